@@ -1,0 +1,52 @@
+//! Datashape types for dynd-rs.
+//!
+//! Every array, signature and broadcast in dynd-rs is described by a
+//! *datashape*: dimensions, outermost first, over a data type.
+//!
+//! ```
+//! use dynd_types::{broadcast, promote, BroadcastMode, Type};
+//!
+//! // Parse and print: one canonical spelling, aliases normalised.
+//! let t: Type = "3 *  var * {x: int, 'sepal length': real}".parse()?;
+//! assert_eq!(t.to_string(), "3 * var * {x: int32, 'sepal length': float64}");
+//!
+//! // Match a signature and substitute its return type.
+//! let sig: Type = "(N * T, N * T, scale: ?float64) -> T".parse()?;
+//! let a: Type = "5 * float32".parse()?;
+//! assert_eq!(sig.resolve(&[a.clone(), a], &[])?.to_string(), "float32");
+//!
+//! // Broadcast argument types (ragged `var` against a fixed size).
+//! let r = broadcast(&["2 * var * int32".parse()?, "2 * 3 * float64".parse()?], BroadcastMode::NumPy)?;
+//! assert_eq!(r.to_string(), "2 * 3 * float64");
+//!
+//! // Errors say where, with a caret.
+//! let err = "3 * {x: int32,, y: int8}".parse::<Type>().unwrap_err();
+//! assert_eq!(err.offset(), 14);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The pieces: [`Type`] and [`TypeKind`] (the model), the parser and
+//! printer ([`Type::parse`], `Display`), [`pattern`] matching and
+//! substitution, [`broadcast`]ing, [`promote`]ion, and the [data and
+//! arrmeta layouts](layout) of concrete types.
+
+#![forbid(unsafe_code)]
+
+mod broadcast;
+mod error;
+pub mod layout;
+mod parse;
+pub mod pattern;
+mod print;
+mod promote;
+mod scalar;
+mod ty;
+
+pub use broadcast::{broadcast, broadcast_dim, broadcast_dim_lists, BroadcastMode};
+pub use error::{Error, ParseError, ParseErrorKind};
+pub use layout::{ArrmetaLayout, DataLayout};
+pub use parse::{is_typevar_name, MAX_DEPTH};
+pub use pattern::{Binding, Bindings, Mismatch, ResolveError};
+pub use promote::{can_cast_safely, promote, promote_scalars};
+pub use scalar::{Scalar, ScalarCategory};
+pub use ty::{Callable, Dim, Encoding, Name, Struct, Tuple, Type, TypeKind, MAX_DIMS};

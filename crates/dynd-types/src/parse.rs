@@ -1,0 +1,837 @@
+//! The datashape lexer and recursive-descent parser.
+//!
+//! The input is tokenised once, then parsed with one token of lookahead (two
+//! where a name may be followed by `:`), so parsing is linear in the input.
+//! Nesting is limited to [`MAX_DEPTH`] levels so that no input can exhaust
+//! the stack, and dimension lists to [`crate::MAX_DIMS`] entries so that no
+//! power can expand without bound.
+
+use crate::error::{ParseError, ParseErrorKind};
+use crate::scalar::Scalar;
+use crate::ty::{Callable, Dim, Encoding, Name, Struct, Tuple, Type, TypeKind, MAX_DIMS};
+
+/// How deeply brackets, options and callables may nest.
+pub const MAX_DEPTH: usize = 64;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident,
+    Int(Option<usize>),
+    Str(String),
+    Star,
+    Pow,
+    Ellipsis,
+    Comma,
+    Colon,
+    Question,
+    LParen,
+    RParen,
+    LBracket,
+    RBracket,
+    LBrace,
+    RBrace,
+    Arrow,
+    Equals,
+    Eof,
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    tok: Tok,
+    start: usize,
+    end: usize,
+}
+
+fn lex(input: &str) -> Result<Vec<Token>, ParseError> {
+    let bytes = input.as_bytes();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        let simple = |tok, len| (tok, start + len);
+        let (tok, end) = match c {
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            b'*' if bytes.get(i + 1) == Some(&b'*') => simple(Tok::Pow, 2),
+            b'*' => simple(Tok::Star, 1),
+            b'.' if bytes[i..].starts_with(b"...") => simple(Tok::Ellipsis, 3),
+            b',' => simple(Tok::Comma, 1),
+            b':' => simple(Tok::Colon, 1),
+            b'?' => simple(Tok::Question, 1),
+            b'(' => simple(Tok::LParen, 1),
+            b')' => simple(Tok::RParen, 1),
+            b'[' => simple(Tok::LBracket, 1),
+            b']' => simple(Tok::RBracket, 1),
+            b'{' => simple(Tok::LBrace, 1),
+            b'}' => simple(Tok::RBrace, 1),
+            b'=' => simple(Tok::Equals, 1),
+            b'-' if bytes.get(i + 1) == Some(&b'>') => simple(Tok::Arrow, 2),
+            b'0'..=b'9' => {
+                let mut end = i;
+                let mut value: Option<usize> = Some(0);
+                while end < bytes.len() && bytes[end].is_ascii_digit() {
+                    value = value
+                        .and_then(|v| v.checked_mul(10))
+                        .and_then(|v| v.checked_add(usize::from(bytes[end] - b'0')));
+                    end += 1;
+                }
+                (Tok::Int(value), end)
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let mut end = i;
+                while end < bytes.len()
+                    && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_')
+                {
+                    end += 1;
+                }
+                (Tok::Ident, end)
+            }
+            b'\'' | b'"' => {
+                let (text, end) = lex_string(input, i)?;
+                (Tok::Str(text), end)
+            }
+            _ => {
+                let ch = input[i..].chars().next().unwrap_or('\u{fffd}');
+                return Err(ParseError::new(
+                    input,
+                    i,
+                    ParseErrorKind::UnexpectedChar(ch),
+                ));
+            }
+        };
+        tokens.push(Token { tok, start, end });
+        i = end;
+    }
+    tokens.push(Token {
+        tok: Tok::Eof,
+        start: input.len(),
+        end: input.len(),
+    });
+    Ok(tokens)
+}
+
+/// Lexes a quoted string starting at `start` (the quote); returns its value
+/// and the offset after the closing quote.
+fn lex_string(input: &str, start: usize) -> Result<(String, usize), ParseError> {
+    let quote = input.as_bytes()[start] as char;
+    let mut out = String::new();
+    let mut chars = input[start + 1..].char_indices();
+    let at = |off: usize| start + 1 + off;
+    while let Some((off, c)) = chars.next() {
+        match c {
+            c if c == quote => return Ok((out, at(off) + 1)),
+            '\\' => {
+                let escape_err = || ParseError::new(input, at(off), ParseErrorKind::InvalidEscape);
+                let (_, e) = chars.next().ok_or_else(escape_err)?;
+                match e {
+                    '\\' | '\'' | '"' => out.push(e),
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    'r' => out.push('\r'),
+                    'u' => {
+                        let mut code = 0u32;
+                        for _ in 0..4 {
+                            let (_, h) = chars.next().ok_or_else(escape_err)?;
+                            code = code * 16 + h.to_digit(16).ok_or_else(escape_err)?;
+                        }
+                        out.push(char::from_u32(code).ok_or_else(escape_err)?);
+                    }
+                    _ => return Err(escape_err()),
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    Err(ParseError::new(
+        input,
+        start,
+        ParseErrorKind::UnterminatedString,
+    ))
+}
+
+/// Parses a whole datashape; anything after the type is an error.
+pub(crate) fn parse(input: &str) -> Result<Type, ParseError> {
+    let tokens = lex(input)?;
+    let mut p = Parser {
+        input,
+        tokens,
+        pos: 0,
+        depth: 0,
+    };
+    let t = p.parse_type()?;
+    if p.peek() != &Tok::Eof {
+        return Err(p.expected("end of input ('*' joins a dimension to its element type)"));
+    }
+    Ok(t)
+}
+
+struct Parser<'a> {
+    input: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+    depth: usize,
+}
+
+/// Every lowercase name the parser knows, for "did you mean" suggestions.
+const KNOWN_NAMES: &[&str] = &[
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "int128",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uint128",
+    "float16",
+    "float32",
+    "float64",
+    "complex",
+    "complex64",
+    "complex128",
+    "string",
+    "bytes",
+    "int",
+    "real",
+    "intptr",
+    "uintptr",
+    "size",
+    "void",
+    "type",
+    "var",
+    "fixed",
+    "fixed_string",
+    "fixed_bytes",
+    "option",
+    "Fixed",
+    "Any",
+    "Scalar",
+    "Dim",
+];
+
+/// Type-variable names that are reserved for kinds.
+const RESERVED: &[&str] = &["Fixed", "Any", "Scalar", "Dim"];
+
+/// Whether `name` can name a type variable: a capitalised identifier that is
+/// not one of the kind names `Fixed`, `Any`, `Scalar`, `Dim`.
+pub fn is_typevar_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !RESERVED.contains(&name)
+}
+
+/// Whether `name` prints without quotes as a field or keyword name.
+pub(crate) fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn suggest(name: &str) -> Option<&'static str> {
+    if name.len() > 32 {
+        return None;
+    }
+    KNOWN_NAMES
+        .iter()
+        .map(|k| {
+            (
+                edit_distance(&name.to_ascii_lowercase(), &k.to_ascii_lowercase()),
+                *k,
+            )
+        })
+        .filter(|(d, k)| *d <= 2 && *d < k.len())
+        .min_by_key(|(d, k)| (*d, !k.starts_with(name)))
+        .map(|(_, k)| k)
+}
+
+/// One item of a parenthesised list: `T`, `name: T` or `...`.
+enum Item {
+    Positional(Type),
+    Keyword(Name, Type, usize),
+    Variadic,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok {
+        &self.tokens[self.pos].tok
+    }
+
+    fn peek_at(&self, ahead: usize) -> &Tok {
+        let i = (self.pos + ahead).min(self.tokens.len() - 1);
+        &self.tokens[i].tok
+    }
+
+    fn start(&self) -> usize {
+        self.tokens[self.pos].start
+    }
+
+    fn text(&self, i: usize) -> &'a str {
+        let t = &self.tokens[i];
+        &self.input[t.start..t.end]
+    }
+
+    fn bump(&mut self) -> usize {
+        let i = self.pos;
+        if self.pos + 1 < self.tokens.len() {
+            self.pos += 1;
+        }
+        i
+    }
+
+    fn error(&self, offset: usize, kind: ParseErrorKind) -> ParseError {
+        ParseError::new(self.input, offset, kind)
+    }
+
+    fn invalid(&self, offset: usize, what: impl Into<String>) -> ParseError {
+        self.error(offset, ParseErrorKind::Invalid { what: what.into() })
+    }
+
+    fn found(&self) -> String {
+        match self.peek() {
+            Tok::Eof => "end of input".to_string(),
+            _ => format!("'{}'", self.text(self.pos)),
+        }
+    }
+
+    fn expected(&self, expected: &str) -> ParseError {
+        self.error(
+            self.start(),
+            ParseErrorKind::Expected {
+                expected: expected.to_string(),
+                found: self.found(),
+            },
+        )
+    }
+
+    fn expect(&mut self, tok: Tok, expected: &str) -> Result<usize, ParseError> {
+        if *self.peek() == tok {
+            Ok(self.bump())
+        } else {
+            Err(self.expected(expected))
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(self.start(), ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn int(&mut self, expected: &str) -> Result<usize, ParseError> {
+        match *self.peek() {
+            Tok::Int(Some(n)) => {
+                self.bump();
+                Ok(n)
+            }
+            Tok::Int(None) => Err(self.error(self.start(), ParseErrorKind::IntegerTooLarge)),
+            _ => Err(self.expected(expected)),
+        }
+    }
+
+    /// `dim * dim * ... * dtype`
+    fn parse_type(&mut self) -> Result<Type, ParseError> {
+        self.enter()?;
+        let mut dims: Vec<(Dim, usize)> = Vec::new();
+        while let Some(parsed) = self.parse_dim()? {
+            for dim in parsed.0 {
+                dims.push((dim, parsed.1));
+            }
+            if dims.len() > MAX_DIMS {
+                return Err(self.invalid(parsed.1, format!("more than {MAX_DIMS} dimensions")));
+            }
+        }
+        let dtype = self.parse_dtype("a type")?;
+        let mut variadic: Option<usize> = None;
+        for (dim, at) in &dims {
+            if dim.is_variadic() {
+                if variadic.is_some() {
+                    return Err(self.invalid(
+                        *at,
+                        "a dimension list may hold one ellipsis or variable power at most",
+                    ));
+                }
+                variadic = Some(*at);
+            }
+        }
+        self.leave();
+        Ok(dims.into_iter().rev().fold(dtype, |t, (d, _)| {
+            Type::from_kind_unchecked(TypeKind::Dim(d, t))
+        }))
+    }
+
+    /// Parses one dimension and its `*` if the next tokens start one.
+    /// Returns the dimensions it stands for (a literal power expands to
+    /// several, or none) and its offset.
+    fn parse_dim(&mut self) -> Result<Option<(Vec<Dim>, usize)>, ParseError> {
+        let start = self.start();
+        let next = self.peek_at(1).clone();
+        let base = match self.peek().clone() {
+            Tok::Int(_) if matches!(next, Tok::Star | Tok::Pow) => {
+                Dim::Fixed(self.int("a dimension size")?)
+            }
+            Tok::Int(_) => {
+                self.bump();
+                return Err(self.expected("'*' after a dimension size"));
+            }
+            Tok::Ellipsis => {
+                self.bump();
+                self.expect(Tok::Star, "'*' after '...'")?;
+                return Ok(Some((vec![Dim::Ellipsis(None)], start)));
+            }
+            Tok::Ident => {
+                let name = self.text(self.pos);
+                match name {
+                    "var" => {
+                        if !matches!(next, Tok::Star | Tok::Pow) {
+                            self.bump();
+                            return Err(self.expected("'*' after 'var'"));
+                        }
+                        self.bump();
+                        Dim::Var
+                    }
+                    "fixed" => {
+                        self.bump();
+                        self.expect(Tok::LBracket, "'[' after 'fixed' (as in 'fixed[5]')")?;
+                        let n = self.int("a dimension size")?;
+                        self.expect(Tok::RBracket, "']'")?;
+                        if !matches!(self.peek(), Tok::Star | Tok::Pow) {
+                            return Err(self.expected("'*' after a dimension"));
+                        }
+                        Dim::Fixed(n)
+                    }
+                    "Fixed" => {
+                        self.bump();
+                        if !matches!(self.peek(), Tok::Star | Tok::Pow) {
+                            return Err(self.expected("'*' after 'Fixed' (a dimension kind)"));
+                        }
+                        Dim::AnyFixed
+                    }
+                    "Dim" => {
+                        self.bump();
+                        self.expect(Tok::Star, "'*' after 'Dim' (a dimension kind)")?;
+                        return Ok(Some((vec![Dim::AnyDim], start)));
+                    }
+                    _ if is_typevar_name(name) => match next {
+                        Tok::Ellipsis => {
+                            self.bump();
+                            self.bump();
+                            self.expect(Tok::Star, "'*' after an ellipsis")?;
+                            return Ok(Some((vec![Dim::Ellipsis(Some(name.into()))], start)));
+                        }
+                        Tok::Star | Tok::Pow => {
+                            self.bump();
+                            Dim::TypeVar(name.into())
+                        }
+                        _ => return Ok(None),
+                    },
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        if *self.peek() == Tok::Star {
+            self.bump();
+            return Ok(Some((vec![base], start)));
+        }
+        // A power: `base ** exponent *`.
+        self.expect(Tok::Pow, "'*' or '**' after a dimension")?;
+        let exp_start = self.start();
+        let dims = match self.peek().clone() {
+            Tok::Int(_) => {
+                let n = self.int("an exponent")?;
+                if n > MAX_DIMS {
+                    return Err(self.invalid(exp_start, format!("more than {MAX_DIMS} dimensions")));
+                }
+                vec![base; n]
+            }
+            Tok::Ident if is_typevar_name(self.text(self.pos)) => {
+                let exp: Name = self.text(self.pos).into();
+                if matches!(&base, Dim::TypeVar(b) if *b == exp) {
+                    return Err(self.invalid(
+                        exp_start,
+                        format!("'{exp}' cannot be both a power's base and its exponent"),
+                    ));
+                }
+                self.bump();
+                vec![Dim::Power(Box::new(base), exp)]
+            }
+            _ => return Err(self.expected("an exponent (an integer or a type variable like 'N')")),
+        };
+        self.expect(Tok::Star, "'*' after a power")?;
+        Ok(Some((dims, start)))
+    }
+
+    /// A data type: anything that is not a dimension.
+    fn parse_dtype(&mut self, expected: &str) -> Result<Type, ParseError> {
+        let start = self.start();
+        match self.peek().clone() {
+            Tok::Question => {
+                self.bump();
+                if *self.peek() == Tok::Question {
+                    return Err(self.invalid(
+                        self.start(),
+                        "an option of an option ('??T') is not a type; use a single '?'",
+                    ));
+                }
+                self.enter()?;
+                let inner_start = self.start();
+                if self.parse_dim_lookahead() {
+                    return Err(
+                        self.expected("a data type after '?' (an option holds no dimensions)")
+                    );
+                }
+                let inner = self.parse_dtype("a data type after '?'")?;
+                self.leave();
+                self.make_option(inner, inner_start)
+            }
+            Tok::LParen => self.parse_paren(),
+            Tok::LBrace => self.parse_struct(),
+            Tok::Ident => self.parse_named(start),
+            _ => Err(self.expected(expected)),
+        }
+    }
+
+    /// Whether the next tokens start a dimension (used after `?` for a
+    /// clearer error).
+    fn parse_dim_lookahead(&self) -> bool {
+        let next = self.peek_at(1);
+        match self.peek() {
+            Tok::Int(_) | Tok::Ellipsis => true,
+            Tok::Ident => {
+                let name = self.text(self.pos);
+                (matches!(name, "var" | "Fixed" | "Dim") || is_typevar_name(name))
+                    && matches!(next, Tok::Star | Tok::Pow | Tok::Ellipsis)
+                    || name == "fixed"
+            }
+            _ => false,
+        }
+    }
+
+    fn make_option(&self, inner: Type, at: usize) -> Result<Type, ParseError> {
+        match inner.kind() {
+            TypeKind::Option(_) => Err(self.invalid(
+                at,
+                "an option of an option ('??T') is not a type; use a single '?'",
+            )),
+            TypeKind::Dim(..) => Err(self.invalid(
+                at,
+                "an option holds no dimensions; put the '?' on the data type",
+            )),
+            TypeKind::Any => Err(self.invalid(at, "'?Any' is not a type: Any may have dimensions")),
+            _ => Ok(Type::from_kind_unchecked(TypeKind::Option(inner))),
+        }
+    }
+
+    fn parse_named(&mut self, start: usize) -> Result<Type, ParseError> {
+        let name = self.text(self.pos);
+        self.bump();
+        if let Some(s) = Scalar::from_name(name) {
+            if name == "complex" && *self.peek() == Tok::LBracket {
+                self.bump();
+                let at = self.start();
+                let inner = if *self.peek() == Tok::Ident {
+                    let i = self.bump();
+                    self.text(i)
+                } else {
+                    ""
+                };
+                let s = match inner {
+                    "float32" => Scalar::Complex64,
+                    "float64" | "real" => Scalar::Complex128,
+                    _ => {
+                        return Err(
+                            self.invalid(at, "expected 'float32' or 'float64' inside complex[...]")
+                        )
+                    }
+                };
+                self.expect(Tok::RBracket, "']'")?;
+                return Ok(s.into());
+            }
+            return Ok(s.into());
+        }
+        let kind = match name {
+            "void" => TypeKind::Void,
+            "type" => TypeKind::Type,
+            "Any" => TypeKind::Any,
+            "Scalar" => TypeKind::AnyScalar,
+            "option" => {
+                self.expect(Tok::LBracket, "'[' after 'option'")?;
+                self.enter()?;
+                let at = self.start();
+                let inner = self.parse_type()?;
+                self.leave();
+                self.expect(Tok::RBracket, "']' closing option[...]")?;
+                return self.make_option(inner, at);
+            }
+            "fixed_string" => {
+                self.expect(Tok::LBracket, "'[' after 'fixed_string'")?;
+                let size = self.int("the string size")?;
+                let mut encoding = Encoding::Utf8;
+                if *self.peek() == Tok::Comma {
+                    self.bump();
+                    let at = self.start();
+                    let enc = match self.peek().clone() {
+                        Tok::Str(s) => s,
+                        Tok::Ident => self.text(self.pos).to_string(),
+                        _ => {
+                            return Err(
+                                self.expected("an encoding ('utf8', 'ascii', 'utf16' or 'utf32')")
+                            )
+                        }
+                    };
+                    self.bump();
+                    encoding = Encoding::from_name(&enc).ok_or_else(|| {
+                        self.invalid(
+                            at,
+                            format!(
+                                "unknown encoding '{enc}' (expected 'utf8', 'ascii', 'utf16', \
+                                 'utf32' or 'A', 'U8', 'U16', 'U32')"
+                            ),
+                        )
+                    })?;
+                }
+                self.expect(Tok::RBracket, "']' closing fixed_string[...]")?;
+                TypeKind::FixedString { size, encoding }
+            }
+            "fixed_bytes" => {
+                self.expect(Tok::LBracket, "'[' after 'fixed_bytes'")?;
+                let size = self.int("the size in bytes")?;
+                let mut align = 1;
+                let mut align_at = start;
+                if *self.peek() == Tok::Comma {
+                    self.bump();
+                    if !(*self.peek() == Tok::Ident && self.text(self.pos) == "align") {
+                        return Err(self.expected("'align='"));
+                    }
+                    self.bump();
+                    self.expect(Tok::Equals, "'=' after 'align'")?;
+                    align_at = self.start();
+                    align = self.int("an alignment")?;
+                }
+                self.expect(Tok::RBracket, "']' closing fixed_bytes[...]")?;
+                if !align.is_power_of_two() || align > 16 {
+                    return Err(self.invalid(
+                        align_at,
+                        format!("alignment {align} is not a power of two from 1 to 16"),
+                    ));
+                }
+                if size % align != 0 {
+                    return Err(self.invalid(
+                        align_at,
+                        format!("size {size} is not a multiple of the alignment {align}"),
+                    ));
+                }
+                TypeKind::FixedBytes { size, align }
+            }
+            "Dim" | "Fixed" | "var" => {
+                return Err(self.invalid(
+                    start,
+                    format!("'{name}' is a dimension; expected '*' and an element type after it"),
+                ))
+            }
+            _ if is_typevar_name(name) => TypeKind::TypeVar(name.into()),
+            _ => {
+                return Err(self.error(
+                    start,
+                    ParseErrorKind::UnknownName {
+                        name: name.to_string(),
+                        suggestion: suggest(name),
+                    },
+                ))
+            }
+        };
+        Ok(Type::from_kind_unchecked(kind))
+    }
+
+    /// A name for a field or keyword, if the next tokens are `name :`.
+    fn peek_name(&self) -> Option<Name> {
+        if *self.peek_at(1) != Tok::Colon {
+            return None;
+        }
+        match self.peek() {
+            Tok::Ident => Some(self.text(self.pos).into()),
+            Tok::Str(s) => Some(s.as_str().into()),
+            _ => None,
+        }
+    }
+
+    fn parse_item(&mut self) -> Result<Item, ParseError> {
+        let start = self.start();
+        if *self.peek() == Tok::Ellipsis && *self.peek_at(1) != Tok::Star {
+            self.bump();
+            return Ok(Item::Variadic);
+        }
+        if let Some(name) = self.peek_name() {
+            self.bump();
+            self.bump();
+            return Ok(Item::Keyword(name, self.parse_type()?, start));
+        }
+        Ok(Item::Positional(self.parse_type()?))
+    }
+
+    /// `( items ) [-> type]`: a tuple or a callable.
+    fn parse_paren(&mut self) -> Result<Type, ParseError> {
+        self.enter()?;
+        self.bump();
+        let mut items: Vec<(Item, usize)> = Vec::new();
+        while *self.peek() != Tok::RParen {
+            let at = self.start();
+            items.push((self.parse_item()?, at));
+            if *self.peek() == Tok::Comma {
+                self.bump();
+            } else if *self.peek() != Tok::RParen {
+                return Err(self.expected("',' or ')'"));
+            }
+        }
+        self.bump();
+        let result = if *self.peek() == Tok::Arrow {
+            self.bump();
+            self.build_callable(items)
+        } else {
+            self.build_tuple(items)
+        };
+        self.leave();
+        result
+    }
+
+    fn build_tuple(&mut self, items: Vec<(Item, usize)>) -> Result<Type, ParseError> {
+        let mut tuple = Tuple::default();
+        for (item, at) in items {
+            if tuple.variadic {
+                return Err(self.invalid(at, "'...' must be the last field of a tuple"));
+            }
+            match item {
+                Item::Positional(t) => tuple.fields.push(t),
+                Item::Variadic => tuple.variadic = true,
+                Item::Keyword(..) => {
+                    return Err(self.invalid(
+                        at,
+                        "keyword arguments are only allowed in a callable signature \
+                         (expected '->' after ')'); a struct is written {name: type}",
+                    ))
+                }
+            }
+        }
+        Ok(Type::from_kind_unchecked(TypeKind::Tuple(tuple)))
+    }
+
+    fn build_callable(&mut self, items: Vec<(Item, usize)>) -> Result<Type, ParseError> {
+        let mut positional = Vec::new();
+        let mut keywords: Vec<(Name, Type)> = Vec::new();
+        let mut variadic_positional = false;
+        let mut variadic_keywords = false;
+        for (item, at) in items {
+            if variadic_keywords {
+                return Err(self.invalid(
+                    at,
+                    "nothing may follow the final '...' of the keyword arguments",
+                ));
+            }
+            match item {
+                Item::Positional(t) => {
+                    if !keywords.is_empty() {
+                        return Err(
+                            self.invalid(at, "positional argument after a keyword argument")
+                        );
+                    }
+                    if variadic_positional {
+                        return Err(self.invalid(
+                            at,
+                            "positional argument after '...'; only keyword arguments may follow it",
+                        ));
+                    }
+                    positional.push(t);
+                }
+                Item::Variadic => {
+                    if keywords.is_empty() && !variadic_positional {
+                        variadic_positional = true;
+                    } else {
+                        variadic_keywords = true;
+                    }
+                }
+                Item::Keyword(name, t, name_at) => {
+                    if keywords.iter().any(|(n, _)| *n == name) {
+                        return Err(
+                            self.invalid(name_at, format!("duplicate keyword argument '{name}'"))
+                        );
+                    }
+                    keywords.push((name, t));
+                }
+            }
+        }
+        let ret = self.parse_type()?;
+        Ok(Type::from_kind_unchecked(TypeKind::Callable(Callable {
+            positional,
+            variadic_positional,
+            keywords,
+            variadic_keywords,
+            ret,
+        })))
+    }
+
+    /// `{ name: type, ... }`
+    fn parse_struct(&mut self) -> Result<Type, ParseError> {
+        self.enter()?;
+        self.bump();
+        let mut s = Struct::default();
+        while *self.peek() != Tok::RBrace {
+            let at = self.start();
+            if s.variadic {
+                return Err(self.invalid(at, "'...' must be the last field of a struct"));
+            }
+            if *self.peek() == Tok::Ellipsis {
+                self.bump();
+                s.variadic = true;
+            } else {
+                let name: Name = match self.peek().clone() {
+                    Tok::Ident => self.text(self.pos).into(),
+                    Tok::Str(text) => text.as_str().into(),
+                    _ => return Err(self.expected("a field name or '}'")),
+                };
+                self.bump();
+                self.expect(Tok::Colon, "':' after a field name")?;
+                if s.fields.iter().any(|(n, _)| *n == name) {
+                    return Err(self.invalid(at, format!("duplicate field name '{name}'")));
+                }
+                let t = self.parse_type()?;
+                s.fields.push((name, t));
+            }
+            if *self.peek() == Tok::Comma {
+                self.bump();
+            } else if *self.peek() != Tok::RBrace {
+                return Err(self.expected("',' or '}'"));
+            }
+        }
+        self.bump();
+        self.leave();
+        Ok(Type::from_kind_unchecked(TypeKind::Struct(s)))
+    }
+}

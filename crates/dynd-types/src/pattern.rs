@@ -1,0 +1,746 @@
+//! Pattern matching, typevar binding and substitution.
+//!
+//! A pattern is a type with variables and kinds in it. Matching a pattern
+//! against a (concrete or partly symbolic) candidate binds the variables in
+//! one consistent map:
+//!
+//! * a data type variable `T` binds a whole data type (`?int32`, a struct, ...);
+//! * a dimension variable `N` binds one dimension, and used again must meet
+//!   the *same* dimension: `(M * N * T, N * R * T)` rejects
+//!   `(2 * 3 * int32, 4 * 5 * int32)` because `N` would be both 3 and 4;
+//! * `var` matches only `var`; `Fixed` matches any fixed size; `Dim` any one
+//!   dimension; `Any` any type, dimensions included; `Scalar` any data type;
+//! * `...` matches zero or more dimensions; a named ellipsis `Dims...` met
+//!   in several places binds the broadcast of what it meets;
+//! * a power `B**N` matches `N` dimensions that each match `B`, and `N` is
+//!   the same variable as a dimension `N` (`4**N * N * int32` matches
+//!   `4 * 4 * 2 * int32`).
+//!
+//! ```
+//! use dynd_types::Type;
+//!
+//! let sig: Type = "(M * N * T, N * R * T) -> M * R * T".parse()?;
+//! let args: Vec<Type> = vec!["2 * 3 * float64".parse()?, "3 * 5 * float64".parse()?];
+//! let out = sig.resolve(&args, &[])?;
+//! assert_eq!(out.to_string(), "2 * 5 * float64");
+//!
+//! let bad: Vec<Type> = vec!["2 * 3 * int32".parse()?, "4 * 5 * int32".parse()?];
+//! let err = sig.resolve(&bad, &[]).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "argument 1: dimension variable 'N' is bound to '3' but meets '4'"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::broadcast::broadcast_dim_lists;
+use crate::error::Error;
+use crate::ty::{Callable, Dim, Name, Type, TypeKind};
+
+/// What a type variable is bound to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Binding {
+    /// A data type variable's type.
+    Dtype(Type),
+    /// A dimension variable's dimension (a power's exponent binds `Fixed(k)`).
+    Dim(Dim),
+    /// A named ellipsis's dimensions.
+    Dims(Vec<Dim>),
+}
+
+impl fmt::Display for Binding {
+    /// A data type or dimension prints as datashape text; an ellipsis
+    /// binding prints its dimensions joined by ` * ` (empty for none).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Binding::Dtype(t) => write!(f, "{t}"),
+            Binding::Dim(d) => write!(f, "{d}"),
+            Binding::Dims(dims) => {
+                for (i, d) in dims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" * ")?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Type variable bindings from a match, ordered by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bindings {
+    map: BTreeMap<Name, Binding>,
+}
+
+impl Bindings {
+    /// No bindings.
+    pub fn new() -> Bindings {
+        Bindings::default()
+    }
+
+    /// The binding of `name`, if any.
+    pub fn get(&self, name: &str) -> Option<&Binding> {
+        self.map.get(name)
+    }
+
+    /// All bindings, ordered by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&Name, &Binding)> {
+        self.map.iter()
+    }
+
+    /// The number of bound variables.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether nothing is bound.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Binds `name`, replacing any earlier binding.
+    pub fn insert(&mut self, name: Name, binding: Binding) {
+        self.map.insert(name, binding);
+    }
+
+    fn bind_dim(&mut self, name: &Name, dim: &Dim) -> Result<(), Mismatch> {
+        match self.map.get(name) {
+            None => {
+                self.map.insert(name.clone(), Binding::Dim(dim.clone()));
+                Ok(())
+            }
+            Some(Binding::Dim(d)) if d == dim => Ok(()),
+            Some(Binding::Dim(d)) => Err(Mismatch::Inconsistent {
+                name: name.clone(),
+                kind: "dimension",
+                first: d.to_string(),
+                second: dim.to_string(),
+            }),
+            Some(other) => Err(Mismatch::Inconsistent {
+                name: name.clone(),
+                kind: "dimension",
+                first: other.to_string(),
+                second: dim.to_string(),
+            }),
+        }
+    }
+
+    fn bind_dtype(&mut self, name: &Name, ty: &Type) -> Result<(), Mismatch> {
+        match self.map.get(name) {
+            None => {
+                self.map.insert(name.clone(), Binding::Dtype(ty.clone()));
+                Ok(())
+            }
+            Some(Binding::Dtype(t)) if t == ty => Ok(()),
+            Some(other) => Err(Mismatch::Inconsistent {
+                name: name.clone(),
+                kind: "type",
+                first: other.to_string(),
+                second: ty.to_string(),
+            }),
+        }
+    }
+
+    fn bind_dims(&mut self, name: &Name, dims: &[&Dim]) -> Result<(), Mismatch> {
+        let dims: Vec<Dim> = dims.iter().map(|d| (*d).clone()).collect();
+        let merged = match self.map.get(name) {
+            None => dims,
+            Some(Binding::Dims(prev)) => {
+                let symbolic = |ds: &[Dim]| ds.iter().any(|d| !d.is_concrete());
+                let merged = if symbolic(prev) || symbolic(&dims) {
+                    (*prev == dims).then(|| dims.clone())
+                } else {
+                    broadcast_dim_lists(prev, &dims).ok()
+                };
+                merged.ok_or_else(|| Mismatch::Ellipsis {
+                    name: name.clone(),
+                    first: Binding::Dims(prev.clone()).to_string(),
+                    second: Binding::Dims(dims.clone()).to_string(),
+                })?
+            }
+            Some(other) => {
+                return Err(Mismatch::Inconsistent {
+                    name: name.clone(),
+                    kind: "ellipsis",
+                    first: other.to_string(),
+                    second: Binding::Dims(dims).to_string(),
+                })
+            }
+        };
+        self.map.insert(name.clone(), Binding::Dims(merged));
+        Ok(())
+    }
+}
+
+/// Why a pattern did not match.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// The candidate is not of the pattern's kind.
+    #[error("expected {pattern}, found {candidate}")]
+    Type {
+        /// The pattern.
+        pattern: Type,
+        /// The candidate.
+        candidate: Type,
+    },
+    /// A dimension does not match.
+    #[error("expected dimension '{pattern}', found '{candidate}'")]
+    Dim {
+        /// The pattern's dimension.
+        pattern: Dim,
+        /// The candidate's dimension.
+        candidate: Dim,
+    },
+    /// The candidate has the wrong number of dimensions.
+    #[error("expected {expected} dimension(s), found {found} in {candidate}")]
+    DimCount {
+        /// "2" or "at least 2".
+        expected: String,
+        /// How many the candidate has.
+        found: usize,
+        /// The candidate.
+        candidate: Type,
+    },
+    /// A variable met two different things.
+    #[error("{kind} variable '{name}' is bound to '{first}' but meets '{second}'")]
+    Inconsistent {
+        /// The variable.
+        name: Name,
+        /// "dimension", "type" or "ellipsis".
+        kind: &'static str,
+        /// What it was bound to first.
+        first: String,
+        /// What it met later.
+        second: String,
+    },
+    /// A named ellipsis met dimensions that do not broadcast with its binding.
+    #[error(
+        "ellipsis '{name}...' is bound to '{first}', which does not broadcast with '{second}'"
+    )]
+    Ellipsis {
+        /// The ellipsis name.
+        name: Name,
+        /// Its binding so far.
+        first: String,
+        /// The dimensions it met.
+        second: String,
+    },
+    /// Tuple or struct fields, or callable arguments, differ in number.
+    #[error("expected {expected} {what}, found {found}")]
+    Count {
+        /// "fields", "positional arguments", ...
+        what: &'static str,
+        /// "2" or "at least 2".
+        expected: String,
+        /// How many the candidate has.
+        found: usize,
+    },
+    /// A struct field name differs.
+    #[error("expected field '{expected}', found '{found}'")]
+    FieldName {
+        /// The pattern's name.
+        expected: Name,
+        /// The candidate's name.
+        found: Name,
+    },
+    /// A keyword argument the signature does not have.
+    #[error("unknown keyword argument '{name}' (valid keywords: {})", list(valid))]
+    UnknownKeyword {
+        /// The keyword given.
+        name: Name,
+        /// The keywords the signature has.
+        valid: Vec<Name>,
+    },
+    /// A required keyword argument was not given.
+    #[error(
+        "missing required keyword argument '{name}' (valid keywords: {})",
+        list(valid)
+    )]
+    MissingKeyword {
+        /// The missing keyword.
+        name: Name,
+        /// The keywords the signature has.
+        valid: Vec<Name>,
+    },
+    /// A keyword argument given twice.
+    #[error("keyword argument '{name}' given more than once")]
+    DuplicateKeyword {
+        /// The keyword.
+        name: Name,
+    },
+    /// The pattern is not a callable signature.
+    #[error("{ty} is not a callable signature")]
+    NotCallable {
+        /// The type.
+        ty: Type,
+    },
+    /// A mismatch inside a positional argument.
+    #[error("argument {index}: {inner}")]
+    Argument {
+        /// The argument's index.
+        index: usize,
+        /// The mismatch.
+        inner: Box<Mismatch>,
+    },
+    /// A mismatch inside a keyword argument.
+    #[error("keyword argument '{name}': {inner}")]
+    Keyword {
+        /// The keyword.
+        name: Name,
+        /// The mismatch.
+        inner: Box<Mismatch>,
+    },
+}
+
+fn list(names: &[Name]) -> String {
+    if names.is_empty() {
+        return "none".to_string();
+    }
+    names
+        .iter()
+        .map(|n| n.as_ref())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn count(n: usize, at_least: bool) -> String {
+    if at_least {
+        format!("at least {n}")
+    } else {
+        n.to_string()
+    }
+}
+
+impl Type {
+    /// Matches this pattern against `candidate`, returning the bindings.
+    ///
+    /// # Errors
+    ///
+    /// A [`Mismatch`] saying where and why the candidate does not fit.
+    pub fn match_type(&self, candidate: &Type) -> Result<Bindings, Mismatch> {
+        let mut bindings = Bindings::new();
+        self.match_into(candidate, &mut bindings)?;
+        Ok(bindings)
+    }
+
+    /// Matches this pattern against `candidate`, adding to `bindings` (so
+    /// that several matches share their variables).
+    ///
+    /// # Errors
+    ///
+    /// A [`Mismatch`]; `bindings` may then hold part of the match.
+    pub fn match_into(&self, candidate: &Type, bindings: &mut Bindings) -> Result<(), Mismatch> {
+        Matcher { b: bindings }.types(self, candidate)
+    }
+
+    /// Matches this callable signature against argument types (positional
+    /// and keyword), returning the bindings. An optional keyword `k: ?T`
+    /// accepts an argument of type `T` or `?T`, and may be left out.
+    ///
+    /// # Errors
+    ///
+    /// A [`Mismatch`]: wrong arity, an unknown, duplicated or missing
+    /// keyword, or an argument that does not match (named by position).
+    pub fn match_args(
+        &self,
+        positional: &[Type],
+        keywords: &[(Name, Type)],
+    ) -> Result<Bindings, Mismatch> {
+        let TypeKind::Callable(sig) = self.kind() else {
+            return Err(Mismatch::NotCallable { ty: self.clone() });
+        };
+        let mut bindings = Bindings::new();
+        Matcher { b: &mut bindings }.args(sig, positional, keywords)?;
+        Ok(bindings)
+    }
+
+    /// Matches this callable signature against argument types and returns
+    /// its return type with the bindings substituted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Match`]-like errors: a [`ResolveError`] holding the
+    /// [`Mismatch`], or the substitution [`Error`] (an unbound variable).
+    pub fn resolve(
+        &self,
+        positional: &[Type],
+        keywords: &[(Name, Type)],
+    ) -> Result<Type, ResolveError> {
+        let bindings = self.match_args(positional, keywords)?;
+        let TypeKind::Callable(sig) = self.kind() else {
+            unreachable!("match_args checked that this is a callable")
+        };
+        Ok(sig.ret.substitute(&bindings)?)
+    }
+
+    /// Replaces the bound variables of this type with their bindings.
+    ///
+    /// `N` becomes its dimension, `Dims...` its dimensions, `B**N` `N`
+    /// copies of `B`, `T` its type (`?T` with `T` bound to `?int32` stays
+    /// `?int32`). The kinds `Fixed`, `Dim`, `Any`, `Scalar` stay as they are.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unbound`] naming a variable (or `...`) with no binding, or a
+    /// variable bound to the wrong sort of thing; [`Error::Invalid`] if the
+    /// result breaks a type rule (too many dimensions).
+    pub fn substitute(&self, bindings: &Bindings) -> Result<Type, Error> {
+        Subst {
+            b: bindings,
+            root: self,
+        }
+        .ty(self)
+    }
+}
+
+/// A signature resolution failure.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResolveError {
+    /// The arguments do not match the signature.
+    #[error(transparent)]
+    Mismatch(#[from] Mismatch),
+    /// The return type could not be built from the bindings.
+    #[error(transparent)]
+    Substitute(#[from] Error),
+}
+
+struct Matcher<'b> {
+    b: &'b mut Bindings,
+}
+
+impl Matcher<'_> {
+    fn types(&mut self, p: &Type, c: &Type) -> Result<(), Mismatch> {
+        let (pdims, pdt) = p.split_dims();
+        let (cdims, cdt) = c.split_dims();
+        if matches!(pdt.kind(), TypeKind::Any) {
+            // `Any` takes whatever dimensions the pattern's own leave over.
+            let has_variadic = pdims.iter().any(|d| d.is_variadic());
+            if has_variadic || cdims.len() < pdims.len() {
+                return self.dims(&pdims, &cdims, c);
+            }
+            return self.dims(&pdims, &cdims[..pdims.len()], c);
+        }
+        if pdims.is_empty() && !cdims.is_empty() {
+            return Err(Mismatch::Type {
+                pattern: p.clone(),
+                candidate: c.clone(),
+            });
+        }
+        self.dims(&pdims, &cdims, c)?;
+        self.dtype(pdt, cdt)
+    }
+
+    fn dims(&mut self, p: &[&Dim], c: &[&Dim], candidate: &Type) -> Result<(), Mismatch> {
+        let variadic = p.iter().position(|d| d.is_variadic());
+        let fixed_count = p.len() - usize::from(variadic.is_some());
+        let count_error = || Mismatch::DimCount {
+            expected: count(fixed_count, variadic.is_some()),
+            found: c.iter().filter(|d| !d.is_variadic()).count(),
+            candidate: candidate.clone(),
+        };
+        let Some(vi) = variadic else {
+            if c.len() != p.len() {
+                return Err(count_error());
+            }
+            return p.iter().zip(c).try_for_each(|(p, c)| self.dim(p, c));
+        };
+        if c.len() < fixed_count {
+            return Err(count_error());
+        }
+        let suffix = p.len() - vi - 1;
+        let (c_prefix, rest) = c.split_at(vi);
+        let (middle, c_suffix) = rest.split_at(rest.len() - suffix);
+        for (p, c) in p[..vi].iter().zip(c_prefix) {
+            self.dim(p, c)?;
+        }
+        self.variadic(p[vi], middle)?;
+        for (p, c) in p[vi + 1..].iter().zip(c_suffix) {
+            self.dim(p, c)?;
+        }
+        Ok(())
+    }
+
+    fn variadic(&mut self, p: &Dim, middle: &[&Dim]) -> Result<(), Mismatch> {
+        match p {
+            Dim::Ellipsis(None) => Ok(()),
+            Dim::Ellipsis(Some(name)) => self.b.bind_dims(name, middle),
+            Dim::Power(base, exp) => {
+                self.b.bind_dim(exp, &Dim::Fixed(middle.len()))?;
+                middle.iter().try_for_each(|c| self.dim(base, c))
+            }
+            _ => unreachable!("only ellipses and powers are variadic"),
+        }
+    }
+
+    fn dim(&mut self, p: &Dim, c: &Dim) -> Result<(), Mismatch> {
+        let ok = match (p, c) {
+            (_, Dim::Ellipsis(_) | Dim::Power(..)) => false,
+            (Dim::AnyDim, _) => true,
+            (Dim::TypeVar(name), c) => return self.b.bind_dim(name, c),
+            (Dim::AnyFixed, Dim::Fixed(_) | Dim::AnyFixed) => true,
+            (p, c) => p == c,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Mismatch::Dim {
+                pattern: p.clone(),
+                candidate: c.clone(),
+            })
+        }
+    }
+
+    fn dtype(&mut self, p: &Type, c: &Type) -> Result<(), Mismatch> {
+        let mismatch = || Mismatch::Type {
+            pattern: p.clone(),
+            candidate: c.clone(),
+        };
+        match (p.kind(), c.kind()) {
+            (TypeKind::TypeVar(name), _) => self.b.bind_dtype(name, c),
+            (TypeKind::AnyScalar, TypeKind::Any) => Err(mismatch()),
+            (TypeKind::AnyScalar, _) => Ok(()),
+            (TypeKind::Option(pi), TypeKind::Option(ci)) => self.types(pi, ci),
+            (TypeKind::Tuple(pt), TypeKind::Tuple(ct)) => {
+                self.fields("fields", &pt.fields, pt.variadic, &ct.fields, ct.variadic)?;
+                pt.fields
+                    .iter()
+                    .zip(&ct.fields)
+                    .try_for_each(|(p, c)| self.types(p, c))
+            }
+            (TypeKind::Struct(ps), TypeKind::Struct(cs)) => {
+                self.fields("fields", &ps.fields, ps.variadic, &cs.fields, cs.variadic)?;
+                for ((pn, pt), (cn, ct)) in ps.fields.iter().zip(&cs.fields) {
+                    if pn != cn {
+                        return Err(Mismatch::FieldName {
+                            expected: pn.clone(),
+                            found: cn.clone(),
+                        });
+                    }
+                    self.types(pt, ct)?;
+                }
+                Ok(())
+            }
+            (TypeKind::Callable(pc), TypeKind::Callable(cc)) => {
+                let kws: Vec<(Name, Type)> = cc.keywords.clone();
+                if cc.variadic_positional && !pc.variadic_positional
+                    || cc.variadic_keywords && !pc.variadic_keywords
+                {
+                    return Err(mismatch());
+                }
+                self.args(pc, &cc.positional, &kws)?;
+                self.types(&pc.ret, &cc.ret)
+            }
+            _ if p == c => Ok(()),
+            _ => Err(mismatch()),
+        }
+    }
+
+    fn fields<T>(
+        &mut self,
+        what: &'static str,
+        p: &[T],
+        p_variadic: bool,
+        c: &[T],
+        c_variadic: bool,
+    ) -> Result<(), Mismatch> {
+        let fits = if p_variadic {
+            c.len() >= p.len()
+        } else {
+            !c_variadic && c.len() == p.len()
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(Mismatch::Count {
+                what,
+                expected: count(p.len(), p_variadic),
+                found: c.len(),
+            })
+        }
+    }
+
+    fn args(
+        &mut self,
+        sig: &Callable,
+        positional: &[Type],
+        keywords: &[(Name, Type)],
+    ) -> Result<(), Mismatch> {
+        let arity_ok = if sig.variadic_positional {
+            positional.len() >= sig.positional.len()
+        } else {
+            positional.len() == sig.positional.len()
+        };
+        if !arity_ok {
+            return Err(Mismatch::Count {
+                what: "positional arguments",
+                expected: count(sig.positional.len(), sig.variadic_positional),
+                found: positional.len(),
+            });
+        }
+        for (index, (p, c)) in sig.positional.iter().zip(positional).enumerate() {
+            self.types(p, c).map_err(|inner| Mismatch::Argument {
+                index,
+                inner: Box::new(inner),
+            })?;
+        }
+        let valid = || sig.keywords.iter().map(|(n, _)| n.clone()).collect();
+        for (i, (name, c)) in keywords.iter().enumerate() {
+            if keywords[..i].iter().any(|(n, _)| n == name) {
+                return Err(Mismatch::DuplicateKeyword { name: name.clone() });
+            }
+            let Some((_, p)) = sig.keywords.iter().find(|(n, _)| n == name) else {
+                if sig.variadic_keywords {
+                    continue;
+                }
+                return Err(Mismatch::UnknownKeyword {
+                    name: name.clone(),
+                    valid: valid(),
+                });
+            };
+            let p = match (p.kind(), c.kind()) {
+                (TypeKind::Option(inner), k) if !matches!(k, TypeKind::Option(_)) => inner,
+                _ => p,
+            };
+            self.types(p, c).map_err(|inner| Mismatch::Keyword {
+                name: name.clone(),
+                inner: Box::new(inner),
+            })?;
+        }
+        for (name, p) in &sig.keywords {
+            let given = keywords.iter().any(|(n, _)| n == name);
+            if !given && !matches!(p.kind(), TypeKind::Option(_)) {
+                return Err(Mismatch::MissingKeyword {
+                    name: name.clone(),
+                    valid: valid(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Subst<'a> {
+    b: &'a Bindings,
+    root: &'a Type,
+}
+
+impl Subst<'_> {
+    fn unbound(&self, name: &str) -> Error {
+        Error::Unbound {
+            name: name.into(),
+            ty: self.root.clone(),
+        }
+    }
+
+    fn wrong_sort(&self, name: &str, wanted: &str, binding: &Binding) -> Error {
+        Error::Invalid {
+            what: format!(
+                "'{name}' is used as {wanted} in {} but is bound to '{binding}'",
+                self.root
+            ),
+        }
+    }
+
+    fn dim_of(&self, name: &Name) -> Result<Dim, Error> {
+        match self.b.get(name) {
+            Some(Binding::Dim(d)) => Ok(d.clone()),
+            Some(other) => Err(self.wrong_sort(name, "a dimension", other)),
+            None => Err(self.unbound(name)),
+        }
+    }
+
+    fn push_dim(&self, d: &Dim, out: &mut Vec<Dim>) -> Result<(), Error> {
+        match d {
+            Dim::TypeVar(name) => out.push(self.dim_of(name)?),
+            Dim::Ellipsis(None) => return Err(self.unbound("...")),
+            Dim::Ellipsis(Some(name)) => match self.b.get(name) {
+                Some(Binding::Dims(dims)) => out.extend(dims.iter().cloned()),
+                Some(other) => return Err(self.wrong_sort(name, "an ellipsis", other)),
+                None => return Err(self.unbound(name)),
+            },
+            Dim::Power(base, exp) => {
+                let Dim::Fixed(n) = self.dim_of(exp)? else {
+                    return Err(self.wrong_sort(
+                        exp,
+                        "an exponent",
+                        &Binding::Dim(self.dim_of(exp)?),
+                    ));
+                };
+                for _ in 0..n {
+                    self.push_dim(base, out)?;
+                    if out.len() > crate::MAX_DIMS {
+                        break;
+                    }
+                }
+            }
+            d => out.push(d.clone()),
+        }
+        if out.len() > crate::MAX_DIMS {
+            return Err(Error::Invalid {
+                what: format!("more than {} dimensions", crate::MAX_DIMS),
+            });
+        }
+        Ok(())
+    }
+
+    fn ty(&self, t: &Type) -> Result<Type, Error> {
+        let (dims, dtype) = t.split_dims();
+        if !dims.is_empty() {
+            let mut out = Vec::with_capacity(dims.len());
+            for d in dims {
+                self.push_dim(d, &mut out)?;
+            }
+            return Type::with_dims(out, self.ty(dtype)?);
+        }
+        let kind = match t.kind() {
+            TypeKind::TypeVar(name) => {
+                return match self.b.get(name) {
+                    Some(Binding::Dtype(t)) => Ok(t.clone()),
+                    Some(other) => Err(self.wrong_sort(name, "a data type", other)),
+                    None => Err(self.unbound(name)),
+                }
+            }
+            TypeKind::Option(inner) => {
+                let inner = self.ty(inner)?;
+                if matches!(inner.kind(), TypeKind::Option(_)) {
+                    return Ok(inner);
+                }
+                TypeKind::Option(inner)
+            }
+            TypeKind::Tuple(tuple) => {
+                let mut tuple = tuple.clone();
+                for f in &mut tuple.fields {
+                    *f = self.ty(f)?;
+                }
+                TypeKind::Tuple(tuple)
+            }
+            TypeKind::Struct(s) => {
+                let mut s = s.clone();
+                for (_, f) in &mut s.fields {
+                    *f = self.ty(f)?;
+                }
+                TypeKind::Struct(s)
+            }
+            TypeKind::Callable(c) => {
+                let mut c = c.clone();
+                for p in &mut c.positional {
+                    *p = self.ty(p)?;
+                }
+                for (_, k) in &mut c.keywords {
+                    *k = self.ty(k)?;
+                }
+                c.ret = self.ty(&c.ret)?;
+                TypeKind::Callable(c)
+            }
+            _ => return Ok(t.clone()),
+        };
+        Type::new(kind)
+    }
+}

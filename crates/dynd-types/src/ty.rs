@@ -1,0 +1,559 @@
+//! The type model: [`Type`], its [`TypeKind`]s and dimension kinds.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use crate::error::{Error, ParseError};
+use crate::scalar::Scalar;
+
+/// A name: a struct field, a keyword argument or a type variable.
+///
+/// Names are reference counted, so cloning a [`Type`] never copies them.
+pub type Name = Arc<str>;
+
+/// The largest number of dimensions one dimension list may have.
+///
+/// Powers such as `2**40 * int8` would otherwise expand without bound; the
+/// parser and [`Type::dim`] reject a list that grows past this.
+pub const MAX_DIMS: usize = 128;
+
+/// A datashape type: cheap to clone (a builtin scalar is stored inline, any
+/// other type is one reference count), comparable and hashable.
+///
+/// Build one by parsing (`"3 * var * int32".parse()`), from a [`Scalar`], with
+/// the constructors [`Type::option`], [`Type::dim`] and [`Type::with_dims`], or
+/// from a [`TypeKind`] with [`Type::new`], which checks the invariants the
+/// parser checks.
+///
+/// ```
+/// use dynd_types::{Type, Scalar};
+///
+/// let t: Type = "3 * var * ?int32".parse()?;
+/// assert_eq!(t.ndim(), 2);
+/// assert_eq!(t.dtype().to_string(), "?int32");
+/// assert_eq!(Type::from(Scalar::Float64).to_string(), "float64");
+/// # Ok::<(), dynd_types::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Type(Repr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Scalar(Scalar),
+    Node(Arc<TypeKind>),
+}
+
+/// What a [`Type`] is. Returned by [`Type::kind`]; passed to [`Type::new`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TypeKind {
+    /// A builtin scalar (`int32`, `complex[float64]`, `string`, ...).
+    Scalar(Scalar),
+    /// `fixed_string[size, 'encoding']`: `size` code units of `encoding`.
+    FixedString {
+        /// Number of code units.
+        size: usize,
+        /// The text encoding.
+        encoding: Encoding,
+    },
+    /// `fixed_bytes[size, align=align]`.
+    FixedBytes {
+        /// Size in bytes.
+        size: usize,
+        /// Alignment in bytes: a power of two that divides `size`.
+        align: usize,
+    },
+    /// `void`: no data.
+    Void,
+    /// `type`: a value that is itself a type.
+    Type,
+    /// `?T`: a value of `T` or NA. `T` is a data type, never an option.
+    Option(Type),
+    /// `(T0, T1, ...)`: a tuple, possibly variadic (`(int32, ...)`).
+    Tuple(Tuple),
+    /// `{x: T0, y: T1, ...}`: a struct, possibly variadic.
+    Struct(Struct),
+    /// `D * T`: a dimension over an element type.
+    Dim(Dim, Type),
+    /// A data type variable `T`: binds one whole data type in a pattern.
+    TypeVar(Name),
+    /// `Any`: matches any type, dimensions included.
+    Any,
+    /// `Scalar`: matches any data type (any type that is not a dimension).
+    AnyScalar,
+    /// `(args, kw: T) -> R`: a callable signature.
+    Callable(Callable),
+}
+
+/// The encoding of a `fixed_string`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Encoding {
+    /// 7-bit ASCII, one byte a code unit (`'ascii'`, `'A'`).
+    Ascii,
+    /// UTF-8, one byte a code unit (`'utf8'`, `'U8'`); the default.
+    Utf8,
+    /// UTF-16, two bytes a code unit (`'utf16'`, `'U16'`).
+    Utf16,
+    /// UTF-32, four bytes a code unit (`'utf32'`, `'U32'`).
+    Utf32,
+}
+
+impl Encoding {
+    /// The canonical name, as printed inside `fixed_string[N, '...']`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Ascii => "ascii",
+            Encoding::Utf8 => "utf8",
+            Encoding::Utf16 => "utf16",
+            Encoding::Utf32 => "utf32",
+        }
+    }
+
+    /// Bytes per code unit.
+    pub fn unit_size(self) -> usize {
+        match self {
+            Encoding::Ascii | Encoding::Utf8 => 1,
+            Encoding::Utf16 => 2,
+            Encoding::Utf32 => 4,
+        }
+    }
+
+    /// Looks up an encoding by its name or short code (`'A'`, `'U8'`, `'U16'`, `'U32'`).
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        Some(match name {
+            "ascii" | "A" => Encoding::Ascii,
+            "utf8" | "U8" => Encoding::Utf8,
+            "utf16" | "U16" => Encoding::Utf16,
+            "utf32" | "U32" => Encoding::Utf32,
+            _ => return None,
+        })
+    }
+}
+
+/// A tuple type's fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tuple {
+    /// The field types, in order.
+    pub fields: Vec<Type>,
+    /// `(T, ...)`: a pattern that also matches tuples with more fields.
+    pub variadic: bool,
+}
+
+/// A struct type's fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Struct {
+    /// The fields, in order; names are unique.
+    pub fields: Vec<(Name, Type)>,
+    /// `{x: T, ...}`: a pattern that also matches structs with more fields.
+    pub variadic: bool,
+}
+
+/// A callable signature: positional and keyword arguments and a return type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Callable {
+    /// Positional argument types, in order.
+    pub positional: Vec<Type>,
+    /// `(T, ...) -> R`: more positional arguments may follow.
+    pub variadic_positional: bool,
+    /// Keyword arguments; an option type `?T` marks an optional one.
+    pub keywords: Vec<(Name, Type)>,
+    /// `(kw: T, ...) -> R`: more keyword arguments may follow.
+    pub variadic_keywords: bool,
+    /// The return type.
+    pub ret: Type,
+}
+
+/// One dimension of a [`TypeKind::Dim`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// `5`: a fixed dimension of known size.
+    Fixed(usize),
+    /// `var`: a ragged dimension; each element has its own length.
+    Var,
+    /// `Fixed`: a fixed dimension of any size (a pattern).
+    AnyFixed,
+    /// `Dim`: any one dimension (a pattern).
+    AnyDim,
+    /// `N`: a dimension type variable; used twice it binds the same size.
+    TypeVar(Name),
+    /// `...` or `Dims...`: zero or more dimensions.
+    Ellipsis(Option<Name>),
+    /// `Fixed**N`, `D**N`, `3**N`: a dimension repeated a variable number of
+    /// times. A power with a literal exponent is expanded when it is built.
+    Power(Box<Dim>, Name),
+}
+
+impl Dim {
+    /// Whether this dimension stands for exactly one concrete dimension.
+    pub fn is_concrete(&self) -> bool {
+        matches!(self, Dim::Fixed(_) | Dim::Var)
+    }
+
+    /// Whether this dimension may stand for a number of dimensions other than one.
+    pub fn is_variadic(&self) -> bool {
+        matches!(self, Dim::Ellipsis(_) | Dim::Power(..))
+    }
+}
+
+/// One `TypeKind` per scalar, indexed by discriminant, so that an inline
+/// scalar can hand out a `&TypeKind`.
+static SCALAR_KINDS: [TypeKind; Scalar::ALL.len()] = [
+    TypeKind::Scalar(Scalar::Bool),
+    TypeKind::Scalar(Scalar::Int8),
+    TypeKind::Scalar(Scalar::Int16),
+    TypeKind::Scalar(Scalar::Int32),
+    TypeKind::Scalar(Scalar::Int64),
+    TypeKind::Scalar(Scalar::Int128),
+    TypeKind::Scalar(Scalar::UInt8),
+    TypeKind::Scalar(Scalar::UInt16),
+    TypeKind::Scalar(Scalar::UInt32),
+    TypeKind::Scalar(Scalar::UInt64),
+    TypeKind::Scalar(Scalar::UInt128),
+    TypeKind::Scalar(Scalar::Float16),
+    TypeKind::Scalar(Scalar::Float32),
+    TypeKind::Scalar(Scalar::Float64),
+    TypeKind::Scalar(Scalar::Complex64),
+    TypeKind::Scalar(Scalar::Complex128),
+    TypeKind::Scalar(Scalar::String),
+    TypeKind::Scalar(Scalar::Bytes),
+];
+
+impl Type {
+    /// Builds a type from its kind, checking what the parser checks: no
+    /// option of an option or of a dimension, unique struct field and keyword
+    /// names, one ellipsis per dimension list, at most [`MAX_DIMS`]
+    /// dimensions, a `fixed_bytes` alignment that is a power of two dividing
+    /// its size, and a variadic-keywords callable that names a keyword or is
+    /// also variadic-positional (otherwise it could not be printed).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] saying which rule the kind breaks.
+    pub fn new(kind: TypeKind) -> Result<Type, Error> {
+        validate(&kind)?;
+        Ok(Type::from_kind_unchecked(kind))
+    }
+
+    pub(crate) fn from_kind_unchecked(kind: TypeKind) -> Type {
+        match kind {
+            TypeKind::Scalar(s) => Type(Repr::Scalar(s)),
+            kind => Type(Repr::Node(Arc::new(kind))),
+        }
+    }
+
+    /// Parses a datashape. Same as `text.parse::<Type>()`.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] with the byte offset, line and column of the problem.
+    pub fn parse(text: &str) -> Result<Type, ParseError> {
+        crate::parse::parse(text)
+    }
+
+    /// What this type is.
+    pub fn kind(&self) -> &TypeKind {
+        match &self.0 {
+            Repr::Scalar(s) => &SCALAR_KINDS[*s as usize],
+            Repr::Node(node) => node,
+        }
+    }
+
+    /// The builtin scalar this type is, if it is one.
+    pub fn as_scalar(&self) -> Option<Scalar> {
+        match &self.0 {
+            Repr::Scalar(s) => Some(*s),
+            Repr::Node(_) => None,
+        }
+    }
+
+    /// `?T`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] if `inner` is an option or has dimensions.
+    pub fn option(inner: Type) -> Result<Type, Error> {
+        Type::new(TypeKind::Option(inner))
+    }
+
+    /// `dim * element`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] for a second ellipsis or more than [`MAX_DIMS`] dimensions.
+    pub fn dim(dim: Dim, element: Type) -> Result<Type, Error> {
+        Type::new(TypeKind::Dim(dim, element))
+    }
+
+    /// `dims[0] * dims[1] * ... * dtype`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Type::dim`].
+    pub fn with_dims<I>(dims: I, dtype: Type) -> Result<Type, Error>
+    where
+        I: IntoIterator<Item = Dim>,
+        I::IntoIter: DoubleEndedIterator,
+    {
+        dims.into_iter()
+            .rev()
+            .try_fold(dtype, |element, dim| Type::dim(dim, element))
+    }
+
+    /// Whether the outermost part of this type is a dimension.
+    pub fn is_dim(&self) -> bool {
+        matches!(self.kind(), TypeKind::Dim(..))
+    }
+
+    /// The dimensions, outermost first, and the data type under them.
+    ///
+    /// ```
+    /// let t: dynd_types::Type = "3 * var * int32".parse()?;
+    /// let (dims, dtype) = t.split_dims();
+    /// assert_eq!(dims.len(), 2);
+    /// assert_eq!(dtype.to_string(), "int32");
+    /// # Ok::<(), dynd_types::ParseError>(())
+    /// ```
+    pub fn split_dims(&self) -> (SmallVec<[&Dim; 4]>, &Type) {
+        let mut dims = SmallVec::new();
+        let mut t = self;
+        while let TypeKind::Dim(d, element) = t.kind() {
+            dims.push(d);
+            t = element;
+        }
+        (dims, t)
+    }
+
+    /// The data type under all dimensions (the type itself if it has none).
+    pub fn dtype(&self) -> &Type {
+        self.split_dims().1
+    }
+
+    /// The number of dimensions written in the type. An ellipsis or a power
+    /// with a variable exponent counts as zero: for a pattern this is the
+    /// least number of dimensions it matches.
+    pub fn ndim(&self) -> usize {
+        self.split_dims()
+            .0
+            .iter()
+            .filter(|d| !d.is_variadic())
+            .count()
+    }
+
+    /// The shape of a type whose dimensions are all fixed (`None` if any is
+    /// `var` or symbolic).
+    pub fn fixed_shape(&self) -> Option<Vec<usize>> {
+        self.split_dims()
+            .0
+            .iter()
+            .map(|d| match d {
+                Dim::Fixed(n) => Some(*n),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether this type is a pattern: it contains a type variable, a kind
+    /// (`Any`, `Scalar`, `Dim`, `Fixed`), an ellipsis, a power or a variadic
+    /// tuple, struct or callable. Only a type that is not symbolic describes
+    /// data.
+    pub fn is_symbolic(&self) -> bool {
+        match self.kind() {
+            TypeKind::Scalar(_)
+            | TypeKind::FixedString { .. }
+            | TypeKind::FixedBytes { .. }
+            | TypeKind::Void
+            | TypeKind::Type => false,
+            TypeKind::Option(t) => t.is_symbolic(),
+            TypeKind::Tuple(t) => t.variadic || t.fields.iter().any(Type::is_symbolic),
+            TypeKind::Struct(s) => s.variadic || s.fields.iter().any(|(_, t)| t.is_symbolic()),
+            TypeKind::Dim(d, t) => !d.is_concrete() || t.is_symbolic(),
+            TypeKind::TypeVar(_) | TypeKind::Any | TypeKind::AnyScalar => true,
+            TypeKind::Callable(c) => {
+                c.variadic_positional
+                    || c.variadic_keywords
+                    || c.positional.iter().any(Type::is_symbolic)
+                    || c.keywords.iter().any(|(_, t)| t.is_symbolic())
+                    || c.ret.is_symbolic()
+            }
+        }
+    }
+
+    /// Whether any dimension of this type (or of a field or argument) is `var`.
+    pub fn has_var_dim(&self) -> bool {
+        match self.kind() {
+            TypeKind::Dim(d, t) => matches!(d, Dim::Var) || t.has_var_dim(),
+            TypeKind::Option(t) => t.has_var_dim(),
+            TypeKind::Tuple(t) => t.fields.iter().any(Type::has_var_dim),
+            TypeKind::Struct(s) => s.fields.iter().any(|(_, t)| t.has_var_dim()),
+            _ => false,
+        }
+    }
+}
+
+impl From<Scalar> for Type {
+    fn from(s: Scalar) -> Type {
+        Type(Repr::Scalar(s))
+    }
+}
+
+impl FromStr for Type {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Type, ParseError> {
+        Type::parse(text)
+    }
+}
+
+impl TryFrom<&str> for Type {
+    type Error = ParseError;
+
+    fn try_from(text: &str) -> Result<Type, ParseError> {
+        Type::parse(text)
+    }
+}
+
+impl fmt::Debug for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Type(\"{self}\")")
+    }
+}
+
+fn invalid(what: String) -> Result<(), Error> {
+    Err(Error::Invalid { what })
+}
+
+fn check_unique<'a>(names: impl Iterator<Item = &'a Name>, what: &str) -> Result<(), Error> {
+    let mut seen: Vec<&Name> = Vec::new();
+    for name in names {
+        if seen.contains(&name) {
+            return invalid(format!("duplicate {what} name '{name}'"));
+        }
+        seen.push(name);
+    }
+    Ok(())
+}
+
+/// The checks behind [`Type::new`]; the parser makes the same ones with
+/// positions, so its errors point at the offending text.
+fn validate(kind: &TypeKind) -> Result<(), Error> {
+    match kind {
+        TypeKind::Option(inner) => match inner.kind() {
+            TypeKind::Option(_) => invalid("an option of an option ('??T') is not a type".into()),
+            TypeKind::Dim(..) => invalid(format!(
+                "an option of a dimension ('?{inner}') is not a type; put the '?' on the data type"
+            )),
+            TypeKind::Any => invalid("'?Any' is not a type: Any may have dimensions".into()),
+            _ => Ok(()),
+        },
+        TypeKind::TypeVar(name) => check_typevar(name),
+        TypeKind::Struct(s) => check_unique(s.fields.iter().map(|(n, _)| n), "field"),
+        TypeKind::Callable(c) => {
+            check_unique(c.keywords.iter().map(|(n, _)| n), "keyword")?;
+            if c.variadic_keywords && c.keywords.is_empty() && !c.variadic_positional {
+                return invalid(
+                    "a callable with variadic keywords and no named keyword must also be \
+                     variadic in its positional arguments ('(..., ...) -> R')"
+                        .into(),
+                );
+            }
+            Ok(())
+        }
+        TypeKind::FixedBytes { size, align } => {
+            if !align.is_power_of_two() || *align > 16 {
+                invalid(format!(
+                    "fixed_bytes alignment {align} is not a power of two from 1 to 16"
+                ))
+            } else if size % align != 0 {
+                invalid(format!(
+                    "fixed_bytes size {size} is not a multiple of its alignment {align}"
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        TypeKind::Dim(d, element) => {
+            let (dims, _) = element.split_dims();
+            if dims.len() + 1 > MAX_DIMS {
+                return invalid(format!("more than {MAX_DIMS} dimensions"));
+            }
+            if d.is_variadic() && dims.iter().any(|d| d.is_variadic()) {
+                return invalid(
+                    "a dimension list may hold one ellipsis or variable power at most".into(),
+                );
+            }
+            match d {
+                Dim::TypeVar(name) | Dim::Ellipsis(Some(name)) => check_typevar(name),
+                Dim::Power(base, exponent) => {
+                    check_typevar(exponent)?;
+                    if let Dim::TypeVar(b) = &**base {
+                        check_typevar(b)?;
+                    }
+                    check_power(base, exponent)
+                }
+                _ => Ok(()),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_typevar(name: &str) -> Result<(), Error> {
+    if crate::is_typevar_name(name) {
+        Ok(())
+    } else {
+        invalid(format!(
+            "'{name}' is not a type variable name (a capitalised identifier other than \
+             Fixed, Any, Scalar or Dim)"
+        ))
+    }
+}
+
+fn check_power(base: &Dim, exponent: &Name) -> Result<(), Error> {
+    match base {
+        Dim::Fixed(_) | Dim::AnyFixed | Dim::Var => Ok(()),
+        Dim::TypeVar(b) if b == exponent => invalid(format!(
+            "'{exponent}' cannot be both a power's base and its exponent"
+        )),
+        Dim::TypeVar(_) => Ok(()),
+        other => invalid(format!("'{other}' cannot be the base of a power")),
+    }
+}
+
+/// Displays a single [`Dim`] as datashape text.
+pub(crate) struct DimDisplay<'a>(pub(crate) &'a Dim);
+
+impl fmt::Display for DimDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Dim::Fixed(n) => write!(f, "{n}"),
+            Dim::Var => f.write_str("var"),
+            Dim::AnyFixed => f.write_str("Fixed"),
+            Dim::AnyDim => f.write_str("Dim"),
+            Dim::TypeVar(n) => f.write_str(n),
+            Dim::Ellipsis(None) => f.write_str("..."),
+            Dim::Ellipsis(Some(n)) => write!(f, "{n}..."),
+            Dim::Power(base, exp) => write!(f, "{}**{exp}", DimDisplay(base)),
+        }
+    }
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        DimDisplay(self).fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalar_kinds_are_indexed_by_discriminant() {
+        for s in Scalar::ALL {
+            assert_eq!(Type::from(s).kind(), &TypeKind::Scalar(s));
+        }
+    }
+}

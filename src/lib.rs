@@ -1,0 +1,1 @@
+//! Integration tests and benchmarks for dynd-rs live in `tests/` and `benches/`.
