@@ -1,1 +1,250 @@
-fn main() {}
+//! `dynd`: try datashape types, pattern matching and broadcasting from a shell.
+//!
+//! ```text
+//! dynd type parse '3 * var * int32'
+//! dynd type match '(M * N * T, N * R * T)' '(2 * 3 * int32, 3 * 5 * int32)'
+//! dynd type info '{x: int8, y: float64}'
+//! dynd broadcast '2 * var * int32' '2 * 3 * float32'
+//! ```
+//!
+//! Every command takes `--json` and then prints one JSON object on stdout:
+//! `{"ok": true, ...}` on success, `{"ok": false, "error": "...", "offset": N}`
+//! on failure (with exit status 1). Without `--json`, results go to stdout
+//! and errors, with a caret under the problem, to stderr.
+
+#![forbid(unsafe_code)]
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use dynd::ndt::{self, BroadcastMode, ParseError, Type};
+use serde_json::{json, Map, Value};
+
+#[derive(Parser)]
+#[command(
+    name = "dynd",
+    version,
+    about = "Try dynd-rs datashape types from a shell"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Datashape types: parse, match, describe.
+    #[command(subcommand)]
+    Type(TypeCommand),
+    /// Broadcast argument types to the result type of an elementwise call.
+    Broadcast {
+        #[command(flatten)]
+        out: Output,
+        /// Strict (SlangPy) broadcasting: only 0-d values extend to more dimensions.
+        #[arg(long)]
+        strict: bool,
+        /// The argument types.
+        #[arg(required = true, num_args = 1..)]
+        types: Vec<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum TypeCommand {
+    /// Parse a datashape and print its canonical form.
+    Parse {
+        #[command(flatten)]
+        out: Output,
+        /// The datashape, e.g. '3 * var * int32'.
+        datashape: String,
+    },
+    /// Match a pattern against a type and print the typevar bindings.
+    Match {
+        #[command(flatten)]
+        out: Output,
+        /// The pattern, e.g. 'N * T' or '(Dims... * int32, Dims... * float32)'.
+        pattern: String,
+        /// The type to match against it.
+        candidate: String,
+    },
+    /// Describe a datashape: dimensions, data type, size and alignment.
+    Info {
+        #[command(flatten)]
+        out: Output,
+        /// The datashape.
+        datashape: String,
+    },
+}
+
+#[derive(Args, Clone, Copy)]
+struct Output {
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A failure: the message, its offset in the input (for parse errors), and
+/// which argument it concerns.
+struct Failure {
+    message: String,
+    rendered: String,
+    offset: Option<usize>,
+    argument: Option<String>,
+}
+
+impl Failure {
+    fn plain(message: String) -> Failure {
+        Failure {
+            rendered: message.clone(),
+            message,
+            offset: None,
+            argument: None,
+        }
+    }
+
+    fn parse(e: &ParseError, argument: &str) -> Failure {
+        Failure {
+            message: e.message(),
+            rendered: format!("in {argument}: {e}"),
+            offset: Some(e.offset()),
+            argument: Some(argument.to_string()),
+        }
+    }
+}
+
+fn parse(text: &str, argument: &str) -> Result<Type, Failure> {
+    Type::parse(text).map_err(|e| Failure::parse(&e, argument))
+}
+
+/// What a successful command prints: text for people, fields for `--json`.
+struct Success {
+    text: String,
+    fields: Map<String, Value>,
+}
+
+fn success(text: String, fields: Value) -> Success {
+    let Value::Object(fields) = fields else {
+        unreachable!("commands build JSON objects")
+    };
+    Success { text, fields }
+}
+
+fn run(command: Command) -> (Output, Result<Success, Failure>) {
+    match command {
+        Command::Type(TypeCommand::Parse { out, datashape }) => (
+            out,
+            parse(&datashape, "DATASHAPE")
+                .map(|t| success(t.to_string(), json!({"type": t.to_string()}))),
+        ),
+        Command::Type(TypeCommand::Info { out, datashape }) => (out, info(&datashape)),
+        Command::Type(TypeCommand::Match {
+            out,
+            pattern,
+            candidate,
+        }) => (out, match_types(&pattern, &candidate)),
+        Command::Broadcast { out, strict, types } => (out, broadcast(&types, strict)),
+    }
+}
+
+fn match_types(pattern: &str, candidate: &str) -> Result<Success, Failure> {
+    let p = parse(pattern, "PATTERN")?;
+    let c = parse(candidate, "CANDIDATE")?;
+    Ok(match p.match_type(&c) {
+        Ok(bindings) => {
+            let mut text = String::from("matches");
+            let mut map = Map::new();
+            for (name, binding) in bindings.iter() {
+                text.push_str(&format!("\n  {name} = {binding}"));
+                map.insert(name.to_string(), Value::String(binding.to_string()));
+            }
+            success(text, json!({"matches": true, "bindings": map}))
+        }
+        Err(why) => success(
+            format!("no match: {why}"),
+            json!({"matches": false, "reason": why.to_string()}),
+        ),
+    })
+}
+
+fn broadcast(types: &[String], strict: bool) -> Result<Success, Failure> {
+    let parsed = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| parse(t, &format!("TYPE {}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mode = if strict {
+        BroadcastMode::Strict
+    } else {
+        BroadcastMode::NumPy
+    };
+    let t = ndt::broadcast(&parsed, mode).map_err(|e| Failure::plain(e.to_string()))?;
+    Ok(success(t.to_string(), json!({"type": t.to_string()})))
+}
+
+fn info(datashape: &str) -> Result<Success, Failure> {
+    let t = parse(datashape, "DATASHAPE")?;
+    let (dims, dtype) = t.split_dims();
+    let dims: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+    let layout = t.data_layout().ok();
+    let mut text = format!(
+        "type:     {t}\ndims:     {}\ndtype:    {dtype}\nndim:     {}\nsymbolic: {}",
+        if dims.is_empty() {
+            "(none)".to_string()
+        } else {
+            dims.join(", ")
+        },
+        t.ndim(),
+        t.is_symbolic()
+    );
+    if let Some(l) = layout {
+        text.push_str(&format!(
+            "\nsize:     {} bytes\nalign:    {} bytes",
+            l.size, l.align
+        ));
+    }
+    Ok(success(
+        text,
+        json!({
+            "type": t.to_string(),
+            "dims": dims,
+            "dtype": dtype.to_string(),
+            "ndim": t.ndim(),
+            "symbolic": t.is_symbolic(),
+            "size": layout.map(|l| l.size),
+            "align": layout.map(|l| l.align),
+        }),
+    ))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let (out, result) = run(cli.command);
+    match (result, out.json) {
+        (Ok(s), false) => {
+            println!("{}", s.text);
+            ExitCode::SUCCESS
+        }
+        (Ok(s), true) => {
+            let mut fields = Map::new();
+            fields.insert("ok".into(), Value::Bool(true));
+            fields.extend(s.fields);
+            println!("{}", Value::Object(fields));
+            ExitCode::SUCCESS
+        }
+        (Err(f), false) => {
+            eprintln!("error: {}", f.rendered);
+            ExitCode::FAILURE
+        }
+        (Err(f), true) => {
+            let mut obj = json!({"ok": false, "error": f.message});
+            if let Some(offset) = f.offset {
+                obj["offset"] = json!(offset);
+            }
+            if let Some(argument) = f.argument {
+                obj["argument"] = json!(argument);
+            }
+            println!("{obj}");
+            ExitCode::FAILURE
+        }
+    }
+}

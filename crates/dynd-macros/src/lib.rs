@@ -1,1 +1,49 @@
-//! placeholder
+//! Procedural macros for dynd-rs. Use them through the `dynd` facade
+//! (`dynd::datashape!`); generated code names only `::dynd::__private` paths.
+//!
+//! ```
+//! let t = dynd::datashape!("var * ?int32");
+//! assert_eq!(t.to_string(), "var * ?int32");
+//! ```
+
+use proc_macro::TokenStream;
+use quote::quote_spanned;
+use syn::LitStr;
+
+/// A datashape literal checked at compile time; see `dynd::datashape!`.
+///
+/// Expands to an expression of type `::dynd::ndt::Type`, built once (in a
+/// `LazyLock`) from the canonical text of the parsed type and cloned on each
+/// evaluation. A datashape that does not parse is a compile error on the
+/// literal, with the parser's message and caret.
+#[proc_macro]
+pub fn datashape(input: TokenStream) -> TokenStream {
+    let lit = match syn::parse::<LitStr>(input) {
+        Ok(lit) => lit,
+        Err(e) => {
+            return syn::Error::new(
+                e.span(),
+                "datashape! takes one string literal, e.g. datashape!(\"3 * var * int32\")",
+            )
+            .to_compile_error()
+            .into()
+        }
+    };
+    let span = lit.span();
+    match dynd_types::Type::parse(&lit.value()) {
+        Ok(t) => {
+            let canonical = t.to_string();
+            quote_spanned! {span=>
+                {
+                    static TYPE: ::dynd::__private::LazyLock<::dynd::__private::Type> =
+                        ::dynd::__private::LazyLock::new(|| ::dynd::__private::parse_checked(#canonical));
+                    ::core::clone::Clone::clone(&*TYPE)
+                }
+            }
+            .into()
+        }
+        Err(e) => syn::Error::new(span, format!("invalid datashape: {e}"))
+            .to_compile_error()
+            .into(),
+    }
+}

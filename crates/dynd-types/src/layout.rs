@@ -12,8 +12,13 @@
 //! let t: Type = "3 * {x: int8, y: float64}".parse()?;
 //! let layout = t.data_layout()?;
 //! assert_eq!((layout.size, layout.align), (48, 8));
-//! assert_eq!(t.field_offsets().unwrap_or_default(), Vec::<usize>::new());
+//! assert_eq!(t.dtype().field_offsets(), Some(vec![0, 8]));
 //! assert!(matches!(t.arrmeta_layout()?, ArrmetaLayout::FixedDim(_)));
+//!
+//! // NA is a flag beside the value, not a sentinel: a NaN stays a value.
+//! let opt: Type = "?float64".parse()?;
+//! assert_eq!(opt.data_layout()?.size, 16);
+//! assert!("N * int32".parse::<Type>()?.data_layout().is_err());
 //! # Ok::<(), dynd_types::Error>(())
 //! ```
 

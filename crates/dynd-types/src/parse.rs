@@ -6,6 +6,8 @@
 //! the stack, and dimension lists to [`crate::MAX_DIMS`] entries so that no
 //! power can expand without bound.
 
+use std::collections::HashSet;
+
 use crate::error::{ParseError, ParseErrorKind};
 use crate::scalar::Scalar;
 use crate::ty::{Callable, Dim, Encoding, Name, Struct, Tuple, Type, TypeKind, MAX_DIMS};
@@ -746,6 +748,7 @@ impl<'a> Parser<'a> {
     fn build_callable(&mut self, items: Vec<(Item, usize)>) -> Result<Type, ParseError> {
         let mut positional = Vec::new();
         let mut keywords: Vec<(Name, Type)> = Vec::new();
+        let mut seen: HashSet<Name> = HashSet::new();
         let mut variadic_positional = false;
         let mut variadic_keywords = false;
         for (item, at) in items {
@@ -778,7 +781,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 Item::Keyword(name, t, name_at) => {
-                    if keywords.iter().any(|(n, _)| *n == name) {
+                    if !seen.insert(name.clone()) {
                         return Err(
                             self.invalid(name_at, format!("duplicate keyword argument '{name}'"))
                         );
@@ -802,6 +805,7 @@ impl<'a> Parser<'a> {
         self.enter()?;
         self.bump();
         let mut s = Struct::default();
+        let mut seen: HashSet<Name> = HashSet::new();
         while *self.peek() != Tok::RBrace {
             let at = self.start();
             if s.variadic {
@@ -818,7 +822,7 @@ impl<'a> Parser<'a> {
                 };
                 self.bump();
                 self.expect(Tok::Colon, "':' after a field name")?;
-                if s.fields.iter().any(|(n, _)| *n == name) {
+                if !seen.insert(name.clone()) {
                     return Err(self.invalid(at, format!("duplicate field name '{name}'")));
                 }
                 let t = self.parse_type()?;

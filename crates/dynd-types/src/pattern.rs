@@ -33,6 +33,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -234,7 +235,7 @@ pub enum Mismatch {
     /// Tuple or struct fields, or callable arguments, differ in number.
     #[error("expected {expected} {what}, found {found}")]
     Count {
-        /// "fields", "positional arguments", ...
+        /// "field(s)" or "positional argument(s)".
         what: &'static str,
         /// "2" or "at least 2".
         expected: String,
@@ -340,16 +341,17 @@ impl Type {
     }
 
     /// Matches this callable signature against argument types (positional
-    /// and keyword), returning the bindings. An optional keyword `k: ?T`
+    /// and keyword), returning the bindings. Positional arguments may be
+    /// given as `&[Type]` or `&[&Type]`. An optional keyword `k: ?T`
     /// accepts an argument of type `T` or `?T`, and may be left out.
     ///
     /// # Errors
     ///
     /// A [`Mismatch`]: wrong arity, an unknown, duplicated or missing
     /// keyword, or an argument that does not match (named by position).
-    pub fn match_args(
+    pub fn match_args<T: Borrow<Type>>(
         &self,
-        positional: &[Type],
+        positional: &[T],
         keywords: &[(Name, Type)],
     ) -> Result<Bindings, Mismatch> {
         let TypeKind::Callable(sig) = self.kind() else {
@@ -367,9 +369,9 @@ impl Type {
     ///
     /// [`Error::Match`]-like errors: a [`ResolveError`] holding the
     /// [`Mismatch`], or the substitution [`Error`] (an unbound variable).
-    pub fn resolve(
+    pub fn resolve<T: Borrow<Type>>(
         &self,
-        positional: &[Type],
+        positional: &[T],
         keywords: &[(Name, Type)],
     ) -> Result<Type, ResolveError> {
         let bindings = self.match_args(positional, keywords)?;
@@ -508,14 +510,14 @@ impl Matcher<'_> {
             (TypeKind::AnyScalar, _) => Ok(()),
             (TypeKind::Option(pi), TypeKind::Option(ci)) => self.types(pi, ci),
             (TypeKind::Tuple(pt), TypeKind::Tuple(ct)) => {
-                self.fields("fields", &pt.fields, pt.variadic, &ct.fields, ct.variadic)?;
+                self.fields("field(s)", &pt.fields, pt.variadic, &ct.fields, ct.variadic)?;
                 pt.fields
                     .iter()
                     .zip(&ct.fields)
                     .try_for_each(|(p, c)| self.types(p, c))
             }
             (TypeKind::Struct(ps), TypeKind::Struct(cs)) => {
-                self.fields("fields", &ps.fields, ps.variadic, &cs.fields, cs.variadic)?;
+                self.fields("field(s)", &ps.fields, ps.variadic, &cs.fields, cs.variadic)?;
                 for ((pn, pt), (cn, ct)) in ps.fields.iter().zip(&cs.fields) {
                     if pn != cn {
                         return Err(Mismatch::FieldName {
@@ -566,10 +568,10 @@ impl Matcher<'_> {
         }
     }
 
-    fn args(
+    fn args<T: Borrow<Type>>(
         &mut self,
         sig: &Callable,
-        positional: &[Type],
+        positional: &[T],
         keywords: &[(Name, Type)],
     ) -> Result<(), Mismatch> {
         let arity_ok = if sig.variadic_positional {
@@ -579,16 +581,17 @@ impl Matcher<'_> {
         };
         if !arity_ok {
             return Err(Mismatch::Count {
-                what: "positional arguments",
+                what: "positional argument(s)",
                 expected: count(sig.positional.len(), sig.variadic_positional),
                 found: positional.len(),
             });
         }
         for (index, (p, c)) in sig.positional.iter().zip(positional).enumerate() {
-            self.types(p, c).map_err(|inner| Mismatch::Argument {
-                index,
-                inner: Box::new(inner),
-            })?;
+            self.types(p, c.borrow())
+                .map_err(|inner| Mismatch::Argument {
+                    index,
+                    inner: Box::new(inner),
+                })?;
         }
         let valid = || sig.keywords.iter().map(|(n, _)| n.clone()).collect();
         for (i, (name, c)) in keywords.iter().enumerate() {

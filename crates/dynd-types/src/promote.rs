@@ -78,7 +78,12 @@ pub fn promote_scalars(a: Scalar, b: Scalar) -> Option<Scalar> {
             if sbits > ubits {
                 hi
             } else {
-                Scalar::signed_of_bits(ubits * 2).unwrap_or(Scalar::Float64)
+                // NumPy widens to a signed type up to 64 bits, then gives up
+                // to float64; int128 is only chosen when it is an operand.
+                Some(ubits * 2)
+                    .filter(|b| *b <= 64)
+                    .and_then(Scalar::signed_of_bits)
+                    .unwrap_or(Scalar::Float64)
             }
         }
         (C::UnsignedInt | C::SignedInt, C::Float | C::Complex) => {

@@ -426,12 +426,11 @@ fn invalid(what: String) -> Result<(), Error> {
 }
 
 fn check_unique<'a>(names: impl Iterator<Item = &'a Name>, what: &str) -> Result<(), Error> {
-    let mut seen: Vec<&Name> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for name in names {
-        if seen.contains(&name) {
+        if !seen.insert(name) {
             return invalid(format!("duplicate {what} name '{name}'"));
         }
-        seen.push(name);
     }
     Ok(())
 }

@@ -1,0 +1,78 @@
+//! A minute with dynd-rs: datashape types, signatures and broadcasting.
+//!
+//! Run it with `cargo run --release --example quickstart`.
+
+use dynd::prelude::*;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("== Datashape types ==");
+    // Dimensions, outermost first, over a data type. `var` is a ragged dimension.
+    let t: Type = "3 * var * {name: string, score: ?real}".parse()?;
+    println!("parsed      {t}");
+    let (dims, dtype) = t.split_dims();
+    println!(
+        "dimensions  {}",
+        dims.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!("data type   {dtype}");
+
+    // A datashape literal checked by the compiler:
+    let point = datashape!("{x: float64, y: float64}");
+    let layout = point.data_layout()?;
+    println!(
+        "{point} takes {} bytes, aligned to {}",
+        layout.size, layout.align
+    );
+
+    println!("\n== Errors point at the problem ==");
+    let err = "3 * var * {name: string, score: flaot64}"
+        .parse::<Type>()
+        .unwrap_err();
+    println!("{err}");
+
+    println!("\n== Signatures: pattern matching binds sizes ==");
+    let matmul: Type = "(M * N * T, N * R * T) -> M * R * T".parse()?;
+    println!("signature   {matmul}");
+    let a: Type = "2 * 3 * float64".parse()?;
+    let b: Type = "3 * 5 * float64".parse()?;
+    println!("({a}, {b}) -> {}", matmul.resolve(&[&a, &b], &[])?);
+    let c: Type = "4 * 5 * float64".parse()?;
+    println!(
+        "({a}, {c}) -> error: {}",
+        matmul.resolve(&[&a, &c], &[]).unwrap_err()
+    );
+
+    let clip: Type = "(Dims... * T, lo: T, hi: ?T) -> Dims... * T".parse()?;
+    let x: Type = "10 * var * float32".parse()?;
+    let lo = [(ndt::Name::from("lo"), Type::from(Scalar::Float32))];
+    println!("clip({x}, lo=float32) -> {}", clip.resolve(&[&x], &lo)?);
+
+    println!("\n== Broadcasting, ragged dimensions included ==");
+    for args in [
+        vec!["2 * var * int32", "2 * 1 * int32"],
+        vec!["2 * var * int32", "2 * 2 * float32"],
+        vec!["10 * 1 * int8", "3 * uint8"],
+        vec!["3 * int32", "4 * int32"],
+    ] {
+        let types = args
+            .iter()
+            .map(|s| s.parse())
+            .collect::<Result<Vec<Type>, _>>()?;
+        match ndt::broadcast(&types, BroadcastMode::NumPy) {
+            Ok(r) => println!("{} -> {r}", args.join(" with ")),
+            Err(e) => println!("{} -> error: {e}", args.join(" with ")),
+        }
+    }
+    let strict = ndt::broadcast(
+        &["3 * int32".parse()?, "2 * 3 * int32".parse()?],
+        BroadcastMode::Strict,
+    );
+    println!(
+        "strict: 3 * int32 with 2 * 3 * int32 -> error: {}",
+        strict.unwrap_err()
+    );
+    Ok(())
+}
