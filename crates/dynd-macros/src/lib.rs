@@ -1,7 +1,9 @@
 //! Procedural macros for dynd-rs. Use them through the `dynd` facade
 //! (`dynd::datashape!`); generated code names only `::dynd::__private` paths.
+//! (This crate cannot depend on the facade, so the example below runs in the
+//! facade's docs and in the root package's trybuild tests.)
 //!
-//! ```
+//! ```ignore
 //! let t = dynd::datashape!("var * ?int32");
 //! assert_eq!(t.to_string(), "var * ?int32");
 //! ```
