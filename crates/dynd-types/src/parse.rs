@@ -503,15 +503,8 @@ impl<'a> Parser<'a> {
                         "an option of an option ('??T') is not a type; use a single '?'",
                     ));
                 }
-                self.enter()?;
                 let inner_start = self.start();
-                if self.parse_dim_lookahead() {
-                    return Err(
-                        self.expected("a data type after '?' (an option holds no dimensions)")
-                    );
-                }
-                let inner = self.parse_dtype("a data type after '?'")?;
-                self.leave();
+                let inner = self.parse_type()?;
                 self.make_option(inner, inner_start)
             }
             Tok::LParen => self.parse_paren(),
@@ -521,33 +514,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Whether the next tokens start a dimension (used after `?` for a
-    /// clearer error).
-    fn parse_dim_lookahead(&self) -> bool {
-        let next = self.peek_at(1);
-        match self.peek() {
-            Tok::Int(_) | Tok::Ellipsis => true,
-            Tok::Ident => {
-                let name = self.text(self.pos);
-                (matches!(name, "var" | "Fixed" | "Dim") || is_typevar_name(name))
-                    && matches!(next, Tok::Star | Tok::Pow | Tok::Ellipsis)
-                    || name == "fixed"
-            }
-            _ => false,
-        }
-    }
-
     fn make_option(&self, inner: Type, at: usize) -> Result<Type, ParseError> {
         match inner.kind() {
             TypeKind::Option(_) => Err(self.invalid(
                 at,
                 "an option of an option ('??T') is not a type; use a single '?'",
             )),
-            TypeKind::Dim(..) => Err(self.invalid(
-                at,
-                "an option holds no dimensions; put the '?' on the data type",
-            )),
-            TypeKind::Any => Err(self.invalid(at, "'?Any' is not a type: Any may have dimensions")),
             _ => Ok(Type::from_kind_unchecked(TypeKind::Option(inner))),
         }
     }

@@ -70,7 +70,9 @@ pub enum TypeKind {
     Void,
     /// `type`: a value that is itself a type.
     Type,
-    /// `?T`: a value of `T` or NA. `T` is a data type, never an option.
+    /// `?T`: a value of `T` or NA. `T` is never itself an option; it may have
+    /// dimensions (`?3 * int32`, an optional keyword `axis: ?var * int64`),
+    /// and `3 * ?int32` is a different type (an array of optional values).
     Option(Type),
     /// `(T0, T1, ...)`: a tuple, possibly variadic (`(int32, ...)`).
     Tuple(Tuple),
@@ -223,7 +225,7 @@ static SCALAR_KINDS: [TypeKind; Scalar::ALL.len()] = [
 
 impl Type {
     /// Builds a type from its kind, checking what the parser checks: no
-    /// option of an option or of a dimension, unique struct field and keyword
+    /// option of an option, unique struct field and keyword
     /// names, one ellipsis per dimension list, at most [`MAX_DIMS`]
     /// dimensions, a `fixed_bytes` alignment that is a power of two dividing
     /// its size, and a variadic-keywords callable that names a keyword or is
@@ -273,7 +275,7 @@ impl Type {
     ///
     /// # Errors
     ///
-    /// [`Error::Invalid`] if `inner` is an option or has dimensions.
+    /// [`Error::Invalid`] if `inner` is an option.
     pub fn option(inner: Type) -> Result<Type, Error> {
         Type::new(TypeKind::Option(inner))
     }
@@ -441,10 +443,6 @@ fn validate(kind: &TypeKind) -> Result<(), Error> {
     match kind {
         TypeKind::Option(inner) => match inner.kind() {
             TypeKind::Option(_) => invalid("an option of an option ('??T') is not a type".into()),
-            TypeKind::Dim(..) => invalid(format!(
-                "an option of a dimension ('?{inner}') is not a type; put the '?' on the data type"
-            )),
-            TypeKind::Any => invalid("'?Any' is not a type: Any may have dimensions".into()),
             _ => Ok(()),
         },
         TypeKind::TypeVar(name) => check_typevar(name),

@@ -330,6 +330,23 @@ fn signatures_match_positional_keyword_and_variadic_arguments() {
         ),
         Ok("int32".into())
     );
+    let reduce = "(Dims... * T, axis: ?Fixed * int64, keepdims: ?bool) -> T";
+    assert_eq!(
+        resolve(reduce, &["3 * var * float32"], &[]),
+        Ok("float32".into())
+    );
+    assert_eq!(
+        resolve(
+            reduce,
+            &["3 * var * float32"],
+            &[("axis", "2 * int64"), ("keepdims", "bool")]
+        ),
+        Ok("float32".into())
+    );
+    assert_eq!(
+        resolve(reduce, &["3 * float32"], &[("axis", "var * int64")]),
+        Err("keyword argument 'axis': expected dimension 'Fixed', found 'var'".into())
+    );
     let higher = "(N * S, func: (M * S) -> T) -> N * T";
     assert_eq!(
         resolve(

@@ -55,6 +55,12 @@ const CASES: &[(&str, &str)] = &[
     ("? float64", "?float64"),
     ("?T", "?T"),
     ("?(int32, float64)", "?(int32, float64)"),
+    // an option of an array (an optional keyword's type), not an array of options
+    ("?3 * int32", "?3 * int32"),
+    ("option[var * int64]", "?var * int64"),
+    ("3 * ?4 * int32", "3 * ?4 * int32"),
+    ("?Dims... * T", "?Dims... * T"),
+    ("?Any", "?Any"),
     // tuples
     ("()", "()"),
     ("(int32)", "(int32)"),

@@ -171,8 +171,16 @@ fn token_soup() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(tokens), 0..40).prop_map(|v| v.concat())
 }
 
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    // 2000 cases by default; PROPTEST_CASES=200000 for a long fuzzing run.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn parse_of_print_is_identity(t in any_type()) {
