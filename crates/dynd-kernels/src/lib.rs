@@ -1,11 +1,9 @@
 //! Arrays, memory blocks and the kernel builder for dynd-rs.
 //!
-//! This layer sits on [`dynd_types`]: `Array` (a type, its arrmeta and a
-//! reference to data in a memory block), the kernel builder and the
-//! assignment and dimension kernels. It is being built in the arrays and
-//! kernels issue; until then it only fixes the crate's place in the
-//! workspace's layering (`dynd-types` → `dynd-kernels` → `dynd-arrfunc` →
-//! `dynd`).
+//! This layer sits on [`dynd_types`]. It holds the [kernel builder](kernel)
+//! (type-erased kernel records in one movable buffer with inline storage),
+//! and the errors kernels report. Arrays, memory blocks and assignment
+//! kernels are being built on it (the arrays and kernels issue).
 //!
 //! ```
 //! // The type layer is the one this crate builds on.
@@ -15,6 +13,11 @@
 //! ```
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+mod error;
+pub mod kernel;
+
+pub use error::{Error, KernelError, KernelErrorKind};
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;
