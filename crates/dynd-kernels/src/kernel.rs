@@ -290,7 +290,10 @@ const fn record_size<K>() -> usize {
     size_of::<Node<K>>().div_ceil(ALIGN) * ALIGN
 }
 
-/// Inline storage that spills to the heap.
+/// Inline storage that spills to the heap. The size difference between the
+/// variants is the point: inline storage is what makes building small
+/// kernels allocation-free.
+#[allow(clippy::large_enum_variant)]
 enum Storage {
     Inline([MaybeUninit<Chunk>; INLINE_CHUNKS]),
     Heap(Vec<MaybeUninit<Chunk>>),
