@@ -14,10 +14,22 @@
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+pub mod array;
+pub mod arrmeta;
+pub mod assign;
+mod element;
 mod error;
 pub mod kernel;
+pub mod memory;
+mod scalar_io;
+mod value;
 
+pub use array::{infer_type, Array};
+pub use arrmeta::Arrmeta;
+pub use assign::ErrorMode;
+pub use element::{Complex, Element, F16};
 pub use error::{Error, KernelError, KernelErrorKind};
+pub use value::{IntoValue, Value};
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

@@ -1,0 +1,726 @@
+//! [`Array`]: a type, its arrmeta and a reference to data in a memory block.
+//!
+//! ```
+//! use dynd_kernels::{array, Array};
+//!
+//! let a = array![[1.0, 2.0], [3.0]];            // ragged rows: a var dimension
+//! assert_eq!(a.ty().to_string(), "2 * var * float64");
+//! assert_eq!(a.to_string(), "[[1, 2], [3]]");
+//!
+//! let b = Array::from_json("[[1, null], [3, 4]]", Some(&"2 * 2 * ?int8".parse()?))?;
+//! assert_eq!(format!("{b:?}"), "Array([[1, null], [3, 4]], type=\"2 * 2 * ?int8\")");
+//!
+//! let c = Array::from_vec(vec![1.5f64, 2.5, 3.5]);  // no copy
+//! assert_eq!(c.as_slice::<f64>()?, &[1.5, 2.5, 3.5]);
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind};
+
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
+use crate::assign::convert::{ErrorMode, Fail, Num};
+use crate::element::{cast_slice, Element};
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+use crate::scalar_io::{read_num, write_num};
+use crate::value::Value;
+
+/// A dynamically typed n-dimensional array.
+///
+/// Cloning an array, and making views of it, shares its memory; an array
+/// whose memory is shared is read-only until it is the only owner again
+/// (writes then copy on write). Arrays over borrowed `'static` data stay
+/// read-only.
+#[derive(Clone)]
+pub struct Array {
+    ty: Type,
+    meta: Arc<Arrmeta>,
+    data: Arc<MemoryBlock>,
+    offset: usize,
+}
+
+/// Builds the data of one level of a type from values.
+enum Builder {
+    Scalar(Scalar),
+    Option(Box<Builder>, usize),
+    Fixed(usize, usize, Box<Builder>),
+    Var { values: Vec<u8>, count: usize, elem_size: usize, element: Box<Builder> },
+    Text { bytes: Vec<u8>, is_string: bool },
+}
+
+fn unsupported(operation: &'static str, ty: &Type) -> Error {
+    Error::Unsupported {
+        operation,
+        ty: ty.clone(),
+    }
+}
+
+fn value_error(what: String) -> Error {
+    Error::Value { what }
+}
+
+impl Builder {
+    fn new(ty: &Type) -> Result<Builder, Error> {
+        Ok(match ty.kind() {
+            TypeKind::Scalar(s @ (Scalar::String | Scalar::Bytes)) => Builder::Text {
+                bytes: Vec::new(),
+                is_string: *s == Scalar::String,
+            },
+            TypeKind::Scalar(s) => Builder::Scalar(*s),
+            TypeKind::Option(inner) if !inner.is_dim() => {
+                Builder::Option(Box::new(Builder::new(inner)?), inner.data_layout()?.size)
+            }
+            TypeKind::Dim(Dim::Fixed(n), element) => {
+                Builder::Fixed(*n, element.data_layout()?.size, Box::new(Builder::new(element)?))
+            }
+            TypeKind::Dim(Dim::Var, element) => Builder::Var {
+                values: Vec::new(),
+                count: 0,
+                elem_size: element.data_layout()?.size,
+                element: Box::new(Builder::new(element)?),
+            },
+            _ if ty.is_symbolic() => return Err(Error::Type(dynd_types::Error::Symbolic {
+                operation: "an array",
+                ty: ty.clone(),
+                reason: "it is a pattern, not a type of data".into(),
+            })),
+            _ => return Err(unsupported("building an array", ty)),
+        })
+    }
+
+    /// Writes `v` into `out` (the element's bytes). `path` names the element for errors.
+    fn write(&mut self, ty: &Type, v: &Value, out: &mut [u8], path: &mut Vec<usize>) -> Result<(), Error> {
+        let at = |path: &Vec<usize>| {
+            if path.is_empty() {
+                String::new()
+            } else {
+                format!(" at index {path:?}")
+            }
+        };
+        match (self, v) {
+            (Builder::Option(_, size), Value::Null) => {
+                out[*size] = 0;
+                Ok(())
+            }
+            (Builder::Option(inner, size), v) => {
+                let TypeKind::Option(inner_ty) = ty.kind() else { unreachable!() };
+                inner.write(inner_ty, v, out, path)?;
+                out[*size] = 1;
+                Ok(())
+            }
+            (_, Value::Null) => Err(value_error(format!(
+                "null (NA){} cannot be stored in {ty}, which is not an option type",
+                at(path)
+            ))),
+            (Builder::Scalar(s), v) => {
+                let s = *s;
+                let n = match (v, s) {
+                    (Value::Bool(b), _) => Num::Bool(*b),
+                    (Value::Int(i), _) => Num::Int(*i),
+                    (Value::Float(x), _) => Num::Float(*x),
+                    (Value::List(parts), Scalar::Complex64 | Scalar::Complex128) if parts.len() == 2 => {
+                        let part = |p: &Value| match p {
+                            Value::Int(i) => Some(*i as f64),
+                            Value::Float(x) => Some(*x),
+                            _ => None,
+                        };
+                        match (part(&parts[0]), part(&parts[1])) {
+                            (Some(re), Some(im)) => Num::Complex(re, im),
+                            _ => return Err(value_error(format!("{v} is not a complex number [re, im]{}", at(path)))),
+                        }
+                    }
+                    _ => return Err(value_error(format!("{v}{} is not a value of {ty}", at(path)))),
+                };
+                write_num(s, n, ErrorMode::Fractional, out).map_err(|fail| {
+                    let why = match fail {
+                        Fail::Overflow => "is out of range for",
+                        Fail::Fractional => "has a fractional part, and cannot be stored in",
+                        Fail::Inexact => "is not exactly representable in",
+                    };
+                    value_error(format!("{v}{} {why} {ty}", at(path)))
+                })
+            }
+            (Builder::Text { bytes, is_string }, v) => {
+                let text: &[u8] = match v {
+                    Value::Str(s) => s.as_bytes(),
+                    _ => {
+                        let what = if *is_string { "a string" } else { "bytes (given as a string)" };
+                        return Err(value_error(format!("{v}{} is not {what}", at(path))));
+                    }
+                };
+                let start = bytes.len() as u64;
+                bytes.extend_from_slice(text);
+                write_pair(out, start, text.len() as u64);
+                Ok(())
+            }
+            (Builder::Fixed(n, size, element), Value::List(items)) => {
+                if items.len() != *n {
+                    return Err(value_error(format!(
+                        "a list of length {}{} cannot be a dimension of size {n} (type {ty})",
+                        items.len(),
+                        at(path)
+                    )));
+                }
+                let TypeKind::Dim(_, elem_ty) = ty.kind() else { unreachable!() };
+                for (i, item) in items.iter().enumerate() {
+                    path.push(i);
+                    element.write(elem_ty, item, &mut out[i * *size..(i + 1) * *size], path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            (Builder::Var { values, count, elem_size, element }, Value::List(items)) => {
+                let TypeKind::Dim(_, elem_ty) = ty.kind() else { unreachable!() };
+                let start = *count;
+                values.resize(values.len() + items.len() * *elem_size, 0);
+                for (i, item) in items.iter().enumerate() {
+                    let at_byte = (start + i) * *elem_size;
+                    path.push(i);
+                    element.write(elem_ty, item, &mut values[at_byte..at_byte + *elem_size], path)?;
+                    path.pop();
+                }
+                *count += items.len();
+                write_pair(out, start as u64, items.len() as u64);
+                Ok(())
+            }
+            (Builder::Fixed(..) | Builder::Var { .. }, v) => {
+                Err(value_error(format!("{v}{} is not a list, but {ty} has a dimension here", at(path))))
+            }
+        }
+    }
+
+    fn finish(self, ty: &Type) -> Result<Arrmeta, Error> {
+        Ok(match self {
+            Builder::Scalar(_) => Arrmeta::Scalar,
+            Builder::Option(inner, _) => {
+                let TypeKind::Option(t) = ty.kind() else { unreachable!() };
+                Arrmeta::Option(Box::new(inner.finish(t)?))
+            }
+            Builder::Text { bytes, .. } => Arrmeta::Text {
+                block: MemoryBlock::from_bytes(&bytes),
+            },
+            Builder::Fixed(n, size, element) => {
+                let TypeKind::Dim(_, t) = ty.kind() else { unreachable!() };
+                Arrmeta::Fixed {
+                    size: n,
+                    stride: size as isize,
+                    element: Box::new(element.finish(t)?),
+                }
+            }
+            Builder::Var { values, elem_size, element, .. } => {
+                let TypeKind::Dim(_, t) = ty.kind() else { unreachable!() };
+                Arrmeta::Var {
+                    values: MemoryBlock::from_bytes(&values),
+                    offset: 0,
+                    stride: elem_size as isize,
+                    packed: true,
+                    element: Box::new(element.finish(t)?),
+                }
+            }
+        })
+    }
+}
+
+/// What a value tree looks like, for type inference.
+#[derive(Clone, Debug, PartialEq)]
+enum Shape {
+    /// An empty list's element: anything.
+    Unknown,
+    Null,
+    Leaf(Scalar, bool),
+    Dim(Option<usize>, Box<Shape>),
+}
+
+fn shape_of(v: &Value) -> Result<Shape, Error> {
+    Ok(match v {
+        Value::Null => Shape::Null,
+        Value::Bool(_) => Shape::Leaf(Scalar::Bool, false),
+        Value::Int(_) => Shape::Leaf(Scalar::Int64, false),
+        Value::Float(_) => Shape::Leaf(Scalar::Float64, false),
+        Value::Str(_) => Shape::Leaf(Scalar::String, false),
+        Value::List(items) => {
+            let mut elem = Shape::Unknown;
+            for item in items {
+                elem = unify(elem, shape_of(item)?)?;
+            }
+            Shape::Dim(Some(items.len()), Box::new(elem))
+        }
+    })
+}
+
+fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
+    Ok(match (a, b) {
+        (Shape::Unknown, x) | (x, Shape::Unknown) => x,
+        (Shape::Null, Shape::Null) => Shape::Null,
+        (Shape::Null, Shape::Leaf(s, _)) | (Shape::Leaf(s, _), Shape::Null) => Shape::Leaf(s, true),
+        (Shape::Leaf(s, o1), Shape::Leaf(t, o2)) => {
+            let p = promote_scalars(s, t).ok_or_else(|| {
+                value_error(format!("a list mixes {s} and {t} values, which have no common type"))
+            })?;
+            Shape::Leaf(p, o1 || o2)
+        }
+        (Shape::Dim(n, a), Shape::Dim(m, b)) => Shape::Dim(if n == m { n } else { None }, Box::new(unify(*a, *b)?)),
+        (Shape::Null, Shape::Dim(..)) | (Shape::Dim(..), Shape::Null) => {
+            return Err(value_error("a list mixes null and lists; an NA list is not supported".into()))
+        }
+        _ => return Err(value_error("a list mixes lists and scalars".into())),
+    })
+}
+
+fn shape_type(shape: Shape) -> Result<Type, Error> {
+    Ok(match shape {
+        Shape::Unknown => Scalar::Float64.into(),
+        Shape::Null => Type::option(Scalar::Float64.into())?,
+        Shape::Leaf(s, false) => s.into(),
+        Shape::Leaf(s, true) => Type::option(s.into())?,
+        Shape::Dim(n, elem) => Type::dim(n.map_or(Dim::Var, Dim::Fixed), shape_type(*elem)?)?,
+    })
+}
+
+/// The type an array made from `v` gets: lists of equal length give a
+/// fixed dimension, ragged ones `var`; integers give `int64`, mixed with
+/// floats `float64`; `null` makes the data type an option; an empty list's
+/// element type is `float64`.
+///
+/// # Errors
+///
+/// [`Error::Value`] for values with no common type (`[1, "a"]`, `[1, [2]]`).
+pub fn infer_type(v: &Value) -> Result<Type, Error> {
+    shape_type(shape_of(v)?)
+}
+
+impl Array {
+    /// An array of type `ty` (or the [inferred](infer_type) one) holding `v`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] naming the element that does not fit the type;
+    /// [`Error::Unsupported`] for types arrays do not hold yet (tuples,
+    /// structs, fixed strings).
+    pub fn from_value(v: &Value, ty: Option<&Type>) -> Result<Array, Error> {
+        let ty = match ty {
+            Some(t) => t.clone(),
+            None => infer_type(v)?,
+        };
+        let mut builder = Builder::new(&ty)?;
+        let mut block = MemoryBlock::zeroed(ty.data_layout()?.size)?;
+        let Some(bytes) = Arc::get_mut(&mut block) else { unreachable!("a new block is unique") };
+        builder.write(&ty, v, bytes.bytes_mut(), &mut Vec::new())?;
+        let meta = builder.finish(&ty)?;
+        Ok(Array {
+            ty,
+            meta: Arc::new(meta),
+            data: block,
+            offset: 0,
+        })
+    }
+
+    /// An array from JSON text, of type `ty` or the inferred one.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Json`] for bad JSON, then as [`Array::from_value`].
+    pub fn from_json(text: &str, ty: Option<&Type>) -> Result<Array, Error> {
+        Array::from_value(&Value::parse_json(text)?, ty)
+    }
+
+    /// A 0-d array holding one value.
+    pub fn from_scalar<T: Element>(v: T) -> Array {
+        Array::from_vec(vec![v]).index_first()
+    }
+
+    fn index_first(self) -> Array {
+        let Arrmeta::Fixed { element, .. } = &*self.meta else { unreachable!() };
+        let TypeKind::Dim(_, elem_ty) = self.ty.kind() else { unreachable!() };
+        Array {
+            ty: elem_ty.clone(),
+            meta: Arc::new((**element).clone()),
+            data: self.data,
+            offset: self.offset,
+        }
+    }
+
+    /// A 1-d array over the elements of `v`, without copying them.
+    pub fn from_vec<T: Element>(v: Vec<T>) -> Array {
+        let n = v.len();
+        Array {
+            ty: Type::with_dims([Dim::Fixed(n)], T::SCALAR.into()).unwrap_or_else(|_| unreachable!()),
+            meta: Arc::new(Arrmeta::Fixed {
+                size: n,
+                stride: std::mem::size_of::<T>() as isize,
+                element: Box::new(Arrmeta::Scalar),
+            }),
+            data: MemoryBlock::from_vec(v),
+            offset: 0,
+        }
+    }
+
+    /// A read-only 1-d array over a `'static` slice, without copying it.
+    pub fn from_static<T: Element>(s: &'static [T]) -> Array {
+        Array {
+            ty: Type::with_dims([Dim::Fixed(s.len())], T::SCALAR.into()).unwrap_or_else(|_| unreachable!()),
+            meta: Arc::new(Arrmeta::Fixed {
+                size: s.len(),
+                stride: std::mem::size_of::<T>() as isize,
+                element: Box::new(Arrmeta::Scalar),
+            }),
+            data: MemoryBlock::from_static(s),
+            offset: 0,
+        }
+    }
+
+    /// A C-order array of the given shape over the elements of `v`, without
+    /// copying them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if the shape's element count is not `v.len()`.
+    pub fn from_shape_vec<T: Element>(shape: &[usize], v: Vec<T>) -> Result<Array, Error> {
+        let count = shape.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
+        if count != Some(v.len()) {
+            return Err(value_error(format!(
+                "shape {shape:?} holds {} elements, but {} were given",
+                count.map_or("too many".to_string(), |c| c.to_string()),
+                v.len()
+            )));
+        }
+        let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), T::SCALAR.into())?;
+        let meta = c_order_meta(shape, std::mem::size_of::<T>(), Arrmeta::Scalar);
+        Ok(Array {
+            ty,
+            meta: Arc::new(meta),
+            data: MemoryBlock::from_vec(v),
+            offset: 0,
+        })
+    }
+
+    /// An array of type `ty` with every element zero (NA for options, empty
+    /// for strings). `ty` may not have `var` dimensions (their rows would
+    /// need lengths).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for `var` dimensions and types arrays do not hold yet.
+    pub fn zeros(ty: &Type) -> Result<Array, Error> {
+        if ty.has_var_dim() {
+            return Err(unsupported("zeros (var rows need lengths)", ty));
+        }
+        let (dims, dtype) = ty.split_dims();
+        let shape: Vec<usize> = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Fixed(n) => Ok(*n),
+                _ => Err(unsupported("zeros", ty)),
+            })
+            .collect::<Result<_, _>>()?;
+        let elem_meta = match Builder::new(dtype)? {
+            b @ (Builder::Scalar(_) | Builder::Option(..) | Builder::Text { .. }) => b.finish(dtype)?,
+            _ => unreachable!("the dtype has no dimensions"),
+        };
+        let meta = c_order_meta(&shape, dtype.data_layout()?.size, elem_meta);
+        Ok(Array {
+            ty: ty.clone(),
+            meta: Arc::new(meta),
+            data: MemoryBlock::zeroed(ty.data_layout()?.size)?,
+            offset: 0,
+        })
+    }
+
+    /// The array's type.
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+
+    /// The arrmeta.
+    pub fn arrmeta(&self) -> &Arrmeta {
+        &self.meta
+    }
+
+    /// The data type under the dimensions.
+    pub fn dtype(&self) -> &Type {
+        self.ty.dtype()
+    }
+
+    /// The number of dimensions.
+    pub fn ndim(&self) -> usize {
+        self.ty.ndim()
+    }
+
+    /// The dimensions: `Dim::Fixed(n)` or `Dim::Var`, outermost first.
+    pub fn shape(&self) -> Vec<Dim> {
+        self.ty.split_dims().0.into_iter().cloned().collect()
+    }
+
+    /// The byte strides of the leading fixed dimensions (up to the first `var`).
+    pub fn strides(&self) -> Vec<isize> {
+        let mut out = Vec::new();
+        let mut m = &*self.meta;
+        while let Some((_, stride, element)) = m.as_fixed() {
+            out.push(stride);
+            m = element;
+        }
+        out
+    }
+
+    /// Whether all dimensions are fixed and laid out in C order without gaps.
+    pub fn is_c_contiguous(&self) -> bool {
+        let Ok(layout) = self.dtype().data_layout() else { return false };
+        let Some(shape) = self.ty.fixed_shape() else { return false };
+        let mut expected = layout.size as isize;
+        for (n, stride) in shape.iter().zip(self.strides()).rev() {
+            if *n > 1 && stride != expected {
+                return false;
+            }
+            expected *= *n as isize;
+        }
+        true
+    }
+
+    /// Whether writes are refused (the data is borrowed `'static` memory).
+    pub fn is_readonly(&self) -> bool {
+        !self.data.is_writable()
+    }
+
+    /// The memory block holding the array's data.
+    pub fn data_block(&self) -> &Arc<MemoryBlock> {
+        &self.data
+    }
+
+    /// The byte offset of the first element in the data block.
+    pub fn data_offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The elements as a slice: the array must be C-contiguous with data
+    /// type `T`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`] for another data type, [`Error::Value`] for
+    /// a layout that is not one contiguous run.
+    pub fn as_slice<T: Element>(&self) -> Result<&[T], Error> {
+        self.check_dtype::<T>()?;
+        if !self.is_c_contiguous() {
+            return Err(value_error(format!(
+                "the array ({}) is not C-contiguous; use to_vec to copy its elements",
+                self.ty
+            )));
+        }
+        let count: usize = self.ty.fixed_shape().map_or(0, |s| s.iter().product());
+        let len = count * std::mem::size_of::<T>();
+        let bytes = self
+            .data
+            .bytes()
+            .get(self.offset..self.offset + len)
+            .ok_or_else(|| value_error("the array's data is out of its block's bounds".into()))?;
+        cast_slice(bytes).ok_or_else(|| value_error(format!("the array's data is not aligned for {}", T::SCALAR)))
+    }
+
+    fn check_dtype<T: Element>(&self) -> Result<(), Error> {
+        if self.dtype().as_scalar() == Some(T::SCALAR) {
+            Ok(())
+        } else {
+            Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: T::SCALAR.into(),
+            })
+        }
+    }
+
+    /// The elements in C order (any strides), copied.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`] for another data type; [`Error::Value`] for
+    /// `var` dimensions.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>, Error> {
+        self.check_dtype::<T>()?;
+        if self.ty.has_var_dim() {
+            return Err(value_error(format!("{} has var dimensions; use to_value", self.ty)));
+        }
+        let mut out = Vec::new();
+        self.walk(&self.meta, self.offset as isize, &mut |bytes| {
+            out.push(bytes);
+        });
+        out.into_iter()
+            .map(|b| cast_slice::<T>(b).map(|s| s[0]).ok_or_else(|| value_error("misaligned element".into())))
+            .collect()
+    }
+
+    fn walk<'s>(&'s self, meta: &Arrmeta, offset: isize, f: &mut impl FnMut(&'s [u8])) {
+        match meta {
+            Arrmeta::Fixed { size, stride, element } => {
+                for i in 0..*size {
+                    self.walk(element, offset + i as isize * stride, f);
+                }
+            }
+            _ => {
+                let size = self.dtype().data_layout().map_or(0, |l| l.size);
+                let start = offset as usize;
+                f(&self.data.bytes()[start..start + size]);
+            }
+        }
+    }
+
+    /// One element of a numeric array, by index.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`], or [`Error::Index`] for an index out of
+    /// bounds or of the wrong length.
+    pub fn get<T: Element>(&self, index: &[usize]) -> Result<T, Error> {
+        self.check_dtype::<T>()?;
+        let mut m = &*self.meta;
+        let mut offset = self.offset as isize;
+        let mut data: &[u8] = self.data.bytes();
+        for (axis, &i) in index.iter().enumerate() {
+            let out_of_bounds = |size: usize| Error::Index {
+                index: i as i64,
+                axis,
+                size,
+            };
+            match m {
+                Arrmeta::Fixed { size, stride, element } => {
+                    if i >= *size {
+                        return Err(out_of_bounds(*size));
+                    }
+                    offset += i as isize * stride;
+                    m = element;
+                }
+                Arrmeta::Var { values, offset: voff, stride, element, .. } => {
+                    let (start, len) = read_pair(&data[offset as usize..]);
+                    if i as u64 >= len {
+                        return Err(out_of_bounds(len as usize));
+                    }
+                    data = values.bytes();
+                    offset = *voff as isize + (start as isize + i as isize) * stride;
+                    m = element;
+                }
+                _ => return Err(out_of_bounds(0)),
+            }
+        }
+        if !matches!(m, Arrmeta::Scalar) {
+            return Err(value_error(format!(
+                "an index of length {} does not reach a scalar of {}",
+                index.len(),
+                self.ty
+            )));
+        }
+        let bytes = &data[offset as usize..offset as usize + T::SCALAR.size()];
+        cast_slice::<T>(bytes).map(|s| s[0]).ok_or_else(|| value_error("misaligned element".into()))
+    }
+
+    /// The array as a [`Value`] tree.
+    pub fn to_value(&self) -> Value {
+        read_value(&self.ty, &self.meta, self.data.bytes(), self.offset as isize)
+    }
+
+    /// The array as JSON text (`null` for NA, `[re, im]` for complex,
+    /// `NaN`/`Infinity`/`-Infinity` for non-finite floats).
+    pub fn to_json(&self) -> String {
+        self.to_value().to_json()
+    }
+}
+
+/// C-order arrmeta for fixed dimensions over an element record.
+pub(crate) fn c_order_meta(shape: &[usize], elem_size: usize, element: Arrmeta) -> Arrmeta {
+    let mut meta = element;
+    let mut stride = elem_size as isize;
+    for &n in shape.iter().rev() {
+        meta = Arrmeta::Fixed {
+            size: n,
+            stride,
+            element: Box::new(meta),
+        };
+        stride *= n as isize;
+    }
+    meta
+}
+
+fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
+    let at = offset as usize;
+    match (ty.kind(), meta) {
+        (TypeKind::Dim(_, elem), Arrmeta::Fixed { size, stride, element }) => Value::List(
+            (0..*size)
+                .map(|i| read_value(elem, element, data, offset + i as isize * stride))
+                .collect(),
+        ),
+        (TypeKind::Dim(_, elem), Arrmeta::Var { values, offset: voff, stride, element, .. }) => {
+            let (start, len) = read_pair(&data[at..]);
+            Value::List(
+                (0..len)
+                    .map(|i| {
+                        let off = *voff as isize + (start + i) as isize * stride;
+                        read_value(elem, element, values.bytes(), off)
+                    })
+                    .collect(),
+            )
+        }
+        (TypeKind::Option(inner), Arrmeta::Option(m)) => {
+            let size = inner.data_layout().map_or(0, |l| l.size);
+            if data[at + size] == 0 {
+                Value::Null
+            } else {
+                read_value(inner, m, data, offset)
+            }
+        }
+        (TypeKind::Scalar(s), Arrmeta::Text { block }) => {
+            let (start, len) = read_pair(&data[at..at + PAIR_SIZE]);
+            let bytes = &block.bytes()[start as usize..(start + len) as usize];
+            match s {
+                Scalar::String => Value::Str(String::from_utf8_lossy(bytes).into_owned()),
+                _ => Value::List(bytes.iter().map(|b| Value::Int(i128::from(*b))).collect()),
+            }
+        }
+        (TypeKind::Scalar(s), _) => match read_num(*s, &data[at..]) {
+            Num::Bool(b) => Value::Bool(b),
+            Num::Int(i) => Value::Int(i),
+            Num::UInt(u) => i128::try_from(u).map_or(Value::Float(u as f64), Value::Int),
+            Num::Float(x) => Value::Float(x),
+            Num::Complex(re, im) => Value::List(vec![Value::Float(re), Value::Float(im)]),
+        },
+        _ => Value::Null,
+    }
+}
+
+impl fmt::Display for Array {
+    /// The value, as JSON-like text: `[[1, 2], [3]]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}
+
+impl fmt::Debug for Array {
+    /// The value and the type: `Array([1, 2], type="2 * int64")`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Array({}, type=\"{}\")", self.to_json(), self.ty)
+    }
+}
+
+/// An array literal: nested lists (ragged rows give a `var` dimension),
+/// Rust expressions, and `null` for NA. The type is
+/// [inferred](crate::array::infer_type).
+///
+/// ```
+/// let a = dynd_kernels::array![[1, 2, 3], [4, 5, 6]];
+/// assert_eq!(a.ty().to_string(), "2 * 3 * int64");
+/// let b = dynd_kernels::array![1.5, null];
+/// assert_eq!(b.ty().to_string(), "2 * ?float64");
+/// ```
+///
+/// # Panics
+///
+/// If the literal mixes values with no common type (`[1, "a"]`), which is
+/// a mistake in the source, like a type error.
+#[macro_export]
+macro_rules! array {
+    ($($t:tt)*) => {
+        match $crate::Array::from_value(&$crate::__value!([$($t)*]), ::core::option::Option::None) {
+            ::core::result::Result::Ok(a) => a,
+            ::core::result::Result::Err(e) => ::core::panic!("array! literal: {}", e),
+        }
+    };
+}

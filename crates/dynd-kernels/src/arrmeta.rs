@@ -1,0 +1,88 @@
+//! Typed arrmeta: what an array needs besides its type to find its elements.
+//!
+//! One record per level of the type, never a byte blob reinterpreted by
+//! convention:
+//!
+//! | type level | record |
+//! |---|---|
+//! | fixed dimension | [`Arrmeta::Fixed`]: size and byte stride |
+//! | `var` dimension | [`Arrmeta::Var`]: the values block, the byte offset of element 0 in it, the element stride, and whether the rows are packed |
+//! | `string`, `bytes` | [`Arrmeta::Text`]: the block holding the characters |
+//! | `?T` | [`Arrmeta::Option`]: `T`'s record (the validity flag follows `T`'s bytes) |
+//! | other scalars | [`Arrmeta::Scalar`] |
+//!
+//! A `var` element in the data is a (start, length) pair of `u64`s: row
+//! elements are at `values + offset + (start + i) * stride`, the model of
+//! Arrow's ListView, so rows can be viewed, sliced and shared without
+//! copying. A `string` element is a (start, length) byte range of the text
+//! block.
+
+use std::sync::Arc;
+
+use crate::memory::MemoryBlock;
+
+/// The arrmeta record of one level of a type.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Arrmeta {
+    /// A fixed-size scalar: nothing to record.
+    Scalar,
+    /// A fixed dimension.
+    Fixed {
+        /// Number of elements.
+        size: usize,
+        /// Bytes from one element to the next (may be 0 or negative).
+        stride: isize,
+        /// The element's record.
+        element: Box<Arrmeta>,
+    },
+    /// A `var` dimension.
+    Var {
+        /// The block holding the row elements.
+        values: Arc<MemoryBlock>,
+        /// Byte offset of element 0 in `values`.
+        offset: usize,
+        /// Bytes from one element to the next.
+        stride: isize,
+        /// Row `i + 1` starts where row `i` ends, from row 0 at start 0:
+        /// the values are one flat run.
+        packed: bool,
+        /// The element's record.
+        element: Box<Arrmeta>,
+    },
+    /// `string` or `bytes`.
+    Text {
+        /// The block holding the characters.
+        block: Arc<MemoryBlock>,
+    },
+    /// `?T`.
+    Option(Box<Arrmeta>),
+}
+
+impl Arrmeta {
+    /// The size and stride of a fixed dimension record.
+    pub fn as_fixed(&self) -> Option<(usize, isize, &Arrmeta)> {
+        match self {
+            Arrmeta::Fixed { size, stride, element } => Some((*size, *stride, element)),
+            _ => None,
+        }
+    }
+}
+
+/// Size in bytes of a `var` element or a `string` element: (start, length) as `u64`s.
+pub const PAIR_SIZE: usize = 16;
+
+/// Reads a (start, length) pair.
+pub(crate) fn read_pair(bytes: &[u8]) -> (u64, u64) {
+    let mut a = [0u8; 8];
+    let mut b = [0u8; 8];
+    a.copy_from_slice(&bytes[..8]);
+    b.copy_from_slice(&bytes[8..16]);
+    (u64::from_ne_bytes(a), u64::from_ne_bytes(b))
+}
+
+/// Writes a (start, length) pair.
+pub(crate) fn write_pair(out: &mut [u8], start: u64, len: u64) {
+    out[..8].copy_from_slice(&start.to_ne_bytes());
+    out[8..16].copy_from_slice(&len.to_ne_bytes());
+}

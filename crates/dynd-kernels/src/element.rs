@@ -1,0 +1,225 @@
+//! Rust types that are dynd scalars: [`Element`], [`Complex`] and [`F16`].
+
+use std::fmt;
+
+use dynd_types::Scalar;
+
+/// A Rust type whose values are the values of a builtin dynd scalar, stored
+/// the same way.
+///
+/// # Safety
+///
+/// An implementor must be plain data laid out as its [`Element::SCALAR`]:
+/// - `size_of::<Self>() == SCALAR.size()` and `align_of::<Self>() <= SCALAR.align()`;
+/// - no padding bytes, no pointers, no drop glue (it is `Copy`);
+/// - every value kernels may write is a valid `Self` (kernels write `bool`s
+///   as 0 or 1 only).
+pub unsafe trait Element: Copy + PartialEq + fmt::Debug + Send + Sync + 'static {
+    /// The dynd scalar this type is.
+    const SCALAR: Scalar;
+}
+
+macro_rules! element {
+    ($($t:ty => $s:ident),* $(,)?) => {
+        $(
+            // SAFETY: a primitive with the size and alignment of the scalar
+            // (`Scalar::size`/`align` list them), no padding.
+            unsafe impl Element for $t {
+                const SCALAR: Scalar = Scalar::$s;
+            }
+        )*
+    };
+}
+
+element! {
+    bool => Bool,
+    i8 => Int8, i16 => Int16, i32 => Int32, i64 => Int64, i128 => Int128,
+    u8 => UInt8, u16 => UInt16, u32 => UInt32, u64 => UInt64, u128 => UInt128,
+    f32 => Float32, f64 => Float64,
+}
+
+/// A complex number: real part, then imaginary part.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
+pub struct Complex<T> {
+    /// The real part.
+    pub re: T,
+    /// The imaginary part.
+    pub im: T,
+}
+
+impl<T> Complex<T> {
+    /// `re + im i`.
+    pub fn new(re: T, im: T) -> Complex<T> {
+        Complex { re, im }
+    }
+}
+
+// SAFETY: repr(C) pair of f32, size 8, align 4, no padding.
+unsafe impl Element for Complex<f32> {
+    const SCALAR: Scalar = Scalar::Complex64;
+}
+// SAFETY: repr(C) pair of f64, size 16, align 8, no padding.
+unsafe impl Element for Complex<f64> {
+    const SCALAR: Scalar = Scalar::Complex128;
+}
+
+/// An IEEE 754 half-precision float (`float16`), stored as its bits.
+/// Conversions round to nearest, ties to even.
+///
+/// ```
+/// use dynd_kernels::F16;
+///
+/// assert_eq!(F16::from_f64(1.5).to_f64(), 1.5);
+/// assert_eq!(F16::from_f64(65520.0).to_f64(), f64::INFINITY); // past the largest half
+/// assert_eq!(F16::from_f64(1.0 + 1.0 / 4096.0).to_f64(), 1.0); // a tie rounds to even
+/// ```
+#[derive(Clone, Copy, Default, PartialEq)]
+#[repr(transparent)]
+pub struct F16(pub u16);
+
+// SAFETY: repr(transparent) over u16, size 2, align 2.
+unsafe impl Element for F16 {
+    const SCALAR: Scalar = Scalar::Float16;
+}
+
+impl F16 {
+    /// The nearest half to `x` (ties to even); out of range gives ±infinity.
+    pub fn from_f64(x: f64) -> F16 {
+        let bits = x.to_bits();
+        let sign = ((bits >> 48) & 0x8000) as u16;
+        let exp = ((bits >> 52) & 0x7ff) as i32;
+        let man = bits & ((1u64 << 52) - 1);
+        if exp == 0x7ff {
+            let nan = if man != 0 { 0x0200 | (man >> 42) as u16 } else { 0 };
+            return F16(sign | 0x7c00 | nan);
+        }
+        let e = exp - 1023 + 15;
+        if e >= 0x1f {
+            return F16(sign | 0x7c00);
+        }
+        let round = |value: u64, shift: u32| -> u64 {
+            let rem = value & ((1u64 << shift) - 1);
+            let half = 1u64 << (shift - 1);
+            let r = value >> shift;
+            if rem > half || (rem == half && r & 1 == 1) {
+                r + 1
+            } else {
+                r
+            }
+        };
+        if e <= 0 {
+            if e < -10 {
+                return F16(sign);
+            }
+            let m = man | (1u64 << 52);
+            return F16(sign | round(m, (43 - e) as u32) as u16);
+        }
+        // A carry out of the mantissa correctly bumps the exponent (to
+        // infinity at the top).
+        F16(sign | round(((e as u64) << 52) | man, 42) as u16)
+    }
+
+    /// The nearest half to `x`.
+    pub fn from_f32(x: f32) -> F16 {
+        F16::from_f64(f64::from(x))
+    }
+
+    /// The exact value as an `f32`.
+    pub fn to_f32(self) -> f32 {
+        let h = u32::from(self.0);
+        let sign = (h & 0x8000) << 16;
+        let exp = (h >> 10) & 0x1f;
+        let man = h & 0x3ff;
+        let bits = if exp == 0 {
+            if man == 0 {
+                sign
+            } else {
+                let mut e: u32 = 127 - 14;
+                let mut m = man;
+                while m & 0x400 == 0 {
+                    m <<= 1;
+                    e -= 1;
+                }
+                sign | (e << 23) | ((m & 0x3ff) << 13)
+            }
+        } else if exp == 0x1f {
+            sign | 0x7f80_0000 | (man << 13)
+        } else {
+            sign | ((exp + 127 - 15) << 23) | (man << 13)
+        };
+        f32::from_bits(bits)
+    }
+
+    /// The exact value as an `f64`.
+    pub fn to_f64(self) -> f64 {
+        f64::from(self.to_f32())
+    }
+}
+
+impl fmt::Debug for F16 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_f32())
+    }
+}
+
+impl fmt::Display for F16 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_f32())
+    }
+}
+
+/// Views bytes as a slice of `T`, if the length and alignment allow.
+///
+/// Only used on bytes that hold values of `T` (the caller checked the data
+/// type), which kernels and constructors only ever write as valid `T`s.
+pub(crate) fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
+    let size = std::mem::size_of::<T>();
+    if size == 0 || bytes.len() % size != 0 || bytes.as_ptr() as usize % std::mem::align_of::<T>() != 0 {
+        return None;
+    }
+    // SAFETY: length and alignment are checked above; `T: Element` is plain
+    // data without padding, and the bytes hold values written as `T` (the
+    // callers check the array's data type), so each is a valid `T`.
+    Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, bytes.len() / size) })
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_half_round_trips_through_f32_and_f64() {
+        for bits in 0..=u16::MAX {
+            let h = F16(bits);
+            let f = h.to_f32();
+            if f.is_nan() {
+                assert!(F16::from_f32(f).to_f32().is_nan());
+                continue;
+            }
+            assert_eq!(F16::from_f32(f).0, bits, "{bits:#06x}");
+            assert_eq!(F16::from_f64(h.to_f64()).0, bits, "{bits:#06x}");
+        }
+    }
+
+    #[test]
+    fn rounding_is_to_nearest_even() {
+        // Halfway between 1 and the next half (1 + 2^-10) rounds to 1 (even).
+        assert_eq!(F16::from_f64(1.0 + 2f64.powi(-11)).to_f64(), 1.0);
+        // Just above halfway rounds up.
+        assert_eq!(F16::from_f64(1.0 + 2f64.powi(-11) + 2f64.powi(-20)).to_f64(), 1.0 + 2f64.powi(-10));
+        // Halfway between 1 + 2^-10 (odd) and 1 + 2^-9 rounds up to even.
+        assert_eq!(F16::from_f64(1.0 + 3.0 * 2f64.powi(-11)).to_f64(), 1.0 + 2f64.powi(-9));
+        // Subnormals and underflow.
+        assert_eq!(F16::from_f64(2f64.powi(-24)).0, 1);
+        assert_eq!(F16::from_f64(2f64.powi(-25)).0, 0); // a tie, to even (0)
+        assert_eq!(F16::from_f64(1.5 * 2f64.powi(-25)).0, 1);
+        assert_eq!(F16::from_f64(-1e-30).0, 0x8000);
+        // Overflow and the largest half.
+        assert_eq!(F16::from_f64(65504.0).0, 0x7bff);
+        assert_eq!(F16::from_f64(65519.0).0, 0x7bff);
+        assert_eq!(F16::from_f64(1e10).0, 0x7c00);
+        assert_eq!(F16::from_f64(f64::NEG_INFINITY).0, 0xfc00);
+    }
+}
