@@ -224,10 +224,14 @@ impl JsonParser<'_> {
             return Err(self.err("expected a JSON value (a number, string, list, true, false or null)"));
         }
         let text = &self.text[start..end];
+        // An integer too large for i128 is still a number: a float.
         let v = if is_float {
             text.parse::<f64>().ok().map(Value::Float)
         } else {
-            text.parse::<i128>().ok().map(Value::Int)
+            text.parse::<i128>()
+                .ok()
+                .map(Value::Int)
+                .or_else(|| text.parse::<f64>().ok().map(Value::Float))
         };
         match v {
             Some(v) => {
