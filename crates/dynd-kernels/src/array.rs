@@ -47,8 +47,16 @@ enum Builder {
     Scalar(Scalar),
     Option(Box<Builder>, usize),
     Fixed(usize, usize, Box<Builder>),
-    Var { values: Vec<u8>, count: usize, elem_size: usize, element: Box<Builder> },
-    Text { bytes: Vec<u8>, is_string: bool },
+    Var {
+        values: Vec<u8>,
+        count: usize,
+        elem_size: usize,
+        element: Box<Builder>,
+    },
+    Text {
+        bytes: Vec<u8>,
+        is_string: bool,
+    },
 }
 
 fn unsupported(operation: &'static str, ty: &Type) -> Error {
@@ -73,26 +81,36 @@ impl Builder {
             TypeKind::Option(inner) if !inner.is_dim() => {
                 Builder::Option(Box::new(Builder::new(inner)?), inner.data_layout()?.size)
             }
-            TypeKind::Dim(Dim::Fixed(n), element) => {
-                Builder::Fixed(*n, element.data_layout()?.size, Box::new(Builder::new(element)?))
-            }
+            TypeKind::Dim(Dim::Fixed(n), element) => Builder::Fixed(
+                *n,
+                element.data_layout()?.size,
+                Box::new(Builder::new(element)?),
+            ),
             TypeKind::Dim(Dim::Var, element) => Builder::Var {
                 values: Vec::new(),
                 count: 0,
                 elem_size: element.data_layout()?.size,
                 element: Box::new(Builder::new(element)?),
             },
-            _ if ty.is_symbolic() => return Err(Error::Type(dynd_types::Error::Symbolic {
-                operation: "an array",
-                ty: ty.clone(),
-                reason: "it is a pattern, not a type of data".into(),
-            })),
+            _ if ty.is_symbolic() => {
+                return Err(Error::Type(dynd_types::Error::Symbolic {
+                    operation: "an array",
+                    ty: ty.clone(),
+                    reason: "it is a pattern, not a type of data".into(),
+                }))
+            }
             _ => return Err(unsupported("building an array", ty)),
         })
     }
 
     /// Writes `v` into `out` (the element's bytes). `path` names the element for errors.
-    fn write(&mut self, ty: &Type, v: &Value, out: &mut [u8], path: &mut Vec<usize>) -> Result<(), Error> {
+    fn write(
+        &mut self,
+        ty: &Type,
+        v: &Value,
+        out: &mut [u8],
+        path: &mut Vec<usize>,
+    ) -> Result<(), Error> {
         let at = |path: &Vec<usize>| {
             if path.is_empty() {
                 String::new()
@@ -106,7 +124,9 @@ impl Builder {
                 Ok(())
             }
             (Builder::Option(inner, size), v) => {
-                let TypeKind::Option(inner_ty) = ty.kind() else { unreachable!() };
+                let TypeKind::Option(inner_ty) = ty.kind() else {
+                    unreachable!()
+                };
                 inner.write(inner_ty, v, out, path)?;
                 out[*size] = 1;
                 Ok(())
@@ -121,7 +141,9 @@ impl Builder {
                     (Value::Bool(b), _) => Num::Bool(*b),
                     (Value::Int(i), _) => Num::Int(*i),
                     (Value::Float(x), _) => Num::Float(*x),
-                    (Value::List(parts), Scalar::Complex64 | Scalar::Complex128) if parts.len() == 2 => {
+                    (Value::List(parts), Scalar::Complex64 | Scalar::Complex128)
+                        if parts.len() == 2 =>
+                    {
                         let part = |p: &Value| match p {
                             Value::Int(i) => Some(*i as f64),
                             Value::Float(x) => Some(*x),
@@ -129,10 +151,20 @@ impl Builder {
                         };
                         match (part(&parts[0]), part(&parts[1])) {
                             (Some(re), Some(im)) => Num::Complex(re, im),
-                            _ => return Err(value_error(format!("{v} is not a complex number [re, im]{}", at(path)))),
+                            _ => {
+                                return Err(value_error(format!(
+                                    "{v} is not a complex number [re, im]{}",
+                                    at(path)
+                                )))
+                            }
                         }
                     }
-                    _ => return Err(value_error(format!("{v}{} is not a value of {ty}", at(path)))),
+                    _ => {
+                        return Err(value_error(format!(
+                            "{v}{} is not a value of {ty}",
+                            at(path)
+                        )))
+                    }
                 };
                 write_num(s, n, ErrorMode::Fractional, out).map_err(|fail| {
                     let why = match fail {
@@ -147,7 +179,11 @@ impl Builder {
                 let text: &[u8] = match v {
                     Value::Str(s) => s.as_bytes(),
                     _ => {
-                        let what = if *is_string { "a string" } else { "bytes (given as a string)" };
+                        let what = if *is_string {
+                            "a string"
+                        } else {
+                            "bytes (given as a string)"
+                        };
                         return Err(value_error(format!("{v}{} is not {what}", at(path))));
                     }
                 };
@@ -164,7 +200,9 @@ impl Builder {
                         at(path)
                     )));
                 }
-                let TypeKind::Dim(_, elem_ty) = ty.kind() else { unreachable!() };
+                let TypeKind::Dim(_, elem_ty) = ty.kind() else {
+                    unreachable!()
+                };
                 for (i, item) in items.iter().enumerate() {
                     path.push(i);
                     element.write(elem_ty, item, &mut out[i * *size..(i + 1) * *size], path)?;
@@ -172,23 +210,39 @@ impl Builder {
                 }
                 Ok(())
             }
-            (Builder::Var { values, count, elem_size, element }, Value::List(items)) => {
-                let TypeKind::Dim(_, elem_ty) = ty.kind() else { unreachable!() };
+            (
+                Builder::Var {
+                    values,
+                    count,
+                    elem_size,
+                    element,
+                },
+                Value::List(items),
+            ) => {
+                let TypeKind::Dim(_, elem_ty) = ty.kind() else {
+                    unreachable!()
+                };
                 let start = *count;
                 values.resize(values.len() + items.len() * *elem_size, 0);
                 for (i, item) in items.iter().enumerate() {
                     let at_byte = (start + i) * *elem_size;
                     path.push(i);
-                    element.write(elem_ty, item, &mut values[at_byte..at_byte + *elem_size], path)?;
+                    element.write(
+                        elem_ty,
+                        item,
+                        &mut values[at_byte..at_byte + *elem_size],
+                        path,
+                    )?;
                     path.pop();
                 }
                 *count += items.len();
                 write_pair(out, start as u64, items.len() as u64);
                 Ok(())
             }
-            (Builder::Fixed(..) | Builder::Var { .. }, v) => {
-                Err(value_error(format!("{v}{} is not a list, but {ty} has a dimension here", at(path))))
-            }
+            (Builder::Fixed(..) | Builder::Var { .. }, v) => Err(value_error(format!(
+                "{v}{} is not a list, but {ty} has a dimension here",
+                at(path)
+            ))),
         }
     }
 
@@ -196,22 +250,33 @@ impl Builder {
         Ok(match self {
             Builder::Scalar(_) => Arrmeta::Scalar,
             Builder::Option(inner, _) => {
-                let TypeKind::Option(t) = ty.kind() else { unreachable!() };
+                let TypeKind::Option(t) = ty.kind() else {
+                    unreachable!()
+                };
                 Arrmeta::Option(Box::new(inner.finish(t)?))
             }
             Builder::Text { bytes, .. } => Arrmeta::Text {
                 block: MemoryBlock::from_bytes(&bytes),
             },
             Builder::Fixed(n, size, element) => {
-                let TypeKind::Dim(_, t) = ty.kind() else { unreachable!() };
+                let TypeKind::Dim(_, t) = ty.kind() else {
+                    unreachable!()
+                };
                 Arrmeta::Fixed {
                     size: n,
                     stride: size as isize,
                     element: Box::new(element.finish(t)?),
                 }
             }
-            Builder::Var { values, elem_size, element, .. } => {
-                let TypeKind::Dim(_, t) = ty.kind() else { unreachable!() };
+            Builder::Var {
+                values,
+                elem_size,
+                element,
+                ..
+            } => {
+                let TypeKind::Dim(_, t) = ty.kind() else {
+                    unreachable!()
+                };
                 Arrmeta::Var {
                     values: MemoryBlock::from_bytes(&values),
                     offset: 0,
@@ -258,13 +323,19 @@ fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
         (Shape::Null, Shape::Leaf(s, _)) | (Shape::Leaf(s, _), Shape::Null) => Shape::Leaf(s, true),
         (Shape::Leaf(s, o1), Shape::Leaf(t, o2)) => {
             let p = promote_scalars(s, t).ok_or_else(|| {
-                value_error(format!("a list mixes {s} and {t} values, which have no common type"))
+                value_error(format!(
+                    "a list mixes {s} and {t} values, which have no common type"
+                ))
             })?;
             Shape::Leaf(p, o1 || o2)
         }
-        (Shape::Dim(n, a), Shape::Dim(m, b)) => Shape::Dim(if n == m { n } else { None }, Box::new(unify(*a, *b)?)),
+        (Shape::Dim(n, a), Shape::Dim(m, b)) => {
+            Shape::Dim(if n == m { n } else { None }, Box::new(unify(*a, *b)?))
+        }
         (Shape::Null, Shape::Dim(..)) | (Shape::Dim(..), Shape::Null) => {
-            return Err(value_error("a list mixes null and lists; an NA list is not supported".into()))
+            return Err(value_error(
+                "a list mixes null and lists; an NA list is not supported".into(),
+            ))
         }
         _ => return Err(value_error("a list mixes lists and scalars".into())),
     })
@@ -307,7 +378,9 @@ impl Array {
         };
         let mut builder = Builder::new(&ty)?;
         let mut block = MemoryBlock::zeroed(ty.data_layout()?.size)?;
-        let Some(bytes) = Arc::get_mut(&mut block) else { unreachable!("a new block is unique") };
+        let Some(bytes) = Arc::get_mut(&mut block) else {
+            unreachable!("a new block is unique")
+        };
         builder.write(&ty, v, bytes.bytes_mut(), &mut Vec::new())?;
         let meta = builder.finish(&ty)?;
         Ok(Array {
@@ -333,8 +406,12 @@ impl Array {
     }
 
     fn index_first(self) -> Array {
-        let Arrmeta::Fixed { element, .. } = &*self.meta else { unreachable!() };
-        let TypeKind::Dim(_, elem_ty) = self.ty.kind() else { unreachable!() };
+        let Arrmeta::Fixed { element, .. } = &*self.meta else {
+            unreachable!()
+        };
+        let TypeKind::Dim(_, elem_ty) = self.ty.kind() else {
+            unreachable!()
+        };
         Array {
             ty: elem_ty.clone(),
             meta: Arc::new((**element).clone()),
@@ -347,7 +424,8 @@ impl Array {
     pub fn from_vec<T: Element>(v: Vec<T>) -> Array {
         let n = v.len();
         Array {
-            ty: Type::with_dims([Dim::Fixed(n)], T::SCALAR.into()).unwrap_or_else(|_| unreachable!()),
+            ty: Type::with_dims([Dim::Fixed(n)], T::SCALAR.into())
+                .unwrap_or_else(|_| unreachable!()),
             meta: Arc::new(Arrmeta::Fixed {
                 size: n,
                 stride: std::mem::size_of::<T>() as isize,
@@ -361,7 +439,8 @@ impl Array {
     /// A read-only 1-d array over a `'static` slice, without copying it.
     pub fn from_static<T: Element>(s: &'static [T]) -> Array {
         Array {
-            ty: Type::with_dims([Dim::Fixed(s.len())], T::SCALAR.into()).unwrap_or_else(|_| unreachable!()),
+            ty: Type::with_dims([Dim::Fixed(s.len())], T::SCALAR.into())
+                .unwrap_or_else(|_| unreachable!()),
             meta: Arc::new(Arrmeta::Fixed {
                 size: s.len(),
                 stride: std::mem::size_of::<T>() as isize,
@@ -417,7 +496,9 @@ impl Array {
             })
             .collect::<Result<_, _>>()?;
         let elem_meta = match Builder::new(dtype)? {
-            b @ (Builder::Scalar(_) | Builder::Option(..) | Builder::Text { .. }) => b.finish(dtype)?,
+            b @ (Builder::Scalar(_) | Builder::Option(..) | Builder::Text { .. }) => {
+                b.finish(dtype)?
+            }
             _ => unreachable!("the dtype has no dimensions"),
         };
         let meta = c_order_meta(&shape, dtype.data_layout()?.size, elem_meta);
@@ -467,8 +548,12 @@ impl Array {
 
     /// Whether all dimensions are fixed and laid out in C order without gaps.
     pub fn is_c_contiguous(&self) -> bool {
-        let Ok(layout) = self.dtype().data_layout() else { return false };
-        let Some(shape) = self.ty.fixed_shape() else { return false };
+        let Ok(layout) = self.dtype().data_layout() else {
+            return false;
+        };
+        let Some(shape) = self.ty.fixed_shape() else {
+            return false;
+        };
         let mut expected = layout.size as isize;
         for (n, stride) in shape.iter().zip(self.strides()).rev() {
             if *n > 1 && stride != expected {
@@ -482,6 +567,16 @@ impl Array {
     /// Whether writes are refused (the data is borrowed `'static` memory).
     pub fn is_readonly(&self) -> bool {
         !self.data.is_writable()
+    }
+
+    /// The type, data block and arrmeta, for writing.
+    pub(crate) fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
+        (&self.ty, &mut self.data, &mut self.meta)
+    }
+
+    /// The address of the first element.
+    pub(crate) fn data_ptr(&self) -> *const u8 {
+        self.data.as_ptr().wrapping_add(self.offset)
     }
 
     /// The memory block holding the array's data.
@@ -516,7 +611,9 @@ impl Array {
             .bytes()
             .get(self.offset..self.offset + len)
             .ok_or_else(|| value_error("the array's data is out of its block's bounds".into()))?;
-        cast_slice(bytes).ok_or_else(|| value_error(format!("the array's data is not aligned for {}", T::SCALAR)))
+        cast_slice(bytes).ok_or_else(|| {
+            value_error(format!("the array's data is not aligned for {}", T::SCALAR))
+        })
     }
 
     fn check_dtype<T: Element>(&self) -> Result<(), Error> {
@@ -539,20 +636,31 @@ impl Array {
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>, Error> {
         self.check_dtype::<T>()?;
         if self.ty.has_var_dim() {
-            return Err(value_error(format!("{} has var dimensions; use to_value", self.ty)));
+            return Err(value_error(format!(
+                "{} has var dimensions; use to_value",
+                self.ty
+            )));
         }
         let mut out = Vec::new();
         self.walk(&self.meta, self.offset as isize, &mut |bytes| {
             out.push(bytes);
         });
         out.into_iter()
-            .map(|b| cast_slice::<T>(b).map(|s| s[0]).ok_or_else(|| value_error("misaligned element".into())))
+            .map(|b| {
+                cast_slice::<T>(b)
+                    .map(|s| s[0])
+                    .ok_or_else(|| value_error("misaligned element".into()))
+            })
             .collect()
     }
 
     fn walk<'s>(&'s self, meta: &Arrmeta, offset: isize, f: &mut impl FnMut(&'s [u8])) {
         match meta {
-            Arrmeta::Fixed { size, stride, element } => {
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            } => {
                 for i in 0..*size {
                     self.walk(element, offset + i as isize * stride, f);
                 }
@@ -583,14 +691,24 @@ impl Array {
                 size,
             };
             match m {
-                Arrmeta::Fixed { size, stride, element } => {
+                Arrmeta::Fixed {
+                    size,
+                    stride,
+                    element,
+                } => {
                     if i >= *size {
                         return Err(out_of_bounds(*size));
                     }
                     offset += i as isize * stride;
                     m = element;
                 }
-                Arrmeta::Var { values, offset: voff, stride, element, .. } => {
+                Arrmeta::Var {
+                    values,
+                    offset: voff,
+                    stride,
+                    element,
+                    ..
+                } => {
                     let (start, len) = read_pair(&data[offset as usize..]);
                     if i as u64 >= len {
                         return Err(out_of_bounds(len as usize));
@@ -610,12 +728,19 @@ impl Array {
             )));
         }
         let bytes = &data[offset as usize..offset as usize + T::SCALAR.size()];
-        cast_slice::<T>(bytes).map(|s| s[0]).ok_or_else(|| value_error("misaligned element".into()))
+        cast_slice::<T>(bytes)
+            .map(|s| s[0])
+            .ok_or_else(|| value_error("misaligned element".into()))
     }
 
     /// The array as a [`Value`] tree.
     pub fn to_value(&self) -> Value {
-        read_value(&self.ty, &self.meta, self.data.bytes(), self.offset as isize)
+        read_value(
+            &self.ty,
+            &self.meta,
+            self.data.bytes(),
+            self.offset as isize,
+        )
     }
 
     /// The array as JSON text (`null` for NA, `[re, im]` for complex,
@@ -643,12 +768,28 @@ pub(crate) fn c_order_meta(shape: &[usize], elem_size: usize, element: Arrmeta) 
 fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
     let at = offset as usize;
     match (ty.kind(), meta) {
-        (TypeKind::Dim(_, elem), Arrmeta::Fixed { size, stride, element }) => Value::List(
+        (
+            TypeKind::Dim(_, elem),
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            },
+        ) => Value::List(
             (0..*size)
                 .map(|i| read_value(elem, element, data, offset + i as isize * stride))
                 .collect(),
         ),
-        (TypeKind::Dim(_, elem), Arrmeta::Var { values, offset: voff, stride, element, .. }) => {
+        (
+            TypeKind::Dim(_, elem),
+            Arrmeta::Var {
+                values,
+                offset: voff,
+                stride,
+                element,
+                ..
+            },
+        ) => {
             let (start, len) = read_pair(&data[at..]);
             Value::List(
                 (0..len)

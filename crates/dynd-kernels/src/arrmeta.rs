@@ -60,10 +60,23 @@ pub enum Arrmeta {
 }
 
 impl Arrmeta {
+    /// Whether this record or one under it is a `var` dimension.
+    pub fn has_var(&self) -> bool {
+        match self {
+            Arrmeta::Var { .. } => true,
+            Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => element.has_var(),
+            _ => false,
+        }
+    }
+
     /// The size and stride of a fixed dimension record.
     pub fn as_fixed(&self) -> Option<(usize, isize, &Arrmeta)> {
         match self {
-            Arrmeta::Fixed { size, stride, element } => Some((*size, *stride, element)),
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            } => Some((*size, *stride, element)),
             _ => None,
         }
     }

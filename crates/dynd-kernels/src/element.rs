@@ -91,7 +91,11 @@ impl F16 {
         let exp = ((bits >> 52) & 0x7ff) as i32;
         let man = bits & ((1u64 << 52) - 1);
         if exp == 0x7ff {
-            let nan = if man != 0 { 0x0200 | (man >> 42) as u16 } else { 0 };
+            let nan = if man != 0 {
+                0x0200 | (man >> 42) as u16
+            } else {
+                0
+            };
             return F16(sign | 0x7c00 | nan);
         }
         let e = exp - 1023 + 15;
@@ -175,7 +179,10 @@ impl fmt::Display for F16 {
 /// type), which kernels and constructors only ever write as valid `T`s.
 pub(crate) fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
     let size = std::mem::size_of::<T>();
-    if size == 0 || bytes.len() % size != 0 || bytes.as_ptr() as usize % std::mem::align_of::<T>() != 0 {
+    if size == 0
+        || bytes.len() % size != 0
+        || bytes.as_ptr() as usize % std::mem::align_of::<T>() != 0
+    {
         return None;
     }
     // SAFETY: length and alignment are checked above; `T: Element` is plain
@@ -183,7 +190,6 @@ pub(crate) fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
     // callers check the array's data type), so each is a valid `T`.
     Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, bytes.len() / size) })
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -208,9 +214,15 @@ mod tests {
         // Halfway between 1 and the next half (1 + 2^-10) rounds to 1 (even).
         assert_eq!(F16::from_f64(1.0 + 2f64.powi(-11)).to_f64(), 1.0);
         // Just above halfway rounds up.
-        assert_eq!(F16::from_f64(1.0 + 2f64.powi(-11) + 2f64.powi(-20)).to_f64(), 1.0 + 2f64.powi(-10));
+        assert_eq!(
+            F16::from_f64(1.0 + 2f64.powi(-11) + 2f64.powi(-20)).to_f64(),
+            1.0 + 2f64.powi(-10)
+        );
         // Halfway between 1 + 2^-10 (odd) and 1 + 2^-9 rounds up to even.
-        assert_eq!(F16::from_f64(1.0 + 3.0 * 2f64.powi(-11)).to_f64(), 1.0 + 2f64.powi(-9));
+        assert_eq!(
+            F16::from_f64(1.0 + 3.0 * 2f64.powi(-11)).to_f64(),
+            1.0 + 2f64.powi(-9)
+        );
         // Subnormals and underflow.
         assert_eq!(F16::from_f64(2f64.powi(-24)).0, 1);
         assert_eq!(F16::from_f64(2f64.powi(-25)).0, 0); // a tie, to even (0)

@@ -167,6 +167,24 @@ pub enum Error {
         /// The type.
         ty: Type,
     },
+    /// A source dimension that does not broadcast to the destination's.
+    #[error(
+        "cannot assign {src} to {dst}: source dimension {axis} ({src_dim}) does not \
+         broadcast to the destination's ({dst_dim}); the source broadcasts to the \
+         destination, never the reverse"
+    )]
+    Broadcast {
+        /// The destination dimension position, 0 = outermost.
+        axis: usize,
+        /// The source's dimension there (or `none`).
+        src_dim: String,
+        /// The destination's dimension there.
+        dst_dim: String,
+        /// The source type.
+        src: Type,
+        /// The destination type.
+        dst: Type,
+    },
     /// A write to a read-only array.
     #[error("the array is read-only")]
     ReadOnly,

@@ -62,22 +62,70 @@ impl<T: Bytes + Copy> Bytes for Complex<T> {
 macro_rules! dispatch {
     ($s:expr, $t:ident => $body:expr) => {
         match $s {
-            Scalar::Bool => { type $t = bool; $body }
-            Scalar::Int8 => { type $t = i8; $body }
-            Scalar::Int16 => { type $t = i16; $body }
-            Scalar::Int32 => { type $t = i32; $body }
-            Scalar::Int64 => { type $t = i64; $body }
-            Scalar::Int128 => { type $t = i128; $body }
-            Scalar::UInt8 => { type $t = u8; $body }
-            Scalar::UInt16 => { type $t = u16; $body }
-            Scalar::UInt32 => { type $t = u32; $body }
-            Scalar::UInt64 => { type $t = u64; $body }
-            Scalar::UInt128 => { type $t = u128; $body }
-            Scalar::Float16 => { type $t = F16; $body }
-            Scalar::Float32 => { type $t = f32; $body }
-            Scalar::Float64 => { type $t = f64; $body }
-            Scalar::Complex64 => { type $t = Complex<f32>; $body }
-            Scalar::Complex128 => { type $t = Complex<f64>; $body }
+            Scalar::Bool => {
+                type $t = bool;
+                $body
+            }
+            Scalar::Int8 => {
+                type $t = i8;
+                $body
+            }
+            Scalar::Int16 => {
+                type $t = i16;
+                $body
+            }
+            Scalar::Int32 => {
+                type $t = i32;
+                $body
+            }
+            Scalar::Int64 => {
+                type $t = i64;
+                $body
+            }
+            Scalar::Int128 => {
+                type $t = i128;
+                $body
+            }
+            Scalar::UInt8 => {
+                type $t = u8;
+                $body
+            }
+            Scalar::UInt16 => {
+                type $t = u16;
+                $body
+            }
+            Scalar::UInt32 => {
+                type $t = u32;
+                $body
+            }
+            Scalar::UInt64 => {
+                type $t = u64;
+                $body
+            }
+            Scalar::UInt128 => {
+                type $t = u128;
+                $body
+            }
+            Scalar::Float16 => {
+                type $t = F16;
+                $body
+            }
+            Scalar::Float32 => {
+                type $t = f32;
+                $body
+            }
+            Scalar::Float64 => {
+                type $t = f64;
+                $body
+            }
+            Scalar::Complex64 => {
+                type $t = Complex<f32>;
+                $body
+            }
+            Scalar::Complex128 => {
+                type $t = Complex<f64>;
+                $body
+            }
             Scalar::String | Scalar::Bytes => unreachable!("not a numeric scalar"),
         }
     };

@@ -70,7 +70,11 @@ impl Value {
     ///
     /// [`Error::Json`] with the byte offset and what was expected there.
     pub fn parse_json(text: &str) -> Result<Value, Error> {
-        let mut p = JsonParser { text, pos: 0, depth: 0 };
+        let mut p = JsonParser {
+            text,
+            pos: 0,
+            depth: 0,
+        };
         p.ws();
         let v = p.value()?;
         p.ws();
@@ -221,7 +225,9 @@ impl JsonParser<'_> {
             end += 1;
         }
         if end == digits_start || !bytes[digits_start].is_ascii_digit() {
-            return Err(self.err("expected a JSON value (a number, string, list, true, false or null)"));
+            return Err(
+                self.err("expected a JSON value (a number, string, list, true, false or null)")
+            );
         }
         let text = &self.text[start..end];
         // An integer too large for i128 is still a number: a float.
@@ -265,7 +271,9 @@ impl JsonParser<'_> {
                         Some('b') => out.push('\u{8}'),
                         Some('f') => out.push('\u{c}'),
                         Some('u') => {
-                            let hex: String = (0..4).filter_map(|_| chars.next().map(|(_, h)| h)).collect();
+                            let hex: String = (0..4)
+                                .filter_map(|_| chars.next().map(|(_, h)| h))
+                                .collect();
                             let code = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
                             match code {
                                 Some(c) if hex.len() == 4 => out.push(c),
@@ -396,15 +404,36 @@ mod tests {
     #[test]
     fn json_round_trips() {
         for text in [
-            "null", "true", "false", "0", "-12", "1.5", "-0.25", "1e300", "[]", "[1, [2, 3], []]",
-            "\"a\\\"b\\\\c\\n\"", "[NaN, Infinity, -Infinity]", "170141183460469231731687303715884105727",
+            "null",
+            "true",
+            "false",
+            "0",
+            "-12",
+            "1.5",
+            "-0.25",
+            "1e300",
+            "[]",
+            "[1, [2, 3], []]",
+            "\"a\\\"b\\\\c\\n\"",
+            "[NaN, Infinity, -Infinity]",
+            "170141183460469231731687303715884105727",
         ] {
             let v = Value::parse_json(text).unwrap();
-            assert_eq!(Value::parse_json(&v.to_json()).unwrap().to_json(), v.to_json(), "{text}");
+            assert_eq!(
+                Value::parse_json(&v.to_json()).unwrap().to_json(),
+                v.to_json(),
+                "{text}"
+            );
         }
         assert_eq!(Value::parse_json(" [ 1 ,2 ] ").unwrap().to_json(), "[1, 2]");
-        assert_eq!(Value::parse_json("[nan, inf, -inf]").unwrap().to_json(), "[NaN, Infinity, -Infinity]");
-        assert_eq!(Value::parse_json("\"\\u00e9\"").unwrap(), Value::Str("é".into()));
+        assert_eq!(
+            Value::parse_json("[nan, inf, -inf]").unwrap().to_json(),
+            "[NaN, Infinity, -Infinity]"
+        );
+        assert_eq!(
+            Value::parse_json("\"\\u00e9\"").unwrap(),
+            Value::Str("é".into())
+        );
     }
 
     #[test]
@@ -441,6 +470,9 @@ mod tests {
         let v = crate::__value!([x, x + 1, -2]);
         assert_eq!(v.to_json(), "[4, 5, -2]");
         assert_eq!(crate::__value!(["a", "b"]).to_json(), "[\"a\", \"b\"]");
-        assert_eq!(crate::__value!([[[1], [2, 3]], [[4]]]).to_json(), "[[[1], [2, 3]], [[4]]]");
+        assert_eq!(
+            crate::__value!([[[1], [2, 3]], [[4]]]).to_json(),
+            "[[[1], [2, 3]], [[4]]]"
+        );
     }
 }

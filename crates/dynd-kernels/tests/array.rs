@@ -1,7 +1,7 @@
 //! Arrays: construction from Rust values, literals and JSON; type
 //! inference; reading back; printing.
 
-use dynd_kernels::{array, Array, Complex, Error, F16, Value};
+use dynd_kernels::{array, Array, Complex, Error, Value, F16};
 use dynd_types::{Dim, Type};
 
 fn t(s: &str) -> Type {
@@ -14,9 +14,21 @@ fn literals_infer_fixed_and_ragged_dimensions() {
         (array![1, 2, 3], "3 * int64", "[1, 2, 3]"),
         (array![1, 2.5], "2 * float64", "[1, 2.5]"),
         (array![[1, 2], [3, 4]], "2 * 2 * int64", "[[1, 2], [3, 4]]"),
-        (array![[1.0], [5.0, 8.0]], "2 * var * float64", "[[1], [5, 8]]"),
-        (array![[[1], [2, 3]], [[4]]], "2 * var * var * int64", "[[[1], [2, 3]], [[4]]]"),
-        (array![[1], [2, 3], []], "3 * var * int64", "[[1], [2, 3], []]"),
+        (
+            array![[1.0], [5.0, 8.0]],
+            "2 * var * float64",
+            "[[1], [5, 8]]",
+        ),
+        (
+            array![[[1], [2, 3]], [[4]]],
+            "2 * var * var * int64",
+            "[[[1], [2, 3]], [[4]]]",
+        ),
+        (
+            array![[1], [2, 3], []],
+            "3 * var * int64",
+            "[[1], [2, 3], []]",
+        ),
         (array![1.5, null], "2 * ?float64", "[1.5, null]"),
         (array![true, false], "2 * bool", "[true, false]"),
         (array!["a", "bc"], "2 * string", "[\"a\", \"bc\"]"),
@@ -33,22 +45,47 @@ fn literals_infer_fixed_and_ragged_dimensions() {
 fn json_with_an_explicit_type() {
     let cases = [
         ("[1, 2, 3]", "3 * int8", "[1, 2, 3]"),
-        ("[[1, null], [3, 4]]", "2 * 2 * ?int16", "[[1, null], [3, 4]]"),
+        (
+            "[[1, null], [3, 4]]",
+            "2 * 2 * ?int16",
+            "[[1, null], [3, 4]]",
+        ),
         ("[[1, 2], [3]]", "var * var * float32", "[[1, 2], [3]]"),
         ("[[1, 2], [3]]", "2 * var * uint8", "[[1, 2], [3]]"),
-        ("[[1, 2], [3, -1.5]]", "2 * 2 * complex[float64]", "[[[1, 0], [2, 0]], [[3, 0], [-1.5, 0]]]"),
-        ("[[1, 2], [0.5, -1]]", "2 * complex[float32]", "[[1, 2], [0.5, -1]]"),
-        ("[NaN, inf, -Infinity]", "3 * float64", "[NaN, Infinity, -Infinity]"),
+        (
+            "[[1, 2], [3, -1.5]]",
+            "2 * 2 * complex[float64]",
+            "[[[1, 0], [2, 0]], [[3, 0], [-1.5, 0]]]",
+        ),
+        (
+            "[[1, 2], [0.5, -1]]",
+            "2 * complex[float32]",
+            "[[1, 2], [0.5, -1]]",
+        ),
+        (
+            "[NaN, inf, -Infinity]",
+            "3 * float64",
+            "[NaN, Infinity, -Infinity]",
+        ),
         ("[NaN, null]", "2 * ?float64", "[NaN, null]"),
         ("[0.5, 65504, inf]", "3 * float16", "[0.5, 65504, Infinity]"),
-        ("[\"x\", null, \"\u{e9}t\u{e9}\"]", "3 * ?string", "[\"x\", null, \"\u{e9}t\u{e9}\"]"),
+        (
+            "[\"x\", null, \"\u{e9}t\u{e9}\"]",
+            "3 * ?string",
+            "[\"x\", null, \"\u{e9}t\u{e9}\"]",
+        ),
         ("[[\"a\"], []]", "2 * var * string", "[[\"a\"], []]"),
-        ("170141183460469231731687303715884105727", "int128", "170141183460469231731687303715884105727"),
+        (
+            "170141183460469231731687303715884105727",
+            "int128",
+            "170141183460469231731687303715884105727",
+        ),
         ("true", "bool", "true"),
         ("7", "uint64", "7"),
     ];
     for (json, ty, text) in cases {
-        let a = Array::from_json(json, Some(&t(ty))).unwrap_or_else(|e| panic!("{json} as {ty}: {e}"));
+        let a =
+            Array::from_json(json, Some(&t(ty))).unwrap_or_else(|e| panic!("{json} as {ty}: {e}"));
         assert_eq!(a.to_string(), text, "{json} as {ty}");
         assert_eq!(a.ty().to_string(), ty);
     }
@@ -57,22 +94,61 @@ fn json_with_an_explicit_type() {
 #[test]
 fn values_that_do_not_fit_name_the_element() {
     let cases = [
-        ("[1, 300]", "2 * int8", "300 at index [1] is out of range for int8"),
-        ("[1, 2.5]", "2 * int32", "2.5 at index [1] has a fractional part, and cannot be stored in int32"),
-        ("[[1, 2], [3]]", "2 * 2 * int32", "a list of length 1 at index [1] cannot be a dimension of size 2"),
-        ("[1, null]", "2 * int32", "null (NA) at index [1] cannot be stored in int32, which is not an option type"),
-        ("[1, \"a\"]", "2 * int32", "\"a\" at index [1] is not a value of int32"),
-        ("[-1]", "1 * uint8", "-1 at index [0] is out of range for uint8"),
-        ("[[1], 2]", "2 * var * int32", "2 at index [1] is not a list, but var * int32 has a dimension here"),
-        ("[1, 2]", "3 * int32", "a list of length 2 cannot be a dimension of size 3"),
+        (
+            "[1, 300]",
+            "2 * int8",
+            "300 at index [1] is out of range for int8",
+        ),
+        (
+            "[1, 2.5]",
+            "2 * int32",
+            "2.5 at index [1] has a fractional part, and cannot be stored in int32",
+        ),
+        (
+            "[[1, 2], [3]]",
+            "2 * 2 * int32",
+            "a list of length 1 at index [1] cannot be a dimension of size 2",
+        ),
+        (
+            "[1, null]",
+            "2 * int32",
+            "null (NA) at index [1] cannot be stored in int32, which is not an option type",
+        ),
+        (
+            "[1, \"a\"]",
+            "2 * int32",
+            "\"a\" at index [1] is not a value of int32",
+        ),
+        (
+            "[-1]",
+            "1 * uint8",
+            "-1 at index [0] is out of range for uint8",
+        ),
+        (
+            "[[1], 2]",
+            "2 * var * int32",
+            "2 at index [1] is not a list, but var * int32 has a dimension here",
+        ),
+        (
+            "[1, 2]",
+            "3 * int32",
+            "a list of length 2 cannot be a dimension of size 3",
+        ),
         ("[2]", "1 * bool", "2 at index [0] is out of range for bool"),
-        ("[1e9]", "1 * float16", "1000000000 at index [0] is out of range for float16"),
+        (
+            "[1e9]",
+            "1 * float16",
+            "1000000000 at index [0] is out of range for float16",
+        ),
     ];
     for (json, ty, msg) in cases {
         let err = Array::from_json(json, Some(&t(ty))).unwrap_err();
         assert!(err.to_string().contains(msg), "{json} as {ty}: {err}");
     }
-    assert!(Array::from_json("[1, 2", None).unwrap_err().to_string().contains("at byte 5"));
+    assert!(Array::from_json("[1, 2", None)
+        .unwrap_err()
+        .to_string()
+        .contains("at byte 5"));
     for (json, msg) in [
         ("[1, \"a\"]", "mixes int64 and string"),
         ("[1, [2]]", "mixes lists and scalars"),
@@ -144,7 +220,10 @@ fn ragged_reads() {
         "index 0 is out of bounds for dimension 1 of size 0"
     );
     assert!(a.to_vec::<i64>().is_err());
-    assert_eq!(a.to_value(), Value::parse_json("[[1, 2, 3], [4], []]").unwrap());
+    assert_eq!(
+        a.to_value(),
+        Value::parse_json("[[1, 2, 3], [4], []]").unwrap()
+    );
 }
 
 #[test]

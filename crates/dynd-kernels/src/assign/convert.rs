@@ -273,7 +273,10 @@ macro_rules! convert_complex {
                     Num::Complex(re, im) => (Num::Float(re), Num::Float(im)),
                     n => (n, Num::Float(0.0)),
                 };
-                Ok(Complex::new(<$f>::from_num(re, mode)?, <$f>::from_num(im, mode)?))
+                Ok(Complex::new(
+                    <$f>::from_num(re, mode)?,
+                    <$f>::from_num(im, mode)?,
+                ))
             }
         }
     };
@@ -281,12 +284,6 @@ macro_rules! convert_complex {
 
 convert_complex!(f32, f32);
 convert_complex!(f64, f64);
-
-/// Converts one value.
-#[inline(always)]
-pub(crate) fn convert<S: Convert, D: Convert>(s: S, mode: ErrorMode) -> Result<D, Fail> {
-    D::from_num(s.to_num(), mode)
-}
 
 /// Whether every value of `src` converts to `dst` exactly, so that no
 /// check can fail and the unchecked loop may run in any mode.
@@ -307,7 +304,9 @@ pub fn is_lossless(src: Scalar, dst: Scalar) -> bool {
             let bits = src.size() as u32 * 8 - u32::from(src.category() == C::SignedInt);
             bits <= mantissa(dst)
         }
-        (C::Float, C::Float | C::Complex) | (C::Complex, C::Complex) => mantissa(src) <= mantissa(dst),
+        (C::Float, C::Float | C::Complex) | (C::Complex, C::Complex) => {
+            mantissa(src) <= mantissa(dst)
+        }
         _ => false,
     }
 }

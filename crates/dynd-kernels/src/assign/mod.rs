@@ -1,6 +1,387 @@
 //! Assignment kernels: copy and convert values between arrays, with
-//! broadcasting of the source to the destination.
+//! broadcasting of the source to the destination (never the reverse).
+//!
+//! Fixed dimensions become one [strided loop record](dims) whose loops are
+//! coalesced where memory allows and ordered by the destination's strides
+//! (so a C-contiguous 3-d copy is a single loop, and F-order data is walked
+//! in memory order); `var` dimensions check each row's length at run time
+//! (it must match, or be 1 and broadcast); the leaf converts one scalar type
+//! to another under an [`ErrorMode`].
+//!
+//! ```
+//! use dynd_kernels::{array, Array, ErrorMode};
+//!
+//! let mut dst = Array::zeros(&"2 * 3 * float32".parse()?)?;
+//! dst.assign(&array![[1], [2, 3, 4]], ErrorMode::Fractional)?; // var -> fixed, row 0 broadcasts
+//! assert_eq!(dst.to_string(), "[[1, 1, 1], [2, 3, 4]]");
+//!
+//! let err = dst.assign(&array![[1, 2], [3]], ErrorMode::Fractional).unwrap_err();
+//! assert_eq!(err.to_string(), "a ragged row of length 2 cannot broadcast to length 3, at index [0]");
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
 
 pub mod convert;
+mod dims;
+mod scalar;
+
+use std::sync::Arc;
+
+use dynd_types::{Dim, Type, TypeKind};
+use smallvec::SmallVec;
 
 pub use convert::{is_lossless, ErrorMode};
+use dims::{
+    plan_loops, BlockPtr, DstDim, Loop, SrcDim, StridedLoops, VarAssign, VarRows, MAX_LOOPS,
+};
+use scalar::{push_scalar, OptionAssign};
+
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::error::Error;
+use crate::kernel::{Child, Kernel, KernelBuilder};
+use crate::memory::MemoryBlock;
+use crate::value::Value;
+
+/// One level of a type with its arrmeta.
+#[derive(Clone, Copy)]
+struct Level<'a> {
+    dim: &'a Dim,
+    meta: &'a Arrmeta,
+}
+
+fn levels<'a>(
+    ty: &'a Type,
+    meta: &'a Arrmeta,
+) -> (SmallVec<[Level<'a>; 8]>, &'a Type, &'a Arrmeta) {
+    let mut out = SmallVec::new();
+    let (mut t, mut m) = (ty, meta);
+    while let TypeKind::Dim(dim, element) = t.kind() {
+        let next = match m {
+            Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => element,
+            _ => break,
+        };
+        out.push(Level { dim, meta: m });
+        t = element;
+        m = next;
+    }
+    (out, t, m)
+}
+
+struct Plan<'a, 'b> {
+    b: &'b mut KernelBuilder<'a>,
+    dst_ty: &'b Type,
+    src_ty: &'b Type,
+    mode: ErrorMode,
+}
+
+impl<'a> Plan<'a, '_> {
+    fn broadcast_error(&self, axis: usize, src: Option<&Dim>, dst: &Dim) -> Error {
+        Error::Broadcast {
+            axis,
+            src_dim: src.map_or("none".into(), |d| d.to_string()),
+            dst_dim: dst.to_string(),
+            src: self.src_ty.clone(),
+            dst: self.dst_ty.clone(),
+        }
+    }
+
+    /// Pushes the kernels for destination levels `at..` (with the source
+    /// aligned so that `src[i]` meets `dst[i + shift]`), returning the root.
+    fn push(
+        &mut self,
+        dst: &[Level<'a>],
+        src: &[Option<Level<'a>>],
+        at: usize,
+        leaf: &dyn Fn(&mut Self) -> Result<Child, Error>,
+    ) -> Result<Child, Error> {
+        if at == dst.len() {
+            return leaf(self);
+        }
+        let is_fixed_pair = |i: usize| {
+            matches!(dst[i].meta, Arrmeta::Fixed { .. })
+                && !matches!(src[i].map(|l| l.meta), Some(Arrmeta::Var { .. }))
+        };
+        if is_fixed_pair(at) {
+            let mut end = at;
+            while end < dst.len() && end - at < MAX_LOOPS && is_fixed_pair(end) {
+                end += 1;
+            }
+            let mut loops: SmallVec<[Loop; MAX_LOOPS]> = SmallVec::new();
+            let mut shape = [0usize; MAX_LOOPS];
+            for i in at..end {
+                let Some((size, dst_stride, _)) = dst[i].meta.as_fixed() else {
+                    unreachable!()
+                };
+                let src_stride = match src[i].and_then(|l| l.meta.as_fixed()) {
+                    None => 0,
+                    Some((n, stride, _)) if n == size => stride,
+                    Some((1, _, _)) => 0,
+                    Some(_) => {
+                        return Err(self.broadcast_error(i, src[i].map(|l| l.dim), dst[i].dim))
+                    }
+                };
+                shape[i - at] = size;
+                loops.push(Loop {
+                    size,
+                    dst_stride,
+                    src_stride,
+                    first_axis: (i - at) as u8,
+                    axes: 1,
+                });
+            }
+            let child = self.push(dst, src, end, leaf)?;
+            let planned = plan_loops(loops);
+            let mut record = StridedLoops {
+                loops: [Loop::default(); MAX_LOOPS],
+                len: planned.len(),
+                shape,
+                ndim: end - at,
+                child,
+            };
+            record.loops[..planned.len()].copy_from_slice(&planned);
+            return Ok(self.b.push(record));
+        }
+        let child = self.push(dst, src, at + 1, leaf)?;
+        let var_rows = |m: &Arrmeta| match m {
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                ..
+            } => Some(VarRows {
+                base: BlockPtr(values.as_ptr().wrapping_add(*offset)),
+                stride: *stride,
+            }),
+            _ => None,
+        };
+        let dst_dim = match (dst[at].meta.as_fixed(), var_rows(dst[at].meta)) {
+            (Some((size, stride, _)), _) => DstDim::Fixed { size, stride },
+            (None, Some(rows)) => DstDim::Var(rows),
+            _ => unreachable!("a dimension level has fixed or var arrmeta"),
+        };
+        let src_dim = match src[at] {
+            None => SrcDim::Broadcast,
+            Some(l) => match (l.meta.as_fixed(), var_rows(l.meta)) {
+                (Some((size, stride, _)), _) => SrcDim::Fixed { size, stride },
+                (None, Some(rows)) => SrcDim::Var(rows),
+                _ => unreachable!("a dimension level has fixed or var arrmeta"),
+            },
+        };
+        Ok(self.b.push(VarAssign {
+            dst: dst_dim,
+            src: src_dim,
+            child,
+        }))
+    }
+
+    fn leaf(&mut self, dst: &Type, src: &Type) -> Result<Child, Error> {
+        let unsupported = || Error::Unsupported {
+            operation: "assignment",
+            ty: if dst.as_scalar().is_some() {
+                src.clone()
+            } else {
+                dst.clone()
+            },
+        };
+        match (dst.kind(), src.kind()) {
+            (TypeKind::Scalar(d), TypeKind::Scalar(s)) => {
+                push_scalar(self.b, *d, *s, self.mode).ok_or_else(unsupported)
+            }
+            (TypeKind::Option(d), TypeKind::Option(s)) => {
+                let child = self.leaf(d, s)?;
+                Ok(self.b.push(OptionAssign {
+                    src_flag: Some(s.data_layout()?.size),
+                    dst_flag: Some(d.data_layout()?.size),
+                    dst_type: dst.clone(),
+                    child,
+                }))
+            }
+            (TypeKind::Option(d), _) => {
+                let child = self.leaf(d, src)?;
+                Ok(self.b.push(OptionAssign {
+                    src_flag: None,
+                    dst_flag: Some(d.data_layout()?.size),
+                    dst_type: dst.clone(),
+                    child,
+                }))
+            }
+            (_, TypeKind::Option(s)) => {
+                let child = self.leaf(dst, s)?;
+                Ok(self.b.push(OptionAssign {
+                    src_flag: Some(s.data_layout()?.size),
+                    dst_flag: None,
+                    dst_type: dst.clone(),
+                    child,
+                }))
+            }
+            _ => Err(unsupported()),
+        }
+    }
+}
+
+/// Builds the kernel that assigns an element of `src` (type and arrmeta) to
+/// an element of `dst`, broadcasting the source.
+///
+/// # Errors
+///
+/// [`Error::Broadcast`] if a source dimension does not broadcast to the
+/// destination's, [`Error::Unsupported`] for element types without an
+/// assignment kernel yet (strings, tuples, structs).
+pub fn assignment_kernel<'a>(
+    dst_ty: &'a Type,
+    dst_meta: &'a Arrmeta,
+    src_ty: &'a Type,
+    src_meta: &'a Arrmeta,
+    mode: ErrorMode,
+) -> Result<Kernel<'a>, Error> {
+    let (dst_levels, dst_dtype, _) = levels(dst_ty, dst_meta);
+    let (src_levels, src_dtype, _) = levels(src_ty, src_meta);
+    let (nd, ns) = (dst_levels.len(), src_levels.len());
+    // Extra leading source dimensions may only be of size 1.
+    let extra = ns.saturating_sub(nd);
+    for l in &src_levels[..extra] {
+        if l.meta.as_fixed().map(|f| f.0) != Some(1) {
+            return Err(Error::Broadcast {
+                axis: 0,
+                src_dim: l.dim.to_string(),
+                dst_dim: "none".into(),
+                src: src_ty.clone(),
+                dst: dst_ty.clone(),
+            });
+        }
+    }
+    let src_levels = &src_levels[extra..];
+    let aligned: SmallVec<[Option<Level<'a>>; 8]> = (0..nd)
+        .map(|i| {
+            (i + src_levels.len())
+                .checked_sub(nd)
+                .map(|j| src_levels[j])
+        })
+        .collect();
+    let mut b = KernelBuilder::new();
+    let mut plan = Plan {
+        b: &mut b,
+        dst_ty,
+        src_ty,
+        mode,
+    };
+    plan.push(&dst_levels, &aligned, 0, &|p: &mut Plan<'a, '_>| {
+        p.leaf(dst_dtype, src_dtype)
+    })?;
+    Ok(b.finish()?)
+}
+
+impl Array {
+    /// Makes this array the only owner of its memory (copying what is
+    /// shared), so it may be written.
+    fn make_unique(&mut self) -> Result<(), Error> {
+        if self.is_readonly() {
+            return Err(Error::ReadOnly);
+        }
+        let (_, data, meta) = self.parts_mut();
+        if Arc::get_mut(data).is_none() {
+            *data = MemoryBlock::from_bytes(data.bytes());
+        }
+        fn unique_values(m: &mut Arrmeta) {
+            match m {
+                Arrmeta::Var {
+                    values, element, ..
+                } => {
+                    if Arc::get_mut(values).is_none() {
+                        *values = MemoryBlock::from_bytes(values.bytes());
+                    }
+                    unique_values(element);
+                }
+                Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => unique_values(element),
+                _ => {}
+            }
+        }
+        if meta.has_var() {
+            unique_values(Arc::make_mut(meta));
+        }
+        Ok(())
+    }
+
+    /// Assigns `src` to this array, converting under `mode` and
+    /// broadcasting `src` to this array's shape. If this array shares its
+    /// memory (with a clone, a view, or `src` itself), it first gets its own
+    /// copy, so the result is what assigning from a temporary copy gives.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ReadOnly`]; [`Error::Broadcast`] naming the dimension; a
+    /// [`Error::Kernel`] naming the element for a value that does not fit or
+    /// a ragged row that does not broadcast (the array is then partly
+    /// assigned).
+    pub fn assign(&mut self, src: &Array, mode: ErrorMode) -> Result<(), Error> {
+        self.make_unique()?;
+        let src_ptr = src.data_ptr();
+        let offset = self.data_offset();
+        let (ty, data, meta) = self.parts_mut();
+        let kernel = assignment_kernel(ty, meta, src.ty(), src.arrmeta(), mode)?;
+        let Some(block) = Arc::get_mut(data) else {
+            unreachable!("make_unique made the data unique")
+        };
+        let dst_ptr = block.as_mut_ptr().wrapping_add(offset);
+        // SAFETY: the kernel was built from both arrays' types and arrmeta,
+        // which describe valid elements at these pointers; the destination's
+        // memory is uniquely owned (make_unique) and so does not overlap the
+        // source's; both arrays outlive the call.
+        unsafe { kernel.single(dst_ptr, &[src_ptr]) }?;
+        Ok(())
+    }
+
+    /// A new array of type `ty` holding this array's values, converted
+    /// under `mode` (and broadcast, if `ty` has more or size-1-stretched
+    /// dimensions). `var` dimensions in `ty` take their row lengths from
+    /// this array.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::assign`], and [`Error::Value`] if `ty` has `var`
+    /// dimensions where this array does not.
+    pub fn cast(&self, ty: &Type, mode: ErrorMode) -> Result<Array, Error> {
+        let mut out = if ty.has_var_dim() {
+            let skeleton = skeleton(&self.to_value(), ty)?;
+            Array::from_value(&skeleton, Some(ty))?
+        } else {
+            Array::zeros(ty)?
+        };
+        out.assign(self, mode)?;
+        Ok(out)
+    }
+}
+
+/// A value with the list structure of `v` whose leaves are placeholders of
+/// `ty`'s data type, so that an array of `ty` can be allocated with `v`'s
+/// row lengths.
+fn skeleton(v: &Value, ty: &Type) -> Result<Value, Error> {
+    match (v, ty.kind()) {
+        (Value::List(items), TypeKind::Dim(_, element)) => Ok(Value::List(
+            items
+                .iter()
+                .map(|item| skeleton(item, element))
+                .collect::<Result<_, _>>()?,
+        )),
+        (_, TypeKind::Dim(Dim::Var, _)) => Err(Error::Value {
+            what: format!("{ty} has a var dimension where the source has none"),
+        }),
+        (_, TypeKind::Dim(Dim::Fixed(n), element)) => {
+            let item = skeleton(v, element)?;
+            Ok(Value::List(vec![item; *n]))
+        }
+        (_, TypeKind::Option(_)) => Ok(Value::Null),
+        (_, TypeKind::Scalar(s)) => Ok(match s {
+            dynd_types::Scalar::Bool => Value::Bool(false),
+            dynd_types::Scalar::String | dynd_types::Scalar::Bytes => Value::Str(String::new()),
+            dynd_types::Scalar::Complex64 | dynd_types::Scalar::Complex128 => {
+                Value::List(vec![Value::Int(0), Value::Int(0)])
+            }
+            _ => Value::Int(0),
+        }),
+        _ => Err(Error::Unsupported {
+            operation: "cast",
+            ty: ty.clone(),
+        }),
+    }
+}

@@ -1,0 +1,272 @@
+//! Leaf assignment kernels: one numeric scalar to another, and options.
+
+use std::marker::PhantomData;
+
+use dynd_types::{Scalar, Type};
+
+use super::convert::{is_lossless, Convert, ErrorMode, Fail};
+use crate::element::{Complex, F16};
+use crate::error::{KernelError, KernelErrorKind};
+use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
+
+/// Converts `S` elements to `D` elements.
+pub(crate) struct ScalarAssign<S, D> {
+    /// The error mode; `NoCheck` also when the conversion is lossless.
+    mode: ErrorMode,
+    _types: PhantomData<fn(S) -> D>,
+}
+
+fn fail_error(fail: Fail, value: String, src: Scalar, dst: Scalar, mode: ErrorMode) -> KernelError {
+    let (src, dst) = (Type::from(src), Type::from(dst));
+    KernelError::new(match fail {
+        Fail::Overflow => KernelErrorKind::Overflow { value, src, dst },
+        Fail::Fractional => KernelErrorKind::Fractional {
+            value,
+            src,
+            dst,
+            mode: mode.name(),
+        },
+        Fail::Inexact => KernelErrorKind::Inexact { value, src, dst },
+    })
+}
+
+impl<S: Convert, D: Convert> ScalarAssign<S, D> {
+    #[inline(always)]
+    fn one(&self, s: S) -> Result<D, KernelError> {
+        D::from_num(s.to_num(), self.mode).map_err(|fail| {
+            fail_error(
+                fail,
+                s.to_num().to_string(),
+                S::SCALAR,
+                D::SCALAR,
+                self.mode,
+            )
+        })
+    }
+
+    /// The unchecked conversion, for loops the compiler can vectorise.
+    #[inline(always)]
+    fn nocheck(s: S) -> D {
+        match D::from_num(s.to_num(), ErrorMode::NoCheck) {
+            Ok(d) => d,
+            Err(_) => unreachable!("nocheck conversions cannot fail"),
+        }
+    }
+}
+
+impl<S: Convert, D: Convert> KernelData for ScalarAssign<S, D> {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the kernel contract `src[0]` holds an `S` and `dst` has
+        // room for a `D`; unaligned access because array data need not be aligned.
+        unsafe {
+            let s = (src[0] as *const S).read_unaligned();
+            (dst as *mut D).write_unaligned(self.one(s)?);
+        }
+        Ok(())
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let (s, ss) = (src[0], src_stride[0]);
+        let (dsize, ssize) = (size_of::<D>() as isize, size_of::<S>() as isize);
+        if self.mode == ErrorMode::NoCheck {
+            if dst_stride == dsize && ss == ssize {
+                // Contiguous: a loop over unit strides that the compiler vectorises.
+                let (d, s) = (dst as *mut D, s as *const S);
+                for i in 0..count {
+                    // SAFETY: elements `0..count` are valid by the contract.
+                    unsafe {
+                        d.add(i)
+                            .write_unaligned(Self::nocheck(s.add(i).read_unaligned()))
+                    };
+                }
+            } else if ss == 0 {
+                // A broadcast source: convert once, store many times.
+                // SAFETY: the source element is valid by the contract.
+                let v = Self::nocheck(unsafe { (s as *const S).read_unaligned() });
+                for i in 0..count as isize {
+                    // SAFETY: destination elements `0..count` are valid.
+                    unsafe { (dst.offset(i * dst_stride) as *mut D).write_unaligned(v) };
+                }
+            } else {
+                for i in 0..count as isize {
+                    // SAFETY: elements `0..count` are valid by the contract.
+                    unsafe {
+                        let v = Self::nocheck((s.offset(i * ss) as *const S).read_unaligned());
+                        (dst.offset(i * dst_stride) as *mut D).write_unaligned(v);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        for i in 0..count as isize {
+            // SAFETY: elements `0..count` are valid by the contract.
+            unsafe {
+                let v = (s.offset(i * ss) as *const S).read_unaligned();
+                let d = self.one(v).map_err(|e| e.at(i as usize))?;
+                (dst.offset(i * dst_stride) as *mut D).write_unaligned(d);
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("assign {} <- {} ({})", D::SCALAR, S::SCALAR, self.mode)
+    }
+}
+
+macro_rules! with_numeric {
+    ($s:expr, $t:ident => $body:expr, $other:expr) => {
+        match $s {
+            Scalar::Bool => {
+                type $t = bool;
+                $body
+            }
+            Scalar::Int8 => {
+                type $t = i8;
+                $body
+            }
+            Scalar::Int16 => {
+                type $t = i16;
+                $body
+            }
+            Scalar::Int32 => {
+                type $t = i32;
+                $body
+            }
+            Scalar::Int64 => {
+                type $t = i64;
+                $body
+            }
+            Scalar::Int128 => {
+                type $t = i128;
+                $body
+            }
+            Scalar::UInt8 => {
+                type $t = u8;
+                $body
+            }
+            Scalar::UInt16 => {
+                type $t = u16;
+                $body
+            }
+            Scalar::UInt32 => {
+                type $t = u32;
+                $body
+            }
+            Scalar::UInt64 => {
+                type $t = u64;
+                $body
+            }
+            Scalar::UInt128 => {
+                type $t = u128;
+                $body
+            }
+            Scalar::Float16 => {
+                type $t = F16;
+                $body
+            }
+            Scalar::Float32 => {
+                type $t = f32;
+                $body
+            }
+            Scalar::Float64 => {
+                type $t = f64;
+                $body
+            }
+            Scalar::Complex64 => {
+                type $t = Complex<f32>;
+                $body
+            }
+            Scalar::Complex128 => {
+                type $t = Complex<f64>;
+                $body
+            }
+            Scalar::String | Scalar::Bytes => $other,
+        }
+    };
+}
+
+/// Pushes the kernel assigning numeric `src` to numeric `dst`. Returns
+/// `None` if either is not numeric.
+pub(crate) fn push_scalar(
+    b: &mut KernelBuilder<'_>,
+    dst: Scalar,
+    src: Scalar,
+    mode: ErrorMode,
+) -> Option<Child> {
+    let mode = if is_lossless(src, dst) {
+        ErrorMode::NoCheck
+    } else {
+        mode
+    };
+    with_numeric!(src, S => with_numeric!(dst, D => Some(b.push(ScalarAssign::<S, D> {
+        mode,
+        _types: PhantomData,
+    })), None), None)
+}
+
+/// `?T <- ?S`, `?T <- S` and `T <- ?S`: the validity flag sits right after
+/// the value.
+pub(crate) struct OptionAssign {
+    /// Offset of the flag in the source element, if the source is an option.
+    pub(crate) src_flag: Option<usize>,
+    /// Offset of the flag in the destination element, if it is an option.
+    pub(crate) dst_flag: Option<usize>,
+    pub(crate) dst_type: Type,
+    pub(crate) child: Child,
+}
+
+impl KernelData for OptionAssign {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: flags are bytes inside the elements (the type layouts put
+        // them at these offsets); the child gets the same valid pointers.
+        unsafe {
+            let valid = self.src_flag.is_none_or(|f| *src[0].add(f) != 0);
+            match (valid, self.dst_flag) {
+                (false, Some(f)) => *dst.add(f) = 0,
+                (false, None) => {
+                    return Err(KernelError::new(KernelErrorKind::NotAvailable {
+                        dst: self.dst_type.clone(),
+                    }))
+                }
+                (true, flag) => {
+                    ctx.child(self.child).single(dst, src)?;
+                    if let Some(f) = flag {
+                        *dst.add(f) = 1;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        match (self.src_flag, self.dst_flag) {
+            (Some(_), Some(_)) => "option <- option".into(),
+            (None, _) => "option <- value".into(),
+            (Some(_), None) => format!("{} <- option (NA is an error)", self.dst_type),
+        }
+    }
+
+    fn children(&self) -> smallvec::SmallVec<[Child; 2]> {
+        smallvec::smallvec![self.child]
+    }
+}
