@@ -569,6 +569,21 @@ impl Array {
         !self.data.is_writable()
     }
 
+    /// An array from its parts (views build these).
+    pub(crate) fn from_parts(
+        ty: Type,
+        meta: Arc<Arrmeta>,
+        data: Arc<MemoryBlock>,
+        offset: usize,
+    ) -> Array {
+        Array {
+            ty,
+            meta,
+            data,
+            offset,
+        }
+    }
+
     /// The type, data block and arrmeta, for writing.
     pub(crate) fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
         (&self.ty, &mut self.data, &mut self.meta)

@@ -52,9 +52,9 @@ use crate::error::KernelError;
 pub const ALIGN: usize = 16;
 
 /// Bytes of inline storage in a builder before it spills to the heap.
-/// Enough for a 4-level strided assignment (three dimension records and a
-/// scalar leaf) with room to spare.
-pub const INLINE_BYTES: usize = 512;
+/// Enough for an assignment over up to 8 fixed dimensions (one strided-loops
+/// record and a scalar leaf) with room to spare.
+pub const INLINE_BYTES: usize = 1024;
 
 const INLINE_CHUNKS: usize = INLINE_BYTES / ALIGN;
 

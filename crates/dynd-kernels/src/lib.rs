@@ -23,6 +23,7 @@ pub mod kernel;
 pub mod memory;
 mod scalar_io;
 mod value;
+mod view;
 
 pub use array::{infer_type, Array};
 pub use arrmeta::Arrmeta;
@@ -30,6 +31,7 @@ pub use assign::ErrorMode;
 pub use element::{Complex, Element, F16};
 pub use error::{Error, KernelError, KernelErrorKind};
 pub use value::{IntoValue, Value};
+pub use view::Index;
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

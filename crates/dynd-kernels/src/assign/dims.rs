@@ -18,14 +18,30 @@ pub(crate) struct Loop {
     pub(crate) size: usize,
     pub(crate) dst_stride: isize,
     pub(crate) src_stride: isize,
-    /// The original axes `first_axis .. first_axis + axes` merged into this loop.
-    pub(crate) first_axis: u8,
-    pub(crate) axes: u8,
+    /// The original axes merged into this loop, outermost first.
+    pub(crate) axes: [u8; MAX_LOOPS],
+    pub(crate) naxes: u8,
 }
 
-/// Merges adjacent loops that walk memory as one (for both operands),
-/// drops size-1 loops, and orders the rest by decreasing destination stride
-/// so the innermost loop is the one with the smallest steps.
+impl Loop {
+    /// A loop over one original axis.
+    pub(crate) fn new(size: usize, dst_stride: isize, src_stride: isize, axis: usize) -> Loop {
+        let mut axes = [0u8; MAX_LOOPS];
+        axes[0] = axis as u8;
+        Loop {
+            size,
+            dst_stride,
+            src_stride,
+            axes,
+            naxes: 1,
+        }
+    }
+}
+
+/// Drops size-1 loops, orders the rest by decreasing destination stride (so
+/// the innermost loop takes the smallest steps, whatever the axis order:
+/// F-order and permuted arrays are walked in memory order), and merges
+/// neighbouring loops that walk memory as one for both operands.
 pub(crate) fn plan_loops(mut loops: SmallVec<[Loop; MAX_LOOPS]>) -> SmallVec<[Loop; MAX_LOOPS]> {
     loops.retain(|l| l.size != 1);
     // Memory order: outer loops have the larger destination strides. A
@@ -35,15 +51,14 @@ pub(crate) fn plan_loops(mut loops: SmallVec<[Loop; MAX_LOOPS]>) -> SmallVec<[Lo
     for l in loops {
         if let Some(prev) = out.last_mut() {
             let n = l.size as isize;
-            let adjacent_axes = prev.first_axis + prev.axes == l.first_axis;
-            if adjacent_axes
-                && prev.dst_stride == l.dst_stride * n
-                && prev.src_stride == l.src_stride * n
-            {
+            if prev.dst_stride == l.dst_stride * n && prev.src_stride == l.src_stride * n {
                 prev.size *= l.size;
                 prev.dst_stride = l.dst_stride;
                 prev.src_stride = l.src_stride;
-                prev.axes += l.axes;
+                for k in 0..l.naxes {
+                    prev.axes[(prev.naxes + k) as usize] = l.axes[k as usize];
+                }
+                prev.naxes += l.naxes;
                 continue;
             }
         }
@@ -70,8 +85,8 @@ impl StridedLoops {
         let mut index: SmallVec<[usize; MAX_LOOPS]> = smallvec![0; self.ndim];
         for (l, &p) in self.loops[..self.len].iter().zip(pos) {
             let mut rem = p;
-            let first = l.first_axis as usize;
-            for axis in (first..first + l.axes as usize).rev() {
+            for &axis in l.axes[..l.naxes as usize].iter().rev() {
+                let axis = axis as usize;
                 index[axis] = rem % self.shape[axis].max(1);
                 rem /= self.shape[axis].max(1);
             }

@@ -121,13 +121,7 @@ impl<'a> Plan<'a, '_> {
                     }
                 };
                 shape[i - at] = size;
-                loops.push(Loop {
-                    size,
-                    dst_stride,
-                    src_stride,
-                    first_axis: (i - at) as u8,
-                    axes: 1,
-                });
+                loops.push(Loop::new(size, dst_stride, src_stride, i - at));
             }
             let child = self.push(dst, src, end, leaf)?;
             let planned = plan_loops(loops);
@@ -328,6 +322,47 @@ impl Array {
         // memory is uniquely owned (make_unique) and so does not overlap the
         // source's; both arrays outlive the call.
         unsafe { kernel.single(dst_ptr, &[src_ptr]) }?;
+        Ok(())
+    }
+
+    /// Assigns `src` to the part of this array that `index` selects (as
+    /// [`Array::index`] would view it), writing into this array's memory:
+    /// `a[1:, 0] = src`. If this array shares its memory, it first gets its
+    /// own copy, so a source that is a view of this array reads the values
+    /// from before the assignment.
+    ///
+    /// ```
+    /// use dynd_kernels::{array, ErrorMode, Index};
+    ///
+    /// let mut a = array![[1, 2, 3], [4, 5, 6]];
+    /// let reversed = a.index(&[Index::ALL, Index::slice(None, None, -1)])?;
+    /// a.assign_at(&[Index::ALL], &reversed, ErrorMode::Fractional)?;
+    /// assert_eq!(a.to_string(), "[[3, 2, 1], [6, 5, 4]]");
+    /// a.assign_at(&[Index::At(1), Index::slice(Some(1), None, 1)], &array![0], ErrorMode::Fractional)?;
+    /// assert_eq!(a.to_string(), "[[3, 2, 1], [6, 0, 0]]");
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::index`] and [`Array::assign`].
+    pub fn assign_at(
+        &mut self,
+        index: &[crate::Index],
+        src: &Array,
+        mode: ErrorMode,
+    ) -> Result<(), Error> {
+        self.make_unique()?;
+        let view = self.index(index)?;
+        let kernel = assignment_kernel(view.ty(), view.arrmeta(), src.ty(), src.arrmeta(), mode)?;
+        let dst_ptr = view.data_ptr() as *mut u8;
+        // SAFETY: the view describes valid elements of this array's memory,
+        // which `make_unique` made this array's alone (the view's clones of
+        // the blocks are local and only read for pairs, never as slices
+        // while the kernel runs); `&mut self` keeps everyone else out, and
+        // the source, not sharing those blocks, does not overlap them. The
+        // kernel writes only elements, never a view's (start, length) pairs.
+        unsafe { kernel.single(dst_ptr, &[src.data_ptr()]) }?;
         Ok(())
     }
 

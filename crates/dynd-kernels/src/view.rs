@@ -1,0 +1,335 @@
+//! Views: indexing, slicing and axis permutation without copying.
+//!
+//! A view shares its array's memory blocks and differs only in its type,
+//! arrmeta and offset. Python's rules apply: negative indexes count from the
+//! end, a slice `start:stop:step` may step backwards, an integer index drops
+//! its dimension.
+//!
+//! ```
+//! use dynd_kernels::{array, Index};
+//!
+//! let a = array![[1, 2, 3], [4, 5, 6]];
+//! let v = a.index(&[Index::slice(None, None, -1), Index::At(1)])?;
+//! assert_eq!(v.to_string(), "[5, 2]");
+//! assert_eq!(v.data_block().as_ptr(), a.data_block().as_ptr()); // no copy
+//! assert_eq!(a.transpose()?.to_string(), "[[1, 4], [2, 5], [3, 6]]");
+//!
+//! let r = array![[1, 2, 3], [4]];
+//! assert_eq!(r.index(&[Index::At(0), Index::slice(Some(1), None, 1)])?.to_string(), "[2, 3]");
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use std::sync::Arc;
+
+use dynd_types::{Dim, Type, TypeKind};
+
+use crate::array::Array;
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+
+/// One entry of an index: an integer or a slice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Index {
+    /// One element; the dimension is dropped. Negative counts from the end.
+    At(i64),
+    /// `start:stop:step`, Python's slice; `None` is the default end.
+    Slice {
+        /// First index (default: the start in the step's direction).
+        start: Option<i64>,
+        /// One past the last index (default: the end in the step's direction).
+        stop: Option<i64>,
+        /// Step, not zero.
+        step: i64,
+    },
+}
+
+impl Index {
+    /// `:`, the whole dimension.
+    pub const ALL: Index = Index::Slice {
+        start: None,
+        stop: None,
+        step: 1,
+    };
+
+    /// `start:stop:step`.
+    pub fn slice(start: Option<i64>, stop: Option<i64>, step: i64) -> Index {
+        Index::Slice { start, stop, step }
+    }
+}
+
+/// The first element and count of a slice of a dimension of size `n`.
+fn slice_range(
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: i64,
+    n: usize,
+) -> Result<(i64, usize), Error> {
+    if step == 0 {
+        return Err(Error::Value {
+            what: "a slice step cannot be zero".into(),
+        });
+    }
+    let n = n as i64;
+    let norm = |i: i64| if i < 0 { i + n } else { i };
+    if step > 0 {
+        let start = start.map_or(0, norm).clamp(0, n);
+        let stop = stop.map_or(n, norm).clamp(0, n);
+        let count = if stop > start {
+            (stop - start + step - 1) / step
+        } else {
+            0
+        };
+        Ok((start, count as usize))
+    } else {
+        let start = start.map_or(n - 1, norm).clamp(-1, n - 1);
+        let stop = stop.map_or(-1, norm).clamp(-1, n - 1);
+        let count = if start > stop {
+            (start - stop + (-step) - 1) / (-step)
+        } else {
+            0
+        };
+        Ok((start, count as usize))
+    }
+}
+
+fn check_at(i: i64, axis: usize, n: usize) -> Result<i64, Error> {
+    let j = if i < 0 { i + n as i64 } else { i };
+    if j < 0 || j >= n as i64 {
+        return Err(Error::Index {
+            index: i,
+            axis,
+            size: n,
+        });
+    }
+    Ok(j)
+}
+
+impl Array {
+    /// A view selecting `index` along the outermost dimensions (missing
+    /// trailing entries mean `:`).
+    ///
+    /// On `var` dimensions: at a single element (every outer dimension
+    /// indexed by an integer), integers and slices both work as views; under
+    /// a kept outer dimension only `:` does, as one index per row would need
+    /// per-row offsets.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Index`] naming the index, axis and size; [`Error::Value`]
+    /// for more entries than dimensions or a zero step;
+    /// [`Error::Unsupported`] for an index on a `var` dimension under a kept one.
+    pub fn index(&self, index: &[Index]) -> Result<Array, Error> {
+        let (dims, _) = self.ty().split_dims();
+        if index.len() > dims.len() {
+            return Err(Error::Value {
+                what: format!(
+                    "{} indexes given for {} with {} dimension(s)",
+                    index.len(),
+                    self.ty(),
+                    dims.len()
+                ),
+            });
+        }
+        let mut data = self.data_block().clone();
+        let mut offset = self.data_offset() as isize;
+        let mut kept: Vec<(Dim, Arrmeta)> = Vec::new();
+        let mut ty = self.ty();
+        let mut meta = self.arrmeta();
+        for (axis, idx) in index.iter().enumerate() {
+            let TypeKind::Dim(_, elem_ty) = ty.kind() else {
+                unreachable!()
+            };
+            match meta {
+                Arrmeta::Fixed {
+                    size,
+                    stride,
+                    element,
+                } => {
+                    match *idx {
+                        Index::At(i) => offset += check_at(i, axis, *size)? as isize * stride,
+                        Index::Slice { start, stop, step } => {
+                            let (first, count) = slice_range(start, stop, step, *size)?;
+                            if count > 0 {
+                                offset += first as isize * stride;
+                            }
+                            kept.push((
+                                Dim::Fixed(count),
+                                Arrmeta::Fixed {
+                                    size: count,
+                                    stride: stride * step as isize,
+                                    element: Box::new(Arrmeta::Scalar),
+                                },
+                            ));
+                        }
+                    }
+                    meta = element;
+                }
+                Arrmeta::Var {
+                    values,
+                    offset: voff,
+                    stride,
+                    element,
+                    packed,
+                } => {
+                    if !kept.is_empty() {
+                        if *idx != Index::ALL {
+                            return Err(Error::Unsupported {
+                                operation: "an integer or slice index on a var dimension under a kept dimension",
+                                ty: self.ty().clone(),
+                            });
+                        }
+                        kept.push((
+                            Dim::Var,
+                            Arrmeta::Var {
+                                values: values.clone(),
+                                offset: *voff,
+                                stride: *stride,
+                                packed: *packed,
+                                element: Box::new(Arrmeta::Scalar),
+                            },
+                        ));
+                        meta = element;
+                        ty = elem_ty;
+                        continue;
+                    }
+                    let (start, len) =
+                        read_pair(&data.bytes()[offset as usize..offset as usize + PAIR_SIZE]);
+                    let row0 = *voff as isize + start as isize * stride;
+                    match *idx {
+                        Index::At(i) => {
+                            let j = check_at(i, axis, len as usize)?;
+                            data = values.clone();
+                            offset = row0 + j as isize * stride;
+                        }
+                        Index::Slice {
+                            start: s0,
+                            stop,
+                            step,
+                        } => {
+                            let (first, count) = slice_range(s0, stop, step, len as usize)?;
+                            // A new (start, length) pair over the same values:
+                            // element 0 of the view's row is the slice's first.
+                            let new_offset = if count > 0 {
+                                row0 + first as isize * stride
+                            } else {
+                                row0
+                            };
+                            let mut pair = [0u8; PAIR_SIZE];
+                            write_pair(&mut pair, 0, count as u64);
+                            data = MemoryBlock::from_bytes(&pair);
+                            offset = 0;
+                            kept.push((
+                                Dim::Var,
+                                Arrmeta::Var {
+                                    values: values.clone(),
+                                    offset: new_offset.max(0) as usize,
+                                    stride: stride * step as isize,
+                                    packed: false,
+                                    element: Box::new(Arrmeta::Scalar),
+                                },
+                            ));
+                        }
+                    }
+                    meta = element;
+                }
+                _ => unreachable!("a dimension level has fixed or var arrmeta"),
+            }
+            ty = elem_ty;
+        }
+        // Rebuild the type and arrmeta: kept dims, then the rest unchanged.
+        let mut out_meta = meta.clone();
+        let mut out_ty = ty.clone();
+        for (dim, mut m) in kept.into_iter().rev() {
+            match &mut m {
+                Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => {
+                    **element = out_meta
+                }
+                _ => unreachable!(),
+            }
+            out_meta = m;
+            out_ty = Type::dim(dim, out_ty)?;
+        }
+        Ok(Array::from_parts(
+            out_ty,
+            Arc::new(out_meta),
+            data,
+            offset.max(0) as usize,
+        ))
+    }
+
+    /// The element (or sub-array) at `i` of the outermost dimension.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::index`].
+    pub fn at(&self, i: i64) -> Result<Array, Error> {
+        self.index(&[Index::At(i)])
+    }
+
+    /// A view with the leading fixed dimensions permuted: dimension `k` of
+    /// the view is dimension `perm[k]` of this array.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if `perm` is not a permutation of `0..perm.len()`,
+    /// or reaches past the leading fixed dimensions.
+    pub fn permute_axes(&self, perm: &[usize]) -> Result<Array, Error> {
+        let mut levels: Vec<(usize, isize)> = Vec::new();
+        let mut m = self.arrmeta();
+        while let Some((size, stride, element)) = m.as_fixed() {
+            if levels.len() == perm.len() {
+                break;
+            }
+            levels.push((size, stride));
+            m = element;
+        }
+        let mut seen = vec![false; perm.len()];
+        for &p in perm {
+            if p >= levels.len() || std::mem::replace(&mut seen[p], true) {
+                return Err(Error::Value {
+                    what: format!(
+                        "{perm:?} is not a permutation of the {} leading fixed dimensions of {}",
+                        levels.len(),
+                        self.ty()
+                    ),
+                });
+            }
+        }
+        let mut ty = self.ty();
+        for _ in 0..perm.len() {
+            let TypeKind::Dim(_, e) = ty.kind() else {
+                unreachable!()
+            };
+            ty = e;
+        }
+        let mut out_meta = m.clone();
+        let mut out_ty = ty.clone();
+        for &p in perm.iter().rev() {
+            let (size, stride) = levels[p];
+            out_meta = Arrmeta::Fixed {
+                size,
+                stride,
+                element: Box::new(out_meta),
+            };
+            out_ty = Type::dim(Dim::Fixed(size), out_ty)?;
+        }
+        Ok(Array::from_parts(
+            out_ty,
+            Arc::new(out_meta),
+            self.data_block().clone(),
+            self.data_offset(),
+        ))
+    }
+
+    /// The view with the leading fixed dimensions in reverse order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::permute_axes`].
+    pub fn transpose(&self) -> Result<Array, Error> {
+        let n = self.strides().len();
+        let perm: Vec<usize> = (0..n).rev().collect();
+        self.permute_axes(&perm)
+    }
+}
