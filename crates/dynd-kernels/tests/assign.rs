@@ -317,8 +317,59 @@ fn shared_memory_is_copied_on_write_and_static_memory_is_read_only() {
 }
 
 #[test]
-fn strings_are_not_assignable_yet_and_say_so() {
-    let mut dst = Array::zeros(&t("2 * string")).unwrap();
-    let err = dst.assign(&array!["a", "b"], Fractional).unwrap_err();
-    assert_eq!(err.to_string(), "assignment is not supported for string");
+fn strings_convert_both_ways() {
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, &str, ErrorMode, Expect)] = &[
+        ("[\"a\", \"\u{e9}t\u{e9}\"]", "2 * string", "2 * string", Fractional, Ok("[\"a\", \"\u{e9}t\u{e9}\"]")),
+        ("[1, -2]", "2 * int32", "2 * string", Fractional, Ok("[\"1\", \"-2\"]")),
+        ("[1.5, NaN, -Infinity]", "3 * float64", "3 * string", Fractional, Ok("[\"1.5\", \"NaN\", \"-Infinity\"]")),
+        ("[true]", "1 * bool", "1 * string", Fractional, Ok("[\"true\"]")),
+        ("[[1, -2]]", "1 * complex[float64]", "1 * string", Fractional, Ok("[\"1-2j\"]")),
+        ("[\" 42 \", \"-7\"]", "2 * string", "2 * int8", Fractional, Ok("[42, -7]")),
+        ("[\"1.25\", \"nan\", \"inf\"]", "3 * string", "3 * float32", Fractional, Ok("[1.25, NaN, Infinity]")),
+        ("[\"2.5\"]", "1 * string", "1 * int32", Fractional, Err("2.5 has a fractional part (assigning string to int32")),
+        ("[\"2.5\"]", "1 * string", "1 * int32", Overflow, Ok("[2]")),
+        ("[\"300\"]", "1 * string", "1 * uint8", Overflow, Err("300 is out of range for uint8 (assigning string to uint8), at index [0]")),
+        ("[\"1\", \"x1\"]", "2 * string", "2 * float64", Fractional, Err("cannot parse \"x1\" as float64, at index [1]")),
+        ("[\"1+2j\"]", "1 * string", "1 * complex[float64]", Fractional, Ok("[[1, 2]]")),
+        ("[\"a\", null]", "2 * ?string", "2 * ?string", Fractional, Ok("[\"a\", null]")),
+        ("[\"3\", null]", "2 * ?string", "2 * ?int64", Fractional, Ok("[3, null]")),
+        ("[[\"x\"], [\"y\", \"z\"]]", "2 * var * string", "2 * var * string", Fractional, Ok("[[\"x\"], [\"y\", \"z\"]]")),
+    ];
+    let mut failures = Vec::new();
+    for (json, src, dst, mode, expected) in cases {
+        let got = cast(json, src, dst, *mode);
+        let ok = match (&got, expected) {
+            (Ok(g), Ok(w)) => g == w,
+            (Err(g), Err(w)) => g.contains(w),
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!(
+                "{json} {src} -> {dst} ({mode}): got {got:?}, expected {expected:?}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn partial_string_assignment_keeps_the_other_strings() {
+    let mut a = arr("[\"one\", \"two\", \"three\"]", "3 * string");
+    let before = a.clone();
+    a.assign_at(
+        &[dynd_kernels::Index::At(1)],
+        &arr("\"deux\"", "string"),
+        Fractional,
+    )
+    .unwrap();
+    assert_eq!(a.to_string(), "[\"one\", \"deux\", \"three\"]");
+    assert_eq!(before.to_string(), "[\"one\", \"two\", \"three\"]");
+    a.assign(&arr("5", "int8"), Fractional).unwrap();
+    assert_eq!(a.to_string(), "[\"5\", \"5\", \"5\"]");
 }

@@ -20,11 +20,87 @@
 //! # Ok::<(), dynd_kernels::Error>(())
 //! ```
 
+/// Runs `$body` with `$t` the Rust type of the numeric scalar `$s`, or
+/// `$other` for `string` and `bytes`.
+macro_rules! with_numeric {
+    ($s:expr, $t:ident => $body:expr, $other:expr) => {
+        match $s {
+            dynd_types::Scalar::Bool => {
+                type $t = bool;
+                $body
+            }
+            dynd_types::Scalar::Int8 => {
+                type $t = i8;
+                $body
+            }
+            dynd_types::Scalar::Int16 => {
+                type $t = i16;
+                $body
+            }
+            dynd_types::Scalar::Int32 => {
+                type $t = i32;
+                $body
+            }
+            dynd_types::Scalar::Int64 => {
+                type $t = i64;
+                $body
+            }
+            dynd_types::Scalar::Int128 => {
+                type $t = i128;
+                $body
+            }
+            dynd_types::Scalar::UInt8 => {
+                type $t = u8;
+                $body
+            }
+            dynd_types::Scalar::UInt16 => {
+                type $t = u16;
+                $body
+            }
+            dynd_types::Scalar::UInt32 => {
+                type $t = u32;
+                $body
+            }
+            dynd_types::Scalar::UInt64 => {
+                type $t = u64;
+                $body
+            }
+            dynd_types::Scalar::UInt128 => {
+                type $t = u128;
+                $body
+            }
+            dynd_types::Scalar::Float16 => {
+                type $t = $crate::element::F16;
+                $body
+            }
+            dynd_types::Scalar::Float32 => {
+                type $t = f32;
+                $body
+            }
+            dynd_types::Scalar::Float64 => {
+                type $t = f64;
+                $body
+            }
+            dynd_types::Scalar::Complex64 => {
+                type $t = $crate::element::Complex<f32>;
+                $body
+            }
+            dynd_types::Scalar::Complex128 => {
+                type $t = $crate::element::Complex<f64>;
+                $body
+            }
+            dynd_types::Scalar::String | dynd_types::Scalar::Bytes => $other,
+        }
+    };
+}
+
 pub mod convert;
 mod dims;
 mod scalar;
+mod text;
 
-use std::sync::Arc;
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
 
 use dynd_types::{Dim, Type, TypeKind};
 use smallvec::SmallVec;
@@ -34,6 +110,7 @@ use dims::{
     plan_loops, BlockPtr, DstDim, Loop, SrcDim, StridedLoops, VarAssign, VarRows, MAX_LOOPS,
 };
 use scalar::{push_scalar, OptionAssign};
+use text::{ArenaPtr, NumberToString, StringToNumber, StringToString};
 
 use crate::array::Array;
 use crate::arrmeta::Arrmeta;
@@ -72,6 +149,8 @@ struct Plan<'a, 'b> {
     dst_ty: &'b Type,
     src_ty: &'b Type,
     mode: ErrorMode,
+    /// Where new destination strings go.
+    arena: Option<ArenaPtr>,
 }
 
 impl<'a> Plan<'a, '_> {
@@ -168,7 +247,13 @@ impl<'a> Plan<'a, '_> {
         }))
     }
 
-    fn leaf(&mut self, dst: &Type, src: &Type) -> Result<Child, Error> {
+    fn leaf(
+        &mut self,
+        dst: &Type,
+        dst_meta: &Arrmeta,
+        src: &Type,
+        src_meta: &Arrmeta,
+    ) -> Result<Child, Error> {
         let unsupported = || Error::Unsupported {
             operation: "assignment",
             ty: if dst.as_scalar().is_some() {
@@ -177,12 +262,37 @@ impl<'a> Plan<'a, '_> {
                 dst.clone()
             },
         };
+        let inner = |m: &'_ Arrmeta| -> Arrmeta {
+            match m {
+                Arrmeta::Option(i) => (**i).clone(),
+                m => m.clone(),
+            }
+        };
+        let text_base = |m: &Arrmeta| match m {
+            Arrmeta::Text { block } => Some(BlockPtr(block.as_ptr())),
+            _ => None,
+        };
+        use dynd_types::Scalar::String as Str;
         match (dst.kind(), src.kind()) {
+            (TypeKind::Scalar(Str), TypeKind::Scalar(s)) => {
+                let arena = self.arena.ok_or_else(unsupported)?;
+                if *s == Str {
+                    let src_text = text_base(src_meta).ok_or_else(unsupported)?;
+                    return Ok(self.b.push(StringToString { src_text, arena }));
+                }
+                let b = &mut *self.b;
+                with_numeric!(*s, S => Ok(b.push(NumberToString::<S> { arena, _src: PhantomData })), Err(unsupported()))
+            }
+            (TypeKind::Scalar(d), TypeKind::Scalar(Str)) => {
+                let src_text = text_base(src_meta).ok_or_else(unsupported)?;
+                let (b, mode) = (&mut *self.b, self.mode);
+                with_numeric!(*d, D => Ok(b.push(StringToNumber::<D> { src_text, mode, _dst: PhantomData })), Err(unsupported()))
+            }
             (TypeKind::Scalar(d), TypeKind::Scalar(s)) => {
                 push_scalar(self.b, *d, *s, self.mode).ok_or_else(unsupported)
             }
             (TypeKind::Option(d), TypeKind::Option(s)) => {
-                let child = self.leaf(d, s)?;
+                let child = self.leaf(d, &inner(dst_meta), s, &inner(src_meta))?;
                 Ok(self.b.push(OptionAssign {
                     src_flag: Some(s.data_layout()?.size),
                     dst_flag: Some(d.data_layout()?.size),
@@ -191,7 +301,7 @@ impl<'a> Plan<'a, '_> {
                 }))
             }
             (TypeKind::Option(d), _) => {
-                let child = self.leaf(d, src)?;
+                let child = self.leaf(d, &inner(dst_meta), src, src_meta)?;
                 Ok(self.b.push(OptionAssign {
                     src_flag: None,
                     dst_flag: Some(d.data_layout()?.size),
@@ -200,7 +310,7 @@ impl<'a> Plan<'a, '_> {
                 }))
             }
             (_, TypeKind::Option(s)) => {
-                let child = self.leaf(dst, s)?;
+                let child = self.leaf(dst, dst_meta, s, &inner(src_meta))?;
                 Ok(self.b.push(OptionAssign {
                     src_flag: Some(s.data_layout()?.size),
                     dst_flag: None,
@@ -228,8 +338,20 @@ pub fn assignment_kernel<'a>(
     src_meta: &'a Arrmeta,
     mode: ErrorMode,
 ) -> Result<Kernel<'a>, Error> {
-    let (dst_levels, dst_dtype, _) = levels(dst_ty, dst_meta);
-    let (src_levels, src_dtype, _) = levels(src_ty, src_meta);
+    kernel_with_arena(dst_ty, dst_meta, src_ty, src_meta, mode, None)
+}
+
+/// As [`assignment_kernel`], with an arena for the strings it writes.
+fn kernel_with_arena<'a>(
+    dst_ty: &'a Type,
+    dst_meta: &'a Arrmeta,
+    src_ty: &'a Type,
+    src_meta: &'a Arrmeta,
+    mode: ErrorMode,
+    arena: Option<&'a Mutex<Vec<u8>>>,
+) -> Result<Kernel<'a>, Error> {
+    let (dst_levels, dst_dtype, dst_leaf) = levels(dst_ty, dst_meta);
+    let (src_levels, src_dtype, src_leaf) = levels(src_ty, src_meta);
     let (nd, ns) = (dst_levels.len(), src_levels.len());
     // Extra leading source dimensions may only be of size 1.
     let extra = ns.saturating_sub(nd);
@@ -258,9 +380,10 @@ pub fn assignment_kernel<'a>(
         dst_ty,
         src_ty,
         mode,
+        arena: arena.map(|a| ArenaPtr(a as *const _)),
     };
     plan.push(&dst_levels, &aligned, 0, &|p: &mut Plan<'a, '_>| {
-        p.leaf(dst_dtype, src_dtype)
+        p.leaf(dst_dtype, dst_leaf, src_dtype, src_leaf)
     })?;
     Ok(b.finish()?)
 }
@@ -308,21 +431,7 @@ impl Array {
     /// a ragged row that does not broadcast (the array is then partly
     /// assigned).
     pub fn assign(&mut self, src: &Array, mode: ErrorMode) -> Result<(), Error> {
-        self.make_unique()?;
-        let src_ptr = src.data_ptr();
-        let offset = self.data_offset();
-        let (ty, data, meta) = self.parts_mut();
-        let kernel = assignment_kernel(ty, meta, src.ty(), src.arrmeta(), mode)?;
-        let Some(block) = Arc::get_mut(data) else {
-            unreachable!("make_unique made the data unique")
-        };
-        let dst_ptr = block.as_mut_ptr().wrapping_add(offset);
-        // SAFETY: the kernel was built from both arrays' types and arrmeta,
-        // which describe valid elements at these pointers; the destination's
-        // memory is uniquely owned (make_unique) and so does not overlap the
-        // source's; both arrays outlive the call.
-        unsafe { kernel.single(dst_ptr, &[src_ptr]) }?;
-        Ok(())
+        self.assign_at(&[], src, mode)
     }
 
     /// Assigns `src` to the part of this array that `index` selects (as
@@ -354,15 +463,38 @@ impl Array {
     ) -> Result<(), Error> {
         self.make_unique()?;
         let view = self.index(index)?;
-        let kernel = assignment_kernel(view.ty(), view.arrmeta(), src.ty(), src.arrmeta(), mode)?;
-        let dst_ptr = view.data_ptr() as *mut u8;
-        // SAFETY: the view describes valid elements of this array's memory,
-        // which `make_unique` made this array's alone (the view's clones of
-        // the blocks are local and only read for pairs, never as slices
-        // while the kernel runs); `&mut self` keeps everyone else out, and
-        // the source, not sharing those blocks, does not overlap them. The
-        // kernel writes only elements, never a view's (start, length) pairs.
-        unsafe { kernel.single(dst_ptr, &[src.data_ptr()]) }?;
+        // New strings go to an arena seeded with the existing text, which
+        // then becomes the destination's text block.
+        let arena = text_block(view.arrmeta()).map(|block| Mutex::new(block.bytes().to_vec()));
+        {
+            let kernel = kernel_with_arena(
+                view.ty(),
+                view.arrmeta(),
+                src.ty(),
+                src.arrmeta(),
+                mode,
+                arena.as_ref(),
+            )?;
+            let dst_ptr = view.data_ptr() as *mut u8;
+            // SAFETY: the view describes valid elements of this array's
+            // memory, which `make_unique` made this array's alone (the view's
+            // clones of the blocks are local and only read for pairs, never
+            // as slices while the kernel runs); `&mut self` keeps everyone
+            // else out, and the source, not sharing those blocks, does not
+            // overlap them. The kernel writes only elements, never a view's
+            // (start, length) pairs; the arena outlives the kernel.
+            unsafe { kernel.single(dst_ptr, &[src.data_ptr()]) }?;
+        }
+        drop(view);
+        if let Some(arena) = arena {
+            let bytes = arena
+                .into_inner()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let (_, _, meta) = self.parts_mut();
+            if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
+                *block = MemoryBlock::from_bytes(&bytes);
+            }
+        }
         Ok(())
     }
 
@@ -384,6 +516,27 @@ impl Array {
         };
         out.assign(self, mode)?;
         Ok(out)
+    }
+}
+
+/// The text block of a string data type under the dimensions, if any.
+fn text_block(meta: &Arrmeta) -> Option<&Arc<MemoryBlock>> {
+    match meta {
+        Arrmeta::Fixed { element, .. }
+        | Arrmeta::Var { element, .. }
+        | Arrmeta::Option(element) => text_block(element),
+        Arrmeta::Text { block } => Some(block),
+        _ => None,
+    }
+}
+
+fn text_block_mut(meta: &mut Arrmeta) -> Option<&mut Arc<MemoryBlock>> {
+    match meta {
+        Arrmeta::Fixed { element, .. }
+        | Arrmeta::Var { element, .. }
+        | Arrmeta::Option(element) => text_block_mut(element),
+        Arrmeta::Text { block } => Some(block),
+        _ => None,
     }
 }
 

@@ -5,7 +5,6 @@ use std::marker::PhantomData;
 use dynd_types::{Scalar, Type};
 
 use super::convert::{is_lossless, Convert, ErrorMode, Fail};
-use crate::element::{Complex, F16};
 use crate::error::{KernelError, KernelErrorKind};
 use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
 
@@ -16,7 +15,13 @@ pub(crate) struct ScalarAssign<S, D> {
     _types: PhantomData<fn(S) -> D>,
 }
 
-fn fail_error(fail: Fail, value: String, src: Scalar, dst: Scalar, mode: ErrorMode) -> KernelError {
+pub(crate) fn fail_error(
+    fail: Fail,
+    value: String,
+    src: Scalar,
+    dst: Scalar,
+    mode: ErrorMode,
+) -> KernelError {
     let (src, dst) = (Type::from(src), Type::from(dst));
     KernelError::new(match fail {
         Fail::Overflow => KernelErrorKind::Overflow { value, src, dst },
@@ -125,78 +130,6 @@ impl<S: Convert, D: Convert> KernelData for ScalarAssign<S, D> {
     fn describe(&self) -> String {
         format!("assign {} <- {} ({})", D::SCALAR, S::SCALAR, self.mode)
     }
-}
-
-macro_rules! with_numeric {
-    ($s:expr, $t:ident => $body:expr, $other:expr) => {
-        match $s {
-            Scalar::Bool => {
-                type $t = bool;
-                $body
-            }
-            Scalar::Int8 => {
-                type $t = i8;
-                $body
-            }
-            Scalar::Int16 => {
-                type $t = i16;
-                $body
-            }
-            Scalar::Int32 => {
-                type $t = i32;
-                $body
-            }
-            Scalar::Int64 => {
-                type $t = i64;
-                $body
-            }
-            Scalar::Int128 => {
-                type $t = i128;
-                $body
-            }
-            Scalar::UInt8 => {
-                type $t = u8;
-                $body
-            }
-            Scalar::UInt16 => {
-                type $t = u16;
-                $body
-            }
-            Scalar::UInt32 => {
-                type $t = u32;
-                $body
-            }
-            Scalar::UInt64 => {
-                type $t = u64;
-                $body
-            }
-            Scalar::UInt128 => {
-                type $t = u128;
-                $body
-            }
-            Scalar::Float16 => {
-                type $t = F16;
-                $body
-            }
-            Scalar::Float32 => {
-                type $t = f32;
-                $body
-            }
-            Scalar::Float64 => {
-                type $t = f64;
-                $body
-            }
-            Scalar::Complex64 => {
-                type $t = Complex<f32>;
-                $body
-            }
-            Scalar::Complex128 => {
-                type $t = Complex<f64>;
-                $body
-            }
-            Scalar::String | Scalar::Bytes => $other,
-        }
-    };
 }
 
 /// Pushes the kernel assigning numeric `src` to numeric `dst`. Returns

@@ -1,0 +1,244 @@
+//! String assignment kernels: string to string, number to string
+//! (formatting), string to number (parsing, then the error mode's checks).
+//!
+//! A string element is a (start, length) byte range of its array's text
+//! block. Strings written by a kernel are appended to a per-call text arena
+//! (a `Mutex<Vec<u8>>` owned by the caller, which seeds it with the
+//! destination's existing text and installs it as the new text block
+//! afterwards), so kernel data stays immutable while it runs.
+
+use std::marker::PhantomData;
+use std::sync::Mutex;
+
+use dynd_types::{Scalar, Type};
+
+use super::convert::{Convert, ErrorMode, Num};
+use super::dims::BlockPtr;
+use crate::error::{KernelError, KernelErrorKind};
+use crate::kernel::{KernelCtx, KernelData};
+use crate::value::write_float;
+
+/// A text arena pointer (the arena outlives the kernel, like the arrays).
+#[derive(Clone, Copy)]
+pub(crate) struct ArenaPtr(pub(crate) *const Mutex<Vec<u8>>);
+
+// SAFETY: the pointee is a Mutex, which is Send + Sync; the caller keeps it
+// alive for the kernel's lifetime.
+unsafe impl Send for ArenaPtr {}
+// SAFETY: as above.
+unsafe impl Sync for ArenaPtr {}
+
+impl ArenaPtr {
+    /// Appends `bytes` and returns their start.
+    ///
+    /// # Safety
+    ///
+    /// The arena is alive.
+    unsafe fn append(&self, bytes: &[u8]) -> u64 {
+        // SAFETY: by the contract.
+        let arena = unsafe { &*self.0 };
+        let mut v = arena
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let start = v.len() as u64;
+        v.extend_from_slice(bytes);
+        start
+    }
+}
+
+/// # Safety
+///
+/// `elem` is a valid string element of a text block starting at `base`.
+unsafe fn read_text<'t>(base: BlockPtr, elem: *const u8) -> &'t [u8] {
+    // SAFETY: by the contract: the pair lies in the element, the range in the block.
+    unsafe {
+        let p = elem as *const u64;
+        let (start, len) = (p.read_unaligned(), p.add(1).read_unaligned());
+        std::slice::from_raw_parts(base.0.add(start as usize), len as usize)
+    }
+}
+
+/// # Safety
+///
+/// `dst` is a valid string element.
+unsafe fn write_text(dst: *mut u8, start: u64, len: u64) {
+    // SAFETY: by the contract: a string element is two u64s.
+    unsafe {
+        let p = dst as *mut u64;
+        p.write_unaligned(start);
+        p.add(1).write_unaligned(len);
+    }
+}
+
+/// `string <- string`.
+pub(crate) struct StringToString {
+    pub(crate) src_text: BlockPtr,
+    pub(crate) arena: ArenaPtr,
+}
+
+impl KernelData for StringToString {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: string elements of the kernel's arrays; the arena lives as long.
+        unsafe {
+            let text = read_text(self.src_text, src[0]);
+            let start = self.arena.append(text);
+            write_text(dst, start, text.len() as u64);
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        "assign string <- string".into()
+    }
+}
+
+/// `string <- number`: the shortest text that reads back as the value.
+pub(crate) struct NumberToString<S> {
+    pub(crate) arena: ArenaPtr,
+    pub(crate) _src: PhantomData<fn(S)>,
+}
+
+fn format_num(n: Num) -> String {
+    let mut s = String::new();
+    let _ = match n {
+        Num::Float(x) => write_float(&mut s, x),
+        Num::Complex(re, im) => {
+            let _ = write_float(&mut s, re);
+            s.push(if im.is_sign_negative() { '-' } else { '+' });
+            let r = write_float(&mut s, im.abs());
+            s.push('j');
+            r
+        }
+        n => {
+            s = n.to_string();
+            Ok(())
+        }
+    };
+    s
+}
+
+impl<S: Convert> KernelData for NumberToString<S> {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: `src[0]` holds an `S`, `dst` is a string element; the arena lives.
+        unsafe {
+            let text = format_num((src[0] as *const S).read_unaligned().to_num());
+            let start = self.arena.append(text.as_bytes());
+            write_text(dst, start, text.len() as u64);
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("assign string <- {} (format)", S::SCALAR)
+    }
+}
+
+/// Parses text as a number: integers exactly, floats (with `nan`, `inf`,
+/// `NaN`, `Infinity`), `true`/`false`, complex as `re+imj`.
+fn parse_num(text: &str) -> Option<Num> {
+    let t = text.trim();
+    match t {
+        "true" | "True" => return Some(Num::Bool(true)),
+        "false" | "False" => return Some(Num::Bool(false)),
+        _ => {}
+    }
+    if let Ok(i) = t.parse::<i128>() {
+        return Some(Num::Int(i));
+    }
+    if let Ok(u) = t.parse::<u128>() {
+        return Some(Num::UInt(u));
+    }
+    let float = |s: &str| -> Option<f64> {
+        match s {
+            "NaN" | "nan" => Some(f64::NAN),
+            "Infinity" | "inf" | "+Infinity" | "+inf" => Some(f64::INFINITY),
+            "-Infinity" | "-inf" => Some(f64::NEG_INFINITY),
+            s => s.parse::<f64>().ok(),
+        }
+    };
+    if let Some(x) = float(t) {
+        return Some(Num::Float(x));
+    }
+    let body = t.strip_suffix(['j', 'i'])?;
+    let split = body
+        .char_indices()
+        .skip(1)
+        .filter(|(i, c)| (*c == '+' || *c == '-') && !body[..*i].ends_with(['e', 'E']))
+        .map(|(i, _)| i)
+        .last()?;
+    Some(Num::Complex(float(&body[..split])?, float(&body[split..])?))
+}
+
+/// `number <- string`: parse, then convert under the error mode.
+pub(crate) struct StringToNumber<D> {
+    pub(crate) src_text: BlockPtr,
+    pub(crate) mode: ErrorMode,
+    pub(crate) _dst: PhantomData<fn() -> D>,
+}
+
+impl<D: Convert> KernelData for StringToNumber<D> {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: `src[0]` is a string element of the source text block; `dst` holds a `D`.
+        let bytes = unsafe { read_text(self.src_text, src[0]) };
+        let text = String::from_utf8_lossy(bytes);
+        let parse_error = || {
+            KernelError::new(KernelErrorKind::Parse {
+                text: text.to_string(),
+                dst: Type::from(D::SCALAR),
+            })
+        };
+        let n = parse_num(&text).ok_or_else(parse_error)?;
+        let v = D::from_num(n, self.mode).map_err(|fail| {
+            super::scalar::fail_error(
+                fail,
+                text.trim().to_string(),
+                Scalar::String,
+                D::SCALAR,
+                self.mode,
+            )
+        })?;
+        // SAFETY: `dst` holds a `D` by the contract.
+        unsafe { (dst as *mut D).write_unaligned(v) };
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("assign {} <- string (parse, {})", D::SCALAR, self.mode)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_parse_and_format() {
+        assert_eq!(parse_num(" 42 "), Some(Num::Int(42)));
+        assert_eq!(parse_num("-1.5e3"), Some(Num::Float(-1500.0)));
+        assert_eq!(parse_num("true"), Some(Num::Bool(true)));
+        assert_eq!(parse_num("1+2j"), Some(Num::Complex(1.0, 2.0)));
+        assert_eq!(parse_num("1e-3-2.5j"), Some(Num::Complex(0.001, -2.5)));
+        assert!(matches!(parse_num("nan"), Some(Num::Float(x)) if x.is_nan()));
+        assert_eq!(parse_num("-inf"), Some(Num::Float(f64::NEG_INFINITY)));
+        assert_eq!(parse_num("abc"), None);
+        assert_eq!(parse_num(""), None);
+        assert_eq!(format_num(Num::Complex(1.0, -2.0)), "1-2j");
+        assert_eq!(format_num(Num::Float(f64::INFINITY)), "Infinity");
+        assert_eq!(format_num(Num::Int(-3)), "-3");
+    }
+}
