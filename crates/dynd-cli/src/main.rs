@@ -5,7 +5,13 @@
 //! dynd type match '(M * N * T, N * R * T)' '(2 * 3 * int32, 3 * 5 * int32)'
 //! dynd type info '{x: int8, y: float64}'
 //! dynd broadcast '2 * var * int32' '2 * 3 * float32'
+//! dynd array '[[1, 2], [3]]'
+//! dynd cast --errmode overflow '[1.5, 300]' '2 * int16'
 //! ```
+//!
+//! Values are JSON both ways: NA is `null`, complex is `[re, im]`, strings
+//! are JSON strings, non-finite floats are `NaN`, `Infinity`, `-Infinity`
+//! (also accepted as `nan`, `inf`, `-inf`).
 //!
 //! Every command takes `--json` and then prints one JSON object on stdout:
 //! `{"ok": true, ...}` on success, `{"ok": false, "error": "...", "offset": N}`
@@ -17,6 +23,7 @@
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use dynd::nd::{Array, ErrorMode, Value as NdValue};
 use dynd::ndt::{self, BroadcastMode, ParseError, Type};
 use serde_json::{json, Map, Value};
 
@@ -46,6 +53,32 @@ enum Command {
         /// The argument types.
         #[arg(required = true, num_args = 1..)]
         types: Vec<String>,
+    },
+    /// Make an array from a JSON value and print its value and type.
+    Array {
+        #[command(flatten)]
+        out: Output,
+        /// The array's type (default: inferred from the value).
+        #[arg(long = "type", value_name = "TYPE")]
+        ty: Option<String>,
+        /// The value, as JSON (ragged lists give var dimensions).
+        value: String,
+    },
+    /// Assign a value to a new array of another type, under an error mode.
+    Cast {
+        #[command(flatten)]
+        out: Output,
+        /// nocheck, overflow, fractional (the default) or inexact.
+        #[arg(long, default_value = "fractional")]
+        errmode: String,
+        /// The value's type (default: inferred).
+        #[arg(long, value_name = "TYPE")]
+        from: Option<String>,
+        /// The value, as JSON.
+        value: String,
+        /// The type to cast to.
+        #[arg(value_name = "TYPE")]
+        ty: String,
     },
 }
 
@@ -120,13 +153,43 @@ fn parse(text: &str, argument: &str) -> Result<Type, Failure> {
 struct Success {
     text: String,
     fields: Map<String, Value>,
+    /// An array value, printed as dynd JSON (which may hold `NaN`) under "value".
+    value: Option<String>,
 }
 
 fn success(text: String, fields: Value) -> Success {
     let Value::Object(fields) = fields else {
         unreachable!("commands build JSON objects")
     };
-    Success { text, fields }
+    Success {
+        text,
+        fields,
+        value: None,
+    }
+}
+
+/// The output of `array` and `cast`: the value and its type.
+fn array_success(a: &Array) -> Success {
+    let value = a.to_json();
+    Success {
+        text: format!("{value}\ntype: {}", a.ty()),
+        fields: json!({"type": a.ty().to_string()}).as_object().cloned().unwrap_or_default(),
+        value: Some(value),
+    }
+}
+
+fn make_array(value: &str, ty: Option<&str>, argument: &str) -> Result<Array, Failure> {
+    let ty = ty.map(|t| parse(t, "--type")).transpose()?;
+    let v = NdValue::parse_json(value).map_err(|e| Failure::plain(format!("in {argument}: {e}")))?;
+    Array::from_value(&v, ty.as_ref()).map_err(|e| Failure::plain(e.to_string()))
+}
+
+fn cast(value: &str, from: Option<&str>, ty: &str, errmode: &str) -> Result<Success, Failure> {
+    let mode: ErrorMode = errmode.parse().map_err(Failure::plain)?;
+    let target = parse(ty, "TYPE")?;
+    let a = make_array(value, from, "VALUE")?;
+    let out = a.cast(&target, mode).map_err(|e| Failure::plain(e.to_string()))?;
+    Ok(array_success(&out))
 }
 
 fn run(command: Command) -> (Output, Result<Success, Failure>) {
@@ -143,6 +206,17 @@ fn run(command: Command) -> (Output, Result<Success, Failure>) {
             candidate,
         }) => (out, match_types(&pattern, &candidate)),
         Command::Broadcast { out, strict, types } => (out, broadcast(&types, strict)),
+        Command::Array { out, ty, value } => (
+            out,
+            make_array(&value, ty.as_deref(), "VALUE").map(|a| array_success(&a)),
+        ),
+        Command::Cast {
+            out,
+            errmode,
+            from,
+            value,
+            ty,
+        } => (out, cast(&value, from.as_deref(), &ty, &errmode)),
     }
 }
 
@@ -228,7 +302,12 @@ fn main() -> ExitCode {
             let mut fields = Map::new();
             fields.insert("ok".into(), Value::Bool(true));
             fields.extend(s.fields);
-            println!("{}", Value::Object(fields));
+            let object = Value::Object(fields).to_string();
+            match s.value {
+                // serde_json cannot hold NaN; splice the array's own JSON in.
+                Some(v) => println!("{},\"value\":{v}}}", &object[..object.len() - 1]),
+                None => println!("{object}"),
+            }
             ExitCode::SUCCESS
         }
         (Err(f), false) => {

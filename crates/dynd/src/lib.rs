@@ -1,12 +1,20 @@
 //! dynd-rs: dynamically typed n-dimensional arrays and the functions that
 //! run on them, described by datashape types.
 //!
-//! This is the facade: downstream crates depend on `dynd` alone. Today it
-//! carries the type system ([`ndt`]); arrays (`nd`), kernels and callables
-//! arrive in the layers below it and are re-exported here as they land.
+//! This is the facade: downstream crates depend on `dynd` alone. It carries
+//! the type system ([`ndt`]) and arrays with their assignment kernels
+//! ([`nd`]); callables arrive in the layers below it and are re-exported
+//! here as they land.
 //!
 //! ```
 //! use dynd::prelude::*;
+//!
+//! // Arrays: ragged rows give a var dimension; assignment broadcasts.
+//! let a = nd::array![[1.0], [5.0, 8.0]];
+//! assert_eq!(a.ty().to_string(), "2 * var * float64");
+//! let mut m = Array::zeros(&"2 * 2 * int32".parse()?)?;
+//! m.assign(&a, ErrorMode::Overflow)?;
+//! assert_eq!(m.to_string(), "[[1, 1], [5, 8]]");
 //!
 //! // A datashape checked when the program is compiled:
 //! let t: Type = datashape!("3 * var * {x: int32, y: ?float64}");
@@ -29,6 +37,14 @@
 pub mod ndt {
     #[doc(inline)]
     pub use dynd_types::*;
+}
+
+/// Arrays: [`nd::Array`] (a type, arrmeta and data in shared memory
+/// blocks), views, JSON, and assignment with broadcasting and error modes
+/// (the `dynd-kernels` crate).
+pub mod nd {
+    #[doc(inline)]
+    pub use dynd_kernels::{array, infer_type, Array, Complex, Element, Error, ErrorMode, Index, KernelError, Value, F16};
 }
 
 /// A datashape literal checked at compile time, evaluating to a
@@ -55,6 +71,10 @@ pub mod prelude {
     pub use crate::datashape;
     #[doc(no_inline)]
     pub use crate::ndt;
+    #[doc(no_inline)]
+    pub use crate::nd;
+    #[doc(no_inline)]
+    pub use crate::nd::{Array, ErrorMode, Index};
     #[doc(no_inline)]
     pub use crate::ndt::{BroadcastMode, Dim, Scalar, Type, TypeKind};
 }
