@@ -173,14 +173,18 @@ fn array_success(a: &Array) -> Success {
     let value = a.to_json();
     Success {
         text: format!("{value}\ntype: {}", a.ty()),
-        fields: json!({"type": a.ty().to_string()}).as_object().cloned().unwrap_or_default(),
+        fields: json!({"type": a.ty().to_string()})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
         value: Some(value),
     }
 }
 
 fn make_array(value: &str, ty: Option<&str>, argument: &str) -> Result<Array, Failure> {
     let ty = ty.map(|t| parse(t, "--type")).transpose()?;
-    let v = NdValue::parse_json(value).map_err(|e| Failure::plain(format!("in {argument}: {e}")))?;
+    let v =
+        NdValue::parse_json(value).map_err(|e| Failure::plain(format!("in {argument}: {e}")))?;
     Array::from_value(&v, ty.as_ref()).map_err(|e| Failure::plain(e.to_string()))
 }
 
@@ -188,7 +192,9 @@ fn cast(value: &str, from: Option<&str>, ty: &str, errmode: &str) -> Result<Succ
     let mode: ErrorMode = errmode.parse().map_err(Failure::plain)?;
     let target = parse(ty, "TYPE")?;
     let a = make_array(value, from, "VALUE")?;
-    let out = a.cast(&target, mode).map_err(|e| Failure::plain(e.to_string()))?;
+    let out = a
+        .cast(&target, mode)
+        .map_err(|e| Failure::plain(e.to_string()))?;
     Ok(array_success(&out))
 }
 

@@ -214,14 +214,28 @@ fn usage_errors_exit_2() {
 /// those tokens for serde_json.
 fn dynd_json_lenient(args: &[&str]) -> (i32, Value, String) {
     let (code, stdout, _) = dynd(args);
-    let cleaned = stdout.replace("-Infinity", "\"-Infinity\"").replace("Infinity", "\"Infinity\"").replace("NaN", "\"NaN\"");
+    let cleaned = stdout
+        .replace("-Infinity", "\"-Infinity\"")
+        .replace("Infinity", "\"Infinity\"")
+        .replace("NaN", "\"NaN\"");
     let cleaned = cleaned.replace("\"-\"Infinity\"\"", "\"-Infinity\"");
-    (code, serde_json::from_str(&cleaned).expect("valid JSON after token replacement"), stdout)
+    (
+        code,
+        serde_json::from_str(&cleaned).expect("valid JSON after token replacement"),
+        stdout,
+    )
 }
 
 #[test]
 fn array_prints_value_and_type() {
-    assert_eq!(dynd(&["array", "[[1, 2], [3]]"]), (0, "[[1, 2], [3]]\ntype: 2 * var * int64\n".into(), String::new()));
+    assert_eq!(
+        dynd(&["array", "[[1, 2], [3]]"]),
+        (
+            0,
+            "[[1, 2], [3]]\ntype: 2 * var * int64\n".into(),
+            String::new()
+        )
+    );
     assert_eq!(
         dynd(&["array", "--json", "--type", "2 * ?float32", "[1.5, null]"]).1,
         "{\"ok\":true,\"type\":\"2 * ?float32\",\"value\":[1.5, null]}\n"
@@ -234,34 +248,74 @@ fn array_prints_value_and_type() {
     assert_eq!(code, 0);
     assert_eq!(v["type"], json!("4 * float64"));
     assert!(raw.contains("[NaN, Infinity, -Infinity, 1]"), "{raw}");
-    assert_eq!(dynd(&["array", "--type", "2 * complex[float32]", "[[1, 2], [0, -1]]"]).1, "[[1, 2], [0, -1]]\ntype: 2 * complex[float32]\n");
-    assert_eq!(dynd(&["array", "[\"a\", null]"]).1, "[\"a\", null]\ntype: 2 * ?string\n");
+    assert_eq!(
+        dynd(&[
+            "array",
+            "--type",
+            "2 * complex[float32]",
+            "[[1, 2], [0, -1]]"
+        ])
+        .1,
+        "[[1, 2], [0, -1]]\ntype: 2 * complex[float32]\n"
+    );
+    assert_eq!(
+        dynd(&["array", "[\"a\", null]"]).1,
+        "[\"a\", null]\ntype: 2 * ?string\n"
+    );
 }
 
 #[test]
 fn array_errors_exit_1() {
     let (code, _, stderr) = dynd(&["array", "[1, \"a\"]"]);
-    assert_eq!((code, stderr.as_str()), (1, "error: a list mixes int64 and string values, which have no common type\n"));
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            "error: a list mixes int64 and string values, which have no common type\n"
+        )
+    );
     assert_eq!(
         dynd_json(&["array", "--json", "--type", "2 * int8", "[1, 300]"]),
-        (1, json!({"ok": false, "error": "300 at index [1] is out of range for int8"}))
+        (
+            1,
+            json!({"ok": false, "error": "300 at index [1] is out of range for int8"})
+        )
     );
     assert_eq!(
         dynd_json(&["array", "--json", "[1, 2"]),
-        (1, json!({"ok": false, "error": "in VALUE: invalid JSON value at byte 5: expected ',' or ']'"}))
+        (
+            1,
+            json!({"ok": false, "error": "in VALUE: invalid JSON value at byte 5: expected ',' or ']'"})
+        )
     );
-    assert_eq!(dynd_json(&["array", "--json", "--type", "3 * in", "[1]"]).1["argument"], json!("--type"));
+    assert_eq!(
+        dynd_json(&["array", "--json", "--type", "3 * in", "[1]"]).1["argument"],
+        json!("--type")
+    );
 }
 
 #[test]
 fn cast_under_each_error_mode() {
-    assert_eq!(dynd(&["cast", "--errmode", "overflow", "[1.5, 300]", "2 * int16"]).1, "[1, 300]\ntype: 2 * int16\n");
     assert_eq!(
-        dynd_json(&["cast", "--json", "[1.5, 300]", "2 * int16"]),
-        (1, json!({"ok": false, "error": "1.5 has a fractional part (assigning float64 to int16; error mode 'fractional' forbids truncation), at index [0]"}))
+        dynd(&["cast", "--errmode", "overflow", "[1.5, 300]", "2 * int16"]).1,
+        "[1, 300]\ntype: 2 * int16\n"
     );
     assert_eq!(
-        dynd_json(&["cast", "--json", "--errmode", "nocheck", "[300]", "1 * int8"]),
+        dynd_json(&["cast", "--json", "[1.5, 300]", "2 * int16"]),
+        (
+            1,
+            json!({"ok": false, "error": "1.5 has a fractional part (assigning float64 to int16; error mode 'fractional' forbids truncation), at index [0]"})
+        )
+    );
+    assert_eq!(
+        dynd_json(&[
+            "cast",
+            "--json",
+            "--errmode",
+            "nocheck",
+            "[300]",
+            "1 * int8"
+        ]),
         (0, json!({"ok": true, "type": "1 * int8", "value": [44]}))
     );
     assert_eq!(
@@ -269,14 +323,27 @@ fn cast_under_each_error_mode() {
         json!("0.1 cannot be represented exactly (assigning float64 to float32; error mode 'inexact'), at index [0]")
     );
     assert_eq!(
-        dynd_json(&["cast", "--json", "--from", "2 * ?int32", "[1, null]", "2 * ?float64"]),
-        (0, json!({"ok": true, "type": "2 * ?float64", "value": [1, null]}))
+        dynd_json(&[
+            "cast",
+            "--json",
+            "--from",
+            "2 * ?int32",
+            "[1, null]",
+            "2 * ?float64"
+        ]),
+        (
+            0,
+            json!({"ok": true, "type": "2 * ?float64", "value": [1, null]})
+        )
     );
     assert_eq!(
         dynd_json(&["cast", "--json", "[1, null]", "2 * float64"]).1["error"],
         json!("NA cannot be assigned to float64, which is not an option type, at index [1]")
     );
-    assert_eq!(dynd(&["cast", "[[1], [2, 3]]", "2 * 2 * float64"]).1, "[[1, 1], [2, 3]]\ntype: 2 * 2 * float64\n");
+    assert_eq!(
+        dynd(&["cast", "[[1], [2, 3]]", "2 * 2 * float64"]).1,
+        "[[1, 1], [2, 3]]\ntype: 2 * 2 * float64\n"
+    );
     assert_eq!(
         dynd_json(&["cast", "--json", "[[1, 2], [2, 3, 4]]", "2 * 2 * float64"]).1["error"],
         json!("a ragged row of length 3 cannot broadcast to length 2, at index [1]")
@@ -285,10 +352,16 @@ fn cast_under_each_error_mode() {
         dynd_json(&["cast", "--json", "[\"1.5\", \"x\"]", "2 * float64"]).1["error"],
         json!("cannot parse \"x\" as float64, at index [1]")
     );
-    assert_eq!(dynd(&["cast", "[1, 2]", "2 * string"]).1, "[\"1\", \"2\"]\ntype: 2 * string\n");
+    assert_eq!(
+        dynd(&["cast", "[1, 2]", "2 * string"]).1,
+        "[\"1\", \"2\"]\ntype: 2 * string\n"
+    );
     assert_eq!(
         dynd_json(&["cast", "--json", "--errmode", "sloppy", "[1]", "1 * int8"]).1["error"],
         json!("unknown error mode 'sloppy' (expected nocheck, overflow, fractional or inexact)")
     );
-    assert_eq!(dynd(&["cast", "[[1, 2], [3]]", "2 * var * float32"]).1, "[[1, 2], [3]]\ntype: 2 * var * float32\n");
+    assert_eq!(
+        dynd(&["cast", "[[1, 2], [3]]", "2 * var * float32"]).1,
+        "[[1, 2], [3]]\ntype: 2 * var * float32\n"
+    );
 }

@@ -291,3 +291,58 @@ fn views_keep_read_only_and_writes_go_through_assign_at() {
     .unwrap();
     assert_eq!(r.to_string(), "[[0, 2, 0], [4]]");
 }
+
+#[test]
+fn a_large_transpose_runs_in_tiles_and_is_exact() {
+    let (r, c) = (100usize, 70usize);
+    let data: Vec<i32> = (0..(r * c) as i32).collect();
+    let src = Array::from_shape_vec(&[r, c], data.clone())
+        .unwrap()
+        .transpose()
+        .unwrap();
+    let mut dst = Array::zeros(&format!("{c} * {r} * int64").parse().unwrap()).unwrap();
+    let k = assignment_kernel(
+        dst.ty(),
+        dst.arrmeta(),
+        src.ty(),
+        src.arrmeta(),
+        ErrorMode::Fractional,
+    )
+    .unwrap();
+    assert!(
+        k.describe().contains("last two in tiles"),
+        "{}",
+        k.describe()
+    );
+    dst.assign(&src, ErrorMode::Fractional).unwrap();
+    let out = dst.to_vec::<i64>().unwrap();
+    for i in 0..c {
+        for j in 0..r {
+            assert_eq!(out[i * r + j], i64::from(data[j * c + i]));
+        }
+    }
+    // An error inside a tile names the original index.
+    let mut big = data.clone();
+    big[77 * c + 65] = 1_000;
+    let src = Array::from_shape_vec(&[r, c], big)
+        .unwrap()
+        .transpose()
+        .unwrap();
+    let mut small = Array::zeros(&format!("{c} * {r} * int8").parse().unwrap()).unwrap();
+    let err = small.assign(&src, ErrorMode::Overflow).unwrap_err();
+    assert!(
+        err.to_string().contains("is out of range for int8"),
+        "{err}"
+    );
+    let mut clipped: Vec<i32> = data.iter().map(|v| v % 100).collect();
+    clipped[77 * c + 65] = 1_000;
+    let src = Array::from_shape_vec(&[r, c], clipped)
+        .unwrap()
+        .transpose()
+        .unwrap();
+    let err = small.assign(&src, ErrorMode::Overflow).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "1000 is out of range for int8 (assigning int32 to int8), at index [65, 77]"
+    );
+}

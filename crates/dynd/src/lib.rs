@@ -44,7 +44,10 @@ pub mod ndt {
 /// (the `dynd-kernels` crate).
 pub mod nd {
     #[doc(inline)]
-    pub use dynd_kernels::{array, infer_type, Array, Complex, Element, Error, ErrorMode, Index, KernelError, Value, F16};
+    pub use dynd_kernels::{
+        array, infer_type, Array, Complex, Element, Error, ErrorMode, Index, KernelError, Value,
+        F16,
+    };
 }
 
 /// A datashape literal checked at compile time, evaluating to a
@@ -70,11 +73,11 @@ pub mod prelude {
     #[doc(no_inline)]
     pub use crate::datashape;
     #[doc(no_inline)]
-    pub use crate::ndt;
-    #[doc(no_inline)]
     pub use crate::nd;
     #[doc(no_inline)]
     pub use crate::nd::{Array, ErrorMode, Index};
+    #[doc(no_inline)]
+    pub use crate::ndt;
     #[doc(no_inline)]
     pub use crate::ndt::{BroadcastMode, Dim, Scalar, Type, TypeKind};
 }

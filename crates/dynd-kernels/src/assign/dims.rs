@@ -76,7 +76,25 @@ pub(crate) struct StridedLoops {
     /// merged loops back into an index.
     pub(crate) shape: [usize; MAX_LOOPS],
     pub(crate) ndim: usize,
+    /// Whether the last two loops run in tiles (see [`needs_blocking`]).
+    pub(crate) blocked: bool,
     pub(crate) child: Child,
+}
+
+/// Tile edge, in elements, for blocked loops.
+const TILE: usize = 32;
+
+/// Whether the last two loops should run in tiles: the source steps
+/// further in the innermost loop than in the one outside it, as in a
+/// transpose, and both are long enough for tiles to pay.
+pub(crate) fn needs_blocking(loops: &[Loop]) -> bool {
+    let [.., outer, inner] = loops else {
+        return false;
+    };
+    inner.src_stride.unsigned_abs() > outer.src_stride.unsigned_abs()
+        && outer.src_stride != 0
+        && outer.size >= 2 * TILE
+        && inner.size >= 2 * TILE
 }
 
 impl StridedLoops {
@@ -108,6 +126,10 @@ impl StridedLoops {
         pos: &mut [usize; MAX_LOOPS],
     ) -> Result<(), KernelError> {
         let l = &self.loops[level];
+        if level + 2 == self.len && self.blocked {
+            // SAFETY: the same elements, visited tile by tile.
+            return unsafe { self.run_blocked(ctx, level, dst, src, pos) };
+        }
         if level + 1 == self.len {
             // SAFETY: the innermost run is valid by this function's contract.
             return unsafe {
@@ -127,6 +149,47 @@ impl StridedLoops {
             unsafe { self.run(ctx, level + 1, d, s, pos)? };
             d = d.wrapping_offset(l.dst_stride);
             s = s.wrapping_offset(l.src_stride);
+        }
+        Ok(())
+    }
+
+    /// Runs the last two loops tile by tile, so that a source read across
+    /// its rows (a transpose) reuses each cache line it loads.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::run`].
+    unsafe fn run_blocked(
+        &self,
+        ctx: &KernelCtx<'_>,
+        level: usize,
+        dst: *mut u8,
+        src: *const u8,
+        pos: &mut [usize; MAX_LOOPS],
+    ) -> Result<(), KernelError> {
+        let (outer, inner) = (&self.loops[level], &self.loops[level + 1]);
+        let child = ctx.child(self.child);
+        for jb in (0..inner.size).step_by(TILE) {
+            let jn = TILE.min(inner.size - jb);
+            for ib in (0..outer.size).step_by(TILE) {
+                for i in ib..(ib + TILE).min(outer.size) {
+                    let d = dst.wrapping_offset(
+                        i as isize * outer.dst_stride + jb as isize * inner.dst_stride,
+                    );
+                    let s = src.wrapping_offset(
+                        i as isize * outer.src_stride + jb as isize * inner.src_stride,
+                    );
+                    // SAFETY: a part of the innermost run of row `i`, valid
+                    // by the contract.
+                    unsafe { child.strided(d, inner.dst_stride, &[s], &[inner.src_stride], jn) }
+                        .map_err(|e| {
+                            let mut at = *pos;
+                            at[level] = i;
+                            at[level + 1] = jb + e.path().first().copied().unwrap_or(0);
+                            self.reindex(e, &at[..self.len])
+                        })?;
+                }
+            }
         }
         Ok(())
     }
@@ -171,8 +234,13 @@ impl KernelData for StridedLoops {
             .iter()
             .map(|l| format!("{}:({}, {})", l.size, l.dst_stride, l.src_stride))
             .collect();
+        let blocked = if self.blocked {
+            ", last two in tiles"
+        } else {
+            ""
+        };
         format!(
-            "strided loops [{}] (size:(dst stride, src stride))",
+            "strided loops [{}] (size:(dst stride, src stride){blocked})",
             loops.join(", ")
         )
     }

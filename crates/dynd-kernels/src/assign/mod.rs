@@ -107,7 +107,8 @@ use smallvec::SmallVec;
 
 pub use convert::{is_lossless, ErrorMode};
 use dims::{
-    plan_loops, BlockPtr, DstDim, Loop, SrcDim, StridedLoops, VarAssign, VarRows, MAX_LOOPS,
+    needs_blocking, plan_loops, BlockPtr, DstDim, Loop, SrcDim, StridedLoops, VarAssign, VarRows,
+    MAX_LOOPS,
 };
 use scalar::{push_scalar, OptionAssign};
 use text::{ArenaPtr, NumberToString, StringToNumber, StringToString};
@@ -209,6 +210,7 @@ impl<'a> Plan<'a, '_> {
                 len: planned.len(),
                 shape,
                 ndim: end - at,
+                blocked: needs_blocking(&planned),
                 child,
             };
             record.loops[..planned.len()].copy_from_slice(&planned);

@@ -87,7 +87,12 @@ impl<S: Convert, D: Convert> KernelData for ScalarAssign<S, D> {
         let (s, ss) = (src[0], src_stride[0]);
         let (dsize, ssize) = (size_of::<D>() as isize, size_of::<S>() as isize);
         if self.mode == ErrorMode::NoCheck {
-            if dst_stride == dsize && ss == ssize {
+            if dst_stride == dsize && ss == ssize && S::SCALAR == D::SCALAR {
+                // Contiguous copy of the same type: a memcpy.
+                // SAFETY: `count` contiguous elements on each side, valid by
+                // the contract; destination and source do not overlap.
+                unsafe { std::ptr::copy_nonoverlapping(s, dst, count * dsize as usize) };
+            } else if dst_stride == dsize && ss == ssize {
                 // Contiguous: a loop over unit strides that the compiler vectorises.
                 let (d, s) = (dst as *mut D, s as *const S);
                 for i in 0..count {
