@@ -36,6 +36,10 @@ fn copy_f64(c: &mut Criterion) {
             }
         })
     });
+    // For reference: std's memcpy, slower than a vector loop on this machine.
+    g.bench_function("copy_from_slice", |b| {
+        b.iter(|| out.copy_from_slice(black_box(&src_vec)))
+    });
     let nd_src = Array1::from_vec(src_vec.clone());
     let mut nd_dst = Array1::<f64>::zeros(N);
     g.bench_function("ndarray", |b| b.iter(|| nd_dst.assign(black_box(&nd_src))));
