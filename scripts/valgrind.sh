@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the test binaries of the crate that holds the unsafe code
+# (dynd-kernels: the kernel builder, memory blocks, kernels) under valgrind.
+# Any memory error or definite leak fails the run.
+#
+#   scripts/valgrind.sh            # all of dynd-kernels' tests
+#   scripts/valgrind.sh builder    # only test binaries whose name contains "builder"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+filter="${1:-}"
+
+command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)"; exit 2; }
+
+mapfile -t bins < <(
+  cargo test -p dynd-kernels --no-run --message-format=json 2>/dev/null |
+    python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["executable"])
+'
+)
+
+status=0
+for bin in "${bins[@]}"; do
+  name=$(basename "$bin")
+  if [ -n "$filter" ] && [[ "$name" != *"$filter"* ]]; then continue; fi
+  echo "== valgrind $name"
+  if ! valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+      --show-leak-kinds=definite "$bin" --test-threads=1 -q; then
+    echo "!! valgrind reported errors in $name"
+    status=1
+  fi
+done
+exit $status
