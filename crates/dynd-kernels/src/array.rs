@@ -57,6 +57,22 @@ enum Builder {
         bytes: Vec<u8>,
         is_string: bool,
     },
+    /// A tuple (no names) or struct.
+    Fields {
+        offsets: Vec<usize>,
+        sizes: Vec<usize>,
+        names: Option<Vec<dynd_types::Name>>,
+        fields: Vec<Builder>,
+    },
+}
+
+/// The field types of a tuple or struct type.
+fn field_types(ty: &Type) -> Vec<&Type> {
+    match ty.kind() {
+        TypeKind::Tuple(t) => t.fields.iter().collect(),
+        TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn unsupported(operation: &'static str, ty: &Type) -> Error {
@@ -92,6 +108,26 @@ impl Builder {
                 elem_size: element.data_layout()?.size,
                 element: Box::new(Builder::new(element)?),
             },
+            TypeKind::Tuple(_) | TypeKind::Struct(_) if !ty.is_symbolic() => {
+                let types = field_types(ty);
+                Builder::Fields {
+                    offsets: ty.field_offsets().unwrap_or_default(),
+                    sizes: types
+                        .iter()
+                        .map(|t| t.data_layout().map(|l| l.size))
+                        .collect::<Result<_, _>>()?,
+                    names: match ty.kind() {
+                        TypeKind::Struct(s) => {
+                            Some(s.fields.iter().map(|(n, _)| n.clone()).collect())
+                        }
+                        _ => None,
+                    },
+                    fields: types
+                        .iter()
+                        .map(|t| Builder::new(t))
+                        .collect::<Result<_, _>>()?,
+                }
+            }
             _ if ty.is_symbolic() => {
                 return Err(Error::Type(dynd_types::Error::Symbolic {
                     operation: "an array",
@@ -239,6 +275,63 @@ impl Builder {
                 write_pair(out, start as u64, items.len() as u64);
                 Ok(())
             }
+            (
+                Builder::Fields {
+                    offsets,
+                    sizes,
+                    names,
+                    fields,
+                },
+                v,
+            ) => {
+                let types = field_types(ty);
+                let values: Vec<&Value> = match (v, &*names) {
+                    (Value::List(items), _) if items.len() == fields.len() => {
+                        items.iter().collect()
+                    }
+                    (Value::Object(given), Some(names)) => {
+                        if let Some((k, _)) =
+                            given.iter().find(|(k, _)| !names.iter().any(|n| &**n == k))
+                        {
+                            return Err(value_error(format!(
+                                "{ty} has no field \"{k}\"{}",
+                                at(path)
+                            )));
+                        }
+                        names
+                            .iter()
+                            .map(|n| {
+                                given
+                                    .iter()
+                                    .find(|(k, _)| k == &**n)
+                                    .map(|(_, v)| v)
+                                    .ok_or_else(|| {
+                                        value_error(format!(
+                                            "field \"{n}\" of {ty} is missing{}",
+                                            at(path)
+                                        ))
+                                    })
+                            })
+                            .collect::<Result<_, _>>()?
+                    }
+                    _ => {
+                        return Err(value_error(format!(
+                            "{v}{} is not a value of {ty} (expected {} with {} fields)",
+                            at(path),
+                            if names.is_some() {
+                                "an object or a list"
+                            } else {
+                                "a list"
+                            },
+                            fields.len()
+                        )))
+                    }
+                };
+                for (i, ((b, v), t)) in fields.iter_mut().zip(values).zip(types).enumerate() {
+                    b.write(t, v, &mut out[offsets[i]..offsets[i] + sizes[i]], path)?;
+                }
+                Ok(())
+            }
             (Builder::Fixed(..) | Builder::Var { .. }, v) => Err(value_error(format!(
                 "{v}{} is not a list, but {ty} has a dimension here",
                 at(path)
@@ -257,6 +350,16 @@ impl Builder {
             }
             Builder::Text { bytes, .. } => Arrmeta::Text {
                 block: MemoryBlock::from_bytes(&bytes),
+            },
+            Builder::Fields {
+                offsets, fields, ..
+            } => Arrmeta::Fields {
+                offsets,
+                fields: fields
+                    .into_iter()
+                    .zip(field_types(ty))
+                    .map(|(b, t)| b.finish(t))
+                    .collect::<Result<_, _>>()?,
             },
             Builder::Fixed(n, size, element) => {
                 let TypeKind::Dim(_, t) = ty.kind() else {
@@ -297,6 +400,7 @@ enum Shape {
     Null,
     Leaf(Scalar, bool),
     Dim(Option<usize>, Box<Shape>),
+    Struct(Vec<(String, Shape)>),
 }
 
 fn shape_of(v: &Value) -> Result<Shape, Error> {
@@ -313,6 +417,12 @@ fn shape_of(v: &Value) -> Result<Shape, Error> {
             }
             Shape::Dim(Some(items.len()), Box::new(elem))
         }
+        Value::Object(fields) => Shape::Struct(
+            fields
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), shape_of(v)?)))
+                .collect::<Result<_, Error>>()?,
+        ),
     })
 }
 
@@ -332,6 +442,19 @@ fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
         (Shape::Dim(n, a), Shape::Dim(m, b)) => {
             Shape::Dim(if n == m { n } else { None }, Box::new(unify(*a, *b)?))
         }
+        (Shape::Struct(a), Shape::Struct(b)) => {
+            if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| x.0 != y.0) {
+                return Err(value_error(
+                    "a list mixes objects with different fields".into(),
+                ));
+            }
+            Shape::Struct(
+                a.into_iter()
+                    .zip(b)
+                    .map(|((k, x), (_, y))| Ok((k, unify(x, y)?)))
+                    .collect::<Result<_, Error>>()?,
+            )
+        }
         (Shape::Null, Shape::Dim(..)) | (Shape::Dim(..), Shape::Null) => {
             return Err(value_error(
                 "a list mixes null and lists; an NA list is not supported".into(),
@@ -348,6 +471,13 @@ fn shape_type(shape: Shape) -> Result<Type, Error> {
         Shape::Leaf(s, false) => s.into(),
         Shape::Leaf(s, true) => Type::option(s.into())?,
         Shape::Dim(n, elem) => Type::dim(n.map_or(Dim::Var, Dim::Fixed), shape_type(*elem)?)?,
+        Shape::Struct(fields) => Type::new(TypeKind::Struct(dynd_types::Struct {
+            fields: fields
+                .into_iter()
+                .map(|(k, s)| Ok((dynd_types::Name::from(k.as_str()), shape_type(s)?)))
+                .collect::<Result<_, Error>>()?,
+            variadic: false,
+        }))?,
     })
 }
 
@@ -496,9 +626,10 @@ impl Array {
             })
             .collect::<Result<_, _>>()?;
         let elem_meta = match Builder::new(dtype)? {
-            b @ (Builder::Scalar(_) | Builder::Option(..) | Builder::Text { .. }) => {
-                b.finish(dtype)?
-            }
+            b @ (Builder::Scalar(_)
+            | Builder::Option(..)
+            | Builder::Text { .. }
+            | Builder::Fields { .. }) => b.finish(dtype)?,
             _ => unreachable!("the dtype has no dimensions"),
         };
         let meta = c_order_meta(&shape, dtype.data_layout()?.size, elem_meta);
@@ -814,6 +945,23 @@ fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
                     })
                     .collect(),
             )
+        }
+        (TypeKind::Tuple(_) | TypeKind::Struct(_), Arrmeta::Fields { offsets, fields }) => {
+            let items = field_types(ty)
+                .into_iter()
+                .zip(fields)
+                .zip(offsets)
+                .map(|((t, m), off)| read_value(t, m, data, offset + *off as isize));
+            match ty.kind() {
+                TypeKind::Struct(s) => Value::Object(
+                    s.fields
+                        .iter()
+                        .map(|(n, _)| n.to_string())
+                        .zip(items)
+                        .collect(),
+                ),
+                _ => Value::List(items.collect()),
+            }
         }
         (TypeKind::Option(inner), Arrmeta::Option(m)) => {
             let size = inner.data_layout().map_or(0, |l| l.size);

@@ -9,6 +9,7 @@
 //! | `var` dimension | [`Arrmeta::Var`]: the values block, the byte offset of element 0 in it, the element stride, and whether the rows are packed |
 //! | `string`, `bytes` | [`Arrmeta::Text`]: the block holding the characters |
 //! | `?T` | [`Arrmeta::Option`]: `T`'s record (the validity flag follows `T`'s bytes) |
+//! | tuple, struct | [`Arrmeta::Fields`]: each field's offset and record |
 //! | other scalars | [`Arrmeta::Scalar`] |
 //!
 //! A `var` element in the data is a (start, length) pair of `u64`s: row
@@ -57,6 +58,13 @@ pub enum Arrmeta {
     },
     /// `?T`.
     Option(Box<Arrmeta>),
+    /// A tuple or struct: each field's byte offset in the element, and its record.
+    Fields {
+        /// Byte offsets of the fields.
+        offsets: Vec<usize>,
+        /// The fields' records.
+        fields: Vec<Arrmeta>,
+    },
 }
 
 impl Arrmeta {
@@ -65,6 +73,7 @@ impl Arrmeta {
         match self {
             Arrmeta::Var { .. } => true,
             Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => element.has_var(),
+            Arrmeta::Fields { fields, .. } => fields.iter().any(Arrmeta::has_var),
             _ => false,
         }
     }

@@ -82,6 +82,14 @@ pub enum KernelErrorKind {
         /// The destination type.
         dst: Type,
     },
+    /// A failure inside a tuple or struct field.
+    #[error("in field '{field}': {error}")]
+    InField {
+        /// The field's name (or position, for a tuple).
+        field: String,
+        /// The failure.
+        error: Box<KernelError>,
+    },
     /// Any other failure, in words.
     #[error("{0}")]
     Message(String),

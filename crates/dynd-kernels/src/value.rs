@@ -30,8 +30,10 @@ pub enum Value {
     Float(f64),
     /// A string.
     Str(String),
-    /// A list: an array dimension, or a complex number's `[re, im]`.
+    /// A list: an array dimension, a tuple, or a complex number's `[re, im]`.
     List(Vec<Value>),
+    /// An object: a struct's fields, in order.
+    Object(Vec<(String, Value)>),
 }
 
 /// Writes a float the way dynd prints it: shortest round-trip digits,
@@ -108,6 +110,18 @@ impl Value {
                 }
                 out.write_char(']')
             }
+            Value::Object(fields) => {
+                out.write_char('{')?;
+                for (i, (k, v)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.write_str(", ")?;
+                    }
+                    write_json_string(out, k)?;
+                    out.write_str(": ")?;
+                    v.write_json(out)?;
+                }
+                out.write_char('}')
+            }
         }
     }
 }
@@ -183,7 +197,46 @@ impl JsonParser<'_> {
                 Ok(Value::List(items))
             }
             Some('"') => self.string().map(Value::Str),
-            Some('{') => Err(self.err("JSON objects (structs) are not supported yet")),
+            Some('{') => {
+                self.depth += 1;
+                if self.depth > MAX_JSON_DEPTH {
+                    return Err(self.err("values are nested too deeply"));
+                }
+                self.pos += 1;
+                let mut fields: Vec<(String, Value)> = Vec::new();
+                self.ws();
+                if !self.eat("}") {
+                    loop {
+                        self.ws();
+                        if !self.rest().starts_with('"') {
+                            return Err(self.err("expected a field name (a JSON string)"));
+                        }
+                        let key_at = self.pos;
+                        let key = self.string()?;
+                        if fields.iter().any(|(k, _)| *k == key) {
+                            self.pos = key_at;
+                            return Err(self.err(&format!("duplicate field name \"{key}\"")));
+                        }
+                        self.ws();
+                        if !self.eat(":") {
+                            return Err(self.err("expected ':' after a field name"));
+                        }
+                        self.ws();
+                        let v = self.value()?;
+                        fields.push((key, v));
+                        self.ws();
+                        if self.eat(",") {
+                            continue;
+                        }
+                        if self.eat("}") {
+                            break;
+                        }
+                        return Err(self.err("expected ',' or '}'"));
+                    }
+                }
+                self.depth -= 1;
+                Ok(Value::Object(fields))
+            }
             Some(_) => {
                 for (word, v) in [
                     ("null", Value::Null),
@@ -427,6 +480,12 @@ mod tests {
         }
         assert_eq!(Value::parse_json(" [ 1 ,2 ] ").unwrap().to_json(), "[1, 2]");
         assert_eq!(
+            Value::parse_json("{\"x\": 1, \"y\": [2, {}]}")
+                .unwrap()
+                .to_json(),
+            "{\"x\": 1, \"y\": [2, {}]}"
+        );
+        assert_eq!(
             Value::parse_json("[nan, inf, -inf]").unwrap().to_json(),
             "[NaN, Infinity, -Infinity]"
         );
@@ -446,7 +505,9 @@ mod tests {
             ("tru", 0, "expected a JSON value"),
             ("\"abc", 0, "unterminated string"),
             ("1 2", 2, "expected the end of the input"),
-            ("{\"a\": 1}", 0, "objects (structs) are not supported"),
+            ("{\"a\": 1", 7, "expected ',' or '}'"),
+            ("{a: 1}", 1, "expected a field name"),
+            ("{\"a\": 1, \"a\": 2}", 9, "duplicate field name"),
             ("-", 0, "expected a JSON value"),
             ("1e", 0, "invalid number '1e'"),
         ] {

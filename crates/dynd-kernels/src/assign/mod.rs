@@ -152,6 +152,8 @@ struct Plan<'a, 'b> {
     mode: ErrorMode,
     /// Where new destination strings go.
     arena: Option<ArenaPtr>,
+    /// How many string leaves write into the arena (one text block only).
+    text_leaves: usize,
 }
 
 impl<'a> Plan<'a, '_> {
@@ -251,10 +253,10 @@ impl<'a> Plan<'a, '_> {
 
     fn leaf(
         &mut self,
-        dst: &Type,
-        dst_meta: &Arrmeta,
-        src: &Type,
-        src_meta: &Arrmeta,
+        dst: &'a Type,
+        dst_meta: &'a Arrmeta,
+        src: &'a Type,
+        src_meta: &'a Arrmeta,
     ) -> Result<Child, Error> {
         let unsupported = || Error::Unsupported {
             operation: "assignment",
@@ -264,12 +266,12 @@ impl<'a> Plan<'a, '_> {
                 dst.clone()
             },
         };
-        let inner = |m: &'_ Arrmeta| -> Arrmeta {
+        fn inner(m: &Arrmeta) -> &Arrmeta {
             match m {
-                Arrmeta::Option(i) => (**i).clone(),
-                m => m.clone(),
+                Arrmeta::Option(i) => i,
+                m => m,
             }
-        };
+        }
         let text_base = |m: &Arrmeta| match m {
             Arrmeta::Text { block } => Some(BlockPtr(block.as_ptr())),
             _ => None,
@@ -278,6 +280,13 @@ impl<'a> Plan<'a, '_> {
         match (dst.kind(), src.kind()) {
             (TypeKind::Scalar(Str), TypeKind::Scalar(s)) => {
                 let arena = self.arena.ok_or_else(unsupported)?;
+                self.text_leaves += 1;
+                if self.text_leaves > 1 {
+                    return Err(Error::Unsupported {
+                        operation: "assigning several string fields at once",
+                        ty: self.dst_ty.clone(),
+                    });
+                }
                 if *s == Str {
                     let src_text = text_base(src_meta).ok_or_else(unsupported)?;
                     return Ok(self.b.push(StringToString { src_text, arena }));
@@ -294,7 +303,7 @@ impl<'a> Plan<'a, '_> {
                 push_scalar(self.b, *d, *s, self.mode).ok_or_else(unsupported)
             }
             (TypeKind::Option(d), TypeKind::Option(s)) => {
-                let child = self.leaf(d, &inner(dst_meta), s, &inner(src_meta))?;
+                let child = self.leaf(d, inner(dst_meta), s, inner(src_meta))?;
                 Ok(self.b.push(OptionAssign {
                     src_flag: Some(s.data_layout()?.size),
                     dst_flag: Some(d.data_layout()?.size),
@@ -303,7 +312,7 @@ impl<'a> Plan<'a, '_> {
                 }))
             }
             (TypeKind::Option(d), _) => {
-                let child = self.leaf(d, &inner(dst_meta), src, src_meta)?;
+                let child = self.leaf(d, inner(dst_meta), src, src_meta)?;
                 Ok(self.b.push(OptionAssign {
                     src_flag: None,
                     dst_flag: Some(d.data_layout()?.size),
@@ -312,7 +321,7 @@ impl<'a> Plan<'a, '_> {
                 }))
             }
             (_, TypeKind::Option(s)) => {
-                let child = self.leaf(dst, dst_meta, s, &inner(src_meta))?;
+                let child = self.leaf(dst, dst_meta, s, inner(src_meta))?;
                 Ok(self.b.push(OptionAssign {
                     src_flag: Some(s.data_layout()?.size),
                     dst_flag: None,
@@ -320,8 +329,139 @@ impl<'a> Plan<'a, '_> {
                     child,
                 }))
             }
+            (
+                TypeKind::Tuple(_) | TypeKind::Struct(_),
+                TypeKind::Tuple(_) | TypeKind::Struct(_),
+            ) => self.fields(dst, dst_meta, src, src_meta),
             _ => Err(unsupported()),
         }
+    }
+
+    /// Field-by-field assignment: structs by name, tuples by position.
+    fn fields(
+        &mut self,
+        dst: &'a Type,
+        dst_meta: &'a Arrmeta,
+        src: &'a Type,
+        src_meta: &'a Arrmeta,
+    ) -> Result<Child, Error> {
+        let (
+            Arrmeta::Fields {
+                offsets: dst_offsets,
+                fields: dst_metas,
+            },
+            Arrmeta::Fields {
+                offsets: src_offsets,
+                fields: src_metas,
+            },
+        ) = (dst_meta, src_meta)
+        else {
+            unreachable!("tuple and struct arrmeta are Fields")
+        };
+        let fields_of = |t: &'a Type| -> Vec<(Option<&'a str>, &'a Type)> {
+            match t.kind() {
+                TypeKind::Struct(s) => s.fields.iter().map(|(n, t)| (Some(&**n), t)).collect(),
+                TypeKind::Tuple(tu) => tu.fields.iter().map(|t| (None, t)).collect(),
+                _ => Vec::new(),
+            }
+        };
+        let (dst_fields, src_fields) = (fields_of(dst), fields_of(src));
+        let mismatch = |what: String| Error::Value {
+            what: format!("cannot assign {src} to {dst}: {what}"),
+        };
+        let pairs: Vec<(usize, usize)> = match (dst.kind(), src.kind()) {
+            (TypeKind::Struct(_), TypeKind::Struct(_)) => {
+                if let Some((n, _)) = src_fields
+                    .iter()
+                    .find(|(n, _)| !dst_fields.iter().any(|(m, _)| m == n))
+                {
+                    return Err(mismatch(format!(
+                        "the destination has no field '{}'",
+                        n.unwrap_or("")
+                    )));
+                }
+                dst_fields
+                    .iter()
+                    .enumerate()
+                    .map(|(di, (n, _))| {
+                        src_fields
+                            .iter()
+                            .position(|(m, _)| m == n)
+                            .map(|si| (di, si))
+                            .ok_or_else(|| {
+                                mismatch(format!("the source has no field '{}'", n.unwrap_or("")))
+                            })
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+            _ if dst_fields.len() == src_fields.len() => {
+                (0..dst_fields.len()).map(|i| (i, i)).collect()
+            }
+            _ => {
+                return Err(mismatch(format!(
+                    "{} fields cannot take {} fields",
+                    dst_fields.len(),
+                    src_fields.len()
+                )))
+            }
+        };
+        let mut parts = SmallVec::new();
+        for (di, si) in pairs {
+            let child = self.element(
+                dst_fields[di].1,
+                &dst_metas[di],
+                src_fields[si].1,
+                &src_metas[si],
+            )?;
+            let name = dst_fields[di]
+                .0
+                .map_or_else(|| di.to_string(), str::to_string);
+            parts.push(scalar::FieldPart {
+                dst_offset: dst_offsets[di],
+                src_offset: src_offsets[si],
+                name,
+                child,
+            });
+        }
+        Ok(self.b.push(scalar::FieldsAssign { parts }))
+    }
+
+    /// The kernel for one element of `dst` from one of `src`, each with
+    /// its dimensions; the source's dimensions broadcast to the destination's.
+    fn element(
+        &mut self,
+        dst_ty: &'a Type,
+        dst_meta: &'a Arrmeta,
+        src_ty: &'a Type,
+        src_meta: &'a Arrmeta,
+    ) -> Result<Child, Error> {
+        let (dst_levels, dst_dtype, dst_leaf) = levels(dst_ty, dst_meta);
+        let (src_levels, src_dtype, src_leaf) = levels(src_ty, src_meta);
+        let (nd, ns) = (dst_levels.len(), src_levels.len());
+        // Extra leading source dimensions may only be of size 1.
+        let extra = ns.saturating_sub(nd);
+        for l in &src_levels[..extra] {
+            if l.meta.as_fixed().map(|f| f.0) != Some(1) {
+                return Err(Error::Broadcast {
+                    axis: 0,
+                    src_dim: l.dim.to_string(),
+                    dst_dim: "none".into(),
+                    src: src_ty.clone(),
+                    dst: dst_ty.clone(),
+                });
+            }
+        }
+        let src_levels = &src_levels[extra..];
+        let aligned: SmallVec<[Option<Level<'a>>; 8]> = (0..nd)
+            .map(|i| {
+                (i + src_levels.len())
+                    .checked_sub(nd)
+                    .map(|j| src_levels[j])
+            })
+            .collect();
+        self.push(&dst_levels, &aligned, 0, &|p: &mut Plan<'a, '_>| {
+            p.leaf(dst_dtype, dst_leaf, src_dtype, src_leaf)
+        })
     }
 }
 
@@ -352,30 +492,6 @@ fn kernel_with_arena<'a>(
     mode: ErrorMode,
     arena: Option<&'a Mutex<Vec<u8>>>,
 ) -> Result<Kernel<'a>, Error> {
-    let (dst_levels, dst_dtype, dst_leaf) = levels(dst_ty, dst_meta);
-    let (src_levels, src_dtype, src_leaf) = levels(src_ty, src_meta);
-    let (nd, ns) = (dst_levels.len(), src_levels.len());
-    // Extra leading source dimensions may only be of size 1.
-    let extra = ns.saturating_sub(nd);
-    for l in &src_levels[..extra] {
-        if l.meta.as_fixed().map(|f| f.0) != Some(1) {
-            return Err(Error::Broadcast {
-                axis: 0,
-                src_dim: l.dim.to_string(),
-                dst_dim: "none".into(),
-                src: src_ty.clone(),
-                dst: dst_ty.clone(),
-            });
-        }
-    }
-    let src_levels = &src_levels[extra..];
-    let aligned: SmallVec<[Option<Level<'a>>; 8]> = (0..nd)
-        .map(|i| {
-            (i + src_levels.len())
-                .checked_sub(nd)
-                .map(|j| src_levels[j])
-        })
-        .collect();
     let mut b = KernelBuilder::new();
     let mut plan = Plan {
         b: &mut b,
@@ -383,10 +499,9 @@ fn kernel_with_arena<'a>(
         src_ty,
         mode,
         arena: arena.map(|a| ArenaPtr(a as *const _)),
+        text_leaves: 0,
     };
-    plan.push(&dst_levels, &aligned, 0, &|p: &mut Plan<'a, '_>| {
-        p.leaf(dst_dtype, dst_leaf, src_dtype, src_leaf)
-    })?;
+    plan.element(dst_ty, dst_meta, src_ty, src_meta)?;
     Ok(b.finish()?)
 }
 
@@ -412,6 +527,7 @@ impl Array {
                     unique_values(element);
                 }
                 Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => unique_values(element),
+                Arrmeta::Fields { fields, .. } => fields.iter_mut().for_each(unique_values),
                 _ => {}
             }
         }
@@ -528,6 +644,7 @@ fn text_block(meta: &Arrmeta) -> Option<&Arc<MemoryBlock>> {
         | Arrmeta::Var { element, .. }
         | Arrmeta::Option(element) => text_block(element),
         Arrmeta::Text { block } => Some(block),
+        Arrmeta::Fields { fields, .. } => fields.iter().find_map(text_block),
         _ => None,
     }
 }
@@ -538,6 +655,7 @@ fn text_block_mut(meta: &mut Arrmeta) -> Option<&mut Arc<MemoryBlock>> {
         | Arrmeta::Var { element, .. }
         | Arrmeta::Option(element) => text_block_mut(element),
         Arrmeta::Text { block } => Some(block),
+        Arrmeta::Fields { fields, .. } => fields.iter_mut().find_map(text_block_mut),
         _ => None,
     }
 }
@@ -561,6 +679,34 @@ fn skeleton(v: &Value, ty: &Type) -> Result<Value, Error> {
             Ok(Value::List(vec![item; *n]))
         }
         (_, TypeKind::Option(_)) => Ok(Value::Null),
+        (_, TypeKind::Struct(st)) => Ok(Value::Object(
+            st.fields
+                .iter()
+                .enumerate()
+                .map(|(i, (n, t))| {
+                    let field = match v {
+                        Value::Object(fs) => fs.iter().find(|(k, _)| k == &**n).map(|(_, v)| v),
+                        Value::List(items) => items.get(i),
+                        _ => None,
+                    };
+                    Ok((n.to_string(), skeleton(field.unwrap_or(&Value::Null), t)?))
+                })
+                .collect::<Result<_, Error>>()?,
+        )),
+        (_, TypeKind::Tuple(tu)) => Ok(Value::List(
+            tu.fields
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let field = match v {
+                        Value::List(items) => items.get(i),
+                        Value::Object(fs) => fs.get(i).map(|(_, v)| v),
+                        _ => None,
+                    };
+                    skeleton(field.unwrap_or(&Value::Null), t)
+                })
+                .collect::<Result<_, _>>()?,
+        )),
         (_, TypeKind::Scalar(s)) => Ok(match s {
             dynd_types::Scalar::Bool => Value::Bool(false),
             dynd_types::Scalar::String | dynd_types::Scalar::Bytes => Value::Str(String::new()),

@@ -238,3 +238,50 @@ impl KernelData for OptionAssign {
         smallvec::smallvec![self.child]
     }
 }
+
+/// One field of a [`FieldsAssign`].
+pub(crate) struct FieldPart {
+    pub(crate) dst_offset: usize,
+    pub(crate) src_offset: usize,
+    pub(crate) name: String,
+    pub(crate) child: Child,
+}
+
+/// Tuple and struct assignment, field by field.
+pub(crate) struct FieldsAssign {
+    pub(crate) parts: smallvec::SmallVec<[FieldPart; 4]>,
+}
+
+impl KernelData for FieldsAssign {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        for p in &self.parts {
+            // SAFETY: the fields lie inside the elements at these offsets (the
+            // types' layouts), so their pointers are valid by the contract.
+            unsafe {
+                ctx.child(p.child)
+                    .single(dst.add(p.dst_offset), &[src[0].add(p.src_offset)])
+            }
+            .map_err(|e| {
+                KernelError::new(KernelErrorKind::InField {
+                    field: p.name.clone(),
+                    error: Box::new(e),
+                })
+            })?;
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        let names: Vec<&str> = self.parts.iter().map(|p| p.name.as_str()).collect();
+        format!("fields [{}]", names.join(", "))
+    }
+
+    fn children(&self) -> smallvec::SmallVec<[Child; 2]> {
+        self.parts.iter().map(|p| p.child).collect()
+    }
+}
