@@ -45,6 +45,7 @@ pub struct Array {
 /// Builds the data of one level of a type from values.
 enum Builder {
     Scalar(Scalar),
+    FixedString(usize, dynd_types::Encoding),
     Option(Box<Builder>, usize),
     Fixed(usize, usize, Box<Builder>),
     Var {
@@ -94,6 +95,7 @@ impl Builder {
                 is_string: *s == Scalar::String,
             },
             TypeKind::Scalar(s) => Builder::Scalar(*s),
+            TypeKind::FixedString { size, encoding } => Builder::FixedString(*size, *encoding),
             TypeKind::Option(inner) if !inner.is_dim() => {
                 Builder::Option(Box::new(Builder::new(inner)?), inner.data_layout()?.size)
             }
@@ -211,9 +213,33 @@ impl Builder {
                     value_error(format!("{v}{} {why} {ty}", at(path)))
                 })
             }
+            (Builder::FixedString(size, enc), Value::Str(text)) => {
+                crate::fixed_string::encode(text, *enc, *size, out, false)
+                    .map_err(|e| value_error(format!("{v}{} does not fit {ty}: {e}", at(path))))
+            }
+            (Builder::FixedString(..), v) => {
+                Err(value_error(format!("{v}{} is not a string", at(path))))
+            }
             (Builder::Text { bytes, is_string }, v) => {
+                let from_list: Vec<u8>;
                 let text: &[u8] = match v {
                     Value::Str(s) => s.as_bytes(),
+                    Value::List(items) if !*is_string => {
+                        from_list = items
+                            .iter()
+                            .map(|b| match b {
+                                Value::Int(i) => u8::try_from(*i).ok(),
+                                _ => None,
+                            })
+                            .collect::<Option<_>>()
+                            .ok_or_else(|| {
+                                value_error(format!(
+                                    "{v}{} is not a list of byte values 0..=255",
+                                    at(path)
+                                ))
+                            })?;
+                        &from_list
+                    }
                     _ => {
                         let what = if *is_string {
                             "a string"
@@ -341,7 +367,7 @@ impl Builder {
 
     fn finish(self, ty: &Type) -> Result<Arrmeta, Error> {
         Ok(match self {
-            Builder::Scalar(_) => Arrmeta::Scalar,
+            Builder::Scalar(_) | Builder::FixedString(..) => Arrmeta::Scalar,
             Builder::Option(inner, _) => {
                 let TypeKind::Option(t) = ty.kind() else {
                     unreachable!()
@@ -627,6 +653,7 @@ impl Array {
             .collect::<Result<_, _>>()?;
         let elem_meta = match Builder::new(dtype)? {
             b @ (Builder::Scalar(_)
+            | Builder::FixedString(..)
             | Builder::Option(..)
             | Builder::Text { .. }
             | Builder::Fields { .. }) => b.finish(dtype)?,
@@ -963,6 +990,10 @@ fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
                 _ => Value::List(items.collect()),
             }
         }
+        (TypeKind::FixedString { size, encoding }, _) => Value::Str(crate::fixed_string::decode(
+            &data[at..at + size * encoding.unit_size()],
+            *encoding,
+        )),
         (TypeKind::Option(inner), Arrmeta::Option(m)) => {
             let size = inner.data_layout().map_or(0, |l| l.size);
             if data[at + size] == 0 {

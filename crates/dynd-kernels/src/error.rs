@@ -82,6 +82,16 @@ pub enum KernelErrorKind {
         /// The destination type.
         dst: Type,
     },
+    /// Text that does not fit a fixed string.
+    #[error("{text:?} does not fit {dst}: {reason}")]
+    DoesNotFit {
+        /// The text.
+        text: String,
+        /// The destination type.
+        dst: Type,
+        /// Why not.
+        reason: String,
+    },
     /// A failure inside a tuple or struct field.
     #[error("in field '{field}': {error}")]
     InField {

@@ -19,6 +19,7 @@ pub mod arrmeta;
 pub mod assign;
 mod element;
 mod error;
+mod fixed_string;
 pub mod kernel;
 pub mod memory;
 mod scalar_io;

@@ -373,3 +373,45 @@ fn partial_string_assignment_keeps_the_other_strings() {
     a.assign(&arr("5", "int8"), Fractional).unwrap();
     assert_eq!(a.to_string(), "[\"5\", \"5\", \"5\"]");
 }
+
+#[test]
+fn fixed_strings_and_bytes() {
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, &str, ErrorMode, Expect)] = &[
+        ("[\"ab\", \"\u{e9}\"]", "2 * string", "2 * fixed_string[4]", Fractional, Ok("[\"ab\", \"\u{e9}\"]")),
+        ("[\"abcde\"]", "1 * string", "1 * fixed_string[4]", Fractional, Err("\"abcde\" does not fit fixed_string[4]: needs 5 code units but the fixed string holds 4, at index [0]")),
+        ("[\"abcde\"]", "1 * string", "1 * fixed_string[4]", NoCheck, Ok("[\"abcd\"]")),
+        ("[\"\u{e9}t\u{e9}\"]", "1 * string", "1 * fixed_string[4, 'ascii']", Overflow, Err("'\u{e9}' cannot be encoded in ASCII")),
+        ("[\"\u{e9}t\u{e9}\"]", "1 * string", "1 * fixed_string[4, 'ascii']", NoCheck, Ok("[\"?t?\"]")),
+        ("[\"h\u{e9}\"]", "1 * fixed_string[3]", "1 * fixed_string[2, 'utf16']", Fractional, Ok("[\"h\u{e9}\"]")),
+        ("[\"h\u{e9}\"]", "1 * fixed_string[3]", "1 * fixed_string[5, 'utf32']", Fractional, Ok("[\"h\u{e9}\"]")),
+        ("[\"xyz\"]", "1 * fixed_string[3, 'U32']", "1 * string", Fractional, Ok("[\"xyz\"]")),
+        ("[[1, 2, 255], \"ab\"]", "2 * bytes", "2 * bytes", Fractional, Ok("[[1, 2, 255], [97, 98]]")),
+    ];
+    let mut failures = Vec::new();
+    for (json, src, dst, mode, expected) in cases {
+        let got = cast(json, src, dst, *mode);
+        let ok = match (&got, expected) {
+            (Ok(g), Ok(w)) => g == w,
+            (Err(g), Err(w)) => g.contains(w),
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!(
+                "{json} {src} -> {dst} ({mode}): got {got:?}, expected {expected:?}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let err = Array::from_json("[\"toolong\"]", Some(&t("1 * fixed_string[3]"))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "\"toolong\" at index [0] does not fit fixed_string[3]: needs 7 code units but the fixed string holds 3"
+    );
+    assert!(Array::from_json("[[1, 256]]", Some(&t("1 * bytes"))).is_err());
+}

@@ -111,7 +111,9 @@ use dims::{
     MAX_LOOPS,
 };
 use scalar::{push_scalar, OptionAssign};
-use text::{ArenaPtr, NumberToString, StringToNumber, StringToString};
+use text::{
+    ArenaPtr, FixedSrc, FixedToString, NumberToString, StringToNumber, StringToString, ToFixed,
+};
 
 use crate::array::Array;
 use crate::arrmeta::Arrmeta;
@@ -277,16 +279,20 @@ impl<'a> Plan<'a, '_> {
             _ => None,
         };
         use dynd_types::Scalar::String as Str;
+        if let Some(c) = self.fixed_string_leaf(dst, src, src_meta)? {
+            return Ok(c);
+        }
         match (dst.kind(), src.kind()) {
+            (
+                TypeKind::Scalar(dynd_types::Scalar::Bytes),
+                TypeKind::Scalar(dynd_types::Scalar::Bytes),
+            ) => {
+                let arena = self.text_arena()?;
+                let src_text = text_base(src_meta).ok_or_else(unsupported)?;
+                Ok(self.b.push(StringToString { src_text, arena }))
+            }
             (TypeKind::Scalar(Str), TypeKind::Scalar(s)) => {
-                let arena = self.arena.ok_or_else(unsupported)?;
-                self.text_leaves += 1;
-                if self.text_leaves > 1 {
-                    return Err(Error::Unsupported {
-                        operation: "assigning several string fields at once",
-                        ty: self.dst_ty.clone(),
-                    });
-                }
+                let arena = self.text_arena()?;
                 if *s == Str {
                     let src_text = text_base(src_meta).ok_or_else(unsupported)?;
                     return Ok(self.b.push(StringToString { src_text, arena }));
@@ -334,6 +340,63 @@ impl<'a> Plan<'a, '_> {
                 TypeKind::Tuple(_) | TypeKind::Struct(_),
             ) => self.fields(dst, dst_meta, src, src_meta),
             _ => Err(unsupported()),
+        }
+    }
+
+    /// The text arena, for one string leaf per assignment.
+    fn text_arena(&mut self) -> Result<ArenaPtr, Error> {
+        let arena = self.arena.ok_or_else(|| Error::Unsupported {
+            operation: "assignment to strings outside Array::assign",
+            ty: self.dst_ty.clone(),
+        })?;
+        self.text_leaves += 1;
+        if self.text_leaves > 1 {
+            return Err(Error::Unsupported {
+                operation: "assigning several string fields at once",
+                ty: self.dst_ty.clone(),
+            });
+        }
+        Ok(arena)
+    }
+
+    /// Kernels to or from `fixed_string`, if either side is one.
+    fn fixed_string_leaf(
+        &mut self,
+        dst: &'a Type,
+        src: &'a Type,
+        src_meta: &'a Arrmeta,
+    ) -> Result<Option<Child>, Error> {
+        let src_side = match (src.kind(), src_meta) {
+            (TypeKind::FixedString { size, encoding }, _) => Some(FixedSrc::Fixed {
+                size: *size,
+                enc: *encoding,
+            }),
+            (TypeKind::Scalar(dynd_types::Scalar::String), Arrmeta::Text { block }) => {
+                Some(FixedSrc::Text(BlockPtr(block.as_ptr())))
+            }
+            _ => None,
+        };
+        let Some(src_side) = src_side else {
+            return Ok(None);
+        };
+        match dst.kind() {
+            TypeKind::FixedString { size, encoding } => Ok(Some(self.b.push(ToFixed {
+                src: src_side,
+                dst_size: *size,
+                dst_enc: *encoding,
+                dst_type: dst.clone(),
+                truncate: self.mode == ErrorMode::NoCheck,
+            }))),
+            TypeKind::Scalar(dynd_types::Scalar::String)
+                if matches!(src_side, FixedSrc::Fixed { .. }) =>
+            {
+                let arena = self.text_arena()?;
+                Ok(Some(self.b.push(FixedToString {
+                    src: src_side,
+                    arena,
+                })))
+            }
+            _ => Ok(None),
         }
     }
 
@@ -679,6 +742,7 @@ fn skeleton(v: &Value, ty: &Type) -> Result<Value, Error> {
             Ok(Value::List(vec![item; *n]))
         }
         (_, TypeKind::Option(_)) => Ok(Value::Null),
+        (_, TypeKind::FixedString { .. }) => Ok(Value::Str(String::new())),
         (_, TypeKind::Struct(st)) => Ok(Value::Object(
             st.fields
                 .iter()

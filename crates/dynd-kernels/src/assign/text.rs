@@ -10,7 +10,7 @@
 use std::marker::PhantomData;
 use std::sync::Mutex;
 
-use dynd_types::{Scalar, Type};
+use dynd_types::{Encoding, Scalar, Type};
 
 use super::convert::{Convert, ErrorMode, Num};
 use super::dims::BlockPtr;
@@ -219,6 +219,98 @@ impl<D: Convert> KernelData for StringToNumber<D> {
 
     fn describe(&self) -> String {
         format!("assign {} <- string (parse, {})", D::SCALAR, self.mode)
+    }
+}
+
+/// `fixed_string <- string` and `fixed_string <- fixed_string`.
+pub(crate) struct ToFixed {
+    /// The source: a string's text block, or a fixed string's encoding and size.
+    pub(crate) src: FixedSrc,
+    pub(crate) dst_size: usize,
+    pub(crate) dst_enc: Encoding,
+    pub(crate) dst_type: Type,
+    /// `nocheck`: truncate and replace instead of failing.
+    pub(crate) truncate: bool,
+}
+
+/// Where a [`ToFixed`] or [`FixedToString`] reads text.
+pub(crate) enum FixedSrc {
+    Text(BlockPtr),
+    Fixed { size: usize, enc: Encoding },
+}
+
+impl FixedSrc {
+    /// # Safety
+    ///
+    /// `elem` is a valid element of the source.
+    unsafe fn read(&self, elem: *const u8) -> String {
+        match self {
+            // SAFETY: a string element of this text block, by the contract.
+            FixedSrc::Text(base) => {
+                String::from_utf8_lossy(unsafe { read_text(*base, elem) }).into_owned()
+            }
+            FixedSrc::Fixed { size, enc } => {
+                // SAFETY: `size` code units of `enc`, by the contract.
+                let bytes = unsafe { std::slice::from_raw_parts(elem, size * enc.unit_size()) };
+                crate::fixed_string::decode(bytes, *enc)
+            }
+        }
+    }
+}
+
+impl KernelData for ToFixed {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: a valid source element, by the contract.
+        let text = unsafe { self.src.read(src[0]) };
+        let len = self.dst_size * self.dst_enc.unit_size();
+        let mut buf: smallvec::SmallVec<[u8; 64]> = smallvec::smallvec![0; len];
+        crate::fixed_string::encode(&text, self.dst_enc, self.dst_size, &mut buf, self.truncate)
+            .map_err(|e| {
+                KernelError::new(KernelErrorKind::DoesNotFit {
+                    text: text.clone(),
+                    dst: self.dst_type.clone(),
+                    reason: e.to_string(),
+                })
+            })?;
+        // SAFETY: the destination element is `len` bytes, by the contract.
+        unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), dst, len) };
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("assign {} <- text", self.dst_type)
+    }
+}
+
+/// `string <- fixed_string`.
+pub(crate) struct FixedToString {
+    pub(crate) src: FixedSrc,
+    pub(crate) arena: ArenaPtr,
+}
+
+impl KernelData for FixedToString {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: a valid source element and string destination; the arena lives.
+        unsafe {
+            let text = self.src.read(src[0]);
+            let start = self.arena.append(text.as_bytes());
+            write_text(dst, start, text.len() as u64);
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        "assign string <- fixed_string".into()
     }
 }
 
