@@ -245,9 +245,10 @@ impl FixedSrc {
     /// `elem` is a valid element of the source.
     unsafe fn read(&self, elem: *const u8) -> String {
         match self {
-            // SAFETY: a string element of this text block, by the contract.
             FixedSrc::Text(base) => {
-                String::from_utf8_lossy(unsafe { read_text(*base, elem) }).into_owned()
+                // SAFETY: a string element of this text block, by the contract.
+                let bytes = unsafe { read_text(*base, elem) };
+                String::from_utf8_lossy(bytes).into_owned()
             }
             FixedSrc::Fixed { size, enc } => {
                 // SAFETY: `size` code units of `enc`, by the contract.
