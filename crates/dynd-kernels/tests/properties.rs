@@ -17,8 +17,11 @@ fn cases() -> u32 {
         .unwrap_or(256)
 }
 
-/// A view description: a shape, then per axis a slice (start, stop, step).
-fn view_strategy() -> impl Strategy<Value = (Vec<usize>, Vec<(i64, i64, i64)>, Vec<usize>)> {
+/// A view: a base shape, a slice (start, stop, step) per axis, and an axis
+/// permutation.
+type ViewSpec = (Vec<usize>, Vec<(i64, i64, i64)>, Vec<usize>);
+
+fn view_strategy() -> impl Strategy<Value = ViewSpec> {
     prop::collection::vec(1usize..7, 1..4).prop_flat_map(|shape| {
         let n = shape.len();
         let slices = shape
