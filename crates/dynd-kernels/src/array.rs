@@ -298,7 +298,7 @@ impl Builder {
                     path.pop();
                 }
                 *count += items.len();
-                write_pair(out, start as u64, items.len() as u64);
+                write_pair(out, (start * *elem_size) as u64, items.len() as u64);
                 Ok(())
             }
             (
@@ -910,7 +910,7 @@ impl Array {
                         return Err(out_of_bounds(len as usize));
                     }
                     data = values.bytes();
-                    offset = *voff as isize + (start as isize + i as isize) * stride;
+                    offset = *voff as isize + start as i64 as isize + i as isize * stride;
                     m = element;
                 }
                 _ => return Err(out_of_bounds(0)),
@@ -990,7 +990,7 @@ fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
             Value::List(
                 (0..len)
                     .map(|i| {
-                        let off = *voff as isize + (start + i) as isize * stride;
+                        let off = *voff as isize + start as i64 as isize + i as isize * stride;
                         read_value(elem, element, values.bytes(), off)
                     })
                     .collect(),

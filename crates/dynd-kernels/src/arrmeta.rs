@@ -12,10 +12,10 @@
 //! | tuple, struct | [`Arrmeta::Fields`]: each field's offset and record |
 //! | other scalars | [`Arrmeta::Scalar`] |
 //!
-//! A `var` element in the data is a (start, length) pair of `u64`s: row
-//! elements are at `values + offset + (start + i) * stride`, the model of
-//! Arrow's ListView, so rows can be viewed, sliced and shared without
-//! copying. A `string` element is a (start, length) byte range of the text
+//! A `var` element in the data is a (start, length) pair of 64-bit words:
+//! row element `i` is at byte `offset + start + i * stride` of the values
+//! block (`start` is a signed byte offset), after Arrow's ListView, so rows
+//! can be viewed, sliced (with any step) and shared without copying. A `string` element is a (start, length) byte range of the text
 //! block.
 
 use std::sync::Arc;

@@ -105,14 +105,68 @@ fn check_at(i: i64, axis: usize, n: usize) -> Result<i64, Error> {
     Ok(j)
 }
 
+/// New (start, length) pairs, in a new C-order block, for a slice of every
+/// row of a `var` dimension under the kept fixed dimensions `kept` (whose
+/// strides address the pairs in `data` from `offset`). `None` if a kept
+/// dimension is `var`.
+#[allow(clippy::type_complexity)]
+fn reslice_rows(
+    data: &Arc<MemoryBlock>,
+    offset: isize,
+    kept: &[(Dim, Arrmeta)],
+    (start, stop, step): (Option<i64>, Option<i64>, i64),
+    stride: isize,
+) -> Option<Result<(Arc<MemoryBlock>, Vec<(Dim, Arrmeta)>), Error>> {
+    let dims: Vec<(usize, isize)> = kept
+        .iter()
+        .map(|(_, m)| m.as_fixed().map(|(n, s, _)| (n, s)))
+        .collect::<Option<_>>()?;
+    let count: usize = dims.iter().map(|d| d.0).product();
+    let mut out = vec![0u8; count * PAIR_SIZE];
+    let bytes = data.bytes();
+    for (k, chunk) in out.chunks_exact_mut(PAIR_SIZE).enumerate() {
+        // The old pair of row k (C order over the kept dims).
+        let mut rem = k;
+        let mut at = offset;
+        for &(n, s) in dims.iter().rev() {
+            at += (rem % n) as isize * s;
+            rem /= n;
+        }
+        let (row_start, len) = read_pair(&bytes[at as usize..at as usize + PAIR_SIZE]);
+        let (first, n) = match slice_range(start, stop, step, len as usize) {
+            Ok(r) => r,
+            Err(e) => return Some(Err(e)),
+        };
+        let new_start = row_start as i64 + if n > 0 { first * stride as i64 } else { 0 };
+        write_pair(chunk, new_start as u64, n as u64);
+    }
+    // C-order strides over the new pairs.
+    let mut new_kept = Vec::with_capacity(dims.len());
+    let mut s = PAIR_SIZE as isize;
+    for &(n, _) in dims.iter().rev() {
+        new_kept.push((
+            Dim::Fixed(n),
+            Arrmeta::Fixed {
+                size: n,
+                stride: s,
+                element: Box::new(Arrmeta::Scalar),
+            },
+        ));
+        s *= n as isize;
+    }
+    new_kept.reverse();
+    Some(Ok((MemoryBlock::from_bytes(&out), new_kept)))
+}
+
 impl Array {
     /// A view selecting `index` along the outermost dimensions (missing
     /// trailing entries mean `:`).
     ///
     /// On `var` dimensions: at a single element (every outer dimension
     /// indexed by an integer), integers and slices both work as views; under
-    /// a kept outer dimension only `:` does, as one index per row would need
-    /// per-row offsets.
+    /// kept fixed dimensions a slice gives every row a new (start, length)
+    /// pair over the same values (`a[:, 1:3]`), while an integer would need
+    /// one offset per row and is refused.
     ///
     /// # Errors
     ///
@@ -173,9 +227,47 @@ impl Array {
                     packed,
                 } => {
                     if !kept.is_empty() {
-                        if *idx != Index::ALL {
+                        if let Index::Slice {
+                            start: s0,
+                            stop,
+                            step,
+                        } = *idx
+                        {
+                            if *idx != Index::ALL {
+                                // Every row gets a new (start, length) pair over the same values.
+                                let (new_data, new_kept) = reslice_rows(
+                                    &data,
+                                    offset,
+                                    &kept,
+                                    (s0, stop, step),
+                                    *stride,
+                                )
+                                .ok_or_else(|| Error::Unsupported {
+                                    operation:
+                                        "a slice of a var dimension under a kept var dimension",
+                                    ty: self.ty().clone(),
+                                })??;
+                                data = new_data;
+                                offset = 0;
+                                kept = new_kept;
+                                kept.push((
+                                    Dim::Var,
+                                    Arrmeta::Var {
+                                        values: values.clone(),
+                                        offset: *voff,
+                                        stride: stride * step as isize,
+                                        packed: false,
+                                        element: Box::new(Arrmeta::Scalar),
+                                    },
+                                ));
+                                meta = element;
+                                ty = elem_ty;
+                                continue;
+                            }
+                        } else {
                             return Err(Error::Unsupported {
-                                operation: "an integer or slice index on a var dimension under a kept dimension",
+                                operation: "an integer index on a var dimension under a kept dimension \
+                                            (each row would need its own offset; take a slice, or index each row)",
                                 ty: self.ty().clone(),
                             });
                         }
@@ -195,7 +287,7 @@ impl Array {
                     }
                     let (start, len) =
                         read_pair(&data.bytes()[offset as usize..offset as usize + PAIR_SIZE]);
-                    let row0 = *voff as isize + start as isize * stride;
+                    let row0 = *voff as isize + start as i64 as isize;
                     match *idx {
                         Index::At(i) => {
                             let j = check_at(i, axis, len as usize)?;

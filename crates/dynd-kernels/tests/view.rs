@@ -123,6 +123,46 @@ fn var_dimension_views_share_values() {
         r.index(&[Index::ALL, Index::At(0)]),
         Err(Error::Unsupported { .. })
     ));
+    // Slices of every row: new pairs, the same values.
+    assert_eq!(
+        r.index(&[Index::ALL, s(Some(1), None, 1)])
+            .unwrap()
+            .to_string(),
+        "[[2, 3], [], [6]]"
+    );
+    assert_eq!(
+        r.index(&[s(None, None, -1), s(None, None, -1)])
+            .unwrap()
+            .to_string(),
+        "[[6, 5], [4], [3, 2, 1]]"
+    );
+    let rev = r.index(&[Index::ALL, s(None, None, -1)]).unwrap();
+    assert_eq!(
+        rev.index(&[Index::ALL, s(None, None, -2)])
+            .unwrap()
+            .to_string(),
+        "[[1, 3], [4], [5]]"
+    );
+    assert_eq!(
+        rev.index(&[Index::At(0), Index::At(0)])
+            .unwrap()
+            .to_string(),
+        "3"
+    );
+    let mut w = r.clone();
+    w.assign_at(
+        &[Index::ALL, s(Some(1), None, 1)],
+        &array![0],
+        ErrorMode::Fractional,
+    )
+    .unwrap();
+    assert_eq!(w.to_string(), "[[1, 0, 0], [4], [5, 0]]");
+    assert_eq!(r.to_string(), "[[1, 2, 3], [4], [5, 6]]");
+    let nested = array![[[1, 2], [3]], [[4, 5, 6]]];
+    assert!(matches!(
+        nested.index(&[Index::ALL, Index::ALL, s(Some(1), None, 1)]),
+        Err(Error::Unsupported { .. })
+    ));
     // Element views point into the values block: no copy.
     let Some(values) = (match r.arrmeta() {
         dynd_kernels::Arrmeta::Fixed { element, .. } => match &**element {

@@ -281,7 +281,7 @@ impl VarRows {
             (p.read_unaligned(), p.add(1).read_unaligned())
         };
         (
-            self.base.0.wrapping_offset(start as isize * self.stride),
+            self.base.0.wrapping_offset(start as i64 as isize),
             len as usize,
         )
     }
