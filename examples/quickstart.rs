@@ -1,7 +1,9 @@
-//! A minute with dynd-rs: datashape types, signatures and broadcasting.
+//! A minute with dynd-rs: datashape types, signatures, broadcasting, and
+//! arrays with views and checked assignment.
 //!
 //! Run it with `cargo run --release --example quickstart`.
 
+use dynd::nd::Value;
 use dynd::prelude::*;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -74,5 +76,46 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "strict: 3 * int32 with 2 * 3 * int32 -> error: {}",
         strict.unwrap_err()
     );
+
+    println!("\n== Arrays ==");
+    let ragged = nd::array![[1.5, 2.0], [3.0], [4.5, 5.0, 6.0]];
+    println!("{ragged:?}");
+    let row = ragged.index(&[Index::At(2), Index::slice(None, None, -1)])?;
+    println!("row 2 reversed (a view, no copy): {row}");
+    let tail = ragged.index(&[Index::ALL, Index::slice(Some(1), None, 1)])?;
+    println!("every row from 1 on (a view):     {tail}");
+
+    let table = Array::from_json(
+        r#"[{"name": "ada", "score": 9.5}, {"name": "bob", "score": null}]"#,
+        Some(&"2 * {name: string, score: ?float32}".parse()?),
+    )?;
+    println!("{table:?}");
+
+    println!("\n== Assignment broadcasts and checks ==");
+    let mut grid = Array::zeros(&"3 * 3 * int16".parse()?)?;
+    grid.assign(&nd::array![[1], [2, 3, 4], [5]], ErrorMode::Fractional)?; // rows of length 1 broadcast
+    println!("var -> 3 * 3 * int16: {grid}");
+    let ragged_rows = nd::array![[1, 2, 3], [4, 5], [6]];
+    println!(
+        "a row that does not fit: {}",
+        grid.assign(&ragged_rows, ErrorMode::Fractional)
+            .unwrap_err()
+    );
+    let big = nd::array![1.5, 70000.0];
+    for mode in [
+        ErrorMode::NoCheck,
+        ErrorMode::Overflow,
+        ErrorMode::Fractional,
+    ] {
+        match big.cast(&"2 * int16".parse()?, mode) {
+            Ok(a) => println!("[1.5, 70000] as int16 ({mode}): {a}"),
+            Err(e) => println!("[1.5, 70000] as int16 ({mode}): error: {e}"),
+        }
+    }
+    let na = Array::from_value(
+        &Value::parse_json("[1, null, NaN]")?,
+        Some(&"3 * ?float64".parse()?),
+    )?;
+    println!("NA is not NaN: {na}");
     Ok(())
 }

@@ -235,18 +235,15 @@ impl Array {
                         {
                             if *idx != Index::ALL {
                                 // Every row gets a new (start, length) pair over the same values.
-                                let (new_data, new_kept) = reslice_rows(
-                                    &data,
-                                    offset,
-                                    &kept,
-                                    (s0, stop, step),
-                                    *stride,
-                                )
-                                .ok_or_else(|| Error::Unsupported {
+                                let (new_data, new_kept) =
+                                    reslice_rows(&data, offset, &kept, (s0, stop, step), *stride)
+                                        .ok_or_else(|| {
+                                            Error::Unsupported {
                                     operation:
                                         "a slice of a var dimension under a kept var dimension",
                                     ty: self.ty().clone(),
-                                })??;
+                                }
+                                        })??;
                                 data = new_data;
                                 offset = 0;
                                 kept = new_kept;
