@@ -530,11 +530,26 @@ impl Kernel<'_> {
     /// The kernel tree, one record a line, children indented under their parent.
     pub fn describe(&self) -> String {
         let mut out = String::new();
-        self.describe_into(self.root, 0, &mut out);
+        let starts = self.record_starts();
+        self.describe_into(self.root, 0, &starts, &mut out);
         out
     }
 
-    fn describe_into(&self, offset: usize, depth: usize, out: &mut String) {
+    /// The offsets where records start, in push order.
+    fn record_starts(&self) -> Vec<usize> {
+        let base = self.records.storage.as_ptr();
+        let mut starts = Vec::new();
+        let mut offset = 0;
+        while offset < self.records.len {
+            starts.push(offset);
+            // SAFETY: records are contiguous from 0 to len, each starting
+            // with its prefix, whose `size` leads to the next one.
+            offset += unsafe { (*(base.add(offset) as *const KernelPrefix)).size };
+        }
+        starts
+    }
+
+    fn describe_into(&self, offset: usize, depth: usize, starts: &[usize], out: &mut String) {
         let base = self.records.storage.as_ptr();
         // SAFETY: `offset` is the root or a Child of a record, so a record
         // starts there, with its prefix.
@@ -546,8 +561,15 @@ impl Kernel<'_> {
         out.push_str(&line);
         out.push('\n');
         for c in children {
-            if c.0 < self.records.len && depth < 64 {
-                self.describe_into(c.0, depth + 1, out);
+            // A child handed out by another builder is not followed.
+            if starts.binary_search(&c.0).is_ok() && depth < 64 {
+                self.describe_into(c.0, depth + 1, starts, out);
+            } else {
+                out.push_str(&format!(
+                    "{}(child at offset {} is not a record of this kernel)\n",
+                    "  ".repeat(depth + 1),
+                    c.0
+                ));
             }
         }
     }
