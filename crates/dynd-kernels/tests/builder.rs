@@ -365,3 +365,43 @@ fn errors_carry_the_index_path() {
     let err = unsafe { k.single(dst.as_mut_ptr().cast(), &[src.as_ptr().cast()]) }.unwrap_err();
     assert_eq!(err.to_string(), "bad value 5, at index [1, 2]");
 }
+
+#[test]
+fn describe_does_not_follow_a_child_from_another_builder() {
+    // `foreign` is a record start in `a` but falls inside the first record of `c`.
+    let mut a = KernelBuilder::new();
+    a.push(AddConst(1));
+    let foreign = a.push(Tracked {
+        drops: Arc::new(AtomicUsize::new(0)),
+        _payload: Vec::new(),
+        child: None,
+    });
+    let mut b = KernelBuilder::new();
+    let leaf = b.push(AddConst(2));
+    b.push(Dim {
+        size: 1,
+        dst_stride: 0,
+        src_stride: 0,
+        child: leaf,
+    });
+    let k = b.finish().unwrap();
+    assert_eq!(k.describe(), "dim size=1 strides=(0, 0)\n  add 2\n");
+    let mut c = KernelBuilder::new();
+    c.push(Tracked {
+        drops: Arc::new(AtomicUsize::new(0)),
+        _payload: vec![0; 4],
+        child: None,
+    });
+    c.push(Dim {
+        size: 1,
+        dst_stride: 0,
+        src_stride: 0,
+        child: foreign,
+    });
+    let k = c.finish().unwrap();
+    assert!(
+        k.describe().contains("is not a record of this kernel"),
+        "{}",
+        k.describe()
+    );
+}
