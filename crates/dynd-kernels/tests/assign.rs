@@ -39,6 +39,30 @@ fn arr(json: &str, ty: &str) -> Array {
     Array::from_json(json, Some(&t(ty))).unwrap_or_else(|e| panic!("{json} as {ty}: {e}"))
 }
 
+/// Runs a table of casts, reporting every mismatch at once.
+fn check_casts(cases: &[(&str, &str, &str, ErrorMode, Expect)]) {
+    let mut failures = Vec::new();
+    for (json, src, dst, mode, expected) in cases {
+        let got = cast(json, src, dst, *mode);
+        let ok = match (&got, expected) {
+            (Ok(g), Ok(w)) => g == w,
+            (Err(g), Err(w)) => g.contains(w),
+            _ => false,
+        };
+        if !ok {
+            failures.push(format!(
+                "{json} {src} -> {dst} ({mode}): got {got:?}, expected {expected:?}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// Casts `json` of type `src` to `dst` under `mode`.
 fn cast(json: &str, src: &str, dst: &str, mode: ErrorMode) -> Result<String, String> {
     arr(json, src)
@@ -336,26 +360,7 @@ fn strings_convert_both_ways() {
         ("[\"3\", null]", "2 * ?string", "2 * ?int64", Fractional, Ok("[3, null]")),
         ("[[\"x\"], [\"y\", \"z\"]]", "2 * var * string", "2 * var * string", Fractional, Ok("[[\"x\"], [\"y\", \"z\"]]")),
     ];
-    let mut failures = Vec::new();
-    for (json, src, dst, mode, expected) in cases {
-        let got = cast(json, src, dst, *mode);
-        let ok = match (&got, expected) {
-            (Ok(g), Ok(w)) => g == w,
-            (Err(g), Err(w)) => g.contains(w),
-            _ => false,
-        };
-        if !ok {
-            failures.push(format!(
-                "{json} {src} -> {dst} ({mode}): got {got:?}, expected {expected:?}"
-            ));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    check_casts(cases);
 }
 
 #[test]
@@ -388,26 +393,7 @@ fn fixed_strings_and_bytes() {
         ("[\"xyz\"]", "1 * fixed_string[3, 'U32']", "1 * string", Fractional, Ok("[\"xyz\"]")),
         ("[[1, 2, 255], \"ab\"]", "2 * bytes", "2 * bytes", Fractional, Ok("[[1, 2, 255], [97, 98]]")),
     ];
-    let mut failures = Vec::new();
-    for (json, src, dst, mode, expected) in cases {
-        let got = cast(json, src, dst, *mode);
-        let ok = match (&got, expected) {
-            (Ok(g), Ok(w)) => g == w,
-            (Err(g), Err(w)) => g.contains(w),
-            _ => false,
-        };
-        if !ok {
-            failures.push(format!(
-                "{json} {src} -> {dst} ({mode}): got {got:?}, expected {expected:?}"
-            ));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    check_casts(cases);
     let err = Array::from_json("[\"toolong\"]", Some(&t("1 * fixed_string[3]"))).unwrap_err();
     assert_eq!(
         err.to_string(),
