@@ -770,6 +770,11 @@ impl Array {
         (&self.ty, &mut self.data, &mut self.meta)
     }
 
+    /// The arrmeta, shared.
+    pub(crate) fn arrmeta_arc(&self) -> Arc<Arrmeta> {
+        self.meta.clone()
+    }
+
     /// The address of the first element.
     pub(crate) fn data_ptr(&self) -> *const u8 {
         self.data.as_ptr().wrapping_add(self.offset)

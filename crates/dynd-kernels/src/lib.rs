@@ -18,6 +18,7 @@ pub mod array;
 pub mod arrmeta;
 pub mod assign;
 mod element;
+pub mod elwise;
 mod error;
 mod fixed_string;
 pub mod kernel;

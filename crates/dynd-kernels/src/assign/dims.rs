@@ -274,7 +274,7 @@ impl VarRows {
     /// # Safety
     ///
     /// `elem` points to a valid (start, length) pair of this dimension.
-    unsafe fn row(&self, elem: *const u8) -> (*const u8, usize) {
+    pub(crate) unsafe fn row(&self, elem: *const u8) -> (*const u8, usize) {
         // SAFETY: by the contract; the pair is two native-endian u64s.
         let (start, len) = unsafe {
             let p = elem as *const u64;

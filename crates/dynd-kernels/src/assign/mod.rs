@@ -95,7 +95,7 @@ macro_rules! with_numeric {
 }
 
 pub mod convert;
-mod dims;
+pub(crate) mod dims;
 mod scalar;
 mod text;
 
@@ -571,7 +571,7 @@ fn kernel_with_arena<'a>(
 impl Array {
     /// Makes this array the only owner of its memory (copying what is
     /// shared), so it may be written.
-    fn make_unique(&mut self) -> Result<(), Error> {
+    pub(crate) fn make_unique(&mut self) -> Result<(), Error> {
         if self.is_readonly() {
             return Err(Error::ReadOnly);
         }

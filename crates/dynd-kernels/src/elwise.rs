@@ -1,0 +1,714 @@
+//! Dimension kernels for elementwise operations with several inputs.
+//!
+//! [`push_elwise`] builds, for a destination and up to [`MAX_ARGS`]
+//! sources, the kernels that walk their dimensions together (the sources
+//! broadcast to the destination, right-aligned, size 1 and missing
+//! dimensions stretching) and call a leaf kernel on each element. Fixed
+//! dimensions become one loop record, coalesced and ordered by the
+//! destination's strides, whose innermost loop calls the leaf's *strided*
+//! kernel once per run; `var` dimensions in the sources check each row's
+//! length at run time.
+//!
+//! The typed entry points run a Rust function elementwise, checking the
+//! element types, broadcasting the inputs and allocating the output:
+//!
+//! ```
+//! use dynd_kernels::{array, elwise};
+//!
+//! let (a, b) = (array![[1.0, 2.0], [3.0, 4.0]], array![10.0, 20.0]);
+//! let r = elwise::map2(&a, &b, |x: f64, y: f64| x * y)?;
+//! assert_eq!(r.to_string(), "[[10, 40], [30, 80]]");
+//! assert_eq!(r.ty().to_string(), "2 * 2 * float64");
+//!
+//! // var rows broadcast into a fixed result.
+//! let ragged = array![[1.0], [2.0, 3.0]];
+//! let r = elwise::map2(&ragged, &array![[0.5, 0.25], [1.0, 2.0]], |x: f64, y: f64| x + y)?;
+//! assert_eq!(r.to_string(), "[[1.5, 1.25], [3, 5]]");
+//! # Ok::<(), dynd_kernels::Error>(())
+//! //! ```
+
+use smallvec::{smallvec, SmallVec};
+
+use dynd_types::{Dim, Type, TypeKind};
+
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::assign::dims::{BlockPtr, VarRows};
+use crate::element::Element;
+use crate::error::{Error, KernelError, KernelErrorKind};
+use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
+
+/// The most inputs an elementwise kernel takes.
+pub const MAX_ARGS: usize = 4;
+
+/// Most loops one record holds.
+const MAX_LOOPS: usize = 8;
+
+/// One fixed dimension: its size, the destination's stride and each source's.
+#[derive(Clone, Copy, Debug, Default)]
+struct NLoop {
+    size: usize,
+    dst: isize,
+    src: [isize; MAX_ARGS],
+}
+
+/// Nested loops over fixed dimensions for `nsrc` sources.
+struct NaryLoops {
+    loops: [NLoop; MAX_LOOPS],
+    len: usize,
+    nsrc: usize,
+    /// Sizes of the original axes, outermost first (loops are merged in
+    /// order, never reordered, so an index splits back exactly).
+    shape: [usize; MAX_LOOPS],
+    /// How many original axes each loop merges.
+    merged: [u8; MAX_LOOPS],
+    child: Child,
+}
+
+impl NaryLoops {
+    /// # Safety
+    ///
+    /// Every element the loops reach is valid.
+    unsafe fn run(
+        &self,
+        ctx: &KernelCtx<'_>,
+        level: usize,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let l = &self.loops[level];
+        let strides = &l.src[..self.nsrc];
+        if level + 1 == self.len {
+            // SAFETY: the innermost run is valid by the contract.
+            return unsafe {
+                ctx.child(self.child)
+                    .strided(dst, l.dst, src, strides, l.size)
+            }
+            .map_err(|e| self.unmerge(e, level));
+        }
+        let mut s: SmallVec<[*const u8; MAX_ARGS]> = src.iter().copied().collect();
+        let mut d = dst;
+        for i in 0..l.size {
+            // SAFETY: as above, one level in.
+            unsafe { self.run(ctx, level + 1, d, &s) }.map_err(|e| self.unmerge(e.at(i), level))?;
+            d = d.wrapping_offset(l.dst);
+            for (p, st) in s.iter_mut().zip(strides) {
+                *p = p.wrapping_offset(*st);
+            }
+        }
+        Ok(())
+    }
+
+    /// Splits the index of a merged loop back into its original axes.
+    fn unmerge(&self, e: KernelError, level: usize) -> KernelError {
+        let m = self.merged[level] as usize;
+        if m <= 1 || e.path().is_empty() {
+            return e;
+        }
+        let mut rest: SmallVec<[usize; 8]> = e.path().iter().copied().collect();
+        let mut flat = rest.remove(0);
+        let start: usize = self.merged[..level].iter().map(|&x| x as usize).sum();
+        let mut parts: SmallVec<[usize; 8]> = SmallVec::new();
+        for axis in (start..start + m).rev() {
+            let n = self.shape[axis].max(1);
+            parts.push(flat % n);
+            flat /= n;
+        }
+        let mut fresh = KernelError::new(e.kind().clone());
+        for &i in rest.iter().rev() {
+            fresh = fresh.at(i);
+        }
+        for &i in parts.iter() {
+            fresh = fresh.at(i);
+        }
+        fresh
+    }
+}
+
+impl KernelData for NaryLoops {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        if self.len == 0 {
+            // SAFETY: one element.
+            return unsafe { ctx.child(self.child).single(dst, src) };
+        }
+        if self.loops[..self.len].iter().any(|l| l.size == 0) {
+            return Ok(());
+        }
+        // SAFETY: by the contract.
+        unsafe { self.run(ctx, 0, dst, src) }
+    }
+
+    fn describe(&self) -> String {
+        let loops: Vec<String> = self.loops[..self.len]
+            .iter()
+            .map(|l| format!("{}:({}; {:?})", l.size, l.dst, &l.src[..self.nsrc]))
+            .collect();
+        format!(
+            "elementwise loops [{}] (size:(dst stride; src strides))",
+            loops.join(", ")
+        )
+    }
+
+    fn children(&self) -> SmallVec<[Child; 2]> {
+        smallvec![self.child]
+    }
+}
+
+/// A `var` (or fixed) dimension in the sources under a fixed destination
+/// dimension: each source row must have the destination's length or 1.
+struct NaryVar {
+    size: usize,
+    dst_stride: isize,
+    nsrc: usize,
+    src: [SrcLevel; MAX_ARGS],
+    child: Child,
+}
+
+#[derive(Clone, Copy)]
+enum SrcLevel {
+    Var(VarRows),
+    Fixed { size: usize, stride: isize },
+    Broadcast,
+}
+
+impl KernelData for NaryVar {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let mut ptrs: SmallVec<[*const u8; MAX_ARGS]> = SmallVec::new();
+        let mut strides: SmallVec<[isize; MAX_ARGS]> = SmallVec::new();
+        for (level, &p) in self.src[..self.nsrc].iter().zip(src) {
+            let (row, len, stride) = match level {
+                // SAFETY: `p` is a valid (start, length) pair of this dimension.
+                SrcLevel::Var(rows) => {
+                    let (r, n) = unsafe { rows.row(p) };
+                    (r, n, rows.stride)
+                }
+                SrcLevel::Fixed { size, stride } => (p, *size, *stride),
+                SrcLevel::Broadcast => (p, 1, 0),
+            };
+            let stride = if len == self.size {
+                stride
+            } else if len == 1 {
+                0
+            } else {
+                return Err(KernelError::new(KernelErrorKind::RaggedRow {
+                    len,
+                    expected: self.size,
+                }));
+            };
+            ptrs.push(row);
+            strides.push(stride);
+        }
+        // SAFETY: `size` destination elements and matching source rows.
+        unsafe {
+            ctx.child(self.child)
+                .strided(dst, self.dst_stride, &ptrs, &strides, self.size)
+        }
+    }
+
+    fn describe(&self) -> String {
+        let kinds: Vec<&str> = self.src[..self.nsrc]
+            .iter()
+            .map(|s| match s {
+                SrcLevel::Var(_) => "var",
+                SrcLevel::Fixed { .. } => "fixed",
+                SrcLevel::Broadcast => "broadcast",
+            })
+            .collect();
+        format!(
+            "{} <- [{}] (row lengths checked)",
+            self.size,
+            kinds.join(", ")
+        )
+    }
+
+    fn children(&self) -> SmallVec<[Child; 2]> {
+        smallvec![self.child]
+    }
+}
+
+/// One level of a type with its arrmeta.
+fn levels<'a>(ty: &'a Type, meta: &'a Arrmeta) -> SmallVec<[(&'a Dim, &'a Arrmeta); 8]> {
+    let mut out = SmallVec::new();
+    let (mut t, mut m) = (ty, meta);
+    while let TypeKind::Dim(dim, element) = t.kind() {
+        let next = match m {
+            Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => element,
+            _ => break,
+        };
+        out.push((dim, m));
+        t = element;
+        m = next;
+    }
+    out
+}
+
+/// Pushes the dimension kernels of an elementwise operation and, under
+/// them, the leaf that `leaf` pushes. The destination's dimensions must be
+/// fixed (it is an output allocated for the broadcast shape); sources
+/// broadcast to it, with `var` rows checked at run time.
+///
+/// # Errors
+///
+/// [`Error::Broadcast`] for a source dimension that does not broadcast,
+/// [`Error::Unsupported`] for more than [`MAX_ARGS`] sources or a `var`
+/// destination dimension, and whatever `leaf` returns.
+pub fn push_elwise<'a>(
+    b: &mut KernelBuilder<'a>,
+    dst: (&'a Type, &'a Arrmeta),
+    srcs: &[(&'a Type, &'a Arrmeta)],
+    leaf: &mut dyn FnMut(&mut KernelBuilder<'a>) -> Result<Child, Error>,
+) -> Result<Child, Error> {
+    if srcs.len() > MAX_ARGS {
+        return Err(Error::Value {
+            what: format!(
+                "an elementwise kernel takes at most {MAX_ARGS} inputs, not {}",
+                srcs.len()
+            ),
+        });
+    }
+    let dst_levels = levels(dst.0, dst.1);
+    let nd = dst_levels.len();
+    let src_levels: SmallVec<[SmallVec<[(&Dim, &Arrmeta); 8]>; MAX_ARGS]> =
+        srcs.iter().map(|(t, m)| levels(t, m)).collect();
+    for (i, l) in src_levels.iter().enumerate() {
+        if l.len() > nd {
+            return Err(Error::Broadcast {
+                axis: 0,
+                src_dim: l[0].0.to_string(),
+                dst_dim: "none".into(),
+                src: srcs[i].0.clone(),
+                dst: dst.0.clone(),
+            });
+        }
+    }
+    // Source level `k` of argument `i` meets destination level `k + shift_i`.
+    let at = |i: usize, level: usize| -> Option<(&Dim, &Arrmeta)> {
+        let shift = nd - src_levels[i].len();
+        level.checked_sub(shift).map(|k| src_levels[i][k])
+    };
+    push_levels(b, dst, srcs, &dst_levels, &at, 0, leaf)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_levels<'a>(
+    b: &mut KernelBuilder<'a>,
+    dst: (&'a Type, &'a Arrmeta),
+    srcs: &[(&'a Type, &'a Arrmeta)],
+    dst_levels: &[(&'a Dim, &'a Arrmeta)],
+    at: &dyn Fn(usize, usize) -> Option<(&'a Dim, &'a Arrmeta)>,
+    level: usize,
+    leaf: &mut dyn FnMut(&mut KernelBuilder<'a>) -> Result<Child, Error>,
+) -> Result<Child, Error> {
+    let nd = dst_levels.len();
+    if level == nd {
+        return leaf(b);
+    }
+    let n = srcs.len();
+    let Some((size, dst_stride, _)) = dst_levels[level].1.as_fixed() else {
+        return Err(Error::Unsupported {
+            operation: "an elementwise result with a var dimension (not yet: the result's rows need lengths)",
+            ty: dst.0.clone(),
+        });
+    };
+    let is_fixed_level =
+        |l: usize| (0..n).all(|i| !matches!(at(i, l).map(|x| x.1), Some(Arrmeta::Var { .. })));
+    if is_fixed_level(level) {
+        let mut end = level;
+        while end < nd
+            && end - level < MAX_LOOPS
+            && is_fixed_level(end)
+            && dst_levels[end].1.as_fixed().is_some()
+        {
+            end += 1;
+        }
+        let mut loops: SmallVec<[NLoop; MAX_LOOPS]> = SmallVec::new();
+        for l in level..end {
+            let Some((size, dst_stride, _)) = dst_levels[l].1.as_fixed() else {
+                unreachable!()
+            };
+            let mut src = [0isize; MAX_ARGS];
+            for (i, s) in src.iter_mut().enumerate().take(n) {
+                *s = match at(i, l).and_then(|x| x.1.as_fixed()) {
+                    None => 0,
+                    Some((m, stride, _)) if m == size => stride,
+                    Some((1, _, _)) => 0,
+                    Some((m, _, _)) => {
+                        return Err(Error::Broadcast {
+                            axis: l,
+                            src_dim: m.to_string(),
+                            dst_dim: size.to_string(),
+                            src: srcs[i].0.clone(),
+                            dst: dst.0.clone(),
+                        })
+                    }
+                };
+            }
+            loops.push(NLoop {
+                size,
+                dst: dst_stride,
+                src,
+            });
+        }
+        let child = push_levels(b, dst, srcs, dst_levels, at, end, leaf)?;
+        // Merge neighbours that walk memory as one for every operand.
+        let mut record = NaryLoops {
+            loops: [NLoop::default(); MAX_LOOPS],
+            len: 0,
+            nsrc: n,
+            shape: [0; MAX_LOOPS],
+            merged: [0; MAX_LOOPS],
+            child,
+        };
+        for (k, l) in loops.iter().enumerate() {
+            record.shape[k] = l.size;
+            if record.len > 0 {
+                let prev = &mut record.loops[record.len - 1];
+                let m = l.size as isize;
+                if prev.dst == l.dst * m && (0..n).all(|i| prev.src[i] == l.src[i] * m) {
+                    prev.size *= l.size;
+                    prev.dst = l.dst;
+                    prev.src = l.src;
+                    record.merged[record.len - 1] += 1;
+                    continue;
+                }
+            }
+            record.loops[record.len] = *l;
+            record.merged[record.len] = 1;
+            record.len += 1;
+        }
+        return Ok(b.push(record));
+    }
+    let child = push_levels(b, dst, srcs, dst_levels, at, level + 1, leaf)?;
+    let mut src = [SrcLevel::Broadcast; MAX_ARGS];
+    for (i, s) in src.iter_mut().enumerate().take(n) {
+        *s = match at(i, level) {
+            None => SrcLevel::Broadcast,
+            Some((
+                _,
+                Arrmeta::Var {
+                    values,
+                    offset,
+                    stride,
+                    ..
+                },
+            )) => SrcLevel::Var(VarRows {
+                base: BlockPtr(values.as_ptr().wrapping_add(*offset)),
+                stride: *stride,
+            }),
+            Some((_, m)) => match m.as_fixed() {
+                Some((size, stride, _)) => SrcLevel::Fixed { size, stride },
+                None => unreachable!("a dimension level has fixed or var arrmeta"),
+            },
+        };
+    }
+    Ok(b.push(NaryVar {
+        size,
+        dst_stride,
+        nsrc: n,
+        src,
+        child,
+    }))
+}
+
+/// A Rust function of one element, as a leaf kernel.
+struct Map1<A, R, F> {
+    f: F,
+    _types: std::marker::PhantomData<fn(A) -> R>,
+}
+
+/// A Rust function of two elements, as a leaf kernel.
+struct Map2<A, B, R, F> {
+    f: F,
+    _types: std::marker::PhantomData<fn(A, B) -> R>,
+}
+
+impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> KernelData for Map1<A, R, F> {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: built by `map1_into` for an `A` input and an `R` output.
+        unsafe { (dst as *mut R).write_unaligned((self.f)((src[0] as *const A).read_unaligned())) };
+        Ok(())
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let (d, a) = (dst as *mut R, src[0] as *const A);
+        if dst_stride == size_of::<R>() as isize && src_stride[0] == size_of::<A>() as isize {
+            for i in 0..count {
+                // SAFETY: `count` contiguous elements on each side, by the contract.
+                unsafe {
+                    d.add(i)
+                        .write_unaligned((self.f)(a.add(i).read_unaligned()))
+                };
+            }
+        } else {
+            for i in 0..count as isize {
+                // SAFETY: `count` strided elements on each side, by the contract.
+                unsafe {
+                    let x = (src[0].offset(i * src_stride[0]) as *const A).read_unaligned();
+                    (dst.offset(i * dst_stride) as *mut R).write_unaligned((self.f)(x));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("map {} -> {}", A::SCALAR, R::SCALAR)
+    }
+}
+
+impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> KernelData
+    for Map2<A, B, R, F>
+{
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: built by `map2_into` for `A`, `B` inputs and an `R` output.
+        unsafe {
+            let (x, y) = (
+                (src[0] as *const A).read_unaligned(),
+                (src[1] as *const B).read_unaligned(),
+            );
+            (dst as *mut R).write_unaligned((self.f)(x, y));
+        }
+        Ok(())
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let (d, a, b) = (dst as *mut R, src[0] as *const A, src[1] as *const B);
+        let (sa, sb) = (src_stride[0], src_stride[1]);
+        let unit = |s: isize, size: usize| s == size as isize;
+        if unit(dst_stride, size_of::<R>()) && unit(sa, size_of::<A>()) && unit(sb, size_of::<B>())
+        {
+            for i in 0..count {
+                // SAFETY: `count` contiguous elements on each side, by the contract.
+                unsafe {
+                    d.add(i).write_unaligned((self.f)(
+                        a.add(i).read_unaligned(),
+                        b.add(i).read_unaligned(),
+                    ))
+                };
+            }
+        } else if unit(dst_stride, size_of::<R>()) && unit(sa, size_of::<A>()) && sb == 0 {
+            // SAFETY: the broadcast element is valid by the contract.
+            let y = unsafe { b.read_unaligned() };
+            for i in 0..count {
+                // SAFETY: `count` contiguous elements, by the contract.
+                unsafe {
+                    d.add(i)
+                        .write_unaligned((self.f)(a.add(i).read_unaligned(), y))
+                };
+            }
+        } else {
+            for i in 0..count as isize {
+                // SAFETY: `count` strided elements on each side, by the contract.
+                unsafe {
+                    let x = (src[0].offset(i * sa) as *const A).read_unaligned();
+                    let y = (src[1].offset(i * sb) as *const B).read_unaligned();
+                    (dst.offset(i * dst_stride) as *mut R).write_unaligned((self.f)(x, y));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("map ({}, {}) -> {}", A::SCALAR, B::SCALAR, R::SCALAR)
+    }
+}
+
+fn check_dtype<T: Element>(a: &Array, arg: usize) -> Result<(), Error> {
+    if a.dtype().as_scalar() == Some(T::SCALAR) {
+        Ok(())
+    } else {
+        Err(Error::Value {
+            what: format!(
+                "argument {arg} has data type {}, but the function takes {}",
+                a.dtype(),
+                T::SCALAR
+            ),
+        })
+    }
+}
+
+/// The broadcast result type of `args` with data type `R`.
+fn result_type<R: Element>(args: &[&Array]) -> Result<Type, Error> {
+    let types = args
+        .iter()
+        .map(|a| Type::with_dims(a.shape(), R::SCALAR.into()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(dynd_types::broadcast(
+        &types,
+        dynd_types::BroadcastMode::NumPy,
+    )?)
+}
+
+impl Array {
+    /// Runs `kernel`'s dimension and leaf records into this array.
+    ///
+    /// # Safety
+    ///
+    /// `kernel` was built by [`push_elwise`] for this array's type and
+    /// arrmeta as the destination and `srcs`' as the sources, with a leaf
+    /// whose kernels read and write elements of exactly those data types.
+    unsafe fn run_into(
+        &mut self,
+        kernel: &crate::kernel::Kernel<'_>,
+        srcs: &[&Array],
+    ) -> Result<(), Error> {
+        let ptrs: SmallVec<[*const u8; MAX_ARGS]> = srcs.iter().map(|a| a.data_ptr()).collect();
+        let dst = self.data_ptr() as *mut u8;
+        // SAFETY: by the contract; the destination was made unique by the
+        // caller, so it does not overlap the sources.
+        unsafe { kernel.single(dst, &ptrs) }?;
+        Ok(())
+    }
+
+    /// Applies `f` to each element of `a` (broadcast to this array's shape),
+    /// writing into this array.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if the data types are not `A` and `R`,
+    /// [`Error::Broadcast`] if `a` does not broadcast, [`Error::ReadOnly`],
+    /// or a ragged-row error naming the row.
+    pub fn map1_into<A: Element, R: Element>(
+        &mut self,
+        a: &Array,
+        f: impl Fn(A) -> R + Send + Sync + 'static,
+    ) -> Result<(), Error> {
+        check_dtype::<A>(a, 0)?;
+        if self.dtype().as_scalar() != Some(R::SCALAR) {
+            return Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: R::SCALAR.into(),
+            });
+        }
+        self.make_unique()?;
+        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
+        let mut b = KernelBuilder::new();
+        let mut f = Some(f);
+        push_elwise(&mut b, (&ty, &meta), &[(a.ty(), a.arrmeta())], &mut |b| {
+            let f = f.take().ok_or_else(|| Error::Value {
+                what: "leaf built twice".into(),
+            })?;
+            Ok(b.push(Map1 {
+                f,
+                _types: std::marker::PhantomData,
+            }))
+        })?;
+        let kernel = b.finish()?;
+        // SAFETY: built just above for this array and `a`, with a leaf typed
+        // by the checked data types.
+        unsafe { self.run_into(&kernel, &[a]) }
+    }
+
+    /// Applies `f` to each pair of elements of `a` and `b` (broadcast to
+    /// this array's shape), writing into this array.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::map1_into`].
+    pub fn map2_into<A: Element, B: Element, R: Element>(
+        &mut self,
+        a: &Array,
+        b: &Array,
+        f: impl Fn(A, B) -> R + Send + Sync + 'static,
+    ) -> Result<(), Error> {
+        check_dtype::<A>(a, 0)?;
+        check_dtype::<B>(b, 1)?;
+        if self.dtype().as_scalar() != Some(R::SCALAR) {
+            return Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: R::SCALAR.into(),
+            });
+        }
+        self.make_unique()?;
+        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
+        let mut builder = KernelBuilder::new();
+        let mut f = Some(f);
+        push_elwise(
+            &mut builder,
+            (&ty, &meta),
+            &[(a.ty(), a.arrmeta()), (b.ty(), b.arrmeta())],
+            &mut |bb| {
+                let f = f.take().ok_or_else(|| Error::Value {
+                    what: "leaf built twice".into(),
+                })?;
+                Ok(bb.push(Map2 {
+                    f,
+                    _types: std::marker::PhantomData,
+                }))
+            },
+        )?;
+        let kernel = builder.finish()?;
+        // SAFETY: built just above for this array, `a` and `b`, with a leaf
+        // typed by the checked data types.
+        unsafe { self.run_into(&kernel, &[a, b]) }
+    }
+}
+
+/// `f` applied to each element of `a`, in a new array.
+///
+/// # Errors
+///
+/// As [`Array::map1_into`]; [`Error::Unsupported`] when the result would
+/// have `var` dimensions (not yet).
+pub fn map1<A: Element, R: Element>(
+    a: &Array,
+    f: impl Fn(A) -> R + Send + Sync + 'static,
+) -> Result<Array, Error> {
+    let mut out = Array::zeros(&result_type::<R>(&[a])?)?;
+    out.map1_into(a, f)?;
+    Ok(out)
+}
+
+/// `f` applied to each pair of elements of `a` and `b`, broadcast
+/// together (NumPy's rules; a `var` row meeting a fixed dimension must
+/// have its length or 1), in a new array.
+///
+/// # Errors
+///
+/// As [`map1`], and [`dynd_types::Error::Broadcast`] naming the dimension.
+pub fn map2<A: Element, B: Element, R: Element>(
+    a: &Array,
+    b: &Array,
+    f: impl Fn(A, B) -> R + Send + Sync + 'static,
+) -> Result<Array, Error> {
+    let mut out = Array::zeros(&result_type::<R>(&[a, b])?)?;
+    out.map2_into(a, b, f)?;
+    Ok(out)
+}

@@ -1,0 +1,116 @@
+//! Elementwise kernels over several inputs: broadcasting, ragged rows,
+//! merged loops, errors, and a naive reference.
+
+use dynd_kernels::elwise::{map1, map2};
+use dynd_kernels::{array, Array, Error, Index};
+use proptest::prelude::*;
+
+#[test]
+fn broadcasting_shapes() {
+    let cases: &[(Array, Array, &str, &str)] = &[
+        (
+            array![1.0, 2.0, 3.0],
+            array![10.0],
+            "[11, 12, 13]",
+            "3 * float64",
+        ),
+        (
+            array![[1.0], [2.0]],
+            array![10.0, 20.0, 30.0],
+            "[[11, 21, 31], [12, 22, 32]]",
+            "2 * 3 * float64",
+        ),
+        (
+            array![[1.0, 2.0]],
+            array![[10.0], [20.0]],
+            "[[11, 12], [21, 22]]",
+            "2 * 2 * float64",
+        ),
+        (
+            Array::from_scalar(1.5f64),
+            array![[1.0, 2.0], [3.0, 4.0]],
+            "[[2.5, 3.5], [4.5, 5.5]]",
+            "2 * 2 * float64",
+        ),
+        (
+            array![[1.0], [2.0, 3.0]],
+            array![[10.0, 20.0], [30.0, 40.0]],
+            "[[11, 21], [32, 43]]",
+            "2 * 2 * float64",
+        ),
+    ];
+    for (a, b, value, ty) in cases {
+        let r = map2(a, b, |x: f64, y: f64| x + y).unwrap();
+        assert_eq!(
+            (r.to_string().as_str(), r.ty().to_string().as_str()),
+            (*value, *ty)
+        );
+    }
+}
+
+#[test]
+fn errors() {
+    let err = map2(
+        &array![1.0, 2.0],
+        &array![1.0, 2.0, 3.0],
+        |x: f64, y: f64| x + y,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("cannot broadcast dimension 0"),
+        "{err}"
+    );
+    let err = map2(
+        &array![[1.0, 2.0, 3.0], [4.0]],
+        &array![[1.0, 2.0], [3.0, 4.0]],
+        |x: f64, y: f64| x + y,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a ragged row of length 3 cannot broadcast to length 2, at index [0]"
+    );
+    let err = map2(&array![1, 2], &array![1.0, 2.0], |x: f64, y: f64| x + y).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "argument 0 has data type int64, but the function takes float64"
+    );
+    let err = map1(&array![[1.0], [2.0, 3.0]], |x: f64| x).unwrap_err();
+    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+}
+
+#[test]
+fn merged_loops_report_original_indexes() {
+    let a = Array::from_shape_vec(&[3, 4], (0..12).map(f64::from).collect()).unwrap();
+    let mut out = Array::zeros(&"3 * 4 * int32".parse().unwrap()).unwrap();
+    out.map1_into(&a, |x: f64| x as i32 * 2).unwrap();
+    assert_eq!(
+        out.to_vec::<i32>().unwrap(),
+        (0..12).map(|i| i * 2).collect::<Vec<_>>()
+    );
+    // map into a strided view of the output's own type works through views of the input.
+    let t = a.transpose().unwrap();
+    let r = map1(&t, |x: f64| x + 0.5).unwrap();
+    assert_eq!(r.get::<f64>(&[3, 2]).unwrap(), 11.5);
+}
+
+proptest! {
+    #[test]
+    fn map2_matches_a_naive_loop(rows in 1usize..9, cols in 1usize..9, b_is_row in any::<bool>(), reverse in any::<bool>()) {
+        let a = Array::from_shape_vec(&[rows, cols], (0..rows * cols).map(|i| i as f64).collect()).unwrap();
+        let a = if reverse { a.index(&[Index::slice(None, None, -1), Index::slice(None, None, -1)]).unwrap() } else { a };
+        let b = if b_is_row {
+            Array::from_vec((0..cols).map(|i| i as f64 * 10.0).collect())
+        } else {
+            Array::from_shape_vec(&[rows, 1], (0..rows).map(|i| i as f64 * 10.0).collect()).unwrap()
+        };
+        let r = map2(&a, &b, |x: f64, y: f64| x * 2.0 + y).unwrap();
+        for i in 0..rows {
+            for j in 0..cols {
+                let x = a.get::<f64>(&[i, j]).unwrap();
+                let y = if b_is_row { b.get::<f64>(&[j]).unwrap() } else { b.get::<f64>(&[i, 0]).unwrap() };
+                prop_assert_eq!(r.get::<f64>(&[i, j]).unwrap(), x * 2.0 + y);
+            }
+        }
+    }
+}
