@@ -25,7 +25,7 @@
 //! let r = elwise::map2(&ragged, &array![[0.5, 0.25], [1.0, 2.0]], |x: f64, y: f64| x + y)?;
 //! assert_eq!(r.to_string(), "[[1.5, 1.25], [3, 5]]");
 //! # Ok::<(), dynd_kernels::Error>(())
-//! //! ```
+//! ```
 
 use smallvec::{smallvec, SmallVec};
 
@@ -187,8 +187,8 @@ impl KernelData for NaryVar {
         let mut strides: SmallVec<[isize; MAX_ARGS]> = SmallVec::new();
         for (level, &p) in self.src[..self.nsrc].iter().zip(src) {
             let (row, len, stride) = match level {
-                // SAFETY: `p` is a valid (start, length) pair of this dimension.
                 SrcLevel::Var(rows) => {
+                    // SAFETY: `p` is a valid (start, length) pair of this dimension.
                     let (r, n) = unsafe { rows.row(p) };
                     (r, n, rows.stride)
                 }
@@ -236,8 +236,11 @@ impl KernelData for NaryVar {
     }
 }
 
+/// The dimension levels of a type with their arrmeta records.
+type Levels<'a> = SmallVec<[(&'a Dim, &'a Arrmeta); 8]>;
+
 /// One level of a type with its arrmeta.
-fn levels<'a>(ty: &'a Type, meta: &'a Arrmeta) -> SmallVec<[(&'a Dim, &'a Arrmeta); 8]> {
+fn levels<'a>(ty: &'a Type, meta: &'a Arrmeta) -> Levels<'a> {
     let mut out = SmallVec::new();
     let (mut t, mut m) = (ty, meta);
     while let TypeKind::Dim(dim, element) = t.kind() {
@@ -278,7 +281,7 @@ pub fn push_elwise<'a>(
     }
     let dst_levels = levels(dst.0, dst.1);
     let nd = dst_levels.len();
-    let src_levels: SmallVec<[SmallVec<[(&Dim, &Arrmeta); 8]>; MAX_ARGS]> =
+    let src_levels: SmallVec<[Levels<'_>; MAX_ARGS]> =
         srcs.iter().map(|(t, m)| levels(t, m)).collect();
     for (i, l) in src_levels.iter().enumerate() {
         if l.len() > nd {
@@ -332,8 +335,8 @@ fn push_levels<'a>(
             end += 1;
         }
         let mut loops: SmallVec<[NLoop; MAX_LOOPS]> = SmallVec::new();
-        for l in level..end {
-            let Some((size, dst_stride, _)) = dst_levels[l].1.as_fixed() else {
+        for (l, (_, dst_meta)) in dst_levels.iter().enumerate().take(end).skip(level) {
+            let Some((size, dst_stride, _)) = dst_meta.as_fixed() else {
                 unreachable!()
             };
             let mut src = [0isize; MAX_ARGS];
