@@ -715,3 +715,149 @@ pub fn map2<A: Element, B: Element, R: Element>(
     out.map2_into(a, b, f)?;
     Ok(out)
 }
+
+type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
+
+/// A scalar kernel with known element types, ready to be lifted over
+/// dimensions: the safe way to give an elementwise operation its leaf.
+///
+/// A `Leaf` can only be made from Rust functions over [`Element`] types, so
+/// its kernels read and write exactly its [`inputs`](Leaf::inputs) and
+/// [`output`](Leaf::output) types; [`apply`] and [`Array::apply_into`] check
+/// the arrays' data types against them.
+///
+/// ```
+/// use dynd_kernels::elwise::{apply, Leaf};
+/// use dynd_kernels::array;
+///
+/// let hypot = Leaf::map2(|x: f64, y: f64| (x * x + y * y).sqrt());
+/// let r = apply(&[&array![[3.0], [5.0]], &array![4.0, 12.0]], &hypot)?;
+/// assert_eq!(r.to_string(), "[[5, 12.36931687685298], [6.4031242374328485, 13]]");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Leaf {
+    inputs: SmallVec<[dynd_types::Scalar; MAX_ARGS]>,
+    output: dynd_types::Scalar,
+    push: std::sync::Arc<PushLeaf>,
+}
+
+impl std::fmt::Debug for Leaf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let inputs: Vec<String> = self.inputs.iter().map(|s| s.to_string()).collect();
+        write!(f, "Leaf(({}) -> {})", inputs.join(", "), self.output)
+    }
+}
+
+impl Leaf {
+    /// A leaf applying `f` to one element.
+    pub fn map1<A: Element, R: Element>(
+        f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf {
+            inputs: smallvec![A::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| {
+                b.push(Map1 {
+                    f: f.clone(),
+                    _types: std::marker::PhantomData,
+                })
+            }),
+        }
+    }
+
+    /// A leaf applying `f` to two elements.
+    pub fn map2<A: Element, B: Element, R: Element>(
+        f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf {
+            inputs: smallvec![A::SCALAR, B::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| {
+                b.push(Map2 {
+                    f: f.clone(),
+                    _types: std::marker::PhantomData,
+                })
+            }),
+        }
+    }
+
+    /// The input element types, in order.
+    pub fn inputs(&self) -> &[dynd_types::Scalar] {
+        &self.inputs
+    }
+
+    /// The output element type.
+    pub fn output(&self) -> dynd_types::Scalar {
+        self.output
+    }
+}
+
+impl Array {
+    /// Runs `leaf` elementwise over `srcs` (broadcast to this array's
+    /// shape), writing into this array.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if the number or data types of the inputs, or this
+    /// array's data type, differ from the leaf's; [`Error::Broadcast`];
+    /// [`Error::ReadOnly`]; a ragged-row error naming the row.
+    pub fn apply_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
+        if srcs.len() != leaf.inputs.len() {
+            return Err(Error::Value {
+                what: format!(
+                    "{leaf:?} takes {} inputs, {} were given",
+                    leaf.inputs.len(),
+                    srcs.len()
+                ),
+            });
+        }
+        for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
+            if a.dtype().as_scalar() != Some(*t) {
+                return Err(Error::Value {
+                    what: format!(
+                        "argument {i} has data type {}, but the function takes {t}",
+                        a.dtype()
+                    ),
+                });
+            }
+        }
+        if self.dtype().as_scalar() != Some(leaf.output) {
+            return Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: leaf.output.into(),
+            });
+        }
+        self.make_unique()?;
+        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
+        let pairs: SmallVec<[(&Type, &Arrmeta); MAX_ARGS]> =
+            srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
+        let mut builder = KernelBuilder::new();
+        push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
+            Ok((leaf.push)(b))
+        })?;
+        let kernel = builder.finish()?;
+        // SAFETY: built just above for this array and `srcs`, whose data
+        // types were checked against the leaf's, and a `Leaf` is only made
+        // from functions over exactly those element types.
+        unsafe { self.run_into(&kernel, srcs) }
+    }
+}
+
+/// Runs `leaf` elementwise over `srcs` broadcast together, into a new array.
+///
+/// # Errors
+///
+/// As [`Array::apply_into`]; [`dynd_types::Error::Broadcast`] naming the
+/// dimension; [`Error::Unsupported`] when the result would have `var`
+/// dimensions (not yet).
+pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
+    let types = srcs
+        .iter()
+        .map(|a| Type::with_dims(a.shape(), leaf.output.into()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ty = dynd_types::broadcast(&types, dynd_types::BroadcastMode::NumPy)?;
+    let mut out = Array::zeros(&ty)?;
+    out.apply_into(srcs, leaf)?;
+    Ok(out)
+}
