@@ -1,22 +1,29 @@
-//! Callables (array functions) for dynd-rs: signatures with keyword and
-//! optional arguments, overload sets and dispatch, elementwise lifting,
-//! reductions and the builtin library.
-//!
-//! This layer sits on `dynd-types` and `dynd-kernels`. It is being built in
-//! the callables issue; until then it only fixes the crate's place in the
-//! workspace's layering. Signature matching itself already lives in the type
-//! layer:
+//! Callables (array functions) for dynd-rs: typed scalar overloads lifted
+//! elementwise over broadcast dimensions, with overload resolution by exact
+//! match then cheapest safe promotion, and a library of builtins.
 //!
 //! ```
-//! use dynd_arrfunc::types::Type;
+//! use dynd_arrfunc::builtins;
+//! use dynd_kernels::array;
 //!
-//! let sig: Type = "(N * float64, N * float64) -> float64".parse()?;
-//! let arg: Type = "3 * float64".parse()?;
-//! assert_eq!(sig.resolve(&[arg.clone(), arg], &[])?.to_string(), "float64");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! let multiply = builtins::get("multiply").unwrap();
+//! let ragged = array![[1.0], [2.0, 3.0]];
+//! let r = multiply.call(&[&ragged, &array![[10.0, 100.0], [10.0, 100.0]]])?;
+//! assert_eq!(r.to_string(), "[[10, 100], [20, 300]]"); // row 0 broadcast
+//! # Ok::<(), dynd_arrfunc::Error>(())
 //! ```
+//!
+//! Signature matching, promotion and broadcasting of types live in the type
+//! layer ([`types`]); kernels and arrays in [`kernels`].
 
 #![forbid(unsafe_code)]
+
+pub mod builtins;
+mod callable;
+mod error;
+
+pub use callable::{Callable, Overload};
+pub use error::Error;
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

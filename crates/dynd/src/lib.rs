@@ -2,9 +2,8 @@
 //! run on them, described by datashape types.
 //!
 //! This is the facade: downstream crates depend on `dynd` alone. It carries
-//! the type system ([`ndt`]) and arrays with their assignment kernels
-//! ([`nd`]); callables arrive in the layers below it and are re-exported
-//! here as they land.
+//! the type system ([`ndt`]), arrays with their assignment kernels ([`nd`]),
+//! and elementwise callables with the builtin library ([`func`]).
 //!
 //! ```
 //! use dynd::prelude::*;
@@ -15,6 +14,13 @@
 //! let mut m = Array::zeros(&"2 * 2 * int32".parse()?)?;
 //! m.assign(&a, ErrorMode::Overflow)?;
 //! assert_eq!(m.to_string(), "[[1, 1], [5, 8]]");
+//!
+//! // Callables: a Rust function lifted over broadcast (and ragged) dimensions.
+//! let hypot = Callable::map2("hypot", |x: f64, y: f64| (x * x + y * y).sqrt());
+//! let r = hypot.call(&[&nd::array![[3.0], [5.0, 8.0]], &nd::array![[4.0, 4.0], [4.0, 4.0]]])?;
+//! assert_eq!(r.to_string(), "[[5, 5], [6.4031242374328485, 8.94427190999916]]");
+//! let add = builtins::get("add").unwrap();
+//! assert_eq!(add.call(&[&nd::array![1, 2], &nd::array![0.5]])?.to_string(), "[1.5, 2.5]");
 //!
 //! // A datashape checked when the program is compiled:
 //! let t: Type = datashape!("3 * var * {x: int32, y: ?float64}");
@@ -50,6 +56,16 @@ pub mod nd {
     };
 }
 
+/// Callables: typed scalar overloads lifted elementwise over broadcast
+/// dimensions, overload resolution, and the builtin library (the
+/// `dynd-arrfunc` crate).
+pub mod func {
+    #[doc(inline)]
+    pub use dynd_arrfunc::{builtins, Callable, Error, Overload};
+    #[doc(inline)]
+    pub use dynd_kernels::elwise::Leaf;
+}
+
 /// A datashape literal checked at compile time, evaluating to a
 /// [`ndt::Type`].
 ///
@@ -72,6 +88,8 @@ pub use dynd_macros::datashape;
 pub mod prelude {
     #[doc(no_inline)]
     pub use crate::datashape;
+    #[doc(no_inline)]
+    pub use crate::func::{builtins, Callable};
     #[doc(no_inline)]
     pub use crate::nd;
     #[doc(no_inline)]

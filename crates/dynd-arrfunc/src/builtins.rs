@@ -1,0 +1,279 @@
+//! The builtin elementwise callables.
+//!
+//! | name | signatures | notes |
+//! |---|---|---|
+//! | `add`, `subtract`, `multiply` | `(T, T) -> T` for every integer and float `T` | integers wrap on overflow (two's complement), as NumPy's do |
+//! | `divide` | `(T, T) -> T` for floats; `(I, I) -> float64` for integers | true division; division by zero gives ±inf or NaN (IEEE) |
+//! | `floor_divide` | `(T, T) -> T` | integers: floor division, and division by zero gives 0 (NumPy's result, without its warning); floats: `floor(a / b)` |
+//! | `maximum`, `minimum` | `(T, T) -> T` | floats: NaN propagates |
+//! | `power` | `(T, T) -> T` for floats | |
+//! | `arctan2` | `(T, T) -> T` for floats | |
+//! | `equal`, `not_equal`, `less`, `less_equal`, `greater`, `greater_equal` | `(T, T) -> bool` | |
+//! | `logical_and`, `logical_or`, `logical_xor` | `(bool, bool) -> bool` | |
+//! | `logical_not` | `(bool) -> bool` | |
+//! | `negative`, `abs` | `(T) -> T` | integers wrap (`abs(int8(-128)) == -128`) |
+//! | `sqrt`, `exp`, `log`, `sin`, `cos`, `tan` | `(T) -> T` for floats | integers promote to the cheapest float that holds them |
+//!
+//! ```
+//! use dynd_arrfunc::builtins;
+//! use dynd_kernels::array;
+//!
+//! let less = builtins::get("less").unwrap();
+//! assert_eq!(less.call(&[&array![1, 5, 3], &array![2]])?.to_string(), "[true, false, false]");
+//! let sqrt = builtins::get("sqrt").unwrap();
+//! assert_eq!(sqrt.call(&[&array![4.0, 9.0]])?.to_string(), "[2, 3]");
+//! # Ok::<(), dynd_arrfunc::Error>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use dynd_kernels::elwise::Leaf;
+use dynd_kernels::Element;
+
+use crate::callable::{Callable, Overload};
+
+/// Arithmetic on one numeric element type, with NumPy's integer semantics.
+trait Arith: Element + PartialOrd {
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn floor_div(self, o: Self) -> Self;
+    fn neg(self) -> Self;
+    fn abs(self) -> Self;
+    fn max(self, o: Self) -> Self;
+    fn min(self, o: Self) -> Self;
+}
+
+macro_rules! arith_int {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline(always)] fn add(self, o: Self) -> Self { self.wrapping_add(o) }
+            #[inline(always)] fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
+            #[inline(always)] fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+            #[inline(always)] fn floor_div(self, o: Self) -> Self {
+                if o == 0 { return 0; }
+                let q = self.wrapping_div(o);
+                #[allow(unused_comparisons)]
+                let adjust = (self % o != 0) && ((self < 0) != (o < 0));
+                if adjust { q.wrapping_sub(1) } else { q }
+            }
+            #[inline(always)] fn neg(self) -> Self { self.wrapping_neg() }
+            #[inline(always)] fn abs(self) -> Self {
+                #[allow(unused_comparisons)]
+                if self < 0 { self.wrapping_neg() } else { self }
+            }
+            #[inline(always)] fn max(self, o: Self) -> Self { Ord::max(self, o) }
+            #[inline(always)] fn min(self, o: Self) -> Self { Ord::min(self, o) }
+        }
+    )*};
+}
+arith_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! arith_float {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline(always)] fn add(self, o: Self) -> Self { self + o }
+            #[inline(always)] fn sub(self, o: Self) -> Self { self - o }
+            #[inline(always)] fn mul(self, o: Self) -> Self { self * o }
+            #[inline(always)] fn floor_div(self, o: Self) -> Self { (self / o).floor() }
+            #[inline(always)] fn neg(self) -> Self { -self }
+            #[inline(always)] fn abs(self) -> Self { <$t>::abs(self) }
+            #[inline(always)] fn max(self, o: Self) -> Self { if self.is_nan() || o.is_nan() { <$t>::NAN } else { <$t>::max(self, o) } }
+            #[inline(always)] fn min(self, o: Self) -> Self { if self.is_nan() || o.is_nan() { <$t>::NAN } else { <$t>::min(self, o) } }
+        }
+    )*};
+}
+arith_float!(f32, f64);
+
+/// Float math.
+trait FloatMath: Arith {
+    fn sqrt(self) -> Self;
+    fn exp(self) -> Self;
+    fn ln(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn tan(self) -> Self;
+    fn pow(self, o: Self) -> Self;
+    fn atan2(self, o: Self) -> Self;
+    fn div(self, o: Self) -> Self;
+}
+
+macro_rules! float_math {
+    ($($t:ty),*) => {$(
+        impl FloatMath for $t {
+            #[inline(always)] fn sqrt(self) -> Self { <$t>::sqrt(self) }
+            #[inline(always)] fn exp(self) -> Self { <$t>::exp(self) }
+            #[inline(always)] fn ln(self) -> Self { <$t>::ln(self) }
+            #[inline(always)] fn sin(self) -> Self { <$t>::sin(self) }
+            #[inline(always)] fn cos(self) -> Self { <$t>::cos(self) }
+            #[inline(always)] fn tan(self) -> Self { <$t>::tan(self) }
+            #[inline(always)] fn pow(self, o: Self) -> Self { <$t>::powf(self, o) }
+            #[inline(always)] fn atan2(self, o: Self) -> Self { <$t>::atan2(self, o) }
+            #[inline(always)] fn div(self, o: Self) -> Self { self / o }
+        }
+    )*};
+}
+float_math!(f32, f64);
+
+/// Integers as f64, for true division.
+trait ToF64: Arith {
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! to_f64 {
+    ($($t:ty),*) => {$( impl ToF64 for $t { #[inline(always)] fn to_f64(self) -> f64 { self as f64 } } )*};
+}
+to_f64!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+fn add<T: Arith>(a: T, b: T) -> T {
+    a.add(b)
+}
+fn sub<T: Arith>(a: T, b: T) -> T {
+    a.sub(b)
+}
+fn mul<T: Arith>(a: T, b: T) -> T {
+    a.mul(b)
+}
+fn floor_div<T: Arith>(a: T, b: T) -> T {
+    a.floor_div(b)
+}
+fn maximum<T: Arith>(a: T, b: T) -> T {
+    a.max(b)
+}
+fn minimum<T: Arith>(a: T, b: T) -> T {
+    a.min(b)
+}
+fn negative<T: Arith>(a: T) -> T {
+    a.neg()
+}
+fn abs<T: Arith>(a: T) -> T {
+    a.abs()
+}
+fn eq<T: Arith>(a: T, b: T) -> bool {
+    a == b
+}
+fn ne<T: Arith>(a: T, b: T) -> bool {
+    a != b
+}
+fn lt<T: Arith>(a: T, b: T) -> bool {
+    a < b
+}
+fn le<T: Arith>(a: T, b: T) -> bool {
+    a <= b
+}
+fn gt<T: Arith>(a: T, b: T) -> bool {
+    a > b
+}
+fn ge<T: Arith>(a: T, b: T) -> bool {
+    a >= b
+}
+fn div<T: FloatMath>(a: T, b: T) -> T {
+    a.div(b)
+}
+fn int_div<T: ToF64>(a: T, b: T) -> f64 {
+    a.to_f64() / b.to_f64()
+}
+fn pow<T: FloatMath>(a: T, b: T) -> T {
+    a.pow(b)
+}
+fn atan2<T: FloatMath>(a: T, b: T) -> T {
+    a.atan2(b)
+}
+fn sqrt<T: FloatMath>(a: T) -> T {
+    a.sqrt()
+}
+fn exp<T: FloatMath>(a: T) -> T {
+    a.exp()
+}
+fn log<T: FloatMath>(a: T) -> T {
+    a.ln()
+}
+fn sin<T: FloatMath>(a: T) -> T {
+    a.sin()
+}
+fn cos<T: FloatMath>(a: T) -> T {
+    a.cos()
+}
+fn tan<T: FloatMath>(a: T) -> T {
+    a.tan()
+}
+
+/// Overloads of a binary function for each listed type.
+macro_rules! over2 {
+    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map2($f::<$t>))),*] };
+}
+
+/// Overloads of a unary function for each listed type.
+macro_rules! over1 {
+    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map1($f::<$t>))),*] };
+}
+
+macro_rules! numeric {
+    ($m:ident, $f:ident) => {
+        $m!($f, [i8, i16, i32, i64, u8, u16, u32, u64, f32, f64])
+    };
+}
+
+fn build() -> BTreeMap<&'static str, Callable> {
+    let mut m = BTreeMap::new();
+    let mut put = |name: &'static str, overloads: Vec<Overload>| {
+        let c =
+            Callable::new(name, overloads).unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
+        m.insert(name, c);
+    };
+    put("add", numeric!(over2, add));
+    put("subtract", numeric!(over2, sub));
+    put("multiply", numeric!(over2, mul));
+    put("floor_divide", numeric!(over2, floor_div));
+    put("maximum", numeric!(over2, maximum));
+    put("minimum", numeric!(over2, minimum));
+    put("negative", numeric!(over1, negative));
+    put("abs", numeric!(over1, abs));
+    put("equal", numeric!(over2, eq));
+    put("not_equal", numeric!(over2, ne));
+    put("less", numeric!(over2, lt));
+    put("less_equal", numeric!(over2, le));
+    put("greater", numeric!(over2, gt));
+    put("greater_equal", numeric!(over2, ge));
+    let mut divide = over2!(div, [f32, f64]);
+    divide.extend(over2!(int_div, [i8, i16, i32, i64, u8, u16, u32, u64]));
+    put("divide", divide);
+    put("power", over2!(pow, [f32, f64]));
+    put("arctan2", over2!(atan2, [f32, f64]));
+    put("sqrt", over1!(sqrt, [f32, f64]));
+    put("exp", over1!(exp, [f32, f64]));
+    put("log", over1!(log, [f32, f64]));
+    put("sin", over1!(sin, [f32, f64]));
+    put("cos", over1!(cos, [f32, f64]));
+    put("tan", over1!(tan, [f32, f64]));
+    put(
+        "logical_and",
+        vec![Overload::new(Leaf::map2(|a: bool, b: bool| a && b))],
+    );
+    put(
+        "logical_or",
+        vec![Overload::new(Leaf::map2(|a: bool, b: bool| a || b))],
+    );
+    put(
+        "logical_xor",
+        vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))],
+    );
+    put("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))]);
+    m
+}
+
+fn registry() -> &'static BTreeMap<&'static str, Callable> {
+    static REGISTRY: OnceLock<BTreeMap<&'static str, Callable>> = OnceLock::new();
+    REGISTRY.get_or_init(build)
+}
+
+/// The builtin callable called `name`.
+pub fn get(name: &str) -> Option<Callable> {
+    registry().get(name).cloned()
+}
+
+/// Every builtin, by name.
+pub fn all() -> impl Iterator<Item = &'static Callable> {
+    registry().values()
+}

@@ -1,0 +1,333 @@
+//! [`Callable`]: a named set of typed scalar overloads, lifted elementwise
+//! over broadcast dimensions.
+//!
+//! Calling one resolves the overload from the arguments' data types (exact
+//! match first, then the overload taking the arguments' common type as
+//! [`dynd_types::promote`] gives it, then the cheapest safe promotion; an
+//! error naming the tied candidates if two are equally cheap, an error
+//! listing the signatures if none fits), casts arguments to the overload's types where needed,
+//! broadcasts the dimensions (NumPy's rules by default, SlangPy's strict
+//! rule on request, ragged rows checked per row), and runs one kernel.
+//!
+//! ```
+//! use dynd_arrfunc::{builtins, Callable};
+//! use dynd_kernels::array;
+//!
+//! let add = builtins::get("add").unwrap();
+//! let r = add.call(&[&array![[1, 2], [3, 4]], &array![0.5, 1.5]])?;
+//! assert_eq!(r.to_string(), "[[1.5, 3.5], [3.5, 5.5]]");
+//! assert_eq!(r.ty().to_string(), "2 * 2 * float64"); // int64 + float64 -> float64
+//!
+//! let hypot = Callable::map2("hypot", |x: f64, y: f64| x.hypot(y));
+//! assert_eq!(hypot.call(&[&array![3.0, 5.0], &array![4.0, 12.0]])?.to_string(), "[5, 13]");
+//! # Ok::<(), dynd_arrfunc::Error>(())
+//! ```
+
+use std::sync::Arc;
+
+use dynd_kernels::elwise::{apply, Leaf};
+use dynd_kernels::{Array, Element, ErrorMode};
+use dynd_types::{
+    broadcast, can_cast_safely, BroadcastMode, Callable as Signature, Scalar, ScalarCategory, Type,
+    TypeKind,
+};
+
+use crate::error::Error;
+
+/// One typed scalar implementation of a callable.
+#[derive(Clone, Debug)]
+pub struct Overload {
+    signature: Type,
+    leaf: Leaf,
+}
+
+impl Overload {
+    /// An overload from a leaf kernel; its signature is the leaf's types.
+    pub fn new(leaf: Leaf) -> Overload {
+        let signature = Type::new(TypeKind::Callable(Signature {
+            positional: leaf.inputs().iter().map(|s| Type::from(*s)).collect(),
+            variadic_positional: false,
+            keywords: Vec::new(),
+            variadic_keywords: false,
+            ret: leaf.output().into(),
+        }))
+        .unwrap_or_else(|_| unreachable!("a scalar signature is always a valid type"));
+        Overload { signature, leaf }
+    }
+
+    /// The signature, e.g. `(float64, float64) -> float64`.
+    pub fn signature(&self) -> &Type {
+        &self.signature
+    }
+
+    /// The leaf kernel.
+    pub fn leaf(&self) -> &Leaf {
+        &self.leaf
+    }
+}
+
+/// A named elementwise function with overloads.
+#[derive(Clone, Debug)]
+pub struct Callable {
+    name: Arc<str>,
+    overloads: Arc<[Overload]>,
+    mode: BroadcastMode,
+}
+
+/// How far `from` is from `to` along the promotion ladder (category
+/// changes weigh more than size changes).
+fn cost(from: Scalar, to: Scalar) -> usize {
+    let cat = |s: Scalar| match s.category() {
+        ScalarCategory::Bool => 0,
+        ScalarCategory::UnsignedInt | ScalarCategory::SignedInt => 1,
+        ScalarCategory::Float => 2,
+        ScalarCategory::Complex => 3,
+        _ => 4,
+    };
+    // An unsigned target for a value that is not unsigned costs a little
+    // more, so `bool` goes to `int8` rather than tying with `uint8`.
+    let unsigned_detour = usize::from(
+        to.category() == ScalarCategory::UnsignedInt
+            && from.category() != ScalarCategory::UnsignedInt,
+    );
+    (cat(to) - cat(from)) * 100 + to.size().saturating_sub(from.size()) * 2 + unsigned_detour
+}
+
+impl Callable {
+    /// A callable from overloads.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DuplicateOverload`] if two overloads take the same argument
+    /// types (the ambiguity is found here, not at call time), or
+    /// [`Error::Arity`] if they take different numbers of arguments.
+    pub fn new(name: &str, overloads: Vec<Overload>) -> Result<Callable, Error> {
+        for (i, a) in overloads.iter().enumerate() {
+            if a.leaf.inputs().len() != overloads[0].leaf.inputs().len() {
+                return Err(Error::Arity {
+                    name: name.to_string(),
+                    expected: overloads[0].leaf.inputs().len(),
+                    found: a.leaf.inputs().len(),
+                });
+            }
+            if let Some(b) = overloads[..i]
+                .iter()
+                .find(|b| b.leaf.inputs() == a.leaf.inputs())
+            {
+                return Err(Error::DuplicateOverload {
+                    name: name.to_string(),
+                    first: b.signature.clone(),
+                    second: a.signature.clone(),
+                });
+            }
+        }
+        Ok(Callable {
+            name: name.into(),
+            overloads: overloads.into(),
+            mode: BroadcastMode::NumPy,
+        })
+    }
+
+    /// A one-argument callable from a Rust function (the `apply` combinator).
+    pub fn map1<A: Element, R: Element>(
+        name: &str,
+        f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
+    ) -> Callable {
+        Callable {
+            name: name.into(),
+            overloads: vec![Overload::new(Leaf::map1(f))].into(),
+            mode: BroadcastMode::NumPy,
+        }
+    }
+
+    /// A two-argument callable from a Rust function (the `apply` combinator).
+    pub fn map2<A: Element, B: Element, R: Element>(
+        name: &str,
+        f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
+    ) -> Callable {
+        Callable {
+            name: name.into(),
+            overloads: vec![Overload::new(Leaf::map2(f))].into(),
+            mode: BroadcastMode::NumPy,
+        }
+    }
+
+    /// The same callable with SlangPy's strict broadcasting: only 0-d
+    /// arguments extend to more dimensions.
+    #[must_use]
+    pub fn strict(mut self) -> Callable {
+        self.mode = BroadcastMode::Strict;
+        self
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The number of arguments.
+    pub fn arity(&self) -> usize {
+        self.overloads.first().map_or(0, |o| o.leaf.inputs().len())
+    }
+
+    /// The overloads' signatures.
+    pub fn signatures(&self) -> Vec<Type> {
+        self.overloads.iter().map(|o| o.signature.clone()).collect()
+    }
+
+    /// The overload for these argument data types.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Arity`], [`Error::NoMatch`] listing the signatures, or
+    /// [`Error::Ambiguous`] naming the tied candidates.
+    pub fn dispatch(&self, dtypes: &[Type]) -> Result<&Overload, Error> {
+        if dtypes.len() != self.arity() {
+            return Err(Error::Arity {
+                name: self.name.to_string(),
+                expected: self.arity(),
+                found: dtypes.len(),
+            });
+        }
+        let scalars: Option<Vec<Scalar>> = dtypes.iter().map(Type::as_scalar).collect();
+        let no_match = || Error::NoMatch {
+            name: self.name.to_string(),
+            args: dtypes.to_vec(),
+            candidates: self.signatures(),
+        };
+        let scalars = scalars.ok_or_else(no_match)?;
+        if let Some(o) = self
+            .overloads
+            .iter()
+            .find(|o| o.leaf.inputs() == scalars.as_slice())
+        {
+            return Ok(o);
+        }
+        // NumPy's way: the common type of the arguments, if an overload takes it.
+        let common = scalars
+            .iter()
+            .try_fold(scalars[0], |acc, s| dynd_types::promote_scalars(acc, *s));
+        if let Some(c) = common {
+            if let Some(o) = self
+                .overloads
+                .iter()
+                .find(|o| o.leaf.inputs().iter().all(|p| *p == c))
+            {
+                return Ok(o);
+            }
+        }
+        let mut best: Vec<(usize, &Overload)> = Vec::new();
+        for o in self.overloads.iter() {
+            let fits = scalars
+                .iter()
+                .zip(o.leaf.inputs())
+                .all(|(a, p)| can_cast_safely(*a, *p));
+            if !fits {
+                continue;
+            }
+            let c: usize = scalars
+                .iter()
+                .zip(o.leaf.inputs())
+                .map(|(a, p)| cost(*a, *p))
+                .sum();
+            match best.first() {
+                Some((b, _)) if c > *b => {}
+                Some((b, _)) if c == *b => best.push((c, o)),
+                _ => best = vec![(c, o)],
+            }
+        }
+        match best.as_slice() {
+            [] => Err(no_match()),
+            [(_, o)] => Ok(o),
+            tied => Err(Error::Ambiguous {
+                name: self.name.to_string(),
+                args: dtypes.to_vec(),
+                candidates: tied.iter().map(|(_, o)| o.signature.clone()).collect(),
+            }),
+        }
+    }
+
+    /// The result type for these argument types: the broadcast dimensions
+    /// over the chosen overload's return type. Works on types alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`Callable::dispatch`], and [`dynd_types::Error::Broadcast`] (or
+    /// `StrictRank`) naming the dimension.
+    pub fn resolve(&self, args: &[Type]) -> Result<Type, Error> {
+        let dtypes: Vec<Type> = args.iter().map(|t| t.dtype().clone()).collect();
+        let o = self.dispatch(&dtypes)?;
+        let ret = Type::from(o.leaf.output());
+        let shaped = args
+            .iter()
+            .map(|t| {
+                let (dims, _) = t.split_dims();
+                Type::with_dims(dims.into_iter().cloned(), ret.clone())
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(broadcast(&shaped, self.mode)?)
+    }
+
+    /// Calls the callable on arrays, allocating the result.
+    ///
+    /// # Errors
+    ///
+    /// As [`Callable::resolve`], and kernel errors (a ragged row that does
+    /// not fit names the row and both lengths).
+    pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
+        let types: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
+        self.resolve(&types)?;
+        let o = self.dispatch(&types.iter().map(|t| t.dtype().clone()).collect::<Vec<_>>())?;
+        let cast = self.cast_args(args, o)?;
+        let refs: Vec<&Array> = cast.iter().collect();
+        Ok(apply(&refs, &o.leaf)?)
+    }
+
+    /// Calls the callable writing into `out`, whose type must be the
+    /// result's (`out` takes part in broadcasting as NumPy's `out=` does:
+    /// the arguments broadcast to it).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Out`] if `out`'s type differs from the result's; otherwise as
+    /// [`Callable::call`].
+    pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
+        let types: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
+        let result = self.resolve(&types)?;
+        let mut with_out = types.clone();
+        with_out.push(out.ty().clone());
+        let joint = broadcast(&with_out, BroadcastMode::NumPy).ok();
+        if joint
+            .as_ref()
+            .map(|j| j.split_dims().0 != out.ty().split_dims().0)
+            .unwrap_or(true)
+            || out.dtype() != result.dtype()
+        {
+            return Err(Error::Out {
+                name: self.name.to_string(),
+                out: out.ty().clone(),
+                result,
+            });
+        }
+        let o = self.dispatch(&types.iter().map(|t| t.dtype().clone()).collect::<Vec<_>>())?;
+        let cast = self.cast_args(args, o)?;
+        let refs: Vec<&Array> = cast.iter().collect();
+        Ok(out.apply_into(&refs, &o.leaf)?)
+    }
+
+    /// The arguments, cast to the overload's input types where they differ.
+    fn cast_args(&self, args: &[&Array], o: &Overload) -> Result<Vec<Array>, Error> {
+        args.iter()
+            .zip(o.leaf.inputs())
+            .map(|(a, t)| {
+                if a.dtype().as_scalar() == Some(*t) {
+                    Ok((*a).clone())
+                } else {
+                    let (dims, _) = a.ty().split_dims();
+                    let ty = Type::with_dims(dims.into_iter().cloned(), Type::from(*t))?;
+                    Ok(a.cast(&ty, ErrorMode::Fractional)?)
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,85 @@
+//! Errors of the callable layer.
+
+use dynd_types::Type;
+
+fn list(types: &[Type]) -> String {
+    types
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn lines(types: &[Type]) -> String {
+    types.iter().map(|t| format!("\n  {t}")).collect()
+}
+
+/// Any error of `dynd-arrfunc`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An array or kernel error (a value that does not fit, a ragged row...).
+    #[error(transparent)]
+    Kernel(#[from] dynd_kernels::Error),
+    /// A type error (broadcasting, promotion, parsing).
+    #[error(transparent)]
+    Type(#[from] dynd_types::Error),
+    /// No overload accepts the arguments' data types.
+    #[error(
+        "{name}: no overload accepts ({}); the signatures are:{}",
+        list(args),
+        lines(candidates)
+    )]
+    NoMatch {
+        /// The callable.
+        name: String,
+        /// The arguments' data types.
+        args: Vec<Type>,
+        /// Every signature of the callable.
+        candidates: Vec<Type>,
+    },
+    /// Several overloads fit equally well.
+    #[error(
+        "{name}: the call with ({}) is ambiguous between:{}",
+        list(args),
+        lines(candidates)
+    )]
+    Ambiguous {
+        /// The callable.
+        name: String,
+        /// The arguments' data types.
+        args: Vec<Type>,
+        /// The tied signatures.
+        candidates: Vec<Type>,
+    },
+    /// Two overloads take the same argument types (found when the set is built).
+    #[error("{name}: overloads {first} and {second} take the same argument types")]
+    DuplicateOverload {
+        /// The callable.
+        name: String,
+        /// One signature.
+        first: Type,
+        /// The other.
+        second: Type,
+    },
+    /// The wrong number of arguments.
+    #[error("{name} takes {expected} argument(s), {found} given")]
+    Arity {
+        /// The callable.
+        name: String,
+        /// How many it takes.
+        expected: usize,
+        /// How many were given.
+        found: usize,
+    },
+    /// An `out` array that does not fit the result.
+    #[error("{name}: the out array has type {out}, but the result has type {result}")]
+    Out {
+        /// The callable.
+        name: String,
+        /// The out array's type.
+        out: Type,
+        /// The result's type.
+        result: Type,
+    },
+}

@@ -1,0 +1,246 @@
+//! Callables: dispatch (exact, promotion, ambiguity, no match), results of
+//! the builtins, broadcasting modes, `out` arrays, and errors.
+
+use dynd_arrfunc::{builtins, Callable, Error, Overload};
+use dynd_kernels::elwise::Leaf;
+use dynd_kernels::{array, Array};
+use dynd_types::Type;
+
+fn t(s: &str) -> Type {
+    s.parse().unwrap()
+}
+
+fn arr(json: &str, ty: &str) -> Array {
+    Array::from_json(json, Some(&t(ty))).unwrap()
+}
+
+fn call(name: &str, args: &[&Array]) -> Result<String, String> {
+    builtins::get(name)
+        .unwrap()
+        .call(args)
+        .map(|a| format!("{a} : {}", a.ty()))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn promotion_picks_numpy_result_types() {
+    let i8s = arr("[100, 100]", "2 * int8");
+    assert_eq!(
+        call("add", &[&i8s, &i8s]),
+        Ok("[-56, -56] : 2 * int8".into()),
+        "int8 + int8 wraps in int8"
+    );
+    let i32s = arr("[1, 2]", "2 * int32");
+    let f32s = arr("[0.5, 0.25]", "2 * float32");
+    assert_eq!(
+        call("add", &[&i32s, &f32s]),
+        Ok("[1.5, 2.25] : 2 * float64".into())
+    );
+    let u8s = arr("[200, 255]", "2 * uint8");
+    assert_eq!(
+        call("add", &[&u8s, &i8s]),
+        Ok("[300, 355] : 2 * int16".into())
+    );
+    assert_eq!(
+        call("divide", &[&i32s, &i32s]),
+        Ok("[1, 1] : 2 * float64".into())
+    );
+    assert_eq!(
+        call("sqrt", &[&arr("[4, 9]", "2 * int16")]),
+        Ok("[2, 3] : 2 * float32".into())
+    );
+    assert_eq!(
+        call("sqrt", &[&arr("[4, 9]", "2 * int64")]),
+        Ok("[2, 3] : 2 * float64".into())
+    );
+    assert_eq!(
+        call("less", &[&i32s, &f32s]),
+        Ok("[false, false] : 2 * bool".into())
+    );
+    let bools = arr("[true, false]", "2 * bool");
+    assert_eq!(
+        call("add", &[&bools, &bools]),
+        Ok("[2, 0] : 2 * int8".into())
+    );
+}
+
+#[test]
+fn integer_semantics_are_documented_ones() {
+    assert_eq!(
+        call("floor_divide", &[&array![7, -7, 5], &array![2, 2, 0]]),
+        Ok("[3, -4, 0] : 3 * int64".into())
+    );
+    assert_eq!(
+        call("abs", &[&arr("[-128, 5]", "2 * int8")]),
+        Ok("[-128, 5] : 2 * int8".into())
+    );
+    assert_eq!(
+        call("negative", &[&arr("[1]", "1 * uint8")]),
+        Ok("[255] : 1 * uint8".into())
+    );
+    assert_eq!(
+        call("divide", &[&array![1.0, -1.0, 0.0], &array![0.0]]),
+        Ok("[Infinity, -Infinity, NaN] : 3 * float64".into())
+    );
+    assert_eq!(
+        call("maximum", &[&array![1.0, f64::NAN], &array![2.0, 0.0]]),
+        Ok("[2, NaN] : 2 * float64".into())
+    );
+}
+
+#[test]
+fn no_match_and_ambiguity_are_errors_naming_the_candidates() {
+    let err = call("sqrt", &[&array!["a"]]).unwrap_err();
+    assert_eq!(err, "sqrt: no overload accepts (string); the signatures are:\n  (float32) -> float32\n  (float64) -> float64");
+    let err = call("logical_and", &[&array![1.5], &array![true]]).unwrap_err();
+    assert!(
+        err.starts_with("logical_and: no overload accepts (float64, bool)"),
+        "{err}"
+    );
+    let err = call("add", &[&array![1]]).unwrap_err();
+    assert_eq!(err, "add takes 2 argument(s), 1 given");
+
+    // Two overloads equally cheap for (int8, int8): ambiguous.
+    let pick = Callable::new(
+        "pick",
+        vec![
+            Overload::new(Leaf::map2(|a: i16, _b: i32| a)),
+            Overload::new(Leaf::map2(|_a: i32, b: i16| b)),
+        ],
+    )
+    .unwrap();
+    let a = arr("[1]", "1 * int8");
+    let err = pick.call(&[&a, &a]).unwrap_err();
+    assert!(matches!(err, Error::Ambiguous { .. }));
+    assert_eq!(
+        err.to_string(),
+        "pick: the call with (int8, int8) is ambiguous between:\n  (int16, int32) -> int16\n  (int32, int16) -> int16"
+    );
+    // The same argument types twice is caught when the set is built.
+    let dup = Callable::new(
+        "dup",
+        vec![
+            Overload::new(Leaf::map1(|a: f64| a)),
+            Overload::new(Leaf::map1(|a: f64| -a)),
+        ],
+    )
+    .unwrap_err();
+    assert_eq!(
+        dup.to_string(),
+        "dup: overloads (float64) -> float64 and (float64) -> float64 take the same argument types"
+    );
+}
+
+#[test]
+fn broadcasting_numpy_strict_and_ragged() {
+    let add = builtins::get("add").unwrap();
+    let m = array![[1, 2, 3], [4, 5, 6]];
+    assert_eq!(
+        add.call(&[&m, &array![10, 20, 30]]).unwrap().to_string(),
+        "[[11, 22, 33], [14, 25, 36]]"
+    );
+    let strict = add.clone().strict();
+    let err = strict.call(&[&m, &array![10, 20, 30]]).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("strict broadcasting: argument 1 (3 * int64)"),
+        "{err}"
+    );
+    assert_eq!(
+        strict
+            .call(&[&m, &Array::from_scalar(1i64)])
+            .unwrap()
+            .to_string(),
+        "[[2, 3, 4], [5, 6, 7]]"
+    );
+    // The seed's ragged example: var with 1 broadcasts; a mismatched row names its index.
+    let ragged = array![[1], [2, 3]];
+    assert_eq!(
+        add.call(&[&ragged, &array![[4, 5], [6, 7]]])
+            .unwrap()
+            .to_string(),
+        "[[5, 6], [8, 10]]"
+    );
+    let err = add
+        .call(&[&array![[1, 2, 3], [4]], &array![[1, 2], [3, 4]]])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a ragged row of length 3 cannot broadcast to length 2, at index [0]"
+    );
+    let err = add.call(&[&array![1, 2], &array![1, 2, 3]]).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("cannot broadcast dimension 0 of the result: argument 0 has size 2"),
+        "{err}"
+    );
+    // Result types work on types alone.
+    assert_eq!(
+        add.resolve(&[t("3 * var * int8"), t("3 * 1 * float32")])
+            .unwrap()
+            .to_string(),
+        "3 * var * float32"
+    );
+}
+
+#[test]
+fn out_arrays_are_checked_and_written() {
+    let mul = builtins::get("multiply").unwrap();
+    let mut out = Array::zeros(&t("2 * 2 * float64")).unwrap();
+    mul.call_into(&mut out, &[&array![[1.0, 2.0], [3.0, 4.0]], &array![10.0]])
+        .unwrap();
+    assert_eq!(out.to_string(), "[[10, 20], [30, 40]]");
+    // out takes part in broadcasting: arguments stretch to it.
+    mul.call_into(&mut out, &[&array![2.0], &array![3.0]])
+        .unwrap();
+    assert_eq!(out.to_string(), "[[6, 6], [6, 6]]");
+    let mut wrong = Array::zeros(&t("3 * float64")).unwrap();
+    let err = mul
+        .call_into(&mut wrong, &[&array![1.0, 2.0], &array![1.0]])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "multiply: the out array has type 3 * float64, but the result has type 2 * float64"
+    );
+    let mut wrong_type = Array::zeros(&t("2 * float32")).unwrap();
+    assert!(matches!(
+        mul.call_into(&mut wrong_type, &[&array![1.0, 2.0], &array![1.0]]),
+        Err(Error::Out { .. })
+    ));
+}
+
+#[test]
+fn every_builtin_lists_its_signatures() {
+    let names: Vec<&str> = builtins::all().map(|c| c.name()).collect();
+    for n in [
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "floor_divide",
+        "negative",
+        "abs",
+        "maximum",
+        "minimum",
+        "power",
+        "equal",
+        "not_equal",
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "sqrt",
+        "exp",
+        "log",
+        "sin",
+        "cos",
+        "tan",
+        "arctan2",
+    ] {
+        assert!(names.contains(&n), "{n} missing");
+    }
+    assert_eq!(builtins::get("add").unwrap().signatures().len(), 10);
+}
