@@ -244,3 +244,151 @@ fn every_builtin_lists_its_signatures() {
     }
     assert_eq!(builtins::get("add").unwrap().signatures().len(), 10);
 }
+
+#[test]
+fn ragged_results_take_their_row_lengths_from_the_arguments() {
+    let add = builtins::get("add").unwrap();
+    let r = |a: &Array, b: &Array| {
+        add.call(&[a, b])
+            .map(|x| format!("{x} : {}", x.ty()))
+            .map_err(|e| e.to_string())
+    };
+    // The multidim-kernels seed's examples.
+    assert_eq!(
+        r(&array![[1], [2, 3]], &array![[4], [5]]),
+        Ok("[[5], [7, 8]] : 2 * var * int64".into())
+    );
+    assert_eq!(
+        r(&array![[1], [2, 3]], &array![[4, 5], [6, 7]]),
+        Ok("[[5, 6], [8, 10]] : 2 * 2 * int64".into())
+    );
+    // The mixed-rank cases libdynd got wrong.
+    let v = arr("[1, 2, 3]", "var * int32");
+    assert_eq!(
+        r(&v, &Array::from_scalar(10i32)),
+        Ok("[11, 12, 13] : var * int32".into())
+    );
+    let v3 = arr("[[1, 2, 3], [4, 5, 6]]", "var * 3 * int32");
+    assert_eq!(
+        r(&v3, &arr("[10, 20, 30]", "3 * int32")),
+        Ok("[[11, 22, 33], [14, 25, 36]] : var * 3 * int32".into())
+    );
+    assert_eq!(
+        r(&v, &arr("[[1, 1, 1], [2, 2, 2]]", "2 * 3 * int32")),
+        Ok("[[2, 3, 4], [3, 4, 5]] : 2 * 3 * int32".into())
+    );
+    // Rows of different lengths in two var arguments must match or be 1.
+    assert_eq!(
+        r(
+            &array![[1, 2], [3], [4, 5, 6]],
+            &array![[10], [20, 30], [40, 50, 60]]
+        ),
+        Ok("[[11, 12], [23, 33], [44, 55, 66]] : 3 * var * int64".into())
+    );
+    assert_eq!(
+        r(&array![[1, 2], [3, 4, 5]], &array![[1, 2], [3, 4]]),
+        Err("a ragged row of length 3 cannot broadcast to length 2, at index [1]".into()),
+        "against a fixed 2 * 2"
+    );
+    assert_eq!(
+        r(
+            &array![[1, 2], [3, 4, 5]],
+            &array![[1, 2], [3, 4], [5]]
+                .index(&[dynd_kernels::Index::slice(None, Some(2), 1)])
+                .unwrap()
+        ),
+        Err("a ragged row of length 2 cannot broadcast to length 3, at index [1]".into()),
+        "two var arguments"
+    );
+    // Nested ragged dims, and a var result from var * scalar.
+    let nested = array![[[1], [2, 3]], [[4, 5, 6]]];
+    assert_eq!(
+        r(&nested, &array![100]),
+        Ok("[[[101], [102, 103]], [[104, 105, 106]]] : 2 * var * var * int64".into())
+    );
+    let mul = builtins::get("multiply").unwrap();
+    let out = mul
+        .call(&[&array![[1.5], [2.0, 3.0]], &Array::from_scalar(2.0f64)])
+        .unwrap();
+    assert_eq!(out.to_string(), "[[3], [4, 6]]");
+}
+
+mod properties {
+    use super::*;
+    use dynd_kernels::Value;
+    use proptest::prelude::*;
+
+    /// Ragged rows of small integers.
+    fn ragged() -> impl Strategy<Value = Vec<Vec<i64>>> {
+        prop::collection::vec(prop::collection::vec(-50i64..50, 0..5), 1..6)
+    }
+
+    fn to_rows(v: &Value) -> Vec<Vec<i64>> {
+        match v {
+            Value::List(rows) => rows
+                .iter()
+                .map(|r| match r {
+                    Value::List(xs) => xs
+                        .iter()
+                        .map(|x| match x {
+                            Value::Int(i) => *i as i64,
+                            _ => panic!("{x}"),
+                        })
+                        .collect(),
+                    _ => panic!("{r}"),
+                })
+                .collect(),
+            _ => panic!("{v}"),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn ragged_add_matches_a_naive_reference(a in ragged(), kind in 0usize..4, seed in -50i64..50) {
+            let add = builtins::get("add").unwrap();
+            let x = Array::from_nested(a.clone()).unwrap();
+            // The partner: a scalar, the same structure, one value per row, or a fixed column.
+            let (y, expect): (Array, Vec<Vec<i64>>) = match kind {
+                0 => (Array::from_scalar(seed), a.iter().map(|r| r.iter().map(|v| v + seed).collect()).collect()),
+                1 => {
+                    let b: Vec<Vec<i64>> = a.iter().map(|r| r.iter().map(|v| v * 3 + seed).collect()).collect();
+                    let e = a.iter().zip(&b).map(|(r, s)| r.iter().zip(s).map(|(p, q)| p + q).collect()).collect();
+                    (Array::from_nested(b).unwrap(), e)
+                }
+                2 => {
+                    let col: Vec<Vec<i64>> = (0..a.len()).map(|i| vec![i as i64 + seed]).collect();
+                    let e = a.iter().enumerate().map(|(i, r)| r.iter().map(|v| v + i as i64 + seed).collect()).collect();
+                    (Array::from_shape_vec(&[a.len(), 1], col.concat()).unwrap(), e)
+                }
+                _ => {
+                    let col: Vec<i64> = (0..a.len()).map(|i| i as i64 * seed).collect();
+                    let e = a.iter().enumerate().map(|(i, r)| r.iter().map(|v| v + i as i64 * seed).collect()).collect();
+                    (Array::from_shape_vec(&[a.len(), 1], col).unwrap(), e)
+                }
+            };
+            let r = add.call(&[&x, &y]);
+            let all_same = a.iter().all(|r| r.len() == a[0].len());
+            match r {
+                Ok(r) => {
+                    let got = to_rows(&r.to_value());
+                    prop_assert_eq!(got, expect);
+                    // The result is ragged exactly when the ragged argument is.
+                    prop_assert_eq!(r.ty().to_string().contains("var"), !all_same, "{}", r.ty());
+                }
+                Err(e) => prop_assert!(false, "{}", e),
+            }
+        }
+
+        #[test]
+        fn strict_mode_refuses_only_rank_extension(rows in 1usize..5, cols in 1usize..5) {
+            let add = builtins::get("add").unwrap().strict();
+            let m = Array::from_shape_vec(&[rows, cols], vec![1i64; rows * cols]).unwrap();
+            let row = Array::from_vec(vec![2i64; cols]);
+            prop_assert!(add.call(&[&m, &row]).is_err());
+            let r = add.call(&[&m, &Array::from_scalar(2i64)]).unwrap();
+            prop_assert_eq!(r.to_vec::<i64>().unwrap(), vec![3i64; rows * cols]);
+            let col = Array::from_shape_vec(&[rows, 1], vec![5i64; rows]).unwrap();
+            prop_assert_eq!(add.call(&[&m, &col]).unwrap().to_vec::<i64>().unwrap(), vec![6i64; rows * cols]);
+        }
+    }
+}

@@ -674,14 +674,7 @@ impl Array {
                 _ => Err(unsupported("zeros", ty)),
             })
             .collect::<Result<_, _>>()?;
-        let elem_meta = match Builder::new(dtype)? {
-            b @ (Builder::Scalar(_)
-            | Builder::FixedString(..)
-            | Builder::Option(..)
-            | Builder::Text { .. }
-            | Builder::Fields { .. }) => b.finish(dtype)?,
-            _ => unreachable!("the dtype has no dimensions"),
-        };
+        let elem_meta = dtype_meta(dtype)?;
         let meta = c_order_meta(&shape, dtype.data_layout()?.size, elem_meta);
         Ok(Array {
             ty: ty.clone(),
@@ -948,6 +941,19 @@ impl Array {
     /// `NaN`/`Infinity`/`-Infinity` for non-finite floats).
     pub fn to_json(&self) -> String {
         self.to_value().to_json()
+    }
+}
+
+/// The arrmeta of a data type's zero value (no dimensions): empty text
+/// blocks for strings.
+pub(crate) fn dtype_meta(dtype: &Type) -> Result<Arrmeta, Error> {
+    match Builder::new(dtype)? {
+        b @ (Builder::Scalar(_)
+        | Builder::FixedString(..)
+        | Builder::Option(..)
+        | Builder::Text { .. }
+        | Builder::Fields { .. }) => b.finish(dtype),
+        _ => Err(unsupported("a data type with dimensions here", dtype)),
     }
 }
 

@@ -162,6 +162,9 @@ impl KernelData for NaryLoops {
 /// A `var` (or fixed) dimension in the sources under a fixed destination
 /// dimension: each source row must have the destination's length or 1.
 struct NaryVar {
+    /// The destination's var rows, or `None` for a fixed dimension of
+    /// `size` elements `dst_stride` apart.
+    dst_rows: Option<VarRows>,
     size: usize,
     dst_stride: isize,
     nsrc: usize,
@@ -183,6 +186,14 @@ impl KernelData for NaryVar {
         dst: *mut u8,
         src: &[*const u8],
     ) -> Result<(), KernelError> {
+        let (dst, size, dst_stride) = match &self.dst_rows {
+            Some(rows) => {
+                // SAFETY: `dst` is a valid (start, length) pair of the destination's var dimension.
+                let (row, len) = unsafe { rows.row(dst) };
+                (row as *mut u8, len, rows.stride)
+            }
+            None => (dst, self.size, self.dst_stride),
+        };
         let mut ptrs: SmallVec<[*const u8; MAX_ARGS]> = SmallVec::new();
         let mut strides: SmallVec<[isize; MAX_ARGS]> = SmallVec::new();
         for (level, &p) in self.src[..self.nsrc].iter().zip(src) {
@@ -195,14 +206,14 @@ impl KernelData for NaryVar {
                 SrcLevel::Fixed { size, stride } => (p, *size, *stride),
                 SrcLevel::Broadcast => (p, 1, 0),
             };
-            let stride = if len == self.size {
+            let stride = if len == size {
                 stride
             } else if len == 1 {
                 0
             } else {
                 return Err(KernelError::new(KernelErrorKind::RaggedRow {
                     len,
-                    expected: self.size,
+                    expected: size,
                 }));
             };
             ptrs.push(row);
@@ -211,7 +222,7 @@ impl KernelData for NaryVar {
         // SAFETY: `size` destination elements and matching source rows.
         unsafe {
             ctx.child(self.child)
-                .strided(dst, self.dst_stride, &ptrs, &strides, self.size)
+                .strided(dst, dst_stride, &ptrs, &strides, size)
         }
     }
 
@@ -224,11 +235,12 @@ impl KernelData for NaryVar {
                 SrcLevel::Broadcast => "broadcast",
             })
             .collect();
-        format!(
-            "{} <- [{}] (row lengths checked)",
-            self.size,
-            kinds.join(", ")
-        )
+        let dst = if self.dst_rows.is_some() {
+            "var".to_string()
+        } else {
+            self.size.to_string()
+        };
+        format!("{dst} <- [{}] (row lengths checked)", kinds.join(", "))
     }
 
     fn children(&self) -> SmallVec<[Child; 2]> {
@@ -256,9 +268,10 @@ fn levels<'a>(ty: &'a Type, meta: &'a Arrmeta) -> Levels<'a> {
 }
 
 /// Pushes the dimension kernels of an elementwise operation and, under
-/// them, the leaf that `leaf` pushes. The destination's dimensions must be
-/// fixed (it is an output allocated for the broadcast shape); sources
-/// broadcast to it, with `var` rows checked at run time.
+/// them, the leaf that `leaf` pushes. The destination is an output
+/// allocated for the broadcast result ([`alloc_broadcast`] gives its `var`
+/// rows their lengths); sources broadcast to it, with `var` rows checked
+/// against the destination's at run time.
 ///
 /// # Errors
 ///
@@ -317,21 +330,30 @@ fn push_levels<'a>(
         return leaf(b);
     }
     let n = srcs.len();
-    let Some((size, dst_stride, _)) = dst_levels[level].1.as_fixed() else {
-        return Err(Error::Unsupported {
-            operation: "an elementwise result with a var dimension (not yet: the result's rows need lengths)",
-            ty: dst.0.clone(),
-        });
+    let var_rows = |m: &Arrmeta| match m {
+        Arrmeta::Var {
+            values,
+            offset,
+            stride,
+            ..
+        } => Some(VarRows {
+            base: BlockPtr(values.as_ptr().wrapping_add(*offset)),
+            stride: *stride,
+        }),
+        _ => None,
     };
-    let is_fixed_level =
-        |l: usize| (0..n).all(|i| !matches!(at(i, l).map(|x| x.1), Some(Arrmeta::Var { .. })));
+    let dst_rows = var_rows(dst_levels[level].1);
+    let (size, dst_stride) = dst_levels[level]
+        .1
+        .as_fixed()
+        .map_or((0, 0), |(n, s, _)| (n, s));
+    let is_fixed_level = |l: usize| {
+        dst_levels[l].1.as_fixed().is_some()
+            && (0..n).all(|i| !matches!(at(i, l).map(|x| x.1), Some(Arrmeta::Var { .. })))
+    };
     if is_fixed_level(level) {
         let mut end = level;
-        while end < nd
-            && end - level < MAX_LOOPS
-            && is_fixed_level(end)
-            && dst_levels[end].1.as_fixed().is_some()
-        {
+        while end < nd && end - level < MAX_LOOPS && is_fixed_level(end) {
             end += 1;
         }
         let mut loops: SmallVec<[NLoop; MAX_LOOPS]> = SmallVec::new();
@@ -396,18 +418,10 @@ fn push_levels<'a>(
     for (i, s) in src.iter_mut().enumerate().take(n) {
         *s = match at(i, level) {
             None => SrcLevel::Broadcast,
-            Some((
-                _,
-                Arrmeta::Var {
-                    values,
-                    offset,
-                    stride,
-                    ..
-                },
-            )) => SrcLevel::Var(VarRows {
-                base: BlockPtr(values.as_ptr().wrapping_add(*offset)),
-                stride: *stride,
-            }),
+            Some((_, m @ Arrmeta::Var { .. })) => match var_rows(m) {
+                Some(rows) => SrcLevel::Var(rows),
+                None => unreachable!("var arrmeta has rows"),
+            },
             Some((_, m)) => match m.as_fixed() {
                 Some((size, stride, _)) => SrcLevel::Fixed { size, stride },
                 None => unreachable!("a dimension level has fixed or var arrmeta"),
@@ -415,6 +429,7 @@ fn push_levels<'a>(
         };
     }
     Ok(b.push(NaryVar {
+        dst_rows,
         size,
         dst_stride,
         nsrc: n,
@@ -688,13 +703,12 @@ impl Array {
 ///
 /// # Errors
 ///
-/// As [`Array::map1_into`]; [`Error::Unsupported`] when the result would
-/// have `var` dimensions (not yet).
+/// As [`Array::map1_into`].
 pub fn map1<A: Element, R: Element>(
     a: &Array,
     f: impl Fn(A) -> R + Send + Sync + 'static,
 ) -> Result<Array, Error> {
-    let mut out = Array::zeros(&result_type::<R>(&[a])?)?;
+    let mut out = alloc_broadcast(&result_type::<R>(&[a])?, &[a])?;
     out.map1_into(a, f)?;
     Ok(out)
 }
@@ -711,7 +725,7 @@ pub fn map2<A: Element, B: Element, R: Element>(
     b: &Array,
     f: impl Fn(A, B) -> R + Send + Sync + 'static,
 ) -> Result<Array, Error> {
-    let mut out = Array::zeros(&result_type::<R>(&[a, b])?)?;
+    let mut out = alloc_broadcast(&result_type::<R>(&[a, b])?, &[a, b])?;
     out.map2_into(a, b, f)?;
     Ok(out)
 }
@@ -849,15 +863,264 @@ impl Array {
 /// # Errors
 ///
 /// As [`Array::apply_into`]; [`dynd_types::Error::Broadcast`] naming the
-/// dimension; [`Error::Unsupported`] when the result would have `var`
-/// dimensions (not yet).
+/// dimension; a ragged-row error naming the row whose lengths do not
+/// broadcast.
 pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
     let types = srcs
         .iter()
         .map(|a| Type::with_dims(a.shape(), leaf.output.into()))
         .collect::<Result<Vec<_>, _>>()?;
     let ty = dynd_types::broadcast(&types, dynd_types::BroadcastMode::NumPy)?;
-    let mut out = Array::zeros(&ty)?;
+    let mut out = alloc_broadcast(&ty, srcs)?;
     out.apply_into(srcs, leaf)?;
     Ok(out)
+}
+
+/// One argument's row at a level: its length, and element `j` at byte
+/// `base + j * stride` of `data`.
+type Row<'a> = (usize, &'a [u8], isize, isize);
+
+/// Where one argument is while the result's structure is walked: its
+/// remaining levels, and the bytes and offset of its current element.
+#[derive(Clone, Copy)]
+struct ArgAt<'a> {
+    levels: &'a [(&'a Dim, &'a Arrmeta)],
+    data: &'a [u8],
+    offset: isize,
+}
+
+impl<'a> ArgAt<'a> {
+    /// This argument's row at the current level, or `None` if it has no
+    /// dimension here.
+    fn row(&self) -> Option<Row<'a>> {
+        let (_, meta) = self.levels.first()?;
+        match meta {
+            Arrmeta::Fixed { size, stride, .. } => Some((*size, self.data, self.offset, *stride)),
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                ..
+            } => {
+                let at = self.offset as usize;
+                let (start, len) =
+                    crate::arrmeta::read_pair(&self.data[at..at + crate::arrmeta::PAIR_SIZE]);
+                Some((
+                    len as usize,
+                    values.bytes(),
+                    *offset as isize + start as i64 as isize,
+                    *stride,
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The output levels' element sizes and the values being built for var levels.
+struct Alloc {
+    /// Per result level: `Some(element size)` for var levels.
+    var_elem: Vec<Option<usize>>,
+    /// Per result level: `Some(element size)` for fixed levels.
+    fixed: Vec<Option<(usize, usize)>>,
+    values: Vec<Vec<u8>>,
+    last_var: usize,
+}
+
+/// A zeroed array of the broadcast result type `ty` of `args`, whose `var`
+/// rows have the broadcast lengths of the arguments' rows (a pass over
+/// rows, not elements, when `var` is innermost).
+///
+/// # Errors
+///
+/// A ragged-row error naming the row where the arguments' lengths do not
+/// broadcast; [`Error::Unsupported`] for data types arrays do not hold.
+pub fn alloc_broadcast(ty: &Type, args: &[&Array]) -> Result<Array, Error> {
+    if !ty.has_var_dim() {
+        return Array::zeros(ty);
+    }
+    let (dims, dtype) = ty.split_dims();
+    let nd = dims.len();
+    // Element sizes below each level.
+    let mut sizes = vec![0usize; nd + 1];
+    sizes[nd] = dtype.data_layout()?.size;
+    for k in (0..nd).rev() {
+        sizes[k] = match dims[k] {
+            Dim::Fixed(n) => n * sizes[k + 1],
+            _ => crate::arrmeta::PAIR_SIZE,
+        };
+    }
+    let last_var = dims
+        .iter()
+        .rposition(|d| matches!(d, Dim::Var))
+        .unwrap_or(0);
+    let mut alloc = Alloc {
+        var_elem: dims
+            .iter()
+            .enumerate()
+            .map(|(k, d)| matches!(d, Dim::Var).then_some(sizes[k + 1]))
+            .collect(),
+        fixed: dims
+            .iter()
+            .enumerate()
+            .map(|(k, d)| match d {
+                Dim::Fixed(n) => Some((*n, sizes[k + 1])),
+                _ => None,
+            })
+            .collect(),
+        values: vec![Vec::new(); nd],
+        last_var,
+    };
+    let arg_levels: Vec<Levels<'_>> = args.iter().map(|a| levels(a.ty(), a.arrmeta())).collect();
+    let arg_levels = arg_levels.as_slice();
+    let start: SmallVec<[Option<ArgAt<'_>>; MAX_ARGS]> = args
+        .iter()
+        .zip(arg_levels)
+        .map(|(a, l)| {
+            let shift = nd.saturating_sub(l.len());
+            (shift == 0).then(|| ArgAt {
+                levels: l,
+                data: a.data_block().bytes(),
+                offset: a.data_offset() as isize,
+            })
+        })
+        .collect();
+    let mut data = vec![0u8; sizes[0]];
+    // Arguments with fewer dimensions join at their first level.
+    alloc.fill_shifted(0, &mut data, &start, args, arg_levels, nd, &mut Vec::new())?;
+    // Arrmeta, innermost first.
+    let mut meta = crate::array::dtype_meta(dtype)?;
+    for k in (0..nd).rev() {
+        meta = match dims[k] {
+            Dim::Fixed(n) => Arrmeta::Fixed {
+                size: *n,
+                stride: sizes[k + 1] as isize,
+                element: Box::new(meta),
+            },
+            _ => Arrmeta::Var {
+                values: crate::memory::MemoryBlock::from_bytes(&alloc.values[k]),
+                offset: 0,
+                stride: sizes[k + 1] as isize,
+                packed: true,
+                element: Box::new(meta),
+            },
+        };
+    }
+    Ok(Array::from_parts(
+        ty.clone(),
+        std::sync::Arc::new(meta),
+        crate::memory::MemoryBlock::from_bytes(&data),
+        0,
+    ))
+}
+
+impl Alloc {
+    /// Fills the result element `out` at `level` from the arguments'
+    /// current elements (arguments with fewer dimensions than the result
+    /// enter at their own first level): a `var` level's row length is the
+    /// broadcast of the arguments' row lengths (equal, or 1).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_shifted<'a: 'l, 'l>(
+        &mut self,
+        level: usize,
+        out: &mut [u8],
+        args: &[Option<ArgAt<'l>>],
+        arrays: &[&'a Array],
+        arg_levels: &'l [Levels<'a>],
+        nd: usize,
+        path: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        // Enter arguments whose first level is this one.
+        let entered: SmallVec<[Option<ArgAt<'l>>; MAX_ARGS]> = args
+            .iter()
+            .zip(arrays.iter().zip(arg_levels))
+            .map(|(a, (arr, l))| {
+                a.or_else(|| {
+                    (nd - l.len() == level).then(|| ArgAt {
+                        levels: l,
+                        data: arr.data_block().bytes(),
+                        offset: arr.data_offset() as isize,
+                    })
+                })
+            })
+            .collect();
+        if level > self.last_var {
+            return Ok(());
+        }
+        let rows: SmallVec<[Option<Row<'_>>; MAX_ARGS]> = entered
+            .iter()
+            .map(|a| a.as_ref().and_then(ArgAt::row))
+            .collect();
+        let (n, esz, is_var) = match (self.fixed[level], self.var_elem[level]) {
+            (Some((n, esz)), _) => (n, esz, false),
+            (None, Some(esz)) => {
+                let len = rows
+                    .iter()
+                    .flatten()
+                    .map(|r| r.0)
+                    .find(|&l| l != 1)
+                    .unwrap_or(1);
+                (len, esz, true)
+            }
+            _ => unreachable!("a result level is fixed or var"),
+        };
+        if is_var {
+            for (m, ..) in rows.iter().flatten() {
+                if *m != 1 && *m != n {
+                    let mut e = KernelError::new(KernelErrorKind::RaggedRow {
+                        len: *m,
+                        expected: n,
+                    });
+                    for &i in path.iter().rev() {
+                        e = e.at(i);
+                    }
+                    return Err(e.into());
+                }
+            }
+        }
+        let row_start = self.values[level].len();
+        if is_var {
+            crate::arrmeta::write_pair(out, row_start as u64, n as u64);
+            self.values[level].resize(row_start + n * esz, 0);
+        }
+        for j in 0..n {
+            let next: SmallVec<[Option<ArgAt<'l>>; MAX_ARGS]> = entered
+                .iter()
+                .zip(&rows)
+                .map(|(a, row)| {
+                    let a = (*a)?;
+                    Some(match row {
+                        Some((m, data, base, stride)) => {
+                            let j = if *m == 1 { 0 } else { j };
+                            ArgAt {
+                                levels: &a.levels[1..],
+                                data,
+                                offset: base + j as isize * stride,
+                            }
+                        }
+                        None => a,
+                    })
+                })
+                .collect();
+            path.push(j);
+            if is_var {
+                let mut elem = vec![0u8; esz];
+                self.fill_shifted(level + 1, &mut elem, &next, arrays, arg_levels, nd, path)?;
+                let at = row_start + j * esz;
+                self.values[level][at..at + esz].copy_from_slice(&elem);
+            } else {
+                self.fill_shifted(
+                    level + 1,
+                    &mut out[j * esz..(j + 1) * esz],
+                    &next,
+                    arrays,
+                    arg_levels,
+                    nd,
+                    path,
+                )?;
+            }
+            path.pop();
+        }
+        Ok(())
+    }
 }

@@ -75,8 +75,13 @@ fn errors() {
         err.to_string(),
         "argument 0 has data type int64, but the function takes float64"
     );
-    let err = map1(&array![[1.0], [2.0, 3.0]], |x: f64| x).unwrap_err();
-    assert!(matches!(err, Error::Unsupported { .. }), "{err}");
+    let r = map1(&array![[1.0], [2.0, 3.0]], |x: f64| x * 2.0).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[[2], [4, 6]]".to_string(), "2 * var * float64".to_string())
+    );
+    let err = map1(&array!["a"], |x: f64| x).unwrap_err();
+    assert!(matches!(err, Error::Value { .. }), "{err}");
 }
 
 #[test]
