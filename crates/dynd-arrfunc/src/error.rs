@@ -72,6 +72,38 @@ pub enum Error {
         /// How many were given.
         found: usize,
     },
+    /// An argument's core dimensions do not match the signature.
+    #[error("argument {arg} ({ty}) does not match parameter {param}: {mismatch}")]
+    Mismatch {
+        /// The argument's index.
+        arg: usize,
+        /// The argument's type.
+        ty: Type,
+        /// The parameter's type.
+        param: Type,
+        /// Why.
+        mismatch: dynd_types::Mismatch,
+    },
+    /// An argument with fewer dimensions than its parameter's core dimensions.
+    #[error("argument {arg} ({ty}) has {ndim} dimension(s), but parameter {param} needs at least {needed}")]
+    TooFewDims {
+        /// The argument's index.
+        arg: usize,
+        /// The argument's type.
+        ty: Type,
+        /// The parameter's type.
+        param: Type,
+        /// The argument's number of dimensions.
+        ndim: usize,
+        /// The parameter's core dimensions.
+        needed: usize,
+    },
+    /// A signature that is not a callable type.
+    #[error("{ty} is not a callable signature")]
+    NotASignature {
+        /// The type.
+        ty: Type,
+    },
     /// An `out` array that does not fit the result.
     #[error("{name}: the out array has type {out}, but the result has type {result}")]
     Out {

@@ -21,9 +21,11 @@
 pub mod builtins;
 mod callable;
 mod error;
+mod lifted;
 
 pub use callable::{Callable, Overload};
 pub use error::Error;
+pub use lifted::resolve_lifted;
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;
