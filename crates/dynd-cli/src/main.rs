@@ -22,6 +22,8 @@
 
 use std::process::ExitCode;
 
+mod eval;
+
 use clap::{Args, Parser, Subcommand};
 use dynd::nd::{Array, ErrorMode, Value as NdValue};
 use dynd::ndt::{self, BroadcastMode, ParseError, Type};
@@ -63,6 +65,34 @@ enum Command {
         ty: Option<String>,
         /// The value, as JSON (ragged lists give var dimensions).
         value: String,
+    },
+    /// Evaluate calls of builtins on JSON literals, e.g. 'add([[1], [2, 3]], [[4], [5]])'.
+    Eval {
+        #[command(flatten)]
+        out: Output,
+        /// Strict (SlangPy) broadcasting: only 0-d values extend to more dimensions.
+        #[arg(long)]
+        strict: bool,
+        /// The expression.
+        expr: String,
+    },
+    /// The output type of a signature lifted elementwise over argument types.
+    Resolve {
+        #[command(flatten)]
+        out: Output,
+        /// Strict (SlangPy) broadcasting of the leading dimensions.
+        #[arg(long)]
+        strict: bool,
+        /// The signature, e.g. '(M * N * T, N * P * T) -> M * P * T'.
+        signature: String,
+        /// The argument types.
+        #[arg(num_args = 0..)]
+        types: Vec<String>,
+    },
+    /// List every builtin callable with its signatures.
+    List {
+        #[command(flatten)]
+        out: Output,
     },
     /// Assign a value to a new array of another type, under an error mode.
     Cast {
@@ -223,6 +253,26 @@ fn run(command: Command) -> (Output, Result<Success, Failure>) {
             value,
             ty,
         } => (out, cast(&value, from.as_deref(), &ty, &errmode)),
+        Command::Eval { out, strict, expr } => (
+            out,
+            eval::eval(
+                &expr,
+                if strict {
+                    BroadcastMode::Strict
+                } else {
+                    BroadcastMode::NumPy
+                },
+            )
+            .map(|a| array_success(&a))
+            .map_err(Failure::plain),
+        ),
+        Command::Resolve {
+            out,
+            strict,
+            signature,
+            types,
+        } => (out, resolve(&signature, &types, strict)),
+        Command::List { out } => (out, Ok(list())),
     }
 }
 
@@ -259,6 +309,41 @@ fn broadcast(types: &[String], strict: bool) -> Result<Success, Failure> {
     };
     let t = ndt::broadcast(&parsed, mode).map_err(|e| Failure::plain(e.to_string()))?;
     Ok(success(t.to_string(), json!({"type": t.to_string()})))
+}
+
+fn resolve(signature: &str, types: &[String], strict: bool) -> Result<Success, Failure> {
+    let sig = parse(signature, "SIGNATURE")?;
+    let args = types
+        .iter()
+        .enumerate()
+        .map(|(i, t)| parse(t, &format!("TYPE {}", i + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mode = if strict {
+        BroadcastMode::Strict
+    } else {
+        BroadcastMode::NumPy
+    };
+    let t =
+        dynd::func::resolve_lifted(&sig, &args, mode).map_err(|e| Failure::plain(e.to_string()))?;
+    Ok(success(t.to_string(), json!({"type": t.to_string()})))
+}
+
+fn list() -> Success {
+    let mut text = String::new();
+    let mut functions = Map::new();
+    for c in dynd::func::builtins::all() {
+        let sigs: Vec<String> = c.signatures().iter().map(|s| s.to_string()).collect();
+        text.push_str(&format!("{}\n", c.name()));
+        for s in &sigs {
+            text.push_str(&format!("    {s}\n"));
+        }
+        functions.insert(c.name().to_string(), json!(sigs));
+    }
+    for (name, doc) in eval::SPECIALS {
+        text.push_str(&format!("{name}\n    {doc}\n"));
+        functions.insert(name.to_string(), json!([doc]));
+    }
+    success(text.trim_end().to_string(), json!({"functions": functions}))
 }
 
 fn info(datashape: &str) -> Result<Success, Failure> {

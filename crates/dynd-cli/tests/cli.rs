@@ -365,3 +365,112 @@ fn cast_under_each_error_mode() {
         "[[1, 2], [3]]\ntype: 2 * var * float32\n"
     );
 }
+
+#[test]
+fn eval_calls_builtins_on_json_literals() {
+    assert_eq!(
+        dynd(&["eval", "add([[1], [2, 3]], [[4], [5]])"]).1,
+        "[[5], [7, 8]]\ntype: 2 * var * int64\n"
+    );
+    assert_eq!(
+        dynd(&[
+            "eval",
+            "--json",
+            "multiply(array([1, 2], \"2 * float32\"), 0.5)"
+        ])
+        .1,
+        "{\"ok\":true,\"type\":\"2 * float64\",\"value\":[0.5, 1]}\n"
+    );
+    assert_eq!(
+        dynd(&["eval", "sqrt(add([[2], [7, 14]], 2))"]).1,
+        "[[2], [3, 4]]\ntype: 2 * var * float64\n"
+    );
+    assert_eq!(
+        dynd(&["eval", "less(zeros(\"3 * int8\"), ones(\"3 * int8\"))"]).1,
+        "[true, true, true]\ntype: 3 * bool\n"
+    );
+    assert_eq!(
+        dynd(&[
+            "eval",
+            "cast([1.5, 2], \"2 * int32\", errmode=\"overflow\")"
+        ])
+        .1,
+        "[1, 2]\ntype: 2 * int32\n"
+    );
+    assert_eq!(
+        dynd(&["eval", "full(\"2 * 2 * float32\", [1, 2])"]).1,
+        "[[1, 2], [1, 2]]\ntype: 2 * 2 * float32\n"
+    );
+    assert_eq!(
+        dynd(&["eval", "[1, 2.5]"]).1,
+        "[1, 2.5]\ntype: 2 * float64\n"
+    );
+}
+
+#[test]
+fn eval_errors_say_what_and_where() {
+    let cases = [
+        ("add([1, 2], [1, 2, 3])", "cannot broadcast dimension 0 of the result: argument 0 has size 2 (2 * int64) and argument 1 has size 3 (3 * int64)"),
+        ("foo(1)", "unknown function 'foo' (known: abs, add,"),
+        ("add([1, 2", "expected ',' or ']' at byte 9"),
+        ("add(1, 2, x=3)", "add: unknown keyword argument 'x' (valid keywords: none)"),
+        ("add(1)", "add takes 2 argument(s), 1 given"),
+        ("sqrt([\"a\"])", "sqrt: no overload accepts (string); the signatures are:"),
+        ("add([[1, 2, 3], [4]], [[1, 2], [3, 4]])", "a ragged row of length 3 cannot broadcast to length 2, at index [0]"),
+        ("cast([1.5], \"1 * int8\")", "1.5 has a fractional part"),
+        ("add(1, 2) extra", "expected the end of the expression at byte 10"),
+        ("array([1], \"1 * flaot32\")", "array's type: unknown type 'flaot32'"),
+    ];
+    for (expr, msg) in cases {
+        let (code, v) = dynd_json(&["eval", "--json", expr]);
+        assert_eq!(code, 1, "{expr}");
+        let err = v["error"].as_str().unwrap();
+        assert!(err.contains(msg), "{expr}: {err}");
+    }
+    let (code, _, stderr) = dynd(&["eval", "--strict", "add([[1, 2], [3, 4]], [1, 2])"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.starts_with("error: strict broadcasting: argument 1 (2 * int64)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        dynd(&["eval", "--strict", "add([[1, 2], [3, 4]], 1)"]).1,
+        "[[2, 3], [4, 5]]\ntype: 2 * 2 * int64\n"
+    );
+}
+
+#[test]
+fn resolve_and_list() {
+    assert_eq!(
+        dynd_json(&[
+            "resolve",
+            "--json",
+            "(M * N * T, N * P * T) -> M * P * T",
+            "10 * 2 * 3 * float64",
+            "3 * 4 * float64"
+        ]),
+        (0, json!({"ok": true, "type": "10 * 2 * 4 * float64"}))
+    );
+    let (code, v) = dynd_json(&[
+        "resolve",
+        "--json",
+        "(N * float64, N * float64) -> float64",
+        "5 * float64",
+        "4 * float64",
+    ]);
+    assert_eq!(code, 1);
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("'N' is bound to '5' but meets '4'"));
+    assert_eq!(
+        dynd(&["resolve", "--strict", "(N * T) -> T", "7 * 3 * int8"]).1,
+        "7 * int8\n"
+    );
+    let (code, v) = dynd_json(&["list", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["functions"]["add"].as_array().unwrap().len(), 10);
+    assert_eq!(v["functions"]["logical_not"], json!(["(bool) -> bool"]));
+    assert!(v["functions"]["array"].is_array());
+    assert!(dynd(&["list"]).1.starts_with("abs\n    (int8) -> int8\n"));
+}

@@ -86,6 +86,23 @@ impl Value {
         Ok(v)
     }
 
+    /// Parses one JSON value at the start of `text`, returning it and the
+    /// byte offset just after it (for embedding JSON in a larger syntax).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Json`] with the byte offset.
+    pub fn parse_json_prefix(text: &str) -> Result<(Value, usize), Error> {
+        let mut p = JsonParser {
+            text,
+            pos: 0,
+            depth: 0,
+        };
+        p.ws();
+        let v = p.value()?;
+        Ok((v, p.pos))
+    }
+
     /// The value as JSON text, `, ` between list items.
     pub fn to_json(&self) -> String {
         let mut s = String::new();

@@ -61,7 +61,7 @@ pub mod nd {
 /// `dynd-arrfunc` crate).
 pub mod func {
     #[doc(inline)]
-    pub use dynd_arrfunc::{builtins, Callable, Error, Overload};
+    pub use dynd_arrfunc::{builtins, resolve_lifted, Callable, Error, Overload};
     #[doc(inline)]
     pub use dynd_kernels::elwise::Leaf;
 }

@@ -1,0 +1,269 @@
+//! `dynd eval`: calls of builtins on JSON literals.
+//!
+//! ```text
+//! expr  := NAME '(' [arg {',' arg}] ')' | JSON
+//! arg   := NAME '=' expr | expr
+//! ```
+//!
+//! Besides the builtins: `array(VALUE, "TYPE")` gives a literal an explicit
+//! type, `cast(x, "TYPE")` converts (error mode `fractional`, or
+//! `errmode="..."`), and `zeros("TYPE")`, `ones("TYPE")`, `full("TYPE",
+//! VALUE)` build arrays.
+
+use dynd::func::builtins;
+use dynd::nd::{Array, ErrorMode, Value};
+use dynd::ndt::{BroadcastMode, Type};
+
+/// Functions `eval` knows besides the builtins, with their signatures.
+pub(crate) const SPECIALS: &[(&str, &str)] = &[
+    ("array", "array(VALUE, \"TYPE\"): VALUE as an array of TYPE"),
+    (
+        "cast",
+        "cast(x, \"TYPE\", errmode=\"fractional\"): x converted to TYPE",
+    ),
+    (
+        "zeros",
+        "zeros(\"TYPE\"): an array of TYPE filled with 0 (NA for options)",
+    ),
+    ("ones", "ones(\"TYPE\"): an array of TYPE filled with 1"),
+    (
+        "full",
+        "full(\"TYPE\", VALUE): an array of TYPE filled with VALUE",
+    ),
+];
+
+/// A parsed expression.
+#[derive(Debug)]
+enum Expr {
+    Literal(Value),
+    Call {
+        name: String,
+        args: Vec<Expr>,
+        kwargs: Vec<(String, Expr)>,
+    },
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+fn error_at(text: &str, at: usize, msg: &str) -> String {
+    format!(
+        "{msg} at byte {at}\n  {text}\n  {:width$}^",
+        "",
+        width = text[..at.min(text.len())].chars().count()
+    )
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        let rest = &self.text[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn ident(&mut self) -> Option<String> {
+        let rest = &self.text[self.pos..];
+        let n = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if n == 0 || !rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return None;
+        }
+        let word = &rest[..n];
+        // JSON words are literals, not names.
+        if matches!(
+            word,
+            "null" | "true" | "false" | "NaN" | "nan" | "inf" | "Infinity"
+        ) {
+            return None;
+        }
+        self.pos += n;
+        Some(word.to_string())
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.ws();
+        if self.text[self.pos..].starts_with(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expr(&mut self) -> Result<Expr, String> {
+        self.ws();
+        if let Some(name) = self.ident() {
+            if !self.eat('(') {
+                return Err(error_at(
+                    self.text,
+                    self.pos,
+                    &format!("expected '(' after '{name}'"),
+                ));
+            }
+            let (mut args, mut kwargs) = (Vec::new(), Vec::new());
+            if !self.eat(')') {
+                loop {
+                    self.ws();
+                    let save = self.pos;
+                    let kw = self.ident().filter(|_| {
+                        self.ws();
+                        self.text[self.pos..].starts_with('=')
+                    });
+                    match kw {
+                        Some(k) => {
+                            self.pos += 1;
+                            kwargs.push((k, self.expr()?));
+                        }
+                        None => {
+                            self.pos = save;
+                            if !kwargs.is_empty() {
+                                return Err(error_at(
+                                    self.text,
+                                    self.pos,
+                                    "positional argument after a keyword argument",
+                                ));
+                            }
+                            args.push(self.expr()?);
+                        }
+                    }
+                    if self.eat(',') {
+                        continue;
+                    }
+                    if self.eat(')') {
+                        break;
+                    }
+                    return Err(error_at(self.text, self.pos, "expected ',' or ')'"));
+                }
+            }
+            return Ok(Expr::Call { name, args, kwargs });
+        }
+        let (v, n) = Value::parse_json_prefix(&self.text[self.pos..]).map_err(|e| match e {
+            dynd::nd::Error::Json { offset, message } => {
+                error_at(self.text, self.pos + offset, &message)
+            }
+            e => e.to_string(),
+        })?;
+        self.pos += n;
+        Ok(Expr::Literal(v))
+    }
+}
+
+/// Parses and evaluates `text`.
+///
+/// # Errors
+///
+/// A message saying what was wrong and where.
+pub(crate) fn eval(text: &str, mode: BroadcastMode) -> Result<Array, String> {
+    let mut p = Parser { text, pos: 0 };
+    let e = p.expr()?;
+    p.ws();
+    if p.pos != text.len() {
+        return Err(error_at(text, p.pos, "expected the end of the expression"));
+    }
+    run(&e, mode)
+}
+
+fn string_arg(e: &Expr, what: &str) -> Result<String, String> {
+    match e {
+        Expr::Literal(Value::Str(s)) => Ok(s.clone()),
+        _ => Err(format!("{what} must be a string literal")),
+    }
+}
+
+fn type_arg(e: &Expr, what: &str) -> Result<Type, String> {
+    let s = string_arg(e, what)?;
+    s.parse::<Type>().map_err(|err| format!("{what}: {err}"))
+}
+
+fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
+    let (name, args, kwargs) = match e {
+        Expr::Literal(v) => return Array::from_value(v, None).map_err(|e| e.to_string()),
+        Expr::Call { name, args, kwargs } => (name.as_str(), args, kwargs),
+    };
+    let arity = |n: usize| {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name} takes {n} argument(s), {} given",
+                args.len()
+            ))
+        }
+    };
+    let no_kwargs =
+        |allowed: &[&str]| match kwargs.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+            Some((k, _)) => Err(format!(
+                "{name}: unknown keyword argument '{k}' (valid keywords: {})",
+                if allowed.is_empty() {
+                    "none".to_string()
+                } else {
+                    allowed.join(", ")
+                }
+            )),
+            None => Ok(()),
+        };
+    let err = |e: dynd::nd::Error| e.to_string();
+    match name {
+        "array" => {
+            arity(2)?;
+            no_kwargs(&[])?;
+            let Expr::Literal(v) = &args[0] else {
+                return Err("array's first argument must be a JSON literal".into());
+            };
+            Array::from_value(v, Some(&type_arg(&args[1], "array's type")?)).map_err(err)
+        }
+        "cast" => {
+            arity(2)?;
+            no_kwargs(&["errmode"])?;
+            let mode: ErrorMode = match kwargs.first() {
+                Some((_, e)) => string_arg(e, "errmode")?.parse()?,
+                None => ErrorMode::Fractional,
+            };
+            run(&args[0], BroadcastMode::NumPy)?
+                .cast(&type_arg(&args[1], "cast's type")?, mode)
+                .map_err(err)
+        }
+        "zeros" | "ones" => {
+            arity(1)?;
+            no_kwargs(&[])?;
+            let mut a =
+                Array::zeros(&type_arg(&args[0], &format!("{name}'s type"))?).map_err(err)?;
+            if name == "ones" {
+                a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)
+                    .map_err(err)?;
+            }
+            Ok(a)
+        }
+        "full" => {
+            arity(2)?;
+            no_kwargs(&[])?;
+            let mut a = Array::zeros(&type_arg(&args[0], "full's type")?).map_err(err)?;
+            a.assign(&run(&args[1], mode)?, ErrorMode::Fractional)
+                .map_err(err)?;
+            Ok(a)
+        }
+        _ => {
+            let Some(mut f) = builtins::get(name) else {
+                let mut names: Vec<&str> = builtins::all().map(|c| c.name()).collect();
+                names.extend(SPECIALS.iter().map(|(n, _)| *n));
+                names.sort_unstable();
+                return Err(format!(
+                    "unknown function '{name}' (known: {})",
+                    names.join(", ")
+                ));
+            };
+            no_kwargs(&[])?;
+            if mode == BroadcastMode::Strict {
+                f = f.strict();
+            }
+            let values = args
+                .iter()
+                .map(|a| run(a, mode))
+                .collect::<Result<Vec<_>, _>>()?;
+            let refs: Vec<&Array> = values.iter().collect();
+            f.call(&refs).map_err(|e| e.to_string())
+        }
+    }
+}
