@@ -315,6 +315,38 @@ impl Callable {
         Ok(out.apply_into(&refs, &o.leaf)?)
     }
 
+    /// The outer product: `f` applied to every combination of elements, so
+    /// the result has the first argument's dimensions, then the second's,
+    /// and so on (each argument gets its own dimensions).
+    ///
+    /// ```
+    /// use dynd_arrfunc::builtins;
+    /// use dynd_kernels::array;
+    ///
+    /// let mul = builtins::get("multiply").unwrap();
+    /// let table = mul.outer(&[&array![1, 2, 3], &array![10, 100]])?;
+    /// assert_eq!(table.to_string(), "[[10, 100], [20, 200], [30, 300]]");
+    /// assert_eq!(table.ty().to_string(), "3 * 2 * int64");
+    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Callable::call`].
+    pub fn outer(&self, args: &[&Array]) -> Result<Array, Error> {
+        let ndims: Vec<usize> = args.iter().map(|a| a.ndim()).collect();
+        let expanded = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let later: usize = ndims[i + 1..].iter().sum();
+                (0..later).try_fold((*a).clone(), |acc, _| acc.expand_dims(acc.ndim()))
+            })
+            .collect::<Result<Vec<Array>, _>>()?;
+        let refs: Vec<&Array> = expanded.iter().collect();
+        self.call(&refs)
+    }
+
     /// The arguments, cast to the overload's input types where they differ.
     fn cast_args(&self, args: &[&Array], o: &Overload) -> Result<Vec<Array>, Error> {
         args.iter()

@@ -1083,6 +1083,11 @@ impl Alloc {
             crate::arrmeta::write_pair(out, row_start as u64, n as u64);
             self.values[level].resize(row_start + n * esz, 0);
         }
+        if level + 1 > self.last_var {
+            // Nothing below this level needs lengths: the zeroed elements
+            // are the result's until the kernel writes them.
+            return Ok(());
+        }
         for j in 0..n {
             let next: SmallVec<[Option<ArgAt<'l>>; MAX_ARGS]> = entered
                 .iter()

@@ -411,6 +411,51 @@ impl Array {
         ))
     }
 
+    /// A view with a new dimension of size 1 (stride 0) before dimension
+    /// `axis` (`axis == ndim` appends it innermost), as NumPy's `newaxis`.
+    ///
+    /// ```
+    /// let a = dynd_kernels::array![1, 2, 3];
+    /// assert_eq!(a.expand_dims(1)?.ty().to_string(), "3 * 1 * int64");
+    /// assert_eq!(a.expand_dims(0)?.to_string(), "[[1, 2, 3]]");
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if `axis` is past the number of dimensions.
+    pub fn expand_dims(&self, axis: usize) -> Result<Array, Error> {
+        fn insert(ty: &Type, meta: &Arrmeta, axis: usize) -> Result<(Type, Arrmeta), Error> {
+            if axis == 0 {
+                let m = Arrmeta::Fixed {
+                    size: 1,
+                    stride: 0,
+                    element: Box::new(meta.clone()),
+                };
+                return Ok((Type::dim(Dim::Fixed(1), ty.clone())?, m));
+            }
+            let TypeKind::Dim(d, elem_ty) = ty.kind() else {
+                return Err(Error::Value {
+                    what: format!("axis {axis} is past the dimensions of {ty}"),
+                });
+            };
+            let mut m = meta.clone();
+            let (Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. }) = &mut m else {
+                unreachable!("a dimension level has fixed or var arrmeta")
+            };
+            let (t, inner) = insert(elem_ty, element, axis - 1)?;
+            **element = inner;
+            Ok((Type::dim(d.clone(), t)?, m))
+        }
+        let (ty, meta) = insert(self.ty(), self.arrmeta(), axis)?;
+        Ok(Array::from_parts(
+            ty,
+            Arc::new(meta),
+            self.data_block().clone(),
+            self.data_offset(),
+        ))
+    }
+
     /// The view with the leading fixed dimensions in reverse order.
     ///
     /// # Errors

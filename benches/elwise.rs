@@ -1,0 +1,245 @@
+//! Elementwise benchmarks: dynd's `add` (the builtin callable) against a
+//! hand-written loop and ndarray, in the same run.
+//!
+//! `cargo bench --bench elwise`
+
+#![allow(missing_docs)] // criterion_group! generates undocumented fns
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use dynd::func::builtins;
+use dynd::nd::Array;
+use ndarray::{Array1, Array2};
+
+fn contiguous(c: &mut Criterion) {
+    let add = builtins::get("add").unwrap();
+    let mut g = c.benchmark_group("elwise/add_contiguous");
+    for n in [1_000usize, 100_000, 10_000_000] {
+        g.throughput(Throughput::Elements(n as u64));
+        if n >= 10_000_000 {
+            g.sample_size(20);
+        }
+        let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let ys: Vec<f64> = (0..n).map(|i| (i * 2) as f64).collect();
+        let (a, b) = (Array::from_vec(xs.clone()), Array::from_vec(ys.clone()));
+        let mut out = Array::from_vec(vec![0.0f64; n]);
+        g.bench_function(BenchmarkId::new("dynd_into", n), |bch| {
+            bch.iter(|| {
+                add.call_into(&mut out, &[black_box(&a), black_box(&b)])
+                    .unwrap()
+            })
+        });
+        g.bench_function(BenchmarkId::new("dynd_alloc", n), |bch| {
+            bch.iter(|| add.call(&[black_box(&a), black_box(&b)]).unwrap())
+        });
+        let mut hand = vec![0.0f64; n];
+        g.bench_function(BenchmarkId::new("hand_loop", n), |bch| {
+            bch.iter(|| {
+                for ((o, x), y) in hand.iter_mut().zip(black_box(&xs)).zip(black_box(&ys)) {
+                    *o = x + y;
+                }
+            })
+        });
+        let (na, nb) = (Array1::from_vec(xs.clone()), Array1::from_vec(ys.clone()));
+        let mut nout = Array1::<f64>::zeros(n);
+        g.bench_function(BenchmarkId::new("ndarray_into", n), |bch| {
+            bch.iter(|| {
+                ndarray::Zip::from(&mut nout)
+                    .and(black_box(&na))
+                    .and(black_box(&nb))
+                    .for_each(|o, x, y| *o = x + y)
+            })
+        });
+        g.bench_function(BenchmarkId::new("ndarray_alloc", n), |bch| {
+            bch.iter(|| black_box(&na) + black_box(&nb))
+        });
+    }
+    g.finish();
+}
+
+fn broadcast(c: &mut Criterion) {
+    const M: usize = 1000;
+    let add = builtins::get("add").unwrap();
+    let mut g = c.benchmark_group("elwise/add_broadcast_1000x1000");
+    g.throughput(Throughput::Elements((M * M) as u64));
+    let data: Vec<f64> = (0..M * M).map(|i| i as f64).collect();
+    let row: Vec<f64> = (0..M).map(|i| i as f64).collect();
+    let m = Array::from_shape_vec(&[M, M], data.clone()).unwrap();
+    let r = Array::from_vec(row.clone());
+    let col = Array::from_shape_vec(&[M, 1], row.clone()).unwrap();
+    let mut out = Array::from_shape_vec(&[M, M], vec![0.0; M * M]).unwrap();
+    g.bench_function("dynd_row", |b| {
+        b.iter(|| add.call_into(&mut out, &[&m, &r]).unwrap())
+    });
+    g.bench_function("dynd_column", |b| {
+        b.iter(|| add.call_into(&mut out, &[&m, &col]).unwrap())
+    });
+    let mut hand = vec![0.0; M * M];
+    g.bench_function("hand_row", |b| {
+        b.iter(|| {
+            for i in 0..M {
+                for j in 0..M {
+                    hand[i * M + j] = data[i * M + j] + row[j];
+                }
+            }
+        })
+    });
+    g.bench_function("hand_column", |b| {
+        b.iter(|| {
+            for i in 0..M {
+                let c = row[i];
+                for j in 0..M {
+                    hand[i * M + j] = data[i * M + j] + c;
+                }
+            }
+        })
+    });
+    let nm = Array2::from_shape_vec((M, M), data.clone()).unwrap();
+    let nr = Array1::from_vec(row.clone());
+    let nc = Array2::from_shape_vec((M, 1), row.clone()).unwrap();
+    let mut nout = Array2::<f64>::zeros((M, M));
+    g.bench_function("ndarray_row", |b| {
+        b.iter(|| {
+            ndarray::Zip::from(&mut nout)
+                .and(&nm)
+                .and_broadcast(&nr)
+                .for_each(|o, x, y| *o = x + y)
+        })
+    });
+    g.bench_function("ndarray_column", |b| {
+        b.iter(|| {
+            ndarray::Zip::from(&mut nout)
+                .and(&nm)
+                .and_broadcast(&nc)
+                .for_each(|o, x, y| *o = x + y)
+        })
+    });
+    g.finish();
+}
+
+fn transposed(c: &mut Criterion) {
+    const M: usize = 2000;
+    let add = builtins::get("add").unwrap();
+    let mut g = c.benchmark_group("elwise/add_2000x2000");
+    g.throughput(Throughput::Elements((M * M) as u64));
+    g.sample_size(20);
+    let data: Vec<f64> = (0..M * M).map(|i| i as f64).collect();
+    let a = Array::from_shape_vec(&[M, M], data.clone()).unwrap();
+    let t = a.transpose().unwrap();
+    let mut out = Array::from_shape_vec(&[M, M], vec![0.0; M * M]).unwrap();
+    g.bench_function("dynd_c_order", |b| {
+        b.iter(|| add.call_into(&mut out, &[&a, &a]).unwrap())
+    });
+    g.bench_function("dynd_transposed", |b| {
+        b.iter(|| add.call_into(&mut out, &[&a, &t]).unwrap())
+    });
+    let na = Array2::from_shape_vec((M, M), data.clone()).unwrap();
+    let mut nout = Array2::<f64>::zeros((M, M));
+    g.bench_function("ndarray_transposed", |b| {
+        b.iter(|| {
+            ndarray::Zip::from(&mut nout)
+                .and(&na)
+                .and(&na.t())
+                .for_each(|o, x, y| *o = x + y)
+        })
+    });
+    g.finish();
+}
+
+/// A seeded xorshift, so the ragged lengths are the same every run.
+fn lengths(rows: usize) -> Vec<usize> {
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..rows)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % 21) as usize
+        })
+        .collect()
+}
+
+fn ragged(c: &mut Criterion) {
+    const ROWS: usize = 1_000_000;
+    let add = builtins::get("add").unwrap();
+    let lens = lengths(ROWS);
+    let total: usize = lens.iter().sum();
+    let mut g = c.benchmark_group("elwise/add_ragged_1e6_rows");
+    g.throughput(Throughput::Elements(total as u64));
+    g.sample_size(10);
+    let rows: Vec<Vec<f64>> = lens
+        .iter()
+        .map(|&n| (0..n).map(|j| j as f64).collect())
+        .collect();
+    let a = Array::from_nested(rows.clone()).unwrap();
+    let per_row = Array::from_shape_vec(&[ROWS, 1], (0..ROWS).map(|i| i as f64).collect()).unwrap();
+    let flat_a = Array::from_vec(rows.concat());
+    g.bench_function("dynd_ragged_plus_ragged", |b| {
+        b.iter(|| add.call(&[&a, &a]).unwrap())
+    });
+    g.bench_function("dynd_ragged_plus_row_scalar", |b| {
+        b.iter(|| add.call(&[&a, &per_row]).unwrap())
+    });
+    g.bench_function("dynd_same_values_flat", |b| {
+        b.iter(|| add.call(&[&flat_a, &flat_a]).unwrap())
+    });
+    g.bench_function("hand_loop_rows", |b| {
+        b.iter(|| {
+            rows.iter()
+                .map(|r| r.iter().map(|x| x + x).collect::<Vec<f64>>())
+                .collect::<Vec<_>>()
+        })
+    });
+    g.finish();
+}
+
+fn small_calls(c: &mut Criterion) {
+    let add = builtins::get("add").unwrap();
+    let mut g = c.benchmark_group("elwise/small_call");
+    for n in [1usize, 16] {
+        let a = Array::from_vec(vec![1.0f64; n]);
+        let b = Array::from_vec(vec![2.0f64; n]);
+        g.bench_function(BenchmarkId::new("dynd_alloc", n), |bch| {
+            bch.iter(|| add.call(&[black_box(&a), black_box(&b)]).unwrap())
+        });
+        let na = Array1::from_vec(vec![1.0f64; n]);
+        let nb = Array1::from_vec(vec![2.0f64; n]);
+        g.bench_function(BenchmarkId::new("ndarray_alloc", n), |bch| {
+            bch.iter(|| black_box(&na) + black_box(&nb))
+        });
+    }
+    g.finish();
+}
+
+fn transcendental(c: &mut Criterion) {
+    const N: usize = 1_000_000;
+    let mut g = c.benchmark_group("elwise/unary_1e6");
+    g.throughput(Throughput::Elements(N as u64));
+    let xs: Vec<f64> = (0..N).map(|i| i as f64 * 1e-6).collect();
+    let a = Array::from_vec(xs.clone());
+    for name in ["sin", "exp"] {
+        let f = builtins::get(name).unwrap();
+        g.bench_function(BenchmarkId::new("dynd_serial", name), |b| {
+            b.iter(|| f.call(&[&a]).unwrap())
+        });
+    }
+    g.bench_function(BenchmarkId::new("hand_loop", "sin"), |b| {
+        b.iter(|| xs.iter().map(|x| x.sin()).collect::<Vec<_>>())
+    });
+    g.bench_function(BenchmarkId::new("hand_loop", "exp"), |b| {
+        b.iter(|| xs.iter().map(|x| x.exp()).collect::<Vec<_>>())
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    contiguous,
+    broadcast,
+    transposed,
+    ragged,
+    small_calls,
+    transcendental
+);
+criterion_main!(benches);
