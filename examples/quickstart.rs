@@ -117,5 +117,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(&"3 * ?float64".parse()?),
     )?;
     println!("NA is not NaN: {na}");
+
+    println!("\n== Callables: Rust functions and builtins over broadcast, ragged dimensions ==");
+    let hypot = Callable::map2("hypot", |x: f64, y: f64| (x * x + y * y).sqrt());
+    let points = nd::array![[3.0], [5.0, 8.0]];
+    println!(
+        "hypot({points}, 4) = {}",
+        hypot.call(&[&points, &Array::from_scalar(4.0)])?
+    );
+    let add = builtins::get("add").unwrap();
+    let sum = add.call(&[&nd::array![[1], [2, 3]], &nd::array![[4], [5]]])?;
+    println!("add([[1], [2, 3]], [[4], [5]]) = {sum:?}");
+    let mul = builtins::get("multiply").unwrap();
+    println!(
+        "multiply.outer([1, 2, 3], [10, 100]) = {}",
+        mul.outer(&[&nd::array![1, 2, 3], &nd::array![10, 100]])?
+    );
+    match add.call(&[&nd::array!["a"], &nd::array![1]]) {
+        Ok(a) => println!("{a}"),
+        Err(e) => println!("add(string, int64): {e}"),
+    }
     Ok(())
 }

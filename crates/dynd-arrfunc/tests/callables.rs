@@ -396,10 +396,22 @@ mod properties {
 #[test]
 fn outer_gives_each_argument_its_own_dimensions() {
     let add = builtins::get("add").unwrap();
-    let r = add.outer(&[&array![[1, 2], [3, 4]], &array![10, 20, 30]]).unwrap();
+    let r = add
+        .outer(&[&array![[1, 2], [3, 4]], &array![10, 20, 30]])
+        .unwrap();
     assert_eq!(r.ty().to_string(), "2 * 2 * 3 * int64");
     assert_eq!(r.get::<i64>(&[1, 0, 2]).unwrap(), 33);
-    let ragged = add.outer(&[&array![[1], [2, 3]], &array![100, 200]]).unwrap();
-    assert_eq!(ragged.to_string(), "[[[101, 201]], [[102, 202], [103, 203]]]");
-    assert_eq!(add.outer(&[&Array::from_scalar(1i64), &array![1, 2]]).unwrap().to_string(), "[2, 3]");
+    let ragged = add
+        .outer(&[&array![[1], [2, 3]], &array![100, 200]])
+        .unwrap();
+    assert_eq!(
+        ragged.to_string(),
+        "[[[101, 201]], [[102, 202], [103, 203]]]"
+    );
+    assert_eq!(
+        add.outer(&[&Array::from_scalar(1i64), &array![1, 2]])
+            .unwrap()
+            .to_string(),
+        "[2, 3]"
+    );
 }
