@@ -44,6 +44,9 @@ pub const MAX_ARGS: usize = 4;
 /// Most loops one record holds.
 const MAX_LOOPS: usize = 8;
 
+/// Tile edge, in elements, for blocked loops.
+const TILE: usize = 32;
+
 /// One fixed dimension: its size, the destination's stride and each source's.
 #[derive(Clone, Copy, Debug, Default)]
 struct NLoop {
@@ -62,6 +65,8 @@ struct NaryLoops {
     shape: [usize; MAX_LOOPS],
     /// How many original axes each loop merges.
     merged: [u8; MAX_LOOPS],
+    /// Whether the last two loops run in tiles.
+    blocked: bool,
     child: Child,
 }
 
@@ -78,6 +83,10 @@ impl NaryLoops {
     ) -> Result<(), KernelError> {
         let l = &self.loops[level];
         let strides = &l.src[..self.nsrc];
+        if level + 2 == self.len && self.blocked {
+            // SAFETY: the same elements, visited tile by tile.
+            return unsafe { self.run_blocked(ctx, level, dst, src) };
+        }
         if level + 1 == self.len {
             // SAFETY: the innermost run is valid by the contract.
             return unsafe {
@@ -94,6 +103,47 @@ impl NaryLoops {
             d = d.wrapping_offset(l.dst);
             for (p, st) in s.iter_mut().zip(strides) {
                 *p = p.wrapping_offset(*st);
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the last two loops in tiles, so that a source walked across
+    /// its rows (a transposed operand) reuses the cache lines it loads.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::run`].
+    unsafe fn run_blocked(
+        &self,
+        ctx: &KernelCtx<'_>,
+        level: usize,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let (outer, inner) = (&self.loops[level], &self.loops[level + 1]);
+        let child = ctx.child(self.child);
+        let mut ptrs: SmallVec<[*const u8; MAX_ARGS]> = src.iter().copied().collect();
+        for jb in (0..inner.size).step_by(TILE) {
+            let jn = TILE.min(inner.size - jb);
+            for ib in (0..outer.size).step_by(TILE) {
+                for i in ib..(ib + TILE).min(outer.size) {
+                    let (io, jo) = (i as isize, jb as isize);
+                    let d = dst.wrapping_offset(io * outer.dst + jo * inner.dst);
+                    for (k, p) in ptrs.iter_mut().enumerate() {
+                        *p = src[k].wrapping_offset(io * outer.src[k] + jo * inner.src[k]);
+                    }
+                    // SAFETY: part of row `i`'s innermost run, valid by the contract.
+                    unsafe { child.strided(d, inner.dst, &ptrs, &inner.src[..self.nsrc], jn) }
+                        .map_err(|e| {
+                            let j = jb + e.path().first().copied().unwrap_or(0);
+                            let mut fresh = KernelError::new(e.kind().clone());
+                            for &x in e.path().iter().skip(1).rev() {
+                                fresh = fresh.at(x);
+                            }
+                            self.unmerge(self.unmerge(fresh.at(j), level + 1).at(i), level)
+                        })?;
+                }
             }
         }
         Ok(())
@@ -148,8 +198,13 @@ impl KernelData for NaryLoops {
             .iter()
             .map(|l| format!("{}:({}; {:?})", l.size, l.dst, &l.src[..self.nsrc]))
             .collect();
+        let blocked = if self.blocked {
+            ", last two in tiles"
+        } else {
+            ""
+        };
         format!(
-            "elementwise loops [{}] (size:(dst stride; src strides))",
+            "elementwise loops [{}] (size:(dst stride; src strides){blocked})",
             loops.join(", ")
         )
     }
@@ -392,6 +447,7 @@ fn push_levels<'a>(
             nsrc: n,
             shape: [0; MAX_LOOPS],
             merged: [0; MAX_LOOPS],
+            blocked: false,
             child,
         };
         for (k, l) in loops.iter().enumerate() {
@@ -410,6 +466,16 @@ fn push_levels<'a>(
             record.loops[record.len] = *l;
             record.merged[record.len] = 1;
             record.len += 1;
+        }
+        if record.len >= 2 {
+            let (outer, inner) = (&record.loops[record.len - 2], &record.loops[record.len - 1]);
+            // Tile when some source steps further in the inner loop than in
+            // the outer one (a transposed operand) and both loops are long.
+            record.blocked = outer.size >= 2 * TILE
+                && inner.size >= 2 * TILE
+                && (0..n).any(|k| {
+                    inner.src[k].unsigned_abs() > outer.src[k].unsigned_abs() && outer.src[k] != 0
+                });
         }
         return Ok(b.push(record));
     }

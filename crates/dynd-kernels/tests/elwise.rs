@@ -119,3 +119,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_transposed_operand_runs_in_tiles_and_is_exact() {
+    let (r, c) = (100usize, 70usize);
+    let a = Array::from_shape_vec(&[r, c], (0..r * c).map(|i| i as f64).collect()).unwrap();
+    let b = Array::from_shape_vec(&[c, r], (0..r * c).map(|i| (i * 7) as f64).collect())
+        .unwrap()
+        .transpose()
+        .unwrap();
+    let sum = map2(&a, &b, |x: f64, y: f64| x + y).unwrap();
+    for i in 0..r {
+        for j in 0..c {
+            let want = a.get::<f64>(&[i, j]).unwrap() + b.get::<f64>(&[i, j]).unwrap();
+            assert_eq!(sum.get::<f64>(&[i, j]).unwrap(), want);
+        }
+    }
+}
