@@ -415,3 +415,45 @@ fn outer_gives_each_argument_its_own_dimensions() {
         "[2, 3]"
     );
 }
+
+#[test]
+fn ragged_arguments_with_the_same_rows_run_flat_and_share_the_rows() {
+    let add = builtins::get("add").unwrap();
+    let a = array![[1.0, 2.0], [], [3.0, 4.0, 5.0]];
+    let r = add.call(&[&a, &a]).unwrap();
+    assert_eq!(r.to_string(), "[[2, 4], [], [6, 8, 10]]");
+    // The result shares the rows (the (start, length) pairs) of its argument.
+    assert_eq!(r.data_block().as_ptr(), a.data_block().as_ptr());
+    // ... and so does a result computed from it, which again runs flat.
+    let r2 = add.call(&[&r, &a]).unwrap();
+    assert_eq!(r2.to_string(), "[[3, 6], [], [9, 12, 15]]");
+    assert_eq!(r2.data_block().as_ptr(), a.data_block().as_ptr());
+    // With a scalar.
+    let r3 = add.call(&[&a, &Array::from_scalar(0.5f64)]).unwrap();
+    assert_eq!(r3.to_string(), "[[1.5, 2.5], [], [3.5, 4.5, 5.5]]");
+    // A different element size takes the general path, same values.
+    let less = builtins::get("less").unwrap();
+    assert_eq!(
+        less.call(&[&a, &Array::from_scalar(3.0f64)])
+            .unwrap()
+            .to_string(),
+        "[[true, true], [], [false, false, false]]"
+    );
+    // A view (every other row) still computes the right values.
+    let v = a
+        .index(&[dynd_kernels::Index::slice(None, None, 2)])
+        .unwrap();
+    assert_eq!(
+        add.call(&[&v, &v]).unwrap().to_string(),
+        "[[2, 4], [6, 8, 10]]"
+    );
+    // Writing into a result does not change the argument it shares rows with.
+    let mut w = add.call(&[&a, &a]).unwrap();
+    w.assign(
+        &Array::from_scalar(0.0f64),
+        dynd_kernels::ErrorMode::Fractional,
+    )
+    .unwrap();
+    assert_eq!(w.to_string(), "[[0, 0], [], [0, 0, 0]]");
+    assert_eq!(a.to_string(), "[[1, 2], [], [3, 4, 5]]");
+}

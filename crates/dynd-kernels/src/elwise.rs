@@ -937,9 +937,146 @@ pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
         .map(|a| Type::with_dims(a.shape(), leaf.output.into()))
         .collect::<Result<Vec<_>, _>>()?;
     let ty = dynd_types::broadcast(&types, dynd_types::BroadcastMode::NumPy)?;
+    if let Some(out) = apply_same_structure(&ty, srcs, leaf)? {
+        return Ok(out);
+    }
     let mut out = alloc_broadcast(&ty, srcs)?;
     out.apply_into(srcs, leaf)?;
     Ok(out)
+}
+
+/// The innermost `var` level of `a`'s arrmeta, under fixed levels only:
+/// (values block, offset, stride).
+fn innermost_var(
+    meta: &Arrmeta,
+) -> Option<(
+    &std::sync::Arc<crate::memory::MemoryBlock>,
+    usize,
+    isize,
+    &Arrmeta,
+)> {
+    match meta {
+        Arrmeta::Fixed { element, .. } => innermost_var(element),
+        Arrmeta::Var {
+            values,
+            offset,
+            stride,
+            element,
+            ..
+        } => Some((values, *offset, *stride, element)),
+        _ => None,
+    }
+}
+
+/// Ragged data that runs like flat data: when the result's only `var`
+/// dimension is its innermost one and every argument with dimensions has
+/// the *same* rows (the same (start, length) pairs, shared or equal, over
+/// values of one layout), the leaf runs as one flat loop over the values,
+/// and the result shares the arguments' rows when its elements are the
+/// same size. `None` when the arguments do not qualify.
+fn apply_same_structure(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Option<Array>, Error> {
+    let (dims, _) = ty.split_dims();
+    let Some((Dim::Var, outer)) = dims.split_last() else {
+        return Ok(None);
+    };
+    if outer.iter().any(|d| !matches!(d, Dim::Fixed(_))) {
+        return Ok(None);
+    }
+    let mut pattern: Option<&Array> = None;
+    for a in srcs {
+        if a.ndim() == 0 {
+            continue;
+        }
+        if a.shape() != dims.iter().map(|d| (*d).clone()).collect::<Vec<_>>() {
+            return Ok(None);
+        }
+        let Some((_, offset, _, _)) = innermost_var(a.arrmeta()) else {
+            return Ok(None);
+        };
+        if offset != 0 {
+            return Ok(None);
+        }
+        match pattern {
+            None => pattern = Some(a),
+            Some(p) => {
+                let (pv, _, ps, _) = innermost_var(p.arrmeta()).unwrap_or_else(|| unreachable!());
+                let (av, _, as_, _) = innermost_var(a.arrmeta()).unwrap_or_else(|| unreachable!());
+                let same_rows = std::sync::Arc::ptr_eq(p.data_block(), a.data_block())
+                    && p.data_offset() == a.data_offset()
+                    && p.strides() == a.strides();
+                if !same_rows || ps != as_ || pv.len() != av.len() {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+    let Some(p) = pattern else { return Ok(None) };
+    let (values, _, stride, _) = innermost_var(p.arrmeta()).unwrap_or_else(|| unreachable!());
+    if stride <= 0 {
+        return Ok(None);
+    }
+    if leaf.output.size() as isize != stride {
+        // Row starts are byte offsets for the arguments' element size; a
+        // result of another size needs its own rows: the general path.
+        return Ok(None);
+    }
+    let total = values.len() / stride as usize;
+    // Flat views over each argument's values.
+    let flat: Vec<Array> = srcs
+        .iter()
+        .map(|a| {
+            if a.ndim() == 0 {
+                return Ok((*a).clone());
+            }
+            let (v, _, st, elem) = innermost_var(a.arrmeta()).unwrap_or_else(|| unreachable!());
+            Ok(Array::from_parts(
+                Type::dim(Dim::Fixed(total), a.dtype().clone())?,
+                std::sync::Arc::new(Arrmeta::Fixed {
+                    size: total,
+                    stride: st,
+                    element: Box::new(elem.clone()),
+                }),
+                v.clone(),
+                0,
+            ))
+        })
+        .collect::<Result<_, Error>>()?;
+    let refs: Vec<&Array> = flat.iter().collect();
+    let out_flat = apply(&refs, leaf)?;
+    // The result: the pattern's rows (shared), the new values.
+    fn replace_values(
+        m: &Arrmeta,
+        values: &std::sync::Arc<crate::memory::MemoryBlock>,
+        elem: Arrmeta,
+    ) -> Arrmeta {
+        match m {
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            } => Arrmeta::Fixed {
+                size: *size,
+                stride: *stride,
+                element: Box::new(replace_values(element, values, elem)),
+            },
+            Arrmeta::Var { stride, packed, .. } => Arrmeta::Var {
+                values: values.clone(),
+                offset: 0,
+                stride: *stride,
+                packed: *packed,
+                element: Box::new(elem),
+            },
+            other => other.clone(),
+        }
+    }
+    let elem = crate::array::dtype_meta(ty.dtype())?;
+    let meta = replace_values(p.arrmeta(), out_flat.data_block(), elem);
+    Ok(Some(Array::from_parts(
+        ty.clone(),
+        std::sync::Arc::new(meta),
+        p.data_block().clone(),
+        p.data_offset(),
+    )))
 }
 
 /// One argument's row at a level: its length, and element `j` at byte
