@@ -23,9 +23,10 @@
 //! # Ok::<(), dynd_arrfunc::Error>(())
 //! ```
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
-use dynd_kernels::elwise::{apply, Leaf};
+use dynd_kernels::elwise::{apply_typed, Leaf};
 use dynd_kernels::{Array, Element, ErrorMode};
 use dynd_types::{
     broadcast, can_cast_safely, BroadcastMode, Callable as Signature, Scalar, ScalarCategory, Type,
@@ -67,11 +68,46 @@ impl Overload {
 }
 
 /// A named elementwise function with overloads.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Callable {
     name: Arc<str>,
     overloads: Arc<[Overload]>,
     mode: BroadcastMode,
+    /// Resolutions by argument types: the overload's index and the result
+    /// type, so repeated calls with the same types skip the matching.
+    cache: Arc<Mutex<Resolutions>>,
+}
+
+/// A resolution: the overload's index and the result type.
+type Resolution = (usize, Type);
+
+/// Cached resolutions: the last one (checked without allocating), then
+/// all recent ones by argument types.
+#[derive(Default)]
+struct Resolutions {
+    last: Option<(Vec<Type>, Resolution)>,
+    by_types: HashMap<Vec<Type>, Resolution>,
+}
+
+/// The most resolutions a callable keeps (a call with new shapes each
+/// time would otherwise grow the cache without bound).
+const CACHE_LIMIT: usize = 256;
+
+impl std::fmt::Debug for Callable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Callable")
+            .field("name", &self.name)
+            .field(
+                "signatures",
+                &self
+                    .signatures()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>(),
+            )
+            .field("mode", &self.mode)
+            .finish()
+    }
 }
 
 /// How far `from` is from `to` along the promotion ladder (category
@@ -125,6 +161,7 @@ impl Callable {
             name: name.into(),
             overloads: overloads.into(),
             mode: BroadcastMode::NumPy,
+            cache: Arc::default(),
         })
     }
 
@@ -137,6 +174,7 @@ impl Callable {
             name: name.into(),
             overloads: vec![Overload::new(Leaf::map1(f))].into(),
             mode: BroadcastMode::NumPy,
+            cache: Arc::default(),
         }
     }
 
@@ -149,6 +187,7 @@ impl Callable {
             name: name.into(),
             overloads: vec![Overload::new(Leaf::map2(f))].into(),
             mode: BroadcastMode::NumPy,
+            cache: Arc::default(),
         }
     }
 
@@ -157,6 +196,7 @@ impl Callable {
     #[must_use]
     pub fn strict(mut self) -> Callable {
         self.mode = BroadcastMode::Strict;
+        self.cache = Arc::default();
         self
     }
 
@@ -275,12 +315,55 @@ impl Callable {
     /// As [`Callable::resolve`], and kernel errors (a ragged row that does
     /// not fit names the row and both lengths).
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
-        let types: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
-        self.resolve(&types)?;
-        let o = self.dispatch(&types.iter().map(|t| t.dtype().clone()).collect::<Vec<_>>())?;
+        let (index, ty) = self.resolved(args)?;
+        let o = &self.overloads[index];
+        if args
+            .iter()
+            .zip(o.leaf.inputs())
+            .all(|(a, t)| a.dtype().as_scalar() == Some(*t))
+        {
+            return Ok(apply_typed(&ty, args, &o.leaf)?);
+        }
         let cast = self.cast_args(args, o)?;
         let refs: Vec<&Array> = cast.iter().collect();
-        Ok(apply(&refs, &o.leaf)?)
+        Ok(apply_typed(&ty, &refs, &o.leaf)?)
+    }
+
+    /// The overload and result type for these arguments, from the cache
+    /// when the same argument types were seen before.
+    fn resolved(&self, args: &[&Array]) -> Result<Resolution, Error> {
+        let lock = || {
+            self.cache
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+        };
+        let mut cache = lock();
+        if let Some((types, hit)) = &cache.last {
+            if types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == a.ty()) {
+                return Ok(hit.clone());
+            }
+        }
+        let key: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
+        if let Some(hit) = cache.by_types.get(&key).cloned() {
+            cache.last = Some((key, hit.clone()));
+            return Ok(hit);
+        }
+        drop(cache);
+        let ty = self.resolve(&key)?;
+        let dtypes: Vec<Type> = key.iter().map(|t| t.dtype().clone()).collect();
+        let o = self.dispatch(&dtypes)?;
+        let index = self
+            .overloads
+            .iter()
+            .position(|x| std::ptr::eq(x, o))
+            .unwrap_or_else(|| unreachable!("dispatch returns one of the overloads"));
+        let mut cache = lock();
+        if cache.by_types.len() >= CACHE_LIMIT {
+            cache.by_types.clear();
+        }
+        cache.by_types.insert(key.clone(), (index, ty.clone()));
+        cache.last = Some((key, (index, ty.clone())));
+        Ok((index, ty))
     }
 
     /// Calls the callable writing into `out`, whose type must be the

@@ -768,6 +768,17 @@ impl Array {
         self.meta.clone()
     }
 
+    /// The address of the first element, for writing: the array is made
+    /// the only owner of its memory first.
+    pub(crate) fn data_mut_ptr(&mut self) -> Result<*mut u8, Error> {
+        self.make_unique()?;
+        let offset = self.offset;
+        match Arc::get_mut(&mut self.data) {
+            Some(block) => Ok(block.as_mut_ptr().wrapping_add(offset)),
+            None => unreachable!("make_unique made the data unique"),
+        }
+    }
+
     /// The address of the first element.
     pub(crate) fn data_ptr(&self) -> *const u8 {
         self.data.as_ptr().wrapping_add(self.offset)

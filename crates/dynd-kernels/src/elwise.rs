@@ -505,32 +505,25 @@ fn push_levels<'a>(
 }
 
 /// A Rust function of one element, as a leaf kernel.
+#[derive(Clone)]
 struct Map1<A, R, F> {
     f: F,
     _types: std::marker::PhantomData<fn(A) -> R>,
 }
 
 /// A Rust function of two elements, as a leaf kernel.
+#[derive(Clone)]
 struct Map2<A, B, R, F> {
     f: F,
     _types: std::marker::PhantomData<fn(A, B) -> R>,
 }
 
-impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> KernelData for Map1<A, R, F> {
-    unsafe fn single(
+impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> Map1<A, R, F> {
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
         &self,
-        _: &KernelCtx<'_>,
-        dst: *mut u8,
-        src: &[*const u8],
-    ) -> Result<(), KernelError> {
-        // SAFETY: built by `map1_into` for an `A` input and an `R` output.
-        unsafe { (dst as *mut R).write_unaligned((self.f)((src[0] as *const A).read_unaligned())) };
-        Ok(())
-    }
-
-    unsafe fn strided(
-        &self,
-        _: &KernelCtx<'_>,
         dst: *mut u8,
         dst_stride: isize,
         src: &[*const u8],
@@ -557,35 +550,46 @@ impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> KernelData f
         }
         Ok(())
     }
-
-    fn describe(&self) -> String {
-        format!("map {} -> {}", A::SCALAR, R::SCALAR)
-    }
 }
 
-impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> KernelData
-    for Map2<A, B, R, F>
-{
+impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> KernelData for Map1<A, R, F> {
     unsafe fn single(
         &self,
         _: &KernelCtx<'_>,
         dst: *mut u8,
         src: &[*const u8],
     ) -> Result<(), KernelError> {
-        // SAFETY: built by `map2_into` for `A`, `B` inputs and an `R` output.
-        unsafe {
-            let (x, y) = (
-                (src[0] as *const A).read_unaligned(),
-                (src[1] as *const B).read_unaligned(),
-            );
-            (dst as *mut R).write_unaligned((self.f)(x, y));
-        }
+        // SAFETY: built by `map1_into` for an `A` input and an `R` output.
+        unsafe { (dst as *mut R).write_unaligned((self.f)((src[0] as *const A).read_unaligned())) };
         Ok(())
     }
 
     unsafe fn strided(
         &self,
         _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        // SAFETY: forwarded contract.
+        unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) }
+    }
+
+    fn describe(&self) -> String {
+        format!("map {} -> {}", A::SCALAR, R::SCALAR)
+    }
+}
+
+impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static>
+    Map2<A, B, R, F>
+{
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
+        &self,
         dst: *mut u8,
         dst_stride: isize,
         src: &[*const u8],
@@ -627,6 +631,40 @@ impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'stati
             }
         }
         Ok(())
+    }
+}
+
+impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> KernelData
+    for Map2<A, B, R, F>
+{
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: built by `map2_into` for `A`, `B` inputs and an `R` output.
+        unsafe {
+            let (x, y) = (
+                (src[0] as *const A).read_unaligned(),
+                (src[1] as *const B).read_unaligned(),
+            );
+            (dst as *mut R).write_unaligned((self.f)(x, y));
+        }
+        Ok(())
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        // SAFETY: forwarded contract.
+        unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) }
     }
 
     fn describe(&self) -> String {
@@ -798,6 +836,52 @@ pub fn map2<A: Element, B: Element, R: Element>(
 
 type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 
+/// A leaf's strided loop, callable without a kernel around it (the fast
+/// path for contiguous arguments).
+trait FlatRun: Send + Sync {
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`] for the leaf's element types.
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    );
+}
+
+impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> FlatRun for Map1<A, R, F> {
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) {
+        // SAFETY: forwarded contract; Map1 never fails and ignores the context.
+        let _ = unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) };
+    }
+}
+
+impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> FlatRun
+    for Map2<A, B, R, F>
+{
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) {
+        // SAFETY: forwarded contract; Map2 never fails and ignores the context.
+        let _ = unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) };
+    }
+}
+
 /// A scalar kernel with known element types, ready to be lifted over
 /// dimensions: the safe way to give an elementwise operation its leaf.
 ///
@@ -820,6 +904,7 @@ pub struct Leaf {
     inputs: SmallVec<[dynd_types::Scalar; MAX_ARGS]>,
     output: dynd_types::Scalar,
     push: std::sync::Arc<PushLeaf>,
+    flat: std::sync::Arc<dyn FlatRun>,
 }
 
 impl std::fmt::Debug for Leaf {
@@ -834,15 +919,16 @@ impl Leaf {
     pub fn map1<A: Element, R: Element>(
         f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
+        let kernel = Map1 {
+            f,
+            _types: std::marker::PhantomData,
+        };
+        let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR],
             output: R::SCALAR,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| {
-                b.push(Map1 {
-                    f: f.clone(),
-                    _types: std::marker::PhantomData,
-                })
-            }),
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat,
         }
     }
 
@@ -850,15 +936,16 @@ impl Leaf {
     pub fn map2<A: Element, B: Element, R: Element>(
         f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
+        let kernel = Map2 {
+            f,
+            _types: std::marker::PhantomData,
+        };
+        let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR],
             output: R::SCALAR,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| {
-                b.push(Map2 {
-                    f: f.clone(),
-                    _types: std::marker::PhantomData,
-                })
-            }),
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat,
         }
     }
 
@@ -937,12 +1024,100 @@ pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
         .map(|a| Type::with_dims(a.shape(), leaf.output.into()))
         .collect::<Result<Vec<_>, _>>()?;
     let ty = dynd_types::broadcast(&types, dynd_types::BroadcastMode::NumPy)?;
-    if let Some(out) = apply_same_structure(&ty, srcs, leaf)? {
+    apply_typed(&ty, srcs, leaf)
+}
+
+/// As [`apply`], when the result type `ty` (the broadcast of the
+/// arguments' dimensions over the leaf's output type) is already known,
+/// as a callable's cached resolution gives it.
+///
+/// # Errors
+///
+/// As [`Array::apply_into`]; a ragged-row error naming the row.
+pub fn apply_typed(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
+    if let Some(out) = apply_flat(ty, srcs, leaf)? {
         return Ok(out);
     }
-    let mut out = alloc_broadcast(&ty, srcs)?;
+    if ty.has_var_dim() {
+        if let Some(out) = apply_same_structure(ty, srcs, leaf)? {
+            return Ok(out);
+        }
+    }
+    let mut out = alloc_broadcast(ty, srcs)?;
     out.apply_into(srcs, leaf)?;
     Ok(out)
+}
+
+/// The number of elements of `a` if it is laid out in C order with the
+/// fixed dimensions `dims` (none for a 0-d array, which broadcasts).
+fn contiguous_count(a: &Array, dims: &[&Dim]) -> Option<usize> {
+    if a.ndim() == 0 {
+        return Some(0);
+    }
+    let (a_dims, _) = a.ty().split_dims();
+    if a_dims.len() != dims.len() || a_dims.iter().zip(dims).any(|(x, y)| x != y) {
+        return None;
+    }
+    let esz = a.dtype().as_scalar()?.size() as isize;
+    // Walk the arrmeta outermost first, checking C-order strides.
+    let mut sizes: SmallVec<[(usize, isize); 8]> = SmallVec::new();
+    let mut m = a.arrmeta();
+    while let Some((n, stride, element)) = m.as_fixed() {
+        sizes.push((n, stride));
+        m = element;
+    }
+    let mut expected = esz;
+    for &(n, stride) in sizes.iter().rev() {
+        if n > 1 && stride != expected {
+            return None;
+        }
+        expected *= n as isize;
+    }
+    Some(sizes.iter().map(|s| s.0).product())
+}
+
+/// The fast path for fixed shapes: every argument C-contiguous with the
+/// result's shape, or 0-d. The leaf's loop runs once over all elements,
+/// with no kernel to build.
+fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Option<Array>, Error> {
+    let (dims, dtype) = ty.split_dims();
+    if dims.iter().any(|d| !matches!(d, Dim::Fixed(_))) || dtype.as_scalar() != Some(leaf.output) {
+        return Ok(None);
+    }
+    if srcs.len() != leaf.inputs.len()
+        || srcs
+            .iter()
+            .zip(&leaf.inputs)
+            .any(|(a, t)| a.dtype().as_scalar() != Some(*t))
+    {
+        return Ok(None);
+    }
+    let count: usize = dims
+        .iter()
+        .map(|d| if let Dim::Fixed(n) = d { *n } else { 0 })
+        .product();
+    let mut ptrs: SmallVec<[*const u8; MAX_ARGS]> = SmallVec::new();
+    let mut strides: SmallVec<[isize; MAX_ARGS]> = SmallVec::new();
+    for (a, t) in srcs.iter().zip(&leaf.inputs) {
+        match contiguous_count(a, &dims) {
+            Some(0) if a.ndim() == 0 => strides.push(0),
+            Some(n) if n == count => strides.push(t.size() as isize),
+            _ => return Ok(None),
+        }
+        ptrs.push(a.data_ptr());
+    }
+    let mut out = Array::zeros(ty)?;
+    let dst = out.data_mut_ptr()?;
+    // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
+    // elements of the leaf's output type; each source is C-contiguous with
+    // `count` elements of the leaf's input type there (stride = its size)
+    // or a single element (stride 0); the leaf reads and writes exactly
+    // those types, and the sources do not overlap the fresh destination.
+    unsafe {
+        leaf.flat
+            .run(dst, leaf.output.size() as isize, &ptrs, &strides, count)
+    };
+    Ok(Some(out))
 }
 
 /// The innermost `var` level of `a`'s arrmeta, under fixed levels only:
