@@ -375,24 +375,31 @@ impl Callable {
     /// [`Error::Out`] if `out`'s type differs from the result's; otherwise as
     /// [`Callable::call`].
     pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
-        let types: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
-        let result = self.resolve(&types)?;
-        let mut with_out = types.clone();
-        with_out.push(out.ty().clone());
-        let joint = broadcast(&with_out, BroadcastMode::NumPy).ok();
-        if joint
-            .as_ref()
-            .map(|j| j.split_dims().0 != out.ty().split_dims().0)
-            .unwrap_or(true)
-            || out.dtype() != result.dtype()
-        {
-            return Err(Error::Out {
-                name: self.name.to_string(),
-                out: out.ty().clone(),
-                result,
-            });
+        let (index, result) = self.resolved(args)?;
+        if out.ty() != &result {
+            // `out` may still be larger: the arguments broadcast to it.
+            let mut with_out: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
+            with_out.push(out.ty().clone());
+            let joint = broadcast(&with_out, BroadcastMode::NumPy).ok();
+            let fits = joint
+                .as_ref()
+                .is_some_and(|j| j.split_dims().0 == out.ty().split_dims().0);
+            if !fits || out.dtype() != result.dtype() {
+                return Err(Error::Out {
+                    name: self.name.to_string(),
+                    out: out.ty().clone(),
+                    result,
+                });
+            }
         }
-        let o = self.dispatch(&types.iter().map(|t| t.dtype().clone()).collect::<Vec<_>>())?;
+        let o = &self.overloads[index];
+        if args
+            .iter()
+            .zip(o.leaf.inputs())
+            .all(|(a, t)| a.dtype().as_scalar() == Some(*t))
+        {
+            return Ok(out.apply_into(args, &o.leaf)?);
+        }
         let cast = self.cast_args(args, o)?;
         let refs: Vec<&Array> = cast.iter().collect();
         Ok(out.apply_into(&refs, &o.leaf)?)

@@ -995,6 +995,9 @@ impl Array {
                 requested: leaf.output.into(),
             });
         }
+        if self.apply_flat_into(srcs, leaf)? {
+            return Ok(());
+        }
         self.make_unique()?;
         let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
         let pairs: SmallVec<[(&Type, &Arrmeta); MAX_ARGS]> =
@@ -1118,6 +1121,64 @@ fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Option<Array>, 
             .run(dst, leaf.output.size() as isize, &ptrs, &strides, count)
     };
     Ok(Some(out))
+}
+
+/// The sources' pointers and strides for a flat run over `dims`, if every
+/// source is C-contiguous with those dimensions (or 0-d) and of the leaf's
+/// input types.
+#[allow(clippy::type_complexity)]
+fn flat_sources(
+    dims: &[&Dim],
+    count: usize,
+    srcs: &[&Array],
+    leaf: &Leaf,
+) -> Option<(SmallVec<[*const u8; MAX_ARGS]>, SmallVec<[isize; MAX_ARGS]>)> {
+    if srcs.len() != leaf.inputs.len() {
+        return None;
+    }
+    let mut ptrs = SmallVec::new();
+    let mut strides = SmallVec::new();
+    for (a, t) in srcs.iter().zip(&leaf.inputs) {
+        if a.dtype().as_scalar() != Some(*t) {
+            return None;
+        }
+        match contiguous_count(a, dims) {
+            Some(0) if a.ndim() == 0 => strides.push(0),
+            Some(n) if n == count => strides.push(t.size() as isize),
+            _ => return None,
+        }
+        ptrs.push(a.data_ptr());
+    }
+    Some((ptrs, strides))
+}
+
+impl Array {
+    /// As [`Array::apply_into`], taking the flat path when this array and
+    /// every source are C-contiguous with this array's shape (or 0-d).
+    fn apply_flat_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<bool, Error> {
+        if self.dtype().as_scalar() != Some(leaf.output) || self.ty().has_var_dim() {
+            return Ok(false);
+        }
+        let ty = self.ty().clone();
+        let (dims, _) = ty.split_dims();
+        let Some(count) = contiguous_count(self, &dims) else {
+            return Ok(false);
+        };
+        let count = if self.ndim() == 0 { 1 } else { count };
+        let Some((ptrs, strides)) = flat_sources(&dims, count, srcs, leaf) else {
+            return Ok(false);
+        };
+        let dst = self.data_mut_ptr()?;
+        // SAFETY: this array, now the only owner of its memory, holds
+        // `count` contiguous elements of the leaf's output type; the
+        // sources were checked as in `apply_flat`, and do not overlap the
+        // destination's (unique) memory.
+        unsafe {
+            leaf.flat
+                .run(dst, leaf.output.size() as isize, &ptrs, &strides, count)
+        };
+        Ok(true)
+    }
 }
 
 /// The innermost `var` level of `a`'s arrmeta, under fixed levels only:

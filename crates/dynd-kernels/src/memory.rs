@@ -29,9 +29,13 @@ use std::sync::Arc;
 use crate::element::Element;
 use crate::error::Error;
 
-/// Alignment of blocks this module allocates: a cache line, which also
-/// suits every SIMD width the compiler may use.
+/// Alignment of blocks this module allocates from [`SMALL_BLOCK`] bytes
+/// up: a cache line, which also suits every SIMD width the compiler may use.
+/// Smaller blocks are 16-byte aligned (every element type's alignment).
 pub const BLOCK_ALIGN: usize = 64;
+
+/// Blocks smaller than this are allocated with 16-byte alignment.
+pub const SMALL_BLOCK: usize = 4096;
 
 enum Owner {
     /// Allocated here with this layout (size > 0).
@@ -58,7 +62,8 @@ unsafe impl Send for MemoryBlock {}
 unsafe impl Sync for MemoryBlock {}
 
 impl MemoryBlock {
-    /// A block of `len` zero bytes, aligned to [`BLOCK_ALIGN`].
+    /// A block of `len` zero bytes, aligned to [`BLOCK_ALIGN`] (16 bytes
+    /// below [`SMALL_BLOCK`]).
     ///
     /// # Errors
     ///
@@ -72,7 +77,10 @@ impl MemoryBlock {
                 writable: true,
             }));
         }
-        let layout = Layout::from_size_align(len, BLOCK_ALIGN).map_err(|_| Error::Value {
+        // Small blocks take the allocator's fast path; 16 bytes is every
+        // element type's alignment.
+        let align = if len < SMALL_BLOCK { 16 } else { BLOCK_ALIGN };
+        let layout = Layout::from_size_align(len, align).map_err(|_| Error::Value {
             what: format!("cannot allocate {len} bytes"),
         })?;
         // SAFETY: the layout has a non-zero size.
