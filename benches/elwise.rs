@@ -218,9 +218,16 @@ fn transcendental(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N as u64));
     let xs: Vec<f64> = (0..N).map(|i| i as f64 * 1e-6).collect();
     let a = Array::from_vec(xs.clone());
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     for name in ["sin", "exp"] {
         let f = builtins::get(name).unwrap();
         g.bench_function(BenchmarkId::new("dynd_serial", name), |b| {
+            b.iter(|| one_thread.install(|| f.call(&[&a]).unwrap()))
+        });
+        g.bench_function(BenchmarkId::new("dynd_parallel", name), |b| {
             b.iter(|| f.call(&[&a]).unwrap())
         });
     }

@@ -1117,10 +1117,86 @@ fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Option<Array>, 
     // or a single element (stride 0); the leaf reads and writes exactly
     // those types, and the sources do not overlap the fresh destination.
     unsafe {
-        leaf.flat
-            .run(dst, leaf.output.size() as isize, &ptrs, &strides, count)
+        run_flat(
+            &*leaf.flat,
+            dst,
+            leaf.output.size() as isize,
+            &ptrs,
+            &strides,
+            count,
+        )
     };
     Ok(Some(out))
+}
+
+/// Elements below which an elementwise loop runs on the calling thread:
+/// waking a thread costs more than a cheap loop over fewer elements.
+pub const PARALLEL_MIN: usize = 1 << 17;
+
+/// Pointers handed to the threads of one flat run.
+#[derive(Clone, Copy)]
+struct SendPtrs {
+    dst: *mut u8,
+    src: [*const u8; MAX_ARGS],
+}
+
+// SAFETY: the threads of a run write disjoint chunks of the destination
+// and only read the sources, which outlive the scope the threads run in.
+unsafe impl Send for SendPtrs {}
+// SAFETY: as above.
+unsafe impl Sync for SendPtrs {}
+
+/// Runs a leaf's loop over `count` elements, in chunks on rayon's threads
+/// when there are at least [`PARALLEL_MIN`] elements and more than one
+/// thread; the chunks are disjoint, so the result is the same either way.
+///
+/// # Safety
+///
+/// As [`FlatRun::run`]; `dst_stride` is positive (distinct elements).
+unsafe fn run_flat(
+    f: &dyn FlatRun,
+    dst: *mut u8,
+    dst_stride: isize,
+    src: &[*const u8],
+    src_stride: &[isize],
+    count: usize,
+) {
+    let threads = rayon::current_num_threads();
+    if count < PARALLEL_MIN || threads < 2 || dst_stride <= 0 {
+        // SAFETY: forwarded.
+        unsafe { f.run(dst, dst_stride, src, src_stride, count) };
+        return;
+    }
+    let chunk = count.div_ceil(threads * 2).max(PARALLEL_MIN / 2);
+    let mut ptrs = SendPtrs {
+        dst,
+        src: [std::ptr::null(); MAX_ARGS],
+    };
+    ptrs.src[..src.len()].copy_from_slice(src);
+    let n = src.len();
+    rayon::scope(|scope| {
+        for start in (0..count).step_by(chunk) {
+            let len = chunk.min(count - start);
+            scope.spawn(move |_| {
+                let p = ptrs;
+                let at = start as isize;
+                let srcs: SmallVec<[*const u8; MAX_ARGS]> = (0..n)
+                    .map(|k| p.src[k].wrapping_offset(at * src_stride[k]))
+                    .collect();
+                // SAFETY: elements `start..start + len` of the run, valid by
+                // the contract; no other chunk writes them.
+                unsafe {
+                    f.run(
+                        p.dst.wrapping_offset(at * dst_stride),
+                        dst_stride,
+                        &srcs,
+                        src_stride,
+                        len,
+                    )
+                };
+            });
+        }
+    });
 }
 
 /// The sources' pointers and strides for a flat run over `dims`, if every
@@ -1174,8 +1250,14 @@ impl Array {
         // sources were checked as in `apply_flat`, and do not overlap the
         // destination's (unique) memory.
         unsafe {
-            leaf.flat
-                .run(dst, leaf.output.size() as isize, &ptrs, &strides, count)
+            run_flat(
+                &*leaf.flat,
+                dst,
+                leaf.output.size() as isize,
+                &ptrs,
+                &strides,
+                count,
+            )
         };
         Ok(true)
     }

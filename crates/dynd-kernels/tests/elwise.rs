@@ -136,3 +136,29 @@ fn a_transposed_operand_runs_in_tiles_and_is_exact() {
         }
     }
 }
+
+#[test]
+fn large_runs_split_across_threads_with_the_same_result() {
+    let n = dynd_kernels::elwise::PARALLEL_MIN * 3 + 7;
+    let a = Array::from_vec((0..n).map(|i| i as f64).collect::<Vec<_>>());
+    let b = Array::from_scalar(0.5f64);
+    let parallel = map2(&a, &b, |x: f64, y: f64| x * y + 1.0).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let serial = pool.install(|| map2(&a, &b, |x: f64, y: f64| x * y + 1.0).unwrap());
+    let (p, s) = (
+        parallel.as_slice::<f64>().unwrap(),
+        serial.as_slice::<f64>().unwrap(),
+    );
+    assert_eq!(p, s);
+    assert!(p
+        .iter()
+        .enumerate()
+        .all(|(i, v)| *v == i as f64 * 0.5 + 1.0));
+    // Into a given output, too.
+    let mut out = Array::from_vec(vec![0.0f64; n]);
+    out.map2_into(&a, &b, |x: f64, y: f64| x - y).unwrap();
+    assert_eq!(out.as_slice::<f64>().unwrap()[n - 1], (n - 1) as f64 - 0.5);
+}
