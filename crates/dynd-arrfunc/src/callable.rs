@@ -110,6 +110,14 @@ impl std::fmt::Debug for Callable {
     }
 }
 
+/// The scalar a data type holds: itself, or an option's value type.
+fn value_scalar(t: &Type) -> Option<Scalar> {
+    match t.kind() {
+        TypeKind::Option(inner) => inner.as_scalar(),
+        _ => t.as_scalar(),
+    }
+}
+
 /// How far `from` is from `to` along the promotion ladder (category
 /// changes weigh more than size changes).
 fn cost(from: Scalar, to: Scalar) -> usize {
@@ -229,7 +237,8 @@ impl Callable {
                 found: dtypes.len(),
             });
         }
-        let scalars: Option<Vec<Scalar>> = dtypes.iter().map(Type::as_scalar).collect();
+        // Options dispatch on their value types (NA propagates).
+        let scalars: Option<Vec<Scalar>> = dtypes.iter().map(value_scalar).collect();
         let no_match = || Error::NoMatch {
             name: self.name.to_string(),
             args: dtypes.to_vec(),
@@ -297,7 +306,14 @@ impl Callable {
     pub fn resolve(&self, args: &[Type]) -> Result<Type, Error> {
         let dtypes: Vec<Type> = args.iter().map(|t| t.dtype().clone()).collect();
         let o = self.dispatch(&dtypes)?;
-        let ret = Type::from(o.leaf.output());
+        let any_option = dtypes
+            .iter()
+            .any(|t| matches!(t.kind(), TypeKind::Option(_)));
+        let ret = if any_option {
+            Type::option(o.leaf.output().into())?
+        } else {
+            Type::from(o.leaf.output())
+        };
         let shaped = args
             .iter()
             .map(|t| {
@@ -320,7 +336,7 @@ impl Callable {
         if args
             .iter()
             .zip(o.leaf.inputs())
-            .all(|(a, t)| a.dtype().as_scalar() == Some(*t))
+            .all(|(a, t)| value_scalar(a.dtype()) == Some(*t))
         {
             return Ok(apply_typed(&ty, args, &o.leaf)?);
         }
@@ -396,7 +412,7 @@ impl Callable {
         if args
             .iter()
             .zip(o.leaf.inputs())
-            .all(|(a, t)| a.dtype().as_scalar() == Some(*t))
+            .all(|(a, t)| value_scalar(a.dtype()) == Some(*t))
         {
             return Ok(out.apply_into(args, &o.leaf)?);
         }
@@ -442,11 +458,15 @@ impl Callable {
         args.iter()
             .zip(o.leaf.inputs())
             .map(|(a, t)| {
-                if a.dtype().as_scalar() == Some(*t) {
+                if value_scalar(a.dtype()) == Some(*t) {
                     Ok((*a).clone())
                 } else {
-                    let (dims, _) = a.ty().split_dims();
-                    let ty = Type::with_dims(dims.into_iter().cloned(), Type::from(*t))?;
+                    let (dims, dtype) = a.ty().split_dims();
+                    let target = match dtype.kind() {
+                        TypeKind::Option(_) => Type::option(Type::from(*t))?,
+                        _ => Type::from(*t),
+                    };
+                    let ty = Type::with_dims(dims.into_iter().cloned(), target)?;
                     Ok(a.cast(&ty, ErrorMode::Fractional)?)
                 }
             })

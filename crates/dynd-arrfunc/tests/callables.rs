@@ -457,3 +457,29 @@ fn ragged_arguments_with_the_same_rows_run_flat_and_share_the_rows() {
     assert_eq!(w.to_string(), "[[0, 0], [], [0, 0, 0]]");
     assert_eq!(a.to_string(), "[[1, 2], [], [3, 4, 5]]");
 }
+
+#[test]
+fn options_propagate_na_and_na_is_not_nan() {
+    let add = builtins::get("add").unwrap();
+    let x = arr("[1, null, 3]", "3 * ?int32");
+    let r = add.call(&[&x, &array![10]]).unwrap();
+    assert_eq!((r.to_string(), r.ty().to_string()), ("[11, null, 13]".to_string(), "3 * ?int64".to_string()));
+    let y = arr("[null, 2.5, NaN]", "3 * ?float64");
+    let r = add.call(&[&x, &y]).unwrap();
+    assert_eq!(r.to_string(), "[null, null, NaN]");
+    assert_eq!(r.ty().to_string(), "3 * ?float64");
+    let less = builtins::get("less").unwrap();
+    assert_eq!(less.call(&[&x, &array![2]]).unwrap().to_string(), "[true, null, false]");
+    let sqrt = builtins::get("sqrt").unwrap();
+    assert_eq!(sqrt.call(&[&arr("[4, null]", "2 * ?float32")]).unwrap().to_string(), "[2, null]");
+    // Ragged with options.
+    let rg = arr("[[1, null], [3]]", "2 * var * ?int8");
+    assert_eq!(add.call(&[&rg, &Array::from_scalar(1i8)]).unwrap().to_string(), "[[2, null], [4]]");
+    // An out array must be an option when an argument is.
+    let mut out = Array::zeros(&t("3 * int64")).unwrap();
+    assert!(add.call_into(&mut out, &[&x, &array![1]]).is_err());
+    let mut out = Array::zeros(&t("3 * ?int64")).unwrap();
+    add.call_into(&mut out, &[&x, &array![1]]).unwrap();
+    assert_eq!(out.to_string(), "[2, null, 4]");
+    assert_eq!(add.resolve(&[t("3 * ?int8"), t("int16")]).unwrap().to_string(), "3 * ?int16");
+}

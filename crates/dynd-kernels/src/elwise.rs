@@ -979,8 +979,15 @@ impl Array {
                 ),
             });
         }
+        // An option argument `?T` feeds a leaf taking `T`; NA in any
+        // argument makes the result NA (so the result must be an option).
+        let mut flags = [None; MAX_ARGS];
         for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
-            if a.dtype().as_scalar() != Some(*t) {
+            let (value, is_option) = match a.dtype().kind() {
+                TypeKind::Option(inner) => (inner.as_scalar(), true),
+                _ => (a.dtype().as_scalar(), false),
+            };
+            if value != Some(*t) {
                 return Err(Error::Value {
                     what: format!(
                         "argument {i} has data type {}, but the function takes {t}",
@@ -988,14 +995,27 @@ impl Array {
                     ),
                 });
             }
+            if is_option {
+                flags[i] = Some(t.size());
+            }
         }
-        if self.dtype().as_scalar() != Some(leaf.output) {
-            return Err(Error::DtypeMismatch {
-                actual: self.dtype().clone(),
-                requested: leaf.output.into(),
-            });
-        }
-        if self.apply_flat_into(srcs, leaf)? {
+        let any_option = flags.iter().any(Option::is_some);
+        let out_option = match self.dtype().kind() {
+            TypeKind::Option(inner) if inner.as_scalar() == Some(leaf.output) => true,
+            _ if self.dtype().as_scalar() == Some(leaf.output) && !any_option => false,
+            _ => {
+                let wanted: Type = if any_option {
+                    Type::option(leaf.output.into())?
+                } else {
+                    leaf.output.into()
+                };
+                return Err(Error::DtypeMismatch {
+                    actual: self.dtype().clone(),
+                    requested: wanted,
+                });
+            }
+        };
+        if !out_option && self.apply_flat_into(srcs, leaf)? {
             return Ok(());
         }
         self.make_unique()?;
@@ -1004,13 +1024,70 @@ impl Array {
             srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
         let mut builder = KernelBuilder::new();
         push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
-            Ok((leaf.push)(b))
+            let child = (leaf.push)(b);
+            if !out_option {
+                return Ok(child);
+            }
+            Ok(b.push(NaLeaf {
+                flags,
+                nsrc: srcs.len(),
+                out_flag: leaf.output.size(),
+                child,
+            }))
         })?;
         let kernel = builder.finish()?;
         // SAFETY: built just above for this array and `srcs`, whose data
-        // types were checked against the leaf's, and a `Leaf` is only made
-        // from functions over exactly those element types.
+        // types were checked against the leaf's (options around them are
+        // handled by `NaLeaf`, whose flag offsets follow the option
+        // layout), and a `Leaf` is only made from functions over exactly
+        // those element types.
         unsafe { self.run_into(&kernel, srcs) }
+    }
+}
+
+/// NA propagation around a leaf: if any option argument is NA, the result
+/// is NA; otherwise the leaf runs on the values and the result is valid.
+/// An option's validity flag is the byte after its value.
+struct NaLeaf {
+    /// Per argument: the offset of its flag, if it is an option.
+    flags: [Option<usize>; MAX_ARGS],
+    nsrc: usize,
+    /// The offset of the result's flag.
+    out_flag: usize,
+    child: Child,
+}
+
+impl KernelData for NaLeaf {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: each flag lies inside its (valid) element, by the
+        // option layout the offsets were computed from.
+        let any_na = self.flags[..self.nsrc].iter().zip(src).any(|(f, p)| {
+            // SAFETY: as above.
+            f.is_some_and(|off| unsafe { *p.add(off) } == 0)
+        });
+        // SAFETY: the result's flag lies inside its element.
+        unsafe {
+            if any_na {
+                *dst.add(self.out_flag) = 0;
+            } else {
+                ctx.child(self.child).single(dst, src)?;
+                *dst.add(self.out_flag) = 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        "NA propagation".into()
+    }
+
+    fn children(&self) -> SmallVec<[Child; 2]> {
+        smallvec![self.child]
     }
 }
 
@@ -1022,9 +1099,17 @@ impl Array {
 /// dimension; a ragged-row error naming the row whose lengths do not
 /// broadcast.
 pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
+    let any_option = srcs
+        .iter()
+        .any(|a| matches!(a.dtype().kind(), TypeKind::Option(_)));
+    let out: Type = if any_option {
+        Type::option(leaf.output.into())?
+    } else {
+        leaf.output.into()
+    };
     let types = srcs
         .iter()
-        .map(|a| Type::with_dims(a.shape(), leaf.output.into()))
+        .map(|a| Type::with_dims(a.shape(), out.clone()))
         .collect::<Result<Vec<_>, _>>()?;
     let ty = dynd_types::broadcast(&types, dynd_types::BroadcastMode::NumPy)?;
     apply_typed(&ty, srcs, leaf)
@@ -1293,6 +1378,9 @@ fn innermost_var(
 /// and the result shares the arguments' rows when its elements are the
 /// same size. `None` when the arguments do not qualify.
 fn apply_same_structure(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Option<Array>, Error> {
+    if ty.dtype().as_scalar().is_none() || srcs.iter().any(|a| a.dtype().as_scalar().is_none()) {
+        return Ok(None);
+    }
     let (dims, _) = ty.split_dims();
     let Some((Dim::Var, outer)) = dims.split_last() else {
         return Ok(None);
