@@ -9,6 +9,7 @@
 //! | `power` | `(T, T) -> T` for floats | |
 //! | `arctan2` | `(T, T) -> T` for floats | |
 //! | `equal`, `not_equal`, `less`, `less_equal`, `greater`, `greater_equal` | `(T, T) -> bool` | |
+//! | `clip` | `(T, lo: ?float64, hi: ?float64) -> T` for floats | keywords default to -inf and +inf; NaN stays NaN |
 //! | `logical_and`, `logical_or`, `logical_xor` | `(bool, bool) -> bool` | |
 //! | `logical_not` | `(bool) -> bool` | |
 //! | `negative`, `abs` | `(T) -> T` | integers wrap (`abs(int8(-128)) == -128`) |
@@ -31,7 +32,10 @@ use std::sync::OnceLock;
 use dynd_kernels::elwise::Leaf;
 use dynd_kernels::Element;
 
-use crate::callable::{Callable, Overload};
+use dynd_kernels::Array;
+use dynd_types::Scalar;
+
+use crate::callable::{Callable, Keyword, Overload};
 
 /// Arithmetic on one numeric element type, with NumPy's integer semantics.
 trait Arith: Element + PartialOrd {
@@ -215,6 +219,15 @@ macro_rules! numeric {
     };
 }
 
+/// `x` limited to `[lo, hi]`; NaN stays NaN.
+fn clip(x: f64, lo: f64, hi: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else {
+        x.max(lo).min(hi)
+    }
+}
+
 fn build() -> BTreeMap<&'static str, Callable> {
     let mut m = BTreeMap::new();
     let mut put = |name: &'static str, overloads: Vec<Overload>| {
@@ -248,6 +261,15 @@ fn build() -> BTreeMap<&'static str, Callable> {
     put("cos", over1!(cos, [f32, f64]));
     put("tan", over1!(tan, [f32, f64]));
     put(
+        "clip",
+        vec![
+            Overload::new(Leaf::map3(|x: f32, lo: f64, hi: f64| {
+                clip(f64::from(x), lo, hi) as f32
+            })),
+            Overload::new(Leaf::map3(clip)),
+        ],
+    );
+    put(
         "logical_and",
         vec![Overload::new(Leaf::map2(|a: bool, b: bool| a && b))],
     );
@@ -260,6 +282,16 @@ fn build() -> BTreeMap<&'static str, Callable> {
         vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))],
     );
     put("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))]);
+    if let Some(c) = m.remove("clip") {
+        let kw = vec![
+            Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),
+            Keyword::optional("hi", Scalar::Float64, Array::from_scalar(f64::INFINITY)),
+        ];
+        let c = c
+            .with_keywords(kw)
+            .unwrap_or_else(|e| unreachable!("builtin clip: {e}"));
+        m.insert("clip", c);
+    }
     m
 }
 

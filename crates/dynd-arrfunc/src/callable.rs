@@ -67,11 +67,47 @@ impl Overload {
     }
 }
 
+/// A keyword argument: its name, its element type, and its default (a
+/// keyword with a default is optional). Keyword values are elementwise
+/// arguments like the positional ones, after them in declared order.
+#[derive(Clone, Debug)]
+pub struct Keyword {
+    name: Arc<str>,
+    ty: Scalar,
+    default: Option<Array>,
+}
+
+impl Keyword {
+    /// A keyword that must be given.
+    pub fn required(name: &str, ty: Scalar) -> Keyword {
+        Keyword {
+            name: name.into(),
+            ty,
+            default: None,
+        }
+    }
+
+    /// An optional keyword and its default value.
+    pub fn optional(name: &str, ty: Scalar, default: Array) -> Keyword {
+        Keyword {
+            name: name.into(),
+            ty,
+            default: Some(default),
+        }
+    }
+
+    /// The keyword's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
 /// A named elementwise function with overloads.
 #[derive(Clone)]
 pub struct Callable {
     name: Arc<str>,
     overloads: Arc<[Overload]>,
+    keywords: Arc<[Keyword]>,
     mode: BroadcastMode,
     /// Resolutions by argument types: the overload's index and the result
     /// type, so repeated calls with the same types skip the matching.
@@ -169,6 +205,7 @@ impl Callable {
             name: name.into(),
             overloads: overloads.into(),
             mode: BroadcastMode::NumPy,
+            keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
         })
     }
@@ -182,6 +219,7 @@ impl Callable {
             name: name.into(),
             overloads: vec![Overload::new(Leaf::map1(f))].into(),
             mode: BroadcastMode::NumPy,
+            keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
         }
     }
@@ -195,6 +233,7 @@ impl Callable {
             name: name.into(),
             overloads: vec![Overload::new(Leaf::map2(f))].into(),
             mode: BroadcastMode::NumPy,
+            keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
         }
     }
@@ -208,6 +247,117 @@ impl Callable {
         self
     }
 
+    /// The same callable whose last `keywords.len()` leaf inputs are
+    /// keyword arguments, in this order.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Arity`] if the overloads take fewer inputs than there are
+    /// keywords, [`Error::DuplicateKeyword`] for a name given twice.
+    pub fn with_keywords(mut self, keywords: Vec<Keyword>) -> Result<Callable, Error> {
+        if keywords.len() > self.arity() {
+            return Err(Error::Arity {
+                name: self.name.to_string(),
+                expected: self.arity(),
+                found: keywords.len(),
+            });
+        }
+        for (i, k) in keywords.iter().enumerate() {
+            if keywords[..i].iter().any(|o| o.name == k.name) {
+                return Err(Error::DuplicateKeyword {
+                    name: self.name.to_string(),
+                    keyword: k.name.to_string(),
+                });
+            }
+        }
+        self.keywords = keywords.into();
+        self.cache = Arc::default();
+        Ok(self)
+    }
+
+    /// The keyword arguments.
+    pub fn keywords(&self) -> &[Keyword] {
+        &self.keywords
+    }
+
+    /// Calls the callable with keyword arguments: each is checked (an
+    /// unknown, repeated or missing one is an error naming it and listing
+    /// the valid ones), cast to its declared type, and passed after the
+    /// positional arguments; optional ones not given take their defaults.
+    ///
+    /// ```
+    /// use dynd_arrfunc::builtins;
+    /// use dynd_kernels::{array, Array};
+    ///
+    /// let clip = builtins::get("clip").unwrap();
+    /// let r = clip.call_kw(&[&array![-2.0, 0.5, 3.0]], &[("lo", &Array::from_scalar(0.0f64))])?;
+    /// assert_eq!(r.to_string(), "[0, 0.5, 3]");
+    /// let err = clip.call_kw(&[&array![1.0]], &[("low", &Array::from_scalar(0.0f64))]).unwrap_err();
+    /// assert_eq!(err.to_string(), "clip: unknown keyword argument 'low' (valid keywords: lo, hi)");
+    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnknownKeyword`], [`Error::DuplicateKeyword`],
+    /// [`Error::MissingKeyword`], then as [`Callable::call`].
+    pub fn call_kw(&self, args: &[&Array], kwargs: &[(&str, &Array)]) -> Result<Array, Error> {
+        let valid = || {
+            self.keywords
+                .iter()
+                .map(|k| k.name.to_string())
+                .collect::<Vec<_>>()
+        };
+        for (i, (k, _)) in kwargs.iter().enumerate() {
+            if kwargs[..i].iter().any(|(o, _)| o == k) {
+                return Err(Error::DuplicateKeyword {
+                    name: self.name.to_string(),
+                    keyword: k.to_string(),
+                });
+            }
+            if !self.keywords.iter().any(|kw| &*kw.name == *k) {
+                return Err(Error::UnknownKeyword {
+                    name: self.name.to_string(),
+                    keyword: k.to_string(),
+                    valid: valid(),
+                });
+            }
+        }
+        let positional = self.arity() - self.keywords.len();
+        if args.len() != positional {
+            return Err(Error::Arity {
+                name: self.name.to_string(),
+                expected: positional,
+                found: args.len(),
+            });
+        }
+        let mut values: Vec<Array> = Vec::with_capacity(self.keywords.len());
+        for kw in self.keywords.iter() {
+            let given = kwargs
+                .iter()
+                .find(|(k, _)| *k == &*kw.name)
+                .map(|(_, a)| (*a).clone());
+            let value =
+                given
+                    .or_else(|| kw.default.clone())
+                    .ok_or_else(|| Error::MissingKeyword {
+                        name: self.name.to_string(),
+                        keyword: kw.name.to_string(),
+                        valid: valid(),
+                    })?;
+            let (dims, _) = value.ty().split_dims();
+            let ty = Type::with_dims(dims.into_iter().cloned(), Type::from(kw.ty))?;
+            values.push(if value.dtype().as_scalar() == Some(kw.ty) {
+                value
+            } else {
+                value.cast(&ty, ErrorMode::Fractional)?
+            });
+        }
+        let mut all: Vec<&Array> = args.to_vec();
+        all.extend(values.iter());
+        self.call(&all)
+    }
+
     /// The name.
     pub fn name(&self) -> &str {
         &self.name
@@ -218,9 +368,42 @@ impl Callable {
         self.overloads.first().map_or(0, |o| o.leaf.inputs().len())
     }
 
-    /// The overloads' signatures.
+    /// The overloads' signatures, keyword arguments by name (`?T` for
+    /// optional ones).
     pub fn signatures(&self) -> Vec<Type> {
-        self.overloads.iter().map(|o| o.signature.clone()).collect()
+        if self.keywords.is_empty() {
+            return self.overloads.iter().map(|o| o.signature.clone()).collect();
+        }
+        self.overloads
+            .iter()
+            .map(|o| {
+                let inputs = o.leaf.inputs();
+                let positional = inputs.len() - self.keywords.len();
+                let sig = dynd_types::Callable {
+                    positional: inputs[..positional]
+                        .iter()
+                        .map(|s| Type::from(*s))
+                        .collect(),
+                    variadic_positional: false,
+                    keywords: self
+                        .keywords
+                        .iter()
+                        .map(|k| {
+                            let t = Type::from(k.ty);
+                            let t = if k.default.is_some() {
+                                Type::option(t.clone()).unwrap_or(t)
+                            } else {
+                                t
+                            };
+                            (k.name.clone(), t)
+                        })
+                        .collect(),
+                    variadic_keywords: false,
+                    ret: o.leaf.output().into(),
+                };
+                Type::new(TypeKind::Callable(sig)).unwrap_or_else(|_| o.signature.clone())
+            })
+            .collect()
     }
 
     /// The overload for these argument data types.

@@ -10,6 +10,14 @@ fn list(types: &[Type]) -> String {
         .join(", ")
 }
 
+fn names(valid: &[String]) -> String {
+    if valid.is_empty() {
+        "none".into()
+    } else {
+        valid.join(", ")
+    }
+}
+
 fn lines(types: &[Type]) -> String {
     types.iter().map(|t| format!("\n  {t}")).collect()
 }
@@ -103,6 +111,40 @@ pub enum Error {
     NotASignature {
         /// The type.
         ty: Type,
+    },
+    /// A keyword argument the callable does not take.
+    #[error(
+        "{name}: unknown keyword argument '{keyword}' (valid keywords: {})",
+        names(valid)
+    )]
+    UnknownKeyword {
+        /// The callable.
+        name: String,
+        /// The keyword given.
+        keyword: String,
+        /// The keywords it takes.
+        valid: Vec<String>,
+    },
+    /// A keyword argument given twice.
+    #[error("{name}: keyword argument '{keyword}' given more than once")]
+    DuplicateKeyword {
+        /// The callable.
+        name: String,
+        /// The keyword.
+        keyword: String,
+    },
+    /// A required keyword argument not given.
+    #[error(
+        "{name}: missing required keyword argument '{keyword}' (valid keywords: {})",
+        names(valid)
+    )]
+    MissingKeyword {
+        /// The callable.
+        name: String,
+        /// The missing keyword.
+        keyword: String,
+        /// The keywords it takes.
+        valid: Vec<String>,
     },
     /// An `out` array that does not fit the result.
     #[error("{name}: the out array has type {out}, but the result has type {result}")]

@@ -463,23 +463,124 @@ fn options_propagate_na_and_na_is_not_nan() {
     let add = builtins::get("add").unwrap();
     let x = arr("[1, null, 3]", "3 * ?int32");
     let r = add.call(&[&x, &array![10]]).unwrap();
-    assert_eq!((r.to_string(), r.ty().to_string()), ("[11, null, 13]".to_string(), "3 * ?int64".to_string()));
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[11, null, 13]".to_string(), "3 * ?int64".to_string())
+    );
     let y = arr("[null, 2.5, NaN]", "3 * ?float64");
     let r = add.call(&[&x, &y]).unwrap();
     assert_eq!(r.to_string(), "[null, null, NaN]");
     assert_eq!(r.ty().to_string(), "3 * ?float64");
     let less = builtins::get("less").unwrap();
-    assert_eq!(less.call(&[&x, &array![2]]).unwrap().to_string(), "[true, null, false]");
+    assert_eq!(
+        less.call(&[&x, &array![2]]).unwrap().to_string(),
+        "[true, null, false]"
+    );
     let sqrt = builtins::get("sqrt").unwrap();
-    assert_eq!(sqrt.call(&[&arr("[4, null]", "2 * ?float32")]).unwrap().to_string(), "[2, null]");
+    assert_eq!(
+        sqrt.call(&[&arr("[4, null]", "2 * ?float32")])
+            .unwrap()
+            .to_string(),
+        "[2, null]"
+    );
     // Ragged with options.
     let rg = arr("[[1, null], [3]]", "2 * var * ?int8");
-    assert_eq!(add.call(&[&rg, &Array::from_scalar(1i8)]).unwrap().to_string(), "[[2, null], [4]]");
+    assert_eq!(
+        add.call(&[&rg, &Array::from_scalar(1i8)])
+            .unwrap()
+            .to_string(),
+        "[[2, null], [4]]"
+    );
     // An out array must be an option when an argument is.
     let mut out = Array::zeros(&t("3 * int64")).unwrap();
     assert!(add.call_into(&mut out, &[&x, &array![1]]).is_err());
     let mut out = Array::zeros(&t("3 * ?int64")).unwrap();
     add.call_into(&mut out, &[&x, &array![1]]).unwrap();
     assert_eq!(out.to_string(), "[2, null, 4]");
-    assert_eq!(add.resolve(&[t("3 * ?int8"), t("int16")]).unwrap().to_string(), "3 * ?int16");
+    assert_eq!(
+        add.resolve(&[t("3 * ?int8"), t("int16")])
+            .unwrap()
+            .to_string(),
+        "3 * ?int16"
+    );
+}
+
+#[test]
+fn keyword_arguments_are_checked_and_passed() {
+    let clip = builtins::get("clip").unwrap();
+    let x = array![-2.0, 0.5, 3.0, f64::NAN];
+    let lo = Array::from_scalar(0.0f64);
+    let hi = Array::from_scalar(1.0f64);
+    assert_eq!(
+        clip.call_kw(&[&x], &[("lo", &lo), ("hi", &hi)])
+            .unwrap()
+            .to_string(),
+        "[0, 0.5, 1, NaN]"
+    );
+    assert_eq!(
+        clip.call_kw(&[&x], &[("hi", &hi)]).unwrap().to_string(),
+        "[-2, 0.5, 1, NaN]"
+    );
+    assert_eq!(
+        clip.call_kw(&[&x], &[]).unwrap().to_string(),
+        "[-2, 0.5, 3, NaN]"
+    );
+    // Keyword values broadcast like arguments, and are cast to their type.
+    let his = array![1, 1, 2, 2];
+    assert_eq!(
+        clip.call_kw(&[&x], &[("hi", &his)]).unwrap().to_string(),
+        "[-2, 0.5, 2, NaN]"
+    );
+    // float32 data keeps its type.
+    let f = arr("[5, -5]", "2 * float32");
+    let r = clip.call_kw(&[&f], &[("hi", &hi)]).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[1, -5]".to_string(), "2 * float32".to_string())
+    );
+    assert_eq!(
+        clip.signatures()[1].to_string(),
+        "(float64, lo: ?float64, hi: ?float64) -> float64"
+    );
+    let err = clip
+        .call_kw(&[&x], &[("lo", &lo), ("lo", &hi)])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "clip: keyword argument 'lo' given more than once"
+    );
+    let err = clip.call_kw(&[&x], &[("low", &lo)]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "clip: unknown keyword argument 'low' (valid keywords: lo, hi)"
+    );
+    let err = clip.call_kw(&[&x, &x], &[]).unwrap_err();
+    assert_eq!(err.to_string(), "clip takes 1 argument(s), 2 given");
+    // A required keyword.
+    let scale = Callable::new(
+        "scale",
+        vec![Overload::new(Leaf::map2(|x: f64, k: f64| x * k))],
+    )
+    .unwrap()
+    .with_keywords(vec![dynd_arrfunc::Keyword::required(
+        "by",
+        dynd_types::Scalar::Float64,
+    )])
+    .unwrap();
+    let err = scale.call_kw(&[&x], &[]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "scale: missing required keyword argument 'by' (valid keywords: by)"
+    );
+    assert_eq!(
+        scale
+            .call_kw(&[&array![1.0, 2.0]], &[("by", &Array::from_scalar(3i32))])
+            .unwrap()
+            .to_string(),
+        "[3, 6]"
+    );
+    assert_eq!(
+        scale.signatures()[0].to_string(),
+        "(float64, by: float64) -> float64"
+    );
 }

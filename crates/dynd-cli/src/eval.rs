@@ -254,7 +254,6 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
                     names.join(", ")
                 ));
             };
-            no_kwargs(&[])?;
             if mode == BroadcastMode::Strict {
                 f = f.strict();
             }
@@ -263,7 +262,16 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
                 .map(|a| run(a, mode))
                 .collect::<Result<Vec<_>, _>>()?;
             let refs: Vec<&Array> = values.iter().collect();
-            f.call(&refs).map_err(|e| e.to_string())
+            let kw_values = kwargs
+                .iter()
+                .map(|(_, e)| run(e, mode))
+                .collect::<Result<Vec<_>, _>>()?;
+            let kw_refs: Vec<(&str, &Array)> = kwargs
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .zip(kw_values.iter())
+                .collect();
+            f.call_kw(&refs, &kw_refs).map_err(|e| e.to_string())
         }
     }
 }

@@ -474,3 +474,17 @@ fn resolve_and_list() {
     assert!(v["functions"]["array"].is_array());
     assert!(dynd(&["list"]).1.starts_with("abs\n    (int8) -> int8\n"));
 }
+
+#[test]
+fn eval_passes_keyword_arguments() {
+    assert_eq!(
+        dynd(&["eval", "clip([-2, 0.5, 3], lo=0, hi=1)"]).1,
+        "[0, 0.5, 1]\ntype: 3 * float64\n"
+    );
+    let (code, v) = dynd_json(&["eval", "--json", "clip([1], low=0)"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        v["error"],
+        json!("clip: unknown keyword argument 'low' (valid keywords: lo, hi)")
+    );
+}

@@ -834,6 +834,87 @@ pub fn map2<A: Element, B: Element, R: Element>(
     Ok(out)
 }
 
+/// A Rust function of three elements, as a leaf kernel.
+#[derive(Clone)]
+struct Map3<A, B, C, R, F> {
+    f: F,
+    _types: std::marker::PhantomData<fn(A, B, C) -> R>,
+}
+
+impl<
+        A: Element,
+        B: Element,
+        C: Element,
+        R: Element,
+        F: Fn(A, B, C) -> R + Send + Sync + 'static,
+    > Map3<A, B, C, R, F>
+{
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        for i in 0..count as isize {
+            // SAFETY: `count` strided elements on each side, by the contract.
+            unsafe {
+                let x = (src[0].offset(i * src_stride[0]) as *const A).read_unaligned();
+                let y = (src[1].offset(i * src_stride[1]) as *const B).read_unaligned();
+                let z = (src[2].offset(i * src_stride[2]) as *const C).read_unaligned();
+                (dst.offset(i * dst_stride) as *mut R).write_unaligned((self.f)(x, y, z));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<
+        A: Element,
+        B: Element,
+        C: Element,
+        R: Element,
+        F: Fn(A, B, C) -> R + Send + Sync + 'static,
+    > KernelData for Map3<A, B, C, R, F>
+{
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: one element each, by the contract.
+        unsafe { self.strided_loop(dst, 0, src, &[0, 0, 0], 1) }
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        // SAFETY: forwarded contract.
+        unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) }
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "map ({}, {}, {}) -> {}",
+            A::SCALAR,
+            B::SCALAR,
+            C::SCALAR,
+            R::SCALAR
+        )
+    }
+}
+
 type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 
 /// A leaf's strided loop, callable without a kernel around it (the fast
@@ -850,6 +931,27 @@ trait FlatRun: Send + Sync {
         src_stride: &[isize],
         count: usize,
     );
+}
+
+impl<
+        A: Element,
+        B: Element,
+        C: Element,
+        R: Element,
+        F: Fn(A, B, C) -> R + Send + Sync + 'static,
+    > FlatRun for Map3<A, B, C, R, F>
+{
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) {
+        // SAFETY: forwarded contract; Map3 never fails.
+        let _ = unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) };
+    }
 }
 
 impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> FlatRun for Map1<A, R, F> {
@@ -943,6 +1045,23 @@ impl Leaf {
         let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat,
+        }
+    }
+
+    /// A leaf applying `f` to three elements.
+    pub fn map3<A: Element, B: Element, C: Element, R: Element>(
+        f: impl Fn(A, B, C) -> R + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        let kernel = Map3 {
+            f,
+            _types: std::marker::PhantomData,
+        };
+        let flat = std::sync::Arc::new(kernel.clone());
+        Leaf {
+            inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
             output: R::SCALAR,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat,
