@@ -504,6 +504,72 @@ fn push_levels<'a>(
     }))
 }
 
+/// The loop of a map leaf (a Rust function over fixed element types).
+trait MapLoop: Send + Sync + 'static {
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError>;
+
+    /// One line for [`crate::kernel::Kernel::describe`].
+    fn describe(&self) -> String;
+}
+
+/// A map leaf as a kernel record, and as a flat loop.
+#[derive(Clone)]
+struct MapLeaf<M>(M);
+
+impl<M: MapLoop> KernelData for MapLeaf<M> {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let zeros = [0isize; MAX_ARGS];
+        // SAFETY: one element each, by the contract.
+        unsafe { self.0.strided_loop(dst, 0, src, &zeros[..src.len()], 1) }
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        // SAFETY: forwarded contract.
+        unsafe { self.0.strided_loop(dst, dst_stride, src, src_stride, count) }
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
+
+impl<M: MapLoop> FlatRun for MapLeaf<M> {
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) {
+        // SAFETY: forwarded contract; maps never fail.
+        let _ = unsafe { self.0.strided_loop(dst, dst_stride, src, src_stride, count) };
+    }
+}
+
 /// A Rust function of one element, as a leaf kernel.
 #[derive(Clone)]
 struct Map1<A, R, F> {
@@ -518,7 +584,7 @@ struct Map2<A, B, R, F> {
     _types: std::marker::PhantomData<fn(A, B) -> R>,
 }
 
-impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> Map1<A, R, F> {
+impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> MapLoop for Map1<A, R, F> {
     /// # Safety
     ///
     /// As [`KernelData::strided`].
@@ -550,40 +616,14 @@ impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> Map1<A, R, F
         }
         Ok(())
     }
-}
-
-impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> KernelData for Map1<A, R, F> {
-    unsafe fn single(
-        &self,
-        _: &KernelCtx<'_>,
-        dst: *mut u8,
-        src: &[*const u8],
-    ) -> Result<(), KernelError> {
-        // SAFETY: built by `map1_into` for an `A` input and an `R` output.
-        unsafe { (dst as *mut R).write_unaligned((self.f)((src[0] as *const A).read_unaligned())) };
-        Ok(())
-    }
-
-    unsafe fn strided(
-        &self,
-        _: &KernelCtx<'_>,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    ) -> Result<(), KernelError> {
-        // SAFETY: forwarded contract.
-        unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) }
-    }
 
     fn describe(&self) -> String {
         format!("map {} -> {}", A::SCALAR, R::SCALAR)
     }
 }
 
-impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static>
-    Map2<A, B, R, F>
+impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> MapLoop
+    for Map2<A, B, R, F>
 {
     /// # Safety
     ///
@@ -631,40 +671,6 @@ impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'stati
             }
         }
         Ok(())
-    }
-}
-
-impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> KernelData
-    for Map2<A, B, R, F>
-{
-    unsafe fn single(
-        &self,
-        _: &KernelCtx<'_>,
-        dst: *mut u8,
-        src: &[*const u8],
-    ) -> Result<(), KernelError> {
-        // SAFETY: built by `map2_into` for `A`, `B` inputs and an `R` output.
-        unsafe {
-            let (x, y) = (
-                (src[0] as *const A).read_unaligned(),
-                (src[1] as *const B).read_unaligned(),
-            );
-            (dst as *mut R).write_unaligned((self.f)(x, y));
-        }
-        Ok(())
-    }
-
-    unsafe fn strided(
-        &self,
-        _: &KernelCtx<'_>,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    ) -> Result<(), KernelError> {
-        // SAFETY: forwarded contract.
-        unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) }
     }
 
     fn describe(&self) -> String {
@@ -747,10 +753,10 @@ impl Array {
             let f = f.take().ok_or_else(|| Error::Value {
                 what: "leaf built twice".into(),
             })?;
-            Ok(b.push(Map1 {
+            Ok(b.push(MapLeaf(Map1 {
                 f,
                 _types: std::marker::PhantomData,
-            }))
+            })))
         })?;
         let kernel = b.finish()?;
         // SAFETY: built just above for this array and `a`, with a leaf typed
@@ -790,10 +796,10 @@ impl Array {
                 let f = f.take().ok_or_else(|| Error::Value {
                     what: "leaf built twice".into(),
                 })?;
-                Ok(bb.push(Map2 {
+                Ok(bb.push(MapLeaf(Map2 {
                     f,
                     _types: std::marker::PhantomData,
-                }))
+                })))
             },
         )?;
         let kernel = builder.finish()?;
@@ -847,7 +853,7 @@ impl<
         C: Element,
         R: Element,
         F: Fn(A, B, C) -> R + Send + Sync + 'static,
-    > Map3<A, B, C, R, F>
+    > MapLoop for Map3<A, B, C, R, F>
 {
     /// # Safety
     ///
@@ -870,38 +876,6 @@ impl<
             }
         }
         Ok(())
-    }
-}
-
-impl<
-        A: Element,
-        B: Element,
-        C: Element,
-        R: Element,
-        F: Fn(A, B, C) -> R + Send + Sync + 'static,
-    > KernelData for Map3<A, B, C, R, F>
-{
-    unsafe fn single(
-        &self,
-        _: &KernelCtx<'_>,
-        dst: *mut u8,
-        src: &[*const u8],
-    ) -> Result<(), KernelError> {
-        // SAFETY: one element each, by the contract.
-        unsafe { self.strided_loop(dst, 0, src, &[0, 0, 0], 1) }
-    }
-
-    unsafe fn strided(
-        &self,
-        _: &KernelCtx<'_>,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    ) -> Result<(), KernelError> {
-        // SAFETY: forwarded contract.
-        unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) }
     }
 
     fn describe(&self) -> String {
@@ -931,57 +905,6 @@ trait FlatRun: Send + Sync {
         src_stride: &[isize],
         count: usize,
     );
-}
-
-impl<
-        A: Element,
-        B: Element,
-        C: Element,
-        R: Element,
-        F: Fn(A, B, C) -> R + Send + Sync + 'static,
-    > FlatRun for Map3<A, B, C, R, F>
-{
-    unsafe fn run(
-        &self,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    ) {
-        // SAFETY: forwarded contract; Map3 never fails.
-        let _ = unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) };
-    }
-}
-
-impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> FlatRun for Map1<A, R, F> {
-    unsafe fn run(
-        &self,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    ) {
-        // SAFETY: forwarded contract; Map1 never fails and ignores the context.
-        let _ = unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) };
-    }
-}
-
-impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> FlatRun
-    for Map2<A, B, R, F>
-{
-    unsafe fn run(
-        &self,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    ) {
-        // SAFETY: forwarded contract; Map2 never fails and ignores the context.
-        let _ = unsafe { self.strided_loop(dst, dst_stride, src, src_stride, count) };
-    }
 }
 
 /// A scalar kernel with known element types, ready to be lifted over
@@ -1021,10 +944,10 @@ impl Leaf {
     pub fn map1<A: Element, R: Element>(
         f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = Map1 {
+        let kernel = MapLeaf(Map1 {
             f,
             _types: std::marker::PhantomData,
-        };
+        });
         let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR],
@@ -1038,10 +961,10 @@ impl Leaf {
     pub fn map2<A: Element, B: Element, R: Element>(
         f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = Map2 {
+        let kernel = MapLeaf(Map2 {
             f,
             _types: std::marker::PhantomData,
-        };
+        });
         let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR],
@@ -1055,10 +978,10 @@ impl Leaf {
     pub fn map3<A: Element, B: Element, C: Element, R: Element>(
         f: impl Fn(A, B, C) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = Map3 {
+        let kernel = MapLeaf(Map3 {
             f,
             _types: std::marker::PhantomData,
-        };
+        });
         let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
