@@ -66,7 +66,7 @@ enum Command {
         /// The value, as JSON (ragged lists give var dimensions).
         value: String,
     },
-    /// Evaluate calls of builtins on JSON literals, e.g. 'add([[1], [2, 3]], [[4], [5]])'.
+    /// Evaluate calls of builtins on JSON literals, e.g. `add([[1], [2, 3]], [[4], [5]])`.
     Eval {
         #[command(flatten)]
         out: Output,

@@ -367,7 +367,7 @@ impl Type {
     ///
     /// # Errors
     ///
-    /// [`Error::Match`]-like errors: a [`ResolveError`] holding the
+    /// A [`ResolveError`] holding the
     /// [`Mismatch`], or the substitution [`Error`] (an unbound variable).
     pub fn resolve<T: Borrow<Type>>(
         &self,

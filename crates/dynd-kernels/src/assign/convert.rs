@@ -1,6 +1,6 @@
 //! Value conversions between builtin numeric scalars, under an error mode.
 //!
-//! Every numeric value converts exactly to a [`Num`] (bools, integers up to
+//! Every numeric value converts exactly to a `Num` (bools, integers up to
 //! 128 bits, floats as `f64`, complex as two `f64`s), and from a `Num` to the
 //! destination with the mode's checks. Both steps inline, so a monomorphised
 //! `convert::<f32, f64>` is a plain `as`.
@@ -96,7 +96,7 @@ pub(crate) enum Fail {
     Inexact,
 }
 
-/// A numeric element that converts through [`Num`].
+/// A numeric element that converts through `Num`.
 pub(crate) trait Convert: Element {
     fn to_num(self) -> Num;
     fn from_num(n: Num, mode: ErrorMode) -> Result<Self, Fail>;

@@ -1,7 +1,7 @@
 //! Assignment kernels: copy and convert values between arrays, with
 //! broadcasting of the source to the destination (never the reverse).
 //!
-//! Fixed dimensions become one [strided loop record](dims) whose loops are
+//! Fixed dimensions become one strided-loop record whose loops are
 //! coalesced where memory allows and ordered by the destination's strides
 //! (so a C-contiguous 3-d copy is a single loop, and F-order data is walked
 //! in memory order); `var` dimensions check each row's length at run time

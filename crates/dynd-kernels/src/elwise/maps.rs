@@ -1,0 +1,245 @@
+//! Leaf kernels from Rust functions over element types.
+
+use super::*;
+use crate::element::Element;
+use crate::error::KernelError;
+use crate::kernel::{KernelCtx, KernelData};
+
+/// The loop of a map leaf (a Rust function over fixed element types).
+pub(super) trait MapLoop: Send + Sync + 'static {
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError>;
+
+    /// One line for [`crate::kernel::Kernel::describe`].
+    fn describe(&self) -> String;
+}
+
+/// A map leaf as a kernel record, and as a flat loop.
+#[derive(Clone)]
+pub(super) struct MapLeaf<M>(pub(super) M);
+
+impl<M: MapLoop> KernelData for MapLeaf<M> {
+    unsafe fn single(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let zeros = [0isize; MAX_ARGS];
+        // SAFETY: one element each, by the contract.
+        unsafe { self.0.strided_loop(dst, 0, src, &zeros[..src.len()], 1) }
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        // SAFETY: forwarded contract.
+        unsafe { self.0.strided_loop(dst, dst_stride, src, src_stride, count) }
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
+
+impl<M: MapLoop> FlatRun for MapLeaf<M> {
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) {
+        // SAFETY: forwarded contract; maps never fail.
+        let _ = unsafe { self.0.strided_loop(dst, dst_stride, src, src_stride, count) };
+    }
+}
+
+/// A Rust function of one element, as a leaf kernel.
+#[derive(Clone)]
+pub(super) struct Map1<A, R, F> {
+    pub(super) f: F,
+    pub(super) _types: std::marker::PhantomData<fn(A) -> R>,
+}
+
+/// A Rust function of two elements, as a leaf kernel.
+#[derive(Clone)]
+pub(super) struct Map2<A, B, R, F> {
+    pub(super) f: F,
+    pub(super) _types: std::marker::PhantomData<fn(A, B) -> R>,
+}
+
+impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> MapLoop for Map1<A, R, F> {
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let (d, a) = (dst as *mut R, src[0] as *const A);
+        if dst_stride == size_of::<R>() as isize && src_stride[0] == size_of::<A>() as isize {
+            for i in 0..count {
+                // SAFETY: `count` contiguous elements on each side, by the contract.
+                unsafe {
+                    d.add(i)
+                        .write_unaligned((self.f)(a.add(i).read_unaligned()))
+                };
+            }
+        } else {
+            for i in 0..count as isize {
+                // SAFETY: `count` strided elements on each side, by the contract.
+                unsafe {
+                    let x = (src[0].offset(i * src_stride[0]) as *const A).read_unaligned();
+                    (dst.offset(i * dst_stride) as *mut R).write_unaligned((self.f)(x));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("map {} -> {}", A::SCALAR, R::SCALAR)
+    }
+}
+
+impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> MapLoop
+    for Map2<A, B, R, F>
+{
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let (d, a, b) = (dst as *mut R, src[0] as *const A, src[1] as *const B);
+        let (sa, sb) = (src_stride[0], src_stride[1]);
+        let unit = |s: isize, size: usize| s == size as isize;
+        if unit(dst_stride, size_of::<R>()) && unit(sa, size_of::<A>()) && unit(sb, size_of::<B>())
+        {
+            for i in 0..count {
+                // SAFETY: `count` contiguous elements on each side, by the contract.
+                unsafe {
+                    d.add(i).write_unaligned((self.f)(
+                        a.add(i).read_unaligned(),
+                        b.add(i).read_unaligned(),
+                    ))
+                };
+            }
+        } else if unit(dst_stride, size_of::<R>()) && unit(sa, size_of::<A>()) && sb == 0 {
+            // SAFETY: the broadcast element is valid by the contract.
+            let y = unsafe { b.read_unaligned() };
+            for i in 0..count {
+                // SAFETY: `count` contiguous elements, by the contract.
+                unsafe {
+                    d.add(i)
+                        .write_unaligned((self.f)(a.add(i).read_unaligned(), y))
+                };
+            }
+        } else {
+            for i in 0..count as isize {
+                // SAFETY: `count` strided elements on each side, by the contract.
+                unsafe {
+                    let x = (src[0].offset(i * sa) as *const A).read_unaligned();
+                    let y = (src[1].offset(i * sb) as *const B).read_unaligned();
+                    (dst.offset(i * dst_stride) as *mut R).write_unaligned((self.f)(x, y));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("map ({}, {}) -> {}", A::SCALAR, B::SCALAR, R::SCALAR)
+    }
+}
+
+/// A Rust function of three elements, as a leaf kernel.
+#[derive(Clone)]
+pub(super) struct Map3<A, B, C, R, F> {
+    pub(super) f: F,
+    pub(super) _types: std::marker::PhantomData<fn(A, B, C) -> R>,
+}
+
+impl<
+        A: Element,
+        B: Element,
+        C: Element,
+        R: Element,
+        F: Fn(A, B, C) -> R + Send + Sync + 'static,
+    > MapLoop for Map3<A, B, C, R, F>
+{
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`].
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        for i in 0..count as isize {
+            // SAFETY: `count` strided elements on each side, by the contract.
+            unsafe {
+                let x = (src[0].offset(i * src_stride[0]) as *const A).read_unaligned();
+                let y = (src[1].offset(i * src_stride[1]) as *const B).read_unaligned();
+                let z = (src[2].offset(i * src_stride[2]) as *const C).read_unaligned();
+                (dst.offset(i * dst_stride) as *mut R).write_unaligned((self.f)(x, y, z));
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "map ({}, {}, {}) -> {}",
+            A::SCALAR,
+            B::SCALAR,
+            C::SCALAR,
+            R::SCALAR
+        )
+    }
+}
+
+/// A leaf's strided loop, callable without a kernel around it (the fast
+/// path for contiguous arguments).
+pub(super) trait FlatRun: Send + Sync {
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`] for the leaf's element types.
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    );
+}

@@ -1,0 +1,488 @@
+//! Dimension kernels for elementwise operations with several inputs.
+//!
+//! [`push_elwise`] builds, for a destination and up to [`MAX_ARGS`]
+//! sources, the kernels that walk their dimensions together (the sources
+//! broadcast to the destination, right-aligned, size 1 and missing
+//! dimensions stretching) and call a leaf kernel on each element. Fixed
+//! dimensions become one loop record, coalesced and ordered by the
+//! destination's strides, whose innermost loop calls the leaf's *strided*
+//! kernel once per run; `var` dimensions in the sources check each row's
+//! length at run time.
+//!
+//! The typed entry points run a Rust function elementwise, checking the
+//! element types, broadcasting the inputs and allocating the output:
+//!
+//! ```
+//! use dynd_kernels::{array, elwise};
+//!
+//! let (a, b) = (array![[1.0, 2.0], [3.0, 4.0]], array![10.0, 20.0]);
+//! let r = elwise::map2(&a, &b, |x: f64, y: f64| x * y)?;
+//! assert_eq!(r.to_string(), "[[10, 40], [30, 80]]");
+//! assert_eq!(r.ty().to_string(), "2 * 2 * float64");
+//!
+//! // var rows broadcast into a fixed result.
+//! let ragged = array![[1.0], [2.0, 3.0]];
+//! let r = elwise::map2(&ragged, &array![[0.5, 0.25], [1.0, 2.0]], |x: f64, y: f64| x + y)?;
+//! assert_eq!(r.to_string(), "[[1.5, 1.25], [3, 5]]");
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+mod alloc;
+mod dims;
+mod flat;
+mod maps;
+
+use smallvec::{smallvec, SmallVec};
+
+use dynd_types::{Type, TypeKind};
+
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::element::Element;
+use crate::error::{Error, KernelError};
+use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
+
+/// The most inputs an elementwise kernel takes.
+pub const MAX_ARGS: usize = 4;
+
+pub use alloc::alloc_broadcast;
+pub use dims::push_elwise;
+use dims::*;
+pub use flat::PARALLEL_MIN;
+use flat::*;
+use maps::*;
+
+fn check_dtype<T: Element>(a: &Array, arg: usize) -> Result<(), Error> {
+    if a.dtype().as_scalar() == Some(T::SCALAR) {
+        Ok(())
+    } else {
+        Err(Error::Value {
+            what: format!(
+                "argument {arg} has data type {}, but the function takes {}",
+                a.dtype(),
+                T::SCALAR
+            ),
+        })
+    }
+}
+
+/// The broadcast result type of `args` with data type `R`.
+fn result_type<R: Element>(args: &[&Array]) -> Result<Type, Error> {
+    let types = args
+        .iter()
+        .map(|a| Type::with_dims(a.shape(), R::SCALAR.into()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(dynd_types::broadcast(
+        &types,
+        dynd_types::BroadcastMode::NumPy,
+    )?)
+}
+
+impl Array {
+    /// Runs `kernel`'s dimension and leaf records into this array.
+    ///
+    /// # Safety
+    ///
+    /// `kernel` was built by [`push_elwise`] for this array's type and
+    /// arrmeta as the destination and `srcs`' as the sources, with a leaf
+    /// whose kernels read and write elements of exactly those data types.
+    unsafe fn run_into(
+        &mut self,
+        kernel: &crate::kernel::Kernel<'_>,
+        srcs: &[&Array],
+    ) -> Result<(), Error> {
+        let ptrs: SmallVec<[*const u8; MAX_ARGS]> = srcs.iter().map(|a| a.data_ptr()).collect();
+        let dst = self.data_ptr() as *mut u8;
+        // SAFETY: by the contract; the destination was made unique by the
+        // caller, so it does not overlap the sources.
+        unsafe { kernel.single(dst, &ptrs) }?;
+        Ok(())
+    }
+
+    /// Applies `f` to each element of `a` (broadcast to this array's shape),
+    /// writing into this array.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if the data types are not `A` and `R`,
+    /// [`Error::Broadcast`] if `a` does not broadcast, [`Error::ReadOnly`],
+    /// or a ragged-row error naming the row.
+    pub fn map1_into<A: Element, R: Element>(
+        &mut self,
+        a: &Array,
+        f: impl Fn(A) -> R + Send + Sync + 'static,
+    ) -> Result<(), Error> {
+        check_dtype::<A>(a, 0)?;
+        if self.dtype().as_scalar() != Some(R::SCALAR) {
+            return Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: R::SCALAR.into(),
+            });
+        }
+        self.make_unique()?;
+        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
+        let mut b = KernelBuilder::new();
+        let mut f = Some(f);
+        push_elwise(&mut b, (&ty, &meta), &[(a.ty(), a.arrmeta())], &mut |b| {
+            let f = f.take().ok_or_else(|| Error::Value {
+                what: "leaf built twice".into(),
+            })?;
+            Ok(b.push(MapLeaf(Map1 {
+                f,
+                _types: std::marker::PhantomData,
+            })))
+        })?;
+        let kernel = b.finish()?;
+        // SAFETY: built just above for this array and `a`, with a leaf typed
+        // by the checked data types.
+        unsafe { self.run_into(&kernel, &[a]) }
+    }
+
+    /// Applies `f` to each pair of elements of `a` and `b` (broadcast to
+    /// this array's shape), writing into this array.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::map1_into`].
+    pub fn map2_into<A: Element, B: Element, R: Element>(
+        &mut self,
+        a: &Array,
+        b: &Array,
+        f: impl Fn(A, B) -> R + Send + Sync + 'static,
+    ) -> Result<(), Error> {
+        check_dtype::<A>(a, 0)?;
+        check_dtype::<B>(b, 1)?;
+        if self.dtype().as_scalar() != Some(R::SCALAR) {
+            return Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: R::SCALAR.into(),
+            });
+        }
+        self.make_unique()?;
+        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
+        let mut builder = KernelBuilder::new();
+        let mut f = Some(f);
+        push_elwise(
+            &mut builder,
+            (&ty, &meta),
+            &[(a.ty(), a.arrmeta()), (b.ty(), b.arrmeta())],
+            &mut |bb| {
+                let f = f.take().ok_or_else(|| Error::Value {
+                    what: "leaf built twice".into(),
+                })?;
+                Ok(bb.push(MapLeaf(Map2 {
+                    f,
+                    _types: std::marker::PhantomData,
+                })))
+            },
+        )?;
+        let kernel = builder.finish()?;
+        // SAFETY: built just above for this array, `a` and `b`, with a leaf
+        // typed by the checked data types.
+        unsafe { self.run_into(&kernel, &[a, b]) }
+    }
+}
+
+/// `f` applied to each element of `a`, in a new array.
+///
+/// # Errors
+///
+/// As [`Array::map1_into`].
+pub fn map1<A: Element, R: Element>(
+    a: &Array,
+    f: impl Fn(A) -> R + Send + Sync + 'static,
+) -> Result<Array, Error> {
+    let mut out = alloc_broadcast(&result_type::<R>(&[a])?, &[a])?;
+    out.map1_into(a, f)?;
+    Ok(out)
+}
+
+/// `f` applied to each pair of elements of `a` and `b`, broadcast
+/// together (NumPy's rules; a `var` row meeting a fixed dimension must
+/// have its length or 1), in a new array.
+///
+/// # Errors
+///
+/// As [`map1`], and [`dynd_types::Error::Broadcast`] naming the dimension.
+pub fn map2<A: Element, B: Element, R: Element>(
+    a: &Array,
+    b: &Array,
+    f: impl Fn(A, B) -> R + Send + Sync + 'static,
+) -> Result<Array, Error> {
+    let mut out = alloc_broadcast(&result_type::<R>(&[a, b])?, &[a, b])?;
+    out.map2_into(a, b, f)?;
+    Ok(out)
+}
+
+type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
+
+/// A scalar kernel with known element types, ready to be lifted over
+/// dimensions: the safe way to give an elementwise operation its leaf.
+///
+/// A `Leaf` can only be made from Rust functions over [`Element`] types, so
+/// its kernels read and write exactly its [`inputs`](Leaf::inputs) and
+/// [`output`](Leaf::output) types; [`apply`] and [`Array::apply_into`] check
+/// the arrays' data types against them.
+///
+/// ```
+/// use dynd_kernels::elwise::{apply, Leaf};
+/// use dynd_kernels::array;
+///
+/// let hypot = Leaf::map2(|x: f64, y: f64| (x * x + y * y).sqrt());
+/// let r = apply(&[&array![[3.0], [5.0]], &array![4.0, 12.0]], &hypot)?;
+/// assert_eq!(r.to_string(), "[[5, 12.36931687685298], [6.4031242374328485, 13]]");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Leaf {
+    inputs: SmallVec<[dynd_types::Scalar; MAX_ARGS]>,
+    output: dynd_types::Scalar,
+    push: std::sync::Arc<PushLeaf>,
+    flat: std::sync::Arc<dyn FlatRun>,
+}
+
+impl std::fmt::Debug for Leaf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let inputs: Vec<String> = self.inputs.iter().map(|s| s.to_string()).collect();
+        write!(f, "Leaf(({}) -> {})", inputs.join(", "), self.output)
+    }
+}
+
+impl Leaf {
+    /// A leaf applying `f` to one element.
+    pub fn map1<A: Element, R: Element>(
+        f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        let kernel = MapLeaf(Map1 {
+            f,
+            _types: std::marker::PhantomData,
+        });
+        let flat = std::sync::Arc::new(kernel.clone());
+        Leaf {
+            inputs: smallvec![A::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat,
+        }
+    }
+
+    /// A leaf applying `f` to two elements.
+    pub fn map2<A: Element, B: Element, R: Element>(
+        f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        let kernel = MapLeaf(Map2 {
+            f,
+            _types: std::marker::PhantomData,
+        });
+        let flat = std::sync::Arc::new(kernel.clone());
+        Leaf {
+            inputs: smallvec![A::SCALAR, B::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat,
+        }
+    }
+
+    /// A leaf applying `f` to three elements.
+    pub fn map3<A: Element, B: Element, C: Element, R: Element>(
+        f: impl Fn(A, B, C) -> R + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        let kernel = MapLeaf(Map3 {
+            f,
+            _types: std::marker::PhantomData,
+        });
+        let flat = std::sync::Arc::new(kernel.clone());
+        Leaf {
+            inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat,
+        }
+    }
+
+    /// The input element types, in order.
+    pub fn inputs(&self) -> &[dynd_types::Scalar] {
+        &self.inputs
+    }
+
+    /// The output element type.
+    pub fn output(&self) -> dynd_types::Scalar {
+        self.output
+    }
+}
+
+impl Array {
+    /// Runs `leaf` elementwise over `srcs` (broadcast to this array's
+    /// shape), writing into this array.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if the number or data types of the inputs, or this
+    /// array's data type, differ from the leaf's; [`Error::Broadcast`];
+    /// [`Error::ReadOnly`]; a ragged-row error naming the row.
+    pub fn apply_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
+        if srcs.len() != leaf.inputs.len() {
+            return Err(Error::Value {
+                what: format!(
+                    "{leaf:?} takes {} inputs, {} were given",
+                    leaf.inputs.len(),
+                    srcs.len()
+                ),
+            });
+        }
+        // An option argument `?T` feeds a leaf taking `T`; NA in any
+        // argument makes the result NA (so the result must be an option).
+        let mut flags = [None; MAX_ARGS];
+        for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
+            let (value, is_option) = match a.dtype().kind() {
+                TypeKind::Option(inner) => (inner.as_scalar(), true),
+                _ => (a.dtype().as_scalar(), false),
+            };
+            if value != Some(*t) {
+                return Err(Error::Value {
+                    what: format!(
+                        "argument {i} has data type {}, but the function takes {t}",
+                        a.dtype()
+                    ),
+                });
+            }
+            if is_option {
+                flags[i] = Some(t.size());
+            }
+        }
+        let any_option = flags.iter().any(Option::is_some);
+        let out_option = match self.dtype().kind() {
+            TypeKind::Option(inner) if inner.as_scalar() == Some(leaf.output) => true,
+            _ if self.dtype().as_scalar() == Some(leaf.output) && !any_option => false,
+            _ => {
+                let wanted: Type = if any_option {
+                    Type::option(leaf.output.into())?
+                } else {
+                    leaf.output.into()
+                };
+                return Err(Error::DtypeMismatch {
+                    actual: self.dtype().clone(),
+                    requested: wanted,
+                });
+            }
+        };
+        if !out_option && self.apply_flat_into(srcs, leaf)? {
+            return Ok(());
+        }
+        self.make_unique()?;
+        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
+        let pairs: SmallVec<[(&Type, &Arrmeta); MAX_ARGS]> =
+            srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
+        let mut builder = KernelBuilder::new();
+        push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
+            let child = (leaf.push)(b);
+            if !out_option {
+                return Ok(child);
+            }
+            Ok(b.push(NaLeaf {
+                flags,
+                nsrc: srcs.len(),
+                out_flag: leaf.output.size(),
+                child,
+            }))
+        })?;
+        let kernel = builder.finish()?;
+        // SAFETY: built just above for this array and `srcs`, whose data
+        // types were checked against the leaf's (options around them are
+        // handled by `NaLeaf`, whose flag offsets follow the option
+        // layout), and a `Leaf` is only made from functions over exactly
+        // those element types.
+        unsafe { self.run_into(&kernel, srcs) }
+    }
+}
+
+/// NA propagation around a leaf: if any option argument is NA, the result
+/// is NA; otherwise the leaf runs on the values and the result is valid.
+/// An option's validity flag is the byte after its value.
+struct NaLeaf {
+    /// Per argument: the offset of its flag, if it is an option.
+    flags: [Option<usize>; MAX_ARGS],
+    nsrc: usize,
+    /// The offset of the result's flag.
+    out_flag: usize,
+    child: Child,
+}
+
+impl KernelData for NaLeaf {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: each flag lies inside its (valid) element, by the
+        // option layout the offsets were computed from.
+        let any_na = self.flags[..self.nsrc].iter().zip(src).any(|(f, p)| {
+            // SAFETY: as above.
+            f.is_some_and(|off| unsafe { *p.add(off) } == 0)
+        });
+        // SAFETY: the result's flag lies inside its element.
+        unsafe {
+            if any_na {
+                *dst.add(self.out_flag) = 0;
+            } else {
+                ctx.child(self.child).single(dst, src)?;
+                *dst.add(self.out_flag) = 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        "NA propagation".into()
+    }
+
+    fn children(&self) -> SmallVec<[Child; 2]> {
+        smallvec![self.child]
+    }
+}
+
+/// Runs `leaf` elementwise over `srcs` broadcast together, into a new array.
+///
+/// # Errors
+///
+/// As [`Array::apply_into`]; [`dynd_types::Error::Broadcast`] naming the
+/// dimension; a ragged-row error naming the row whose lengths do not
+/// broadcast.
+pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
+    let any_option = srcs
+        .iter()
+        .any(|a| matches!(a.dtype().kind(), TypeKind::Option(_)));
+    let out: Type = if any_option {
+        Type::option(leaf.output.into())?
+    } else {
+        leaf.output.into()
+    };
+    let types = srcs
+        .iter()
+        .map(|a| Type::with_dims(a.shape(), out.clone()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ty = dynd_types::broadcast(&types, dynd_types::BroadcastMode::NumPy)?;
+    apply_typed(&ty, srcs, leaf)
+}
+
+/// As [`apply`], when the result type `ty` (the broadcast of the
+/// arguments' dimensions over the leaf's output type) is already known,
+/// as a callable's cached resolution gives it.
+///
+/// # Errors
+///
+/// As [`Array::apply_into`]; a ragged-row error naming the row.
+pub fn apply_typed(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
+    if let Some(out) = apply_flat(ty, srcs, leaf)? {
+        return Ok(out);
+    }
+    if ty.has_var_dim() {
+        if let Some(out) = apply_same_structure(ty, srcs, leaf)? {
+            return Ok(out);
+        }
+    }
+    let mut out = alloc_broadcast(ty, srcs)?;
+    out.apply_into(srcs, leaf)?;
+    Ok(out)
+}
