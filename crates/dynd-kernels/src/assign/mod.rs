@@ -689,11 +689,21 @@ impl Array {
     /// As [`Array::assign`], and [`Error::Value`] if `ty` has `var`
     /// dimensions where this array does not.
     pub fn cast(&self, ty: &Type, mode: ErrorMode) -> Result<Array, Error> {
-        let mut out = if ty.has_var_dim() {
+        let mut out = if ty.dtype().has_var_dim() {
+            // var dims inside fields: lengths from the values themselves.
             let skeleton = skeleton(&self.to_value(), ty)?;
             Array::from_value(&skeleton, Some(ty))?
         } else {
-            Array::zeros(ty)?
+            // The result's var rows take this array's row lengths (a pass
+            // over rows), as an elementwise result's do.
+            let (dims, _) = ty.split_dims();
+            let shift = dims.len().saturating_sub(self.ndim());
+            if dims[..shift].iter().any(|d| matches!(d, Dim::Var)) {
+                return Err(Error::Value {
+                    what: format!("{ty} has a var dimension where the source has none"),
+                });
+            }
+            crate::elwise::alloc_broadcast(ty, &[self])?
         };
         out.assign(self, mode)?;
         Ok(out)

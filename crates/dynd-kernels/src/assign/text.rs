@@ -29,6 +29,19 @@ unsafe impl Send for ArenaPtr {}
 unsafe impl Sync for ArenaPtr {}
 
 impl ArenaPtr {
+    /// Appends `text` and points the string element `dst` at it.
+    ///
+    /// # Safety
+    ///
+    /// The arena is alive and `dst` is a valid string element.
+    unsafe fn store(&self, dst: *mut u8, text: &[u8]) {
+        // SAFETY: by the contract.
+        unsafe {
+            let start = self.append(text);
+            write_text(dst, start, text.len() as u64);
+        }
+    }
+
     /// Appends `bytes` and returns their start.
     ///
     /// # Safety
@@ -86,8 +99,7 @@ impl KernelData for StringToString {
         // SAFETY: string elements of the kernel's arrays; the arena lives as long.
         unsafe {
             let text = read_text(self.src_text, src[0]);
-            let start = self.arena.append(text);
-            write_text(dst, start, text.len() as u64);
+            self.arena.store(dst, text);
         }
         Ok(())
     }
@@ -132,8 +144,7 @@ impl<S: Convert> KernelData for NumberToString<S> {
         // SAFETY: `src[0]` holds an `S`, `dst` is a string element; the arena lives.
         unsafe {
             let text = format_num((src[0] as *const S).read_unaligned().to_num());
-            let start = self.arena.append(text.as_bytes());
-            write_text(dst, start, text.len() as u64);
+            self.arena.store(dst, text.as_bytes());
         }
         Ok(())
     }
@@ -304,8 +315,7 @@ impl KernelData for FixedToString {
         // SAFETY: a valid source element and string destination; the arena lives.
         unsafe {
             let text = self.src.read(src[0]);
-            let start = self.arena.append(text.as_bytes());
-            write_text(dst, start, text.len() as u64);
+            self.arena.store(dst, text.as_bytes());
         }
         Ok(())
     }
