@@ -1,4 +1,5 @@
-//! The builtin elementwise callables.
+//! The builtin callables: elementwise ones, and core-dimension ones
+//! (generalised ufuncs) that consume trailing dimensions.
 //!
 //! | name | signatures | notes |
 //! |---|---|---|
@@ -14,6 +15,10 @@
 //! | `logical_not` | `(bool) -> bool` | |
 //! | `negative`, `abs` | `(T) -> T` | integers wrap (`abs(int8(-128)) == -128`) |
 //! | `sqrt`, `exp`, `log`, `sin`, `cos`, `tan` | `(T) -> T` for floats | integers promote to the cheapest float that holds them |
+//! | `dot` | `(N * T, N * T) -> T` for int32, int64, uint64, float32, float64 | the inner product of the last dimensions; leading ones broadcast |
+//! | `matmul` | `(M * N * T, N * P * T) -> M * P * T`, same `T`s | stacks of matrices broadcast over their leading dimensions |
+//! | `cross` | `(3 * T, 3 * T) -> 3 * T` for int32, int64, float32, float64 | a fixed-size core |
+//! | `norm` | `(N * T) -> T` for floats | Euclidean, scaled by the largest magnitude (no overflow for huge components) |
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
@@ -23,13 +28,16 @@
 //! assert_eq!(less.call(&[&array![1, 5, 3], &array![2]])?.to_string(), "[true, false, false]");
 //! let sqrt = builtins::get("sqrt").unwrap();
 //! assert_eq!(sqrt.call(&[&array![4.0, 9.0]])?.to_string(), "[2, 3]");
+//! let matmul = builtins::get("matmul").unwrap();
+//! let r = matmul.call(&[&array![[1, 2], [3, 4]], &array![[0, 1], [1, 0]]])?;
+//! assert_eq!(r.to_string(), "[[2, 1], [4, 3]]");
 //! # Ok::<(), dynd_arrfunc::Error>(())
 //! ```
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use dynd_kernels::elwise::Leaf;
+use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
 use dynd_kernels::Element;
 
 use dynd_kernels::Array;
@@ -228,6 +236,95 @@ fn clip(x: f64, lo: f64, hi: f64) -> f64 {
     }
 }
 
+/// `sum(a[i] * b[i])`.
+fn dot<T: Arith + Default>(a: CoreSlice<'_, T>, b: CoreSlice<'_, T>, mut out: CoreSliceMut<'_, T>) {
+    let mut acc = T::default();
+    for (x, y) in a.iter().zip(b.iter()) {
+        acc = acc.add(x.mul(*y));
+    }
+    out.as_mut_slice()[0] = acc;
+}
+
+/// The matrix product of an `M x N` and an `N x P` core, row by row (the
+/// inner loop runs along rows of `b` and of the result).
+fn matmul<T: Arith + Default>(
+    a: CoreSlice<'_, T>,
+    b: CoreSlice<'_, T>,
+    mut out: CoreSliceMut<'_, T>,
+) {
+    let n = a.shape()[1];
+    let p = b.shape()[1];
+    let out = out.as_mut_slice();
+    out.fill(T::default());
+    for (a_row, out_row) in a.rows().zip(out.chunks_exact_mut(p.max(1))) {
+        for (x, b_row) in a_row.iter().zip(b.rows()).take(n) {
+            for (o, y) in out_row.iter_mut().zip(b_row) {
+                *o = o.add(x.mul(*y));
+            }
+        }
+    }
+}
+
+/// The cross product of two 3-vectors.
+fn cross<T: Arith>(a: CoreSlice<'_, T>, b: CoreSlice<'_, T>, mut out: CoreSliceMut<'_, T>) {
+    let (a, b) = (a.as_slice(), b.as_slice());
+    let out = out.as_mut_slice();
+    out[0] = a[1].mul(b[2]).sub(a[2].mul(b[1]));
+    out[1] = a[2].mul(b[0]).sub(a[0].mul(b[2]));
+    out[2] = a[0].mul(b[1]).sub(a[1].mul(b[0]));
+}
+
+/// The Euclidean norm, scaled by the largest magnitude so that it neither
+/// overflows nor underflows where the result itself fits.
+fn norm<T: FloatMath + Arith + Default + Into<f64> + FromF64>(
+    a: CoreSlice<'_, T>,
+    mut out: CoreSliceMut<'_, T>,
+) {
+    let scale = a.iter().fold(0.0f64, |m, x| m.max((*x).into().abs()));
+    let r = if scale == 0.0 || !scale.is_finite() {
+        // All zero, or an infinity/NaN that the plain sum reports as such.
+        a.iter()
+            .map(|x| (*x).into() * (*x).into())
+            .sum::<f64>()
+            .sqrt()
+    } else {
+        scale
+            * a.iter()
+                .map(|x| ((*x).into() / scale).powi(2))
+                .sum::<f64>()
+                .sqrt()
+    };
+    out.as_mut_slice()[0] = T::from_f64(r);
+}
+
+/// Conversion back from `f64` for the float element types.
+trait FromF64 {
+    fn from_f64(x: f64) -> Self;
+}
+impl FromF64 for f32 {
+    fn from_f64(x: f64) -> f32 {
+        x as f32
+    }
+}
+impl FromF64 for f64 {
+    fn from_f64(x: f64) -> f64 {
+        x
+    }
+}
+
+/// Core overloads of `$f` for each listed type, with the signature `$sig`
+/// (where `T` stands for the element type).
+macro_rules! over_core {
+    ($ctor:ident, $f:ident, $sig:literal, [$($t:ty),*]) => {
+        vec![$(
+            Overload::core(
+                CoreLeaf::$ctor(&$sig.replace('T', &<$t as Element>::SCALAR.to_string()), $f::<$t>)
+                    .unwrap_or_else(|e| unreachable!("builtin {}: {e}", stringify!($f))),
+            )
+        ),*]
+    };
+}
+
 fn build() -> BTreeMap<&'static str, Callable> {
     let mut m = BTreeMap::new();
     let mut put = |name: &'static str, overloads: Vec<Overload>| {
@@ -282,6 +379,24 @@ fn build() -> BTreeMap<&'static str, Callable> {
         vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))],
     );
     put("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))]);
+    put(
+        "dot",
+        over_core!(map2, dot, "(N * T, N * T) -> T", [i32, i64, u64, f32, f64]),
+    );
+    put(
+        "matmul",
+        over_core!(
+            map2,
+            matmul,
+            "(M * N * T, N * P * T) -> M * P * T",
+            [i32, i64, u64, f32, f64]
+        ),
+    );
+    put(
+        "cross",
+        over_core!(map2, cross, "(3 * T, 3 * T) -> 3 * T", [i32, i64, f32, f64]),
+    );
+    put("norm", over_core!(map1, norm, "(N * T) -> T", [f32, f64]));
     if let Some(c) = m.remove("clip") {
         let kw = vec![
             Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),

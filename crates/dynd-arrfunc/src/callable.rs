@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use dynd_kernels::elwise::{apply_typed, Leaf};
+use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, Leaf};
 use dynd_kernels::{Array, Element, ErrorMode};
 use dynd_types::{
     broadcast, can_cast_safely, BroadcastMode, Callable as Signature, Scalar, ScalarCategory, Type,
@@ -35,15 +35,27 @@ use dynd_types::{
 
 use crate::error::Error;
 
-/// One typed scalar implementation of a callable.
+/// One typed implementation of a callable.
 #[derive(Clone, Debug)]
 pub struct Overload {
     signature: Type,
-    leaf: Leaf,
+    body: Body,
+}
+
+/// What an overload runs.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Body {
+    /// A scalar function, lifted over all the arguments' dimensions.
+    Elementwise(Leaf),
+    /// A function over core sub-arrays (a generalised ufunc), lifted over
+    /// the dimensions before the cores.
+    Core(CoreLeaf),
 }
 
 impl Overload {
-    /// An overload from a leaf kernel; its signature is the leaf's types.
+    /// An elementwise overload from a leaf kernel; its signature is the
+    /// leaf's types.
     pub fn new(leaf: Leaf) -> Overload {
         let signature = Type::new(TypeKind::Callable(Signature {
             positional: leaf.inputs().iter().map(|s| Type::from(*s)).collect(),
@@ -53,7 +65,19 @@ impl Overload {
             ret: leaf.output().into(),
         }))
         .unwrap_or_else(|_| unreachable!("a scalar signature is always a valid type"));
-        Overload { signature, leaf }
+        Overload {
+            signature,
+            body: Body::Elementwise(leaf),
+        }
+    }
+
+    /// An overload over core dimensions; its signature is the leaf's,
+    /// e.g. `(N * float64, N * float64) -> float64`.
+    pub fn core(leaf: CoreLeaf) -> Overload {
+        Overload {
+            signature: leaf.signature().clone(),
+            body: Body::Core(leaf),
+        }
     }
 
     /// The signature, e.g. `(float64, float64) -> float64`.
@@ -61,9 +85,33 @@ impl Overload {
         &self.signature
     }
 
-    /// The leaf kernel.
-    pub fn leaf(&self) -> &Leaf {
-        &self.leaf
+    /// What the overload runs.
+    pub fn body(&self) -> &Body {
+        &self.body
+    }
+
+    /// The input element types, in order.
+    pub fn inputs(&self) -> &[Scalar] {
+        match &self.body {
+            Body::Elementwise(l) => l.inputs(),
+            Body::Core(l) => l.inputs(),
+        }
+    }
+
+    /// The output element type.
+    pub fn output(&self) -> Scalar {
+        match &self.body {
+            Body::Elementwise(l) => l.output(),
+            Body::Core(l) => l.output(),
+        }
+    }
+
+    /// The number of core dimensions of input `i` (0 for elementwise).
+    fn input_core(&self, i: usize) -> usize {
+        match &self.body {
+            Body::Elementwise(_) => 0,
+            Body::Core(l) => l.input_core_ndims().get(i).copied().unwrap_or(0),
+        }
     }
 }
 
@@ -183,17 +231,14 @@ impl Callable {
     /// [`Error::Arity`] if they take different numbers of arguments.
     pub fn new(name: &str, overloads: Vec<Overload>) -> Result<Callable, Error> {
         for (i, a) in overloads.iter().enumerate() {
-            if a.leaf.inputs().len() != overloads[0].leaf.inputs().len() {
+            if a.inputs().len() != overloads[0].inputs().len() {
                 return Err(Error::Arity {
                     name: name.to_string(),
-                    expected: overloads[0].leaf.inputs().len(),
-                    found: a.leaf.inputs().len(),
+                    expected: overloads[0].inputs().len(),
+                    found: a.inputs().len(),
                 });
             }
-            if let Some(b) = overloads[..i]
-                .iter()
-                .find(|b| b.leaf.inputs() == a.leaf.inputs())
-            {
+            if let Some(b) = overloads[..i].iter().find(|b| b.inputs() == a.inputs()) {
                 return Err(Error::DuplicateOverload {
                     name: name.to_string(),
                     first: b.signature.clone(),
@@ -255,6 +300,17 @@ impl Callable {
     /// [`Error::Arity`] if the overloads take fewer inputs than there are
     /// keywords, [`Error::DuplicateKeyword`] for a name given twice.
     pub fn with_keywords(mut self, keywords: Vec<Keyword>) -> Result<Callable, Error> {
+        if let Some(o) = self
+            .overloads
+            .iter()
+            .find(|o| matches!(o.body, Body::Core(_)))
+        {
+            return Err(dynd_kernels::Error::Unsupported {
+                operation: "keyword arguments on a core-dimension overload",
+                ty: o.signature.clone(),
+            }
+            .into());
+        }
         if keywords.len() > self.arity() {
             return Err(Error::Arity {
                 name: self.name.to_string(),
@@ -365,7 +421,7 @@ impl Callable {
 
     /// The number of arguments.
     pub fn arity(&self) -> usize {
-        self.overloads.first().map_or(0, |o| o.leaf.inputs().len())
+        self.overloads.first().map_or(0, |o| o.inputs().len())
     }
 
     /// The overloads' signatures, keyword arguments by name (`?T` for
@@ -377,7 +433,7 @@ impl Callable {
         self.overloads
             .iter()
             .map(|o| {
-                let inputs = o.leaf.inputs();
+                let inputs = o.inputs();
                 let positional = inputs.len() - self.keywords.len();
                 let sig = dynd_types::Callable {
                     positional: inputs[..positional]
@@ -399,7 +455,7 @@ impl Callable {
                         })
                         .collect(),
                     variadic_keywords: false,
-                    ret: o.leaf.output().into(),
+                    ret: o.output().into(),
                 };
                 Type::new(TypeKind::Callable(sig)).unwrap_or_else(|_| o.signature.clone())
             })
@@ -431,7 +487,7 @@ impl Callable {
         if let Some(o) = self
             .overloads
             .iter()
-            .find(|o| o.leaf.inputs() == scalars.as_slice())
+            .find(|o| o.inputs() == scalars.as_slice())
         {
             return Ok(o);
         }
@@ -443,7 +499,7 @@ impl Callable {
             if let Some(o) = self
                 .overloads
                 .iter()
-                .find(|o| o.leaf.inputs().iter().all(|p| *p == c))
+                .find(|o| o.inputs().iter().all(|p| *p == c))
             {
                 return Ok(o);
             }
@@ -452,14 +508,14 @@ impl Callable {
         for o in self.overloads.iter() {
             let fits = scalars
                 .iter()
-                .zip(o.leaf.inputs())
+                .zip(o.inputs())
                 .all(|(a, p)| can_cast_safely(*a, *p));
             if !fits {
                 continue;
             }
             let c: usize = scalars
                 .iter()
-                .zip(o.leaf.inputs())
+                .zip(o.inputs())
                 .map(|(a, p)| cost(*a, *p))
                 .sum();
             match best.first() {
@@ -489,13 +545,32 @@ impl Callable {
     pub fn resolve(&self, args: &[Type]) -> Result<Type, Error> {
         let dtypes: Vec<Type> = args.iter().map(|t| t.dtype().clone()).collect();
         let o = self.dispatch(&dtypes)?;
+        if let Body::Core(leaf) = &o.body {
+            if let Some(t) = dtypes
+                .iter()
+                .find(|t| matches!(t.kind(), TypeKind::Option(_)))
+            {
+                return Err(dynd_kernels::Error::Unsupported {
+                    operation: "an option argument to a core-dimension function",
+                    ty: t.clone(),
+                }
+                .into());
+            }
+            // The arguments as the overload takes them (after any cast).
+            let cast = args
+                .iter()
+                .zip(o.inputs())
+                .map(|(t, s)| Type::with_dims(t.split_dims().0.into_iter().cloned(), (*s).into()))
+                .collect::<Result<Vec<_>, _>>()?;
+            return crate::resolve_lifted(leaf.signature(), &cast, self.mode);
+        }
         let any_option = dtypes
             .iter()
             .any(|t| matches!(t.kind(), TypeKind::Option(_)));
         let ret = if any_option {
-            Type::option(o.leaf.output().into())?
+            Type::option(o.output().into())?
         } else {
-            Type::from(o.leaf.output())
+            Type::from(o.output())
         };
         let shaped = args
             .iter()
@@ -516,16 +591,25 @@ impl Callable {
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
         let (index, ty) = self.resolved(args)?;
         let o = &self.overloads[index];
-        if args
-            .iter()
-            .zip(o.leaf.inputs())
+        let (cast, refs): (Vec<Array>, Vec<&Array>);
+        let args = if self.takes_as_is(args, o) {
+            args
+        } else {
+            cast = self.cast_args(args, o)?;
+            refs = cast.iter().collect();
+            &refs
+        };
+        Ok(match &o.body {
+            Body::Elementwise(leaf) => apply_typed(&ty, args, leaf)?,
+            Body::Core(leaf) => apply_core(&ty, args, leaf)?,
+        })
+    }
+
+    /// Whether the arguments have the overload's element types already.
+    fn takes_as_is(&self, args: &[&Array], o: &Overload) -> bool {
+        args.iter()
+            .zip(o.inputs())
             .all(|(a, t)| value_scalar(a.dtype()) == Some(*t))
-        {
-            return Ok(apply_typed(&ty, args, &o.leaf)?);
-        }
-        let cast = self.cast_args(args, o)?;
-        let refs: Vec<&Array> = cast.iter().collect();
-        Ok(apply_typed(&ty, &refs, &o.leaf)?)
     }
 
     /// The overload and result type for these arguments, from the cache
@@ -575,6 +659,15 @@ impl Callable {
     /// [`Callable::call`].
     pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
         let (index, result) = self.resolved(args)?;
+        let o = &self.overloads[index];
+        let core = matches!(o.body, Body::Core(_));
+        if out.ty() != &result && core {
+            return Err(Error::Out {
+                name: self.name.to_string(),
+                out: out.ty().clone(),
+                result,
+            });
+        }
         if out.ty() != &result {
             // `out` may still be larger: the arguments broadcast to it.
             let mut with_out: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
@@ -591,17 +684,19 @@ impl Callable {
                 });
             }
         }
-        let o = &self.overloads[index];
-        if args
-            .iter()
-            .zip(o.leaf.inputs())
-            .all(|(a, t)| value_scalar(a.dtype()) == Some(*t))
-        {
-            return Ok(out.apply_into(args, &o.leaf)?);
+        let (cast, refs): (Vec<Array>, Vec<&Array>);
+        let args = if self.takes_as_is(args, o) {
+            args
+        } else {
+            cast = self.cast_args(args, o)?;
+            refs = cast.iter().collect();
+            &refs
+        };
+        match &o.body {
+            Body::Elementwise(leaf) => out.apply_into(args, leaf)?,
+            Body::Core(leaf) => out.apply_core_into(args, leaf)?,
         }
-        let cast = self.cast_args(args, o)?;
-        let refs: Vec<&Array> = cast.iter().collect();
-        Ok(out.apply_into(&refs, &o.leaf)?)
+        Ok(())
     }
 
     /// The outer product: `f` applied to every combination of elements, so
@@ -623,13 +718,24 @@ impl Callable {
     ///
     /// As [`Callable::call`].
     pub fn outer(&self, args: &[&Array]) -> Result<Array, Error> {
-        let ndims: Vec<usize> = args.iter().map(|a| a.ndim()).collect();
+        // Each argument's own (leading) dimensions; core dimensions stay last.
+        let dtypes: Vec<Type> = args.iter().map(|a| a.dtype().clone()).collect();
+        let o = self.dispatch(&dtypes)?;
+        let core: Vec<usize> = (0..args.len()).map(|i| o.input_core(i)).collect();
+        let ndims: Vec<usize> = args
+            .iter()
+            .zip(&core)
+            .map(|(a, c)| a.ndim().saturating_sub(*c))
+            .collect();
         let expanded = args
             .iter()
             .enumerate()
             .map(|(i, a)| {
                 let later: usize = ndims[i + 1..].iter().sum();
-                (0..later).try_fold((*a).clone(), |acc, _| acc.expand_dims(acc.ndim()))
+                (0..later).try_fold((*a).clone(), |acc, _| {
+                    let at = acc.ndim().saturating_sub(core[i]);
+                    acc.expand_dims(at)
+                })
             })
             .collect::<Result<Vec<Array>, _>>()?;
         let refs: Vec<&Array> = expanded.iter().collect();
@@ -639,7 +745,7 @@ impl Callable {
     /// The arguments, cast to the overload's input types where they differ.
     fn cast_args(&self, args: &[&Array], o: &Overload) -> Result<Vec<Array>, Error> {
         args.iter()
-            .zip(o.leaf.inputs())
+            .zip(o.inputs())
             .map(|(a, t)| {
                 if value_scalar(a.dtype()) == Some(*t) {
                     Ok((*a).clone())

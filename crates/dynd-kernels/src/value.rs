@@ -36,13 +36,16 @@ pub enum Value {
     Object(Vec<(String, Value)>),
 }
 
-/// Writes a float the way dynd prints it: shortest round-trip digits,
-/// `NaN`, `Infinity`, `-Infinity`.
+/// Writes a float the way dynd prints it: shortest round-trip digits
+/// (with an exponent below 1e-5 and from 1e16 on), `NaN`, `Infinity`, `-Infinity`.
 pub(crate) fn write_float(out: &mut impl Write, x: f64) -> fmt::Result {
     if x.is_nan() {
         out.write_str("NaN")
     } else if x.is_infinite() {
         out.write_str(if x > 0.0 { "Infinity" } else { "-Infinity" })
+    } else if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
+        // Exponent form where positional digits would run long: `5e200`.
+        write!(out, "{x:e}")
     } else {
         write!(out, "{x}")
     }

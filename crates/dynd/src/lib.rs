@@ -57,13 +57,13 @@ pub mod nd {
 }
 
 /// Callables: typed scalar overloads lifted elementwise over broadcast
-/// dimensions, overload resolution, and the builtin library (the
-/// `dynd-arrfunc` crate).
+/// dimensions, core-dimension overloads (generalised ufuncs), overload
+/// resolution, and the builtin library (the `dynd-arrfunc` crate).
 pub mod func {
     #[doc(inline)]
-    pub use dynd_arrfunc::{builtins, resolve_lifted, Callable, Error, Overload};
+    pub use dynd_arrfunc::{builtins, resolve_lifted, Body, Callable, Error, Keyword, Overload};
     #[doc(inline)]
-    pub use dynd_kernels::elwise::Leaf;
+    pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
 }
 
 /// A datashape literal checked at compile time, evaluating to a

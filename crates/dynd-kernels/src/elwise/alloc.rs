@@ -70,31 +70,53 @@ pub(super) struct Alloc {
 /// A ragged-row error naming the row where the arguments' lengths do not
 /// broadcast; [`Error::Unsupported`] for data types arrays do not hold.
 pub fn alloc_broadcast(ty: &Type, args: &[&Array]) -> Result<Array, Error> {
+    alloc_lifted(ty, 0, args, &[0; MAX_ARGS])
+}
+
+/// As [`alloc_broadcast`], where the last `out_core` dimensions of `ty`
+/// and the last `arg_core[i]` of argument `i` are core dimensions (fixed,
+/// not broadcast): only the leading dimensions take part.
+pub(super) fn alloc_lifted(
+    ty: &Type,
+    out_core: usize,
+    args: &[&Array],
+    arg_core: &[usize],
+) -> Result<Array, Error> {
     if !ty.has_var_dim() {
         return Array::zeros(ty);
     }
     let (dims, dtype) = ty.split_dims();
-    let nd = dims.len();
+    let nd_all = dims.len();
+    if dims[nd_all.saturating_sub(out_core)..]
+        .iter()
+        .any(|d| !matches!(d, Dim::Fixed(_)))
+    {
+        return Err(Error::Unsupported {
+            operation: "a core dimension that is not fixed",
+            ty: ty.clone(),
+        });
+    }
+    let nd = nd_all.saturating_sub(out_core);
     // Element sizes below each level.
-    let mut sizes = vec![0usize; nd + 1];
-    sizes[nd] = dtype.data_layout()?.size;
-    for k in (0..nd).rev() {
+    let mut sizes = vec![0usize; nd_all + 1];
+    sizes[nd_all] = dtype.data_layout()?.size;
+    for k in (0..nd_all).rev() {
         sizes[k] = match dims[k] {
             Dim::Fixed(n) => n * sizes[k + 1],
             _ => crate::arrmeta::PAIR_SIZE,
         };
     }
-    let last_var = dims
+    let last_var = dims[..nd]
         .iter()
         .rposition(|d| matches!(d, Dim::Var))
         .unwrap_or(0);
     let mut alloc = Alloc {
-        var_elem: dims
+        var_elem: dims[..nd]
             .iter()
             .enumerate()
             .map(|(k, d)| matches!(d, Dim::Var).then_some(sizes[k + 1]))
             .collect(),
-        fixed: dims
+        fixed: dims[..nd]
             .iter()
             .enumerate()
             .map(|(k, d)| match d {
@@ -102,10 +124,19 @@ pub fn alloc_broadcast(ty: &Type, args: &[&Array]) -> Result<Array, Error> {
                 _ => None,
             })
             .collect(),
-        values: vec![Vec::new(); nd],
+        values: vec![Vec::new(); nd_all],
         last_var,
     };
-    let arg_levels: Vec<Levels<'_>> = args.iter().map(|a| levels(a.ty(), a.arrmeta())).collect();
+    let arg_levels: Vec<Levels<'_>> = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let core = arg_core.get(i).copied().unwrap_or(0);
+            let mut l = levels(a.ty(), a.arrmeta());
+            l.truncate(l.len().saturating_sub(core));
+            l
+        })
+        .collect();
     let arg_levels = arg_levels.as_slice();
     let start: SmallVec<[Option<ArgAt<'_>>; MAX_ARGS]> = args
         .iter()
@@ -124,7 +155,7 @@ pub fn alloc_broadcast(ty: &Type, args: &[&Array]) -> Result<Array, Error> {
     alloc.fill_shifted(0, &mut data, &start, args, arg_levels, nd, &mut Vec::new())?;
     // Arrmeta, innermost first.
     let mut meta = crate::array::dtype_meta(dtype)?;
-    for k in (0..nd).rev() {
+    for k in (0..nd_all).rev() {
         meta = match dims[k] {
             Dim::Fixed(n) => Arrmeta::Fixed {
                 size: *n,

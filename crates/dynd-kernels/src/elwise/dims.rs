@@ -309,6 +309,21 @@ pub fn push_elwise<'a>(
     srcs: &[(&'a Type, &'a Arrmeta)],
     leaf: &mut dyn FnMut(&mut KernelBuilder<'a>) -> Result<Child, Error>,
 ) -> Result<Child, Error> {
+    push_lifted(b, dst, 0, srcs, &[0; MAX_ARGS], leaf)
+}
+
+/// As [`push_elwise`], over all but the last `dst_core` dimensions of the
+/// destination and the last `src_core[i]` of source `i`: the leaf is
+/// called with pointers to the first element of each operand's *core*
+/// (the sub-array those trailing dimensions span).
+pub(super) fn push_lifted<'a>(
+    b: &mut KernelBuilder<'a>,
+    dst: (&'a Type, &'a Arrmeta),
+    dst_core: usize,
+    srcs: &[(&'a Type, &'a Arrmeta)],
+    src_core: &[usize],
+    leaf: &mut dyn FnMut(&mut KernelBuilder<'a>) -> Result<Child, Error>,
+) -> Result<Child, Error> {
     if srcs.len() > MAX_ARGS {
         return Err(Error::Value {
             what: format!(
@@ -317,10 +332,19 @@ pub fn push_elwise<'a>(
             ),
         });
     }
-    let dst_levels = levels(dst.0, dst.1);
+    let mut dst_levels = levels(dst.0, dst.1);
+    dst_levels.truncate(dst_levels.len().saturating_sub(dst_core));
     let nd = dst_levels.len();
-    let src_levels: SmallVec<[Levels<'_>; MAX_ARGS]> =
-        srcs.iter().map(|(t, m)| levels(t, m)).collect();
+    let src_levels: SmallVec<[Levels<'_>; MAX_ARGS]> = srcs
+        .iter()
+        .enumerate()
+        .map(|(i, (t, m))| {
+            let core = src_core.get(i).copied().unwrap_or(0);
+            let mut l = levels(t, m);
+            l.truncate(l.len().saturating_sub(core));
+            l
+        })
+        .collect();
     for (i, l) in src_levels.iter().enumerate() {
         if l.len() > nd {
             return Err(Error::Broadcast {

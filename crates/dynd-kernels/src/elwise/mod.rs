@@ -30,6 +30,7 @@
 mod alloc;
 mod dims;
 mod flat;
+mod gufunc;
 mod maps;
 
 use smallvec::{smallvec, SmallVec};
@@ -46,10 +47,12 @@ use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
 pub const MAX_ARGS: usize = 4;
 
 pub use alloc::alloc_broadcast;
+use alloc::alloc_lifted;
 pub use dims::push_elwise;
 use dims::*;
 pub use flat::PARALLEL_MIN;
 use flat::*;
+pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
 use maps::*;
 
 fn check_dtype<T: Element>(a: &Array, arg: usize) -> Result<(), Error> {

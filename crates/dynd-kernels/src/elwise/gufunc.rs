@@ -1,0 +1,536 @@
+//! Core-dimension leaves (NumPy's generalised ufuncs): a Rust function
+//! over whole sub-arrays, lifted over the leading dimensions.
+//!
+//! A [`CoreLeaf`] has a signature such as `(N * float64, N * float64) ->
+//! float64` or `(M * N * float64, N * P * float64) -> M * P * float64`:
+//! each parameter consumes the argument's trailing *core* dimensions, and
+//! the function sees each core as a [`CoreSlice`] (its elements in
+//! row-major order, and its shape) and writes the result's core through a
+//! [`CoreSliceMut`]. Cores laid out row-major in memory are passed as they
+//! are; others (a transposed or strided view) are gathered into a scratch
+//! buffer first, and a strided output is scattered back, so the function
+//! always sees plain slices.
+//!
+//! ```
+//! use dynd_kernels::elwise::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
+//! use dynd_kernels::array;
+//!
+//! let dot = CoreLeaf::map2(
+//!     "(N * float64, N * float64) -> float64",
+//!     |a: CoreSlice<'_, f64>, b: CoreSlice<'_, f64>, mut out: CoreSliceMut<'_, f64>| {
+//!         out.as_mut_slice()[0] = a.iter().zip(b.iter()).map(|(x, y)| x * y).sum();
+//!     },
+//! )?;
+//! // Leading dimensions broadcast: a 2 * 3 array of vectors against one vector.
+//! let r = apply_core(&"2 * float64".parse()?, &[&array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &array![1.0, 0.0, 1.0]], &dot)?;
+//! assert_eq!(r.to_string(), "[4, 10]");
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use dynd_types::{Dim, Scalar, Type, TypeKind};
+
+use super::*;
+use crate::arrmeta::Arrmeta;
+use crate::element::Element;
+use crate::error::{Error, KernelError};
+use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
+
+/// One core argument: its elements in row-major order, and its shape.
+#[derive(Clone, Copy, Debug)]
+pub struct CoreSlice<'a, T> {
+    data: &'a [T],
+    shape: &'a [usize],
+}
+
+impl<'a, T: Copy> CoreSlice<'a, T> {
+    /// The elements, row-major.
+    pub fn as_slice(&self) -> &'a [T] {
+        self.data
+    }
+
+    /// The core shape (empty for a scalar parameter).
+    pub fn shape(&self) -> &'a [usize] {
+        self.shape
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// The elements, row-major.
+    pub fn iter(&self) -> std::slice::Iter<'a, T> {
+        self.data.iter()
+    }
+
+    /// The element at a multi-index, or `None` outside the shape.
+    pub fn get(&self, index: &[usize]) -> Option<T> {
+        flat_index(self.shape, index).map(|i| self.data[i])
+    }
+
+    /// The rows of the last dimension (one row for a 1-d core).
+    pub fn rows(&self) -> std::slice::ChunksExact<'a, T> {
+        self.data
+            .chunks_exact(self.shape.last().copied().unwrap_or(1).max(1))
+    }
+}
+
+/// The result's core, to be written: its elements in row-major order, and
+/// its shape. A scalar result is one element: `out.as_mut_slice()[0] = v`.
+#[derive(Debug)]
+pub struct CoreSliceMut<'a, T> {
+    data: &'a mut [T],
+    shape: &'a [usize],
+}
+
+impl<T: Copy> CoreSliceMut<'_, T> {
+    /// The elements, row-major.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.data
+    }
+
+    /// The core shape (empty for a scalar result).
+    pub fn shape(&self) -> &[usize] {
+        self.shape
+    }
+
+    /// Sets the element at a multi-index; `false` outside the shape.
+    pub fn set(&mut self, index: &[usize], value: T) -> bool {
+        match flat_index(self.shape, index) {
+            Some(i) => {
+                self.data[i] = value;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+fn flat_index(shape: &[usize], index: &[usize]) -> Option<usize> {
+    if index.len() != shape.len() {
+        return None;
+    }
+    index
+        .iter()
+        .zip(shape)
+        .try_fold(0usize, |acc, (&i, &n)| (i < n).then(|| acc * n + i))
+}
+
+/// Where one operand's core lies: its shape and byte strides.
+#[derive(Clone, Debug, Default)]
+pub(super) struct CoreLayout {
+    shape: SmallVec<[usize; 4]>,
+    strides: SmallVec<[isize; 4]>,
+    len: usize,
+}
+
+impl CoreLayout {
+    /// The layout of the last `core` dimensions of `ty` (which must be fixed).
+    fn of(ty: &Type, meta: &Arrmeta, core: usize) -> Result<CoreLayout, Error> {
+        let lv = levels(ty, meta);
+        if lv.len() < core {
+            return Err(Error::Value {
+                what: format!("{ty} has {} dimensions, the core needs {core}", lv.len()),
+            });
+        }
+        let mut out = CoreLayout {
+            len: 1,
+            ..CoreLayout::default()
+        };
+        for (_, m) in &lv[lv.len() - core..] {
+            let Some((size, stride, _)) = m.as_fixed() else {
+                return Err(Error::Unsupported {
+                    operation: "a core dimension that is not fixed",
+                    ty: ty.clone(),
+                });
+            };
+            out.shape.push(size);
+            out.strides.push(stride);
+            out.len *= size;
+        }
+        Ok(out)
+    }
+
+    /// Whether elements of `T` at `p` are row-major and aligned here, so
+    /// the core can be used in place.
+    fn in_place<T>(&self, p: *const u8) -> bool {
+        let mut expected = std::mem::size_of::<T>() as isize;
+        for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
+            if n > 1 && s != expected {
+                return false;
+            }
+            expected *= n as isize;
+        }
+        (p as usize) % std::mem::align_of::<T>() == 0
+    }
+
+    /// Calls `f` with each element's byte offset, row-major.
+    fn for_each_offset(&self, mut f: impl FnMut(isize)) {
+        if self.len == 0 {
+            return;
+        }
+        let mut index: SmallVec<[usize; 4]> = SmallVec::from_elem(0, self.shape.len());
+        let mut off = 0isize;
+        loop {
+            f(off);
+            let mut k = self.shape.len();
+            loop {
+                if k == 0 {
+                    return;
+                }
+                k -= 1;
+                index[k] += 1;
+                off += self.strides[k];
+                if index[k] < self.shape[k] {
+                    break;
+                }
+                off -= self.strides[k] * self.shape[k] as isize;
+                index[k] = 0;
+            }
+        }
+    }
+
+    /// The core at `p` as a slice: in place, or gathered into `scratch`.
+    ///
+    /// # Safety
+    ///
+    /// `p` is the first element of a core with this layout, every element
+    /// a valid `T`, not written while the slice lives.
+    unsafe fn load<'s, T: Element>(&self, p: *const u8, scratch: &'s mut Vec<T>) -> &'s [T] {
+        if self.in_place::<T>(p) {
+            // SAFETY: `len` aligned, row-major, valid elements from `p`, by
+            // the contract and `in_place`.
+            return unsafe { std::slice::from_raw_parts(p.cast::<T>(), self.len) };
+        }
+        scratch.clear();
+        self.for_each_offset(|off| {
+            // SAFETY: every offset of the layout is one of the core's elements.
+            scratch.push(unsafe { p.wrapping_offset(off).cast::<T>().read_unaligned() });
+        });
+        scratch
+    }
+
+    /// The core at `p` as a mutable slice: in place, or gathered into
+    /// `scratch` (then [`CoreLayout::store`] writes it back).
+    ///
+    /// # Safety
+    ///
+    /// As [`CoreLayout::load`], and the core is not otherwise accessed
+    /// while the slice lives.
+    unsafe fn load_mut<'s, T: Element>(
+        &self,
+        p: *mut u8,
+        scratch: &'s mut Vec<T>,
+    ) -> (&'s mut [T], bool) {
+        if self.in_place::<T>(p) {
+            // SAFETY: as in `load`, and exclusive by the contract.
+            return (
+                unsafe { std::slice::from_raw_parts_mut(p.cast::<T>(), self.len) },
+                true,
+            );
+        }
+        // SAFETY: forwarded contract.
+        unsafe { self.load(p, scratch) };
+        (scratch, false)
+    }
+
+    /// Writes `data` (row-major) back into the core at `p`.
+    ///
+    /// # Safety
+    ///
+    /// `p` is the first element of a writable core with this layout.
+    unsafe fn store<T: Element>(&self, p: *mut u8, data: &[T]) {
+        let mut it = data.iter();
+        self.for_each_offset(|off| {
+            if let Some(v) = it.next() {
+                // SAFETY: every offset of the layout is one of the core's elements.
+                unsafe { p.wrapping_offset(off).cast::<T>().write_unaligned(*v) };
+            }
+        });
+    }
+}
+
+/// The layouts of the inputs' cores, then the output's.
+pub(super) type Layouts = SmallVec<[CoreLayout; MAX_ARGS + 1]>;
+
+type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send + Sync;
+
+/// A Rust function over core sub-arrays with known element types, ready to
+/// be lifted over leading dimensions; see the [module docs](self).
+#[derive(Clone)]
+pub struct CoreLeaf {
+    signature: Type,
+    inputs: SmallVec<[Scalar; MAX_ARGS]>,
+    output: Scalar,
+    in_core: SmallVec<[usize; MAX_ARGS]>,
+    out_core: usize,
+    push: Arc<PushCore>,
+}
+
+impl std::fmt::Debug for CoreLeaf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CoreLeaf({})", self.signature)
+    }
+}
+
+macro_rules! core_record {
+    ($name:ident, $ctor:ident, $($arg:ident $ty:ident $scratch:ident),+) => {
+        struct $name<$($ty,)+ R, F> {
+            f: F,
+            layouts: Layouts,
+            _types: PhantomData<fn($($ty),+) -> R>,
+        }
+
+        impl<$($ty: Element,)+ R: Element, F> KernelData for $name<$($ty,)+ R, F>
+        where
+            F: Fn($(CoreSlice<'_, $ty>,)+ CoreSliceMut<'_, R>) + Send + Sync + 'static,
+        {
+            unsafe fn single(
+                &self,
+                _: &KernelCtx<'_>,
+                dst: *mut u8,
+                src: &[*const u8],
+            ) -> Result<(), KernelError> {
+                let mut k = 0;
+                $(
+                    let mut $scratch: Vec<$ty> = Vec::new();
+                    let layout = &self.layouts[k];
+                    // SAFETY: `src[k]` is the first element of argument k's
+                    // core, laid out as `layout` (both from its arrmeta) and
+                    // holding `$ty`s (the leaf's checked input type); the
+                    // destination does not overlap the sources.
+                    let data = unsafe { layout.load::<$ty>(src[k], &mut $scratch) };
+                    let $arg = CoreSlice { data, shape: &layout.shape };
+                    k += 1;
+                )+
+                let out = &self.layouts[k];
+                let mut scratch: Vec<R> = Vec::new();
+                // SAFETY: `dst` is the first element of the result's core,
+                // laid out as `out`, holding `R`s, written only here.
+                let (data, in_place) = unsafe { out.load_mut::<R>(dst, &mut scratch) };
+                (self.f)($($arg,)+ CoreSliceMut { data, shape: &out.shape });
+                if !in_place {
+                    // SAFETY: as above.
+                    unsafe { out.store::<R>(dst, &scratch) };
+                }
+                Ok(())
+            }
+
+            fn describe(&self) -> String {
+                let shapes: Vec<String> = self.layouts.iter().map(|l| format!("{:?}", l.shape)).collect();
+                format!("core function over cores {}", shapes.join(", "))
+            }
+        }
+
+        impl CoreLeaf {
+            #[doc = concat!("A core leaf calling `f` on ", stringify!($($arg),+), " and the result's core; `signature` gives the core dimensions and must name the element types of `f`.")]
+            ///
+            /// # Errors
+            ///
+            /// [`Error::Parse`] for a signature that does not parse, and
+            /// [`Error::Value`] for one that is not a callable type of the
+            /// function's arity and element types, or has dimensions other
+            /// than fixed sizes, `Fixed` and size variables.
+            pub fn $ctor<$($ty: Element,)+ R: Element>(
+                signature: &str,
+                f: impl Fn($(CoreSlice<'_, $ty>,)+ CoreSliceMut<'_, R>) + Clone + Send + Sync + 'static,
+            ) -> Result<CoreLeaf, Error> {
+                let inputs: SmallVec<[Scalar; MAX_ARGS]> = smallvec::smallvec![$($ty::SCALAR),+];
+                let (signature, in_core, out_core) = check_signature(signature, &inputs, R::SCALAR)?;
+                Ok(CoreLeaf {
+                    signature,
+                    inputs,
+                    output: R::SCALAR,
+                    in_core,
+                    out_core,
+                    push: Arc::new(move |b: &mut KernelBuilder<'_>, layouts: Layouts| {
+                        b.push($name { f: f.clone(), layouts, _types: PhantomData })
+                    }),
+                })
+            }
+        }
+    };
+}
+
+core_record!(Core1, map1, a A sa);
+core_record!(Core2, map2, a A sa, b B sb);
+core_record!(Core3, map3, a A sa, b B sb, c C sc);
+
+/// Parses and checks a core signature against the function's element
+/// types; the core dimension counts of the inputs and of the result.
+fn check_signature(
+    text: &str,
+    inputs: &[Scalar],
+    output: Scalar,
+) -> Result<(Type, SmallVec<[usize; MAX_ARGS]>, usize), Error> {
+    let signature: Type = text.parse()?;
+    let bad = |what: String| Error::Value {
+        what: format!("core signature {signature}: {what}"),
+    };
+    let TypeKind::Callable(sig) = signature.kind() else {
+        return Err(bad("not a callable type".into()));
+    };
+    if sig.variadic_positional || !sig.keywords.is_empty() || sig.variadic_keywords {
+        return Err(bad("only positional parameters are supported".into()));
+    }
+    if sig.positional.len() != inputs.len() {
+        return Err(bad(format!(
+            "has {} parameters, the function takes {}",
+            sig.positional.len(),
+            inputs.len()
+        )));
+    }
+    let core_of = |t: &Type, what: &str, want: Scalar| -> Result<usize, Error> {
+        let (dims, dtype) = t.split_dims();
+        if dtype.as_scalar() != Some(want) {
+            return Err(bad(format!(
+                "{what} has data type {dtype}, the function's is {want}"
+            )));
+        }
+        if let Some(d) = dims
+            .iter()
+            .find(|d| !matches!(d, Dim::Fixed(_) | Dim::AnyFixed | Dim::TypeVar(_)))
+        {
+            return Err(bad(format!(
+                "{what} has dimension {d}; core dimensions are fixed sizes, `Fixed` or size variables"
+            )));
+        }
+        Ok(dims.len())
+    };
+    let in_core = sig
+        .positional
+        .iter()
+        .zip(inputs)
+        .enumerate()
+        .map(|(i, (t, s))| core_of(t, &format!("parameter {i}"), *s))
+        .collect::<Result<_, _>>()?;
+    let out_core = core_of(&sig.ret, "the result", output)?;
+    Ok((signature, in_core, out_core))
+}
+
+impl CoreLeaf {
+    /// The signature, e.g. `(N * float64, N * float64) -> float64`.
+    pub fn signature(&self) -> &Type {
+        &self.signature
+    }
+
+    /// The input element types, in order.
+    pub fn inputs(&self) -> &[Scalar] {
+        &self.inputs
+    }
+
+    /// The output element type.
+    pub fn output(&self) -> Scalar {
+        self.output
+    }
+
+    /// How many trailing dimensions each input's core has.
+    pub fn input_core_ndims(&self) -> &[usize] {
+        &self.in_core
+    }
+
+    /// How many trailing dimensions the result's core has.
+    pub fn output_core_ndim(&self) -> usize {
+        self.out_core
+    }
+}
+
+impl Array {
+    /// Runs `leaf` over `srcs`' leading dimensions (broadcast to this
+    /// array's leading dimensions; the core dimensions are the last ones
+    /// of each), writing each result core into this array.
+    ///
+    /// The leaf's function sees the cores as they are; checking that the
+    /// core sizes agree with each other (the signature's size variables) is
+    /// the caller's, as `dynd_arrfunc`'s type resolution does.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if the number or data types of the inputs, or this
+    /// array's data type, differ from the leaf's, or an operand has fewer
+    /// dimensions than its core; [`Error::Unsupported`] for a core
+    /// dimension that is not fixed; [`Error::Broadcast`] for leading
+    /// dimensions; [`Error::ReadOnly`]; a ragged-row error naming the row.
+    pub fn apply_core_into(&mut self, srcs: &[&Array], leaf: &CoreLeaf) -> Result<(), Error> {
+        if srcs.len() != leaf.inputs.len() {
+            return Err(Error::Value {
+                what: format!(
+                    "{leaf:?} takes {} inputs, {} were given",
+                    leaf.inputs.len(),
+                    srcs.len()
+                ),
+            });
+        }
+        let dtype_of = |a: &Array| a.dtype().as_scalar();
+        for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
+            if dtype_of(a) != Some(*t) {
+                return Err(Error::Value {
+                    what: format!(
+                        "argument {i} has data type {}, but {leaf:?} takes {t}",
+                        a.dtype()
+                    ),
+                });
+            }
+        }
+        if dtype_of(self) != Some(leaf.output) {
+            return Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: leaf.output.into(),
+            });
+        }
+        self.make_unique()?;
+        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
+        let mut layouts: Layouts = srcs
+            .iter()
+            .zip(&leaf.in_core)
+            .map(|(a, &core)| CoreLayout::of(a.ty(), a.arrmeta(), core))
+            .collect::<Result<_, _>>()?;
+        layouts.push(CoreLayout::of(&ty, &meta, leaf.out_core)?);
+        let pairs: SmallVec<[(&Type, &Arrmeta); MAX_ARGS]> =
+            srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
+        let mut layouts = Some(layouts);
+        let mut builder = KernelBuilder::new();
+        push_lifted(
+            &mut builder,
+            (&ty, &meta),
+            leaf.out_core,
+            &pairs,
+            &leaf.in_core,
+            &mut |b| {
+                let layouts = layouts.take().ok_or_else(|| Error::Value {
+                    what: "leaf built twice".into(),
+                })?;
+                Ok((leaf.push)(b, layouts))
+            },
+        )?;
+        let kernel = builder.finish()?;
+        // SAFETY: built just above for this array and `srcs`, whose data
+        // types were checked against the leaf's, with core layouts read
+        // from their arrmeta; a `CoreLeaf` is only made from functions over
+        // exactly those element types.
+        unsafe { self.run_into(&kernel, srcs) }
+    }
+}
+
+/// Runs `leaf` over `srcs`, into a new array of type `ty`: the broadcast
+/// of the arguments' leading dimensions over the result's core type, as
+/// `dynd_arrfunc::resolve_lifted` gives it.
+///
+/// # Errors
+///
+/// As [`Array::apply_core_into`].
+pub fn apply_core(ty: &Type, srcs: &[&Array], leaf: &CoreLeaf) -> Result<Array, Error> {
+    let mut out = alloc_lifted(ty, leaf.out_core, srcs, &leaf.in_core)?;
+    out.apply_core_into(srcs, leaf)?;
+    Ok(out)
+}
