@@ -663,6 +663,17 @@ impl Array {
     ///
     /// [`Error::Unsupported`] for `var` dimensions and types arrays do not hold yet.
     pub fn zeros(ty: &Type) -> Result<Array, Error> {
+        Array::allocate(ty, true)
+    }
+
+    /// An array of type `ty` whose element values are unspecified, for a
+    /// kernel that writes every element before the array is seen (see
+    /// [`MemoryBlock::for_overwrite`]).
+    pub(crate) fn for_overwrite(ty: &Type) -> Result<Array, Error> {
+        Array::allocate(ty, false)
+    }
+
+    fn allocate(ty: &Type, zero: bool) -> Result<Array, Error> {
         if ty.has_var_dim() {
             return Err(unsupported("zeros (var rows need lengths)", ty));
         }
@@ -679,7 +690,11 @@ impl Array {
         Ok(Array {
             ty: ty.clone(),
             meta: Arc::new(meta),
-            data: MemoryBlock::zeroed(ty.data_layout()?.size)?,
+            data: if zero {
+                MemoryBlock::zeroed(ty.data_layout()?.size)?
+            } else {
+                MemoryBlock::for_overwrite(ty.data_layout()?.size)?
+            },
             offset: 0,
         })
     }

@@ -37,6 +37,67 @@ pub const BLOCK_ALIGN: usize = 64;
 /// Blocks smaller than this are allocated with 16-byte alignment.
 pub const SMALL_BLOCK: usize = 4096;
 
+/// Blocks of at least this many bytes are kept for reuse when dropped.
+///
+/// A fresh large allocation is memory the kernel maps page by page on
+/// first write: for an 80 MB result that page-faulting costs several times
+/// the arithmetic. Keeping recently freed large blocks (up to
+/// [`REUSE_MAX_BYTES`] in all) lets the next result of a similar size
+/// reuse pages that are already mapped, as a loop computing a new array
+/// per iteration does. [`release_cached`] frees them.
+pub const REUSE_MIN: usize = 1 << 20;
+
+/// The most bytes kept in freed blocks for reuse.
+pub const REUSE_MAX_BYTES: usize = 512 << 20;
+
+/// Freed large allocations kept for reuse, most recent last.
+struct Cache {
+    blocks: Vec<Freed>,
+    bytes: usize,
+}
+
+/// A freed allocation: its address and layout.
+struct Freed(NonNull<u8>, Layout);
+
+// SAFETY: a freed allocation is owned by the cache alone; moving it to
+// another thread moves that ownership.
+unsafe impl Send for Freed {}
+
+static CACHE: std::sync::Mutex<Cache> = std::sync::Mutex::new(Cache {
+    blocks: Vec::new(),
+    bytes: 0,
+});
+
+fn cache() -> std::sync::MutexGuard<'static, Cache> {
+    CACHE.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A cached allocation with `layout`'s alignment and a size from
+/// `layout.size()` to a quarter more, if one is kept.
+fn take_cached(layout: Layout) -> Option<Freed> {
+    let mut c = cache();
+    let want = layout.size();
+    let i = c.blocks.iter().rposition(|Freed(_, l)| {
+        l.align() == layout.align() && l.size() >= want && l.size() - want <= want / 4
+    })?;
+    let freed = c.blocks.swap_remove(i);
+    c.bytes -= freed.1.size();
+    Some(freed)
+}
+
+/// Frees every allocation kept for reuse; returns the bytes released.
+pub fn release_cached() -> usize {
+    let blocks = std::mem::take(&mut cache().blocks);
+    let mut released = 0;
+    for Freed(ptr, layout) in blocks {
+        released += layout.size();
+        // SAFETY: allocated with this layout and owned by the cache alone.
+        unsafe { alloc::dealloc(ptr.as_ptr(), layout) };
+    }
+    cache().bytes -= released;
+    released
+}
+
 enum Owner {
     /// Allocated here with this layout (size > 0).
     Allocated(Layout),
@@ -69,6 +130,18 @@ impl MemoryBlock {
     ///
     /// [`Error::Value`] if `len` is too large to allocate.
     pub fn zeroed(len: usize) -> Result<Arc<MemoryBlock>, Error> {
+        MemoryBlock::allocate(len, true)
+    }
+
+    /// A block of `len` bytes whose values are unspecified (zero, or left
+    /// by an earlier block), for a caller that writes every byte before
+    /// the block is read: the bytes are initialised, so this is safe, but
+    /// what a byte holds until then is not meaningful.
+    pub(crate) fn for_overwrite(len: usize) -> Result<Arc<MemoryBlock>, Error> {
+        MemoryBlock::allocate(len, false)
+    }
+
+    fn allocate(len: usize, zero: bool) -> Result<Arc<MemoryBlock>, Error> {
         if len == 0 {
             return Ok(Arc::new(MemoryBlock {
                 ptr: NonNull::<u128>::dangling().cast(),
@@ -83,6 +156,20 @@ impl MemoryBlock {
         let layout = Layout::from_size_align(len, align).map_err(|_| Error::Value {
             what: format!("cannot allocate {len} bytes"),
         })?;
+        if len >= REUSE_MIN {
+            if let Some(Freed(ptr, kept)) = take_cached(layout) {
+                if zero {
+                    // SAFETY: the allocation holds `kept.size() >= len` bytes.
+                    unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
+                }
+                return Ok(Arc::new(MemoryBlock {
+                    ptr,
+                    len,
+                    owner: Owner::Allocated(kept),
+                    writable: true,
+                }));
+            }
+        }
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc::alloc_zeroed(layout) };
         let Some(ptr) = NonNull::new(raw) else {
@@ -166,6 +253,7 @@ impl MemoryBlock {
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: `ptr` is valid for `len` initialised bytes (zeroed, copied,
+        // written by an earlier block that reused the allocation,
         // or the owner's initialised elements) for as long as `self` lives,
         // and nothing writes them while `&self` is held.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
@@ -186,7 +274,23 @@ impl MemoryBlock {
 impl Drop for MemoryBlock {
     fn drop(&mut self) {
         if let Owner::Allocated(layout) = self.owner {
-            // SAFETY: allocated in `zeroed` with this layout, freed once.
+            if layout.size() >= REUSE_MIN {
+                let mut c = cache();
+                while c.bytes + layout.size() > REUSE_MAX_BYTES && !c.blocks.is_empty() {
+                    // Make room by freeing the oldest.
+                    let Freed(ptr, old) = c.blocks.remove(0);
+                    c.bytes -= old.size();
+                    // SAFETY: allocated with this layout, owned by the cache alone.
+                    unsafe { alloc::dealloc(ptr.as_ptr(), old) };
+                }
+                if c.bytes + layout.size() <= REUSE_MAX_BYTES {
+                    c.bytes += layout.size();
+                    c.blocks.push(Freed(self.ptr, layout));
+                    return;
+                }
+            }
+            // SAFETY: allocated in `allocate` with this layout, freed once
+            // (a block kept for reuse returned above and is freed later).
             unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) };
         }
     }

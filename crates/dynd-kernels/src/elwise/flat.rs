@@ -69,7 +69,8 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
         }
         ptrs.push(a.data_ptr());
     }
-    let mut out = Array::zeros(ty)?;
+    // Every element is written below, by a leaf that cannot fail.
+    let mut out = Array::for_overwrite(ty)?;
     let dst = out.data_mut_ptr()?;
     // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
     // elements of the leaf's output type; each source is C-contiguous with

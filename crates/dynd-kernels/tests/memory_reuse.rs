@@ -1,0 +1,34 @@
+//! Large blocks are reused after they are dropped (one test in its own
+//! process, so no other test takes the cached block first).
+
+use dynd_kernels::memory::{release_cached, REUSE_MIN};
+use dynd_kernels::{elwise, Array};
+
+#[test]
+fn dropped_large_blocks_are_reused_zeroed_or_overwritten() {
+    let n = REUSE_MIN; // 8 MiB of f64s
+    let ty: dynd_types::Type = format!("{n} * float64").parse().unwrap();
+    let a = Array::from_vec(vec![1.5f64; n]);
+    let b = Array::from_vec(vec![2.0f64; n]);
+
+    // An elementwise result, dropped, then the next one reuses its block.
+    let r = elwise::map2(&a, &b, |x: f64, y: f64| x + y).unwrap();
+    let first = r.data_block().as_ptr();
+    drop(r);
+    let r = elwise::map2(&a, &b, |x: f64, y: f64| x * y).unwrap();
+    assert_eq!(r.data_block().as_ptr(), first, "the freed block is reused");
+    assert!(r.to_vec::<f64>().unwrap().iter().all(|&v| v == 3.0));
+
+    // `zeros` reusing a block that held values still gives zeros.
+    drop(r);
+    let z = Array::zeros(&ty).unwrap();
+    assert_eq!(z.data_block().as_ptr(), first);
+    assert!(z.to_vec::<f64>().unwrap().iter().all(|&v| v == 0.0));
+
+    // Releasing frees what is kept; small blocks are never kept.
+    drop(z);
+    assert!(release_cached() >= n * 8);
+    assert_eq!(release_cached(), 0);
+    drop(Array::from_vec(vec![0u8; 100]));
+    assert_eq!(release_cached(), 0);
+}
