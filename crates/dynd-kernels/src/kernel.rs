@@ -141,6 +141,13 @@ pub struct KernelCtx<'k> {
     _buffer: PhantomData<&'k [u8]>,
 }
 
+// SAFETY: a context reads a finished kernel's buffer, which nothing writes
+// while the kernel runs, and whose records are `KernelData: Send + Sync`;
+// sharing it between the threads of one run is sharing `&Kernel`.
+unsafe impl Sync for KernelCtx<'_> {}
+// SAFETY: as above.
+unsafe impl Send for KernelCtx<'_> {}
+
 impl<'k> KernelCtx<'k> {
     /// The child record at `child`.
     pub fn child(&self, child: Child) -> KernelRef<'k> {

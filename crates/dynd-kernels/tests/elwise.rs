@@ -162,3 +162,100 @@ fn large_runs_split_across_threads_with_the_same_result() {
     out.map2_into(&a, &b, |x: f64, y: f64| x - y).unwrap();
     assert_eq!(out.as_slice::<f64>().unwrap()[n - 1], (n - 1) as f64 - 0.5);
 }
+
+/// Checks `f(a, b)` elementwise against a naive loop over `get`.
+fn check_2d<A, B, R>(a: &Array, b: &Array, f: fn(A, B) -> R)
+where
+    A: dynd_kernels::Element,
+    B: dynd_kernels::Element,
+    R: dynd_kernels::Element,
+{
+    let got = map2(a, b, f).unwrap();
+    let shape: Vec<usize> = got.ty().fixed_shape().unwrap();
+    for i in 0..shape[0] {
+        for j in 0..shape[1] {
+            let want = f(a.get::<A>(&[i, j]).unwrap(), b.get::<B>(&[i, j]).unwrap());
+            assert_eq!(got.get::<R>(&[i, j]).unwrap(), want, "at ({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn transposed_operands_of_every_element_size_through_strips_and_tiles() {
+    // Sizes past two tiles in both loops (so the loops run blocked), not
+    // multiples of the tile, and one past the parallel threshold.
+    for (r, c) in [(97usize, 131usize), (70, 66), (400, 400)] {
+        let n = r * c;
+        let t8 = Array::from_shape_vec(&[c, r], (0..n).map(|i| (i % 251) as i8).collect()).unwrap();
+        let c8 = Array::from_shape_vec(&[r, c], (0..n).map(|i| (i % 13) as i8).collect()).unwrap();
+        check_2d(&c8, &t8.transpose().unwrap(), |x: i8, y: i8| {
+            x.wrapping_add(y)
+        });
+        let t16 = Array::from_shape_vec(&[c, r], (0..n).map(|i| i as i16).collect()).unwrap();
+        check_2d(&t16.transpose().unwrap(), &c8, |x: i16, y: i8| {
+            x.wrapping_mul(y as i16)
+        });
+        let t32 = Array::from_shape_vec(&[c, r], (0..n).map(|i| i as f32).collect()).unwrap();
+        check_2d(&c8, &t32.transpose().unwrap(), |x: i8, y: f32| {
+            f32::from(x) - y
+        });
+        let t64 = Array::from_shape_vec(&[c, r], (0..n).map(|i| i as f64).collect()).unwrap();
+        // Both operands transposed, and one also reversed.
+        let rev = t64
+            .index(&[Index::slice(None, None, -1)])
+            .unwrap()
+            .transpose()
+            .unwrap();
+        check_2d(&t64.transpose().unwrap(), &rev, |x: f64, y: f64| {
+            x * 2.0 + y
+        });
+        // 16-byte elements are not copied through a strip; tiles still apply.
+        let t128 = Array::from_shape_vec(&[c, r], (0..n).map(|i| i as i128).collect()).unwrap();
+        check_2d(&c8, &t128.transpose().unwrap(), |x: i8, y: i128| {
+            y - i128::from(x)
+        });
+    }
+}
+
+#[test]
+fn strided_layouts_split_across_threads_with_the_same_result() {
+    // Every other row and column of a 3-d array: no flat path, so the
+    // nested loops themselves run in parallel above the threshold.
+    let (p, r, c) = (4usize, 400usize, 300usize);
+    let base =
+        Array::from_shape_vec(&[p, r, c], (0..p * r * c).map(|i| i as f64).collect()).unwrap();
+    let step = Index::slice(None, None, 2);
+    let a = base
+        .index(&[Index::slice(None, None, 1), step, step])
+        .unwrap();
+    let b = base
+        .permute_axes(&[0, 2, 1])
+        .unwrap()
+        .index(&[
+            Index::slice(None, None, 1),
+            Index::slice(None, Some(150), 1),
+            Index::slice(None, Some(200), 1),
+        ])
+        .unwrap();
+    assert_eq!(a.ty().to_string(), "4 * 200 * 150 * float64");
+    assert_eq!(b.ty().to_string(), "4 * 150 * 200 * float64");
+    let b = b.permute_axes(&[0, 2, 1]).unwrap();
+    let f = |x: f64, y: f64| x - 3.0 * y;
+    let parallel = map2(&a, &b, f).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let serial = pool.install(|| map2(&a, &b, f).unwrap());
+    assert_eq!(
+        parallel.to_vec::<f64>().unwrap(),
+        serial.to_vec::<f64>().unwrap()
+    );
+    for (k, i, j) in [(0, 0, 0), (3, 199, 149), (2, 17, 101)] {
+        let want = f(
+            a.get::<f64>(&[k, i, j]).unwrap(),
+            b.get::<f64>(&[k, i, j]).unwrap(),
+        );
+        assert_eq!(parallel.get::<f64>(&[k, i, j]).unwrap(), want);
+    }
+}

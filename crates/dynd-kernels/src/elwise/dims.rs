@@ -37,10 +37,181 @@ pub(super) struct NaryLoops {
     merged: [u8; MAX_LOOPS],
     /// Whether the last two loops run in tiles.
     blocked: bool,
+    /// Per source: the byte size of the element the leaf reads, when the
+    /// leaf reads one scalar (0 for a core sub-array).
+    elem: [usize; MAX_ARGS],
     child: Child,
 }
 
+/// Columns of a transposed source copied at once (with [`TILE`] rows).
+const STRIP: usize = 2048;
+
+thread_local! {
+    /// Each thread's buffer for strips of transposed sources.
+    static STRIPS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Copies the `rows x cols` block at `src` (rows `outer` bytes apart,
+/// columns `inner`) into `buf`, row-major with rows `pitch` elements apart.
+///
+/// # Safety
+///
+/// Every element of the block is valid to read; `buf` holds `rows *
+/// pitch` elements of `T`.
+unsafe fn copy_block<T: Copy>(
+    src: *const u8,
+    outer: isize,
+    inner: isize,
+    rows: usize,
+    cols: usize,
+    buf: *mut u8,
+    pitch: usize,
+) {
+    let out = buf.cast::<T>();
+    for j in 0..cols {
+        let col = src.wrapping_offset(j as isize * inner);
+        for i in 0..rows {
+            // SAFETY: element (i, j) of the block, valid by the contract,
+            // and its place in the buffer.
+            unsafe {
+                let v = col
+                    .wrapping_offset(i as isize * outer)
+                    .cast::<T>()
+                    .read_unaligned();
+                out.add(i * pitch + j).write_unaligned(v);
+            }
+        }
+    }
+}
+
+/// Pointers handed to the threads of a parallel loop.
+#[derive(Clone, Copy)]
+struct LoopPtrs {
+    dst: *mut u8,
+    src: [*const u8; MAX_ARGS],
+}
+
+// SAFETY: the threads of a loop write disjoint parts of the destination
+// (distinct outer indices of a destination whose elements are distinct)
+// and only read the sources, which outlive the scope the threads run in.
+unsafe impl Send for LoopPtrs {}
+// SAFETY: as above.
+unsafe impl Sync for LoopPtrs {}
+
 impl NaryLoops {
+    /// Runs the outermost loop's indices `range`, on rayon's threads when
+    /// the loops reach at least [`PARALLEL_MIN`] elements.
+    ///
+    /// # Safety
+    ///
+    /// Every element the loops reach is valid.
+    unsafe fn run_top(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let outer = self.loops[0].size;
+        let total: usize = self.loops[..self.len].iter().map(|l| l.size).product();
+        let threads = rayon::current_num_threads();
+        // Distinct outer indices must write distinct elements.
+        let disjoint = self.loops[..self.len]
+            .iter()
+            .all(|l| l.dst != 0 || l.size == 1);
+        if total < PARALLEL_MIN || threads < 2 || outer < 2 || !disjoint {
+            // SAFETY: by the contract.
+            return unsafe { self.run_range(ctx, 0, outer, dst, src) };
+        }
+        let step = if self.blocked && self.len == 2 {
+            TILE
+        } else {
+            1
+        };
+        let chunk = outer.div_ceil(threads * 2).div_ceil(step) * step;
+        let mut ptrs = LoopPtrs {
+            dst,
+            src: [std::ptr::null(); MAX_ARGS],
+        };
+        ptrs.src[..src.len()].copy_from_slice(src);
+        let n = src.len();
+        let chunks: Vec<(usize, usize)> = (0..outer)
+            .step_by(chunk)
+            .map(|s| (s, (s + chunk).min(outer)))
+            .collect();
+        let errors: Vec<std::sync::Mutex<Option<KernelError>>> =
+            chunks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        rayon::scope(|scope| {
+            for (&(start, end), slot) in chunks.iter().zip(&errors) {
+                scope.spawn(move |_| {
+                    let p = ptrs;
+                    // SAFETY: outer indices `start..end` only, valid by the
+                    // contract; no other chunk writes them.
+                    let r = unsafe { self.run_range(ctx, start, end, p.dst, &p.src[..n]) };
+                    if let Err(e) = r {
+                        *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                    }
+                });
+            }
+        });
+        // The first failing chunk's error, as a serial run would give it.
+        match errors
+            .into_iter()
+            .find_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))
+        {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs the outermost loop's indices `start..end`.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::run_top`].
+    unsafe fn run_range(
+        &self,
+        ctx: &KernelCtx<'_>,
+        start: usize,
+        end: usize,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let l = &self.loops[0];
+        let at = start as isize;
+        let d = dst.wrapping_offset(at * l.dst);
+        let s: SmallVec<[*const u8; MAX_ARGS]> = src
+            .iter()
+            .zip(&l.src)
+            .map(|(p, st)| p.wrapping_offset(at * st))
+            .collect();
+        let count = end - start;
+        let shift = |e: KernelError| shift_first(e, start);
+        if self.len == 2 && self.blocked {
+            // SAFETY: the same elements, visited tile by tile.
+            return unsafe { self.run_blocked(ctx, count, d, &s) }
+                .map_err(|e| self.unmerge_pair(shift(e), 0));
+        }
+        if self.len == 1 {
+            // SAFETY: the innermost run is valid by the contract.
+            return unsafe {
+                ctx.child(self.child)
+                    .strided(d, l.dst, &s, &l.src[..self.nsrc], count)
+            }
+            .map_err(|e| self.unmerge(shift(e), 0));
+        }
+        let mut s = s;
+        let mut d = d;
+        for i in 0..count {
+            // SAFETY: as above, one level in.
+            unsafe { self.run(ctx, 1, d, &s) }.map_err(|e| self.unmerge(e.at(start + i), 0))?;
+            d = d.wrapping_offset(l.dst);
+            for (p, st) in s.iter_mut().zip(&l.src) {
+                *p = p.wrapping_offset(*st);
+            }
+        }
+        Ok(())
+    }
+
     /// # Safety
     ///
     /// Every element the loops reach is valid.
@@ -55,7 +226,8 @@ impl NaryLoops {
         let strides = &l.src[..self.nsrc];
         if level + 2 == self.len && self.blocked {
             // SAFETY: the same elements, visited tile by tile.
-            return unsafe { self.run_blocked(ctx, level, dst, src) };
+            return unsafe { self.run_blocked(ctx, l.size, dst, src) }
+                .map_err(|e| self.unmerge_pair(e, level));
         }
         if level + 1 == self.len {
             // SAFETY: the innermost run is valid by the contract.
@@ -78,41 +250,147 @@ impl NaryLoops {
         Ok(())
     }
 
-    /// Runs the last two loops in tiles, so that a source walked across
-    /// its rows (a transposed operand) reuses the cache lines it loads.
+    /// Splits merged indices of an error from the last two (tiled) loops.
+    fn unmerge_pair(&self, e: KernelError, level: usize) -> KernelError {
+        // The path is (i, j, ...): unmerge j at level + 1 under i, then i.
+        let mut rest: SmallVec<[usize; 8]> = e.path().iter().copied().collect();
+        if rest.is_empty() {
+            return e;
+        }
+        let i = rest.remove(0);
+        let mut inner = KernelError::new(e.kind().clone());
+        for &x in rest.iter().rev() {
+            inner = inner.at(x);
+        }
+        self.unmerge(self.unmerge(inner, level + 1).at(i), level)
+    }
+
+    /// Runs the last two loops (`outer` indices of the first) in blocks of
+    /// [`TILE`] outer indices, so that a source walked across its rows (a
+    /// transposed operand) reuses the cache lines it loads. Such a source,
+    /// when it is contiguous along the outer loop, is copied a strip of
+    /// `TILE x STRIP` at a time into a buffer whose rows are contiguous, so
+    /// the leaf runs its contiguous loop over long rows; other layouts run
+    /// in `TILE x TILE` tiles. An error's path is (outer index, inner
+    /// index, ...), not unmerged.
     ///
     /// # Safety
     ///
-    /// As [`Self::run`].
+    /// As [`Self::run`], for the last two loops with `outer` outer indices.
     unsafe fn run_blocked(
         &self,
         ctx: &KernelCtx<'_>,
-        level: usize,
+        outer_size: usize,
         dst: *mut u8,
         src: &[*const u8],
     ) -> Result<(), KernelError> {
-        let (outer, inner) = (&self.loops[level], &self.loops[level + 1]);
+        let (outer, inner) = (&self.loops[self.len - 2], &self.loops[self.len - 1]);
+        // Sources copied through the strip buffer.
+        let buffered: [bool; MAX_ARGS] = std::array::from_fn(|k| {
+            let e = self.elem[k] as isize;
+            k < self.nsrc
+                && matches!(self.elem[k], 1 | 2 | 4 | 8)
+                && outer.src[k] == e
+                && inner.src[k] != e
+                && inner.src[k] != 0
+        });
+        if !buffered.contains(&true) {
+            // SAFETY: forwarded.
+            return unsafe {
+                self.run_tiles(ctx, outer_size, dst, src, &[None; MAX_ARGS], TILE, TILE)
+            };
+        }
+        let cols = inner.size.min(STRIP);
+        // Rows of a strip are a cache line more than `cols` apart, so that
+        // the rows written together do not all map to one cache set.
+        let pitch = cols + 8;
+        let per = TILE * pitch; // u64 words per buffered source
+        let nbuf = buffered.iter().filter(|b| **b).count();
+        let run = |words: &mut Vec<u64>| {
+            if words.len() < nbuf * per {
+                words.resize(nbuf * per, 0);
+            }
+            let mut strips = [None; MAX_ARGS];
+            let mut next = 0;
+            for k in 0..self.nsrc {
+                if buffered[k] {
+                    strips[k] = Some(words[next * per..].as_mut_ptr().cast::<u8>());
+                    next += 1;
+                }
+            }
+            // SAFETY: forwarded; each strip holds TILE rows of `pitch`
+            // elements of up to 8 bytes.
+            unsafe { self.run_tiles(ctx, outer_size, dst, src, &strips, cols, pitch) }
+        };
+        STRIPS.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut words) => run(&mut words),
+            // Re-entered on this thread: a buffer of its own.
+            Err(_) => run(&mut Vec::new()),
+        })
+    }
+
+    /// The blocked loop: `TILE` outer indices by `cols` inner ones at a
+    /// time; sources with a strip buffer are copied into it first (rows
+    /// `pitch` elements apart).
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::run_blocked`]; each strip holds `TILE` rows of `pitch >=
+    /// cols` elements of its source's size.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn run_tiles(
+        &self,
+        ctx: &KernelCtx<'_>,
+        outer_size: usize,
+        dst: *mut u8,
+        src: &[*const u8],
+        strips: &[Option<*mut u8>; MAX_ARGS],
+        cols: usize,
+        pitch: usize,
+    ) -> Result<(), KernelError> {
+        let (outer, inner) = (&self.loops[self.len - 2], &self.loops[self.len - 1]);
         let child = ctx.child(self.child);
+        let mut strides: SmallVec<[isize; MAX_ARGS]> = inner.src[..self.nsrc].into();
+        for k in 0..self.nsrc {
+            if strips[k].is_some() {
+                strides[k] = self.elem[k] as isize;
+            }
+        }
         let mut ptrs: SmallVec<[*const u8; MAX_ARGS]> = src.iter().copied().collect();
-        for jb in (0..inner.size).step_by(TILE) {
-            let jn = TILE.min(inner.size - jb);
-            for ib in (0..outer.size).step_by(TILE) {
-                for i in ib..(ib + TILE).min(outer.size) {
-                    let (io, jo) = (i as isize, jb as isize);
+        for ib in (0..outer_size).step_by(TILE) {
+            let rows = TILE.min(outer_size - ib);
+            for jb in (0..inner.size).step_by(cols) {
+                let jn = cols.min(inner.size - jb);
+                let (io, jo) = (ib as isize, jb as isize);
+                for k in 0..self.nsrc {
+                    let Some(buf) = strips[k] else { continue };
+                    let at = src[k].wrapping_offset(io * outer.src[k] + jo * inner.src[k]);
+                    let (o, i) = (outer.src[k], inner.src[k]);
+                    // SAFETY: the block's elements are valid by the contract;
+                    // the strip holds `rows * cols` of them.
+                    unsafe {
+                        match self.elem[k] {
+                            1 => copy_block::<u8>(at, o, i, rows, jn, buf, pitch),
+                            2 => copy_block::<u16>(at, o, i, rows, jn, buf, pitch),
+                            4 => copy_block::<u32>(at, o, i, rows, jn, buf, pitch),
+                            _ => copy_block::<u64>(at, o, i, rows, jn, buf, pitch),
+                        }
+                    }
+                }
+                for r in 0..rows {
+                    let i = ib + r;
+                    let io = i as isize;
                     let d = dst.wrapping_offset(io * outer.dst + jo * inner.dst);
                     for (k, p) in ptrs.iter_mut().enumerate() {
-                        *p = src[k].wrapping_offset(io * outer.src[k] + jo * inner.src[k]);
+                        *p = match strips[k] {
+                            Some(buf) => buf.wrapping_add(r * pitch * self.elem[k]).cast_const(),
+                            None => src[k].wrapping_offset(io * outer.src[k] + jo * inner.src[k]),
+                        };
                     }
-                    // SAFETY: part of row `i`'s innermost run, valid by the contract.
-                    unsafe { child.strided(d, inner.dst, &ptrs, &inner.src[..self.nsrc], jn) }
-                        .map_err(|e| {
-                            let j = jb + e.path().first().copied().unwrap_or(0);
-                            let mut fresh = KernelError::new(e.kind().clone());
-                            for &x in e.path().iter().skip(1).rev() {
-                                fresh = fresh.at(x);
-                            }
-                            self.unmerge(self.unmerge(fresh.at(j), level + 1).at(i), level)
-                        })?;
+                    // SAFETY: part of row `i`'s innermost run (or its copy in
+                    // a strip), valid by the contract.
+                    unsafe { child.strided(d, inner.dst, &ptrs, &strides, jn) }
+                        .map_err(|e| shift_first(e, jb).at(i))?;
                 }
             }
         }
@@ -145,6 +423,19 @@ impl NaryLoops {
     }
 }
 
+/// The error with its first path index (the innermost loop's, for a
+/// strided run) moved on by `by`.
+fn shift_first(e: KernelError, by: usize) -> KernelError {
+    if by == 0 || e.path().is_empty() {
+        return e;
+    }
+    let mut fresh = KernelError::new(e.kind().clone());
+    for (n, &x) in e.path().iter().enumerate().rev() {
+        fresh = fresh.at(if n == 0 { x + by } else { x });
+    }
+    fresh
+}
+
 impl KernelData for NaryLoops {
     unsafe fn single(
         &self,
@@ -160,7 +451,7 @@ impl KernelData for NaryLoops {
             return Ok(());
         }
         // SAFETY: by the contract.
-        unsafe { self.run(ctx, 0, dst, src) }
+        unsafe { self.run_top(ctx, dst, src) }
     }
 
     fn describe(&self) -> String {
@@ -361,7 +652,14 @@ pub(super) fn push_lifted<'a>(
         let shift = nd - src_levels[i].len();
         level.checked_sub(shift).map(|k| src_levels[i][k])
     };
-    push_levels(b, dst, srcs, &dst_levels, &at, 0, leaf)
+    // The byte size of each source's scalar element, where the leaf reads one.
+    let mut elem = [0usize; MAX_ARGS];
+    for (i, (t, _)) in srcs.iter().enumerate() {
+        if src_core.get(i).copied().unwrap_or(0) == 0 {
+            elem[i] = t.dtype().data_layout().map_or(0, |l| l.size);
+        }
+    }
+    push_levels(b, dst, srcs, &elem, &dst_levels, &at, 0, leaf)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -369,6 +667,7 @@ pub(super) fn push_levels<'a>(
     b: &mut KernelBuilder<'a>,
     dst: (&'a Type, &'a Arrmeta),
     srcs: &[(&'a Type, &'a Arrmeta)],
+    elem: &[usize; MAX_ARGS],
     dst_levels: &[(&'a Dim, &'a Arrmeta)],
     at: &dyn Fn(usize, usize) -> Option<(&'a Dim, &'a Arrmeta)>,
     level: usize,
@@ -433,7 +732,7 @@ pub(super) fn push_levels<'a>(
                 src,
             });
         }
-        let child = push_levels(b, dst, srcs, dst_levels, at, end, leaf)?;
+        let child = push_levels(b, dst, srcs, elem, dst_levels, at, end, leaf)?;
         // Merge neighbours that walk memory as one for every operand.
         let mut record = NaryLoops {
             loops: [NLoop::default(); MAX_LOOPS],
@@ -442,6 +741,7 @@ pub(super) fn push_levels<'a>(
             shape: [0; MAX_LOOPS],
             merged: [0; MAX_LOOPS],
             blocked: false,
+            elem: *elem,
             child,
         };
         for (k, l) in loops.iter().enumerate() {
@@ -473,7 +773,7 @@ pub(super) fn push_levels<'a>(
         }
         return Ok(b.push(record));
     }
-    let child = push_levels(b, dst, srcs, dst_levels, at, level + 1, leaf)?;
+    let child = push_levels(b, dst, srcs, elem, dst_levels, at, level + 1, leaf)?;
     let mut src = [SrcLevel::Broadcast; MAX_ARGS];
     for (i, s) in src.iter_mut().enumerate().take(n) {
         *s = match at(i, level) {
