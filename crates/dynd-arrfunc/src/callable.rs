@@ -162,15 +162,26 @@ pub struct Callable {
     cache: Arc<Mutex<Resolutions>>,
 }
 
-/// A resolution: the overload's index and the result type.
-type Resolution = (usize, Type);
+/// A resolution: the overload's index, the result type, and whether the
+/// arguments have the overload's element types already (no cast).
+type Resolution = (usize, Type, bool);
 
-/// Cached resolutions: the last one (checked without allocating), then
-/// all recent ones by argument types.
+/// Cached resolutions by argument types.
 #[derive(Default)]
 struct Resolutions {
-    last: Option<(Vec<Type>, Resolution)>,
     by_types: HashMap<Vec<Type>, Resolution>,
+}
+
+/// The last resolution on this thread: the callable's cache it came from,
+/// the argument types, and the result.
+type LastResolution = Option<(Arc<Mutex<Resolutions>>, Vec<Type>, Resolution)>;
+
+thread_local! {
+    /// The last resolution made on this thread. A loop calling one callable
+    /// on arrays of one type finds it here without allocating or taking the
+    /// callable's lock. The entry holds the cache it belongs to, so that
+    /// address cannot be reused by another callable while it is here.
+    static LAST: std::cell::RefCell<LastResolution> = const { std::cell::RefCell::new(None) };
 }
 
 /// The most resolutions a callable keeps (a call with new shapes each
@@ -589,10 +600,10 @@ impl Callable {
     /// As [`Callable::resolve`], and kernel errors (a ragged row that does
     /// not fit names the row and both lengths).
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
-        let (index, ty) = self.resolved(args)?;
+        let (index, ty, as_is) = self.resolved(args)?;
         let o = &self.overloads[index];
         let (cast, refs): (Vec<Array>, Vec<&Array>);
-        let args = if self.takes_as_is(args, o) {
+        let args = if as_is {
             args
         } else {
             cast = self.cast_args(args, o)?;
@@ -615,38 +626,48 @@ impl Callable {
     /// The overload and result type for these arguments, from the cache
     /// when the same argument types were seen before.
     fn resolved(&self, args: &[&Array]) -> Result<Resolution, Error> {
+        let same = |types: &[Type]| {
+            types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == a.ty())
+        };
+        let last = LAST.with(|last| {
+            let last = last.borrow();
+            let (cache, types, hit) = last.as_ref()?;
+            (Arc::ptr_eq(cache, &self.cache) && same(types)).then(|| hit.clone())
+        });
+        if let Some(hit) = last {
+            return Ok(hit);
+        }
         let lock = || {
             self.cache
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
         };
-        let mut cache = lock();
-        if let Some((types, hit)) = &cache.last {
-            if types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == a.ty()) {
-                return Ok(hit.clone());
-            }
-        }
         let key: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
-        if let Some(hit) = cache.by_types.get(&key).cloned() {
-            cache.last = Some((key, hit.clone()));
-            return Ok(hit);
-        }
-        drop(cache);
-        let ty = self.resolve(&key)?;
-        let dtypes: Vec<Type> = key.iter().map(|t| t.dtype().clone()).collect();
-        let o = self.dispatch(&dtypes)?;
-        let index = self
-            .overloads
-            .iter()
-            .position(|x| std::ptr::eq(x, o))
-            .unwrap_or_else(|| unreachable!("dispatch returns one of the overloads"));
-        let mut cache = lock();
-        if cache.by_types.len() >= CACHE_LIMIT {
-            cache.by_types.clear();
-        }
-        cache.by_types.insert(key.clone(), (index, ty.clone()));
-        cache.last = Some((key, (index, ty.clone())));
-        Ok((index, ty))
+        let cached = lock().by_types.get(&key).cloned();
+        let hit = match cached {
+            Some(hit) => hit,
+            None => {
+                let ty = self.resolve(&key)?;
+                let dtypes: Vec<Type> = key.iter().map(|t| t.dtype().clone()).collect();
+                let o = self.dispatch(&dtypes)?;
+                let index = self
+                    .overloads
+                    .iter()
+                    .position(|x| std::ptr::eq(x, o))
+                    .unwrap_or_else(|| unreachable!("dispatch returns one of the overloads"));
+                let as_is = self.takes_as_is(args, o);
+                let mut cache = lock();
+                if cache.by_types.len() >= CACHE_LIMIT {
+                    cache.by_types.clear();
+                }
+                cache
+                    .by_types
+                    .insert(key.clone(), (index, ty.clone(), as_is));
+                (index, ty, as_is)
+            }
+        };
+        LAST.with(|last| *last.borrow_mut() = Some((self.cache.clone(), key, hit.clone())));
+        Ok(hit)
     }
 
     /// Calls the callable writing into `out`, whose type must be the
@@ -658,7 +679,7 @@ impl Callable {
     /// [`Error::Out`] if `out`'s type differs from the result's; otherwise as
     /// [`Callable::call`].
     pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
-        let (index, result) = self.resolved(args)?;
+        let (index, result, as_is) = self.resolved(args)?;
         let o = &self.overloads[index];
         let core = matches!(o.body, Body::Core(_));
         if out.ty() != &result && core {
@@ -685,7 +706,7 @@ impl Callable {
             }
         }
         let (cast, refs): (Vec<Array>, Vec<&Array>);
-        let args = if self.takes_as_is(args, o) {
+        let args = if as_is {
             args
         } else {
             cast = self.cast_args(args, o)?;

@@ -42,6 +42,12 @@ pub struct Array {
     offset: usize,
 }
 
+impl Drop for Array {
+    fn drop(&mut self) {
+        MemoryBlock::recycle(&self.data);
+    }
+}
+
 /// Builds the data of one level of a type from values.
 enum Builder {
     Scalar(Scalar),
@@ -571,7 +577,7 @@ impl Array {
         Array {
             ty: elem_ty.clone(),
             meta: Arc::new((**element).clone()),
-            data: self.data,
+            data: self.data.clone(),
             offset: self.offset,
         }
     }
@@ -674,6 +680,46 @@ impl Array {
     }
 
     fn allocate(ty: &Type, zero: bool) -> Result<Array, Error> {
+        thread_local! {
+            /// The arrmeta of the last fixed-shape array of a builtin
+            /// number type allocated on this thread: arrays of one type are
+            /// usually made again and again (a callable's results), and
+            /// such arrmeta holds no memory block, so it can be shared.
+            static LAST: std::cell::RefCell<Option<(Type, Arc<Arrmeta>, usize)>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let hit = LAST.with(|last| {
+            last.borrow()
+                .as_ref()
+                .filter(|(t, ..)| t == ty)
+                .map(|(_, m, size)| (m.clone(), *size))
+        });
+        let (meta, size) = match hit {
+            Some(hit) => hit,
+            None => {
+                let meta = Arc::new(Array::fixed_meta(ty)?);
+                let size = ty.data_layout()?.size;
+                let plain = matches!(ty.dtype().as_scalar(), Some(s) if s.is_numeric() || s == Scalar::Bool);
+                if plain {
+                    LAST.with(|last| *last.borrow_mut() = Some((ty.clone(), meta.clone(), size)));
+                }
+                (meta, size)
+            }
+        };
+        Ok(Array {
+            ty: ty.clone(),
+            meta,
+            data: if zero {
+                MemoryBlock::zeroed(size)?
+            } else {
+                MemoryBlock::for_overwrite(size)?
+            },
+            offset: 0,
+        })
+    }
+
+    /// The C-order arrmeta of `ty`, whose dimensions must all be fixed.
+    fn fixed_meta(ty: &Type) -> Result<Arrmeta, Error> {
         if ty.has_var_dim() {
             return Err(unsupported("zeros (var rows need lengths)", ty));
         }
@@ -686,17 +732,7 @@ impl Array {
             })
             .collect::<Result<_, _>>()?;
         let elem_meta = dtype_meta(dtype)?;
-        let meta = c_order_meta(&shape, dtype.data_layout()?.size, elem_meta);
-        Ok(Array {
-            ty: ty.clone(),
-            meta: Arc::new(meta),
-            data: if zero {
-                MemoryBlock::zeroed(ty.data_layout()?.size)?
-            } else {
-                MemoryBlock::for_overwrite(ty.data_layout()?.size)?
-            },
-            offset: 0,
-        })
+        Ok(c_order_meta(&shape, dtype.data_layout()?.size, elem_meta))
     }
 
     /// The array's type.
@@ -781,6 +817,15 @@ impl Array {
     /// The arrmeta, shared.
     pub(crate) fn arrmeta_arc(&self) -> Arc<Arrmeta> {
         self.meta.clone()
+    }
+
+    /// The address of the first element of an array just allocated (the
+    /// only owner of its memory, with no `var` dimensions), for writing.
+    pub(crate) fn fresh_data_ptr(&mut self) -> *mut u8 {
+        match Arc::get_mut(&mut self.data) {
+            Some(block) => block.as_mut_ptr().wrapping_add(self.offset),
+            None => unreachable!("a fresh array owns its memory"),
+        }
     }
 
     /// The address of the first element, for writing: the array is made

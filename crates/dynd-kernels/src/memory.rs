@@ -22,6 +22,7 @@
 
 use std::alloc::{self, Layout};
 use std::any::Any;
+use std::cell::UnsafeCell;
 use std::fmt;
 use std::ptr::NonNull;
 use std::sync::Arc;
@@ -85,6 +86,36 @@ fn take_cached(layout: Layout) -> Option<Freed> {
     Some(freed)
 }
 
+/// Small blocks kept on each thread for the next small array.
+const SPARE_MAX: usize = 16;
+
+thread_local! {
+    /// Small (inline) blocks whose last array was dropped on this thread,
+    /// each referenced only from here: a small result reuses one instead
+    /// of allocating.
+    static SPARE: std::cell::RefCell<Vec<Arc<MemoryBlock>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl MemoryBlock {
+    /// Called with an array's block as the array is dropped: if it is the
+    /// block's last reference and the block is a small one of this
+    /// module's, the block is kept on this thread for reuse.
+    pub(crate) fn recycle(block: &Arc<MemoryBlock>) {
+        if matches!(block.owner, Owner::Inline)
+            && Arc::strong_count(block) == 1
+            && Arc::weak_count(block) == 0
+        {
+            let _ = SPARE.try_with(|spare| {
+                if let Ok(mut spare) = spare.try_borrow_mut() {
+                    if spare.len() < SPARE_MAX {
+                        spare.push(block.clone());
+                    }
+                }
+            });
+        }
+    }
+}
+
 /// Frees every allocation kept for reuse; returns the bytes released.
 pub fn release_cached() -> usize {
     let blocks = std::mem::take(&mut cache().blocks);
@@ -98,9 +129,14 @@ pub fn release_cached() -> usize {
     released
 }
 
+/// Bytes a block holds inside itself, with no allocation of their own.
+const INLINE_BYTES: usize = 64;
+
 enum Owner {
     /// Allocated here with this layout (size > 0).
     Allocated(Layout),
+    /// Held in the block's `inline` field (at most [`INLINE_BYTES`]).
+    Inline,
     /// No allocation (length 0).
     Empty,
     /// Memory owned by another value (a `Vec`, a `'static` slice, ...),
@@ -110,10 +146,15 @@ enum Owner {
 
 /// Aligned bytes, owned or borrowed from a value the block keeps alive.
 pub struct MemoryBlock {
+    /// The first byte, except for `Owner::Inline` (where it is `inline`).
     ptr: NonNull<u8>,
     len: usize,
     owner: Owner,
     writable: bool,
+    /// The bytes of a small block, 16-byte aligned: a small array costs one
+    /// allocation (the block's), not two. In a cell because kernels write
+    /// through the block's address as they do into allocated bytes.
+    inline: UnsafeCell<[u128; INLINE_BYTES / 16]>,
 }
 
 // SAFETY: the block owns its bytes (or a Send + Sync owner of them); shared
@@ -148,6 +189,25 @@ impl MemoryBlock {
                 len: 0,
                 owner: Owner::Empty,
                 writable: true,
+                inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+            }));
+        }
+        if len <= INLINE_BYTES {
+            if let Some(mut block) = SPARE.with(|spare| spare.borrow_mut().pop()) {
+                if let Some(b) = Arc::get_mut(&mut block) {
+                    b.len = len;
+                    if zero {
+                        *b.inline.get_mut() = [0; INLINE_BYTES / 16];
+                    }
+                    return Ok(block);
+                }
+            }
+            return Ok(Arc::new(MemoryBlock {
+                ptr: NonNull::dangling(),
+                len,
+                owner: Owner::Inline,
+                writable: true,
+                inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
             }));
         }
         // Small blocks take the allocator's fast path; 16 bytes is every
@@ -167,6 +227,7 @@ impl MemoryBlock {
                     len,
                     owner: Owner::Allocated(kept),
                     writable: true,
+                    inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
                 }));
             }
         }
@@ -180,6 +241,7 @@ impl MemoryBlock {
             len,
             owner: Owner::Allocated(layout),
             writable: true,
+            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
         }))
     }
 
@@ -205,6 +267,7 @@ impl MemoryBlock {
             len,
             owner: Owner::External(Box::new(vec)),
             writable: true,
+            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
         })
     }
 
@@ -217,6 +280,7 @@ impl MemoryBlock {
             len,
             owner: Owner::External(Box::new(())),
             writable: false,
+            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
         })
     }
 
@@ -237,7 +301,14 @@ impl MemoryBlock {
 
     /// The address of the first byte.
     pub fn as_ptr(&self) -> *const u8 {
-        self.ptr.as_ptr()
+        self.base()
+    }
+
+    fn base(&self) -> *mut u8 {
+        match self.owner {
+            Owner::Inline => self.inline.get().cast(),
+            _ => self.ptr.as_ptr(),
+        }
     }
 
     /// The address of the first byte, for writing.
@@ -247,16 +318,16 @@ impl MemoryBlock {
     /// If the block is not writable (callers check [`Self::is_writable`]).
     pub(crate) fn as_mut_ptr(&mut self) -> *mut u8 {
         assert!(self.writable, "write to a read-only memory block");
-        self.ptr.as_ptr()
+        self.base()
     }
 
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
-        // SAFETY: `ptr` is valid for `len` initialised bytes (zeroed, copied,
-        // written by an earlier block that reused the allocation,
-        // or the owner's initialised elements) for as long as `self` lives,
-        // and nothing writes them while `&self` is held.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        // SAFETY: `base()` is valid for `len` initialised bytes (zeroed,
+        // inline, copied, written by an earlier block that reused the
+        // allocation, or the owner's initialised elements) for as long as
+        // `self` lives, and nothing writes them while `&self` is held.
+        unsafe { std::slice::from_raw_parts(self.base(), self.len) }
     }
 
     /// The bytes, for writing.

@@ -32,3 +32,23 @@ fn dropped_large_blocks_are_reused_zeroed_or_overwritten() {
     drop(Array::from_vec(vec![0u8; 100]));
     assert_eq!(release_cached(), 0);
 }
+
+#[test]
+fn small_blocks_are_recycled_on_their_thread_and_zeroed_for_zeros() {
+    let ty: dynd_types::Type = "3 * int64".parse().unwrap();
+    let a = Array::from_vec(vec![7i64, 8, 9]);
+    let r = elwise::map1(&a, |x: i64| x * 2).unwrap();
+    assert_eq!(r.to_vec::<i64>().unwrap(), [14, 16, 18]);
+    let first = r.data_block().as_ptr();
+    drop(r);
+    // The same block comes back for the next small array, zeroed.
+    let z = Array::zeros(&ty).unwrap();
+    assert_eq!(z.data_block().as_ptr(), first);
+    assert_eq!(z.to_vec::<i64>().unwrap(), [0, 0, 0]);
+    // A block still shared with a view is not recycled when one side drops.
+    let view = z.index(&[dynd_kernels::Index::slice(Some(1), None, 1)]).unwrap();
+    drop(z);
+    let other = Array::zeros(&ty).unwrap();
+    assert_ne!(other.data_block().as_ptr(), first);
+    assert_eq!(view.to_vec::<i64>().unwrap(), [0, 0]);
+}

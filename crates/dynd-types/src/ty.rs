@@ -328,28 +328,39 @@ impl Type {
         (dims, t)
     }
 
+    /// The dimensions, outermost first (none for a type that is not a
+    /// dimension).
+    pub fn dims(&self) -> impl Iterator<Item = &Dim> + '_ {
+        let mut t = self;
+        std::iter::from_fn(move || match t.kind() {
+            TypeKind::Dim(d, element) => {
+                t = element;
+                Some(d)
+            }
+            _ => None,
+        })
+    }
+
     /// The data type under all dimensions (the type itself if it has none).
     pub fn dtype(&self) -> &Type {
-        self.split_dims().1
+        let mut t = self;
+        while let TypeKind::Dim(_, element) = t.kind() {
+            t = element;
+        }
+        t
     }
 
     /// The number of dimensions written in the type. An ellipsis or a power
     /// with a variable exponent counts as zero: for a pattern this is the
     /// least number of dimensions it matches.
     pub fn ndim(&self) -> usize {
-        self.split_dims()
-            .0
-            .iter()
-            .filter(|d| !d.is_variadic())
-            .count()
+        self.dims().filter(|d| !d.is_variadic()).count()
     }
 
     /// The shape of a type whose dimensions are all fixed (`None` if any is
     /// `var` or symbolic).
     pub fn fixed_shape(&self) -> Option<Vec<usize>> {
-        self.split_dims()
-            .0
-            .iter()
+        self.dims()
             .map(|d| match d {
                 Dim::Fixed(n) => Some(*n),
                 _ => None,

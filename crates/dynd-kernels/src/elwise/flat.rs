@@ -4,7 +4,7 @@
 
 use smallvec::SmallVec;
 
-use dynd_types::{Dim, Type};
+use dynd_types::{Dim, Scalar, Type};
 
 use super::*;
 use crate::array::Array;
@@ -12,66 +12,72 @@ use crate::arrmeta::Arrmeta;
 use crate::error::Error;
 
 /// The number of elements of `a` if it is laid out in C order with the
-/// fixed dimensions `dims` (none for a 0-d array, which broadcasts).
-pub(super) fn contiguous_count(a: &Array, dims: &[&Dim]) -> Option<usize> {
-    if a.ndim() == 0 {
-        return Some(0);
+/// fixed dimensions of `shape` (`Some(0)` for a 0-d `a`, which
+/// broadcasts), and its data type if that is a builtin scalar.
+pub(super) fn contiguous_count(a: &Array, shape: &Type) -> Option<(usize, Scalar)> {
+    // One walk over both types and `a`'s arrmeta together: the same fixed
+    // dimensions as `shape`, a builtin scalar below, and C order: each
+    // dimension longer than 1 steps over the next such one whole.
+    let mut t = a.ty();
+    let mut want = shape;
+    let mut m = a.arrmeta();
+    let mut count = 1usize;
+    let mut is_dim = false;
+    let mut last_stride: Option<isize> = None;
+    while let TypeKind::Dim(d, element) = t.kind() {
+        let (n, stride, inner) = m.as_fixed()?;
+        match (d, want.kind()) {
+            (Dim::Fixed(x), TypeKind::Dim(Dim::Fixed(y), want_element)) if x == y => {
+                want = want_element;
+            }
+            _ => return None,
+        }
+        if n > 1 {
+            if last_stride.is_some_and(|s| s != n as isize * stride) {
+                return None;
+            }
+            last_stride = Some(stride);
+        }
+        count *= n;
+        is_dim = true;
+        t = element;
+        m = inner;
     }
-    let (a_dims, _) = a.ty().split_dims();
-    if a_dims.len() != dims.len() || a_dims.iter().zip(dims).any(|(x, y)| x != y) {
+    let scalar = t.as_scalar()?;
+    if !is_dim {
+        return Some((0, scalar));
+    }
+    if want.is_dim() {
         return None;
     }
-    let esz = a.dtype().as_scalar()?.size() as isize;
-    // Walk the arrmeta outermost first, checking C-order strides.
-    let mut sizes: SmallVec<[(usize, isize); 8]> = SmallVec::new();
-    let mut m = a.arrmeta();
-    while let Some((n, stride, element)) = m.as_fixed() {
-        sizes.push((n, stride));
-        m = element;
+    if count > 0 && last_stride.is_some_and(|s| s != scalar.size() as isize) {
+        return None;
     }
-    let mut expected = esz;
-    for &(n, stride) in sizes.iter().rev() {
-        if n > 1 && stride != expected {
-            return None;
-        }
-        expected *= n as isize;
-    }
-    Some(sizes.iter().map(|s| s.0).product())
+    Some((count, scalar))
 }
 
 /// The fast path for fixed shapes: every argument C-contiguous with the
 /// result's shape, or 0-d. The leaf's loop runs once over all elements,
 /// with no kernel to build.
 pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Option<Array>, Error> {
-    let (dims, dtype) = ty.split_dims();
-    if dims.iter().any(|d| !matches!(d, Dim::Fixed(_))) || dtype.as_scalar() != Some(leaf.output) {
+    let mut count = 1usize;
+    let mut t = ty;
+    while let TypeKind::Dim(d, element) = t.kind() {
+        let Dim::Fixed(n) = d else {
+            return Ok(None);
+        };
+        count *= n;
+        t = element;
+    }
+    if t.as_scalar() != Some(leaf.output) {
         return Ok(None);
     }
-    if srcs.len() != leaf.inputs.len()
-        || srcs
-            .iter()
-            .zip(&leaf.inputs)
-            .any(|(a, t)| a.dtype().as_scalar() != Some(*t))
-    {
+    let Some(sources) = flat_sources(ty, count, srcs, leaf) else {
         return Ok(None);
-    }
-    let count: usize = dims
-        .iter()
-        .map(|d| if let Dim::Fixed(n) = d { *n } else { 0 })
-        .product();
-    let mut ptrs: SmallVec<[*const u8; MAX_ARGS]> = SmallVec::new();
-    let mut strides: SmallVec<[isize; MAX_ARGS]> = SmallVec::new();
-    for (a, t) in srcs.iter().zip(&leaf.inputs) {
-        match contiguous_count(a, &dims) {
-            Some(0) if a.ndim() == 0 => strides.push(0),
-            Some(n) if n == count => strides.push(t.size() as isize),
-            _ => return Ok(None),
-        }
-        ptrs.push(a.data_ptr());
-    }
+    };
     // Every element is written below, by a leaf that cannot fail.
     let mut out = Array::for_overwrite(ty)?;
-    let dst = out.data_mut_ptr()?;
+    let dst = out.fresh_data_ptr();
     // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
     // elements of the leaf's output type; each source is C-contiguous with
     // `count` elements of the leaf's input type there (stride = its size)
@@ -82,8 +88,8 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
             &*leaf.flat,
             dst,
             leaf.output.size() as isize,
-            &ptrs,
-            &strides,
+            sources.ptrs(),
+            sources.strides(),
             count,
         )
     };
@@ -122,12 +128,13 @@ pub(super) unsafe fn run_flat(
     src_stride: &[isize],
     count: usize,
 ) {
-    let threads = rayon::current_num_threads();
-    if count < PARALLEL_MIN || threads < 2 || dst_stride <= 0 {
+    // The count first: asking rayon for its threads is not free.
+    if count < PARALLEL_MIN || dst_stride <= 0 || rayon::current_num_threads() < 2 {
         // SAFETY: forwarded.
         unsafe { f.run(dst, dst_stride, src, src_stride, count) };
         return;
     }
+    let threads = rayon::current_num_threads();
     let chunk = count.div_ceil(threads * 2).max(PARALLEL_MIN / 2);
     let mut ptrs = SendPtrs {
         dst,
@@ -160,33 +167,50 @@ pub(super) unsafe fn run_flat(
     });
 }
 
-/// The sources' pointers and strides for a flat run over `dims`, if every
-/// source is C-contiguous with those dimensions (or 0-d) and of the leaf's
-/// input types.
-#[allow(clippy::type_complexity)]
+/// The sources of a flat run: each one's first element and its stride
+/// (its element size, or 0 for a 0-d source that broadcasts).
+pub(super) struct FlatSources {
+    ptrs: [*const u8; MAX_ARGS],
+    strides: [isize; MAX_ARGS],
+    n: usize,
+}
+
+impl FlatSources {
+    pub(super) fn ptrs(&self) -> &[*const u8] {
+        &self.ptrs[..self.n]
+    }
+
+    pub(super) fn strides(&self) -> &[isize] {
+        &self.strides[..self.n]
+    }
+}
+
+/// The sources for a flat run over `shape`'s dimensions, if every source
+/// is C-contiguous with them (or 0-d) and of the leaf's input types.
 pub(super) fn flat_sources(
-    dims: &[&Dim],
+    shape: &Type,
     count: usize,
     srcs: &[&Array],
     leaf: &Leaf,
-) -> Option<(SmallVec<[*const u8; MAX_ARGS]>, SmallVec<[isize; MAX_ARGS]>)> {
-    if srcs.len() != leaf.inputs.len() {
+) -> Option<FlatSources> {
+    if srcs.len() != leaf.inputs.len() || srcs.len() > MAX_ARGS {
         return None;
     }
-    let mut ptrs = SmallVec::new();
-    let mut strides = SmallVec::new();
-    for (a, t) in srcs.iter().zip(&leaf.inputs) {
-        if a.dtype().as_scalar() != Some(*t) {
-            return None;
-        }
-        match contiguous_count(a, dims) {
-            Some(0) if a.ndim() == 0 => strides.push(0),
-            Some(n) if n == count => strides.push(t.size() as isize),
+    let mut out = FlatSources {
+        ptrs: [std::ptr::null(); MAX_ARGS],
+        strides: [0; MAX_ARGS],
+        n: srcs.len(),
+    };
+    for (k, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
+        out.strides[k] = match contiguous_count(a, shape) {
+            Some((_, s)) if s != *t => return None,
+            Some((0, _)) if !a.ty().is_dim() => 0,
+            Some((n, _)) if n == count => t.size() as isize,
             _ => return None,
-        }
-        ptrs.push(a.data_ptr());
+        };
+        out.ptrs[k] = a.data_ptr();
     }
-    Some((ptrs, strides))
+    Some(out)
 }
 
 impl Array {
@@ -197,12 +221,11 @@ impl Array {
             return Ok(false);
         }
         let ty = self.ty().clone();
-        let (dims, _) = ty.split_dims();
-        let Some(count) = contiguous_count(self, &dims) else {
+        let Some((count, _)) = contiguous_count(self, &ty) else {
             return Ok(false);
         };
         let count = if self.ndim() == 0 { 1 } else { count };
-        let Some((ptrs, strides)) = flat_sources(&dims, count, srcs, leaf) else {
+        let Some(sources) = flat_sources(&ty, count, srcs, leaf) else {
             return Ok(false);
         };
         let dst = self.data_mut_ptr()?;
@@ -215,8 +238,8 @@ impl Array {
                 &*leaf.flat,
                 dst,
                 leaf.output.size() as isize,
-                &ptrs,
-                &strides,
+                sources.ptrs(),
+                sources.strides(),
                 count,
             )
         };
