@@ -46,7 +46,9 @@ fn small_blocks_are_recycled_on_their_thread_and_zeroed_for_zeros() {
     assert_eq!(z.data_block().as_ptr(), first);
     assert_eq!(z.to_vec::<i64>().unwrap(), [0, 0, 0]);
     // A block still shared with a view is not recycled when one side drops.
-    let view = z.index(&[dynd_kernels::Index::slice(Some(1), None, 1)]).unwrap();
+    let view = z
+        .index(&[dynd_kernels::Index::slice(Some(1), None, 1)])
+        .unwrap();
     drop(z);
     let other = Array::zeros(&ty).unwrap();
     assert_ne!(other.data_block().as_ptr(), first);

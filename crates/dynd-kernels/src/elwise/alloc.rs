@@ -1,8 +1,6 @@
 //! Allocating a broadcast result whose `var` rows take their lengths from
 //! the arguments' rows.
 
-use smallvec::SmallVec;
-
 use dynd_types::{Dim, Type};
 
 use super::*;
@@ -57,7 +55,12 @@ pub(super) struct Alloc {
     var_elem: Vec<Option<usize>>,
     /// Per result level: `Some(element size)` for fixed levels.
     fixed: Vec<Option<(usize, usize)>>,
+    /// Per result level: the row values built so far (only the `var`
+    /// levels above the innermost one need their bytes: those hold the
+    /// rows' pairs; the innermost one's values stay zero until the kernel
+    /// writes them, so only its length is counted, in `innermost_len`).
     values: Vec<Vec<u8>>,
+    innermost_len: usize,
     last_var: usize,
 }
 
@@ -125,8 +128,17 @@ pub(super) fn alloc_lifted(
             })
             .collect(),
         values: vec![Vec::new(); nd_all],
+        innermost_len: 0,
         last_var,
     };
+    if args.len() > MAX_ARGS {
+        return Err(Error::Value {
+            what: format!(
+                "an elementwise result takes at most {MAX_ARGS} arguments, not {}",
+                args.len()
+            ),
+        });
+    }
     let arg_levels: Vec<Levels<'_>> = args
         .iter()
         .enumerate()
@@ -138,21 +150,29 @@ pub(super) fn alloc_lifted(
         })
         .collect();
     let arg_levels = arg_levels.as_slice();
-    let start: SmallVec<[Option<ArgAt<'_>>; MAX_ARGS]> = args
-        .iter()
-        .zip(arg_levels)
-        .map(|(a, l)| {
-            let shift = nd.saturating_sub(l.len());
-            (shift == 0).then(|| ArgAt {
-                levels: l,
-                data: a.data_block().bytes(),
-                offset: a.data_offset() as isize,
-            })
+    let start: [Option<ArgAt<'_>>; MAX_ARGS] = std::array::from_fn(|k| {
+        let (a, l) = (args.get(k)?, arg_levels.get(k)?);
+        let shift = nd.saturating_sub(l.len());
+        (shift == 0).then(|| ArgAt {
+            levels: l,
+            data: a.data_block().bytes(),
+            offset: a.data_offset() as isize,
         })
-        .collect();
-    let mut data = vec![0u8; sizes[0]];
+    });
+    let mut data = crate::memory::MemoryBlock::zeroed(sizes[0])?;
+    let Some(bytes) = std::sync::Arc::get_mut(&mut data) else {
+        unreachable!("a new block has one owner")
+    };
     // Arguments with fewer dimensions join at their first level.
-    alloc.fill_shifted(0, &mut data, &start, args, arg_levels, nd, &mut Vec::new())?;
+    alloc.fill_shifted(
+        0,
+        bytes.bytes_mut(),
+        &start[..args.len()],
+        args,
+        arg_levels,
+        nd,
+        &mut Vec::new(),
+    )?;
     // Arrmeta, innermost first.
     let mut meta = crate::array::dtype_meta(dtype)?;
     for k in (0..nd_all).rev() {
@@ -163,7 +183,11 @@ pub(super) fn alloc_lifted(
                 element: Box::new(meta),
             },
             _ => Arrmeta::Var {
-                values: crate::memory::MemoryBlock::from_bytes(&alloc.values[k]),
+                values: if k == alloc.last_var {
+                    crate::memory::MemoryBlock::zeroed(alloc.innermost_len)?
+                } else {
+                    crate::memory::MemoryBlock::from_bytes(&alloc.values[k])
+                },
                 offset: 0,
                 stride: sizes[k + 1] as isize,
                 packed: true,
@@ -174,7 +198,7 @@ pub(super) fn alloc_lifted(
     Ok(Array::from_parts(
         ty.clone(),
         std::sync::Arc::new(meta),
-        crate::memory::MemoryBlock::from_bytes(&data),
+        data,
         0,
     ))
 }
@@ -196,26 +220,27 @@ impl Alloc {
         path: &mut Vec<usize>,
     ) -> Result<(), Error> {
         // Enter arguments whose first level is this one.
-        let entered: SmallVec<[Option<ArgAt<'l>>; MAX_ARGS]> = args
-            .iter()
-            .zip(arrays.iter().zip(arg_levels))
-            .map(|(a, (arr, l))| {
-                a.or_else(|| {
-                    (nd - l.len() == level).then(|| ArgAt {
-                        levels: l,
-                        data: arr.data_block().bytes(),
-                        offset: arr.data_offset() as isize,
-                    })
+        let n_args = args.len();
+        let entered: [Option<ArgAt<'l>>; MAX_ARGS] = std::array::from_fn(|k| {
+            if k >= n_args {
+                return None;
+            }
+            args[k].or_else(|| {
+                let (arr, l) = (arrays[k], &arg_levels[k]);
+                (nd - l.len() == level).then(|| ArgAt {
+                    levels: l,
+                    data: arr.data_block().bytes(),
+                    offset: arr.data_offset() as isize,
                 })
             })
-            .collect();
+        });
+        let entered = &entered[..n_args];
         if level > self.last_var {
             return Ok(());
         }
-        let rows: SmallVec<[Option<Row<'_>>; MAX_ARGS]> = entered
-            .iter()
-            .map(|a| a.as_ref().and_then(ArgAt::row))
-            .collect();
+        let rows: [Option<Row<'_>>; MAX_ARGS] =
+            std::array::from_fn(|k| entered.get(k).and_then(|a| a.as_ref()?.row()));
+        let rows = &rows[..n_args];
         let (n, esz, is_var) = match (self.fixed[level], self.var_elem[level]) {
             (Some((n, esz)), _) => (n, esz, false),
             (None, Some(esz)) => {
@@ -243,10 +268,19 @@ impl Alloc {
                 }
             }
         }
-        let row_start = self.values[level].len();
+        let innermost = level == self.last_var;
+        let row_start = if innermost {
+            self.innermost_len
+        } else {
+            self.values[level].len()
+        };
         if is_var {
             crate::arrmeta::write_pair(out, row_start as u64, n as u64);
-            self.values[level].resize(row_start + n * esz, 0);
+            if innermost {
+                self.innermost_len += n * esz;
+            } else {
+                self.values[level].resize(row_start + n * esz, 0);
+            }
         }
         if level + 1 > self.last_var {
             // Nothing below this level needs lengths: the zeroed elements
@@ -254,35 +288,32 @@ impl Alloc {
             return Ok(());
         }
         for j in 0..n {
-            let next: SmallVec<[Option<ArgAt<'l>>; MAX_ARGS]> = entered
-                .iter()
-                .zip(&rows)
-                .map(|(a, row)| {
-                    let a = (*a)?;
-                    Some(match row {
-                        Some((m, data, base, stride)) => {
-                            let j = if *m == 1 { 0 } else { j };
-                            ArgAt {
-                                levels: &a.levels[1..],
-                                data,
-                                offset: base + j as isize * stride,
-                            }
+            let next: [Option<ArgAt<'l>>; MAX_ARGS] = std::array::from_fn(|k| {
+                let a = (*entered.get(k)?)?;
+                Some(match rows[k] {
+                    Some((m, data, base, stride)) => {
+                        let j = if m == 1 { 0 } else { j };
+                        ArgAt {
+                            levels: &a.levels[1..],
+                            data,
+                            offset: base + j as isize * stride,
                         }
-                        None => a,
-                    })
+                    }
+                    None => a,
                 })
-                .collect();
+            });
+            let next = &next[..n_args];
             path.push(j);
             if is_var {
                 let mut elem = vec![0u8; esz];
-                self.fill_shifted(level + 1, &mut elem, &next, arrays, arg_levels, nd, path)?;
+                self.fill_shifted(level + 1, &mut elem, next, arrays, arg_levels, nd, path)?;
                 let at = row_start + j * esz;
                 self.values[level][at..at + esz].copy_from_slice(&elem);
             } else {
                 self.fill_shifted(
                     level + 1,
                     &mut out[j * esz..(j + 1) * esz],
-                    &next,
+                    next,
                     arrays,
                     arg_levels,
                     nd,

@@ -237,11 +237,13 @@ impl NaryLoops {
             }
             .map_err(|e| self.unmerge(e, level));
         }
-        let mut s: SmallVec<[*const u8; MAX_ARGS]> = src.iter().copied().collect();
+        let mut s = [std::ptr::null::<u8>(); MAX_ARGS];
+        s[..src.len()].copy_from_slice(src);
+        let s = &mut s[..src.len()];
         let mut d = dst;
         for i in 0..l.size {
             // SAFETY: as above, one level in.
-            unsafe { self.run(ctx, level + 1, d, &s) }.map_err(|e| self.unmerge(e.at(i), level))?;
+            unsafe { self.run(ctx, level + 1, d, s) }.map_err(|e| self.unmerge(e.at(i), level))?;
             d = d.wrapping_offset(l.dst);
             for (p, st) in s.iter_mut().zip(strides) {
                 *p = p.wrapping_offset(*st);
@@ -510,9 +512,9 @@ impl KernelData for NaryVar {
             }
             None => (dst, self.size, self.dst_stride),
         };
-        let mut ptrs: SmallVec<[*const u8; MAX_ARGS]> = SmallVec::new();
-        let mut strides: SmallVec<[isize; MAX_ARGS]> = SmallVec::new();
-        for (level, &p) in self.src[..self.nsrc].iter().zip(src) {
+        let mut ptrs = [std::ptr::null::<u8>(); MAX_ARGS];
+        let mut strides = [0isize; MAX_ARGS];
+        for (k, (level, &p)) in self.src[..self.nsrc].iter().zip(src).enumerate() {
             let (row, len, stride) = match level {
                 SrcLevel::Var(rows) => {
                     // SAFETY: `p` is a valid (start, length) pair of this dimension.
@@ -532,13 +534,14 @@ impl KernelData for NaryVar {
                     expected: size,
                 }));
             };
-            ptrs.push(row);
-            strides.push(stride);
+            ptrs[k] = row;
+            strides[k] = stride;
         }
+        let n = self.nsrc;
         // SAFETY: `size` destination elements and matching source rows.
         unsafe {
             ctx.child(self.child)
-                .strided(dst, dst_stride, &ptrs, &strides, size)
+                .strided(dst, dst_stride, &ptrs[..n], &strides[..n], size)
         }
     }
 
