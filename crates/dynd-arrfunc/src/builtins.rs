@@ -19,6 +19,9 @@
 //! | `matmul` | `(M * N * T, N * P * T) -> M * P * T`, same `T`s | stacks of matrices broadcast over their leading dimensions |
 //! | `cross` | `(3 * T, 3 * T) -> 3 * T` for int32, int64, float32, float64 | a fixed-size core |
 //! | `norm` | `(N * T) -> T` for floats | Euclidean, scaled by the largest magnitude (no overflow for huge components) |
+//! | `cast` | `(Any, string, errmode: ?string) -> Any` | the argument converted to the type named by the string (a data type keeps its dimensions); `errmode` is `nocheck`, `overflow`, `fractional` (the default) or `inexact` |
+//! | `zeros`, `ones` | `(string) -> Any` | an array of the named type filled with 0 (NA for options) or 1 |
+//! | `full` | `(string, Any) -> Any` | an array of the named type filled with the value (checked) |
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
@@ -43,7 +46,10 @@ use dynd_kernels::Element;
 use dynd_kernels::Array;
 use dynd_types::Scalar;
 
-use crate::callable::{Callable, Keyword, Overload};
+use crate::callable::{Callable, Keyword, Kwargs, Overload};
+use crate::error::Error;
+use dynd_kernels::ErrorMode;
+use dynd_types::Type;
 
 /// Arithmetic on one numeric element type, with NumPy's integer semantics.
 trait Arith: Element + PartialOrd {
@@ -325,6 +331,80 @@ macro_rules! over_core {
     };
 }
 
+/// A datashape given as a string argument.
+fn type_arg(name: &str, i: usize, a: &Array) -> Result<Type, Error> {
+    match a.to_value() {
+        dynd_kernels::Value::Str(text) => {
+            Ok(text.parse::<Type>().map_err(dynd_types::Error::from)?)
+        }
+        _ => Err(dynd_kernels::Error::Value {
+            what: format!(
+                "{name}: argument {i} must be a datashape string, not {a} ({})",
+                a.ty()
+            ),
+        }
+        .into()),
+    }
+}
+
+/// The constructors and the cast: callables over whole arrays whose result
+/// type is an argument's value.
+fn constructors() -> Vec<(&'static str, Callable)> {
+    let build = |name: &'static str,
+                 sig: &str,
+                 kw: Vec<Keyword>,
+                 f: fn(&[&Array], &Kwargs<'_>) -> Result<Array, Error>| {
+        let c = Callable::function(name, sig, kw, f)
+            .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
+        (name, c)
+    };
+    vec![
+        build(
+            "cast",
+            "(Any, string, errmode: ?string) -> Any",
+            vec![Keyword::optional(
+                "errmode",
+                Scalar::String,
+                Array::from_value(&dynd_kernels::Value::Str("fractional".into()), None)
+                    .unwrap_or_else(|e| unreachable!("a string array: {e}")),
+            )],
+            |args, kw| {
+                let target = type_arg("cast", 1, args[1])?;
+                let mode: ErrorMode = match kw.string("errmode")? {
+                    Some(m) => m.parse().map_err(|_| Error::KeywordValue {
+                        name: "cast".into(),
+                        keyword: "errmode".into(),
+                        expected: "an error mode (nocheck, overflow, fractional or inexact)".into(),
+                        found: format!("'{m}'"),
+                    })?,
+                    None => ErrorMode::Fractional,
+                };
+                // A data type keeps the argument's dimensions.
+                let target = if target.is_dim() {
+                    target
+                } else {
+                    let (dims, _) = args[0].ty().split_dims();
+                    Type::with_dims(dims.into_iter().cloned(), target)?
+                };
+                Ok(args[0].cast(&target, mode)?)
+            },
+        ),
+        build("zeros", "(string) -> Any", vec![], |args, _| {
+            Ok(Array::zeros(&type_arg("zeros", 0, args[0])?)?)
+        }),
+        build("ones", "(string) -> Any", vec![], |args, _| {
+            let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;
+            a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)?;
+            Ok(a)
+        }),
+        build("full", "(string, Any) -> Any", vec![], |args, _| {
+            let mut a = Array::zeros(&type_arg("full", 0, args[0])?)?;
+            a.assign(args[1], ErrorMode::Fractional)?;
+            Ok(a)
+        }),
+    ]
+}
+
 fn build() -> BTreeMap<&'static str, Callable> {
     let mut m = BTreeMap::new();
     let mut put = |name: &'static str, overloads: Vec<Overload>| {
@@ -397,6 +477,7 @@ fn build() -> BTreeMap<&'static str, Callable> {
         over_core!(map2, cross, "(3 * T, 3 * T) -> 3 * T", [i32, i64, f32, f64]),
     );
     put("norm", over_core!(map1, norm, "(N * T) -> T", [f32, f64]));
+    m.extend(constructors());
     if let Some(c) = m.remove("clip") {
         let kw = vec![
             Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),

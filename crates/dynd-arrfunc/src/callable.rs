@@ -115,6 +115,91 @@ impl Overload {
     }
 }
 
+/// The body of a [`Callable::function`]: the positional arguments and the
+/// keyword arguments (checked, with defaults filled in) to the result.
+pub(crate) type ArrayFn = dyn Fn(&[&Array], &Kwargs<'_>) -> Result<Array, Error> + Send + Sync;
+
+/// A callable body written as a Rust function over whole arrays, for
+/// operations that are not elementwise (constructors, casts, and the
+/// reductions and array functions built on them): their result type may
+/// depend on argument and keyword values, so they are resolved by running.
+#[derive(Clone)]
+pub(crate) struct Function {
+    signature: Type,
+    positional: usize,
+    run: Arc<ArrayFn>,
+}
+
+/// The keyword arguments of one call of a [`Callable::function`], in
+/// declared order, with defaults filled in.
+pub struct Kwargs<'a> {
+    name: &'a str,
+    keywords: &'a [Keyword],
+    values: Vec<Option<Array>>,
+}
+
+impl Kwargs<'_> {
+    /// The value of keyword `name`, if it was given or has a default.
+    pub fn get(&self, name: &str) -> Option<&Array> {
+        let i = self.keywords.iter().position(|k| &*k.name == name)?;
+        self.values[i].as_ref()
+    }
+
+    /// The value of keyword `name` as one string.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeywordValue`] if it is not a single string.
+    pub fn string(&self, name: &str) -> Result<Option<String>, Error> {
+        self.scalar(name, "a string", |v| match v {
+            dynd_kernels::Value::Str(s) => Some(s.clone()),
+            _ => None,
+        })
+    }
+
+    /// The value of keyword `name` as one integer.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeywordValue`] if it is not a single integer.
+    pub fn int(&self, name: &str) -> Result<Option<i64>, Error> {
+        self.scalar(name, "an integer", |v| match v {
+            dynd_kernels::Value::Int(i) => i64::try_from(*i).ok(),
+            _ => None,
+        })
+    }
+
+    /// The value of keyword `name` as one boolean.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeywordValue`] if it is not a single boolean.
+    pub fn bool(&self, name: &str) -> Result<Option<bool>, Error> {
+        self.scalar(name, "a boolean", |v| match v {
+            dynd_kernels::Value::Bool(b) => Some(*b),
+            _ => None,
+        })
+    }
+
+    fn scalar<T>(
+        &self,
+        name: &str,
+        what: &str,
+        f: impl Fn(&dynd_kernels::Value) -> Option<T>,
+    ) -> Result<Option<T>, Error> {
+        let Some(a) = self.get(name) else {
+            return Ok(None);
+        };
+        let v = a.to_value();
+        f(&v).map(Some).ok_or_else(|| Error::KeywordValue {
+            name: self.name.to_string(),
+            keyword: name.to_string(),
+            expected: what.to_string(),
+            found: format!("{a} ({})", a.ty()),
+        })
+    }
+}
+
 /// A keyword argument: its name, its element type, and its default (a
 /// keyword with a default is optional). Keyword values are elementwise
 /// arguments like the positional ones, after them in declared order.
@@ -155,6 +240,9 @@ impl Keyword {
 pub struct Callable {
     name: Arc<str>,
     overloads: Arc<[Overload]>,
+    /// A callable over whole arrays instead of overloads (see
+    /// [`Callable::function`]).
+    function: Option<Function>,
     keywords: Arc<[Keyword]>,
     mode: BroadcastMode,
     /// Resolutions by argument types: the overload's index and the result
@@ -261,6 +349,7 @@ impl Callable {
             name: name.into(),
             overloads: overloads.into(),
             mode: BroadcastMode::NumPy,
+            function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
         })
@@ -275,6 +364,7 @@ impl Callable {
             name: name.into(),
             overloads: vec![Overload::new(Leaf::map1(f))].into(),
             mode: BroadcastMode::NumPy,
+            function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
         }
@@ -289,9 +379,75 @@ impl Callable {
             name: name.into(),
             overloads: vec![Overload::new(Leaf::map2(f))].into(),
             mode: BroadcastMode::NumPy,
+            function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
         }
+    }
+
+    /// A callable running `f` on whole arrays: `signature` (e.g. `(Any,
+    /// type: string, errmode: ?string) -> Any`) gives the positional
+    /// arguments and names the keywords, which `keywords` declare with
+    /// their defaults, in the same order. Keyword arguments are checked as
+    /// for every callable (unknown, repeated, missing) before `f` runs.
+    ///
+    /// ```
+    /// use dynd_arrfunc::{Callable, Keyword};
+    /// use dynd_kernels::{array, Array};
+    /// use dynd_types::Scalar;
+    ///
+    /// let scale = Callable::function(
+    ///     "scale",
+    ///     "(Any, by: ?int64) -> Any",
+    ///     vec![Keyword::optional("by", Scalar::Int64, Array::from_scalar(2i64))],
+    ///     |args, kw| {
+    ///         let by = kw.int("by")?.unwrap_or(1) as f64;
+    ///         Ok(dynd_kernels::elwise::map1(args[0], move |x: f64| x * by)?)
+    ///     },
+    /// )?;
+    /// assert_eq!(scale.call(&[&array![1.0, 2.0]])?.to_string(), "[2, 4]");
+    /// let three = Array::from_scalar(3i64);
+    /// assert_eq!(scale.call_kw(&[&array![1.0]], &[("by", &three)])?.to_string(), "[3]");
+    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotASignature`] if `signature` is not a callable type, and
+    /// [`Error::KeywordMismatch`] if its keywords are not `keywords`' names
+    /// in order.
+    pub fn function(
+        name: &str,
+        signature: &str,
+        keywords: Vec<Keyword>,
+        f: impl Fn(&[&Array], &Kwargs<'_>) -> Result<Array, Error> + Send + Sync + 'static,
+    ) -> Result<Callable, Error> {
+        let signature: Type = signature.parse().map_err(dynd_types::Error::from)?;
+        let TypeKind::Callable(sig) = signature.kind() else {
+            return Err(Error::NotASignature { ty: signature });
+        };
+        let declared: Vec<&str> = keywords.iter().map(|k| &*k.name).collect();
+        let named: Vec<&str> = sig.keywords.iter().map(|(n, _)| &**n).collect();
+        if declared != named {
+            return Err(Error::KeywordMismatch {
+                name: name.to_string(),
+                signature: named.join(", "),
+                declared: declared.join(", "),
+            });
+        }
+        let positional = sig.positional.len();
+        Ok(Callable {
+            name: name.into(),
+            overloads: Arc::from(Vec::new()),
+            function: Some(Function {
+                signature,
+                positional,
+                run: Arc::new(f),
+            }),
+            mode: BroadcastMode::NumPy,
+            keywords: keywords.into(),
+            cache: Arc::default(),
+        })
     }
 
     /// The same callable with SlangPy's strict broadcasting: only 0-d
@@ -311,6 +467,13 @@ impl Callable {
     /// [`Error::Arity`] if the overloads take fewer inputs than there are
     /// keywords, [`Error::DuplicateKeyword`] for a name given twice.
     pub fn with_keywords(mut self, keywords: Vec<Keyword>) -> Result<Callable, Error> {
+        if let Some(f) = &self.function {
+            return Err(dynd_kernels::Error::Unsupported {
+                operation: "adding keywords to a function callable (its signature names them)",
+                ty: f.signature.clone(),
+            }
+            .into());
+        }
         if let Some(o) = self
             .overloads
             .iter()
@@ -398,6 +561,37 @@ impl Callable {
                 found: args.len(),
             });
         }
+        if let Some(f) = &self.function {
+            let values = self
+                .keywords
+                .iter()
+                .map(|kw| {
+                    let given = kwargs.iter().find(|(k, _)| *k == &*kw.name);
+                    match given {
+                        Some((_, a)) => self.keyword_value(kw, a).map(Some),
+                        None => Ok(kw.default.clone()),
+                    }
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            if let Some(kw) = self
+                .keywords
+                .iter()
+                .zip(&values)
+                .find_map(|(kw, v)| (v.is_none() && kw.default.is_none()).then_some(kw))
+            {
+                return Err(Error::MissingKeyword {
+                    name: self.name.to_string(),
+                    keyword: kw.name.to_string(),
+                    valid: valid(),
+                });
+            }
+            let kw = Kwargs {
+                name: &self.name,
+                keywords: &self.keywords,
+                values,
+            };
+            return (f.run)(args, &kw);
+        }
         let mut values: Vec<Array> = Vec::with_capacity(self.keywords.len());
         for kw in self.keywords.iter() {
             let given = kwargs
@@ -412,17 +606,44 @@ impl Callable {
                         keyword: kw.name.to_string(),
                         valid: valid(),
                     })?;
-            let (dims, _) = value.ty().split_dims();
-            let ty = Type::with_dims(dims.into_iter().cloned(), Type::from(kw.ty))?;
-            values.push(if value.dtype().as_scalar() == Some(kw.ty) {
-                value
-            } else {
-                value.cast(&ty, ErrorMode::Fractional)?
-            });
+            values.push(self.keyword_value(kw, &value)?);
         }
         let mut all: Vec<&Array> = args.to_vec();
         all.extend(values.iter());
         self.call(&all)
+    }
+
+    /// A keyword's value cast to its declared element type.
+    fn keyword_value(&self, kw: &Keyword, value: &Array) -> Result<Array, Error> {
+        let from = value_scalar(value.dtype());
+        if from == Some(kw.ty) {
+            return Ok(value.clone());
+        }
+        // Numbers convert among themselves (checked); text is not parsed
+        // into numbers nor numbers formatted into text.
+        let text = |s: Option<Scalar>| matches!(s, Some(Scalar::String | Scalar::Bytes));
+        if text(from) || text(Some(kw.ty)) {
+            return Err(Error::KeywordValue {
+                name: self.name.to_string(),
+                keyword: kw.name.to_string(),
+                expected: if text(Some(kw.ty)) {
+                    "a string".into()
+                } else {
+                    kw.ty.to_string()
+                },
+                found: format!("{value} ({})", value.ty()),
+            });
+        }
+        let (dims, _) = value.ty().split_dims();
+        let ty = Type::with_dims(dims.into_iter().cloned(), Type::from(kw.ty))?;
+        value
+            .cast(&ty, ErrorMode::Fractional)
+            .map_err(|e| Error::KeywordValue {
+                name: self.name.to_string(),
+                keyword: kw.name.to_string(),
+                expected: kw.ty.to_string(),
+                found: format!("{value} ({}): {e}", value.ty()),
+            })
     }
 
     /// The name.
@@ -432,12 +653,18 @@ impl Callable {
 
     /// The number of arguments.
     pub fn arity(&self) -> usize {
-        self.overloads.first().map_or(0, |o| o.inputs().len())
+        match &self.function {
+            Some(f) => f.positional + self.keywords.len(),
+            None => self.overloads.first().map_or(0, |o| o.inputs().len()),
+        }
     }
 
     /// The overloads' signatures, keyword arguments by name (`?T` for
     /// optional ones).
     pub fn signatures(&self) -> Vec<Type> {
+        if let Some(f) = &self.function {
+            return vec![f.signature.clone()];
+        }
         if self.keywords.is_empty() {
             return self.overloads.iter().map(|o| o.signature.clone()).collect();
         }
@@ -480,6 +707,11 @@ impl Callable {
     /// [`Error::Arity`], [`Error::NoMatch`] listing the signatures, or
     /// [`Error::Ambiguous`] naming the tied candidates.
     pub fn dispatch(&self, dtypes: &[Type]) -> Result<&Overload, Error> {
+        if self.function.is_some() {
+            return Err(Error::ValueDependent {
+                name: self.name.to_string(),
+            });
+        }
         if dtypes.len() != self.arity() {
             return Err(Error::Arity {
                 name: self.name.to_string(),
@@ -600,6 +832,9 @@ impl Callable {
     /// As [`Callable::resolve`], and kernel errors (a ragged row that does
     /// not fit names the row and both lengths).
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
+        if self.function.is_some() {
+            return self.call_kw(args, &[]);
+        }
         let (index, ty, as_is) = self.resolved(args)?;
         let o = &self.overloads[index];
         let (cast, refs): (Vec<Array>, Vec<&Array>);
@@ -679,6 +914,17 @@ impl Callable {
     /// [`Error::Out`] if `out`'s type differs from the result's; otherwise as
     /// [`Callable::call`].
     pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
+        if self.function.is_some() {
+            let r = self.call(args)?;
+            if r.ty() != out.ty() {
+                return Err(Error::Out {
+                    name: self.name.to_string(),
+                    out: out.ty().clone(),
+                    result: r.ty().clone(),
+                });
+            }
+            return Ok(out.assign(&r, ErrorMode::NoCheck)?);
+        }
         let (index, result, as_is) = self.resolved(args)?;
         let o = &self.overloads[index];
         let core = matches!(o.body, Body::Core(_));

@@ -27,11 +27,13 @@ fn lines(types: &[Type]) -> String {
 #[non_exhaustive]
 pub enum Error {
     /// An array or kernel error (a value that does not fit, a ragged row...).
+    /// Boxed, as are the other large payloads, so that `Result<_, Error>`
+    /// stays small (callers' closures return it).
     #[error(transparent)]
-    Kernel(#[from] dynd_kernels::Error),
+    Kernel(Box<dynd_kernels::Error>),
     /// A type error (broadcasting, promotion, parsing).
     #[error(transparent)]
-    Type(#[from] dynd_types::Error),
+    Type(Box<dynd_types::Error>),
     /// No overload accepts the arguments' data types.
     #[error(
         "{name}: no overload accepts ({}); the signatures are:{}",
@@ -90,7 +92,7 @@ pub enum Error {
         /// The parameter's type.
         param: Type,
         /// Why.
-        mismatch: dynd_types::Mismatch,
+        mismatch: Box<dynd_types::Mismatch>,
     },
     /// An argument with fewer dimensions than its parameter's core dimensions.
     #[error("argument {arg} ({ty}) has {ndim} dimension(s), but parameter {param} needs at least {needed}")]
@@ -146,6 +148,34 @@ pub enum Error {
         /// The keywords it takes.
         valid: Vec<String>,
     },
+    /// A keyword value that is not what the keyword takes.
+    #[error("{name}: keyword argument '{keyword}' must be {expected}, not {found}")]
+    KeywordValue {
+        /// The callable.
+        name: String,
+        /// The keyword.
+        keyword: String,
+        /// What it takes.
+        expected: String,
+        /// What was given.
+        found: String,
+    },
+    /// A function callable whose signature and declared keywords differ.
+    #[error("{name}: the signature names keywords ({signature}), but ({declared}) are declared")]
+    KeywordMismatch {
+        /// The callable.
+        name: String,
+        /// The keywords the signature names.
+        signature: String,
+        /// The keywords declared.
+        declared: String,
+    },
+    /// A question about result types that only running can answer.
+    #[error("{name}: the result type depends on the argument values (call it to find out)")]
+    ValueDependent {
+        /// The callable.
+        name: String,
+    },
     /// An `out` array that does not fit the result.
     #[error("{name}: the out array has type {out}, but the result has type {result}")]
     Out {
@@ -156,4 +186,16 @@ pub enum Error {
         /// The result's type.
         result: Type,
     },
+}
+
+impl From<dynd_kernels::Error> for Error {
+    fn from(e: dynd_kernels::Error) -> Error {
+        Error::Kernel(Box::new(e))
+    }
+}
+
+impl From<dynd_types::Error> for Error {
+    fn from(e: dynd_types::Error) -> Error {
+        Error::Type(Box::new(e))
+    }
 }

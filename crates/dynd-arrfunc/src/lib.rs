@@ -23,7 +23,7 @@ mod callable;
 mod error;
 mod lifted;
 
-pub use callable::{Body, Callable, Keyword, Overload};
+pub use callable::{Body, Callable, Keyword, Kwargs, Overload};
 pub use error::Error;
 pub use lifted::resolve_lifted;
 

@@ -77,7 +77,7 @@ pub fn resolve_lifted(signature: &Type, args: &[Type], mode: BroadcastMode) -> R
                 arg: i,
                 ty: arg.clone(),
                 param: param.clone(),
-                mismatch,
+                mismatch: Box::new(mismatch),
             })?;
         leading.push(Type::with_dims(
             arg_dims[..split].iter().map(|d| (*d).clone()),

@@ -584,3 +584,123 @@ fn keyword_arguments_are_checked_and_passed() {
         "(float64, by: float64) -> float64"
     );
 }
+
+fn text(s: &str) -> Array {
+    Array::from_value(&dynd_kernels::Value::Str(s.into()), None).unwrap()
+}
+
+#[test]
+fn constructors_and_cast_are_callables_whose_type_is_a_value() {
+    let cast = builtins::get("cast").unwrap();
+    let x = arr("[1.5, -2.0]", "2 * float64");
+    assert_eq!(
+        cast.call(&[&arr("[1, 2]", "2 * int64"), &text("float32")])
+            .map(|a| format!("{a} : {}", a.ty()))
+            .unwrap(),
+        "[1, 2] : 2 * float32"
+    );
+    // The default error mode refuses truncation; a keyword relaxes it.
+    let err = cast.call(&[&x, &text("int8")]).unwrap_err().to_string();
+    assert!(err.contains("fractional part"), "{err}");
+    let r = cast
+        .call_kw(&[&x, &text("int8")], &[("errmode", &text("nocheck"))])
+        .unwrap();
+    assert_eq!(r.to_string(), "[1, -2]");
+    // A full target type broadcasts the argument to it.
+    let r = cast.call(&[&x, &text("2 * 2 * float32")]).unwrap();
+    assert_eq!(r.to_string(), "[[1.5, -2], [1.5, -2]]");
+    // Errors name the callable and what was wrong.
+    assert_eq!(
+        cast.call_kw(&[&x, &text("int8")], &[("errmode", &text("sloppy"))])
+            .unwrap_err()
+            .to_string(),
+        "cast: keyword argument 'errmode' must be an error mode (nocheck, overflow, fractional or inexact), not 'sloppy'"
+    );
+    assert_eq!(
+        cast.call_kw(
+            &[&x, &text("int8")],
+            &[("errmode", &Array::from_scalar(3i64))]
+        )
+        .unwrap_err()
+        .to_string(),
+        "cast: keyword argument 'errmode' must be a string, not 3 (int64)"
+    );
+    assert_eq!(
+        cast.call(&[&x, &Array::from_scalar(1i64)])
+            .unwrap_err()
+            .to_string(),
+        "cast: argument 1 must be a datashape string, not 1 (int64)"
+    );
+    assert_eq!(
+        cast.call(&[&x]).unwrap_err().to_string(),
+        "cast takes 2 argument(s), 1 given"
+    );
+    assert_eq!(
+        cast.resolve(&[t("2 * float64"), t("string")])
+            .unwrap_err()
+            .to_string(),
+        "cast: the result type depends on the argument values (call it to find out)"
+    );
+    assert_eq!(
+        cast.signatures()[0].to_string(),
+        "(Any, string, errmode: ?string) -> Any"
+    );
+
+    let call1 = |name: &str, args: &[&Array]| {
+        builtins::get(name)
+            .unwrap()
+            .call(args)
+            .map(|a| format!("{a} : {}", a.ty()))
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        call1("zeros", &[&text("2 * ?int32")]),
+        Ok("[null, null] : 2 * ?int32".into())
+    );
+    assert_eq!(
+        call1("ones", &[&text("2 * 2 * float32")]),
+        Ok("[[1, 1], [1, 1]] : 2 * 2 * float32".into())
+    );
+    assert_eq!(
+        call1("full", &[&text("3 * int8"), &Array::from_scalar(7i64)]),
+        Ok("[7, 7, 7] : 3 * int8".into())
+    );
+    assert!(
+        call1("full", &[&text("3 * int8"), &Array::from_scalar(700i64)])
+            .unwrap_err()
+            .contains("out of range for int8")
+    );
+    assert!(call1("zeros", &[&text("2 * flaot64")])
+        .unwrap_err()
+        .contains("did you mean 'float64'?"));
+}
+
+#[test]
+fn function_callables_check_their_declarations() {
+    let f = |args: &[&Array], _: &dynd_arrfunc::Kwargs<'_>| Ok(args[0].clone());
+    let err = Callable::function("id", "(Any, k: ?int64) -> Any", vec![], f).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "id: the signature names keywords (k), but () are declared"
+    );
+    let err = Callable::function("id", "int32", vec![], f).unwrap_err();
+    assert_eq!(err.to_string(), "int32 is not a callable signature");
+    let id = Callable::function("id", "(Any) -> Any", vec![], f).unwrap();
+    let mut out = Array::zeros(&t("2 * int64")).unwrap();
+    id.call_into(&mut out, &[&arr("[4, 5]", "2 * int64")])
+        .unwrap();
+    assert_eq!(out.to_string(), "[4, 5]");
+    let err = id
+        .call_into(&mut out, &[&arr("[4, 5, 6]", "3 * int64")])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "id: the out array has type 2 * int64, but the result has type 3 * int64"
+    );
+    assert!(id
+        .with_keywords(vec![dynd_arrfunc::Keyword::required(
+            "k",
+            dynd_types::Scalar::Int64
+        )])
+        .is_err());
+}

@@ -5,32 +5,17 @@
 //! arg   := NAME '=' expr | expr
 //! ```
 //!
-//! Besides the builtins: `array(VALUE, "TYPE")` gives a literal an explicit
-//! type, `cast(x, "TYPE")` converts (error mode `fractional`, or
-//! `errmode="..."`), and `zeros("TYPE")`, `ones("TYPE")`, `full("TYPE",
-//! VALUE)` build arrays.
+//! Besides the builtins (among them `cast(x, "TYPE", errmode="...")`,
+//! `zeros("TYPE")`, `ones("TYPE")` and `full("TYPE", VALUE)`),
+//! `array(VALUE, "TYPE")` gives a literal an explicit type.
 
 use dynd::func::builtins;
-use dynd::nd::{Array, ErrorMode, Value};
+use dynd::nd::{Array, Value};
 use dynd::ndt::{BroadcastMode, Type};
 
 /// Functions `eval` knows besides the builtins, with their signatures.
-pub(crate) const SPECIALS: &[(&str, &str)] = &[
-    ("array", "array(VALUE, \"TYPE\"): VALUE as an array of TYPE"),
-    (
-        "cast",
-        "cast(x, \"TYPE\", errmode=\"fractional\"): x converted to TYPE",
-    ),
-    (
-        "zeros",
-        "zeros(\"TYPE\"): an array of TYPE filled with 0 (NA for options)",
-    ),
-    ("ones", "ones(\"TYPE\"): an array of TYPE filled with 1"),
-    (
-        "full",
-        "full(\"TYPE\", VALUE): an array of TYPE filled with VALUE",
-    ),
-];
+pub(crate) const SPECIALS: &[(&str, &str)] =
+    &[("array", "array(VALUE, \"TYPE\"): VALUE as an array of TYPE")];
 
 /// A parsed expression.
 #[derive(Debug)]
@@ -213,36 +198,6 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
                 return Err("array's first argument must be a JSON literal".into());
             };
             Array::from_value(v, Some(&type_arg(&args[1], "array's type")?)).map_err(err)
-        }
-        "cast" => {
-            arity(2)?;
-            no_kwargs(&["errmode"])?;
-            let mode: ErrorMode = match kwargs.first() {
-                Some((_, e)) => string_arg(e, "errmode")?.parse()?,
-                None => ErrorMode::Fractional,
-            };
-            run(&args[0], BroadcastMode::NumPy)?
-                .cast(&type_arg(&args[1], "cast's type")?, mode)
-                .map_err(err)
-        }
-        "zeros" | "ones" => {
-            arity(1)?;
-            no_kwargs(&[])?;
-            let mut a =
-                Array::zeros(&type_arg(&args[0], &format!("{name}'s type"))?).map_err(err)?;
-            if name == "ones" {
-                a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)
-                    .map_err(err)?;
-            }
-            Ok(a)
-        }
-        "full" => {
-            arity(2)?;
-            no_kwargs(&[])?;
-            let mut a = Array::zeros(&type_arg(&args[0], "full's type")?).map_err(err)?;
-            a.assign(&run(&args[1], mode)?, ErrorMode::Fractional)
-                .map_err(err)?;
-            Ok(a)
         }
         _ => {
             let Some(mut f) = builtins::get(name) else {

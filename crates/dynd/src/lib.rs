@@ -61,7 +61,9 @@ pub mod nd {
 /// resolution, and the builtin library (the `dynd-arrfunc` crate).
 pub mod func {
     #[doc(inline)]
-    pub use dynd_arrfunc::{builtins, resolve_lifted, Body, Callable, Error, Keyword, Overload};
+    pub use dynd_arrfunc::{
+        builtins, resolve_lifted, Body, Callable, Error, Keyword, Kwargs, Overload,
+    };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
 }
