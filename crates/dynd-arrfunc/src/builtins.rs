@@ -41,7 +41,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
-use dynd_kernels::Element;
+use dynd_kernels::{Complex, Element, F16};
 
 use dynd_kernels::Array;
 use dynd_types::Scalar;
@@ -86,7 +86,7 @@ macro_rules! arith_int {
         }
     )*};
 }
-arith_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+arith_int!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 
 macro_rules! arith_float {
     ($($t:ty),*) => {$(
@@ -103,6 +103,67 @@ macro_rules! arith_float {
     )*};
 }
 arith_float!(f32, f64);
+
+/// `float16` arithmetic: computed in `f64` and rounded once to half (exact
+/// for `+ - *`, and correctly rounded for `/` and `sqrt`, since `f64` has
+/// more than twice half's precision).
+impl Arith for F16 {
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64() + o.to_f64())
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64() - o.to_f64())
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64() * o.to_f64())
+    }
+    #[inline(always)]
+    fn floor_div(self, o: Self) -> Self {
+        F16::from_f64((self.to_f64() / o.to_f64()).floor())
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        F16(self.0 ^ 0x8000)
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        F16(self.0 & 0x7fff)
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64().max_nan(o.to_f64()))
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64().min_nan(o.to_f64()))
+    }
+}
+
+/// Maximum and minimum that propagate NaN (NumPy's `maximum`/`minimum`).
+trait NanMinMax {
+    fn max_nan(self, o: Self) -> Self;
+    fn min_nan(self, o: Self) -> Self;
+}
+
+impl NanMinMax for f64 {
+    fn max_nan(self, o: f64) -> f64 {
+        if self.is_nan() || o.is_nan() {
+            f64::NAN
+        } else {
+            self.max(o)
+        }
+    }
+    fn min_nan(self, o: f64) -> f64 {
+        if self.is_nan() || o.is_nan() {
+            f64::NAN
+        } else {
+            self.min(o)
+        }
+    }
+}
 
 /// Float math.
 trait FloatMath: Arith {
@@ -134,6 +195,169 @@ macro_rules! float_math {
 }
 float_math!(f32, f64);
 
+impl FloatMath for F16 {
+    fn sqrt(self) -> Self {
+        F16::from_f64(self.to_f64().sqrt())
+    }
+    fn exp(self) -> Self {
+        F16::from_f64(self.to_f64().exp())
+    }
+    fn ln(self) -> Self {
+        F16::from_f64(self.to_f64().ln())
+    }
+    fn sin(self) -> Self {
+        F16::from_f64(self.to_f64().sin())
+    }
+    fn cos(self) -> Self {
+        F16::from_f64(self.to_f64().cos())
+    }
+    fn tan(self) -> Self {
+        F16::from_f64(self.to_f64().tan())
+    }
+    fn pow(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64().powf(o.to_f64()))
+    }
+    fn atan2(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64().atan2(o.to_f64()))
+    }
+    fn div(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64() / o.to_f64())
+    }
+}
+
+/// The real parts of complex numbers: the float operations complex math
+/// needs.
+trait Real:
+    Copy
+    + PartialEq
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const NAN: Self;
+    fn abs(self) -> Self;
+    fn hypot(self, o: Self) -> Self;
+    fn sqrt(self) -> Self;
+    fn exp(self) -> Self;
+    fn ln(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn sinh(self) -> Self;
+    fn cosh(self) -> Self;
+    fn atan2(self, o: Self) -> Self;
+    fn copysign(self, sign: Self) -> Self;
+    fn half(self) -> Self;
+}
+
+macro_rules! real {
+    ($($t:ty),*) => {$(
+        impl Real for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const NAN: Self = <$t>::NAN;
+            fn abs(self) -> Self { <$t>::abs(self) }
+            fn hypot(self, o: Self) -> Self { <$t>::hypot(self, o) }
+            fn sqrt(self) -> Self { <$t>::sqrt(self) }
+            fn exp(self) -> Self { <$t>::exp(self) }
+            fn ln(self) -> Self { <$t>::ln(self) }
+            fn sin(self) -> Self { <$t>::sin(self) }
+            fn cos(self) -> Self { <$t>::cos(self) }
+            fn sinh(self) -> Self { <$t>::sinh(self) }
+            fn cosh(self) -> Self { <$t>::cosh(self) }
+            fn atan2(self, o: Self) -> Self { <$t>::atan2(self, o) }
+            fn copysign(self, sign: Self) -> Self { <$t>::copysign(self, sign) }
+            fn half(self) -> Self { self * 0.5 }
+        }
+    )*};
+}
+real!(f32, f64);
+
+fn c_add<T: Real>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    Complex::new(a.re + b.re, a.im + b.im)
+}
+fn c_sub<T: Real>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    Complex::new(a.re - b.re, a.im - b.im)
+}
+fn c_mul<T: Real>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    Complex::new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
+}
+/// Smith's division: scales by the larger part of the divisor, so that
+/// neither overflows where the quotient fits.
+fn c_div<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    if b.re.abs() >= b.im.abs() {
+        if b.re == T::ZERO && b.im == T::ZERO {
+            return Complex::new(a.re / b.re, a.im / b.re);
+        }
+        let r = b.im / b.re;
+        let den = b.re + b.im * r;
+        Complex::new((a.re + a.im * r) / den, (a.im - a.re * r) / den)
+    } else {
+        let r = b.re / b.im;
+        let den = b.re * r + b.im;
+        Complex::new((a.re * r + a.im) / den, (a.im * r - a.re) / den)
+    }
+}
+fn c_neg<T: Real>(a: Complex<T>) -> Complex<T> {
+    Complex::new(-a.re, -a.im)
+}
+fn c_abs<T: Real>(a: Complex<T>) -> T {
+    a.re.hypot(a.im)
+}
+fn c_eq<T: Real>(a: Complex<T>, b: Complex<T>) -> bool {
+    a == b
+}
+fn c_ne<T: Real>(a: Complex<T>, b: Complex<T>) -> bool {
+    a != b
+}
+/// The principal square root (the branch cut along the negative reals;
+/// the sign of a zero imaginary part picks the side).
+fn c_sqrt<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    if a.re == T::ZERO && a.im == T::ZERO {
+        return Complex::new(T::ZERO, a.im);
+    }
+    let t = ((a.re.abs() + a.re.hypot(a.im)).half()).sqrt();
+    if a.re >= T::ZERO {
+        Complex::new(t, (a.im / t).half())
+    } else {
+        Complex::new((a.im.abs() / t).half(), t.copysign(a.im))
+    }
+}
+fn c_exp<T: Real>(a: Complex<T>) -> Complex<T> {
+    let m = a.re.exp();
+    Complex::new(m * a.im.cos(), m * a.im.sin())
+}
+/// The principal logarithm.
+fn c_log<T: Real>(a: Complex<T>) -> Complex<T> {
+    Complex::new(a.re.hypot(a.im).ln(), a.im.atan2(a.re))
+}
+fn c_sin<T: Real>(a: Complex<T>) -> Complex<T> {
+    Complex::new(a.re.sin() * a.im.cosh(), a.re.cos() * a.im.sinh())
+}
+fn c_cos<T: Real>(a: Complex<T>) -> Complex<T> {
+    Complex::new(a.re.cos() * a.im.cosh(), -(a.re.sin() * a.im.sinh()))
+}
+fn c_tan<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    c_div(c_sin(a), c_cos(a))
+}
+/// `a ** b` as `exp(b log a)`; `0 ** b` is 1 for `b == 0`, 0 for `b` with a
+/// positive real part, NaN otherwise.
+fn c_pow<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    if a.re == T::ZERO && a.im == T::ZERO {
+        return if b.re == T::ZERO && b.im == T::ZERO {
+            Complex::new(T::ONE, T::ZERO)
+        } else if b.re > T::ZERO {
+            Complex::new(T::ZERO, T::ZERO)
+        } else {
+            Complex::new(T::NAN, T::NAN)
+        };
+    }
+    c_exp(c_mul(b, c_log(a)))
+}
+
 /// Integers as f64, for true division.
 trait ToF64: Arith {
     fn to_f64(self) -> f64;
@@ -142,7 +366,7 @@ trait ToF64: Arith {
 macro_rules! to_f64 {
     ($($t:ty),*) => {$( impl ToF64 for $t { #[inline(always)] fn to_f64(self) -> f64 { self as f64 } } )*};
 }
-to_f64!(i8, i16, i32, i64, u8, u16, u32, u64);
+to_f64!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 
 fn add<T: Arith>(a: T, b: T) -> T {
     a.add(b)
@@ -229,8 +453,33 @@ macro_rules! over1 {
 
 macro_rules! numeric {
     ($m:ident, $f:ident) => {
-        $m!($f, [i8, i16, i32, i64, u8, u16, u32, u64, f32, f64])
+        $m!(
+            $f,
+            [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, F16, f32, f64]
+        )
     };
+}
+
+/// Overloads for both complex types.
+macro_rules! complex {
+    (2, $f:ident) => {
+        vec![
+            Overload::new(Leaf::map2($f::<f32>)),
+            Overload::new(Leaf::map2($f::<f64>)),
+        ]
+    };
+    (1, $f:ident) => {
+        vec![
+            Overload::new(Leaf::map1($f::<f32>)),
+            Overload::new(Leaf::map1($f::<f64>)),
+        ]
+    };
+}
+
+/// `base` with `extra` appended.
+fn with(mut base: Vec<Overload>, extra: Vec<Overload>) -> Vec<Overload> {
+    base.extend(extra);
+    base
 }
 
 /// `x` limited to `[lo, hi]`; NaN stays NaN.
@@ -412,31 +661,59 @@ fn build() -> BTreeMap<&'static str, Callable> {
             Callable::new(name, overloads).unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
         m.insert(name, c);
     };
-    put("add", numeric!(over2, add));
-    put("subtract", numeric!(over2, sub));
-    put("multiply", numeric!(over2, mul));
+    put("add", with(numeric!(over2, add), complex!(2, c_add)));
+    put("subtract", with(numeric!(over2, sub), complex!(2, c_sub)));
+    put("multiply", with(numeric!(over2, mul), complex!(2, c_mul)));
     put("floor_divide", numeric!(over2, floor_div));
     put("maximum", numeric!(over2, maximum));
     put("minimum", numeric!(over2, minimum));
-    put("negative", numeric!(over1, negative));
-    put("abs", numeric!(over1, abs));
-    put("equal", numeric!(over2, eq));
-    put("not_equal", numeric!(over2, ne));
+    put(
+        "negative",
+        with(numeric!(over1, negative), complex!(1, c_neg)),
+    );
+    put("abs", with(numeric!(over1, abs), complex!(1, c_abs)));
+    put("equal", with(numeric!(over2, eq), complex!(2, c_eq)));
+    put("not_equal", with(numeric!(over2, ne), complex!(2, c_ne)));
     put("less", numeric!(over2, lt));
     put("less_equal", numeric!(over2, le));
     put("greater", numeric!(over2, gt));
     put("greater_equal", numeric!(over2, ge));
-    let mut divide = over2!(div, [f32, f64]);
-    divide.extend(over2!(int_div, [i8, i16, i32, i64, u8, u16, u32, u64]));
+    let mut divide = over2!(div, [F16, f32, f64]);
+    divide.extend(over2!(
+        int_div,
+        [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128]
+    ));
+    divide.extend(complex!(2, c_div));
     put("divide", divide);
-    put("power", over2!(pow, [f32, f64]));
-    put("arctan2", over2!(atan2, [f32, f64]));
-    put("sqrt", over1!(sqrt, [f32, f64]));
-    put("exp", over1!(exp, [f32, f64]));
-    put("log", over1!(log, [f32, f64]));
-    put("sin", over1!(sin, [f32, f64]));
-    put("cos", over1!(cos, [f32, f64]));
-    put("tan", over1!(tan, [f32, f64]));
+    put(
+        "power",
+        with(over2!(pow, [F16, f32, f64]), complex!(2, c_pow)),
+    );
+    put("arctan2", over2!(atan2, [F16, f32, f64]));
+    put(
+        "sqrt",
+        with(over1!(sqrt, [F16, f32, f64]), complex!(1, c_sqrt)),
+    );
+    put(
+        "exp",
+        with(over1!(exp, [F16, f32, f64]), complex!(1, c_exp)),
+    );
+    put(
+        "log",
+        with(over1!(log, [F16, f32, f64]), complex!(1, c_log)),
+    );
+    put(
+        "sin",
+        with(over1!(sin, [F16, f32, f64]), complex!(1, c_sin)),
+    );
+    put(
+        "cos",
+        with(over1!(cos, [F16, f32, f64]), complex!(1, c_cos)),
+    );
+    put(
+        "tan",
+        with(over1!(tan, [F16, f32, f64]), complex!(1, c_tan)),
+    );
     put(
         "clip",
         vec![

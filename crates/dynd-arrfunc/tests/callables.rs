@@ -91,7 +91,7 @@ fn integer_semantics_are_documented_ones() {
 #[test]
 fn no_match_and_ambiguity_are_errors_naming_the_candidates() {
     let err = call("sqrt", &[&array!["a"]]).unwrap_err();
-    assert_eq!(err, "sqrt: no overload accepts (string); the signatures are:\n  (float32) -> float32\n  (float64) -> float64");
+    assert_eq!(err, "sqrt: no overload accepts (string); the signatures are:\n  (float16) -> float16\n  (float32) -> float32\n  (float64) -> float64\n  (complex[float32]) -> complex[float32]\n  (complex[float64]) -> complex[float64]");
     let err = call("logical_and", &[&array![1.5], &array![true]]).unwrap_err();
     assert!(
         err.starts_with("logical_and: no overload accepts (float64, bool)"),
@@ -242,7 +242,8 @@ fn every_builtin_lists_its_signatures() {
     ] {
         assert!(names.contains(&n), "{n} missing");
     }
-    assert_eq!(builtins::get("add").unwrap().signatures().len(), 10);
+    // 10 integer types, 3 float types, 2 complex types.
+    assert_eq!(builtins::get("add").unwrap().signatures().len(), 15);
 }
 
 #[test]
@@ -703,4 +704,88 @@ fn function_callables_check_their_declarations() {
             dynd_types::Scalar::Int64
         )])
         .is_err());
+}
+
+#[test]
+fn int128_float16_and_complex_have_overloads() {
+    let c = |json: &str, ty: &str| arr(json, ty);
+    // int128 wraps like the other integers; true division gives float64.
+    let big = c("[170141183460469231731687303715884105727]", "1 * int128");
+    assert_eq!(
+        call("add", &[&big, &c("[1]", "1 * int128")]),
+        Ok("[-170141183460469231731687303715884105728] : 1 * int128".into())
+    );
+    assert_eq!(
+        call(
+            "divide",
+            &[&c("[7]", "1 * uint128"), &c("[2]", "1 * uint128")]
+        ),
+        Ok("[3.5] : 1 * float64".into())
+    );
+    // float16 rounds once, to nearest even; NumPy's result types.
+    let h = c("[1, 2048, 0.1]", "3 * float16");
+    assert_eq!(
+        call("add", &[&h, &c("[0.5, 1, 0.2]", "3 * float16")]),
+        Ok("[1.5, 2048, 0.2998] : 3 * float16".into()),
+        "2048 + 1 is a tie and rounds to even"
+    );
+    assert_eq!(
+        call("sqrt", &[&c("[4, 2]", "2 * int8")]),
+        Ok("[2, 1.414] : 2 * float16".into()),
+        "int8 promotes to float16, as in NumPy"
+    );
+    assert_eq!(
+        call(
+            "equal",
+            &[
+                &c("[0, NaN]", "2 * float16"),
+                &c("[-0.0, NaN]", "2 * float16")
+            ]
+        ),
+        Ok("[true, false] : 2 * bool".into()),
+        "-0 == 0 and NaN != NaN for halves too"
+    );
+    // Complex arithmetic and functions.
+    let z = c("[[1, 2], [0, 1]]", "2 * complex[float64]");
+    let w = c("[[3, -1], [0, 1]]", "2 * complex[float64]");
+    assert_eq!(
+        call("multiply", &[&z, &w]),
+        Ok("[[5, 5], [-1, 0]] : 2 * complex[float64]".into())
+    );
+    let v = c("[[1, -1], [0, 2]]", "2 * complex[float64]");
+    assert_eq!(
+        call("divide", &[&z, &v]),
+        Ok("[[-0.5, 1.5], [0.5, 0]] : 2 * complex[float64]".into())
+    );
+    assert_eq!(
+        call("abs", &[&c("[[3, 4]]", "1 * complex[float32]")]),
+        Ok("[5] : 1 * float32".into())
+    );
+    assert_eq!(
+        call("sqrt", &[&c("[[-4, 0], [0, 2]]", "2 * complex[float64]")]),
+        Ok("[[0, 2], [1, 1]] : 2 * complex[float64]".into())
+    );
+    let e = builtins::get("exp")
+        .unwrap()
+        .call(&[&c("[[0, 3.141592653589793]]", "1 * complex[float64]")])
+        .unwrap();
+    let v = e.get::<dynd_kernels::Complex<f64>>(&[0]).unwrap();
+    assert!(
+        (v.re + 1.0).abs() < 1e-15 && v.im.abs() < 1e-15,
+        "e^(i pi) = -1: {v:?}"
+    );
+    // Mixed real and complex promote to complex; ordering is not defined.
+    assert_eq!(
+        call(
+            "add",
+            &[
+                &c("[1]", "1 * float64"),
+                &c("[[0, 1]]", "1 * complex[float32]")
+            ]
+        ),
+        Ok("[[1, 1]] : 1 * complex[float64]".into())
+    );
+    assert!(call("less", &[&z, &w])
+        .unwrap_err()
+        .starts_with("less: no overload accepts"));
 }

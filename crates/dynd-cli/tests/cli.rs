@@ -469,7 +469,15 @@ fn resolve_and_list() {
     );
     let (code, v) = dynd_json(&["list", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(v["functions"]["add"].as_array().unwrap().len(), 10);
+    assert_eq!(v["functions"]["add"].as_array().unwrap().len(), 15);
+    assert_eq!(
+        v["functions"]["cast"],
+        json!(["(Any, string, errmode: ?string) -> Any"])
+    );
+    assert_eq!(
+        v["functions"]["dot"][0],
+        json!("(N * int32, N * int32) -> int32")
+    );
     assert_eq!(v["functions"]["logical_not"], json!(["(bool) -> bool"]));
     assert!(v["functions"]["array"].is_array());
     assert!(dynd(&["list"]).1.starts_with("abs\n    (int8) -> int8\n"));

@@ -1115,15 +1115,48 @@ fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
                 _ => Value::List(bytes.iter().map(|b| Value::Int(i128::from(*b))).collect()),
             }
         }
-        (TypeKind::Scalar(s), _) => match read_num(*s, &data[at..]) {
-            Num::Bool(b) => Value::Bool(b),
-            Num::Int(i) => Value::Int(i),
-            Num::UInt(u) => i128::try_from(u).map_or(Value::Float(u as f64), Value::Int),
-            Num::Float(x) => Value::Float(x),
-            Num::Complex(re, im) => Value::List(vec![Value::Float(re), Value::Float(im)]),
-        },
+        (TypeKind::Scalar(s), _) => {
+            // A float of less than double precision reads as the shortest
+            // decimal that is the same float at its own precision, so it
+            // prints as written (`1.1`, not `1.100000023841858`).
+            let short = |x: f64| match s {
+                Scalar::Float32 | Scalar::Complex64 => shortest_f32(x),
+                Scalar::Float16 => shortest_f16(x),
+                _ => x,
+            };
+            match read_num(*s, &data[at..]) {
+                Num::Bool(b) => Value::Bool(b),
+                Num::Int(i) => Value::Int(i),
+                Num::UInt(u) => i128::try_from(u).map_or(Value::Float(u as f64), Value::Int),
+                Num::Float(x) => Value::Float(short(x)),
+                Num::Complex(re, im) => {
+                    Value::List(vec![Value::Float(short(re)), Value::Float(short(im))])
+                }
+            }
+        }
         _ => Value::Null,
     }
+}
+
+/// The shortest decimal (as an `f64`) that rounds to the same `f32` as `x`.
+fn shortest_f32(x: f64) -> f64 {
+    let f = x as f32;
+    if !f.is_finite() {
+        return x;
+    }
+    f.to_string().parse().unwrap_or(x)
+}
+
+/// The shortest decimal (as an `f64`) that rounds to the same half as `x`.
+fn shortest_f16(x: f64) -> f64 {
+    let h = crate::element::F16::from_f64(x);
+    if !x.is_finite() {
+        return x;
+    }
+    (1..=5)
+        .filter_map(|digits| format!("{:.*e}", digits - 1, x).parse::<f64>().ok())
+        .find(|y| crate::element::F16::from_f64(*y).0 == h.0)
+        .unwrap_or(x)
 }
 
 impl fmt::Display for Array {

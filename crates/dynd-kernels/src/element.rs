@@ -74,9 +74,23 @@ unsafe impl Element for Complex<f64> {
 /// assert_eq!(F16::from_f64(65520.0).to_f64(), f64::INFINITY); // past the largest half
 /// assert_eq!(F16::from_f64(1.0 + 1.0 / 4096.0).to_f64(), 1.0); // a tie rounds to even
 /// ```
-#[derive(Clone, Copy, Default, PartialEq)]
+#[derive(Clone, Copy, Default)]
 #[repr(transparent)]
 pub struct F16(pub u16);
+
+/// Float equality, as for `f32`: `-0 == 0`, and NaN equals nothing.
+impl PartialEq for F16 {
+    fn eq(&self, other: &F16) -> bool {
+        self.to_f32() == other.to_f32()
+    }
+}
+
+/// Float order, as for `f32` (NaN is unordered).
+impl PartialOrd for F16 {
+    fn partial_cmp(&self, other: &F16) -> Option<std::cmp::Ordering> {
+        self.to_f32().partial_cmp(&other.to_f32())
+    }
+}
 
 // SAFETY: repr(transparent) over u16, size 2, align 2.
 unsafe impl Element for F16 {
