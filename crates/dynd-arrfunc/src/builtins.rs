@@ -3,18 +3,18 @@
 //!
 //! | name | signatures | notes |
 //! |---|---|---|
-//! | `add`, `subtract`, `multiply` | `(T, T) -> T` for every integer and float `T` | integers wrap on overflow (two's complement), as NumPy's do |
-//! | `divide` | `(T, T) -> T` for floats; `(I, I) -> float64` for integers | true division; division by zero gives ±inf or NaN (IEEE) |
+//! | `add`, `subtract`, `multiply` | `(T, T) -> T` for every integer (`int8`…`int128`, `uint8`…`uint128`), float (`float16`, `float32`, `float64`) and complex `T` | integers wrap on overflow (two's complement), as NumPy's do; `float16` is computed in `float64` and rounded once |
+//! | `divide` | `(T, T) -> T` for floats and complex; `(I, I) -> float64` for integers | true division; division by zero gives ±inf or NaN (IEEE); complex by Smith's method |
 //! | `floor_divide` | `(T, T) -> T` | integers: floor division, and division by zero gives 0 (NumPy's result, without its warning); floats: `floor(a / b)` |
 //! | `maximum`, `minimum` | `(T, T) -> T` | floats: NaN propagates |
-//! | `power` | `(T, T) -> T` for floats | |
+//! | `power` | `(T, T) -> T` for floats and complex | complex: `exp(b log a)` |
 //! | `arctan2` | `(T, T) -> T` for floats | |
-//! | `equal`, `not_equal`, `less`, `less_equal`, `greater`, `greater_equal` | `(T, T) -> bool` | |
+//! | `equal`, `not_equal`, `less`, `less_equal`, `greater`, `greater_equal` | `(T, T) -> bool` | complex numbers have `equal` and `not_equal` only (no order) |
 //! | `clip` | `(T, lo: ?float64, hi: ?float64) -> T` for floats | keywords default to -inf and +inf; NaN stays NaN |
 //! | `logical_and`, `logical_or`, `logical_xor` | `(bool, bool) -> bool` | |
 //! | `logical_not` | `(bool) -> bool` | |
-//! | `negative`, `abs` | `(T) -> T` | integers wrap (`abs(int8(-128)) == -128`) |
-//! | `sqrt`, `exp`, `log`, `sin`, `cos`, `tan` | `(T) -> T` for floats | integers promote to the cheapest float that holds them |
+//! | `negative`, `abs` | `(T) -> T`; `abs` of complex is real | integers wrap (`abs(int8(-128)) == -128`) |
+//! | `sqrt`, `exp`, `log`, `sin`, `cos`, `tan` | `(T) -> T` for floats and complex | integers promote to the cheapest float that holds them (`int8` to `float16`, as in NumPy); complex `sqrt` and `log` are the principal branches |
 //! | `dot` | `(N * T, N * T) -> T` for int32, int64, uint64, float32, float64 | the inner product of the last dimensions; leading ones broadcast |
 //! | `matmul` | `(M * N * T, N * P * T) -> M * P * T`, same `T`s | stacks of matrices broadcast over their leading dimensions |
 //! | `cross` | `(3 * T, 3 * T) -> 3 * T` for int32, int64, float32, float64 | a fixed-size core |
