@@ -38,7 +38,8 @@ pub const BLOCK_ALIGN: usize = 64;
 /// Blocks smaller than this are allocated with 16-byte alignment.
 pub const SMALL_BLOCK: usize = 4096;
 
-/// Blocks of at least this many bytes are kept for reuse when dropped.
+/// Blocks of at least this many bytes (the size from which the system
+/// allocator maps fresh pages) are kept for reuse when dropped.
 ///
 /// A fresh large allocation is memory the kernel maps page by page on
 /// first write: for an 80 MB result that page-faulting costs several times
@@ -46,7 +47,7 @@ pub const SMALL_BLOCK: usize = 4096;
 /// [`REUSE_MAX_BYTES`] in all) lets the next result of a similar size
 /// reuse pages that are already mapped, as a loop computing a new array
 /// per iteration does. [`release_cached`] frees them.
-pub const REUSE_MIN: usize = 1 << 20;
+pub const REUSE_MIN: usize = 128 << 10;
 
 /// The most bytes kept in freed blocks for reuse.
 pub const REUSE_MAX_BYTES: usize = 512 << 20;

@@ -140,6 +140,7 @@ impl Scalar {
     }
 
     /// The category, which orders scalars for promotion.
+    #[inline]
     pub fn category(self) -> ScalarCategory {
         use Scalar::*;
         match self {
@@ -154,12 +155,14 @@ impl Scalar {
     }
 
     /// Whether this is a boolean, integer, float or complex type.
+    #[inline]
     pub fn is_numeric(self) -> bool {
         !matches!(self, Scalar::String | Scalar::Bytes)
     }
 
     /// Size of one element in bytes. `string` and `bytes` hold a
     /// (start, length) reference into a memory block: two 64-bit words.
+    #[inline]
     pub fn size(self) -> usize {
         use Scalar::*;
         match self {
@@ -172,6 +175,7 @@ impl Scalar {
     }
 
     /// Alignment of one element in bytes.
+    #[inline]
     pub fn align(self) -> usize {
         match self {
             Scalar::Complex64 => 4,

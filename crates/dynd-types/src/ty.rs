@@ -256,6 +256,7 @@ impl Type {
     }
 
     /// What this type is.
+    #[inline]
     pub fn kind(&self) -> &TypeKind {
         match &self.0 {
             Repr::Scalar(s) => &SCALAR_KINDS[*s as usize],
@@ -264,6 +265,7 @@ impl Type {
     }
 
     /// The builtin scalar this type is, if it is one.
+    #[inline]
     pub fn as_scalar(&self) -> Option<Scalar> {
         match &self.0 {
             Repr::Scalar(s) => Some(*s),
@@ -305,6 +307,7 @@ impl Type {
     }
 
     /// Whether the outermost part of this type is a dimension.
+    #[inline]
     pub fn is_dim(&self) -> bool {
         matches!(self.kind(), TypeKind::Dim(..))
     }
@@ -342,6 +345,7 @@ impl Type {
     }
 
     /// The data type under all dimensions (the type itself if it has none).
+    #[inline]
     pub fn dtype(&self) -> &Type {
         let mut t = self;
         while let TypeKind::Dim(_, element) = t.kind() {
