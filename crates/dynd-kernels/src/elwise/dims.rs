@@ -53,12 +53,15 @@ thread_local! {
 
 /// Copies the `rows x cols` block at `src` (rows `outer` bytes apart,
 /// columns `inner`) into `buf`, row-major with rows `pitch` elements apart.
+/// The block goes through 8 x 8 sub-blocks held in registers, so that both
+/// the reads (down the source's contiguous direction) and the writes
+/// (along the buffer's rows) touch eight elements of one line in a row.
 ///
 /// # Safety
 ///
 /// Every element of the block is valid to read; `buf` holds `rows *
 /// pitch` elements of `T`.
-unsafe fn copy_block<T: Copy>(
+unsafe fn copy_block<T: Copy + Default>(
     src: *const u8,
     outer: isize,
     inner: isize,
@@ -68,18 +71,47 @@ unsafe fn copy_block<T: Copy>(
     pitch: usize,
 ) {
     let out = buf.cast::<T>();
-    for j in 0..cols {
-        let col = src.wrapping_offset(j as isize * inner);
-        for i in 0..rows {
-            // SAFETY: element (i, j) of the block, valid by the contract,
-            // and its place in the buffer.
-            unsafe {
-                let v = col
-                    .wrapping_offset(i as isize * outer)
-                    .cast::<T>()
-                    .read_unaligned();
-                out.add(i * pitch + j).write_unaligned(v);
+    let at = |i: usize, j: usize| {
+        src.wrapping_offset(i as isize * outer + j as isize * inner)
+            .cast::<T>()
+    };
+    let (rows8, cols8) = (rows / 8 * 8, cols / 8 * 8);
+    for j0 in (0..cols8).step_by(8) {
+        for i0 in (0..rows8).step_by(8) {
+            let mut t = [[T::default(); 8]; 8];
+            for (jj, column) in t.iter_mut().enumerate() {
+                for (ii, v) in column.iter_mut().enumerate() {
+                    // SAFETY: element (i0 + ii, j0 + jj) of the block.
+                    *v = unsafe { at(i0 + ii, j0 + jj).read_unaligned() };
+                }
             }
+            for ii in 0..8 {
+                for (jj, column) in t.iter().enumerate() {
+                    // SAFETY: inside the buffer's rows x pitch elements.
+                    unsafe {
+                        out.add((i0 + ii) * pitch + j0 + jj)
+                            .write_unaligned(column[ii])
+                    };
+                }
+            }
+        }
+    }
+    // The edges: columns past the last full eight, then rows past it.
+    let edge = |i: usize, j: usize| {
+        // SAFETY: element (i, j) of the block, and its place in the buffer.
+        unsafe {
+            out.add(i * pitch + j)
+                .write_unaligned(at(i, j).read_unaligned())
+        };
+    };
+    for j in cols8..cols {
+        for i in 0..rows {
+            edge(i, j);
+        }
+    }
+    for j in 0..cols8 {
+        for i in rows8..rows {
+            edge(i, j);
         }
     }
 }
