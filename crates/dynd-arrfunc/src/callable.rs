@@ -208,6 +208,10 @@ pub struct Keyword {
     name: Arc<str>,
     ty: Scalar,
     default: Option<Array>,
+    /// Whether it may be left out.
+    optional: bool,
+    /// Whether its value is converted to `ty` (otherwise passed as given).
+    convert: bool,
 }
 
 impl Keyword {
@@ -217,6 +221,8 @@ impl Keyword {
             name: name.into(),
             ty,
             default: None,
+            optional: false,
+            convert: true,
         }
     }
 
@@ -226,6 +232,21 @@ impl Keyword {
             name: name.into(),
             ty,
             default: Some(default),
+            optional: true,
+            convert: true,
+        }
+    }
+
+    /// An optional keyword of a [`Callable::function`] with no default
+    /// (the function sees `None`), its value converted to `ty`, or passed
+    /// as given when `ty` is `None` (the function checks it).
+    pub fn maybe(name: &str, ty: Option<Scalar>) -> Keyword {
+        Keyword {
+            name: name.into(),
+            ty: ty.unwrap_or(Scalar::Float64),
+            default: None,
+            optional: true,
+            convert: ty.is_some(),
         }
     }
 
@@ -493,6 +514,15 @@ impl Callable {
             });
         }
         for (i, k) in keywords.iter().enumerate() {
+            if !k.convert || (k.optional && k.default.is_none()) {
+                return Err(dynd_kernels::Error::Value {
+                    what: format!(
+                        "{}: keyword '{}' of an elementwise callable needs a type and, if optional, a default",
+                        self.name, k.name
+                    ),
+                }
+                .into());
+            }
             if keywords[..i].iter().any(|o| o.name == k.name) {
                 return Err(Error::DuplicateKeyword {
                     name: self.name.to_string(),
@@ -577,7 +607,7 @@ impl Callable {
                 .keywords
                 .iter()
                 .zip(&values)
-                .find_map(|(kw, v)| (v.is_none() && kw.default.is_none()).then_some(kw))
+                .find_map(|(kw, v)| (v.is_none() && !kw.optional).then_some(kw))
             {
                 return Err(Error::MissingKeyword {
                     name: self.name.to_string(),
@@ -616,7 +646,7 @@ impl Callable {
     /// A keyword's value cast to its declared element type.
     fn keyword_value(&self, kw: &Keyword, value: &Array) -> Result<Array, Error> {
         let from = value_scalar(value.dtype());
-        if from == Some(kw.ty) {
+        if from == Some(kw.ty) || !kw.convert {
             return Ok(value.clone());
         }
         // Numbers convert among themselves (checked); text is not parsed

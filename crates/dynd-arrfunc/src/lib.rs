@@ -22,6 +22,7 @@ pub mod builtins;
 mod callable;
 mod error;
 mod lifted;
+pub mod reductions;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload};
 pub use error::Error;

@@ -23,6 +23,7 @@ mod error;
 mod fixed_string;
 pub mod kernel;
 pub mod memory;
+pub mod reduce;
 mod scalar_io;
 mod value;
 mod view;

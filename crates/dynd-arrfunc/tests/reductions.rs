@@ -1,0 +1,153 @@
+//! The reduction builtins: results, result types, keywords and errors.
+
+use dynd_arrfunc::builtins;
+use dynd_kernels::{array, Array, Value};
+use dynd_types::Type;
+
+fn t(s: &str) -> Type {
+    s.parse().unwrap()
+}
+
+fn arr(json: &str, ty: &str) -> Array {
+    Array::from_json(json, Some(&t(ty))).unwrap()
+}
+
+/// `name(a, **kwargs)` as "value : type", or the error.
+fn call(name: &str, a: &Array, kwargs: &[(&str, &str)]) -> Result<String, String> {
+    let values: Vec<Array> = kwargs
+        .iter()
+        .map(|(_, v)| Array::from_value(&Value::parse_json(v).unwrap(), None).unwrap())
+        .collect();
+    let kw: Vec<(&str, &Array)> = kwargs.iter().map(|(k, _)| *k).zip(values.iter()).collect();
+    builtins::get(name)
+        .unwrap()
+        .call_kw(&[a], &kw)
+        .map(|r| format!("{r} : {}", r.ty()))
+        .map_err(|e| e.to_string())
+}
+
+/// A reduction, its array, its keywords and the expected result.
+type Case<'a> = (&'a str, &'a Array, &'a [(&'a str, &'a str)], &'a str);
+
+#[test]
+fn reductions_give_numpy_results_and_types() {
+    let a = array![[1, 2, 3], [4, 5, 6]];
+    let cases: &[Case<'_>] = &[
+        ("sum", &a, &[], "21 : int64"),
+        ("sum", &a, &[("axis", "0")], "[5, 7, 9] : 3 * int64"),
+        (
+            "sum",
+            &a,
+            &[("axis", "[0, 1]"), ("keepdims", "true")],
+            "[[21]] : 1 * 1 * int64",
+        ),
+        ("prod", &a, &[("axis", "-1")], "[6, 120] : 2 * int64"),
+        ("min", &a, &[("axis", "1")], "[1, 4] : 2 * int64"),
+        ("max", &a, &[("initial", "10")], "10 : int64"),
+        (
+            "mean",
+            &a,
+            &[("axis", "0")],
+            "[2.5, 3.5, 4.5] : 3 * float64",
+        ),
+        ("sum", &a, &[("where", "[true, false, true]")], "14 : int64"),
+        ("mean", &a, &[("where", "[[true], [false]]")], "2 : float64"),
+        ("all", &a, &[], "true : bool"),
+        (
+            "any",
+            &a,
+            &[("axis", "1"), ("keepdims", "true")],
+            "[[true], [true]] : 2 * 1 * bool",
+        ),
+    ];
+    for (name, x, kw, want) in cases {
+        assert_eq!(call(name, x, kw).as_deref(), Ok(*want), "{name} {kw:?}");
+    }
+    // Narrow integers accumulate in 64 bits; unsigned in uint64.
+    let i8s = arr("[100, 100, 100]", "3 * int8");
+    assert_eq!(call("sum", &i8s, &[]).unwrap(), "300 : int64");
+    assert_eq!(
+        call("sum", &arr("[200, 200]", "2 * uint8"), &[]).unwrap(),
+        "400 : uint64"
+    );
+    assert_eq!(
+        call("sum", &arr("[true, true]", "2 * bool"), &[]).unwrap(),
+        "2 : int64"
+    );
+    // float32 stays float32 (mean too); float16 accumulates in float32.
+    assert_eq!(
+        call("mean", &arr("[1, 2]", "2 * float32"), &[]).unwrap(),
+        "1.5 : float32"
+    );
+    assert_eq!(
+        call("sum", &arr("[2048, 1, 1]", "3 * float16"), &[]).unwrap(),
+        "2050 : float16",
+        "summed in float32, so the two 1s are not lost to rounding at 2048"
+    );
+    // NaN propagates through min and max; all/any read NaN as true.
+    assert_eq!(
+        call("max", &array![1.0, f64::NAN, 3.0], &[]).unwrap(),
+        "NaN : float64"
+    );
+    assert_eq!(
+        call("all", &array![f64::NAN, 1.0], &[]).unwrap(),
+        "true : bool"
+    );
+    // Complex sums; complex has no min.
+    let z = arr("[[1, 2], [3, -1]]", "2 * complex[float64]");
+    assert_eq!(call("sum", &z, &[]).unwrap(), "[4, 1] : complex[float64]");
+    assert!(call("min", &z, &[]).unwrap_err().contains("no order"));
+    // Ragged rows.
+    let r = array![[1.0, 2.0], [], [3.0]];
+    assert_eq!(
+        call("sum", &r, &[("axis", "1")]).unwrap(),
+        "[3, 0, 3] : 3 * float64"
+    );
+    assert_eq!(call("mean", &r, &[]).unwrap(), "2 : float64");
+    assert_eq!(
+        call("max", &r, &[("axis", "1"), ("initial", "-1")]).unwrap(),
+        "[2, -1, 3] : 3 * float64"
+    );
+}
+
+#[test]
+fn reduction_errors_say_what_was_wrong() {
+    let a = array![[1, 2], [3, 4]];
+    let err = |name: &str, kw: &[(&str, &str)]| call(name, &a, kw).unwrap_err();
+    assert_eq!(
+        err("sum", &[("axis", "2")]),
+        "sum: axis 2 is out of bounds for an array of 2 dimension(s)"
+    );
+    assert_eq!(
+        err("sum", &[("axis", "[1, -1]")]),
+        "sum: axis -1 is given more than once"
+    );
+    assert_eq!(
+        err("sum", &[("axis", "1.5")]),
+        "sum: keyword argument 'axis' must be an integer or a list of integers, not 1.5 (float64)"
+    );
+    assert_eq!(
+        err("max", &[("where", "[true, false]")]),
+        "max has no identity, so a `where` mask needs an `initial` value"
+    );
+    assert_eq!(
+        err("sum", &[("initial", "[1, 2]")]),
+        "sum: keyword argument 'initial' must be one value convertible to int64, not [1, 2] (2 * int64)"
+    );
+    assert_eq!(
+        err("sum", &[("axes", "0")]),
+        "sum: unknown keyword argument 'axes' (valid keywords: axis, keepdims, initial, where)"
+    );
+    assert_eq!(
+        err("mean", &[("initial", "0")]),
+        "mean: unknown keyword argument 'initial' (valid keywords: axis, keepdims, where)"
+    );
+    let empty = Array::zeros(&t("0 * float64")).unwrap();
+    assert_eq!(
+        call("min", &empty, &[]).unwrap_err(),
+        "min: a reduction over no elements needs an identity, and min has none; pass `initial`"
+    );
+    assert_eq!(call("sum", &empty, &[]).unwrap(), "0 : float64");
+    let s = array!["a"];
+    assert!(call("sum", &s, &[]).unwrap_err().contains("not supported"));
+}

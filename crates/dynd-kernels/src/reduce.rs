@@ -1,0 +1,715 @@
+//! Reductions: an array folded over a set of its axes with a binary
+//! function (NumPy's `ufunc.reduce`).
+//!
+//! A [`Reduction`] is the combining function with what is known about it:
+//! its identity (0 for `+`, none for `min`) and whether it may be
+//! regrouped (associative and commutative). A regroupable reduction runs
+//! over several axes at once, with eight accumulators per run of
+//! contiguous elements and a pairwise tree over blocks — the grouping that
+//! makes a floating-point sum both fast and accurate (the error grows with
+//! `log n`, not `n`) — and splits large runs into fixed chunks that run
+//! on all cores and are combined in a fixed order, so the result is the
+//! same bit for bit on any number of threads.
+//!
+//! ```
+//! use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
+//! use dynd_kernels::array;
+//!
+//! let sum = Reduction { identity: Some(0.0), combine: |a: f64, b: f64| a + b, reorderable: true };
+//! let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+//! assert_eq!(reduce(&a, &ReduceArgs::default(), &sum, "sum")?.to_string(), "21");
+//! let rows = ReduceArgs { axes: Some(&[-1]), ..ReduceArgs::default() };
+//! assert_eq!(reduce(&a, &rows, &sum, "sum")?.to_string(), "[6, 15]");
+//! let cols = ReduceArgs { axes: Some(&[0]), keepdims: true, ..ReduceArgs::default() };
+//! let r = reduce(&a, &cols, &sum, "sum")?;
+//! assert_eq!((r.to_string(), r.ty().to_string()), ("[[5, 7, 9]]".into(), "1 * 3 * float64".into()));
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use dynd_types::{Dim, Type};
+use rayon::prelude::*;
+
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::element::Element;
+use crate::error::Error;
+
+/// A binary function to reduce with, and what is known about it.
+#[derive(Clone, Copy, Debug)]
+pub struct Reduction<T, F> {
+    /// The identity of `combine`, if it has one (`0` for `+`, `1` for `×`;
+    /// `min` and `max` have none): the result of an empty reduction.
+    pub identity: Option<T>,
+    /// The combining function.
+    pub combine: F,
+    /// Whether `combine` is associative and commutative, so the elements
+    /// may be combined in any grouping: over several axes at once, with
+    /// several accumulators, in parallel chunks. Otherwise the reduction
+    /// takes one axis and combines its elements in order.
+    pub reorderable: bool,
+}
+
+/// What to reduce over, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct ReduceArgs<'a, T> {
+    /// The axes to reduce (negative ones count from the end); `None` for
+    /// all of them.
+    pub axes: Option<&'a [i64]>,
+    /// Whether the reduced axes stay, with size 1.
+    pub keepdims: bool,
+    /// A value to start each reduction with (needed for an empty
+    /// reduction of a function without identity).
+    pub initial: Option<T>,
+    /// A `bool` mask broadcast to the array (NumPy's `where=`): only
+    /// elements where it is true take part.
+    pub mask: Option<&'a Array>,
+}
+
+impl<T> Default for ReduceArgs<'_, T> {
+    fn default() -> Self {
+        ReduceArgs {
+            axes: None,
+            keepdims: false,
+            initial: None,
+            mask: None,
+        }
+    }
+}
+
+/// Elements in one block of the pairwise tree (summed with eight
+/// accumulators).
+const BLOCK: usize = 256;
+
+/// Elements per chunk of a run split across threads; a fixed size, so the
+/// grouping does not depend on the number of threads.
+const CHUNK: usize = 1 << 15;
+
+/// Runs at least this long are split into chunks run in parallel.
+const PARALLEL_RUN: usize = 1 << 17;
+
+fn value_error(what: String) -> Error {
+    Error::Value { what }
+}
+
+/// The reduced axes, in increasing order, from `axes` (negative ones count
+/// from the end).
+///
+/// # Errors
+///
+/// [`Error::Value`] for an axis out of range (naming it and the number of
+/// dimensions) or given twice.
+pub fn normalize_axes(axes: Option<&[i64]>, ndim: usize, name: &str) -> Result<Vec<usize>, Error> {
+    let Some(axes) = axes else {
+        return Ok((0..ndim).collect());
+    };
+    let mut out = Vec::with_capacity(axes.len());
+    for &ax in axes {
+        let n = ndim as i64;
+        if ax >= n || ax < -n {
+            return Err(value_error(format!(
+                "{name}: axis {ax} is out of bounds for an array of {ndim} dimension(s)"
+            )));
+        }
+        let a = if ax < 0 { ax + n } else { ax } as usize;
+        if out.contains(&a) {
+            return Err(value_error(format!(
+                "{name}: axis {ax} is given more than once"
+            )));
+        }
+        out.push(a);
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// The fold of `xs` with `f`: eight accumulators over blocks of
+/// [`BLOCK`], blocks combined pairwise. `None` for no elements.
+fn fold_pairwise<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+    if xs.len() <= BLOCK {
+        return fold8(xs, f);
+    }
+    // Split on a block boundary, so the tree depends only on the length.
+    let half = (xs.len() / 2).div_ceil(BLOCK) * BLOCK;
+    let (a, b) = xs.split_at(half.min(xs.len()));
+    match (fold_pairwise(a, f), fold_pairwise(b, f)) {
+        (Some(x), Some(y)) => Some(f(x, y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// Eight interleaved accumulators, then combined pairwise.
+fn fold8<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+    if xs.len() < 16 {
+        let (first, rest) = xs.split_first()?;
+        return Some(rest.iter().fold(*first, |a, &x| f(a, x)));
+    }
+    let (head, tail) = xs.split_at(8);
+    let mut acc: [T; 8] = [
+        head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7],
+    ];
+    let mut chunks = tail.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            acc[k] = f(acc[k], c[k]);
+        }
+    }
+    for (k, &x) in chunks.remainder().iter().enumerate() {
+        acc[k] = f(acc[k], x);
+    }
+    let a = f(f(acc[0], acc[1]), f(acc[2], acc[3]));
+    let b = f(f(acc[4], acc[5]), f(acc[6], acc[7]));
+    Some(f(a, b))
+}
+
+/// The fold of a contiguous run, in fixed chunks combined pairwise in
+/// order; the chunks run in parallel when the run is long. The grouping
+/// depends only on the length, so the result does not depend on threads.
+fn fold_run<T: Element, F: Fn(T, T) -> T + Copy + Send + Sync>(xs: &[T], f: F) -> Option<T> {
+    if xs.len() <= CHUNK {
+        return fold_pairwise(xs, &f);
+    }
+    let parts: Vec<Option<T>> = if xs.len() >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
+        xs.par_chunks(CHUNK).map(|c| fold_pairwise(c, &f)).collect()
+    } else {
+        xs.chunks(CHUNK).map(|c| fold_pairwise(c, &f)).collect()
+    };
+    let parts: Vec<T> = parts.into_iter().flatten().collect();
+    fold_pairwise_exact(&parts, &f)
+}
+
+/// A pairwise tree over a few values, split in halves.
+fn fold_pairwise_exact<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+    match xs.len() {
+        0 => None,
+        1 => Some(xs[0]),
+        n => {
+            let (a, b) = xs.split_at(n / 2);
+            Some(f(fold_pairwise_exact(a, f)?, fold_pairwise_exact(b, f)?))
+        }
+    }
+}
+
+/// The elements of a fixed-dimension array: pointer to element 0, and per
+/// dimension (size, byte stride).
+struct Strided {
+    base: *const u8,
+    dims: Vec<(usize, isize)>,
+}
+
+/// Calls `f` with the byte offset of each multi-index of `dims`, in C order.
+fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
+    if dims.iter().any(|d| d.0 == 0) {
+        return;
+    }
+    let mut index = vec![0usize; dims.len()];
+    let mut off = 0isize;
+    loop {
+        f(off);
+        let mut k = dims.len();
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            index[k] += 1;
+            off += dims[k].1;
+            if index[k] < dims[k].0 {
+                break;
+            }
+            off -= dims[k].1 * dims[k].0 as isize;
+            index[k] = 0;
+        }
+    }
+}
+
+/// Pointers into arrays that outlive a parallel scope.
+#[derive(Clone, Copy)]
+struct SyncPtr(*const u8);
+// SAFETY: only read, from arrays borrowed for the whole scope.
+unsafe impl Send for SyncPtr {}
+// SAFETY: as above.
+unsafe impl Sync for SyncPtr {}
+
+/// Reduces `a` with `red` as `args` asks; `name` names the operation in
+/// errors.
+///
+/// The result has `a`'s dimensions without the reduced ones (size 1 with
+/// `keepdims`), in a new C-order array of `T`. `a` may have fixed
+/// dimensions, or fixed ones around an innermost `var` dimension; then the
+/// `var` axis reduces each row (`3 * var * T` over axis 1 is `3 * T`), and
+/// reducing all axes folds every value.
+///
+/// # Errors
+///
+/// [`Error::Value`] for a data type other than `T`, an axis out of range or
+/// repeated, several axes for a reduction that is not reorderable, an
+/// empty reduction (or a mask) with neither identity nor `initial`, or a
+/// mask that is not `bool` or does not broadcast to `a`;
+/// [`Error::Unsupported`] for other `var` layouts.
+pub fn reduce<T, F>(
+    a: &Array,
+    args: &ReduceArgs<'_, T>,
+    red: &Reduction<T, F>,
+    name: &str,
+) -> Result<Array, Error>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    if a.dtype().as_scalar() != Some(T::SCALAR) {
+        return Err(value_error(format!(
+            "{name}: the array's data type is {}, the reduction's is {}",
+            a.dtype(),
+            T::SCALAR
+        )));
+    }
+    let ndim = a.ndim();
+    let axes = normalize_axes(args.axes, ndim, name)?;
+    if !red.reorderable && axes.len() > 1 {
+        return Err(value_error(format!(
+            "{name} is not reorderable, so it reduces one axis at a time, not {} axes",
+            axes.len()
+        )));
+    }
+    let start = args.initial.or(red.identity);
+    if args.mask.is_some() && start.is_none() {
+        return Err(value_error(format!(
+            "{name} has no identity, so a `where` mask needs an `initial` value"
+        )));
+    }
+    if a.ty().has_var_dim() {
+        return reduce_var(a, &axes, args, red, name, start);
+    }
+    let shape: Vec<usize> = a
+        .shape()
+        .iter()
+        .map(|d| match d {
+            Dim::Fixed(n) => *n,
+            _ => 0,
+        })
+        .collect();
+    let strides = a.strides();
+    let src = Strided {
+        base: a.data_ptr(),
+        dims: shape.iter().copied().zip(strides.iter().copied()).collect(),
+    };
+    let reduced: Vec<bool> = (0..ndim).map(|k| axes.contains(&k)).collect();
+    let count: usize = (0..ndim)
+        .filter(|k| reduced[*k])
+        .map(|k| shape[k])
+        .product();
+    if count == 0 && start.is_none() {
+        return Err(value_error(format!(
+            "{name}: a reduction over no elements needs an identity, and {name} has none; pass `initial`"
+        )));
+    }
+    // The result: kept dimensions (reduced ones as 1 with keepdims).
+    let out_dims: Vec<usize> = (0..ndim)
+        .filter_map(|k| match (reduced[k], args.keepdims) {
+            (false, _) => Some(shape[k]),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect();
+    let out_ty = Type::with_dims(out_dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
+    let mut out = Array::zeros(&out_ty)?;
+    let n_out: usize = out_dims.iter().product();
+    let dst = out.fresh_data_ptr().cast::<T>();
+    // SAFETY: `out` is fresh, C-order, holding `n_out` valid `T`s (zeroed
+    // bytes, and `T`'s zero is valid for every element type), and not
+    // otherwise reachable while the slice lives.
+    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n_out) };
+    let kept: Vec<(usize, isize)> = (0..ndim)
+        .filter(|k| !reduced[*k])
+        .map(|k| src.dims[k])
+        .collect();
+    let red_dims: Vec<(usize, isize)> = (0..ndim)
+        .filter(|k| reduced[*k])
+        .map(|k| src.dims[k])
+        .collect();
+    if let Some(mask) = args.mask {
+        let start = start.unwrap_or_else(|| unreachable!("checked above"));
+        let m = mask_offsets(mask, a, name)?;
+        reduce_masked(
+            &src,
+            &kept,
+            &red_dims,
+            &reduced,
+            &m,
+            out_slice,
+            start,
+            red.combine,
+        );
+        return Ok(out);
+    }
+    let inner_reduced = reduced.last().copied().unwrap_or(false);
+    if inner_reduced || kept.is_empty() {
+        reduce_runs(&src, &kept, &red_dims, out_slice, start, red);
+    } else {
+        reduce_rows(&src, &kept, &red_dims, out_slice, start, red);
+    }
+    Ok(out)
+}
+
+/// Each result element folds the reduced axes; the innermost of those is
+/// `a`'s innermost axis, a run folded at once (contiguous: eight
+/// accumulators, pairwise, chunked).
+fn reduce_runs<T, F>(
+    src: &Strided,
+    kept: &[(usize, isize)],
+    red_dims: &[(usize, isize)],
+    out: &mut [T],
+    start: Option<T>,
+    red: &Reduction<T, F>,
+) where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let f = red.combine;
+    let (outer_red, run) = match red_dims.split_last() {
+        Some((last, rest)) => (rest, *last),
+        None => (&[][..], (1, 0)),
+    };
+    let size = std::mem::size_of::<T>() as isize;
+    let base = SyncPtr(src.base);
+    let fold_at = |off: isize| -> Option<T> {
+        let mut acc = start;
+        let p = base;
+        for_each_offset(outer_red, |o| {
+            let first = p.0.wrapping_offset(off + o);
+            let r = if run.1 == size
+                && red.reorderable
+                && first as usize % std::mem::align_of::<T>() == 0
+            {
+                // SAFETY: `run.0` contiguous, aligned, valid `T`s of the
+                // array, which outlives this call.
+                let xs = unsafe { std::slice::from_raw_parts(first.cast::<T>(), run.0) };
+                fold_run(xs, f)
+            } else {
+                let mut r: Option<T> = None;
+                for i in 0..run.0 as isize {
+                    // SAFETY: element `i` of the run, valid by the layout.
+                    let x = unsafe {
+                        first
+                            .wrapping_offset(i * run.1)
+                            .cast::<T>()
+                            .read_unaligned()
+                    };
+                    r = Some(r.map_or(x, |acc| f(acc, x)));
+                }
+                r
+            };
+            if let Some(r) = r {
+                acc = Some(acc.map_or(r, |a| f(a, r)));
+            }
+        });
+        acc
+    };
+    let mut offsets = Vec::with_capacity(out.len());
+    for_each_offset(kept, |o| offsets.push(o));
+    let total = out.len() * red_dims.iter().map(|d| d.0).product::<usize>();
+    let fill = |(o, off): (&mut T, &isize)| {
+        if let Some(v) = fold_at(*off) {
+            *o = v;
+        }
+    };
+    if out.len() > 1 && total >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
+        out.par_iter_mut().zip(offsets.par_iter()).for_each(fill);
+    } else {
+        out.iter_mut().zip(offsets.iter()).for_each(fill);
+    }
+}
+
+/// `a`'s innermost axis is kept: the result's innermost rows take each
+/// reduced row in turn, combined elementwise (a loop the compiler
+/// vectorises); rows split across threads by columns when large.
+fn reduce_rows<T, F>(
+    src: &Strided,
+    kept: &[(usize, isize)],
+    red_dims: &[(usize, isize)],
+    out: &mut [T],
+    start: Option<T>,
+    red: &Reduction<T, F>,
+) where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let f = red.combine;
+    let (outer_kept, row) = kept
+        .split_last()
+        .map_or((&[][..], (1, 0)), |(l, r)| (r, *l));
+    let width = row.0.max(1);
+    let mut row_offsets = Vec::new();
+    for_each_offset(outer_kept, |o| row_offsets.push(o));
+    let mut red_offsets = Vec::new();
+    for_each_offset(red_dims, |o| red_offsets.push(o));
+    let base = SyncPtr(src.base);
+    let size = std::mem::size_of::<T>() as isize;
+    // Combines columns `cols` of every reduced row into `out_row`.
+    let combine_rows = |out_row: &mut [T], row_off: isize, col0: usize| {
+        let p = base;
+        for (r, &ro) in red_offsets.iter().enumerate() {
+            let first = p.0.wrapping_offset(row_off + ro + col0 as isize * row.1);
+            let seed = r == 0 && start.is_none();
+            if row.1 == size && first as usize % std::mem::align_of::<T>() == 0 {
+                // SAFETY: `out_row.len()` contiguous, aligned, valid `T`s of
+                // the array, which outlives this call.
+                let xs = unsafe { std::slice::from_raw_parts(first.cast::<T>(), out_row.len()) };
+                if seed {
+                    out_row.copy_from_slice(xs);
+                } else {
+                    for (o, &x) in out_row.iter_mut().zip(xs) {
+                        *o = f(*o, x);
+                    }
+                }
+            } else {
+                for (j, o) in out_row.iter_mut().enumerate() {
+                    // SAFETY: element `j` of the row, valid by the layout.
+                    let x = unsafe {
+                        first
+                            .wrapping_offset(j as isize * row.1)
+                            .cast::<T>()
+                            .read_unaligned()
+                    };
+                    *o = if seed { x } else { f(*o, x) };
+                }
+            }
+        }
+    };
+    if let Some(s) = start {
+        out.fill(s);
+    }
+    let total = out.len() * red_offsets.len();
+    let parallel = total >= PARALLEL_RUN && rayon::current_num_threads() > 1;
+    for (out_row, &row_off) in out.chunks_mut(width).zip(&row_offsets) {
+        if parallel && width >= 64 {
+            let cols = width.div_ceil(rayon::current_num_threads() * 2).max(64);
+            out_row
+                .par_chunks_mut(cols)
+                .enumerate()
+                .for_each(|(c, part)| combine_rows(part, row_off, c * cols));
+        } else {
+            combine_rows(out_row, row_off, 0);
+        }
+    }
+}
+
+/// The byte offsets of a `bool` mask broadcast to `a`'s shape, or an error
+/// naming both shapes.
+fn mask_offsets(mask: &Array, a: &Array, name: &str) -> Result<(SyncPtr, Vec<isize>), Error> {
+    if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
+        return Err(value_error(format!(
+            "{name}: the `where` mask must be bool, not {}",
+            mask.dtype()
+        )));
+    }
+    let shape = a.shape();
+    let mshape = mask.shape();
+    let mstrides = mask.strides();
+    if mshape.len() > shape.len() || mstrides.len() != mshape.len() {
+        return Err(value_error(format!(
+            "{name}: the `where` mask {} does not broadcast to the array {}",
+            mask.ty(),
+            a.ty()
+        )));
+    }
+    let shift = shape.len() - mshape.len();
+    let mut strides = vec![0isize; shape.len()];
+    for (k, (d, s)) in mshape.iter().zip(&mstrides).enumerate() {
+        strides[k + shift] = match (d, &shape[k + shift]) {
+            (Dim::Fixed(m), Dim::Fixed(n)) if m == n => *s,
+            (Dim::Fixed(1), _) => 0,
+            _ => {
+                return Err(value_error(format!(
+                    "{name}: the `where` mask {} does not broadcast to the array {} (dimension {})",
+                    mask.ty(),
+                    a.ty(),
+                    k + shift
+                )))
+            }
+        };
+    }
+    Ok((SyncPtr(mask.data_ptr()), strides))
+}
+
+/// The masked reduction: element by element, skipping masked-out ones.
+#[allow(clippy::too_many_arguments)]
+fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
+    src: &Strided,
+    kept: &[(usize, isize)],
+    red_dims: &[(usize, isize)],
+    reduced: &[bool],
+    mask: &(SyncPtr, Vec<isize>),
+    out: &mut [T],
+    start: T,
+    f: F,
+) {
+    let mk: Vec<(usize, isize)> = (0..reduced.len())
+        .filter(|k| !reduced[*k])
+        .map(|k| (src.dims[k].0, mask.1[k]))
+        .collect();
+    let mr: Vec<(usize, isize)> = (0..reduced.len())
+        .filter(|k| reduced[*k])
+        .map(|k| (src.dims[k].0, mask.1[k]))
+        .collect();
+    let mut kept_offsets = Vec::new();
+    for_each_offset(kept, |o| kept_offsets.push(o));
+    let mut mask_kept = Vec::new();
+    for_each_offset(&mk, |o| mask_kept.push(o));
+    let mut red_offsets = Vec::new();
+    for_each_offset(red_dims, |o| red_offsets.push(o));
+    let mut mask_red = Vec::new();
+    for_each_offset(&mr, |o| mask_red.push(o));
+    for ((o, &ko), &mko) in out.iter_mut().zip(&kept_offsets).zip(&mask_kept) {
+        let mut acc = start;
+        for (&ro, &mro) in red_offsets.iter().zip(&mask_red) {
+            // SAFETY: the mask's element at this index (broadcast strides
+            // from its arrmeta); bools are 0 or 1.
+            let on = unsafe { *mask.0 .0.wrapping_offset(mko + mro) } != 0;
+            if on {
+                // SAFETY: the array's element at this index.
+                let x = unsafe {
+                    src.base
+                        .wrapping_offset(ko + ro)
+                        .cast::<T>()
+                        .read_unaligned()
+                };
+                acc = f(acc, x);
+            }
+        }
+        *o = acc;
+    }
+}
+
+/// Reductions of fixed dimensions around an innermost `var` one.
+fn reduce_var<T, F>(
+    a: &Array,
+    axes: &[usize],
+    args: &ReduceArgs<'_, T>,
+    red: &Reduction<T, F>,
+    name: &str,
+    start: Option<T>,
+) -> Result<Array, Error>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let unsupported = || {
+        Error::Unsupported {
+        operation: "this reduction of a var dimension (supported: fixed dimensions around an innermost var one, reducing the var axis or all axes, without a mask)",
+        ty: a.ty().clone(),
+    }
+    };
+    let dims = a.shape();
+    let ndim = dims.len();
+    let var_at = ndim - 1;
+    if args.mask.is_some()
+        || dims[..var_at].iter().any(|d| !matches!(d, Dim::Fixed(_)))
+        || !matches!(dims[var_at], Dim::Var)
+    {
+        return Err(unsupported());
+    }
+    let all = axes.len() == ndim;
+    if !(all || axes == [var_at]) {
+        return Err(unsupported());
+    }
+    // Each row: the fixed levels' offsets, then the var level's rows.
+    let mut m = a.arrmeta();
+    let mut fixed: Vec<(usize, isize)> = Vec::new();
+    while let Some((n, s, e)) = m.as_fixed() {
+        fixed.push((n, s));
+        m = e;
+    }
+    let Arrmeta::Var {
+        values,
+        offset,
+        stride,
+        ..
+    } = m
+    else {
+        return Err(unsupported());
+    };
+    let data = a.data_block().bytes();
+    let vals = values.bytes();
+    let size = std::mem::size_of::<T>();
+    let f = red.combine;
+    let row = |off: isize| -> Result<Option<T>, Error> {
+        let at = (a.data_offset() as isize + off) as usize;
+        let (s, len) = crate::arrmeta::read_pair(&data[at..at + crate::arrmeta::PAIR_SIZE]);
+        let first = (*offset as i64 + s as i64) as usize;
+        let (len, st) = (len as usize, *stride);
+        if st == size as isize
+            && first % std::mem::align_of::<T>() == 0
+            && first + len * size <= vals.len()
+        {
+            // SAFETY: `len` contiguous, aligned `T`s inside the values block.
+            let xs =
+                unsafe { std::slice::from_raw_parts(vals.as_ptr().add(first).cast::<T>(), len) };
+            Ok(if red.reorderable {
+                fold_run(xs, f)
+            } else {
+                xs.iter().copied().reduce(f)
+            })
+        } else {
+            let mut r: Option<T> = None;
+            for i in 0..len as isize {
+                let at = first as isize + i * st;
+                let bytes = vals.get(at as usize..at as usize + size).ok_or_else(|| {
+                    value_error(format!("{name}: a var row lies outside its block"))
+                })?;
+                // SAFETY: `size` bytes of a valid `T`.
+                let x = unsafe { bytes.as_ptr().cast::<T>().read_unaligned() };
+                r = Some(r.map_or(x, |acc| f(acc, x)));
+            }
+            Ok(r)
+        }
+    };
+    let mut offsets = Vec::new();
+    for_each_offset(&fixed, |o| offsets.push(o));
+    let per_row: Vec<Option<T>> = offsets.iter().map(|o| row(*o)).collect::<Result<_, _>>()?;
+    let with_start = |r: Option<T>| match (start, r) {
+        (Some(s), Some(r)) => Some(f(s, r)),
+        (s, r) => r.or(s),
+    };
+    let empty = || {
+        value_error(format!(
+            "{name}: a reduction over no elements needs an identity, and {name} has none; pass `initial`"
+        ))
+    };
+    if all {
+        let total = per_row.iter().flatten().copied().reduce(f);
+        let v = with_start(total).ok_or_else(empty)?;
+        let dims_out: Vec<Dim> = if args.keepdims {
+            vec![Dim::Fixed(1); ndim]
+        } else {
+            Vec::new()
+        };
+        let mut out = Array::zeros(&Type::with_dims(dims_out, T::SCALAR.into())?)?;
+        out.fill_with(v);
+        return Ok(out);
+    }
+    let mut out_dims: Vec<Dim> = fixed.iter().map(|(n, _)| Dim::Fixed(*n)).collect();
+    if args.keepdims {
+        out_dims.push(Dim::Fixed(1));
+    }
+    let out_ty = Type::with_dims(out_dims, T::SCALAR.into())?;
+    let mut out = Array::zeros(&out_ty)?;
+    let n = per_row.len();
+    let dst = out.fresh_data_ptr().cast::<T>();
+    // SAFETY: the fresh result holds `n` valid `T`s, reachable only here.
+    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+    for (o, r) in out_slice.iter_mut().zip(per_row) {
+        *o = with_start(r).ok_or_else(empty)?;
+    }
+    Ok(out)
+}
+
+impl Array {
+    /// Sets every element of this fresh, C-order array of `T` to `v`.
+    fn fill_with<T: Element>(&mut self, v: T) {
+        let n = self.ty().fixed_shape().map_or(1, |s| s.iter().product());
+        let dst = self.fresh_data_ptr().cast::<T>();
+        // SAFETY: a fresh C-order array of `n` `T`s, reachable only here.
+        unsafe { std::slice::from_raw_parts_mut(dst, n) }.fill(v);
+    }
+}

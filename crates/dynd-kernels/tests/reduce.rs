@@ -1,0 +1,321 @@
+//! Reductions against a naive reference over random shapes, axes and
+//! layouts; accuracy of the float sum; the same bits on 1 and 2 threads;
+//! var rows; every error.
+
+use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
+use dynd_kernels::{array, Array, Index};
+use proptest::prelude::*;
+
+fn add_f64() -> Reduction<f64, fn(f64, f64) -> f64> {
+    Reduction {
+        identity: Some(0.0),
+        combine: |a, b| a + b,
+        reorderable: true,
+    }
+}
+
+fn max_i64() -> Reduction<i64, fn(i64, i64) -> i64> {
+    Reduction {
+        identity: None,
+        combine: |a: i64, b: i64| a.max(b),
+        reorderable: true,
+    }
+}
+
+/// Naive reduction of a C-order `shape` array `data` over `axes`.
+fn naive(
+    data: &[i64],
+    shape: &[usize],
+    axes: &[usize],
+    start: Option<i64>,
+    mask: Option<&[bool]>,
+) -> (Vec<usize>, Vec<Option<i64>>) {
+    let kept: Vec<usize> = (0..shape.len()).filter(|k| !axes.contains(k)).collect();
+    let out_shape: Vec<usize> = kept.iter().map(|&k| shape[k]).collect();
+    let n_out: usize = out_shape.iter().product();
+    let mut out = vec![start; n_out];
+    for (flat, &x) in data.iter().enumerate() {
+        if mask.is_some_and(|m| !m[flat]) {
+            continue;
+        }
+        let mut rest = flat;
+        let mut idx = vec![0; shape.len()];
+        for k in (0..shape.len()).rev() {
+            idx[k] = rest % shape[k];
+            rest /= shape[k];
+        }
+        let o = kept.iter().fold(0, |acc, &k| acc * shape[k] + idx[k]);
+        out[o] = Some(out[o].map_or(x, |a: i64| a.max(x)));
+    }
+    (out_shape, out)
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(128)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #[test]
+    fn reductions_match_a_naive_reference(
+        shape in prop::collection::vec(0usize..5, 1..4),
+        axes_bits in 0u8..8,
+        all in any::<bool>(),
+        keepdims in any::<bool>(),
+        reverse in any::<bool>(),
+        initial in prop::option::of(-3i64..3),
+        masked in any::<bool>(),
+        seed in 0i64..100,
+    ) {
+        let n: usize = shape.iter().product();
+        let data: Vec<i64> = (0..n as i64).map(|i| (i * 37 + seed) % 23 - 11).collect();
+        let base = Array::from_shape_vec(&shape, data.clone()).unwrap();
+        // A reversed view holds the same values in reverse order per axis 0.
+        let (a, data) = if reverse && shape[0] > 1 {
+            let v = base.index(&[Index::slice(None, None, -1)]).unwrap();
+            let inner: usize = shape[1..].iter().product();
+            let mut d = Vec::with_capacity(n);
+            for i in (0..shape[0]).rev() {
+                d.extend_from_slice(&data[i * inner..(i + 1) * inner]);
+            }
+            (v, d)
+        } else {
+            (base, data)
+        };
+        let axes: Vec<usize> = (0..shape.len()).filter(|k| all || axes_bits & (1 << k) != 0).collect();
+        let axes_i: Vec<i64> = axes.iter().map(|&k| k as i64).collect();
+        let mask_data: Vec<bool> = (0..n).map(|i| (i + seed as usize) % 3 != 0).collect();
+        let mask = Array::from_shape_vec(&shape, mask_data.clone()).unwrap();
+        let args = ReduceArgs {
+            axes: if all { None } else { Some(&axes_i) },
+            keepdims,
+            initial,
+            mask: masked.then_some(&mask),
+        };
+        let got = reduce(&a, &args, &max_i64(), "max");
+        let count: usize = axes.iter().map(|&k| shape[k]).product();
+        let (out_shape, want) = naive(&data, &shape, &axes, initial, masked.then_some(&mask_data[..]));
+        if (count == 0 && initial.is_none()) || (masked && initial.is_none()) {
+            prop_assert!(got.is_err());
+            return Ok(());
+        }
+        let got = got.unwrap();
+        let mut want_shape: Vec<usize> = out_shape.clone();
+        if keepdims {
+            want_shape = (0..shape.len()).map(|k| if axes.contains(&k) { 1 } else { shape[k] }).collect();
+        }
+        prop_assert_eq!(got.ty().fixed_shape().unwrap(), want_shape);
+        let want: Vec<i64> = want.into_iter().map(|v| v.unwrap_or(i64::MIN)).collect();
+        prop_assert_eq!(got.to_vec::<i64>().unwrap(), want);
+    }
+}
+
+#[test]
+fn pairwise_sum_is_accurate_where_a_running_sum_is_not() {
+    // 1e7 copies of 0.1: a running sum drifts by ~1e-4 relative; the
+    // pairwise sum stays within a few ulps of the exact 1e6.
+    let n = 10_000_000;
+    let xs = vec![0.1f64; n];
+    let naive: f64 = xs.iter().fold(0.0, |a, x| a + x);
+    let a = Array::from_vec(xs);
+    let r = reduce(&a, &ReduceArgs::default(), &add_f64(), "sum").unwrap();
+    let s = r.get::<f64>(&[]).unwrap();
+    let exact = 0.1f64 * n as f64; // 1e6 to within an ulp
+    assert!((s - exact).abs() / exact < 1e-13, "pairwise: {s}");
+    assert!(
+        (naive - exact).abs() / exact > 1e-10,
+        "the running sum drifts: {naive}"
+    );
+}
+
+#[test]
+fn large_reductions_give_the_same_bits_on_one_and_two_threads() {
+    let n: u64 = 3_000_017;
+    let xs: Vec<f64> = (0..n).map(|i| ((i * 7919) % 10007) as f64 / 3.0).collect();
+    let a = Array::from_vec(xs);
+    let m = Array::from_shape_vec(
+        &[1000, 3000],
+        (0..3_000_000).map(|i| (i % 97) as f64 * 0.1).collect(),
+    )
+    .unwrap();
+    let run = || {
+        let total = reduce(&a, &ReduceArgs::default(), &add_f64(), "sum").unwrap();
+        let rows = reduce(
+            &m,
+            &ReduceArgs {
+                axes: Some(&[1]),
+                ..ReduceArgs::default()
+            },
+            &add_f64(),
+            "sum",
+        )
+        .unwrap();
+        let cols = reduce(
+            &m,
+            &ReduceArgs {
+                axes: Some(&[0]),
+                ..ReduceArgs::default()
+            },
+            &add_f64(),
+            "sum",
+        )
+        .unwrap();
+        (
+            total.get::<f64>(&[]).unwrap().to_bits(),
+            rows.to_vec::<f64>()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<_>>(),
+            cols.to_vec::<f64>()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<_>>(),
+        )
+    };
+    let parallel = run();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let serial = pool.install(run);
+    assert_eq!(parallel, serial);
+}
+
+#[test]
+fn var_rows_reduce_along_the_ragged_axis_or_entirely() {
+    let a = array![[1.0, 2.0, 3.0], [], [4.0]];
+    let rows = ReduceArgs {
+        axes: Some(&[1]),
+        ..ReduceArgs::default()
+    };
+    assert_eq!(
+        reduce(&a, &rows, &add_f64(), "sum").unwrap().to_string(),
+        "[6, 0, 4]"
+    );
+    assert_eq!(
+        reduce(&a, &ReduceArgs::default(), &add_f64(), "sum")
+            .unwrap()
+            .to_string(),
+        "10"
+    );
+    let keep = ReduceArgs {
+        axes: Some(&[-1]),
+        keepdims: true,
+        ..ReduceArgs::default()
+    };
+    let r = reduce(&a, &keep, &add_f64(), "sum").unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[[6], [0], [4]]".into(), "3 * 1 * float64".into())
+    );
+    // An empty row has no maximum.
+    let ints = array![[1, 5], [], [4]];
+    let int_rows = ReduceArgs {
+        axes: Some(&[1]),
+        ..ReduceArgs::default()
+    };
+    let err = reduce(&ints, &int_rows, &max_i64(), "max").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "max: a reduction over no elements needs an identity, and max has none; pass `initial`"
+    );
+    let rows_init = ReduceArgs {
+        axes: Some(&[1]),
+        initial: Some(0),
+        ..ReduceArgs::default()
+    };
+    assert_eq!(
+        reduce(&ints, &rows_init, &max_i64(), "max")
+            .unwrap()
+            .to_string(),
+        "[5, 0, 4]"
+    );
+    // Across the rows (axis 0) is not supported yet, and says so.
+    let across = ReduceArgs {
+        axes: Some(&[0]),
+        ..ReduceArgs::default()
+    };
+    assert!(reduce(&a, &across, &add_f64(), "sum")
+        .unwrap_err()
+        .to_string()
+        .contains("not supported"));
+}
+
+#[test]
+fn errors_name_the_axis_the_ndim_and_what_is_missing() {
+    let a = array![[1, 2], [3, 4]];
+    let msg = |args: ReduceArgs<'_, i64>| {
+        reduce(&a, &args, &max_i64(), "max")
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        msg(ReduceArgs {
+            axes: Some(&[2]),
+            ..ReduceArgs::default()
+        }),
+        "max: axis 2 is out of bounds for an array of 2 dimension(s)"
+    );
+    assert_eq!(
+        msg(ReduceArgs {
+            axes: Some(&[-3]),
+            ..ReduceArgs::default()
+        }),
+        "max: axis -3 is out of bounds for an array of 2 dimension(s)"
+    );
+    assert_eq!(
+        msg(ReduceArgs {
+            axes: Some(&[1, -1]),
+            ..ReduceArgs::default()
+        }),
+        "max: axis -1 is given more than once"
+    );
+    let mask = array![true, false];
+    assert_eq!(
+        msg(ReduceArgs {
+            mask: Some(&mask),
+            ..ReduceArgs::default()
+        }),
+        "max has no identity, so a `where` mask needs an `initial` value"
+    );
+    let bad_mask = array![true, false, true];
+    assert_eq!(
+        msg(ReduceArgs { mask: Some(&bad_mask), initial: Some(0), ..ReduceArgs::default() }),
+        "max: the `where` mask 3 * bool does not broadcast to the array 2 * 2 * int64 (dimension 1)"
+    );
+    let sub = Reduction {
+        identity: None,
+        combine: |a: i64, b: i64| a - b,
+        reorderable: false,
+    };
+    assert_eq!(
+        reduce(&a, &ReduceArgs::default(), &sub, "subtract")
+            .unwrap_err()
+            .to_string(),
+        "subtract is not reorderable, so it reduces one axis at a time, not 2 axes"
+    );
+    // One axis at a time works, in order: (1 - 3), (2 - 4).
+    let r = reduce(
+        &a,
+        &ReduceArgs {
+            axes: Some(&[0]),
+            ..ReduceArgs::default()
+        },
+        &sub,
+        "subtract",
+    )
+    .unwrap();
+    assert_eq!(r.to_string(), "[-2, -2]");
+    let f = array![1.5];
+    assert_eq!(
+        reduce(&f, &ReduceArgs::default(), &max_i64(), "max")
+            .unwrap_err()
+            .to_string(),
+        "max: the array's data type is float64, the reduction's is int64"
+    );
+}
