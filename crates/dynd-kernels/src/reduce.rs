@@ -138,6 +138,7 @@ fn fold_pairwise<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
 }
 
 /// Eight interleaved accumulators, then combined pairwise.
+#[inline(always)]
 fn fold8<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
     if xs.len() < 16 {
         let (first, rest) = xs.split_first()?;
@@ -645,8 +646,10 @@ where
             // SAFETY: `len` contiguous, aligned `T`s inside the values block.
             let xs =
                 unsafe { std::slice::from_raw_parts(vals.as_ptr().add(first).cast::<T>(), len) };
-            Ok(if red.reorderable {
+            Ok(if red.reorderable && xs.len() > BLOCK {
                 fold_run(xs, f)
+            } else if red.reorderable {
+                fold8(xs, &f)
             } else {
                 xs.iter().copied().reduce(f)
             })
@@ -664,9 +667,6 @@ where
             Ok(r)
         }
     };
-    let mut offsets = Vec::new();
-    for_each_offset(&fixed, |o| offsets.push(o));
-    let per_row: Vec<Option<T>> = offsets.iter().map(|o| row(*o)).collect::<Result<_, _>>()?;
     let with_start = |r: Option<T>| match (start, r) {
         (Some(s), Some(r)) => Some(f(s, r)),
         (s, r) => r.or(s),
@@ -675,6 +675,44 @@ where
         value_error(format!(
             "{name}: a reduction over no elements needs an identity, and {name} has none; pass `initial`"
         ))
+    };
+    if !all && fixed.len() <= 1 {
+        // One row per result element, `stride` apart: written in place,
+        // rows split across threads.
+        let (n, stride) = fixed.first().copied().unwrap_or((1, 0));
+        let mut out_dims = vec![Dim::Fixed(n); fixed.len()];
+        if args.keepdims {
+            out_dims.push(Dim::Fixed(1));
+        }
+        let mut out = Array::zeros(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
+        let dst = out.fresh_data_ptr().cast::<T>();
+        // SAFETY: the fresh result holds `n` valid `T`s, reachable only here.
+        let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+        let failed: std::sync::Mutex<Option<(usize, Error)>> = std::sync::Mutex::new(None);
+        let work = |(i, o): (usize, &mut T)| match row(i as isize * stride).map(with_start) {
+            Ok(Some(v)) => *o = v,
+            Ok(None) => note_failure(&failed, i, empty()),
+            Err(e) => note_failure(&failed, i, e),
+        };
+        if n >= 1 << 12 && rayon::current_num_threads() > 1 {
+            out_slice.par_iter_mut().enumerate().for_each(work);
+        } else {
+            out_slice.iter_mut().enumerate().for_each(work);
+        }
+        return match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some((_, e)) => Err(e),
+            None => Ok(out),
+        };
+    }
+    let mut offsets = Vec::new();
+    for_each_offset(&fixed, |o| offsets.push(o));
+    let per_row: Vec<Option<T>> = if offsets.len() >= 1 << 12 && rayon::current_num_threads() > 1 {
+        offsets
+            .par_iter()
+            .map(|o| row(*o))
+            .collect::<Result<_, _>>()?
+    } else {
+        offsets.iter().map(|o| row(*o)).collect::<Result<_, _>>()?
     };
     if all {
         let total = per_row.iter().flatten().copied().reduce(f);
@@ -702,6 +740,14 @@ where
         *o = with_start(r).ok_or_else(empty)?;
     }
     Ok(out)
+}
+
+/// Keeps the failure of the lowest row, as a serial run would report it.
+fn note_failure(slot: &std::sync::Mutex<Option<(usize, Error)>>, row: usize, e: Error) {
+    let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+    if slot.as_ref().is_none_or(|(r, _)| row < *r) {
+        *slot = Some((row, e));
+    }
 }
 
 impl Array {

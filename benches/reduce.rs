@@ -1,0 +1,128 @@
+//! Reduction benchmarks: dynd's `sum` (the builtin callable) against
+//! hand-written loops and ndarray, in the same run.
+//!
+//! `cargo bench --bench reduce`
+
+#![allow(missing_docs)] // criterion_group! generates undocumented fns
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dynd::func::builtins;
+use dynd::nd::Array;
+use ndarray::{Array1, Array2, Axis};
+
+/// The hand-written reference for a total sum: eight accumulators.
+fn sum8(xs: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let mut chunks = xs.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            acc[k] += c[k];
+        }
+    }
+    let tail: f64 = chunks.remainder().iter().sum();
+    acc.iter().sum::<f64>() + tail
+}
+
+fn total(c: &mut Criterion) {
+    const N: usize = 10_000_000;
+    let sum = builtins::get("sum").unwrap();
+    let xs: Vec<f64> = (0..N).map(|i| (i % 1000) as f64 * 0.001).collect();
+    let a = Array::from_vec(xs.clone());
+    let na = Array1::from_vec(xs.clone());
+    let mut g = c.benchmark_group("reduce/sum_1e7");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(30);
+    g.bench_function("dynd", |b| b.iter(|| sum.call(&[black_box(&a)]).unwrap()));
+    let serial = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    g.bench_function("dynd_serial", |b| {
+        b.iter(|| serial.install(|| sum.call(&[black_box(&a)]).unwrap()))
+    });
+    g.bench_function("hand_8_accumulators", |b| b.iter(|| sum8(black_box(&xs))));
+    g.bench_function("ndarray", |b| b.iter(|| black_box(&na).sum()));
+    g.finish();
+}
+
+fn axes(c: &mut Criterion) {
+    const M: usize = 2000;
+    let sum = builtins::get("sum").unwrap();
+    let xs: Vec<f64> = (0..M * M).map(|i| (i % 997) as f64 * 0.5).collect();
+    let a = Array::from_shape_vec(&[M, M], xs.clone()).unwrap();
+    let na = Array2::from_shape_vec((M, M), xs.clone()).unwrap();
+    let axis0 = Array::from_scalar(0i64);
+    let axis1 = Array::from_scalar(1i64);
+    let mut g = c.benchmark_group("reduce/sum_2000x2000");
+    g.throughput(Throughput::Elements((M * M) as u64));
+    g.sample_size(30);
+    g.bench_function("dynd_axis0", |b| {
+        b.iter(|| sum.call_kw(&[black_box(&a)], &[("axis", &axis0)]).unwrap())
+    });
+    g.bench_function("hand_axis0", |b| {
+        b.iter(|| {
+            let mut out = vec![0.0f64; M];
+            for row in black_box(&xs).chunks_exact(M) {
+                for (o, x) in out.iter_mut().zip(row) {
+                    *o += x;
+                }
+            }
+            out
+        })
+    });
+    g.bench_function("ndarray_axis0", |b| {
+        b.iter(|| black_box(&na).sum_axis(Axis(0)))
+    });
+    g.bench_function("dynd_axis1", |b| {
+        b.iter(|| sum.call_kw(&[black_box(&a)], &[("axis", &axis1)]).unwrap())
+    });
+    g.bench_function("hand_axis1", |b| {
+        b.iter(|| {
+            black_box(&xs)
+                .chunks_exact(M)
+                .map(sum8)
+                .collect::<Vec<f64>>()
+        })
+    });
+    g.bench_function("ndarray_axis1", |b| {
+        b.iter(|| black_box(&na).sum_axis(Axis(1)))
+    });
+    g.finish();
+}
+
+fn ragged(c: &mut Criterion) {
+    const ROWS: usize = 1_000_000;
+    let sum = builtins::get("sum").unwrap();
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    let rows: Vec<Vec<f64>> = (0..ROWS)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (0..(s % 21) as usize).map(|j| j as f64).collect()
+        })
+        .collect();
+    let total: usize = rows.iter().map(Vec::len).sum();
+    let a = Array::from_nested(rows.clone()).unwrap();
+    let axis1 = Array::from_scalar(1i64);
+    let mut g = c.benchmark_group("reduce/sum_ragged_1e6_rows");
+    g.throughput(Throughput::Elements(total as u64));
+    g.sample_size(20);
+    g.bench_function("dynd_ragged_axis", |b| {
+        b.iter(|| sum.call_kw(&[black_box(&a)], &[("axis", &axis1)]).unwrap())
+    });
+    g.bench_function("hand_rows", |b| {
+        b.iter(|| {
+            black_box(&rows)
+                .iter()
+                .map(|r| r.iter().sum::<f64>())
+                .collect::<Vec<f64>>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, total, axes, ragged);
+criterion_main!(benches);
