@@ -1,31 +1,4 @@
-//! Core-dimension leaves (NumPy's generalised ufuncs): a Rust function
-//! over whole sub-arrays, lifted over the leading dimensions.
-//!
-//! A [`CoreLeaf`] has a signature such as `(N * float64, N * float64) ->
-//! float64` or `(M * N * float64, N * P * float64) -> M * P * float64`:
-//! each parameter consumes the argument's trailing *core* dimensions, and
-//! the function sees each core as a [`CoreSlice`] (its elements in
-//! row-major order, and its shape) and writes the result's core through a
-//! [`CoreSliceMut`]. Cores laid out row-major in memory are passed as they
-//! are; others (a transposed or strided view) are gathered into a scratch
-//! buffer first, and a strided output is scattered back, so the function
-//! always sees plain slices.
-//!
-//! ```
-//! use dynd_kernels::elwise::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
-//! use dynd_kernels::array;
-//!
-//! let dot = CoreLeaf::map2(
-//!     "(N * float64, N * float64) -> float64",
-//!     |a: CoreSlice<'_, f64>, b: CoreSlice<'_, f64>, mut out: CoreSliceMut<'_, f64>| {
-//!         out.as_mut_slice()[0] = a.iter().zip(b.iter()).map(|(x, y)| x * y).sum();
-//!     },
-//! )?;
-//! // Leading dimensions broadcast: a 2 * 3 array of vectors against one vector.
-//! let r = apply_core(&"2 * float64".parse()?, &[&array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &array![1.0, 0.0, 1.0]], &dot)?;
-//! assert_eq!(r.to_string(), "[4, 10]");
-//! # Ok::<(), dynd_kernels::Error>(())
-//! ```
+//! Core-dimension leaves (NumPy's generalised ufuncs); see [`CoreLeaf`].
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -266,7 +239,33 @@ pub(super) type Layouts = SmallVec<[CoreLayout; MAX_ARGS + 1]>;
 type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send + Sync;
 
 /// A Rust function over core sub-arrays with known element types, ready to
-/// be lifted over leading dimensions; see the [module docs](self).
+/// be lifted over leading dimensions (NumPy's generalised ufuncs).
+///
+/// A [`CoreLeaf`] has a signature such as `(N * float64, N * float64) ->
+/// float64` or `(M * N * float64, N * P * float64) -> M * P * float64`:
+/// each parameter consumes the argument's trailing *core* dimensions, and
+/// the function sees each core as a [`CoreSlice`] (its elements in
+/// row-major order, and its shape) and writes the result's core through a
+/// [`CoreSliceMut`]. Cores laid out row-major in memory are passed as they
+/// are; others (a transposed or strided view) are gathered into a scratch
+/// buffer first, and a strided output is scattered back, so the function
+/// always sees plain slices.
+///
+/// ```
+/// use dynd_kernels::elwise::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
+/// use dynd_kernels::array;
+///
+/// let dot = CoreLeaf::map2(
+///     "(N * float64, N * float64) -> float64",
+///     |a: CoreSlice<'_, f64>, b: CoreSlice<'_, f64>, mut out: CoreSliceMut<'_, f64>| {
+///         out.as_mut_slice()[0] = a.iter().zip(b.iter()).map(|(x, y)| x * y).sum();
+///     },
+/// )?;
+/// // Leading dimensions broadcast: a 2 * 3 array of vectors against one vector.
+/// let r = apply_core(&"2 * float64".parse()?, &[&array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &array![1.0, 0.0, 1.0]], &dot)?;
+/// assert_eq!(r.to_string(), "[4, 10]");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct CoreLeaf {
     signature: Type,
