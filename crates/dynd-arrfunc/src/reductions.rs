@@ -1,6 +1,9 @@
 //! The reduction builtins: `sum`, `prod`, `min`, `max`, `mean`, `all`,
 //! `any`, each `(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar,
-//! where: ?Any) -> Any` (`mean`, `all` and `any` without `initial`).
+//! where: ?Any) -> Any` (`mean`, `all` and `any` without `initial`);
+//! `kahan_sum(x, axis=, keepdims=)`, a compensated float64 sum from the
+//! four pieces of a stateful reduction (init, step, combine, finish); and
+//! the scans `cumsum(x, axis=)`, `cumprod(x, axis=)` along one axis.
 //!
 //! `axis` is one axis or a list (negative ones count from the end; all
 //! axes by default); the result type depends on it and on `keepdims`,
@@ -27,7 +30,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
+use dynd_kernels::reduce::{accumulate, reduce, reduce_with, KahanSum, ReduceArgs, Reduction};
 use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
 use dynd_types::{Scalar, ScalarCategory, Type};
 
@@ -76,7 +79,46 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
     };
     let mean = Callable::function("mean", short, kw(false), |args, kw| mean(args[0], kw))
         .unwrap_or_else(|e| unreachable!("builtin mean: {e}"));
+    let kahan = Callable::function(
+        "kahan_sum",
+        "(Any, axis: ?Any, keepdims: ?bool) -> Any",
+        vec![
+            Keyword::maybe("axis", None),
+            Keyword::maybe("keepdims", Some(Scalar::Bool)),
+        ],
+        |args, kw| {
+            let a = args[0];
+            let x = if a.dtype().as_scalar() == Some(Scalar::Float64) {
+                a.clone()
+            } else {
+                a.cast(&with_dtype(a, Scalar::Float64)?, ErrorMode::Fractional)?
+            };
+            let axes = axes("kahan_sum", kw)?;
+            let keepdims = kw.bool("keepdims")?.unwrap_or(false);
+            Ok(reduce_with(
+                &x,
+                axes.as_deref(),
+                keepdims,
+                &KahanSum,
+                "kahan_sum",
+            )?)
+        },
+    )
+    .unwrap_or_else(|e| unreachable!("builtin kahan_sum: {e}"));
+    let scan = |name: &'static str, op: Op| {
+        let c = Callable::function(
+            name,
+            "(Any, axis: ?int64) -> Any",
+            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+            move |args, kw| scan(name, op, args[0], kw),
+        )
+        .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
+        (name, c)
+    };
     vec![
+        ("kahan_sum", kahan),
+        scan("cumsum", Op::Sum),
+        scan("cumprod", Op::Prod),
         make("sum", Op::Sum),
         make("prod", Op::Prod),
         make("min", Op::Min),
@@ -343,4 +385,74 @@ fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
     let count = run("mean", Op::Sum, &everywhere, kw)?;
     let count = count.cast(&with_dtype(&count, float)?, ErrorMode::NoCheck)?;
     get("divide").call(&[&sum, &count])
+}
+
+/// `cumsum` / `cumprod` along one `axis` (a 1-d array's only axis by
+/// default; NumPy flattens otherwise, here the axis must be named).
+fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+    let axis = match kw.int("axis")? {
+        Some(ax) => ax,
+        None if a.ndim() == 1 => 0,
+        None => {
+            return Err(dynd_kernels::Error::Value {
+                what: format!(
+                    "{name}: an array of {} dimensions needs `axis` (a scan runs along one axis)",
+                    a.ndim()
+                ),
+            }
+            .into())
+        }
+    };
+    let Some(s) = a
+        .dtype()
+        .as_scalar()
+        .filter(|s| s.is_numeric() || *s == Scalar::Bool)
+    else {
+        return Err(dynd_kernels::Error::Unsupported {
+            operation: "a scan of this data type",
+            ty: a.ty().clone(),
+        }
+        .into());
+    };
+    let acc = accumulator(op, s);
+    let x = if acc == s {
+        a.clone()
+    } else {
+        a.cast(&with_dtype(a, acc)?, ErrorMode::NoCheck)?
+    };
+    macro_rules! int {
+        ($t:ty) => {
+            match op {
+                Op::Sum => accumulate(&x, axis, |p: $t, q: $t| p.wrapping_add(q), name)?,
+                _ => accumulate(&x, axis, |p: $t, q: $t| p.wrapping_mul(q), name)?,
+            }
+        };
+    }
+    macro_rules! float {
+        ($t:ty) => {
+            match op {
+                Op::Sum => accumulate(&x, axis, |p: $t, q: $t| p + q, name)?,
+                _ => accumulate(&x, axis, |p: $t, q: $t| p * q, name)?,
+            }
+        };
+    }
+    let r = match acc {
+        Scalar::Int64 => int!(i64),
+        Scalar::UInt64 => int!(u64),
+        Scalar::Int128 => int!(i128),
+        Scalar::UInt128 => int!(u128),
+        Scalar::Float32 => float!(f32),
+        Scalar::Float64 => float!(f64),
+        _ => {
+            return Err(dynd_kernels::Error::Unsupported {
+                operation: "a scan of this data type",
+                ty: a.ty().clone(),
+            }
+            .into())
+        }
+    };
+    if s == Scalar::Float16 {
+        return Ok(r.cast(&with_dtype(&r, Scalar::Float16)?, ErrorMode::NoCheck)?);
+    }
+    Ok(r)
 }

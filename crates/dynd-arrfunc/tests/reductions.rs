@@ -151,3 +151,75 @@ fn reduction_errors_say_what_was_wrong() {
     let s = array!["a"];
     assert!(call("sum", &s, &[]).unwrap_err().contains("not supported"));
 }
+
+#[test]
+fn kahan_sum_beats_naive_summation_and_scans_run_along_one_axis() {
+    // Built to defeat a running sum: the 1s vanish next to 1e100.
+    let tricky = array![1.0, 1e100, 1.0, -1e100];
+    assert_eq!(tricky.to_vec::<f64>().unwrap().iter().sum::<f64>(), 0.0);
+    assert_eq!(call("kahan_sum", &tricky, &[]).unwrap(), "2 : float64");
+    // Many small terms after a large one: naive loses them all.
+    let mut v = vec![1e16];
+    v.extend(std::iter::repeat_n(1.0, 10_000));
+    v.push(-1e16);
+    let naive: f64 = v.iter().sum();
+    assert_eq!(naive, 0.0);
+    let long = Array::from_vec(v);
+    assert_eq!(call("kahan_sum", &long, &[]).unwrap(), "10000 : float64");
+    // Along an axis, keeping it; integers are converted to float64.
+    assert_eq!(
+        call(
+            "kahan_sum",
+            &array![[1, 2], [3, 4]],
+            &[("axis", "1"), ("keepdims", "true")]
+        )
+        .unwrap(),
+        "[[3], [7]] : 2 * 1 * float64"
+    );
+    // The parallel chunks combine to the serial result, bit for bit.
+    let big = Array::from_vec(
+        (0..1_000_003)
+            .map(|i| (i % 17) as f64 * 0.1)
+            .collect::<Vec<_>>(),
+    );
+    let parallel = call("kahan_sum", &big, &[]).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    assert_eq!(
+        pool.install(|| call("kahan_sum", &big, &[])).unwrap(),
+        parallel
+    );
+
+    let a = array![[1, 2, 3], [4, 5, 6]];
+    assert_eq!(
+        call("cumsum", &a, &[("axis", "1")]).unwrap(),
+        "[[1, 3, 6], [4, 9, 15]] : 2 * 3 * int64"
+    );
+    assert_eq!(
+        call("cumprod", &a, &[("axis", "0")]).unwrap(),
+        "[[1, 2, 3], [4, 10, 18]] : 2 * 3 * int64"
+    );
+    assert_eq!(
+        call("cumsum", &array![0.5, 0.25], &[]).unwrap(),
+        "[0.5, 0.75] : 2 * float64"
+    );
+    assert_eq!(
+        call("cumsum", &arr("[100, 100]", "2 * int8"), &[]).unwrap(),
+        "[100, 200] : 2 * int64",
+        "narrow integers accumulate in 64 bits"
+    );
+    assert_eq!(
+        call("cumsum", &a, &[]).unwrap_err(),
+        "cumsum: an array of 2 dimensions needs `axis` (a scan runs along one axis)"
+    );
+    assert_eq!(
+        call("cumsum", &a, &[("axis", "[0, 1]")]).unwrap_err(),
+        "cumsum: keyword argument 'axis' must be an integer, not [0, 1] (2 * int64)"
+    );
+    assert_eq!(
+        call("cumsum", &a, &[("axis", "2")]).unwrap_err(),
+        "cumsum: axis 2 is out of bounds for an array of 2 dimension(s)"
+    );
+}

@@ -759,3 +759,234 @@ impl Array {
         unsafe { std::slice::from_raw_parts_mut(dst, n) }.fill(v);
     }
 }
+
+/// A reduction carried by a state, from DyND's four pieces: `init` a
+/// state, `step` it with each element, `combine` two states (so chunks can
+/// run apart and join), `finish` the state into the result.
+pub trait Accumulator<T>: Send + Sync {
+    /// The running state.
+    type State: Copy + Send + Sync;
+    /// The result element type.
+    type Output: Element;
+    /// The state of no elements.
+    fn init(&self) -> Self::State;
+    /// The state after one more element.
+    fn step(&self, s: Self::State, x: T) -> Self::State;
+    /// The state of two runs one after the other.
+    fn combine(&self, a: Self::State, b: Self::State) -> Self::State;
+    /// The result.
+    fn finish(&self, s: Self::State) -> Self::Output;
+}
+
+/// Compensated summation (Neumaier's variant of Kahan's): a running sum
+/// and the rounding error it lost, so the result is as if summed in twice
+/// the precision, even when large terms cancel.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KahanSum;
+
+impl Accumulator<f64> for KahanSum {
+    type State = (f64, f64);
+    type Output = f64;
+
+    fn init(&self) -> (f64, f64) {
+        (0.0, 0.0)
+    }
+
+    fn step(&self, (s, c): (f64, f64), x: f64) -> (f64, f64) {
+        let t = s + x;
+        let lost = if s.abs() >= x.abs() {
+            (s - t) + x
+        } else {
+            (x - t) + s
+        };
+        (t, c + lost)
+    }
+
+    fn combine(&self, a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+        let (t, c) = self.step(a, b.0);
+        (t, c + b.1)
+    }
+
+    fn finish(&self, (s, c): (f64, f64)) -> f64 {
+        s + c
+    }
+}
+
+/// Reduces `a` over `axes` (all by default) with the stateful `acc`: each
+/// result element steps through its elements in order; a long contiguous
+/// run is split into fixed chunks, stepped apart (in parallel) and
+/// combined in order, so the result does not depend on threads.
+///
+/// ```
+/// use dynd_kernels::reduce::{reduce_with, KahanSum};
+/// use dynd_kernels::array;
+///
+/// // A running sum loses both 1s to the 1e100 terms; compensation keeps them.
+/// let a = array![1.0, 1e100, 1.0, -1e100];
+/// assert_eq!(a.to_vec::<f64>()?.iter().sum::<f64>(), 0.0);
+/// assert_eq!(reduce_with(&a, None, false, &KahanSum, "kahan_sum")?.to_string(), "2");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`reduce`] for the data type and axes; [`Error::Unsupported`] for
+/// `var` dimensions.
+pub fn reduce_with<T: Element, A: Accumulator<T>>(
+    a: &Array,
+    axes: Option<&[i64]>,
+    keepdims: bool,
+    acc: &A,
+    name: &str,
+) -> Result<Array, Error> {
+    if a.dtype().as_scalar() != Some(T::SCALAR) {
+        return Err(value_error(format!(
+            "{name}: the array's data type is {}, the reduction's is {}",
+            a.dtype(),
+            T::SCALAR
+        )));
+    }
+    if a.ty().has_var_dim() {
+        return Err(Error::Unsupported {
+            operation: "a stateful reduction of a var dimension",
+            ty: a.ty().clone(),
+        });
+    }
+    let ndim = a.ndim();
+    let axes = normalize_axes(axes, ndim, name)?;
+    let shape: Vec<usize> = a.ty().fixed_shape().unwrap_or_default();
+    let dims: Vec<(usize, isize)> = shape.iter().copied().zip(a.strides()).collect();
+    let kept: Vec<(usize, isize)> = (0..ndim)
+        .filter(|k| !axes.contains(k))
+        .map(|k| dims[k])
+        .collect();
+    let red_dims: Vec<(usize, isize)> = axes.iter().map(|&k| dims[k]).collect();
+    let out_dims: Vec<Dim> = (0..ndim)
+        .filter_map(|k| match (axes.contains(&k), keepdims) {
+            (false, _) => Some(Dim::Fixed(shape[k])),
+            (true, true) => Some(Dim::Fixed(1)),
+            (true, false) => None,
+        })
+        .collect();
+    let mut out = Array::zeros(&Type::with_dims(out_dims, A::Output::SCALAR.into())?)?;
+    let n_out: usize = kept.iter().map(|d| d.0).product();
+    let dst = out.fresh_data_ptr().cast::<A::Output>();
+    // SAFETY: the fresh result holds `n_out` valid outputs, reachable only here.
+    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n_out) };
+    let base = SyncPtr(a.data_ptr());
+    let contiguous_total =
+        kept.is_empty() && a.is_c_contiguous() && base.0 as usize % std::mem::align_of::<T>() == 0;
+    if contiguous_total {
+        let n: usize = shape.iter().product();
+        // SAFETY: `n` contiguous, aligned, valid `T`s of `a`.
+        let xs = unsafe { std::slice::from_raw_parts(base.0.cast::<T>(), n) };
+        let run = |c: &[T]| c.iter().fold(acc.init(), |s, &x| acc.step(s, x));
+        let parts: Vec<A::State> = if n >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
+            xs.par_chunks(CHUNK).map(run).collect()
+        } else {
+            xs.chunks(CHUNK).map(run).collect()
+        };
+        let s = parts.into_iter().fold(acc.init(), |a, b| acc.combine(a, b));
+        if let Some(o) = out_slice.first_mut() {
+            *o = acc.finish(s);
+        }
+        return Ok(out);
+    }
+    let mut red_offsets = Vec::new();
+    for_each_offset(&red_dims, |o| red_offsets.push(o));
+    let mut kept_offsets = Vec::new();
+    for_each_offset(&kept, |o| kept_offsets.push(o));
+    for (o, &ko) in out_slice.iter_mut().zip(&kept_offsets) {
+        let mut s = acc.init();
+        for &ro in &red_offsets {
+            // SAFETY: an element of `a` (offsets from its arrmeta).
+            let x = unsafe { base.0.wrapping_offset(ko + ro).cast::<T>().read_unaligned() };
+            s = acc.step(s, x);
+        }
+        *o = acc.finish(s);
+    }
+    Ok(out)
+}
+
+/// Scans `a` along one axis with `f` (NumPy's `ufunc.accumulate`): the
+/// result has `a`'s shape, and element `i` along the axis combines
+/// elements `0..=i` in order.
+///
+/// ```
+/// use dynd_kernels::reduce::accumulate;
+/// use dynd_kernels::array;
+///
+/// let a = array![[1, 2, 3], [4, 5, 6]];
+/// assert_eq!(accumulate(&a, 1, |x: i64, y: i64| x + y, "cumsum")?.to_string(), "[[1, 3, 6], [4, 9, 15]]");
+/// assert_eq!(accumulate(&a, -2, |x: i64, y: i64| x * y, "cumprod")?.to_string(), "[[1, 2, 3], [4, 10, 18]]");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`reduce`] for the data type and the axis; [`Error::Unsupported`]
+/// for `var` dimensions.
+pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
+    a: &Array,
+    axis: i64,
+    f: F,
+    name: &str,
+) -> Result<Array, Error> {
+    if a.dtype().as_scalar() != Some(T::SCALAR) {
+        return Err(value_error(format!(
+            "{name}: the array's data type is {}, the scan's is {}",
+            a.dtype(),
+            T::SCALAR
+        )));
+    }
+    if a.ty().has_var_dim() {
+        return Err(Error::Unsupported {
+            operation: "a scan over var dimensions",
+            ty: a.ty().clone(),
+        });
+    }
+    let ndim = a.ndim();
+    let axis = normalize_axes(Some(&[axis]), ndim, name)?[0];
+    let shape: Vec<usize> = a.ty().fixed_shape().unwrap_or_default();
+    let dims: Vec<(usize, isize)> = shape.iter().copied().zip(a.strides()).collect();
+    let mut out = Array::zeros(&Type::with_dims(
+        shape.iter().map(|n| Dim::Fixed(*n)),
+        T::SCALAR.into(),
+    )?)?;
+    let n: usize = shape.iter().product();
+    let dst = out.fresh_data_ptr().cast::<T>();
+    // SAFETY: the fresh C-order result holds `n` valid `T`s, reachable only here.
+    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+    // The result's C-order strides, in elements.
+    let mut out_strides = vec![1usize; ndim];
+    for k in (0..ndim.saturating_sub(1)).rev() {
+        out_strides[k] = out_strides[k + 1] * shape[k + 1];
+    }
+    let others: Vec<(usize, isize)> = (0..ndim).filter(|k| *k != axis).map(|k| dims[k]).collect();
+    let others_out: Vec<(usize, isize)> = (0..ndim)
+        .filter(|k| *k != axis)
+        .map(|k| (shape[k], out_strides[k] as isize))
+        .collect();
+    let mut src_lines = Vec::new();
+    for_each_offset(&others, |o| src_lines.push(o));
+    let mut out_lines = Vec::new();
+    for_each_offset(&others_out, |o| out_lines.push(o));
+    let (len, stride) = dims[axis];
+    let ostep = out_strides[axis];
+    let base = a.data_ptr();
+    for (&so, &oo) in src_lines.iter().zip(&out_lines) {
+        let mut acc: Option<T> = None;
+        for i in 0..len {
+            // SAFETY: element `i` of this line of `a`.
+            let x = unsafe {
+                base.wrapping_offset(so + i as isize * stride)
+                    .cast::<T>()
+                    .read_unaligned()
+            };
+            let v = acc.map_or(x, |p| f(p, x));
+            out_slice[oo as usize + i * ostep] = v;
+            acc = Some(v);
+        }
+    }
+    Ok(out)
+}

@@ -319,3 +319,57 @@ fn errors_name_the_axis_the_ndim_and_what_is_missing() {
         "max: the array's data type is float64, the reduction's is int64"
     );
 }
+
+#[test]
+fn stateful_reductions_and_scans_follow_views() {
+    use dynd_kernels::reduce::{accumulate, reduce_with, KahanSum};
+    let base = Array::from_shape_vec(&[2, 3], vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let t = base.transpose().unwrap(); // [[1, 4], [2, 5], [3, 6]]
+    assert_eq!(
+        reduce_with(&t, Some(&[1]), false, &KahanSum, "k")
+            .unwrap()
+            .to_string(),
+        "[5, 7, 9]"
+    );
+    assert_eq!(
+        reduce_with(&t, None, true, &KahanSum, "k")
+            .unwrap()
+            .to_string(),
+        "[[21]]"
+    );
+    assert_eq!(
+        accumulate(&t, 0, |a: f64, b: f64| a + b, "cumsum")
+            .unwrap()
+            .to_string(),
+        "[[1, 4], [3, 9], [6, 15]]"
+    );
+    let rev = base
+        .index(&[Index::slice(None, None, 1), Index::slice(None, None, -1)])
+        .unwrap();
+    assert_eq!(
+        accumulate(&rev, -1, |a: f64, b: f64| a * b, "cumprod")
+            .unwrap()
+            .to_string(),
+        "[[3, 6, 6], [6, 30, 120]]"
+    );
+    let empty = Array::zeros(&"0 * float64".parse().unwrap()).unwrap();
+    assert_eq!(
+        reduce_with(&empty, None, false, &KahanSum, "k")
+            .unwrap()
+            .to_string(),
+        "0"
+    );
+    assert_eq!(
+        accumulate(&empty, 0, |a: f64, b: f64| a + b, "cumsum")
+            .unwrap()
+            .to_string(),
+        "[]"
+    );
+    assert!(accumulate(
+        &array![[1.0], [2.0, 3.0]],
+        1,
+        |a: f64, b: f64| a + b,
+        "cumsum"
+    )
+    .is_err());
+}
