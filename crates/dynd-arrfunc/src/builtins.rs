@@ -756,6 +756,7 @@ fn build() -> BTreeMap<&'static str, Callable> {
     put("norm", over_core!(map1, norm, "(N * T) -> T", [f32, f64]));
     m.extend(constructors());
     m.extend(crate::reductions::builtins());
+    m.extend(crate::arrays::builtins());
     if let Some(c) = m.remove("clip") {
         let kw = vec![
             Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),

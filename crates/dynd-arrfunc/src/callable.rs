@@ -127,6 +127,8 @@ pub(crate) type ArrayFn = dyn Fn(&[&Array], &Kwargs<'_>) -> Result<Array, Error>
 pub(crate) struct Function {
     signature: Type,
     positional: usize,
+    /// `(T, ...) -> R`: more positional arguments may follow.
+    variadic: bool,
     run: Arc<ArrayFn>,
 }
 
@@ -457,12 +459,14 @@ impl Callable {
             });
         }
         let positional = sig.positional.len();
+        let variadic = sig.variadic_positional;
         Ok(Callable {
             name: name.into(),
             overloads: Arc::from(Vec::new()),
             function: Some(Function {
                 signature,
                 positional,
+                variadic,
                 run: Arc::new(f),
             }),
             mode: BroadcastMode::NumPy,
@@ -584,7 +588,8 @@ impl Callable {
             }
         }
         let positional = self.arity() - self.keywords.len();
-        if args.len() != positional {
+        let variadic = self.function.as_ref().is_some_and(|f| f.variadic);
+        if args.len() != positional && !(variadic && args.len() > positional) {
             return Err(Error::Arity {
                 name: self.name.to_string(),
                 expected: positional,

@@ -18,6 +18,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod arrays;
 pub mod builtins;
 mod callable;
 mod error;

@@ -467,3 +467,90 @@ impl Array {
         self.permute_axes(&perm)
     }
 }
+
+impl Array {
+    /// The same elements, in C order, with the fixed shape `shape` (one
+    /// entry may be `-1`, inferred from the others): a view sharing memory
+    /// when this array is C-contiguous, a C-order copy otherwise.
+    ///
+    /// ```
+    /// use dynd_kernels::array;
+    ///
+    /// let a = array![1, 2, 3, 4, 5, 6];
+    /// let m = a.reshape(&[2, -1])?;
+    /// assert_eq!((m.to_string(), m.ty().to_string()), ("[[1, 2, 3], [4, 5, 6]]".into(), "2 * 3 * int64".into()));
+    /// assert_eq!(m.data_block().as_ptr(), a.data_block().as_ptr()); // a view
+    /// assert_eq!(
+    ///     a.reshape(&[4, 2]).unwrap_err().to_string(),
+    ///     "cannot reshape 6 elements (6 * int64) into the shape [4, 2] (8 elements)"
+    /// );
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if the sizes differ, more than one entry is `-1` or
+    /// an entry is below `-1`; [`Error::Unsupported`] for `var` dimensions.
+    pub fn reshape(&self, shape: &[i64]) -> Result<Array, Error> {
+        if self.ty().has_var_dim() {
+            return Err(Error::Unsupported {
+                operation: "reshaping an array with var dimensions",
+                ty: self.ty().clone(),
+            });
+        }
+        let count: usize = self.ty().fixed_shape().unwrap_or_default().iter().product();
+        let bad = |why: String| Error::Value {
+            what: format!(
+                "cannot reshape {count} elements ({}) into the shape {shape:?}{why}",
+                self.ty()
+            ),
+        };
+        if shape.iter().filter(|&&n| n == -1).count() > 1 {
+            return Err(bad(": only one size may be -1".into()));
+        }
+        if shape.iter().any(|&n| n < -1) {
+            return Err(bad(": sizes are at least 0 (or -1 to infer one)".into()));
+        }
+        let known: usize = shape
+            .iter()
+            .filter(|&&n| n >= 0)
+            .map(|&n| n as usize)
+            .product();
+        let infer = if shape.contains(&-1) {
+            if known == 0 || count % known != 0 {
+                return Err(bad(String::new()));
+            }
+            count / known
+        } else {
+            0
+        };
+        let dims: Vec<usize> = shape
+            .iter()
+            .map(|&n| if n == -1 { infer } else { n as usize })
+            .collect();
+        let total: usize = dims.iter().product();
+        if total != count {
+            return Err(bad(format!(" ({total} elements)")));
+        }
+        let src = if self.is_c_contiguous() {
+            self.clone()
+        } else {
+            self.cast(self.ty(), crate::assign::ErrorMode::NoCheck)?
+        };
+        // The element's record (a string's text block, a struct's fields).
+        let mut m = src.arrmeta();
+        while let Some((_, _, element)) = m.as_fixed() {
+            m = element;
+        }
+        let dtype = src.dtype().clone();
+        let size = dtype.data_layout()?.size;
+        let meta = crate::array::c_order_meta(&dims, size, m.clone());
+        let ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), dtype)?;
+        Ok(Array::from_parts(
+            ty,
+            Arc::new(meta),
+            src.data_block().clone(),
+            src.data_offset(),
+        ))
+    }
+}

@@ -1,0 +1,164 @@
+//! Array functions whose result shape is an argument's value: `range`
+//! and `reshape`.
+//!
+//! ```
+//! use dynd_arrfunc::builtins;
+//! use dynd_kernels::{array, Array};
+//!
+//! let range = builtins::get("range").unwrap();
+//! let r = range.call(&[&Array::from_scalar(2i64), &Array::from_scalar(11i64), &Array::from_scalar(3i64)])?;
+//! assert_eq!((r.to_string(), r.ty().to_string()), ("[2, 5, 8]".into(), "3 * int64".into()));
+//! let reshape = builtins::get("reshape").unwrap();
+//! let m = reshape.call(&[&array![1, 2, 3, 4, 5, 6], &array![3, -1]])?;
+//! assert_eq!(m.to_string(), "[[1, 2], [3, 4], [5, 6]]");
+//! # Ok::<(), dynd_arrfunc::Error>(())
+//! ```
+
+use dynd_kernels::{Array, ErrorMode, Value};
+use dynd_types::{Scalar, Type};
+
+use crate::callable::{Callable, Keyword, Kwargs};
+use crate::error::Error;
+
+/// The array-function builtins, by name.
+pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
+    let range = Callable::function(
+        "range",
+        "(Scalar, ..., dtype: ?string) -> Any",
+        vec![Keyword::maybe("dtype", Some(Scalar::String))],
+        range,
+    )
+    .unwrap_or_else(|e| unreachable!("builtin range: {e}"));
+    let reshape = Callable::function("reshape", "(Any, Any) -> Any", vec![], |args, _| {
+        let shape = ints("reshape", 1, args[1])?;
+        Ok(args[0].reshape(&shape)?)
+    })
+    .unwrap_or_else(|e| unreachable!("builtin reshape: {e}"));
+    vec![("range", range), ("reshape", reshape)]
+}
+
+/// Argument `i` as a list of integers (one integer is a list of one).
+fn ints(name: &str, i: usize, a: &Array) -> Result<Vec<i64>, Error> {
+    let bad = || dynd_kernels::Error::Value {
+        what: format!(
+            "{name}: argument {i} must be an integer or a list of integers, not {a} ({})",
+            a.ty()
+        ),
+    };
+    let one = |v: &Value| match v {
+        Value::Int(n) => i64::try_from(*n).ok(),
+        _ => None,
+    };
+    match a.to_value() {
+        Value::List(items) => items
+            .iter()
+            .map(|v| one(v).ok_or_else(bad))
+            .collect::<Result<_, _>>()
+            .map_err(Error::from),
+        v => Ok(vec![one(&v).ok_or_else(bad)?]),
+    }
+}
+
+/// A number argument: an integer, or a float.
+enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+/// `range(stop)`, `range(start, stop)`, `range(start, stop, step)`: the
+/// numbers from `start` (0) up to but not including `stop`, `step` (1)
+/// apart, as `int64` when all are integers and `float64` otherwise, or as
+/// `dtype`.
+fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
+    if args.len() > 3 {
+        return Err(Error::Arity {
+            name: "range".into(),
+            expected: 3,
+            found: args.len(),
+        });
+    }
+    let nums = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| match a.to_value() {
+            Value::Int(n) => Ok(Num::Int(n)),
+            Value::Float(x) => Ok(Num::Float(x)),
+            _ => Err(Error::from(dynd_kernels::Error::Value {
+                what: format!("range: argument {i} must be a number, not {a} ({})", a.ty()),
+            })),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (start, stop, step) = match nums.as_slice() {
+        [stop] => (&Num::Int(0), stop, &Num::Int(1)),
+        [start, stop] => (start, stop, &Num::Int(1)),
+        [start, stop, step] => (start, stop, step),
+        _ => unreachable!("one to three arguments"),
+    };
+    let out = match (start, stop, step) {
+        (Num::Int(a), Num::Int(b), Num::Int(s)) => {
+            if *s == 0 {
+                return Err(step_zero());
+            }
+            let n = if (*s > 0 && b > a) || (*s < 0 && b < a) {
+                ((b - a).unsigned_abs().div_ceil(s.unsigned_abs())) as usize
+            } else {
+                0
+            };
+            check_len(n)?;
+            let v: Vec<i64> = (0..n as i128)
+                .map(|k| i64::try_from(a + k * s))
+                .collect::<Result<_, _>>()
+                .map_err(|_| dynd_kernels::Error::Value {
+                    what: "range: the values do not fit in int64".into(),
+                })?;
+            Array::from_vec(v)
+        }
+        _ => {
+            let f = |n: &Num| match n {
+                Num::Int(i) => *i as f64,
+                Num::Float(x) => *x,
+            };
+            let (a, b, s) = (f(start), f(stop), f(step));
+            if s == 0.0 {
+                return Err(step_zero());
+            }
+            let n = ((b - a) / s).ceil();
+            if !n.is_finite() {
+                return Err(dynd_kernels::Error::Value {
+                    what: format!("range: start {a}, stop {b} and step {s} give no finite length"),
+                }
+                .into());
+            }
+            let n = n.max(0.0) as usize;
+            check_len(n)?;
+            Array::from_vec((0..n).map(|k| a + k as f64 * s).collect::<Vec<f64>>())
+        }
+    };
+    match kw.string("dtype")? {
+        None => Ok(out),
+        Some(d) => {
+            let dtype: Type = d.parse().map_err(dynd_types::Error::from)?;
+            let (dims, _) = out.ty().split_dims();
+            let ty = Type::with_dims(dims.into_iter().cloned(), dtype)?;
+            Ok(out.cast(&ty, ErrorMode::Fractional)?)
+        }
+    }
+}
+
+fn step_zero() -> Error {
+    dynd_kernels::Error::Value {
+        what: "range: the step must not be zero".into(),
+    }
+    .into()
+}
+
+/// Refuses lengths no array could hold.
+fn check_len(n: usize) -> Result<(), Error> {
+    if n > 1 << 40 {
+        return Err(dynd_kernels::Error::Value {
+            what: format!("range: {n} elements is more than an array here may hold"),
+        }
+        .into());
+    }
+    Ok(())
+}

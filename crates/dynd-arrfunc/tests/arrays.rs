@@ -1,0 +1,118 @@
+//! `range` and `reshape`: result shapes from argument values, views where
+//! the data allows, and errors.
+
+use dynd_arrfunc::builtins;
+use dynd_kernels::{array, Array, Index, Value};
+
+fn s(text: &str) -> Array {
+    Array::from_value(&Value::Str(text.into()), None).unwrap()
+}
+
+fn call(name: &str, args: &[&Array], kw: &[(&str, &Array)]) -> Result<String, String> {
+    builtins::get(name)
+        .unwrap()
+        .call_kw(args, kw)
+        .map(|r| format!("{r} : {}", r.ty()))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn range_takes_stop_start_step_and_dtype() {
+    let n = |v: i64| Array::from_scalar(v);
+    assert_eq!(
+        call("range", &[&n(4)], &[]).unwrap(),
+        "[0, 1, 2, 3] : 4 * int64"
+    );
+    assert_eq!(
+        call("range", &[&n(2), &n(5)], &[]).unwrap(),
+        "[2, 3, 4] : 3 * int64"
+    );
+    assert_eq!(
+        call("range", &[&n(5), &n(-5), &n(-4)], &[]).unwrap(),
+        "[5, 1, -3] : 3 * int64"
+    );
+    assert_eq!(
+        call("range", &[&n(5), &n(2)], &[]).unwrap(),
+        "[] : 0 * int64"
+    );
+    assert_eq!(
+        call(
+            "range",
+            &[
+                &n(0),
+                &Array::from_scalar(1.0f64),
+                &Array::from_scalar(0.25f64)
+            ],
+            &[]
+        )
+        .unwrap(),
+        "[0, 0.25, 0.5, 0.75] : 4 * float64"
+    );
+    assert_eq!(
+        call("range", &[&n(3)], &[("dtype", &s("int8"))]).unwrap(),
+        "[0, 1, 2] : 3 * int8"
+    );
+    assert_eq!(
+        call("range", &[&n(300)], &[("dtype", &s("int8"))]).unwrap_err(),
+        "128 is out of range for int8 (assigning int64 to int8), at index [128]"
+    );
+    assert_eq!(
+        call("range", &[&n(1), &n(2), &n(0)], &[]).unwrap_err(),
+        "range: the step must not be zero"
+    );
+    assert_eq!(
+        call("range", &[], &[]).unwrap_err(),
+        "range takes 1 argument(s), 0 given"
+    );
+    assert_eq!(
+        call("range", &[&s("x")], &[]).unwrap_err(),
+        "range: argument 0 must be a number, not \"x\" (string)"
+    );
+}
+
+#[test]
+fn reshape_views_contiguous_data_and_copies_the_rest() {
+    let a = Array::from_vec((0..6i64).collect::<Vec<_>>());
+    let r = builtins::get("reshape")
+        .unwrap()
+        .call(&[&a, &array![2, 3]])
+        .unwrap();
+    assert_eq!(r.to_string(), "[[0, 1, 2], [3, 4, 5]]");
+    assert_eq!(r.data_block().as_ptr(), a.data_block().as_ptr(), "a view");
+    // A transposed view is copied into C order first.
+    let t = r.transpose().unwrap();
+    let back = t.reshape(&[-1]).unwrap();
+    assert_eq!(back.to_string(), "[0, 3, 1, 4, 2, 5]");
+    assert_ne!(back.data_block().as_ptr(), a.data_block().as_ptr());
+    // Strings keep their text.
+    let words = array!["a", "bc", "def", "g"];
+    assert_eq!(
+        words.reshape(&[2, 2]).unwrap().to_string(),
+        "[[\"a\", \"bc\"], [\"def\", \"g\"]]"
+    );
+    // A stepped view is not contiguous either.
+    let odd = a.index(&[Index::slice(Some(1), None, 2)]).unwrap();
+    assert_eq!(odd.reshape(&[3, 1]).unwrap().to_string(), "[[1], [3], [5]]");
+    let err = |shape: &[i64]| a.reshape(shape).unwrap_err().to_string();
+    assert_eq!(
+        err(&[4, -1]),
+        "cannot reshape 6 elements (6 * int64) into the shape [4, -1]"
+    );
+    assert_eq!(
+        err(&[-1, -1]),
+        "cannot reshape 6 elements (6 * int64) into the shape [-1, -1]: only one size may be -1"
+    );
+    assert_eq!(
+        err(&[7]),
+        "cannot reshape 6 elements (6 * int64) into the shape [7] (7 elements)"
+    );
+    assert!(array![[1], [2, 3]]
+        .reshape(&[3])
+        .unwrap_err()
+        .to_string()
+        .contains("var"));
+    assert_eq!(
+        call("reshape", &[&a, &s("2x3")], &[]).unwrap_err(),
+        "reshape: argument 1 must be an integer or a list of integers, not \"2x3\" (string)"
+    );
+}
