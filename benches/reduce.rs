@@ -124,5 +124,34 @@ fn ragged(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, total, axes, ragged);
+fn sort(c: &mut Criterion) {
+    const N: usize = 1_000_000;
+    let sorted = builtins::get("sorted").unwrap();
+    let mut s: u64 = 0x2545_f491_4f6c_dd1d;
+    let xs: Vec<f64> = (0..N)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        })
+        .collect();
+    let a = Array::from_vec(xs.clone());
+    let mut g = c.benchmark_group("reduce/sort_1e6_f64");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(20);
+    g.bench_function("dynd_sorted", |b| {
+        b.iter(|| sorted.call(&[black_box(&a)]).unwrap())
+    });
+    g.bench_function("hand_sort_by", |b| {
+        b.iter(|| {
+            let mut v = black_box(&xs).clone();
+            v.sort_by(|x, y| x.total_cmp(y));
+            v
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, total, axes, ragged, sort);
 criterion_main!(benches);

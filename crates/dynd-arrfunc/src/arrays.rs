@@ -1,5 +1,6 @@
-//! Array functions whose result shape is an argument's value: `range`
-//! and `reshape`.
+//! Array functions: `range` and `reshape`, whose result shape is an
+//! argument's value, and `sorted` (a sorted copy; `Array::sort` sorts in
+//! place).
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
@@ -34,7 +35,24 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         Ok(args[0].reshape(&shape)?)
     })
     .unwrap_or_else(|e| unreachable!("builtin reshape: {e}"));
-    vec![("range", range), ("reshape", reshape)]
+    let sorted = Callable::function(
+        "sorted",
+        "(Any, axis: ?int64, reverse: ?bool) -> Any",
+        vec![
+            Keyword::maybe("axis", Some(Scalar::Int64)),
+            Keyword::maybe("reverse", Some(Scalar::Bool)),
+        ],
+        |args, kw| {
+            let mut out = args[0].clone();
+            out.sort(
+                kw.int("axis")?.unwrap_or(-1),
+                kw.bool("reverse")?.unwrap_or(false),
+            )?;
+            Ok(out)
+        },
+    )
+    .unwrap_or_else(|e| unreachable!("builtin sorted: {e}"));
+    vec![("range", range), ("reshape", reshape), ("sorted", sorted)]
 }
 
 /// Argument `i` as a list of integers (one integer is a list of one).

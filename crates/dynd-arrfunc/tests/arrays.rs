@@ -116,3 +116,61 @@ fn reshape_views_contiguous_data_and_copies_the_rest() {
         "reshape: argument 1 must be an integer or a list of integers, not \"2x3\" (string)"
     );
 }
+
+#[test]
+fn sorting_is_stable_nan_last_along_any_axis_and_ragged_rows() {
+    let sorted = |a: &Array, kw: &[(&str, &Array)]| call("sorted", &[a], kw);
+    let a = array![[3.0, f64::NAN, 1.0], [0.0, -0.0, -1.0]];
+    // -0 and 0 compare equal: a stable sort keeps their order.
+    assert_eq!(
+        sorted(&a, &[]).unwrap(),
+        "[[1, 3, NaN], [-1, 0, -0]] : 2 * 3 * float64"
+    );
+    let t = Array::from_scalar(true);
+    assert_eq!(
+        sorted(&a, &[("reverse", &t)]).unwrap(),
+        "[[3, 1, NaN], [0, -0, -1]] : 2 * 3 * float64",
+        "descending, NaN still last"
+    );
+    let zero = Array::from_scalar(0i64);
+    assert_eq!(
+        sorted(&array![[3, 1], [2, 4], [1, 0]], &[("axis", &zero)]).unwrap(),
+        "[[1, 0], [2, 1], [3, 4]] : 3 * 2 * int64"
+    );
+    // A transposed view sorts along its own axes; the base is untouched.
+    let base = array![[3, 1, 2], [6, 5, 4]];
+    let tv = base.transpose().unwrap(); // [[3, 6], [1, 5], [2, 4]]
+    assert_eq!(
+        sorted(&tv, &[("axis", &zero)]).unwrap(),
+        "[[1, 4], [2, 5], [3, 6]] : 3 * 2 * int64"
+    );
+    assert_eq!(base.to_string(), "[[3, 1, 2], [6, 5, 4]]");
+    // Ragged rows, each sorted; the input keeps its order (copy on write).
+    let rows = array![[3, 1, 2], [], [9, 7]];
+    assert_eq!(
+        sorted(&rows, &[]).unwrap(),
+        "[[1, 2, 3], [], [7, 9]] : 3 * var * int64"
+    );
+    assert_eq!(rows.to_string(), "[[3, 1, 2], [], [9, 7]]");
+    // In place; read-only data refuses.
+    let mut v = array![2u8, 1, 3];
+    v.sort(0, false).unwrap();
+    assert_eq!(v.to_string(), "[1, 2, 3]");
+    static DATA: [i32; 3] = [3, 2, 1];
+    let mut fixed = Array::from_static(&DATA);
+    assert_eq!(
+        fixed.sort(0, false).unwrap_err().to_string(),
+        "the array is read-only"
+    );
+    // Errors.
+    let two = Array::from_scalar(2i64);
+    assert_eq!(
+        sorted(&a, &[("axis", &two)]).unwrap_err(),
+        "sort: axis 2 is out of bounds for an array of 2 dimension(s)"
+    );
+    let z = Array::from_json("[[1, 2]]", Some(&"1 * complex[float64]".parse().unwrap())).unwrap();
+    assert!(sorted(&z, &[]).unwrap_err().contains("no order"));
+    assert!(sorted(&rows, &[("axis", &zero)])
+        .unwrap_err()
+        .contains("not supported"));
+}

@@ -25,6 +25,7 @@ pub mod kernel;
 pub mod memory;
 pub mod reduce;
 mod scalar_io;
+mod sort;
 mod value;
 mod view;
 

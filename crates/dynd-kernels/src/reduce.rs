@@ -223,6 +223,11 @@ fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
     }
 }
 
+/// [`for_each_offset`] for the crate's other modules.
+pub(crate) fn for_each_offset_pub(dims: &[(usize, isize)], f: impl FnMut(isize)) {
+    for_each_offset(dims, f);
+}
+
 /// Pointers into arrays that outlive a parallel scope.
 #[derive(Clone, Copy)]
 struct SyncPtr(*const u8);

@@ -1,0 +1,222 @@
+//! Sorting along an axis: stable, ascending or descending, NaN last.
+//!
+//! ```
+//! use dynd_kernels::array;
+//!
+//! let mut a = array![[3.0, f64::NAN, 1.0], [2.0, 2.0, -1.0]];
+//! a.sort(-1, false)?;
+//! assert_eq!(a.to_string(), "[[1, 3, NaN], [-1, 2, 2]]");
+//! let mut rows = array![[3, 1, 2], [], [9, 7]];
+//! rows.sort(1, true)?;
+//! assert_eq!(rows.to_string(), "[[3, 2, 1], [], [9, 7]]");
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use std::cmp::Ordering;
+
+use dynd_types::{Dim, Scalar};
+
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::element::{Element, F16};
+use crate::error::Error;
+
+/// Elements with a total order for sorting: NaN after every number.
+trait SortKey: Element {
+    fn order(&self, other: &Self) -> Ordering;
+    fn is_nan(&self) -> bool {
+        false
+    }
+}
+
+macro_rules! int_key {
+    ($($t:ty),*) => {$(
+        impl SortKey for $t {
+            fn order(&self, other: &Self) -> Ordering { self.cmp(other) }
+        }
+    )*};
+}
+int_key!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+
+macro_rules! float_key {
+    ($($t:ty),*) => {$(
+        impl SortKey for $t {
+            fn order(&self, other: &Self) -> Ordering {
+                self.partial_cmp(other).unwrap_or(Ordering::Equal)
+            }
+            fn is_nan(&self) -> bool { <$t>::is_nan(*self) }
+        }
+    )*};
+}
+float_key!(f32, f64);
+
+impl SortKey for F16 {
+    fn order(&self, other: &Self) -> Ordering {
+        self.partial_cmp(other).unwrap_or(Ordering::Equal)
+    }
+    fn is_nan(&self) -> bool {
+        self.to_f32().is_nan()
+    }
+}
+
+/// Sorts one line: numbers ascending (or descending), NaN last, stable.
+fn sort_line<T: SortKey>(xs: &mut [T], reverse: bool) {
+    xs.sort_by(|a, b| match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ if reverse => b.order(a),
+        _ => a.order(b),
+    });
+}
+
+impl Array {
+    /// Sorts this array along `axis` (negative counts from the end) in
+    /// place: stable, ascending or (with `reverse`) descending, NaN last
+    /// either way. Shared memory is copied first, so views of the old
+    /// values keep them. Along an innermost `var` axis each row is sorted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] for an axis out of range; [`Error::ReadOnly`];
+    /// [`Error::Unsupported`] for data types without an order (complex,
+    /// strings, structures) and `var` dimensions other than an innermost
+    /// one sorted along.
+    pub fn sort(&mut self, axis: i64, reverse: bool) -> Result<(), Error> {
+        let ndim = self.ndim();
+        let axis = crate::reduce::normalize_axes(Some(&[axis]), ndim, "sort")?[0];
+        let ty = self.ty().clone();
+        let unsupported = |what: &'static str| Error::Unsupported {
+            operation: what,
+            ty: ty.clone(),
+        };
+        let s = self
+            .dtype()
+            .as_scalar()
+            .filter(|s| {
+                !matches!(
+                    s,
+                    Scalar::Complex64 | Scalar::Complex128 | Scalar::String | Scalar::Bytes
+                )
+            })
+            .ok_or_else(|| unsupported("sorting this data type (it has no order)"))?;
+        let shape = self.shape();
+        let var_at = shape.iter().position(|d| matches!(d, Dim::Var));
+        match var_at {
+            Some(v)
+                if v + 1 == ndim
+                    && axis == v
+                    && shape[..v].iter().all(|d| matches!(d, Dim::Fixed(_))) => {}
+            Some(_) => {
+                return Err(unsupported(
+                    "sorting with var dimensions other than an innermost one sorted along",
+                ))
+            }
+            None => {}
+        }
+        self.make_unique()?;
+        macro_rules! go {
+            ($t:ty) => {
+                self.sort_typed::<$t>(axis, reverse, var_at.is_some())
+            };
+        }
+        match s {
+            Scalar::Bool => go!(bool),
+            Scalar::Int8 => go!(i8),
+            Scalar::Int16 => go!(i16),
+            Scalar::Int32 => go!(i32),
+            Scalar::Int64 => go!(i64),
+            Scalar::Int128 => go!(i128),
+            Scalar::UInt8 => go!(u8),
+            Scalar::UInt16 => go!(u16),
+            Scalar::UInt32 => go!(u32),
+            Scalar::UInt64 => go!(u64),
+            Scalar::UInt128 => go!(u128),
+            Scalar::Float16 => go!(F16),
+            Scalar::Float32 => go!(f32),
+            Scalar::Float64 => go!(f64),
+            _ => Err(unsupported("sorting this data type (it has no order)")),
+        }
+    }
+
+    /// The sort, for element type `T`, of an array that owns its memory.
+    fn sort_typed<T: SortKey>(
+        &mut self,
+        axis: usize,
+        reverse: bool,
+        ragged: bool,
+    ) -> Result<(), Error> {
+        // The lines: (first element's byte address, length, byte stride).
+        let mut lines: Vec<(*mut u8, usize, isize)> = Vec::new();
+        let base = self.data_mut_ptr()?;
+        let mut fixed: Vec<(usize, isize)> = Vec::new();
+        let mut m = self.arrmeta();
+        while let Some((n, s, e)) = m.as_fixed() {
+            fixed.push((n, s));
+            m = e;
+        }
+        if ragged {
+            let Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                ..
+            } = m
+            else {
+                unreachable!("checked: an innermost var dimension")
+            };
+            let vals = values.as_ptr().wrapping_add(*offset) as *mut u8;
+            let data = self.data_block().bytes();
+            let at0 = self.data_offset();
+            let mut offs = Vec::new();
+            crate::reduce::for_each_offset_pub(&fixed, |o| offs.push(o));
+            for o in offs {
+                let at = (at0 as isize + o) as usize;
+                let (start, len) =
+                    crate::arrmeta::read_pair(&data[at..at + crate::arrmeta::PAIR_SIZE]);
+                lines.push((
+                    vals.wrapping_offset(start as i64 as isize),
+                    len as usize,
+                    *stride,
+                ));
+            }
+        } else {
+            let (len, stride) = fixed[axis];
+            let others: Vec<(usize, isize)> = (0..fixed.len())
+                .filter(|k| *k != axis)
+                .map(|k| fixed[k])
+                .collect();
+            crate::reduce::for_each_offset_pub(&others, |o| {
+                lines.push((base.wrapping_offset(o), len, stride))
+            });
+        }
+        let size = std::mem::size_of::<T>() as isize;
+        let mut scratch: Vec<T> = Vec::new();
+        for (p, len, stride) in lines {
+            if stride == size && p as usize % std::mem::align_of::<T>() == 0 {
+                // SAFETY: `len` contiguous, aligned, valid `T`s of memory this
+                // array owns alone (made unique above), not otherwise borrowed.
+                let xs = unsafe { std::slice::from_raw_parts_mut(p.cast::<T>(), len) };
+                sort_line(xs, reverse);
+            } else {
+                scratch.clear();
+                for i in 0..len as isize {
+                    // SAFETY: element `i` of the line.
+                    scratch.push(unsafe {
+                        p.wrapping_offset(i * stride).cast::<T>().read_unaligned()
+                    });
+                }
+                sort_line(&mut scratch, reverse);
+                for (i, x) in scratch.iter().enumerate() {
+                    // SAFETY: as above, written back.
+                    unsafe {
+                        p.wrapping_offset(i as isize * stride)
+                            .cast::<T>()
+                            .write_unaligned(*x)
+                    };
+                }
+            }
+        }
+        Ok(())
+    }
+}
