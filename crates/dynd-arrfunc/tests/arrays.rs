@@ -121,10 +121,10 @@ fn reshape_views_contiguous_data_and_copies_the_rest() {
 fn sorting_is_stable_nan_last_along_any_axis_and_ragged_rows() {
     let sorted = |a: &Array, kw: &[(&str, &Array)]| call("sorted", &[a], kw);
     let a = array![[3.0, f64::NAN, 1.0], [0.0, -0.0, -1.0]];
-    // -0 and 0 compare equal: a stable sort keeps their order.
+    // IEEE total order among numbers (-0 before 0), NaN last.
     assert_eq!(
         sorted(&a, &[]).unwrap(),
-        "[[1, 3, NaN], [-1, 0, -0]] : 2 * 3 * float64"
+        "[[1, 3, NaN], [-1, -0, 0]] : 2 * 3 * float64"
     );
     let t = Array::from_scalar(true);
     assert_eq!(

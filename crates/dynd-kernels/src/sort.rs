@@ -1,4 +1,5 @@
-//! Sorting along an axis: stable, ascending or descending, NaN last.
+//! Sorting along an axis: stable, ascending or descending, NaN last;
+//! floats in IEEE total order among themselves (`-0` before `0`).
 //!
 //! ```
 //! use dynd_kernels::array;
@@ -12,8 +13,6 @@
 //! # Ok::<(), dynd_kernels::Error>(())
 //! ```
 
-use std::cmp::Ordering;
-
 use dynd_types::{Dim, Scalar};
 
 use crate::array::Array;
@@ -21,18 +20,23 @@ use crate::arrmeta::Arrmeta;
 use crate::element::{Element, F16};
 use crate::error::Error;
 
-/// Elements with a total order for sorting: NaN after every number.
+/// Elements with a total order for sorting: NaN after every number, and
+/// `-0` equal to `0`.
 trait SortKey: Element {
-    fn order(&self, other: &Self) -> Ordering;
-    fn is_nan(&self) -> bool {
-        false
-    }
+    /// Sorts a line, ascending or descending, stably.
+    fn sort_line(xs: &mut [Self], reverse: bool);
 }
 
 macro_rules! int_key {
     ($($t:ty),*) => {$(
         impl SortKey for $t {
-            fn order(&self, other: &Self) -> Ordering { self.cmp(other) }
+            fn sort_line(xs: &mut [Self], reverse: bool) {
+                if reverse {
+                    xs.sort_by(|a, b| b.cmp(a));
+                } else {
+                    xs.sort();
+                }
+            }
         }
     )*};
 }
@@ -41,39 +45,49 @@ int_key!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 macro_rules! float_key {
     ($($t:ty),*) => {$(
         impl SortKey for $t {
-            fn order(&self, other: &Self) -> Ordering {
-                self.partial_cmp(other).unwrap_or(Ordering::Equal)
+            fn sort_line(xs: &mut [Self], reverse: bool) {
+                let body = nan_last(xs, |x| x.is_nan());
+                // IEEE total order (-0 before 0), branch-free.
+                if reverse {
+                    body.sort_by(|a, b| b.total_cmp(a));
+                } else {
+                    body.sort_by(|a, b| a.total_cmp(b));
+                }
             }
-            fn is_nan(&self) -> bool { <$t>::is_nan(*self) }
         }
     )*};
 }
 float_key!(f32, f64);
 
 impl SortKey for F16 {
-    fn order(&self, other: &Self) -> Ordering {
-        self.partial_cmp(other).unwrap_or(Ordering::Equal)
-    }
-    fn is_nan(&self) -> bool {
-        self.to_f32().is_nan()
+    fn sort_line(xs: &mut [Self], reverse: bool) {
+        let body = nan_last(xs, |x| x.to_f32().is_nan());
+        let key = |x: &F16| x.to_f32();
+        if reverse {
+            body.sort_by(|a, b| key(b).total_cmp(&key(a)));
+        } else {
+            body.sort_by(|a, b| key(a).total_cmp(&key(b)));
+        }
     }
 }
 
-/// Sorts one line: numbers ascending (or descending), NaN last, stable.
-fn sort_line<T: SortKey>(xs: &mut [T], reverse: bool) {
-    xs.sort_by(|a, b| match (a.is_nan(), b.is_nan()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        _ if reverse => b.order(a),
-        _ => a.order(b),
-    });
+/// Moves the NaNs of `xs` to its end, keeping the order of the rest and of
+/// the NaNs; the numbers, to be sorted.
+fn nan_last<T: Copy>(xs: &mut [T], is_nan: impl Fn(&T) -> bool) -> &mut [T] {
+    let nans = xs.iter().filter(|x| is_nan(x)).count();
+    let n = xs.len() - nans;
+    if nans > 0 {
+        let (numbers, nan): (Vec<T>, Vec<T>) = xs.iter().partition(|x| !is_nan(x));
+        xs[..n].copy_from_slice(&numbers);
+        xs[n..].copy_from_slice(&nan);
+    }
+    &mut xs[..n]
 }
 
 impl Array {
     /// Sorts this array along `axis` (negative counts from the end) in
     /// place: stable, ascending or (with `reverse`) descending, NaN last
-    /// either way. Shared memory is copied first, so views of the old
+    /// either way; floats in IEEE total order (`-0` before `0`). Shared memory is copied first, so views of the old
     /// values keep them. Along an innermost `var` axis each row is sorted.
     ///
     /// # Errors
@@ -197,7 +211,7 @@ impl Array {
                 // SAFETY: `len` contiguous, aligned, valid `T`s of memory this
                 // array owns alone (made unique above), not otherwise borrowed.
                 let xs = unsafe { std::slice::from_raw_parts_mut(p.cast::<T>(), len) };
-                sort_line(xs, reverse);
+                T::sort_line(xs, reverse);
             } else {
                 scratch.clear();
                 for i in 0..len as isize {
@@ -206,7 +220,7 @@ impl Array {
                         p.wrapping_offset(i * stride).cast::<T>().read_unaligned()
                     });
                 }
-                sort_line(&mut scratch, reverse);
+                T::sort_line(&mut scratch, reverse);
                 for (i, x) in scratch.iter().enumerate() {
                     // SAFETY: as above, written back.
                     unsafe {
