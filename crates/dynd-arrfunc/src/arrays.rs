@@ -1,6 +1,7 @@
 //! Array functions: `range` and `reshape`, whose result shape is an
-//! argument's value, and `sorted` (a sorted copy; `Array::sort` sorts in
-//! place).
+//! argument's value; `sorted` (a sorted copy; `Array::sort` sorts in
+//! place); `split(x, sep=)`, whose pieces are views of `x`'s characters,
+//! and `string_length`.
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
@@ -52,7 +53,27 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         },
     )
     .unwrap_or_else(|e| unreachable!("builtin sorted: {e}"));
-    vec![("range", range), ("reshape", reshape), ("sorted", sorted)]
+    let split = Callable::function(
+        "split",
+        "(Any, sep: string) -> Any",
+        vec![Keyword::required("sep", Scalar::String)],
+        |args, kw| {
+            let sep = kw.string("sep")?.unwrap_or_default();
+            Ok(args[0].split_strings(&sep)?)
+        },
+    )
+    .unwrap_or_else(|e| unreachable!("builtin split: {e}"));
+    let string_length = Callable::function("string_length", "(Any) -> Any", vec![], |args, _| {
+        Ok(args[0].string_lengths()?)
+    })
+    .unwrap_or_else(|e| unreachable!("builtin string_length: {e}"));
+    vec![
+        ("range", range),
+        ("reshape", reshape),
+        ("sorted", sorted),
+        ("split", split),
+        ("string_length", string_length),
+    ]
 }
 
 /// Argument `i` as a list of integers (one integer is a list of one).

@@ -174,3 +174,66 @@ fn sorting_is_stable_nan_last_along_any_axis_and_ragged_rows() {
         .unwrap_err()
         .contains("not supported"));
 }
+
+/// The character block of a string array whose element record is reached
+/// through fixed and var levels.
+fn text_block(a: &Array) -> *const u8 {
+    let mut m = a.arrmeta();
+    loop {
+        match m {
+            dynd_kernels::Arrmeta::Fixed { element, .. }
+            | dynd_kernels::Arrmeta::Var { element, .. } => m = element,
+            dynd_kernels::Arrmeta::Text { block } => return block.as_ptr(),
+            other => panic!("not a string array: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn split_returns_views_of_the_input_characters() {
+    let a = array!["a,b", "", "naïve,ok,"];
+    let sep = s(",");
+    let parts = builtins::get("split")
+        .unwrap()
+        .call_kw(&[&a], &[("sep", &sep)])
+        .unwrap();
+    assert_eq!(
+        parts.to_string(),
+        r#"[["a", "b"], [""], ["naïve", "ok", ""]]"#
+    );
+    assert_eq!(parts.ty().to_string(), "3 * var * string");
+    assert_eq!(
+        text_block(&parts),
+        text_block(&a),
+        "the pieces share the input's characters"
+    );
+    // The pieces are ordinary strings: views of them work, and so do lengths.
+    let first = parts.at(2).unwrap();
+    assert_eq!(
+        call("string_length", &[&first], &[]).unwrap(),
+        "[5, 2, 0] : var * int64"
+    );
+    assert_eq!(
+        call("string_length", &[&a], &[]).unwrap(),
+        "[3, 0, 9] : 3 * int64"
+    );
+    // Errors.
+    assert_eq!(
+        call("split", &[&a], &[("sep", &s(""))]).unwrap_err(),
+        "split: the separator must not be empty"
+    );
+    assert_eq!(
+        call("split", &[&a], &[]).unwrap_err(),
+        "split: missing required keyword argument 'sep' (valid keywords: sep)"
+    );
+    assert!(call("split", &[&array![1, 2]], &[("sep", &sep)])
+        .unwrap_err()
+        .contains("not supported"));
+    assert_eq!(
+        call("string_length", &[&array![["a"], ["bc", "déf"]]], &[]).unwrap(),
+        "[[1], [2, 3]] : 2 * var * int64"
+    );
+    assert!(call("string_length", &[&array![1.5]], &[])
+        .unwrap_err()
+        .contains("not supported"));
+}

@@ -26,6 +26,7 @@ pub mod memory;
 pub mod reduce;
 mod scalar_io;
 mod sort;
+mod strings;
 mod value;
 mod view;
 
