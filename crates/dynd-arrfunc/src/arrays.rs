@@ -138,18 +138,24 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
             if *s == 0 {
                 return Err(step_zero());
             }
+            let too_big = || dynd_kernels::Error::Value {
+                what: "range: the values do not fit in int64".into(),
+            };
             let n = if (*s > 0 && b > a) || (*s < 0 && b < a) {
-                ((b - a).unsigned_abs().div_ceil(s.unsigned_abs())) as usize
+                let span = b.checked_sub(*a).ok_or_else(too_big)?;
+                span.unsigned_abs().div_ceil(s.unsigned_abs()) as usize
             } else {
                 0
             };
             check_len(n)?;
             let v: Vec<i64> = (0..n as i128)
-                .map(|k| i64::try_from(a + k * s))
-                .collect::<Result<_, _>>()
-                .map_err(|_| dynd_kernels::Error::Value {
-                    what: "range: the values do not fit in int64".into(),
-                })?;
+                .map(|k| {
+                    k.checked_mul(*s)
+                        .and_then(|d| a.checked_add(d))
+                        .and_then(|x| i64::try_from(x).ok())
+                        .ok_or_else(too_big)
+                })
+                .collect::<Result<_, _>>()?;
             Array::from_vec(v)
         }
         _ => {

@@ -60,6 +60,21 @@ fn range_takes_stop_start_step_and_dtype() {
         call("range", &[&n(1), &n(2), &n(0)], &[]).unwrap_err(),
         "range: the step must not be zero"
     );
+    let huge =
+        |v: i128| Array::from_json(&v.to_string(), Some(&"int128".parse().unwrap())).unwrap();
+    assert_eq!(
+        call(
+            "range",
+            &[&huge(-(1 << 126)), &huge(1 << 126), &huge(1 << 125)],
+            &[]
+        )
+        .unwrap_err(),
+        "range: the values do not fit in int64"
+    );
+    assert_eq!(
+        call("range", &[&huge(i128::MIN + 1), &huge(i128::MAX)], &[]).unwrap_err(),
+        "range: the values do not fit in int64"
+    );
     assert_eq!(
         call("range", &[], &[]).unwrap_err(),
         "range takes 1 argument(s), 0 given"
