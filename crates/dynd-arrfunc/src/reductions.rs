@@ -184,6 +184,43 @@ fn accumulator(op: Op, s: Scalar) -> Scalar {
     }
 }
 
+/// `a`'s data type, the type `op` accumulates it in, and `a` as that
+/// type (for `all`/`any`, its truth: nonzero and NaN are true); data types
+/// without arithmetic are refused as `what`.
+fn prepare(op: Op, a: &Array, what: &'static str) -> Result<(Scalar, Scalar, Array), Error> {
+    let Some(s) = a
+        .dtype()
+        .as_scalar()
+        .filter(|s| s.is_numeric() || *s == Scalar::Bool)
+    else {
+        return Err(dynd_kernels::Error::Unsupported {
+            operation: what,
+            ty: a.ty().clone(),
+        }
+        .into());
+    };
+    let acc = accumulator(op, s);
+    let x = if acc == s {
+        a.clone()
+    } else if matches!(op, Op::All | Op::Any) {
+        crate::builtins::get("not_equal")
+            .unwrap_or_else(|| unreachable!("not_equal is a builtin"))
+            .call(&[a, &Array::from_scalar(0u8)])?
+    } else {
+        a.cast(&with_dtype(a, acc)?, ErrorMode::NoCheck)?
+    };
+    Ok((s, acc, x))
+}
+
+/// The result of a `float16` input, accumulated in `float32`, back as
+/// `float16`.
+fn restore(s: Scalar, r: Array) -> Result<Array, Error> {
+    if s == Scalar::Float16 {
+        return Ok(r.cast(&with_dtype(&r, Scalar::Float16)?, ErrorMode::NoCheck)?);
+    }
+    Ok(r)
+}
+
 fn with_dtype(a: &Array, s: Scalar) -> Result<Type, Error> {
     let (dims, _) = a.ty().split_dims();
     Ok(Type::with_dims(dims.into_iter().cloned(), s.into())?)
@@ -191,35 +228,16 @@ fn with_dtype(a: &Array, s: Scalar) -> Result<Type, Error> {
 
 /// Runs reduction `op` of `a` as the keywords ask.
 fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
-    let Some(s) = a
-        .dtype()
-        .as_scalar()
-        .filter(|s| s.is_numeric() || *s == Scalar::Bool)
-    else {
-        return Err(dynd_kernels::Error::Unsupported {
-            operation: "a reduction of this data type",
-            ty: a.ty().clone(),
-        }
-        .into());
-    };
-    if matches!(op, Op::Min | Op::Max) && s.category() == ScalarCategory::Complex {
+    if matches!(op, Op::Min | Op::Max)
+        && a.dtype().as_scalar().map(Scalar::category) == Some(ScalarCategory::Complex)
+    {
         return Err(dynd_kernels::Error::Unsupported {
             operation: "min and max of complex numbers (they have no order)",
             ty: a.ty().clone(),
         }
         .into());
     }
-    let acc = accumulator(op, s);
-    let input = if acc == s {
-        a.clone()
-    } else if matches!(op, Op::All | Op::Any) {
-        // Truth: nonzero (and NaN) is true.
-        crate::builtins::get("not_equal")
-            .unwrap_or_else(|| unreachable!("not_equal is a builtin"))
-            .call(&[a, &Array::from_scalar(0u8)])?
-    } else {
-        a.cast(&with_dtype(a, acc)?, ErrorMode::NoCheck)?
-    };
+    let (s, acc, input) = prepare(op, a, "a reduction of this data type")?;
     let axes = axes(name, kw)?;
     let keepdims = kw.bool("keepdims")?.unwrap_or(false);
     let mask = mask(name, kw)?;
@@ -335,10 +353,7 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
         _ => unreachable!("accumulators are bool, integers, float32/64 or complex"),
     };
     // float16 accumulated in float32 comes back as float16.
-    if s == Scalar::Float16 {
-        return Ok(r.cast(&with_dtype(&r, Scalar::Float16)?, ErrorMode::NoCheck)?);
-    }
-    Ok(r)
+    restore(s, r)
 }
 
 /// A 0-d keyword value as a `T` (checked conversion).
@@ -403,23 +418,7 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
             .into())
         }
     };
-    let Some(s) = a
-        .dtype()
-        .as_scalar()
-        .filter(|s| s.is_numeric() || *s == Scalar::Bool)
-    else {
-        return Err(dynd_kernels::Error::Unsupported {
-            operation: "a scan of this data type",
-            ty: a.ty().clone(),
-        }
-        .into());
-    };
-    let acc = accumulator(op, s);
-    let x = if acc == s {
-        a.clone()
-    } else {
-        a.cast(&with_dtype(a, acc)?, ErrorMode::NoCheck)?
-    };
+    let (s, acc, x) = prepare(op, a, "a scan of this data type")?;
     macro_rules! int {
         ($t:ty) => {
             match op {
@@ -451,8 +450,5 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
             .into())
         }
     };
-    if s == Scalar::Float16 {
-        return Ok(r.cast(&with_dtype(&r, Scalar::Float16)?, ErrorMode::NoCheck)?);
-    }
-    Ok(r)
+    restore(s, r)
 }

@@ -91,6 +91,25 @@ fn value_error(what: String) -> Error {
     Error::Value { what }
 }
 
+/// `a`'s data type must be `T`, the element type of the reduction or scan.
+fn check_dtype<T: Element>(a: &Array, name: &str, what: &str) -> Result<(), Error> {
+    if a.dtype().as_scalar() == Some(T::SCALAR) {
+        return Ok(());
+    }
+    Err(value_error(format!(
+        "{name}: the array's data type is {}, the {what}'s is {}",
+        a.dtype(),
+        T::SCALAR
+    )))
+}
+
+/// The error of an empty reduction without identity or `initial`.
+fn no_identity(name: &str) -> Error {
+    value_error(format!(
+        "{name}: a reduction over no elements needs an identity, and {name} has none; pass `initial`"
+    ))
+}
+
 /// The reduced axes, in increasing order, from `axes` (negative ones count
 /// from the end).
 ///
@@ -262,13 +281,7 @@ where
     T: Element,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
-    if a.dtype().as_scalar() != Some(T::SCALAR) {
-        return Err(value_error(format!(
-            "{name}: the array's data type is {}, the reduction's is {}",
-            a.dtype(),
-            T::SCALAR
-        )));
-    }
+    check_dtype::<T>(a, name, "reduction")?;
     let ndim = a.ndim();
     let axes = normalize_axes(args.axes, ndim, name)?;
     if !red.reorderable && axes.len() > 1 {
@@ -305,9 +318,7 @@ where
         .map(|k| shape[k])
         .product();
     if count == 0 && start.is_none() {
-        return Err(value_error(format!(
-            "{name}: a reduction over no elements needs an identity, and {name} has none; pass `initial`"
-        )));
+        return Err(no_identity(name));
     }
     // The result: kept dimensions (reduced ones as 1 with keepdims).
     let out_dims: Vec<usize> = (0..ndim)
@@ -319,12 +330,7 @@ where
         .collect();
     let out_ty = Type::with_dims(out_dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
     let mut out = Array::zeros(&out_ty)?;
-    let n_out: usize = out_dims.iter().product();
-    let dst = out.fresh_data_ptr().cast::<T>();
-    // SAFETY: `out` is fresh, C-order, holding `n_out` valid `T`s (zeroed
-    // bytes, and `T`'s zero is valid for every element type), and not
-    // otherwise reachable while the slice lives.
-    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n_out) };
+    let out_slice = out.fresh_elements::<T>();
     let kept: Vec<(usize, isize)> = (0..ndim)
         .filter(|k| !reduced[*k])
         .map(|k| src.dims[k])
@@ -676,11 +682,7 @@ where
         (Some(s), Some(r)) => Some(f(s, r)),
         (s, r) => r.or(s),
     };
-    let empty = || {
-        value_error(format!(
-            "{name}: a reduction over no elements needs an identity, and {name} has none; pass `initial`"
-        ))
-    };
+    let empty = || no_identity(name);
     if !all && fixed.len() <= 1 {
         // One row per result element, `stride` apart: written in place,
         // rows split across threads.
@@ -690,9 +692,7 @@ where
             out_dims.push(Dim::Fixed(1));
         }
         let mut out = Array::zeros(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
-        let dst = out.fresh_data_ptr().cast::<T>();
-        // SAFETY: the fresh result holds `n` valid `T`s, reachable only here.
-        let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+        let out_slice = out.fresh_elements::<T>();
         let failed: std::sync::Mutex<Option<(usize, Error)>> = std::sync::Mutex::new(None);
         let work = |(i, o): (usize, &mut T)| match row(i as isize * stride).map(with_start) {
             Ok(Some(v)) => *o = v,
@@ -737,10 +737,7 @@ where
     }
     let out_ty = Type::with_dims(out_dims, T::SCALAR.into())?;
     let mut out = Array::zeros(&out_ty)?;
-    let n = per_row.len();
-    let dst = out.fresh_data_ptr().cast::<T>();
-    // SAFETY: the fresh result holds `n` valid `T`s, reachable only here.
-    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+    let out_slice = out.fresh_elements::<T>();
     for (o, r) in out_slice.iter_mut().zip(per_row) {
         *o = with_start(r).ok_or_else(empty)?;
     }
@@ -756,12 +753,29 @@ fn note_failure(slot: &std::sync::Mutex<Option<(usize, Error)>>, row: usize, e: 
 }
 
 impl Array {
+    /// The elements of this fresh, C-order array of `T` (fixed dimensions
+    /// only, just allocated zeroed), for writing.
+    fn fresh_elements<T: Element>(&mut self) -> &mut [T] {
+        debug_assert_eq!(self.dtype().as_scalar(), Some(T::SCALAR));
+        let n: usize = self
+            .ty()
+            .dims()
+            .map(|d| match d {
+                Dim::Fixed(n) => *n,
+                _ => 0,
+            })
+            .product();
+        let dst = self.fresh_data_ptr().cast::<T>();
+        // SAFETY: a fresh C-order array owns its block alone and holds `n`
+        // zeroed `T`s (zero bytes are a valid value of every element type),
+        // aligned for `T`; the slice borrows the array mutably, so nothing
+        // else reaches them while it lives.
+        unsafe { std::slice::from_raw_parts_mut(dst, n) }
+    }
+
     /// Sets every element of this fresh, C-order array of `T` to `v`.
     fn fill_with<T: Element>(&mut self, v: T) {
-        let n = self.ty().fixed_shape().map_or(1, |s| s.iter().product());
-        let dst = self.fresh_data_ptr().cast::<T>();
-        // SAFETY: a fresh C-order array of `n` `T`s, reachable only here.
-        unsafe { std::slice::from_raw_parts_mut(dst, n) }.fill(v);
+        self.fresh_elements::<T>().fill(v);
     }
 }
 
@@ -844,13 +858,7 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
     acc: &A,
     name: &str,
 ) -> Result<Array, Error> {
-    if a.dtype().as_scalar() != Some(T::SCALAR) {
-        return Err(value_error(format!(
-            "{name}: the array's data type is {}, the reduction's is {}",
-            a.dtype(),
-            T::SCALAR
-        )));
-    }
+    check_dtype::<T>(a, name, "reduction")?;
     if a.ty().has_var_dim() {
         return Err(Error::Unsupported {
             operation: "a stateful reduction of a var dimension",
@@ -874,10 +882,7 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
         })
         .collect();
     let mut out = Array::zeros(&Type::with_dims(out_dims, A::Output::SCALAR.into())?)?;
-    let n_out: usize = kept.iter().map(|d| d.0).product();
-    let dst = out.fresh_data_ptr().cast::<A::Output>();
-    // SAFETY: the fresh result holds `n_out` valid outputs, reachable only here.
-    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n_out) };
+    let out_slice = out.fresh_elements::<A::Output>();
     let base = SyncPtr(a.data_ptr());
     let contiguous_total =
         kept.is_empty() && a.is_c_contiguous() && base.0 as usize % std::mem::align_of::<T>() == 0;
@@ -937,13 +942,7 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
     f: F,
     name: &str,
 ) -> Result<Array, Error> {
-    if a.dtype().as_scalar() != Some(T::SCALAR) {
-        return Err(value_error(format!(
-            "{name}: the array's data type is {}, the scan's is {}",
-            a.dtype(),
-            T::SCALAR
-        )));
-    }
+    check_dtype::<T>(a, name, "scan")?;
     if a.ty().has_var_dim() {
         return Err(Error::Unsupported {
             operation: "a scan over var dimensions",
@@ -958,10 +957,7 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
         shape.iter().map(|n| Dim::Fixed(*n)),
         T::SCALAR.into(),
     )?)?;
-    let n: usize = shape.iter().product();
-    let dst = out.fresh_data_ptr().cast::<T>();
-    // SAFETY: the fresh C-order result holds `n` valid `T`s, reachable only here.
-    let out_slice = unsafe { std::slice::from_raw_parts_mut(dst, n) };
+    let out_slice = out.fresh_elements::<T>();
     // The result's C-order strides, in elements.
     let mut out_strides = vec![1usize; ndim];
     for k in (0..ndim.saturating_sub(1)).rev() {
