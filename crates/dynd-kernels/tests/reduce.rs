@@ -3,7 +3,7 @@
 //! var rows; every error.
 
 use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
-use dynd_kernels::{array, Array, Index};
+use dynd_kernels::{array, Array, Index, Value};
 use proptest::prelude::*;
 
 fn add_f64() -> Reduction<f64, fn(f64, f64) -> f64> {
@@ -235,15 +235,161 @@ fn var_rows_reduce_along_the_ragged_axis_or_entirely() {
             .to_string(),
         "[5, 0, 4]"
     );
-    // Across the rows (axis 0) is not supported yet, and says so.
+    // Across the rows (axis 0): lined up by position, as long as the
+    // longest row.
     let across = ReduceArgs {
         axes: Some(&[0]),
         ..ReduceArgs::default()
     };
-    assert!(reduce(&a, &across, &add_f64(), "sum")
-        .unwrap_err()
-        .to_string()
-        .contains("not supported"));
+    let r = reduce(&a, &across, &add_f64(), "sum").unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[5, 2, 3]".into(), "var * float64".into())
+    );
+    // var dimensions elsewhere than innermost are refused, and say which.
+    let outer: Array = Array::from_json(
+        "[[[1], [2]], [[3]]]",
+        Some(&"var * var * 1 * int64".parse().unwrap()),
+    )
+    .unwrap();
+    let err = reduce(&outer, &ReduceArgs::default(), &max_i64(), "max").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("one innermost var under fixed ones"),
+        "{err}"
+    );
+}
+
+/// A ragged `fixed... * var * int64` case: the fixed shape, the rows (C
+/// order), and a mask of the same structure.
+fn ragged_case() -> impl Strategy<Value = (Vec<usize>, Vec<Vec<i64>>, Vec<Vec<bool>>)> {
+    prop::collection::vec(0usize..4, 1..3).prop_flat_map(|shape| {
+        let n: usize = shape.iter().product();
+        let row = prop::collection::vec((-9i64..10, any::<bool>()), 0..6);
+        prop::collection::vec(row, n).prop_map(move |rows| {
+            let data = rows
+                .iter()
+                .map(|r| r.iter().map(|p| p.0).collect())
+                .collect();
+            let mask = rows
+                .iter()
+                .map(|r| r.iter().map(|p| p.1).collect())
+                .collect();
+            (shape.clone(), data, mask)
+        })
+    })
+}
+
+/// Nested values of a C-order `shape` from its items.
+fn nest<T: Clone>(shape: &[usize], items: &[T], leaf: &dyn Fn(&T) -> Value) -> Value {
+    match shape.split_first() {
+        None => leaf(&items[0]),
+        Some((&n, rest)) => {
+            let inner: usize = rest.iter().product();
+            Value::List(
+                (0..n)
+                    .map(|i| nest(rest, &items[i * inner..(i + 1) * inner], leaf))
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// Naive left-aligned max of ragged rows over `axes` (the var axis is
+/// `shape.len()`): one (possibly empty) list of results per output group.
+fn naive_ragged(
+    shape: &[usize],
+    rows: &[Vec<i64>],
+    mask: Option<&[Vec<bool>]>,
+    axes: &[usize],
+    start: Option<i64>,
+) -> Vec<Vec<Option<i64>>> {
+    let var_axis = shape.len();
+    let kept: Vec<usize> = (0..shape.len()).filter(|k| !axes.contains(k)).collect();
+    let ngroups: usize = kept.iter().map(|&k| shape[k]).product();
+    let mut out: Vec<Vec<Option<i64>>> = vec![Vec::new(); ngroups];
+    if axes.contains(&var_axis) {
+        out.iter_mut().for_each(|o| o.push(start));
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let mut rest = r;
+        let mut idx = vec![0; shape.len()];
+        for k in (0..shape.len()).rev() {
+            idx[k] = rest % shape[k];
+            rest /= shape[k];
+        }
+        let g = kept.iter().fold(0, |acc, &k| acc * shape[k] + idx[k]);
+        for (j, &x) in row.iter().enumerate() {
+            let slot = if axes.contains(&var_axis) { 0 } else { j };
+            if out[g].len() <= slot {
+                out[g].resize(slot + 1, start);
+            }
+            if mask.is_some_and(|m| !m[r][j]) {
+                continue;
+            }
+            out[g][slot] = Some(out[g][slot].map_or(x, |a| a.max(x)));
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #[test]
+    fn ragged_reductions_match_a_naive_reference(
+        (shape, rows, mask_rows) in ragged_case(),
+        axes_bits in 0u8..8,
+        keepdims in any::<bool>(),
+        initial in prop::option::of(-3i64..3),
+        masked in any::<bool>(),
+    ) {
+        let nfixed = shape.len();
+        let ty_of = |d: &str| -> dynd_kernels::types::Type {
+            let dims: String = shape.iter().map(|n| format!("{n} * ")).collect();
+            format!("{dims}var * {d}").parse().unwrap()
+        };
+        let a = Array::from_value(
+            &nest(&shape, &rows, &|r: &Vec<i64>| Value::List(r.iter().map(|x| Value::Int(*x as i128)).collect())),
+            Some(&ty_of("int64")),
+        ).unwrap();
+        let mask = Array::from_value(
+            &nest(&shape, &mask_rows, &|r: &Vec<bool>| Value::List(r.iter().map(|x| Value::Bool(*x)).collect())),
+            Some(&ty_of("bool")),
+        ).unwrap();
+        let axes: Vec<usize> = (0..=nfixed).filter(|k| axes_bits & (1 << k) != 0).collect();
+        let axes_i: Vec<i64> = axes.iter().map(|&k| k as i64).collect();
+        let args = ReduceArgs { axes: Some(&axes_i), keepdims, initial, mask: masked.then_some(&mask) };
+        let got = reduce(&a, &args, &max_i64(), "max");
+        let want = naive_ragged(&shape, &rows, masked.then_some(&mask_rows[..]), &axes, initial);
+        if (masked && initial.is_none()) || want.iter().flatten().any(Option::is_none) {
+            prop_assert!(got.is_err(), "{:?}", got);
+            return Ok(());
+        }
+        let got = got.unwrap();
+        let mut out_shape: Vec<usize> = Vec::new();
+        for k in 0..nfixed {
+            match (axes.contains(&k), keepdims) {
+                (false, _) => out_shape.push(shape[k]),
+                (true, true) => out_shape.push(1),
+                _ => {}
+            }
+        }
+        let var_reduced = axes.contains(&nfixed);
+        let int = |v: &Option<i64>| Value::Int(v.unwrap() as i128);
+        let want_value = if var_reduced {
+            if keepdims {
+                out_shape.push(1);
+            }
+            let flat: Vec<Option<i64>> = want.iter().map(|g| g[0]).collect();
+            nest(&out_shape, &flat, &int)
+        } else {
+            nest(&out_shape, &want, &|g: &Vec<Option<i64>>| Value::List(g.iter().map(int).collect()))
+        };
+        prop_assert_eq!(got.to_value(), want_value);
+        let dims: String = out_shape.iter().map(|n| format!("{n} * ")).collect();
+        let want_ty = if var_reduced { format!("{dims}int64") } else { format!("{dims}var * int64") };
+        prop_assert_eq!(got.ty().to_string(), want_ty);
+    }
 }
 
 #[test]

@@ -30,9 +30,10 @@ use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
 use crate::array::Array;
-use crate::arrmeta::Arrmeta;
 use crate::element::Element;
 use crate::error::Error;
+
+mod ragged;
 
 /// A binary function to reduce with, and what is known about it.
 #[derive(Clone, Copy, Debug)]
@@ -297,7 +298,7 @@ where
         )));
     }
     if a.ty().has_var_dim() {
-        return reduce_var(a, &axes, args, red, name, start);
+        return ragged::reduce_var(a, &axes, args, red, name, start);
     }
     let shape: Vec<usize> = a
         .shape()
@@ -593,157 +594,6 @@ fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
     }
 }
 
-/// Reductions of fixed dimensions around an innermost `var` one.
-fn reduce_var<T, F>(
-    a: &Array,
-    axes: &[usize],
-    args: &ReduceArgs<'_, T>,
-    red: &Reduction<T, F>,
-    name: &str,
-    start: Option<T>,
-) -> Result<Array, Error>
-where
-    T: Element,
-    F: Fn(T, T) -> T + Copy + Send + Sync,
-{
-    let unsupported = || {
-        Error::Unsupported {
-        operation: "this reduction of a var dimension (supported: fixed dimensions around an innermost var one, reducing the var axis or all axes, without a mask)",
-        ty: a.ty().clone(),
-    }
-    };
-    let dims = a.shape();
-    let ndim = dims.len();
-    let var_at = ndim - 1;
-    if args.mask.is_some()
-        || dims[..var_at].iter().any(|d| !matches!(d, Dim::Fixed(_)))
-        || !matches!(dims[var_at], Dim::Var)
-    {
-        return Err(unsupported());
-    }
-    let all = axes.len() == ndim;
-    if !(all || axes == [var_at]) {
-        return Err(unsupported());
-    }
-    // Each row: the fixed levels' offsets, then the var level's rows.
-    let mut m = a.arrmeta();
-    let mut fixed: Vec<(usize, isize)> = Vec::new();
-    while let Some((n, s, e)) = m.as_fixed() {
-        fixed.push((n, s));
-        m = e;
-    }
-    let Arrmeta::Var {
-        values,
-        offset,
-        stride,
-        ..
-    } = m
-    else {
-        return Err(unsupported());
-    };
-    let data = a.data_block().bytes();
-    let vals = values.bytes();
-    let size = std::mem::size_of::<T>();
-    let f = red.combine;
-    let row = |off: isize| -> Result<Option<T>, Error> {
-        let at = (a.data_offset() as isize + off) as usize;
-        let (s, len) = crate::arrmeta::read_pair(&data[at..at + crate::arrmeta::PAIR_SIZE]);
-        let first = (*offset as i64 + s as i64) as usize;
-        let (len, st) = (len as usize, *stride);
-        if st == size as isize
-            && first % std::mem::align_of::<T>() == 0
-            && first + len * size <= vals.len()
-        {
-            // SAFETY: `len` contiguous, aligned `T`s inside the values block.
-            let xs =
-                unsafe { std::slice::from_raw_parts(vals.as_ptr().add(first).cast::<T>(), len) };
-            Ok(if red.reorderable && xs.len() > BLOCK {
-                fold_run(xs, f)
-            } else if red.reorderable {
-                fold8(xs, &f)
-            } else {
-                xs.iter().copied().reduce(f)
-            })
-        } else {
-            let mut r: Option<T> = None;
-            for i in 0..len as isize {
-                let at = first as isize + i * st;
-                let bytes = vals.get(at as usize..at as usize + size).ok_or_else(|| {
-                    value_error(format!("{name}: a var row lies outside its block"))
-                })?;
-                // SAFETY: `size` bytes of a valid `T`.
-                let x = unsafe { bytes.as_ptr().cast::<T>().read_unaligned() };
-                r = Some(r.map_or(x, |acc| f(acc, x)));
-            }
-            Ok(r)
-        }
-    };
-    let with_start = |r: Option<T>| match (start, r) {
-        (Some(s), Some(r)) => Some(f(s, r)),
-        (s, r) => r.or(s),
-    };
-    let empty = || no_identity(name);
-    if !all && fixed.len() <= 1 {
-        // One row per result element, `stride` apart: written in place,
-        // rows split across threads.
-        let (n, stride) = fixed.first().copied().unwrap_or((1, 0));
-        let mut out_dims = vec![Dim::Fixed(n); fixed.len()];
-        if args.keepdims {
-            out_dims.push(Dim::Fixed(1));
-        }
-        let mut out = Array::zeros(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
-        let out_slice = out.fresh_elements::<T>();
-        let failed: std::sync::Mutex<Option<(usize, Error)>> = std::sync::Mutex::new(None);
-        let work = |(i, o): (usize, &mut T)| match row(i as isize * stride).map(with_start) {
-            Ok(Some(v)) => *o = v,
-            Ok(None) => note_failure(&failed, i, empty()),
-            Err(e) => note_failure(&failed, i, e),
-        };
-        if n >= 1 << 12 && rayon::current_num_threads() > 1 {
-            out_slice.par_iter_mut().enumerate().for_each(work);
-        } else {
-            out_slice.iter_mut().enumerate().for_each(work);
-        }
-        return match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            Some((_, e)) => Err(e),
-            None => Ok(out),
-        };
-    }
-    let mut offsets = Vec::new();
-    for_each_offset(&fixed, |o| offsets.push(o));
-    let per_row: Vec<Option<T>> = if offsets.len() >= 1 << 12 && rayon::current_num_threads() > 1 {
-        offsets
-            .par_iter()
-            .map(|o| row(*o))
-            .collect::<Result<_, _>>()?
-    } else {
-        offsets.iter().map(|o| row(*o)).collect::<Result<_, _>>()?
-    };
-    if all {
-        let total = per_row.iter().flatten().copied().reduce(f);
-        let v = with_start(total).ok_or_else(empty)?;
-        let dims_out: Vec<Dim> = if args.keepdims {
-            vec![Dim::Fixed(1); ndim]
-        } else {
-            Vec::new()
-        };
-        let mut out = Array::zeros(&Type::with_dims(dims_out, T::SCALAR.into())?)?;
-        out.fill_with(v);
-        return Ok(out);
-    }
-    let mut out_dims: Vec<Dim> = fixed.iter().map(|(n, _)| Dim::Fixed(*n)).collect();
-    if args.keepdims {
-        out_dims.push(Dim::Fixed(1));
-    }
-    let out_ty = Type::with_dims(out_dims, T::SCALAR.into())?;
-    let mut out = Array::zeros(&out_ty)?;
-    let out_slice = out.fresh_elements::<T>();
-    for (o, r) in out_slice.iter_mut().zip(per_row) {
-        *o = with_start(r).ok_or_else(empty)?;
-    }
-    Ok(out)
-}
-
 /// Keeps the failure of the lowest row, as a serial run would report it.
 fn note_failure(slot: &std::sync::Mutex<Option<(usize, Error)>>, row: usize, e: Error) {
     let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
@@ -771,11 +621,6 @@ impl Array {
         // aligned for `T`; the slice borrows the array mutably, so nothing
         // else reaches them while it lives.
         unsafe { std::slice::from_raw_parts_mut(dst, n) }
-    }
-
-    /// Sets every element of this fresh, C-order array of `T` to `v`.
-    fn fill_with<T: Element>(&mut self, v: T) {
-        self.fresh_elements::<T>().fill(v);
     }
 }
 

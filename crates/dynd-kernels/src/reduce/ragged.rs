@@ -1,0 +1,365 @@
+//! Reductions of arrays with a ragged dimension: fixed dimensions around an
+//! innermost `var` one (`var * T`, `N * var * T`, `M * N * var * T`).
+//!
+//! Reducing the `var` axis folds each row. Reducing fixed axes *across*
+//! the rows lines them up by position (left-aligned, as Awkward Array
+//! does): element `j` of the result folds element `j` of every row that
+//! has one, so a result row is as long as the longest row folded into it —
+//! `[[1, 2, 3], [4, 5]]` summed over axis 0 is `[5, 7, 3]`, of type
+//! `var * int64`. A `where` mask broadcasts to the array as an elementwise
+//! operand would (a `var` row of the mask has the data row's length or 1).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use dynd_types::{Dim, Type};
+use rayon::prelude::*;
+
+use super::{
+    fold8, fold_run, for_each_offset, no_identity, note_failure, value_error, ReduceArgs,
+    Reduction, BLOCK,
+};
+use crate::array::Array;
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
+use crate::element::Element;
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+
+/// Rows at least this many are folded in parallel.
+const PARALLEL_ROWS: usize = 1 << 12;
+
+/// The rows of an array of fixed dimensions around an innermost `var` one,
+/// in C order of the fixed dimensions.
+struct Rows<'a> {
+    /// The fixed dimensions' sizes.
+    shape: Vec<usize>,
+    /// The `var` dimension's values block.
+    vals: &'a [u8],
+    /// Each row: its first element's byte offset in `vals`, and its length.
+    rows: Vec<(i128, usize)>,
+    /// The byte stride between a row's elements.
+    stride: isize,
+}
+
+impl<'a> Rows<'a> {
+    /// The rows of `a`, or `None` when its dimensions are not fixed ones
+    /// around one innermost `var`.
+    fn of(a: &'a Array) -> Option<Rows<'a>> {
+        let dims = a.shape();
+        let (last, outer) = dims.split_last()?;
+        if !matches!(last, Dim::Var) || !outer.iter().all(|d| matches!(d, Dim::Fixed(_))) {
+            return None;
+        }
+        let mut m = a.arrmeta();
+        let mut fixed = Vec::new();
+        while let Some((n, s, e)) = m.as_fixed() {
+            fixed.push((n, s));
+            m = e;
+        }
+        let Arrmeta::Var {
+            values,
+            offset,
+            stride,
+            ..
+        } = m
+        else {
+            return None;
+        };
+        let data = a.data_block().bytes();
+        let base = a.data_offset() as isize;
+        let mut rows = Vec::new();
+        let mut bad = false;
+        for_each_offset(&fixed, |o| {
+            let at = (base + o) as usize;
+            match data.get(at..at + PAIR_SIZE) {
+                Some(pair) => {
+                    let (start, len) = read_pair(pair);
+                    rows.push((*offset as i128 + start as i64 as i128, len as usize));
+                }
+                None => bad = true,
+            }
+        });
+        (!bad).then(|| Rows {
+            shape: fixed.iter().map(|(n, _)| *n).collect(),
+            vals: values.bytes(),
+            rows,
+            stride: *stride,
+        })
+    }
+
+    /// Row `r`'s elements: borrowed when contiguous and aligned, gathered
+    /// otherwise.
+    fn row<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
+        let (first, len) = self.rows[r];
+        let size = std::mem::size_of::<T>();
+        let outside = || value_error(format!("{name}: var row {r} lies outside its block"));
+        let span = |i: usize| -> Option<&'a [u8]> {
+            let at = first + i as i128 * self.stride as i128;
+            let at = usize::try_from(at).ok()?;
+            self.vals.get(at..at.checked_add(size)?)
+        };
+        if self.stride == size as isize && len > 0 {
+            let start = usize::try_from(first).map_err(|_| outside())?;
+            let bytes = len
+                .checked_mul(size)
+                .and_then(|n| self.vals.get(start..start.checked_add(n)?))
+                .ok_or_else(outside)?;
+            if bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 {
+                // SAFETY: `bytes` holds `len` `T`s laid end to end, aligned
+                // for `T`, inside a block that holds valid values of the
+                // array's data type `T` and outlives `'a`.
+                let xs = unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), len) };
+                return Ok(Cow::Borrowed(xs));
+            }
+        }
+        (0..len)
+            .map(|i| {
+                let bytes = span(i).ok_or_else(outside)?;
+                // SAFETY: `size` bytes of a valid `T` (read unaligned).
+                Ok(unsafe { bytes.as_ptr().cast::<T>().read_unaligned() })
+            })
+            .collect::<Result<Vec<T>, Error>>()
+            .map(Cow::Owned)
+    }
+}
+
+/// `mask` broadcast to `a`'s shape, as a `bool` array of that shape.
+fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
+    let mismatch = |why: String| {
+        value_error(format!(
+            "{name}: the `where` mask {} does not broadcast to the array {}{why}",
+            mask.ty(),
+            a.ty()
+        ))
+    };
+    if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
+        return Err(value_error(format!(
+            "{name}: the `where` mask must be bool, not {}",
+            mask.dtype()
+        )));
+    }
+    let m =
+        crate::elwise::map2(mask, a, |m: bool, _: T| m).map_err(|e| mismatch(format!(": {e}")))?;
+    if m.shape() != a.shape() {
+        return Err(mismatch(String::new()));
+    }
+    Ok(m)
+}
+
+/// Folds one row (only the elements its mask keeps).
+fn fold_row<T, F>(xs: &[T], mask: Option<&[bool]>, red: &Reduction<T, F>) -> Option<T>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let f = red.combine;
+    match mask {
+        Some(m) => xs
+            .iter()
+            .zip(m)
+            .filter(|(_, keep)| **keep)
+            .map(|(x, _)| *x)
+            .reduce(f),
+        None if red.reorderable && xs.len() > BLOCK => fold_run(xs, f),
+        None if red.reorderable => fold8(xs, &f),
+        None => xs.iter().copied().reduce(f),
+    }
+}
+
+/// The reduction of an array whose innermost dimension is `var` (see the
+/// module docs), over `axes` (normalised, sorted).
+pub(super) fn reduce_var<T, F>(
+    a: &Array,
+    axes: &[usize],
+    args: &ReduceArgs<'_, T>,
+    red: &Reduction<T, F>,
+    name: &str,
+    start: Option<T>,
+) -> Result<Array, Error>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
+        operation: "a reduction of var dimensions other than one innermost var under fixed ones (`N * var * T`)",
+        ty: a.ty().clone(),
+    })?;
+    let mask = args.mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
+    let mask_rows = match &mask {
+        Some(m) => Some(Rows::of(m).ok_or_else(|| {
+            value_error(format!(
+                "{name}: the `where` mask does not line up with the array"
+            ))
+        })?),
+        None => None,
+    };
+    let nfixed = rows.shape.len();
+    let var_reduced = axes.contains(&nfixed);
+    let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
+    let f = red.combine;
+    let with_start = |r: Option<T>| match (start, r) {
+        (Some(s), Some(r)) => Some(f(s, r)),
+        (s, r) => r.or(s),
+    };
+    // One row, folded (`None` for no element kept).
+    let fold = |r: usize| -> Result<Option<T>, Error> {
+        let xs = rows.row::<T>(r, name)?;
+        let m = match &mask_rows {
+            Some(mr) => Some(mr.row::<bool>(r, name)?),
+            None => None,
+        };
+        Ok(fold_row(&xs, m.as_deref(), red))
+    };
+    if var_reduced && axes.len() == 1 {
+        // Each row is one result element: written in place, rows split
+        // across threads.
+        let mut dims: Vec<usize> = rows.shape.clone();
+        if args.keepdims {
+            dims.push(1);
+        }
+        let mut out = Array::zeros(&Type::with_dims(
+            dims.iter().map(|n| Dim::Fixed(*n)),
+            T::SCALAR.into(),
+        )?)?;
+        let out_slice = out.fresh_elements::<T>();
+        let failed = std::sync::Mutex::new(None);
+        let work = |(i, o): (usize, &mut T)| match fold(i).map(with_start) {
+            Ok(Some(v)) => *o = v,
+            Ok(None) => note_failure(&failed, i, no_identity(name)),
+            Err(e) => note_failure(&failed, i, e),
+        };
+        if out_slice.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
+            out_slice.par_iter_mut().enumerate().for_each(work);
+        } else {
+            out_slice.iter_mut().enumerate().for_each(work);
+        }
+        return match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some((_, e)) => Err(e),
+            None => Ok(out),
+        };
+    }
+    // Each row belongs to one group: the kept fixed dimensions' index.
+    let kept_shape: Vec<usize> = (0..nfixed)
+        .filter(|k| !reduced[*k])
+        .map(|k| rows.shape[k])
+        .collect();
+    let ngroups: usize = kept_shape.iter().product();
+    let groups = group_of_rows(&rows.shape, &reduced);
+    let mut out_fixed: Vec<usize> = Vec::with_capacity(nfixed + 1);
+    for k in 0..nfixed {
+        match (reduced[k], args.keepdims) {
+            (false, _) => out_fixed.push(rows.shape[k]),
+            (true, true) => out_fixed.push(1),
+            (true, false) => {}
+        }
+    }
+    if var_reduced {
+        // Fold each row, then the rows of each group, in row order.
+        let per_row: Vec<Option<T>> = if rows.rows.len() >= PARALLEL_ROWS {
+            (0..rows.rows.len())
+                .into_par_iter()
+                .map(fold)
+                .collect::<Result<_, _>>()?
+        } else {
+            (0..rows.rows.len()).map(fold).collect::<Result<_, _>>()?
+        };
+        let mut acc: Vec<Option<T>> = vec![None; ngroups];
+        for (g, v) in groups.iter().zip(per_row) {
+            if let Some(v) = v {
+                acc[*g] = Some(acc[*g].map_or(v, |p| f(p, v)));
+            }
+        }
+        let values = acc
+            .into_iter()
+            .map(|v| with_start(v).ok_or_else(|| no_identity(name)))
+            .collect::<Result<Vec<T>, Error>>()?;
+        if args.keepdims {
+            out_fixed.push(1);
+        }
+        return Array::from_shape_vec(&out_fixed, values);
+    }
+    // Across the rows: each group's rows folded position by position.
+    let mut acc: Vec<Vec<Option<T>>> = vec![Vec::new(); ngroups];
+    for (r, g) in groups.iter().enumerate() {
+        let xs = rows.row::<T>(r, name)?;
+        let m = match &mask_rows {
+            Some(mr) => Some(mr.row::<bool>(r, name)?),
+            None => None,
+        };
+        let line = &mut acc[*g];
+        if line.len() < xs.len() {
+            line.resize(xs.len(), None);
+        }
+        for (j, x) in xs.iter().enumerate() {
+            if m.as_ref()
+                .is_none_or(|m| m.get(j).copied().unwrap_or(false))
+            {
+                line[j] = Some(line[j].map_or(*x, |p| f(p, *x)));
+            }
+        }
+    }
+    var_array(&out_fixed, acc, |v| {
+        with_start(v).ok_or_else(|| no_identity(name))
+    })
+}
+
+/// For each row (in C order of the fixed `shape`), the C-order index of its
+/// group: its position in the dimensions not `reduced`.
+fn group_of_rows(shape: &[usize], reduced: &[bool]) -> Vec<usize> {
+    let n: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(n);
+    let mut index = vec![0usize; shape.len()];
+    for _ in 0..n {
+        let mut g = 0;
+        for (k, i) in index.iter().enumerate() {
+            if !reduced[k] {
+                g = g * shape[k] + i;
+            }
+        }
+        out.push(g);
+        for k in (0..shape.len()).rev() {
+            index[k] += 1;
+            if index[k] < shape[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+    out
+}
+
+/// A new `fixed... * var * T` array of the given fixed shape, from one row
+/// of values per element, each value finished by `finish`.
+fn var_array<T: Element, V>(
+    shape: &[usize],
+    lines: Vec<Vec<V>>,
+    finish: impl Fn(V) -> Result<T, Error>,
+) -> Result<Array, Error> {
+    let size = std::mem::size_of::<T>();
+    let mut values: Vec<T> = Vec::with_capacity(lines.iter().map(Vec::len).sum());
+    let mut pairs = vec![0u8; lines.len() * PAIR_SIZE];
+    for (line, pair) in lines.into_iter().zip(pairs.chunks_exact_mut(PAIR_SIZE)) {
+        write_pair(pair, (values.len() * size) as u64, line.len() as u64);
+        for v in line {
+            values.push(finish(v)?);
+        }
+    }
+    let element = Arrmeta::Var {
+        values: MemoryBlock::from_vec(values),
+        offset: 0,
+        stride: size as isize,
+        packed: true,
+        element: Box::new(Arrmeta::Scalar),
+    };
+    let meta = crate::array::c_order_meta(shape, PAIR_SIZE, element);
+    let ty = Type::with_dims(
+        shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
+        T::SCALAR.into(),
+    )?;
+    Ok(Array::from_parts(
+        ty,
+        Arc::new(meta),
+        MemoryBlock::from_bytes(&pairs),
+        0,
+    ))
+}
