@@ -246,9 +246,9 @@ where
     let ngroups: usize = kept_shape.iter().product();
     let groups = group_of_rows(&rows.shape, &reduced);
     let mut out_fixed: Vec<usize> = Vec::with_capacity(nfixed + 1);
-    for k in 0..nfixed {
-        match (reduced[k], args.keepdims) {
-            (false, _) => out_fixed.push(rows.shape[k]),
+    for (&r, &n) in reduced.iter().zip(&rows.shape) {
+        match (r, args.keepdims) {
+            (false, _) => out_fixed.push(n),
             (true, true) => out_fixed.push(1),
             (true, false) => {}
         }
