@@ -367,9 +367,9 @@ proptest! {
         }
         let got = got.unwrap();
         let mut out_shape: Vec<usize> = Vec::new();
-        for k in 0..nfixed {
+        for (k, &n) in shape.iter().enumerate() {
             match (axes.contains(&k), keepdims) {
-                (false, _) => out_shape.push(shape[k]),
+                (false, _) => out_shape.push(n),
                 (true, true) => out_shape.push(1),
                 _ => {}
             }
