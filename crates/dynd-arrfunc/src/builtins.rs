@@ -13,6 +13,7 @@
 //! | `clip` | `(T, lo: ?float64, hi: ?float64) -> T` for floats | keywords default to -inf and +inf; NaN stays NaN |
 //! | `logical_and`, `logical_or`, `logical_xor` | `(bool, bool) -> bool` | |
 //! | `logical_not` | `(bool) -> bool` | |
+//! | `where` | `(bool, T, T) -> T` for bool and every numeric `T` | NumPy's `where(condition, x, y)`: `x` where the condition holds, else `y`, all three broadcast |
 //! | `negative`, `abs` | `(T) -> T`; `abs` of complex is real | integers wrap (`abs(int8(-128)) == -128`) |
 //! | `sqrt`, `exp`, `log`, `sin`, `cos`, `tan` | `(T) -> T` for floats and complex | integers promote to the cheapest float that holds them (`int8` to `float16`, as in NumPy); complex `sqrt` and `log` are the principal branches |
 //! | `dot` | `(N * T, N * T) -> T` for int32, int64, uint64, float32, float64 | the inner product of the last dimensions; leading ones broadcast |
@@ -22,6 +23,11 @@
 //! | `cast` | `(Any, string, errmode: ?string) -> Any` | the argument converted to the type named by the string (a data type keeps its dimensions); `errmode` is `nocheck`, `overflow`, `fractional` (the default) or `inexact` |
 //! | `zeros`, `ones` | `(string) -> Any` | an array of the named type filled with 0 (NA for options) or 1 |
 //! | `full` | `(string, Any) -> Any` | an array of the named type filled with the value (checked) |
+//!
+//! `add` (identity 0), `multiply` (1), `maximum`, `minimum` (no identity),
+//! `logical_and` (`true`), `logical_or` and `logical_xor` (`false`) are
+//! declared [associative](Callable::associative): each has a reduction,
+//! [`get`] as `NAME.reduce` (`add.reduce`), see [`crate::fold`].
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
@@ -41,7 +47,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
-use dynd_kernels::{Complex, Element, F16};
+use dynd_kernels::{Complex, Element, Value, F16};
 
 use dynd_kernels::Array;
 use dynd_types::Scalar;
@@ -736,6 +742,32 @@ fn build() -> BTreeMap<&'static str, Callable> {
         vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))],
     );
     put("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))]);
+    macro_rules! select {
+        ($($t:ty),*) => {
+            vec![$(Overload::new(Leaf::map3(|m: bool, x: $t, y: $t| if m { x } else { y }))),*]
+        };
+    }
+    put(
+        "where",
+        select!(
+            bool,
+            i8,
+            i16,
+            i32,
+            i64,
+            i128,
+            u8,
+            u16,
+            u32,
+            u64,
+            u128,
+            F16,
+            f32,
+            f64,
+            Complex<f32>,
+            Complex<f64>
+        ),
+    );
     put(
         "dot",
         over_core!(map2, dot, "(N * T, N * T) -> T", [i32, i64, u64, f32, f64]),
@@ -754,6 +786,22 @@ fn build() -> BTreeMap<&'static str, Callable> {
         over_core!(map2, cross, "(3 * T, 3 * T) -> 3 * T", [i32, i64, f32, f64]),
     );
     put("norm", over_core!(map1, norm, "(N * T) -> T", [f32, f64]));
+    for (name, identity) in [
+        ("add", Some(Value::Int(0))),
+        ("multiply", Some(Value::Int(1))),
+        ("maximum", None),
+        ("minimum", None),
+        ("logical_and", Some(Value::Bool(true))),
+        ("logical_or", Some(Value::Bool(false))),
+        ("logical_xor", Some(Value::Bool(false))),
+    ] {
+        if let Some(c) = m.remove(name) {
+            let c = c
+                .associative(identity)
+                .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
+            m.insert(name, c);
+        }
+    }
     m.extend(constructors());
     m.extend(crate::reductions::builtins());
     m.extend(crate::arrays::builtins());
@@ -775,8 +823,12 @@ fn registry() -> &'static BTreeMap<&'static str, Callable> {
     REGISTRY.get_or_init(build)
 }
 
-/// The builtin callable called `name`.
+/// The builtin callable called `name`; `NAME.reduce` is the
+/// [reduction](Callable::reduce) of an associative builtin.
 pub fn get(name: &str) -> Option<Callable> {
+    if let Some(op) = name.strip_suffix(".reduce") {
+        return registry().get(op)?.reduce().ok();
+    }
     registry().get(name).cloned()
 }
 

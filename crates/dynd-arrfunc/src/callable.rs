@@ -271,6 +271,17 @@ pub struct Callable {
     /// Resolutions by argument types: the overload's index and the result
     /// type, so repeated calls with the same types skip the matching.
     cache: Arc<Mutex<Resolutions>>,
+    /// Declared by [`Callable::associative`]: the binary operation may be
+    /// regrouped, with this identity (if it has one), so it reduces and
+    /// scans (see [`Callable::reduce`]).
+    pub(crate) folding: Option<Folding>,
+}
+
+/// What an associative binary callable declares about itself.
+#[derive(Clone, Debug)]
+pub(crate) struct Folding {
+    /// The identity element (`0` for `add`), if the operation has one.
+    pub(crate) identity: Option<dynd_kernels::Value>,
 }
 
 /// A resolution: the overload's index, the result type, and whether the
@@ -375,6 +386,7 @@ impl Callable {
             function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
+            folding: None,
         })
     }
 
@@ -390,6 +402,7 @@ impl Callable {
             function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
+            folding: None,
         }
     }
 
@@ -405,6 +418,7 @@ impl Callable {
             function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
+            folding: None,
         }
     }
 
@@ -472,6 +486,7 @@ impl Callable {
             mode: BroadcastMode::NumPy,
             keywords: keywords.into(),
             cache: Arc::default(),
+            folding: None,
         })
     }
 

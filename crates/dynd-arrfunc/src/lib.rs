@@ -22,6 +22,7 @@ pub mod arrays;
 pub mod builtins;
 mod callable;
 mod error;
+pub mod fold;
 mod lifted;
 pub mod reductions;
 

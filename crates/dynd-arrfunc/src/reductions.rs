@@ -130,7 +130,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
 }
 
 /// The `axis` keyword as a list of axes (`None` for all).
-fn axes(name: &str, kw: &Kwargs<'_>) -> Result<Option<Vec<i64>>, Error> {
+pub(crate) fn axes(name: &str, kw: &Kwargs<'_>) -> Result<Option<Vec<i64>>, Error> {
     let Some(a) = kw.get("axis") else {
         return Ok(None);
     };
@@ -155,7 +155,7 @@ fn axes(name: &str, kw: &Kwargs<'_>) -> Result<Option<Vec<i64>>, Error> {
 }
 
 /// The `where` keyword as a `bool` array.
-fn mask(name: &str, kw: &Kwargs<'_>) -> Result<Option<Array>, Error> {
+pub(crate) fn mask(name: &str, kw: &Kwargs<'_>) -> Result<Option<Array>, Error> {
     match kw.get("where") {
         None => Ok(None),
         Some(m) if m.dtype().as_scalar() == Some(Scalar::Bool) => Ok(Some(m.clone())),

@@ -79,7 +79,15 @@ impl Parser<'_> {
 
     fn expr(&mut self) -> Result<Expr, String> {
         self.ws();
-        if let Some(name) = self.ident() {
+        if let Some(mut name) = self.ident() {
+            // A method of a callable: `add.reduce`.
+            if self.text[self.pos..].starts_with('.') {
+                self.pos += 1;
+                match self.ident() {
+                    Some(method) => name = format!("{name}.{method}"),
+                    None => return Err(error_at(self.text, self.pos, "expected a name after '.'")),
+                }
+            }
             if !self.eat('(') {
                 return Err(error_at(
                     self.text,
@@ -200,7 +208,11 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
             Array::from_value(v, Some(&type_arg(&args[1], "array's type")?)).map_err(err)
         }
         _ => {
-            let Some(mut f) = builtins::get(name) else {
+            let found = match name.split_once('.') {
+                Some((base, "reduce")) => builtins::get(base).map(|c| c.reduce()),
+                _ => builtins::get(name).map(Ok),
+            };
+            let Some(f) = found else {
                 let mut names: Vec<&str> = builtins::all().map(|c| c.name()).collect();
                 names.extend(SPECIALS.iter().map(|(n, _)| *n));
                 names.sort_unstable();
@@ -209,6 +221,7 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
                     names.join(", ")
                 ));
             };
+            let mut f = f.map_err(|e| e.to_string())?;
             if mode == BroadcastMode::Strict {
                 f = f.strict();
             }

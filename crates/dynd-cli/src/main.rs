@@ -338,6 +338,14 @@ fn list() -> Success {
             text.push_str(&format!("    {s}\n"));
         }
         functions.insert(c.name().to_string(), json!(sigs));
+        if let Ok(r) = c.reduce() {
+            let sigs: Vec<String> = r.signatures().iter().map(|s| s.to_string()).collect();
+            text.push_str(&format!("{}\n", r.name()));
+            for s in &sigs {
+                text.push_str(&format!("    {s}\n"));
+            }
+            functions.insert(r.name().to_string(), json!(sigs));
+        }
     }
     for (name, doc) in eval::SPECIALS {
         text.push_str(&format!("{name}\n    {doc}\n"));

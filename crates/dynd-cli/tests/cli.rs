@@ -496,3 +496,56 @@ fn eval_passes_keyword_arguments() {
         json!("clip: unknown keyword argument 'low' (valid keywords: lo, hi)")
     );
 }
+
+#[test]
+fn eval_reaches_reductions_scans_and_array_functions() {
+    let cases = [
+        (
+            r#"sum(zeros("2 * 3 * 4 * float64"), axis=[0, 2], keepdims=true)"#,
+            "[[[0], [0], [0]]]\ntype: 1 * 3 * 1 * float64\n",
+        ),
+        (
+            r#"split(["a,b", "c"], sep=",")"#,
+            "[[\"a\", \"b\"], [\"c\"]]\ntype: 2 * var * string\n",
+        ),
+        (
+            "add.reduce([[1, 2, 3], [4, 5, 6]], axis=0)",
+            "[5, 7, 9]\ntype: 3 * int64\n",
+        ),
+        (
+            "mean([[1, 2, 3], [4, 5]], axis=0)",
+            "[2.5, 3.5, 3]\ntype: var * float64\n",
+        ),
+        (
+            "cumsum([[1, 2], [3, 4]], axis=1)",
+            "[[1, 3], [3, 7]]\ntype: 2 * 2 * int64\n",
+        ),
+        (
+            "sorted([3, 1, 2], reverse=true)",
+            "[3, 2, 1]\ntype: 3 * int64\n",
+        ),
+        ("range(1, 7, 2)", "[1, 3, 5]\ntype: 3 * int64\n"),
+    ];
+    for (expr, want) in cases {
+        let (code, out, err) = dynd(&["eval", expr]);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, want, ""), "{expr}");
+    }
+    let (code, v) = dynd_json(&["eval", "--json", "subtract.reduce([1, 2])"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        v["error"],
+        json!("subtract has no reduction: it is not declared associative")
+    );
+    let listed = dynd(&["list"]).1;
+    for name in [
+        "sum",
+        "add.reduce",
+        "cumsum",
+        "split",
+        "sorted",
+        "range",
+        "where",
+    ] {
+        assert!(listed.lines().any(|l| l == name), "{name} is not listed");
+    }
+}

@@ -1,0 +1,269 @@
+//! Reductions of any associative binary callable (NumPy's `add.reduce`).
+//!
+//! A binary callable declared [associative](Callable::associative) — with
+//! its identity, if it has one — gives [`Callable::reduce`]: a callable
+//! `(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) ->
+//! Any` that folds the array over its axes by calling the operation on
+//! whole sub-arrays: the elements of an axis are paired neighbour with
+//! neighbour (two strided views), the pairs combined in one elementwise
+//! call, and so on — `log2 n` calls per axis, a pairwise tree (accurate
+//! for floating-point sums), and since neighbours stay in order only
+//! associativity is needed, not commutativity. Axes are folded innermost
+//! first, which keeps every element in C order too.
+//!
+//! ```
+//! use dynd_arrfunc::{builtins, Callable};
+//! use dynd_kernels::{array, Array, Value};
+//!
+//! let add_reduce = builtins::get("add").unwrap().reduce()?;
+//! let a = array![[1, 2, 3], [4, 5, 6]];
+//! assert_eq!(add_reduce.call(&[&a])?.to_string(), "21");
+//! let axis = Array::from_scalar(0i64);
+//! assert_eq!(add_reduce.call_kw(&[&a], &[("axis", &axis)])?.to_string(), "[5, 7, 9]");
+//!
+//! // Any binary callable, once declared associative with its identity.
+//! let gcd = Callable::map2("gcd", |mut a: u64, mut b: u64| {
+//!     while b != 0 {
+//!         (a, b) = (b, a % b);
+//!     }
+//!     a
+//! })
+//! .associative(Some(Value::Int(0)))?;
+//! let g = gcd.reduce()?.call(&[&Array::from_vec(vec![12u64, 18, 30])])?;
+//! assert_eq!(g.to_string(), "6");
+//! # Ok::<(), dynd_arrfunc::Error>(())
+//! ```
+//!
+//! The builtin reductions (`sum`, `prod`, `min`, `max`, …) are typed loops
+//! and several times faster; they also reduce `var` dimensions, which this
+//! generic path does not.
+
+use dynd_kernels::reduce::normalize_axes;
+use dynd_kernels::{Array, ErrorMode, Index, Value};
+use dynd_types::{Dim, Scalar, Type};
+
+use crate::callable::{Callable, Folding, Keyword, Kwargs};
+use crate::error::Error;
+
+/// The signature of every `.reduce` callable.
+const SIGNATURE: &str = "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any";
+
+fn value_error(what: String) -> Error {
+    dynd_kernels::Error::Value { what }.into()
+}
+
+impl Callable {
+    /// Declares this binary callable associative — `f(f(a, b), c) ==
+    /// f(a, f(b, c))` — with `identity` (`f(identity, x) == x`) if it has
+    /// one, so that [`reduce`](Callable::reduce) may regroup it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`](dynd_kernels::Error::Value) unless the callable
+    /// takes two arguments.
+    pub fn associative(mut self, identity: Option<Value>) -> Result<Callable, Error> {
+        if self.arity() != 2 {
+            return Err(value_error(format!(
+                "{} takes {} argument(s), so it cannot be associative (a binary operation)",
+                self.name(),
+                self.arity()
+            )));
+        }
+        self.folding = Some(Folding { identity });
+        Ok(self)
+    }
+
+    /// Whether this callable was declared [associative](Callable::associative).
+    pub fn is_associative(&self) -> bool {
+        self.folding.is_some()
+    }
+
+    /// The declared identity of an associative callable.
+    pub fn identity(&self) -> Option<&Value> {
+        self.folding.as_ref()?.identity.as_ref()
+    }
+
+    /// The reduction of this associative binary callable, called
+    /// `NAME.reduce` (see the [module docs](self)): over `axis` (one or a
+    /// list, negative ones from the end; all by default), with `keepdims`,
+    /// `initial` (combined first, and the result of an empty reduction) and
+    /// a `where` mask (left-out elements count as the identity).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`](dynd_kernels::Error::Value) if the callable was not
+    /// declared associative. Calls of the reduction fail for an axis out of
+    /// range or repeated, an empty reduction or a mask without identity or
+    /// `initial`, an operation that changes its operands' type (`less`),
+    /// and `var` dimensions.
+    pub fn reduce(&self) -> Result<Callable, Error> {
+        if self.folding.is_none() {
+            return Err(value_error(format!(
+                "{} has no reduction: it is not declared associative",
+                self.name()
+            )));
+        }
+        let name = format!("{}.reduce", self.name());
+        let op = self.clone();
+        let keywords = vec![
+            Keyword::maybe("axis", None),
+            Keyword::maybe("keepdims", Some(Scalar::Bool)),
+            Keyword::maybe("initial", None),
+            Keyword::maybe("where", None),
+        ];
+        let label = name.clone();
+        Callable::function(&name, SIGNATURE, keywords, move |args, kw| {
+            fold(&op, &label, args[0], kw)
+        })
+    }
+}
+
+/// `a` folded with `op` as the keywords ask.
+fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+    let identity_value = op.identity();
+    let axes = crate::reductions::axes(name, kw)?;
+    let keepdims = kw.bool("keepdims")?.unwrap_or(false);
+    let mask = crate::reductions::mask(name, kw)?;
+    if a.ty().has_var_dim() {
+        return Err(dynd_kernels::Error::Unsupported {
+            operation: "reducing var dimensions through a callable's .reduce (the builtins sum, prod, min, max, all, any and mean reduce them)",
+            ty: a.ty().clone(),
+        }
+        .into());
+    }
+    // The type the fold runs in: `op` of two `r` must give `r` again.
+    let dtype = a.dtype().clone();
+    let pair = [dtype.clone(), dtype.clone()];
+    let (takes, r) = match op.dispatch(&pair) {
+        Ok(o) => (
+            o.inputs().iter().map(|s| Type::from(*s)).collect(),
+            Type::from(o.output()),
+        ),
+        // A function callable: its result type for two of its results.
+        Err(_) => {
+            let r = op.resolve(&pair)?;
+            (vec![r.clone(), r.clone()], op.resolve(&[r.clone(), r])?)
+        }
+    };
+    if takes != [r.clone(), r.clone()] {
+        let takes: Vec<String> = takes.iter().map(Type::to_string).collect();
+        return Err(value_error(format!(
+            "{name}: {} of ({}) gives {r}, so it cannot fold an array of {dtype}",
+            op.name(),
+            takes.join(", ")
+        )));
+    }
+    let (dims, _) = a.ty().split_dims();
+    let x = if dtype == r {
+        a.clone()
+    } else {
+        a.cast(
+            &Type::with_dims(dims.into_iter().cloned(), r.clone())?,
+            ErrorMode::Fractional,
+        )?
+    };
+    let as_r = |v: &Array, what: &str| -> Result<Array, Error> {
+        if v.ty() == &r {
+            return Ok(v.clone());
+        }
+        v.cast(&r, ErrorMode::Fractional)
+            .map_err(|e| value_error(format!("{name}: {what} {v} ({}) as {r}: {e}", v.ty())))
+    };
+    let identity = identity_value
+        .map(|v| as_r(&Array::from_value(v, None)?, "the identity"))
+        .transpose()?;
+    let initial = kw.get("initial").map(|v| as_r(v, "initial")).transpose()?;
+    let axes = normalize_axes(axes.as_deref(), x.ndim(), name)?;
+    let shape: Vec<usize> = x.ty().fixed_shape().unwrap_or_default();
+    let kept_shape: Vec<usize> = (0..shape.len())
+        .map(|k| if axes.contains(&k) { 1 } else { shape[k] })
+        .collect();
+    let squeeze = |x: Array| -> Result<Array, Error> {
+        if keepdims {
+            return Ok(x);
+        }
+        let index: Vec<Index> = (0..x.ndim())
+            .map(|k| {
+                if axes.contains(&k) {
+                    Index::At(0)
+                } else {
+                    Index::ALL
+                }
+            })
+            .collect();
+        Ok(x.index(&index)?)
+    };
+    if mask.is_some() && identity.is_none() {
+        return Err(value_error(format!(
+            "{name}: {} has no identity, so a `where` mask cannot leave elements out",
+            op.name()
+        )));
+    }
+    if axes.iter().any(|&k| shape[k] == 0) {
+        let fill = initial.or(identity).ok_or_else(|| {
+            value_error(format!(
+                "{name}: a reduction over no elements needs an identity, and {} has none; pass `initial`",
+                op.name()
+            ))
+        })?;
+        let mut out = Array::zeros(&Type::with_dims(
+            kept_shape.iter().map(|n| Dim::Fixed(*n)),
+            r.clone(),
+        )?)?;
+        out.assign(&fill, ErrorMode::NoCheck)?;
+        return squeeze(out);
+    }
+    let mut x = x;
+    if let Some(m) = mask {
+        let identity = identity.unwrap_or_else(|| unreachable!("checked above"));
+        let select =
+            crate::builtins::get("where").unwrap_or_else(|| unreachable!("`where` is a builtin"));
+        let masked = select.call(&[&m, &x, &identity])?;
+        if masked.shape() != x.shape() {
+            return Err(value_error(format!(
+                "{name}: the `where` mask {} does not broadcast to the array {}",
+                m.ty(),
+                a.ty()
+            )));
+        }
+        x = masked;
+    }
+    for &k in axes.iter().rev() {
+        x = fold_axis(op, x, k, shape[k])?;
+    }
+    if let Some(init) = initial {
+        x = op.call(&[&init, &x])?;
+    }
+    squeeze(x)
+}
+
+/// `x` folded along axis `k` (of length `n`, at least 1) to length 1:
+/// neighbours paired level by level, an odd last element kept aside and
+/// combined at the end in order.
+fn fold_axis(op: &Callable, mut x: Array, k: usize, mut n: usize) -> Result<Array, Error> {
+    let view = |x: &Array, start: usize, stop: usize, step: i64| -> Result<Array, Error> {
+        let mut index = vec![Index::ALL; k];
+        index.push(Index::slice(Some(start as i64), Some(stop as i64), step));
+        Ok(x.index(&index)?)
+    };
+    // Everything right of what `x` still covers, folded.
+    let mut tail: Option<Array> = None;
+    while n > 1 {
+        let half = n / 2;
+        if n % 2 == 1 {
+            let last = view(&x, n - 1, n, 1)?;
+            tail = Some(match tail {
+                None => last,
+                Some(t) => op.call(&[&last, &t])?,
+            });
+        }
+        let even = view(&x, 0, 2 * half, 2)?;
+        let odd = view(&x, 1, 2 * half, 2)?;
+        x = op.call(&[&even, &odd])?;
+        n = half;
+    }
+    match tail {
+        Some(t) => op.call(&[&x, &t]),
+        None => Ok(x),
+    }
+}
