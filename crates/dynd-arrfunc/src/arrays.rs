@@ -1,7 +1,8 @@
 //! Array functions: `range` and `reshape`, whose result shape is an
 //! argument's value; `sorted` (a sorted copy; `Array::sort` sorts in
 //! place); `split(x, sep=)`, whose pieces are views of `x`'s characters,
-//! and `string_length`.
+//! and `string_length`; `take(x, indices, axis=, mode=)` and
+//! `index(x, i, ...)`, views where the positions allow.
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
@@ -13,10 +14,15 @@
 //! let reshape = builtins::get("reshape").unwrap();
 //! let m = reshape.call(&[&array![1, 2, 3, 4, 5, 6], &array![3, -1]])?;
 //! assert_eq!(m.to_string(), "[[1, 2], [3, 4], [5, 6]]");
+//! let index = builtins::get("index").unwrap();
+//! let col = index.call(&[&m, &Array::from_scalar(":".to_string()), &Array::from_scalar(-1i64)])?;
+//! assert_eq!(col.to_string(), "[2, 4, 6]"); // m[:, -1], a view
+//! assert_eq!(col.data_block().as_ptr(), m.data_block().as_ptr());
 //! # Ok::<(), dynd_arrfunc::Error>(())
 //! ```
 
-use dynd_kernels::{Array, ErrorMode, Value};
+use dynd_kernels::take::TakeMode;
+use dynd_kernels::{Array, ErrorMode, Index, Value};
 use dynd_types::{Scalar, Type};
 
 use crate::callable::{Callable, Keyword, Kwargs};
@@ -67,13 +73,78 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         Ok(args[0].string_lengths()?)
     })
     .unwrap_or_else(|e| unreachable!("builtin string_length: {e}"));
+    let take = Callable::function(
+        "take",
+        "(Any, Any, axis: ?int64, mode: ?string) -> Any",
+        vec![
+            Keyword::maybe("axis", Some(Scalar::Int64)),
+            Keyword::maybe("mode", Some(Scalar::String)),
+        ],
+        |args, kw| {
+            let mode = match kw.string("mode")? {
+                Some(m) => m.parse()?,
+                None => TakeMode::Raise,
+            };
+            Ok(args[0].take(args[1], kw.int("axis")?, mode)?)
+        },
+    )
+    .unwrap_or_else(|e| unreachable!("builtin take: {e}"));
+    let index = Callable::function("index", "(Any, ...) -> Any", vec![], |args, _| {
+        let entries = args[1..]
+            .iter()
+            .enumerate()
+            .map(|(i, a)| index_entry(i + 1, a))
+            .collect::<Result<Vec<Index>, Error>>()?;
+        Ok(args[0].index(&entries)?)
+    })
+    .unwrap_or_else(|e| unreachable!("builtin index: {e}"));
     vec![
+        ("index", index),
+        ("take", take),
         ("range", range),
         ("reshape", reshape),
         ("sorted", sorted),
         ("split", split),
         ("string_length", string_length),
     ]
+}
+
+/// Argument `i` of `index`: an integer, or a slice written as Python's
+/// `start:stop:step` (any part may be empty: `:`, `1:`, `::-1`).
+fn index_entry(i: usize, a: &Array) -> Result<Index, Error> {
+    let bad = |why: &str| -> Error {
+        dynd_kernels::Error::Value {
+            what: format!(
+                "index: argument {i} must be an integer or a slice such as \"1:5:2\", not {a} ({}){why}",
+                a.ty()
+            ),
+        }
+        .into()
+    };
+    match a.to_value() {
+        Value::Int(n) => Ok(Index::At(i64::try_from(n).map_err(|_| bad(""))?)),
+        Value::Str(s) => {
+            let parts: Vec<&str> = s.split(':').map(str::trim).collect();
+            if parts.len() < 2 || parts.len() > 3 {
+                return Err(bad(": a slice has one or two ':'"));
+            }
+            let num = |p: &str| -> Result<Option<i64>, Error> {
+                if p.is_empty() {
+                    Ok(None)
+                } else {
+                    p.parse()
+                        .map(Some)
+                        .map_err(|_| bad(&format!(": '{p}' is not an integer")))
+                }
+            };
+            let step = match parts.get(2) {
+                Some(p) => num(p)?.unwrap_or(1),
+                None => 1,
+            };
+            Ok(Index::slice(num(parts[0])?, num(parts[1])?, step))
+        }
+        _ => Err(bad("")),
+    }
 }
 
 /// Argument `i` as a list of integers (one integer is a list of one).

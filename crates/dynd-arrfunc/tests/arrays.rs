@@ -252,3 +252,74 @@ fn split_returns_views_of_the_input_characters() {
         .unwrap_err()
         .contains("not supported"));
 }
+
+#[test]
+fn take_and_index_are_callables_giving_views_where_they_can() {
+    let m = array![[1, 2, 3], [4, 5, 6]];
+    let i = |v: i64| Array::from_scalar(v);
+    assert_eq!(
+        call("take", &[&m, &array![2, 0]], &[("axis", &i(1))]).unwrap(),
+        "[[3, 1], [6, 4]] : 2 * 2 * int64"
+    );
+    assert_eq!(
+        call("take", &[&m, &array![[5], [0]]], &[]).unwrap(),
+        "[[6], [1]] : 2 * 1 * int64"
+    );
+    assert_eq!(
+        call(
+            "take",
+            &[&m, &array![7, -8]],
+            &[("axis", &i(1)), ("mode", &s("wrap"))]
+        )
+        .unwrap(),
+        "[[2, 2], [5, 5]] : 2 * 2 * int64"
+    );
+    assert_eq!(
+        call("take", &[&m, &array![3]], &[("axis", &i(0))]).unwrap_err(),
+        "take: index 3 is out of bounds for axis 0 of size 2, at position [0] of the indices"
+    );
+    assert_eq!(
+        call("take", &[&m, &array![0]], &[("mode", &s("nearest"))]).unwrap_err(),
+        "take: mode 'nearest' is not one of raise, wrap, clip"
+    );
+    // Evenly spaced positions: a view.
+    let rows = builtins::get("take")
+        .unwrap()
+        .call_kw(&[&m, &array![1, 0]], &[("axis", &i(0))])
+        .unwrap();
+    assert_eq!(rows.data_block().as_ptr(), m.data_block().as_ptr());
+    assert_eq!(
+        call("index", &[&m, &i(-1)], &[]).unwrap(),
+        "[4, 5, 6] : 3 * int64"
+    );
+    assert_eq!(
+        call("index", &[&m, &s(":"), &s("::-2")], &[]).unwrap(),
+        "[[3, 1], [6, 4]] : 2 * 2 * int64"
+    );
+    assert_eq!(
+        call("index", &[&m, &s(" 1 : ")], &[]).unwrap(),
+        "[[4, 5, 6]] : 1 * 3 * int64"
+    );
+    assert_eq!(
+        call("index", &[&m], &[]).unwrap(),
+        "[[1, 2, 3], [4, 5, 6]] : 2 * 3 * int64"
+    );
+    for (arg, why) in [
+        (s("1"), ": a slice has one or two ':'"),
+        (s("1:2:3:4"), ": a slice has one or two ':'"),
+        (s("a:"), ": 'a' is not an integer"),
+        (Array::from_scalar(1.5), ""),
+    ] {
+        assert_eq!(
+            call("index", &[&m, &arg], &[]).unwrap_err(),
+            format!("index: argument 1 must be an integer or a slice such as \"1:5:2\", not {arg} ({}){why}", arg.ty())
+        );
+    }
+    assert_eq!(
+        call("index", &[&m, &i(0), &i(3)], &[]).unwrap_err(),
+        "index 3 is out of bounds for dimension 1 of size 3"
+    );
+    assert!(call("index", &[&m, &s("::0")], &[])
+        .unwrap_err()
+        .contains("step"));
+}

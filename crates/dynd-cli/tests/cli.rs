@@ -525,6 +525,14 @@ fn eval_reaches_reductions_scans_and_array_functions() {
             "[3, 2, 1]\ntype: 3 * int64\n",
         ),
         ("range(1, 7, 2)", "[1, 3, 5]\ntype: 3 * int64\n"),
+        (
+            "take([[1, 2, 3], [4, 5, 6]], [2, 0], axis=1)",
+            "[[3, 1], [6, 4]]\ntype: 2 * 2 * int64\n",
+        ),
+        (
+            r#"index([[1, 2, 3], [4, 5, 6]], ":", "::-1")"#,
+            "[[3, 2, 1], [6, 5, 4]]\ntype: 2 * 3 * int64\n",
+        ),
     ];
     for (expr, want) in cases {
         let (code, out, err) = dynd(&["eval", expr]);

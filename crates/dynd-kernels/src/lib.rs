@@ -27,6 +27,7 @@ pub mod reduce;
 mod scalar_io;
 mod sort;
 mod strings;
+pub mod take;
 mod value;
 mod view;
 
