@@ -3,7 +3,8 @@
 //! where: ?Any) -> Any` (`mean`, `all` and `any` without `initial`);
 //! `kahan_sum(x, axis=, keepdims=)`, a compensated float64 sum from the
 //! four pieces of a stateful reduction (init, step, combine, finish); and
-//! the scans `cumsum(x, axis=)`, `cumprod(x, axis=)` along one axis.
+//! the scans `cumsum(x, axis=)`, `cumprod(x, axis=)` along one axis
+//! (the flattened array without one; each row of a ragged `var` axis).
 //!
 //! `axis` is one axis or a list (negative ones count from the end; all
 //! axes by default); the result type depends on it and on `keepdims`,
@@ -402,22 +403,25 @@ fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
     get("divide").call(&[&sum, &count])
 }
 
-/// `cumsum` / `cumprod` along one `axis` (a 1-d array's only axis by
-/// default; NumPy flattens otherwise, here the axis must be named).
+/// `cumsum` / `cumprod` along one `axis`; without one, along the only
+/// axis of a 1-d array, or of the flattened array (NumPy's rule; ragged
+/// arrays need the axis named).
 fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
-    let axis = match kw.int("axis")? {
-        Some(ax) => ax,
-        None if a.ndim() == 1 => 0,
-        None => {
+    let (a, axis) = match kw.int("axis")? {
+        Some(ax) => (a.clone(), ax),
+        None if a.ndim() <= 1 => (a.clone(), 0),
+        None if a.ty().has_var_dim() => {
             return Err(dynd_kernels::Error::Value {
                 what: format!(
-                    "{name}: an array of {} dimensions needs `axis` (a scan runs along one axis)",
-                    a.ndim()
+                    "{name}: an array with var dimensions ({}) needs `axis` (ragged rows are not flattened)",
+                    a.ty()
                 ),
             }
             .into())
         }
+        None => (a.reshape(&[-1])?, 0),
     };
+    let a = &a;
     let (s, acc, x) = prepare(op, a, "a scan of this data type")?;
     macro_rules! int {
         ($t:ty) => {

@@ -211,8 +211,36 @@ fn kahan_sum_beats_naive_summation_and_scans_run_along_one_axis() {
         "narrow integers accumulate in 64 bits"
     );
     assert_eq!(
-        call("cumsum", &a, &[]).unwrap_err(),
-        "cumsum: an array of 2 dimensions needs `axis` (a scan runs along one axis)"
+        call("cumsum", &a, &[]).unwrap(),
+        "[1, 3, 6, 10, 15, 21] : 6 * int64",
+        "without an axis, the flattened array (NumPy)"
+    );
+    assert_eq!(
+        call("cumsum", &a.transpose().unwrap(), &[]).unwrap(),
+        "[1, 5, 7, 12, 15, 21] : 6 * int64",
+        "flattened in the view's C order"
+    );
+    let ragged = array![[1, 2, 3], [], [4, 5]];
+    assert_eq!(
+        call("cumprod", &ragged, &[("axis", "-1")]).unwrap(),
+        "[[1, 2, 6], [], [4, 20]] : 3 * var * int64"
+    );
+    assert_eq!(
+        call(
+            "cumsum",
+            &arr("[[0.5], [0.25, 0.25]]", "2 * var * float32"),
+            &[("axis", "1")]
+        )
+        .unwrap(),
+        "[[0.5], [0.25, 0.5]] : 2 * var * float32"
+    );
+    assert_eq!(
+        call("cumsum", &ragged, &[]).unwrap_err(),
+        "cumsum: an array with var dimensions (3 * var * int64) needs `axis` (ragged rows are not flattened)"
+    );
+    assert_eq!(
+        call("cumsum", &ragged, &[("axis", "0")]).unwrap_err(),
+        "a scan of an array with a var dimension other than along its innermost var axis is not supported for 3 * var * int64"
     );
     assert_eq!(
         call("cumsum", &a, &[("axis", "[0, 1]")]).unwrap_err(),

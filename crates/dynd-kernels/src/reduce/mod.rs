@@ -777,10 +777,14 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
 /// # Ok::<(), dynd_kernels::Error>(())
 /// ```
 ///
+/// On fixed dimensions around an innermost `var` one, the scan runs along
+/// each ragged row (the `var` axis), giving rows of the same lengths.
+///
 /// # Errors
 ///
 /// As [`reduce`] for the data type and the axis; [`Error::Unsupported`]
-/// for `var` dimensions.
+/// for a scan along a fixed axis of an array with a `var` dimension, and
+/// for other `var` layouts.
 pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
     a: &Array,
     axis: i64,
@@ -788,14 +792,11 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
     name: &str,
 ) -> Result<Array, Error> {
     check_dtype::<T>(a, name, "scan")?;
-    if a.ty().has_var_dim() {
-        return Err(Error::Unsupported {
-            operation: "a scan over var dimensions",
-            ty: a.ty().clone(),
-        });
-    }
     let ndim = a.ndim();
     let axis = normalize_axes(Some(&[axis]), ndim, name)?[0];
+    if a.ty().has_var_dim() {
+        return ragged::accumulate_rows(a, axis, f, name);
+    }
     let shape: Vec<usize> = a.ty().fixed_shape().unwrap_or_default();
     let dims: Vec<(usize, isize)> = shape.iter().copied().zip(a.strides()).collect();
     let mut out = Array::zeros(&Type::with_dims(

@@ -363,3 +363,37 @@ fn var_array<T: Element, V>(
         0,
     ))
 }
+
+/// The scan of each row of an array whose innermost dimension is `var`,
+/// along that axis (`axis` must be it).
+pub(super) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
+    a: &Array,
+    axis: usize,
+    f: F,
+    name: &str,
+) -> Result<Array, Error> {
+    let unsupported = || Error::Unsupported {
+        operation:
+            "a scan of an array with a var dimension other than along its innermost var axis",
+        ty: a.ty().clone(),
+    };
+    let rows = Rows::of(a).ok_or_else(unsupported)?;
+    if axis != rows.shape.len() {
+        return Err(unsupported());
+    }
+    let lines = (0..rows.rows.len())
+        .map(|r| {
+            let xs = rows.row::<T>(r, name)?;
+            let mut acc: Option<T> = None;
+            Ok(xs
+                .iter()
+                .map(|&x| {
+                    let v = acc.map_or(x, |p| f(p, x));
+                    acc = Some(v);
+                    v
+                })
+                .collect())
+        })
+        .collect::<Result<Vec<Vec<T>>, Error>>()?;
+    var_array(&rows.shape, lines, Ok)
+}
