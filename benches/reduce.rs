@@ -1,5 +1,5 @@
-//! Reduction benchmarks: dynd's `sum` (the builtin callable) against
-//! hand-written loops and ndarray, in the same run.
+//! Reduction benchmarks: dynd's `sum` (the builtin callable), `add.reduce`,
+//! `sorted` and `take` against hand-written loops and ndarray, in the same run.
 //!
 //! `cargo bench --bench reduce`
 
@@ -44,6 +44,12 @@ fn total(c: &mut Criterion) {
     });
     g.bench_function("hand_8_accumulators", |b| b.iter(|| sum8(black_box(&xs))));
     g.bench_function("ndarray", |b| b.iter(|| black_box(&na).sum()));
+    // The generic reduction of any associative callable: log2 n
+    // elementwise calls on strided views.
+    let add_reduce = builtins::get("add.reduce").unwrap();
+    g.bench_function("dynd_add_reduce", |b| {
+        b.iter(|| add_reduce.call(&[black_box(&a)]).unwrap())
+    });
     g.finish();
 }
 
@@ -121,6 +127,62 @@ fn ragged(c: &mut Criterion) {
                 .collect::<Vec<f64>>()
         })
     });
+    // Across the rows: position by position, as long as the longest row.
+    let axis0 = Array::from_scalar(0i64);
+    g.bench_function("dynd_across_rows", |b| {
+        b.iter(|| sum.call_kw(&[black_box(&a)], &[("axis", &axis0)]).unwrap())
+    });
+    g.bench_function("hand_across_rows", |b| {
+        b.iter(|| {
+            let mut out: Vec<f64> = Vec::new();
+            for r in black_box(&rows) {
+                if out.len() < r.len() {
+                    out.resize(r.len(), 0.0);
+                }
+                for (o, x) in out.iter_mut().zip(r) {
+                    *o += x;
+                }
+            }
+            out
+        })
+    });
+    g.finish();
+}
+
+fn take(c: &mut Criterion) {
+    const N: usize = 1_000_000;
+    let take = builtins::get("take").unwrap();
+    let xs: Vec<f64> = (0..N).map(|i| i as f64).collect();
+    let mut s: u64 = 0x1234_5678_9abc_def1;
+    let idx: Vec<i64> = (0..N)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % N as u64) as i64
+        })
+        .collect();
+    let uidx: Vec<usize> = idx.iter().map(|&i| i as usize).collect();
+    let a = Array::from_vec(xs.clone());
+    let ai = Array::from_vec(idx.clone());
+    let na = Array1::from_vec(xs.clone());
+    let mut g = c.benchmark_group("reduce/take_1e6_random");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(20);
+    g.bench_function("dynd_take", |b| {
+        b.iter(|| take.call(&[black_box(&a), black_box(&ai)]).unwrap())
+    });
+    g.bench_function("hand_gather", |b| {
+        b.iter(|| {
+            black_box(&uidx)
+                .iter()
+                .map(|&i| xs[i])
+                .collect::<Vec<f64>>()
+        })
+    });
+    g.bench_function("ndarray_select", |b| {
+        b.iter(|| black_box(&na).select(Axis(0), black_box(&uidx)))
+    });
     g.finish();
 }
 
@@ -153,5 +215,5 @@ fn sort(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, total, axes, ragged, sort);
+criterion_group!(benches, total, axes, ragged, sort, take);
 criterion_main!(benches);

@@ -906,36 +906,29 @@ impl Array {
                 self.ty
             )));
         }
-        let mut out = Vec::new();
-        self.walk(&self.meta, self.offset as isize, &mut |bytes| {
-            out.push(bytes);
-        });
-        out.into_iter()
-            .map(|b| {
-                cast_slice::<T>(b)
-                    .map(|s| s[0])
-                    .ok_or_else(|| value_error("misaligned element".into()))
-            })
-            .collect()
-    }
-
-    fn walk<'s>(&'s self, meta: &Arrmeta, offset: isize, f: &mut impl FnMut(&'s [u8])) {
-        match meta {
-            Arrmeta::Fixed {
-                size,
-                stride,
-                element,
-            } => {
-                for i in 0..*size {
-                    self.walk(element, offset + i as isize * stride, f);
-                }
-            }
-            _ => {
-                let size = self.dtype().data_layout().map_or(0, |l| l.size);
-                let start = offset as usize;
-                f(&self.data.bytes()[start..start + size]);
-            }
+        if let Ok(xs) = self.as_slice::<T>() {
+            return Ok(xs.to_vec());
         }
+        let size = std::mem::size_of::<T>();
+        let data = self.data.bytes();
+        let mut out = Vec::new();
+        let mut bad = false;
+        walk_offsets(&self.meta, self.offset as isize, &mut |at| {
+            let x = usize::try_from(at)
+                .ok()
+                .and_then(|at| data.get(at..at.checked_add(size)?))
+                .and_then(cast_slice::<T>);
+            match x {
+                Some(x) => out.push(x[0]),
+                None => bad = true,
+            }
+        });
+        if bad {
+            return Err(value_error(
+                "an element is misaligned or outside the array's block".into(),
+            ));
+        }
+        Ok(out)
     }
 
     /// One element of a numeric array, by index.
@@ -1012,6 +1005,23 @@ impl Array {
     /// `NaN`/`Infinity`/`-Infinity` for non-finite floats).
     pub fn to_json(&self) -> String {
         self.to_value().to_json()
+    }
+}
+
+/// Calls `f` with the byte offset of each element under `meta`'s fixed
+/// dimensions, in C order.
+fn walk_offsets(meta: &Arrmeta, offset: isize, f: &mut impl FnMut(isize)) {
+    match meta {
+        Arrmeta::Fixed {
+            size,
+            stride,
+            element,
+        } => {
+            for i in 0..*size {
+                walk_offsets(element, offset + i as isize * stride, f);
+            }
+        }
+        _ => f(offset),
     }
 }
 

@@ -132,10 +132,14 @@ impl Array {
                 ty: indices.ty().clone(),
             })?;
         let as_i64 = Type::with_dims(ishape.iter().map(|n| Dim::Fixed(*n)), Scalar::Int64.into())?;
-        let raw: Vec<i64> = indices
-            .cast(&as_i64, ErrorMode::Overflow)
-            .map_err(|e| value_error(format!("take: an index does not fit int64: {e}")))?
-            .to_vec()?;
+        let raw: std::borrow::Cow<'_, [i64]> = match indices.as_slice::<i64>() {
+            Ok(xs) => xs.into(),
+            Err(_) => indices
+                .cast(&as_i64, ErrorMode::Overflow)
+                .map_err(|e| value_error(format!("take: an index does not fit int64: {e}")))?
+                .to_vec()?
+                .into(),
+        };
         let mut m = src.arrmeta();
         let mut fixed: Vec<(usize, isize)> = Vec::with_capacity(nfixed);
         for _ in 0..nfixed {
@@ -146,49 +150,140 @@ impl Array {
             m = e;
         }
         let n = fixed[axis].0;
-        let picked = raw
-            .iter()
-            .enumerate()
-            .map(|(p, &i)| {
-                let ni = n as i64;
-                let r = match mode {
-                    _ if n == 0 => None,
-                    TakeMode::Raise => Some(if i < 0 { i + ni } else { i }).filter(|r| (0..ni).contains(r)),
-                    TakeMode::Wrap => Some(i.rem_euclid(ni)),
-                    TakeMode::Clip => Some(i.clamp(0, ni - 1)),
-                };
-                r.map(|r| r as usize).ok_or_else(|| {
-                    value_error(format!(
-                        "take: index {i} is out of bounds for axis {axis} of size {n}, at position {:?} of the indices",
-                        position(p, &ishape)
-                    ))
-                })
-            })
-            .collect::<Result<Vec<usize>, Error>>()?;
+        let pick = Picker { n: n as i64, mode };
+        if let Some(p) = raw.iter().position(|&i| pick.at(i).is_none()) {
+            return Err(value_error(format!(
+                "take: index {} is out of bounds for axis {axis} of size {n}, at position {:?} of the indices",
+                raw[p],
+                position(p, &ishape)
+            )));
+        }
+        let at = |p: usize| pick.at(raw[p]).unwrap_or_default() as i64;
         let lead = vec![Index::ALL; axis];
         // One position: an integer index, a view.
         if ishape.is_empty() {
             let mut index = lead;
-            index.push(Index::At(picked[0] as i64));
+            index.push(Index::At(at(0)));
             return src.index(&index);
         }
         // Evenly spaced positions: a slice, a view.
-        if ishape.len() == 1 {
-            let step = match picked[..] {
-                [_] => 1,
-                [a, b, ..] => b as i64 - a as i64,
-                [] => 0,
-            };
-            let even = step != 0 && picked.windows(2).all(|w| w[1] as i64 - w[0] as i64 == step);
-            if even {
-                let start = picked[0] as i64;
-                let stop = start + step * picked.len() as i64;
+        if ishape.len() == 1 && !raw.is_empty() {
+            let step = if raw.len() == 1 { 1 } else { at(1) - at(0) };
+            if step != 0 && (2..raw.len()).all(|p| at(p) - at(p - 1) == step) {
+                let start = at(0);
+                let stop = start + step * raw.len() as i64;
                 let mut index = lead;
                 index.push(Index::slice(Some(start), (stop >= 0).then_some(stop), step));
                 return src.index(&index);
             }
         }
-        gather(&src, &fixed, nfixed, axis, &ishape, &picked, m)
+        gather(&src, &fixed, nfixed, axis, &ishape, (&raw, pick), m)
+    }
+}
+
+/// An index's position in an axis of length `n` under `mode`.
+#[derive(Clone, Copy)]
+struct Picker {
+    n: i64,
+    mode: TakeMode,
+}
+
+impl Picker {
+    /// The position of index `i`, or `None` when it is outside the axis
+    /// (under [`TakeMode::Raise`], or for an empty axis).
+    #[inline]
+    fn at(self, i: i64) -> Option<usize> {
+        let n = self.n;
+        let r = match self.mode {
+            _ if n == 0 => return None,
+            TakeMode::Raise => {
+                Some(if i < 0 { i + n } else { i }).filter(|r| (0..n).contains(r))?
+            }
+            TakeMode::Wrap => i.rem_euclid(n),
+            TakeMode::Clip => i.clamp(0, n - 1),
+        };
+        Some(r as usize)
+    }
+}
+
+fn broken() -> Error {
+    value_error("take: an element lies outside the array's memory".into())
+}
+
+/// Where the gathered runs come from: for each offset in `outer`, each
+/// picked index (`stride` apart), each offset in `inner`.
+struct Sources<'a> {
+    data: &'a [u8],
+    base: isize,
+    outer: &'a [isize],
+    picked: &'a [i64],
+    pick: Picker,
+    stride: isize,
+    inner: &'a [isize],
+}
+
+impl Sources<'_> {
+    /// The runs of one index each, at `offset` plus the position `place`
+    /// gives each index (checked against the block, so a position outside
+    /// the axis is caught there at worst).
+    fn copy_runs<const N: usize>(
+        &self,
+        dst: &mut [u8],
+        run: usize,
+        offset: isize,
+        place: impl Fn(i64) -> i64,
+    ) -> Result<(), Error> {
+        let run = if N == 0 { run } else { N };
+        let first = self.base + offset;
+        for (to, &i) in dst.chunks_exact_mut(run).zip(self.picked) {
+            let at = first + place(i) as isize * self.stride;
+            let from = usize::try_from(at)
+                .ok()
+                .and_then(|at| self.data.get(at..at.checked_add(run)?))
+                .ok_or_else(broken)?;
+            to.copy_from_slice(from);
+        }
+        Ok(())
+    }
+
+    /// Copies the runs of `run` bytes (`N` when it is not 0) into `dst`,
+    /// in order.
+    fn copy<const N: usize>(&self, dst: &mut [u8], run: usize) -> Result<(), Error> {
+        let run = if N == 0 { run } else { N };
+        if let ([o], [io]) = (self.outer, self.inner) {
+            // One run per index: a tight loop, per mode.
+            let n = self.pick.n;
+            return match self.pick.mode {
+                TakeMode::Raise => {
+                    self.copy_runs::<N>(dst, run, o + io, |i| i + if i < 0 { n } else { 0 })
+                }
+                TakeMode::Wrap => self.copy_runs::<N>(dst, run, o + io, |i| i.rem_euclid(n)),
+                TakeMode::Clip => self.copy_runs::<N>(dst, run, o + io, |i| i.clamp(0, n - 1)),
+            };
+        }
+        let mut chunks = dst.chunks_exact_mut(run);
+        for &o in self.outer {
+            for &i in self.picked {
+                let r = self.pick.at(i).ok_or_else(broken)?;
+                let at = self.base + o + r as isize * self.stride;
+                for &io in self.inner {
+                    let from = usize::try_from(at + io)
+                        .ok()
+                        .and_then(|at| self.data.get(at..at.checked_add(run)?))
+                        .ok_or_else(broken)?;
+                    let to = chunks.next().ok_or_else(broken)?;
+                    if N == 0 {
+                        to.copy_from_slice(from);
+                    } else {
+                        // A fixed-size copy: one move for small `N`.
+                        let from: &[u8; N] = from.try_into().map_err(|_| broken())?;
+                        let to: &mut [u8; N] = to.try_into().map_err(|_| broken())?;
+                        *to = *from;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -202,7 +297,7 @@ fn gather(
     nfixed: usize,
     axis: usize,
     ishape: &[usize],
-    picked: &[usize],
+    (picked, pick): (&[i64], Picker),
     element: &Arrmeta,
 ) -> Result<Array, Error> {
     let dims = src.shape();
@@ -225,7 +320,8 @@ fn gather(
     let ty = Type::with_dims(out_shape.iter().map(|n| Dim::Fixed(*n)), elem_ty)?;
     let meta = crate::array::c_order_meta(&out_shape, esize, element);
     let total = out_shape.iter().product::<usize>() * esize;
-    let mut block = MemoryBlock::zeroed(total)?;
+    // Every byte is written below before the block is seen.
+    let mut block = MemoryBlock::for_overwrite(total)?;
     let dst = Arc::get_mut(&mut block)
         .unwrap_or_else(|| unreachable!("a new block has one owner"))
         .bytes_mut();
@@ -247,23 +343,24 @@ fn gather(
     };
     let mut outer = Vec::new();
     crate::reduce::for_each_offset_pub(&fixed[..axis], |o| outer.push(o));
-    let data = src.data_block().bytes();
-    let base = src.data_offset() as isize;
     let stride = fixed[axis].1;
-    let broken = || value_error("take: an element lies outside the array's memory".into());
-    let mut w = 0;
-    if run > 0 {
-        for &o in &outer {
-            for &r in picked {
-                for &io in &inner_offsets {
-                    let at = usize::try_from(base + o + r as isize * stride + io)
-                        .map_err(|_| broken())?;
-                    let from = data.get(at..at + run).ok_or_else(broken)?;
-                    dst[w..w + run].copy_from_slice(from);
-                    w += run;
-                }
-            }
-        }
-    }
+    let sources = Sources {
+        data: src.data_block().bytes(),
+        base: src.data_offset() as isize,
+        outer: &outer,
+        picked,
+        pick,
+        stride,
+        inner: &inner_offsets,
+    };
+    match run {
+        0 => Ok(()),
+        1 => sources.copy::<1>(dst, run),
+        2 => sources.copy::<2>(dst, run),
+        4 => sources.copy::<4>(dst, run),
+        8 => sources.copy::<8>(dst, run),
+        16 => sources.copy::<16>(dst, run),
+        _ => sources.copy::<0>(dst, run),
+    }?;
     Ok(Array::from_parts(ty, Arc::new(meta), block, 0))
 }

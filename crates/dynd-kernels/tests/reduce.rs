@@ -511,11 +511,21 @@ fn stateful_reductions_and_scans_follow_views() {
             .to_string(),
         "[]"
     );
-    assert!(accumulate(
-        &array![[1.0], [2.0, 3.0]],
-        1,
-        |a: f64, b: f64| a + b,
-        "cumsum"
-    )
-    .is_err());
+    // Along ragged rows; not across them.
+    let ragged = array![[1.0], [2.0, 3.0]];
+    let add = |a: f64, b: f64| a + b;
+    assert_eq!(
+        accumulate(&ragged, 1, add, "cumsum").unwrap().to_string(),
+        "[[1], [2, 5]]"
+    );
+    let reversed = ragged
+        .index(&[Index::slice(None, None, -1), Index::slice(None, None, -1)])
+        .unwrap();
+    assert_eq!(
+        accumulate(&reversed, -1, add, "cumsum")
+            .unwrap()
+            .to_string(),
+        "[[3, 5], [1]]"
+    );
+    assert!(accumulate(&ragged, 0, add, "cumsum").is_err());
 }

@@ -50,6 +50,8 @@ pub mod ndt {
 /// (the `dynd-kernels` crate).
 pub mod nd {
     #[doc(inline)]
+    pub use dynd_kernels::take::TakeMode;
+    #[doc(inline)]
     pub use dynd_kernels::{
         array, infer_type, Array, Complex, Element, Error, ErrorMode, Index, KernelError, Value,
         F16,

@@ -16,8 +16,7 @@ use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
 use super::{
-    fold8, fold_run, for_each_offset, no_identity, note_failure, value_error, ReduceArgs,
-    Reduction, BLOCK,
+    fold8, fold_run, no_identity, note_failure, value_error, ReduceArgs, Reduction, BLOCK,
 };
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
@@ -29,16 +28,23 @@ use crate::memory::MemoryBlock;
 const PARALLEL_ROWS: usize = 1 << 12;
 
 /// The rows of an array of fixed dimensions around an innermost `var` one,
-/// in C order of the fixed dimensions.
+/// in C order of the fixed dimensions (each row's (start, length) pair is
+/// read when the row is asked for).
 struct Rows<'a> {
     /// The fixed dimensions' sizes.
     shape: Vec<usize>,
-    /// The `var` dimension's values block.
+    /// The fixed dimensions' sizes and byte strides.
+    fixed: Vec<(usize, isize)>,
+    /// The array's data block (the pairs) and the array's offset in it.
+    data: &'a [u8],
+    base: isize,
+    /// The `var` dimension's values block, and the offset of its rows.
     vals: &'a [u8],
-    /// Each row: its first element's byte offset in `vals`, and its length.
-    rows: Vec<(i128, usize)>,
+    offset: isize,
     /// The byte stride between a row's elements.
     stride: isize,
+    /// The number of rows.
+    count: usize,
 }
 
 impl<'a> Rows<'a> {
@@ -65,32 +71,45 @@ impl<'a> Rows<'a> {
         else {
             return None;
         };
-        let data = a.data_block().bytes();
-        let base = a.data_offset() as isize;
-        let mut rows = Vec::new();
-        let mut bad = false;
-        for_each_offset(&fixed, |o| {
-            let at = (base + o) as usize;
-            match data.get(at..at + PAIR_SIZE) {
-                Some(pair) => {
-                    let (start, len) = read_pair(pair);
-                    rows.push((*offset as i128 + start as i64 as i128, len as usize));
-                }
-                None => bad = true,
-            }
-        });
-        (!bad).then(|| Rows {
-            shape: fixed.iter().map(|(n, _)| *n).collect(),
+        let shape: Vec<usize> = fixed.iter().map(|(n, _)| *n).collect();
+        Some(Rows {
+            count: shape.iter().product(),
+            shape,
+            fixed,
+            data: a.data_block().bytes(),
+            base: a.data_offset() as isize,
             vals: values.bytes(),
-            rows,
+            offset: *offset as isize,
             stride: *stride,
         })
+    }
+
+    /// Row `r`'s first element's byte offset in the values block, and its
+    /// length.
+    fn pair(&self, mut r: usize, name: &str) -> Result<(i128, usize), Error> {
+        let mut at = self.base;
+        if let [(_, s)] = self.fixed[..] {
+            at += r as isize * s;
+        } else {
+            for &(n, s) in self.fixed.iter().rev() {
+                at += (r % n) as isize * s;
+                r /= n;
+            }
+        }
+        let pair = usize::try_from(at)
+            .ok()
+            .and_then(|at| self.data.get(at..at.checked_add(PAIR_SIZE)?))
+            .ok_or_else(|| {
+                value_error(format!("{name}: a var row's pair lies outside its block"))
+            })?;
+        let (start, len) = read_pair(pair);
+        Ok((self.offset as i128 + start as i64 as i128, len as usize))
     }
 
     /// Row `r`'s elements: borrowed when contiguous and aligned, gathered
     /// otherwise.
     fn row<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
-        let (first, len) = self.rows[r];
+        let (first, len) = self.pair(r, name)?;
         let size = std::mem::size_of::<T>();
         let outside = || value_error(format!("{name}: var row {r} lies outside its block"));
         let span = |i: usize| -> Option<&'a [u8]> {
@@ -255,13 +274,13 @@ where
     }
     if var_reduced {
         // Fold each row, then the rows of each group, in row order.
-        let per_row: Vec<Option<T>> = if rows.rows.len() >= PARALLEL_ROWS {
-            (0..rows.rows.len())
+        let per_row: Vec<Option<T>> = if rows.count >= PARALLEL_ROWS {
+            (0..rows.count)
                 .into_par_iter()
                 .map(fold)
                 .collect::<Result<_, _>>()?
         } else {
-            (0..rows.rows.len()).map(fold).collect::<Result<_, _>>()?
+            (0..rows.count).map(fold).collect::<Result<_, _>>()?
         };
         let mut acc: Vec<Option<T>> = vec![None; ngroups];
         for (g, v) in groups.iter().zip(per_row) {
@@ -279,6 +298,19 @@ where
         return Array::from_shape_vec(&out_fixed, values);
     }
     // Across the rows: each group's rows folded position by position.
+    if mask_rows.is_none() {
+        let mut acc: Vec<Vec<T>> = vec![Vec::new(); ngroups];
+        for (r, g) in groups.iter().enumerate() {
+            let xs = rows.row::<T>(r, name)?;
+            let line = &mut acc[*g];
+            let shared = line.len().min(xs.len());
+            for (p, x) in line.iter_mut().zip(&xs[..shared]) {
+                *p = f(*p, *x);
+            }
+            line.extend_from_slice(&xs[shared..]);
+        }
+        return var_array(&out_fixed, acc, |v| Ok(start.map_or(v, |s| f(s, v))));
+    }
     let mut acc: Vec<Vec<Option<T>>> = vec![Vec::new(); ngroups];
     for (r, g) in groups.iter().enumerate() {
         let xs = rows.row::<T>(r, name)?;
@@ -381,7 +413,7 @@ pub(super) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
     if axis != rows.shape.len() {
         return Err(unsupported());
     }
-    let lines = (0..rows.rows.len())
+    let lines = (0..rows.count)
         .map(|r| {
             let xs = rows.row::<T>(r, name)?;
             let mut acc: Option<T> = None;
