@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
-//! use dynd_kernels::{array, Array};
+//! use dynd_kernels::{array, Array, Value};
 //!
 //! let range = builtins::get("range").unwrap();
 //! let r = range.call(&[&Array::from_scalar(2i64), &Array::from_scalar(11i64), &Array::from_scalar(3i64)])?;
@@ -15,7 +15,8 @@
 //! let m = reshape.call(&[&array![1, 2, 3, 4, 5, 6], &array![3, -1]])?;
 //! assert_eq!(m.to_string(), "[[1, 2], [3, 4], [5, 6]]");
 //! let index = builtins::get("index").unwrap();
-//! let col = index.call(&[&m, &Array::from_scalar(":".to_string()), &Array::from_scalar(-1i64)])?;
+//! let all = Array::from_value(&Value::Str(":".into()), None)?;
+//! let col = index.call(&[&m, &all, &Array::from_scalar(-1i64)])?;
 //! assert_eq!(col.to_string(), "[2, 4, 6]"); // m[:, -1], a view
 //! assert_eq!(col.data_block().as_ptr(), m.data_block().as_ptr());
 //! # Ok::<(), dynd_arrfunc::Error>(())
