@@ -36,7 +36,7 @@ pub use arrmeta::Arrmeta;
 pub use assign::ErrorMode;
 pub use element::{Complex, Element, F16};
 pub use error::{Error, KernelError, KernelErrorKind};
-pub use value::{IntoValue, Value};
+pub use value::{IntoArray, IntoValue, Value};
 pub use view::Index;
 
 /// The type layer this crate builds on.

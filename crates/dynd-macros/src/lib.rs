@@ -49,3 +49,11 @@ pub fn datashape(input: TokenStream) -> TokenStream {
             .into(),
     }
 }
+
+mod elemental;
+
+/// Makes a scalar fn a broadcasting callable; see `dynd::elemental`.
+#[proc_macro_attribute]
+pub fn elemental(attr: TokenStream, item: TokenStream) -> TokenStream {
+    elemental::expand(attr.into(), item.into()).into()
+}

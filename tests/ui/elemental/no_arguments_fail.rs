@@ -1,0 +1,8 @@
+use dynd::elemental;
+
+#[elemental]
+fn answer() -> i64 {
+    42
+}
+
+fn main() {}
