@@ -259,3 +259,33 @@ fn strided_layouts_split_across_threads_with_the_same_result() {
         assert_eq!(parallel.get::<f64>(&[k, i, j]).unwrap(), want);
     }
 }
+
+#[test]
+fn fallible_leaves_fail_the_call_naming_the_first_failing_element() {
+    use dynd_kernels::elwise::{apply, Leaf};
+    let checked = Leaf::try_map2(|x: i64, y: i64| x.checked_add(y).ok_or("overflow"));
+    assert_eq!(
+        apply(&[&array![[1, 2], [3]], &array![10]], &checked)
+            .unwrap()
+            .to_string(),
+        "[[11, 12], [13]]"
+    );
+    let err = apply(&[&array![[1], [2, i64::MAX]], &array![1]], &checked).unwrap_err();
+    assert_eq!(err.to_string(), "overflow, at index [1, 1]");
+    // Large and parallel: the lowest failing index is the one reported,
+    // as a serial run would report it.
+    let n = 1_000_000usize;
+    let mut xs = vec![0i64; n];
+    xs[700_000] = i64::MAX;
+    xs[900_000] = i64::MAX;
+    let a = Array::from_vec(xs);
+    let err = apply(&[&a, &Array::from_scalar(1i64)], &checked).unwrap_err();
+    assert_eq!(err.to_string(), "overflow, at index [700000]");
+    let m = Array::from_shape_vec(&[1000, 1000], a.to_vec::<i64>().unwrap()).unwrap();
+    let err = apply(
+        &[&m.transpose().unwrap(), &Array::from_scalar(1i64)],
+        &checked,
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "overflow, at index [0, 700]");
+}

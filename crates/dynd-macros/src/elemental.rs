@@ -182,6 +182,24 @@ struct Model {
     /// The result's element type and shape (`None`: `()`, with an `Out`
     /// parameter).
     ret: Option<(syn::Type, Shape)>,
+    /// Whether the fn returns `Result<T, E>` (the result is `T`).
+    fallible: bool,
+}
+
+/// The `T` of a `Result<T, E>` result type.
+fn ok_type(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
 }
 
 /// The element of a `&[T]`, `&mut [T]` or `[T; N]`, with the shape.
@@ -423,6 +441,7 @@ fn analyze(
             ok = false;
         }
     }
+    let mut fallible = false;
     let ret = match &sig.output {
         ReturnType::Default if outs == 1 => None,
         ReturnType::Default => {
@@ -433,7 +452,11 @@ fn analyze(
             ok = false;
             None
         }
-        ReturnType::Type(_, ty) => match classify(ty, errors, "results") {
+        ReturnType::Type(_, ty) => match classify(
+            ok_type(ty).inspect(|_| fallible = true).unwrap_or(ty),
+            errors,
+            "results",
+        ) {
             Some((elem, shape @ (Shape::Scalar | Shape::Array(_)))) if known(&elem) => {
                 if outs == 1 {
                     errors.push(&ty, "a fn with a `&mut [T]` result parameter returns `()`");
@@ -470,7 +493,15 @@ fn analyze(
         errors.push(&sig.inputs, "`#[kw]` parameters are not supported together with core dimensions (slices and arrays)");
         ok = false;
     }
-    ok.then_some(Model { params, ret })
+    if fallible && core {
+        errors.push(&sig.output, "a fn returning `Result` takes scalars only (fallible fns with core dimensions are not supported)");
+        ok = false;
+    }
+    ok.then_some(Model {
+        params,
+        ret,
+        fallible,
+    })
 }
 
 /// The element types of one expansion: each generic parameter replaced.
@@ -874,7 +905,7 @@ fn overload(
         .filter(|p| !matches!(p.shape, Shape::Out))
         .count();
     if !core {
-        let map = format_ident!("map{}", n_in);
+        let map = format_ident!("{}map{}", if model.fallible { "try_" } else { "" }, n_in);
         return quote!(#krate::func::Overload::new(#krate::func::Leaf::#map(#f)));
     }
     let map = format_ident!("map{}", n_in);

@@ -72,7 +72,8 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
     if t.as_scalar() != Some(leaf.output) {
         return Ok(None);
     }
-    let Some(sources) = flat_sources(ty, count, srcs, leaf) else {
+    let (Some(flat), Some(sources)) = (leaf.flat.as_deref(), flat_sources(ty, count, srcs, leaf))
+    else {
         return Ok(None);
     };
     // Every element is written below, by a leaf that cannot fail.
@@ -85,7 +86,7 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
     // those types, and the sources do not overlap the fresh destination.
     unsafe {
         run_flat(
-            &*leaf.flat,
+            flat,
             dst,
             leaf.output.size() as isize,
             sources.ptrs(),
@@ -225,7 +226,9 @@ impl Array {
             return Ok(false);
         };
         let count = if self.ndim() == 0 { 1 } else { count };
-        let Some(sources) = flat_sources(&ty, count, srcs, leaf) else {
+        let (Some(flat), Some(sources)) =
+            (leaf.flat.as_deref(), flat_sources(&ty, count, srcs, leaf))
+        else {
             return Ok(false);
         };
         let dst = self.data_mut_ptr()?;
@@ -235,7 +238,7 @@ impl Array {
         // destination's (unique) memory.
         unsafe {
             run_flat(
-                &*leaf.flat,
+                flat,
                 dst,
                 leaf.output.size() as isize,
                 sources.ptrs(),

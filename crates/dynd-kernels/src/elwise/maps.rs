@@ -228,6 +228,64 @@ impl<
     }
 }
 
+/// Rust functions returning `Result`, as leaf kernels: an `Err` stops the
+/// loop and becomes a [`KernelError`] naming the element (dimension
+/// kernels prepend the outer indices).
+macro_rules! try_map {
+    ($name:ident, $($a:ident $i:tt),+) => {
+        pub(super) struct $name<$($a,)+ R, E, F> {
+            pub(super) f: F,
+            pub(super) _types: std::marker::PhantomData<fn($($a),+) -> Result<R, E>>,
+        }
+
+        impl<$($a,)+ R, E, F: Clone> Clone for $name<$($a,)+ R, E, F> {
+            fn clone(&self) -> Self {
+                $name { f: self.f.clone(), _types: std::marker::PhantomData }
+            }
+        }
+
+        impl<$($a: Element,)+ R: Element, E: std::fmt::Display + 'static, F> MapLoop
+            for $name<$($a,)+ R, E, F>
+        where
+            F: Fn($($a),+) -> Result<R, E> + Send + Sync + 'static,
+        {
+            /// # Safety
+            ///
+            /// As [`KernelData::strided`].
+            unsafe fn strided_loop(
+                &self,
+                dst: *mut u8,
+                dst_stride: isize,
+                src: &[*const u8],
+                src_stride: &[isize],
+                count: usize,
+            ) -> Result<(), KernelError> {
+                for i in 0..count as isize {
+                    // SAFETY: `count` strided elements on each side, by the contract.
+                    let r = (self.f)($(unsafe {
+                        (src[$i].offset(i * src_stride[$i]) as *const $a).read_unaligned()
+                    }),+);
+                    match r {
+                        // SAFETY: as above, for the destination.
+                        Ok(v) => unsafe { (dst.offset(i * dst_stride) as *mut R).write_unaligned(v) },
+                        Err(e) => return Err(KernelError::message(e.to_string()).at(i as usize)),
+                    }
+                }
+                Ok(())
+            }
+
+            fn describe(&self) -> String {
+                let inputs: Vec<String> = vec![$($a::SCALAR.to_string()),+];
+                format!("fallible map ({}) -> {}", inputs.join(", "), R::SCALAR)
+            }
+        }
+    };
+}
+
+try_map!(TryMap1, A 0);
+try_map!(TryMap2, A 0, B 1);
+try_map!(TryMap3, A 0, B 1, C 2);
+
 /// A leaf's strided loop, callable without a kernel around it (the fast
 /// path for contiguous arguments).
 pub(super) trait FlatRun: Send + Sync {

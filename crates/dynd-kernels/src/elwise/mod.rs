@@ -241,7 +241,9 @@ pub struct Leaf {
     inputs: SmallVec<[dynd_types::Scalar; MAX_ARGS]>,
     output: dynd_types::Scalar,
     push: std::sync::Arc<PushLeaf>,
-    flat: std::sync::Arc<dyn FlatRun>,
+    /// The loop without a kernel, for the flat fast paths; `None` for a
+    /// fallible leaf, whose errors need the kernel's indices.
+    flat: Option<std::sync::Arc<dyn FlatRun>>,
 }
 
 impl std::fmt::Debug for Leaf {
@@ -265,7 +267,7 @@ impl Leaf {
             inputs: smallvec![A::SCALAR],
             output: R::SCALAR,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat,
+            flat: Some(flat),
         }
     }
 
@@ -282,7 +284,7 @@ impl Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR],
             output: R::SCALAR,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat,
+            flat: Some(flat),
         }
     }
 
@@ -299,7 +301,77 @@ impl Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
             output: R::SCALAR,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat,
+            flat: Some(flat),
+        }
+    }
+
+    /// A leaf applying the fallible `f` to one element: an `Err` fails the
+    /// whole call with its message and the element's index.
+    ///
+    /// ```
+    /// use dynd_kernels::elwise::{apply, Leaf};
+    /// use dynd_kernels::array;
+    ///
+    /// let checked_sqrt = Leaf::try_map1(|x: f64| {
+    ///     if x >= 0.0 { Ok(x.sqrt()) } else { Err(format!("sqrt of {x}")) }
+    /// });
+    /// assert_eq!(apply(&[&array![4.0, 9.0]], &checked_sqrt)?.to_string(), "[2, 3]");
+    /// let err = apply(&[&array![[4.0, 9.0], [1.0, -1.0]]], &checked_sqrt).unwrap_err();
+    /// assert_eq!(err.to_string(), "sqrt of -1, at index [1, 1]");
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
+    pub fn try_map1<A: Element, R: Element, E: std::fmt::Display + 'static>(
+        f: impl Fn(A) -> Result<R, E> + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        let kernel = MapLeaf(maps::TryMap1 {
+            f,
+            _types: std::marker::PhantomData,
+        });
+        Leaf {
+            inputs: smallvec![A::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat: None,
+        }
+    }
+
+    /// A leaf applying the fallible `f` to two elements (see
+    /// [`Leaf::try_map1`]).
+    pub fn try_map2<A: Element, B: Element, R: Element, E: std::fmt::Display + 'static>(
+        f: impl Fn(A, B) -> Result<R, E> + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        let kernel = MapLeaf(maps::TryMap2 {
+            f,
+            _types: std::marker::PhantomData,
+        });
+        Leaf {
+            inputs: smallvec![A::SCALAR, B::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat: None,
+        }
+    }
+
+    /// A leaf applying the fallible `f` to three elements (see
+    /// [`Leaf::try_map1`]).
+    pub fn try_map3<
+        A: Element,
+        B: Element,
+        C: Element,
+        R: Element,
+        E: std::fmt::Display + 'static,
+    >(
+        f: impl Fn(A, B, C) -> Result<R, E> + Clone + Send + Sync + 'static,
+    ) -> Leaf {
+        let kernel = MapLeaf(maps::TryMap3 {
+            f,
+            _types: std::marker::PhantomData,
+        });
+        Leaf {
+            inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
+            output: R::SCALAR,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat: None,
         }
     }
 
