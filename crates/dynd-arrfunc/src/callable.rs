@@ -875,14 +875,21 @@ impl Callable {
         Ok(broadcast(&shaped, self.mode)?)
     }
 
-    /// Calls the callable on arrays, allocating the result.
+    /// Calls the callable on arrays, allocating the result. A callable with
+    /// keywords takes either every argument in order, or the positional
+    /// ones alone (the keywords then take their defaults, as in
+    /// [`Callable::call_kw`] with none given).
     ///
     /// # Errors
     ///
     /// As [`Callable::resolve`], and kernel errors (a ragged row that does
     /// not fit names the row and both lengths).
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
-        if self.function.is_some() {
+        // Function callables take keywords by name; overloads with keywords
+        // given only the positional arguments take the keywords' defaults.
+        if self.function.is_some()
+            || (!self.keywords.is_empty() && args.len() + self.keywords.len() == self.arity())
+        {
             return self.call_kw(args, &[]);
         }
         let (index, ty, as_is) = self.resolved(args)?;
