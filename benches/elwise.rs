@@ -1,5 +1,6 @@
-//! Elementwise benchmarks: dynd's `add` (the builtin callable) against a
-//! hand-written loop and ndarray, in the same run.
+//! Elementwise benchmarks: dynd's `add` (the builtin callable) and the
+//! same `add` made by `#[elemental]` against a hand-written loop and
+//! ndarray, in the same run.
 //!
 //! `cargo bench --bench elwise`
 
@@ -11,6 +12,13 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use dynd::func::builtins;
 use dynd::nd::Array;
 use ndarray::{Array1, Array2};
+
+/// `add` made by the macro over the builtin's real and integer types (the
+/// builtin's overload set, less the 128-bit, half and complex types).
+#[dynd::elemental(T = [i8, i16, i32, i64, u8, u16, u32, u64, f32, f64])]
+fn macro_add<T: Copy + std::ops::Add<Output = T>>(a: T, b: T) -> T {
+    a + b
+}
 
 fn contiguous(c: &mut Criterion) {
     let add = builtins::get("add").unwrap();
@@ -32,6 +40,16 @@ fn contiguous(c: &mut Criterion) {
         });
         g.bench_function(BenchmarkId::new("dynd_alloc", n), |bch| {
             bch.iter(|| add.call(&[black_box(&a), black_box(&b)]).unwrap())
+        });
+        let madd = macro_add::callable();
+        g.bench_function(BenchmarkId::new("macro_into", n), |bch| {
+            bch.iter(|| {
+                madd.call_into(&mut out, &[black_box(&a), black_box(&b)])
+                    .unwrap()
+            })
+        });
+        g.bench_function(BenchmarkId::new("macro_alloc", n), |bch| {
+            bch.iter(|| madd.call(&[black_box(&a), black_box(&b)]).unwrap())
         });
         let mut hand = vec![0.0f64; n];
         g.bench_function(BenchmarkId::new("hand_loop", n), |bch| {
@@ -141,6 +159,10 @@ fn transposed(c: &mut Criterion) {
     g.bench_function("dynd_transposed", |b| {
         b.iter(|| add.call_into(&mut out, &[&a, &t]).unwrap())
     });
+    let madd = macro_add::callable();
+    g.bench_function("macro_transposed", |b| {
+        b.iter(|| madd.call_into(&mut out, &[&a, &t]).unwrap())
+    });
     // The hand-written reference: 32 x 32 tiles, serial.
     let mut hout = vec![0.0f64; M * M];
     g.bench_function("hand_tiled_transposed", |b| {
@@ -202,6 +224,10 @@ fn ragged(c: &mut Criterion) {
     g.bench_function("dynd_ragged_plus_ragged", |b| {
         b.iter(|| add.call(&[&a, &a]).unwrap())
     });
+    let madd = macro_add::callable();
+    g.bench_function("macro_ragged_plus_ragged", |b| {
+        b.iter(|| madd.call(&[&a, &a]).unwrap())
+    });
     g.bench_function("dynd_ragged_plus_row_scalar", |b| {
         b.iter(|| add.call(&[&a, &per_row]).unwrap())
     });
@@ -226,6 +252,13 @@ fn small_calls(c: &mut Criterion) {
         let b = Array::from_vec(vec![2.0f64; n]);
         g.bench_function(BenchmarkId::new("dynd_alloc", n), |bch| {
             bch.iter(|| add.call(&[black_box(&a), black_box(&b)]).unwrap())
+        });
+        let madd = macro_add::callable();
+        g.bench_function(BenchmarkId::new("macro_alloc", n), |bch| {
+            bch.iter(|| madd.call(&[black_box(&a), black_box(&b)]).unwrap())
+        });
+        g.bench_function(BenchmarkId::new("macro_call_fn", n), |bch| {
+            bch.iter(|| macro_add::call(black_box(&a), black_box(&b)).unwrap())
         });
         let na = Array1::from_vec(vec![1.0f64; n]);
         let nb = Array1::from_vec(vec![2.0f64; n]);

@@ -491,6 +491,19 @@ pub trait IntoArray {
     ///
     /// [`crate::Error`] when nested values do not make an array.
     fn into_array(self) -> Result<crate::Array, crate::Error>;
+
+    /// The array as an argument: borrowed when it is one already (no
+    /// reference counts touched), made otherwise.
+    ///
+    /// # Errors
+    ///
+    /// As [`IntoArray::into_array`].
+    fn into_arg<'a>(self) -> Result<std::borrow::Cow<'a, crate::Array>, crate::Error>
+    where
+        Self: Sized + 'a,
+    {
+        self.into_array().map(std::borrow::Cow::Owned)
+    }
 }
 
 impl IntoArray for crate::Array {
@@ -502,6 +515,13 @@ impl IntoArray for crate::Array {
 impl IntoArray for &crate::Array {
     fn into_array(self) -> Result<crate::Array, crate::Error> {
         Ok(self.clone())
+    }
+
+    fn into_arg<'a>(self) -> Result<std::borrow::Cow<'a, crate::Array>, crate::Error>
+    where
+        Self: 'a,
+    {
+        Ok(std::borrow::Cow::Borrowed(self))
     }
 }
 

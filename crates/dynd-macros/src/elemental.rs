@@ -804,12 +804,12 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             ///
             /// As the reduction callable (an axis out of range or repeated,
             /// an empty reduction without identity, …).
-            pub fn reduce(
+            #vis fn reduce(
                 array: impl #krate::nd::IntoArray,
                 axis: ::core::option::Option<&[i64]>,
                 keepdims: bool,
             ) -> ::core::result::Result<#krate::nd::Array, #krate::func::Error> {
-                #krate::__private::reduce(&Self::callable(), array, axis, keepdims)
+                #krate::__private::reduce(Self::__callable(), array, axis, keepdims)
             }
         }
     });
@@ -818,9 +818,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         let s = &signatures[0];
         quote! {
             /// The datashape signature.
-            pub const SIGNATURE: &'static str = #s;
+            #vis const SIGNATURE: &'static str = #s;
         }
     });
+    let call_body = if kw_names.is_empty() {
+        quote!(Self::__callable().call(&[#(&*#pos_names),*]))
+    } else {
+        quote!(Self::__callable().call_kw(&[#(&*#pos_names),*], &[#((#kw_strs, &*#kw_names)),*]))
+    };
     let mod_doc =
         format!("The callable made by `#[elemental]` from [`{name_str}`](fn@{name_str}).");
     let span = name.span();
@@ -833,14 +838,15 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         #[allow(non_camel_case_types, clippy::all)]
         #vis enum #name {}
 
-        #[allow(clippy::all)]
+        #[allow(clippy::all, dead_code)]
         impl #name {
             #single
             /// The datashape signature of each overload.
-            pub const SIGNATURES: &'static [&'static str] = &[#(#sig_list),*];
+            #vis const SIGNATURES: &'static [&'static str] = &[#(#sig_list),*];
 
             /// The callable, built once.
-            pub fn callable() -> #krate::func::Callable {
+            #[doc(hidden)]
+            #vis fn __callable() -> &'static #krate::func::Callable {
                 static CALLABLE: #krate::__private::LazyLock<#krate::func::Callable> =
                     #krate::__private::LazyLock::new(|| {
                         let c = #krate::__private::callable(#name_str, ::std::vec![#(#overloads),*]);
@@ -849,7 +855,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                         #reduce_decl
                         c
                     });
-                ::core::clone::Clone::clone(&*CALLABLE)
+                &*CALLABLE
+            }
+
+            /// The callable (built once; this is a cheap clone), for
+            /// composition: `outer`, reductions, registries.
+            #vis fn callable() -> #krate::func::Callable {
+                ::core::clone::Clone::clone(Self::__callable())
             }
 
             #[doc = #call_doc]
@@ -858,15 +870,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             ///
             /// An argument that is not an array, arguments that do not
             /// broadcast, or data types no overload takes.
-            pub fn call(
+            #vis fn call(
                 #(#pos_names: impl #krate::nd::IntoArray,)*
                 #(#kw_names: impl #krate::nd::IntoArray,)*
             ) -> ::core::result::Result<#krate::nd::Array, #krate::func::Error> {
-                #krate::__private::call(
-                    &Self::callable(),
-                    ::std::vec![#(#krate::nd::IntoArray::into_array(#pos_names)?),*],
-                    ::std::vec![#((#kw_strs, #krate::nd::IntoArray::into_array(#kw_names)?)),*],
-                )
+                #(let #pos_names = #krate::nd::IntoArray::into_arg(#pos_names)?;)*
+                #(let #kw_names = #krate::nd::IntoArray::into_arg(#kw_names)?;)*
+                #call_body
             }
 
             #reduce_fn

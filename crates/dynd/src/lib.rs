@@ -186,21 +186,6 @@ pub mod __private {
         }
     }
 
-    /// Calls `c` with positional and keyword arrays.
-    ///
-    /// # Errors
-    ///
-    /// As [`Callable::call_kw`].
-    pub fn call(
-        c: &Callable,
-        args: Vec<Array>,
-        kwargs: Vec<(&str, Array)>,
-    ) -> Result<Array, Error> {
-        let refs: Vec<&Array> = args.iter().collect();
-        let kw: Vec<(&str, &Array)> = kwargs.iter().map(|(k, v)| (*k, v)).collect();
-        c.call_kw(&refs, &kw)
-    }
-
     /// The reduction of an associative `#[elemental]` fn.
     ///
     /// # Errors
