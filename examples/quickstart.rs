@@ -1,13 +1,59 @@
-//! A minute with dynd-rs: datashape types, signatures, broadcasting, and
-//! arrays with views and checked assignment.
+//! A minute with dynd-rs: a scalar fn made a broadcasting callable with
+//! `#[elemental]`, then the pieces under it — datashape types, signatures,
+//! broadcasting, arrays with views and checked assignment, builtins.
 //!
 //! Run it with `cargo run --release --example quickstart`.
 
 use dynd::nd::Value;
 use dynd::prelude::*;
 
+/// A plain Rust fn; `#[elemental]` also makes it a ufunc.
+#[elemental]
+fn hypot(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
+/// An overload set over two types, associative with identity 0: it reduces.
+#[elemental(T = [i64, f64], reduce(identity = 0))]
+fn add<T: Copy + std::ops::Add<Output = T>>(a: T, b: T) -> T {
+    a + b
+}
+
+/// Slices are core dimensions: `(N * float64, N * float64) -> float64`.
+#[elemental]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    println!("== Datashape types ==");
+    println!("== #[elemental]: a scalar fn over arrays ==");
+    println!("hypot(3, 4)              = {}", hypot(3.0, 4.0));
+    println!("signature                  {}", hypot::SIGNATURE);
+    let ragged = hypot::call(vec![vec![3.0], vec![5.0, 8.0]], 4.0)?;
+    println!("hypot([[3], [5, 8]], 4)  = {ragged}  ({})", ragged.ty());
+    println!("add signatures             {}", add::SIGNATURES.join(" | "));
+    println!(
+        "add([1, 2], 0.5)         = {}",
+        add::call(vec![1i64, 2], 0.5)?
+    );
+    let m = vec![vec![1i64, 2, 3], vec![4, 5, 6]];
+    println!(
+        "add.reduce(m, axis=0)    = {}",
+        add::reduce(m.clone(), Some(&[0]), false)?
+    );
+    println!(
+        "add.reduce(m)            = {}",
+        add::reduce(m, None, false)?
+    );
+    println!("dot signature              {}", dot::SIGNATURE);
+    let d = dot::call(vec![vec![1.0, 2.0], vec![3.0, 4.0]], vec![10.0, 1.0])?;
+    println!("dot([[1, 2], [3, 4]], [10, 1]) = {d}");
+    println!(
+        "dot([1, 2, 3], [1, 2])   -> {}",
+        dot::call(vec![1.0, 2.0, 3.0], vec![1.0, 2.0]).unwrap_err()
+    );
+
+    println!("\n== Datashape types ==");
     // Dimensions, outermost first, over a data type. `var` is a ragged dimension.
     let t: Type = "3 * var * {name: string, score: ?real}".parse()?;
     println!("parsed      {t}");
