@@ -809,7 +809,12 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 axis: ::core::option::Option<&[i64]>,
                 keepdims: bool,
             ) -> ::core::result::Result<#krate::nd::Array, #krate::func::Error> {
-                #krate::__private::reduce(Self::__callable(), array, axis, keepdims)
+                static REDUCTION: #krate::__private::LazyLock<#krate::func::Callable> =
+                    #krate::__private::LazyLock::new(|| match #name::__callable().reduce() {
+                        ::core::result::Result::Ok(r) => r,
+                        ::core::result::Result::Err(e) => ::core::unreachable!("#[elemental] declared the reduction: {e}"),
+                    });
+                #krate::__private::reduce(&*REDUCTION, array, axis, keepdims)
             }
         }
     });
@@ -843,6 +848,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             #single
             /// The datashape signature of each overload.
             #vis const SIGNATURES: &'static [&'static str] = &[#(#sig_list),*];
+
+            /// The datashape signatures, as types.
+            #vis fn signatures() -> ::std::vec::Vec<#krate::ndt::Type> {
+                Self::SIGNATURES
+                    .iter()
+                    .map(|s| #krate::__private::parse_checked(s))
+                    .collect()
+            }
 
             /// The callable, built once.
             #[doc(hidden)]

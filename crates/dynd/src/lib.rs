@@ -130,6 +130,32 @@ pub use dynd_macros::datashape;
 /// Every unsupported form is a compile error pointing at the offending
 /// tokens, all reported at once; the fn is still emitted, so no cascade of
 /// secondary errors follows.
+///
+/// What `#[elemental] fn hypot(x: f64, y: f64) -> f64` generates, beside
+/// the fn itself (the items take the fn's visibility; an uninhabited enum
+/// lives in the type namespace only, so it shares the fn's name, and unlike
+/// a module it sees the fn wherever it is declared, inside a function body
+/// too):
+///
+/// ```text
+/// enum hypot {}
+/// impl hypot {
+///     const SIGNATURE: &str = "(float64, float64) -> float64"; // one overload only
+///     const SIGNATURES: &[&str];                               // one per overload
+///     fn signatures() -> Vec<ndt::Type>;
+///     fn callable() -> func::Callable;  // built once: Overload::new(Leaf::map2(hypot))
+///     fn call(x: impl nd::IntoArray, y: impl nd::IntoArray) -> Result<nd::Array, func::Error>;
+///     fn reduce(array: impl nd::IntoArray, axis: Option<&[i64]>, keepdims: bool)
+///         -> Result<nd::Array, func::Error>;  // with `reduce(...)`
+/// }
+/// ```
+///
+/// The leaf is the same kernel the builtins use (a strided loop with a
+/// contiguous fast path the compiler vectorises), so a macro-made `add`
+/// runs at the builtin's speed; core dimensions become a
+/// [`func::CoreLeaf`], `Result` a fallible leaf. Generated code names only
+/// `::dynd::...` paths (`crate = "..."` changes the root, for use inside
+/// this workspace).
 #[doc(inline)]
 pub use dynd_macros::elemental;
 
@@ -186,13 +212,13 @@ pub mod __private {
         }
     }
 
-    /// The reduction of an associative `#[elemental]` fn.
+    /// Calls the reduction `r` of an associative `#[elemental]` fn.
     ///
     /// # Errors
     ///
-    /// As [`Callable::reduce`] and the reduction's call.
+    /// As the reduction's call.
     pub fn reduce(
-        c: &Callable,
+        r: &Callable,
         array: impl IntoArray,
         axis: Option<&[i64]>,
         keepdims: bool,
@@ -204,6 +230,30 @@ pub mod __private {
         if let Some(a) = &axes {
             kw.push(("axis", a));
         }
-        c.reduce()?.call_kw(&[&array], &kw)
+        r.call_kw(&[&array], &kw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Inside the facade itself, `crate = "crate"` points the generated
+    /// code at this crate.
+    #[crate::elemental(crate = "crate", reduce(identity = 0))]
+    fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    #[test]
+    fn the_crate_option_reaches_the_facade_from_inside() {
+        assert_eq!(
+            add::call(vec![1i64, 2], 3i64).unwrap().to_string(),
+            "[4, 5]"
+        );
+        assert_eq!(
+            add::reduce(vec![1i64, 2], None, false).unwrap().to_string(),
+            "3"
+        );
+        let types = add::signatures();
+        assert_eq!(types[0].to_string(), "(int64, int64) -> int64");
     }
 }
