@@ -57,12 +57,25 @@ impl Overload {
     /// An elementwise overload from a leaf kernel; its signature is the
     /// leaf's types.
     pub fn new(leaf: Leaf) -> Overload {
+        let ty = |s: Scalar, option: bool| {
+            let t = Type::from(s);
+            if option {
+                Type::option(t).unwrap_or_else(|_| unreachable!("?scalar is a valid type"))
+            } else {
+                t
+            }
+        };
         let signature = Type::new(TypeKind::Callable(Signature {
-            positional: leaf.inputs().iter().map(|s| Type::from(*s)).collect(),
+            positional: leaf
+                .inputs()
+                .iter()
+                .zip(leaf.options())
+                .map(|(s, o)| ty(*s, *o))
+                .collect(),
             variadic_positional: false,
             keywords: Vec::new(),
             variadic_keywords: false,
-            ret: leaf.output().into(),
+            ret: ty(leaf.output(), leaf.output_option()),
         }))
         .unwrap_or_else(|_| unreachable!("a scalar signature is always a valid type"));
         Overload {
@@ -103,6 +116,16 @@ impl Overload {
         match &self.body {
             Body::Elementwise(l) => l.output(),
             Body::Core(l) => l.output(),
+        }
+    }
+
+    /// Per input, whether the overload takes it as an option (`?T`).
+    pub fn options(&self) -> &[bool] {
+        const NONE: [bool; dynd_kernels::elwise::MAX_ARGS] =
+            [false; dynd_kernels::elwise::MAX_ARGS];
+        match &self.body {
+            Body::Elementwise(l) => l.options(),
+            Body::Core(l) => &NONE[..l.inputs().len()],
         }
     }
 
@@ -857,13 +880,9 @@ impl Callable {
                 .collect::<Result<Vec<_>, _>>()?;
             return crate::resolve_lifted(leaf.signature(), &cast, self.mode);
         }
-        let any_option = dtypes
-            .iter()
-            .any(|t| matches!(t.kind(), TypeKind::Option(_)));
-        let ret = if any_option {
-            Type::option(o.output().into())?
-        } else {
-            Type::from(o.output())
+        let ret = match &o.body {
+            Body::Elementwise(leaf) => leaf.result_type(&dtypes.iter().collect::<Vec<_>>())?,
+            Body::Core(_) => Type::from(o.output()),
         };
         let shaped = args
             .iter()
@@ -912,7 +931,11 @@ impl Callable {
     fn takes_as_is(&self, args: &[&Array], o: &Overload) -> bool {
         args.iter()
             .zip(o.inputs())
-            .all(|(a, t)| value_scalar(a.dtype()) == Some(*t))
+            .zip(o.options())
+            .all(|((a, t), option)| {
+                value_scalar(a.dtype()) == Some(*t)
+                    && (!option || matches!(a.dtype().kind(), TypeKind::Option(_)))
+            })
     }
 
     /// The overload and result type for these arguments, from the cache
@@ -1070,14 +1093,19 @@ impl Callable {
     fn cast_args(&self, args: &[&Array], o: &Overload) -> Result<Vec<Array>, Error> {
         args.iter()
             .zip(o.inputs())
-            .map(|(a, t)| {
-                if value_scalar(a.dtype()) == Some(*t) {
+            .zip(o.options())
+            .map(|((a, t), option)| {
+                let is_option = matches!(a.dtype().kind(), TypeKind::Option(_));
+                if value_scalar(a.dtype()) == Some(*t) && (is_option || !option) {
                     Ok((*a).clone())
                 } else {
-                    let (dims, dtype) = a.ty().split_dims();
-                    let target = match dtype.kind() {
-                        TypeKind::Option(_) => Type::option(Type::from(*t))?,
-                        _ => Type::from(*t),
+                    let (dims, _) = a.ty().split_dims();
+                    // An option parameter takes `?T`; elsewhere an option
+                    // argument stays one (NA propagates).
+                    let target = if is_option || *option {
+                        Type::option(Type::from(*t))?
+                    } else {
+                        Type::from(*t)
                     };
                     let ty = Type::with_dims(dims.into_iter().cloned(), target)?;
                     Ok(a.cast(&ty, ErrorMode::Fractional)?)

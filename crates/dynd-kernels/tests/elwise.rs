@@ -289,3 +289,47 @@ fn fallible_leaves_fail_the_call_naming_the_first_failing_element() {
     .unwrap_err();
     assert_eq!(err.to_string(), "overflow, at index [0, 700]");
 }
+
+#[test]
+fn nullable_leaves_see_na_in_option_parameters_and_propagate_it_in_plain_ones() {
+    use dynd_kernels::elwise::{apply, Leaf};
+    let t = |s: &str| s.parse::<dynd_kernels::types::Type>().unwrap();
+    // Option parameter: NA reaches the function. Plain one: NA propagates.
+    let fill = Leaf::nullable2(|x: Option<i32>, k: i32| x.unwrap_or(k) * 10);
+    let xs = Array::from_json("[[1, null], [null]]", Some(&t("2 * var * ?int32"))).unwrap();
+    let r = apply(&[&xs, &Array::from_scalar(7i32)], &fill).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[[10, 70], [70]]".into(), "2 * var * int32".into())
+    );
+    let ks = Array::from_json("[3, null]", Some(&t("2 * ?int32"))).unwrap();
+    let plain = Array::from_vec(vec![1i32, 2]);
+    let r = apply(&[&plain, &ks], &fill);
+    // A plain array for an option parameter is refused here (callables cast it).
+    assert_eq!(
+        r.unwrap_err().to_string(),
+        "argument 0 has data type int32, but the function takes ?int32"
+    );
+    let opt_plain = Array::from_json("[1, null]", Some(&t("2 * ?int32"))).unwrap();
+    let r = apply(&[&opt_plain, &ks], &fill).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[10, null]".into(), "2 * ?int32".into())
+    );
+    // An option result, strided and transposed inputs.
+    let half = Leaf::nullable1(|x: i64| (x % 2 == 0).then_some(x / 2));
+    let m = Array::from_shape_vec(&[2, 3], vec![2i64, 3, 4, 5, 6, 7]).unwrap();
+    let r = apply(&[&m.transpose().unwrap()], &half).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        (
+            "[[1, null], [null, 3], [2, null]]".into(),
+            "3 * 2 * ?int64".into()
+        )
+    );
+    // An option result with NA propagating from a plain parameter.
+    let half2 = Leaf::nullable2(|x: i64, y: i64| (y != 0).then(|| x / y));
+    let ys = Array::from_json("[0, null, 2]", Some(&t("3 * ?int64"))).unwrap();
+    let r = apply(&[&Array::from_vec(vec![4i64, 4, 4]), &ys], &half2).unwrap();
+    assert_eq!(r.to_string(), "[null, null, 2]");
+}

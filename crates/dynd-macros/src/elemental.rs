@@ -172,6 +172,8 @@ struct Param {
     /// The element type as written (a generic parameter or a scalar type).
     elem: syn::Type,
     shape: Shape,
+    /// Taken as `Option<T>` (a `?T` element).
+    option: bool,
     /// `#[kw]`, with its default.
     keyword: Option<Option<syn::Lit>>,
 }
@@ -184,6 +186,27 @@ struct Model {
     ret: Option<(syn::Type, Shape)>,
     /// Whether the fn returns `Result<T, E>` (the result is `T`).
     fallible: bool,
+    /// Whether the fn returns `Option<T>` (the result is `?T`).
+    ret_option: bool,
+}
+
+/// The `T` of an `Option<T>` type.
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let last = p.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) if args.args.len() == 1 => Some(t),
+        _ => None,
+    }
 }
 
 /// The `T` of a `Result<T, E>` result type.
@@ -401,7 +424,10 @@ fn analyze(
             }
             _ => {}
         }
-        let Some((elem, shape)) = classify(&pt.ty, errors, "arguments") else {
+        let option = option_inner(&pt.ty).is_some();
+        let Some((elem, shape)) =
+            classify(option_inner(&pt.ty).unwrap_or(&pt.ty), errors, "arguments")
+        else {
             ok = false;
             continue;
         };
@@ -414,10 +440,18 @@ fn analyze(
             errors.push(&pt.ty, "a `#[kw]` parameter is a scalar");
             ok = false;
         }
+        if option && !matches!(shape, Shape::Scalar) {
+            errors.push(
+                &pt.ty,
+                "`Option` wraps a scalar (`Option<f64>`), not a core dimension",
+            );
+            ok = false;
+        }
         params.push(Param {
             name,
             elem,
             shape,
+            option,
             keyword,
         });
     }
@@ -442,6 +476,7 @@ fn analyze(
         }
     }
     let mut fallible = false;
+    let mut ret_option = false;
     let ret = match &sig.output {
         ReturnType::Default if outs == 1 => None,
         ReturnType::Default => {
@@ -453,7 +488,10 @@ fn analyze(
             None
         }
         ReturnType::Type(_, ty) => match classify(
-            ok_type(ty).inspect(|_| fallible = true).unwrap_or(ty),
+            {
+                let t = ok_type(ty).inspect(|_| fallible = true).unwrap_or(ty);
+                option_inner(t).inspect(|_| ret_option = true).unwrap_or(t)
+            },
             errors,
             "results",
         ) {
@@ -497,10 +535,23 @@ fn analyze(
         errors.push(&sig.output, "a fn returning `Result` takes scalars only (fallible fns with core dimensions are not supported)");
         ok = false;
     }
+    let optional = ret_option || params.iter().any(|p| p.option);
+    if optional && core {
+        errors.push(&sig.output, "`Option` parameters and results are supported in fns of scalars only (not with core dimensions)");
+        ok = false;
+    }
+    if optional && fallible {
+        errors.push(
+            &sig.output,
+            "a fn returning `Result` takes and returns plain scalars (not `Option`)",
+        );
+        ok = false;
+    }
     ok.then_some(Model {
         params,
         ret,
         fallible,
+        ret_option,
     })
 }
 
@@ -530,14 +581,20 @@ fn signature_of(model: &Model, bind: &[(Ident, syn::Type)]) -> Option<String> {
         if matches!(p.shape, Shape::Out) {
             continue;
         }
-        let t = format!("{}{}", dims(&p.shape), s(&p.elem)?);
+        let q = if p.option { "?" } else { "" };
+        let t = format!("{}{q}{}", dims(&p.shape), s(&p.elem)?);
         args.push(match &p.keyword {
             Some(_) => format!("{}: {t}", p.name),
             None => t,
         });
     }
     let ret = match &model.ret {
-        Some((t, shape)) => format!("{}{}", dims(shape), s(t)?),
+        Some((t, shape)) => format!(
+            "{}{}{}",
+            dims(shape),
+            if model.ret_option { "?" } else { "" },
+            s(t)?
+        ),
         None => {
             let out = model
                 .params
@@ -580,14 +637,27 @@ fn check_signature(sig: &Type, model: &Model, bind: &[(Ident, syn::Type)]) -> Re
             want.join(", ")
         ));
     }
-    let fits = |t: &Type, elem: &syn::Type, shape: &Shape, what: &str| -> Result<(), String> {
+    let fits = |t: &Type,
+                elem: &syn::Type,
+                shape: &Shape,
+                option: bool,
+                what: &str|
+     -> Result<(), String> {
         let rust = scalar_of(&substitute(elem, bind))
             .ok_or_else(|| format!("{what}: unknown element type"))?;
         let (dims, dtype) = t.split_dims();
-        let dtype = match dtype.kind() {
-            TypeKind::Option(inner) => inner.clone(),
-            _ => dtype.clone(),
+        let (dtype, is_option) = match dtype.kind() {
+            TypeKind::Option(inner) => (inner.clone(), true),
+            _ => (dtype.clone(), false),
         };
+        if is_option != option {
+            let rust_ty = if option {
+                format!("Option<{}>", pretty(elem))
+            } else {
+                pretty(elem)
+            };
+            return Err(format!("{what} is {t}, but the Rust type is {rust_ty}"));
+        }
         let generic = matches!(dtype.kind(), TypeKind::TypeVar(_));
         if !generic && dtype.as_scalar() != Some(rust) {
             return Err(format!(
@@ -619,18 +689,25 @@ fn check_signature(sig: &Type, model: &Model, bind: &[(Ident, syn::Type)]) -> Re
             t,
             &p.elem,
             &p.shape,
+            p.option,
             &format!("parameter {i} (`{}`)", p.name),
         )?;
     }
     for ((_, t), p) in c.keywords.iter().zip(&keywords) {
-        fits(t, &p.elem, &p.shape, &format!("keyword `{}`", p.name))?;
+        fits(
+            t,
+            &p.elem,
+            &p.shape,
+            p.option,
+            &format!("keyword `{}`", p.name),
+        )?;
     }
     match (
         &model.ret,
         model.params.iter().find(|p| matches!(p.shape, Shape::Out)),
     ) {
-        (Some((t, shape)), _) => fits(&c.ret, t, shape, "the result"),
-        (None, Some(out)) => fits(&c.ret, &out.elem, &out.shape, "the result"),
+        (Some((t, shape)), _) => fits(&c.ret, t, shape, model.ret_option, "the result"),
+        (None, Some(out)) => fits(&c.ret, &out.elem, &out.shape, false, "the result"),
         (None, None) => Ok(()),
     }
 }
@@ -750,6 +827,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             let kw = p.name.to_string();
             let scalar = scalar_tokens(scalar_of(&substitute(&p.elem, &binds[0]))?, &krate);
             Some(match default {
+                None if p.option => quote!(#krate::func::Keyword::optional(#kw, #scalar, #krate::__private::na(#scalar))),
                 None => quote!(#krate::func::Keyword::required(#kw, #scalar)),
                 Some(lit) => {
                     let elem = substitute(&p.elem, &binds[0]);
@@ -928,7 +1006,12 @@ fn overload(
         .filter(|p| !matches!(p.shape, Shape::Out))
         .count();
     if !core {
-        let map = format_ident!("{}map{}", if model.fallible { "try_" } else { "" }, n_in);
+        let optional = model.ret_option || model.params.iter().any(|p| p.option);
+        let map = match (model.fallible, optional) {
+            (true, _) => format_ident!("try_map{}", n_in),
+            (false, true) => format_ident!("nullable{}", n_in),
+            (false, false) => format_ident!("map{}", n_in),
+        };
         return quote!(#krate::func::Overload::new(#krate::func::Leaf::#map(#f)));
     }
     let map = format_ident!("map{}", n_in);

@@ -212,6 +212,18 @@ pub mod __private {
         }
     }
 
+    /// A 0-d NA of type `?s`: the default of an `Option<T>` keyword.
+    pub fn na(s: crate::ndt::Scalar) -> Array {
+        let ty = match Type::option(s.into()) {
+            Ok(t) => t,
+            Err(e) => unreachable!("?scalar is a valid type: {e}"),
+        };
+        match Array::from_value(&crate::nd::Value::Null, Some(&ty)) {
+            Ok(a) => a,
+            Err(e) => unreachable!("NA is a value of every option type: {e}"),
+        }
+    }
+
     /// Calls the reduction `r` of an associative `#[elemental]` fn.
     ///
     /// # Errors

@@ -1,5 +1,5 @@
 //! A downstream crate: it depends on `dynd` alone (no inner crate), as a
-//! user's crate would, and defines twenty `#[elemental]` fns covering every
+//! user's crate would, and defines twenty-one `#[elemental]` fns covering every
 //! form. Its tests call each one on arrays; the root README's build-cost
 //! figures were measured on this crate.
 
@@ -140,6 +140,12 @@ pub fn rotate(z: Complex<f64>) -> Complex<f64> {
     }
 }
 
+/// `Option` parameters see NA; an `Option` result makes it.
+#[elemental]
+pub fn or_else(x: Option<f64>, fallback: f64) -> Option<f64> {
+    x.or((fallback >= 0.0).then_some(fallback))
+}
+
 /// Half precision.
 #[elemental]
 pub fn halve(x: F16) -> F16 {
@@ -236,6 +242,17 @@ mod tests {
         );
         assert_eq!(s(strict_add::call(vec![1.0], 1.0)), "[2] : 1 * float64");
         assert!(s(strict_add::call(vec![vec![1.0, 2.0]], vec![1.0, 2.0])).starts_with("error"));
+        Ok(())
+    }
+
+    #[test]
+    fn option_forms() -> R {
+        assert_eq!(or_else::SIGNATURE, "(?float64, float64) -> ?float64");
+        let xs = Array::from_json("[1.5, null, null]", Some(&"3 * ?float64".parse()?))?;
+        assert_eq!(
+            s(or_else::call(&xs, vec![0.0, 2.0, -1.0])),
+            "[1.5, 2, null] : 3 * ?float64"
+        );
         Ok(())
     }
 

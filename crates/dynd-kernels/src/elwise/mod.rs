@@ -32,6 +32,7 @@ mod dims;
 mod flat;
 mod gufunc;
 mod maps;
+mod nullable;
 
 use smallvec::{smallvec, SmallVec};
 
@@ -54,6 +55,7 @@ pub use flat::PARALLEL_MIN;
 use flat::*;
 pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
 use maps::*;
+pub use nullable::{LeafInput, LeafOutput};
 
 fn check_dtype<T: Element>(a: &Array, arg: usize) -> Result<(), Error> {
     if a.dtype().as_scalar() == Some(T::SCALAR) {
@@ -239,7 +241,12 @@ type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 #[derive(Clone)]
 pub struct Leaf {
     inputs: SmallVec<[dynd_types::Scalar; MAX_ARGS]>,
+    /// Per input: whether the function takes it as `Option<T>` (a `?T`
+    /// element), seeing NA itself.
+    options: SmallVec<[bool; MAX_ARGS]>,
     output: dynd_types::Scalar,
+    /// Whether the function returns `Option<R>` (the result is `?R`).
+    output_option: bool,
     push: std::sync::Arc<PushLeaf>,
     /// The loop without a kernel, for the flat fast paths; `None` for a
     /// fallible leaf, whose errors need the kernel's indices.
@@ -265,7 +272,9 @@ impl Leaf {
         let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR],
+            options: smallvec![false],
             output: R::SCALAR,
+            output_option: false,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: Some(flat),
         }
@@ -282,7 +291,9 @@ impl Leaf {
         let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR],
+            options: smallvec![false; 2],
             output: R::SCALAR,
+            output_option: false,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: Some(flat),
         }
@@ -299,7 +310,9 @@ impl Leaf {
         let flat = std::sync::Arc::new(kernel.clone());
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
+            options: smallvec![false; 3],
             output: R::SCALAR,
+            output_option: false,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: Some(flat),
         }
@@ -329,7 +342,9 @@ impl Leaf {
         });
         Leaf {
             inputs: smallvec![A::SCALAR],
+            options: smallvec![false],
             output: R::SCALAR,
+            output_option: false,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: None,
         }
@@ -346,7 +361,9 @@ impl Leaf {
         });
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR],
+            options: smallvec![false; 2],
             output: R::SCALAR,
+            output_option: false,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: None,
         }
@@ -369,7 +386,9 @@ impl Leaf {
         });
         Leaf {
             inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
+            options: smallvec![false; 3],
             output: R::SCALAR,
+            output_option: false,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: None,
         }
@@ -383,6 +402,31 @@ impl Leaf {
     /// The output element type.
     pub fn output(&self) -> dynd_types::Scalar {
         self.output
+    }
+
+    /// Per input, whether the function takes it as an option (`?T`).
+    pub fn options(&self) -> &[bool] {
+        &self.options
+    }
+
+    /// Whether the function's result is an option (`?R`).
+    pub fn output_option(&self) -> bool {
+        self.output_option
+    }
+
+    /// The result's data type for arguments of these data types: `?R` when
+    /// the function returns an option, or when an option argument meets a
+    /// plain parameter (NA propagates); `R` otherwise.
+    pub fn result_type(&self, dtypes: &[&Type]) -> Result<Type, Error> {
+        let propagates = dtypes
+            .iter()
+            .zip(self.options.iter().chain(std::iter::repeat(&false)))
+            .any(|(t, takes)| !takes && matches!(t.kind(), TypeKind::Option(_)));
+        Ok(if self.output_option || propagates {
+            Type::option(self.output.into())?
+        } else {
+            self.output.into()
+        })
     }
 }
 
@@ -408,29 +452,41 @@ impl Array {
         // An option argument `?T` feeds a leaf taking `T`; NA in any
         // argument makes the result NA (so the result must be an option).
         let mut flags = [None; MAX_ARGS];
-        for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
+        for (i, ((a, t), takes_option)) in
+            srcs.iter().zip(&leaf.inputs).zip(&leaf.options).enumerate()
+        {
             let (value, is_option) = match a.dtype().kind() {
                 TypeKind::Option(inner) => (inner.as_scalar(), true),
                 _ => (a.dtype().as_scalar(), false),
             };
-            if value != Some(*t) {
+            if value != Some(*t) || (*takes_option && !is_option) {
+                let takes = if *takes_option {
+                    format!("?{t}")
+                } else {
+                    t.to_string()
+                };
                 return Err(Error::Value {
                     what: format!(
-                        "argument {i} has data type {}, but the function takes {t}",
+                        "argument {i} has data type {}, but the function takes {takes}",
                         a.dtype()
                     ),
                 });
             }
-            if is_option {
+            if is_option && !takes_option {
                 flags[i] = Some(t.size());
             }
         }
         let any_option = flags.iter().any(Option::is_some);
         let out_option = match self.dtype().kind() {
             TypeKind::Option(inner) if inner.as_scalar() == Some(leaf.output) => true,
-            _ if self.dtype().as_scalar() == Some(leaf.output) && !any_option => false,
+            _ if self.dtype().as_scalar() == Some(leaf.output)
+                && !any_option
+                && !leaf.output_option =>
+            {
+                false
+            }
             _ => {
-                let wanted: Type = if any_option {
+                let wanted: Type = if any_option || leaf.output_option {
                     Type::option(leaf.output.into())?
                 } else {
                     leaf.output.into()
@@ -451,13 +507,16 @@ impl Array {
         let mut builder = KernelBuilder::new();
         push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
             let child = (leaf.push)(b);
-            if !out_option {
+            // A function returning an option writes the result's flag
+            // itself; NA around it only needs a wrapper when it propagates.
+            if !out_option || (leaf.output_option && !any_option) {
                 return Ok(child);
             }
             Ok(b.push(NaLeaf {
                 flags,
                 nsrc: srcs.len(),
                 out_flag: leaf.output.size(),
+                child_sets_flag: leaf.output_option,
                 child,
             }))
         })?;
@@ -480,6 +539,8 @@ struct NaLeaf {
     nsrc: usize,
     /// The offset of the result's flag.
     out_flag: usize,
+    /// Whether the child writes the result's flag (it returns an option).
+    child_sets_flag: bool,
     child: Child,
 }
 
@@ -502,7 +563,9 @@ impl KernelData for NaLeaf {
                 *dst.add(self.out_flag) = 0;
             } else {
                 ctx.child(self.child).single(dst, src)?;
-                *dst.add(self.out_flag) = 1;
+                if !self.child_sets_flag {
+                    *dst.add(self.out_flag) = 1;
+                }
             }
         }
         Ok(())
@@ -525,14 +588,8 @@ impl KernelData for NaLeaf {
 /// dimension; a ragged-row error naming the row whose lengths do not
 /// broadcast.
 pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
-    let any_option = srcs
-        .iter()
-        .any(|a| matches!(a.dtype().kind(), TypeKind::Option(_)));
-    let out: Type = if any_option {
-        Type::option(leaf.output.into())?
-    } else {
-        leaf.output.into()
-    };
+    let dtypes: SmallVec<[&Type; MAX_ARGS]> = srcs.iter().map(|a| a.dtype()).collect();
+    let out = leaf.result_type(&dtypes)?;
     let types = srcs
         .iter()
         .map(|a| Type::with_dims(a.shape(), out.clone()))

@@ -1,0 +1,192 @@
+//! Leaves over option (`?T`) elements: Rust functions taking `Option<T>`
+//! parameters or returning `Option<R>` see and make NA themselves, instead
+//! of NA propagating around them.
+//!
+//! An option element is its value followed by a validity byte (1 valid,
+//! 0 NA), as [`dynd_types::Type::data_layout`] lays `?T` out.
+
+use std::marker::PhantomData;
+
+use dynd_types::Scalar;
+
+use super::maps::{MapLeaf, MapLoop};
+use super::Leaf;
+use crate::element::Element;
+use crate::error::KernelError;
+use crate::kernel::KernelBuilder;
+
+mod sealed {
+    pub trait Sealed {}
+    impl<T: crate::element::Element> Sealed for T {}
+    impl<T: crate::element::Element> Sealed for Option<T> {}
+}
+
+/// A parameter type of a nullable leaf: an [`Element`] (`T`) or
+/// `Option<T>` (a `?T` element, NA as `None`). Sealed: the loops read
+/// memory through it.
+pub trait LeafInput: sealed::Sealed + Copy + Send + Sync + 'static {
+    /// The element type.
+    const SCALAR: Scalar;
+    /// Whether the parameter takes `?T`.
+    const OPTION: bool;
+    /// Reads one element.
+    ///
+    /// # Safety
+    ///
+    /// `p` points at a valid element of this parameter's type (`T`, or a
+    /// `?T` element: the value and then its validity byte).
+    #[doc(hidden)]
+    unsafe fn read(p: *const u8) -> Self;
+}
+
+impl<T: Element> LeafInput for T {
+    const SCALAR: Scalar = T::SCALAR;
+    const OPTION: bool = false;
+
+    unsafe fn read(p: *const u8) -> T {
+        // SAFETY: a valid `T`, by the contract.
+        unsafe { p.cast::<T>().read_unaligned() }
+    }
+}
+
+impl<T: Element> LeafInput for Option<T> {
+    const SCALAR: Scalar = T::SCALAR;
+    const OPTION: bool = true;
+
+    unsafe fn read(p: *const u8) -> Option<T> {
+        // SAFETY: a `?T` element: its validity byte follows the value, and
+        // the value is read only when valid.
+        unsafe { (*p.add(size_of::<T>()) != 0).then(|| p.cast::<T>().read_unaligned()) }
+    }
+}
+
+/// A result type of a nullable leaf: an [`Element`] or `Option<T>` (the
+/// result is `?T`, `None` is NA). Sealed, as [`LeafInput`].
+pub trait LeafOutput: sealed::Sealed + Copy + Send + Sync + 'static {
+    /// The element type.
+    const SCALAR: Scalar;
+    /// Whether the result is `?T`.
+    const OPTION: bool;
+    /// Writes one element.
+    ///
+    /// # Safety
+    ///
+    /// `p` points at writable room for one element of this result type.
+    #[doc(hidden)]
+    unsafe fn write(self, p: *mut u8);
+}
+
+impl<T: Element> LeafOutput for T {
+    const SCALAR: Scalar = T::SCALAR;
+    const OPTION: bool = false;
+
+    unsafe fn write(self, p: *mut u8) {
+        // SAFETY: room for a `T`, by the contract.
+        unsafe { p.cast::<T>().write_unaligned(self) }
+    }
+}
+
+impl<T: Element> LeafOutput for Option<T> {
+    const SCALAR: Scalar = T::SCALAR;
+    const OPTION: bool = true;
+
+    unsafe fn write(self, p: *mut u8) {
+        // SAFETY: room for a `?T` element: the value, then its validity
+        // byte; an NA element's value bytes are zeroed (a valid `T`).
+        unsafe {
+            match self {
+                Some(v) => {
+                    p.cast::<T>().write_unaligned(v);
+                    *p.add(size_of::<T>()) = 1;
+                }
+                None => {
+                    std::ptr::write_bytes(p, 0, size_of::<T>());
+                    *p.add(size_of::<T>()) = 0;
+                }
+            }
+        }
+    }
+}
+
+macro_rules! nullable_map {
+    ($name:ident, $ctor:ident, $($a:ident $i:tt),+) => {
+        pub(super) struct $name<$($a,)+ R, F> {
+            f: F,
+            _types: PhantomData<fn($($a),+) -> R>,
+        }
+
+        impl<$($a,)+ R, F: Clone> Clone for $name<$($a,)+ R, F> {
+            fn clone(&self) -> Self {
+                $name { f: self.f.clone(), _types: PhantomData }
+            }
+        }
+
+        impl<$($a: LeafInput,)+ R: LeafOutput, F> MapLoop for $name<$($a,)+ R, F>
+        where
+            F: Fn($($a),+) -> R + Send + Sync + 'static,
+        {
+            /// # Safety
+            ///
+            /// As [`KernelData::strided`], with `?T` elements for the
+            /// option parameters and result.
+            unsafe fn strided_loop(
+                &self,
+                dst: *mut u8,
+                dst_stride: isize,
+                src: &[*const u8],
+                src_stride: &[isize],
+                count: usize,
+            ) -> Result<(), KernelError> {
+                for i in 0..count as isize {
+                    // SAFETY: `count` strided elements on each side, of the
+                    // leaf's parameter types, by the contract.
+                    let r = (self.f)($(unsafe { $a::read(src[$i].offset(i * src_stride[$i])) }),+);
+                    // SAFETY: as above, for the destination.
+                    unsafe { r.write(dst.offset(i * dst_stride)) };
+                }
+                Ok(())
+            }
+
+            fn describe(&self) -> String {
+                let name = |s: Scalar, o: bool| if o { format!("?{s}") } else { s.to_string() };
+                let inputs: Vec<String> = vec![$(name($a::SCALAR, $a::OPTION)),+];
+                format!("nullable map ({}) -> {}", inputs.join(", "), name(R::SCALAR, R::OPTION))
+            }
+        }
+
+        impl Leaf {
+            #[doc = concat!("A leaf applying `f`, whose parameters and result may be `Option`s (`?T` elements: `None` is NA), to ", stringify!($($a),+), ". NA in an `Option` parameter reaches `f`; in a plain one it makes the result NA without calling `f`.")]
+            ///
+            /// ```
+            /// use dynd_kernels::elwise::{apply, Leaf};
+            /// use dynd_kernels::{Array, Value};
+            ///
+            /// let or_zero = Leaf::nullable1(|x: Option<f64>| x.unwrap_or(0.0));
+            /// let a = Array::from_json("[1.5, null]", Some(&"2 * ?float64".parse()?))?;
+            /// let r = apply(&[&a], &or_zero)?;
+            /// assert_eq!((r.to_string(), r.ty().to_string()), ("[1.5, 0]".into(), "2 * float64".into()));
+            /// let positive = Leaf::nullable1(|x: f64| (x > 0.0).then_some(x));
+            /// let r = apply(&[&Array::from_vec(vec![2.0, -1.0])], &positive)?;
+            /// assert_eq!((r.to_string(), r.ty().to_string()), ("[2, null]".into(), "2 * ?float64".into()));
+            /// # Ok::<(), dynd_kernels::Error>(())
+            /// ```
+            pub fn $ctor<$($a: LeafInput,)+ R: LeafOutput>(
+                f: impl Fn($($a),+) -> R + Clone + Send + Sync + 'static,
+            ) -> Leaf {
+                let kernel = MapLeaf($name { f, _types: PhantomData });
+                Leaf {
+                    inputs: smallvec::smallvec![$($a::SCALAR),+],
+                    options: smallvec::smallvec![$($a::OPTION),+],
+                    output: R::SCALAR,
+                    output_option: R::OPTION,
+                    push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+                    flat: None,
+                }
+            }
+        }
+    };
+}
+
+nullable_map!(Nullable1, nullable1, A 0);
+nullable_map!(Nullable2, nullable2, A 0, B 1);
+nullable_map!(Nullable3, nullable3, A 0, B 1, C 2);
