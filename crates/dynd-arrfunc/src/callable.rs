@@ -744,13 +744,12 @@ impl Callable {
         self.overloads
             .iter()
             .map(|o| {
-                let inputs = o.inputs();
-                let positional = inputs.len() - self.keywords.len();
+                let TypeKind::Callable(all) = o.signature.kind() else {
+                    return o.signature.clone();
+                };
+                let positional = all.positional.len().saturating_sub(self.keywords.len());
                 let sig = dynd_types::Callable {
-                    positional: inputs[..positional]
-                        .iter()
-                        .map(|s| Type::from(*s))
-                        .collect(),
+                    positional: all.positional[..positional].to_vec(),
                     variadic_positional: false,
                     keywords: self
                         .keywords
@@ -766,7 +765,7 @@ impl Callable {
                         })
                         .collect(),
                     variadic_keywords: false,
-                    ret: o.output().into(),
+                    ret: all.ret.clone(),
                 };
                 Type::new(TypeKind::Callable(sig)).unwrap_or_else(|_| o.signature.clone())
             })

@@ -17,6 +17,31 @@ use dynd::ndt::{BroadcastMode, Type};
 pub(crate) const SPECIALS: &[(&str, &str)] =
     &[("array", "array(VALUE, \"TYPE\"): VALUE as an array of TYPE")];
 
+/// The great-circle distance in kilometres between two points given as
+/// latitude and longitude in degrees (the haversine formula) — a function
+/// the tool defines with `#[elemental]`, as a user's crate would.
+#[dynd::elemental]
+fn haversine(a: [f64; 2], b: [f64; 2]) -> f64 {
+    const EARTH_RADIUS_KM: f64 = 6371.0;
+    let (lat1, lat2) = (a[0].to_radians(), b[0].to_radians());
+    let dlat = lat2 - lat1;
+    let dlon = (b[1] - a[1]).to_radians();
+    let h = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlon / 2.0).sin().powi(2);
+    2.0 * EARTH_RADIUS_KM * h.sqrt().asin()
+}
+
+/// `x` with NA replaced by `fill`.
+#[dynd::elemental]
+fn fill_na(x: Option<f64>, #[kw] fill: f64) -> f64 {
+    x.unwrap_or(fill)
+}
+
+/// The callables this tool defines itself with `#[elemental]`, beside the
+/// builtins.
+pub(crate) fn own() -> Vec<dynd::func::Callable> {
+    vec![haversine::callable(), fill_na::callable()]
+}
+
 /// A parsed expression.
 #[derive(Debug)]
 enum Expr {
@@ -208,12 +233,17 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
             Array::from_value(v, Some(&type_arg(&args[1], "array's type")?)).map_err(err)
         }
         _ => {
+            let lookup = |name: &str| {
+                builtins::get(name).or_else(|| own().into_iter().find(|c| c.name() == name))
+            };
             let found = match name.split_once('.') {
-                Some((base, "reduce")) => builtins::get(base).map(|c| c.reduce()),
-                _ => builtins::get(name).map(Ok),
+                Some((base, "reduce")) => lookup(base).map(|c| c.reduce()),
+                _ => lookup(name).map(Ok),
             };
             let Some(f) = found else {
+                let own = own();
                 let mut names: Vec<&str> = builtins::all().map(|c| c.name()).collect();
+                names.extend(own.iter().map(|c| c.name()));
                 names.extend(SPECIALS.iter().map(|(n, _)| *n));
                 names.sort_unstable();
                 return Err(format!(

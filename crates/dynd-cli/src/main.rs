@@ -331,7 +331,10 @@ fn resolve(signature: &str, types: &[String], strict: bool) -> Result<Success, F
 fn list() -> Success {
     let mut text = String::new();
     let mut functions = Map::new();
-    for c in dynd::func::builtins::all() {
+    let own = eval::own();
+    let mut all: Vec<&dynd::func::Callable> = dynd::func::builtins::all().collect();
+    all.extend(own.iter());
+    for c in all {
         let sigs: Vec<String> = c.signatures().iter().map(|s| s.to_string()).collect();
         text.push_str(&format!("{}\n", c.name()));
         for s in &sigs {

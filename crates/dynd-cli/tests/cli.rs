@@ -530,6 +530,10 @@ fn eval_reaches_reductions_scans_and_array_functions() {
             "[[3, 1], [6, 4]]\ntype: 2 * 2 * int64\n",
         ),
         (
+            r#"fill_na(array([1.5, null], "2 * ?float64"), fill=0)"#,
+            "[1.5, 0]\ntype: 2 * float64\n",
+        ),
+        (
             r#"index([[1, 2, 3], [4, 5, 6]], ":", "::-1")"#,
             "[[3, 2, 1], [6, 5, 4]]\ntype: 2 * 3 * int64\n",
         ),
@@ -538,6 +542,14 @@ fn eval_reaches_reductions_scans_and_array_functions() {
         let (code, out, err) = dynd(&["eval", expr]);
         assert_eq!((code, out.as_str(), err.as_str()), (0, want, ""), "{expr}");
     }
+    // A function the tool defines with #[elemental] (last digits vary with libm).
+    let (code, out, _) = dynd(&["eval", "haversine([[0, 0], [0, 90]], [0, 180])"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("[20015.0867960205") && out.contains(", 10007.5433980102"),
+        "{out}"
+    );
+    assert!(out.ends_with("type: 2 * float64\n"), "{out}");
     let (code, v) = dynd_json(&["eval", "--json", "subtract.reduce([1, 2])"]);
     assert_eq!(code, 1);
     assert_eq!(
