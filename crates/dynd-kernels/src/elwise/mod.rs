@@ -261,61 +261,75 @@ impl std::fmt::Debug for Leaf {
 }
 
 impl Leaf {
+    /// A leaf running `map`'s loop, on inputs of the given element types
+    /// (options: taken as `?T`) and to `output` (an option if flagged);
+    /// `flat` when the loop may also run without a kernel (it cannot fail).
+    fn from_map<M: MapLoop + Clone>(
+        inputs: &[dynd_types::Scalar],
+        options: &[bool],
+        (output, output_option): (dynd_types::Scalar, bool),
+        map: M,
+        flat: bool,
+    ) -> Leaf {
+        let kernel = MapLeaf(map);
+        let flat_run =
+            flat.then(|| std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>);
+        Leaf {
+            inputs: inputs.into(),
+            options: options.into(),
+            output,
+            output_option,
+            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            flat: flat_run,
+        }
+    }
+
     /// A leaf applying `f` to one element.
     pub fn map1<A: Element, R: Element>(
         f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = MapLeaf(Map1 {
-            f,
-            _types: std::marker::PhantomData,
-        });
-        let flat = std::sync::Arc::new(kernel.clone());
-        Leaf {
-            inputs: smallvec![A::SCALAR],
-            options: smallvec![false],
-            output: R::SCALAR,
-            output_option: false,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat: Some(flat),
-        }
+        Leaf::from_map(
+            &[A::SCALAR],
+            &[false; 1],
+            (R::SCALAR, false),
+            Map1 {
+                f,
+                _types: std::marker::PhantomData,
+            },
+            true,
+        )
     }
 
     /// A leaf applying `f` to two elements.
     pub fn map2<A: Element, B: Element, R: Element>(
         f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = MapLeaf(Map2 {
-            f,
-            _types: std::marker::PhantomData,
-        });
-        let flat = std::sync::Arc::new(kernel.clone());
-        Leaf {
-            inputs: smallvec![A::SCALAR, B::SCALAR],
-            options: smallvec![false; 2],
-            output: R::SCALAR,
-            output_option: false,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat: Some(flat),
-        }
+        Leaf::from_map(
+            &[A::SCALAR, B::SCALAR],
+            &[false; 2],
+            (R::SCALAR, false),
+            Map2 {
+                f,
+                _types: std::marker::PhantomData,
+            },
+            true,
+        )
     }
 
     /// A leaf applying `f` to three elements.
     pub fn map3<A: Element, B: Element, C: Element, R: Element>(
         f: impl Fn(A, B, C) -> R + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = MapLeaf(Map3 {
-            f,
-            _types: std::marker::PhantomData,
-        });
-        let flat = std::sync::Arc::new(kernel.clone());
-        Leaf {
-            inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
-            options: smallvec![false; 3],
-            output: R::SCALAR,
-            output_option: false,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat: Some(flat),
-        }
+        Leaf::from_map(
+            &[A::SCALAR, B::SCALAR, C::SCALAR],
+            &[false; 3],
+            (R::SCALAR, false),
+            Map3 {
+                f,
+                _types: std::marker::PhantomData,
+            },
+            true,
+        )
     }
 
     /// A leaf applying the fallible `f` to one element: an `Err` fails the
@@ -336,18 +350,16 @@ impl Leaf {
     pub fn try_map1<A: Element, R: Element, E: std::fmt::Display + 'static>(
         f: impl Fn(A) -> Result<R, E> + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = MapLeaf(maps::TryMap1 {
-            f,
-            _types: std::marker::PhantomData,
-        });
-        Leaf {
-            inputs: smallvec![A::SCALAR],
-            options: smallvec![false],
-            output: R::SCALAR,
-            output_option: false,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat: None,
-        }
+        Leaf::from_map(
+            &[A::SCALAR],
+            &[false; 1],
+            (R::SCALAR, false),
+            maps::TryMap1 {
+                f,
+                _types: std::marker::PhantomData,
+            },
+            false,
+        )
     }
 
     /// A leaf applying the fallible `f` to two elements (see
@@ -355,18 +367,16 @@ impl Leaf {
     pub fn try_map2<A: Element, B: Element, R: Element, E: std::fmt::Display + 'static>(
         f: impl Fn(A, B) -> Result<R, E> + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = MapLeaf(maps::TryMap2 {
-            f,
-            _types: std::marker::PhantomData,
-        });
-        Leaf {
-            inputs: smallvec![A::SCALAR, B::SCALAR],
-            options: smallvec![false; 2],
-            output: R::SCALAR,
-            output_option: false,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat: None,
-        }
+        Leaf::from_map(
+            &[A::SCALAR, B::SCALAR],
+            &[false; 2],
+            (R::SCALAR, false),
+            maps::TryMap2 {
+                f,
+                _types: std::marker::PhantomData,
+            },
+            false,
+        )
     }
 
     /// A leaf applying the fallible `f` to three elements (see
@@ -380,18 +390,16 @@ impl Leaf {
     >(
         f: impl Fn(A, B, C) -> Result<R, E> + Clone + Send + Sync + 'static,
     ) -> Leaf {
-        let kernel = MapLeaf(maps::TryMap3 {
-            f,
-            _types: std::marker::PhantomData,
-        });
-        Leaf {
-            inputs: smallvec![A::SCALAR, B::SCALAR, C::SCALAR],
-            options: smallvec![false; 3],
-            output: R::SCALAR,
-            output_option: false,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat: None,
-        }
+        Leaf::from_map(
+            &[A::SCALAR, B::SCALAR, C::SCALAR],
+            &[false; 3],
+            (R::SCALAR, false),
+            maps::TryMap3 {
+                f,
+                _types: std::marker::PhantomData,
+            },
+            false,
+        )
     }
 
     /// The input element types, in order.

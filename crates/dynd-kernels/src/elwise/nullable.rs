@@ -9,11 +9,10 @@ use std::marker::PhantomData;
 
 use dynd_types::Scalar;
 
-use super::maps::{MapLeaf, MapLoop};
+use super::maps::MapLoop;
 use super::Leaf;
 use crate::element::Element;
 use crate::error::KernelError;
-use crate::kernel::KernelBuilder;
 
 mod sealed {
     pub trait Sealed {}
@@ -173,15 +172,13 @@ macro_rules! nullable_map {
             pub fn $ctor<$($a: LeafInput,)+ R: LeafOutput>(
                 f: impl Fn($($a),+) -> R + Clone + Send + Sync + 'static,
             ) -> Leaf {
-                let kernel = MapLeaf($name { f, _types: PhantomData });
-                Leaf {
-                    inputs: smallvec::smallvec![$($a::SCALAR),+],
-                    options: smallvec::smallvec![$($a::OPTION),+],
-                    output: R::SCALAR,
-                    output_option: R::OPTION,
-                    push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-                    flat: None,
-                }
+                Leaf::from_map(
+                    &[$($a::SCALAR),+],
+                    &[$($a::OPTION),+],
+                    (R::SCALAR, R::OPTION),
+                    $name { f, _types: PhantomData },
+                    false,
+                )
             }
         }
     };
