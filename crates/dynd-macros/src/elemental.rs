@@ -106,6 +106,12 @@ fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
                 let list;
                 syn::bracketed!(list in content);
                 let types = Punctuated::<syn::Type, Token![,]>::parse_terminated(&list)?;
+                if types.is_empty() {
+                    errors.push(
+                        &ident,
+                        format!("`{ident} = []` lists no types; list the types to expand over (`{ident} = [f32, f64]`)"),
+                    );
+                }
                 opts.generics.push((ident, types.into_iter().collect()));
                 Ok(())
             }
