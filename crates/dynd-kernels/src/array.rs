@@ -913,8 +913,10 @@ impl Array {
         let data = self.data.bytes();
         let mut out = Vec::new();
         let mut bad = false;
-        walk_offsets(&self.meta, self.offset as isize, &mut |at| {
-            let x = usize::try_from(at)
+        let (dims, _) = self.meta.fixed_dims();
+        let base = self.offset as isize;
+        crate::reduce::for_each_offset(&dims, |at| {
+            let x = usize::try_from(base + at)
                 .ok()
                 .and_then(|at| data.get(at..at.checked_add(size)?))
                 .and_then(cast_slice::<T>);
@@ -1005,23 +1007,6 @@ impl Array {
     /// `NaN`/`Infinity`/`-Infinity` for non-finite floats).
     pub fn to_json(&self) -> String {
         self.to_value().to_json()
-    }
-}
-
-/// Calls `f` with the byte offset of each element under `meta`'s fixed
-/// dimensions, in C order.
-fn walk_offsets(meta: &Arrmeta, offset: isize, f: &mut impl FnMut(isize)) {
-    match meta {
-        Arrmeta::Fixed {
-            size,
-            stride,
-            element,
-        } => {
-            for i in 0..*size {
-                walk_offsets(element, offset + i as isize * stride, f);
-            }
-        }
-        _ => f(offset),
     }
 }
 

@@ -78,6 +78,19 @@ impl Arrmeta {
         }
     }
 
+    /// The sizes and byte strides of the leading fixed dimensions, outermost
+    /// first, and the record under them (a `var` dimension, or the data
+    /// type's).
+    pub fn fixed_dims(&self) -> (Vec<(usize, isize)>, &Arrmeta) {
+        let mut dims = Vec::new();
+        let mut m = self;
+        while let Some((n, s, e)) = m.as_fixed() {
+            dims.push((n, s));
+            m = e;
+        }
+        (dims, m)
+    }
+
     /// The size and stride of a fixed dimension record.
     pub fn as_fixed(&self) -> Option<(usize, isize, &Arrmeta)> {
         match self {

@@ -163,12 +163,7 @@ impl Array {
         // The lines: (first element's byte address, length, byte stride).
         let mut lines: Vec<(*mut u8, usize, isize)> = Vec::new();
         let base = self.data_mut_ptr()?;
-        let mut fixed: Vec<(usize, isize)> = Vec::new();
-        let mut m = self.arrmeta();
-        while let Some((n, s, e)) = m.as_fixed() {
-            fixed.push((n, s));
-            m = e;
-        }
+        let (fixed, m) = self.arrmeta().fixed_dims();
         if ragged {
             let Arrmeta::Var {
                 values,
@@ -183,7 +178,7 @@ impl Array {
             let data = self.data_block().bytes();
             let at0 = self.data_offset();
             let mut offs = Vec::new();
-            crate::reduce::for_each_offset_pub(&fixed, |o| offs.push(o));
+            crate::reduce::for_each_offset(&fixed, |o| offs.push(o));
             for o in offs {
                 let at = (at0 as isize + o) as usize;
                 let (start, len) =
@@ -200,7 +195,7 @@ impl Array {
                 .filter(|k| *k != axis)
                 .map(|k| fixed[k])
                 .collect();
-            crate::reduce::for_each_offset_pub(&others, |o| {
+            crate::reduce::for_each_offset(&others, |o| {
                 lines.push((base.wrapping_offset(o), len, stride))
             });
         }

@@ -37,18 +37,13 @@ impl Array {
             return Err(unsupported());
         }
         let shape = self.ty().fixed_shape().ok_or_else(unsupported)?;
-        let mut fixed: Vec<(usize, isize)> = Vec::new();
-        let mut m = self.arrmeta();
-        while let Some((n, s, e)) = m.as_fixed() {
-            fixed.push((n, s));
-            m = e;
-        }
+        let (fixed, m) = self.arrmeta().fixed_dims();
         let Arrmeta::Text { block } = m else {
             return Err(unsupported());
         };
         let data = self.data_block().bytes();
         let mut offsets = Vec::new();
-        crate::reduce::for_each_offset_pub(&fixed, |o| offsets.push(o));
+        crate::reduce::for_each_offset(&fixed, |o| offsets.push(o));
         if fixed.is_empty() {
             offsets = vec![0];
         }

@@ -140,14 +140,11 @@ impl Array {
                 .to_vec()?
                 .into(),
         };
-        let mut m = src.arrmeta();
-        let mut fixed: Vec<(usize, isize)> = Vec::with_capacity(nfixed);
-        for _ in 0..nfixed {
-            let (n, s, e) = m.as_fixed().ok_or_else(|| {
-                value_error("take: the array's dimensions do not match its type".into())
-            })?;
-            fixed.push((n, s));
-            m = e;
+        let (fixed, m) = src.arrmeta().fixed_dims();
+        if fixed.len() != nfixed {
+            return Err(value_error(
+                "take: the array's dimensions do not match its type".into(),
+            ));
         }
         let n = fixed[axis].0;
         let pick = Picker { n: n as i64, mode };
@@ -338,11 +335,11 @@ fn gather(
         (inner_count * esize, vec![0isize])
     } else {
         let mut offs = Vec::with_capacity(inner_count);
-        crate::reduce::for_each_offset_pub(inner, |o| offs.push(o));
+        crate::reduce::for_each_offset(inner, |o| offs.push(o));
         (esize, offs)
     };
     let mut outer = Vec::new();
-    crate::reduce::for_each_offset_pub(&fixed[..axis], |o| outer.push(o));
+    crate::reduce::for_each_offset(&fixed[..axis], |o| outer.push(o));
     let stride = fixed[axis].1;
     let sources = Sources {
         data: src.data_block().bytes(),

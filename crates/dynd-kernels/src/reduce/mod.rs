@@ -218,7 +218,7 @@ struct Strided {
 }
 
 /// Calls `f` with the byte offset of each multi-index of `dims`, in C order.
-fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
+pub(crate) fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
     if dims.iter().any(|d| d.0 == 0) {
         return;
     }
@@ -241,11 +241,6 @@ fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
             index[k] = 0;
         }
     }
-}
-
-/// [`for_each_offset`] for the crate's other modules.
-pub(crate) fn for_each_offset_pub(dims: &[(usize, isize)], f: impl FnMut(isize)) {
-    for_each_offset(dims, f);
 }
 
 /// Pointers into arrays that outlive a parallel scope.

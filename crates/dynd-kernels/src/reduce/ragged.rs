@@ -56,12 +56,7 @@ impl<'a> Rows<'a> {
         if !matches!(last, Dim::Var) || !outer.iter().all(|d| matches!(d, Dim::Fixed(_))) {
             return None;
         }
-        let mut m = a.arrmeta();
-        let mut fixed = Vec::new();
-        while let Some((n, s, e)) = m.as_fixed() {
-            fixed.push((n, s));
-            m = e;
-        }
+        let (fixed, m) = a.arrmeta().fixed_dims();
         let Arrmeta::Var {
             values,
             offset,
