@@ -17,13 +17,10 @@ struct Errors(Option<syn::Error>);
 impl Errors {
     /// A problem spanning `node`'s tokens (first to last).
     fn push<T: ToTokens + ?Sized>(&mut self, node: &T, message: impl std::fmt::Display) {
-        let e = syn::Error::new_spanned(node, message);
-        match &mut self.0 {
-            Some(all) => all.combine(e),
-            None => self.0 = Some(e),
-        }
+        self.add(syn::Error::new_spanned(node, message));
     }
 
+    /// A problem syn found.
     fn add(&mut self, e: syn::Error) {
         match &mut self.0 {
             Some(all) => all.combine(e),
