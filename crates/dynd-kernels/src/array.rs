@@ -424,6 +424,37 @@ impl Builder {
     }
 }
 
+/// Checks that the lists of `v` have the lengths of `ty`'s fixed
+/// dimensions, wherever `ty` has one, without allocating.
+fn check_dims(ty: &Type, v: &Value, path: &mut Vec<usize>) -> Result<(), Error> {
+    match (ty.kind(), v) {
+        (TypeKind::Dim(dim, element), Value::List(items)) => {
+            if let Dim::Fixed(n) = dim {
+                if items.len() != *n {
+                    let at = if path.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" at index {path:?}")
+                    };
+                    return Err(value_error(format!(
+                        "a list of length {}{at} cannot be a dimension of size {n} (type {ty})",
+                        items.len(),
+                    )));
+                }
+            }
+            for (i, item) in items.iter().enumerate() {
+                path.push(i);
+                check_dims(element, item, path)?;
+                path.pop();
+            }
+            Ok(())
+        }
+        (TypeKind::Option(inner), v) if !matches!(v, Value::Null) => check_dims(inner, v, path),
+        // Other mismatches are the builder's to report, element by element.
+        _ => Ok(()),
+    }
+}
+
 /// What a value tree looks like, for type inference.
 #[derive(Clone, Debug, PartialEq)]
 enum Shape {
@@ -539,18 +570,17 @@ impl Array {
             None => infer_type(v)?,
         };
         let mut builder = Builder::new(&ty)?;
+        // The value's list lengths must match the type's fixed dimensions
+        // before the type's size is allocated: `[1, 2]` against a type of
+        // 10^11 elements is a mismatch, not an allocation.
+        check_dims(&ty, v, &mut Vec::new())?;
         let mut block = MemoryBlock::zeroed(ty.data_layout()?.size)?;
         let Some(bytes) = Arc::get_mut(&mut block) else {
             unreachable!("a new block is unique")
         };
         builder.write(&ty, v, bytes.bytes_mut(), &mut Vec::new())?;
         let meta = builder.finish(&ty)?;
-        Ok(Array {
-            ty,
-            meta: Arc::new(meta),
-            data: block,
-            offset: 0,
-        })
+        Array::try_from_parts(ty, Arc::new(meta), block, 0)
     }
 
     /// An array from JSON text, of type `ty` or the inferred one.
@@ -653,12 +683,7 @@ impl Array {
         }
         let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), T::SCALAR.into())?;
         let meta = c_order_meta(shape, std::mem::size_of::<T>(), Arrmeta::Scalar);
-        Ok(Array {
-            ty,
-            meta: Arc::new(meta),
-            data: MemoryBlock::from_vec(v),
-            offset: 0,
-        })
+        Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(v), 0)
     }
 
     /// An array of type `ty` with every element zero (NA for options, empty
@@ -706,16 +731,19 @@ impl Array {
                 (meta, size)
             }
         };
-        Ok(Array {
-            ty: ty.clone(),
-            meta,
-            data: if zero {
-                MemoryBlock::zeroed(size)?
-            } else {
-                MemoryBlock::for_overwrite(size)?
-            },
-            offset: 0,
-        })
+        // Text (start, length) pairs must point into their (empty) blocks
+        // even before a kernel writes them: those blocks are zeroed.
+        let data = if zero || meta.has_text() {
+            MemoryBlock::zeroed(size)?
+        } else {
+            MemoryBlock::for_overwrite(size)?
+        };
+        // SAFETY: `meta` is the C-order arrmeta of `ty` (fixed dimensions
+        // only, from `fixed_meta`), the block holds `ty.data_layout().size`
+        // bytes, which is that layout's whole extent, and it is aligned to
+        // 16 bytes (every element type's alignment). Its text pairs are zero,
+        // empty ranges of their empty blocks.
+        Ok(unsafe { Array::from_parts_unchecked(ty.clone(), meta, data, 0) })
     }
 
     /// The C-order arrmeta of `ty`, whose dimensions must all be fixed.
@@ -794,13 +822,48 @@ impl Array {
         !self.data.is_writable()
     }
 
-    /// An array from its parts (views build these).
-    pub(crate) fn from_parts(
+    /// An array from its parts, checked: every element, row and string
+    /// the parts can reach lies inside its block (the invariant the kernels'
+    /// raw-pointer loops rely on; see the `validate` module). Views,
+    /// reshapes, takes and results are made through this.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Layout`] saying what reaches outside which block.
+    pub(crate) fn try_from_parts(
+        ty: Type,
+        meta: Arc<Arrmeta>,
+        data: Arc<MemoryBlock>,
+        offset: usize,
+    ) -> Result<Array, Error> {
+        crate::validate::validate(&ty, &meta, &data, offset)?;
+        Ok(Array {
+            ty,
+            meta,
+            data,
+            offset,
+        })
+    }
+
+    /// An array from its parts, unchecked, for hot paths that built the
+    /// parts themselves (a fresh C-order block sized from the type).
+    ///
+    /// # Safety
+    ///
+    /// The parts satisfy what [`Array::try_from_parts`] checks: every
+    /// element, row and string they reach lies inside its block and the
+    /// arrmeta fits the type. Debug builds assert it.
+    pub(crate) unsafe fn from_parts_unchecked(
         ty: Type,
         meta: Arc<Arrmeta>,
         data: Arc<MemoryBlock>,
         offset: usize,
     ) -> Array {
+        debug_assert!(
+            crate::validate::validate(&ty, &meta, &data, offset).is_ok(),
+            "{:?}",
+            crate::validate::validate(&ty, &meta, &data, offset)
+        );
         Array {
             ty,
             meta,

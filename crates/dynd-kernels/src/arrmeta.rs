@@ -78,6 +78,18 @@ impl Arrmeta {
         }
     }
 
+    /// Whether this record or one under it is a `string`/`bytes` record.
+    pub fn has_text(&self) -> bool {
+        match self {
+            Arrmeta::Text { .. } => true,
+            Arrmeta::Fixed { element, .. }
+            | Arrmeta::Option(element)
+            | Arrmeta::Var { element, .. } => element.has_text(),
+            Arrmeta::Fields { fields, .. } => fields.iter().any(Arrmeta::has_text),
+            Arrmeta::Scalar => false,
+        }
+    }
+
     /// The sizes and byte strides of the leading fixed dimensions, outermost
     /// first, and the record under them (a `var` dimension, or the data
     /// type's).

@@ -224,4 +224,25 @@ pub enum Error {
         /// Its size.
         size: usize,
     },
+    /// Parts that do not describe an array: an element, row or string
+    /// reaches outside its memory block, or the arrmeta does not fit the
+    /// type. Every constructor checks this (see the `validate` module).
+    #[error("invalid array: {what}")]
+    Layout {
+        /// Which level reaches out of which block.
+        what: String,
+    },
+    /// Memory the allocator could not give, or a size no allocation can
+    /// have. Never an abort: the caller gets this error.
+    #[error("cannot allocate {bytes} bytes")]
+    Alloc {
+        /// The bytes asked for (may exceed the address space).
+        bytes: u128,
+    },
+    /// A size or position that overflows, computed from sizes a caller gave.
+    #[error("{what}")]
+    Size {
+        /// Which sizes, and what they overflow.
+        what: String,
+    },
 }

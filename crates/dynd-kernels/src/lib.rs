@@ -28,6 +28,7 @@ mod scalar_io;
 mod sort;
 mod strings;
 pub mod take;
+mod validate;
 mod value;
 mod view;
 

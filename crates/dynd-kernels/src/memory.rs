@@ -117,6 +117,32 @@ impl MemoryBlock {
     }
 }
 
+/// The number of elements of a shape, or [`Error::Size`] if the product
+/// overflows.
+pub(crate) fn checked_count(shape: impl IntoIterator<Item = usize>) -> Result<usize, Error> {
+    let shape: Vec<usize> = shape.into_iter().collect();
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .ok_or_else(|| Error::Size {
+            what: format!("the shape {shape:?} holds more elements than a usize counts"),
+        })
+}
+
+/// `count` zeroed items of `size` bytes in a `Vec<u8>`, or [`Error::Alloc`]
+/// (never an abort).
+pub(crate) fn try_zeroed(count: usize, size: usize) -> Result<Vec<u8>, Error> {
+    let bytes = count.checked_mul(size).ok_or(Error::Alloc {
+        bytes: count as u128 * size as u128,
+    })?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(bytes).map_err(|_| Error::Alloc {
+        bytes: bytes as u128,
+    })?;
+    v.resize(bytes, 0);
+    Ok(v)
+}
+
 /// Frees every allocation kept for reuse; returns the bytes released.
 pub fn release_cached() -> usize {
     let blocks = std::mem::take(&mut cache().blocks);
@@ -170,7 +196,7 @@ impl MemoryBlock {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if `len` is too large to allocate.
+    /// [`Error::Alloc`] if the memory cannot be had (never an abort).
     pub fn zeroed(len: usize) -> Result<Arc<MemoryBlock>, Error> {
         MemoryBlock::allocate(len, true)
     }
@@ -214,9 +240,8 @@ impl MemoryBlock {
         // Small blocks take the allocator's fast path; 16 bytes is every
         // element type's alignment.
         let align = if len < SMALL_BLOCK { 16 } else { BLOCK_ALIGN };
-        let layout = Layout::from_size_align(len, align).map_err(|_| Error::Value {
-            what: format!("cannot allocate {len} bytes"),
-        })?;
+        let layout =
+            Layout::from_size_align(len, align).map_err(|_| Error::Alloc { bytes: len as u128 })?;
         if len >= REUSE_MIN {
             if let Some(Freed(ptr, kept)) = take_cached(layout) {
                 if zero {
@@ -235,7 +260,12 @@ impl MemoryBlock {
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc::alloc_zeroed(layout) };
         let Some(ptr) = NonNull::new(raw) else {
-            alloc::handle_alloc_error(layout)
+            // Freed blocks kept for reuse may be what is missing: give them
+            // back and try once more before reporting the failure.
+            if release_cached() > 0 {
+                return MemoryBlock::allocate(len, zero);
+            }
+            return Err(Error::Alloc { bytes: len as u128 });
         };
         Ok(Arc::new(MemoryBlock {
             ptr,
@@ -244,6 +274,15 @@ impl MemoryBlock {
             writable: true,
             inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
         }))
+    }
+
+    /// A block holding a copy of `bytes`, or [`Error::Alloc`].
+    pub(crate) fn try_from_bytes(bytes: &[u8]) -> Result<Arc<MemoryBlock>, Error> {
+        let mut block = MemoryBlock::for_overwrite(bytes.len())?;
+        if let Some(b) = Arc::get_mut(&mut block) {
+            b.bytes_mut().copy_from_slice(bytes);
+        }
+        Ok(block)
     }
 
     /// A block holding a copy of `bytes`.

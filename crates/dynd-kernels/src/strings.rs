@@ -108,12 +108,7 @@ impl Array {
             shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
             Scalar::String.into(),
         )?;
-        Ok(Array::from_parts(
-            ty,
-            Arc::new(meta),
-            MemoryBlock::from_bytes(&rows),
-            0,
-        ))
+        Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(&rows), 0)
     }
 
     /// The length of each string in characters (Unicode scalar values), as

@@ -359,5 +359,5 @@ fn gather(
         16 => sources.copy::<16>(dst, run),
         _ => sources.copy::<0>(dst, run),
     }?;
-    Ok(Array::from_parts(ty, Arc::new(meta), block, 0))
+    Array::try_from_parts(ty, Arc::new(meta), block, 0)
 }

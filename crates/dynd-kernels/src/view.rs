@@ -58,8 +58,10 @@ impl Index {
     }
 }
 
-/// The first element and count of a slice of a dimension of size `n`.
-fn slice_range(
+/// The first element and count of a slice of a dimension of size `n`, as
+/// Python computes them: any `i64` start, stop and step (but 0) clamps to
+/// the dimension, in 128-bit arithmetic, so nothing wraps.
+pub(crate) fn slice_range(
     start: Option<i64>,
     stop: Option<i64>,
     step: i64,
@@ -70,9 +72,17 @@ fn slice_range(
             what: "a slice step cannot be zero".into(),
         });
     }
-    let n = n as i64;
-    let norm = |i: i64| if i < 0 { i + n } else { i };
-    if step > 0 {
+    let n = n as i128;
+    let step = step as i128;
+    let norm = |i: i64| {
+        let i = i as i128;
+        if i < 0 {
+            i + n
+        } else {
+            i
+        }
+    };
+    let (first, count) = if step > 0 {
         let start = start.map_or(0, norm).clamp(0, n);
         let stop = stop.map_or(n, norm).clamp(0, n);
         let count = if stop > start {
@@ -80,29 +90,72 @@ fn slice_range(
         } else {
             0
         };
-        Ok((start, count as usize))
+        (start, count)
     } else {
         let start = start.map_or(n - 1, norm).clamp(-1, n - 1);
         let stop = stop.map_or(-1, norm).clamp(-1, n - 1);
         let count = if start > stop {
-            (start - stop + (-step) - 1) / (-step)
+            (start - stop - step - 1) / -step
         } else {
             0
         };
-        Ok((start, count as usize))
+        (start, count)
+    };
+    // Both lie in -1..=n, and n came from a usize that indexes memory.
+    match (i64::try_from(first), usize::try_from(count)) {
+        (Ok(first), Ok(count)) => Ok((first, count)),
+        _ => Err(Error::Size {
+            what: format!("a slice of a dimension of size {n} is too large"),
+        }),
     }
 }
 
+/// `i * stride` added to `offset`, or an error naming the overflow.
+fn advance(offset: isize, i: i64, stride: isize) -> Result<isize, Error> {
+    isize::try_from(i)
+        .ok()
+        .and_then(|i| i.checked_mul(stride))
+        .and_then(|d| offset.checked_add(d))
+        .ok_or_else(|| Error::Size {
+            what: format!("index {i} with a stride of {stride} bytes overflows"),
+        })
+}
+
+/// The (start, length) pair at byte `at` of `bytes`.
+fn pair(bytes: &[u8], at: isize) -> Result<(u64, u64), Error> {
+    usize::try_from(at)
+        .ok()
+        .and_then(|at| bytes.get(at..at.checked_add(PAIR_SIZE)?))
+        .map(read_pair)
+        .ok_or_else(|| Error::Layout {
+            what: format!("a row pair at byte {at} lies outside its block"),
+        })
+}
+
+/// A slice's stride: `stride * step`, or an error naming the overflow.
+fn step_stride(stride: isize, step: i64) -> Result<isize, Error> {
+    isize::try_from(step)
+        .ok()
+        .and_then(|s| s.checked_mul(stride))
+        .ok_or_else(|| Error::Size {
+            what: format!("a slice step of {step} over a stride of {stride} bytes overflows"),
+        })
+}
+
 fn check_at(i: i64, axis: usize, n: usize) -> Result<i64, Error> {
-    let j = if i < 0 { i + n as i64 } else { i };
-    if j < 0 || j >= n as i64 {
+    let j = if i < 0 {
+        i as i128 + n as i128
+    } else {
+        i as i128
+    };
+    if j < 0 || j >= n as i128 {
         return Err(Error::Index {
             index: i,
             axis,
             size: n,
         });
     }
-    Ok(j)
+    Ok(j as i64)
 }
 
 /// New (start, length) pairs, in a new C-order block, for a slice of every
@@ -121,8 +174,13 @@ fn reslice_rows(
         .iter()
         .map(|(_, m)| m.as_fixed().map(|(n, s, _)| (n, s)))
         .collect::<Option<_>>()?;
-    let count: usize = dims.iter().map(|d| d.0).product();
-    let mut out = vec![0u8; count * PAIR_SIZE];
+    let count = match crate::memory::checked_count(dims.iter().map(|d| d.0))
+        .and_then(|c| crate::memory::try_zeroed(c, PAIR_SIZE))
+    {
+        Ok(out) => out,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut out = count;
     let bytes = data.bytes();
     for (k, chunk) in out.chunks_exact_mut(PAIR_SIZE).enumerate() {
         // The old pair of row k (C order over the kept dims).
@@ -132,12 +190,22 @@ fn reslice_rows(
             at += (rem % n) as isize * s;
             rem /= n;
         }
-        let (row_start, len) = read_pair(&bytes[at as usize..at as usize + PAIR_SIZE]);
+        let (row_start, len) = match pair(bytes, at) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
         let (first, n) = match slice_range(start, stop, step, len as usize) {
             Ok(r) => r,
             Err(e) => return Some(Err(e)),
         };
-        let new_start = row_start as i64 + if n > 0 { first * stride as i64 } else { 0 };
+        let new_start = if n > 0 {
+            match advance(row_start as i64 as isize, first, stride) {
+                Ok(s) => s,
+                Err(e) => return Some(Err(e)),
+            }
+        } else {
+            row_start as i64 as isize
+        };
         write_pair(chunk, new_start as u64, n as u64);
     }
     // C-order strides over the new pairs.
@@ -201,17 +269,23 @@ impl Array {
                     element,
                 } => {
                     match *idx {
-                        Index::At(i) => offset += check_at(i, axis, *size)? as isize * stride,
+                        Index::At(i) => {
+                            offset = advance(offset, check_at(i, axis, *size)?, *stride)?
+                        }
                         Index::Slice { start, stop, step } => {
                             let (first, count) = slice_range(start, stop, step, *size)?;
                             if count > 0 {
-                                offset += first as isize * stride;
+                                offset = advance(offset, first, *stride)?;
                             }
                             kept.push((
                                 Dim::Fixed(count),
                                 Arrmeta::Fixed {
                                     size: count,
-                                    stride: stride * step as isize,
+                                    stride: if count > 1 {
+                                        step_stride(*stride, step)?
+                                    } else {
+                                        *stride
+                                    },
                                     element: Box::new(Arrmeta::Scalar),
                                 },
                             ));
@@ -252,7 +326,7 @@ impl Array {
                                     Arrmeta::Var {
                                         values: values.clone(),
                                         offset: *voff,
-                                        stride: stride * step as isize,
+                                        stride: step_stride(*stride, step)?,
                                         packed: false,
                                         element: Box::new(Arrmeta::Scalar),
                                     },
@@ -282,14 +356,13 @@ impl Array {
                         ty = elem_ty;
                         continue;
                     }
-                    let (start, len) =
-                        read_pair(&data.bytes()[offset as usize..offset as usize + PAIR_SIZE]);
-                    let row0 = *voff as isize + start as i64 as isize;
+                    let (start, len) = pair(data.bytes(), offset)?;
+                    let row0 = advance(*voff as isize, 1, start as i64 as isize)?;
                     match *idx {
                         Index::At(i) => {
                             let j = check_at(i, axis, len as usize)?;
                             data = values.clone();
-                            offset = row0 + j as isize * stride;
+                            offset = advance(row0, j, *stride)?;
                         }
                         Index::Slice {
                             start: s0,
@@ -300,7 +373,7 @@ impl Array {
                             // A new (start, length) pair over the same values:
                             // element 0 of the view's row is the slice's first.
                             let new_offset = if count > 0 {
-                                row0 + first as isize * stride
+                                advance(row0, first, *stride)?
                             } else {
                                 row0
                             };
@@ -312,8 +385,15 @@ impl Array {
                                 Dim::Var,
                                 Arrmeta::Var {
                                     values: values.clone(),
-                                    offset: new_offset.max(0) as usize,
-                                    stride: stride * step as isize,
+                                    offset: usize::try_from(new_offset).map_err(|_| {
+                                        Error::Layout {
+                                            what: format!(
+                                                "a row of {} starts before its values block",
+                                                self.ty()
+                                            ),
+                                        }
+                                    })?,
+                                    stride: step_stride(*stride, step)?,
                                     packed: false,
                                     element: Box::new(Arrmeta::Scalar),
                                 },
@@ -339,12 +419,14 @@ impl Array {
             out_meta = m;
             out_ty = Type::dim(dim, out_ty)?;
         }
-        Ok(Array::from_parts(
+        Array::try_from_parts(
             out_ty,
             Arc::new(out_meta),
             data,
-            offset.max(0) as usize,
-        ))
+            usize::try_from(offset).map_err(|_| Error::Layout {
+                what: format!("a view of {} starts before its block", self.ty()),
+            })?,
+        )
     }
 
     /// The element (or sub-array) at `i` of the outermost dimension.
@@ -403,12 +485,12 @@ impl Array {
             };
             out_ty = Type::dim(Dim::Fixed(size), out_ty)?;
         }
-        Ok(Array::from_parts(
+        Array::try_from_parts(
             out_ty,
             Arc::new(out_meta),
             self.data_block().clone(),
             self.data_offset(),
-        ))
+        )
     }
 
     /// A view with a new dimension of size 1 (stride 0) before dimension
@@ -448,12 +530,12 @@ impl Array {
             Ok((Type::dim(d.clone(), t)?, m))
         }
         let (ty, meta) = insert(self.ty(), self.arrmeta(), axis)?;
-        Ok(Array::from_parts(
+        Array::try_from_parts(
             ty,
             Arc::new(meta),
             self.data_block().clone(),
             self.data_offset(),
-        ))
+        )
     }
 
     /// The view with the leading fixed dimensions in reverse order.
@@ -498,7 +580,7 @@ impl Array {
                 ty: self.ty().clone(),
             });
         }
-        let count: usize = self.ty().fixed_shape().unwrap_or_default().iter().product();
+        let count = crate::memory::checked_count(self.ty().fixed_shape().unwrap_or_default())?;
         let bad = |why: String| Error::Value {
             what: format!(
                 "cannot reshape {count} elements ({}) into the shape {shape:?}{why}",
@@ -511,11 +593,9 @@ impl Array {
         if shape.iter().any(|&n| n < -1) {
             return Err(bad(": sizes are at least 0 (or -1 to infer one)".into()));
         }
-        let known: usize = shape
-            .iter()
-            .filter(|&&n| n >= 0)
-            .map(|&n| n as usize)
-            .product();
+        let known =
+            crate::memory::checked_count(shape.iter().filter(|&&n| n >= 0).map(|&n| n as usize))
+                .map_err(|_| bad(": the sizes' product overflows".into()))?;
         let infer = if shape.contains(&-1) {
             if known == 0 || count % known != 0 {
                 return Err(bad(String::new()));
@@ -528,7 +608,8 @@ impl Array {
             .iter()
             .map(|&n| if n == -1 { infer } else { n as usize })
             .collect();
-        let total: usize = dims.iter().product();
+        let total = crate::memory::checked_count(dims.iter().copied())
+            .map_err(|_| bad(": the sizes' product overflows".into()))?;
         if total != count {
             return Err(bad(format!(" ({total} elements)")));
         }
@@ -546,11 +627,11 @@ impl Array {
         let size = dtype.data_layout()?.size;
         let meta = crate::array::c_order_meta(&dims, size, m.clone());
         let ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), dtype)?;
-        Ok(Array::from_parts(
+        Array::try_from_parts(
             ty,
             Arc::new(meta),
             src.data_block().clone(),
             src.data_offset(),
-        ))
+        )
     }
 }

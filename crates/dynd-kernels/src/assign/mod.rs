@@ -577,25 +577,25 @@ impl Array {
         }
         let (_, data, meta) = self.parts_mut();
         if Arc::get_mut(data).is_none() {
-            *data = MemoryBlock::from_bytes(data.bytes());
+            *data = MemoryBlock::try_from_bytes(data.bytes())?;
         }
-        fn unique_values(m: &mut Arrmeta) {
+        fn unique_values(m: &mut Arrmeta) -> Result<(), Error> {
             match m {
                 Arrmeta::Var {
                     values, element, ..
                 } => {
                     if Arc::get_mut(values).is_none() {
-                        *values = MemoryBlock::from_bytes(values.bytes());
+                        *values = MemoryBlock::try_from_bytes(values.bytes())?;
                     }
-                    unique_values(element);
+                    unique_values(element)
                 }
                 Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => unique_values(element),
-                Arrmeta::Fields { fields, .. } => fields.iter_mut().for_each(unique_values),
-                _ => {}
+                Arrmeta::Fields { fields, .. } => fields.iter_mut().try_for_each(unique_values),
+                _ => Ok(()),
             }
         }
         if meta.has_var() {
-            unique_values(Arc::make_mut(meta));
+            unique_values(Arc::make_mut(meta))?;
         }
         Ok(())
     }
@@ -647,7 +647,7 @@ impl Array {
         // New strings go to an arena seeded with the existing text, which
         // then becomes the destination's text block.
         let arena = text_block(view.arrmeta()).map(|block| Mutex::new(block.bytes().to_vec()));
-        {
+        let result = {
             let kernel = kernel_with_arena(
                 view.ty(),
                 view.arrmeta(),
@@ -664,18 +664,21 @@ impl Array {
             // else out, and the source, not sharing those blocks, does not
             // overlap them. The kernel writes only elements, never a view's
             // (start, length) pairs; the arena outlives the kernel.
-            unsafe { kernel.single(dst_ptr, &[src.data_ptr()]) }?;
-        }
+            unsafe { kernel.single(dst_ptr, &[src.data_ptr()]) }
+        };
         drop(view);
+        // The arena becomes the text block even when the kernel failed
+        // halfway: the strings it did write point into the arena.
         if let Some(arena) = arena {
             let bytes = arena
                 .into_inner()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let (_, _, meta) = self.parts_mut();
             if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
-                *block = MemoryBlock::from_bytes(&bytes);
+                *block = MemoryBlock::from_vec(bytes);
             }
         }
+        result?;
         Ok(())
     }
 

@@ -195,12 +195,7 @@ pub(super) fn alloc_lifted(
             },
         };
     }
-    Ok(Array::from_parts(
-        ty.clone(),
-        std::sync::Arc::new(meta),
-        data,
-        0,
-    ))
+    Array::try_from_parts(ty.clone(), std::sync::Arc::new(meta), data, 0)
 }
 
 impl Alloc {

@@ -341,7 +341,7 @@ pub(super) fn apply_same_structure(
                 return Ok((*a).clone());
             }
             let (v, _, st, elem) = innermost_var(a.arrmeta()).unwrap_or_else(|| unreachable!());
-            Ok(Array::from_parts(
+            Array::try_from_parts(
                 Type::dim(Dim::Fixed(total), a.dtype().clone())?,
                 std::sync::Arc::new(Arrmeta::Fixed {
                     size: total,
@@ -350,7 +350,7 @@ pub(super) fn apply_same_structure(
                 }),
                 v.clone(),
                 0,
-            ))
+            )
         })
         .collect::<Result<_, Error>>()?;
     let refs: Vec<&Array> = flat.iter().collect();
@@ -383,10 +383,11 @@ pub(super) fn apply_same_structure(
     }
     let elem = crate::array::dtype_meta(ty.dtype())?;
     let meta = replace_values(p.arrmeta(), out_flat.data_block(), elem);
-    Ok(Some(Array::from_parts(
+    Array::try_from_parts(
         ty.clone(),
         std::sync::Arc::new(meta),
         p.data_block().clone(),
         p.data_offset(),
-    )))
+    )
+    .map(Some)
 }

@@ -383,12 +383,7 @@ fn var_array<T: Element, V>(
         shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
         T::SCALAR.into(),
     )?;
-    Ok(Array::from_parts(
-        ty,
-        Arc::new(meta),
-        MemoryBlock::from_bytes(&pairs),
-        0,
-    ))
+    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(&pairs), 0)
 }
 
 /// The scan of each row of an array whose innermost dimension is `var`,

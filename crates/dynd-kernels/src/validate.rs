@@ -1,0 +1,291 @@
+//! The invariant every [`Array`](crate::Array) keeps, checked where an array
+//! is made from parts.
+//!
+//! An array is a type, its arrmeta, a data block and an offset. The kernels
+//! read and write elements through raw pointers computed from those parts,
+//! so the parts must describe memory that exists: **every byte any index
+//! can reach lies inside the block it points into**. Concretely, for an
+//! array of type `ty` with arrmeta `meta` at byte `offset` of block `data`:
+//!
+//! - the arrmeta has the type's shape: a fixed record of size `n` under a
+//!   dimension `n`, a var record under `var`, a text record under `string`
+//!   and `bytes`, an option record under `?T`, field records at the type's
+//!   own field offsets under a tuple or struct;
+//! - the element positions `offset + Σ i_k · stride_k` (over every index of
+//!   the fixed dimensions), each extended by the element's size, lie in
+//!   `0..data.len()`, and each is aligned for the element;
+//! - every (start, length) pair a `var` level reaches gives a row whose
+//!   elements lie, the same way, inside the level's values block (and,
+//!   recursively, what those elements reach) — a level's `packed` flag is a
+//!   hint no loop relies on for memory safety, so it is not checked here;
+//! - every (start, length) pair a `string`/`bytes` element holds lies inside
+//!   its text block.
+//!
+//! All the arithmetic is done in `i128` with checked sums, so no size,
+//! stride or position a caller supplies can wrap. The check costs
+//! `O(ndim)` for arrays of fixed-size elements and one step per reachable
+//! row or string otherwise.
+//!
+//! Nothing here is `unsafe`: the bytes are read through slices. The array
+//! constructors in [`array`](crate::array) call [`validate`]; the unchecked
+//! constructor asserts it in debug builds.
+
+use dynd_types::{Dim, Scalar, Type, TypeKind};
+
+use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+
+/// Checks that an array of type `ty`, arrmeta `meta`, at byte `offset` of
+/// `data`, reaches only bytes inside its blocks (see the module docs).
+///
+/// # Errors
+///
+/// [`Error::Layout`] saying which level reaches out of which block.
+pub(crate) fn validate(
+    ty: &Type,
+    meta: &Arrmeta,
+    data: &MemoryBlock,
+    offset: usize,
+) -> Result<(), Error> {
+    let mut positions = Positions {
+        base: offset as i128,
+        dims: Vec::new(),
+    };
+    check(ty, meta, data, &mut positions)
+}
+
+/// A set of element positions in a block: `base + Σ i_k · stride_k` for
+/// every `i_k < size_k`.
+#[derive(Clone, Debug)]
+struct Positions {
+    base: i128,
+    /// (size, stride) of each dimension, outermost first.
+    dims: Vec<(usize, isize)>,
+}
+
+impl Positions {
+    /// The lowest and highest position, `None` if the set is empty.
+    fn span(&self) -> Result<Option<(i128, i128)>, Error> {
+        let (mut lo, mut hi) = (self.base, self.base);
+        for &(n, stride) in &self.dims {
+            if n == 0 {
+                return Ok(None);
+            }
+            let reach = (n as i128 - 1)
+                .checked_mul(stride as i128)
+                .ok_or_else(|| layout("a dimension's extent overflows"))?;
+            if reach < 0 {
+                lo = lo.checked_add(reach).ok_or_else(overflow)?;
+            } else {
+                hi = hi.checked_add(reach).ok_or_else(overflow)?;
+            }
+        }
+        Ok(Some((lo, hi)))
+    }
+
+    /// Calls `f` with each distinct position, in C order of the dimensions
+    /// whose stride is not 0 (a stride-0 dimension repeats positions).
+    fn for_each(&self, f: &mut dyn FnMut(i128) -> Result<(), Error>) -> Result<(), Error> {
+        let dims: Vec<(usize, isize)> = self
+            .dims
+            .iter()
+            .copied()
+            .filter(|&(n, s)| s != 0 || n == 0)
+            .collect();
+        if dims.iter().any(|&(n, _)| n == 0) {
+            return Ok(());
+        }
+        let mut index = vec![0usize; dims.len()];
+        let mut at = self.base;
+        loop {
+            f(at)?;
+            // Advance the innermost index, carrying outwards.
+            let mut k = dims.len();
+            loop {
+                if k == 0 {
+                    return Ok(());
+                }
+                k -= 1;
+                let (n, s) = dims[k];
+                if index[k] + 1 < n {
+                    index[k] += 1;
+                    at += s as i128;
+                    break;
+                }
+                at -= (n as i128 - 1) * s as i128;
+                index[k] = 0;
+            }
+        }
+    }
+}
+
+fn layout(what: &str) -> Error {
+    Error::Layout { what: what.into() }
+}
+
+fn overflow() -> Error {
+    layout("an element position overflows")
+}
+
+/// Checks that `count` bytes from each position lie inside `block`, and
+/// that the positions are aligned to `align`.
+fn check_span(
+    ty: &Type,
+    positions: &Positions,
+    size: usize,
+    align: usize,
+    block: &MemoryBlock,
+    what: &str,
+) -> Result<(), Error> {
+    let Some((lo, hi)) = positions.span()? else {
+        return Ok(());
+    };
+    let end = hi.checked_add(size as i128).ok_or_else(overflow)?;
+    if lo < 0 || end > block.len() as i128 {
+        return Err(Error::Layout {
+            what: format!(
+                "the {what} of {ty} reach bytes {lo}..{end}, outside their block of {} bytes",
+                block.len()
+            ),
+        });
+    }
+    if align > 1 && size > 0 {
+        let address = block.as_ptr() as usize as i128;
+        let misaligned = (address + positions.base) % align as i128 != 0
+            || positions
+                .dims
+                .iter()
+                .any(|&(n, s)| n > 1 && (s as i128) % align as i128 != 0);
+        if misaligned {
+            return Err(Error::Layout {
+                what: format!("the {what} of {ty} are not aligned to {align} bytes"),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn mismatch(ty: &Type, meta: &Arrmeta) -> Error {
+    let record = match meta {
+        Arrmeta::Scalar => "a scalar",
+        Arrmeta::Fixed { .. } => "a fixed dimension",
+        Arrmeta::Var { .. } => "a var dimension",
+        Arrmeta::Text { .. } => "a text",
+        Arrmeta::Option(_) => "an option",
+        Arrmeta::Fields { .. } => "a fields",
+    };
+    Error::Layout {
+        what: format!("{record} arrmeta record does not describe {ty}"),
+    }
+}
+
+/// Reads the (start, length) pair at `at` of `block` (in range: checked by
+/// the caller's span check).
+fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
+    let at = usize::try_from(at).map_err(|_| overflow())?;
+    let bytes = block
+        .bytes()
+        .get(at..at + PAIR_SIZE)
+        .ok_or_else(|| layout("a (start, length) pair lies outside its block"))?;
+    Ok(read_pair(bytes))
+}
+
+fn check(
+    ty: &Type,
+    meta: &Arrmeta,
+    block: &MemoryBlock,
+    positions: &mut Positions,
+) -> Result<(), Error> {
+    match (ty.kind(), meta) {
+        (
+            TypeKind::Dim(Dim::Fixed(n), element_ty),
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            },
+        ) if n == size => {
+            positions.dims.push((*size, *stride));
+            let result = check(element_ty, element, block, positions);
+            positions.dims.pop();
+            result
+        }
+        (
+            TypeKind::Dim(Dim::Var, element_ty),
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                element,
+                ..
+            },
+        ) => {
+            check_span(ty, positions, PAIR_SIZE, 8, block, "row pairs")?;
+            positions.for_each(&mut |at| {
+                let (start, len) = pair_at(block, at)?;
+                // `start` is a signed byte offset from `offset`.
+                let start = start as i64 as i128;
+                let len = usize::try_from(len).map_err(|_| overflow())?;
+                let mut row = Positions {
+                    base: (*offset as i128).checked_add(start).ok_or_else(overflow)?,
+                    dims: vec![(len, *stride)],
+                };
+                check(element_ty, element, values, &mut row)
+            })
+        }
+        (TypeKind::Scalar(Scalar::String | Scalar::Bytes), Arrmeta::Text { block: text }) => {
+            check_span(ty, positions, PAIR_SIZE, 8, block, "(start, length) pairs")?;
+            positions.for_each(&mut |at| {
+                let (start, len) = pair_at(block, at)?;
+                let end = start.checked_add(len);
+                if end.is_none_or(|end| end > text.len() as u64) {
+                    return Err(Error::Layout {
+                        what: format!(
+                            "a {ty} element reaches bytes {start}..{} of a text block of {} bytes",
+                            start as u128 + len as u128,
+                            text.len()
+                        ),
+                    });
+                }
+                Ok(())
+            })
+        }
+        (TypeKind::Option(inner), Arrmeta::Option(inner_meta)) if !inner.is_dim() => {
+            let layout = ty.data_layout()?;
+            check_span(ty, positions, layout.size, layout.align, block, "elements")?;
+            check(inner, inner_meta, block, positions)
+        }
+        (TypeKind::Tuple(_) | TypeKind::Struct(_), Arrmeta::Fields { offsets, fields }) => {
+            let types: Vec<&Type> = match ty.kind() {
+                TypeKind::Tuple(t) => t.fields.iter().collect(),
+                TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
+                _ => Vec::new(),
+            };
+            if types.len() != fields.len()
+                || ty.field_offsets().as_deref() != Some(offsets.as_slice())
+            {
+                return Err(mismatch(ty, meta));
+            }
+            let layout = ty.data_layout()?;
+            check_span(ty, positions, layout.size, layout.align, block, "elements")?;
+            for ((t, m), off) in types.into_iter().zip(fields).zip(offsets) {
+                let mut field = positions.clone();
+                field.base += *off as i128;
+                check(t, m, block, &mut field)?;
+            }
+            Ok(())
+        }
+        (
+            TypeKind::Scalar(_)
+            | TypeKind::FixedString { .. }
+            | TypeKind::FixedBytes { .. }
+            | TypeKind::Void,
+            Arrmeta::Scalar,
+        ) if !matches!(ty.as_scalar(), Some(Scalar::String | Scalar::Bytes)) => {
+            let layout = ty.data_layout()?;
+            check_span(ty, positions, layout.size, layout.align, block, "elements")
+        }
+        _ => Err(mismatch(ty, meta)),
+    }
+}
