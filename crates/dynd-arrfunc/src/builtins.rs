@@ -5,9 +5,10 @@
 //! |---|---|---|
 //! | `add`, `subtract`, `multiply` | `(T, T) -> T` for every integer (`int8`…`int128`, `uint8`…`uint128`), float (`float16`, `float32`, `float64`) and complex `T` | integers wrap on overflow (two's complement), as NumPy's do; `float16` is computed in `float64` and rounded once |
 //! | `divide` | `(T, T) -> T` for floats and complex; `(I, I) -> float64` for integers | true division; division by zero gives ±inf or NaN (IEEE); complex by Smith's method |
-//! | `floor_divide` | `(T, T) -> T` | integers: floor division, and division by zero gives 0 (NumPy's result, without its warning); floats: `floor(a / b)` |
+//! | `floor_divide` | `(T, T) -> T` | integers: floor division, division by zero gives 0 and `MIN // -1` wraps to `MIN` (NumPy's results, without its warning); floats: `floor(a / b)` |
 //! | `maximum`, `minimum` | `(T, T) -> T` | floats: NaN propagates |
-//! | `power` | `(T, T) -> T` for floats and complex | complex: `exp(b log a)` |
+//! | `remainder` | `(T, T) -> T` | the remainder of `floor_divide`, with the divisor's sign (NumPy's `remainder`); integers: `x % 0 == 0` and `MIN % -1 == 0` |
+//! | `power` | `(T, T) -> T` | integers wrap on overflow, for any exponent (square and multiply); a negative integer exponent gives the truncated result (`2 ** -1 == 0`, `(-1) ** -3 == -1`, `0 ** -1 == 0`) instead of NumPy's error; floats: `powf`; complex: `exp(b log a)` |
 //! | `arctan2` | `(T, T) -> T` for floats | |
 //! | `equal`, `not_equal`, `less`, `less_equal`, `greater`, `greater_equal` | `(T, T) -> bool` | complex numbers have `equal` and `not_equal` only (no order) |
 //! | `clip` | `(T, lo: ?float64, hi: ?float64) -> T` for floats | keywords default to -inf and +inf; NaN stays NaN |
@@ -63,6 +64,7 @@ trait Arith: Element + PartialOrd {
     fn sub(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
     fn floor_div(self, o: Self) -> Self;
+    fn rem(self, o: Self) -> Self;
     fn neg(self) -> Self;
     fn abs(self) -> Self;
     fn max(self, o: Self) -> Self;
@@ -76,11 +78,22 @@ macro_rules! arith_int {
             #[inline(always)] fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
             #[inline(always)] fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
             #[inline(always)] fn floor_div(self, o: Self) -> Self {
+                // NumPy's results without its warnings: x // 0 == 0, and
+                // MIN // -1 wraps to MIN; never a panic.
                 if o == 0 { return 0; }
                 let q = self.wrapping_div(o);
                 #[allow(unused_comparisons)]
-                let adjust = (self % o != 0) && ((self < 0) != (o < 0));
+                let adjust = (self.wrapping_rem(o) != 0) && ((self < 0) != (o < 0));
                 if adjust { q.wrapping_sub(1) } else { q }
+            }
+            #[inline(always)] fn rem(self, o: Self) -> Self {
+                // The remainder of floor division (the sign of the divisor):
+                // x % 0 == 0 and MIN % -1 == 0, as NumPy gives.
+                if o == 0 { return 0; }
+                let r = self.wrapping_rem(o);
+                #[allow(unused_comparisons)]
+                let adjust = r != 0 && ((r < 0) != (o < 0));
+                if adjust { r.wrapping_add(o) } else { r }
             }
             #[inline(always)] fn neg(self) -> Self { self.wrapping_neg() }
             #[inline(always)] fn abs(self) -> Self {
@@ -94,6 +107,55 @@ macro_rules! arith_int {
 }
 arith_int!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 
+/// Integer powers, wrapping on overflow (NumPy's integer `power` wraps
+/// too); a negative exponent gives the result truncated toward zero
+/// (`1` and `-1` to any power stay `±1`, anything else is 0, and `0` to a
+/// negative power is 0, as `x // 0` is) rather than NumPy's error.
+trait IntPow: Arith {
+    fn ipow(self, e: Self) -> Self;
+}
+
+macro_rules! int_pow {
+    ($($t:ty),*) => {$(
+        impl IntPow for $t {
+            #[inline]
+            fn ipow(self, e: Self) -> Self {
+                #[allow(unused_comparisons)]
+                if e < 0 {
+                    #[allow(unused_comparisons)]
+                    return match self {
+                        1 => 1,
+                        x if x < 0 && x.wrapping_add(1) == 0 => {
+                            if e.wrapping_rem(2) == 0 { 1 } else { self }
+                        }
+                        _ => 0,
+                    };
+                }
+                // Square and multiply over the exponent's bits: at most
+                // 128 steps for any exponent.
+                let (mut base, mut e, mut acc): (Self, Self, Self) = (self, e, 1);
+                while e != 0 {
+                    if e & 1 == 1 {
+                        acc = acc.wrapping_mul(base);
+                    }
+                    base = base.wrapping_mul(base);
+                    e >>= 1;
+                }
+                acc
+            }
+        }
+    )*};
+}
+int_pow!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+
+fn int_pow<T: IntPow>(a: T, e: T) -> T {
+    a.ipow(e)
+}
+
+fn remainder<T: Arith>(a: T, b: T) -> T {
+    a.rem(b)
+}
+
 macro_rules! arith_float {
     ($($t:ty),*) => {$(
         impl Arith for $t {
@@ -101,6 +163,10 @@ macro_rules! arith_float {
             #[inline(always)] fn sub(self, o: Self) -> Self { self - o }
             #[inline(always)] fn mul(self, o: Self) -> Self { self * o }
             #[inline(always)] fn floor_div(self, o: Self) -> Self { (self / o).floor() }
+            #[inline(always)] fn rem(self, o: Self) -> Self {
+                let r = self % o;
+                if r != 0.0 && ((r < 0.0) != (o < 0.0)) { r + o } else { r }
+            }
             #[inline(always)] fn neg(self) -> Self { -self }
             #[inline(always)] fn abs(self) -> Self { <$t>::abs(self) }
             #[inline(always)] fn max(self, o: Self) -> Self { if self.is_nan() || o.is_nan() { <$t>::NAN } else { <$t>::max(self, o) } }
@@ -129,6 +195,10 @@ impl Arith for F16 {
     #[inline(always)]
     fn floor_div(self, o: Self) -> Self {
         F16::from_f64((self.to_f64() / o.to_f64()).floor())
+    }
+    #[inline(always)]
+    fn rem(self, o: Self) -> Self {
+        F16::from_f64(self.to_f64().rem(o.to_f64()))
     }
     #[inline(always)]
     fn neg(self) -> Self {
@@ -671,6 +741,7 @@ fn build() -> BTreeMap<&'static str, Callable> {
     put("subtract", with(numeric!(over2, sub), complex!(2, c_sub)));
     put("multiply", with(numeric!(over2, mul), complex!(2, c_mul)));
     put("floor_divide", numeric!(over2, floor_div));
+    put("remainder", numeric!(over2, remainder));
     put("maximum", numeric!(over2, maximum));
     put("minimum", numeric!(over2, minimum));
     put(
@@ -693,7 +764,13 @@ fn build() -> BTreeMap<&'static str, Callable> {
     put("divide", divide);
     put(
         "power",
-        with(over2!(pow, [F16, f32, f64]), complex!(2, c_pow)),
+        with(
+            with(
+                over2!(int_pow, [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128]),
+                over2!(pow, [F16, f32, f64]),
+            ),
+            complex!(2, c_pow),
+        ),
     );
     put("arctan2", over2!(atan2, [F16, f32, f64]));
     put(

@@ -53,18 +53,43 @@ enum Expr {
     },
 }
 
+/// How deeply calls may nest (`f(g(h(...)))`): the parser and the
+/// evaluator recurse once per level, so a deeper expression is an error,
+/// not a stack overflow. JSON literals have their own limit.
+pub(crate) const MAX_DEPTH: usize = 64;
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
+    depth: usize,
 }
 
+/// `msg` at byte `at` of `text`, with the line and a caret under `at`: at
+/// most [`CONTEXT`] characters either side, so a huge expression gives a
+/// short message.
 fn error_at(text: &str, at: usize, msg: &str) -> String {
+    let at = at.min(text.len());
+    let before: Vec<char> = text[..at].chars().collect();
+    let skip = before.len().saturating_sub(CONTEXT);
+    let head: String = before[skip..].iter().collect();
+    let tail: String = text[at..].chars().take(CONTEXT).collect();
+    let (open, close) = (
+        if skip > 0 { "..." } else { "" },
+        if text[at..].chars().count() > CONTEXT {
+            "..."
+        } else {
+            ""
+        },
+    );
     format!(
-        "{msg} at byte {at}\n  {text}\n  {:width$}^",
+        "{msg} at byte {at}\n  {open}{head}{tail}{close}\n  {:width$}^",
         "",
-        width = text[..at.min(text.len())].chars().count()
+        width = open.len() + head.chars().count()
     )
 }
+
+/// Characters of context an error shows on each side of its caret.
+const CONTEXT: usize = 60;
 
 impl Parser<'_> {
     fn ws(&mut self) {
@@ -120,6 +145,14 @@ impl Parser<'_> {
                     &format!("expected '(' after '{name}'"),
                 ));
             }
+            if self.depth == MAX_DEPTH {
+                return Err(error_at(
+                    self.text,
+                    self.pos,
+                    &format!("calls nest more than {MAX_DEPTH} deep"),
+                ));
+            }
+            self.depth += 1;
             let (mut args, mut kwargs) = (Vec::new(), Vec::new());
             if !self.eat(')') {
                 loop {
@@ -155,6 +188,7 @@ impl Parser<'_> {
                     return Err(error_at(self.text, self.pos, "expected ',' or ')'"));
                 }
             }
+            self.depth -= 1;
             return Ok(Expr::Call { name, args, kwargs });
         }
         let (v, n) = Value::parse_json_prefix(&self.text[self.pos..]).map_err(|e| match e {
@@ -174,7 +208,11 @@ impl Parser<'_> {
 ///
 /// A message saying what was wrong and where.
 pub(crate) fn eval(text: &str, mode: BroadcastMode) -> Result<Array, String> {
-    let mut p = Parser { text, pos: 0 };
+    let mut p = Parser {
+        text,
+        pos: 0,
+        depth: 0,
+    };
     let e = p.expr()?;
     p.ws();
     if p.pos != text.len() {

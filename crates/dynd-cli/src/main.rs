@@ -64,6 +64,7 @@ enum Command {
         #[arg(long = "type", value_name = "TYPE")]
         ty: Option<String>,
         /// The value, as JSON (ragged lists give var dimensions).
+        #[arg(allow_negative_numbers = true)]
         value: String,
     },
     /// Evaluate calls of builtins on JSON literals, e.g. `add([[1], [2, 3]], [[4], [5]])`.
@@ -74,6 +75,7 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// The expression.
+        #[arg(allow_negative_numbers = true)]
         expr: String,
     },
     /// The output type of a signature lifted elementwise over argument types.
@@ -105,6 +107,7 @@ enum Command {
         #[arg(long, value_name = "TYPE")]
         from: Option<String>,
         /// The value, as JSON.
+        #[arg(allow_negative_numbers = true)]
         value: String,
         /// The type to cast to.
         #[arg(value_name = "TYPE")]

@@ -82,8 +82,26 @@ impl fmt::Display for Num {
             Num::Bool(b) => write!(f, "{b}"),
             Num::Int(v) => write!(f, "{v}"),
             Num::UInt(v) => write!(f, "{v}"),
-            Num::Float(x) => write!(f, "{x}"),
-            Num::Complex(re, im) => write!(f, "{re}{im:+}i"),
+            Num::Float(x) => write!(f, "{}", Short(*x)),
+            Num::Complex(re, im) => {
+                let sign = if im.is_sign_negative() { "" } else { "+" };
+                write!(f, "{}{sign}{}i", Short(*re), Short(*im))
+            }
+        }
+    }
+}
+
+/// A float in at most a line: plain notation for moderate magnitudes,
+/// scientific beyond (`1e300`, not three hundred digits).
+pub(crate) struct Short(pub(crate) f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() || (1e-5..1e16).contains(&x.abs()) {
+            write!(f, "{x}")
+        } else {
+            write!(f, "{x:e}")
         }
     }
 }
