@@ -186,8 +186,9 @@ fn parse(text: &str, argument: &str) -> Result<Type, Failure> {
 struct Success {
     text: String,
     fields: Map<String, Value>,
-    /// An array value, printed as dynd JSON (which may hold `NaN`) under "value".
-    value: Option<String>,
+    /// An array value, printed in full as dynd JSON (which may hold `NaN`)
+    /// under "value"; the text shows it summarised past 1000 elements.
+    value: Option<Array>,
 }
 
 fn success(text: String, fields: Value) -> Success {
@@ -203,14 +204,13 @@ fn success(text: String, fields: Value) -> Success {
 
 /// The output of `array` and `cast`: the value and its type.
 fn array_success(a: &Array) -> Success {
-    let value = a.to_json();
     Success {
-        text: format!("{value}\ntype: {}", a.ty()),
+        text: format!("{a}\ntype: {}", a.ty()),
         fields: json!({"type": a.ty().to_string()})
             .as_object()
             .cloned()
             .unwrap_or_default(),
-        value: Some(value),
+        value: Some(a.clone()),
     }
 }
 
@@ -410,7 +410,11 @@ fn main() -> ExitCode {
             let object = Value::Object(fields).to_string();
             match s.value {
                 // serde_json cannot hold NaN; splice the array's own JSON in.
-                Some(v) => println!("{},\"value\":{v}}}", &object[..object.len() - 1]),
+                Some(a) => println!(
+                    "{},\"value\":{}}}",
+                    &object[..object.len() - 1],
+                    a.to_json()
+                ),
                 None => println!("{object}"),
             }
             ExitCode::SUCCESS

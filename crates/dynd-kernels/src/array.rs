@@ -565,6 +565,15 @@ impl Array {
     /// [`Error::Unsupported`] for types arrays do not hold yet (tuples,
     /// structs, fixed strings).
     pub fn from_value(v: &Value, ty: Option<&Type>) -> Result<Array, Error> {
+        // Every walk below recurses once per level: a value deeper than
+        // any type can be is refused before one starts.
+        let depth = v.depth();
+        if depth > dynd_types::MAX_LEVELS {
+            return Err(value_error(format!(
+                "the value nests {depth} levels deep; a type holds at most {}",
+                dynd_types::MAX_LEVELS
+            )));
+        }
         let ty = match ty {
             Some(t) => t.clone(),
             None => infer_type(v)?,
@@ -1217,17 +1226,158 @@ fn shortest_f16(x: f64) -> f64 {
         .unwrap_or(x)
 }
 
+/// Arrays of more elements than this print as a summary (NumPy's
+/// threshold): each dimension longer than `2 * SUMMARY_EDGE` shows its
+/// first and last [`SUMMARY_EDGE`] entries around `...`.
+pub const SUMMARY_THRESHOLD: usize = 1000;
+
+/// Entries shown at each end of a summarised dimension.
+pub const SUMMARY_EDGE: usize = 3;
+
+impl Array {
+    /// The number of elements, counted up to `cap` (a ragged array's rows
+    /// are walked only that far).
+    fn count_upto(&self, cap: usize) -> usize {
+        fn walk(meta: &Arrmeta, data: &[u8], offset: isize, cap: usize) -> usize {
+            match meta {
+                Arrmeta::Fixed {
+                    size,
+                    stride,
+                    element,
+                } => {
+                    if !element.has_var() {
+                        let inner = walk(element, data, offset, cap);
+                        return size.saturating_mul(inner).min(cap);
+                    }
+                    let mut total = 0usize;
+                    for i in 0..*size {
+                        total += walk(element, data, offset + i as isize * stride, cap - total);
+                        if total >= cap {
+                            break;
+                        }
+                    }
+                    total
+                }
+                Arrmeta::Var {
+                    values,
+                    offset: voff,
+                    stride,
+                    element,
+                    ..
+                } => {
+                    let (start, len) = read_pair(&data[offset as usize..]);
+                    let row = *voff as isize + start as i64 as isize;
+                    let mut total = 0usize;
+                    for i in 0..len as usize {
+                        total += walk(
+                            element,
+                            values.bytes(),
+                            row + i as isize * stride,
+                            cap - total,
+                        );
+                        if total >= cap {
+                            break;
+                        }
+                    }
+                    total
+                }
+                _ => 1,
+            }
+        }
+        walk(&self.meta, self.data.bytes(), self.offset as isize, cap)
+    }
+
+    /// Writes the value as [`Display`](fmt::Display) does: in full up to
+    /// [`SUMMARY_THRESHOLD`] elements, summarised beyond.
+    fn write_text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.count_upto(SUMMARY_THRESHOLD + 1) <= SUMMARY_THRESHOLD {
+            return f.write_str(&self.to_json());
+        }
+        write_summary(
+            f,
+            &self.ty,
+            &self.meta,
+            self.data.bytes(),
+            self.offset as isize,
+        )
+    }
+}
+
+/// Writes a dimension level with at most `2 * SUMMARY_EDGE` entries (and
+/// `...` between them), and whatever is under the dimensions in full.
+fn write_summary(
+    f: &mut fmt::Formatter<'_>,
+    ty: &Type,
+    meta: &Arrmeta,
+    data: &[u8],
+    offset: isize,
+) -> fmt::Result {
+    let TypeKind::Dim(_, elem) = ty.kind() else {
+        return f.write_str(&read_value(ty, meta, data, offset).to_json());
+    };
+    let (n, element, data, first, stride): (usize, &Arrmeta, &[u8], isize, isize) = match meta {
+        Arrmeta::Fixed {
+            size,
+            stride,
+            element,
+        } => (*size, element, data, offset, *stride),
+        Arrmeta::Var {
+            values,
+            offset: voff,
+            stride,
+            element,
+            ..
+        } => {
+            let (start, len) = read_pair(&data[offset as usize..]);
+            (
+                len as usize,
+                element,
+                values.bytes(),
+                *voff as isize + start as i64 as isize,
+                *stride,
+            )
+        }
+        _ => return f.write_str(&read_value(ty, meta, data, offset).to_json()),
+    };
+    f.write_str("[")?;
+    let shown: Vec<Option<usize>> = if n > 2 * SUMMARY_EDGE {
+        (0..SUMMARY_EDGE)
+            .map(Some)
+            .chain([None])
+            .chain((n - SUMMARY_EDGE..n).map(Some))
+            .collect()
+    } else {
+        (0..n).map(Some).collect()
+    };
+    for (k, i) in shown.into_iter().enumerate() {
+        if k > 0 {
+            f.write_str(", ")?;
+        }
+        match i {
+            Some(i) => write_summary(f, elem, element, data, first + i as isize * stride)?,
+            None => f.write_str("...")?,
+        }
+    }
+    f.write_str("]")
+}
+
 impl fmt::Display for Array {
-    /// The value, as JSON-like text: `[[1, 2], [3]]`.
+    /// The value, as JSON-like text: `[[1, 2], [3]]`; an array of more than
+    /// [`SUMMARY_THRESHOLD`] elements prints a summary
+    /// (`[0, 1, 2, ..., 997, 998, 999]`), as NumPy does. [`Array::to_json`]
+    /// always writes every element.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_json())
+        self.write_text(f)
     }
 }
 
 impl fmt::Debug for Array {
-    /// The value and the type: `Array([1, 2], type="2 * int64")`.
+    /// The value and the type: `Array([1, 2], type="2 * int64")`,
+    /// summarised as [`Display`](fmt::Display) does.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Array({}, type=\"{}\")", self.to_json(), self.ty)
+        f.write_str("Array(")?;
+        self.write_text(f)?;
+        write!(f, ", type=\"{}\")", self.ty)
     }
 }
 

@@ -289,3 +289,175 @@ fn check(
         _ => Err(mismatch(ty, meta)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use dynd_types::Type;
+
+    use crate::arrmeta::{write_pair, Arrmeta, PAIR_SIZE};
+    use crate::memory::MemoryBlock;
+    use crate::{array, Array, Error};
+
+    fn t(s: &str) -> Type {
+        s.parse().unwrap()
+    }
+
+    fn fixed(size: usize, stride: isize, element: Arrmeta) -> Arrmeta {
+        Arrmeta::Fixed {
+            size,
+            stride,
+            element: Box::new(element),
+        }
+    }
+
+    fn parts(
+        ty: &str,
+        meta: Arrmeta,
+        block: Arc<MemoryBlock>,
+        offset: usize,
+    ) -> Result<Array, Error> {
+        Array::try_from_parts(t(ty), Arc::new(meta), block, offset)
+    }
+
+    fn layout_error(r: Result<Array, Error>) -> String {
+        match r {
+            Err(Error::Layout { what }) => what,
+            other => panic!("expected a layout error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn fixed_extents_must_lie_in_the_block() {
+        let block = || MemoryBlock::from_vec(vec![0f64; 12]); // 96 bytes
+                                                              // Exactly the block, forwards and backwards.
+        assert!(parts("12 * float64", fixed(12, 8, Arrmeta::Scalar), block(), 0).is_ok());
+        assert!(parts("12 * float64", fixed(12, -8, Arrmeta::Scalar), block(), 88).is_ok());
+        assert!(parts("0 * float64", fixed(0, 8, Arrmeta::Scalar), block(), 96).is_ok());
+        // One element too many, one byte too far, before the start.
+        let e = layout_error(parts(
+            "13 * float64",
+            fixed(13, 8, Arrmeta::Scalar),
+            block(),
+            0,
+        ));
+        assert!(
+            e.contains("bytes 0..104, outside their block of 96 bytes"),
+            "{e}"
+        );
+        assert!(parts("12 * float64", fixed(12, 8, Arrmeta::Scalar), block(), 8).is_err());
+        assert!(parts("12 * float64", fixed(12, -8, Arrmeta::Scalar), block(), 80).is_err());
+        // The reshape overflow of the issue: sizes whose product wraps.
+        let huge = fixed(
+            4,
+            8_isize.wrapping_mul(4611686018427387907),
+            fixed(4611686018427387907, 8, Arrmeta::Scalar),
+        );
+        assert!(parts("4 * 4611686018427387907 * float64", huge, block(), 0).is_err());
+        // Misaligned elements.
+        let e = layout_error(parts(
+            "2 * float64",
+            fixed(2, 8, Arrmeta::Scalar),
+            block(),
+            4,
+        ));
+        assert!(e.contains("not aligned"), "{e}");
+        assert!(parts("2 * float64", fixed(2, 12, Arrmeta::Scalar), block(), 0).is_err());
+        // A stride of 0 repeats one element: fine however long.
+        assert!(parts(
+            "1000000 * float64",
+            fixed(1_000_000, 0, Arrmeta::Scalar),
+            block(),
+            0
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn arrmeta_must_fit_the_type() {
+        let block = MemoryBlock::from_vec(vec![0f64; 12]);
+        let e = layout_error(parts(
+            "3 * float64",
+            fixed(4, 8, Arrmeta::Scalar),
+            block.clone(),
+            0,
+        ));
+        assert!(e.contains("does not describe"), "{e}");
+        assert!(parts("float64", fixed(1, 8, Arrmeta::Scalar), block.clone(), 0).is_err());
+        assert!(parts("3 * string", fixed(3, 16, Arrmeta::Scalar), block, 0).is_err());
+    }
+
+    #[test]
+    fn var_rows_must_lie_in_their_values() {
+        let values = MemoryBlock::from_vec(vec![1i32, 2, 3, 4, 5]); // 20 bytes
+        let rows = |pairs: &[(i64, u64)]| {
+            let mut bytes = vec![0u8; pairs.len() * PAIR_SIZE];
+            for (p, chunk) in pairs.iter().zip(bytes.chunks_exact_mut(PAIR_SIZE)) {
+                write_pair(chunk, p.0 as u64, p.1);
+            }
+            MemoryBlock::from_bytes(&bytes)
+        };
+        let meta = |n: usize, offset: usize, stride: isize| {
+            fixed(
+                n,
+                PAIR_SIZE as isize,
+                Arrmeta::Var {
+                    values: values.clone(),
+                    offset,
+                    stride,
+                    packed: false,
+                    element: Box::new(Arrmeta::Scalar),
+                },
+            )
+        };
+        let ok = parts("2 * var * int32", meta(2, 0, 4), rows(&[(0, 2), (8, 3)]), 0).unwrap();
+        assert_eq!(ok.to_string(), "[[1, 2], [3, 4, 5]]");
+        // A row one element too long; a negative start; a start that wraps.
+        for bad in [(8, 4), (-4, 1), (i64::MAX, 1), (0, u64::MAX)] {
+            let r = parts("2 * var * int32", meta(2, 0, 4), rows(&[(0, 1), bad]), 0);
+            assert!(r.is_err(), "{bad:?}");
+        }
+        // Backwards rows from an offset are fine while they stay inside.
+        assert!(parts("1 * var * int32", meta(1, 16, -4), rows(&[(0, 5)]), 0).is_ok());
+        assert!(parts("1 * var * int32", meta(1, 16, -4), rows(&[(0, 6)]), 0).is_err());
+        // Row pairs themselves outside the data block.
+        assert!(parts("3 * var * int32", meta(3, 0, 4), rows(&[(0, 1), (0, 1)]), 0).is_err());
+    }
+
+    #[test]
+    fn strings_must_lie_in_their_text() {
+        let a = array!["ab", "cde"];
+        let Arrmeta::Fixed { element, .. } = a.arrmeta() else {
+            unreachable!()
+        };
+        let text = match &**element {
+            Arrmeta::Text { block } => block.clone(),
+            _ => unreachable!(),
+        };
+        let pairs = |p: (u64, u64)| {
+            let mut bytes = vec![0u8; PAIR_SIZE];
+            write_pair(&mut bytes, p.0, p.1);
+            MemoryBlock::from_bytes(&bytes)
+        };
+        let meta = || {
+            fixed(
+                1,
+                16,
+                Arrmeta::Text {
+                    block: text.clone(),
+                },
+            )
+        };
+        assert_eq!(
+            parts("1 * string", meta(), pairs((2, 3)), 0)
+                .unwrap()
+                .to_string(),
+            "[\"cde\"]"
+        );
+        for bad in [(2, 4), (6, 0), (u64::MAX, 2)] {
+            let e = layout_error(parts("1 * string", meta(), pairs(bad), 0));
+            assert!(e.contains("text block of 5 bytes"), "{e}");
+        }
+    }
+}

@@ -36,6 +36,25 @@ pub enum Value {
     Object(Vec<(String, Value)>),
 }
 
+impl Value {
+    /// How deeply lists and objects nest (0 for a scalar), found without
+    /// recursion, so any value — however deep a caller built it — can be
+    /// measured.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack: Vec<(&Value, usize)> = vec![(self, 0)];
+        while let Some((v, d)) = stack.pop() {
+            deepest = deepest.max(d);
+            match v {
+                Value::List(items) => stack.extend(items.iter().map(|i| (i, d + 1))),
+                Value::Object(fields) => stack.extend(fields.iter().map(|(_, i)| (i, d + 1))),
+                _ => {}
+            }
+        }
+        deepest
+    }
+}
+
 /// Writes a float the way dynd prints it: shortest round-trip digits
 /// (with an exponent below 1e-5 and from 1e16 on), `NaN`, `Infinity`, `-Infinity`.
 pub(crate) fn write_float(out: &mut impl Write, x: f64) -> fmt::Result {

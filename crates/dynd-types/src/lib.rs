@@ -49,4 +49,4 @@ pub use parse::{is_typevar_name, MAX_DEPTH};
 pub use pattern::{Binding, Bindings, Mismatch, ResolveError};
 pub use promote::{can_cast_safely, promote, promote_scalars};
 pub use scalar::{Scalar, ScalarCategory};
-pub use ty::{Callable, Dim, Encoding, Name, Struct, Tuple, Type, TypeKind, MAX_DIMS};
+pub use ty::{Callable, Dim, Encoding, Name, Struct, Tuple, Type, TypeKind, MAX_DIMS, MAX_LEVELS};

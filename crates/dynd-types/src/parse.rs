@@ -384,9 +384,18 @@ impl<'a> Parser<'a> {
             }
         }
         self.leave();
-        Ok(dims.into_iter().rev().fold(dtype, |t, (d, _)| {
+        let start = dims.first().map(|(_, at)| *at);
+        let t = dims.into_iter().rev().fold(dtype, |t, (d, _)| {
             Type::from_kind_unchecked(TypeKind::Dim(d, t))
-        }))
+        });
+        if t.levels() > crate::MAX_LEVELS {
+            let at = start.unwrap_or_else(|| self.start());
+            return Err(self.invalid(
+                at,
+                format!("a type may nest at most {} levels", crate::MAX_LEVELS),
+            ));
+        }
+        Ok(t)
     }
 
     /// Parses one dimension and its `*` if the next tokens start one.

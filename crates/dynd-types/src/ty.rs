@@ -43,7 +43,41 @@ pub struct Type(Repr);
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Repr {
     Scalar(Scalar),
-    Node(Arc<TypeKind>),
+    Node(Arc<Node>),
+}
+
+/// A type that is not a builtin scalar: its kind, and how many levels deep
+/// it nests (so that the limit is checked in O(1) per construction).
+#[derive(PartialEq, Eq, Hash)]
+struct Node {
+    kind: TypeKind,
+    levels: usize,
+}
+
+/// How many levels a type may nest (each dimension, option, field and
+/// argument is a level): everything that walks a type — printing,
+/// matching, dropping — recurses once per level, so this bounds the stack
+/// it needs. The parser's own limits (64 brackets, 128 dimensions in a
+/// list) can reach further; such a type is refused with this limit too.
+pub const MAX_LEVELS: usize = 1024;
+
+/// The levels of a kind: one more than its deepest child's.
+fn levels(kind: &TypeKind) -> usize {
+    let child = |t: &Type| t.levels();
+    1 + match kind {
+        TypeKind::Option(t) | TypeKind::Dim(_, t) => child(t),
+        TypeKind::Tuple(t) => t.fields.iter().map(child).max().unwrap_or(0),
+        TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| child(t)).max().unwrap_or(0),
+        TypeKind::Callable(c) => c
+            .positional
+            .iter()
+            .chain(c.keywords.iter().map(|(_, t)| t))
+            .chain([&c.ret])
+            .map(child)
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// What a [`Type`] is. Returned by [`Type::kind`]; passed to [`Type::new`].
@@ -236,13 +270,34 @@ impl Type {
     /// [`Error::Invalid`] saying which rule the kind breaks.
     pub fn new(kind: TypeKind) -> Result<Type, Error> {
         validate(&kind)?;
-        Ok(Type::from_kind_unchecked(kind))
+        let t = Type::from_kind_unchecked(kind);
+        if t.levels() > MAX_LEVELS {
+            // Dropping `t` recurses at most one level further than its
+            // children, which were themselves within the limit.
+            return Err(Error::Invalid {
+                what: format!("a type may nest at most {MAX_LEVELS} levels"),
+            });
+        }
+        Ok(t)
     }
 
     pub(crate) fn from_kind_unchecked(kind: TypeKind) -> Type {
         match kind {
             TypeKind::Scalar(s) => Type(Repr::Scalar(s)),
-            kind => Type(Repr::Node(Arc::new(kind))),
+            kind => Type(Repr::Node(Arc::new(Node {
+                levels: levels(&kind),
+                kind,
+            }))),
+        }
+    }
+
+    /// How many levels this type nests: 1 for a scalar, one more per
+    /// dimension, option, field or argument around it (at most
+    /// [`MAX_LEVELS`]).
+    pub fn levels(&self) -> usize {
+        match &self.0 {
+            Repr::Scalar(_) => 1,
+            Repr::Node(node) => node.levels,
         }
     }
 
@@ -260,7 +315,7 @@ impl Type {
     pub fn kind(&self) -> &TypeKind {
         match &self.0 {
             Repr::Scalar(s) => &SCALAR_KINDS[*s as usize],
-            Repr::Node(node) => node,
+            Repr::Node(node) => &node.kind,
         }
     }
 
