@@ -410,11 +410,13 @@ fn main() -> ExitCode {
             let object = Value::Object(fields).to_string();
             match s.value {
                 // serde_json cannot hold NaN; splice the array's own JSON in.
-                Some(a) => println!(
-                    "{},\"value\":{}}}",
-                    &object[..object.len() - 1],
-                    a.to_json()
-                ),
+                Some(a) => match a.try_to_json() {
+                    Ok(json) => println!("{},\"value\":{json}}}", &object[..object.len() - 1]),
+                    Err(e) => {
+                        println!("{}", json!({"ok": false, "error": e.to_string()}));
+                        return ExitCode::FAILURE;
+                    }
+                },
                 None => println!("{object}"),
             }
             ExitCode::SUCCESS

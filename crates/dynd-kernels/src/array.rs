@@ -691,7 +691,7 @@ impl Array {
             )));
         }
         let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), T::SCALAR.into())?;
-        let meta = c_order_meta(shape, std::mem::size_of::<T>(), Arrmeta::Scalar);
+        let meta = c_order_meta(shape, std::mem::size_of::<T>(), Arrmeta::Scalar)?;
         Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(v), 0)
     }
 
@@ -769,7 +769,7 @@ impl Array {
             })
             .collect::<Result<_, _>>()?;
         let elem_meta = dtype_meta(dtype)?;
-        Ok(c_order_meta(&shape, dtype.data_layout()?.size, elem_meta))
+        c_order_meta(&shape, dtype.data_layout()?.size, elem_meta)
     }
 
     /// The array's type.
@@ -1065,7 +1065,9 @@ impl Array {
             .ok_or_else(|| value_error("misaligned element".into()))
     }
 
-    /// The array as a [`Value`] tree.
+    /// The array as a [`Value`] tree. The tree takes memory in proportion
+    /// to the array's elements and lists; like any `Vec`, building it
+    /// aborts if memory runs out: [`Array::try_to_value`] checks first.
     pub fn to_value(&self) -> Value {
         read_value(
             &self.ty,
@@ -1076,7 +1078,8 @@ impl Array {
     }
 
     /// The array as JSON text (`null` for NA, `[re, im]` for complex,
-    /// `NaN`/`Infinity`/`-Infinity` for non-finite floats).
+    /// `NaN`/`Infinity`/`-Infinity` for non-finite floats), every element:
+    /// as [`Array::to_value`], [`Array::try_to_json`] checks the memory first.
     pub fn to_json(&self) -> String {
         self.to_value().to_json()
     }
@@ -1096,18 +1099,34 @@ pub(crate) fn dtype_meta(dtype: &Type) -> Result<Arrmeta, Error> {
 }
 
 /// C-order arrmeta for fixed dimensions over an element record.
-pub(crate) fn c_order_meta(shape: &[usize], elem_size: usize, element: Arrmeta) -> Arrmeta {
+///
+/// # Errors
+///
+/// [`Error::Size`] if a stride overflows `isize` (possible even for an
+/// empty array: `0 * 4611686018427387904 * 4 * int64`).
+pub(crate) fn c_order_meta(
+    shape: &[usize],
+    elem_size: usize,
+    element: Arrmeta,
+) -> Result<Arrmeta, Error> {
     let mut meta = element;
-    let mut stride = elem_size as isize;
+    let mut stride = isize::try_from(elem_size).ok();
     for &n in shape.iter().rev() {
+        let Some(s) = stride else {
+            return Err(Error::Size {
+                what: format!(
+                    "the shape {shape:?} of {elem_size}-byte elements has strides beyond the address space"
+                ),
+            });
+        };
         meta = Arrmeta::Fixed {
             size: n,
-            stride,
+            stride: s,
             element: Box::new(meta),
         };
-        stride *= n as isize;
+        stride = isize::try_from(n).ok().and_then(|n| s.checked_mul(n));
     }
-    meta
+    Ok(meta)
 }
 
 fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
@@ -1235,28 +1254,27 @@ pub const SUMMARY_THRESHOLD: usize = 1000;
 pub const SUMMARY_EDGE: usize = 3;
 
 impl Array {
-    /// The number of elements, counted up to `cap` (a ragged array's rows
-    /// are walked only that far).
-    fn count_upto(&self, cap: usize) -> usize {
-        fn walk(meta: &Arrmeta, data: &[u8], offset: isize, cap: usize) -> usize {
-            match meta {
+    /// The number of elements and of lists (dimension entries above the
+    /// innermost level) the value holds, each counted up to `cap` (a
+    /// ragged array's rows are walked only that far).
+    fn census(&self, cap: usize) -> (usize, usize) {
+        fn walk(meta: &Arrmeta, data: &[u8], offset: isize, cap: usize) -> (usize, usize) {
+            let (n, element, data, first, stride) = match meta {
                 Arrmeta::Fixed {
                     size,
                     stride,
                     element,
                 } => {
                     if !element.has_var() {
-                        let inner = walk(element, data, offset, cap);
-                        return size.saturating_mul(inner).min(cap);
+                        // Every entry holds the same: multiply, saturating.
+                        let (leaves, lists) = walk(element, data, offset, cap);
+                        let is_list = usize::from(element.as_fixed().is_some());
+                        return (
+                            size.saturating_mul(leaves).min(cap),
+                            size.saturating_mul(lists.saturating_add(is_list)).min(cap),
+                        );
                     }
-                    let mut total = 0usize;
-                    for i in 0..*size {
-                        total += walk(element, data, offset + i as isize * stride, cap - total);
-                        if total >= cap {
-                            break;
-                        }
-                    }
-                    total
+                    (*size, &**element, data, offset, *stride)
                 }
                 Arrmeta::Var {
                     values,
@@ -1266,31 +1284,68 @@ impl Array {
                     ..
                 } => {
                     let (start, len) = read_pair(&data[offset as usize..]);
-                    let row = *voff as isize + start as i64 as isize;
-                    let mut total = 0usize;
-                    for i in 0..len as usize {
-                        total += walk(
-                            element,
-                            values.bytes(),
-                            row + i as isize * stride,
-                            cap - total,
-                        );
-                        if total >= cap {
-                            break;
-                        }
-                    }
-                    total
+                    (
+                        len as usize,
+                        &**element,
+                        values.bytes(),
+                        *voff as isize + start as i64 as isize,
+                        *stride,
+                    )
                 }
-                _ => 1,
+                _ => return (1, 0),
+            };
+            let is_list = usize::from(matches!(
+                element,
+                Arrmeta::Fixed { .. } | Arrmeta::Var { .. }
+            ));
+            let (mut leaves, mut lists) = (0usize, 0usize);
+            for i in 0..n {
+                let (l, d) = walk(element, data, first + i as isize * stride, cap);
+                leaves = leaves.saturating_add(l);
+                lists = lists.saturating_add(d).saturating_add(is_list);
+                if leaves >= cap || lists >= cap {
+                    break;
+                }
             }
+            (leaves.min(cap), lists.min(cap))
         }
         walk(&self.meta, self.data.bytes(), self.offset as isize, cap)
+    }
+
+    /// The array as a [`Value`] tree, or [`Error::Alloc`] if the tree would
+    /// not fit in memory (a `2147483648 * 0 * int8` array holds no element
+    /// but 2^31 empty lists). [`Array::to_value`] is this without the check.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`] with the bytes the tree needs.
+    pub fn try_to_value(&self) -> Result<Value, Error> {
+        let (leaves, lists) = self.census(usize::MAX);
+        let bytes = (leaves as u128 + lists as u128 + 1) * std::mem::size_of::<Value>() as u128;
+        let mut probe: Vec<u8> = Vec::new();
+        usize::try_from(bytes)
+            .ok()
+            .and_then(|b| probe.try_reserve_exact(b).ok())
+            .ok_or(Error::Alloc { bytes })?;
+        drop(probe);
+        Ok(self.to_value())
+    }
+
+    /// The array as JSON text, or [`Error::Alloc`] as
+    /// [`Array::try_to_value`] gives it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`] with the bytes the value tree needs.
+    pub fn try_to_json(&self) -> Result<String, Error> {
+        Ok(self.try_to_value()?.to_json())
     }
 
     /// Writes the value as [`Display`](fmt::Display) does: in full up to
     /// [`SUMMARY_THRESHOLD`] elements, summarised beyond.
     fn write_text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.count_upto(SUMMARY_THRESHOLD + 1) <= SUMMARY_THRESHOLD {
+        let (leaves, lists) = self.census(SUMMARY_THRESHOLD + 1);
+        if leaves <= SUMMARY_THRESHOLD && lists <= SUMMARY_THRESHOLD {
             return f.write_str(&self.to_json());
         }
         write_summary(

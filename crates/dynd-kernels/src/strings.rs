@@ -103,7 +103,7 @@ impl Array {
             packed: true,
             element: Box::new(Arrmeta::Text { block }),
         };
-        let meta = crate::array::c_order_meta(&shape, PAIR_SIZE, element);
+        let meta = crate::array::c_order_meta(&shape, PAIR_SIZE, element)?;
         let ty = Type::with_dims(
             shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
             Scalar::String.into(),

@@ -315,9 +315,18 @@ fn gather(
         .collect();
     let elem_ty = Type::with_dims(dims[nfixed..].iter().cloned(), src.dtype().clone())?;
     let ty = Type::with_dims(out_shape.iter().map(|n| Dim::Fixed(*n)), elem_ty)?;
-    let meta = crate::array::c_order_meta(&out_shape, esize, element);
-    let total = out_shape.iter().product::<usize>() * esize;
-    // Every byte is written below before the block is seen.
+    let meta = crate::array::c_order_meta(&out_shape, esize, element)?;
+    let total = crate::memory::checked_count(out_shape.iter().copied())?
+        .checked_mul(esize)
+        .ok_or_else(|| Error::Alloc {
+            bytes: out_shape.iter().map(|&n| n as u128).product::<u128>() * esize as u128,
+        })?;
+    if total == 0 {
+        // Nothing to gather (however many positions the other axes have).
+        return Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::zeroed(0)?, 0);
+    }
+    // Every byte is written below before the block is seen; the sizes'
+    // products below are at most `total`, so none overflows.
     let mut block = MemoryBlock::for_overwrite(total)?;
     let dst = Arc::get_mut(&mut block)
         .unwrap_or_else(|| unreachable!("a new block has one owner"))

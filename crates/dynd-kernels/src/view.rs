@@ -121,6 +121,14 @@ fn advance(offset: isize, i: i64, stride: isize) -> Result<isize, Error> {
         })
 }
 
+/// The stride of sliced `var` rows: `stride * step`; when that overflows,
+/// no row can hold two elements of the slice (a row's extent fits in
+/// memory), so any stride of the step's sign serves (and the view is
+/// validated like any other).
+fn row_stride(stride: isize, step: i64) -> isize {
+    step_stride(stride, step).unwrap_or(if step < 0 { -stride } else { stride })
+}
+
 /// The (start, length) pair at byte `at` of `bytes`.
 fn pair(bytes: &[u8], at: isize) -> Result<(u64, u64), Error> {
     usize::try_from(at)
@@ -326,7 +334,7 @@ impl Array {
                                     Arrmeta::Var {
                                         values: values.clone(),
                                         offset: *voff,
-                                        stride: step_stride(*stride, step)?,
+                                        stride: row_stride(*stride, step),
                                         packed: false,
                                         element: Box::new(Arrmeta::Scalar),
                                     },
@@ -393,7 +401,7 @@ impl Array {
                                             ),
                                         }
                                     })?,
-                                    stride: step_stride(*stride, step)?,
+                                    stride: row_stride(*stride, step),
                                     packed: false,
                                     element: Box::new(Arrmeta::Scalar),
                                 },
@@ -625,7 +633,7 @@ impl Array {
         }
         let dtype = src.dtype().clone();
         let size = dtype.data_layout()?.size;
-        let meta = crate::array::c_order_meta(&dims, size, m.clone());
+        let meta = crate::array::c_order_meta(&dims, size, m.clone())?;
         let ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), dtype)?;
         Array::try_from_parts(
             ty,

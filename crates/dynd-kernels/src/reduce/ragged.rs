@@ -378,7 +378,7 @@ fn var_array<T: Element, V>(
         packed: true,
         element: Box::new(Arrmeta::Scalar),
     };
-    let meta = crate::array::c_order_meta(shape, PAIR_SIZE, element);
+    let meta = crate::array::c_order_meta(shape, PAIR_SIZE, element)?;
     let ty = Type::with_dims(
         shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
         T::SCALAR.into(),
