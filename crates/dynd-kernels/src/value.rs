@@ -56,9 +56,12 @@ impl Value {
 }
 
 /// Writes a float the way dynd prints it: shortest round-trip digits
-/// (with an exponent below 1e-5 and from 1e16 on), `NaN`, `Infinity`, `-Infinity`.
+/// (with an exponent below 1e-5 and from 1e16 on), `NaN`, `Infinity`, `-Infinity`,
+/// and `-0.0` for negative zero (`-0` would read back as the integer 0).
 pub(crate) fn write_float(out: &mut impl Write, x: f64) -> fmt::Result {
-    if x.is_nan() {
+    if x == 0.0 && x.is_sign_negative() {
+        out.write_str("-0.0")
+    } else if x.is_nan() {
         out.write_str("NaN")
     } else if x.is_infinite() {
         out.write_str(if x > 0.0 { "Infinity" } else { "-Infinity" })
