@@ -167,6 +167,15 @@ impl Builder {
                 out[*size] = 0;
                 Ok(())
             }
+            // Text meaning NA ("NA", "null", "") in an option of a
+            // non-text type, as a string assignment parses it.
+            (Builder::Option(inner, size), Value::Str(text))
+                if crate::assign::is_na_text(text.as_bytes())
+                    && !matches!(**inner, Builder::Text { .. } | Builder::FixedString(..)) =>
+            {
+                out[*size] = 0;
+                Ok(())
+            }
             (Builder::Option(inner, size), v) => {
                 let TypeKind::Option(inner_ty) = ty.kind() else {
                     unreachable!()

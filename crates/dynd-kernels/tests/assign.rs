@@ -383,3 +383,36 @@ fn fixed_strings_and_bytes() {
     );
     assert!(Array::from_json("[[1, 256]]", Some(&t("1 * bytes"))).is_err());
 }
+
+#[test]
+fn na_text_parses_into_options_as_na() {
+    // libdynd's rule: "NA", "null" and "" read into an option type are NA.
+    let src = Array::from_json(r#"["NA", "null", "", "3", " 4 "]"#, None).unwrap();
+    let t: Type = "5 * ?int32".parse().unwrap();
+    let r = src.cast(&t, ErrorMode::Fractional).unwrap();
+    assert_eq!(r.to_string(), "[null, null, null, 3, 4]");
+    let f = src
+        .cast(&"5 * ?float64".parse().unwrap(), ErrorMode::Fractional)
+        .unwrap();
+    assert_eq!(f.to_string(), "[null, null, null, 3, 4]");
+    // Without an option the same text is a parse error naming it.
+    let e = src
+        .cast(&"5 * int32".parse().unwrap(), ErrorMode::Fractional)
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("cannot parse \"NA\" as int32"),
+        "{e}"
+    );
+    // A string option keeps the text.
+    let s = src
+        .cast(&"5 * ?string".parse().unwrap(), ErrorMode::Fractional)
+        .unwrap();
+    assert_eq!(s.to_string(), r#"["NA", "null", "", "3", " 4 "]"#);
+    // The same from JSON values.
+    let v = Array::from_json(
+        r#"["NA", "", null, 5]"#,
+        Some(&"4 * ?int8".parse().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(v.to_string(), "[null, null, null, 5]");
+}

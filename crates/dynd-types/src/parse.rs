@@ -478,6 +478,12 @@ impl<'a> Parser<'a> {
         let dims = match self.peek().clone() {
             Tok::Int(_) => {
                 let n = self.int("an exponent")?;
+                if n == 0 {
+                    return Err(self.invalid(
+                        exp_start,
+                        "a power's exponent is at least 1 (or a type variable like 'N')",
+                    ));
+                }
                 if n > MAX_DIMS {
                     return Err(self.invalid(exp_start, format!("more than {MAX_DIMS} dimensions")));
                 }
@@ -576,7 +582,11 @@ impl<'a> Parser<'a> {
             }
             "fixed_string" => {
                 self.expect(Tok::LBracket, "'[' after 'fixed_string'")?;
+                let size_at = self.start();
                 let size = self.int("the string size")?;
+                if size == 0 {
+                    return Err(self.invalid(size_at, "a fixed_string holds at least 1 character"));
+                }
                 let mut encoding = Encoding::Utf8;
                 if *self.peek() == Tok::Comma {
                     self.bump();

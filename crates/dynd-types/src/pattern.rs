@@ -505,6 +505,18 @@ impl Matcher<'_> {
             candidate: c.clone(),
         };
         match (p.kind(), c.kind()) {
+            // The kind patterns: only the fixed-size kinds.
+            (TypeKind::TypeVar(name), k) if &**name == "FixedString" => match k {
+                TypeKind::FixedString { .. } => self.b.bind_dtype(name, c),
+                _ => Err(mismatch()),
+            },
+            (TypeKind::TypeVar(name), k) if &**name == "FixedBytes" => match k {
+                TypeKind::FixedBytes { .. } => self.b.bind_dtype(name, c),
+                _ => Err(mismatch()),
+            },
+            // A data type variable stands for a data type; `Any` may hold
+            // dimensions, so `T` never matches it.
+            (TypeKind::TypeVar(_), TypeKind::Any) => Err(mismatch()),
             (TypeKind::TypeVar(name), _) => self.b.bind_dtype(name, c),
             (TypeKind::AnyScalar, TypeKind::Any) => Err(mismatch()),
             (TypeKind::AnyScalar, _) => Ok(()),
@@ -599,7 +611,11 @@ impl Matcher<'_> {
                 return Err(Mismatch::DuplicateKeyword { name: name.clone() });
             }
             let Some((_, p)) = sig.keywords.iter().find(|(n, _)| n == name) else {
-                if sig.variadic_keywords {
+                // `(..., kw: T, ...)` takes more keywords; so does `(...)`,
+                // the pattern of any arguments at all.
+                let any_args =
+                    sig.variadic_positional && sig.positional.is_empty() && sig.keywords.is_empty();
+                if sig.variadic_keywords || any_args {
                     continue;
                 }
                 return Err(Mismatch::UnknownKeyword {

@@ -528,6 +528,9 @@ fn validate(kind: &TypeKind) -> Result<(), Error> {
             }
             Ok(())
         }
+        TypeKind::FixedString { size: 0, .. } => {
+            invalid("a fixed_string holds at least 1 character".into())
+        }
         TypeKind::FixedBytes { size, align } => {
             if !align.is_power_of_two() || *align > 16 {
                 invalid(format!(

@@ -120,6 +120,18 @@ const CASES: &[(&str, usize, &str)] = &[
     ("complex[float32", 15, "expected ']'"),
     ("fixed_string", 12, "expected '[' after 'fixed_string'"),
     ("fixed_string[]", 13, "expected the string size"),
+    // libdynd's rules: no empty fixed string, no zero power.
+    (
+        "fixed_string[0]",
+        13,
+        "a fixed_string holds at least 1 character",
+    ),
+    ("3**0 * int32", 3, "a power's exponent is at least 1"),
+    (
+        "4 * 2**0 * var * int32",
+        7,
+        "a power's exponent is at least 1",
+    ),
     (
         "fixed_string[10, 'latin9']",
         17,

@@ -24,6 +24,47 @@ const CASES: &[(&str, &str, Result<&str, &str>)] = &[
     ("T", "3 * int32", Err("expected T, found 3 * int32")),
     ("?T", "?float64", Ok("T=float64")),
     ("?T", "float64", Err("expected ?T, found float64")),
+    // libdynd's rules: `T` is a data type, never `Any` (which may hold
+    // dimensions); the kind patterns take only the fixed-size kinds.
+    ("T", "Any", Err("expected T, found Any")),
+    (
+        "FixedString",
+        "fixed_string[3]",
+        Ok("FixedString=fixed_string[3]"),
+    ),
+    (
+        "FixedString",
+        "fixed_string[2, 'utf16']",
+        Ok("FixedString=fixed_string[2, 'utf16']"),
+    ),
+    (
+        "FixedString",
+        "string",
+        Err("expected FixedString, found string"),
+    ),
+    (
+        "FixedBytes",
+        "fixed_bytes[4]",
+        Ok("FixedBytes=fixed_bytes[4]"),
+    ),
+    (
+        "FixedBytes",
+        "bytes",
+        Err("expected FixedBytes, found bytes"),
+    ),
+    (
+        "FixedBytes",
+        "fixed_string[4]",
+        Err("expected FixedBytes, found fixed_string[4]"),
+    ),
+    // `(...)` takes any arguments, keywords included.
+    ("(...) -> int32", "(int32, x: float64) -> int32", Ok("")),
+    ("(...) -> int32", "(x: float64, y: ?int8) -> int32", Ok("")),
+    (
+        "(int32, ...) -> int32",
+        "(int32, x: float64) -> int32",
+        Err("unknown keyword argument 'x'"),
+    ),
     ("Scalar", "string", Ok("")),
     (
         "Scalar",

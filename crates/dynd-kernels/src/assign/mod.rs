@@ -110,6 +110,7 @@ use dims::{
     needs_blocking, plan_loops, BlockPtr, DstDim, Loop, SrcDim, StridedLoops, VarAssign, VarRows,
     MAX_LOOPS,
 };
+pub(crate) use scalar::is_na_text;
 use scalar::{push_scalar, OptionAssign};
 use text::{
     ArenaPtr, FixedSrc, FixedToString, NumberToString, StringToNumber, StringToString, ToFixed,
@@ -315,15 +316,23 @@ impl<'a> Plan<'a, '_> {
                     dst_flag: Some(d.data_layout()?.size),
                     dst_type: dst.clone(),
                     child,
+                    na_text: None,
                 }))
             }
             (TypeKind::Option(d), _) => {
                 let child = self.leaf(d, inner(dst_meta), src, src_meta)?;
+                // Text parsed into an option: "NA", "null" and "" are NA
+                // (a string option keeps them as strings).
+                let na_text = match (src.as_scalar(), d.as_scalar()) {
+                    (Some(Str), inner) if inner != Some(Str) => text_base(src_meta),
+                    _ => None,
+                };
                 Ok(self.b.push(OptionAssign {
                     src_flag: None,
                     dst_flag: Some(d.data_layout()?.size),
                     dst_type: dst.clone(),
                     child,
+                    na_text,
                 }))
             }
             (_, TypeKind::Option(s)) => {
@@ -333,6 +342,7 @@ impl<'a> Plan<'a, '_> {
                     dst_flag: None,
                     dst_type: dst.clone(),
                     child,
+                    na_text: None,
                 }))
             }
             (

@@ -195,6 +195,14 @@ pub(crate) struct OptionAssign {
     pub(crate) dst_flag: Option<usize>,
     pub(crate) dst_type: Type,
     pub(crate) child: Child,
+    /// For a `string` source into an option of a non-string type: the
+    /// source's text block, so that `"NA"`, `"null"` and `""` give NA.
+    pub(crate) na_text: Option<super::dims::BlockPtr>,
+}
+
+/// The strings that mean NA when parsed into an option type.
+pub(crate) fn is_na_text(text: &[u8]) -> bool {
+    matches!(text, b"NA" | b"null" | b"")
 }
 
 impl KernelData for OptionAssign {
@@ -205,9 +213,13 @@ impl KernelData for OptionAssign {
         src: &[*const u8],
     ) -> Result<(), KernelError> {
         // SAFETY: flags are bytes inside the elements (the type layouts put
-        // them at these offsets); the child gets the same valid pointers.
+        // them at these offsets); with `na_text`, `src[0]` is a string
+        // element of that text block; the child gets the same valid pointers.
         unsafe {
-            let valid = self.src_flag.is_none_or(|f| *src[0].add(f) != 0);
+            let valid = self.src_flag.is_none_or(|f| *src[0].add(f) != 0)
+                && self
+                    .na_text
+                    .is_none_or(|base| !is_na_text(super::text::read_text(base, src[0])));
             match (valid, self.dst_flag) {
                 (false, Some(f)) => *dst.add(f) = 0,
                 (false, None) => {

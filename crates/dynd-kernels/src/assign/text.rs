@@ -62,7 +62,7 @@ impl ArenaPtr {
 /// # Safety
 ///
 /// `elem` is a valid string element of a text block starting at `base`.
-unsafe fn read_text<'t>(base: BlockPtr, elem: *const u8) -> &'t [u8] {
+pub(crate) unsafe fn read_text<'t>(base: BlockPtr, elem: *const u8) -> &'t [u8] {
     // SAFETY: by the contract: the pair lies in the element, the range in the block.
     unsafe {
         let p = elem as *const u64;
