@@ -33,4 +33,25 @@ for bin in "${bins[@]}"; do
     status=1
   fi
 done
+# A panic inside a user function (serial, parallel, transposed, ragged,
+# reduction loops) must leave no leak or double free: dynd-arrfunc's panic
+# tests, then more calls, under valgrind.
+if [ -z "$filter" ] || [[ "panics_threads" == *"$filter"* ]]; then
+  panics_bin=$(
+    cargo test -p dynd-arrfunc --test panics_threads --no-run --message-format=json 2>/dev/null |
+      python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["executable"])
+'
+  )
+  echo "== valgrind $(basename "$panics_bin") a_panic"
+  if ! valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+      --show-leak-kinds=definite "$panics_bin" a_panic --test-threads=1 -q; then
+    echo "!! valgrind reported errors in panics_threads"
+    status=1
+  fi
+fi
 exit $status

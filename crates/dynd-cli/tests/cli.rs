@@ -569,3 +569,90 @@ fn eval_reaches_reductions_scans_and_array_functions() {
         assert!(listed.lines().any(|l| l == name), "{name} is not listed");
     }
 }
+
+/// The soundness issue's reproductions: each is an error with exit status
+/// 1 (or the documented value), never a crash, abort or hang.
+#[test]
+fn bad_input_from_the_shell_gets_an_error_not_a_crash() {
+    let errors: &[(&str, &str)] = &[
+        (
+            r#"negative(index(reshape(range(12), [4, 4611686018427387907]), ":", "1000000:1000001"))"#,
+            "the sizes' product overflows",
+        ),
+        (
+            r#"cast(index(reshape(range(12), [4, 4611686018427387907]), ":", "1000000:1000001"), "float64")"#,
+            "the sizes' product overflows",
+        ),
+        (
+            r#"reshape(array([], "0 * string"), [4611686018427387904, 4])"#,
+            "the sizes' product overflows",
+        ),
+        (
+            r#"reshape(range(12), [4, 4611686018427387907])"#,
+            "overflows",
+        ),
+        (
+            r#"zeros("100000000000 * float64")"#,
+            "cannot allocate 800000000000 bytes",
+        ),
+        (
+            r#"ones("100000000000 * float64")"#,
+            "cannot allocate 800000000000 bytes",
+        ),
+        (
+            r#"full("100000000000 * float64", 1)"#,
+            "cannot allocate 800000000000 bytes",
+        ),
+        (
+            r#"array([1, 2], "100000000000 * float64")"#,
+            "cannot be a dimension of size 100000000000",
+        ),
+        (
+            r#"add(array(1e300, "float64"), array(1, "int8"), bogus=1)"#,
+            "unknown keyword",
+        ),
+        (r#"cast(1e300, "int8")"#, "1e300 is out of range for int8"),
+    ];
+    for (expr, want) in errors {
+        let (code, stdout, stderr) = dynd(&["eval", expr]);
+        assert_eq!(code, 1, "{expr}: {stdout} {stderr}");
+        assert!(stderr.contains(want), "{expr}: {stderr}");
+    }
+    let deep = format!("{}1{}", "negative(".repeat(5000), ")".repeat(5000));
+    let (code, _, stderr) = dynd(&["eval", &deep]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("calls nest more than 64 deep"), "{stderr}");
+    assert!(
+        stderr.len() < 1000,
+        "the message shows a window, not the whole input"
+    );
+    let values: &[(&str, &str)] = &[
+        (
+            r#"index(array([1, 1], "2 * uint8"), "::9223372036854775807")"#,
+            "[1]\ntype: 1 * uint8\n",
+        ),
+        (
+            r#"max(index(array([1, 1], "2 * uint8"), "::9223372036854775807"))"#,
+            "1\ntype: uint8\n",
+        ),
+        (
+            r#"floor_divide(array(-128, "int8"), array(-1, "int8"))"#,
+            "-128\ntype: int8\n",
+        ),
+        (
+            r#"remainder(array(-128, "int8"), array(-1, "int8"))"#,
+            "0\ntype: int8\n",
+        ),
+        (
+            r#"range(2000)"#,
+            "[0, 1, 2, ..., 1997, 1998, 1999]\ntype: 2000 * int64\n",
+        ),
+    ];
+    for (expr, want) in values {
+        let (code, stdout, stderr) = dynd(&["eval", expr]);
+        assert_eq!((code, stdout.as_str()), (0, *want), "{expr}: {stderr}");
+    }
+    // Negative numbers are values, not flags.
+    assert_eq!(dynd(&["cast", "-1", "int8"]).1, "-1\ntype: int8\n");
+    assert_eq!(dynd(&["array", "-2.5"]).1, "-2.5\ntype: float64\n");
+}
