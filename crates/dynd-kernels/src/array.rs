@@ -1357,24 +1357,29 @@ impl Array {
         if leaves <= SUMMARY_THRESHOLD && lists <= SUMMARY_THRESHOLD {
             return f.write_str(&self.to_json());
         }
+        let mut budget = SUMMARY_THRESHOLD;
         write_summary(
             f,
             &self.ty,
             &self.meta,
             self.data.bytes(),
             self.offset as isize,
+            &mut budget,
         )
     }
 }
 
 /// Writes a dimension level with at most `2 * SUMMARY_EDGE` entries (and
-/// `...` between them), and whatever is under the dimensions in full.
+/// `...` between them), and whatever is under the dimensions in full. At
+/// most `budget` entries are written in all (so that many small dimensions
+/// cannot multiply into a huge text); past it, a list ends with `...`.
 fn write_summary(
     f: &mut fmt::Formatter<'_>,
     ty: &Type,
     meta: &Arrmeta,
     data: &[u8],
     offset: isize,
+    budget: &mut usize,
 ) -> fmt::Result {
     let TypeKind::Dim(_, elem) = ty.kind() else {
         return f.write_str(&read_value(ty, meta, data, offset).to_json());
@@ -1417,8 +1422,13 @@ fn write_summary(
         if k > 0 {
             f.write_str(", ")?;
         }
+        if *budget == 0 {
+            f.write_str("...")?;
+            break;
+        }
+        *budget -= 1;
         match i {
-            Some(i) => write_summary(f, elem, element, data, first + i as isize * stride)?,
+            Some(i) => write_summary(f, elem, element, data, first + i as isize * stride, budget)?,
             None => f.write_str("...")?,
         }
     }

@@ -155,3 +155,15 @@ fn values_and_types_nested_past_the_limits_are_errors() {
     assert_eq!(t.levels(), dynd_kernels::types::MAX_LEVELS);
     let _ = t.to_string();
 }
+
+#[test]
+fn summaries_of_many_small_dimensions_stay_short() {
+    // Found by the long campaign: 40 dimensions of 3 (and one of 0) print
+    // every entry of each small dimension, 3^40 of them, unless the
+    // summary has a budget.
+    let t: dynd_kernels::types::Type = format!("{}0 * int32", "3 * ".repeat(40)).parse().unwrap();
+    let a = Array::zeros(&t).unwrap();
+    let text = a.to_string();
+    assert!(text.len() < 20_000, "{} bytes", text.len());
+    assert!(text.contains("..."));
+}
