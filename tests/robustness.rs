@@ -163,7 +163,7 @@ fn datashape_case(rng: &mut Rng, log: &mut Vec<String>) {
     let _ = t.data_layout();
     let _ = t.arrmeta_layout();
     let _ = dynd::ndt::broadcast(&[t.clone(), t.clone()], BroadcastMode::NumPy);
-    let _ = t.match_args(&[t.clone()], &[]);
+    let _ = t.match_args(std::slice::from_ref(&t), &[]);
     // Concrete and small: an array of it, printed.
     if t.data_layout().is_ok_and(|l| l.size < 1 << 16) {
         if let Ok(a) = Array::zeros(&t) {
@@ -346,21 +346,19 @@ const KEYWORDS: &[&str] = &[
 fn keyword_value(rng: &mut Rng, arrays: &[Array]) -> Array {
     let j = |text: &str| Array::from_json(text, None).unwrap();
     match rng.below(6) {
-        0 => j(&rng
-            .pick(&[
-                "0",
-                "1",
-                "-1",
-                "2",
-                "-3",
-                "9223372036854775807",
-                "-9223372036854775808",
-                "[0, 0]",
-                "[]",
-                "[0, -1]",
-                "[5]",
-            ])
-            .to_string()),
+        0 => j(rng.pick(&[
+            "0",
+            "1",
+            "-1",
+            "2",
+            "-3",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "[0, 0]",
+            "[]",
+            "[0, -1]",
+            "[5]",
+        ])),
         1 => j(rng.pick(&["true", "false"])),
         2 => j(&format!(
             "{:?}",

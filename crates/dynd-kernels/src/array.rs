@@ -1335,7 +1335,7 @@ impl Array {
         usize::try_from(bytes)
             .ok()
             .and_then(|b| probe.try_reserve_exact(b).ok())
-            .ok_or(Error::Alloc { bytes })?;
+            .ok_or_else(|| Error::alloc(bytes))?;
         drop(probe);
         Ok(self.to_value())
     }

@@ -150,6 +150,15 @@ impl fmt::Display for KernelError {
 
 impl std::error::Error for KernelError {}
 
+impl Error {
+    /// [`Error::Alloc`] for `bytes`, saturating at `u64::MAX`.
+    pub(crate) fn alloc(bytes: u128) -> Error {
+        Error::Alloc {
+            bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
+        }
+    }
+}
+
 /// Any error of `dynd-kernels`.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -236,8 +245,9 @@ pub enum Error {
     /// have. Never an abort: the caller gets this error.
     #[error("cannot allocate {bytes} bytes")]
     Alloc {
-        /// The bytes asked for (may exceed the address space).
-        bytes: u128,
+        /// The bytes asked for (may exceed the address space; `u64::MAX`
+        /// stands for more).
+        bytes: u64,
     },
     /// A size or position that overflows, computed from sizes a caller gave.
     #[error("{what}")]

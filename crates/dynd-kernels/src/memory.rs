@@ -132,13 +132,12 @@ pub(crate) fn checked_count(shape: impl IntoIterator<Item = usize>) -> Result<us
 /// `count` zeroed items of `size` bytes in a `Vec<u8>`, or [`Error::Alloc`]
 /// (never an abort).
 pub(crate) fn try_zeroed(count: usize, size: usize) -> Result<Vec<u8>, Error> {
-    let bytes = count.checked_mul(size).ok_or(Error::Alloc {
-        bytes: count as u128 * size as u128,
-    })?;
+    let bytes = count
+        .checked_mul(size)
+        .ok_or_else(|| Error::alloc(count as u128 * size as u128))?;
     let mut v = Vec::new();
-    v.try_reserve_exact(bytes).map_err(|_| Error::Alloc {
-        bytes: bytes as u128,
-    })?;
+    v.try_reserve_exact(bytes)
+        .map_err(|_| Error::alloc(bytes as u128))?;
     v.resize(bytes, 0);
     Ok(v)
 }
@@ -240,8 +239,7 @@ impl MemoryBlock {
         // Small blocks take the allocator's fast path; 16 bytes is every
         // element type's alignment.
         let align = if len < SMALL_BLOCK { 16 } else { BLOCK_ALIGN };
-        let layout =
-            Layout::from_size_align(len, align).map_err(|_| Error::Alloc { bytes: len as u128 })?;
+        let layout = Layout::from_size_align(len, align).map_err(|_| Error::alloc(len as u128))?;
         if len >= REUSE_MIN {
             if let Some(Freed(ptr, kept)) = take_cached(layout) {
                 if zero {
@@ -265,7 +263,7 @@ impl MemoryBlock {
             if release_cached() > 0 {
                 return MemoryBlock::allocate(len, zero);
             }
-            return Err(Error::Alloc { bytes: len as u128 });
+            return Err(Error::alloc(len as u128));
         };
         Ok(Arc::new(MemoryBlock {
             ptr,

@@ -318,8 +318,8 @@ fn gather(
     let meta = crate::array::c_order_meta(&out_shape, esize, element)?;
     let total = crate::memory::checked_count(out_shape.iter().copied())?
         .checked_mul(esize)
-        .ok_or_else(|| Error::Alloc {
-            bytes: out_shape.iter().map(|&n| n as u128).product::<u128>() * esize as u128,
+        .ok_or_else(|| {
+            Error::alloc(out_shape.iter().map(|&n| n as u128).product::<u128>() * esize as u128)
         })?;
     if total == 0 {
         // Nothing to gather (however many positions the other axes have).

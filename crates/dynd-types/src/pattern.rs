@@ -506,14 +506,15 @@ impl Matcher<'_> {
         };
         match (p.kind(), c.kind()) {
             // The kind patterns: only the fixed-size kinds.
-            (TypeKind::TypeVar(name), k) if &**name == "FixedString" => match k {
-                TypeKind::FixedString { .. } => self.b.bind_dtype(name, c),
-                _ => Err(mismatch()),
-            },
-            (TypeKind::TypeVar(name), k) if &**name == "FixedBytes" => match k {
-                TypeKind::FixedBytes { .. } => self.b.bind_dtype(name, c),
-                _ => Err(mismatch()),
-            },
+            (TypeKind::TypeVar(name), TypeKind::FixedString { .. }) if &**name == "FixedString" => {
+                self.b.bind_dtype(name, c)
+            }
+            (TypeKind::TypeVar(name), TypeKind::FixedBytes { .. }) if &**name == "FixedBytes" => {
+                self.b.bind_dtype(name, c)
+            }
+            (TypeKind::TypeVar(name), _) if matches!(&**name, "FixedString" | "FixedBytes") => {
+                Err(mismatch())
+            }
             // A data type variable stands for a data type; `Any` may hold
             // dimensions, so `T` never matches it.
             (TypeKind::TypeVar(_), TypeKind::Any) => Err(mismatch()),
