@@ -139,12 +139,12 @@ fn sorting_is_stable_nan_last_along_any_axis_and_ragged_rows() {
     // IEEE total order among numbers (-0 before 0), NaN last.
     assert_eq!(
         sorted(&a, &[]).unwrap(),
-        "[[1, 3, NaN], [-1, -0, 0]] : 2 * 3 * float64"
+        "[[1, 3, NaN], [-1, -0.0, 0]] : 2 * 3 * float64"
     );
     let t = Array::from_scalar(true);
     assert_eq!(
         sorted(&a, &[("reverse", &t)]).unwrap(),
-        "[[3, 1, NaN], [0, -0, -1]] : 2 * 3 * float64",
+        "[[3, 1, NaN], [0, -0.0, -1]] : 2 * 3 * float64",
         "descending, NaN still last"
     );
     let zero = Array::from_scalar(0i64);

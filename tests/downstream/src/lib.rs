@@ -182,7 +182,7 @@ mod tests {
         );
         assert_eq!(
             s(rotate::call(Complex { re: 1.0, im: 0.0 })),
-            "[-0, 1] : complex[float64]"
+            "[-0.0, 1] : complex[float64]"
         );
         assert_eq!(
             s(halve::call(vec![F16::from_f64(3.0)])),
