@@ -220,14 +220,15 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
                 0
             };
             check_len(n)?;
-            let v: Vec<i64> = (0..n as i128)
-                .map(|k| {
-                    k.checked_mul(*s)
-                        .and_then(|d| a.checked_add(d))
-                        .and_then(|x| i64::try_from(x).ok())
-                        .ok_or_else(too_big)
-                })
-                .collect::<Result<_, _>>()?;
+            let mut v: Vec<i64> = try_with_capacity(n)?;
+            for k in 0..n as i128 {
+                let x = k
+                    .checked_mul(*s)
+                    .and_then(|d| a.checked_add(d))
+                    .and_then(|x| i64::try_from(x).ok())
+                    .ok_or_else(too_big)?;
+                v.push(x);
+            }
             Array::from_vec(v)
         }
         _ => {
@@ -248,7 +249,9 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
             }
             let n = n.max(0.0) as usize;
             check_len(n)?;
-            Array::from_vec((0..n).map(|k| a + k as f64 * s).collect::<Vec<f64>>())
+            let mut v: Vec<f64> = try_with_capacity(n)?;
+            v.extend((0..n).map(|k| a + k as f64 * s));
+            Array::from_vec(v)
         }
     };
     match kw.string("dtype")? {
@@ -278,4 +281,15 @@ fn check_len(n: usize) -> Result<(), Error> {
         .into());
     }
     Ok(())
+}
+
+/// An empty `Vec` with room for `n` elements, or [`dynd_kernels::Error::Alloc`]
+/// (never an abort).
+fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| dynd_kernels::Error::Alloc {
+            bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        })?;
+    Ok(v)
 }

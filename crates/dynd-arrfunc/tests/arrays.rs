@@ -323,3 +323,25 @@ fn take_and_index_are_callables_giving_views_where_they_can() {
         .unwrap_err()
         .contains("step"));
 }
+
+#[test]
+fn range_too_large_for_memory_is_an_alloc_error() {
+    // Found by the long campaign: range(-2147483648, 2) of int32 collected
+    // 16 GiB into a Vec, aborting where memory was short.
+    let range = dynd_arrfunc::builtins::get("range").unwrap();
+    let n = Array::from_scalar(1i64 << 40); // 8 TiB of int64
+    let e = range.call(&[&n]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("cannot allocate 8796093022208 bytes"),
+        "{e}"
+    );
+    let e = range
+        .call(&[
+            &Array::from_scalar(0.0f64),
+            &Array::from_scalar(1e12f64),
+            &Array::from_scalar(1.0f64),
+        ])
+        .unwrap_err();
+    assert!(e.to_string().contains("cannot allocate"), "{e}");
+}

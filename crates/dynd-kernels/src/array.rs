@@ -1268,40 +1268,19 @@ impl Array {
     /// ragged array's rows are walked only that far).
     fn census(&self, cap: usize) -> (usize, usize) {
         fn walk(meta: &Arrmeta, data: &[u8], offset: isize, cap: usize) -> (usize, usize) {
-            let (n, element, data, first, stride) = match meta {
-                Arrmeta::Fixed {
-                    size,
-                    stride,
-                    element,
-                } => {
-                    if !element.has_var() {
-                        // Every entry holds the same: multiply, saturating.
-                        let (leaves, lists) = walk(element, data, offset, cap);
-                        let is_list = usize::from(element.as_fixed().is_some());
-                        return (
-                            size.saturating_mul(leaves).min(cap),
-                            size.saturating_mul(lists.saturating_add(is_list)).min(cap),
-                        );
-                    }
-                    (*size, &**element, data, offset, *stride)
+            if let Some((size, _, element)) = meta.as_fixed() {
+                if !element.has_var() {
+                    // Every entry holds the same: multiply, saturating.
+                    let (leaves, lists) = walk(element, data, offset, cap);
+                    let is_list = usize::from(element.as_fixed().is_some());
+                    return (
+                        size.saturating_mul(leaves).min(cap),
+                        size.saturating_mul(lists.saturating_add(is_list)).min(cap),
+                    );
                 }
-                Arrmeta::Var {
-                    values,
-                    offset: voff,
-                    stride,
-                    element,
-                    ..
-                } => {
-                    let (start, len) = read_pair(&data[offset as usize..]);
-                    (
-                        len as usize,
-                        &**element,
-                        values.bytes(),
-                        *voff as isize + start as i64 as isize,
-                        *stride,
-                    )
-                }
-                _ => return (1, 0),
+            }
+            let Some((n, element, data, first, stride)) = dim_entries(meta, data, offset) else {
+                return (1, 0);
             };
             let is_list = usize::from(matches!(
                 element,
@@ -1369,6 +1348,40 @@ impl Array {
     }
 }
 
+/// The entries of the dimension level `meta` at byte `offset` of `data`:
+/// their count, their record, the bytes they lie in, the first one's
+/// offset there and the stride; `None` if `meta` is not a dimension.
+fn dim_entries<'a>(
+    meta: &'a Arrmeta,
+    data: &'a [u8],
+    offset: isize,
+) -> Option<(usize, &'a Arrmeta, &'a [u8], isize, isize)> {
+    match meta {
+        Arrmeta::Fixed {
+            size,
+            stride,
+            element,
+        } => Some((*size, element, data, offset, *stride)),
+        Arrmeta::Var {
+            values,
+            offset: voff,
+            stride,
+            element,
+            ..
+        } => {
+            let (start, len) = read_pair(&data[offset as usize..]);
+            Some((
+                len as usize,
+                element,
+                values.bytes(),
+                *voff as isize + start as i64 as isize,
+                *stride,
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Writes a dimension level with at most `2 * SUMMARY_EDGE` entries (and
 /// `...` between them), and whatever is under the dimensions in full. At
 /// most `budget` entries are written in all (so that many small dimensions
@@ -1384,29 +1397,8 @@ fn write_summary(
     let TypeKind::Dim(_, elem) = ty.kind() else {
         return f.write_str(&read_value(ty, meta, data, offset).to_json());
     };
-    let (n, element, data, first, stride): (usize, &Arrmeta, &[u8], isize, isize) = match meta {
-        Arrmeta::Fixed {
-            size,
-            stride,
-            element,
-        } => (*size, element, data, offset, *stride),
-        Arrmeta::Var {
-            values,
-            offset: voff,
-            stride,
-            element,
-            ..
-        } => {
-            let (start, len) = read_pair(&data[offset as usize..]);
-            (
-                len as usize,
-                element,
-                values.bytes(),
-                *voff as isize + start as i64 as isize,
-                *stride,
-            )
-        }
-        _ => return f.write_str(&read_value(ty, meta, data, offset).to_json()),
+    let Some((n, element, data, first, stride)) = dim_entries(meta, data, offset) else {
+        return f.write_str(&read_value(ty, meta, data, offset).to_json());
     };
     f.write_str("[")?;
     let shown: Vec<Option<usize>> = if n > 2 * SUMMARY_EDGE {

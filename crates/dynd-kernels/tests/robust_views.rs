@@ -9,31 +9,14 @@
 //! `DYND_ROBUST_CASES=N` sets the number of cases (default 5000; the
 //! ignored `long_run` test runs 10^6).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+#[path = "common/campaign.rs"]
+mod harness;
+use harness::{cases, Rng};
 
 use dynd_kernels::elwise::{apply, Leaf};
 use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
 use dynd_kernels::take::TakeMode;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
-
-/// SplitMix64: small, seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-}
 
 /// Positions and sizes a user might pass: small, negative, and the extremes.
 const EDGE_I64: &[i64] = &[
@@ -277,42 +260,15 @@ fn check(v: &Array, rng: &mut Rng, log: &[String]) {
     let _ = sorted.to_string();
 }
 
-fn campaign(seed: u64, cases: usize) {
-    let mut failures = Vec::new();
-    for case in 0..cases {
-        let case_seed = seed.wrapping_add(case as u64 * 0x1000_0000_01b3);
-        let mut log = Vec::new();
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            let mut rng = Rng(case_seed);
-            let mut a = base(&mut rng);
-            log.push(format!("base {} : {}", a, a.ty()));
-            for _ in 0..1 + rng.below(4) {
-                a = step(&a, &mut rng, &mut log);
-            }
-            check(&a, &mut rng, &log);
-        }));
-        if let Err(payload) = outcome {
-            let msg = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("seed {case_seed:#x}: {msg}\n{log:#?}"));
+fn campaign(seed: u64, n: usize) {
+    harness::campaign("view chain", seed, n, |rng, log| {
+        let mut a = base(rng);
+        log.push(format!("base {} : {}", a, a.ty()));
+        for _ in 0..1 + rng.below(4) {
+            a = step(&a, rng, log);
         }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} cases panicked:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
-fn cases(default: usize) -> usize {
-    std::env::var("DYND_ROBUST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+        check(&a, rng, log);
+    });
 }
 
 #[test]
