@@ -222,66 +222,19 @@ fn check(
             },
         ) => {
             check_span(ty, positions, PAIR_SIZE, 8, block, "row pairs")?;
-            if matches!(**element, Arrmeta::Scalar) {
-                // Rows of fixed-size scalars (the common case): each row's
-                // span checked in a few instructions, with no allocation.
-                let layout = element_ty.data_layout()?;
-                if !matches!(
-                    element_ty.kind(),
-                    TypeKind::Scalar(_)
-                        | TypeKind::FixedString { .. }
-                        | TypeKind::FixedBytes { .. }
-                        | TypeKind::Void
-                ) || matches!(element_ty.as_scalar(), Some(Scalar::String | Scalar::Bytes))
-                {
-                    return Err(mismatch(element_ty, element));
-                }
-                let (size, align) = (layout.size as i128, layout.align as i128);
-                let (len_bytes, address) = (values.len() as i128, values.as_ptr() as usize as i128);
-                let (offset, stride) = (*offset as i128, *stride as i128);
-                if size > 0 && align > 1 && stride % align != 0 {
-                    return Err(Error::Layout {
-                        what: format!(
-                            "the rows of {ty} have stride {stride}, not aligned to {align} bytes"
-                        ),
-                    });
-                }
-                return positions.for_each(&mut |at| {
-                    let (start, len) = pair_at(block, at)?;
-                    if len == 0 {
-                        return Ok(());
-                    }
-                    // In i128 nothing here can overflow: every term is
-                    // below 2^64 in magnitude, and (len - 1) * stride
-                    // below 2^127.
-                    let first = offset + start as i64 as i128;
-                    let reach = (len as i128 - 1) * stride;
-                    let (lo, hi) = if reach < 0 { (first + reach, first) } else { (first, first + reach) };
-                    if lo < 0 || hi + size > len_bytes {
-                        return Err(Error::Layout {
-                            what: format!(
-                                "a row of {ty} reaches bytes {lo}..{}, outside its values block of {len_bytes} bytes",
-                                hi + size
-                            ),
-                        });
-                    }
-                    if size > 0 && align > 1 && (address + first) % align != 0 {
-                        return Err(Error::Layout {
-                            what: format!("a row of {ty} is not aligned to {align} bytes"),
-                        });
-                    }
-                    Ok(())
-                });
-            }
+            // One row record, reused: a row is `len` elements from
+            // `offset + start`, `stride` apart.
+            let mut row = Positions {
+                base: 0,
+                dims: vec![(0, *stride)],
+            };
             positions.for_each(&mut |at| {
                 let (start, len) = pair_at(block, at)?;
                 // `start` is a signed byte offset from `offset`.
-                let start = start as i64 as i128;
-                let len = usize::try_from(len).map_err(|_| overflow())?;
-                let mut row = Positions {
-                    base: (*offset as i128).checked_add(start).ok_or_else(overflow)?,
-                    dims: vec![(len, *stride)],
-                };
+                row.base = (*offset as i128)
+                    .checked_add(start as i64 as i128)
+                    .ok_or_else(overflow)?;
+                row.dims[0].0 = usize::try_from(len).map_err(|_| overflow())?;
                 check(element_ty, element, values, &mut row)
             })
         }
