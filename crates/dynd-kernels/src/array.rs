@@ -1031,35 +1031,15 @@ impl Array {
                 axis,
                 size,
             };
-            match m {
-                Arrmeta::Fixed {
-                    size,
-                    stride,
-                    element,
-                } => {
-                    if i >= *size {
-                        return Err(out_of_bounds(*size));
-                    }
-                    offset += i as isize * stride;
-                    m = element;
-                }
-                Arrmeta::Var {
-                    values,
-                    offset: voff,
-                    stride,
-                    element,
-                    ..
-                } => {
-                    let (start, len) = read_pair(&data[offset as usize..]);
-                    if i as u64 >= len {
-                        return Err(out_of_bounds(len as usize));
-                    }
-                    data = values.bytes();
-                    offset = *voff as isize + start as i64 as isize + i as isize * stride;
-                    m = element;
-                }
-                _ => return Err(out_of_bounds(0)),
+            let Some((n, element, entries, first, stride)) = dim_entries(m, data, offset) else {
+                return Err(out_of_bounds(0));
+            };
+            if i >= n {
+                return Err(out_of_bounds(n));
             }
+            data = entries;
+            offset = first + i as isize * stride;
+            m = element;
         }
         if !matches!(m, Arrmeta::Scalar) {
             return Err(value_error(format!(
@@ -1141,35 +1121,13 @@ pub(crate) fn c_order_meta(
 fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
     let at = offset as usize;
     match (ty.kind(), meta) {
-        (
-            TypeKind::Dim(_, elem),
-            Arrmeta::Fixed {
-                size,
-                stride,
-                element,
-            },
-        ) => Value::List(
-            (0..*size)
-                .map(|i| read_value(elem, element, data, offset + i as isize * stride))
-                .collect(),
-        ),
-        (
-            TypeKind::Dim(_, elem),
-            Arrmeta::Var {
-                values,
-                offset: voff,
-                stride,
-                element,
-                ..
-            },
-        ) => {
-            let (start, len) = read_pair(&data[at..]);
+        (TypeKind::Dim(_, elem), Arrmeta::Fixed { .. } | Arrmeta::Var { .. }) => {
+            let Some((n, element, entries, first, stride)) = dim_entries(meta, data, offset) else {
+                unreachable!("a fixed or var record is a dimension")
+            };
             Value::List(
-                (0..len)
-                    .map(|i| {
-                        let off = *voff as isize + start as i64 as isize + i as isize * stride;
-                        read_value(elem, element, values.bytes(), off)
-                    })
+                (0..n)
+                    .map(|i| read_value(elem, element, entries, first + i as isize * stride))
                     .collect(),
             )
         }

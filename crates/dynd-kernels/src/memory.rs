@@ -283,16 +283,16 @@ impl MemoryBlock {
         Ok(block)
     }
 
-    /// A block holding a copy of `bytes`.
+    /// A block holding a copy of `bytes`. Like a `Vec`, this aborts if the
+    /// memory cannot be had; the library's own paths use the fallible form.
     pub fn from_bytes(bytes: &[u8]) -> Arc<MemoryBlock> {
-        let mut block = match MemoryBlock::zeroed(bytes.len()) {
-            Ok(b) => b,
-            Err(_) => unreachable!("a slice's length always fits a layout"),
-        };
-        if let Some(b) = Arc::get_mut(&mut block) {
-            b.bytes_mut().copy_from_slice(bytes);
+        match MemoryBlock::try_from_bytes(bytes) {
+            Ok(block) => block,
+            Err(_) => alloc::handle_alloc_error(
+                Layout::from_size_align(bytes.len(), BLOCK_ALIGN)
+                    .unwrap_or_else(|_| Layout::new::<u8>()),
+            ),
         }
-        block
     }
 
     /// A block over the elements of `vec`, without copying them. The block

@@ -61,7 +61,7 @@ impl Index {
 /// The first element and count of a slice of a dimension of size `n`, as
 /// Python computes them: any `i64` start, stop and step (but 0) clamps to
 /// the dimension, in 128-bit arithmetic, so nothing wraps.
-pub(crate) fn slice_range(
+fn slice_range(
     start: Option<i64>,
     stop: Option<i64>,
     step: i64,
@@ -177,18 +177,16 @@ fn reslice_rows(
     kept: &[(Dim, Arrmeta)],
     (start, stop, step): (Option<i64>, Option<i64>, i64),
     stride: isize,
-) -> Option<Result<(Arc<MemoryBlock>, Vec<(Dim, Arrmeta)>), Error>> {
-    let dims: Vec<(usize, isize)> = kept
+) -> Result<Option<(Arc<MemoryBlock>, Vec<(Dim, Arrmeta)>)>, Error> {
+    let Some(dims) = kept
         .iter()
         .map(|(_, m)| m.as_fixed().map(|(n, s, _)| (n, s)))
-        .collect::<Option<_>>()?;
-    let count = match crate::memory::checked_count(dims.iter().map(|d| d.0))
-        .and_then(|c| crate::memory::try_zeroed(c, PAIR_SIZE))
-    {
-        Ok(out) => out,
-        Err(e) => return Some(Err(e)),
+        .collect::<Option<Vec<(usize, isize)>>>()
+    else {
+        return Ok(None);
     };
-    let mut out = count;
+    let count = crate::memory::checked_count(dims.iter().map(|d| d.0))?;
+    let mut out = crate::memory::try_zeroed(count, PAIR_SIZE)?;
     let bytes = data.bytes();
     for (k, chunk) in out.chunks_exact_mut(PAIR_SIZE).enumerate() {
         // The old pair of row k (C order over the kept dims).
@@ -198,19 +196,10 @@ fn reslice_rows(
             at += (rem % n) as isize * s;
             rem /= n;
         }
-        let (row_start, len) = match pair(bytes, at) {
-            Ok(p) => p,
-            Err(e) => return Some(Err(e)),
-        };
-        let (first, n) = match slice_range(start, stop, step, len as usize) {
-            Ok(r) => r,
-            Err(e) => return Some(Err(e)),
-        };
+        let (row_start, len) = pair(bytes, at)?;
+        let (first, n) = slice_range(start, stop, step, len as usize)?;
         let new_start = if n > 0 {
-            match advance(row_start as i64 as isize, first, stride) {
-                Ok(s) => s,
-                Err(e) => return Some(Err(e)),
-            }
+            advance(row_start as i64 as isize, first, stride)?
         } else {
             row_start as i64 as isize
         };
@@ -231,7 +220,7 @@ fn reslice_rows(
         s *= n as isize;
     }
     new_kept.reverse();
-    Some(Ok((MemoryBlock::from_bytes(&out), new_kept)))
+    Ok(Some((MemoryBlock::try_from_bytes(&out)?, new_kept)))
 }
 
 impl Array {
@@ -318,14 +307,14 @@ impl Array {
                             if *idx != Index::ALL {
                                 // Every row gets a new (start, length) pair over the same values.
                                 let (new_data, new_kept) =
-                                    reslice_rows(&data, offset, &kept, (s0, stop, step), *stride)
+                                    reslice_rows(&data, offset, &kept, (s0, stop, step), *stride)?
                                         .ok_or_else(|| {
                                             Error::Unsupported {
                                     operation:
                                         "a slice of a var dimension under a kept var dimension",
                                     ty: self.ty().clone(),
                                 }
-                                        })??;
+                                        })?;
                                 data = new_data;
                                 offset = 0;
                                 kept = new_kept;
