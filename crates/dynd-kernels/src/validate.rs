@@ -151,12 +151,16 @@ fn check_span(
         });
     }
     if align > 1 && size > 0 {
-        let address = block.as_ptr() as usize as i128;
-        let misaligned = (address + positions.base) % align as i128 != 0
+        // Alignments are powers of two: the low bits decide, and they
+        // survive truncating the (in-range, non-negative) position.
+        debug_assert!(align.is_power_of_two());
+        let mask = align - 1;
+        let address = (block.as_ptr() as usize).wrapping_add(positions.base as usize);
+        let misaligned = address & mask != 0
             || positions
                 .dims
                 .iter()
-                .any(|&(n, s)| n > 1 && (s as i128) % align as i128 != 0);
+                .any(|&(n, s)| n > 1 && (s as usize) & mask != 0);
         if misaligned {
             return Err(Error::Layout {
                 what: format!("the {what} of {ty} are not aligned to {align} bytes"),

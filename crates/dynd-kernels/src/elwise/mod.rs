@@ -33,6 +33,7 @@ mod flat;
 mod gufunc;
 mod maps;
 mod nullable;
+mod ragged;
 
 use smallvec::{smallvec, SmallVec};
 
@@ -618,7 +619,7 @@ pub fn apply_typed(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, Err
         return Ok(out);
     }
     if ty.has_var_dim() {
-        if let Some(out) = apply_same_structure(ty, srcs, leaf)? {
+        if let Some(out) = ragged::apply_ragged(ty, srcs, leaf)? {
             return Ok(out);
         }
     }

@@ -1,0 +1,235 @@
+//! The ragged fast paths of elementwise operations (rows as one flat run,
+//! rows with a value per row, per-row calls) against the general kernel
+//! path, which checks and walks every row on its own: a fallible leaf
+//! never takes the fast paths, so `try_map2` is an independent reference.
+//!
+//! Random outer shapes (0 to 2 fixed dimensions), rows of length 0 to 4,
+//! operands that are separate arrays with the same lengths, arrays whose
+//! rows differ in exactly one row, rows of length 1 that broadcast, a value
+//! per row (`N * 1`), 0-d scalars, fixed last dimensions, and views with
+//! negative steps over the rows and over the outer dimension.
+
+use dynd_kernels::elwise::{apply, Leaf};
+use dynd_kernels::{Array, Index};
+
+#[path = "common/campaign.rs"]
+#[allow(dead_code)]
+mod harness;
+
+use harness::Rng;
+
+/// A JSON list of rows of the given lengths under the outer shape.
+fn rows_json(shape: &[usize], lens: &mut dyn FnMut() -> usize, rng: &mut Rng) -> String {
+    match shape.split_first() {
+        None => {
+            let n = lens();
+            let xs: Vec<String> = (0..n).map(|_| format!("{}", rng.below(100))).collect();
+            format!("[{}]", xs.join(", "))
+        }
+        Some((&n, rest)) => {
+            let xs: Vec<String> = (0..n).map(|_| rows_json(rest, lens, rng)).collect();
+            format!("[{}]", xs.join(", "))
+        }
+    }
+}
+
+fn ty(shape: &[usize], last: &str) -> String {
+    let mut t: String = shape.iter().map(|n| format!("{n} * ")).collect();
+    t.push_str(last);
+    t.push_str(" * float64");
+    t
+}
+
+/// One operand for a result of outer shape `shape` whose rows have lengths
+/// `lens`, described for the log.
+fn operand(rng: &mut Rng, shape: &[usize], lens: &[usize]) -> (Array, String) {
+    let kind = rng.below(8);
+    let mut it = lens.iter().copied();
+    match kind {
+        // The same lengths, a separate array.
+        0..=2 => {
+            let json = rows_json(shape, &mut || it.next().unwrap_or(0), rng);
+            let a = Array::from_json(&json, Some(&ty(shape, "var").parse().unwrap())).unwrap();
+            (a, format!("same lengths {json}"))
+        }
+        // The same lengths but one row longer (or rows of length 1).
+        3 => {
+            let bump = rng.below(lens.len().max(1));
+            let ones = rng.below(2) == 0;
+            let mut i = 0;
+            let json = rows_json(
+                shape,
+                &mut || {
+                    let n = it.next().unwrap_or(0);
+                    i += 1;
+                    if ones && rng_free_pick(i) {
+                        1
+                    } else if i - 1 == bump {
+                        n + 1
+                    } else {
+                        n
+                    }
+                },
+                rng,
+            );
+            let a = Array::from_json(&json, Some(&ty(shape, "var").parse().unwrap())).unwrap();
+            (a, format!("altered lengths {json}"))
+        }
+        // A value per row.
+        4 => {
+            let json = rows_json(shape, &mut || 1, rng);
+            let a = Array::from_json(&json, Some(&ty(shape, "1").parse().unwrap())).unwrap();
+            (a, format!("per row {json}"))
+        }
+        // A 0-d scalar.
+        5 => (Array::from_scalar(rng.below(10) as f64), "scalar".into()),
+        // The rows reversed: a view with a negative step over each row.
+        6 => {
+            let json = rows_json(shape, &mut || it.next().unwrap_or(0), rng);
+            let a = Array::from_json(&json, Some(&ty(shape, "var").parse().unwrap())).unwrap();
+            let mut idx: Vec<Index> = shape.iter().map(|_| Index::slice(None, None, 1)).collect();
+            idx.push(Index::slice(None, None, -1));
+            (a.index(&idx).unwrap(), format!("reversed rows of {json}"))
+        }
+        // The outer dimension reversed, over rows of the reversed lengths.
+        _ => {
+            if shape.is_empty() {
+                return (Array::from_scalar(1.0f64), "scalar".into());
+            }
+            let inner: usize = shape[1..].iter().product();
+            let mut rev: Vec<usize> = Vec::new();
+            for block in lens.chunks(inner.max(1)).rev() {
+                rev.extend_from_slice(block);
+            }
+            let mut it = rev.into_iter();
+            let json = rows_json(shape, &mut || it.next().unwrap_or(0), rng);
+            let a = Array::from_json(&json, Some(&ty(shape, "var").parse().unwrap())).unwrap();
+            (
+                a.index(&[Index::slice(None, None, -1)]).unwrap(),
+                format!("outer reversed {json}"),
+            )
+        }
+    }
+}
+
+/// Every other row, for the "rows of length 1" variant.
+fn rng_free_pick(i: usize) -> bool {
+    i % 2 == 0
+}
+
+#[test]
+fn ragged_fast_paths_match_the_kernel_path() {
+    let fast2 = Leaf::map2(|x: f64, y: f64| x * 10.0 + y);
+    let slow2 = Leaf::try_map2(|x: f64, y: f64| Ok::<f64, String>(x * 10.0 + y));
+    let fast3 = Leaf::map3(|x: f64, y: f64, z: f64| x * 100.0 + y * 10.0 + z);
+    let slow3 =
+        Leaf::try_map3(|x: f64, y: f64, z: f64| Ok::<f64, String>(x * 100.0 + y * 10.0 + z));
+    let mut rng = Rng(0x7a99_ed00);
+    let (mut ok, mut errors) = (0, 0);
+    for case in 0..3000 {
+        let ndim = rng.below(3);
+        let shape: Vec<usize> = (0..ndim).map(|_| rng.below(4)).collect();
+        let rows: usize = shape.iter().product();
+        let lens: Vec<usize> = (0..rows).map(|_| rng.below(5)).collect();
+        let nargs = 2 + rng.below(2);
+        // At least one operand with rows, so the result is ragged.
+        let json = rows_json(
+            &shape,
+            &mut {
+                let mut it = lens.clone().into_iter();
+                move || it.next().unwrap_or(0)
+            },
+            &mut rng,
+        );
+        let first = Array::from_json(&json, Some(&ty(&shape, "var").parse().unwrap())).unwrap();
+        let mut args = vec![(first, format!("same lengths {json}"))];
+        for _ in 1..nargs {
+            args.push(operand(&mut rng, &shape, &lens));
+        }
+        // The ragged operand in a random position.
+        let at = rng.below(nargs);
+        args.swap(0, at);
+        let refs: Vec<&Array> = args.iter().map(|(a, _)| a).collect();
+        let (fast, slow) = if nargs == 2 {
+            (&fast2, &slow2)
+        } else {
+            (&fast3, &slow3)
+        };
+        let got = apply(&refs, fast);
+        let want = apply(&refs, slow);
+        let log = || {
+            let ops: Vec<&str> = args.iter().map(|(_, d)| d.as_str()).collect();
+            format!("case {case}: shape {shape:?}, operands {ops:#?}")
+        };
+        match (got, want) {
+            (Ok(g), Ok(w)) => {
+                assert_eq!(g.ty(), w.ty(), "{}", log());
+                assert_eq!(g.to_json(), w.to_json(), "{}", log());
+                ok += 1;
+            }
+            (Err(g), Err(w)) => {
+                assert_eq!(g.to_string(), w.to_string(), "{}", log());
+                errors += 1;
+            }
+            (g, w) => panic!("{}: fast {g:?}, kernel path {w:?}", log()),
+        }
+    }
+    // Both outcomes are exercised.
+    assert!(ok > 1000 && errors > 100, "{ok} results, {errors} errors");
+}
+
+#[test]
+fn rows_that_differ_in_one_row_do_not_run_flat() {
+    let x = Array::from_json(
+        "[[1, 2], [3], [4, 5, 6]]",
+        Some(&"3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let y = Array::from_json(
+        "[[10, 20], [30, 31], [40, 50, 60]]",
+        Some(&"3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let add = Leaf::map2(|a: f64, b: f64| a + b);
+    // Row 1 has length 1 in `x`: it broadcasts.
+    let r = apply(&[&x, &y], &add).unwrap();
+    assert_eq!(r.to_json(), "[[11, 22], [33, 34], [44, 55, 66]]");
+    let z = Array::from_json(
+        "[[10, 20], [30, 31, 32], [40, 50, 60]]",
+        Some(&"3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let e = apply(&[&y, &z], &add).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a ragged row of length 3 cannot broadcast to length 2, at index [1]"
+    );
+}
+
+#[test]
+fn results_share_their_operands_row_pairs() {
+    let x = Array::from_json(
+        "[[1, 2], [], [3, 4, 5]]",
+        Some(&"3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let y = Array::from_json(
+        "[[1, 1], [], [2, 2, 2]]",
+        Some(&"3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let add = Leaf::map2(|a: f64, b: f64| a + b);
+    let r = apply(&[&x, &y], &add).unwrap();
+    assert_eq!(r.to_json(), "[[2, 3], [], [5, 6, 7]]");
+    // The pairs of `x` (its data block) are the result's.
+    assert!(std::sync::Arc::ptr_eq(r.data_block(), x.data_block()));
+    // A value per row: still shared.
+    let per = Array::from_json(
+        "[[10], [20], [30]]",
+        Some(&"3 * 1 * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let r = apply(&[&per, &x], &add).unwrap();
+    assert_eq!(r.to_json(), "[[11, 12], [], [33, 34, 35]]");
+    assert!(std::sync::Arc::ptr_eq(r.data_block(), x.data_block()));
+}
