@@ -233,3 +233,124 @@ fn results_share_their_operands_row_pairs() {
     assert_eq!(r.to_json(), "[[11, 12], [], [33, 34, 35]]");
     assert!(std::sync::Arc::ptr_eq(r.data_block(), x.data_block()));
 }
+
+/// Rows longer than the spread's short-row stores and than its blocks,
+/// values per row of each element size, and per-row values of two sizes
+/// (spread byte by byte).
+#[test]
+fn long_rows_and_every_size_match_the_kernel_path() {
+    let lens = [0usize, 17, 1500, 3, 2100, 16, 1024, 1025, 1, 0, 40];
+    let rows: Vec<String> = lens
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let xs: Vec<String> = (0..n).map(|j| ((i * 31 + j) % 97).to_string()).collect();
+            format!("[{}]", xs.join(","))
+        })
+        .collect();
+    let json = format!("[{}]", rows.join(","));
+    let n = lens.len();
+    let per = |t: &str| {
+        let xs: Vec<String> = (0..n).map(|i| format!("[{}]", i % 5)).collect();
+        Array::from_json(
+            &format!("[{}]", xs.join(",")),
+            Some(&format!("{n} * 1 * {t}").parse().unwrap()),
+        )
+        .unwrap()
+    };
+    macro_rules! case {
+        ($t:ty, $name:literal) => {{
+            let x = Array::from_json(
+                &json,
+                Some(&format!("{n} * var * {}", $name).parse().unwrap()),
+            )
+            .unwrap();
+            let y = Array::from_json(
+                &json,
+                Some(&format!("{n} * var * {}", $name).parse().unwrap()),
+            )
+            .unwrap();
+            let p = per($name);
+            let fast = Leaf::map3(|a: $t, b: $t, c: $t| a.wrapping_add(b).wrapping_add(c));
+            let slow = Leaf::try_map3(|a: $t, b: $t, c: $t| {
+                Ok::<$t, String>(a.wrapping_add(b).wrapping_add(c))
+            });
+            for args in [[&p, &x, &y], [&x, &p, &y], [&x, &y, &p]] {
+                let got = apply(&args, &fast).unwrap();
+                assert_eq!(
+                    got.to_json(),
+                    apply(&args, &slow).unwrap().to_json(),
+                    "{}",
+                    $name
+                );
+            }
+        }};
+    }
+    case!(u8, "uint8");
+    case!(i16, "int16");
+    case!(i32, "int32");
+    case!(i64, "int64");
+    case!(u128, "uint128");
+    // Two per-row operands of different sizes.
+    let x = Array::from_json(
+        &json,
+        Some(&format!("{n} * var * float64").parse().unwrap()),
+    )
+    .unwrap();
+    let (pi, pf) = (per("int32"), per("float64"));
+    let fast = Leaf::map3(|a: i32, b: f64, c: f64| a as f64 * 1000.0 + b * 10.0 + c);
+    let slow = Leaf::try_map3(|a: i32, b: f64, c: f64| {
+        Ok::<f64, String>(a as f64 * 1000.0 + b * 10.0 + c)
+    });
+    let got = apply(&[&pi, &pf, &x], &fast).unwrap();
+    assert_eq!(
+        got.to_json(),
+        apply(&[&pi, &pf, &x], &slow).unwrap().to_json()
+    );
+}
+
+/// Enough rows for several units on several threads (and the parallel
+/// check of where each unit starts), with one row changed at the end.
+#[test]
+fn many_rows_in_parallel_match_the_kernel_path() {
+    let mut rng = Rng(42);
+    let lens: Vec<usize> = (0..40_000).map(|_| rng.below(12)).collect();
+    let mk = |lens: &[usize], seed: usize| {
+        let rows: Vec<String> = lens
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                let xs: Vec<String> = (0..n).map(|j| ((i + j + seed) % 89).to_string()).collect();
+                format!("[{}]", xs.join(","))
+            })
+            .collect();
+        Array::from_json(
+            &format!("[{}]", rows.join(",")),
+            Some(&format!("{} * var * float64", lens.len()).parse().unwrap()),
+        )
+        .unwrap()
+    };
+    let (x, y) = (mk(&lens, 0), mk(&lens, 7));
+    let per = Array::from_shape_vec(
+        &[lens.len(), 1],
+        (0..lens.len()).map(|i| i as f64).collect(),
+    )
+    .unwrap();
+    let fast = Leaf::map2(|a: f64, b: f64| a * 3.0 + b);
+    let slow = Leaf::try_map2(|a: f64, b: f64| Ok::<f64, String>(a * 3.0 + b));
+    for args in [[&x, &y], [&per, &x], [&y, &per]] {
+        assert_eq!(
+            apply(&args, &fast).unwrap().to_json(),
+            apply(&args, &slow).unwrap().to_json()
+        );
+    }
+    // The last row one longer: an error, the same either way.
+    let mut other = lens.clone();
+    *other.last_mut().unwrap() = 20;
+    let z = mk(&other, 1);
+    let (e1, e2) = (
+        apply(&[&x, &z], &fast).unwrap_err(),
+        apply(&[&x, &z], &slow).unwrap_err(),
+    );
+    assert_eq!(e1.to_string(), e2.to_string());
+}

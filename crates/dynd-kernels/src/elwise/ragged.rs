@@ -231,17 +231,25 @@ pub(super) fn apply_ragged(
                 Some((_, 0, _, _))
             )
     });
-    let (scan, pairs) = match end_to_end(&shape, &ops, rows) {
-        Some(scan) => (scan, None),
-        None => {
-            let mut pairs = crate::memory::try_zeroed(rows, PAIR_SIZE)?;
-            let scan = self::scan(&shape, &ops, rows, out_size, &mut pairs)?;
-            (scan, Some(pairs))
+    if let Some(seg) = Segments::plan(&shape, &ops) {
+        if let Some(fast) = seg.run(flat, &ops, rows, out_size)? {
+            let shared = share.filter(|&k| fast.total == 0 || fast.first[k] == 0);
+            let pairs = match shared {
+                Some(_) => None,
+                None => Some(fresh_pairs(&shape, &ops, rows, out_size)?),
+            };
+            return finish(ty, srcs, &shape, (fast.values, out_size), shared, pairs).map(Some);
         }
-    };
+    }
+    let mut pairs = crate::memory::try_zeroed(rows, PAIR_SIZE)?;
+    let scan = self::scan(&shape, &ops, rows, out_size, &mut pairs)?;
     // The result's rows lie end to end from 0 either way (fresh pairs
     // count them so); shared pairs must be exactly that.
     let shared = share.filter(|&k| scan.end_to_end[k] && (scan.total == 0 || scan.first[k] == 0));
+    let pairs = match shared {
+        Some(_) => Vec::new(),
+        None => pairs,
+    };
     let bytes = scan
         .total
         .checked_mul(out_size)
@@ -300,6 +308,24 @@ pub(super) fn apply_ragged(
             )
         };
     }
+    let pairs = MemoryBlock::from_vec(pairs);
+    finish(ty, srcs, &shape, (values, out_size), shared, Some(pairs)).map(Some)
+}
+
+/// The result: its values, and the pairs of operand `shared` or fresh
+/// ones (C order over `shape`).
+///
+/// The values must be the result's elements with its rows end to end from
+/// byte 0 in row order: fresh pairs are counted so, and an operand's pairs
+/// are shared only when its rows were seen to lie exactly so.
+fn finish(
+    ty: &Type,
+    srcs: &[&Array],
+    shape: &[usize],
+    (values, out_size): (Arc<MemoryBlock>, usize),
+    shared: Option<usize>,
+    pairs: Option<Arc<MemoryBlock>>,
+) -> Result<Array, Error> {
     let element = Arrmeta::Var {
         values,
         offset: 0,
@@ -314,25 +340,19 @@ pub(super) fn apply_ragged(
             srcs[k].data_offset(),
         ),
         (None, Some(pairs)) => (
-            crate::array::c_order_meta(&shape, PAIR_SIZE, element)?,
-            MemoryBlock::from_vec(pairs),
+            crate::array::c_order_meta(shape, PAIR_SIZE, element)?,
+            pairs,
             0,
         ),
-        (None, None) => (
-            crate::array::c_order_meta(&shape, PAIR_SIZE, element)?,
-            fresh_pairs(&shape, &ops, rows, out_size)?,
-            0,
-        ),
+        (None, None) => unreachable!("the result has shared or fresh pairs"),
     };
     // SAFETY: the outer levels are C order over a block of `rows` pairs
     // (fresh), or a validated operand's own (shared); either way every
     // row's pair says `len` elements from byte `start`, and the rows lie
-    // end to end from byte 0 in row order (fresh pairs are counted so; an
-    // operand's pairs are shared only when the scan saw exactly that), so
-    // they cover `total * out_size` bytes: the values block, of elements
-    // `out_size` apart, aligned (a fresh block is 16-byte aligned).
-    let out = unsafe { Array::from_parts_unchecked(ty.clone(), Arc::new(meta), data, offset) };
-    Ok(Some(out))
+    // end to end from byte 0 in row order (by this function's contract),
+    // so they cover the values block, of elements `out_size` apart,
+    // aligned (a fresh block is 16-byte aligned).
+    Ok(unsafe { Array::from_parts_unchecked(ty.clone(), Arc::new(meta), data, offset) })
 }
 
 /// The byte step from one row's position to the next for an operand whose
@@ -355,72 +375,673 @@ fn linear_step(op: &Operand, shape: &[usize]) -> Option<isize> {
     Some(step.unwrap_or(0))
 }
 
-/// The fast pass for operands that share a row structure: when every
-/// operand is 0-d or has `var` rows of contiguous elements, walked as one
-/// dimension, all of the same lengths and each lying end to end, this is
-/// one loop over the pairs comparing lengths and starts (no pairs written,
-/// no per-row bookkeeping); `None` as soon as that does not hold.
-fn end_to_end(shape: &[usize], ops: &[Operand], rows: usize) -> Option<Scan> {
-    let mut ptrs: SmallVec<[(*const u8, isize, isize, usize); MAX_ARGS]> = SmallVec::new();
-    for (k, op) in ops.iter().enumerate() {
-        match op.level {
-            Level::Scalar => {}
-            Level::Var { stride, .. } if stride == op.size as isize => {
-                ptrs.push((op.data, linear_step(op, shape)?, op.size as isize, k));
+/// The operands of the fast path: each is 0-d, a value per row, or `var`
+/// rows of contiguous elements, and every one with rows walks them as one
+/// dimension (see [`linear_step`]). Operands with the same pairs (one array
+/// twice, a result and its input) read them once.
+struct Segments {
+    /// The distinct row sources: row 0's pair, the step to the next row's,
+    /// and the element size.
+    sources: SmallVec<[(*const u8, isize, isize); MAX_ARGS]>,
+    /// Per operand with rows: its source.
+    of: [usize; MAX_ARGS],
+    /// The operands with a value per row: (operand, row 0's value, step).
+    per_row: SmallVec<[(usize, *const u8, isize); MAX_ARGS]>,
+}
+
+// SAFETY: the pointers reach the blocks of arrays the caller holds for the
+// whole call; the threads only read through them.
+unsafe impl Send for Segments {}
+// SAFETY: as above.
+unsafe impl Sync for Segments {}
+
+/// What the fast path made: the values, their count, and per operand with
+/// rows the byte offset (from its `base`) of its first non-empty row.
+struct Fast {
+    values: Arc<MemoryBlock>,
+    total: usize,
+    first: [isize; MAX_ARGS],
+}
+
+impl Segments {
+    /// The fast path's view of `ops`, or `None` when some operand does
+    /// not fit it.
+    fn plan(shape: &[usize], ops: &[Operand]) -> Option<Segments> {
+        let mut out = Segments {
+            sources: SmallVec::new(),
+            of: [0; MAX_ARGS],
+            per_row: SmallVec::new(),
+        };
+        for (k, op) in ops.iter().enumerate() {
+            match op.level {
+                Level::Scalar => {}
+                Level::Var { stride, .. } if stride == op.size as isize => {
+                    let src = (op.data, linear_step(op, shape)?, op.size as isize);
+                    out.of[k] = match out.sources.iter().position(|s| *s == src) {
+                        Some(i) => i,
+                        None => {
+                            out.sources.push(src);
+                            out.sources.len() - 1
+                        }
+                    };
+                }
+                Level::Fixed { n: 1, .. } => {
+                    out.per_row.push((k, op.data, linear_step(op, shape)?));
+                }
+                _ => return None,
             }
-            _ => return None,
         }
+        (!out.sources.is_empty()).then_some(out)
     }
-    let (&(p0, step0, size0, k0), rest) = ptrs.split_first()?;
-    let mut total = 0usize;
-    let mut ok = true;
-    let mut first = [0isize; MAX_ARGS];
-    let mut next = [0isize; MAX_ARGS];
-    let mut started = false;
-    for r in 0..rows as isize {
-        // SAFETY: row `r`'s pair of operand 0 (a validated array walked
-        // inside its outer shape).
-        let (s0, len) = unsafe { pair_at(p0.wrapping_offset(r * step0)) };
-        let mut starts = [0isize; MAX_ARGS];
-        for (j, &(p, step, _, _)) in rest.iter().enumerate() {
-            // SAFETY: as above, for operand `j + 1`.
-            let (s, l) = unsafe { pair_at(p.wrapping_offset(r * step)) };
-            if l != len {
+
+    /// Row `r`'s pair of source `k`.
+    ///
+    /// # Safety
+    ///
+    /// `r` is a row of the result (inside the validated operands' outer
+    /// shapes).
+    #[inline]
+    unsafe fn pair(&self, k: usize, r: usize) -> (isize, usize) {
+        let (p, step, _) = self.sources[k];
+        // SAFETY: by the contract.
+        unsafe { pair_at(p.wrapping_offset(r as isize * step)) }
+    }
+
+    /// Where each unit of [`CHUNK_ROWS`] rows starts in the result, if the
+    /// rows lie end to end: read from each unit's first non-empty row of
+    /// source 0 (and the last row's end), so the units can run at once.
+    /// The units themselves check that they hold exactly these elements.
+    /// Also gives each source's first non-empty row's start.
+    fn positions(&self, rows: usize) -> Option<(Vec<usize>, [isize; MAX_ARGS])> {
+        let units = rows.div_ceil(CHUNK_ROWS);
+        let size = self.sources[0].2;
+        let mut first: Option<[isize; MAX_ARGS]> = None;
+        let mut begins: Vec<Option<isize>> = Vec::with_capacity(units);
+        for u in 0..units {
+            let mut begin = None;
+            for r in u * CHUNK_ROWS..((u + 1) * CHUNK_ROWS).min(rows) {
+                // SAFETY: `r` is a row of the result.
+                let (start, len) = unsafe { self.pair(0, r) };
+                if len > 0 {
+                    begin = Some(start);
+                    if first.is_none() {
+                        let mut f = [0isize; MAX_ARGS];
+                        for (k, f) in f.iter_mut().enumerate().take(self.sources.len()) {
+                            // SAFETY: as above.
+                            *f = unsafe { self.pair(k, r) }.0;
+                        }
+                        first = Some(f);
+                    }
+                    break;
+                }
+            }
+            begins.push(begin);
+        }
+        let first = first.unwrap_or([0; MAX_ARGS]);
+        // The end: the last non-empty row's.
+        let mut end = first[0];
+        for r in (0..rows).rev() {
+            // SAFETY: as above.
+            let (start, len) = unsafe { self.pair(0, r) };
+            if len > 0 {
+                end = start.checked_add(isize::try_from(len).ok()?.checked_mul(size)?)?;
+                break;
+            }
+        }
+        let index = |at: isize| -> Option<usize> {
+            let bytes = at.checked_sub(first[0])?;
+            (bytes >= 0 && bytes % size == 0).then(|| (bytes / size) as usize)
+        };
+        let total = index(end)?;
+        let mut pos = vec![total; units + 1];
+        for u in (0..units).rev() {
+            pos[u] = match begins[u] {
+                Some(b) => index(b)?,
+                None => pos[u + 1],
+            };
+            if pos[u] > pos[u + 1] {
                 return None;
             }
-            starts[j] = s;
+        }
+        Some((pos, first))
+    }
+
+    /// Runs the leaf over the operands' values, unit of rows by unit (on
+    /// several threads for long results): each unit checks that its rows
+    /// have the same lengths in every source and lie end to end exactly
+    /// where [`Self::positions`] said, then runs one flat loop over its
+    /// elements, or spreads the values per row over blocks and runs the
+    /// loop per block. `None` when the rows are not laid out so.
+    fn run(
+        &self,
+        flat: &dyn FlatRun,
+        ops: &[Operand],
+        rows: usize,
+        out_size: usize,
+    ) -> Result<Option<Fast>, Error> {
+        let Some((pos, first_src)) = self.positions(rows) else {
+            return Ok(None);
+        };
+        let total = pos[pos.len() - 1];
+        let bytes = total
+            .checked_mul(out_size)
+            .filter(|&b| isize::try_from(b).is_ok())
+            .ok_or_else(|| Error::alloc(total as u128 * out_size as u128))?;
+        let mut values = MemoryBlock::for_overwrite(bytes)?;
+        let Some(block) = Arc::get_mut(&mut values) else {
+            unreachable!("a fresh block has one owner")
+        };
+        let dst = Dst(block.as_mut_ptr());
+        let mut first = [0isize; MAX_ARGS];
+        for (k, op) in ops.iter().enumerate() {
+            if matches!(op.level, Level::Var { .. }) {
+                first[k] = first_src[self.of[k]];
+            }
+        }
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        let unit = |u: usize| {
+            use std::sync::atomic::Ordering::Relaxed;
+            if failed.load(Relaxed) {
+                return;
+            }
+            let range = u * CHUNK_ROWS..((u + 1) * CHUNK_ROWS).min(rows);
+            // SAFETY: the unit's rows are rows of the result; `dst` holds
+            // `total` elements, and no other unit writes `pos[u]..pos[u +
+            // 1]` (the positions never decrease).
+            let ok = unsafe {
+                self.execute(
+                    flat,
+                    ops,
+                    (&first_src, &first),
+                    range,
+                    (pos[u], pos[u + 1]),
+                    dst,
+                    out_size,
+                )
+            };
+            if !ok {
+                failed.store(true, Relaxed);
+            }
+        };
+        let units = rows.div_ceil(CHUNK_ROWS);
+        if total < PARALLEL_MIN || units < 2 || rayon::current_num_threads() < 2 {
+            (0..units).for_each(unit);
+        } else {
+            use rayon::prelude::*;
+            (0..units).into_par_iter().for_each(unit);
+        }
+        if failed.into_inner() {
+            return Ok(None);
+        }
+        Ok(Some(Fast {
+            values,
+            total,
+            first,
+        }))
+    }
+
+    /// Whether rows `range` have the same lengths in every source and hold
+    /// result elements `begin..end` exactly: each non-empty row of source
+    /// `k` starts at `first[k] + i * size` for its first element's index
+    /// `i`, counted from `begin`.
+    ///
+    /// # Safety
+    ///
+    /// The rows are rows of the result.
+    unsafe fn verify(
+        &self,
+        range: std::ops::Range<usize>,
+        first: &[isize; MAX_ARGS],
+        begin: usize,
+        end: usize,
+    ) -> bool {
+        let s = &self.sources;
+        let at = |k: usize| {
+            let (p, step, size) = s[k];
+            (p, step, first[k] + begin as isize * size, size)
+        };
+        // SAFETY: forwarded, in each arm.
+        unsafe {
+            match s.len() {
+                1 => verify_rows::<1>([at(0)], range, end - begin),
+                2 => verify_rows::<2>([at(0), at(1)], range, end - begin),
+                3 => verify_rows::<3>([at(0), at(1), at(2)], range, end - begin),
+                _ => verify_rows::<4>([at(0), at(1), at(2), at(3)], range, end - begin),
+            }
+        }
+    }
+
+    /// Runs the leaf over result elements `begin..end`, which rows `range`
+    /// must hold exactly (each row is checked before its elements are
+    /// read, and nothing is written outside `begin..end`); `false` when
+    /// they do not.
+    ///
+    /// # Safety
+    ///
+    /// The rows are rows of the result; `dst` holds the result's elements
+    /// and nothing else writes `begin..end` meanwhile.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn execute(
+        &self,
+        flat: &dyn FlatRun,
+        ops: &[Operand],
+        (first_src, first): (&[isize; MAX_ARGS], &[isize; MAX_ARGS]),
+        range: std::ops::Range<usize>,
+        (begin, end): (usize, usize),
+        dst: Dst,
+        out_size: usize,
+    ) -> bool {
+        let dst = dst.get();
+        let n = ops.len();
+        // Runs result elements `at..at + len`, with the per-row operands
+        // read from `spread` (their buffers) when given.
+        let block = |at: usize, len: usize, spread: Option<(*const u8, usize)>| {
+            let mut ptrs = [std::ptr::null::<u8>(); MAX_ARGS];
+            let mut strides = [0isize; MAX_ARGS];
+            for (k, op) in ops.iter().enumerate() {
+                (ptrs[k], strides[k]) = match op.level {
+                    Level::Var { base, .. } => (
+                        base.wrapping_offset(first[k] + (at * op.size) as isize),
+                        op.size as isize,
+                    ),
+                    _ => (op.data, 0),
+                };
+            }
+            if let Some((bufs, pitch)) = spread {
+                for (j, &(k, ..)) in self.per_row.iter().enumerate() {
+                    ptrs[k] = bufs.wrapping_add(j * pitch);
+                    strides[k] = ops[k].size as isize;
+                }
+            }
+            // SAFETY: result elements `at..at + len` and each operand's
+            // (verified rows end to end, inside validated blocks), or the
+            // spread values filling the first `len` of their buffers.
+            unsafe {
+                flat.run(
+                    dst.wrapping_add(at * out_size),
+                    out_size as isize,
+                    &ptrs[..n],
+                    &strides[..n],
+                    len,
+                )
+            };
+        };
+        if self.per_row.is_empty() {
+            // SAFETY: the rows are the result's.
+            if !unsafe { self.verify(range, first_src, begin, end) } {
+                return false;
+            }
+            if end > begin {
+                block(begin, end - begin, None);
+            }
+            return true;
+        }
+        // Where each source's next non-empty row must start.
+        let mut next = [0isize; MAX_ARGS];
+        for (k, n) in next.iter_mut().enumerate().take(self.sources.len()) {
+            *n = first_src[k] + begin as isize * self.sources[k].2;
+        }
+        let sizes: SmallVec<[usize; MAX_ARGS]> =
+            self.per_row.iter().map(|&(k, ..)| ops[k].size).collect();
+        let pitch = (BLOCK + 2 * SLACK) * 16;
+        SPREAD.with(|cell| {
+            let mut own = Vec::new();
+            let mut borrowed = cell.try_borrow_mut();
+            let words: &mut Vec<u128> = match borrowed.as_deref_mut() {
+                Ok(w) => w,
+                // Re-entered on this thread: a buffer of its own.
+                Err(_) => &mut own,
+            };
+            if words.len() * 16 < sizes.len() * pitch {
+                words.resize(sizes.len() * pitch / 16, 0);
+            }
+            let bufs = words.as_mut_ptr().cast::<u8>();
+            let flush = |at: usize, len: usize| block(at, len, Some((bufs.cast_const(), pitch)));
+            let same = sizes.iter().all(|&z| z == sizes[0]);
+            let at = (begin, end, next);
+            // SAFETY: in each arm, the buffers hold `BLOCK + 2 * SLACK`
+            // elements of up to 16 bytes each, `pitch` apart, aligned; the
+            // per-row values are of the arm's size; the rows are the
+            // result's.
+            unsafe {
+                let one = self.sources.len() == 1;
+                match sizes[0] {
+                    8 if one && sizes.len() == 1 => self.spread_one::<u64>(range, at, bufs, &flush),
+                    4 if one && sizes.len() == 1 => self.spread_one::<u32>(range, at, bufs, &flush),
+                    8 if same && one => {
+                        self.spread_rows::<u64, false>(range, at, bufs, pitch, &flush)
+                    }
+                    8 if same => self.spread_rows::<u64, true>(range, at, bufs, pitch, &flush),
+                    4 if same => self.spread_rows::<u32, true>(range, at, bufs, pitch, &flush),
+                    2 if same => self.spread_rows::<u16, true>(range, at, bufs, pitch, &flush),
+                    1 if same => self.spread_rows::<u8, true>(range, at, bufs, pitch, &flush),
+                    _ => self.spread_rows_bytes(range, at, bufs, pitch, &sizes, &flush),
+                }
+            }
+        })
+    }
+
+    /// Checks row `r` (of length `len` in source 0, starting at `start`):
+    /// every source's row has that length and starts where the last one
+    /// ended, and the row's elements end by `end`; moves `next` on.
+    ///
+    /// # Safety
+    ///
+    /// `r` is a row of the result.
+    #[inline]
+    unsafe fn check_row(
+        &self,
+        r: usize,
+        (start, len): (isize, usize),
+        next: &mut [isize; MAX_ARGS],
+        at: usize,
+        end: usize,
+    ) -> bool {
+        if len == 0 {
+            // An empty row: the other sources' must be empty too.
+            return (1..self.sources.len()).all(|k| {
+                // SAFETY: by the contract.
+                unsafe { self.pair(k, r) }.1 == 0
+            });
+        }
+        let mut ok = start == next[0] && len <= end - at;
+        next[0] = start.wrapping_add((len as isize).wrapping_mul(self.sources[0].2));
+        for (k, n) in next.iter_mut().enumerate().take(self.sources.len()).skip(1) {
+            // SAFETY: by the contract.
+            let (s, l) = unsafe { self.pair(k, r) };
+            ok &= s == *n && l == len;
+            *n = s.wrapping_add((len as isize).wrapping_mul(self.sources[k].2));
+        }
+        ok
+    }
+
+    /// The rows `range`, from result element `at`: each per-row value (all
+    /// `T`-sized) is spread over its row's length in the buffers (`pitch`
+    /// bytes apart, one store per element, no call per row), and
+    /// `flush(at, len)` runs each full block.
+    ///
+    /// # Safety
+    ///
+    /// Each buffer holds `BLOCK + 2 * SLACK` elements of `T`, aligned; the
+    /// per-row operands' values are `T`-sized; the rows are the result's.
+    #[inline]
+    unsafe fn spread_rows<T: Copy, const MULTI: bool>(
+        &self,
+        range: std::ops::Range<usize>,
+        (mut at, end, mut next): (usize, usize, [isize; MAX_ARGS]),
+        bufs: *mut u8,
+        pitch: usize,
+        flush: &dyn Fn(usize, usize),
+    ) -> bool {
+        let (p0, step0, size0) = self.sources[0];
+        let mut pair = p0.wrapping_offset(range.start as isize * step0);
+        let nper = self.per_row.len();
+        let mut vals: [(*const u8, isize, *mut T); MAX_ARGS] =
+            [(std::ptr::null(), 0, std::ptr::null_mut()); MAX_ARGS];
+        for (j, &(_, v, step)) in self.per_row.iter().enumerate() {
+            vals[j] = (
+                v.wrapping_offset(range.start as isize * step),
+                step,
+                bufs.wrapping_add(j * pitch).cast::<T>(),
+            );
+        }
+        let vals = &mut vals[..nper];
+        let mut fill = 0usize;
+        for r in range {
+            // SAFETY: this row's pair of source 0, by the contract.
+            let (start, len) = unsafe { pair_at(pair) };
+            pair = pair.wrapping_offset(step0);
+            let ok = if MULTI {
+                // SAFETY: `r` is a row of the result.
+                unsafe { self.check_row(r, (start, len), &mut next, at + fill, end) }
+            } else {
+                // One source: its row starts where the last ended (or is
+                // empty), inside `..end`.
+                let ok = len == 0 || (start == next[0] && len <= end - (at + fill));
+                next[0] = start.wrapping_add((len as isize).wrapping_mul(size0));
+                ok || len == 0
+            };
+            if !ok {
+                return false;
+            }
+            if len <= SLACK {
+                // `fill < BLOCK` here: SLACK unconditional stores stay
+                // inside the buffer, and the row's `len` of them count.
+                for (v, step, buf) in vals.iter_mut() {
+                    // SAFETY: the row's value, and buffer elements `fill..
+                    // fill + SLACK < BLOCK + SLACK`, by the contract.
+                    unsafe {
+                        let x = v.cast::<T>().read_unaligned();
+                        let p = buf.add(fill);
+                        for j in 0..SLACK {
+                            p.add(j).write(x);
+                        }
+                    }
+                    *v = v.wrapping_offset(*step);
+                }
+                fill += len;
+            } else {
+                // A long row: the block so far, then the row in blocks.
+                if fill > 0 {
+                    flush(at, fill);
+                    at += fill;
+                    fill = 0;
+                }
+                let mut left = len;
+                while left > 0 {
+                    let m = left.min(BLOCK);
+                    for (v, _, buf) in vals.iter() {
+                        // SAFETY: as above, `m <= BLOCK` elements.
+                        unsafe {
+                            let x = v.cast::<T>().read_unaligned();
+                            for j in 0..m {
+                                buf.add(j).write(x);
+                            }
+                        }
+                    }
+                    flush(at, m);
+                    at += m;
+                    left -= m;
+                }
+                for (v, step, _) in vals.iter_mut() {
+                    *v = v.wrapping_offset(*step);
+                }
+            }
+            if fill >= BLOCK {
+                flush(at, fill);
+                at += fill;
+                fill = 0;
+            }
+        }
+        if fill > 0 {
+            flush(at, fill);
+        }
+        at + fill == end
+    }
+
+    /// [`Self::spread_rows`] for the common case of one source of rows
+    /// and one value per row, with everything in registers.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::spread_rows`].
+    #[inline]
+    unsafe fn spread_one<T: Copy>(
+        &self,
+        range: std::ops::Range<usize>,
+        (mut at, end, next): (usize, usize, [isize; MAX_ARGS]),
+        bufs: *mut u8,
+        flush: &dyn Fn(usize, usize),
+    ) -> bool {
+        let (p0, step0, size0) = self.sources[0];
+        let (_, v0, vstep) = self.per_row[0];
+        let mut pair = p0.wrapping_offset(range.start as isize * step0);
+        let mut v = v0.wrapping_offset(range.start as isize * vstep);
+        let buf = bufs.cast::<T>();
+        let mut next = next[0];
+        let mut fill = 0usize;
+        for _ in range {
+            // SAFETY: this row's pair, and its value, by the contract.
+            let ((start, len), x) = unsafe { (pair_at(pair), v.cast::<T>().read_unaligned()) };
+            pair = pair.wrapping_offset(step0);
+            v = v.wrapping_offset(vstep);
+            if len == 0 {
+                continue;
+            }
+            if start != next || len > end - (at + fill) {
+                return false;
+            }
+            next = start.wrapping_add((len as isize).wrapping_mul(size0));
+            if len <= SLACK {
+                // SAFETY: buffer elements `fill..fill + SLACK`, with `fill
+                // < BLOCK`, inside its `BLOCK + 2 * SLACK`.
+                unsafe {
+                    let p = buf.add(fill);
+                    for j in 0..SLACK {
+                        p.add(j).write(x);
+                    }
+                }
+                fill += len;
+                if fill >= BLOCK {
+                    flush(at, fill);
+                    at += fill;
+                    fill = 0;
+                }
+            } else {
+                if fill > 0 {
+                    flush(at, fill);
+                    at += fill;
+                    fill = 0;
+                }
+                let mut left = len;
+                while left > 0 {
+                    let m = left.min(BLOCK);
+                    for j in 0..m {
+                        // SAFETY: `m <= BLOCK` buffer elements.
+                        unsafe { buf.add(j).write(x) };
+                    }
+                    flush(at, m);
+                    at += m;
+                    left -= m;
+                }
+            }
+        }
+        if fill > 0 {
+            flush(at, fill);
+        }
+        at + fill == end
+    }
+
+    /// As [`Self::spread_rows`], for per-row values of other or mixed
+    /// sizes (`sizes`), copied byte by byte.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::spread_rows`], with buffers of `BLOCK + 2 * SLACK`
+    /// elements of each operand's size (at most 16 bytes).
+    unsafe fn spread_rows_bytes(
+        &self,
+        range: std::ops::Range<usize>,
+        (mut at, end, mut next): (usize, usize, [isize; MAX_ARGS]),
+        bufs: *mut u8,
+        pitch: usize,
+        sizes: &[usize],
+        flush: &dyn Fn(usize, usize),
+    ) -> bool {
+        let mut fill = 0usize;
+        for r in range {
+            // SAFETY: row `r`'s pair of source 0, by the contract.
+            let (start, mut len) = unsafe { self.pair(0, r) };
+            // SAFETY: `r` is a row of the result.
+            if !unsafe { self.check_row(r, (start, len), &mut next, at + fill, end) } {
+                return false;
+            }
+            while len > 0 {
+                let m = len.min(BLOCK - fill);
+                for (j, &(_, v, step)) in self.per_row.iter().enumerate() {
+                    let v = v.wrapping_offset(r as isize * step);
+                    let buf = bufs.wrapping_add(j * pitch);
+                    for i in fill..fill + m {
+                        // SAFETY: the row's value, and element `i < BLOCK`
+                        // of the buffer, by the contract.
+                        unsafe {
+                            std::ptr::copy_nonoverlapping(v, buf.add(i * sizes[j]), sizes[j])
+                        };
+                    }
+                }
+                fill += m;
+                len -= m;
+                if fill == BLOCK {
+                    flush(at, fill);
+                    at += fill;
+                    fill = 0;
+                }
+            }
+        }
+        if fill > 0 {
+            flush(at, fill);
+        }
+        at + fill == end
+    }
+}
+
+/// Whether the rows `range` of `V` sources (row 0's pair, step, the
+/// expected start of the first non-empty row, element size) have equal
+/// lengths and lie end to end from the expected starts, `count` elements
+/// in all.
+///
+/// # Safety
+///
+/// Each source's pairs for `range` are readable.
+#[inline]
+unsafe fn verify_rows<const V: usize>(
+    src: [(*const u8, isize, isize, isize); V],
+    range: std::ops::Range<usize>,
+    count: usize,
+) -> bool {
+    let mut next: [isize; V] = std::array::from_fn(|k| src[k].2);
+    let mut ptr: [*const u8; V] =
+        std::array::from_fn(|k| src[k].0.wrapping_offset(range.start as isize * src[k].1));
+    let mut ok = true;
+    let mut seen = 0usize;
+    for _ in range {
+        let mut pair = [(0isize, 0usize); V];
+        for k in 0..V {
+            // SAFETY: this row's pair, by the contract.
+            pair[k] = unsafe { pair_at(ptr[k]) };
+            ptr[k] = ptr[k].wrapping_offset(src[k].1);
+        }
+        let len = pair[0].1;
+        for p in &pair[1..] {
+            ok &= p.1 == len;
         }
         if len == 0 {
             continue;
         }
-        if !started {
-            started = true;
-            first[k0] = s0;
-            next[k0] = s0;
-            for (j, &(.., k)) in rest.iter().enumerate() {
-                first[k] = starts[j];
-                next[k] = starts[j];
-            }
+        for k in 0..V {
+            ok &= pair[k].0 == next[k];
+            next[k] = pair[k]
+                .0
+                .wrapping_add((len as isize).wrapping_mul(src[k].3));
         }
-        ok &= s0 == next[k0];
-        next[k0] = s0 + len as isize * size0;
-        for (j, &(_, _, size, k)) in rest.iter().enumerate() {
-            ok &= starts[j] == next[k];
-            next[k] = starts[j] + len as isize * size;
+        seen = seen.wrapping_add(len);
+        if !ok || seen > count {
+            return false;
         }
-        total = total.checked_add(len)?;
     }
-    if !ok {
-        return None;
-    }
-    Some(Scan {
-        total,
-        end_to_end: std::array::from_fn(|k| {
-            k < ops.len() && !matches!(ops[k].level, Level::Scalar)
-        }),
-        first,
-        marks: Vec::new(),
-    })
+    ok && seen == count
+}
+
+/// Values per block of the segmented loop.
+const BLOCK: usize = 1024;
+
+/// Room past a block's end, so that short rows are filled with a fixed
+/// number of unconditional stores.
+const SLACK: usize = 16;
+
+thread_local! {
+    /// Each thread's buffers for the values per row, spread over a block.
+    static SPREAD: std::cell::RefCell<Vec<u128>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Fresh pairs for the result of the fast pass: row after row from 0, with
