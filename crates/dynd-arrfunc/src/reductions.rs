@@ -1,6 +1,9 @@
 //! The reduction builtins: `sum`, `prod`, `min`, `max`, `mean`, `all`,
-//! `any`, each `(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar,
-//! where: ?Any) -> Any` (`mean`, `all` and `any` without `initial`);
+//! `any`, `count`, each `(Any, axis: ?Any, keepdims: ?bool, initial:
+//! ?Scalar, where: ?Any) -> Any` (`mean`, `all`, `any` and `count` without
+//! `initial`; `count` gives the number of elements each reduction folds, as
+//! `int64`, from the shape and row lengths — or the mask — alone, and
+//! `mean` divides the sum by it);
 //! `kahan_sum(x, axis=, keepdims=)`, a compensated float64 sum from the
 //! four pieces of a stateful reduction (init, step, combine, finish); and
 //! the scans `cumsum(x, axis=)`, `cumprod(x, axis=)` along one axis
@@ -80,6 +83,10 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
     };
     let mean = Callable::function("mean", short, kw(false), |args, kw| mean(args[0], kw))
         .unwrap_or_else(|e| unreachable!("builtin mean: {e}"));
+    let count = Callable::function("count", short, kw(false), |args, kw| {
+        count("count", args[0], kw)
+    })
+    .unwrap_or_else(|e| unreachable!("builtin count: {e}"));
     let kahan = Callable::function(
         "kahan_sum",
         "(Any, axis: ?Any, keepdims: ?bool) -> Any",
@@ -127,6 +134,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         boolean("all", Op::All),
         boolean("any", Op::Any),
         ("mean", mean),
+        ("count", count),
     ]
 }
 
@@ -389,18 +397,28 @@ fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
         a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
     };
     let sum = run("mean", Op::Sum, &x, kw)?;
-    // The count: the same reduction of `true` in `x`'s shape (masked as
-    // asked), so ragged rows and masks count what they hold.
-    let get = |name: &str| {
-        crate::builtins::get(name).unwrap_or_else(|| unreachable!("{name} is a builtin"))
-    };
-    let everywhere = get("logical_or").call(&[
-        &get("equal").call(&[&x, &x])?,
-        &get("not_equal").call(&[&x, &x])?,
-    ])?;
-    let count = run("mean", Op::Sum, &everywhere, kw)?;
+    // The count from the shape (row lengths for ragged axes), or one pass
+    // over the mask: never another pass over the values.
+    let count = count("mean", &x, kw)?;
     let count = count.cast(&with_dtype(&count, float)?, ErrorMode::NoCheck)?;
-    get("divide").call(&[&sum, &count])
+    crate::builtins::get("divide")
+        .unwrap_or_else(|| unreachable!("divide is a builtin"))
+        .call(&[&sum, &count])
+}
+
+/// The number of elements each reduction folds (those `where` keeps), as
+/// `int64` (see [`dynd_kernels::reduce::count`]).
+fn count(name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+    let axes = axes(name, kw)?;
+    let keepdims = kw.bool("keepdims")?.unwrap_or(false);
+    let mask = mask(name, kw)?;
+    Ok(dynd_kernels::reduce::count(
+        a,
+        axes.as_deref(),
+        keepdims,
+        mask.as_ref(),
+        name,
+    )?)
 }
 
 /// `cumsum` / `cumprod` along one `axis`; without one, along the only

@@ -251,3 +251,89 @@ fn kahan_sum_beats_naive_summation_and_scans_run_along_one_axis() {
         "cumsum: axis 2 is out of bounds for an array of 2 dimension(s)"
     );
 }
+
+/// `count` gives what each reduction folds: from the shape, the row
+/// lengths (per row and across rows) or the mask; `mean` divides by it.
+#[test]
+fn count_and_mean_from_shapes_row_lengths_and_masks() {
+    let count = builtins::get("count").unwrap();
+    let mean = builtins::get("mean").unwrap();
+    let ax = |n: i64| Array::from_scalar(n);
+    let a = Array::from_json(
+        "[[1, 2, 3], [], [4, 5]]",
+        Some(&"3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let (ax0, ax1) = (ax(0), ax(1));
+    assert_eq!(
+        count.call_kw(&[&a], &[("axis", &ax1)]).unwrap().to_string(),
+        "[3, 0, 2]"
+    );
+    assert_eq!(
+        count.call_kw(&[&a], &[("axis", &ax0)]).unwrap().to_string(),
+        "[2, 2, 1]"
+    );
+    assert_eq!(count.call(&[&a]).unwrap().to_string(), "5");
+    assert_eq!(
+        mean.call_kw(&[&a], &[("axis", &ax1)]).unwrap().to_string(),
+        "[2, NaN, 4.5]"
+    );
+    assert_eq!(
+        mean.call_kw(&[&a], &[("axis", &ax0)]).unwrap().to_string(),
+        "[2.5, 3.5, 3]"
+    );
+    let keep = Array::from_scalar(true);
+    let r = count
+        .call_kw(&[&a], &[("axis", &ax1), ("keepdims", &keep)])
+        .unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[[3], [0], [2]]".into(), "3 * 1 * int64".into())
+    );
+    // Fixed dimensions: the product of the reduced sizes.
+    let d = Array::from_shape_vec(&[2, 3, 4], (0..24).map(|i| i as f64).collect()).unwrap();
+    let axes = Array::from_json("[0, 2]", None).unwrap();
+    let r = count.call_kw(&[&d], &[("axis", &axes)]).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[8, 8, 8]".into(), "3 * int64".into())
+    );
+    assert_eq!(
+        mean.call_kw(&[&d], &[("axis", &axes)]).unwrap().to_string(),
+        "[7.5, 11.5, 15.5]"
+    );
+    // A mask: the elements it keeps.
+    let m = Array::from_json(
+        "[[true, false, true], [], [false, false]]",
+        Some(&"3 * var * bool".parse().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(
+        count
+            .call_kw(&[&a], &[("axis", &ax1), ("where", &m)])
+            .unwrap()
+            .to_string(),
+        "[2, 0, 0]"
+    );
+    let row_mask = Array::from_json("[true, false, true, true]", None).unwrap();
+    assert_eq!(
+        count
+            .call_kw(&[&d], &[("axis", &ax(2)), ("where", &row_mask)])
+            .unwrap()
+            .to_string(),
+        "[[3, 3, 3], [3, 3, 3]]"
+    );
+    let short = Array::from_json("[true, false, true]", None).unwrap();
+    let e = count.call_kw(&[&d], &[("where", &short)]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("does not broadcast to the array 2 * 3 * 4 * float64"),
+        "{e}"
+    );
+    // Errors say what was wrong.
+    let e = count.call_kw(&[&d], &[("axis", &ax(3))]).unwrap_err();
+    assert!(e.to_string().contains("axis 3"), "{e}");
+    let na = Array::from_json("[1, null]", Some(&"2 * ?float64".parse().unwrap())).unwrap();
+    let e = count.call(&[&na]).unwrap_err();
+    assert!(e.to_string().contains("option"), "{e}");
+}

@@ -120,6 +120,7 @@ impl Arrmeta {
 pub const PAIR_SIZE: usize = 16;
 
 /// Reads a (start, length) pair.
+#[inline]
 pub(crate) fn read_pair(bytes: &[u8]) -> (u64, u64) {
     let mut a = [0u8; 8];
     let mut b = [0u8; 8];
@@ -129,6 +130,7 @@ pub(crate) fn read_pair(bytes: &[u8]) -> (u64, u64) {
 }
 
 /// Writes a (start, length) pair.
+#[inline]
 pub(crate) fn write_pair(out: &mut [u8], start: u64, len: u64) {
     out[..8].copy_from_slice(&start.to_ne_bytes());
     out[8..16].copy_from_slice(&len.to_ne_bytes());

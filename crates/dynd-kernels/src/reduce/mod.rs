@@ -590,6 +590,101 @@ fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
 }
 
 /// Keeps the failure of the lowest row, as a serial run would report it.
+/// The number of elements each reduction of `a` over `axes` folds — those
+/// a `where` mask keeps — as `int64`, in the shape the reduction gives
+/// (`keepdims` as there). Without a mask nothing is read but the shape: a
+/// product of the reduced sizes for fixed dimensions, the row lengths for
+/// a ragged axis, and across ragged rows the number of rows long enough
+/// at each position (one pass over the rows' lengths). With a mask, one
+/// pass over the mask.
+///
+/// ```
+/// use dynd_kernels::{array, reduce::count};
+///
+/// let a = array![[1.0, 2.0, 3.0], [4.0]];
+/// assert_eq!(count(&a, Some(&[1]), false, None, "count")?.to_string(), "[3, 1]");
+/// assert_eq!(count(&a, Some(&[0]), false, None, "count")?.to_string(), "[2, 1, 1]");
+/// assert_eq!(count(&a, None, false, None, "count")?.to_string(), "4");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`reduce`] for the axes and the mask; [`Error::Unsupported`] for
+/// option data types (counting the elements that are not NA) and `var`
+/// layouts other than fixed dimensions around one innermost `var`.
+pub fn count(
+    a: &Array,
+    axes: Option<&[i64]>,
+    keepdims: bool,
+    mask: Option<&Array>,
+    name: &str,
+) -> Result<Array, Error> {
+    if matches!(a.dtype().kind(), dynd_types::TypeKind::Option(_)) {
+        return Err(Error::Unsupported {
+            operation: "counting the elements of an option type (NA-aware counts are not in yet)",
+            ty: a.ty().clone(),
+        });
+    }
+    let sum = Reduction {
+        identity: Some(0i64),
+        combine: |x: i64, y: i64| x + y,
+        reorderable: true,
+    };
+    let args = ReduceArgs {
+        axes,
+        keepdims,
+        initial: None,
+        mask: None,
+    };
+    if let Some(mask) = mask {
+        if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
+            return Err(value_error(format!(
+                "{name}: the `where` mask must be bool, not {}",
+                mask.dtype()
+            )));
+        }
+        // The mask in the array's shape, as 0 and 1.
+        let ty = dynd_types::Type::with_dims(a.shape(), dynd_types::Scalar::Int64.into())?;
+        let mismatch = |e: Error| {
+            value_error(format!(
+                "{name}: the `where` mask {} does not broadcast to the array {}: {e}",
+                mask.ty(),
+                a.ty()
+            ))
+        };
+        let mut ones = crate::elwise::alloc_broadcast(&ty, &[a, mask]).map_err(mismatch)?;
+        ones.assign(mask, crate::ErrorMode::NoCheck)
+            .map_err(mismatch)?;
+        return reduce(&ones, &args, &sum, name);
+    }
+    let ndim = a.ndim();
+    let reduced = normalize_axes(axes, ndim, name)?;
+    if a.ty().has_var_dim() {
+        return ragged::count_var(a, &reduced, keepdims, name);
+    }
+    let shape: Vec<usize> = a.ty().fixed_shape().unwrap_or_default();
+    let mut n: i64 = 1;
+    let mut out: Vec<usize> = Vec::with_capacity(ndim);
+    for (k, &size) in shape.iter().enumerate() {
+        if reduced.contains(&k) {
+            n = n.saturating_mul(size as i64);
+            if keepdims {
+                out.push(1);
+            }
+        } else {
+            out.push(size);
+        }
+    }
+    let ty = dynd_types::Type::with_dims(
+        out.iter().map(|&n| dynd_types::Dim::Fixed(n)),
+        dynd_types::Scalar::Int64.into(),
+    )?;
+    let mut counts = Array::zeros(&ty)?;
+    counts.fresh_elements::<i64>().fill(n);
+    Ok(counts)
+}
+
 fn note_failure(slot: &std::sync::Mutex<Option<(usize, Error)>>, row: usize, e: Error) {
     let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
     if slot.as_ref().is_none_or(|(r, _)| row < *r) {

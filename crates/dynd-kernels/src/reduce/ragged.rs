@@ -137,6 +137,165 @@ impl<'a> Rows<'a> {
     }
 }
 
+/// Rows per unit of work of the per-row fold.
+const UNIT_ROWS: usize = 1 << 10;
+
+/// The rows of a `var` dimension of contiguous, aligned `T`s under one
+/// fixed dimension (or none), read as slices with a pair read and a
+/// bounds check each.
+struct RowSlices<'a, T> {
+    /// The pairs' bytes, the first pair's offset and the step between them.
+    data: &'a [u8],
+    base: usize,
+    step: isize,
+    /// The values block's bytes and the offset of the rows' starts.
+    vals: &'a [u8],
+    offset: i128,
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<'a, T: Element> RowSlices<'a, T> {
+    fn of(rows: &Rows<'a>) -> Option<RowSlices<'a, T>> {
+        let size = std::mem::size_of::<T>();
+        let step = match rows.fixed[..] {
+            [] => 0,
+            [(_, s)] => s,
+            _ => return None,
+        };
+        let aligned =
+            (rows.vals.as_ptr() as usize + rows.offset as usize) % std::mem::align_of::<T>() == 0;
+        (rows.stride == size as isize && aligned && rows.base >= 0).then_some(RowSlices {
+            data: rows.data,
+            base: rows.base as usize,
+            step,
+            vals: rows.vals,
+            offset: rows.offset as i128,
+            _t: std::marker::PhantomData,
+        })
+    }
+
+    /// Row `r`'s elements, or `None` if its pair or elements lie outside
+    /// their blocks (never, for a validated array) or are misaligned.
+    #[inline]
+    fn row(&self, r: usize) -> Option<&'a [T]> {
+        let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
+        let at = usize::try_from(at).ok()?;
+        let (start, len) = read_pair(self.data.get(at..at.checked_add(PAIR_SIZE)?)?);
+        if len == 0 {
+            return Some(&[]);
+        }
+        let size = std::mem::size_of::<T>();
+        let first = usize::try_from(self.offset + start as i64 as i128).ok()?;
+        let bytes = self
+            .vals
+            .get(first..first.checked_add((len as usize).checked_mul(size)?)?)?;
+        if bytes.as_ptr() as usize % std::mem::align_of::<T>() != 0 {
+            return None;
+        }
+        // SAFETY: `bytes` holds `len` `T`s laid end to end, aligned for
+        // `T`, inside a block that holds valid values of the array's data
+        // type `T` at its rows (a validated array's rows lie in it).
+        Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), len as usize) })
+    }
+}
+
+/// Rows shorter than this fold by length, [`LANES`] rows side by side.
+const SHORT: usize = 16;
+
+/// Rows of one length folded side by side: several dependency chains in
+/// flight, and a loop whose trip count repeats (no mispredicted exits).
+const LANES: usize = 4;
+
+/// Folds rows `first..` into `out` (one element per row), with `start`
+/// folded in first (the identity or `initial`). The unit's short rows are
+/// grouped by length (a counting sort of their indices) and each length's
+/// rows fold [`LANES`] at a time, each row in order (as [`fold8`] folds a
+/// row shorter than 16: the same bits); longer rows fold as [`fold_row`]
+/// does. `Err` names the first row that fails.
+fn fold_unit<T, F>(
+    rows: &RowSlices<'_, T>,
+    first: usize,
+    out: &mut [T],
+    red: &Reduction<T, F>,
+    start: Option<T>,
+    name: &str,
+) -> Result<(), Box<(usize, Error)>>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let f = red.combine;
+    let finish = |r: usize, v: Option<T>| -> Result<T, Box<(usize, Error)>> {
+        match (start, v) {
+            (Some(s), Some(v)) => Ok(f(s, v)),
+            (s, v) => v.or(s).ok_or_else(|| Box::new((r, no_identity(name)))),
+        }
+    };
+    let n = out.len();
+    let mut xs: Vec<&[T]> = Vec::with_capacity(n);
+    let mut count = [0usize; SHORT + 1];
+    for i in 0..n {
+        let r = first + i;
+        let x = rows.row(r).ok_or_else(|| {
+            (
+                r,
+                value_error(format!("{name}: var row {r} lies outside its block")),
+            )
+        })?;
+        count[x.len().min(SHORT)] += 1;
+        // Touch the row in order, so that the folds below, which visit
+        // the rows by length, find them in cache.
+        if let (Some(a), Some(b)) = (x.first(), x.last()) {
+            std::hint::black_box((*a, *b));
+        }
+        xs.push(x);
+    }
+    // Row indices grouped by length (rows of SHORT or more in the last
+    // group), in row order within each.
+    let mut at = [0usize; SHORT + 2];
+    for l in 0..=SHORT {
+        at[l + 1] = at[l] + count[l];
+    }
+    let mut order = vec![0u32; n];
+    let mut fill = at;
+    for (i, x) in xs.iter().enumerate() {
+        let l = x.len().min(SHORT);
+        order[fill[l]] = i as u32;
+        fill[l] += 1;
+    }
+    for &i in &order[at[0]..at[1]] {
+        let i = i as usize;
+        out[i] = finish(first + i, None)?;
+    }
+    for l in 1..SHORT {
+        let group = &order[at[l]..at[l + 1]];
+        let mut quads = group.chunks_exact(LANES);
+        for q in &mut quads {
+            let src: [&[T]; LANES] = std::array::from_fn(|k| &xs[q[k] as usize][..l]);
+            let mut acc: [T; LANES] = std::array::from_fn(|k| src[k][0]);
+            #[allow(clippy::needless_range_loop)] // lanes side by side
+            for j in 1..l {
+                for k in 0..LANES {
+                    acc[k] = f(acc[k], src[k][j]);
+                }
+            }
+            for k in 0..LANES {
+                let i = q[k] as usize;
+                out[i] = finish(first + i, Some(acc[k]))?;
+            }
+        }
+        for &i in quads.remainder() {
+            let i = i as usize;
+            out[i] = finish(first + i, fold_row(xs[i], None, red))?;
+        }
+    }
+    for &i in &order[at[SHORT]..at[SHORT + 1]] {
+        let i = i as usize;
+        out[i] = finish(first + i, fold_row(xs[i], None, red))?;
+    }
+    Ok(())
+}
+
 /// `mask` broadcast to `a`'s shape, as a `bool` array of that shape.
 fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
     let mismatch = |why: String| {
@@ -236,6 +395,30 @@ where
             T::SCALAR.into(),
         )?)?;
         let out_slice = out.fresh_elements::<T>();
+        if mask_rows.is_none() {
+            if let Some(walk) = RowSlices::<T>::of(&rows) {
+                let failed = std::sync::Mutex::new(None);
+                let work = |(u, chunk): (usize, &mut [T])| {
+                    let first = u * UNIT_ROWS;
+                    if let Err(e) = fold_unit(&walk, first, chunk, red, start, name) {
+                        let (i, e) = *e;
+                        note_failure(&failed, i, e);
+                    }
+                };
+                if out_slice.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
+                    out_slice
+                        .par_chunks_mut(UNIT_ROWS)
+                        .enumerate()
+                        .for_each(work);
+                } else {
+                    out_slice.chunks_mut(UNIT_ROWS).enumerate().for_each(work);
+                }
+                return match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                    Some((_, e)) => Err(e),
+                    None => Ok(out),
+                };
+            }
+        }
         let failed = std::sync::Mutex::new(None);
         let work = |(i, o): (usize, &mut T)| match fold(i).map(with_start) {
             Ok(Some(v)) => *o = v,
@@ -328,6 +511,70 @@ where
     var_array(&out_fixed, acc, |v| {
         with_start(v).ok_or_else(|| no_identity(name))
     })
+}
+
+/// [`super::count`] of an array whose innermost dimension is `var` (see
+/// the module docs), over `axes` (normalised, sorted): from the rows'
+/// lengths alone.
+pub(super) fn count_var(
+    a: &Array,
+    axes: &[usize],
+    keepdims: bool,
+    name: &str,
+) -> Result<Array, Error> {
+    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
+        operation:
+            "counting var dimensions other than one innermost var under fixed ones (`N * var * T`)",
+        ty: a.ty().clone(),
+    })?;
+    let nfixed = rows.shape.len();
+    let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
+    let groups = group_of_rows(&rows.shape, &reduced);
+    let ngroups: usize = (0..nfixed)
+        .filter(|k| !reduced[*k])
+        .map(|k| rows.shape[k])
+        .product();
+    let mut out_fixed: Vec<usize> = Vec::with_capacity(nfixed + 1);
+    for (&r, &n) in reduced.iter().zip(&rows.shape) {
+        match (r, keepdims) {
+            (false, _) => out_fixed.push(n),
+            (true, true) => out_fixed.push(1),
+            (true, false) => {}
+        }
+    }
+    if axes.contains(&nfixed) {
+        let mut acc = vec![0i64; ngroups];
+        for (r, g) in groups.iter().enumerate() {
+            acc[*g] += rows.pair(r, name)?.1 as i64;
+        }
+        if keepdims {
+            out_fixed.push(1);
+        }
+        return Array::from_shape_vec(&out_fixed, acc);
+    }
+    // Across the rows: at position `j`, the rows longer than `j` (a
+    // histogram of the lengths, summed from the longest down).
+    let mut lines: Vec<Vec<i64>> = vec![Vec::new(); ngroups];
+    for (r, g) in groups.iter().enumerate() {
+        let len = rows.pair(r, name)?.1;
+        let line = &mut lines[*g];
+        if line.len() < len + 1 {
+            line.resize(len + 1, 0);
+        }
+        line[len] += 1;
+    }
+    for line in &mut lines {
+        let mut longer = 0;
+        for c in line.iter_mut().rev() {
+            longer += *c;
+            *c = longer;
+        }
+        // Position `j` counts the rows of length `j + 1` or more.
+        if !line.is_empty() {
+            line.remove(0);
+        }
+    }
+    var_array(&out_fixed, lines, Ok)
 }
 
 /// For each row (in C order of the fixed `shape`), the C-order index of its
