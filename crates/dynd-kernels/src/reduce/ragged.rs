@@ -478,8 +478,12 @@ where
     // Across the rows: each group's rows folded position by position.
     if mask_rows.is_none() {
         let mut acc: Vec<Vec<T>> = vec![Vec::new(); ngroups];
+        let slices = RowSlices::<T>::of(&rows);
         for (r, g) in groups.iter().enumerate() {
-            let xs = rows.row::<T>(r, name)?;
+            let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+                Some(xs) => Cow::Borrowed(xs),
+                None => rows.row::<T>(r, name)?,
+            };
             let line = &mut acc[*g];
             let shared = line.len().min(xs.len());
             for (p, x) in line.iter_mut().zip(&xs[..shared]) {
