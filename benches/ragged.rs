@@ -13,7 +13,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dynd::func::builtins;
-use dynd::nd::Array;
+use dynd::nd::{Array, Index};
 
 const ROWS: usize = 1_000_000;
 
@@ -72,6 +72,23 @@ fn elementwise(c: &mut Criterion) {
     let y = Array::from_nested(yr.clone()).unwrap();
     let per_row = Array::from_shape_vec(&[ROWS, 1], (0..ROWS).map(|i| i as f64).collect()).unwrap();
     let (fx, fy) = (Array::from_vec(xv.clone()), Array::from_vec(yv.clone()));
+    // Rows that broadcast: every fourth non-empty row of `z` has length 1.
+    let zr: Vec<Vec<f64>> = yr
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            if i % 4 == 0 && !r.is_empty() {
+                vec![r[0]]
+            } else {
+                r.clone()
+            }
+        })
+        .collect();
+    let z = Array::from_nested(zr).unwrap();
+    // A view with a negative step over each row.
+    let reversed = y
+        .index(&[Index::slice(None, None, 1), Index::slice(None, None, -1)])
+        .unwrap();
     let mut g = c.benchmark_group("ragged/add_1e6_rows");
     g.throughput(Throughput::Elements(total as u64));
     g.sample_size(20);
@@ -84,6 +101,12 @@ fn elementwise(c: &mut Criterion) {
         });
         g.bench_function(format!("dynd_row_scalar_plus_x_{name}"), |b| {
             b.iter(|| pool.install(|| add.call(&[black_box(&per_row), black_box(&x)]).unwrap()))
+        });
+        g.bench_function(format!("dynd_x_plus_rows_of_one_{name}"), |b| {
+            b.iter(|| pool.install(|| add.call(&[black_box(&x), black_box(&z)]).unwrap()))
+        });
+        g.bench_function(format!("dynd_x_plus_reversed_rows_{name}"), |b| {
+            b.iter(|| pool.install(|| add.call(&[black_box(&x), black_box(&reversed)]).unwrap()))
         });
         g.bench_function(format!("dynd_flat_x_plus_y_{name}"), |b| {
             b.iter(|| pool.install(|| add.call(&[black_box(&fx), black_box(&fy)]).unwrap()))
@@ -126,6 +149,17 @@ fn elementwise(c: &mut Criterion) {
                 out.extend(xv[w[0]..w[1]].iter().map(|v| s + v));
             }
             out
+        })
+    });
+    let mut out = vec![0.0; total];
+    g.bench_function("hand_row_scalar_into", |b| {
+        b.iter(|| {
+            for (r, w) in black_box(&offsets).windows(2).enumerate() {
+                let s = per[r];
+                for (o, v) in out[w[0]..w[1]].iter_mut().zip(&xv[w[0]..w[1]]) {
+                    *o = s + v;
+                }
+            }
         })
     });
     let (nx, ny) = (

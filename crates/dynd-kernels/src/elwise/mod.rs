@@ -9,6 +9,30 @@
 //! kernel once per run; `var` dimensions in the sources check each row's
 //! length at run time.
 //!
+//! A result of fixed dimensions around one innermost `var` (`N * var *
+//! T`) does not go through a kernel per row: operands whose rows have the
+//! same lengths and lie end to end in their values (two columns of one
+//! table, a result and its input) run as one flat loop over the values;
+//! with a value per row (`N * 1`) those values are spread over blocks of
+//! the rows' values; other layouts (rows of length 1 that broadcast, views
+//! with steps over the rows) call the leaf's loop once per row. Each
+//! checks the rows in one pass over their (start, length) pairs, and the
+//! result shares an operand's pairs when its rows are the result's:
+//!
+//! ```
+//! use dynd_kernels::elwise::{apply, Leaf};
+//! use dynd_kernels::Array;
+//!
+//! let t = "3 * var * float64".parse()?;
+//! let x = Array::from_json("[[1, 2], [], [3, 4, 5]]", Some(&t))?;
+//! let y = Array::from_json("[[10, 20], [], [30, 40, 50]]", Some(&t))?;
+//! let r = apply(&[&x, &y], &Leaf::map2(|a: f64, b: f64| a + b))?;
+//! assert_eq!(r.to_string(), "[[11, 22], [], [33, 44, 55]]");
+//! // The result's rows are `x`'s: its pairs are shared, not rebuilt.
+//! assert!(std::sync::Arc::ptr_eq(r.data_block(), x.data_block()));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! The typed entry points run a Rust function elementwise, checking the
 //! element types, broadcasting the inputs and allocating the output:
 //!

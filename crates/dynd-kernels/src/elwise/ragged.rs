@@ -68,6 +68,11 @@ struct Walk<'a> {
     ops: &'a [Operand],
     index: SmallVec<[usize; 4]>,
     off: [isize; MAX_ARGS],
+    /// Each operand's step along the innermost outer dimension (0 past
+    /// the operands), and that dimension's size and current index.
+    step: [isize; MAX_ARGS],
+    last: usize,
+    at_last: usize,
 }
 
 impl<'a> Walk<'a> {
@@ -80,30 +85,53 @@ impl<'a> Walk<'a> {
             rem /= n.max(1);
         }
         let mut off = [0isize; MAX_ARGS];
-        for (o, op) in off.iter_mut().zip(ops) {
-            *o = index
+        let mut step = [0isize; MAX_ARGS];
+        for (k, op) in ops.iter().enumerate() {
+            off[k] = index
                 .iter()
                 .zip(&op.outer)
                 .map(|(&i, &s)| i as isize * s)
                 .sum();
+            step[k] = op.outer.last().copied().unwrap_or(0);
         }
         Walk {
             shape,
             ops,
+            at_last: index.last().copied().unwrap_or(0),
             index,
             off,
+            step,
+            last: shape.last().copied().unwrap_or(1),
         }
     }
 
-    /// Moves to the next row.
-    #[inline]
+    /// Moves to the next row: along the innermost outer dimension with a
+    /// fixed-size add, carrying outwards at its end.
+    #[inline(always)]
     fn advance(&mut self) {
+        self.at_last += 1;
+        if self.at_last < self.last {
+            for (o, s) in self.off.iter_mut().zip(&self.step) {
+                *o += s;
+            }
+            return;
+        }
+        self.carry();
+    }
+
+    /// [`Self::advance`] at the end of the innermost outer dimension.
+    #[cold]
+    fn carry(&mut self) {
+        if let Some(i) = self.index.last_mut() {
+            *i = self.at_last - 1;
+        }
         for d in (0..self.shape.len()).rev() {
             self.index[d] += 1;
             if self.index[d] < self.shape[d] {
                 for (o, op) in self.off.iter_mut().zip(self.ops) {
                     *o += op.outer[d];
                 }
+                self.at_last = self.index[self.shape.len() - 1];
                 return;
             }
             self.index[d] = 0;
@@ -111,6 +139,7 @@ impl<'a> Walk<'a> {
                 *o -= (self.shape[d] as isize - 1) * op.outer[d];
             }
         }
+        self.at_last = 0;
     }
 
     /// Operand `k`'s row here: (first element, length, stride).
@@ -138,7 +167,11 @@ impl<'a> Walk<'a> {
 
     /// The result index of this row, for an error.
     fn error_at(&self, e: KernelError) -> KernelError {
-        self.index.iter().rev().fold(e, |e, &i| e.at(i))
+        let mut index = self.index.clone();
+        if let Some(i) = index.last_mut() {
+            *i = self.at_last;
+        }
+        index.iter().rev().fold(e, |e, &i| e.at(i))
     }
 }
 
