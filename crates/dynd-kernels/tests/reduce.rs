@@ -529,3 +529,99 @@ fn stateful_reductions_and_scans_follow_views() {
     );
     assert!(accumulate(&ragged, 0, add, "cumsum").is_err());
 }
+
+/// The per-row fast path (rows read as slices, short rows folded by
+/// length four side by side) against a naive in-order fold of each row:
+/// rows of length 0 to 40 (short and long), an order-sensitive reduction
+/// (`a - b`, not reorderable), `initial`, many rows (several units, both
+/// threads), reversed rows (the general path), and `count`.
+#[test]
+fn per_row_folds_match_an_in_order_fold() {
+    let mut s: u64 = 0x5eed;
+    let mut next = |n: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % n
+    };
+    let rows: Vec<Vec<i64>> = (0..5000)
+        .map(|_| {
+            let len = if next(4) == 0 { next(41) } else { next(6) };
+            (0..len).map(|_| next(1000) as i64 - 500).collect()
+        })
+        .collect();
+    let json = serde_json_rows(&rows);
+    let ty = format!("{} * var * int64", rows.len()).parse().unwrap();
+    let a = Array::from_json(&json, Some(&ty)).unwrap();
+    let sub = Reduction {
+        identity: None,
+        combine: |x: i64, y: i64| x.wrapping_sub(y),
+        reorderable: false,
+    };
+    let args = ReduceArgs {
+        axes: Some(&[1]),
+        initial: Some(7),
+        ..ReduceArgs::default()
+    };
+    // The row folds in order, then `initial` is combined with it (as
+    // every reduction here combines `initial` with a folded run).
+    let in_order = |xs: &mut dyn Iterator<Item = i64>| match xs.next() {
+        Some(first) => 7i64.wrapping_sub(xs.fold(first, |acc, x| acc.wrapping_sub(x))),
+        None => 7,
+    };
+    let want: Vec<i64> = rows
+        .iter()
+        .map(|r| in_order(&mut r.iter().copied()))
+        .collect();
+    let got = reduce(&a, &args, &sub, "subtract.reduce").unwrap();
+    assert_same(&got.to_vec::<i64>().unwrap(), &want, &rows);
+    // Reversed rows: the general path, in the view's order.
+    let rev = a
+        .index(&[Index::slice(None, None, 1), Index::slice(None, None, -1)])
+        .unwrap();
+    let want_rev: Vec<i64> = rows
+        .iter()
+        .map(|r| in_order(&mut r.iter().rev().copied()))
+        .collect();
+    let got = reduce(&rev, &args, &sub, "subtract.reduce").unwrap();
+    assert_same(&got.to_vec::<i64>().unwrap(), &want_rev, &rows);
+    // Max without an identity: an empty row is an error naming the reduction.
+    let max = max_i64();
+    let no_initial = ReduceArgs {
+        axes: Some(&[1]),
+        ..ReduceArgs::default()
+    };
+    let e = reduce(&a, &no_initial, &max, "max").unwrap_err();
+    assert!(e.to_string().contains("pass `initial`"), "{e}");
+    let counts = dynd_kernels::reduce::count(&a, Some(&[1]), false, None, "count").unwrap();
+    let want: Vec<i64> = rows.iter().map(|r| r.len() as i64).collect();
+    assert_eq!(counts.to_vec::<i64>().unwrap(), want);
+    let across = dynd_kernels::reduce::count(&a, Some(&[0]), false, None, "count").unwrap();
+    let longest = rows.iter().map(Vec::len).max().unwrap();
+    let want: Vec<i64> = (0..longest)
+        .map(|j| rows.iter().filter(|r| r.len() > j).count() as i64)
+        .collect();
+    assert_eq!(
+        across.to_value(),
+        Value::List(want.into_iter().map(|n| Value::Int(n.into())).collect())
+    );
+}
+
+/// Equal, or a failure naming the first row that differs.
+fn assert_same(got: &[i64], want: &[i64], rows: &[Vec<i64>]) {
+    assert_eq!(got.len(), want.len());
+    if let Some(r) = (0..got.len()).find(|&r| got[r] != want[r]) {
+        panic!("row {r} ({:?}): got {}, want {}", rows[r], got[r], want[r]);
+    }
+}
+
+fn serde_json_rows(rows: &[Vec<i64>]) -> String {
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let xs: Vec<String> = r.iter().map(i64::to_string).collect();
+            format!("[{}]", xs.join(","))
+        })
+        .collect();
+    format!("[{}]", rows.join(","))
+}
