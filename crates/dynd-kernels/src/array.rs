@@ -996,7 +996,7 @@ impl Array {
         let mut bad = false;
         let (dims, _) = self.meta.fixed_dims();
         let base = self.offset as isize;
-        crate::reduce::for_each_offset(&dims, |at| {
+        crate::loops::for_each_offset(&dims, |at| {
             let x = usize::try_from(base + at)
                 .ok()
                 .and_then(|at| data.get(at..at.checked_add(size)?))

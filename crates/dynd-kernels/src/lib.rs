@@ -22,6 +22,7 @@ pub mod elwise;
 mod error;
 mod fixed_string;
 pub mod kernel;
+mod loops;
 pub mod memory;
 pub mod reduce;
 mod scalar_io;

@@ -178,7 +178,7 @@ impl Array {
             let data = self.data_block().bytes();
             let at0 = self.data_offset();
             let mut offs = Vec::new();
-            crate::reduce::for_each_offset(&fixed, |o| offs.push(o));
+            crate::loops::for_each_offset(&fixed, |o| offs.push(o));
             for o in offs {
                 let at = (at0 as isize + o) as usize;
                 let (start, len) =
@@ -195,7 +195,7 @@ impl Array {
                 .filter(|k| *k != axis)
                 .map(|k| fixed[k])
                 .collect();
-            crate::reduce::for_each_offset(&others, |o| {
+            crate::loops::for_each_offset(&others, |o| {
                 lines.push((base.wrapping_offset(o), len, stride))
             });
         }

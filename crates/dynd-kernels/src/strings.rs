@@ -43,7 +43,7 @@ impl Array {
         };
         let data = self.data_block().bytes();
         let mut offsets = Vec::new();
-        crate::reduce::for_each_offset(&fixed, |o| offsets.push(o));
+        crate::loops::for_each_offset(&fixed, |o| offsets.push(o));
         if fixed.is_empty() {
             offsets = vec![0];
         }

@@ -344,11 +344,11 @@ fn gather(
         (inner_count * esize, vec![0isize])
     } else {
         let mut offs = Vec::with_capacity(inner_count);
-        crate::reduce::for_each_offset(inner, |o| offs.push(o));
+        crate::loops::for_each_offset(inner, |o| offs.push(o));
         (esize, offs)
     };
     let mut outer = Vec::new();
-    crate::reduce::for_each_offset(&fixed[..axis], |o| outer.push(o));
+    crate::loops::for_each_offset(&fixed[..axis], |o| outer.push(o));
     let stride = fixed[axis].1;
     let sources = Sources {
         data: src.data_block().bytes(),

@@ -85,7 +85,9 @@ impl Positions {
     }
 
     /// Calls `f` with each distinct position, in C order of the dimensions
-    /// whose stride is not 0 (a stride-0 dimension repeats positions).
+    /// whose stride is not 0 (a stride-0 dimension repeats positions), by
+    /// the loop engine's offset walk. Called after `check_span` has put
+    /// every position inside a block, so each fits in `isize`.
     fn for_each(&self, f: &mut dyn FnMut(i128) -> Result<(), Error>) -> Result<(), Error> {
         let dims: Vec<(usize, isize)> = self
             .dims
@@ -93,30 +95,7 @@ impl Positions {
             .copied()
             .filter(|&(n, s)| s != 0 || n == 0)
             .collect();
-        if dims.iter().any(|&(n, _)| n == 0) {
-            return Ok(());
-        }
-        let mut index = vec![0usize; dims.len()];
-        let mut at = self.base;
-        loop {
-            f(at)?;
-            // Advance the innermost index, carrying outwards.
-            let mut k = dims.len();
-            loop {
-                if k == 0 {
-                    return Ok(());
-                }
-                k -= 1;
-                let (n, s) = dims[k];
-                if index[k] + 1 < n {
-                    index[k] += 1;
-                    at += s as i128;
-                    break;
-                }
-                at -= (n as i128 - 1) * s as i128;
-                index[k] = 0;
-            }
-        }
+        crate::loops::try_for_each_offset(&dims, |o| f(self.base + o as i128))
     }
 }
 

@@ -246,7 +246,7 @@ fn a_c_contiguous_3d_copy_is_one_loop() {
         assignment_kernel(dst.ty(), dst.arrmeta(), src.ty(), src.arrmeta(), Fractional).unwrap();
     assert_eq!(
         k.describe(),
-        "strided loops [24:(8, 8)] (size:(dst stride, src stride))\n  assign float64 <- float64 (nocheck)\n"
+        "loops [24:(8; [8])] (size:(dst stride; src strides))\n  assign float64 <- float64 (nocheck)\n"
     );
     // A broadcast row: the inner loop keeps stride 0 for the source.
     let row = Array::from_vec(vec![1.0f32, 2.0, 3.0, 4.0]);
@@ -254,7 +254,7 @@ fn a_c_contiguous_3d_copy_is_one_loop() {
         assignment_kernel(dst.ty(), dst.arrmeta(), row.ty(), row.arrmeta(), Fractional).unwrap();
     assert_eq!(
         k.describe(),
-        "strided loops [6:(32, 0), 4:(8, 4)] (size:(dst stride, src stride))\n  assign float64 <- float32 (nocheck)\n"
+        "loops [6:(32; [0]), 4:(8; [4])] (size:(dst stride; src strides))\n  assign float64 <- float32 (nocheck)\n"
     );
     // A checked conversion keeps its mode.
     let k = assignment_kernel(row.ty(), row.arrmeta(), dst.ty(), dst.arrmeta(), Fractional);
@@ -262,7 +262,7 @@ fn a_c_contiguous_3d_copy_is_one_loop() {
     let ints = Array::zeros(&t("4 * int32")).unwrap();
     let k =
         assignment_kernel(ints.ty(), ints.arrmeta(), row.ty(), row.arrmeta(), Overflow).unwrap();
-    assert_eq!(k.describe(), "strided loops [4:(4, 4)] (size:(dst stride, src stride))\n  assign int32 <- float32 (overflow)\n");
+    assert_eq!(k.describe(), "loops [4:(4; [4])] (size:(dst stride; src strides))\n  assign int32 <- float32 (overflow)\n");
     // Ragged: one record per var level.
     let ragged = array![[1.0], [2.0, 3.0]];
     let dst = Array::zeros(&t("3 * 2 * 4 * float64")).unwrap();
@@ -276,8 +276,8 @@ fn a_c_contiguous_3d_copy_is_one_loop() {
     .unwrap();
     assert_eq!(
         k.describe(),
-        "strided loops [3:(64, 0), 2:(32, 16)] (size:(dst stride, src stride))\n  \
-         4 <- var (row lengths checked)\n    \
+        "loops [3:(64; [0]), 2:(32; [16])] (size:(dst stride; src strides))\n  \
+         4 <- [var] (row lengths checked)\n    \
          assign float64 <- float64 (nocheck)\n"
     );
 }

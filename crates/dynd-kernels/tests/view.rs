@@ -229,7 +229,7 @@ fn f_order_to_f_order_runs_as_one_loop() {
     .unwrap();
     assert_eq!(
         k.describe(),
-        "strided loops [600:(8, 8)] (size:(dst stride, src stride))\n  assign float64 <- float64 (nocheck)\n"
+        "loops [600:(8; [8])] (size:(dst stride; src strides))\n  assign float64 <- float64 (nocheck)\n"
     );
     // A permuted 3-d array likewise.
     let a = Array::from_shape_vec(&[4, 5, 6], vec![1u8; 120])
@@ -250,7 +250,7 @@ fn f_order_to_f_order_runs_as_one_loop() {
     .unwrap();
     assert_eq!(
         k.describe().lines().next().unwrap(),
-        "strided loops [120:(1, 1)] (size:(dst stride, src stride))"
+        "loops [120:(1; [1])] (size:(dst stride; src strides))"
     );
     // Mismatched layouts stay in the destination's memory order.
     let c = Array::zeros(&"20 * 30 * float64".parse().unwrap()).unwrap();
@@ -264,7 +264,7 @@ fn f_order_to_f_order_runs_as_one_loop() {
     .unwrap();
     assert_eq!(
         k.describe().lines().next().unwrap(),
-        "strided loops [20:(240, 8), 30:(8, 160)] (size:(dst stride, src stride))"
+        "loops [20:(240; [8]), 30:(8; [160])] (size:(dst stride; src strides))"
     );
 }
 

@@ -95,8 +95,7 @@ macro_rules! with_numeric {
 }
 
 pub mod convert;
-pub(crate) mod dims;
-mod scalar;
+pub(crate) mod scalar;
 mod text;
 
 use std::marker::PhantomData;
@@ -106,10 +105,6 @@ use dynd_types::{Dim, Type, TypeKind};
 use smallvec::SmallVec;
 
 pub use convert::{is_lossless, ErrorMode};
-use dims::{
-    needs_blocking, plan_loops, BlockPtr, DstDim, Loop, SrcDim, StridedLoops, VarAssign, VarRows,
-    MAX_LOOPS,
-};
 pub(crate) use scalar::is_na_text;
 use scalar::{push_scalar, OptionAssign};
 use text::{
@@ -120,6 +115,7 @@ use crate::array::Array;
 use crate::arrmeta::Arrmeta;
 use crate::error::Error;
 use crate::kernel::{Child, Kernel, KernelBuilder};
+use crate::loops::{push_dims, Aligned, BlockPtr, Builds, Operands};
 use crate::memory::MemoryBlock;
 use crate::value::Value;
 
@@ -159,101 +155,18 @@ struct Plan<'a, 'b> {
     text_leaves: usize,
 }
 
+impl<'a> Builds<'a> for Plan<'a, '_> {
+    fn builder(&mut self) -> &mut KernelBuilder<'a> {
+        self.b
+    }
+
+    /// String leaves append to one arena: they run on one thread.
+    fn parallel(&self) -> bool {
+        self.text_leaves == 0
+    }
+}
+
 impl<'a> Plan<'a, '_> {
-    fn broadcast_error(&self, axis: usize, src: Option<&Dim>, dst: &Dim) -> Error {
-        Error::Broadcast {
-            axis,
-            src_dim: src.map_or("none".into(), |d| d.to_string()),
-            dst_dim: dst.to_string(),
-            src: self.src_ty.clone(),
-            dst: self.dst_ty.clone(),
-        }
-    }
-
-    /// Pushes the kernels for destination levels `at..` (with the source
-    /// aligned so that `src[i]` meets `dst[i + shift]`), returning the root.
-    fn push(
-        &mut self,
-        dst: &[Level<'a>],
-        src: &[Option<Level<'a>>],
-        at: usize,
-        leaf: &dyn Fn(&mut Self) -> Result<Child, Error>,
-    ) -> Result<Child, Error> {
-        if at == dst.len() {
-            return leaf(self);
-        }
-        let is_fixed_pair = |i: usize| {
-            matches!(dst[i].meta, Arrmeta::Fixed { .. })
-                && !matches!(src[i].map(|l| l.meta), Some(Arrmeta::Var { .. }))
-        };
-        if is_fixed_pair(at) {
-            let mut end = at;
-            while end < dst.len() && end - at < MAX_LOOPS && is_fixed_pair(end) {
-                end += 1;
-            }
-            let mut loops: SmallVec<[Loop; MAX_LOOPS]> = SmallVec::new();
-            let mut shape = [0usize; MAX_LOOPS];
-            for i in at..end {
-                let Some((size, dst_stride, _)) = dst[i].meta.as_fixed() else {
-                    unreachable!()
-                };
-                let src_stride = match src[i].and_then(|l| l.meta.as_fixed()) {
-                    None => 0,
-                    Some((n, stride, _)) if n == size => stride,
-                    Some((1, _, _)) => 0,
-                    Some(_) => {
-                        return Err(self.broadcast_error(i, src[i].map(|l| l.dim), dst[i].dim))
-                    }
-                };
-                shape[i - at] = size;
-                loops.push(Loop::new(size, dst_stride, src_stride, i - at));
-            }
-            let child = self.push(dst, src, end, leaf)?;
-            let planned = plan_loops(loops);
-            let mut record = StridedLoops {
-                loops: [Loop::default(); MAX_LOOPS],
-                len: planned.len(),
-                shape,
-                ndim: end - at,
-                blocked: needs_blocking(&planned),
-                child,
-            };
-            record.loops[..planned.len()].copy_from_slice(&planned);
-            return Ok(self.b.push(record));
-        }
-        let child = self.push(dst, src, at + 1, leaf)?;
-        let var_rows = |m: &Arrmeta| match m {
-            Arrmeta::Var {
-                values,
-                offset,
-                stride,
-                ..
-            } => Some(VarRows {
-                base: BlockPtr(values.as_ptr().wrapping_add(*offset)),
-                stride: *stride,
-            }),
-            _ => None,
-        };
-        let dst_dim = match (dst[at].meta.as_fixed(), var_rows(dst[at].meta)) {
-            (Some((size, stride, _)), _) => DstDim::Fixed { size, stride },
-            (None, Some(rows)) => DstDim::Var(rows),
-            _ => unreachable!("a dimension level has fixed or var arrmeta"),
-        };
-        let src_dim = match src[at] {
-            None => SrcDim::Broadcast,
-            Some(l) => match (l.meta.as_fixed(), var_rows(l.meta)) {
-                (Some((size, stride, _)), _) => SrcDim::Fixed { size, stride },
-                (None, Some(rows)) => SrcDim::Var(rows),
-                _ => unreachable!("a dimension level has fixed or var arrmeta"),
-            },
-        };
-        Ok(self.b.push(VarAssign {
-            dst: dst_dim,
-            src: src_dim,
-            child,
-        }))
-    }
-
     fn leaf(
         &mut self,
         dst: &'a Type,
@@ -525,14 +438,25 @@ impl<'a> Plan<'a, '_> {
             }
         }
         let src_levels = &src_levels[extra..];
-        let aligned: SmallVec<[Option<Level<'a>>; 8]> = (0..nd)
+        let aligned: [Aligned<'a>; 1] = [(0..nd)
             .map(|i| {
                 (i + src_levels.len())
                     .checked_sub(nd)
-                    .map(|j| src_levels[j])
+                    .map(|j| (src_levels[j].dim, src_levels[j].meta))
             })
-            .collect();
-        self.push(&dst_levels, &aligned, 0, &|p: &mut Plan<'a, '_>| {
+            .collect()];
+        let dst_levels: SmallVec<[(&'a Dim, &'a Arrmeta); 8]> =
+            dst_levels.iter().map(|l| (l.dim, l.meta)).collect();
+        // Errors name the whole types being assigned.
+        let (whole_dst, whole_src) = (self.dst_ty, self.src_ty);
+        let ops = Operands {
+            dst_ty: whole_dst,
+            dst: &dst_levels,
+            src_ty: &[whole_src],
+            src: &aligned,
+            elem: &[src_dtype.data_layout().map_or(0, |l| l.size)],
+        };
+        push_dims(self, &ops, 0, &mut |p: &mut Plan<'a, '_>| {
             p.leaf(dst_dtype, dst_leaf, src_dtype, src_leaf)
         })
     }

@@ -197,7 +197,7 @@ pub(crate) struct OptionAssign {
     pub(crate) child: Child,
     /// For a `string` source into an option of a non-string type: the
     /// source's text block, so that `"NA"`, `"null"` and `""` give NA.
-    pub(crate) na_text: Option<super::dims::BlockPtr>,
+    pub(crate) na_text: Option<crate::loops::BlockPtr>,
 }
 
 /// The strings that mean NA when parsed into an option type.

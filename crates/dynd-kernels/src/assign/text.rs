@@ -13,9 +13,9 @@ use std::sync::Mutex;
 use dynd_types::{Encoding, Scalar, Type};
 
 use super::convert::{Convert, ErrorMode, Num};
-use super::dims::BlockPtr;
 use crate::error::{KernelError, KernelErrorKind};
 use crate::kernel::{KernelCtx, KernelData};
+use crate::loops::BlockPtr;
 use crate::value::write_float;
 
 /// A text arena pointer (the arena outlives the kernel, like the arrays).

@@ -148,29 +148,14 @@ impl CoreLayout {
     }
 
     /// Calls `f` with each element's byte offset, row-major.
-    fn for_each_offset(&self, mut f: impl FnMut(isize)) {
-        if self.len == 0 {
-            return;
-        }
-        let mut index: SmallVec<[usize; 4]> = SmallVec::from_elem(0, self.shape.len());
-        let mut off = 0isize;
-        loop {
-            f(off);
-            let mut k = self.shape.len();
-            loop {
-                if k == 0 {
-                    return;
-                }
-                k -= 1;
-                index[k] += 1;
-                off += self.strides[k];
-                if index[k] < self.shape[k] {
-                    break;
-                }
-                off -= self.strides[k] * self.shape[k] as isize;
-                index[k] = 0;
-            }
-        }
+    fn for_each_offset(&self, f: impl FnMut(isize)) {
+        let dims: SmallVec<[(usize, isize); 4]> = self
+            .shape
+            .iter()
+            .copied()
+            .zip(self.strides.iter().copied())
+            .collect();
+        crate::loops::for_each_offset(&dims, f);
     }
 
     /// The core at `p` as a slice: in place, or gathered into `scratch`.

@@ -217,32 +217,6 @@ struct Strided {
     dims: Vec<(usize, isize)>,
 }
 
-/// Calls `f` with the byte offset of each multi-index of `dims`, in C order.
-pub(crate) fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
-    if dims.iter().any(|d| d.0 == 0) {
-        return;
-    }
-    let mut index = vec![0usize; dims.len()];
-    let mut off = 0isize;
-    loop {
-        f(off);
-        let mut k = dims.len();
-        loop {
-            if k == 0 {
-                return;
-            }
-            k -= 1;
-            index[k] += 1;
-            off += dims[k].1;
-            if index[k] < dims[k].0 {
-                break;
-            }
-            off -= dims[k].1 * dims[k].0 as isize;
-            index[k] = 0;
-        }
-    }
-}
-
 /// Pointers into arrays that outlive a parallel scope.
 #[derive(Clone, Copy)]
 struct SyncPtr(*const u8);
@@ -383,7 +357,7 @@ fn reduce_runs<T, F>(
     let fold_at = |off: isize| -> Option<T> {
         let mut acc = start;
         let p = base;
-        for_each_offset(outer_red, |o| {
+        crate::loops::for_each_offset(outer_red, |o| {
             let first = p.0.wrapping_offset(off + o);
             let r = if run.1 == size
                 && red.reorderable
@@ -414,7 +388,7 @@ fn reduce_runs<T, F>(
         acc
     };
     let mut offsets = Vec::with_capacity(out.len());
-    for_each_offset(kept, |o| offsets.push(o));
+    crate::loops::for_each_offset(kept, |o| offsets.push(o));
     let total = out.len() * red_dims.iter().map(|d| d.0).product::<usize>();
     let fill = |(o, off): (&mut T, &isize)| {
         if let Some(v) = fold_at(*off) {
@@ -448,9 +422,9 @@ fn reduce_rows<T, F>(
         .map_or((&[][..], (1, 0)), |(l, r)| (r, *l));
     let width = row.0.max(1);
     let mut row_offsets = Vec::new();
-    for_each_offset(outer_kept, |o| row_offsets.push(o));
+    crate::loops::for_each_offset(outer_kept, |o| row_offsets.push(o));
     let mut red_offsets = Vec::new();
-    for_each_offset(red_dims, |o| red_offsets.push(o));
+    crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
     let base = SyncPtr(src.base);
     let size = std::mem::size_of::<T>() as isize;
     // Combines columns `cols` of every reduced row into `out_row`.
@@ -561,13 +535,13 @@ fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
         .map(|k| (src.dims[k].0, mask.1[k]))
         .collect();
     let mut kept_offsets = Vec::new();
-    for_each_offset(kept, |o| kept_offsets.push(o));
+    crate::loops::for_each_offset(kept, |o| kept_offsets.push(o));
     let mut mask_kept = Vec::new();
-    for_each_offset(&mk, |o| mask_kept.push(o));
+    crate::loops::for_each_offset(&mk, |o| mask_kept.push(o));
     let mut red_offsets = Vec::new();
-    for_each_offset(red_dims, |o| red_offsets.push(o));
+    crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
     let mut mask_red = Vec::new();
-    for_each_offset(&mr, |o| mask_red.push(o));
+    crate::loops::for_each_offset(&mr, |o| mask_red.push(o));
     for ((o, &ko), &mko) in out.iter_mut().zip(&kept_offsets).zip(&mask_kept) {
         let mut acc = start;
         for (&ro, &mro) in red_offsets.iter().zip(&mask_red) {
@@ -838,9 +812,9 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
         return Ok(out);
     }
     let mut red_offsets = Vec::new();
-    for_each_offset(&red_dims, |o| red_offsets.push(o));
+    crate::loops::for_each_offset(&red_dims, |o| red_offsets.push(o));
     let mut kept_offsets = Vec::new();
-    for_each_offset(&kept, |o| kept_offsets.push(o));
+    crate::loops::for_each_offset(&kept, |o| kept_offsets.push(o));
     for (o, &ko) in out_slice.iter_mut().zip(&kept_offsets) {
         let mut s = acc.init();
         for &ro in &red_offsets {
@@ -905,9 +879,9 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
         .map(|k| (shape[k], out_strides[k] as isize))
         .collect();
     let mut src_lines = Vec::new();
-    for_each_offset(&others, |o| src_lines.push(o));
+    crate::loops::for_each_offset(&others, |o| src_lines.push(o));
     let mut out_lines = Vec::new();
-    for_each_offset(&others_out, |o| out_lines.push(o));
+    crate::loops::for_each_offset(&others_out, |o| out_lines.push(o));
     let (len, stride) = dims[axis];
     let ostep = out_strides[axis];
     let base = a.data_ptr();

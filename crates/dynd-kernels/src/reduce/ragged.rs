@@ -584,25 +584,18 @@ pub(super) fn count_var(
 /// For each row (in C order of the fixed `shape`), the C-order index of its
 /// group: its position in the dimensions not `reduced`.
 fn group_of_rows(shape: &[usize], reduced: &[bool]) -> Vec<usize> {
-    let n: usize = shape.iter().product();
-    let mut out = Vec::with_capacity(n);
-    let mut index = vec![0usize; shape.len()];
-    for _ in 0..n {
-        let mut g = 0;
-        for (k, i) in index.iter().enumerate() {
-            if !reduced[k] {
-                g = g * shape[k] + i;
-            }
-        }
-        out.push(g);
-        for k in (0..shape.len()).rev() {
-            index[k] += 1;
-            if index[k] < shape[k] {
-                break;
-            }
-            index[k] = 0;
+    // The group is an offset with C-order strides over the kept
+    // dimensions and 0 along the reduced ones.
+    let mut step = 1isize;
+    let mut dims = vec![(0usize, 0isize); shape.len()];
+    for k in (0..shape.len()).rev() {
+        dims[k] = (shape[k], if reduced[k] { 0 } else { step });
+        if !reduced[k] {
+            step *= shape[k] as isize;
         }
     }
+    let mut out = Vec::with_capacity(shape.iter().product());
+    crate::loops::for_each_offset(&dims, |g| out.push(g as usize));
     out
 }
 
