@@ -544,7 +544,8 @@ impl Array {
     /// [`Error::ReadOnly`]; [`Error::Broadcast`] naming the dimension; a
     /// [`Error::Kernel`] naming the element for a value that does not fit or
     /// a ragged row that does not broadcast (the array is then partly
-    /// assigned).
+    /// assigned: which elements were written depends on the memory order
+    /// and, for large arrays, on the threads the loops ran on).
     pub fn assign(&mut self, src: &Array, mode: ErrorMode) -> Result<(), Error> {
         self.assign_at(&[], src, mode)
     }
