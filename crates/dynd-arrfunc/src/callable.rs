@@ -121,8 +121,8 @@ impl Overload {
 
     /// Per input, whether the overload takes it as an option (`?T`).
     pub fn options(&self) -> &[bool] {
-        const NONE: [bool; dynd_kernels::elwise::MAX_ARGS] =
-            [false; dynd_kernels::elwise::MAX_ARGS];
+        const NONE: [bool; dynd_kernels::elwise::INLINE_ARGS] =
+            [false; dynd_kernels::elwise::INLINE_ARGS];
         match &self.body {
             Body::Elementwise(l) => l.options(),
             Body::Core(l) => &NONE[..l.inputs().len()],

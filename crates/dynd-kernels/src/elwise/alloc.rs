@@ -1,6 +1,8 @@
 //! Allocating a broadcast result whose `var` rows take their lengths from
 //! the arguments' rows.
 
+use smallvec::SmallVec;
+
 use dynd_types::{Dim, Type};
 
 use super::*;
@@ -49,6 +51,9 @@ impl<'a> ArgAt<'a> {
     }
 }
 
+/// Each argument's place, or `None` before it joins the walk.
+type ArgsAt<'a> = SmallVec<[Option<ArgAt<'a>>; INLINE_ARGS]>;
+
 /// The output levels' element sizes and the values being built for var levels.
 pub(super) struct Alloc {
     /// Per result level: `Some(element size)` for var levels.
@@ -73,7 +78,7 @@ pub(super) struct Alloc {
 /// A ragged-row error naming the row where the arguments' lengths do not
 /// broadcast; [`Error::Unsupported`] for data types arrays do not hold.
 pub fn alloc_broadcast(ty: &Type, args: &[&Array]) -> Result<Array, Error> {
-    alloc_lifted(ty, 0, args, &[0; MAX_ARGS])
+    alloc_lifted(ty, 0, args, &[])
 }
 
 /// As [`alloc_broadcast`], where the last `out_core` dimensions of `ty`
@@ -131,14 +136,6 @@ pub(super) fn alloc_lifted(
         innermost_len: 0,
         last_var,
     };
-    if args.len() > MAX_ARGS {
-        return Err(Error::Value {
-            what: format!(
-                "an elementwise result takes at most {MAX_ARGS} arguments, not {}",
-                args.len()
-            ),
-        });
-    }
     let arg_levels: Vec<Levels<'_>> = args
         .iter()
         .enumerate()
@@ -150,15 +147,17 @@ pub(super) fn alloc_lifted(
         })
         .collect();
     let arg_levels = arg_levels.as_slice();
-    let start: [Option<ArgAt<'_>>; MAX_ARGS] = std::array::from_fn(|k| {
-        let (a, l) = (args.get(k)?, arg_levels.get(k)?);
-        let shift = nd.saturating_sub(l.len());
-        (shift == 0).then(|| ArgAt {
-            levels: l,
-            data: a.data_block().bytes(),
-            offset: a.data_offset() as isize,
+    let start: ArgsAt<'_> = args
+        .iter()
+        .zip(arg_levels)
+        .map(|(a, l)| {
+            (l.len() >= nd).then(|| ArgAt {
+                levels: l,
+                data: a.data_block().bytes(),
+                offset: a.data_offset() as isize,
+            })
         })
-    });
+        .collect();
     let mut data = crate::memory::MemoryBlock::zeroed(sizes[0])?;
     let Some(bytes) = std::sync::Arc::get_mut(&mut data) else {
         unreachable!("a new block has one owner")
@@ -167,7 +166,7 @@ pub(super) fn alloc_lifted(
     alloc.fill_shifted(
         0,
         bytes.bytes_mut(),
-        &start[..args.len()],
+        &start,
         args,
         arg_levels,
         nd,
@@ -215,27 +214,25 @@ impl Alloc {
         path: &mut Vec<usize>,
     ) -> Result<(), Error> {
         // Enter arguments whose first level is this one.
-        let n_args = args.len();
-        let entered: [Option<ArgAt<'l>>; MAX_ARGS] = std::array::from_fn(|k| {
-            if k >= n_args {
-                return None;
-            }
-            args[k].or_else(|| {
-                let (arr, l) = (arrays[k], &arg_levels[k]);
-                (nd - l.len() == level).then(|| ArgAt {
-                    levels: l,
-                    data: arr.data_block().bytes(),
-                    offset: arr.data_offset() as isize,
+        let entered: ArgsAt<'l> = args
+            .iter()
+            .enumerate()
+            .map(|(k, a)| {
+                a.or_else(|| {
+                    let (arr, l) = (arrays[k], &arg_levels[k]);
+                    (nd - l.len() == level).then(|| ArgAt {
+                        levels: l,
+                        data: arr.data_block().bytes(),
+                        offset: arr.data_offset() as isize,
+                    })
                 })
             })
-        });
-        let entered = &entered[..n_args];
+            .collect();
         if level > self.last_var {
             return Ok(());
         }
-        let rows: [Option<Row<'_>>; MAX_ARGS] =
-            std::array::from_fn(|k| entered.get(k).and_then(|a| a.as_ref()?.row()));
-        let rows = &rows[..n_args];
+        let rows: SmallVec<[Option<Row<'_>>; INLINE_ARGS]> =
+            entered.iter().map(|a| a.as_ref()?.row()).collect();
         let (n, esz, is_var) = match (self.fixed[level], self.var_elem[level]) {
             (Some((n, esz)), _) => (n, esz, false),
             (None, Some(esz)) => {
@@ -283,32 +280,35 @@ impl Alloc {
             return Ok(());
         }
         for j in 0..n {
-            let next: [Option<ArgAt<'l>>; MAX_ARGS] = std::array::from_fn(|k| {
-                let a = (*entered.get(k)?)?;
-                Some(match rows[k] {
-                    Some((m, data, base, stride)) => {
-                        let j = if m == 1 { 0 } else { j };
-                        ArgAt {
-                            levels: &a.levels[1..],
-                            data,
-                            offset: base + j as isize * stride,
+            let next: ArgsAt<'l> = entered
+                .iter()
+                .zip(&rows)
+                .map(|(a, row)| {
+                    let a = (*a)?;
+                    Some(match *row {
+                        Some((m, data, base, stride)) => {
+                            let j = if m == 1 { 0 } else { j };
+                            ArgAt {
+                                levels: &a.levels[1..],
+                                data,
+                                offset: base + j as isize * stride,
+                            }
                         }
-                    }
-                    None => a,
+                        None => a,
+                    })
                 })
-            });
-            let next = &next[..n_args];
+                .collect();
             path.push(j);
             if is_var {
                 let mut elem = vec![0u8; esz];
-                self.fill_shifted(level + 1, &mut elem, next, arrays, arg_levels, nd, path)?;
+                self.fill_shifted(level + 1, &mut elem, &next, arrays, arg_levels, nd, path)?;
                 let at = row_start + j * esz;
                 self.values[level][at..at + esz].copy_from_slice(&elem);
             } else {
                 self.fill_shifted(
                     level + 1,
                     &mut out[j * esz..(j + 1) * esz],
-                    next,
+                    &next,
                     arrays,
                     arg_levels,
                     nd,

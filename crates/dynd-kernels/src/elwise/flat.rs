@@ -104,7 +104,7 @@ pub const PARALLEL_MIN: usize = 1 << 17;
 #[derive(Clone, Copy)]
 pub(super) struct SendPtrs {
     dst: *mut u8,
-    src: [*const u8; MAX_ARGS],
+    src: [*const u8; INLINE_ARGS],
 }
 
 // SAFETY: the threads of a run write disjoint chunks of the destination
@@ -138,7 +138,7 @@ pub(super) unsafe fn run_flat(
     let chunk = count.div_ceil(threads * 2).max(PARALLEL_MIN / 2);
     let mut ptrs = SendPtrs {
         dst,
-        src: [std::ptr::null(); MAX_ARGS],
+        src: [std::ptr::null(); INLINE_ARGS],
     };
     ptrs.src[..src.len()].copy_from_slice(src);
     let n = src.len();
@@ -148,7 +148,7 @@ pub(super) unsafe fn run_flat(
             scope.spawn(move |_| {
                 let p = ptrs;
                 let at = start as isize;
-                let srcs: SmallVec<[*const u8; MAX_ARGS]> = (0..n)
+                let srcs: SmallVec<[*const u8; INLINE_ARGS]> = (0..n)
                     .map(|k| p.src[k].wrapping_offset(at * src_stride[k]))
                     .collect();
                 // SAFETY: elements `start..start + len` of the run, valid by
@@ -170,8 +170,8 @@ pub(super) unsafe fn run_flat(
 /// The sources of a flat run: each one's first element and its stride
 /// (its element size, or 0 for a 0-d source that broadcasts).
 pub(super) struct FlatSources {
-    ptrs: [*const u8; MAX_ARGS],
-    strides: [isize; MAX_ARGS],
+    ptrs: [*const u8; INLINE_ARGS],
+    strides: [isize; INLINE_ARGS],
     n: usize,
 }
 
@@ -193,12 +193,12 @@ pub(super) fn flat_sources(
     srcs: &[&Array],
     leaf: &Leaf,
 ) -> Option<FlatSources> {
-    if srcs.len() != leaf.inputs.len() || srcs.len() > MAX_ARGS {
+    if srcs.len() != leaf.inputs.len() || srcs.len() > INLINE_ARGS {
         return None;
     }
     let mut out = FlatSources {
-        ptrs: [std::ptr::null(); MAX_ARGS],
-        strides: [0; MAX_ARGS],
+        ptrs: [std::ptr::null(); INLINE_ARGS],
+        strides: [0; INLINE_ARGS],
         n: srcs.len(),
     };
     for (k, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {

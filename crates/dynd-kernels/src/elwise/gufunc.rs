@@ -219,7 +219,7 @@ impl CoreLayout {
 }
 
 /// The layouts of the inputs' cores, then the output's.
-pub(super) type Layouts = SmallVec<[CoreLayout; MAX_ARGS + 1]>;
+pub(super) type Layouts = SmallVec<[CoreLayout; INLINE_ARGS + 1]>;
 
 type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send + Sync;
 
@@ -254,9 +254,9 @@ type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send 
 #[derive(Clone)]
 pub struct CoreLeaf {
     signature: Type,
-    inputs: SmallVec<[Scalar; MAX_ARGS]>,
+    inputs: SmallVec<[Scalar; INLINE_ARGS]>,
     output: Scalar,
-    in_core: SmallVec<[usize; MAX_ARGS]>,
+    in_core: SmallVec<[usize; INLINE_ARGS]>,
     out_core: usize,
     push: Arc<PushCore>,
 }
@@ -329,7 +329,7 @@ macro_rules! core_record {
                 signature: &str,
                 f: impl Fn($(CoreSlice<'_, $ty>,)+ CoreSliceMut<'_, R>) + Clone + Send + Sync + 'static,
             ) -> Result<CoreLeaf, Error> {
-                let inputs: SmallVec<[Scalar; MAX_ARGS]> = smallvec::smallvec![$($ty::SCALAR),+];
+                let inputs: SmallVec<[Scalar; INLINE_ARGS]> = smallvec::smallvec![$($ty::SCALAR),+];
                 let (signature, in_core, out_core) = check_signature(signature, &inputs, R::SCALAR)?;
                 Ok(CoreLeaf {
                     signature,
@@ -356,7 +356,7 @@ fn check_signature(
     text: &str,
     inputs: &[Scalar],
     output: Scalar,
-) -> Result<(Type, SmallVec<[usize; MAX_ARGS]>, usize), Error> {
+) -> Result<(Type, SmallVec<[usize; INLINE_ARGS]>, usize), Error> {
     let signature: Type = text.parse()?;
     let bad = |what: String| Error::Value {
         what: format!("core signature {signature}: {what}"),
@@ -480,7 +480,7 @@ impl Array {
             .map(|(a, &core)| CoreLayout::of(a.ty(), a.arrmeta(), core))
             .collect::<Result<_, _>>()?;
         layouts.push(CoreLayout::of(&ty, &meta, leaf.out_core)?);
-        let pairs: SmallVec<[(&Type, &Arrmeta); MAX_ARGS]> =
+        let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
             srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
         let mut layouts = Some(layouts);
         let mut builder = KernelBuilder::new();

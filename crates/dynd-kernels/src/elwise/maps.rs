@@ -34,7 +34,7 @@ impl<M: MapLoop> KernelData for MapLeaf<M> {
         dst: *mut u8,
         src: &[*const u8],
     ) -> Result<(), KernelError> {
-        let zeros = [0isize; MAX_ARGS];
+        let zeros = [0isize; INLINE_ARGS];
         // SAFETY: one element each, by the contract.
         unsafe { self.0.strided_loop(dst, 0, src, &zeros[..src.len()], 1) }
     }

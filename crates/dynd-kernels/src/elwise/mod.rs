@@ -1,7 +1,7 @@
 //! Dimension kernels for elementwise operations with several inputs.
 //!
-//! [`push_elwise`] builds, for a destination and up to [`MAX_ARGS`]
-//! sources, the kernels that walk their dimensions together (the sources
+//! [`push_elwise`] builds, for a destination and any number of sources,
+//! the kernels that walk their dimensions together (the sources
 //! broadcast to the destination, right-aligned, size 1 and missing
 //! dimensions stretching) and call a leaf kernel on each element. Fixed
 //! dimensions become one loop record, coalesced and ordered by the
@@ -69,8 +69,11 @@ use crate::element::Element;
 use crate::error::{Error, KernelError};
 use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
 
-/// The most inputs an elementwise kernel takes.
-pub const MAX_ARGS: usize = 4;
+/// How many operands the elementwise paths hold inline, without
+/// allocating: kernels built by [`push_elwise`] take any number of
+/// sources, and the fast flat and ragged paths of a [`Leaf`] (whose
+/// functions take at most three inputs) keep theirs in arrays this long.
+pub const INLINE_ARGS: usize = 4;
 
 pub use alloc::alloc_broadcast;
 use alloc::alloc_lifted;
@@ -121,7 +124,7 @@ impl Array {
         kernel: &crate::kernel::Kernel<'_>,
         srcs: &[&Array],
     ) -> Result<(), Error> {
-        let ptrs: SmallVec<[*const u8; MAX_ARGS]> = srcs.iter().map(|a| a.data_ptr()).collect();
+        let ptrs: SmallVec<[*const u8; INLINE_ARGS]> = srcs.iter().map(|a| a.data_ptr()).collect();
         let dst = self.data_ptr() as *mut u8;
         // SAFETY: by the contract; the destination was made unique by the
         // caller, so it does not overlap the sources.
@@ -265,10 +268,10 @@ type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 /// ```
 #[derive(Clone)]
 pub struct Leaf {
-    inputs: SmallVec<[dynd_types::Scalar; MAX_ARGS]>,
+    inputs: SmallVec<[dynd_types::Scalar; INLINE_ARGS]>,
     /// Per input: whether the function takes it as `Option<T>` (a `?T`
     /// element), seeing NA itself.
-    options: SmallVec<[bool; MAX_ARGS]>,
+    options: SmallVec<[bool; INLINE_ARGS]>,
     output: dynd_types::Scalar,
     /// Whether the function returns `Option<R>` (the result is `?R`).
     output_option: bool,
@@ -484,7 +487,7 @@ impl Array {
         }
         // An option argument `?T` feeds a leaf taking `T`; NA in any
         // argument makes the result NA (so the result must be an option).
-        let mut flags = [None; MAX_ARGS];
+        let mut flags: SmallVec<[Option<usize>; INLINE_ARGS]> = smallvec![None; srcs.len()];
         for (i, ((a, t), takes_option)) in
             srcs.iter().zip(&leaf.inputs).zip(&leaf.options).enumerate()
         {
@@ -535,7 +538,7 @@ impl Array {
         }
         self.make_unique()?;
         let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
-        let pairs: SmallVec<[(&Type, &Arrmeta); MAX_ARGS]> =
+        let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
             srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
         let mut builder = KernelBuilder::new();
         push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
@@ -546,7 +549,7 @@ impl Array {
                 return Ok(child);
             }
             Ok(b.push(NaLeaf {
-                flags,
+                flags: flags.clone(),
                 nsrc: srcs.len(),
                 out_flag: leaf.output.size(),
                 child_sets_flag: leaf.output_option,
@@ -568,7 +571,7 @@ impl Array {
 /// An option's validity flag is the byte after its value.
 struct NaLeaf {
     /// Per argument: the offset of its flag, if it is an option.
-    flags: [Option<usize>; MAX_ARGS],
+    flags: SmallVec<[Option<usize>; INLINE_ARGS]>,
     nsrc: usize,
     /// The offset of the result's flag.
     out_flag: usize,
@@ -621,7 +624,7 @@ impl KernelData for NaLeaf {
 /// dimension; a ragged-row error naming the row whose lengths do not
 /// broadcast.
 pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
-    let dtypes: SmallVec<[&Type; MAX_ARGS]> = srcs.iter().map(|a| a.dtype()).collect();
+    let dtypes: SmallVec<[&Type; INLINE_ARGS]> = srcs.iter().map(|a| a.dtype()).collect();
     let out = leaf.result_type(&dtypes)?;
     let types = srcs
         .iter()

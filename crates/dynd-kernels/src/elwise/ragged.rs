@@ -67,10 +67,10 @@ struct Walk<'a> {
     shape: &'a [usize],
     ops: &'a [Operand],
     index: SmallVec<[usize; 4]>,
-    off: [isize; MAX_ARGS],
+    off: [isize; INLINE_ARGS],
     /// Each operand's step along the innermost outer dimension (0 past
     /// the operands), and that dimension's size and current index.
-    step: [isize; MAX_ARGS],
+    step: [isize; INLINE_ARGS],
     last: usize,
     at_last: usize,
 }
@@ -84,8 +84,8 @@ impl<'a> Walk<'a> {
             *i = rem % n.max(1);
             rem /= n.max(1);
         }
-        let mut off = [0isize; MAX_ARGS];
-        let mut step = [0isize; MAX_ARGS];
+        let mut off = [0isize; INLINE_ARGS];
+        let mut step = [0isize; INLINE_ARGS];
         for (k, op) in ops.iter().enumerate() {
             off[k] = index
                 .iter()
@@ -198,10 +198,10 @@ struct Scan {
     total: usize,
     /// Per operand with rows: whether they lie end to end in row order,
     /// each of the result's length, of contiguous elements.
-    end_to_end: [bool; MAX_ARGS],
+    end_to_end: [bool; INLINE_ARGS],
     /// Per operand with rows: the byte offset (from its `base`) of its
     /// first non-empty row.
-    first: [isize; MAX_ARGS],
+    first: [isize; INLINE_ARGS],
     /// The result's position (element count) at the start of every
     /// [`CHUNK_ROWS`]-th row, for the threads of the per-row loop.
     marks: Vec<usize>,
@@ -225,6 +225,9 @@ pub(super) fn apply_ragged(
     let Some(flat) = leaf.flat.as_deref() else {
         return Ok(None);
     };
+    if srcs.len() > INLINE_ARGS {
+        return Ok(None);
+    }
     let (dims, dtype) = ty.split_dims();
     let Some((Dim::Var, outer)) = dims.split_last() else {
         return Ok(None);
@@ -240,7 +243,7 @@ pub(super) fn apply_ragged(
         return Ok(None);
     }
     let nd = dims.len();
-    let mut ops: SmallVec<[Operand; MAX_ARGS]> = SmallVec::new();
+    let mut ops: SmallVec<[Operand; INLINE_ARGS]> = SmallVec::new();
     for (a, t) in srcs.iter().zip(&leaf.inputs) {
         if a.dtype().as_scalar() != Some(*t) {
             return Ok(None);
@@ -299,8 +302,8 @@ pub(super) fn apply_ragged(
         Level::Fixed { .. } => false,
     });
     if is_flat {
-        let mut ptrs = [std::ptr::null::<u8>(); MAX_ARGS];
-        let mut strides = [0isize; MAX_ARGS];
+        let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
+        let mut strides = [0isize; INLINE_ARGS];
         for (k, op) in ops.iter().enumerate() {
             (ptrs[k], strides[k]) = match op.level {
                 Level::Var { base, .. } => (base.wrapping_offset(scan.first[k]), op.size as isize),
@@ -415,11 +418,11 @@ fn linear_step(op: &Operand, shape: &[usize]) -> Option<isize> {
 struct Segments {
     /// The distinct row sources: row 0's pair, the step to the next row's,
     /// and the element size.
-    sources: SmallVec<[(*const u8, isize, isize); MAX_ARGS]>,
+    sources: SmallVec<[(*const u8, isize, isize); INLINE_ARGS]>,
     /// Per operand with rows: its source.
-    of: [usize; MAX_ARGS],
+    of: [usize; INLINE_ARGS],
     /// The operands with a value per row: (operand, row 0's value, step).
-    per_row: SmallVec<[(usize, *const u8, isize); MAX_ARGS]>,
+    per_row: SmallVec<[(usize, *const u8, isize); INLINE_ARGS]>,
 }
 
 // SAFETY: the pointers reach the blocks of arrays the caller holds for the
@@ -433,7 +436,7 @@ unsafe impl Sync for Segments {}
 struct Fast {
     values: Arc<MemoryBlock>,
     total: usize,
-    first: [isize; MAX_ARGS],
+    first: [isize; INLINE_ARGS],
 }
 
 impl Segments {
@@ -442,7 +445,7 @@ impl Segments {
     fn plan(shape: &[usize], ops: &[Operand]) -> Option<Segments> {
         let mut out = Segments {
             sources: SmallVec::new(),
-            of: [0; MAX_ARGS],
+            of: [0; INLINE_ARGS],
             per_row: SmallVec::new(),
         };
         for (k, op) in ops.iter().enumerate() {
@@ -485,10 +488,10 @@ impl Segments {
     /// source 0 (and the last row's end), so the units can run at once.
     /// The units themselves check that they hold exactly these elements.
     /// Also gives each source's first non-empty row's start.
-    fn positions(&self, rows: usize) -> Option<(Vec<usize>, [isize; MAX_ARGS])> {
+    fn positions(&self, rows: usize) -> Option<(Vec<usize>, [isize; INLINE_ARGS])> {
         let units = rows.div_ceil(CHUNK_ROWS);
         let size = self.sources[0].2;
-        let mut first: Option<[isize; MAX_ARGS]> = None;
+        let mut first: Option<[isize; INLINE_ARGS]> = None;
         let mut begins: Vec<Option<isize>> = Vec::with_capacity(units);
         for u in 0..units {
             let mut begin = None;
@@ -498,7 +501,7 @@ impl Segments {
                 if len > 0 {
                     begin = Some(start);
                     if first.is_none() {
-                        let mut f = [0isize; MAX_ARGS];
+                        let mut f = [0isize; INLINE_ARGS];
                         for (k, f) in f.iter_mut().enumerate().take(self.sources.len()) {
                             // SAFETY: as above.
                             *f = unsafe { self.pair(k, r) }.0;
@@ -510,7 +513,7 @@ impl Segments {
             }
             begins.push(begin);
         }
-        let first = first.unwrap_or([0; MAX_ARGS]);
+        let first = first.unwrap_or([0; INLINE_ARGS]);
         // The end: the last non-empty row's.
         let mut end = first[0];
         for r in (0..rows).rev() {
@@ -565,7 +568,7 @@ impl Segments {
             unreachable!("a fresh block has one owner")
         };
         let dst = Dst(block.as_mut_ptr());
-        let mut first = [0isize; MAX_ARGS];
+        let mut first = [0isize; INLINE_ARGS];
         for (k, op) in ops.iter().enumerate() {
             if matches!(op.level, Level::Var { .. }) {
                 first[k] = first_src[self.of[k]];
@@ -624,7 +627,7 @@ impl Segments {
     unsafe fn verify(
         &self,
         range: std::ops::Range<usize>,
-        first: &[isize; MAX_ARGS],
+        first: &[isize; INLINE_ARGS],
         begin: usize,
         end: usize,
     ) -> bool {
@@ -658,7 +661,7 @@ impl Segments {
         &self,
         flat: &dyn FlatRun,
         ops: &[Operand],
-        (first_src, first): (&[isize; MAX_ARGS], &[isize; MAX_ARGS]),
+        (first_src, first): (&[isize; INLINE_ARGS], &[isize; INLINE_ARGS]),
         range: std::ops::Range<usize>,
         (begin, end): (usize, usize),
         dst: Dst,
@@ -669,8 +672,8 @@ impl Segments {
         // Runs result elements `at..at + len`, with the per-row operands
         // read from `spread` (their buffers) when given.
         let block = |at: usize, len: usize, spread: Option<(*const u8, usize)>| {
-            let mut ptrs = [std::ptr::null::<u8>(); MAX_ARGS];
-            let mut strides = [0isize; MAX_ARGS];
+            let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
+            let mut strides = [0isize; INLINE_ARGS];
             for (k, op) in ops.iter().enumerate() {
                 (ptrs[k], strides[k]) = match op.level {
                     Level::Var { base, .. } => (
@@ -710,11 +713,11 @@ impl Segments {
             return true;
         }
         // Where each source's next non-empty row must start.
-        let mut next = [0isize; MAX_ARGS];
+        let mut next = [0isize; INLINE_ARGS];
         for (k, n) in next.iter_mut().enumerate().take(self.sources.len()) {
             *n = first_src[k] + begin as isize * self.sources[k].2;
         }
-        let sizes: SmallVec<[usize; MAX_ARGS]> =
+        let sizes: SmallVec<[usize; INLINE_ARGS]> =
             self.per_row.iter().map(|&(k, ..)| ops[k].size).collect();
         let pitch = (BLOCK + 2 * SLACK) * 16;
         SPREAD.with(|cell| {
@@ -766,7 +769,7 @@ impl Segments {
         &self,
         r: usize,
         (start, len): (isize, usize),
-        next: &mut [isize; MAX_ARGS],
+        next: &mut [isize; INLINE_ARGS],
         at: usize,
         end: usize,
     ) -> bool {
@@ -801,7 +804,7 @@ impl Segments {
     unsafe fn spread_rows<T: Copy, const MULTI: bool>(
         &self,
         range: std::ops::Range<usize>,
-        (mut at, end, mut next): (usize, usize, [isize; MAX_ARGS]),
+        (mut at, end, mut next): (usize, usize, [isize; INLINE_ARGS]),
         bufs: *mut u8,
         pitch: usize,
         flush: &dyn Fn(usize, usize),
@@ -809,8 +812,8 @@ impl Segments {
         let (p0, step0, size0) = self.sources[0];
         let mut pair = p0.wrapping_offset(range.start as isize * step0);
         let nper = self.per_row.len();
-        let mut vals: [(*const u8, isize, *mut T); MAX_ARGS] =
-            [(std::ptr::null(), 0, std::ptr::null_mut()); MAX_ARGS];
+        let mut vals: [(*const u8, isize, *mut T); INLINE_ARGS] =
+            [(std::ptr::null(), 0, std::ptr::null_mut()); INLINE_ARGS];
         for (j, &(_, v, step)) in self.per_row.iter().enumerate() {
             vals[j] = (
                 v.wrapping_offset(range.start as isize * step),
@@ -902,7 +905,7 @@ impl Segments {
     unsafe fn spread_one<T: Copy>(
         &self,
         range: std::ops::Range<usize>,
-        (mut at, end, next): (usize, usize, [isize; MAX_ARGS]),
+        (mut at, end, next): (usize, usize, [isize; INLINE_ARGS]),
         bufs: *mut u8,
         flush: &dyn Fn(usize, usize),
     ) -> bool {
@@ -975,7 +978,7 @@ impl Segments {
     unsafe fn spread_rows_bytes(
         &self,
         range: std::ops::Range<usize>,
-        (mut at, end, mut next): (usize, usize, [isize; MAX_ARGS]),
+        (mut at, end, mut next): (usize, usize, [isize; INLINE_ARGS]),
         bufs: *mut u8,
         pitch: usize,
         sizes: &[usize],
@@ -1215,13 +1218,13 @@ fn scan(
             k < n
                 && matches!(ops[k].level, Level::Var { stride, .. } if stride == ops[k].size as isize)
         }),
-        first: [0; MAX_ARGS],
+        first: [0; INLINE_ARGS],
         marks: Vec::with_capacity(rows / CHUNK_ROWS + 1),
     };
-    let mut next: [Option<isize>; MAX_ARGS] = [None; MAX_ARGS];
+    let mut next: [Option<isize>; INLINE_ARGS] = [None; INLINE_ARGS];
     let mut walk = Walk::at(shape, ops, 0);
-    let mut lens = [0usize; MAX_ARGS];
-    let mut starts = [0isize; MAX_ARGS];
+    let mut lens = [0usize; INLINE_ARGS];
+    let mut starts = [0isize; INLINE_ARGS];
     for r in 0..rows {
         if r % CHUNK_ROWS == 0 {
             out.marks.push(out.total);
@@ -1306,9 +1309,9 @@ unsafe fn run_rows(
         let end = (first + CHUNK_ROWS).min(rows);
         let mut walk = Walk::at(shape, ops, first);
         let mut d = dst.wrapping_add(marks[chunk] * out_size);
-        let mut ptrs = [std::ptr::null::<u8>(); MAX_ARGS];
-        let mut strides = [0isize; MAX_ARGS];
-        let mut lens = [0usize; MAX_ARGS];
+        let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
+        let mut strides = [0isize; INLINE_ARGS];
+        let mut lens = [0usize; INLINE_ARGS];
         let n = ops.len();
         for _ in first..end {
             for k in 0..n {
