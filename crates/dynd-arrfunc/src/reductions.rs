@@ -252,7 +252,7 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
     let mask = mask(name, kw)?;
     let initial = kw.get("initial");
     macro_rules! go {
-        ($t:ty, $identity:expr, $f:expr, $reorder:expr) => {{
+        ($t:ty, $identity:expr, $f:expr, $reorder:expr, $neutral:expr) => {{
             let initial: Option<$t> = match initial {
                 Some(v) => Some(scalar_of::<$t>(name, v, acc)?),
                 None => None,
@@ -267,17 +267,21 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
                 identity: $identity,
                 combine: $f,
                 reorderable: $reorder,
+                neutral: $neutral,
             };
             reduce(&input, &args, &red, name)?
         }};
     }
     macro_rules! numeric {
-        ($t:ty, $zero:expr, $one:expr, $add:expr, $mul:expr, $min:expr, $max:expr) => {
+        // `$neutral_zero` leaves every value unchanged under `$add`
+        // (`-0.0` for floats); `$top`/`$bottom` under `$min`/`$max`.
+        ($t:ty, $zero:expr, $neutral_zero:expr, $one:expr, $top:expr, $bottom:expr,
+         $add:expr, $mul:expr, $min:expr, $max:expr) => {
             match op {
-                Op::Sum => go!($t, Some($zero), $add, true),
-                Op::Prod => go!($t, Some($one), $mul, true),
-                Op::Min => go!($t, None, $min, true),
-                Op::Max => go!($t, None, $max, true),
+                Op::Sum => go!($t, Some($zero), $add, true, Some($neutral_zero)),
+                Op::Prod => go!($t, Some($one), $mul, true, Some($one)),
+                Op::Min => go!($t, None, $min, true, Some($top)),
+                Op::Max => go!($t, None, $max, true, Some($bottom)),
                 Op::All | Op::Any => unreachable!("booleans are reduced as bool"),
             }
         };
@@ -287,7 +291,10 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
             numeric!(
                 $t,
                 0,
+                0,
                 1,
+                <$t>::MAX,
+                <$t>::MIN,
                 |a: $t, b: $t| a.wrapping_add(b),
                 |a: $t, b: $t| a.wrapping_mul(b),
                 |a: $t, b: $t| a.min(b),
@@ -300,15 +307,20 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
             numeric!(
                 $t,
                 0.0,
+                -0.0,
                 1.0,
+                <$t>::INFINITY,
+                <$t>::NEG_INFINITY,
                 |a: $t, b: $t| a + b,
                 |a: $t, b: $t| a * b,
-                |a: $t, b: $t| if a.is_nan() || b.is_nan() {
+                // NaN-propagating; `|` rather than `||` keeps it a select
+                // (no branch), so folds of many lanes vectorise.
+                |a: $t, b: $t| if a.is_nan() | b.is_nan() {
                     <$t>::NAN
                 } else {
                     a.min(b)
                 },
-                |a: $t, b: $t| if a.is_nan() || b.is_nan() {
+                |a: $t, b: $t| if a.is_nan() | b.is_nan() {
                     <$t>::NAN
                 } else {
                     a.max(b)
@@ -323,7 +335,8 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
                     Complex<$t>,
                     Some(Complex::new(0.0, 0.0)),
                     |a: Complex<$t>, b: Complex<$t>| Complex::new(a.re + b.re, a.im + b.im),
-                    true
+                    true,
+                    Some(Complex::new(-0.0, -0.0))
                 ),
                 _ => go!(
                     Complex<$t>,
@@ -332,17 +345,25 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
                         a.re * b.re - a.im * b.im,
                         a.re * b.im + a.im * b.re
                     ),
-                    true
+                    true,
+                    // (1, 0) is not neutral bit for bit: -0.0 - -0.0 is 0.0.
+                    None
                 ),
             }
         };
     }
     let r = match acc {
         Scalar::Bool => match op {
-            Op::Any => go!(bool, Some(false), |a: bool, b: bool| a | b, true),
-            Op::All => go!(bool, Some(true), |a: bool, b: bool| a & b, true),
-            Op::Min => go!(bool, None, |a: bool, b: bool| a & b, true),
-            Op::Max => go!(bool, None, |a: bool, b: bool| a | b, true),
+            Op::Any => go!(
+                bool,
+                Some(false),
+                |a: bool, b: bool| a | b,
+                true,
+                Some(false)
+            ),
+            Op::All => go!(bool, Some(true), |a: bool, b: bool| a & b, true, Some(true)),
+            Op::Min => go!(bool, None, |a: bool, b: bool| a & b, true, Some(true)),
+            Op::Max => go!(bool, None, |a: bool, b: bool| a | b, true, Some(false)),
             Op::Sum | Op::Prod => unreachable!("bool sums accumulate in int64"),
         },
         Scalar::Int8 => int!(i8),
@@ -397,6 +418,25 @@ fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
         a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
     };
     let sum = run("mean", Op::Sum, &x, kw)?;
+    // Per row of a ragged array: divided by the row lengths directly.
+    let last = a.ndim() as i64 - 1;
+    let per_row = mask("mean", kw)?.is_none()
+        && a.ty().has_var_dim()
+        && matches!(axes("mean", kw)?.as_deref(), Some([ax]) if *ax == last || *ax == -1);
+    if per_row {
+        let by_rows = match float {
+            Scalar::Float64 => {
+                dynd_kernels::reduce::divide_by_row_lengths(&sum, &x, |n| n as f64, "mean")?
+            }
+            Scalar::Float32 => {
+                dynd_kernels::reduce::divide_by_row_lengths(&sum, &x, |n| n as f32, "mean")?
+            }
+            _ => None,
+        };
+        if let Some(m) = by_rows {
+            return Ok(m);
+        }
+    }
     // The count from the shape (row lengths for ragged axes), or one pass
     // over the mask: never another pass over the values.
     let count = count("mean", &x, kw)?;

@@ -282,7 +282,42 @@ fn count_and_mean_from_shapes_row_lengths_and_masks() {
         mean.call_kw(&[&a], &[("axis", &ax0)]).unwrap().to_string(),
         "[2.5, 3.5, 3]"
     );
+    // Per row: the sums divided by the row lengths, for any spelling of
+    // the var axis, with keepdims, from float32, from integers, and over
+    // a view that skips a row.
     let keep = Array::from_scalar(true);
+    let r = mean
+        .call_kw(&[&a], &[("axis", &ax(-1)), ("keepdims", &keep)])
+        .unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[[2], [NaN], [4.5]]".into(), "3 * 1 * float64".into())
+    );
+    let f = Array::from_json("[[1, 2], [3]]", Some(&"2 * var * float32".parse().unwrap())).unwrap();
+    let r = mean.call_kw(&[&f], &[("axis", &ax1)]).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[1.5, 3]".into(), "2 * float32".into())
+    );
+    let i = Array::from_json(
+        "[[1, 2], [7], [1, 1, 2]]",
+        Some(&"3 * var * int32".parse().unwrap()),
+    )
+    .unwrap();
+    let r = mean.call_kw(&[&i], &[("axis", &ax1)]).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[1.5, 7, 1.3333333333333333]".into(), "3 * float64".into())
+    );
+    let tail = a
+        .index(&[dynd_kernels::Index::slice(Some(1), None, 1)])
+        .unwrap();
+    assert_eq!(
+        mean.call_kw(&[&tail], &[("axis", &ax1)])
+            .unwrap()
+            .to_string(),
+        "[NaN, 4.5]"
+    );
     let r = count
         .call_kw(&[&a], &[("axis", &ax1), ("keepdims", &keep)])
         .unwrap();

@@ -11,6 +11,7 @@ fn add_f64() -> Reduction<f64, fn(f64, f64) -> f64> {
         identity: Some(0.0),
         combine: |a, b| a + b,
         reorderable: true,
+        neutral: Some(-0.0),
     }
 }
 
@@ -19,6 +20,7 @@ fn max_i64() -> Reduction<i64, fn(i64, i64) -> i64> {
         identity: None,
         combine: |a: i64, b: i64| a.max(b),
         reorderable: true,
+        neutral: Some(i64::MIN),
     }
 }
 
@@ -438,6 +440,7 @@ fn errors_name_the_axis_the_ndim_and_what_is_missing() {
         identity: None,
         combine: |a: i64, b: i64| a - b,
         reorderable: false,
+        neutral: None,
     };
     assert_eq!(
         reduce(&a, &ReduceArgs::default(), &sub, "subtract")
@@ -557,6 +560,7 @@ fn per_row_folds_match_an_in_order_fold() {
         identity: None,
         combine: |x: i64, y: i64| x.wrapping_sub(y),
         reorderable: false,
+        neutral: None,
     };
     let args = ReduceArgs {
         axes: Some(&[1]),
@@ -624,4 +628,165 @@ fn serde_json_rows(rows: &[Vec<i64>]) -> String {
         })
         .collect();
     format!("[{}]", rows.join(","))
+}
+
+/// Rows of lengths 0..=40 (with some of 200 and 300: past the block
+/// folds) from a seeded generator; `value` makes element `j` of row `r`.
+fn seeded_rows<T>(n: usize, value: impl Fn(usize, usize) -> T) -> Vec<Vec<T>> {
+    let mut s: u64 = 0xfeed;
+    (0..n)
+        .map(|r| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let len = match s % 50 {
+                0 => 300,
+                1 => 200,
+                k => (k % 41) as usize,
+            };
+            (0..len).map(|j| value(r, j)).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn short_rows_fold_in_masked_blocks_like_a_naive_fold() {
+    // f64 sums: the lanes past each row's end must add nothing, not even
+    // a sign (a row of -0.0 sums to -0.0), and the last rows of the
+    // values block (whose blocks would reach past it) fold too.
+    let mut rows = seeded_rows(3000, |r, j| ((r * 31 + j * 7) % 97) as f64 * 0.25 - 12.0);
+    rows[5] = vec![-0.0];
+    rows[6] = vec![-0.0; 17];
+    rows[7] = vec![f64::NAN, 1.0];
+    rows.push(vec![1.5; 3]);
+    let a = Array::from_nested(rows.clone()).unwrap();
+    let per_row = ReduceArgs {
+        axes: Some(&[1]),
+        ..ReduceArgs::default()
+    };
+    let got = reduce(&a, &per_row, &add_f64(), "sum")
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
+    for (r, (g, row)) in got.iter().zip(&rows).enumerate() {
+        let want: f64 = row.iter().sum();
+        let ok = (g.is_nan() && want.is_nan())
+            || (g.to_bits() == want.to_bits())
+            || (g - want).abs() <= 1e-12 * row.iter().map(|x| x.abs()).sum::<f64>();
+        assert!(ok, "row {r} ({} long): got {g}, want {want}", row.len());
+    }
+    // Without an identity to start from (`0.0 + -0.0` is `0.0`), rows of
+    // -0.0 keep their sign through the masked lanes.
+    let no_identity = Reduction {
+        identity: None,
+        ..add_f64()
+    };
+    let zeros = typed_rows(
+        vec![vec![-0.0f64], vec![-0.0; 17], vec![-0.0; 3]],
+        "float64",
+    );
+    let got_zeros = reduce(&zeros, &per_row, &no_identity, "sum")
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
+    assert!(
+        got_zeros.iter().all(|x| x.to_bits() == (-0.0f64).to_bits()),
+        "{got_zeros:?}"
+    );
+    // The same rows from the middle of a values block (a view that drops
+    // the first rows): the blocks read past the view's rows too.
+    let tail = a.index(&[Index::slice(Some(1000), None, 1)]).unwrap();
+    let got_tail = reduce(&tail, &per_row, &add_f64(), "sum")
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
+    assert_eq!(
+        got_tail.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        got[1000..].iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+
+    // Integers are exact in any grouping: i32 and u64 sums, i64 max.
+    let rows32 = seeded_rows(3000, |r, j| ((r * 13 + j * 5) % 1000) as i32 - 500);
+    let a32 = typed_rows(rows32.clone(), "int32");
+    let add32 = Reduction {
+        identity: Some(0i32),
+        combine: |x: i32, y: i32| x.wrapping_add(y),
+        reorderable: true,
+        neutral: Some(0),
+    };
+    let rows_i32 = ReduceArgs {
+        axes: Some(&[1]),
+        ..ReduceArgs::default()
+    };
+    let got = reduce(&a32, &rows_i32, &add32, "sum")
+        .unwrap()
+        .to_vec::<i32>()
+        .unwrap();
+    let want: Vec<i32> = rows32
+        .iter()
+        .map(|r| r.iter().fold(0, |a: i32, &x| a.wrapping_add(x)))
+        .collect();
+    assert_eq!(got, want);
+    let rows64 = seeded_rows(3000, |r, j| (r as u64) << 32 | j as u64);
+    let a64 = typed_rows(rows64.clone(), "uint64");
+    let add64 = Reduction {
+        identity: Some(0u64),
+        combine: |x: u64, y: u64| x.wrapping_add(y),
+        reorderable: true,
+        neutral: Some(0),
+    };
+    let rows_u64 = ReduceArgs {
+        axes: Some(&[1]),
+        ..ReduceArgs::default()
+    };
+    let got = reduce(&a64, &rows_u64, &add64, "sum")
+        .unwrap()
+        .to_vec::<u64>()
+        .unwrap();
+    let want: Vec<u64> = rows64
+        .iter()
+        .map(|r| r.iter().fold(0, |a: u64, &x| a.wrapping_add(x)))
+        .collect();
+    assert_eq!(got, want);
+    let rows_max = seeded_rows(3000, |r, j| ((r * 7919 + j * 104_729) % 2001) as i64 - 1000);
+    let amax = Array::from_nested(rows_max.clone()).unwrap();
+    let with_initial = ReduceArgs {
+        axes: Some(&[1]),
+        initial: Some(-5000),
+        ..ReduceArgs::default()
+    };
+    let got = reduce(&amax, &with_initial, &max_i64(), "max")
+        .unwrap()
+        .to_vec::<i64>()
+        .unwrap();
+    let want: Vec<i64> = rows_max
+        .iter()
+        .map(|r| r.iter().copied().fold(-5000, i64::max))
+        .collect();
+    assert_eq!(got, want);
+    // A neutral element that is not one shows: every short row would
+    // gain it. (The test guards the masking, not the reduction.)
+    let wrong = Reduction {
+        neutral: Some(1.0),
+        ..add_f64()
+    };
+    let got = reduce(
+        &typed_rows(vec![vec![1.0f64; 3]; 40], "float64"),
+        &per_row,
+        &wrong,
+        "sum",
+    )
+    .unwrap()
+    .to_vec::<f64>()
+    .unwrap();
+    assert!(got[..20].iter().all(|&x| x > 3.0), "{got:?}");
+}
+
+/// `rows` as an `N * var * dtype` array.
+fn typed_rows<V>(rows: Vec<V>, dtype: &str) -> Array
+where
+    Vec<V>: dynd_kernels::IntoValue,
+{
+    let ty = format!("{} * var * {dtype}", rows.len()).parse().unwrap();
+    Array::from_value(&dynd_kernels::IntoValue::into_value(rows), Some(&ty)).unwrap()
 }

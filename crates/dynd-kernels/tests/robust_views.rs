@@ -172,6 +172,7 @@ fn add_f64() -> Reduction<f64, fn(f64, f64) -> f64> {
         identity: Some(0.0),
         combine: |a, b| a + b,
         reorderable: true,
+        neutral: Some(-0.0),
     }
 }
 
@@ -180,6 +181,7 @@ fn add_i64() -> Reduction<i64, fn(i64, i64) -> i64> {
         identity: Some(0),
         combine: |a: i64, b: i64| a.wrapping_add(b),
         reorderable: true,
+        neutral: Some(0),
     }
 }
 

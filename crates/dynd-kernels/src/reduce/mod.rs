@@ -15,7 +15,7 @@
 //! use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
 //! use dynd_kernels::array;
 //!
-//! let sum = Reduction { identity: Some(0.0), combine: |a: f64, b: f64| a + b, reorderable: true };
+//! let sum = Reduction { identity: Some(0.0), combine: |a: f64, b: f64| a + b, reorderable: true, neutral: Some(-0.0) };
 //! let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
 //! assert_eq!(reduce(&a, &ReduceArgs::default(), &sum, "sum")?.to_string(), "21");
 //! let rows = ReduceArgs { axes: Some(&[-1]), ..ReduceArgs::default() };
@@ -48,6 +48,13 @@ pub struct Reduction<T, F> {
     /// several accumulators, in parallel chunks. Otherwise the reduction
     /// takes one axis and combines its elements in order.
     pub reorderable: bool,
+    /// An element that `combine` leaves every value unchanged with, bit
+    /// for bit (`-0.0` for a float `+`, since `-0.0 + 0.0` is `0.0`; `0`
+    /// for an integer `+`; `1` for `×`; `+∞` for a NaN-propagating float
+    /// `min`), or `None`. With one, a reorderable reduction folds short
+    /// ragged rows branch-free: each row is read in a fixed-width block
+    /// whose lanes past the row's end hold this value.
+    pub neutral: Option<T>,
 }
 
 /// What to reduce over, and how.
@@ -604,6 +611,7 @@ pub fn count(
         identity: Some(0i64),
         combine: |x: i64, y: i64| x + y,
         reorderable: true,
+        neutral: Some(0),
     };
     let args = ReduceArgs {
         axes,
@@ -666,9 +674,30 @@ fn note_failure(slot: &std::sync::Mutex<Option<(usize, Error)>>, row: usize, e: 
     }
 }
 
+/// The mean of `a` over its rows, from `sum`, its sum over its innermost
+/// `var` axis alone (`axis=-1` of an `N * var * T` array, no mask): each
+/// sum divided by its row's length, read from the row metadata (no count
+/// array, no pass over the values). `None` for any other form, for which
+/// the caller divides by [`count`].
+///
+/// # Errors
+///
+/// A value error for a row outside its block (never, for a validated
+/// array).
+pub fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
+    sum: &Array,
+    a: &Array,
+    of_len: impl Fn(usize) -> T,
+    name: &str,
+) -> Result<Option<Array>, Error> {
+    ragged::divide_by_row_lengths(sum, a, of_len, name)
+}
+
 impl Array {
     /// The elements of this fresh, C-order array of `T` (fixed dimensions
-    /// only, just allocated zeroed), for writing.
+    /// only, just allocated: zeroed, or for overwriting when every bit
+    /// pattern is a `T`, as for every element type but `bool`), for
+    /// writing.
     fn fresh_elements<T: Element>(&mut self) -> &mut [T] {
         debug_assert_eq!(self.dtype().as_scalar(), Some(T::SCALAR));
         let n: usize = self
@@ -681,8 +710,9 @@ impl Array {
             .product();
         let dst = self.fresh_data_ptr().cast::<T>();
         // SAFETY: a fresh C-order array owns its block alone and holds `n`
-        // zeroed `T`s (zero bytes are a valid value of every element type),
-        // aligned for `T`; the slice borrows the array mutably, so nothing
+        // initialised `T`s (a block's bytes always are initialised; zero
+        // bytes are a valid value of every element type, and the callers
+        // allocate `bool` arrays zeroed), aligned for `T`; the slice borrows the array mutably, so nothing
         // else reaches them while it lives.
         unsafe { std::slice::from_raw_parts_mut(dst, n) }
     }

@@ -199,6 +199,247 @@ impl<'a, T: Element> RowSlices<'a, T> {
     }
 }
 
+impl<'a, T: Element> RowSlices<'a, T> {
+    /// The values block from the rows' offset on, as `B` lanes, for `B`
+    /// of `T`'s size and alignment (`None` otherwise): the bits of the
+    /// rows' elements and of whatever lies between and after them.
+    fn lanes<B: Lane>(&self) -> Option<&'a [B]> {
+        let size = std::mem::size_of::<B>();
+        if std::mem::size_of::<T>() != size
+            || std::mem::align_of::<T>() != std::mem::align_of::<B>()
+        {
+            return None;
+        }
+        let bytes = self.vals.get(usize::try_from(self.offset).ok()?..)?;
+        if bytes.as_ptr() as usize % std::mem::align_of::<B>() != 0 {
+            return None;
+        }
+        // SAFETY: the bytes are initialised (a block's always are), lie in
+        // a block that outlives `'a`, and are aligned for `B`, a plain
+        // integer for which every bit pattern is a value.
+        Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<B>(), bytes.len() / size) })
+    }
+
+    /// Row `r`'s first element's index in [`Self::lanes`] and its length,
+    /// or `None` if its pair lies outside its block or its start is not a
+    /// whole element.
+    #[inline]
+    fn span(&self, r: usize) -> Option<(usize, usize)> {
+        let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
+        let at = usize::try_from(at).ok()?;
+        let (start, len) = read_pair(self.data.get(at..at.checked_add(PAIR_SIZE)?)?);
+        let size = std::mem::size_of::<T>() as u64;
+        (start % size == 0).then_some((usize::try_from(start / size).ok()?, len as usize))
+    }
+}
+
+/// The values block as lanes of its elements' width.
+#[derive(Clone, Copy)]
+enum Wide<'a> {
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+}
+
+/// Rows up to this long fold in one block of this many lanes.
+const WIDE: usize = 16;
+
+/// Lane masks: `KEEP[WIDE - l..][..WIDE]` keeps the first `l` lanes.
+const KEEP: [u64; 2 * WIDE] = {
+    let mut k = [0u64; 2 * WIDE];
+    let mut i = 0;
+    while i < WIDE {
+        k[i] = !0;
+        i += 1;
+    }
+    k
+};
+
+/// An element's bits, as the unsigned integer of its size: lanes are
+/// selected with bit masks (no branch per lane).
+trait Lane:
+    Copy
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    /// `keep` (all ones or all zeros) at this width.
+    fn mask(keep: u64) -> Self;
+}
+
+impl Lane for u32 {
+    #[inline(always)]
+    fn mask(keep: u64) -> u32 {
+        keep as u32
+    }
+}
+
+impl Lane for u64 {
+    #[inline(always)]
+    fn mask(keep: u64) -> u64 {
+        keep
+    }
+}
+
+/// `T`'s bits as `B`, and back.
+///
+/// # Safety
+///
+/// `B` and `T` have the same size; for `from_bits`, the bits are those of
+/// a valid `T`.
+#[inline(always)]
+unsafe fn from_bits<T: Element, B: Lane>(b: B) -> T {
+    // SAFETY: by the contract.
+    unsafe { std::mem::transmute_copy(&b) }
+}
+
+/// Folds the row `lanes[s..s + len]` (`1 <= len`) in [`WIDE`] lanes: the
+/// last block is read whole and its lanes past the row take `neutral`'s
+/// bits, so a short row takes no branch on its length; the lanes then
+/// combine in a pairwise tree. `None` if a block would reach past
+/// `lanes`.
+///
+/// # Safety
+///
+/// `B` has `T`'s size, and `lanes[s..s + len]` are the bits of valid
+/// `T`s.
+#[inline(always)]
+unsafe fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T>(
+    lanes: &[B],
+    s: usize,
+    len: usize,
+    neutral: T,
+    f: &F,
+) -> Option<T> {
+    // SAFETY: the same size, by the contract; any bits are a `B`.
+    let fill: B = unsafe { std::mem::transmute_copy(&neutral) };
+    /// Block `at` of `lanes`, if it lies inside.
+    #[inline(always)]
+    fn block<B: Lane>(lanes: &[B], at: usize) -> Option<&[B; WIDE]> {
+        lanes.get(at..at.checked_add(WIDE)?)?.try_into().ok()
+    }
+    /// Block `at`'s first `n` lanes as `T`s, the rest `fill`'s bits.
+    ///
+    /// # Safety
+    ///
+    /// Those `n` lanes and `fill` are the bits of valid `T`s.
+    #[inline(always)]
+    unsafe fn masked<T: Element, B: Lane>(
+        lanes: &[B],
+        at: usize,
+        n: usize,
+        (fill, neutral): (B, T),
+    ) -> Option<[T; WIDE]> {
+        let b = block(lanes, at)?;
+        let keep: &[u64; WIDE] = KEEP.get(WIDE - n..2 * WIDE - n)?.try_into().ok()?;
+        let mut out = [neutral; WIDE];
+        for k in 0..WIDE {
+            let m = B::mask(keep[k]);
+            // SAFETY: by the contract (a kept lane is one of the `n`).
+            out[k] = unsafe { from_bits((b[k] & m) | (fill & !m)) };
+        }
+        Some(out)
+    }
+    /// Block `at` as `T`s.
+    ///
+    /// # Safety
+    ///
+    /// Its lanes are the bits of valid `T`s.
+    #[inline(always)]
+    unsafe fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Option<[T; WIDE]> {
+        let b = block(lanes, at)?;
+        let mut out = [neutral; WIDE];
+        for k in 0..WIDE {
+            // SAFETY: by the contract.
+            out[k] = unsafe { from_bits(b[k]) };
+        }
+        Some(out)
+    }
+    let mut acc = if len <= WIDE {
+        // SAFETY: the first `len` lanes are the row's, valid `T`s by the
+        // contract; `fill` is `neutral`'s bits.
+        unsafe { masked(lanes, s, len, (fill, neutral)) }?
+    } else {
+        // SAFETY: the row is longer than a block: all its lanes are the
+        // row's.
+        let mut acc = unsafe { whole(lanes, s, neutral) }?;
+        let (mut at, end) = (s + WIDE, s.checked_add(len)?);
+        while end - at >= WIDE {
+            // SAFETY: a whole block before the row's end.
+            let b: [T; WIDE] = unsafe { whole(lanes, at, neutral) }?;
+            for k in 0..WIDE {
+                acc[k] = f(acc[k], b[k]);
+            }
+            at += WIDE;
+        }
+        if at < end {
+            // SAFETY: the first `end - at` lanes are the row's last ones.
+            let b: [T; WIDE] = unsafe { masked(lanes, at, end - at, (fill, neutral)) }?;
+            for k in 0..WIDE {
+                acc[k] = f(acc[k], b[k]);
+            }
+        }
+        acc
+    };
+    let mut w = WIDE;
+    while w > 1 {
+        w /= 2;
+        for k in 0..w {
+            acc[k] = f(acc[k], acc[k + w]);
+        }
+    }
+    Some(acc[0])
+}
+
+/// As [`fold_unit`], for a reorderable reduction with a neutral element:
+/// each row, in order, folds with [`fold_wide`] (rows longer than
+/// [`BLOCK`], and the last rows of the block, as [`fold_row`] does).
+fn fold_unit_wide<T, B, F>(
+    rows: &RowSlices<'_, T>,
+    lanes: &[B],
+    first: usize,
+    out: &mut [T],
+    red: &Reduction<T, F>,
+    (start, neutral): (Option<T>, T),
+    name: &str,
+) -> Result<(), Box<(usize, Error)>>
+where
+    T: Element,
+    B: Lane,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let f = red.combine;
+    let outside = |r: usize| {
+        Box::new((
+            r,
+            value_error(format!("{name}: var row {r} lies outside its block")),
+        ))
+    };
+    for (i, o) in out.iter_mut().enumerate() {
+        let r = first + i;
+        let wide = rows
+            .span(r)
+            .filter(|&(_, len)| len <= BLOCK)
+            .and_then(|(s, len)| match len {
+                0 => Some(None),
+                // SAFETY: `lanes` are `T`-sized (from `RowSlices::lanes`)
+                // and the row's elements are valid `T`s, of a validated
+                // array (`span` placed them; `fold_wide` checks the
+                // bounds).
+                _ => unsafe { fold_wide(lanes, s, len, neutral, &f) }.map(Some),
+            });
+        let v = match wide {
+            Some(v) => v,
+            // A long row, one of the last few, or one `span` cannot place.
+            None => fold_row(rows.row(r).ok_or_else(|| outside(r))?, None, red),
+        };
+        *o = match (start, v) {
+            (Some(s), Some(v)) => f(s, v),
+            (s, v) => v.or(s).ok_or_else(|| Box::new((r, no_identity(name))))?,
+        };
+    }
+    Ok(())
+}
+
 /// Rows shorter than this fold by length, [`LANES`] rows side by side.
 const SHORT: usize = 16;
 
@@ -390,17 +631,40 @@ where
         if args.keepdims {
             dims.push(1);
         }
-        let mut out = Array::zeros(&Type::with_dims(
-            dims.iter().map(|n| Dim::Fixed(*n)),
-            T::SCALAR.into(),
-        )?)?;
+        // Every element is written below (or the call fails and the
+        // array is dropped): no need to zero it first, except for `bool`,
+        // whose slice must hold 0 or 1 from the start.
+        let out_ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
+        let mut out = if T::SCALAR == dynd_types::Scalar::Bool {
+            Array::zeros(&out_ty)?
+        } else {
+            Array::for_overwrite(&out_ty)?
+        };
         let out_slice = out.fresh_elements::<T>();
         if mask_rows.is_none() {
             if let Some(walk) = RowSlices::<T>::of(&rows) {
+                // Branch-free blocks pay off where a lane is one register
+                // lane: the 4- and 8-byte types.
+                let wide = if !red.reorderable {
+                    None
+                } else if let Some(l) = walk.lanes::<u64>() {
+                    Some(Wide::U64(l))
+                } else {
+                    walk.lanes::<u32>().map(Wide::U32)
+                };
                 let failed = std::sync::Mutex::new(None);
                 let work = |(u, chunk): (usize, &mut [T])| {
                     let first = u * UNIT_ROWS;
-                    if let Err(e) = fold_unit(&walk, first, chunk, red, start, name) {
+                    let done = match (red.neutral, wide) {
+                        (Some(n), Some(Wide::U64(l))) => {
+                            fold_unit_wide(&walk, l, first, chunk, red, (start, n), name)
+                        }
+                        (Some(n), Some(Wide::U32(l))) => {
+                            fold_unit_wide(&walk, l, first, chunk, red, (start, n), name)
+                        }
+                        _ => fold_unit(&walk, first, chunk, red, start, name),
+                    };
+                    if let Err(e) = done {
                         let (i, e) = *e;
                         note_failure(&failed, i, e);
                     }
@@ -662,4 +926,39 @@ pub(super) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
         })
         .collect::<Result<Vec<Vec<T>>, Error>>()?;
     var_array(&rows.shape, lines, Ok)
+}
+
+/// `sum`, the reduction of `a` (`N * var * T`, or one var dimension
+/// alone) over its `var` axis alone, divided element by element by the
+/// length of its row: a per-row mean without a count array. `None` when
+/// `a` or `sum` is not of that form.
+///
+/// # Errors
+///
+/// A value error if a row's pair lies outside its block (never, for a
+/// validated array).
+pub(super) fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
+    sum: &Array,
+    a: &Array,
+    of_len: impl Fn(usize) -> T,
+    name: &str,
+) -> Result<Option<Array>, Error> {
+    let Some(rows) = Rows::of(a) else {
+        return Ok(None);
+    };
+    let Some(shape) = sum.ty().fixed_shape() else {
+        return Ok(None);
+    };
+    let Ok(xs) = sum.as_slice::<T>() else {
+        return Ok(None);
+    };
+    if xs.len() != rows.count {
+        return Ok(None);
+    }
+    let means = xs
+        .iter()
+        .enumerate()
+        .map(|(r, &x)| Ok(x / of_len(rows.pair(r, name)?.1)))
+        .collect::<Result<Vec<T>, Error>>()?;
+    Array::from_shape_vec(&shape, means).map(Some)
 }
