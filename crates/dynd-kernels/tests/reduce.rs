@@ -790,3 +790,77 @@ where
     let ty = format!("{} * var * {dtype}", rows.len()).parse().unwrap();
     Array::from_value(&dynd_kernels::IntoValue::into_value(rows), Some(&ty)).unwrap()
 }
+
+#[test]
+fn folds_across_many_rows_run_in_parts_with_the_same_bits_on_any_threads() {
+    // 100_003 rows (several runs of rows, the last one short), under one
+    // and under two fixed dimensions (several groups).
+    let rows = seeded_rows(100_003, |r, j| ((r * 31 + j * 7) % 97) as f64 * 0.1 - 4.0);
+    let a = Array::from_nested(rows.clone()).unwrap();
+    let across = ReduceArgs {
+        axes: Some(&[0]),
+        ..ReduceArgs::default()
+    };
+    let run = |a: &Array, args: &ReduceArgs<'_, f64>| {
+        reduce(a, args, &add_f64(), "sum").unwrap().to_value()
+    };
+    let two = run(&a, &across);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    assert_eq!(two, pool.install(|| run(&a, &across)));
+    // Close to a naive left-aligned fold.
+    let longest = rows.iter().map(Vec::len).max().unwrap();
+    let mut naive = vec![0.0f64; longest];
+    for r in &rows {
+        for (o, x) in naive.iter_mut().zip(r) {
+            *o += x;
+        }
+    }
+    let Value::List(got) = two else {
+        panic!("a list")
+    };
+    assert_eq!(got.len(), longest);
+    for (j, (g, w)) in got.iter().zip(&naive).enumerate() {
+        let Value::Float(g) = g else {
+            panic!("a float")
+        };
+        assert!(
+            (g - w).abs() <= 1e-9 * w.abs().max(1.0),
+            "position {j}: {g} vs {w}"
+        );
+    }
+    // Integers across rows under two fixed dimensions: exact, per group.
+    let ints = seeded_rows(2 * 40_000, |r, j| (r as i64 % 1000) - (j as i64) * 3);
+    let ty = "2 * 40000 * var * int64".parse().unwrap();
+    let halves: Vec<String> = ints.chunks(40_000).map(serde_json_rows).collect();
+    let flat = format!("[{}]", halves.join(","));
+    let b = Array::from_json(&flat, Some(&ty)).unwrap();
+    let max = max_i64();
+    let args = ReduceArgs {
+        axes: Some(&[1]),
+        initial: Some(i64::MIN),
+        ..ReduceArgs::default()
+    };
+    let got = reduce(&b, &args, &max, "max").unwrap().to_value();
+    assert_eq!(
+        got,
+        pool.install(|| reduce(&b, &args, &max, "max").unwrap().to_value())
+    );
+    let want: Vec<Value> = ints
+        .chunks(40_000)
+        .map(|c| {
+            let longest = c.iter().map(Vec::len).max().unwrap();
+            Value::List(
+                (0..longest)
+                    .map(|j| {
+                        let m = c.iter().filter_map(|r| r.get(j)).copied().max().unwrap();
+                        Value::Int(m.into())
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(got, Value::List(want));
+}

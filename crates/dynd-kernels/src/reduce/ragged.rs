@@ -27,6 +27,13 @@ use crate::memory::MemoryBlock;
 /// Rows at least this many are folded in parallel.
 const PARALLEL_ROWS: usize = 1 << 12;
 
+/// Rows per run of a fold across rows that runs in parallel.
+const ACROSS_RUN: usize = 1 << 15;
+
+/// The most result rows (groups) a fold across rows runs in parallel
+/// for: each run keeps a partial line per group.
+const ACROSS_GROUPS: usize = 64;
+
 /// The rows of an array of fixed dimensions around an innermost `var` one,
 /// in C order of the fixed dimensions (each row's (start, length) pair is
 /// read when the row is asked for).
@@ -741,20 +748,55 @@ where
     }
     // Across the rows: each group's rows folded position by position.
     if mask_rows.is_none() {
-        let mut acc: Vec<Vec<T>> = vec![Vec::new(); ngroups];
         let slices = RowSlices::<T>::of(&rows);
-        for (r, g) in groups.iter().enumerate() {
-            let xs = match slices.as_ref().and_then(|s| s.row(r)) {
-                Some(xs) => Cow::Borrowed(xs),
-                None => rows.row::<T>(r, name)?,
-            };
-            let line = &mut acc[*g];
-            let shared = line.len().min(xs.len());
-            for (p, x) in line.iter_mut().zip(&xs[..shared]) {
-                *p = f(*p, *x);
+        // Rows `range` folded into one line per group.
+        let fold_rows = |range: std::ops::Range<usize>| -> Result<Vec<Vec<T>>, Error> {
+            let mut acc: Vec<Vec<T>> = vec![Vec::new(); ngroups];
+            for r in range {
+                let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+                    Some(xs) => Cow::Borrowed(xs),
+                    None => rows.row::<T>(r, name)?,
+                };
+                let line = &mut acc[groups[r]];
+                let shared = line.len().min(xs.len());
+                for (p, x) in line.iter_mut().zip(&xs[..shared]) {
+                    *p = f(*p, *x);
+                }
+                line.extend_from_slice(&xs[shared..]);
             }
-            line.extend_from_slice(&xs[shared..]);
-        }
+            Ok(acc)
+        };
+        let acc = if red.reorderable && rows.count >= PARALLEL_ROWS && ngroups <= ACROSS_GROUPS {
+            // Fixed runs of rows fold on their own (in parallel when
+            // there are threads), then merge in run order: the grouping
+            // depends on the row count alone, so the bits do not depend
+            // on the threads.
+            let runs: Vec<std::ops::Range<usize>> = (0..rows.count)
+                .step_by(ACROSS_RUN)
+                .map(|r| r..(r + ACROSS_RUN).min(rows.count))
+                .collect();
+            let parts: Vec<Vec<Vec<T>>> = if rayon::current_num_threads() > 1 {
+                runs.into_par_iter()
+                    .map(fold_rows)
+                    .collect::<Result<_, _>>()?
+            } else {
+                runs.into_iter().map(fold_rows).collect::<Result<_, _>>()?
+            };
+            let mut parts = parts.into_iter();
+            let mut acc = parts.next().unwrap_or_else(|| vec![Vec::new(); ngroups]);
+            for part in parts {
+                for (line, p) in acc.iter_mut().zip(part) {
+                    let shared = line.len().min(p.len());
+                    for (a, x) in line.iter_mut().zip(&p[..shared]) {
+                        *a = f(*a, *x);
+                    }
+                    line.extend_from_slice(&p[shared..]);
+                }
+            }
+            acc
+        } else {
+            fold_rows(0..rows.count)?
+        };
         return var_array(&out_fixed, acc, |v| Ok(start.map_or(v, |s| f(s, v))));
     }
     let mut acc: Vec<Vec<Option<T>>> = vec![Vec::new(); ngroups];
