@@ -997,10 +997,24 @@ pub(super) fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
     if xs.len() != rows.count {
         return Ok(None);
     }
-    let means = xs
-        .iter()
-        .enumerate()
-        .map(|(r, &x)| Ok(x / of_len(rows.pair(r, name)?.1)))
-        .collect::<Result<Vec<T>, Error>>()?;
+    let mut means = Vec::with_capacity(xs.len());
+    match RowSlices::<T>::of(&rows) {
+        // The pairs read as `RowSlices` reads them (one fixed dimension
+        // or none): a load and a bounds check per row.
+        Some(slices) => {
+            for (r, &x) in xs.iter().enumerate() {
+                let len = match slices.span(r) {
+                    Some((_, len)) => len,
+                    None => rows.pair(r, name)?.1,
+                };
+                means.push(x / of_len(len));
+            }
+        }
+        None => {
+            for (r, &x) in xs.iter().enumerate() {
+                means.push(x / of_len(rows.pair(r, name)?.1));
+            }
+        }
+    }
     Array::from_shape_vec(&shape, means).map(Some)
 }
