@@ -712,8 +712,9 @@ impl Array {
         // SAFETY: a fresh C-order array owns its block alone and holds `n`
         // initialised `T`s (a block's bytes always are initialised; zero
         // bytes are a valid value of every element type, and the callers
-        // allocate `bool` arrays zeroed), aligned for `T`; the slice borrows the array mutably, so nothing
-        // else reaches them while it lives.
+        // allocate `bool` arrays zeroed), aligned for `T`; the slice
+        // borrows the array mutably, so nothing else reaches them while it
+        // lives.
         unsafe { std::slice::from_raw_parts_mut(dst, n) }
     }
 }

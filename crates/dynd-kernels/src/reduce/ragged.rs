@@ -287,12 +287,11 @@ impl Lane for u64 {
     }
 }
 
-/// `T`'s bits as `B`, and back.
+/// The `T` whose bits `b` holds.
 ///
 /// # Safety
 ///
-/// `B` and `T` have the same size; for `from_bits`, the bits are those of
-/// a valid `T`.
+/// `B` and `T` have the same size, and the bits are those of a valid `T`.
 #[inline(always)]
 unsafe fn from_bits<T: Element, B: Lane>(b: B) -> T {
     // SAFETY: by the contract.
@@ -757,12 +756,7 @@ where
                     Some(xs) => Cow::Borrowed(xs),
                     None => rows.row::<T>(r, name)?,
                 };
-                let line = &mut acc[groups[r]];
-                let shared = line.len().min(xs.len());
-                for (p, x) in line.iter_mut().zip(&xs[..shared]) {
-                    *p = f(*p, *x);
-                }
-                line.extend_from_slice(&xs[shared..]);
+                fold_into_line(&mut acc[groups[r]], &xs, f);
             }
             Ok(acc)
         };
@@ -786,11 +780,7 @@ where
             let mut acc = parts.next().unwrap_or_else(|| vec![Vec::new(); ngroups]);
             for part in parts {
                 for (line, p) in acc.iter_mut().zip(part) {
-                    let shared = line.len().min(p.len());
-                    for (a, x) in line.iter_mut().zip(&p[..shared]) {
-                        *a = f(*a, *x);
-                    }
-                    line.extend_from_slice(&p[shared..]);
+                    fold_into_line(line, &p, f);
                 }
             }
             acc
@@ -970,6 +960,16 @@ pub(super) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
     var_array(&rows.shape, lines, Ok)
 }
 
+/// Folds `xs` into `line` position by position (left-aligned), the
+/// line growing to `xs`'s length.
+fn fold_into_line<T: Copy>(line: &mut Vec<T>, xs: &[T], f: impl Fn(T, T) -> T) {
+    let shared = line.len().min(xs.len());
+    for (p, x) in line.iter_mut().zip(&xs[..shared]) {
+        *p = f(*p, *x);
+    }
+    line.extend_from_slice(&xs[shared..]);
+}
+
 /// `sum`, the reduction of `a` (`N * var * T`, or one var dimension
 /// alone) over its `var` axis alone, divided element by element by the
 /// length of its row: a per-row mean without a count array. `None` when
@@ -997,24 +997,16 @@ pub(super) fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
     if xs.len() != rows.count {
         return Ok(None);
     }
+    // The pairs read as `RowSlices` reads them where it can (a load and a
+    // bounds check per row), as `Rows::pair` does otherwise.
+    let slices = RowSlices::<T>::of(&rows);
     let mut means = Vec::with_capacity(xs.len());
-    match RowSlices::<T>::of(&rows) {
-        // The pairs read as `RowSlices` reads them (one fixed dimension
-        // or none): a load and a bounds check per row.
-        Some(slices) => {
-            for (r, &x) in xs.iter().enumerate() {
-                let len = match slices.span(r) {
-                    Some((_, len)) => len,
-                    None => rows.pair(r, name)?.1,
-                };
-                means.push(x / of_len(len));
-            }
-        }
-        None => {
-            for (r, &x) in xs.iter().enumerate() {
-                means.push(x / of_len(rows.pair(r, name)?.1));
-            }
-        }
+    for (r, &x) in xs.iter().enumerate() {
+        let len = match slices.as_ref().and_then(|s| s.span(r)) {
+            Some((_, len)) => len,
+            None => rows.pair(r, name)?.1,
+        };
+        means.push(x / of_len(len));
     }
     Array::from_shape_vec(&shape, means).map(Some)
 }
