@@ -24,6 +24,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, Leaf};
@@ -318,8 +319,9 @@ struct Resolutions {
 }
 
 /// The last resolution on this thread: the callable's cache it came from,
-/// the argument types, and the result.
-type LastResolution = Option<(Arc<Mutex<Resolutions>>, Vec<Type>, Resolution)>;
+/// the argument types, and the result (counted without atomics: a hit
+/// hands out a reference to it, not a copy of the result type).
+type LastResolution = Option<(Arc<Mutex<Resolutions>>, Vec<Type>, Rc<Resolution>)>;
 
 thread_local! {
     /// The last resolution made on this thread. A loop calling one callable
@@ -910,7 +912,8 @@ impl Callable {
         {
             return self.call_kw(args, &[]);
         }
-        let (index, ty, as_is) = self.resolved(args)?;
+        let resolution = self.resolved(args)?;
+        let (index, ty, as_is) = (resolution.0, &resolution.1, resolution.2);
         let o = &self.overloads[index];
         let (cast, refs): (Vec<Array>, Vec<&Array>);
         let args = if as_is {
@@ -921,8 +924,8 @@ impl Callable {
             &refs
         };
         Ok(match &o.body {
-            Body::Elementwise(leaf) => apply_typed(&ty, args, leaf)?,
-            Body::Core(leaf) => apply_core(&ty, args, leaf)?,
+            Body::Elementwise(leaf) => apply_typed(ty, args, leaf)?,
+            Body::Core(leaf) => apply_core(ty, args, leaf)?,
         })
     }
 
@@ -939,7 +942,7 @@ impl Callable {
 
     /// The overload and result type for these arguments, from the cache
     /// when the same argument types were seen before.
-    fn resolved(&self, args: &[&Array]) -> Result<Resolution, Error> {
+    fn resolved(&self, args: &[&Array]) -> Result<Rc<Resolution>, Error> {
         let same = |types: &[Type]| {
             types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == a.ty())
         };
@@ -958,7 +961,7 @@ impl Callable {
         };
         let key: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
         let cached = lock().by_types.get(&key).cloned();
-        let hit = match cached {
+        let hit = Rc::new(match cached {
             Some(hit) => hit,
             None => {
                 let ty = self.resolve(&key)?;
@@ -979,7 +982,7 @@ impl Callable {
                     .insert(key.clone(), (index, ty.clone(), as_is));
                 (index, ty, as_is)
             }
-        };
+        });
         LAST.with(|last| *last.borrow_mut() = Some((self.cache.clone(), key, hit.clone())));
         Ok(hit)
     }
@@ -1004,7 +1007,7 @@ impl Callable {
             }
             return Ok(out.assign(&r, ErrorMode::NoCheck)?);
         }
-        let (index, result, as_is) = self.resolved(args)?;
+        let (index, result, as_is) = Rc::unwrap_or_clone(self.resolved(args)?);
         let o = &self.overloads[index];
         let core = matches!(o.body, Body::Core(_));
         if out.ty() != &result && core {

@@ -16,6 +16,7 @@
 //! ```
 
 use std::fmt;
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind};
@@ -38,13 +39,17 @@ use crate::value::Value;
 pub struct Array {
     ty: Type,
     meta: Arc<Arrmeta>,
-    data: Arc<MemoryBlock>,
+    /// Dropped by hand, in [`Drop`]: a small block goes back to this
+    /// thread's spares without a clone.
+    data: ManuallyDrop<Arc<MemoryBlock>>,
     offset: usize,
 }
 
 impl Drop for Array {
     fn drop(&mut self) {
-        MemoryBlock::recycle(&self.data);
+        // SAFETY: `data` is not used again: this is the array's drop.
+        let data = unsafe { ManuallyDrop::take(&mut self.data) };
+        MemoryBlock::recycle(data);
     }
 }
 
@@ -641,7 +646,7 @@ impl Array {
                 stride: std::mem::size_of::<T>() as isize,
                 element: Box::new(Arrmeta::Scalar),
             }),
-            data: MemoryBlock::from_vec(v),
+            data: ManuallyDrop::new(MemoryBlock::from_vec(v)),
             offset: 0,
         }
     }
@@ -679,7 +684,7 @@ impl Array {
                 stride: std::mem::size_of::<T>() as isize,
                 element: Box::new(Arrmeta::Scalar),
             }),
-            data: MemoryBlock::from_static(s),
+            data: ManuallyDrop::new(MemoryBlock::from_static(s)),
             offset: 0,
         }
     }
@@ -858,7 +863,7 @@ impl Array {
         Ok(Array {
             ty,
             meta,
-            data,
+            data: ManuallyDrop::new(data),
             offset,
         })
     }
@@ -885,7 +890,7 @@ impl Array {
         Array {
             ty,
             meta,
-            data,
+            data: ManuallyDrop::new(data),
             offset,
         }
     }
@@ -903,8 +908,8 @@ impl Array {
     /// The address of the first element of an array just allocated (the
     /// only owner of its memory, with no `var` dimensions), for writing.
     pub(crate) fn fresh_data_ptr(&mut self) -> *mut u8 {
-        match Arc::get_mut(&mut self.data) {
-            Some(block) => block.as_mut_ptr().wrapping_add(self.offset),
+        match MemoryBlock::unique_ptr(&self.data) {
+            Some(base) => base.wrapping_add(self.offset),
             None => unreachable!("a fresh array owns its memory"),
         }
     }

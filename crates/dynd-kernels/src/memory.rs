@@ -100,20 +100,41 @@ thread_local! {
 impl MemoryBlock {
     /// Called with an array's block as the array is dropped: if it is the
     /// block's last reference and the block is a small one of this
-    /// module's, the block is kept on this thread for reuse.
-    pub(crate) fn recycle(block: &Arc<MemoryBlock>) {
+    /// module's, the block is kept on this thread for reuse; otherwise it
+    /// is dropped here.
+    pub(crate) fn recycle(block: Arc<MemoryBlock>) {
         if matches!(block.owner, Owner::Inline)
-            && Arc::strong_count(block) == 1
-            && Arc::weak_count(block) == 0
+            && Arc::strong_count(&block) == 1
+            && Arc::weak_count(&block) == 0
         {
-            let _ = SPARE.try_with(|spare| {
+            // The counts were read with relaxed loads: this fence orders
+            // every access made through a clone dropped on another thread
+            // (its release decrement) before the block's reuse here.
+            std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+            let _ = SPARE.try_with(move |spare| {
                 if let Ok(mut spare) = spare.try_borrow_mut() {
                     if spare.len() < SPARE_MAX {
-                        spare.push(block.clone());
+                        spare.push(block);
                     }
                 }
             });
         }
+    }
+
+    /// The address of the first byte for writing, if `block` is its
+    /// memory's only reference and writable (for a fresh array's writes).
+    pub(crate) fn unique_ptr(block: &Arc<MemoryBlock>) -> Option<*mut u8> {
+        // Plain loads instead of `Arc::get_mut`'s compare-and-swap: the
+        // caller holds the only reference mutably (through its array), so
+        // no reference can appear while the address is used, and the
+        // acquire fence orders drops of former clones on other threads
+        // before the writes.
+        let unique = Arc::strong_count(block) == 1 && Arc::weak_count(block) == 0;
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+        // Writing through `base()` is allowed from a shared reference: the
+        // inline bytes are in an `UnsafeCell`, other bytes are behind a raw
+        // pointer the block owns.
+        (unique && block.writable).then(|| block.base())
     }
 }
 
