@@ -396,9 +396,60 @@ unsafe fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T>(
     Some(acc[0])
 }
 
+/// [`fold_unit_wide`] compiled for the CPU it runs on: with AVX2 where
+/// the CPU has it (a 16-lane block of `f64` is then four registers, not
+/// eight), as the baseline build otherwise. Both fold in the same order:
+/// the same bits either way.
+fn fold_unit_wide_best<T, B, F>(
+    rows: &RowSlices<'_, T>,
+    lanes: &[B],
+    first: usize,
+    out: &mut [T],
+    red: &Reduction<T, F>,
+    start: (Option<T>, T),
+    name: &str,
+) -> Result<(), Box<(usize, Error)>>
+where
+    T: Element,
+    B: Lane,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, detected just above.
+        return unsafe { fold_unit_wide_avx2(rows, lanes, first, out, red, start, name) };
+    }
+    fold_unit_wide(rows, lanes, first, out, red, start, name)
+}
+
+/// [`fold_unit_wide`] with AVX2 enabled.
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fold_unit_wide_avx2<T, B, F>(
+    rows: &RowSlices<'_, T>,
+    lanes: &[B],
+    first: usize,
+    out: &mut [T],
+    red: &Reduction<T, F>,
+    start: (Option<T>, T),
+    name: &str,
+) -> Result<(), Box<(usize, Error)>>
+where
+    T: Element,
+    B: Lane,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    fold_unit_wide(rows, lanes, first, out, red, start, name)
+}
+
 /// As [`fold_unit`], for a reorderable reduction with a neutral element:
 /// each row, in order, folds with [`fold_wide`] (rows longer than
 /// [`BLOCK`], and the last rows of the block, as [`fold_row`] does).
+#[inline(always)]
 fn fold_unit_wide<T, B, F>(
     rows: &RowSlices<'_, T>,
     lanes: &[B],
@@ -422,17 +473,19 @@ where
     };
     for (i, o) in out.iter_mut().enumerate() {
         let r = first + i;
-        let wide = rows
-            .span(r)
-            .filter(|&(_, len)| len <= BLOCK)
-            .and_then(|(s, len)| match len {
-                0 => Some(None),
+        // No closures here: they would not inherit the caller's target
+        // features (see `fold_unit_wide_best`).
+        let wide = match rows.span(r) {
+            Some((_, 0)) => Some(None),
+            Some((s, len)) if len <= BLOCK => {
                 // SAFETY: `lanes` are `T`-sized (from `RowSlices::lanes`)
                 // and the row's elements are valid `T`s, of a validated
                 // array (`span` placed them; `fold_wide` checks the
                 // bounds).
-                _ => unsafe { fold_wide(lanes, s, len, neutral, &f) }.map(Some),
-            });
+                unsafe { fold_wide(lanes, s, len, neutral, &f) }.map(Some)
+            }
+            _ => None,
+        };
         let v = match wide {
             Some(v) => v,
             // A long row, one of the last few, or one `span` cannot place.
@@ -663,10 +716,10 @@ where
                     let first = u * UNIT_ROWS;
                     let done = match (red.neutral, wide) {
                         (Some(n), Some(Wide::U64(l))) => {
-                            fold_unit_wide(&walk, l, first, chunk, red, (start, n), name)
+                            fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), name)
                         }
                         (Some(n), Some(Wide::U32(l))) => {
-                            fold_unit_wide(&walk, l, first, chunk, red, (start, n), name)
+                            fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), name)
                         }
                         _ => fold_unit(&walk, first, chunk, red, start, name),
                     };
@@ -1009,4 +1062,52 @@ pub(super) fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
         means.push(x / of_len(len));
     }
     Array::from_shape_vec(&shape, means).map(Some)
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// The AVX2 build of the masked-block fold gives the baseline build's
+    /// bits (the order of the additions is the same; only the registers
+    /// differ).
+    #[test]
+    fn avx2_and_baseline_folds_give_the_same_bits() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let rows: Vec<Vec<f64>> = (0..3000)
+            .map(|_| {
+                let len = (next() % 40) as usize;
+                (0..len)
+                    .map(|_| (next() % 2001) as f64 * 1e-3 - 1.0)
+                    .collect()
+            })
+            .collect();
+        let a = Array::from_nested(rows).unwrap();
+        let rows = Rows::of(&a).unwrap();
+        let walk = RowSlices::<f64>::of(&rows).unwrap();
+        let lanes = walk.lanes::<u64>().unwrap();
+        let red = Reduction {
+            identity: Some(0.0),
+            combine: |x: f64, y: f64| x + y,
+            reorderable: true,
+            neutral: Some(-0.0),
+        };
+        let mut base = vec![0.0f64; rows.count];
+        let mut avx2 = vec![1.0f64; rows.count];
+        fold_unit_wide(&walk, lanes, 0, &mut base, &red, (Some(0.0), -0.0), "sum").unwrap();
+        // SAFETY: the CPU has AVX2 (checked above).
+        unsafe { fold_unit_wide_avx2(&walk, lanes, 0, &mut avx2, &red, (Some(0.0), -0.0), "sum") }
+            .unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&base), bits(&avx2));
+    }
 }
