@@ -657,23 +657,6 @@ impl Array {
         Array::from_vec(s.to_vec())
     }
 
-    /// An array from nested Rust values: `Vec`s and arrays of numbers,
-    /// strings, bools or `Option`s (ragged `Vec<Vec<T>>` give a `var`
-    /// dimension), of the [inferred](infer_type) type.
-    ///
-    /// ```
-    /// let a = dynd_kernels::Array::from_nested(vec![vec![1.5], vec![2.0, 3.0]])?;
-    /// assert_eq!(a.ty().to_string(), "2 * var * float64");
-    /// # Ok::<(), dynd_kernels::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// As [`infer_type`].
-    pub fn from_nested<V: crate::IntoValue>(v: V) -> Result<Array, Error> {
-        Array::from_value(&v.into_value(), None)
-    }
-
     /// A read-only 1-d array over a `'static` slice, without copying it.
     pub fn from_static<T: Element>(s: &'static [T]) -> Array {
         Array {

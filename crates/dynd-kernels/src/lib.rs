@@ -24,6 +24,7 @@ mod fixed_string;
 pub mod kernel;
 mod loops;
 pub mod memory;
+pub mod parts;
 pub mod reduce;
 mod scalar_io;
 mod sort;
@@ -38,6 +39,7 @@ pub use arrmeta::Arrmeta;
 pub use assign::ErrorMode;
 pub use element::{Complex, Element, F16};
 pub use error::{Error, KernelError, KernelErrorKind};
+pub use parts::{Nested, Offset, RaggedRows};
 pub use value::{IntoArray, IntoValue, Value};
 pub use view::Index;
 

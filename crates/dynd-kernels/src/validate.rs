@@ -211,6 +211,16 @@ fn check(
                 base: 0,
                 dims: vec![(0, *stride)],
             };
+            // Rows of plain elements (the common case): the element's
+            // layout once, not once per row.
+            let plain = match (&**element, element_ty.kind()) {
+                (Arrmeta::Scalar, TypeKind::Scalar(s))
+                    if !matches!(s, Scalar::String | Scalar::Bytes) =>
+                {
+                    Some(element_ty.data_layout()?)
+                }
+                _ => None,
+            };
             positions.for_each(&mut |at| {
                 let (start, len) = pair_at(block, at)?;
                 // `start` is a signed byte offset from `offset`.
@@ -218,7 +228,29 @@ fn check(
                     .checked_add(start as i64 as i128)
                     .ok_or_else(overflow)?;
                 row.dims[0].0 = usize::try_from(len).map_err(|_| overflow())?;
-                check(element_ty, element, values, &mut row)
+                match plain {
+                    Some(l) if len > 0 => {
+                        // The row's lowest and highest element, inside the
+                        // block and aligned; `check_span` says what is
+                        // wrong otherwise.
+                        let reach = (len as i128 - 1) * *stride as i128;
+                        let (lo, hi) = (row.base + reach.min(0), row.base + reach.max(0));
+                        let mask = l.align.max(1) - 1;
+                        let address = (values.as_ptr() as usize).wrapping_add(row.base as usize);
+                        let stride_ok = len == 1 || (*stride as usize) & mask == 0;
+                        if lo >= 0
+                            && hi + l.size as i128 <= values.len() as i128
+                            && address & mask == 0
+                            && stride_ok
+                        {
+                            Ok(())
+                        } else {
+                            check_span(element_ty, &row, l.size, l.align, values, "elements")
+                        }
+                    }
+                    Some(_) => Ok(()),
+                    None => check(element_ty, element, values, &mut row),
+                }
             })
         }
         (TypeKind::Scalar(Scalar::String | Scalar::Bytes), Arrmeta::Text { block: text }) => {

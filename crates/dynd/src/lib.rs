@@ -54,7 +54,7 @@ pub mod nd {
     #[doc(inline)]
     pub use dynd_kernels::{
         array, infer_type, Array, Complex, Element, Error, ErrorMode, Index, IntoArray,
-        KernelError, Value, F16,
+        KernelError, Nested, Offset, RaggedRows, Value, F16,
     };
 }
 

@@ -1,0 +1,818 @@
+//! Ragged arrays from their parts, and back.
+//!
+//! A `var` dimension is the layout every columnar tool uses for lists: one
+//! flat run of values, and per row where its values start and how many
+//! there are. [`Array::from_offsets`] takes that layout as Arrow's `List`
+//! has it (values and `rows + 1` offsets), [`Array::from_starts_lengths`]
+//! as Arrow's `ListView` has it (a start and a length per row, rows in any
+//! order, overlapping or not). Neither copies the values: the array shares
+//! their memory block, and only the per-row (start, length) pairs are
+//! written, one pass over the rows. The values may themselves be ragged,
+//! so levels compose: `N * var * var * T` is offsets over a `M * var * T`.
+//!
+//! Going back, [`Array::row_lengths`], [`Array::rows`] (rows as `&[T]`),
+//! [`Array::to_offsets`] (values and offsets, sharing the values when the
+//! rows lie end to end) and [`Array::to_nested`] (`Vec<Vec<T>>`).
+//!
+//! [`Array::from_nested`] builds from Rust `Vec`s and arrays (the
+//! [`Nested`] types) without an intermediate value tree; its type follows
+//! the Rust type, never the data: a `Vec` under the outermost level is a
+//! `var` dimension even when its rows happen to have equal lengths, an
+//! array `[T; N]` is a fixed dimension of `N`, and the element type is the
+//! Rust scalar's (`f32` is `float32`).
+//!
+//! ```
+//! use dynd_kernels::Array;
+//!
+//! // Three rows over five values, Arrow List style: no copy of the values.
+//! let a = Array::from_offsets(vec![1.0f64, 2.0, 3.0, 4.0, 5.0], &[0i32, 2, 2, 5])?;
+//! assert_eq!(a.ty().to_string(), "3 * var * float64");
+//! assert_eq!(a.to_string(), "[[1, 2], [], [3, 4, 5]]");
+//! assert_eq!(a.row_lengths()?, [2, 0, 3]);
+//! assert_eq!(a.rows::<f64>()?.get(2), Some(&[3.0, 4.0, 5.0][..]));
+//!
+//! // Back out: the values (shared, not copied) and the offsets.
+//! let (values, offsets) = a.to_offsets()?;
+//! assert_eq!(offsets, [0, 2, 2, 5]);
+//! assert_eq!(values.as_slice::<f64>()?, [1.0, 2.0, 3.0, 4.0, 5.0]);
+//!
+//! // From Rust values: the type follows the Rust type.
+//! let b = Array::from_nested(vec![vec![1.0f32, 2.0], vec![3.0, 4.0]])?;
+//! assert_eq!(b.ty().to_string(), "2 * var * float32");
+//! assert_eq!(b.to_nested::<f32>()?, vec![vec![1.0, 2.0], vec![3.0, 4.0]]);
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use std::sync::Arc;
+
+use dynd_types::{Dim, Type, TypeKind};
+
+use crate::array::Array;
+use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
+use crate::element::{cast_slice, Element};
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+use crate::ErrorMode;
+
+fn value_error(what: String) -> Error {
+    Error::Value { what }
+}
+
+/// An integer type that row offsets, starts and lengths may be given in
+/// (Arrow's `i32` and `i64`, and the unsigned and pointer-sized ones).
+pub trait Offset: Copy {
+    /// The value, widened without loss.
+    fn widen(self) -> i128;
+}
+
+macro_rules! offset {
+    ($($t:ty),*) => {$(
+        impl Offset for $t {
+            #[inline]
+            fn widen(self) -> i128 {
+                self as i128
+            }
+        }
+    )*};
+}
+offset!(i32, i64, u32, u64, usize, isize);
+
+/// The first dimension of `values`, which rows group: its length, its
+/// stride, its element's type and arrmeta.
+fn first_dim<'a>(
+    values: &'a Array,
+    op: &str,
+) -> Result<(usize, isize, &'a Type, &'a Arrmeta), Error> {
+    match (values.ty().kind(), values.arrmeta()) {
+        (
+            TypeKind::Dim(Dim::Fixed(_), element_ty),
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            },
+        ) => Ok((*size, *stride, element_ty, element)),
+        _ => Err(value_error(format!(
+            "{op}: the values must be an array with a fixed first dimension (`M * T`), \
+             not {}",
+            values.ty()
+        ))),
+    }
+}
+
+/// `rows` rows over the first dimension of `values`: row `i` is the
+/// (element start, length) `pairs(i)` gives, already checked to lie in
+/// `0..M`. The values' memory is shared, not copied.
+fn group(
+    values: &Array,
+    rows: usize,
+    packed: bool,
+    mut pair: impl FnMut(usize) -> (u64, u64),
+    op: &str,
+) -> Result<Array, Error> {
+    let (_, stride, element_ty, element_meta) = first_dim(values, op)?;
+    let words = rows
+        .checked_mul(2)
+        .ok_or_else(|| value_error(format!("{op}: {rows} rows are too many")))?;
+    let mut pairs: Vec<u64> = Vec::new();
+    pairs
+        .try_reserve_exact(words)
+        .map_err(|_| Error::alloc(words as u128 * 8))?;
+    for i in 0..rows {
+        let (start, len) = pair(i);
+        // The start in bytes from element 0, signed (a view's stride may be
+        // negative); the validation below checks what it reaches.
+        let bytes = (start as i128) * (stride as i128);
+        let bytes = i64::try_from(bytes)
+            .map_err(|_| value_error(format!("{op}: row {i} starts too far into the values")))?;
+        pairs.push(bytes as u64);
+        pairs.push(len);
+    }
+    let ty = Type::with_dims([Dim::Fixed(rows), Dim::Var], element_ty.clone())?;
+    let meta = Arrmeta::Fixed {
+        size: rows,
+        stride: PAIR_SIZE as isize,
+        element: Box::new(Arrmeta::Var {
+            values: values.data_block().clone(),
+            offset: values.data_offset(),
+            stride,
+            packed,
+            element: Box::new(element_meta.clone()),
+        }),
+    };
+    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(pairs), 0)
+}
+
+/// The rows' (start, length) pairs of an array of type `N * var * T`:
+/// the pairs' bytes, where row 0's pair is, the step between pairs, the
+/// row count, and the `var` level's arrmeta.
+struct VarLevel<'a> {
+    data: &'a [u8],
+    first: usize,
+    step: isize,
+    rows: usize,
+    values: &'a Arc<MemoryBlock>,
+    offset: usize,
+    stride: isize,
+    element_ty: &'a Type,
+    element: &'a Arrmeta,
+}
+
+impl<'a> VarLevel<'a> {
+    fn of(a: &'a Array, op: &str) -> Result<VarLevel<'a>, Error> {
+        let wrong = || {
+            value_error(format!(
+                "{op} needs an array of type `N * var * T` (one fixed dimension, then var), not {}",
+                a.ty()
+            ))
+        };
+        let TypeKind::Dim(Dim::Fixed(_), inner) = a.ty().kind() else {
+            return Err(wrong());
+        };
+        let TypeKind::Dim(Dim::Var, element_ty) = inner.kind() else {
+            return Err(wrong());
+        };
+        let Arrmeta::Fixed {
+            size,
+            stride: step,
+            element,
+        } = a.arrmeta()
+        else {
+            return Err(wrong());
+        };
+        let Arrmeta::Var {
+            values,
+            offset,
+            stride,
+            element,
+            ..
+        } = &**element
+        else {
+            return Err(wrong());
+        };
+        Ok(VarLevel {
+            data: a.data_block().bytes(),
+            first: a.data_offset(),
+            step: *step,
+            rows: *size,
+            values,
+            offset: *offset,
+            stride: *stride,
+            element_ty,
+            element,
+        })
+    }
+
+    /// Row `i`'s (signed byte start from `offset`, length). The array was
+    /// validated when made: its pairs lie inside its block.
+    fn pair(&self, i: usize) -> (i64, usize) {
+        let at = self.first as isize + i as isize * self.step;
+        let (start, len) = read_pair(&self.data[at as usize..at as usize + PAIR_SIZE]);
+        (start as i64, len as usize)
+    }
+}
+
+/// The rows of a ragged array (`N * var * T`) as slices: see
+/// [`Array::rows`].
+#[derive(Clone, Copy)]
+pub struct RaggedRows<'a, T> {
+    level_data: &'a [u8],
+    first: usize,
+    step: isize,
+    rows: usize,
+    /// The values block, and the byte offset row starts count from.
+    values: &'a [u8],
+    offset: usize,
+    _elements: std::marker::PhantomData<&'a [T]>,
+}
+
+impl<'a, T: Element> RaggedRows<'a, T> {
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// Row `i`, or `None` past the last row.
+    pub fn get(&self, i: usize) -> Option<&'a [T]> {
+        if i >= self.rows {
+            return None;
+        }
+        let at = usize::try_from(self.first as isize + i as isize * self.step).ok()?;
+        let (start, len) = read_pair(self.level_data.get(at..at + PAIR_SIZE)?);
+        // `start` is a signed byte offset from `offset`.
+        let from = usize::try_from(self.offset as i128 + start as i64 as i128).ok()?;
+        let bytes = (len as usize).checked_mul(std::mem::size_of::<T>())?;
+        // Exactly the row's bytes, which hold `T`s (the dtype was checked).
+        cast_slice(self.values.get(from..from.checked_add(bytes)?)?)
+    }
+
+    /// The rows in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [T]> + '_ {
+        // Every row of a validated array lies inside its values block,
+        // aligned for its elements (checked where the array was made), so
+        // `get` finds each one.
+        (0..self.rows).map(|i| self.get(i).unwrap_or(&[]))
+    }
+}
+
+impl<T: Element + std::fmt::Debug> std::fmt::Debug for RaggedRows<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Checks that `offsets` are `rows + 1` non-negative, non-decreasing
+/// offsets into `m` values.
+fn check_offsets<O: Offset>(offsets: &[O], m: usize) -> Result<(), Error> {
+    let op = "from_offsets";
+    let Some(first) = offsets.first() else {
+        return Err(value_error(format!(
+            "{op}: the offsets are empty; rows + 1 of them are needed (a single 0 for no rows)"
+        )));
+    };
+    if first.widen() < 0 {
+        return Err(value_error(format!(
+            "{op}: offsets[0] is {}; offsets must not be negative",
+            first.widen()
+        )));
+    }
+    for (i, w) in offsets.windows(2).enumerate() {
+        let (a, b) = (w[0].widen(), w[1].widen());
+        if b < a {
+            return Err(value_error(format!(
+                "{op}: offsets[{}] = {b} is less than offsets[{i}] = {a}; offsets must not decrease",
+                i + 1
+            )));
+        }
+    }
+    let last = offsets[offsets.len() - 1].widen();
+    if last > m as i128 {
+        return Err(value_error(format!(
+            "{op}: offsets[{}] = {last} is past the end of the {m} values",
+            offsets.len() - 1
+        )));
+    }
+    Ok(())
+}
+
+impl<T: Element> From<Vec<T>> for Array {
+    /// A 1-d array over the vector's elements, without copying them (as
+    /// [`Array::from_vec`]).
+    fn from(v: Vec<T>) -> Array {
+        Array::from_vec(v)
+    }
+}
+
+impl Array {
+    /// A ragged array (`N * var * T`) over `values` (a `Vec<T>`, or an
+    /// array of type `M * T` for any `T`, ragged ones included) with
+    /// Arrow `List` offsets: row `i` is `values[offsets[i]..offsets[i + 1]]`,
+    /// so `N + 1` offsets make `N` rows. The values are not copied.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] naming the offending offset if the offsets are
+    /// empty, negative, decreasing, or past the end of the values, or if
+    /// `values` has no fixed first dimension.
+    pub fn from_offsets<O: Offset>(
+        values: impl Into<Array>,
+        offsets: &[O],
+    ) -> Result<Array, Error> {
+        let values = values.into();
+        let (m, ..) = first_dim(&values, "from_offsets")?;
+        check_offsets(offsets, m)?;
+        let rows = offsets.len() - 1;
+        // Relative to offsets[0]: the rows lie end to end from its start.
+        let base = offsets[0].widen() as u64;
+        let values = if base == 0 {
+            values
+        } else {
+            values.slice_first(base as usize, m)?
+        };
+        group(
+            &values,
+            rows,
+            true,
+            |i| {
+                let (a, b) = (offsets[i].widen() as u64, offsets[i + 1].widen() as u64);
+                (a - base, b - a)
+            },
+            "from_offsets",
+        )
+    }
+
+    /// A ragged array (`N * var * T`) over `values` with Arrow `ListView`
+    /// rows: row `i` is the `lengths[i]` values from `starts[i]`. Rows may
+    /// come in any order, overlap, or leave values out. The values are not
+    /// copied.
+    ///
+    /// ```
+    /// let a = dynd_kernels::Array::from_starts_lengths(vec![1i64, 2, 3], &[2u32, 0], &[1u32, 3])?;
+    /// assert_eq!(a.to_string(), "[[3], [1, 2, 3]]");
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] naming the row if `starts` and `lengths` differ in
+    /// length, or a row is negative or reaches past the values.
+    pub fn from_starts_lengths<O: Offset>(
+        values: impl Into<Array>,
+        starts: &[O],
+        lengths: &[O],
+    ) -> Result<Array, Error> {
+        let op = "from_starts_lengths";
+        let values = values.into();
+        let (m, ..) = first_dim(&values, op)?;
+        if starts.len() != lengths.len() {
+            return Err(value_error(format!(
+                "{op}: {} starts but {} lengths; there must be one of each per row",
+                starts.len(),
+                lengths.len()
+            )));
+        }
+        for (i, (s, l)) in starts.iter().zip(lengths).enumerate() {
+            let (s, l) = (s.widen(), l.widen());
+            if s < 0 || l < 0 || s + l > m as i128 {
+                return Err(value_error(format!(
+                    "{op}: row {i} (start {s}, length {l}) is not inside the {m} values"
+                )));
+            }
+        }
+        group(
+            &values,
+            starts.len(),
+            false,
+            |i| (starts[i].widen() as u64, lengths[i].widen() as u64),
+            op,
+        )
+    }
+
+    /// Elements `start..end` of the first (fixed) dimension, sharing the
+    /// memory.
+    fn slice_first(&self, start: usize, end: usize) -> Result<Array, Error> {
+        let (_, stride, element_ty, element) = first_dim(self, "slice")?;
+        let offset = self.data_offset() as i128 + start as i128 * stride as i128;
+        let offset = usize::try_from(offset).map_err(|_| {
+            value_error(format!("the slice {start}..{end} starts before its block"))
+        })?;
+        let ty = Type::with_dims([Dim::Fixed(end - start)], element_ty.clone())?;
+        let meta = Arrmeta::Fixed {
+            size: end - start,
+            stride,
+            element: Box::new(element.clone()),
+        };
+        Array::try_from_parts(ty, Arc::new(meta), self.data_block().clone(), offset)
+    }
+
+    /// The length of each row of a ragged array (`N * var * T`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] for another type.
+    pub fn row_lengths(&self) -> Result<Vec<usize>, Error> {
+        let level = VarLevel::of(self, "row_lengths")?;
+        Ok((0..level.rows).map(|i| level.pair(i).1).collect())
+    }
+
+    /// The rows of a ragged array (`N * var * T`) as slices, without
+    /// copying.
+    ///
+    /// ```
+    /// let a = dynd_kernels::Array::from_nested(vec![vec![1i32], vec![2, 3]])?;
+    /// let rows = a.rows::<i32>()?;
+    /// assert_eq!(rows.len(), 2);
+    /// assert_eq!(rows.iter().map(|r| r.iter().sum::<i32>()).collect::<Vec<_>>(), [1, 5]);
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`] if the elements are not `T`s;
+    /// [`Error::Value`] for another type, or rows whose elements are not
+    /// next to each other (a view with a step over the rows: use
+    /// [`Array::to_nested`] or [`Array::to_offsets`], which copy).
+    pub fn rows<T: Element>(&self) -> Result<RaggedRows<'_, T>, Error> {
+        let level = VarLevel::of(self, "rows")?;
+        if level.element_ty.as_scalar() != Some(T::SCALAR) {
+            return Err(Error::DtypeMismatch {
+                actual: level.element_ty.clone(),
+                requested: T::SCALAR.into(),
+            });
+        }
+        let size = std::mem::size_of::<T>();
+        if level.stride != size as isize {
+            return Err(value_error(format!(
+                "the rows of this {} are not contiguous (elements {} bytes apart); \
+                 use to_nested or to_offsets to copy them",
+                self.ty(),
+                level.stride
+            )));
+        }
+        Ok(RaggedRows {
+            level_data: level.data,
+            first: level.first,
+            step: level.step,
+            rows: level.rows,
+            values: level.values.bytes(),
+            offset: level.offset,
+            _elements: std::marker::PhantomData,
+        })
+    }
+
+    /// A ragged array's values and `rows + 1` offsets (Arrow `List`
+    /// layout): the values of type `M * T` share this array's memory when
+    /// its rows lie end to end in row order (any array made by
+    /// [`Array::from_offsets`], or as a function's result); otherwise they
+    /// are copied once, end to end.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] for a type other than `N * var * T`.
+    pub fn to_offsets(&self) -> Result<(Array, Vec<i64>), Error> {
+        let level = VarLevel::of(self, "to_offsets")?;
+        let mut offsets = Vec::with_capacity(level.rows + 1);
+        offsets.push(0i64);
+        // Whether each non-empty row starts where the one before ended.
+        let mut origin: Option<i64> = None;
+        let mut next: Option<i64> = None;
+        let mut total = 0i64;
+        let mut end_to_end = true;
+        for i in 0..level.rows {
+            let (start, len) = level.pair(i);
+            if len > 0 {
+                if let Some(n) = next {
+                    end_to_end &= start == n;
+                }
+                origin.get_or_insert(start);
+                next = Some(start + len as i64 * level.stride as i64);
+            }
+            total += len as i64;
+            offsets.push(total);
+        }
+        if !end_to_end {
+            // One copy, rows end to end (a fresh result lays them out so).
+            let packed = self.cast(self.ty(), ErrorMode::NoCheck)?;
+            return packed.to_offsets();
+        }
+        let offset = level.offset as i128 + origin.unwrap_or(0) as i128;
+        let offset = usize::try_from(offset)
+            .map_err(|_| value_error("the rows start before their values block".into()))?;
+        let ty = Type::with_dims([Dim::Fixed(total as usize)], level.element_ty.clone())?;
+        let meta = Arrmeta::Fixed {
+            size: total as usize,
+            stride: level.stride,
+            element: Box::new(level.element.clone()),
+        };
+        let values = Array::try_from_parts(ty, Arc::new(meta), level.values.clone(), offset)?;
+        Ok((values, offsets))
+    }
+
+    /// The rows of a ragged array (`N * var * T`), copied into `Vec`s.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::to_offsets`], and [`Error::DtypeMismatch`] if the
+    /// elements are not `T`s.
+    pub fn to_nested<T: Element>(&self) -> Result<Vec<Vec<T>>, Error> {
+        if let Ok(rows) = self.rows::<T>() {
+            return Ok(rows.iter().map(<[T]>::to_vec).collect());
+        }
+        let (values, offsets) = self.to_offsets()?;
+        let values = values.to_vec::<T>()?;
+        Ok(offsets
+            .windows(2)
+            .map(|w| values[w[0] as usize..w[1] as usize].to_vec())
+            .collect())
+    }
+
+    /// An array from nested Rust `Vec`s, slices and arrays of numbers or
+    /// bools, typed by their Rust types (see the [module docs](crate::parts)):
+    /// the outermost level is a fixed dimension of its length, every `Vec`
+    /// or slice under it a `var` dimension, every `[T; N]` a fixed one. The
+    /// values are copied once into one flat run; no value tree is built.
+    ///
+    /// ```
+    /// use dynd_kernels::Array;
+    /// let a = Array::from_nested(vec![[1i32, 2], [3, 4]])?;
+    /// assert_eq!(a.ty().to_string(), "2 * 2 * int32");
+    /// let b = Array::from_nested(vec![vec![1.5], vec![2.0, 3.0]])?;
+    /// assert_eq!(b.ty().to_string(), "2 * var * float64");
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
+    ///
+    /// For strings, options or a type inferred from the data, build a
+    /// [`Value`](crate::Value) (or use `array!`) and [`Array::from_value`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`] if the memory cannot be had.
+    pub fn from_nested<V: Nested>(v: V) -> Result<Array, Error> {
+        Ok(Array::nested_parts(v)?.0)
+    }
+
+    /// [`Array::from_nested`], with the levels and the flattened value.
+    fn nested_parts<V: Nested>(v: V) -> Result<NestedParts<V::Elem>, Error> {
+        let mut levels = Vec::new();
+        V::levels(&mut levels);
+        let mut flat = Flat {
+            values: Vec::new(),
+            lengths: vec![Vec::new(); levels.len()],
+            totals: vec![0; levels.len()],
+        };
+        v.flatten(0, &mut flat);
+        if levels.is_empty() {
+            let a = match flat.values[..] {
+                [x] => Array::from_scalar(x),
+                _ => unreachable!("a scalar flattens to one value"),
+            };
+            return Ok((a, levels, flat));
+        }
+        let mut a = Array::from_vec(std::mem::take(&mut flat.values));
+        // Innermost level first: group the flat run into rows or blocks;
+        // the outermost level is the run's (or the rows') count already.
+        for (k, level) in levels.iter().enumerate().skip(1).rev() {
+            a = match level {
+                Level::Var => {
+                    let lengths = &flat.lengths[k];
+                    let mut offsets = Vec::with_capacity(lengths.len() + 1);
+                    let mut total = 0u64;
+                    offsets.push(0u64);
+                    for &l in lengths {
+                        total += l as u64;
+                        offsets.push(total);
+                    }
+                    Array::from_offsets(a, &offsets)?
+                }
+                Level::Fixed(n) => a.split_first(flat.totals[k - 1], *n)?,
+            };
+        }
+        Ok((a, levels, flat))
+    }
+
+    /// As [`Array::from_nested`], then converted to `ty` (checked as
+    /// [`ErrorMode::Fractional`]): `var` rows of equal length into a fixed
+    /// dimension, `f64` values into `float32`, and so on. The dimensions
+    /// must match exactly: nothing broadcasts.
+    ///
+    /// ```
+    /// let t = "2 * 2 * float32".parse()?;
+    /// let a = dynd_kernels::Array::from_nested_as(vec![vec![1.0, 2.0], vec![3.0, 4.0]], &t)?;
+    /// assert_eq!(a.ty(), &t);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] naming the level and row whose length differs
+    /// from `ty`'s fixed dimension, or a different number of dimensions;
+    /// as [`Array::cast`] for values out of `ty`'s range.
+    pub fn from_nested_as<V: Nested>(v: V, ty: &Type) -> Result<Array, Error> {
+        let (a, levels, flat) = Array::nested_parts(v)?;
+        if a.ty() == ty {
+            return Ok(a);
+        }
+        let (dims, _) = ty.split_dims();
+        if dims.len() != levels.len() {
+            return Err(value_error(format!(
+                "the value has {} dimension(s) ({}) but {ty} has {}",
+                levels.len(),
+                a.ty(),
+                dims.len()
+            )));
+        }
+        for (k, (dim, level)) in dims.iter().zip(&levels).enumerate() {
+            let Dim::Fixed(n) = dim else { continue };
+            let mismatch = match level {
+                _ if k == 0 => (flat.totals[0] != *n).then_some((0, flat.totals[0])),
+                Level::Fixed(m) => (m != n).then_some((0, *m)),
+                Level::Var => flat.lengths[k]
+                    .iter()
+                    .position(|l| l != n)
+                    .map(|r| (r, flat.lengths[k][r])),
+            };
+            if let Some((row, len)) = mismatch {
+                return Err(value_error(format!(
+                    "row {row} of dimension {k} has {len} element(s) where {ty} has a fixed dimension of {n}"
+                )));
+            }
+        }
+        a.cast(ty, ErrorMode::Fractional)
+    }
+
+    /// The first (fixed) dimension of `outer * n` elements as `outer`
+    /// blocks of `n`, sharing the memory.
+    fn split_first(&self, outer: usize, n: usize) -> Result<Array, Error> {
+        let (m, stride, element_ty, element) = first_dim(self, "from_nested")?;
+        if outer.checked_mul(n) != Some(m) {
+            return Err(value_error(format!(
+                "{m} elements do not make {outer} blocks of {n}"
+            )));
+        }
+        let ty = Type::with_dims([Dim::Fixed(outer), Dim::Fixed(n)], element_ty.clone())?;
+        let meta = Arrmeta::Fixed {
+            size: outer,
+            stride: stride * n as isize,
+            element: Box::new(Arrmeta::Fixed {
+                size: n,
+                stride,
+                element: Box::new(element.clone()),
+            }),
+        };
+        Array::try_from_parts(
+            ty,
+            Arc::new(meta),
+            self.data_block().clone(),
+            self.data_offset(),
+        )
+    }
+}
+
+/// An array built from a [`Nested`] value, its levels, and the value
+/// flattened (the values themselves moved into the array).
+type NestedParts<T> = (Array, Vec<Level>, Flat<T>);
+
+/// One level of a [`Nested`] Rust type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A `Vec` or slice: a `var` dimension (a fixed one of its length at
+    /// the outermost level).
+    Var,
+    /// An array `[T; N]`: a fixed dimension of `N`.
+    Fixed(usize),
+}
+
+/// The values of a [`Nested`] value in one run, with each level's row
+/// lengths (`var` levels) and element count.
+#[derive(Debug)]
+pub struct Flat<T> {
+    values: Vec<T>,
+    lengths: Vec<Vec<usize>>,
+    totals: Vec<usize>,
+}
+
+/// Rust values [`Array::from_nested`] builds from: numbers, bools and
+/// complex numbers (the [`Element`] types), and `Vec`s, slices and arrays
+/// of them, nested to any depth. Sealed: the implementations here are the
+/// ones whose levels and values agree.
+pub trait Nested: sealed::Sealed {
+    /// The scalar at the bottom.
+    type Elem: Element;
+    /// Appends this type's levels, outermost first.
+    fn levels(out: &mut Vec<Level>);
+    /// Appends this value (at level `depth`) to `flat`.
+    fn flatten(&self, depth: usize, flat: &mut Flat<Self::Elem>);
+    /// `items` as scalars, if this type is a scalar.
+    fn as_elems(items: &[Self]) -> Option<&[Self::Elem]>
+    where
+        Self: Sized,
+    {
+        let _ = items;
+        None
+    }
+}
+
+mod sealed {
+    /// Implemented by the [`Nested`](super::Nested) types only.
+    pub trait Sealed {}
+}
+
+macro_rules! nested_scalar {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Nested for $t {
+            type Elem = $t;
+            fn levels(_: &mut Vec<Level>) {}
+            fn flatten(&self, _: usize, flat: &mut Flat<$t>) {
+                flat.values.push(*self);
+            }
+            fn as_elems(items: &[$t]) -> Option<&[$t]> {
+                Some(items)
+            }
+        }
+    )*};
+}
+nested_scalar!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    f32,
+    f64,
+    crate::F16,
+    crate::Complex<f32>,
+    crate::Complex<f64>
+);
+
+/// Appends the items of one container at level `depth` to `flat`: a run
+/// of scalars in one copy, anything else item by item.
+fn flatten_items<X: Nested>(items: &[X], depth: usize, flat: &mut Flat<X::Elem>) {
+    if let Some(total) = flat.totals.get_mut(depth) {
+        *total += items.len();
+    }
+    match X::as_elems(items) {
+        Some(xs) => flat.values.extend_from_slice(xs),
+        None => items.iter().for_each(|x| x.flatten(depth + 1, flat)),
+    }
+}
+
+impl<X: Nested> sealed::Sealed for [X] {}
+impl<X: Nested> Nested for [X] {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        out.push(Level::Var);
+        X::levels(out);
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        if let Some(lengths) = flat.lengths.get_mut(depth) {
+            lengths.push(self.len());
+        }
+        flatten_items(self, depth, flat);
+    }
+}
+
+impl<X: Nested> sealed::Sealed for Vec<X> {}
+impl<X: Nested> Nested for Vec<X> {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        <[X]>::levels(out)
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        self.as_slice().flatten(depth, flat)
+    }
+}
+
+impl<X: Nested + ?Sized> sealed::Sealed for &X {}
+impl<X: Nested + ?Sized> Nested for &X {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        X::levels(out)
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        (**self).flatten(depth, flat)
+    }
+}
+
+impl<X: Nested, const N: usize> sealed::Sealed for [X; N] {}
+impl<X: Nested, const N: usize> Nested for [X; N] {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        out.push(Level::Fixed(N));
+        X::levels(out);
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        flatten_items(self.as_slice(), depth, flat);
+    }
+}
