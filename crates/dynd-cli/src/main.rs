@@ -10,8 +10,10 @@
 //! ```
 //!
 //! Values are JSON both ways: NA is `null`, complex is `[re, im]`, strings
-//! are JSON strings, non-finite floats are `NaN`, `Infinity`, `-Infinity`
-//! (also accepted as `nan`, `inf`, `-inf`).
+//! are JSON strings. `--json` output is strict JSON: floats keep a fraction
+//! (`1.0`) and non-finite ones are the strings `"NaN"`, `"Infinity"`,
+//! `"-Infinity"`; input also takes the bare words (and `nan`, `inf`,
+//! `-inf`).
 //!
 //! Every command takes `--json` and then prints one JSON object on stdout:
 //! `{"ok": true, ...}` on success, `{"ok": false, "error": "...", "offset": N}`
@@ -186,8 +188,8 @@ fn parse(text: &str, argument: &str) -> Result<Type, Failure> {
 struct Success {
     text: String,
     fields: Map<String, Value>,
-    /// An array value, printed in full as dynd JSON (which may hold `NaN`)
-    /// under "value"; the text shows it summarised past 1000 elements.
+    /// An array value, printed in full as strict JSON under "value"; the
+    /// text shows it summarised past 1000 elements.
     value: Option<Array>,
 }
 
@@ -409,7 +411,7 @@ fn main() -> ExitCode {
             fields.extend(s.fields);
             let object = Value::Object(fields).to_string();
             match s.value {
-                // serde_json cannot hold NaN; splice the array's own JSON in.
+                // The array's own JSON, spliced in: no second value tree.
                 Some(a) => match a.try_to_json() {
                     Ok(json) => println!("{},\"value\":{json}}}", &object[..object.len() - 1]),
                     Err(e) => {

@@ -27,7 +27,7 @@ use crate::element::{cast_slice, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 use crate::scalar_io::{read_num, write_num};
-use crate::value::Value;
+use crate::value::{non_finite, Value};
 
 /// A dynamically typed n-dimensional array.
 ///
@@ -199,12 +199,19 @@ impl Builder {
                     (Value::Bool(b), _) => Num::Bool(*b),
                     (Value::Int(i), _) => Num::Int(*i),
                     (Value::Float(x), _) => Num::Float(*x),
+                    // `to_json`'s non-finite floats.
+                    (Value::Str(t), Scalar::Float16 | Scalar::Float32 | Scalar::Float64)
+                        if non_finite(t).is_some() =>
+                    {
+                        Num::Float(non_finite(t).unwrap_or(f64::NAN))
+                    }
                     (Value::List(parts), Scalar::Complex64 | Scalar::Complex128)
                         if parts.len() == 2 =>
                     {
                         let part = |p: &Value| match p {
                             Value::Int(i) => Some(*i as f64),
                             Value::Float(x) => Some(*x),
+                            Value::Str(t) => non_finite(t),
                             _ => None,
                         };
                         match (part(&parts[0]), part(&parts[1])) {
@@ -476,6 +483,9 @@ enum Shape {
     Unknown,
     Null,
     Leaf(Scalar, bool),
+    /// A string naming a non-finite float (`"NaN"`): a float among
+    /// numbers or alone, a string among strings.
+    NonFinite(bool),
     Dim(Option<usize>, Box<Shape>),
     Struct(Vec<(String, Shape)>),
 }
@@ -486,6 +496,7 @@ fn shape_of(v: &Value) -> Result<Shape, Error> {
         Value::Bool(_) => Shape::Leaf(Scalar::Bool, false),
         Value::Int(_) => Shape::Leaf(Scalar::Int64, false),
         Value::Float(_) => Shape::Leaf(Scalar::Float64, false),
+        Value::Str(t) if non_finite(t).is_some() => Shape::NonFinite(false),
         Value::Str(_) => Shape::Leaf(Scalar::String, false),
         Value::List(items) => {
             let mut elem = Shape::Unknown;
@@ -508,6 +519,22 @@ fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
         (Shape::Unknown, x) | (x, Shape::Unknown) => x,
         (Shape::Null, Shape::Null) => Shape::Null,
         (Shape::Null, Shape::Leaf(s, _)) | (Shape::Leaf(s, _), Shape::Null) => Shape::Leaf(s, true),
+        (Shape::NonFinite(o1), Shape::NonFinite(o2)) => Shape::NonFinite(o1 || o2),
+        (Shape::Null, Shape::NonFinite(_)) | (Shape::NonFinite(_), Shape::Null) => {
+            Shape::NonFinite(true)
+        }
+        (Shape::NonFinite(o1), Shape::Leaf(s, o2)) | (Shape::Leaf(s, o2), Shape::NonFinite(o1)) => {
+            let p = if s == Scalar::String {
+                s
+            } else {
+                promote_scalars(s, Scalar::Float64).ok_or_else(|| {
+                    value_error(format!(
+                        "a list mixes {s} values and non-finite floats, which have no common type"
+                    ))
+                })?
+            };
+            Shape::Leaf(p, o1 || o2)
+        }
         (Shape::Leaf(s, o1), Shape::Leaf(t, o2)) => {
             let p = promote_scalars(s, t).ok_or_else(|| {
                 value_error(format!(
@@ -547,6 +574,8 @@ fn shape_type(shape: Shape) -> Result<Type, Error> {
         Shape::Null => Type::option(Scalar::Float64.into())?,
         Shape::Leaf(s, false) => s.into(),
         Shape::Leaf(s, true) => Type::option(s.into())?,
+        Shape::NonFinite(false) => Scalar::Float64.into(),
+        Shape::NonFinite(true) => Type::option(Scalar::Float64.into())?,
         Shape::Dim(n, elem) => Type::dim(n.map_or(Dim::Var, Dim::Fixed), shape_type(*elem)?)?,
         Shape::Struct(fields) => Type::new(TypeKind::Struct(dynd_types::Struct {
             fields: fields
@@ -560,8 +589,10 @@ fn shape_type(shape: Shape) -> Result<Type, Error> {
 
 /// The type an array made from `v` gets: lists of equal length give a
 /// fixed dimension, ragged ones `var`; integers give `int64`, mixed with
-/// floats `float64`; `null` makes the data type an option; an empty list's
-/// element type is `float64`.
+/// floats `float64`; the strings `"NaN"`, `"Infinity"` and `"-Infinity"`
+/// (how [`Array::to_json`] writes non-finite floats) are floats, except
+/// among other strings; `null` makes the data type an option; an empty
+/// list's element type is `float64`.
 ///
 /// # Errors
 ///
@@ -1054,9 +1085,21 @@ impl Array {
         )
     }
 
-    /// The array as JSON text (`null` for NA, `[re, im]` for complex,
-    /// `NaN`/`Infinity`/`-Infinity` for non-finite floats), every element:
-    /// as [`Array::to_value`], [`Array::try_to_json`] checks the memory first.
+    /// The array as valid JSON text, every element: `null` for NA,
+    /// `[re, im]` for complex, floats always with a fraction or exponent
+    /// (`1.0`) and non-finite ones as the strings `"NaN"`, `"Infinity"`,
+    /// `"-Infinity"`, so [`Array::from_json`] reads the same values back:
+    /// with the array's type given, exactly; with none, as the inferred
+    /// type (floats stay floats). As [`Array::to_value`];
+    /// [`Array::try_to_json`] checks the memory first.
+    ///
+    /// ```
+    /// let a = dynd_kernels::Array::from_vec(vec![1.0f64, f64::NAN, -0.0]);
+    /// assert_eq!(a.to_json(), r#"[1.0, "NaN", -0.0]"#);
+    /// let back = dynd_kernels::Array::from_json(&a.to_json(), None)?;
+    /// assert_eq!((back.ty(), back.to_string()), (a.ty(), a.to_string()));
+    /// # Ok::<(), dynd_kernels::Error>(())
+    /// ```
     pub fn to_json(&self) -> String {
         self.to_value().to_json()
     }
@@ -1280,7 +1323,7 @@ impl Array {
     fn write_text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (leaves, lists) = self.census(SUMMARY_THRESHOLD + 1);
         if leaves <= SUMMARY_THRESHOLD && lists <= SUMMARY_THRESHOLD {
-            return f.write_str(&self.to_json());
+            return f.write_str(&self.to_value().to_text());
         }
         let mut budget = SUMMARY_THRESHOLD;
         write_summary(
@@ -1341,10 +1384,10 @@ fn write_summary(
     budget: &mut usize,
 ) -> fmt::Result {
     let TypeKind::Dim(_, elem) = ty.kind() else {
-        return f.write_str(&read_value(ty, meta, data, offset).to_json());
+        return f.write_str(&read_value(ty, meta, data, offset).to_text());
     };
     let Some((n, element, data, first, stride)) = dim_entries(meta, data, offset) else {
-        return f.write_str(&read_value(ty, meta, data, offset).to_json());
+        return f.write_str(&read_value(ty, meta, data, offset).to_text());
     };
     f.write_str("[")?;
     let shown: Vec<Option<usize>> = if n > 2 * SUMMARY_EDGE {

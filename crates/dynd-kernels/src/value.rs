@@ -1,15 +1,20 @@
 //! [`Value`]: a dynamically typed value tree, the common ground of JSON text,
 //! array literals and array printing.
 //!
-//! JSON goes both ways with a few extensions for numbers: `NaN`,
-//! `Infinity`, `-Infinity` (and `nan`, `inf`, `-inf` on input) for
-//! non-finite floats. NA is `null`; a complex number is `[re, im]`.
+//! [`Value::to_json`] writes valid JSON: a float always as a float
+//! (`1.0`, not `1`, so it reads back as a float), and a non-finite float as
+//! one of the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, which arrays
+//! read back as floats. NA is `null`; a complex number is `[re, im]`.
+//! [`Value::to_text`] (and `Display`) is dynd's printed form: the
+//! shortest digits (`1`) and the bare words `NaN`, `Infinity`. Input takes
+//! both, and `nan`, `inf`, `-inf` too.
 //!
 //! ```
 //! use dynd_kernels::Value;
 //!
-//! let v = Value::parse_json("[[1, 2.5], [null], [NaN, -inf]]")?;
-//! assert_eq!(v.to_json(), "[[1, 2.5], [null], [NaN, -Infinity]]");
+//! let v = Value::parse_json("[[1, 2.5], [null], [NaN, -inf, 3.0]]")?;
+//! assert_eq!(v.to_json(), r#"[[1, 2.5], [null], ["NaN", "-Infinity", 3.0]]"#);
+//! assert_eq!(v.to_text(), "[[1, 2.5], [null], [NaN, -Infinity, 3]]");
 //! # Ok::<(), dynd_kernels::Error>(())
 //! ```
 
@@ -73,6 +78,39 @@ pub(crate) fn write_float(out: &mut impl Write, x: f64) -> fmt::Result {
     }
 }
 
+/// The float a JSON string stands for when it is one of the words
+/// [`Value::to_json`] writes non-finite floats as.
+pub(crate) fn non_finite(text: &str) -> Option<f64> {
+    match text {
+        "NaN" => Some(f64::NAN),
+        "Infinity" => Some(f64::INFINITY),
+        "-Infinity" => Some(f64::NEG_INFINITY),
+        _ => None,
+    }
+}
+
+/// Writes a float as valid JSON that reads back as a float: `"NaN"`,
+/// `"Infinity"`, `"-Infinity"` for non-finite ones, and a fraction or
+/// exponent always (`1.0`).
+fn write_json_float(out: &mut String, x: f64) -> fmt::Result {
+    if x.is_nan() {
+        return out.write_str("\"NaN\"");
+    }
+    if x.is_infinite() {
+        return out.write_str(if x > 0.0 {
+            "\"Infinity\""
+        } else {
+            "\"-Infinity\""
+        });
+    }
+    let start = out.len();
+    write_float(out, x)?;
+    if !out[start..].contains(['.', 'e', 'E']) {
+        out.push_str(".0");
+    }
+    Ok(())
+}
+
 /// Writes a JSON string literal.
 pub(crate) fn write_json_string(out: &mut impl Write, s: &str) -> fmt::Result {
     out.write_char('"')?;
@@ -128,18 +166,28 @@ impl Value {
         Ok((v, p.pos))
     }
 
-    /// The value as JSON text, `, ` between list items.
+    /// The value as valid JSON text (see the [module docs](self)), `, `
+    /// between list items.
     pub fn to_json(&self) -> String {
         let mut s = String::new();
-        let _ = self.write_json(&mut s);
+        let _ = self.write_json(&mut s, true);
         s
     }
 
-    fn write_json(&self, out: &mut String) -> fmt::Result {
+    /// The value as dynd prints it: JSON's shape, with the shortest digits
+    /// for floats (`1`) and the bare words `NaN`, `Infinity`, `-Infinity`.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = self.write_json(&mut s, false);
+        s
+    }
+
+    fn write_json(&self, out: &mut String, strict: bool) -> fmt::Result {
         match self {
             Value::Null => out.write_str("null"),
             Value::Bool(b) => write!(out, "{b}"),
             Value::Int(i) => write!(out, "{i}"),
+            Value::Float(x) if strict => write_json_float(out, *x),
             Value::Float(x) => write_float(out, *x),
             Value::Str(s) => write_json_string(out, s),
             Value::List(items) => {
@@ -148,7 +196,7 @@ impl Value {
                     if i > 0 {
                         out.write_str(", ")?;
                     }
-                    v.write_json(out)?;
+                    v.write_json(out, strict)?;
                 }
                 out.write_char(']')
             }
@@ -160,7 +208,7 @@ impl Value {
                     }
                     write_json_string(out, k)?;
                     out.write_str(": ")?;
-                    v.write_json(out)?;
+                    v.write_json(out, strict)?;
                 }
                 out.write_char('}')
             }
@@ -170,7 +218,7 @@ impl Value {
 
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_json())
+        f.write_str(&self.to_text())
     }
 }
 
@@ -634,7 +682,26 @@ mod tests {
         );
         assert_eq!(
             Value::parse_json("[nan, inf, -inf]").unwrap().to_json(),
-            "[NaN, Infinity, -Infinity]"
+            r#"["NaN", "Infinity", "-Infinity"]"#
+        );
+        assert_eq!(
+            Value::parse_json("[nan, inf, -inf, 1.0, 2]")
+                .unwrap()
+                .to_text(),
+            "[NaN, Infinity, -Infinity, 1, 2]"
+        );
+        // Floats stay floats: a fraction or an exponent always.
+        assert_eq!(
+            Value::List(vec![
+                Value::Float(1.0),
+                Value::Float(-0.0),
+                Value::Float(5e200),
+                Value::Float(1e-7),
+                Value::Float(123456.0),
+                Value::Int(3),
+            ])
+            .to_json(),
+            "[1.0, -0.0, 5e200, 1e-7, 123456.0, 3]"
         );
         assert_eq!(
             Value::parse_json("\"\\u00e9\"").unwrap(),
@@ -673,7 +740,8 @@ mod tests {
     #[test]
     fn the_literal_macro_builds_ragged_values() {
         let v = crate::__value!([[1.0], [2.0, -3.5], [], [null]]);
-        assert_eq!(v.to_json(), "[[1], [2, -3.5], [], [null]]");
+        assert_eq!(v.to_json(), "[[1.0], [2.0, -3.5], [], [null]]");
+        assert_eq!(v.to_text(), "[[1], [2, -3.5], [], [null]]");
         let x = 4;
         let v = crate::__value!([x, x + 1, -2]);
         assert_eq!(v.to_json(), "[4, 5, -2]");

@@ -35,7 +35,8 @@ fn structs_and_tuples_build_and_print() {
         "{\"pos\": [1, 2, 3], \"tag\": \"p\"}",
         "{pos: 3 * float32, tag: string}",
     );
-    assert_eq!(d.to_json(), "{\"pos\": [1, 2, 3], \"tag\": \"p\"}");
+    assert_eq!(d.to_json(), "{\"pos\": [1.0, 2.0, 3.0], \"tag\": \"p\"}");
+    assert_eq!(d.to_string(), "{\"pos\": [1, 2, 3], \"tag\": \"p\"}");
     assert_eq!(
         Array::zeros(&t("2 * {a: int8, b: ?float64}"))
             .unwrap()
