@@ -12,7 +12,7 @@ filter="${1:-}"
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)"; exit 2; }
 
 mapfile -t bins < <(
-  cargo test -p dynd-kernels --no-run --message-format=json 2>/dev/null |
+  cargo test -p dynd-kernels --all-features --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, sys
 for line in sys.stdin:

@@ -992,6 +992,43 @@ impl Array {
         }
     }
 
+    /// The elements as the `Vec<T>` they live in, without copying: the
+    /// array must be the only owner of memory made from a `Vec<T>`
+    /// ([`Array::from_vec`], `From<Vec<T>>`, an ndarray array), and cover
+    /// all of it in C order. Otherwise the array comes back unchanged (use
+    /// [`Array::to_vec`] to copy).
+    ///
+    /// ```
+    /// let v = vec![1.0f64, 2.0, 3.0];
+    /// let at = v.as_ptr();
+    /// let back = dynd_kernels::Array::from_vec(v).try_into_vec::<f64>().unwrap();
+    /// assert_eq!((back.as_ptr(), back), (at, vec![1.0, 2.0, 3.0]));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The array itself, when its memory is shared, not a `Vec<T>`, or not
+    /// all of it in C order.
+    pub fn try_into_vec<T: Element>(self) -> Result<Vec<T>, Array> {
+        let count: usize = self.ty.fixed_shape().map_or(0, |s| s.iter().product());
+        let whole = self.dtype().as_scalar() == Some(T::SCALAR)
+            && !self.ty.has_var_dim()
+            && self.is_c_contiguous()
+            && self.offset == 0
+            && Arc::strong_count(&self.data) == 1
+            && Arc::weak_count(&self.data) == 0
+            && count.checked_mul(std::mem::size_of::<T>()) == Some(self.data.len());
+        if !whole {
+            return Err(self);
+        }
+        let (ty, meta, block) = (self.ty.clone(), self.meta.clone(), Arc::clone(&self.data));
+        drop(self);
+        MemoryBlock::into_vec::<T>(block).map_err(|block| {
+            // SAFETY: the parts of the valid array just taken apart.
+            unsafe { Array::from_parts_unchecked(ty, meta, block, 0) }
+        })
+    }
+
     /// The elements in C order (any strides), copied.
     ///
     /// # Errors

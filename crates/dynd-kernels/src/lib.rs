@@ -24,6 +24,8 @@ mod fixed_string;
 pub mod kernel;
 mod loops;
 pub mod memory;
+#[cfg(feature = "ndarray")]
+pub mod ndarray_interop;
 pub mod parts;
 pub mod reduce;
 mod scalar_io;

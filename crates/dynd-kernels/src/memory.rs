@@ -330,6 +330,28 @@ impl MemoryBlock {
         })
     }
 
+    /// The `Vec<T>` a block made by [`MemoryBlock::from_vec`] holds, if
+    /// `block` is its only reference; the block back otherwise.
+    pub(crate) fn into_vec<T: Element>(
+        block: Arc<MemoryBlock>,
+    ) -> Result<Vec<T>, Arc<MemoryBlock>> {
+        let mut b = Arc::try_unwrap(block)?;
+        match std::mem::replace(&mut b.owner, Owner::Empty) {
+            Owner::External(owner) => match owner.downcast::<Vec<T>>() {
+                // The block, now owning nothing, drops without freeing.
+                Ok(v) => Ok(*v),
+                Err(owner) => {
+                    b.owner = Owner::External(owner);
+                    Err(Arc::new(b))
+                }
+            },
+            other => {
+                b.owner = other;
+                Err(Arc::new(b))
+            }
+        }
+    }
+
     /// A read-only block over a `'static` slice, without copying it.
     pub fn from_static<T: Element>(slice: &'static [T]) -> Arc<MemoryBlock> {
         let len = std::mem::size_of_val(slice);

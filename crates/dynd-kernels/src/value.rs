@@ -166,8 +166,9 @@ impl Value {
         Ok((v, p.pos))
     }
 
-    /// The value as valid JSON text (see the [module docs](self)), `, `
-    /// between list items.
+    /// The value as valid JSON text, `, ` between list items: a float
+    /// always with a fraction or exponent (`1.0`), a non-finite one as the
+    /// string `"NaN"`, `"Infinity"` or `"-Infinity"`.
     pub fn to_json(&self) -> String {
         let mut s = String::new();
         let _ = self.write_json(&mut s, true);

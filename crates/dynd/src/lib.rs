@@ -49,6 +49,10 @@ pub mod ndt {
 /// blocks), views, JSON, and assignment with broadcasting and error modes
 /// (the `dynd-kernels` crate).
 pub mod nd {
+    /// `ndarray` arrays in and out without copying (feature `ndarray`).
+    #[cfg(feature = "ndarray")]
+    #[doc(inline)]
+    pub use dynd_kernels::ndarray_interop;
     #[doc(inline)]
     pub use dynd_kernels::take::TakeMode;
     #[doc(inline)]

@@ -1,0 +1,204 @@
+//! `ndarray` arrays in and out, without copying (feature `ndarray`).
+//!
+//! An owned `ndarray::Array` becomes a dynd [`Array`] over the same
+//! memory, in whatever memory order and with whatever strides it has
+//! ([`From`] for 0 to 6 dimensions, [`TryFrom`] for `ArrayD`); and
+//! [`Array::as_ndarray`] borrows any array of fixed dimensions as an
+//! `ArrayViewD`, negative and zero strides included. Ragged (`var`)
+//! dimensions, options, strings and strides that are not whole elements
+//! have no ndarray form: those are errors that say so.
+//!
+//! ```
+//! use dynd_kernels::Array;
+//! use ndarray::{array, Axis};
+//!
+//! let m = array![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
+//! let at = m.as_ptr();
+//! let a = Array::from(m.reversed_axes()); // F order: no copy
+//! assert_eq!(a.ty().to_string(), "3 * 2 * float64");
+//! assert_eq!(a.as_ndarray::<f64>()?.as_ptr(), at);
+//!
+//! // A dynd result viewed by ndarray.
+//! let v = a.as_ndarray::<f64>()?;
+//! assert_eq!(v.sum_axis(Axis(1)).iter().copied().collect::<Vec<_>>(), [5.0, 7.0, 9.0]);
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use std::sync::Arc;
+
+use dynd_types::{Dim, Type, TypeKind};
+use ndarray::{ArrayViewD, Axis, IxDyn, ShapeBuilder};
+
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::element::Element;
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+
+fn no_view(a: &Array, why: &str) -> Error {
+    Error::Value {
+        what: format!("{} has no ndarray view: {why}", a.ty()),
+    }
+}
+
+/// A dynd array over an ndarray array's memory: `vec` holds the
+/// elements, the first logical one at index `first`, `strides` apart (in
+/// elements).
+fn from_parts<T: Element>(
+    shape: &[usize],
+    strides: &[isize],
+    vec: Vec<T>,
+    first: Option<usize>,
+) -> Result<Array, Error> {
+    let size = std::mem::size_of::<T>();
+    let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), T::SCALAR.into())?;
+    let mut meta = Arrmeta::Scalar;
+    for (&n, &s) in shape.iter().zip(strides).rev() {
+        meta = Arrmeta::Fixed {
+            size: n,
+            stride: s * size as isize,
+            element: Box::new(meta),
+        };
+    }
+    let offset = first.unwrap_or(0) * size;
+    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(vec), offset)
+}
+
+macro_rules! from_ndarray {
+    ($($d:ty),*) => {$(
+        impl<T: Element> From<ndarray::Array<T, $d>> for Array {
+            /// The ndarray array's elements, not copied, in its memory
+            /// order and strides.
+            fn from(a: ndarray::Array<T, $d>) -> Array {
+                let shape = a.shape().to_vec();
+                let strides = a.strides().to_vec();
+                let (vec, first) = a.into_raw_vec_and_offset();
+                // At most 6 dimensions, each element inside the vector:
+                // the type and layout are always valid.
+                match from_parts(&shape, &strides, vec, first) {
+                    Ok(a) => a,
+                    Err(e) => unreachable!("an ndarray array's layout is valid: {e}"),
+                }
+            }
+        }
+    )*};
+}
+from_ndarray!(
+    ndarray::Ix0,
+    ndarray::Ix1,
+    ndarray::Ix2,
+    ndarray::Ix3,
+    ndarray::Ix4,
+    ndarray::Ix5,
+    ndarray::Ix6
+);
+
+impl<T: Element> TryFrom<ndarray::ArrayD<T>> for Array {
+    type Error = Error;
+
+    /// The ndarray array's elements, not copied, in its memory order and
+    /// strides.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Type`] for more dimensions than a type holds.
+    fn try_from(a: ndarray::ArrayD<T>) -> Result<Array, Error> {
+        let shape = a.shape().to_vec();
+        let strides = a.strides().to_vec();
+        let (vec, first) = a.into_raw_vec_and_offset();
+        from_parts(&shape, &strides, vec, first)
+    }
+}
+
+impl Array {
+    /// The array as an ndarray view of its memory, without copying: any
+    /// fixed dimensions and strides (negative, zero), elements of type
+    /// `T`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`] if the elements are not `T`s;
+    /// [`Error::Value`] naming the reason for `var` dimensions, or strides
+    /// that are not a whole number of elements (a field of a struct).
+    pub fn as_ndarray<T: Element>(&self) -> Result<ArrayViewD<'_, T>, Error> {
+        if self.dtype().as_scalar() != Some(T::SCALAR) {
+            return Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: T::SCALAR.into(),
+            });
+        }
+        let mut ty = self.ty();
+        let mut meta = self.arrmeta();
+        let (mut shape, mut strides) = (Vec::new(), Vec::new());
+        let size = std::mem::size_of::<T>() as isize;
+        while let TypeKind::Dim(dim, element) = ty.kind() {
+            let (
+                Dim::Fixed(_),
+                Arrmeta::Fixed {
+                    size: n,
+                    stride,
+                    element: inner,
+                },
+            ) = (dim, meta)
+            else {
+                return Err(no_view(self, "ragged (var) dimensions are not strided"));
+            };
+            if stride % size != 0 {
+                return Err(no_view(
+                    self,
+                    &format!(
+                        "a stride of {stride} bytes is not a whole number of {size}-byte elements"
+                    ),
+                ));
+            }
+            shape.push(*n);
+            strides.push(stride / size);
+            ty = element;
+            meta = inner;
+        }
+        // ndarray takes non-negative strides from the lowest address:
+        // start there, and invert the axes that run backwards.
+        let empty = shape.contains(&0);
+        let mut first = self.data_ptr();
+        let mut backwards = Vec::new();
+        for (k, (n, s)) in shape.iter().zip(strides.iter_mut()).enumerate() {
+            if *s < 0 {
+                if !empty {
+                    first = first.wrapping_offset((*n as isize - 1) * *s * size);
+                }
+                *s = -*s;
+                backwards.push(k);
+            }
+        }
+        let strides: Vec<usize> = strides.iter().map(|&s| s as usize).collect();
+        let dims = IxDyn(&shape).strides(IxDyn(&strides));
+        // SAFETY: the array was validated where it was made: every element
+        // its fixed dimensions reach lies inside its block, aligned for `T`
+        // (the data type is `T`, checked first), and `first` is the lowest
+        // of them, so moving from it along the now non-negative strides
+        // stays inside the one allocation. The view borrows `self`, which
+        // holds the block: while it lives the memory is shared, so no array
+        // writes it (writes need the only owner), and the block outlives
+        // the borrow.
+        let mut view = unsafe { ArrayViewD::from_shape_ptr(dims, first.cast::<T>()) };
+        for k in backwards {
+            view.invert_axis(Axis(k));
+        }
+        debug_assert_eq!(view.ndim(), shape.len());
+        Ok(view)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ix_dyn_shapes_build() {
+        let a = ndarray::ArrayD::from_shape_vec(IxDyn(&[2, 1, 3]), (0..6).collect::<Vec<i32>>())
+            .unwrap();
+        let d = Array::try_from(a).unwrap();
+        assert_eq!(d.ty().to_string(), "2 * 1 * 3 * int32");
+        assert_eq!(d.as_ndarray::<i32>().unwrap().raw_dim(), IxDyn(&[2, 1, 3]));
+    }
+}
