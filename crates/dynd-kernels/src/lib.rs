@@ -29,6 +29,8 @@ pub mod ndarray_interop;
 pub mod parts;
 pub mod reduce;
 mod scalar_io;
+#[cfg(feature = "serde")]
+pub mod serde_impl;
 mod sort;
 mod strings;
 pub mod take;

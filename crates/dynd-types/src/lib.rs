@@ -40,6 +40,8 @@ pub mod pattern;
 mod print;
 mod promote;
 mod scalar;
+#[cfg(feature = "serde")]
+pub mod serde_impl;
 mod ty;
 
 pub use broadcast::{broadcast, broadcast_dim, broadcast_dim_lists, BroadcastMode};

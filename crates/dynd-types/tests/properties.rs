@@ -277,3 +277,23 @@ proptest! {
         prop_assert_eq!(ab.is_ok(), fixed_ok);
     }
 }
+
+/// Types through serde as their datashape text (feature `serde`).
+#[cfg(feature = "serde")]
+#[test]
+fn types_round_trip_through_serde_as_text() {
+    for text in [
+        "int32",
+        "3 * var * ?float64",
+        "{x: int8, y: 2 * string}",
+        "Dims... * T",
+    ] {
+        let t: dynd_types::Type = text.parse().unwrap();
+        let json = serde_json::to_string(&t).unwrap();
+        assert_eq!(json, format!("{:?}", t.to_string()));
+        assert_eq!(serde_json::from_str::<dynd_types::Type>(&json).unwrap(), t);
+    }
+    let e = serde_json::from_str::<dynd_types::Type>(r#""3 * flaot64""#).unwrap_err();
+    assert!(e.to_string().contains("did you mean 'float64'"), "{e}");
+    assert!(serde_json::from_str::<dynd_types::Type>("3").is_err());
+}

@@ -53,6 +53,10 @@ pub mod nd {
     #[cfg(feature = "ndarray")]
     #[doc(inline)]
     pub use dynd_kernels::ndarray_interop;
+    /// serde for arrays and values (feature `serde`).
+    #[cfg(feature = "serde")]
+    #[doc(inline)]
+    pub use dynd_kernels::serde_impl;
     #[doc(inline)]
     pub use dynd_kernels::take::TakeMode;
     #[doc(inline)]
