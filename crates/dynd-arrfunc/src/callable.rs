@@ -1007,17 +1007,18 @@ impl Callable {
             }
             return Ok(out.assign(&r, ErrorMode::NoCheck)?);
         }
-        let (index, result, as_is) = Rc::unwrap_or_clone(self.resolved(args)?);
+        let resolution = self.resolved(args)?;
+        let (index, result, as_is) = (resolution.0, &resolution.1, resolution.2);
         let o = &self.overloads[index];
         let core = matches!(o.body, Body::Core(_));
-        if out.ty() != &result && core {
+        if out.ty() != result && core {
             return Err(Error::Out {
                 name: self.name.to_string(),
                 out: out.ty().clone(),
-                result,
+                result: result.clone(),
             });
         }
-        if out.ty() != &result {
+        if out.ty() != result {
             // `out` may still be larger: the arguments broadcast to it.
             let mut with_out: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
             with_out.push(out.ty().clone());
@@ -1029,7 +1030,7 @@ impl Callable {
                 return Err(Error::Out {
                     name: self.name.to_string(),
                     out: out.ty().clone(),
-                    result,
+                    result: result.clone(),
                 });
             }
         }

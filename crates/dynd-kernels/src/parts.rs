@@ -332,7 +332,7 @@ impl Array {
         let values = if base == 0 {
             values
         } else {
-            values.slice_first(base as usize, m)?
+            values.index(&[crate::Index::slice(Some(base as i64), None, 1)])?
         };
         group(
             &values,
@@ -391,23 +391,6 @@ impl Array {
             |i| (starts[i].widen() as u64, lengths[i].widen() as u64),
             op,
         )
-    }
-
-    /// Elements `start..end` of the first (fixed) dimension, sharing the
-    /// memory.
-    fn slice_first(&self, start: usize, end: usize) -> Result<Array, Error> {
-        let (_, stride, element_ty, element) = first_dim(self, "slice")?;
-        let offset = self.data_offset() as i128 + start as i128 * stride as i128;
-        let offset = usize::try_from(offset).map_err(|_| {
-            value_error(format!("the slice {start}..{end} starts before its block"))
-        })?;
-        let ty = Type::with_dims([Dim::Fixed(end - start)], element_ty.clone())?;
-        let meta = Arrmeta::Fixed {
-            size: end - start,
-            stride,
-            element: Box::new(element.clone()),
-        };
-        Array::try_from_parts(ty, Arc::new(meta), self.data_block().clone(), offset)
     }
 
     /// The length of each row of a ragged array (`N * var * T`).
