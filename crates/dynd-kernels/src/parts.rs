@@ -48,7 +48,7 @@ use std::sync::Arc;
 use dynd_types::{Dim, Type, TypeKind};
 
 use crate::array::Array;
-use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{cast_slice, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
@@ -60,9 +60,11 @@ fn value_error(what: String) -> Error {
 
 /// An integer type that row offsets, starts and lengths may be given in
 /// (Arrow's `i32` and `i64`, and the unsigned and pointer-sized ones).
-pub trait Offset: Copy {
+pub trait Offset: Copy + PartialOrd + Send + Sync {
     /// The value, widened without loss.
     fn widen(self) -> i128;
+    /// The value as a `u64`, for a value already checked not negative.
+    fn as_u64(self) -> u64;
 }
 
 macro_rules! offset {
@@ -72,6 +74,10 @@ macro_rules! offset {
             fn widen(self) -> i128 {
                 self as i128
             }
+            #[inline]
+            fn as_u64(self) -> u64 {
+                self as u64
+            }
         }
     )*};
 }
@@ -79,7 +85,7 @@ offset!(i32, i64, u32, u64, usize, isize);
 
 /// The first dimension of `values`, which rows group: its length, its
 /// stride, its element's type and arrmeta.
-fn first_dim<'a>(
+pub(crate) fn first_dim<'a>(
     values: &'a Array,
     op: &str,
 ) -> Result<(usize, isize, &'a Type, &'a Arrmeta), Error> {
@@ -100,33 +106,60 @@ fn first_dim<'a>(
     }
 }
 
+/// Rows from which [`group`] writes its pairs on more than one thread.
+const GROUP_PARALLEL_ROWS: usize = 1 << 16;
+
+/// Rows per parallel task of [`group`].
+const GROUP_CHUNK_ROWS: usize = 1 << 14;
+
 /// `rows` rows over the first dimension of `values`: row `i` is the
-/// (element start, length) `pairs(i)` gives, already checked to lie in
-/// `0..M`. The values' memory is shared, not copied.
+/// (element start, length) `pair(i)` gives with whether that row is fine:
+/// in `0..M`, checked before or by `pair` itself. `None` if a row was not
+/// fine. The values' memory is shared, not copied.
 fn group(
     values: &Array,
     rows: usize,
     packed: bool,
-    mut pair: impl FnMut(usize) -> (u64, u64),
+    pair: impl Fn(usize) -> (u64, u64, bool) + Sync,
     op: &str,
-) -> Result<Array, Error> {
+) -> Result<Option<Array>, Error> {
     let (_, stride, element_ty, element_meta) = first_dim(values, op)?;
-    let words = rows
-        .checked_mul(2)
+    let bytes = rows
+        .checked_mul(PAIR_SIZE)
         .ok_or_else(|| value_error(format!("{op}: {rows} rows are too many")))?;
-    let mut pairs: Vec<u64> = Vec::new();
-    pairs
-        .try_reserve_exact(words)
-        .map_err(|_| Error::alloc(words as u128 * 8))?;
-    for i in 0..rows {
-        let (start, len) = pair(i);
-        // The start in bytes from element 0, signed (a view's stride may be
-        // negative); the validation below checks what it reaches.
-        let bytes = (start as i128) * (stride as i128);
-        let bytes = i64::try_from(bytes)
-            .map_err(|_| value_error(format!("{op}: row {i} starts too far into the values")))?;
-        pairs.push(bytes as u64);
-        pairs.push(len);
+    // Every byte is written below; a block of this size freed earlier is
+    // reused without faulting its pages in again.
+    let mut block = MemoryBlock::for_overwrite(bytes)?;
+    let Some(out) = Arc::get_mut(&mut block) else {
+        unreachable!("a fresh block has one reference")
+    };
+    // Writes the pairs of the rows from `first`; false if a row was not
+    // fine by `pair`'s own check.
+    let write = |first: usize, out: &mut [u8]| {
+        let mut fine = true;
+        for (i, out) in out.chunks_exact_mut(PAIR_SIZE).enumerate() {
+            let (start, len, ok) = pair(first + i);
+            // A fine row lies in `0..M`, and M elements `stride` apart lie
+            // in the values' block, so this does not overflow.
+            let bytes = (start as i64).wrapping_mul(stride as i64);
+            write_pair(out, bytes as u64, len);
+            fine &= ok;
+        }
+        fine
+    };
+    let out = out.bytes_mut();
+    let fine = if rows < GROUP_PARALLEL_ROWS || rayon::current_num_threads() < 2 {
+        write(0, out)
+    } else {
+        // Writing the pairs is memory-bound: a share per thread.
+        use rayon::prelude::*;
+        out.par_chunks_mut(GROUP_CHUNK_ROWS * PAIR_SIZE)
+            .enumerate()
+            .map(|(c, out)| write(c * GROUP_CHUNK_ROWS, out))
+            .reduce(|| true, |a, b| a & b)
+    };
+    if !fine {
+        return Ok(None);
     }
     let ty = Type::with_dims([Dim::Fixed(rows), Dim::Var], element_ty.clone())?;
     let meta = Arrmeta::Fixed {
@@ -140,7 +173,20 @@ fn group(
             element: Box::new(element_meta.clone()),
         }),
     };
-    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(pairs), 0)
+    debug_assert!(rows == 0 || values.ndim() > 0);
+    // SAFETY: what validation would check holds by construction. The pairs
+    // block holds exactly `rows` pairs, 16 bytes apart from byte 0. Row
+    // `i`'s elements are elements `start .. start + len` of the first
+    // dimension of `values`, a range the callers checked to lie in `0..M`
+    // (offsets not negative, not decreasing, at most `M`; or each start
+    // plus length at most `M`); those elements are at `offset + k *
+    // stride`, positions of `values`, which was validated when it was made
+    // (element records included), with the same arrmeta under the
+    // dimension; a row that was not fine returned above. Debug builds
+    // validate anyway.
+    Ok(Some(unsafe {
+        Array::from_parts_unchecked(ty, Arc::new(meta), block, 0)
+    }))
 }
 
 /// The rows' (start, length) pairs of an array of type `N * var * T`:
@@ -267,7 +313,9 @@ impl<T: Element + std::fmt::Debug> std::fmt::Debug for RaggedRows<'_, T> {
 }
 
 /// Checks that `offsets` are `rows + 1` non-negative, non-decreasing
-/// offsets into `m` values.
+/// offsets into `m` values, saying which one is wrong. (`from_offsets`
+/// checks the order while it writes the rows, and calls this for the
+/// message when the order is wrong.)
 fn check_offsets<O: Offset>(offsets: &[O], m: usize) -> Result<(), Error> {
     let op = "from_offsets";
     let Some(first) = offsets.first() else {
@@ -281,14 +329,12 @@ fn check_offsets<O: Offset>(offsets: &[O], m: usize) -> Result<(), Error> {
             first.widen()
         )));
     }
-    for (i, w) in offsets.windows(2).enumerate() {
-        let (a, b) = (w[0].widen(), w[1].widen());
-        if b < a {
-            return Err(value_error(format!(
-                "{op}: offsets[{}] = {b} is less than offsets[{i}] = {a}; offsets must not decrease",
-                i + 1
-            )));
-        }
+    if let Some(i) = offsets.windows(2).position(|w| w[1] < w[0]) {
+        let (a, b) = (offsets[i].widen(), offsets[i + 1].widen());
+        return Err(value_error(format!(
+            "{op}: offsets[{}] = {b} is less than offsets[{i}] = {a}; offsets must not decrease",
+            i + 1
+        )));
     }
     let last = offsets[offsets.len() - 1].widen();
     if last > m as i128 {
@@ -325,7 +371,20 @@ impl Array {
     ) -> Result<Array, Error> {
         let values = values.into();
         let (m, ..) = first_dim(&values, "from_offsets")?;
-        check_offsets(offsets, m)?;
+        // The ends here; the order as the rows are written.
+        // `check_offsets` says what is wrong (it always finds something
+        // when called here).
+        let refuse = || {
+            check_offsets(offsets, m).and(Err(value_error(
+                "from_offsets: the offsets are not valid".into(),
+            )))
+        };
+        let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
+            return refuse();
+        };
+        if first.widen() < 0 || last.widen() > m as i128 || last < first {
+            return refuse();
+        }
         let rows = offsets.len() - 1;
         // Relative to offsets[0]: the rows lie end to end from its start.
         let base = offsets[0].widen() as u64;
@@ -339,11 +398,14 @@ impl Array {
             rows,
             true,
             |i| {
-                let (a, b) = (offsets[i].widen() as u64, offsets[i + 1].widen() as u64);
-                (a - base, b - a)
+                let (a, b) = (offsets[i], offsets[i + 1]);
+                // Rising from `first` to `last`, every offset is in `0..=M`.
+                let (a64, b64) = (a.as_u64(), b.as_u64());
+                (a64.wrapping_sub(base), b64.wrapping_sub(a64), a <= b)
             },
             "from_offsets",
-        )
+        )?
+        .map_or_else(refuse, Ok)
     }
 
     /// A ragged array (`N * var * T`) over `values` with Arrow `ListView`
@@ -388,9 +450,10 @@ impl Array {
             &values,
             starts.len(),
             false,
-            |i| (starts[i].widen() as u64, lengths[i].widen() as u64),
+            |i| (starts[i].as_u64(), lengths[i].as_u64(), true),
             op,
-        )
+        )?
+        .ok_or_else(|| value_error(format!("{op}: a row is not inside the values")))
     }
 
     /// The length of each row of a ragged array (`N * var * T`).
@@ -630,7 +693,7 @@ impl Array {
 
     /// The first (fixed) dimension of `outer * n` elements as `outer`
     /// blocks of `n`, sharing the memory.
-    fn split_first(&self, outer: usize, n: usize) -> Result<Array, Error> {
+    pub(crate) fn split_first(&self, outer: usize, n: usize) -> Result<Array, Error> {
         let (m, stride, element_ty, element) = first_dim(self, "from_nested")?;
         if outer.checked_mul(n) != Some(m) {
             return Err(value_error(format!(

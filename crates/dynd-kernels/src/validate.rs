@@ -30,7 +30,7 @@
 //! constructors in [`array`](crate::array) call [`validate`]; the unchecked
 //! constructor asserts it in debug builds.
 
-use dynd_types::{Dim, Scalar, Type, TypeKind};
+use dynd_types::{DataLayout, Dim, Scalar, Type, TypeKind};
 
 use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
 use crate::error::Error;
@@ -174,6 +174,74 @@ fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
     Ok(read_pair(bytes))
 }
 
+/// Whether every row of plain elements (`layout`) whose (start, length)
+/// pairs are one contiguous run at `positions` lies inside `values` and is
+/// aligned: one tight pass over the pairs, with no error to build (the
+/// general walk finds the offending row when this says no, or when the
+/// pairs are not one run).
+fn plain_rows_fit(
+    positions: &Positions,
+    block: &MemoryBlock,
+    offset: usize,
+    stride: isize,
+    layout: DataLayout,
+    values: &MemoryBlock,
+) -> bool {
+    let [(n, step)] = positions.dims[..] else {
+        return false;
+    };
+    if step != PAIR_SIZE as isize && n > 1 {
+        return false;
+    }
+    let Ok(first) = usize::try_from(positions.base) else {
+        return false;
+    };
+    let Some(pairs) = n
+        .checked_mul(PAIR_SIZE)
+        .and_then(|len| block.bytes().get(first..first.checked_add(len)?))
+    else {
+        return false;
+    };
+    let limit = values.len() as i64;
+    if limit > 1 << 61 {
+        // Sums below could overflow: the walk checks such a block.
+        return false;
+    }
+    let mask = layout.align.max(1) as u64 - 1;
+    if stride as u64 & mask != 0 {
+        // Rows of two or more elements would be misaligned: the walk
+        // checks row by row.
+        return false;
+    }
+    let (offset, stride, size) = (offset as i64, stride as i64, layout.size as i64);
+    // A row of at most `max_len` elements reaches at most `limit` bytes
+    // from its first, so `reach` below does not overflow.
+    let max_len = match stride.unsigned_abs() {
+        0 => u64::MAX,
+        s => limit as u64 / s + 1,
+    };
+    let address = values.as_ptr() as u64;
+    let mut fits = true;
+    for pair in pairs.chunks_exact(PAIR_SIZE) {
+        let (start, len) = read_pair(pair);
+        // Wrapping sums: a start past `limit` is refused by `base <= limit`
+        // before `lo` and `hi` are trusted.
+        let base = offset.wrapping_add(start as i64);
+        let reach = (len.min(max_len) as i64)
+            .wrapping_sub(1)
+            .wrapping_mul(stride);
+        let (lo, hi) = (base + reach.min(0), base + reach.max(0));
+        let row = len <= max_len
+            && (0..=limit).contains(&base)
+            && lo >= 0
+            && hi + size <= limit
+            && address.wrapping_add(base as u64) & mask == 0;
+        // An empty row reaches nothing.
+        fits &= len == 0 || row;
+    }
+    fits
+}
+
 fn check(
     ty: &Type,
     meta: &Arrmeta,
@@ -221,6 +289,12 @@ fn check(
                 }
                 _ => None,
             };
+            if let Some(l) = plain {
+                if plain_rows_fit(positions, block, *offset, *stride, l, values) {
+                    return Ok(());
+                }
+                // Otherwise the walk below says which row is wrong.
+            }
             positions.for_each(&mut |at| {
                 let (start, len) = pair_at(block, at)?;
                 // `start` is a signed byte offset from `offset`.

@@ -65,6 +65,18 @@ fn bad_offsets_say_which_offset_and_why() {
     );
     let e = err_text(Array::from_offsets(Array::from_scalar(1.0f64), &[0i32]));
     assert!(e.contains("fixed first dimension"), "{e}");
+    // A dip in the middle, between ends that are fine, of enough rows to
+    // be written on several threads: found and named all the same.
+    let mut offsets: Vec<i64> = (0..=100_000).collect();
+    offsets[70_000] = 5;
+    let e = err_text(Array::from_offsets(vec![0u8; 100_000], &offsets));
+    assert!(
+        e.contains("offsets[70000] = 5 is less than offsets[69999] = 69999"),
+        "{e}"
+    );
+    // Huge offsets that wrap as u64 are refused too.
+    let e = err_text(Array::from_offsets(v(), &[0u64, u64::MAX, 3]));
+    assert!(e.contains("offsets[2] = 3 is less than offsets[1]"), "{e}");
 }
 
 #[test]
