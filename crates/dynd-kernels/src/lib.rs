@@ -16,6 +16,8 @@
 
 pub mod array;
 pub mod arrmeta;
+#[cfg(feature = "arrow")]
+pub mod arrow_interop;
 pub mod assign;
 mod element;
 pub mod elwise;

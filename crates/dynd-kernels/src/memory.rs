@@ -352,6 +352,23 @@ impl MemoryBlock {
         }
     }
 
+    /// A read-only block over an Arrow buffer's bytes, without copying
+    /// them; the block keeps the buffer (one reference to its memory).
+    #[cfg(feature = "arrow")]
+    pub(crate) fn from_arrow_buffer(buffer: arrow_buffer::Buffer) -> Arc<MemoryBlock> {
+        let len = buffer.len();
+        let ptr = NonNull::new(buffer.as_ptr() as *mut u8).unwrap_or(NonNull::dangling());
+        Arc::new(MemoryBlock {
+            ptr,
+            len,
+            // The bytes live on the heap behind the buffer's own reference
+            // count: moving the buffer into the block does not move them.
+            owner: Owner::External(Box::new(buffer)),
+            writable: false,
+            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+        })
+    }
+
     /// A read-only block over a `'static` slice, without copying it.
     pub fn from_static<T: Element>(slice: &'static [T]) -> Arc<MemoryBlock> {
         let len = std::mem::size_of_val(slice);

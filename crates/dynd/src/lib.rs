@@ -49,6 +49,11 @@ pub mod ndt {
 /// blocks), views, JSON, and assignment with broadcasting and error modes
 /// (the `dynd-kernels` crate).
 pub mod nd {
+    /// Arrow arrays and record batches in and out, sharing buffers
+    /// (feature `arrow`).
+    #[cfg(feature = "arrow")]
+    #[doc(inline)]
+    pub use dynd_kernels::arrow_interop;
     /// `ndarray` arrays in and out without copying (feature `ndarray`).
     #[cfg(feature = "ndarray")]
     #[doc(inline)]
