@@ -902,11 +902,46 @@ fn registry() -> &'static BTreeMap<&'static str, Callable> {
 
 /// The builtin callable called `name`; `NAME.reduce` is the
 /// [reduction](Callable::reduce) of an associative builtin.
-pub fn get(name: &str) -> Option<Callable> {
+///
+/// ```
+/// use dynd_arrfunc::builtins;
+///
+/// assert_eq!(builtins::get("add")?.name(), "add");
+/// let e = builtins::get("mena").unwrap_err();
+/// assert_eq!(e.to_string(), "no builtin is called 'mena' (did you mean 'mean'?)");
+/// # Ok::<(), dynd_arrfunc::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::UnknownFunction`] with the close names, or the reduction's
+/// error for `NAME.reduce` of a builtin that is not associative.
+pub fn get(name: &str) -> Result<Callable, Error> {
     if let Some(op) = name.strip_suffix(".reduce") {
-        return registry().get(op)?.reduce().ok();
+        if let Some(c) = registry().get(op) {
+            return c.reduce();
+        }
     }
-    registry().get(name).cloned()
+    registry().get(name).cloned().ok_or_else(|| {
+        // Reductions by their `NAME.reduce` names too.
+        let reductions: Vec<String> = registry()
+            .values()
+            .filter(|c| c.reduce().is_ok())
+            .map(|c| format!("{}.reduce", c.name()))
+            .collect();
+        let names = registry()
+            .keys()
+            .copied()
+            .chain(reductions.iter().map(String::as_str));
+        Error::UnknownFunction {
+            name: name.to_string(),
+            suggestions: dynd_types::similar_names(name, names)
+                .into_iter()
+                .take(3)
+                .map(str::to_string)
+                .collect(),
+        }
+    })
 }
 
 /// Every builtin, by name.

@@ -18,6 +18,20 @@ fn names(valid: &[String]) -> String {
     }
 }
 
+fn did_you_mean(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!(" (did you mean '{one}'?)"),
+        more => format!(
+            " (did you mean one of {}?)",
+            more.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 fn lines(types: &[Type]) -> String {
     types.iter().map(|t| format!("\n  {t}")).collect()
 }
@@ -107,6 +121,14 @@ pub enum Error {
         ndim: usize,
         /// The parameter's core dimensions.
         needed: usize,
+    },
+    /// A builtin name that names no builtin.
+    #[error("no builtin is called '{name}'{}", did_you_mean(suggestions))]
+    UnknownFunction {
+        /// The name asked for.
+        name: String,
+        /// Builtin names close to it, closest first.
+        suggestions: Vec<String>,
     },
     /// A signature that is not a callable type.
     #[error("{ty} is not a callable signature")]

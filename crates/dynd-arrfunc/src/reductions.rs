@@ -213,7 +213,7 @@ fn prepare(op: Op, a: &Array, what: &'static str) -> Result<(Scalar, Scalar, Arr
         a.clone()
     } else if matches!(op, Op::All | Op::Any) {
         crate::builtins::get("not_equal")
-            .unwrap_or_else(|| unreachable!("not_equal is a builtin"))
+            .unwrap_or_else(|e| unreachable!("not_equal is a builtin: {e}"))
             .call(&[a, &Array::from_scalar(0u8)])?
     } else {
         a.cast(&with_dtype(a, acc)?, ErrorMode::NoCheck)?
@@ -442,7 +442,7 @@ fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
     let count = count("mean", &x, kw)?;
     let count = count.cast(&with_dtype(&count, float)?, ErrorMode::NoCheck)?;
     crate::builtins::get("divide")
-        .unwrap_or_else(|| unreachable!("divide is a builtin"))
+        .unwrap_or_else(|e| unreachable!("divide is a builtin: {e}"))
         .call(&[&sum, &count])
 }
 

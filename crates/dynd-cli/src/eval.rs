@@ -272,7 +272,9 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
         }
         _ => {
             let lookup = |name: &str| {
-                builtins::get(name).or_else(|| own().into_iter().find(|c| c.name() == name))
+                builtins::get(name)
+                    .ok()
+                    .or_else(|| own().into_iter().find(|c| c.name() == name))
             };
             let found = match name.split_once('.') {
                 Some((base, "reduce")) => lookup(base).map(|c| c.reduce()),

@@ -47,7 +47,7 @@ mod ty;
 pub use broadcast::{broadcast, broadcast_dim, broadcast_dim_lists, BroadcastMode};
 pub use error::{Error, ParseError, ParseErrorKind};
 pub use layout::{ArrmetaLayout, DataLayout};
-pub use parse::{is_typevar_name, MAX_DEPTH};
+pub use parse::{is_typevar_name, similar_names, MAX_DEPTH};
 pub use pattern::{Binding, Bindings, Mismatch, ResolveError};
 pub use promote::{can_cast_safely, promote, promote_scalars};
 pub use scalar::{Scalar, ScalarCategory};

@@ -237,35 +237,71 @@ pub(crate) fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// Edits (insertions, deletions, substitutions and swaps of neighbours)
+/// from `a` to `b`: the optimal-string-alignment distance.
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Rows i - 2, i - 1 and i of the table.
+    let mut before: Vec<usize> = Vec::new();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(before[j - 2] + 1);
+            }
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }
 
 fn suggest(name: &str) -> Option<&'static str> {
+    similar_names(name, KNOWN_NAMES.iter().copied())
+        .first()
+        .copied()
+}
+
+/// The candidates closest to `name` (ignoring case), within two edits (a
+/// swap of neighbours is one), those that start with `name` first, for
+/// "did you mean" messages; none for names over 32 characters.
+///
+/// ```
+/// let names = ["sum", "sin", "sqrt", "mean", "min"];
+/// assert_eq!(dynd_types::similar_names("summ", names), ["sum"]);
+/// assert_eq!(dynd_types::similar_names("mena", names), ["mean"]);
+/// assert_eq!(dynd_types::similar_names("sim", names), ["sin", "sum"]);
+/// assert!(dynd_types::similar_names("zzzzzz", names).is_empty());
+/// ```
+pub fn similar_names<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
     if name.len() > 32 {
-        return None;
+        return Vec::new();
     }
-    KNOWN_NAMES
-        .iter()
+    let lower = name.to_ascii_lowercase();
+    let mut close: Vec<(usize, bool, &str)> = candidates
+        .into_iter()
         .map(|k| {
             (
-                edit_distance(&name.to_ascii_lowercase(), &k.to_ascii_lowercase()),
-                *k,
+                edit_distance(&lower, &k.to_ascii_lowercase()),
+                !k.starts_with(name),
+                k,
             )
         })
-        .filter(|(d, k)| *d <= 2 && *d < k.len())
-        .min_by_key(|(d, k)| (*d, !k.starts_with(name)))
-        .map(|(_, k)| k)
+        .filter(|(d, _, k)| *d <= 2 && *d < k.len())
+        .collect();
+    close.sort();
+    close.dedup_by_key(|c| c.2);
+    let best = close.first().map_or(0, |c| c.0);
+    close
+        .into_iter()
+        .take_while(|c| c.0 == best)
+        .map(|(.., k)| k)
+        .collect()
 }
 
 /// One item of a parenthesised list: `T`, `name: T` or `...`.
