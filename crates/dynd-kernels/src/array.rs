@@ -648,22 +648,18 @@ impl Array {
 
     /// A 0-d array holding one value.
     pub fn from_scalar<T: Element>(v: T) -> Array {
-        Array::from_vec(vec![v]).index_first()
-    }
-
-    fn index_first(self) -> Array {
-        let Arrmeta::Fixed { element, .. } = &*self.meta else {
-            unreachable!()
-        };
-        let TypeKind::Dim(_, elem_ty) = self.ty.kind() else {
-            unreachable!()
-        };
-        Array {
-            ty: elem_ty.clone(),
-            meta: Arc::new((**element).clone()),
-            data: self.data.clone(),
-            offset: self.offset,
+        thread_local! {
+            /// A scalar's arrmeta, shared by every scalar made here.
+            static SCALAR: Arc<Arrmeta> = Arc::new(Arrmeta::Scalar);
         }
+        let meta = SCALAR
+            .try_with(Arc::clone)
+            .unwrap_or_else(|_| Arc::new(Arrmeta::Scalar));
+        // A small block: this thread's spare, or one allocation.
+        let data = MemoryBlock::from_bytes(crate::element::bytes_of(&v));
+        // SAFETY: a scalar's arrmeta over a block of exactly its bytes,
+        // written as a `T`, at offset 0 (blocks are 16-byte aligned).
+        unsafe { Array::from_parts_unchecked(T::SCALAR.into(), meta, data, 0) }
     }
 
     /// A 1-d array over the elements of `v`, without copying them.

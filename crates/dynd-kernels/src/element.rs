@@ -187,6 +187,14 @@ impl fmt::Display for F16 {
     }
 }
 
+/// The bytes of a value.
+pub(crate) fn bytes_of<T: Element>(v: &T) -> &[u8] {
+    // SAFETY: `T: Element` is plain data without padding (the trait's
+    // contract), so all `size_of::<T>()` bytes of `*v` are initialised; the
+    // slice borrows `v`.
+    unsafe { std::slice::from_raw_parts((v as *const T).cast::<u8>(), std::mem::size_of::<T>()) }
+}
+
 /// Views bytes as a slice of `T`, if the length and alignment allow.
 ///
 /// Only used on bytes that hold values of `T` (the caller checked the data
