@@ -22,12 +22,14 @@ pub mod arrays;
 pub mod builtins;
 mod callable;
 mod error;
+mod eval;
 pub mod fold;
 mod lifted;
 pub mod reductions;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload};
 pub use error::Error;
+pub use eval::Eval;
 pub use lifted::resolve_lifted;
 
 /// The type layer this crate builds on.

@@ -38,6 +38,8 @@
 
 #![forbid(unsafe_code)]
 
+mod typed;
+
 /// Datashape types: the model, parser and printer, pattern matching,
 /// broadcasting and promotion (the `dynd-types` crate).
 pub mod ndt {
@@ -54,6 +56,9 @@ pub mod nd {
     #[cfg(feature = "arrow")]
     #[doc(inline)]
     pub use dynd_kernels::arrow_interop;
+    /// The operators' lazily evaluated expressions.
+    #[doc(inline)]
+    pub use dynd_kernels::expr;
     /// `ndarray` arrays in and out without copying (feature `ndarray`).
     #[cfg(feature = "ndarray")]
     #[doc(inline)]
@@ -66,7 +71,7 @@ pub mod nd {
     pub use dynd_kernels::take::TakeMode;
     #[doc(inline)]
     pub use dynd_kernels::{
-        array, infer_type, Array, Complex, Element, Error, ErrorMode, Index, IntoArray,
+        array, infer_type, Array, Complex, Element, Error, ErrorMode, Expr, Index, IntoArray,
         KernelError, Nested, Offset, RaggedRows, Value, F16,
     };
 }
@@ -75,9 +80,15 @@ pub mod nd {
 /// dimensions, core-dimension overloads (generalised ufuncs), overload
 /// resolution, and the builtin library (the `dynd-arrfunc` crate).
 pub mod func {
+    pub use crate::typed::{
+        abs, add, arctan2, cos, divide, equal, exp, floor_divide, greater, greater_equal, less,
+        less_equal, log, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
+        multiply, negative, not_equal, power, remainder, sin, sqrt, subtract, tan, ArrayExt, Axes,
+        ReduceOptions,
+    };
     #[doc(inline)]
     pub use dynd_arrfunc::{
-        builtins, resolve_lifted, Body, Callable, Error, Keyword, Kwargs, Overload,
+        builtins, resolve_lifted, Body, Callable, Error, Eval, Keyword, Kwargs, Overload,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
@@ -175,7 +186,7 @@ pub use dynd_macros::elemental;
 /// The names most programs need: `use dynd::prelude::*;`.
 pub mod prelude {
     #[doc(no_inline)]
-    pub use crate::func::{builtins, Callable};
+    pub use crate::func::{builtins, ArrayExt, Callable, Eval, ReduceOptions};
     #[doc(no_inline)]
     pub use crate::nd;
     #[doc(no_inline)]

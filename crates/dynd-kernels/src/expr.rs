@@ -1,0 +1,274 @@
+//! Arithmetic operators on arrays, as lazily evaluated expressions.
+//!
+//! `&a * &b + &c` does not compute anything: it builds an [`Expr`] tree
+//! whose leaves are the arrays (shared, not copied) and Rust scalars. The
+//! callable layer evaluates it (`dynd::func::Eval::eval`) through the
+//! builtin `add`, `subtract`, `multiply`, `divide`, `remainder` and
+//! `negative` callables, so promotion, broadcasting, ragged rows and NA
+//! follow exactly the rules of calling them, and a shape or type error is
+//! an `Err` from `eval`, never a panic in the operator.
+//!
+//! Operands may be `Array`, `&Array`, `Expr`, `&Expr` and the Rust numbers
+//! (the [`ScalarOperand`]s: `f64`, `f32`, `i64`, `i32`, `u64`, `u32`, `i16`,
+//! `u16`, `i8`, `u8`), on either side. A borrowed array is borrowed by the
+//! expression (`Expr<'a>`), not cloned: building `&a * &b + &c` allocates
+//! only the tree's nodes.
+//!
+//! ```
+//! use dynd_kernels::{expr::{BinaryOp, Expr}, Array};
+//!
+//! let (a, b) = (Array::from_vec(vec![1.0, 2.0]), Array::from_vec(vec![3.0, 4.0]));
+//! let e = &a * &b + 1.0;
+//! assert_eq!(e.to_string(), "add(multiply(a0, a1), 1)");
+//! let Expr::Binary(BinaryOp::Add, lhs, _) = &e else { unreachable!() };
+//! assert!(matches!(**lhs, Expr::Binary(BinaryOp::Multiply, ..)));
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
+
+use crate::array::Array;
+use crate::element::Element;
+
+/// A binary arithmetic operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BinaryOp {
+    /// `+`: the builtin `add`.
+    Add,
+    /// `-`: the builtin `subtract`.
+    Subtract,
+    /// `*`: the builtin `multiply`.
+    Multiply,
+    /// `/`: the builtin `divide`.
+    Divide,
+    /// `%`: the builtin `remainder`.
+    Remainder,
+}
+
+impl BinaryOp {
+    /// The name of the builtin callable that computes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Subtract => "subtract",
+            BinaryOp::Multiply => "multiply",
+            BinaryOp::Divide => "divide",
+            BinaryOp::Remainder => "remainder",
+        }
+    }
+}
+
+/// A unary arithmetic operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum UnaryOp {
+    /// `-x`: the builtin `negative`.
+    Negative,
+}
+
+impl UnaryOp {
+    /// The name of the builtin callable that computes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Negative => "negative",
+        }
+    }
+}
+
+/// An arithmetic expression over arrays, built by the operators and
+/// evaluated by the callable layer (see the [module docs](self)). Leaves
+/// borrow the arrays they were given by reference.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Expr<'a> {
+    /// An array (a Rust scalar is a 0-dimensional one).
+    Leaf(Cow<'a, Array>),
+    /// An operator applied to one operand.
+    Unary(UnaryOp, Box<Expr<'a>>),
+    /// An operator applied to two operands.
+    Binary(BinaryOp, Box<Expr<'a>>, Box<Expr<'a>>),
+}
+
+impl<'a> Expr<'a> {
+    /// The leaves, left to right.
+    pub fn leaves(&self) -> Vec<&Array> {
+        let mut out = Vec::new();
+        self.collect_leaves(&mut out);
+        out
+    }
+
+    fn collect_leaves<'s>(&'s self, out: &mut Vec<&'s Array>) {
+        match self {
+            Expr::Leaf(a) => out.push(a),
+            Expr::Unary(_, x) => x.collect_leaves(out),
+            Expr::Binary(_, x, y) => {
+                x.collect_leaves(out);
+                y.collect_leaves(out);
+            }
+        }
+    }
+
+    /// The expression owning its leaves (borrowed ones are cloned, which
+    /// shares their memory), to keep beyond the arrays' borrows.
+    pub fn into_owned(self) -> Expr<'static> {
+        match self {
+            Expr::Leaf(a) => Expr::Leaf(Cow::Owned(a.into_owned())),
+            Expr::Unary(op, x) => Expr::Unary(op, Box::new(x.into_owned())),
+            Expr::Binary(op, x, y) => {
+                Expr::Binary(op, Box::new(x.into_owned()), Box::new(y.into_owned()))
+            }
+        }
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>, next: &mut usize) -> fmt::Result {
+        match self {
+            // Scalars show their value, arrays a name by position.
+            Expr::Leaf(a) if a.ndim() == 0 => write!(f, "{a}"),
+            Expr::Leaf(_) => {
+                write!(f, "a{next}")?;
+                *next += 1;
+                Ok(())
+            }
+            Expr::Unary(op, x) => {
+                write!(f, "{}(", op.name())?;
+                x.write(f, next)?;
+                write!(f, ")")
+            }
+            Expr::Binary(op, x, y) => {
+                write!(f, "{}(", op.name())?;
+                x.write(f, next)?;
+                write!(f, ", ")?;
+                y.write(f, next)?;
+                write!(f, ")")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Expr<'_> {
+    /// The calls the expression makes, arrays named `a0`, `a1`, ... in
+    /// order and scalars by value: `add(multiply(a0, a1), 1)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, &mut 0)
+    }
+}
+
+/// A Rust number usable as an operand (a 0-dimensional leaf of its own
+/// type). Sealed: the numbers listed in the [module docs](self).
+pub trait ScalarOperand: Element + sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! scalar_operand {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl ScalarOperand for $t {}
+    )*};
+}
+scalar_operand!(f64, f32, i64, i32, i16, i8, u64, u32, u16, u8);
+
+impl From<Array> for Expr<'_> {
+    fn from(a: Array) -> Self {
+        Expr::Leaf(Cow::Owned(a))
+    }
+}
+
+impl<'a> From<&'a Array> for Expr<'a> {
+    /// A leaf borrowing the array.
+    fn from(a: &'a Array) -> Self {
+        Expr::Leaf(Cow::Borrowed(a))
+    }
+}
+
+impl<'a> From<&Expr<'a>> for Expr<'a> {
+    fn from(e: &Expr<'a>) -> Self {
+        e.clone()
+    }
+}
+
+impl<S: ScalarOperand> From<S> for Expr<'_> {
+    /// A 0-dimensional leaf.
+    fn from(v: S) -> Self {
+        Expr::Leaf(Cow::Owned(Array::from_scalar(v)))
+    }
+}
+
+/// One operator impl: `generics; left; right; the result's lifetime`.
+macro_rules! imp {
+    ($tr:ident, $m:ident, $op:ident, [$($g:tt)*], $l:ty, $r:ty, $lt:lifetime) => {
+        impl<$($g)*> $tr<$r> for $l {
+            type Output = Expr<$lt>;
+            /// Builds the expression; evaluating it computes.
+            #[inline]
+            fn $m(self, rhs: $r) -> Expr<$lt> {
+                Expr::Binary(BinaryOp::$op, Box::new(self.into()), Box::new(rhs.into()))
+            }
+        }
+    };
+}
+
+macro_rules! binary_ops {
+    ($(($tr:ident, $m:ident, $op:ident)),*) => {$(
+        // An array by reference.
+        imp!($tr, $m, $op, ['a], &'a Array, &'a Array, 'a);
+        imp!($tr, $m, $op, ['a], &'a Array, Array, 'a);
+        imp!($tr, $m, $op, ['a], &'a Array, Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, 'b], &'a Array, &'b Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, S: ScalarOperand], &'a Array, S, 'a);
+        // An array by value.
+        imp!($tr, $m, $op, ['a], Array, &'a Array, 'a);
+        imp!($tr, $m, $op, [], Array, Array, 'static);
+        imp!($tr, $m, $op, ['a], Array, Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, 'b], Array, &'b Expr<'a>, 'a);
+        imp!($tr, $m, $op, [S: ScalarOperand], Array, S, 'static);
+        // An expression.
+        imp!($tr, $m, $op, ['a], Expr<'a>, &'a Array, 'a);
+        imp!($tr, $m, $op, ['a], Expr<'a>, Array, 'a);
+        imp!($tr, $m, $op, ['a], Expr<'a>, Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, 'b], Expr<'a>, &'b Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, S: ScalarOperand], Expr<'a>, S, 'a);
+        // An expression by reference (cloned: its leaves stay borrowed).
+        imp!($tr, $m, $op, ['a, 'b], &'b Expr<'a>, &'a Array, 'a);
+        imp!($tr, $m, $op, ['a, 'b], &'b Expr<'a>, Array, 'a);
+        imp!($tr, $m, $op, ['a, 'b], &'b Expr<'a>, Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, 'b, 'c], &'b Expr<'a>, &'c Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, 'b, S: ScalarOperand], &'b Expr<'a>, S, 'a);
+        binary_ops!(@scalars $tr, $m, $op, f64, f32, i64, i32, i16, i8, u64, u32, u16, u8);
+    )*};
+    (@scalars $tr:ident, $m:ident, $op:ident, $($s:ty),*) => {$(
+        imp!($tr, $m, $op, ['a], $s, &'a Array, 'a);
+        imp!($tr, $m, $op, [], $s, Array, 'static);
+        imp!($tr, $m, $op, ['a], $s, Expr<'a>, 'a);
+        imp!($tr, $m, $op, ['a, 'b], $s, &'b Expr<'a>, 'a);
+    )*};
+}
+
+binary_ops!(
+    (Add, add, Add),
+    (Sub, sub, Subtract),
+    (Mul, mul, Multiply),
+    (Div, div, Divide),
+    (Rem, rem, Remainder)
+);
+
+macro_rules! negate {
+    ($([$($g:tt)*], $t:ty, $lt:lifetime);*) => {$(
+        impl<$($g)*> Neg for $t {
+            type Output = Expr<$lt>;
+            /// Builds the expression; evaluating it computes.
+            fn neg(self) -> Expr<$lt> {
+                Expr::Unary(UnaryOp::Negative, Box::new(self.into()))
+            }
+        }
+    )*};
+}
+negate!(
+    ['a], &'a Array, 'a;
+    [], Array, 'static;
+    ['a], Expr<'a>, 'a;
+    ['a, 'b], &'b Expr<'a>, 'a
+);

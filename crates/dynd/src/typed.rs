@@ -1,0 +1,303 @@
+//! Typed entry points over the builtin registry: free functions
+//! (`func::add(&a, &b)`, `func::sin(&a)`) and reduction methods on arrays
+//! ([`ArrayExt`]: `a.sum()`, `a.mean_axis(1)`, `a.max_with(&opts)`).
+//!
+//! Each is the builtin of the same name, looked up once and held; calling
+//! it is calling the builtin (`builtins::get(name)?.call(...)`), with the
+//! same types, broadcasting, ragged rows and errors.
+
+use std::sync::OnceLock;
+
+use crate::func::{builtins, Callable, Error};
+use crate::nd::expr::ScalarOperand;
+use crate::nd::Array;
+
+/// The builtin `name`, looked up on first use.
+fn handle(cell: &'static OnceLock<Callable>, name: &str) -> &'static Callable {
+    cell.get_or_init(|| {
+        builtins::get(name).unwrap_or_else(|e| unreachable!("{name} is a builtin: {e}"))
+    })
+}
+
+macro_rules! binary_fns {
+    ($a:literal, $b:literal; $($name:ident),* $(,)?) => {$(
+        #[doc = concat!("The builtin `", stringify!($name), "` of two arrays, elementwise with broadcasting.")]
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        #[doc = concat!("let (a, b) = (nd::array!", $a, ", nd::array!", $b, ");")]
+        #[doc = concat!("let r = dynd::func::", stringify!($name), "(&a, &b.reshape(&[2, 1])?)?;")]
+        #[doc = concat!("let by_name = builtins::get(\"", stringify!($name), "\")?.call(&[&a, &b.reshape(&[2, 1])?])?;")]
+        /// assert_eq!((r.ty(), r.to_json()), (by_name.ty(), by_name.to_json()));
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// As [`Callable::call`]: no overload for the types, shapes that do
+        /// not broadcast, a value that does not fit.
+        pub fn $name(a: &Array, b: &Array) -> Result<Array, Error> {
+            static CELL: OnceLock<Callable> = OnceLock::new();
+            handle(&CELL, stringify!($name)).call(&[a, b])
+        }
+    )*};
+}
+
+macro_rules! unary_fns {
+    ($a:literal; $($name:ident),* $(,)?) => {$(
+        #[doc = concat!("The builtin `", stringify!($name), "` of each element.")]
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        #[doc = concat!("let a = nd::array!", $a, ";")]
+        #[doc = concat!("let r = dynd::func::", stringify!($name), "(&a)?;")]
+        #[doc = concat!("let by_name = builtins::get(\"", stringify!($name), "\")?.call(&[&a])?;")]
+        /// assert_eq!((r.ty(), r.to_json()), (by_name.ty(), by_name.to_json()));
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// As [`Callable::call`]: no overload for the type.
+        pub fn $name(a: &Array) -> Result<Array, Error> {
+            static CELL: OnceLock<Callable> = OnceLock::new();
+            handle(&CELL, stringify!($name)).call(&[a])
+        }
+    )*};
+}
+
+binary_fns!(
+    "[[1.0, 2.0], [3.0]]", "[4.0, 5.0]";
+    add,
+    subtract,
+    multiply,
+    divide,
+    remainder,
+    floor_divide,
+    power,
+    maximum,
+    minimum,
+    arctan2,
+    equal,
+    not_equal,
+    less,
+    less_equal,
+    greater,
+    greater_equal,
+);
+
+binary_fns!("[[true, false], [true]]", "[false, true]"; logical_and, logical_or, logical_xor);
+
+unary_fns!("[[0.5, 1.0], [2.0]]"; abs, negative, sin, cos, tan, exp, log, sqrt);
+
+unary_fns!("[[true, false], [true]]"; logical_not);
+
+/// The axes a reduction runs over: one (`1`, `-1`, `1usize`) or several
+/// (`[0, 1]`, `&[0usize, 2][..]`, `vec![0, 1]`). Negative axes count from
+/// the last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axes(AxesRepr);
+
+/// One axis without an allocation, or several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum AxesRepr {
+    One(i64),
+    Many(Vec<i64>),
+}
+
+impl Axes {
+    /// The axes, as given.
+    pub fn as_slice(&self) -> &[i64] {
+        match &self.0 {
+            AxesRepr::One(a) => std::slice::from_ref(a),
+            AxesRepr::Many(v) => v,
+        }
+    }
+
+    fn to_array(&self) -> Array {
+        match &self.0 {
+            AxesRepr::One(a) => Array::from_scalar(*a),
+            AxesRepr::Many(v) => Array::from_vec(v.clone()),
+        }
+    }
+}
+
+macro_rules! axes_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Axes {
+            fn from(axis: $t) -> Axes {
+                // Axes are far below 2^63: a larger one is out of range
+                // anyway, and saturating keeps it so.
+                Axes(AxesRepr::One(i64::try_from(axis).unwrap_or(i64::MAX)))
+            }
+        }
+        impl From<&[$t]> for Axes {
+            fn from(axes: &[$t]) -> Axes {
+                Axes(AxesRepr::Many(
+                    axes.iter().map(|&a| i64::try_from(a).unwrap_or(i64::MAX)).collect(),
+                ))
+            }
+        }
+        impl<const N: usize> From<[$t; N]> for Axes {
+            fn from(axes: [$t; N]) -> Axes {
+                Axes::from(&axes[..])
+            }
+        }
+        impl From<Vec<$t>> for Axes {
+            fn from(axes: Vec<$t>) -> Axes {
+                Axes::from(&axes[..])
+            }
+        }
+    )*};
+}
+axes_from!(i64, i32, isize, usize, u32);
+
+/// The keywords of a reduction, built up: `axis`, `keepdims`, `initial`
+/// and `where` (see the builtins' docs for what each does).
+///
+/// ```
+/// use dynd::prelude::*;
+///
+/// let a = nd::array![[1.0, 5.0], [], [3.0]];
+/// let opts = ReduceOptions::new().axis(1).keepdims(true).initial(0.0);
+/// assert_eq!(a.max_with(&opts)?.to_string(), "[[5], [0], [3]]");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ReduceOptions {
+    axis: Option<Axes>,
+    keepdims: bool,
+    initial: Option<Array>,
+    mask: Option<Array>,
+}
+
+impl ReduceOptions {
+    /// Every axis, no kept dimensions, no initial value, no mask.
+    pub fn new() -> ReduceOptions {
+        ReduceOptions::default()
+    }
+
+    /// Reduce over these axes only.
+    pub fn axis(mut self, axes: impl Into<Axes>) -> ReduceOptions {
+        self.axis = Some(axes.into());
+        self
+    }
+
+    /// Keep each reduced axis as a dimension of size 1, so the result
+    /// broadcasts against the input.
+    pub fn keepdims(mut self, keep: bool) -> ReduceOptions {
+        self.keepdims = keep;
+        self
+    }
+
+    /// Start from this value (`sum`, `prod`, `min`, `max`: the value of an
+    /// empty reduction).
+    pub fn initial(mut self, value: impl ScalarOperand) -> ReduceOptions {
+        self.initial = Some(Array::from_scalar(value));
+        self
+    }
+
+    /// Only the elements where this `bool` array (broadcast to the input)
+    /// is true.
+    pub fn mask(mut self, mask: &Array) -> ReduceOptions {
+        self.mask = Some(mask.clone());
+        self
+    }
+
+    fn call(&self, f: &Callable, a: &Array) -> Result<Array, Error> {
+        let axis = self.axis.as_ref().map(Axes::to_array);
+        let keep = Array::from_scalar(self.keepdims);
+        let mut kw: Vec<(&str, &Array)> = Vec::with_capacity(4);
+        if let Some(axis) = &axis {
+            kw.push(("axis", axis));
+        }
+        if self.keepdims {
+            kw.push(("keepdims", &keep));
+        }
+        if let Some(initial) = &self.initial {
+            kw.push(("initial", initial));
+        }
+        if let Some(mask) = &self.mask {
+            kw.push(("where", mask));
+        }
+        f.call_kw(&[a], &kw)
+    }
+}
+
+macro_rules! reductions {
+    ($(($name:ident, $axis:ident, $with:ident, $doc:literal)),* $(,)?) => {
+        /// Reductions as methods of [`Array`] (in the prelude): each is the
+        /// builtin of its name, over every axis (`sum`), some axes
+        /// (`sum_axis(1)`, `sum_axis([0, 1])`) or with all its keywords
+        /// (`sum_with(&ReduceOptions::new()...)`).
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// let x = nd::array![[1.0, 2.0, 6.0], [4.0], []];
+        /// assert_eq!(x.sum()?.to_string(), "13");
+        /// assert_eq!(x.sum_axis(1)?.to_string(), "[9, 4, 0]");
+        /// assert_eq!(x.count_axis(1)?.to_string(), "[3, 1, 0]");
+        /// assert_eq!(x.mean_axis(-1)?.to_string(), "[3, 4, NaN]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        pub trait ArrayExt {
+            $(
+                #[doc = concat!("The ", $doc, " of every element (the builtin `", stringify!($name), "`).")]
+                ///
+                /// # Errors
+                ///
+                /// As the builtin: a type it does not take, an empty
+                /// reduction with no initial value where one is needed.
+                fn $name(&self) -> Result<Array, Error>;
+
+                #[doc = concat!("The ", $doc, " over `axes` (an axis or several; negative from the last).")]
+                ///
+                /// # Errors
+                ///
+                /// As the builtin, and an axis out of range.
+                fn $axis(&self, axes: impl Into<Axes>) -> Result<Array, Error>;
+
+                #[doc = concat!("The ", $doc, " with every keyword of the builtin.")]
+                ///
+                /// # Errors
+                ///
+                /// As the builtin, naming a keyword it does not take.
+                fn $with(&self, options: &ReduceOptions) -> Result<Array, Error>;
+            )*
+        }
+
+        impl ArrayExt for Array {
+            $(
+                fn $name(&self) -> Result<Array, Error> {
+                    static CELL: OnceLock<Callable> = OnceLock::new();
+                    handle(&CELL, stringify!($name)).call(&[self])
+                }
+
+                fn $axis(&self, axes: impl Into<Axes>) -> Result<Array, Error> {
+                    static CELL: OnceLock<Callable> = OnceLock::new();
+                    let axis = axes.into().to_array();
+                    handle(&CELL, stringify!($name)).call_kw(&[self], &[("axis", &axis)])
+                }
+
+                fn $with(&self, options: &ReduceOptions) -> Result<Array, Error> {
+                    static CELL: OnceLock<Callable> = OnceLock::new();
+                    options.call(handle(&CELL, stringify!($name)), self)
+                }
+            )*
+        }
+    };
+}
+
+reductions!(
+    (sum, sum_axis, sum_with, "sum"),
+    (prod, prod_axis, prod_with, "product"),
+    (mean, mean_axis, mean_with, "mean"),
+    (min, min_axis, min_with, "minimum"),
+    (max, max_axis, max_with, "maximum"),
+    (count, count_axis, count_with, "number of elements"),
+    (all, all_axis, all_with, "logical and"),
+    (any, any_axis, any_with, "logical or"),
+);

@@ -1,0 +1,218 @@
+//! The typed API through the facade alone: operators building expressions,
+//! their evaluation against the builtins called by hand, typed reductions,
+//! free functions, and builtin lookup errors.
+
+use dynd::func;
+use dynd::nd::Expr;
+use dynd::prelude::*;
+
+fn call(name: &str, args: &[&Array]) -> Array {
+    builtins::get(name).unwrap().call(args).unwrap()
+}
+
+fn same(a: &Array, b: &Array) {
+    assert_eq!(a.ty(), b.ty());
+    assert_eq!(a.to_json(), b.to_json());
+}
+
+#[test]
+fn operators_chain_and_evaluate_as_the_calls_would() {
+    let a = nd::array![[1.0, 2.0], [3.0]];
+    let b = nd::array![[0.5, 4.0], [2.0]];
+    let c = nd::array![10.0, 20.0].reshape(&[2, 1]).unwrap();
+    let d = nd::array![[1.0, 1.0], [2.0]];
+    let e = nd::array![0.25];
+    let expr = &a * &b + &c * &d - &e;
+    let by_hand = call(
+        "subtract",
+        &[
+            &call(
+                "add",
+                &[&call("multiply", &[&a, &b]), &call("multiply", &[&c, &d])],
+            ),
+            &e,
+        ],
+    );
+    same(&expr.eval().unwrap(), &by_hand);
+    assert_eq!(
+        expr.to_string(),
+        "subtract(add(multiply(a0, a1), multiply(a2, a3)), a4)"
+    );
+    // The leaves share the arrays' memory.
+    assert_eq!(
+        expr.leaves()[0].data_block().as_ptr(),
+        a.data_block().as_ptr()
+    );
+}
+
+#[test]
+fn every_operand_kind_on_either_side() {
+    let a = nd::array![1, 2, 3];
+    let two = || Array::from_scalar(2i32);
+    let cases: Vec<(Expr, &str, Array)> = vec![
+        (&a + 2, "add", call("add", &[&a, &two()])),
+        (2 + &a, "add", call("add", &[&two(), &a])),
+        (a.clone() - 2, "subtract", call("subtract", &[&a, &two()])),
+        (2 - a.clone(), "subtract", call("subtract", &[&two(), &a])),
+        (&a * &a, "multiply", call("multiply", &[&a, &a])),
+        (&a / 2, "divide", call("divide", &[&a, &two()])),
+        (&a % 2, "remainder", call("remainder", &[&a, &two()])),
+        (-&a, "negative", call("negative", &[&a])),
+        (-(&a + 1) * 2, "multiply", {
+            let inner = call("add", &[&a, &Array::from_scalar(1i32)]);
+            call("multiply", &[&call("negative", &[&inner]), &two()])
+        }),
+    ];
+    for (expr, op, expected) in cases {
+        assert!(expr.to_string().starts_with(op), "{expr}");
+        same(&expr.eval().unwrap(), &expected);
+    }
+    // Expressions combine with expressions, by value or by reference.
+    let x = &a + 1;
+    let y = &x * &x;
+    let z = y.clone() - x;
+    assert_eq!(z.eval().unwrap().to_string(), "[2, 6, 12]");
+    // Rust scalars keep their types: f32 stays float32 with a float32 array.
+    let f = Array::from_vec(vec![1.5f32, 2.5]);
+    assert_eq!(
+        (&f * 2.0f32).eval().unwrap().ty().to_string(),
+        "2 * float32"
+    );
+}
+
+#[test]
+fn ragged_rows_and_na_follow_the_callables() {
+    let x = Array::from_json(
+        "[[1, null], [], [3]]",
+        Some(&"3 * var * ?int32".parse().unwrap()),
+    )
+    .unwrap();
+    let per_row = nd::array![10, 20, 30].reshape(&[3, 1]).unwrap();
+    let r = (&x + &per_row).eval().unwrap();
+    assert_eq!(r.ty().to_string(), "3 * var * ?int64");
+    assert_eq!(r.to_json(), "[[11, null], [], [33]]");
+}
+
+#[test]
+fn errors_surface_from_eval_never_from_the_operator() {
+    let a = nd::array![1.0, 2.0];
+    let b = nd::array![1.0, 2.0, 3.0];
+    let expr = &a + &b; // builds fine
+    let e = expr.eval().unwrap_err().to_string();
+    assert!(e.contains("broadcast"), "{e}");
+    let s = Array::from_json("[\"x\"]", None).unwrap();
+    let e = (&s * 2.0).eval().unwrap_err().to_string();
+    assert!(e.contains("multiply: no overload accepts"), "{e}");
+}
+
+#[test]
+fn eval_into_writes_the_result_into_an_array() {
+    let a = nd::array![1.0, 2.0];
+    let mut out = Array::zeros(&"2 * float64".parse().unwrap()).unwrap();
+    (&a * 3.0 + 1.0).eval_into(&mut out).unwrap();
+    assert_eq!(out.to_string(), "[4, 7]");
+    let mut wrong = Array::zeros(&"3 * float64".parse().unwrap()).unwrap();
+    let e = (&a * 3.0).eval_into(&mut wrong).unwrap_err().to_string();
+    assert!(e.contains("out array"), "{e}");
+    // A leaf alone assigns.
+    Expr::from(&a).eval_into(&mut out).unwrap();
+    assert_eq!(out.to_string(), "[1, 2]");
+}
+
+#[test]
+fn typed_reductions_are_the_builtins() {
+    let x = nd::array![[1.0, 5.0, 3.0], [4.0], []];
+    let axis1 = Array::from_scalar(1i64);
+    for (name, typed) in [
+        ("sum", x.sum_axis(1).unwrap()),
+        ("prod", x.prod_axis(1).unwrap()),
+        ("mean", x.mean_axis(1).unwrap()),
+        ("count", x.count_axis(1).unwrap()),
+        ("any", x.any_axis(1).unwrap()),
+        ("all", x.all_axis(1).unwrap()),
+    ] {
+        let by_name = builtins::get(name)
+            .unwrap()
+            .call_kw(&[&x], &[("axis", &axis1)])
+            .unwrap();
+        same(&typed, &by_name);
+    }
+    assert_eq!(x.sum().unwrap().to_string(), "13");
+    assert_eq!(x.max().unwrap().to_string(), "5");
+    assert_eq!(x.min().unwrap().to_string(), "1");
+    assert_eq!(x.count().unwrap().to_string(), "4");
+    // Axes as usize, isize, i32, slices, arrays and vectors.
+    let m = nd::array![[1, 2], [3, 4]];
+    for r in [
+        m.sum_axis(0usize),
+        m.sum_axis(-2isize),
+        m.sum_axis(0i32),
+        m.sum_axis(&[0usize][..]),
+    ] {
+        assert_eq!(r.unwrap().to_string(), "[4, 6]");
+    }
+    for r in [m.sum_axis([0, 1]), m.sum_axis(vec![1usize, 0])] {
+        assert_eq!(r.unwrap().to_string(), "10");
+    }
+    let e = m.sum_axis(2usize).unwrap_err().to_string();
+    assert!(e.contains("axis"), "{e}");
+}
+
+#[test]
+fn reduce_options_carry_every_keyword() {
+    let x = nd::array![[1.0, 5.0], [], [3.0]];
+    let opts = ReduceOptions::new().axis(1).keepdims(true).initial(0.0);
+    assert_eq!(x.max_with(&opts).unwrap().to_string(), "[[5], [0], [3]]");
+    let m = nd::array![[true, false], [true, true]];
+    let y = nd::array![[1, 2], [3, 4]];
+    let masked = ReduceOptions::new().axis(1).mask(&m);
+    assert_eq!(y.sum_with(&masked).unwrap().to_string(), "[1, 7]");
+    // A keyword the builtin does not take is named.
+    let e = x
+        .mean_with(&ReduceOptions::new().initial(1.0))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown keyword argument 'initial'"), "{e}");
+}
+
+#[test]
+fn z_scores_per_row_with_operators_and_methods() {
+    let x = nd::array![[1.0, 2.0, 3.0], [10.0, 30.0]];
+    let keep = ReduceOptions::new().axis(1).keepdims(true);
+    let centred = (&x - &x.mean_with(&keep).unwrap()).eval().unwrap();
+    assert_eq!(centred.to_string(), "[[-1, 0, 1], [-10, 10]]");
+    let scale = (&centred * &centred)
+        .eval()
+        .unwrap()
+        .mean_with(&keep)
+        .unwrap();
+    let z = (&centred / &func::sqrt(&scale).unwrap()).eval().unwrap();
+    assert_eq!(
+        z.to_json(),
+        "[[-1.224744871391589, 0.0, 1.224744871391589], [-1.0, 1.0]]"
+    );
+}
+
+#[test]
+fn free_functions_are_the_builtins() {
+    let a = nd::array![[0.5, 2.0], [4.0]];
+    same(&func::sqrt(&a).unwrap(), &call("sqrt", &[&a]));
+    same(&func::add(&a, &a).unwrap(), &call("add", &[&a, &a]));
+    let e = func::logical_and(&a, &a).unwrap_err().to_string();
+    assert!(e.contains("logical_and: no overload"), "{e}");
+}
+
+#[test]
+fn unknown_builtins_suggest_close_names() {
+    let e = builtins::get("sqrtt").unwrap_err().to_string();
+    assert_eq!(e, "no builtin is called 'sqrtt' (did you mean 'sqrt'?)");
+    let e = builtins::get("ad.reduce").unwrap_err().to_string();
+    assert!(
+        e.contains("did you mean") && e.contains("'add.reduce'"),
+        "{e}"
+    );
+    let e = builtins::get("qqqqqqq").unwrap_err().to_string();
+    assert_eq!(e, "no builtin is called 'qqqqqqq'");
+    assert!(builtins::get("subtract.reduce").is_err());
+    assert_eq!(builtins::get("add.reduce").unwrap().name(), "add.reduce");
+}
