@@ -171,10 +171,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "hypot({points}, 4) = {}",
         hypot.call(&[&points, &Array::from_scalar(4.0)])?
     );
-    let add = builtins::get("add").unwrap();
-    let sum = add.call(&[&nd::array![[1], [2, 3]], &nd::array![[4], [5]]])?;
-    println!("add([[1], [2, 3]], [[4], [5]]) = {sum:?}");
-    let mul = builtins::get("multiply").unwrap();
+    let sum = (&nd::array![[1], [2, 3]] + &nd::array![[4], [5]]).eval()?;
+    println!("[[1], [2, 3]] + [[4], [5]] = {sum:?}");
+    let x = nd::array![[1.0, 2.0, 6.0], [4.0], [5.0, 7.0]];
+    let keep = ReduceOptions::new().axis(1).keepdims(true);
+    println!(
+        "per row of {x}: sum {}, max {}, x - mean {}",
+        x.sum_axis(1)?,
+        x.max_axis(1)?,
+        (&x - &x.mean_with(&keep)?).eval()?
+    );
+    let add = builtins::get("add")?;
+    let mul = builtins::get("multiply")?;
     println!(
         "multiply.outer([1, 2, 3], [10, 100]) = {}",
         mul.outer(&[&nd::array![1, 2, 3], &nd::array![10, 100]])?
@@ -182,6 +190,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     match add.call(&[&nd::array!["a"], &nd::array![1]]) {
         Ok(a) => println!("{a}"),
         Err(e) => println!("add(string, int64): {e}"),
+    }
+    if let Err(e) = builtins::get("sqrtt") {
+        println!("builtins::get(\"sqrtt\"): {e}");
     }
     Ok(())
 }
