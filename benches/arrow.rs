@@ -9,9 +9,12 @@
 
 #![allow(missing_docs)] // criterion_group! generates undocumented fns
 
+mod common;
+
 use std::hint::black_box;
 use std::sync::Arc;
 
+use common::{lengths, pools};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dynd::func::builtins;
 use dynd::nd::arrow_interop::arrow_array::{Array as _, Float64Array, ListArray};
@@ -20,19 +23,6 @@ use dynd::nd::arrow_interop::arrow_schema::{DataType, Field};
 use dynd::nd::Array;
 
 const ROWS: usize = 1_000_000;
-
-/// Row lengths 0..=20 from a seeded xorshift (as in `benches/ragged.rs`).
-fn lengths(rows: usize) -> Vec<usize> {
-    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
-    (0..rows)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % 21) as usize
-        })
-        .collect()
-}
 
 fn list_column() -> ListArray {
     let lens = lengths(ROWS);
@@ -49,16 +39,6 @@ fn list_column() -> ListArray {
         Arc::new(Float64Array::from_iter_values(values)),
         None,
     )
-}
-
-fn pools() -> [(&'static str, rayon::ThreadPool); 2] {
-    let pool = |n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .unwrap()
-    };
-    [("1t", pool(1)), ("2t", pool(2))]
 }
 
 fn arrow(c: &mut Criterion) {

@@ -6,8 +6,11 @@
 
 #![allow(missing_docs)] // criterion_group! generates undocumented fns
 
+mod common;
+
 use std::hint::black_box;
 
+use common::lengths;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dynd::func::builtins;
 use dynd::nd::Array;
@@ -191,19 +194,6 @@ fn transposed(c: &mut Criterion) {
         })
     });
     g.finish();
-}
-
-/// A seeded xorshift, so the ragged lengths are the same every run.
-fn lengths(rows: usize) -> Vec<usize> {
-    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
-    (0..rows)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % 21) as usize
-        })
-        .collect()
 }
 
 fn ragged(c: &mut Criterion) {

@@ -9,26 +9,16 @@
 
 #![allow(missing_docs)] // criterion_group! generates undocumented fns
 
+mod common;
+
 use std::hint::black_box;
 
+use common::{lengths, pools};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dynd::func::builtins;
 use dynd::nd::{Array, Index};
 
 const ROWS: usize = 1_000_000;
-
-/// Row lengths 0..=20 from a seeded xorshift: the same every run.
-fn lengths(rows: usize) -> Vec<usize> {
-    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
-    (0..rows)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % 21) as usize
-        })
-        .collect()
-}
 
 /// Rows of the given lengths; `seed` varies the values.
 fn rows(lens: &[usize], seed: f64) -> Vec<Vec<f64>> {
@@ -48,16 +38,6 @@ fn flatten(rows: &[Vec<f64>]) -> (Vec<f64>, Vec<usize>) {
         offsets.push(values.len());
     }
     (values, offsets)
-}
-
-fn pools() -> [(&'static str, rayon::ThreadPool); 2] {
-    let pool = |n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .unwrap()
-    };
-    [("1t", pool(1)), ("2t", pool(2))]
 }
 
 fn elementwise(c: &mut Criterion) {
