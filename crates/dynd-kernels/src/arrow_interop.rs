@@ -353,22 +353,18 @@ pub fn columns_from_record_batch(batch: &RecordBatch) -> Result<Vec<(String, Arr
         .collect()
 }
 
-/// An Arrow buffer as a read-only memory block, without copying.
-fn shared_block(buffer: Buffer) -> Arc<MemoryBlock> {
-    MemoryBlock::from_arrow_buffer(buffer)
-}
-
 /// A block over `bytes` of `buffer` holding elements aligned to `align`:
 /// shared when the buffer's address is aligned, copied otherwise.
 fn element_block(buffer: Buffer, align: usize) -> Result<Arc<MemoryBlock>, Error> {
     if (buffer.as_ptr() as usize) % align == 0 {
-        Ok(shared_block(buffer))
+        Ok(MemoryBlock::from_arrow_buffer(buffer))
     } else {
         MemoryBlock::try_from_bytes(buffer.as_slice())
     }
 }
 
-/// An array of `n` elements of `dtype`, `size` bytes apart from `offset`.
+/// An array of `n` elements of `dtype`, `size` bytes apart from byte 0 of
+/// `data`.
 fn column(
     dtype: Type,
     element: Arrmeta,
@@ -528,7 +524,7 @@ fn text<T: arrow_array::types::ByteArrayType>(
         pairs.push(start as u64);
         pairs.push(end.saturating_sub(start) as u64);
     }
-    let block = shared_block(a.values().clone());
+    let block = MemoryBlock::from_arrow_buffer(a.values().clone());
     column(
         s.into(),
         Arrmeta::Text { block },
@@ -806,9 +802,9 @@ fn export(a: &Array, path: &str) -> Result<ArrayRef, Error> {
     Ok(match (ty.kind(), meta) {
         (TypeKind::Option(inner), Arrmeta::Option(inner_meta)) if !inner.is_dim() => {
             let values = field_view(a, n, stride, inner, inner_meta, 0)?;
-            let isize_ = inner.data_layout()?.size;
+            let value_size = inner.data_layout()?.size;
             let valid =
-                BooleanBuffer::collect_bool(n, |i| element(a, stride, size, i)[isize_] != 0);
+                BooleanBuffer::collect_bool(n, |i| element(a, stride, size, i)[value_size] != 0);
             let values = export(&values, path)?;
             let data = values
                 .to_data()

@@ -320,12 +320,23 @@ impl MemoryBlock {
     /// is aligned as `T` is.
     pub fn from_vec<T: Element>(mut vec: Vec<T>) -> Arc<MemoryBlock> {
         let len = std::mem::size_of_val(vec.as_slice());
-        let ptr = NonNull::new(vec.as_mut_ptr() as *mut u8).unwrap_or(NonNull::dangling());
+        let ptr = vec.as_mut_ptr() as *mut u8;
+        MemoryBlock::external(ptr, len, Box::new(vec), true)
+    }
+
+    /// A block over `len` bytes at `ptr` that `owner` keeps alive (and
+    /// does not move when the block moves it).
+    fn external(
+        ptr: *mut u8,
+        len: usize,
+        owner: Box<dyn Any + Send + Sync>,
+        writable: bool,
+    ) -> Arc<MemoryBlock> {
         Arc::new(MemoryBlock {
-            ptr,
+            ptr: NonNull::new(ptr).unwrap_or(NonNull::dangling()),
             len,
-            owner: Owner::External(Box::new(vec)),
-            writable: true,
+            owner: Owner::External(owner),
+            writable,
             inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
         })
     }
@@ -356,30 +367,16 @@ impl MemoryBlock {
     /// them; the block keeps the buffer (one reference to its memory).
     #[cfg(feature = "arrow")]
     pub(crate) fn from_arrow_buffer(buffer: arrow_buffer::Buffer) -> Arc<MemoryBlock> {
-        let len = buffer.len();
-        let ptr = NonNull::new(buffer.as_ptr() as *mut u8).unwrap_or(NonNull::dangling());
-        Arc::new(MemoryBlock {
-            ptr,
-            len,
-            // The bytes live on the heap behind the buffer's own reference
-            // count: moving the buffer into the block does not move them.
-            owner: Owner::External(Box::new(buffer)),
-            writable: false,
-            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-        })
+        let (ptr, len) = (buffer.as_ptr() as *mut u8, buffer.len());
+        // The bytes live on the heap behind the buffer's own reference
+        // count: moving the buffer into the block does not move them.
+        MemoryBlock::external(ptr, len, Box::new(buffer), false)
     }
 
     /// A read-only block over a `'static` slice, without copying it.
     pub fn from_static<T: Element>(slice: &'static [T]) -> Arc<MemoryBlock> {
         let len = std::mem::size_of_val(slice);
-        let ptr = NonNull::new(slice.as_ptr() as *mut u8).unwrap_or(NonNull::dangling());
-        Arc::new(MemoryBlock {
-            ptr,
-            len,
-            owner: Owner::External(Box::new(())),
-            writable: false,
-            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-        })
+        MemoryBlock::external(slice.as_ptr() as *mut u8, len, Box::new(()), false)
     }
 
     /// The number of bytes.

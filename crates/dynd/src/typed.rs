@@ -208,13 +208,13 @@ impl ReduceOptions {
 
     fn call(&self, f: &Callable, a: &Array) -> Result<Array, Error> {
         let axis = self.axis.as_ref().map(Axes::to_array);
-        let keep = Array::from_scalar(self.keepdims);
+        let keep = self.keepdims.then(|| Array::from_scalar(true));
         let mut kw: Vec<(&str, &Array)> = Vec::with_capacity(4);
         if let Some(axis) = &axis {
             kw.push(("axis", axis));
         }
-        if self.keepdims {
-            kw.push(("keepdims", &keep));
+        if let Some(keep) = &keep {
+            kw.push(("keepdims", keep));
         }
         if let Some(initial) = &self.initial {
             kw.push(("initial", initial));
