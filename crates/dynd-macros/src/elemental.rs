@@ -46,6 +46,10 @@ struct Options {
 
 const SUPPORTED: &str = "bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64, F16, Complex<f32>, Complex<f64>";
 
+/// The most parameters (keywords included) a fn may take: the kernel
+/// crate's leaf constructors go up to `map16`.
+const MAX_ARGS: usize = 16;
+
 fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
     let mut opts = Options::default();
     let parser = syn::meta::parser(|meta| {
@@ -526,8 +530,8 @@ fn analyze(
     }
     let core = params.iter().any(|p| !matches!(p.shape, Shape::Scalar))
         || matches!(ret, Some((_, Shape::Array(_))));
-    if arrays > 3 {
-        errors.push(&sig.inputs, format!("`#[elemental]` fns take at most 3 arguments (keywords included); this one takes {arrays}"));
+    if arrays > MAX_ARGS {
+        errors.push(&sig.inputs, format!("`#[elemental]` fns take at most {MAX_ARGS} arguments (keywords included); this one takes {arrays}"));
         ok = false;
     }
     if core && params.iter().any(|p| p.keyword.is_some()) {

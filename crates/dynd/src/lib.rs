@@ -151,6 +151,38 @@ pub use dynd_macros::datashape;
 /// | an associative operation with its reduction | `reduce(identity = 0)` | `name::reduce(array, axis, keepdims)` |
 /// | the facade's path (inside this workspace) | `crate = "crate"` | |
 ///
+/// A fn takes up to 16 parameters, keywords included. The textbook
+/// great-circle distance takes four arrays, here a point per row against
+/// one fixed point:
+///
+/// ```
+/// use dynd::prelude::*;
+///
+/// /// Great-circle distance in km between two points given in degrees.
+/// #[elemental]
+/// fn haversine(lat1: f64, lon1: f64, lat2: f64, lon2: f64) -> f64 {
+///     let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
+///     let (dp, dl) = (p2 - p1, (lon2 - lon1).to_radians());
+///     let a = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
+///     2.0 * 6371.0 * a.sqrt().asin()
+/// }
+///
+/// assert_eq!(haversine::SIGNATURE, "(float64, float64, float64, float64) -> float64");
+/// // Paris and Berlin against London.
+/// let d = haversine::call(vec![48.8566, 52.52], vec![2.3522, 13.405], 51.5074, -0.1278)?;
+/// let km: Vec<f64> = d.to_vec()?;
+/// assert_eq!(km.iter().map(|x| x.round()).collect::<Vec<_>>(), [344.0, 932.0]);
+/// # Ok::<(), dynd::func::Error>(())
+/// ```
+///
+/// Limits, each a compile error that says so: at most 16 parameters;
+/// parameters and results are scalars by value of the supported types
+/// (`bool`, the integers up to 128 bits, `f32`, `f64`, `F16` and the
+/// complex types), `Option`s of them, slices, fixed-size arrays or one
+/// trailing `&mut [T]` result; no `self`, references to scalars,
+/// lifetimes, const generics or `async`. `#[kw]` parameters, `Option`s and
+/// `Result` results go with scalar fns only, not with core dimensions.
+///
 /// Every unsupported form is a compile error pointing at the offending
 /// tokens, all reported at once; the fn is still emitted, so no cascade of
 /// secondary errors follows.

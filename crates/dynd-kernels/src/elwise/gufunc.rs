@@ -317,7 +317,9 @@ macro_rules! core_record {
         }
 
         impl CoreLeaf {
-            #[doc = concat!("A core leaf calling `f` on ", stringify!($($arg),+), " and the result's core; `signature` gives the core dimensions and must name the element types of `f`.")]
+            /// A core leaf calling `f` on each argument's core and the result's
+            /// core (the number in the name counts the arguments); `signature`
+            /// gives the core dimensions and must name the element types of `f`.
             ///
             /// # Errors
             ///
@@ -346,9 +348,22 @@ macro_rules! core_record {
     };
 }
 
-core_record!(Core1, map1, a A sa);
-core_record!(Core2, map2, a A sa, b B sb);
-core_record!(Core3, map3, a A sa, b B sb, c C sc);
+core_record!(Core1, map1, x0 T0 s0);
+core_record!(Core2, map2, x0 T0 s0, x1 T1 s1);
+core_record!(Core3, map3, x0 T0 s0, x1 T1 s1, x2 T2 s2);
+core_record!(Core4, map4, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3);
+core_record!(Core5, map5, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4);
+core_record!(Core6, map6, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5);
+core_record!(Core7, map7, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6);
+core_record!(Core8, map8, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7);
+core_record!(Core9, map9, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8);
+core_record!(Core10, map10, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9);
+core_record!(Core11, map11, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10);
+core_record!(Core12, map12, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11);
+core_record!(Core13, map13, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12);
+core_record!(Core14, map14, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13);
+core_record!(Core15, map15, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13, x14 T14 s14);
+core_record!(Core16, map16, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13, x14 T14 s14, x15 T15 s15);
 
 /// Parses and checks a core signature against the function's element
 /// types; the core dimension counts of the inputs and of the result.

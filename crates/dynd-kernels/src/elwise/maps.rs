@@ -34,8 +34,9 @@ impl<M: MapLoop> KernelData for MapLeaf<M> {
         dst: *mut u8,
         src: &[*const u8],
     ) -> Result<(), KernelError> {
-        let zeros = [0isize; INLINE_ARGS];
-        // SAFETY: one element each, by the contract.
+        let zeros = [0isize; MAX_LEAF_ARGS];
+        // SAFETY: one element each, by the contract; no leaf takes more
+        // than `MAX_LEAF_ARGS` inputs.
         unsafe { self.0.strided_loop(dst, 0, src, &zeros[..src.len()], 1) }
     }
 
@@ -179,53 +180,69 @@ impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'stati
     }
 }
 
-/// A Rust function of three elements, as a leaf kernel.
-#[derive(Clone)]
-pub(super) struct Map3<A, B, C, R, F> {
-    pub(super) f: F,
-    pub(super) _types: std::marker::PhantomData<fn(A, B, C) -> R>,
-}
+/// Rust functions of three or more elements, as leaf kernels (one and two
+/// have their own loops, with contiguous and broadcast fast paths).
+macro_rules! map_n {
+    ($name:ident, $ctor:ident, $($a:ident $i:tt),+) => {
+        pub(super) struct $name<$($a,)+ R, F> {
+            f: F,
+            _types: std::marker::PhantomData<fn($($a),+) -> R>,
+        }
 
-impl<
-        A: Element,
-        B: Element,
-        C: Element,
-        R: Element,
-        F: Fn(A, B, C) -> R + Send + Sync + 'static,
-    > MapLoop for Map3<A, B, C, R, F>
-{
-    /// # Safety
-    ///
-    /// As [`KernelData::strided`].
-    unsafe fn strided_loop(
-        &self,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    ) -> Result<(), KernelError> {
-        for i in 0..count as isize {
-            // SAFETY: `count` strided elements on each side, by the contract.
-            unsafe {
-                let x = (src[0].offset(i * src_stride[0]) as *const A).read_unaligned();
-                let y = (src[1].offset(i * src_stride[1]) as *const B).read_unaligned();
-                let z = (src[2].offset(i * src_stride[2]) as *const C).read_unaligned();
-                (dst.offset(i * dst_stride) as *mut R).write_unaligned((self.f)(x, y, z));
+        impl<$($a,)+ R, F: Clone> Clone for $name<$($a,)+ R, F> {
+            fn clone(&self) -> Self {
+                $name { f: self.f.clone(), _types: std::marker::PhantomData }
             }
         }
-        Ok(())
-    }
 
-    fn describe(&self) -> String {
-        format!(
-            "map ({}, {}, {}) -> {}",
-            A::SCALAR,
-            B::SCALAR,
-            C::SCALAR,
-            R::SCALAR
-        )
-    }
+        impl<$($a: Element,)+ R: Element, F> MapLoop for $name<$($a,)+ R, F>
+        where
+            F: Fn($($a),+) -> R + Send + Sync + 'static,
+        {
+            /// # Safety
+            ///
+            /// As [`KernelData::strided`].
+            unsafe fn strided_loop(
+                &self,
+                dst: *mut u8,
+                dst_stride: isize,
+                src: &[*const u8],
+                src_stride: &[isize],
+                count: usize,
+            ) -> Result<(), KernelError> {
+                for i in 0..count as isize {
+                    // SAFETY: `count` strided elements on each side, by the contract.
+                    let r = (self.f)($(unsafe {
+                        (src[$i].offset(i * src_stride[$i]) as *const $a).read_unaligned()
+                    }),+);
+                    // SAFETY: as above, for the destination.
+                    unsafe { (dst.offset(i * dst_stride) as *mut R).write_unaligned(r) };
+                }
+                Ok(())
+            }
+
+            fn describe(&self) -> String {
+                let inputs: Vec<String> = vec![$($a::SCALAR.to_string()),+];
+                format!("map ({}) -> {}", inputs.join(", "), R::SCALAR)
+            }
+        }
+
+        impl Leaf {
+            /// A leaf applying `f` to one element of each input; the number in
+            /// the name counts the inputs (see [`Leaf::map2`]).
+            pub fn $ctor<$($a: Element,)+ R: Element>(
+                f: impl Fn($($a),+) -> R + Clone + Send + Sync + 'static,
+            ) -> Leaf {
+                Leaf::from_map(
+                    &[$($a::SCALAR),+],
+                    &[$({ let _ = $i; false }),+],
+                    (R::SCALAR, false),
+                    $name { f, _types: std::marker::PhantomData },
+                    true,
+                )
+            }
+        }
+    };
 }
 
 /// Rust functions returning `Result`, as leaf kernels: an `Err` stops the
@@ -280,11 +297,58 @@ macro_rules! try_map {
             }
         }
     };
+    ($name:ident, $ctor:ident, $($a:ident $i:tt),+; ctor) => {
+        try_map!($name, $($a $i),+);
+
+        impl Leaf {
+            /// A leaf applying the fallible `f` to one element of each input; the
+            /// number in the name counts the inputs (see [`Leaf::try_map1`]).
+            pub fn $ctor<$($a: Element,)+ R: Element, E: std::fmt::Display + 'static>(
+                f: impl Fn($($a),+) -> Result<R, E> + Clone + Send + Sync + 'static,
+            ) -> Leaf {
+                Leaf::from_map(
+                    &[$($a::SCALAR),+],
+                    &[$({ let _ = $i; false }),+],
+                    (R::SCALAR, false),
+                    $name { f, _types: std::marker::PhantomData },
+                    false,
+                )
+            }
+        }
+    };
 }
 
 try_map!(TryMap1, A 0);
-try_map!(TryMap2, A 0, B 1);
-try_map!(TryMap3, A 0, B 1, C 2);
+try_map!(TryMap2, try_map2, T0 0, T1 1; ctor);
+try_map!(TryMap3, try_map3, T0 0, T1 1, T2 2; ctor);
+try_map!(TryMap4, try_map4, T0 0, T1 1, T2 2, T3 3; ctor);
+try_map!(TryMap5, try_map5, T0 0, T1 1, T2 2, T3 3, T4 4; ctor);
+try_map!(TryMap6, try_map6, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5; ctor);
+try_map!(TryMap7, try_map7, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6; ctor);
+try_map!(TryMap8, try_map8, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7; ctor);
+try_map!(TryMap9, try_map9, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8; ctor);
+try_map!(TryMap10, try_map10, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9; ctor);
+try_map!(TryMap11, try_map11, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10; ctor);
+try_map!(TryMap12, try_map12, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11; ctor);
+try_map!(TryMap13, try_map13, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12; ctor);
+try_map!(TryMap14, try_map14, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13; ctor);
+try_map!(TryMap15, try_map15, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14; ctor);
+try_map!(TryMap16, try_map16, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14, T15 15; ctor);
+
+map_n!(Map3, map3, T0 0, T1 1, T2 2);
+map_n!(Map4, map4, T0 0, T1 1, T2 2, T3 3);
+map_n!(Map5, map5, T0 0, T1 1, T2 2, T3 3, T4 4);
+map_n!(Map6, map6, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5);
+map_n!(Map7, map7, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6);
+map_n!(Map8, map8, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7);
+map_n!(Map9, map9, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8);
+map_n!(Map10, map10, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9);
+map_n!(Map11, map11, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10);
+map_n!(Map12, map12, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11);
+map_n!(Map13, map13, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12);
+map_n!(Map14, map14, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13);
+map_n!(Map15, map15, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14);
+map_n!(Map16, map16, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14, T15 15);
 
 /// A leaf's strided loop, callable without a kernel around it (the fast
 /// path for contiguous arguments).

@@ -71,9 +71,14 @@ use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
 
 /// How many operands the elementwise paths hold inline, without
 /// allocating: kernels built by [`push_elwise`] take any number of
-/// sources, and the fast flat and ragged paths of a [`Leaf`] (whose
-/// functions take at most three inputs) keep theirs in arrays this long.
+/// sources, and the fast flat and ragged paths of a [`Leaf`] keep theirs
+/// in arrays this long (a leaf with more inputs takes the general path).
 pub const INLINE_ARGS: usize = 4;
+
+/// The most inputs a [`Leaf`] or [`CoreLeaf`] function takes: their
+/// constructors go up to `map16` (and `try_map16`, `nullable16`).
+/// Kernels built by [`push_elwise`] take any number of sources.
+pub const MAX_LEAF_ARGS: usize = 16;
 
 pub use alloc::alloc_broadcast;
 use alloc::alloc_lifted;
@@ -344,22 +349,6 @@ impl Leaf {
         )
     }
 
-    /// A leaf applying `f` to three elements.
-    pub fn map3<A: Element, B: Element, C: Element, R: Element>(
-        f: impl Fn(A, B, C) -> R + Clone + Send + Sync + 'static,
-    ) -> Leaf {
-        Leaf::from_map(
-            &[A::SCALAR, B::SCALAR, C::SCALAR],
-            &[false; 3],
-            (R::SCALAR, false),
-            Map3 {
-                f,
-                _types: std::marker::PhantomData,
-            },
-            true,
-        )
-    }
-
     /// A leaf applying the fallible `f` to one element: an `Err` fails the
     /// whole call with its message and the element's index.
     ///
@@ -383,46 +372,6 @@ impl Leaf {
             &[false; 1],
             (R::SCALAR, false),
             maps::TryMap1 {
-                f,
-                _types: std::marker::PhantomData,
-            },
-            false,
-        )
-    }
-
-    /// A leaf applying the fallible `f` to two elements (see
-    /// [`Leaf::try_map1`]).
-    pub fn try_map2<A: Element, B: Element, R: Element, E: std::fmt::Display + 'static>(
-        f: impl Fn(A, B) -> Result<R, E> + Clone + Send + Sync + 'static,
-    ) -> Leaf {
-        Leaf::from_map(
-            &[A::SCALAR, B::SCALAR],
-            &[false; 2],
-            (R::SCALAR, false),
-            maps::TryMap2 {
-                f,
-                _types: std::marker::PhantomData,
-            },
-            false,
-        )
-    }
-
-    /// A leaf applying the fallible `f` to three elements (see
-    /// [`Leaf::try_map1`]).
-    pub fn try_map3<
-        A: Element,
-        B: Element,
-        C: Element,
-        R: Element,
-        E: std::fmt::Display + 'static,
-    >(
-        f: impl Fn(A, B, C) -> Result<R, E> + Clone + Send + Sync + 'static,
-    ) -> Leaf {
-        Leaf::from_map(
-            &[A::SCALAR, B::SCALAR, C::SCALAR],
-            &[false; 3],
-            (R::SCALAR, false),
-            maps::TryMap3 {
                 f,
                 _types: std::marker::PhantomData,
             },

@@ -154,7 +154,7 @@ macro_rules! nullable_map {
         }
 
         impl Leaf {
-            #[doc = concat!("A leaf applying `f`, whose parameters and result may be `Option`s (`?T` elements: `None` is NA), to ", stringify!($($a),+), ". NA in an `Option` parameter reaches `f`; in a plain one it makes the result NA without calling `f`.")]
+            #[doc = concat!("A leaf applying `f`, whose parameters and result may be `Option`s (`?T` elements: `None` is NA), to one element of each input (the number in the name counts them). NA in an `Option` parameter reaches `f`; in a plain one it makes the result NA without calling `f`.")]
             ///
             /// ```
             /// use dynd_kernels::elwise::{apply, Leaf};
@@ -184,6 +184,19 @@ macro_rules! nullable_map {
     };
 }
 
-nullable_map!(Nullable1, nullable1, A 0);
-nullable_map!(Nullable2, nullable2, A 0, B 1);
-nullable_map!(Nullable3, nullable3, A 0, B 1, C 2);
+nullable_map!(Nullable1, nullable1, T0 0);
+nullable_map!(Nullable2, nullable2, T0 0, T1 1);
+nullable_map!(Nullable3, nullable3, T0 0, T1 1, T2 2);
+nullable_map!(Nullable4, nullable4, T0 0, T1 1, T2 2, T3 3);
+nullable_map!(Nullable5, nullable5, T0 0, T1 1, T2 2, T3 3, T4 4);
+nullable_map!(Nullable6, nullable6, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5);
+nullable_map!(Nullable7, nullable7, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6);
+nullable_map!(Nullable8, nullable8, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7);
+nullable_map!(Nullable9, nullable9, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8);
+nullable_map!(Nullable10, nullable10, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9);
+nullable_map!(Nullable11, nullable11, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10);
+nullable_map!(Nullable12, nullable12, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11);
+nullable_map!(Nullable13, nullable13, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12);
+nullable_map!(Nullable14, nullable14, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13);
+nullable_map!(Nullable15, nullable15, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14);
+nullable_map!(Nullable16, nullable16, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14, T15 15);
