@@ -165,7 +165,7 @@ fn reductions(c: &mut Criterion) {
     for (name, pool) in pools() {
         // `max` of an empty row has no value: it starts from -inf.
         let low = Array::from_scalar(f64::NEG_INFINITY);
-        for f in ["sum", "mean", "max"] {
+        for f in ["sum", "mean", "max", "std"] {
             let func = builtins::get(f).unwrap();
             let mut kw = vec![("axis", &axis1)];
             if f == "max" {
@@ -175,6 +175,10 @@ fn reductions(c: &mut Criterion) {
                 b.iter(|| pool.install(|| func.call_kw(&[black_box(&x)], &kw).unwrap()))
             });
         }
+        let std = builtins::get("std").unwrap();
+        g.bench_function(format!("dynd_std_across_rows_{name}"), |b| {
+            b.iter(|| pool.install(|| std.call_kw(&[black_box(&x)], &[("axis", &axis0)]).unwrap()))
+        });
         let sum = builtins::get("sum").unwrap();
         g.bench_function(format!("dynd_sum_across_rows_{name}"), |b| {
             b.iter(|| pool.install(|| sum.call_kw(&[black_box(&x)], &[("axis", &axis0)]).unwrap()))

@@ -44,6 +44,29 @@ fn total(c: &mut Criterion) {
     });
     g.bench_function("hand_8_accumulators", |b| b.iter(|| sum8(black_box(&xs))));
     g.bench_function("ndarray", |b| b.iter(|| black_box(&na).sum()));
+    // Two passes: the mean, then the squared deviations.
+    let std = builtins::get("std").unwrap();
+    g.bench_function("dynd_std", |b| {
+        b.iter(|| std.call(&[black_box(&a)]).unwrap())
+    });
+    g.bench_function("dynd_std_serial", |b| {
+        b.iter(|| serial.install(|| std.call(&[black_box(&a)]).unwrap()))
+    });
+    g.bench_function("hand_std_two_pass", |b| {
+        b.iter(|| {
+            let xs = black_box(&xs);
+            let mean = sum8(xs) / xs.len() as f64;
+            let mut acc = [0.0f64; 8];
+            for c in xs.chunks_exact(8) {
+                for k in 0..8 {
+                    let d = c[k] - mean;
+                    acc[k] += d * d;
+                }
+            }
+            (acc.iter().sum::<f64>() / xs.len() as f64).sqrt()
+        })
+    });
+    g.bench_function("ndarray_std", |b| b.iter(|| black_box(&na).std(0.0)));
     // The generic reduction of any associative callable: log2 n
     // elementwise calls on strided views.
     let add_reduce = builtins::get("add.reduce").unwrap();
@@ -66,6 +89,16 @@ fn axes(c: &mut Criterion) {
     g.sample_size(30);
     g.bench_function("dynd_axis0", |b| {
         b.iter(|| sum.call_kw(&[black_box(&a)], &[("axis", &axis0)]).unwrap())
+    });
+    let std = builtins::get("std").unwrap();
+    g.bench_function("dynd_std_axis0", |b| {
+        b.iter(|| std.call_kw(&[black_box(&a)], &[("axis", &axis0)]).unwrap())
+    });
+    g.bench_function("dynd_std_axis1", |b| {
+        b.iter(|| std.call_kw(&[black_box(&a)], &[("axis", &axis1)]).unwrap())
+    });
+    g.bench_function("ndarray_std_axis0", |b| {
+        b.iter(|| black_box(&na).std_axis(ndarray::Axis(0), 0.0))
     });
     g.bench_function("hand_axis0", |b| {
         b.iter(|| {

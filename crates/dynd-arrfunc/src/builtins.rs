@@ -24,6 +24,11 @@
 //! | `cast` | `(Any, string, errmode: ?string) -> Any` | the argument converted to the type named by the string (a data type keeps its dimensions); `errmode` is `nocheck`, `overflow`, `fractional` (the default) or `inexact` |
 //! | `zeros`, `ones` | `(string) -> Any` | an array of the named type filled with 0 (NA for options) or 1 |
 //! | `full` | `(string, Any) -> Any` | an array of the named type filled with the value (checked) |
+//! | `sum`, `prod`, `min`, `max` | `(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any` | reductions over any axes, ragged rows included; see [`crate::reductions`] |
+//! | `mean`, `count`, `all`, `any` | `(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any` | `count` from the shape, row lengths or mask; `mean` is float64 for integers |
+//! | `var`, `std` | `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64) -> Any` | two-pass, divided by `n - ddof` |
+//! | `kahan_sum` | `(Any, axis: ?Any, keepdims: ?bool) -> Any` | compensated float64 sum (a stateful reduction) |
+//! | `cumsum`, `cumprod` | `(Any, axis: ?int64) -> Any` | scans along one axis or each ragged row |
 //!
 //! `add` (identity 0), `multiply` (1), `maximum`, `minimum` (no identity),
 //! `logical_and` (`true`), `logical_or` and `logical_xor` (`false`) are

@@ -4,6 +4,10 @@
 //! `initial`; `count` gives the number of elements each reduction folds, as
 //! `int64`, from the shape and row lengths — or the mask — alone, and
 //! `mean` divides the sum by it);
+//! `var` and `std`, `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64) ->
+//! Any`, the variance `Σ(x - mean)² / (n - ddof)` and its square root in
+//! two passes (accurate far from zero; NaN for `n <= ddof`; float32 stays
+//! float32, other numbers give float64; ragged rows as the sums take them);
 //! `kahan_sum(x, axis=, keepdims=)`, a compensated float64 sum from the
 //! four pieces of a stateful reduction (init, step, combine, finish); and
 //! the scans `cumsum(x, axis=)`, `cumprod(x, axis=)` along one axis
@@ -34,7 +38,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use dynd_kernels::reduce::{accumulate, reduce, reduce_with, KahanSum, ReduceArgs, Reduction};
+use dynd_kernels::reduce::{
+    accumulate, reduce, reduce_with, std_dev, variance as variance_of, KahanSum, ReduceArgs,
+    Reduction, VarArgs,
+};
 use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
 use dynd_types::{Scalar, ScalarCategory, Type};
 
@@ -50,50 +57,45 @@ enum Op {
     Max,
     All,
     Any,
+    Mean,
+    Var,
+    Std,
 }
 
 /// The reduction builtins, by name.
 pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
-    let full = "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any";
-    let short = "(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any";
-    let kw = |initial: bool| {
-        let mut k = vec![
-            Keyword::maybe("axis", None),
-            Keyword::maybe("keepdims", Some(Scalar::Bool)),
-        ];
-        if initial {
-            k.push(Keyword::maybe("initial", None));
-        }
-        k.push(Keyword::maybe("where", None));
-        k
+    let kw = |names: &[&str]| -> Vec<Keyword> {
+        names
+            .iter()
+            .map(|&n| match n {
+                "keepdims" | "skip_na" => Keyword::maybe(n, Some(Scalar::Bool)),
+                "ddof" => Keyword::maybe(n, Some(Scalar::Int64)),
+                _ => Keyword::maybe(n, None),
+            })
+            .collect()
     };
-    let make = |name: &'static str, op: Op| {
-        let c = Callable::function(name, full, kw(true), move |args, kw| {
-            run(name, op, args[0], kw)
+    let function = |name: &'static str,
+                    signature: &str,
+                    keywords: &[&str],
+                    f: fn(&'static str, &Array, &Opts) -> Result<Array, Error>| {
+        let c = Callable::function(name, signature, kw(keywords), move |args, kw| {
+            f(name, args[0], &Opts::read(name, kw)?)
         })
         .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
         (name, c)
     };
-    let boolean = |name: &'static str, op: Op| {
-        let c = Callable::function(name, short, kw(false), move |args, kw| {
-            run(name, op, args[0], kw)
-        })
-        .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
-        (name, c)
-    };
-    let mean = Callable::function("mean", short, kw(false), |args, kw| mean(args[0], kw))
-        .unwrap_or_else(|e| unreachable!("builtin mean: {e}"));
-    let count = Callable::function("count", short, kw(false), |args, kw| {
-        count("count", args[0], kw)
-    })
-    .unwrap_or_else(|e| unreachable!("builtin count: {e}"));
+    let full =
+        "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any, skip_na: ?bool) -> Any";
+    let full_kw = &["axis", "keepdims", "initial", "where", "skip_na"][..];
+    let short = "(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) -> Any";
+    let short_kw = &["axis", "keepdims", "where", "skip_na"][..];
+    let moment =
+        "(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any, skip_na: ?bool) -> Any";
+    let moment_kw = &["axis", "keepdims", "ddof", "where", "skip_na"][..];
     let kahan = Callable::function(
         "kahan_sum",
         "(Any, axis: ?Any, keepdims: ?bool) -> Any",
-        vec![
-            Keyword::maybe("axis", None),
-            Keyword::maybe("keepdims", Some(Scalar::Bool)),
-        ],
+        kw(&["axis", "keepdims"]),
         |args, kw| {
             let a = args[0];
             let x = if a.dtype().as_scalar() == Some(Scalar::Float64) {
@@ -123,19 +125,244 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
         (name, c)
     };
+    let is_na = Callable::function("is_na", "(Any) -> Any", vec![], |args, _| is_na(args[0]))
+        .unwrap_or_else(|e| unreachable!("builtin is_na: {e}"));
+    let fill_na = Callable::function("fill_na", "(Any, Any) -> Any", vec![], |args, _| {
+        fill_na(args[0], args[1])
+    })
+    .unwrap_or_else(|e| unreachable!("builtin fill_na: {e}"));
     vec![
+        function("sum", full, full_kw, |n, a, o| over_na(n, Op::Sum, a, o)),
+        function("prod", full, full_kw, |n, a, o| over_na(n, Op::Prod, a, o)),
+        function("min", full, full_kw, |n, a, o| over_na(n, Op::Min, a, o)),
+        function("max", full, full_kw, |n, a, o| over_na(n, Op::Max, a, o)),
+        function("all", short, short_kw, |n, a, o| over_na(n, Op::All, a, o)),
+        function("any", short, short_kw, |n, a, o| over_na(n, Op::Any, a, o)),
+        function("mean", short, short_kw, |n, a, o| {
+            over_na(n, Op::Mean, a, o)
+        }),
+        function("var", moment, moment_kw, |n, a, o| {
+            over_na(n, Op::Var, a, o)
+        }),
+        function("std", moment, moment_kw, |n, a, o| {
+            over_na(n, Op::Std, a, o)
+        }),
+        function(
+            "count",
+            "(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any",
+            &["axis", "keepdims", "where"],
+            count,
+        ),
+        function(
+            "null_count",
+            "(Any, axis: ?Any, keepdims: ?bool) -> Any",
+            &["axis", "keepdims"],
+            null_count,
+        ),
+        ("is_na", is_na),
+        ("fill_na", fill_na),
         ("kahan_sum", kahan),
         scan("cumsum", Op::Sum),
         scan("cumprod", Op::Prod),
-        make("sum", Op::Sum),
-        make("prod", Op::Prod),
-        make("min", Op::Min),
-        make("max", Op::Max),
-        boolean("all", Op::All),
-        boolean("any", Op::Any),
-        ("mean", mean),
-        ("count", count),
     ]
+}
+
+/// A reduction's keywords, read once (absent ones take their defaults).
+#[derive(Clone, Default)]
+struct Opts {
+    axes: Option<Vec<i64>>,
+    keepdims: bool,
+    initial: Option<Array>,
+    mask: Option<Array>,
+    skip_na: bool,
+    ddof: usize,
+}
+
+impl Opts {
+    fn read(name: &str, kw: &Kwargs<'_>) -> Result<Opts, Error> {
+        let ddof = match kw.int("ddof")? {
+            None => 0,
+            Some(d) => usize::try_from(d).map_err(|_| Error::KeywordValue {
+                name: name.to_string(),
+                keyword: "ddof".into(),
+                expected: "a count of at least 0".into(),
+                found: d.to_string(),
+            })?,
+        };
+        Ok(Opts {
+            axes: axes(name, kw)?,
+            keepdims: kw.bool("keepdims")?.unwrap_or(false),
+            initial: kw.get("initial").cloned(),
+            mask: mask(name, kw)?,
+            skip_na: kw.bool("skip_na")?.unwrap_or(false),
+            ddof,
+        })
+    }
+
+    /// These options with `mask` for the `where` mask.
+    fn masked(&self, mask: Option<Array>) -> Opts {
+        Opts {
+            mask,
+            ..self.clone()
+        }
+    }
+}
+
+/// Calls the builtin `name` (one the library defines).
+fn builtin(name: &str, args: &[&Array]) -> Result<Array, Error> {
+    crate::builtins::get(name)
+        .unwrap_or_else(|e| unreachable!("{name} is a builtin: {e}"))
+        .call(args)
+}
+
+/// Reduction `op` of `a`; for an option array (`?T`), as `skip_na` says.
+///
+/// Propagating (the default, as arithmetic does: `1 + NA` is NA, and NumPy
+/// propagates NaN the same way), a group holding an NA element gives NA,
+/// and the result is `?R`. Skipping, the NA elements are left out, as if
+/// masked by `where`: `sum`, `prod`, `all` and `any` of a group with no
+/// value give their identity, as a plain `R`; `min` and `max` (without
+/// `initial`), `mean`, `var` and `std` give NA there, as `?R`. NA never
+/// turns into NaN, nor NaN into NA.
+fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
+    let Some((values, valid)) = a.option_parts() else {
+        if matches!(a.dtype().kind(), dynd_types::TypeKind::Option(_)) {
+            return Err(dynd_kernels::Error::Unsupported {
+                operation: "a reduction of an option of a non-scalar type",
+                ty: a.ty().clone(),
+            }
+            .into());
+        }
+        return plain(name, op, a, o);
+    };
+    if !o.skip_na {
+        // The values (NA slots hold zeros), then NA where a group (of the
+        // elements `where` keeps) holds an NA element.
+        let r = plain(name, op, &values, o)?;
+        let all = Opts {
+            initial: None,
+            ..o.clone()
+        };
+        let complete = plain("all", Op::All, &valid, &all)?;
+        return Ok(Array::from_option_parts(&r, &complete)?);
+    }
+    let keep = match &o.mask {
+        Some(m) => builtin("logical_and", &[&valid, m])?,
+        None => valid,
+    };
+    let skipping = o.masked(Some(keep.clone()));
+    match op {
+        Op::Sum | Op::Prod | Op::All | Op::Any => plain(name, op, &values, &skipping),
+        Op::Min | Op::Max if o.initial.is_some() => plain(name, op, &values, &skipping),
+        _ => {
+            // NA where a group keeps no value.
+            let n = dynd_kernels::reduce::count(
+                &values,
+                o.axes.as_deref(),
+                o.keepdims,
+                Some(&keep),
+                name,
+            )?;
+            let any = builtin("greater", &[&n, &Array::from_scalar(0i64)])?;
+            let skipping = match op {
+                Op::Min | Op::Max => Opts {
+                    initial: Some(extreme(&values, op == Op::Min)?),
+                    ..skipping
+                },
+                _ => skipping,
+            };
+            let r = plain(name, op, &values, &skipping)?;
+            Ok(Array::from_option_parts(&r, &any)?)
+        }
+    }
+}
+
+/// The value `min` (`high`) or `max` starts from for `a`'s data type: the
+/// largest (or smallest) value, infinities for floats.
+fn extreme(a: &Array, high: bool) -> Result<Array, Error> {
+    macro_rules! pick {
+        ($t:ty, $hi:expr, $lo:expr) => {
+            Array::from_scalar::<$t>(if high { $hi } else { $lo })
+        };
+    }
+    macro_rules! int {
+        ($t:ty) => {
+            pick!($t, <$t>::MAX, <$t>::MIN)
+        };
+    }
+    Ok(match a.dtype().as_scalar() {
+        Some(Scalar::Bool) => pick!(bool, true, false),
+        Some(Scalar::Int8) => int!(i8),
+        Some(Scalar::Int16) => int!(i16),
+        Some(Scalar::Int32) => int!(i32),
+        Some(Scalar::Int64) => int!(i64),
+        Some(Scalar::Int128) => int!(i128),
+        Some(Scalar::UInt8) => int!(u8),
+        Some(Scalar::UInt16) => int!(u16),
+        Some(Scalar::UInt32) => int!(u32),
+        Some(Scalar::UInt64) => int!(u64),
+        Some(Scalar::UInt128) => int!(u128),
+        Some(Scalar::Float16 | Scalar::Float32) => pick!(f32, f32::INFINITY, f32::NEG_INFINITY),
+        Some(Scalar::Float64) => pick!(f64, f64::INFINITY, f64::NEG_INFINITY),
+        _ => {
+            return Err(dynd_kernels::Error::Unsupported {
+                operation: "min and max of this data type",
+                ty: a.ty().clone(),
+            }
+            .into())
+        }
+    })
+}
+
+/// A reduction of an array without NA.
+fn plain(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
+    match op {
+        Op::Mean => mean(a, o),
+        Op::Var => variance(name, false, a, o),
+        Op::Std => variance(name, true, a, o),
+        _ => run(name, op, a, o),
+    }
+}
+
+/// `is_na(x)`: `bool`, true where `x` is NA (all false for a data type
+/// that is not an option).
+fn is_na(a: &Array) -> Result<Array, Error> {
+    Ok(a.is_na()?)
+}
+
+/// `fill_na(x, value)`: `x`'s values, `value` (converted to `x`'s value
+/// type, checked) where `x` is NA; the result is not an option. An array
+/// without NA comes back as it is.
+fn fill_na(a: &Array, value: &Array) -> Result<Array, Error> {
+    let Some((values, valid)) = a.option_parts() else {
+        return Ok(a.clone());
+    };
+    let fill = value
+        .cast(
+            &with_dtype(value, values.dtype().as_scalar().unwrap_or(Scalar::Float64))?,
+            ErrorMode::Fractional,
+        )
+        .map_err(|e| Error::KeywordValue {
+            name: "fill_na".into(),
+            keyword: "value".into(),
+            expected: format!("values convertible to {}", values.dtype()),
+            found: format!("{value} ({}): {e}", value.ty()),
+        })?;
+    builtin("where", &[&valid, &values, &fill])
+}
+
+/// `null_count(x, axis=, keepdims=)`: the NA elements of each group, as
+/// `int64` (0 for a data type that is not an option).
+fn null_count(name: &'static str, a: &Array, o: &Opts) -> Result<Array, Error> {
+    let missing = is_na(a)?;
+    let values = a.option_parts().map_or_else(|| a.clone(), |(v, _)| v);
+    Ok(dynd_kernels::reduce::count(
+        &values,
+        o.axes.as_deref(),
+        o.keepdims,
+        Some(&missing),
+        name,
+    )?)
 }
 
 /// The `axis` keyword as a list of axes (`None` for all).
@@ -236,7 +463,7 @@ fn with_dtype(a: &Array, s: Scalar) -> Result<Type, Error> {
 }
 
 /// Runs reduction `op` of `a` as the keywords ask.
-fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+fn run(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
     if matches!(op, Op::Min | Op::Max)
         && a.dtype().as_scalar().map(Scalar::category) == Some(ScalarCategory::Complex)
     {
@@ -247,10 +474,7 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
         .into());
     }
     let (s, acc, input) = prepare(op, a, "a reduction of this data type")?;
-    let axes = axes(name, kw)?;
-    let keepdims = kw.bool("keepdims")?.unwrap_or(false);
-    let mask = mask(name, kw)?;
-    let initial = kw.get("initial");
+    let (axes, keepdims, mask, initial) = (&o.axes, o.keepdims, &o.mask, o.initial.as_ref());
     macro_rules! go {
         ($t:ty, $identity:expr, $f:expr, $reorder:expr, $neutral:expr) => {{
             let initial: Option<$t> = match initial {
@@ -282,7 +506,9 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
                 Op::Prod => go!($t, Some($one), $mul, true, Some($one)),
                 Op::Min => go!($t, None, $min, true, Some($top)),
                 Op::Max => go!($t, None, $max, true, Some($bottom)),
-                Op::All | Op::Any => unreachable!("booleans are reduced as bool"),
+                _ => {
+                    unreachable!("booleans are reduced as bool; mean, var and std by their own fns")
+                }
             }
         };
     }
@@ -364,7 +590,7 @@ fn run(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
             Op::All => go!(bool, Some(true), |a: bool, b: bool| a & b, true, Some(true)),
             Op::Min => go!(bool, None, |a: bool, b: bool| a & b, true, Some(true)),
             Op::Max => go!(bool, None, |a: bool, b: bool| a | b, true, Some(false)),
-            Op::Sum | Op::Prod => unreachable!("bool sums accumulate in int64"),
+            _ => unreachable!("bool sums accumulate in int64; mean, var and std take floats"),
         },
         Scalar::Int8 => int!(i8),
         Scalar::Int16 => int!(i16),
@@ -404,7 +630,7 @@ fn scalar_of<T: Element>(name: &str, v: &Array, acc: Scalar) -> Result<T, Error>
 }
 
 /// `sum / count` over the reduced axes (float64 for integers).
-fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+fn mean(a: &Array, o: &Opts) -> Result<Array, Error> {
     let s = a.dtype().as_scalar();
     let float = match s {
         Some(Scalar::Float32) => Scalar::Float32,
@@ -417,12 +643,12 @@ fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
     } else {
         a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
     };
-    let sum = run("mean", Op::Sum, &x, kw)?;
+    let sum = run("mean", Op::Sum, &x, o)?;
     // Per row of a ragged array: divided by the row lengths directly.
     let last = a.ndim() as i64 - 1;
-    let per_row = mask("mean", kw)?.is_none()
+    let per_row = o.mask.is_none()
         && a.ty().has_var_dim()
-        && matches!(axes("mean", kw)?.as_deref(), Some([ax]) if *ax == last || *ax == -1);
+        && matches!(o.axes.as_deref(), Some([ax]) if *ax == last || *ax == -1);
     if per_row {
         let by_rows = match float {
             Scalar::Float64 => {
@@ -439,23 +665,29 @@ fn mean(a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
     }
     // The count from the shape (row lengths for ragged axes), or one pass
     // over the mask: never another pass over the values.
-    let count = count("mean", &x, kw)?;
+    let count = count("mean", &x, o)?;
     let count = count.cast(&with_dtype(&count, float)?, ErrorMode::NoCheck)?;
-    crate::builtins::get("divide")
-        .unwrap_or_else(|e| unreachable!("divide is a builtin: {e}"))
-        .call(&[&sum, &count])
+    builtin("divide", &[&sum, &count])
 }
 
-/// The number of elements each reduction folds (those `where` keeps), as
-/// `int64` (see [`dynd_kernels::reduce::count`]).
-fn count(name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
-    let axes = axes(name, kw)?;
-    let keepdims = kw.bool("keepdims")?.unwrap_or(false);
-    let mask = mask(name, kw)?;
+/// The number of elements each reduction folds (those `where` keeps;
+/// for an option array, those that are not NA), as `int64` (see
+/// [`dynd_kernels::reduce::count`]).
+fn count(name: &str, a: &Array, o: &Opts) -> Result<Array, Error> {
+    let (a, mask) = match a.option_parts() {
+        Some((values, valid)) => {
+            let keep = match &o.mask {
+                Some(m) => builtin("logical_and", &[&valid, m])?,
+                None => valid,
+            };
+            (values, Some(keep))
+        }
+        None => (a.clone(), o.mask.clone()),
+    };
     Ok(dynd_kernels::reduce::count(
-        a,
-        axes.as_deref(),
-        keepdims,
+        &a,
+        o.axes.as_deref(),
+        o.keepdims,
         mask.as_ref(),
         name,
     )?)
@@ -511,6 +743,53 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
             }
             .into())
         }
+    };
+    restore(s, r)
+}
+
+/// `var` (or `std`, its square root, when `root`) over the `axis`
+/// keyword's axes, dividing by `n - ddof` (see
+/// [`dynd_kernels::reduce::variance`]): float32 stays float32, float16 is
+/// computed in float32 and rounded once, everything else numeric in
+/// float64.
+fn variance(name: &str, root: bool, a: &Array, o: &Opts) -> Result<Array, Error> {
+    let s = match a.dtype().as_scalar() {
+        Some(s) if s.is_numeric() || s == Scalar::Bool => s,
+        _ => {
+            return Err(dynd_kernels::Error::Unsupported {
+                operation: "a variance of this data type",
+                ty: a.ty().clone(),
+            }
+            .into())
+        }
+    };
+    if s.category() == ScalarCategory::Complex {
+        return Err(dynd_kernels::Error::Unsupported {
+            operation: "a variance of complex numbers",
+            ty: a.ty().clone(),
+        }
+        .into());
+    }
+    let float = match s {
+        Scalar::Float32 | Scalar::Float16 => Scalar::Float32,
+        _ => Scalar::Float64,
+    };
+    let x = if s == float {
+        a.clone()
+    } else {
+        a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
+    };
+    let args = VarArgs {
+        axes: o.axes.as_deref(),
+        keepdims: o.keepdims,
+        ddof: o.ddof,
+        mask: o.mask.as_ref(),
+    };
+    let r = match (float, root) {
+        (Scalar::Float32, false) => variance_of::<f32>(&x, &args, name)?,
+        (Scalar::Float32, true) => std_dev::<f32>(&x, &args, name)?,
+        (_, false) => variance_of::<f64>(&x, &args, name)?,
+        (_, true) => std_dev::<f64>(&x, &args, name)?,
     };
     restore(s, r)
 }

@@ -136,11 +136,11 @@ fn reduction_errors_say_what_was_wrong() {
     );
     assert_eq!(
         err("sum", &[("axes", "0")]),
-        "sum: unknown keyword argument 'axes' (valid keywords: axis, keepdims, initial, where)"
+        "sum: unknown keyword argument 'axes' (valid keywords: axis, keepdims, initial, where, skip_na)"
     );
     assert_eq!(
         err("mean", &[("initial", "0")]),
-        "mean: unknown keyword argument 'initial' (valid keywords: axis, keepdims, where)"
+        "mean: unknown keyword argument 'initial' (valid keywords: axis, keepdims, where, skip_na)"
     );
     let empty = Array::zeros(&t("0 * float64")).unwrap();
     assert_eq!(
@@ -369,6 +369,270 @@ fn count_and_mean_from_shapes_row_lengths_and_masks() {
     let e = count.call_kw(&[&d], &[("axis", &ax(3))]).unwrap_err();
     assert!(e.to_string().contains("axis 3"), "{e}");
     let na = Array::from_json("[1, null]", Some(&"2 * ?float64".parse().unwrap())).unwrap();
-    let e = count.call(&[&na]).unwrap_err();
-    assert!(e.to_string().contains("option"), "{e}");
+    // An option array counts its values (not NA).
+    assert_eq!(count.call(&[&na]).unwrap().to_string(), "1");
+}
+
+/// The naive two-pass variance of `xs` in f64, or NaN for `ddof` or fewer.
+fn naive_var(xs: &[f64], ddof: usize) -> f64 {
+    if xs.len() <= ddof {
+        return f64::NAN;
+    }
+    let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+    xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (xs.len() - ddof) as f64
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-9 * (1.0 + b.abs())
+}
+
+#[test]
+fn var_and_std_give_numpy_results_and_types() {
+    let a = array![[1, 2, 3, 4], [2, 2, 2, 2]];
+    let f32s = arr("[1, 2, 3, 4]", "4 * float32");
+    let f16s = arr("[1, 2, 3, 4]", "4 * float16");
+    let ragged = arr("[[1, 3], [], [5], [2, 4, 6, 8]]", "4 * var * float64");
+    let cases: &[Case<'_>] = &[
+        ("var", &a, &[], "0.6875 : float64"),
+        ("var", &a, &[("axis", "1")], "[1.25, 0] : 2 * float64"),
+        (
+            "var",
+            &a,
+            &[("axis", "-1"), ("ddof", "1")],
+            "[1.6666666666666667, 0] : 2 * float64",
+        ),
+        (
+            "var",
+            &a,
+            &[("axis", "0")],
+            "[0.25, 0, 0.25, 1] : 4 * float64",
+        ),
+        (
+            "var",
+            &a,
+            &[("axis", "[0, 1]"), ("keepdims", "true")],
+            "[[0.6875]] : 1 * 1 * float64",
+        ),
+        (
+            "std",
+            &a,
+            &[("axis", "1"), ("keepdims", "true")],
+            "[[1.118033988749895], [0]] : 2 * 1 * float64",
+        ),
+        ("std", &f32s, &[], "1.118034 : float32"),
+        ("var", &f16s, &[], "1.25 : float16"),
+        // A group of `ddof` elements or fewer is NaN, as in NumPy.
+        ("var", &f32s, &[("ddof", "4")], "NaN : float32"),
+        // Ragged rows: each row's variance, an empty row NaN.
+        (
+            "var",
+            &ragged,
+            &[("axis", "1")],
+            "[1, NaN, 0, 5] : 4 * float64",
+        ),
+        (
+            "std",
+            &ragged,
+            &[("axis", "-1"), ("keepdims", "true")],
+            "[[1], [NaN], [0], [2.23606797749979]] : 4 * 1 * float64",
+        ),
+        // Across rows, lined up by position; all the values.
+        (
+            "var",
+            &ragged,
+            &[("axis", "0")],
+            "[2.8888888888888893, 0.25, 0, 0] : var * float64",
+        ),
+        ("var", &ragged, &[], "4.979591836734694 : float64"),
+    ];
+    for (name, a, kw, want) in cases {
+        assert_eq!(
+            call(name, a, kw).as_deref(),
+            Ok(*want),
+            "{name}({a}, {kw:?})"
+        );
+    }
+}
+
+#[test]
+fn var_errors_say_what_was_wrong() {
+    let err = call("var", &array![1.0, 2.0], &[("ddof", "-1")]).unwrap_err();
+    assert!(
+        err.contains("ddof") && err.contains("-1") && err.contains("at least 0"),
+        "{err}"
+    );
+    let err = call("std", &arr("[[1, 2]]", "1 * 2 * complex[float64]"), &[]).unwrap_err();
+    assert!(err.contains("variance of complex numbers"), "{err}");
+    let err = call("var", &array![[1.0]], &[("axis", "2")]).unwrap_err();
+    assert!(err.contains("axis 2") || err.contains("2"), "{err}");
+    let err = call("var", &arr("[\"a\"]", "1 * string"), &[]).unwrap_err();
+    assert!(
+        err.contains("variance of this data type") && err.contains("string"),
+        "{err}"
+    );
+}
+
+/// Two passes stay accurate where `Σx² - (Σx)²/n` cancels: values of
+/// variance 1 around 1e9, long enough for the chunked, parallel path.
+#[test]
+fn var_stays_accurate_far_from_zero_on_any_threads() {
+    let n = 300_001;
+    let xs: Vec<f64> = (0..n)
+        .map(|i| 1e9 + if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    let a = Array::from_vec(xs.clone());
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let var = builtins::get("var").unwrap();
+    let r1 = one
+        .install(|| var.call(&[&a]))
+        .unwrap()
+        .get::<f64>(&[])
+        .unwrap();
+    let r2 = two
+        .install(|| var.call(&[&a]))
+        .unwrap()
+        .get::<f64>(&[])
+        .unwrap();
+    assert_eq!(r1.to_bits(), r2.to_bits());
+    assert!(
+        close(r1, naive_var(&xs, 0)),
+        "{r1} vs {}",
+        naive_var(&xs, 0)
+    );
+    assert!((r1 - 1.0).abs() < 1e-5, "{r1}");
+}
+
+mod var_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// On random 3-d arrays, views included, every axis set gives the
+        /// naive two-pass variance of the elements it folds.
+        #[test]
+        fn var_over_any_axes_matches_a_naive_two_pass(
+            shape in proptest::collection::vec(0usize..5, 3),
+            axes_bits in 0u8..8,
+            ddof in 0usize..2,
+            flip in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let n: usize = shape.iter().product();
+            let mut s = seed | 1;
+            let values: Vec<f64> = (0..n).map(|_| { s ^= s << 13; s ^= s >> 7; s ^= s << 17; (s % 1000) as f64 / 10.0 }).collect();
+            let mut a = Array::from_shape_vec(&shape, values.clone()).unwrap();
+            let mut order: Vec<usize> = vec![0, 1, 2];
+            if flip {
+                a = a.permute_axes(&[2, 0, 1]).unwrap();
+                order = vec![2, 0, 1];
+            }
+            let axes: Vec<i64> = (0..3).filter(|k| axes_bits & (1 << k) != 0).map(|k| k as i64).collect();
+            let kw_axes = Array::from_value(&Value::List(axes.iter().map(|&k| Value::Int(k.into())).collect()), None).unwrap();
+            let kw_ddof = Array::from_scalar(ddof as i64);
+            let r = builtins::get("var").unwrap()
+                .call_kw(&[&a], &[("axis", &kw_axes), ("ddof", &kw_ddof)]).unwrap();
+            // Naive: for each index of the view, its group key.
+            let vshape: Vec<usize> = order.iter().map(|&k| shape[k]).collect();
+            let kept: Vec<usize> = (0..3).filter(|k| !axes.contains(&(*k as i64))).collect();
+            let mut groups: std::collections::BTreeMap<Vec<usize>, Vec<f64>> = Default::default();
+            let kshape: Vec<usize> = kept.iter().map(|&d| vshape[d]).collect();
+            let mut keys: Vec<Vec<usize>> = vec![Vec::new()];
+            for &m in &kshape {
+                keys = keys.into_iter().flat_map(|k| (0..m).map(move |x| { let mut k = k.clone(); k.push(x); k })).collect();
+            }
+            for k in keys {
+                groups.insert(k, Vec::new());
+            }
+            for i in 0..vshape[0] { for j in 0..vshape[1] { for k in 0..vshape[2] {
+                let idx = [i, j, k];
+                let key: Vec<usize> = kept.iter().map(|&d| idx[d]).collect();
+                groups.entry(key).or_default().push(a.get::<f64>(&idx).unwrap());
+            }}}
+            let got = r.to_vec::<f64>().unwrap();
+            let want: Vec<f64> = groups.values().map(|xs| naive_var(xs, ddof)).collect();
+            prop_assert_eq!(got.len(), want.len());
+            for (g, w) in got.iter().zip(&want) {
+                prop_assert!(close(*g, *w), "{} vs {}", g, w);
+            }
+        }
+    }
+}
+
+mod var_ragged_props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// On random `2 * M * var` arrays, every axis set gives the naive
+        /// two-pass variance of what it folds (across rows: by position).
+        #[test]
+        fn ragged_var_over_any_axes_matches_a_naive_two_pass(
+            rows in proptest::collection::vec(proptest::collection::vec(-50i32..50, 0..12), 2..9),
+            axes_bits in 1u8..8,
+            ddof in 0usize..2,
+        ) {
+            let m = rows.len() / 2;
+            let rows = &rows[..2 * m];
+            let nested: Vec<Vec<Vec<f64>>> = rows
+                .chunks(m)
+                .map(|c| c.iter().map(|r| r.iter().map(|&x| f64::from(x) / 4.0).collect()).collect())
+                .collect();
+            let json = format!("{nested:?}");
+            let a = Array::from_json(&json, Some(&t(&format!("2 * {m} * var * float64")))).unwrap();
+            let axes: Vec<i64> = (0..3).filter(|k| axes_bits & (1 << k) != 0).map(|k| k as i64).collect();
+            let kw_axes = Array::from_value(&Value::List(axes.iter().map(|&k| Value::Int(k.into())).collect()), None).unwrap();
+            let kw_ddof = Array::from_scalar(ddof as i64);
+            let r = builtins::get("var").unwrap()
+                .call_kw(&[&a], &[("axis", &kw_axes), ("ddof", &kw_ddof)]).unwrap();
+            // Group key: the kept indices (the var position included when kept).
+            let kept: Vec<usize> = (0..3).filter(|k| !axes.contains(&(*k as i64))).collect();
+            let mut groups: std::collections::BTreeMap<Vec<usize>, Vec<f64>> = Default::default();
+            for (i, plane) in nested.iter().enumerate() {
+                for (j, row) in plane.iter().enumerate() {
+                    let fixed_key: Vec<usize> = kept.iter().filter(|&&d| d < 2).map(|&d| [i, j][d]).collect();
+                    if axes.contains(&2) {
+                        groups.entry(fixed_key.clone()).or_default();
+                    }
+                    for (k, &x) in row.iter().enumerate() {
+                        let mut key = fixed_key.clone();
+                        if !axes.contains(&2) {
+                            key.push(k);
+                        }
+                        groups.entry(key).or_default().push(x);
+                    }
+                }
+            }
+            let got: Vec<f64> = match r.to_value() {
+                Value::List(items) => flatten(&items),
+                v => flatten(&[v]),
+            };
+            let want: Vec<f64> = groups.values().map(|xs| naive_var(xs, ddof)).collect();
+            prop_assert_eq!(got.len(), want.len(), "{} {:?}", r, axes);
+            for (g, w) in got.iter().zip(&want) {
+                prop_assert!(close(*g, *w), "{} vs {} in {} for {:?}", g, w, r, axes);
+            }
+        }
+    }
+
+    fn flatten(items: &[Value]) -> Vec<f64> {
+        items
+            .iter()
+            .flat_map(|v| match v {
+                Value::List(xs) => flatten(xs),
+                Value::Float(x) => vec![*x],
+                other => panic!("unexpected {other:?}"),
+            })
+            .collect()
+    }
 }

@@ -30,16 +30,10 @@ fn haversine(a: [f64; 2], b: [f64; 2]) -> f64 {
     2.0 * EARTH_RADIUS_KM * h.sqrt().asin()
 }
 
-/// `x` with NA replaced by `fill`.
-#[dynd::elemental]
-fn fill_na(x: Option<f64>, #[kw] fill: f64) -> f64 {
-    x.unwrap_or(fill)
-}
-
 /// The callables this tool defines itself with `#[elemental]`, beside the
 /// builtins.
 pub(crate) fn own() -> Vec<dynd::func::Callable> {
-    vec![haversine::callable(), fill_na::callable()]
+    vec![haversine::callable()]
 }
 
 /// A parsed expression.

@@ -532,7 +532,7 @@ fn eval_reaches_reductions_scans_and_array_functions() {
             "[[3, 1], [6, 4]]\ntype: 2 * 2 * int64\n",
         ),
         (
-            r#"fill_na(array([1.5, null], "2 * ?float64"), fill=0)"#,
+            r#"fill_na(array([1.5, null], "2 * ?float64"), 0)"#,
             "[1.5, 0]\ntype: 2 * float64\n",
         ),
         (

@@ -14,6 +14,80 @@
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+/// Runs `$body` with `$t` the Rust type of the numeric scalar `$s`, or
+/// `$other` for `string` and `bytes`.
+macro_rules! with_numeric {
+    ($s:expr, $t:ident => $body:expr, $other:expr) => {
+        match $s {
+            dynd_types::Scalar::Bool => {
+                type $t = bool;
+                $body
+            }
+            dynd_types::Scalar::Int8 => {
+                type $t = i8;
+                $body
+            }
+            dynd_types::Scalar::Int16 => {
+                type $t = i16;
+                $body
+            }
+            dynd_types::Scalar::Int32 => {
+                type $t = i32;
+                $body
+            }
+            dynd_types::Scalar::Int64 => {
+                type $t = i64;
+                $body
+            }
+            dynd_types::Scalar::Int128 => {
+                type $t = i128;
+                $body
+            }
+            dynd_types::Scalar::UInt8 => {
+                type $t = u8;
+                $body
+            }
+            dynd_types::Scalar::UInt16 => {
+                type $t = u16;
+                $body
+            }
+            dynd_types::Scalar::UInt32 => {
+                type $t = u32;
+                $body
+            }
+            dynd_types::Scalar::UInt64 => {
+                type $t = u64;
+                $body
+            }
+            dynd_types::Scalar::UInt128 => {
+                type $t = u128;
+                $body
+            }
+            dynd_types::Scalar::Float16 => {
+                type $t = $crate::element::F16;
+                $body
+            }
+            dynd_types::Scalar::Float32 => {
+                type $t = f32;
+                $body
+            }
+            dynd_types::Scalar::Float64 => {
+                type $t = f64;
+                $body
+            }
+            dynd_types::Scalar::Complex64 => {
+                type $t = $crate::element::Complex<f32>;
+                $body
+            }
+            dynd_types::Scalar::Complex128 => {
+                type $t = $crate::element::Complex<f64>;
+                $body
+            }
+            dynd_types::Scalar::String | dynd_types::Scalar::Bytes => $other,
+        }
+    };
+}
+
 pub mod array;
 pub mod arrmeta;
 #[cfg(feature = "arrow")]
@@ -27,6 +101,7 @@ mod fixed_string;
 pub mod kernel;
 mod loops;
 pub mod memory;
+pub mod na;
 #[cfg(feature = "ndarray")]
 pub mod ndarray_interop;
 pub mod parts;

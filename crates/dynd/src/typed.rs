@@ -154,8 +154,9 @@ macro_rules! axes_from {
 }
 axes_from!(i64, i32, isize, usize, u32);
 
-/// The keywords of a reduction, built up: `axis`, `keepdims`, `initial`
-/// and `where` (see the builtins' docs for what each does).
+/// The keywords of a reduction, built up: `axis`, `keepdims`, `initial`,
+/// `where`, `ddof` and `skip_na` (see the builtins' docs for what each does; a
+/// builtin refuses a keyword it does not take, naming it).
 ///
 /// ```
 /// use dynd::prelude::*;
@@ -171,6 +172,8 @@ pub struct ReduceOptions {
     keepdims: bool,
     initial: Option<Array>,
     mask: Option<Array>,
+    ddof: Option<Array>,
+    skip_na: bool,
 }
 
 impl ReduceOptions {
@@ -206,6 +209,34 @@ impl ReduceOptions {
         self
     }
 
+    /// Divide by `n - ddof` (`var` and `std` only; 0 by default, 1 for
+    /// the unbiased sample variance).
+    pub fn ddof(mut self, ddof: usize) -> ReduceOptions {
+        self.ddof = Some(Array::from_scalar(ddof as i64));
+        self
+    }
+
+    /// Leave NA elements of an option array (`?T`) out, rather than make
+    /// the result NA where a group holds one (the default, as arithmetic
+    /// propagates NA). Not for `count`, which counts the non-NA elements
+    /// anyway.
+    ///
+    /// ```
+    /// use dynd::prelude::*;
+    ///
+    /// let x = nd::Array::from_json("[[1, null], [2, 3], [null]]", Some(&"3 * var * ?float64".parse()?))?;
+    /// assert_eq!(x.sum_axis(1)?.to_string(), "[null, 5, null]");
+    /// let skip = ReduceOptions::new().axis(1).skip_na(true);
+    /// assert_eq!(x.sum_with(&skip)?.to_string(), "[1, 5, 0]");
+    /// assert_eq!(x.mean_with(&skip)?.to_string(), "[1, 2.5, null]");
+    /// assert_eq!(x.count_axis(1)?.to_string(), "[1, 2, 0]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn skip_na(mut self, skip: bool) -> ReduceOptions {
+        self.skip_na = skip;
+        self
+    }
+
     fn call(&self, f: &Callable, a: &Array) -> Result<Array, Error> {
         let axis = self.axis.as_ref().map(Axes::to_array);
         let keep = self.keepdims.then(|| Array::from_scalar(true));
@@ -221,6 +252,13 @@ impl ReduceOptions {
         }
         if let Some(mask) = &self.mask {
             kw.push(("where", mask));
+        }
+        if let Some(ddof) = &self.ddof {
+            kw.push(("ddof", ddof));
+        }
+        let skip = self.skip_na.then(|| Array::from_scalar(true));
+        if let Some(skip) = &skip {
+            kw.push(("skip_na", skip));
         }
         f.call_kw(&[a], &kw)
     }
@@ -297,6 +335,18 @@ reductions!(
     (mean, mean_axis, mean_with, "mean"),
     (min, min_axis, min_with, "minimum"),
     (max, max_axis, max_with, "maximum"),
+    (
+        var,
+        var_axis,
+        var_with,
+        "variance (two-pass; divided by `n - ddof`, `ddof` 0 unless set in the options)"
+    ),
+    (
+        std,
+        std_axis,
+        std_with,
+        "standard deviation (the square root of the variance)"
+    ),
     (count, count_axis, count_with, "number of elements"),
     (all, all_axis, all_with, "logical and"),
     (any, any_axis, any_with, "logical or"),

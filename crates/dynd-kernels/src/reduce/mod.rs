@@ -33,7 +33,10 @@ use crate::array::Array;
 use crate::element::Element;
 use crate::error::Error;
 
+mod moments;
 mod ragged;
+
+pub use moments::{std_dev, variance, Float, VarArgs};
 
 /// A binary function to reduce with, and what is known about it.
 #[derive(Clone, Copy, Debug)]

@@ -25,7 +25,7 @@ use crate::error::Error;
 use crate::memory::MemoryBlock;
 
 /// Rows at least this many are folded in parallel.
-const PARALLEL_ROWS: usize = 1 << 12;
+pub(super) const PARALLEL_ROWS: usize = 1 << 12;
 
 /// Rows per run of a fold across rows that runs in parallel.
 const ACROSS_RUN: usize = 1 << 15;
@@ -37,9 +37,9 @@ const ACROSS_GROUPS: usize = 64;
 /// The rows of an array of fixed dimensions around an innermost `var` one,
 /// in C order of the fixed dimensions (each row's (start, length) pair is
 /// read when the row is asked for).
-struct Rows<'a> {
+pub(super) struct Rows<'a> {
     /// The fixed dimensions' sizes.
-    shape: Vec<usize>,
+    pub(super) shape: Vec<usize>,
     /// The fixed dimensions' sizes and byte strides.
     fixed: Vec<(usize, isize)>,
     /// The array's data block (the pairs) and the array's offset in it.
@@ -51,13 +51,13 @@ struct Rows<'a> {
     /// The byte stride between a row's elements.
     stride: isize,
     /// The number of rows.
-    count: usize,
+    pub(super) count: usize,
 }
 
 impl<'a> Rows<'a> {
     /// The rows of `a`, or `None` when its dimensions are not fixed ones
     /// around one innermost `var`.
-    fn of(a: &'a Array) -> Option<Rows<'a>> {
+    pub(super) fn of(a: &'a Array) -> Option<Rows<'a>> {
         let dims = a.shape();
         let (last, outer) = dims.split_last()?;
         if !matches!(last, Dim::Var) || !outer.iter().all(|d| matches!(d, Dim::Fixed(_))) {
@@ -88,7 +88,7 @@ impl<'a> Rows<'a> {
 
     /// Row `r`'s first element's byte offset in the values block, and its
     /// length.
-    fn pair(&self, mut r: usize, name: &str) -> Result<(i128, usize), Error> {
+    pub(super) fn pair(&self, mut r: usize, name: &str) -> Result<(i128, usize), Error> {
         let mut at = self.base;
         if let [(_, s)] = self.fixed[..] {
             at += r as isize * s;
@@ -110,7 +110,7 @@ impl<'a> Rows<'a> {
 
     /// Row `r`'s elements: borrowed when contiguous and aligned, gathered
     /// otherwise.
-    fn row<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
+    pub(super) fn row<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
         let (first, len) = self.pair(r, name)?;
         let size = std::mem::size_of::<T>();
         let outside = || value_error(format!("{name}: var row {r} lies outside its block"));
@@ -145,12 +145,12 @@ impl<'a> Rows<'a> {
 }
 
 /// Rows per unit of work of the per-row fold.
-const UNIT_ROWS: usize = 1 << 10;
+pub(super) const UNIT_ROWS: usize = 1 << 10;
 
 /// The rows of a `var` dimension of contiguous, aligned `T`s under one
 /// fixed dimension (or none), read as slices with a pair read and a
 /// bounds check each.
-struct RowSlices<'a, T> {
+pub(super) struct RowSlices<'a, T> {
     /// The pairs' bytes, the first pair's offset and the step between them.
     data: &'a [u8],
     base: usize,
@@ -162,7 +162,7 @@ struct RowSlices<'a, T> {
 }
 
 impl<'a, T: Element> RowSlices<'a, T> {
-    fn of(rows: &Rows<'a>) -> Option<RowSlices<'a, T>> {
+    pub(super) fn of(rows: &Rows<'a>) -> Option<RowSlices<'a, T>> {
         let size = std::mem::size_of::<T>();
         let step = match rows.fixed[..] {
             [] => 0,
@@ -184,7 +184,7 @@ impl<'a, T: Element> RowSlices<'a, T> {
     /// Row `r`'s elements, or `None` if its pair or elements lie outside
     /// their blocks (never, for a validated array) or are misaligned.
     #[inline]
-    fn row(&self, r: usize) -> Option<&'a [T]> {
+    pub(super) fn row(&self, r: usize) -> Option<&'a [T]> {
         let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
         let at = usize::try_from(at).ok()?;
         let (start, len) = read_pair(self.data.get(at..at.checked_add(PAIR_SIZE)?)?);
@@ -597,7 +597,7 @@ where
 }
 
 /// `mask` broadcast to `a`'s shape, as a `bool` array of that shape.
-fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
+pub(super) fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
     let mismatch = |why: String| {
         value_error(format!(
             "{name}: the `where` mask {} does not broadcast to the array {}{why}",
@@ -932,7 +932,7 @@ pub(super) fn count_var(
 
 /// For each row (in C order of the fixed `shape`), the C-order index of its
 /// group: its position in the dimensions not `reduced`.
-fn group_of_rows(shape: &[usize], reduced: &[bool]) -> Vec<usize> {
+pub(super) fn group_of_rows(shape: &[usize], reduced: &[bool]) -> Vec<usize> {
     // The group is an offset with C-order strides over the kept
     // dimensions and 0 along the reduced ones.
     let mut step = 1isize;
@@ -950,7 +950,7 @@ fn group_of_rows(shape: &[usize], reduced: &[bool]) -> Vec<usize> {
 
 /// A new `fixed... * var * T` array of the given fixed shape, from one row
 /// of values per element, each value finished by `finish`.
-fn var_array<T: Element, V>(
+pub(super) fn var_array<T: Element, V>(
     shape: &[usize],
     lines: Vec<Vec<V>>,
     finish: impl Fn(V) -> Result<T, Error>,

@@ -1,0 +1,187 @@
+//! Missing values: an array of `?T` seen as its values and its validity.
+//!
+//! A `?T` element is the value's bytes followed by one validity byte (1
+//! present, 0 NA; an NA element's value bytes are zero). So an option
+//! array is two strided arrays over the same memory — the values (type
+//! `T`) and the validity (`bool`) — and [`Array::option_parts`] gives both
+//! as views, without copying. Reductions work on those: the values folded
+//! where the validity says, the NA count from the validity alone. The way
+//! back, [`Array::from_option_parts`], builds a `?T` array from values and
+//! validity of one shape. NA and NaN stay apart: a NaN value is present
+//! (it is data), and an NA slot reads as zero, never NaN.
+//!
+//! ```
+//! use dynd_kernels::Array;
+//!
+//! let a = Array::from_json("[[1.5, null], [null, 4]]", Some(&"2 * 2 * ?float64".parse()?))?;
+//! let (values, valid) = a.option_parts().expect("an option array");
+//! assert_eq!(values.to_string(), "[[1.5, 0], [0, 4]]");
+//! assert_eq!(valid.to_string(), "[[true, false], [false, true]]");
+//! assert_eq!(a.null_count()?, 2);
+//! let back = Array::from_option_parts(&values, &valid)?;
+//! assert_eq!(back.to_string(), a.to_string());
+//! # Ok::<(), dynd_kernels::Error>(())
+//! ```
+
+use std::sync::Arc;
+
+use dynd_types::{Scalar, Type, TypeKind};
+
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::elwise::{apply, Leaf};
+use crate::error::Error;
+
+impl Array {
+    /// Views of this `?S` array's values (data type `S`, zero where NA) and
+    /// validity (`bool`, true where a value is present), sharing its
+    /// memory; `None` when the data type is not an option of a scalar.
+    pub fn option_parts(&self) -> Option<(Array, Array)> {
+        let TypeKind::Option(inner) = self.dtype().kind() else {
+            return None;
+        };
+        let s = inner.as_scalar()?;
+        let size = inner.data_layout().ok()?.size;
+        let values = self.element_view(s, 0)?;
+        let valid = self.element_view(Scalar::Bool, size)?;
+        Some((values, valid))
+    }
+
+    /// A view of this array whose elements are the `s` at byte `at` of
+    /// each of its `?S` elements: the same dimensions over the same
+    /// memory. Built through the checked constructor, so the view's
+    /// extent is proven inside its blocks.
+    fn element_view(&self, s: Scalar, at: usize) -> Option<Array> {
+        let ty = Type::with_dims(self.shape(), s.into()).ok()?;
+        let (meta, offset) = shift_leaf(self.arrmeta(), at)?;
+        let offset = match offset {
+            Shift::Data => self.data_offset().checked_add(at)?,
+            Shift::Values => self.data_offset(),
+        };
+        Array::try_from_parts(ty, Arc::new(meta), self.data_block().clone(), offset).ok()
+    }
+
+    /// The `?S` array of `values` (data type `S`) where `valid` (`bool`,
+    /// the same dimensions) is true, NA elsewhere.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`] if `valid` is not `bool` or the two do not
+    /// broadcast together; [`Error::Unsupported`] for a data type that is
+    /// not a number or `bool`.
+    pub fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, Error> {
+        if valid.dtype().as_scalar() != Some(Scalar::Bool) {
+            return Err(Error::Value {
+                what: format!("the validity must be bool, not {}", valid.dtype()),
+            });
+        }
+        let unsupported = || Error::Unsupported {
+            operation: "an option of this data type from values and validity",
+            ty: values.ty().clone(),
+        };
+        let s = values.dtype().as_scalar().ok_or_else(unsupported)?;
+        with_numeric!(s, T => apply(
+            &[values, valid],
+            &Leaf::nullable2(|v: T, ok: bool| ok.then_some(v)),
+        ), Err(unsupported()))
+    }
+
+    /// `bool`, true where this array is NA: all false for a data type
+    /// that is not an option.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for a data type other than numbers, `bool`
+    /// and their options, in `var` dimensions (fixed ones give all false).
+    pub fn is_na(&self) -> Result<Array, Error> {
+        if let Some((_, valid)) = self.option_parts() {
+            return crate::elwise::map1(&valid, |ok: bool| !ok);
+        }
+        if !self.ty().has_var_dim() {
+            return Array::zeros(&Type::with_dims(self.shape(), Scalar::Bool.into())?);
+        }
+        let unsupported = || Error::Unsupported {
+            operation: "telling NA in var dimensions of this data type",
+            ty: self.ty().clone(),
+        };
+        let s = self.dtype().as_scalar().ok_or_else(unsupported)?;
+        with_numeric!(s, T => crate::elwise::map1(self, |_: T| false), Err(unsupported()))
+    }
+
+    /// How many elements are NA: 0 for an array whose data type is not an
+    /// option of a scalar.
+    ///
+    /// # Errors
+    ///
+    /// None for a validated array; an error from reading the validity
+    /// otherwise.
+    pub fn null_count(&self) -> Result<usize, Error> {
+        let Some((values, valid)) = self.option_parts() else {
+            return Ok(0);
+        };
+        let all = crate::reduce::count(&values, None, false, None, "null_count")?;
+        let present = crate::reduce::count(&values, None, false, Some(&valid), "null_count")?;
+        let n = all.get::<i64>(&[])? - present.get::<i64>(&[])?;
+        Ok(n as usize)
+    }
+}
+
+/// Where a view's byte shift goes.
+enum Shift {
+    /// Into the array's offset in its data block (no `var` dimension).
+    Data,
+    /// Into the innermost `var` dimension's offset in its values block.
+    Values,
+}
+
+/// `m` with the `?S` element record replaced by a scalar's, and the shift
+/// by `by` bytes placed where the elements are: the innermost `var`
+/// dimension's values offset, or the array's own offset.
+fn shift_leaf(m: &Arrmeta, by: usize) -> Option<(Arrmeta, Shift)> {
+    match m {
+        Arrmeta::Option(inner) if matches!(**inner, Arrmeta::Scalar) => {
+            Some((Arrmeta::Scalar, Shift::Data))
+        }
+        Arrmeta::Fixed {
+            size,
+            stride,
+            element,
+        } => {
+            let (e, shift) = shift_leaf(element, by)?;
+            Some((
+                Arrmeta::Fixed {
+                    size: *size,
+                    stride: *stride,
+                    element: Box::new(e),
+                },
+                shift,
+            ))
+        }
+        Arrmeta::Var {
+            values,
+            offset,
+            stride,
+            element,
+            ..
+        } => {
+            let (e, shift) = shift_leaf(element, by)?;
+            let offset = match shift {
+                Shift::Data => offset.checked_add(by)?,
+                Shift::Values => *offset,
+            };
+            Some((
+                Arrmeta::Var {
+                    values: values.clone(),
+                    offset,
+                    stride: *stride,
+                    // The view's elements are narrower than their stride:
+                    // not one flat run of them.
+                    packed: false,
+                    element: Box::new(e),
+                },
+                Shift::Values,
+            ))
+        }
+        _ => None,
+    }
+}

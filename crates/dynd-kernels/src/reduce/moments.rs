@@ -1,0 +1,703 @@
+//! Variance (and so standard deviation) over any set of axes, in two
+//! passes: the mean of each group of elements first, then the sum of the
+//! squared deviations from it, divided by `n - ddof`.
+//!
+//! Two passes keep the result accurate where the one-pass formula
+//! `Σx² - (Σx)²/n` cancels catastrophically (data far from zero: a
+//! variance of 1 around a mean of 1e9). Each pass folds a contiguous run
+//! with eight accumulators per block and the blocks pairwise, as the sums
+//! do, and long runs split into fixed chunks (run in parallel), so the
+//! result is the same bit for bit on any number of threads. A ragged row
+//! is read twice while it is still in cache; a reduction that keeps the
+//! innermost axis works on whole lines of the result at a time.
+
+use std::borrow::Cow;
+
+use dynd_types::{Dim, Type};
+use rayon::prelude::*;
+
+use super::ragged::{
+    group_of_rows, mask_like, var_array, RowSlices, Rows, PARALLEL_ROWS, UNIT_ROWS,
+};
+use super::{
+    check_dtype, fold_pairwise_exact, normalize_axes, SyncPtr, BLOCK, CHUNK, PARALLEL_RUN,
+};
+use crate::array::Array;
+use crate::element::Element;
+use crate::error::Error;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// The float types a variance is computed in (`f32` and `f64`).
+pub trait Float:
+    Element
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + sealed::Sealed
+{
+    /// Zero.
+    const ZERO: Self;
+    /// Not a number: the variance of a group of `ddof` elements or fewer.
+    const NAN: Self;
+    /// `n`, rounded to the nearest value.
+    fn of_count(n: usize) -> Self;
+    /// The square root.
+    fn sqrt(self) -> Self;
+}
+
+impl Float for f32 {
+    const ZERO: f32 = 0.0;
+    const NAN: f32 = f32::NAN;
+    fn of_count(n: usize) -> f32 {
+        n as f32
+    }
+    fn sqrt(self) -> f32 {
+        f32::sqrt(self)
+    }
+}
+
+impl Float for f64 {
+    const ZERO: f64 = 0.0;
+    const NAN: f64 = f64::NAN;
+    fn of_count(n: usize) -> f64 {
+        n as f64
+    }
+    fn sqrt(self) -> f64 {
+        f64::sqrt(self)
+    }
+}
+
+/// `Σ f(x)` over `xs` with eight accumulators, combined pairwise.
+#[inline(always)]
+fn sum8<T: Float>(xs: &[T], f: impl Fn(T) -> T) -> T {
+    let mut acc = [T::ZERO; 8];
+    let mut chunks = xs.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            acc[k] = acc[k] + f(c[k]);
+        }
+    }
+    for (k, &x) in chunks.remainder().iter().enumerate() {
+        acc[k] = acc[k] + f(x);
+    }
+    let a = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    let b = (acc[4] + acc[5]) + (acc[6] + acc[7]);
+    a + b
+}
+
+/// `Σ f(x)` over blocks of [`BLOCK`] combined pairwise (the tree depends
+/// on the length alone).
+fn sum_pairwise<T: Float>(xs: &[T], f: &impl Fn(T) -> T) -> T {
+    if xs.len() <= BLOCK {
+        return sum8(xs, f);
+    }
+    let half = (xs.len() / 2).div_ceil(BLOCK) * BLOCK;
+    let (a, b) = xs.split_at(half.min(xs.len()));
+    sum_pairwise(a, f) + sum_pairwise(b, f)
+}
+
+/// `Σ f(x)` over a run, in fixed chunks (in parallel when the run is
+/// long) combined pairwise in order: the same bits on any threads.
+fn sum_run<T: Float>(xs: &[T], f: impl Fn(T) -> T + Sync) -> T {
+    if xs.len() <= CHUNK {
+        return sum_pairwise(xs, &f);
+    }
+    let parts: Vec<T> = if xs.len() >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
+        xs.par_chunks(CHUNK).map(|c| sum_pairwise(c, &f)).collect()
+    } else {
+        xs.chunks(CHUNK).map(|c| sum_pairwise(c, &f)).collect()
+    };
+    fold_pairwise_exact(&parts, &|a: T, b: T| a + b).unwrap_or(T::ZERO)
+}
+
+/// How a group's sum of squared deviations becomes the result.
+#[derive(Clone, Copy)]
+struct Finish {
+    /// The divisor is `n - ddof`.
+    ddof: usize,
+    /// The standard deviation (the square root) rather than the variance.
+    root: bool,
+}
+
+impl Finish {
+    /// The variance (or its root) from the sum of squared deviations of
+    /// `n` elements.
+    #[inline]
+    fn of<T: Float>(self, squares: T, n: usize) -> T {
+        if n <= self.ddof {
+            return T::NAN;
+        }
+        let v = squares / T::of_count(n - self.ddof);
+        if self.root {
+            v.sqrt()
+        } else {
+            v
+        }
+    }
+}
+
+/// What a variance folds, and how.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VarArgs<'a> {
+    /// The axes to reduce (negative ones count from the end); `None` for
+    /// all of them.
+    pub axes: Option<&'a [i64]>,
+    /// Whether the reduced axes stay, with size 1.
+    pub keepdims: bool,
+    /// The divisor is `n - ddof` (0: the population variance; 1: the
+    /// unbiased sample variance).
+    pub ddof: usize,
+    /// A `bool` mask broadcast to the array (NumPy's `where=`): only
+    /// elements where it is true take part.
+    pub mask: Option<&'a Array>,
+}
+
+/// The variance of `a` over `args.axes` (all by default; negative ones count
+/// from the end): per group of elements, `Σ(x - mean)² / (n - ddof)`, in
+/// a new array shaped as a reduction's (`keepdims` keeps the reduced axes
+/// with size 1). A group of `ddof` elements or fewer gives NaN, as in
+/// NumPy. `a` has fixed dimensions, or fixed ones around one innermost
+/// `var`: reducing the `var` axis takes each row's variance, and reducing
+/// fixed axes across rows lines the rows up by position (see
+/// [`super::reduce`]).
+///
+/// ```
+/// use dynd_kernels::reduce::variance;
+/// use dynd_kernels::array;
+///
+/// let a = array![[1.0, 2.0, 3.0, 4.0], [2.0, 2.0, 2.0, 2.0]];
+/// use dynd_kernels::reduce::VarArgs;
+///
+/// let rows = VarArgs { axes: Some(&[1]), ..VarArgs::default() };
+/// assert_eq!(variance::<f64>(&a, &rows, "var")?.to_string(), "[1.25, 0]");
+/// let sample = VarArgs { ddof: 1, ..rows };
+/// assert_eq!(variance::<f64>(&a, &sample, "var")?.to_string(), "[1.6666666666666667, 0]");
+/// let ragged = array![[1.0, 3.0], [], [5.0]];
+/// assert_eq!(variance::<f64>(&ragged, &rows, "var")?.to_string(), "[1, NaN, 0]");
+/// let keep = array![[true, false], [], [false]];
+/// let masked = VarArgs { mask: Some(&keep), ..rows };
+/// assert_eq!(variance::<f64>(&ragged, &masked, "var")?.to_string(), "[0, NaN, NaN]");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Value`] for a data type other than `T` or an axis out of
+/// range or repeated; [`Error::Unsupported`] for `var` layouts other than
+/// fixed dimensions around one innermost `var`.
+pub fn variance<T: Float>(a: &Array, args: &VarArgs<'_>, name: &str) -> Result<Array, Error> {
+    spread::<T>(a, args, false, name)
+}
+
+/// The standard deviation of `a` over `axes`: the square root of
+/// [`variance`], with the same arguments and errors.
+///
+/// ```
+/// use dynd_kernels::reduce::std_dev;
+/// use dynd_kernels::array;
+///
+/// let a = array![[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]];
+/// assert_eq!(std_dev::<f64>(&a, &Default::default(), "std")?.to_string(), "2");
+/// # Ok::<(), dynd_kernels::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`variance`].
+pub fn std_dev<T: Float>(a: &Array, args: &VarArgs<'_>, name: &str) -> Result<Array, Error> {
+    spread::<T>(a, args, true, name)
+}
+
+/// [`variance`], or its root.
+fn spread<T: Float>(a: &Array, args: &VarArgs<'_>, root: bool, name: &str) -> Result<Array, Error> {
+    check_dtype::<T>(a, name, "variance")?;
+    let fin = Finish {
+        ddof: args.ddof,
+        root,
+    };
+    let keepdims = args.keepdims;
+    let axes = normalize_axes(args.axes, a.ndim(), name)?;
+    if a.ty().has_var_dim() {
+        return variance_var::<T>(a, &axes, keepdims, fin, args.mask, name);
+    }
+    let ndim = a.ndim();
+    let shape: Vec<usize> = a.ty().fixed_shape().unwrap_or_default();
+    let dims: Vec<(usize, isize)> = shape.iter().copied().zip(a.strides()).collect();
+    let reduced: Vec<bool> = (0..ndim).map(|k| axes.contains(&k)).collect();
+    let kept: Vec<(usize, isize)> = (0..ndim)
+        .filter(|k| !reduced[*k])
+        .map(|k| dims[k])
+        .collect();
+    let red_dims: Vec<(usize, isize)> =
+        (0..ndim).filter(|k| reduced[*k]).map(|k| dims[k]).collect();
+    let out_dims = (0..ndim).filter_map(|k| match (reduced[k], keepdims) {
+        (false, _) => Some(Dim::Fixed(shape[k])),
+        (true, true) => Some(Dim::Fixed(1)),
+        (true, false) => None,
+    });
+    let mut out = Array::for_overwrite(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
+    let out_slice = out.fresh_elements::<T>();
+    let src = SyncPtr(a.data_ptr());
+    let n: usize = red_dims.iter().map(|d| d.0).product();
+    if let Some(mask) = args.mask {
+        let (mp, mstrides) = super::mask_offsets(mask, a, name)?;
+        let mdims: Vec<(usize, isize)> = shape.iter().copied().zip(mstrides).collect();
+        let mkept: Vec<(usize, isize)> = (0..ndim)
+            .filter(|k| !reduced[*k])
+            .map(|k| mdims[k])
+            .collect();
+        let mred: Vec<(usize, isize)> = (0..ndim)
+            .filter(|k| reduced[*k])
+            .map(|k| mdims[k])
+            .collect();
+        variance_masked(src, (&kept, &red_dims), mp, (&mkept, &mred), out_slice, fin);
+    } else if reduced.last() == Some(&false) && !red_dims.is_empty() {
+        variance_lines(src, &kept, &red_dims, out_slice, n, fin);
+    } else {
+        variance_runs(src, &kept, &red_dims, out_slice, n, fin);
+    }
+    Ok(out)
+}
+
+/// Each result element's elements are runs along the innermost reduced
+/// axis (`a`'s innermost): two passes over them, a contiguous run read as
+/// it is, a strided one gathered first.
+fn variance_runs<T: Float>(
+    src: SyncPtr,
+    kept: &[(usize, isize)],
+    red_dims: &[(usize, isize)],
+    out: &mut [T],
+    n: usize,
+    fin: Finish,
+) {
+    let (outer, run) = match red_dims.split_last() {
+        Some((last, rest)) => (rest, *last),
+        None => (&[][..], (1, 0)),
+    };
+    let size = std::mem::size_of::<T>() as isize;
+    let group = |off: isize| -> T {
+        let p = src;
+        let mut scratch: Vec<T> = Vec::new();
+        // Run `o` of this group as a slice.
+        let mut with_run = |o: isize, f: &mut dyn FnMut(&[T])| {
+            let first = p.0.wrapping_offset(off + o);
+            if run.1 == size && first as usize % std::mem::align_of::<T>() == 0 {
+                // SAFETY: `run.0` contiguous, aligned, valid `T`s of the
+                // array (offsets from its arrmeta), which outlives this call.
+                f(unsafe { std::slice::from_raw_parts(first.cast::<T>(), run.0) });
+            } else {
+                scratch.clear();
+                // SAFETY: element `i` of the run, valid by the layout.
+                scratch.extend((0..run.0 as isize).map(|i| unsafe {
+                    first
+                        .wrapping_offset(i * run.1)
+                        .cast::<T>()
+                        .read_unaligned()
+                }));
+                f(&scratch);
+            }
+        };
+        let mut total = T::ZERO;
+        crate::loops::for_each_offset(outer, |o| {
+            with_run(o, &mut |xs| total = total + sum_run(xs, |x| x));
+        });
+        let mean = total / T::of_count(n);
+        let mut squares = T::ZERO;
+        crate::loops::for_each_offset(outer, |o| {
+            with_run(o, &mut |xs| {
+                squares = squares
+                    + sum_run(xs, |x| {
+                        let d = x - mean;
+                        d * d
+                    })
+            });
+        });
+        fin.of(squares, n)
+    };
+    let mut offsets = Vec::with_capacity(out.len());
+    crate::loops::for_each_offset(kept, |o| offsets.push(o));
+    if out.len() > 1 && out.len() * n >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
+        out.par_iter_mut()
+            .zip(offsets.par_iter())
+            .for_each(|(o, &off)| *o = group(off));
+    } else {
+        for (o, &off) in out.iter_mut().zip(&offsets) {
+            *o = group(off);
+        }
+    }
+}
+
+/// `a`'s innermost axis is kept: each line of the result (along it) sums
+/// the reduced lines of `a` element by element, twice — the means, then
+/// the squared deviations — split by columns across threads when large.
+fn variance_lines<T: Float>(
+    src: SyncPtr,
+    kept: &[(usize, isize)],
+    red_dims: &[(usize, isize)],
+    out: &mut [T],
+    n: usize,
+    fin: Finish,
+) {
+    let (outer_kept, line) = kept
+        .split_last()
+        .map_or((&[][..], (1, 0)), |(l, r)| (r, *l));
+    let width = line.0.max(1);
+    let mut line_offsets = Vec::new();
+    crate::loops::for_each_offset(outer_kept, |o| line_offsets.push(o));
+    let mut red_offsets = Vec::new();
+    crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
+    let count = T::of_count(n);
+    let size = std::mem::size_of::<T>() as isize;
+    // Columns `col0..col0 + part.len()` of the result line at `off`.
+    let columns = |part: &mut [T], off: isize, col0: usize| {
+        let p = src;
+        let width = part.len();
+        let mut scratch: Vec<T> = Vec::new();
+        // Reduced line `ro`'s columns as a slice: borrowed when
+        // contiguous and aligned, gathered otherwise.
+        let mut with_line = |ro: isize, f: &mut dyn FnMut(&[T])| {
+            let first = p.0.wrapping_offset(off + ro + col0 as isize * line.1);
+            if line.1 == size && first as usize % std::mem::align_of::<T>() == 0 {
+                // SAFETY: `part.len()` contiguous, aligned, valid `T`s of
+                // the array (offsets from its arrmeta), which outlives
+                // this call.
+                f(unsafe { std::slice::from_raw_parts(first.cast::<T>(), width) });
+            } else {
+                scratch.clear();
+                // SAFETY: column `j` of the reduced line, valid by the layout.
+                scratch.extend((0..width as isize).map(|j| unsafe {
+                    first
+                        .wrapping_offset(j * line.1)
+                        .cast::<T>()
+                        .read_unaligned()
+                }));
+                f(&scratch);
+            }
+        };
+        let mut means = vec![T::ZERO; part.len()];
+        for &ro in &red_offsets {
+            with_line(ro, &mut |xs| {
+                for (m, &x) in means.iter_mut().zip(xs) {
+                    *m = *m + x;
+                }
+            });
+        }
+        for m in &mut means {
+            *m = *m / count;
+        }
+        part.fill(T::ZERO);
+        for &ro in &red_offsets {
+            with_line(ro, &mut |xs| {
+                for ((s, &m), &x) in part.iter_mut().zip(&means).zip(xs) {
+                    let d = x - m;
+                    *s = *s + d * d;
+                }
+            });
+        }
+        for s in part.iter_mut() {
+            *s = fin.of(*s, n);
+        }
+    };
+    let parallel = out.len() * n >= PARALLEL_RUN && rayon::current_num_threads() > 1;
+    for (out_line, &off) in out.chunks_mut(width).zip(&line_offsets) {
+        // Columns in strips that stay in cache across the reduced lines.
+        let cols = if parallel {
+            width
+                .div_ceil(rayon::current_num_threads() * 2)
+                .clamp(64, 4096)
+        } else {
+            4096
+        };
+        if parallel && width > cols {
+            out_line
+                .par_chunks_mut(cols)
+                .enumerate()
+                .for_each(|(c, part)| columns(part, off, c * cols));
+        } else {
+            for (c, part) in out_line.chunks_mut(cols).enumerate() {
+                columns(part, off, c * cols);
+            }
+        }
+    }
+}
+
+/// Dimensions as (size, byte stride) pairs.
+type Dims<'a> = &'a [(usize, isize)];
+
+/// The masked variance of fixed dimensions: element by element, each
+/// group's kept elements read twice.
+fn variance_masked<T: Float>(
+    src: SyncPtr,
+    (kept, red_dims): (Dims<'_>, Dims<'_>),
+    mask: SyncPtr,
+    (mkept, mred): (Dims<'_>, Dims<'_>),
+    out: &mut [T],
+    fin: Finish,
+) {
+    let offsets = |dims: &[(usize, isize)]| {
+        let mut v = Vec::new();
+        crate::loops::for_each_offset(dims, |o| v.push(o));
+        v
+    };
+    let (ko, ro, mko, mro) = (
+        offsets(kept),
+        offsets(red_dims),
+        offsets(mkept),
+        offsets(mred),
+    );
+    for ((o, &k), &mk) in out.iter_mut().zip(&ko).zip(&mko) {
+        let elements = || {
+            ro.iter().zip(&mro).filter_map(move |(&r, &mr)| {
+                // SAFETY: the mask's element at this index (broadcast
+                // strides from its arrmeta); bools are 0 or 1.
+                let on = unsafe { *mask.0.wrapping_offset(mk + mr) } != 0;
+                // SAFETY: the array's element at this index.
+                on.then(|| unsafe { src.0.wrapping_offset(k + r).cast::<T>().read_unaligned() })
+            })
+        };
+        let (sum, n) = elements().fold((T::ZERO, 0usize), |(s, n), x| (s + x, n + 1));
+        let mean = sum / T::of_count(n);
+        let squares = elements().fold(T::ZERO, |s, x| {
+            let d = x - mean;
+            s + d * d
+        });
+        *o = fin.of(squares, n);
+    }
+}
+
+/// `Σ f(x)` over a short run with four accumulators (fewer to combine
+/// than [`sum8`]'s, for rows of a few elements).
+#[inline(always)]
+fn sum4<T: Float>(xs: &[T], f: impl Fn(T) -> T) -> T {
+    let mut acc = [T::ZERO; 4];
+    let mut chunks = xs.chunks_exact(4);
+    for c in &mut chunks {
+        for k in 0..4 {
+            acc[k] = acc[k] + f(c[k]);
+        }
+    }
+    for (k, &x) in chunks.remainder().iter().enumerate() {
+        acc[k] = acc[k] + f(x);
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
+/// The variance (or its root) of one unmasked row: two passes, the second
+/// over the row still in cache.
+#[inline]
+fn short_var<T: Float>(xs: &[T], fin: Finish) -> T {
+    let n = xs.len();
+    if n == 0 {
+        return T::NAN;
+    }
+    if n > BLOCK {
+        let mean = sum_pairwise(xs, &|x| x) / T::of_count(n);
+        let squares = sum_pairwise(xs, &|x| {
+            let d = x - mean;
+            d * d
+        });
+        return fin.of(squares, n);
+    }
+    let mean = sum4(xs, |x| x) / T::of_count(n);
+    let squares = sum4(xs, |x| {
+        let d = x - mean;
+        d * d
+    });
+    fin.of(squares, n)
+}
+
+/// `Σ f(x)` over the elements of a row its mask keeps, and their number.
+fn row_sum<T: Float>(xs: &[T], mask: Option<&[bool]>, f: impl Fn(T) -> T) -> (T, usize) {
+    match mask {
+        None => (sum_pairwise(xs, &f), xs.len()),
+        Some(m) => xs
+            .iter()
+            .zip(m)
+            .filter(|(_, on)| **on)
+            .fold((T::ZERO, 0), |(s, n), (&x, _)| (s + f(x), n + 1)),
+    }
+}
+
+/// [`variance`] of an array of fixed dimensions around one innermost `var`.
+fn variance_var<T: Float>(
+    a: &Array,
+    axes: &[usize],
+    keepdims: bool,
+    fin: Finish,
+    mask: Option<&Array>,
+    name: &str,
+) -> Result<Array, Error> {
+    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
+        operation: "a variance of var dimensions other than one innermost var under fixed ones (`N * var * T`)",
+        ty: a.ty().clone(),
+    })?;
+    let nfixed = rows.shape.len();
+    let var_reduced = axes.contains(&nfixed);
+    let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
+    let mask = mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
+    let mask_rows = match &mask {
+        Some(m) => Some(Rows::of(m).ok_or_else(|| {
+            super::value_error(format!(
+                "{name}: the `where` mask does not line up with the array"
+            ))
+        })?),
+        None => None,
+    };
+    let slices = RowSlices::<T>::of(&rows);
+    type Row<'r, T> = (Cow<'r, [T]>, Option<Cow<'r, [bool]>>);
+    let row = |r: usize| -> Result<Row<'_, T>, Error> {
+        let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+            Some(xs) => Cow::Borrowed(xs),
+            None => rows.row::<T>(r, name)?,
+        };
+        let m = mask_rows
+            .as_ref()
+            .map(|m| m.row::<bool>(r, name))
+            .transpose()?;
+        Ok((xs, m))
+    };
+    let mut out_fixed: Vec<usize> = Vec::with_capacity(nfixed + 1);
+    for (&r, &n) in reduced.iter().zip(&rows.shape) {
+        match (r, keepdims) {
+            (false, _) => out_fixed.push(n),
+            (true, true) => out_fixed.push(1),
+            (true, false) => {}
+        }
+    }
+    if var_reduced && axes.len() == 1 {
+        // Each row on its own: read twice while it is in cache.
+        let one = |(xs, m): Row<'_, T>| -> T {
+            let (sum, n) = row_sum(&xs, m.as_deref(), |x| x);
+            if n == 0 {
+                return T::NAN;
+            }
+            let mean = sum / T::of_count(n);
+            let (squares, _) = row_sum(&xs, m.as_deref(), |x| {
+                let d = x - mean;
+                d * d
+            });
+            fin.of(squares, n)
+        };
+        let mut values = vec![T::ZERO; rows.count];
+        let unit = |(u, chunk): (usize, &mut [T])| -> Result<(), Error> {
+            let first = u * UNIT_ROWS;
+            for (i, o) in chunk.iter_mut().enumerate() {
+                // Rows as plain slices where they can be (no mask): the
+                // pair read and a bounds check per row, nothing more.
+                *o = match slices.as_ref().filter(|_| mask_rows.is_none()) {
+                    Some(s) => match s.row(first + i) {
+                        Some(xs) => short_var(xs, fin),
+                        None => one(row(first + i)?),
+                    },
+                    None => one(row(first + i)?),
+                };
+            }
+            Ok(())
+        };
+        if rows.count >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
+            // The first failing unit's error, as a serial run reports it.
+            let results: Vec<Result<(), Error>> = values
+                .par_chunks_mut(UNIT_ROWS)
+                .enumerate()
+                .map(unit)
+                .collect();
+            results.into_iter().collect::<Result<(), Error>>()?;
+        } else {
+            values
+                .chunks_mut(UNIT_ROWS)
+                .enumerate()
+                .try_for_each(unit)?;
+        }
+        if keepdims {
+            out_fixed.push(1);
+        }
+        return Array::from_shape_vec(&out_fixed, values);
+    }
+    let ngroups: usize = (0..nfixed)
+        .filter(|k| !reduced[*k])
+        .map(|k| rows.shape[k])
+        .product();
+    let groups = group_of_rows(&rows.shape, &reduced);
+    if var_reduced {
+        // Whole rows fold into their group: means first, then squares.
+        let mut sums = vec![(T::ZERO, 0usize); ngroups];
+        for (r, &g) in groups.iter().enumerate() {
+            let (xs, m) = row(r)?;
+            let (s, n) = row_sum(&xs, m.as_deref(), |x| x);
+            sums[g] = (sums[g].0 + s, sums[g].1 + n);
+        }
+        let means: Vec<T> = sums.iter().map(|&(s, n)| s / T::of_count(n)).collect();
+        let mut squares = vec![T::ZERO; ngroups];
+        for (r, &g) in groups.iter().enumerate() {
+            let mean = means[g];
+            let (xs, m) = row(r)?;
+            let (s, _) = row_sum(&xs, m.as_deref(), |x| {
+                let d = x - mean;
+                d * d
+            });
+            squares[g] = squares[g] + s;
+        }
+        let values: Vec<T> = squares
+            .iter()
+            .zip(&sums)
+            .map(|(&s, &(_, n))| fin.of(s, n))
+            .collect();
+        if keepdims {
+            out_fixed.push(1);
+        }
+        return Array::from_shape_vec(&out_fixed, values);
+    }
+    // Across rows: position `j` of each group's line takes element `j` of
+    // every row that has one.
+    let mut sums: Vec<Vec<(T, usize)>> = vec![Vec::new(); ngroups];
+    let kept = |m: &Option<Cow<'_, [bool]>>, j: usize| m.as_ref().is_none_or(|m| m[j]);
+    for (r, &g) in groups.iter().enumerate() {
+        let (xs, m) = row(r)?;
+        let line = &mut sums[g];
+        if line.len() < xs.len() {
+            line.resize(xs.len(), (T::ZERO, 0));
+        }
+        for (j, (p, &x)) in line.iter_mut().zip(xs.iter()).enumerate() {
+            if kept(&m, j) {
+                *p = (p.0 + x, p.1 + 1);
+            }
+        }
+    }
+    let means: Vec<Vec<T>> = sums
+        .iter()
+        .map(|line| line.iter().map(|&(s, n)| s / T::of_count(n)).collect())
+        .collect();
+    let mut squares: Vec<Vec<T>> = means.iter().map(|m| vec![T::ZERO; m.len()]).collect();
+    for (r, &g) in groups.iter().enumerate() {
+        let (xs, m) = row(r)?;
+        for (j, ((s, &mean), &x)) in squares[g]
+            .iter_mut()
+            .zip(&means[g])
+            .zip(xs.iter())
+            .enumerate()
+        {
+            if kept(&m, j) {
+                let d = x - mean;
+                *s = *s + d * d;
+            }
+        }
+    }
+    let lines: Vec<Vec<T>> = squares
+        .into_iter()
+        .zip(&sums)
+        .map(|(sq, line)| {
+            sq.into_iter()
+                .zip(line)
+                .map(|(s, &(_, n))| fin.of(s, n))
+                .collect()
+        })
+        .collect();
+    var_array(&out_fixed, lines, Ok)
+}
