@@ -17,7 +17,8 @@ use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
 use super::ragged::{
-    group_of_rows, mask_like, var_array, RowSlices, Rows, PARALLEL_ROWS, UNIT_ROWS,
+    group_of_rows, mask_like, result_fixed_dims, var_array, RowSlices, Rows, PARALLEL_ROWS,
+    UNIT_ROWS,
 };
 use super::{
     check_dtype, fold_pairwise_exact, normalize_axes, SyncPtr, BLOCK, CHUNK, PARALLEL_RUN,
@@ -563,14 +564,7 @@ fn variance_var<T: Float>(
             .transpose()?;
         Ok((xs, m))
     };
-    let mut out_fixed: Vec<usize> = Vec::with_capacity(nfixed + 1);
-    for (&r, &n) in reduced.iter().zip(&rows.shape) {
-        match (r, keepdims) {
-            (false, _) => out_fixed.push(n),
-            (true, true) => out_fixed.push(1),
-            (true, false) => {}
-        }
-    }
+    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, keepdims);
     if var_reduced && axes.len() == 1 {
         // Each row on its own: read twice while it is in cache.
         let one = |(xs, m): Row<'_, T>| -> T {

@@ -765,14 +765,7 @@ where
         .collect();
     let ngroups: usize = kept_shape.iter().product();
     let groups = group_of_rows(&rows.shape, &reduced);
-    let mut out_fixed: Vec<usize> = Vec::with_capacity(nfixed + 1);
-    for (&r, &n) in reduced.iter().zip(&rows.shape) {
-        match (r, args.keepdims) {
-            (false, _) => out_fixed.push(n),
-            (true, true) => out_fixed.push(1),
-            (true, false) => {}
-        }
-    }
+    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, args.keepdims);
     if var_reduced {
         // Fold each row, then the rows of each group, in row order.
         let per_row: Vec<Option<T>> = if rows.count >= PARALLEL_ROWS {
@@ -887,14 +880,7 @@ pub(super) fn count_var(
         .filter(|k| !reduced[*k])
         .map(|k| rows.shape[k])
         .product();
-    let mut out_fixed: Vec<usize> = Vec::with_capacity(nfixed + 1);
-    for (&r, &n) in reduced.iter().zip(&rows.shape) {
-        match (r, keepdims) {
-            (false, _) => out_fixed.push(n),
-            (true, true) => out_fixed.push(1),
-            (true, false) => {}
-        }
-    }
+    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, keepdims);
     if axes.contains(&nfixed) {
         let mut acc = vec![0i64; ngroups];
         for (r, g) in groups.iter().enumerate() {
@@ -928,6 +914,20 @@ pub(super) fn count_var(
         }
     }
     var_array(&out_fixed, lines, Ok)
+}
+
+/// The result's fixed dimensions: `shape` without the `reduced` ones, or
+/// with them as 1 when `keepdims`.
+pub(super) fn result_fixed_dims(shape: &[usize], reduced: &[bool], keepdims: bool) -> Vec<usize> {
+    let mut out = Vec::with_capacity(shape.len() + 1);
+    for (&r, &n) in reduced.iter().zip(shape) {
+        match (r, keepdims) {
+            (false, _) => out.push(n),
+            (true, true) => out.push(1),
+            (true, false) => {}
+        }
+    }
+    out
 }
 
 /// For each row (in C order of the fixed `shape`), the C-order index of its
