@@ -248,5 +248,90 @@ fn sort(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, total, axes, ragged, sort, take);
+/// Scans per ragged row: the builtin `cumsum` (one sequential pass)
+/// beside `add.accumulate` (log2 of the longest row in whole-array calls)
+/// and a hand loop; and over one flat row of 1e6.
+fn scan(c: &mut Criterion) {
+    const ROWS: usize = 100_000;
+    let cumsum = builtins::get("cumsum").unwrap();
+    let accumulate = builtins::get("add.accumulate").unwrap();
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    let rows: Vec<Vec<f64>> = (0..ROWS)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (0..(s % 21) as usize).map(|j| j as f64).collect()
+        })
+        .collect();
+    let total: usize = rows.iter().map(Vec::len).sum();
+    let a = Array::from_nested(rows.clone()).unwrap();
+    let axis1 = Array::from_scalar(1i64);
+    let mut g = c.benchmark_group("reduce/scan_ragged_1e5_rows");
+    g.throughput(Throughput::Elements(total as u64));
+    g.sample_size(20);
+    g.bench_function("dynd_cumsum", |b| {
+        b.iter(|| {
+            cumsum
+                .call_kw(&[black_box(&a)], &[("axis", &axis1)])
+                .unwrap()
+        })
+    });
+    g.bench_function("dynd_add_accumulate", |b| {
+        b.iter(|| {
+            accumulate
+                .call_kw(&[black_box(&a)], &[("axis", &axis1)])
+                .unwrap()
+        })
+    });
+    g.bench_function("hand_rows", |b| {
+        b.iter(|| {
+            let mut out: Vec<f64> = Vec::with_capacity(total);
+            for r in black_box(&rows) {
+                let mut acc = 0.0;
+                out.extend(r.iter().map(|x| {
+                    acc += x;
+                    acc
+                }));
+            }
+            out
+        })
+    });
+    g.finish();
+    const N: usize = 1_000_000;
+    let xs: Vec<f64> = (0..N).map(|i| (i % 7) as f64).collect();
+    let flat = Array::from_vec(xs.clone());
+    let na = ndarray::Array1::from_vec(xs.clone());
+    let mut g = c.benchmark_group("reduce/scan_1e6");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(20);
+    g.bench_function("dynd_cumsum", |b| {
+        b.iter(|| cumsum.call(&[black_box(&flat)]).unwrap())
+    });
+    g.bench_function("dynd_add_accumulate", |b| {
+        b.iter(|| accumulate.call(&[black_box(&flat)]).unwrap())
+    });
+    g.bench_function("ndarray_accumulate_axis_inplace", |b| {
+        b.iter(|| {
+            let mut v = black_box(&na).clone();
+            v.accumulate_axis_inplace(ndarray::Axis(0), |&prev, cur| *cur += prev);
+            v
+        })
+    });
+    g.bench_function("hand", |b| {
+        b.iter(|| {
+            let mut acc = 0.0;
+            black_box(&xs)
+                .iter()
+                .map(|x| {
+                    acc += x;
+                    acc
+                })
+                .collect::<Vec<f64>>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, total, axes, ragged, sort, take, scan);
 criterion_main!(benches);

@@ -42,6 +42,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         add::reduce(m.clone(), Some(&[0]), false)?
     );
     println!(
+        "add.accumulate(m, 1)     = {}",
+        add::accumulate(m.clone(), 1)?
+    );
+    println!(
         "add.reduce(m)            = {}",
         add::reduce(m, None, false)?
     );

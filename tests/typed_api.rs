@@ -216,3 +216,38 @@ fn unknown_builtins_suggest_close_names() {
     assert!(builtins::get("subtract.reduce").is_err());
     assert_eq!(builtins::get("add.reduce").unwrap().name(), "add.reduce");
 }
+
+#[test]
+fn typed_scans_and_sorts_are_the_builtins() {
+    let x = nd::array![[3, 1, 2], [4], [6, 5]];
+    let axis1 = Array::from_scalar(1i64);
+    for (name, typed) in [
+        ("cumsum", x.cumsum(1).unwrap()),
+        ("cumprod", x.cumprod(1usize).unwrap()),
+        ("sorted", x.sorted(-1isize).unwrap()),
+        (
+            "maximum.accumulate",
+            x.accumulate(&builtins::get("maximum").unwrap(), 1i64)
+                .unwrap(),
+        ),
+    ] {
+        let by_name = builtins::get(name)
+            .unwrap()
+            .call_kw(&[&x], &[("axis", &axis1)])
+            .unwrap();
+        same(&typed, &by_name);
+    }
+    assert_eq!(
+        x.cumsum(1).unwrap().to_string(),
+        "[[3, 4, 6], [4], [6, 11]]"
+    );
+    assert_eq!(x.sorted(1).unwrap().to_string(), "[[1, 2, 3], [4], [5, 6]]");
+    // An axis past i64 saturates, and is out of range like any other.
+    let e = x.cumsum(u64::MAX).unwrap_err().to_string();
+    assert!(e.contains("out of bounds"), "{e}");
+    let e = x
+        .accumulate(&builtins::get("subtract").unwrap(), 1)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(e, "subtract has no scan: it is not declared associative");
+}

@@ -33,7 +33,9 @@
 //! `add` (identity 0), `multiply` (1), `maximum`, `minimum` (no identity),
 //! `logical_and` (`true`), `logical_or` and `logical_xor` (`false`) are
 //! declared [associative](Callable::associative): each has a reduction,
-//! [`get`] as `NAME.reduce` (`add.reduce`), see [`crate::fold`].
+//! [`get`] as `NAME.reduce` (`add.reduce`), and a scan, as
+//! `NAME.accumulate` (`maximum.accumulate`, a running maximum); see
+//! [`crate::fold`].
 //!
 //! ```
 //! use dynd_arrfunc::builtins;
@@ -906,7 +908,8 @@ fn registry() -> &'static BTreeMap<&'static str, Callable> {
 }
 
 /// The builtin callable called `name`; `NAME.reduce` is the
-/// [reduction](Callable::reduce) of an associative builtin.
+/// [reduction](Callable::reduce) of an associative builtin, and
+/// `NAME.accumulate` its [scan](Callable::accumulate).
 ///
 /// ```
 /// use dynd_arrfunc::builtins;
@@ -920,19 +923,31 @@ fn registry() -> &'static BTreeMap<&'static str, Callable> {
 /// # Errors
 ///
 /// [`Error::UnknownFunction`] with the close names, or the reduction's
-/// error for `NAME.reduce` of a builtin that is not associative.
+/// error for `NAME.reduce` or `NAME.accumulate` of a builtin that is not
+/// associative.
 pub fn get(name: &str) -> Result<Callable, Error> {
     if let Some(op) = name.strip_suffix(".reduce") {
         if let Some(c) = registry().get(op) {
             return c.reduce();
         }
     }
+    if let Some(op) = name.strip_suffix(".accumulate") {
+        if let Some(c) = registry().get(op) {
+            return c.accumulate();
+        }
+    }
     registry().get(name).cloned().ok_or_else(|| {
-        // Reductions by their `NAME.reduce` names too.
+        // Reductions and scans by their `NAME.reduce` and
+        // `NAME.accumulate` names too.
         let reductions: Vec<String> = registry()
             .values()
-            .filter(|c| c.reduce().is_ok())
-            .map(|c| format!("{}.reduce", c.name()))
+            .filter(|c| c.is_associative())
+            .flat_map(|c| {
+                [
+                    format!("{}.reduce", c.name()),
+                    format!("{}.accumulate", c.name()),
+                ]
+            })
             .collect();
         let names = registry()
             .keys()

@@ -10,7 +10,7 @@
 //! rule on request, ragged rows checked per row), and runs one kernel.
 //!
 //! ```
-//! use dynd_arrfunc::{builtins, Callable};
+//! use dynd_arrfunc::{builtins, Signature};
 //! use dynd_kernels::array;
 //!
 //! let add = builtins::get("add").unwrap();
@@ -30,8 +30,7 @@ use std::sync::{Arc, Mutex};
 use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, Leaf};
 use dynd_kernels::{Array, Element, ErrorMode};
 use dynd_types::{
-    broadcast, can_cast_safely, BroadcastMode, Callable as Signature, Scalar, ScalarCategory, Type,
-    TypeKind,
+    broadcast, can_cast_safely, BroadcastMode, Scalar, ScalarCategory, Signature, Type, TypeKind,
 };
 
 use crate::error::Error;
@@ -454,7 +453,7 @@ impl Callable {
     /// for every callable (unknown, repeated, missing) before `f` runs.
     ///
     /// ```
-    /// use dynd_arrfunc::{Callable, Keyword};
+    /// use dynd_arrfunc::{Signature, Keyword};
     /// use dynd_kernels::{array, Array};
     /// use dynd_types::Scalar;
     ///
@@ -750,7 +749,7 @@ impl Callable {
                     return o.signature.clone();
                 };
                 let positional = all.positional.len().saturating_sub(self.keywords.len());
-                let sig = dynd_types::Callable {
+                let sig = dynd_types::Signature {
                     positional: all.positional[..positional].to_vec(),
                     variadic_positional: false,
                     keywords: self

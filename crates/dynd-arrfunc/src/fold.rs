@@ -1,4 +1,5 @@
-//! Reductions of any associative binary callable (NumPy's `add.reduce`).
+//! Reductions and scans of any associative binary callable (NumPy's
+//! `add.reduce` and `add.accumulate`).
 //!
 //! A binary callable declared [associative](Callable::associative) — with
 //! its identity, if it has one — gives [`Callable::reduce`]: a callable
@@ -36,17 +37,21 @@
 //!
 //! The builtin reductions (`sum`, `prod`, `min`, `max`, …) are typed loops
 //! and several times faster; they also reduce `var` dimensions, which this
-//! generic path does not.
+//! generic path does not. [`Callable::accumulate`] gives the scan
+//! (`NAME.accumulate`), along a fixed axis or each ragged row.
 
 use dynd_kernels::reduce::normalize_axes;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
-use dynd_types::{Dim, Scalar, Type};
+use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::callable::{Callable, Folding, Keyword, Kwargs};
 use crate::error::Error;
 
 /// The signature of every `.reduce` callable.
 const SIGNATURE: &str = "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any";
+
+/// The signature of every `.accumulate` callable.
+const SCAN_SIGNATURE: &str = "(Any, axis: ?int64) -> Any";
 
 fn value_error(what: String) -> Error {
     dynd_kernels::Error::Value { what }.into()
@@ -118,21 +123,134 @@ impl Callable {
     }
 }
 
-/// `a` folded with `op` as the keywords ask.
-fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
-    let identity_value = op.identity();
-    let axes = crate::reductions::axes(name, kw)?;
-    let keepdims = kw.bool("keepdims")?.unwrap_or(false);
-    let mask = crate::reductions::mask(name, kw)?;
-    if a.ty().has_var_dim() {
+impl Callable {
+    /// The scan of this associative binary callable, called
+    /// `NAME.accumulate` (NumPy's `ufunc.accumulate`): the result has the
+    /// array's shape, and element `i` along `axis` (0 by default;
+    /// negative from the end) combines elements `0..=i` in order. Along a
+    /// `var` dimension each ragged row is scanned on its own.
+    ///
+    /// The scan runs in whole-array calls of the operation: at step `d`
+    /// (1, 2, 4, …) every element from position `d` on is combined with
+    /// the one `d` before it — `log2 n` calls, each over views that share
+    /// the memory, and since the earlier operand always stays on the left
+    /// only associativity is needed (a Hillis–Steele scan). That is
+    /// `n log2 n` operations: the builtins `cumsum` and `cumprod` are one
+    /// sequential pass, about 9 times faster over a row of a million and
+    /// 25 times over short ragged rows (`benches/reduce.rs`, `scan`).
+    ///
+    /// ```
+    /// use dynd_arrfunc::{builtins, Callable};
+    /// use dynd_kernels::{array, Array, Complex};
+    ///
+    /// let running_max = builtins::get("maximum.accumulate")?;
+    /// let a = array![[3, 1, 4, 1, 5], [9, 2, 6]];
+    /// let axis = Array::from_scalar(1i64);
+    /// assert_eq!(running_max.call_kw(&[&a], &[("axis", &axis)])?.to_string(), "[[3, 3, 4, 4, 5], [9, 9, 9]]");
+    ///
+    /// // Not commutative, only associative: the composition of affine maps
+    /// // x -> a x + b, as (a, b) pairs packed in a complex number.
+    /// let compose = Callable::map2("compose", |f: Complex<f64>, g: Complex<f64>| {
+    ///     Complex::new(g.re * f.re, g.re * f.im + g.im)
+    /// })
+    /// .associative(None)?;
+    /// let maps = Array::from_vec(vec![Complex::new(2.0, 1.0), Complex::new(3.0, 0.0), Complex::new(1.0, 5.0)]);
+    /// // x -> 2x + 1, then x -> 3(2x + 1) = 6x + 3, then x -> 6x + 8
+    /// // (complex numbers print as [re, im]).
+    /// assert_eq!(compose.accumulate()?.call(&[&maps])?.to_string(), "[[2, 1], [6, 3], [6, 8]]");
+    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Value`](dynd_kernels::Error::Value) if the callable was not
+    /// declared associative. Calls of the scan fail for an axis out of
+    /// range, an operation that changes its operands' type, and a scan
+    /// along a fixed dimension of an array with `var` dimensions inside it.
+    pub fn accumulate(&self) -> Result<Callable, Error> {
+        if self.folding.is_none() {
+            return Err(value_error(format!(
+                "{} has no scan: it is not declared associative",
+                self.name()
+            )));
+        }
+        let name = format!("{}.accumulate", self.name());
+        let op = self.clone();
+        let label = name.clone();
+        Callable::function(
+            &name,
+            SCAN_SIGNATURE,
+            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+            move |args, kw| scan(&op, &label, args[0], kw),
+        )
+    }
+}
+
+/// `a` scanned with `op` along the `axis` keyword's axis.
+fn scan(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+    let ndim = a.ndim();
+    if ndim == 0 {
+        return Err(value_error(format!(
+            "{name}: a scan needs an array with a dimension, not a 0-d {}",
+            a.ty()
+        )));
+    }
+    let axis = kw.int("axis")?.unwrap_or(0);
+    let axis = normalize_axes(Some(&[axis]), ndim, name)?[0];
+    let (dims, _) = a.ty().split_dims();
+    let along_var = matches!(dims[axis], Dim::Var);
+    if dims[..axis].iter().any(|d| matches!(d, Dim::Var))
+        || (!along_var && dims[axis + 1..].iter().any(|d| matches!(d, Dim::Var)))
+    {
         return Err(dynd_kernels::Error::Unsupported {
-            operation: "reducing var dimensions through a callable's .reduce (the builtins sum, prod, min, max, all, any and mean reduce them)",
+            operation: "a scan of a callable along this axis (it runs along a fixed dimension of an array without var dimensions, or along the rows of a var dimension under fixed ones)",
             ty: a.ty().clone(),
         }
         .into());
     }
-    // The type the fold runs in: `op` of two `r` must give `r` again.
-    let dtype = a.dtype().clone();
+    let r = fold_type(op, name, a.dtype())?;
+    let mut out = as_fold_type(a, &r)?;
+    // The longest line along the axis: the scan's steps stop there.
+    let extent = match dims[axis] {
+        Dim::Fixed(n) => *n,
+        _ => {
+            let probe = out
+                .option_parts()
+                .map_or_else(|| out.clone(), |(values, _)| values);
+            let counts =
+                dynd_kernels::reduce::count(&probe, Some(&[axis as i64]), false, None, name)?;
+            counts
+                .reshape(&[-1])?
+                .to_vec::<i64>()?
+                .into_iter()
+                .max()
+                .map_or(0, |n| n as usize)
+        }
+    };
+    let at = |start: Option<i64>, stop: Option<i64>| -> Vec<Index> {
+        let mut index = vec![Index::ALL; axis];
+        index.push(Index::slice(start, stop, 1));
+        index
+    };
+    let mut d = 1usize;
+    while d < extent {
+        let step = d as i64;
+        let combined = {
+            // Views of `out` that end before the write below, so that `out`
+            // is again the only owner of its memory and is written in place.
+            let earlier = out.index(&at(None, Some(-step)))?;
+            let later = out.index(&at(Some(step), None))?;
+            op.call(&[&earlier, &later])?
+        };
+        out.assign_at(&at(Some(step), None), &combined, ErrorMode::NoCheck)?;
+        d *= 2;
+    }
+    Ok(out)
+}
+
+/// The type `r` that `op` folds or scans an array of `dtype` in (`op` of
+/// two `r` must give `r` again).
+fn fold_type(op: &Callable, name: &str, dtype: &Type) -> Result<Type, Error> {
     let pair = [dtype.clone(), dtype.clone()];
     let (takes, r) = match op.dispatch(&pair) {
         Ok(o) => (
@@ -153,15 +271,41 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
             takes.join(", ")
         )));
     }
+    // An overload lifted over NA gives NA for NA: the fold runs in `?r`.
+    if matches!(dtype.kind(), TypeKind::Option(_)) && !matches!(r.kind(), TypeKind::Option(_)) {
+        return Ok(Type::option(r)?);
+    }
+    Ok(r)
+}
+
+/// `a` as an array of `r`, its dimensions kept.
+fn as_fold_type(a: &Array, r: &Type) -> Result<Array, Error> {
+    if a.dtype() == r {
+        return Ok(a.clone());
+    }
     let (dims, _) = a.ty().split_dims();
-    let x = if dtype == r {
-        a.clone()
-    } else {
-        a.cast(
-            &Type::with_dims(dims.into_iter().cloned(), r.clone())?,
-            ErrorMode::Fractional,
-        )?
-    };
+    Ok(a.cast(
+        &Type::with_dims(dims.into_iter().cloned(), r.clone())?,
+        ErrorMode::Fractional,
+    )?)
+}
+
+/// `a` folded with `op` as the keywords ask.
+fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+    let identity_value = op.identity();
+    let axes = crate::reductions::axes(name, kw)?;
+    let keepdims = kw.bool("keepdims")?.unwrap_or(false);
+    let mask = crate::reductions::mask(name, kw)?;
+    if a.ty().has_var_dim() {
+        return Err(dynd_kernels::Error::Unsupported {
+            operation: "reducing var dimensions through a callable's .reduce (the builtins sum, prod, min, max, all, any and mean reduce them)",
+            ty: a.ty().clone(),
+        }
+        .into());
+    }
+    let dtype = a.dtype().clone();
+    let r = fold_type(op, name, &dtype)?;
+    let x = as_fold_type(a, &r)?;
     let as_r = |v: &Array, what: &str| -> Result<Array, Error> {
         if v.ty() == &r {
             return Ok(v.clone());

@@ -184,3 +184,16 @@ fn reduce_errors_say_what_was_wrong() {
 fn err_arity() -> String {
     "negative takes 1 argument(s), so it cannot be associative (a binary operation)".to_string()
 }
+
+#[test]
+fn na_propagates_through_a_fold_as_through_the_operation() {
+    let ty = "2 * 3 * ?int64".parse().unwrap();
+    let a = Array::from_json("[[1, null, 2], [3, 4, 5]]", Some(&ty)).unwrap();
+    let add = builtins::get("add.reduce").unwrap();
+    let axis = Array::from_scalar(1i64);
+    assert_eq!(
+        run(&add, &a, &[("axis", &axis)]).unwrap(),
+        "[null, 12] : 2 * ?int64"
+    );
+    assert_eq!(run(&add, &a, &[]).unwrap(), "null : ?int64");
+}

@@ -272,6 +272,7 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
             };
             let found = match name.split_once('.') {
                 Some((base, "reduce")) => lookup(base).map(|c| c.reduce()),
+                Some((base, "accumulate")) => lookup(base).map(|c| c.accumulate()),
                 _ => lookup(name).map(Ok),
             };
             let Some(f) = found else {

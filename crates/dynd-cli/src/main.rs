@@ -346,7 +346,7 @@ fn list() -> Success {
             text.push_str(&format!("    {s}\n"));
         }
         functions.insert(c.name().to_string(), json!(sigs));
-        if let Ok(r) = c.reduce() {
+        for r in [c.reduce(), c.accumulate()].into_iter().flatten() {
             let sigs: Vec<String> = r.signatures().iter().map(|s| s.to_string()).collect();
             text.push_str(&format!("{}\n", r.name()));
             for s in &sigs {

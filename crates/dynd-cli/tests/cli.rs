@@ -515,6 +515,10 @@ fn eval_reaches_reductions_scans_and_array_functions() {
             "[5, 7, 9]\ntype: 3 * int64\n",
         ),
         (
+            "maximum.accumulate([[3, 1, 4], [1, 5]], axis=1)",
+            "[[3, 3, 4], [1, 5]]\ntype: 2 * var * int64\n",
+        ),
+        (
             "mean([[1, 2, 3], [4, 5]], axis=0)",
             "[2.5, 3.5, 3]\ntype: var * float64\n",
         ),
@@ -562,6 +566,7 @@ fn eval_reaches_reductions_scans_and_array_functions() {
     for name in [
         "sum",
         "add.reduce",
+        "add.accumulate",
         "cumsum",
         "split",
         "sorted",

@@ -86,7 +86,13 @@ fn slice_range(
         let start = start.map_or(0, norm).clamp(0, n);
         let stop = stop.map_or(n, norm).clamp(0, n);
         let count = if stop > start {
-            (stop - start + step - 1) / step
+            // A unit step, the common case (once per ragged row), needs no
+            // 128-bit division.
+            if step == 1 {
+                stop - start
+            } else {
+                (stop - start + step - 1) / step
+            }
         } else {
             0
         };

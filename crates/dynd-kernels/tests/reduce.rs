@@ -531,6 +531,23 @@ fn stateful_reductions_and_scans_follow_views() {
         "[[3, 5], [1]]"
     );
     assert!(accumulate(&ragged, 0, add, "cumsum").is_err());
+    // Rows under two fixed dimensions, every other one (the general row
+    // reader, not plain slices), strided within each row.
+    let deep = Array::from_json(
+        "[[[1, 2, 3], [], [4, 5]], [[6], [7, 8, 9, 10], [11, 12]]]",
+        Some(&"2 * 3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let view = deep
+        .index(&[
+            Index::ALL,
+            Index::slice(None, None, 2),
+            Index::slice(None, None, 2),
+        ])
+        .unwrap();
+    let scanned = accumulate(&view, 2, add, "cumsum").unwrap();
+    assert_eq!(scanned.ty().to_string(), "2 * 2 * var * float64");
+    assert_eq!(scanned.to_string(), "[[[1, 4], [4]], [[6], [11]]]");
 }
 
 /// The per-row fast path (rows read as slices, short rows folded by

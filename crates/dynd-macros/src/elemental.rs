@@ -901,6 +901,26 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                     });
                 #krate::__private::reduce(&*REDUCTION, array, axis, keepdims)
             }
+
+            /// Scans `array` with this associative operation along `axis`
+            /// (negative from the end; along a `var` dimension, each
+            /// ragged row): element `i` combines elements `0..=i` in order.
+            ///
+            /// # Errors
+            ///
+            /// As the scan callable (an axis out of range, a fixed axis
+            /// with `var` dimensions inside it, …).
+            #vis fn accumulate(
+                array: impl #krate::nd::IntoArray,
+                axis: i64,
+            ) -> ::core::result::Result<#krate::nd::Array, #krate::func::Error> {
+                static SCAN: #krate::__private::LazyLock<#krate::func::Callable> =
+                    #krate::__private::LazyLock::new(|| match #name::__callable().accumulate() {
+                        ::core::result::Result::Ok(r) => r,
+                        ::core::result::Result::Err(e) => ::core::unreachable!("#[elemental] declared the operation associative: {e}"),
+                    });
+                #krate::__private::accumulate(&*SCAN, array, axis)
+            }
         }
     });
     let sig_list = &signatures;

@@ -51,4 +51,4 @@ pub use parse::{is_typevar_name, similar_names, MAX_DEPTH};
 pub use pattern::{Binding, Bindings, Mismatch, ResolveError};
 pub use promote::{can_cast_safely, promote, promote_scalars};
 pub use scalar::{Scalar, ScalarCategory};
-pub use ty::{Callable, Dim, Encoding, Name, Struct, Tuple, Type, TypeKind, MAX_DIMS, MAX_LEVELS};
+pub use ty::{Dim, Encoding, Name, Signature, Struct, Tuple, Type, TypeKind, MAX_DIMS, MAX_LEVELS};

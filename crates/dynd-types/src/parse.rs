@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::scalar::Scalar;
-use crate::ty::{Callable, Dim, Encoding, Name, Struct, Tuple, Type, TypeKind, MAX_DIMS};
+use crate::ty::{Dim, Encoding, Name, Signature, Struct, Tuple, Type, TypeKind, MAX_DIMS};
 
 /// How deeply brackets, options and callables may nest.
 pub const MAX_DEPTH: usize = 64;
@@ -818,7 +818,7 @@ impl<'a> Parser<'a> {
             }
         }
         let ret = self.parse_type()?;
-        Ok(Type::from_kind_unchecked(TypeKind::Callable(Callable {
+        Ok(Type::from_kind_unchecked(TypeKind::Callable(Signature {
             positional,
             variadic_positional,
             keywords,

@@ -39,7 +39,7 @@ use std::fmt;
 
 use crate::broadcast::broadcast_dim_lists;
 use crate::error::Error;
-use crate::ty::{Callable, Dim, Name, Type, TypeKind};
+use crate::ty::{Dim, Name, Signature, Type, TypeKind};
 
 /// What a type variable is bound to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -583,7 +583,7 @@ impl Matcher<'_> {
 
     fn args<T: Borrow<Type>>(
         &mut self,
-        sig: &Callable,
+        sig: &Signature,
         positional: &[T],
         keywords: &[(Name, Type)],
     ) -> Result<(), Mismatch> {

@@ -11,7 +11,7 @@
 use std::fmt::{self, Write};
 
 use crate::parse::is_identifier;
-use crate::ty::{Callable, Type, TypeKind};
+use crate::ty::{Signature, Type, TypeKind};
 
 /// Writes a field or keyword name, quoting it if it is not an identifier.
 pub(crate) fn write_name(f: &mut impl Write, name: &str) -> fmt::Result {
@@ -51,7 +51,7 @@ fn write_list<T>(
     Ok(())
 }
 
-fn write_callable(f: &mut fmt::Formatter<'_>, c: &Callable) -> fmt::Result {
+fn write_callable(f: &mut fmt::Formatter<'_>, c: &Signature) -> fmt::Result {
     f.write_char('(')?;
     write_list(f, &c.positional, c.variadic_positional, |f, t| {
         write!(f, "{t}")

@@ -121,7 +121,7 @@ pub enum TypeKind {
     /// `Scalar`: matches any data type (any type that is not a dimension).
     AnyScalar,
     /// `(args, kw: T) -> R`: a callable signature.
-    Callable(Callable),
+    Callable(Signature),
 }
 
 /// The encoding of a `fixed_string`.
@@ -189,7 +189,7 @@ pub struct Struct {
 
 /// A callable signature: positional and keyword arguments and a return type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Callable {
+pub struct Signature {
     /// Positional argument types, in order.
     pub positional: Vec<Type>,
     /// `(T, ...) -> R`: more positional arguments may follow.

@@ -2,7 +2,7 @@
 //! input, broadcasting laws.
 
 use dynd_types::{
-    broadcast, BroadcastMode, Callable, Dim, Encoding, Name, Scalar, Struct, Tuple, Type, TypeKind,
+    broadcast, BroadcastMode, Dim, Encoding, Name, Scalar, Signature, Struct, Tuple, Type, TypeKind,
 };
 use proptest::prelude::*;
 
@@ -111,7 +111,7 @@ fn any_type() -> impl Strategy<Value = Type> {
                 .prop_filter_map(
                     "valid callable",
                     |(positional, vp, keywords, vk, ret)| {
-                        Type::new(TypeKind::Callable(Callable {
+                        Type::new(TypeKind::Callable(Signature {
                             positional,
                             variadic_positional: vp,
                             keywords,

@@ -148,7 +148,7 @@ pub use dynd_macros::datashape;
 /// | an explicit signature, checked against the Rust types | `signature = "(M * float64, N * float64) -> float64"` | as written |
 /// | keywords (trailing) | `#[kw] eps: f64`, `#[kw(default = 0.5)] p: f64` | `(float64, eps: float64) -> float64` |
 /// | strict broadcasting (only 0-d arguments extend) | `strict` | |
-/// | an associative operation with its reduction | `reduce(identity = 0)` | `name::reduce(array, axis, keepdims)` |
+/// | an associative operation with its reduction and scan | `reduce(identity = 0)` | `name::reduce(array, axis, keepdims)`, `name::accumulate(array, axis)` |
 /// | the facade's path (inside this workspace) | `crate = "crate"` | |
 ///
 /// A fn takes up to 16 parameters, keywords included. The textbook
@@ -203,6 +203,8 @@ pub use dynd_macros::datashape;
 ///     fn call(x: impl nd::IntoArray, y: impl nd::IntoArray) -> Result<nd::Array, func::Error>;
 ///     fn reduce(array: impl nd::IntoArray, axis: Option<&[i64]>, keepdims: bool)
 ///         -> Result<nd::Array, func::Error>;  // with `reduce(...)`
+///     fn accumulate(array: impl nd::IntoArray, axis: i64)
+///         -> Result<nd::Array, func::Error>;  // with `reduce(...)`: the scan
 /// }
 /// ```
 ///
@@ -300,6 +302,16 @@ pub mod __private {
         }
         r.call_kw(&[&array], &kw)
     }
+
+    /// Calls the scan `s` of an associative `#[elemental]` fn.
+    ///
+    /// # Errors
+    ///
+    /// As the scan's call.
+    pub fn accumulate(s: &Callable, array: impl IntoArray, axis: i64) -> Result<Array, Error> {
+        let array = array.into_array()?;
+        s.call_kw(&[&array], &[("axis", &Array::from_scalar(axis))])
+    }
 }
 
 #[cfg(test)]
@@ -320,6 +332,10 @@ mod tests {
         assert_eq!(
             add::reduce(vec![1i64, 2], None, false).unwrap().to_string(),
             "3"
+        );
+        assert_eq!(
+            add::accumulate(vec![1i64, 2], 0).unwrap().to_string(),
+            "[1, 3]"
         );
         let types = add::signatures();
         assert_eq!(types[0].to_string(), "(int64, int64) -> int64");

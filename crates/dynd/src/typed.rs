@@ -265,7 +265,11 @@ impl ReduceOptions {
 }
 
 macro_rules! reductions {
-    ($(($name:ident, $axis:ident, $with:ident, $doc:literal)),* $(,)?) => {
+    (
+        $(($name:ident, $axis:ident, $with:ident, $doc:literal)),* $(,)?;
+        trait { $($decl:tt)* }
+        impl { $($imp:tt)* }
+    ) => {
         /// Reductions as methods of [`Array`] (in the prelude): each is the
         /// builtin of its name, over every axis (`sum`), some axes
         /// (`sum_axis(1)`, `sum_axis([0, 1])`) or with all its keywords
@@ -305,6 +309,7 @@ macro_rules! reductions {
                 /// As the builtin, naming a keyword it does not take.
                 fn $with(&self, options: &ReduceOptions) -> Result<Array, Error>;
             )*
+            $($decl)*
         }
 
         impl ArrayExt for Array {
@@ -325,6 +330,7 @@ macro_rules! reductions {
                     options.call(handle(&CELL, stringify!($name)), self)
                 }
             )*
+            $($imp)*
         }
     };
 }
@@ -349,5 +355,96 @@ reductions!(
     ),
     (count, count_axis, count_with, "number of elements"),
     (all, all_axis, all_with, "logical and"),
-    (any, any_axis, any_with, "logical or"),
+    (any, any_axis, any_with, "logical or");
+    trait {
+        /// The running sums along `axis` (the builtin `cumsum`; negative
+        /// from the last; along a `var` dimension, each ragged row).
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// let x = nd::array![[1, 2, 3], [4], [5, 6]];
+        /// assert_eq!(x.cumsum(1)?.to_string(), "[[1, 3, 6], [4], [5, 11]]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// As the builtin: a type it does not take, an axis out of range,
+        /// a fixed axis over `var` dimensions.
+        fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// The running products along `axis` (the builtin `cumprod`).
+        ///
+        /// # Errors
+        ///
+        /// As [`cumsum`](ArrayExt::cumsum).
+        fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// The scan of an associative binary callable along `axis` (its
+        /// `accumulate`): element `i` combines elements `0..=i` in order.
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// let x = nd::array![[3, 1, 4, 1, 5], [9, 2, 6]];
+        /// let running_max = x.accumulate(&builtins::get("maximum")?, -1)?;
+        /// assert_eq!(running_max.to_string(), "[[3, 3, 4, 4, 5], [9, 9, 9]]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// A callable not declared associative; as
+        /// [`Callable::accumulate`] otherwise.
+        fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// A sorted copy, along `axis` (the builtin `sorted`: stable,
+        /// ascending, NaN last; ragged rows each on their own).
+        /// [`Array::sort`] sorts in place.
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// let x = nd::array![[3.0, 1.0, 2.0], [0.5]];
+        /// assert_eq!(x.sorted(-1)?.to_string(), "[[1, 2, 3], [0.5]]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// As the builtin: a type without an order (complex, strings,
+        /// structures), an axis out of range.
+        fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+    }
+    impl {
+        fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+            static CELL: OnceLock<Callable> = OnceLock::new();
+            let axis = Array::from_scalar(axis_value(axis));
+            handle(&CELL, "cumsum").call_kw(&[self], &[("axis", &axis)])
+        }
+
+        fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+            static CELL: OnceLock<Callable> = OnceLock::new();
+            let axis = Array::from_scalar(axis_value(axis));
+            handle(&CELL, "cumprod").call_kw(&[self], &[("axis", &axis)])
+        }
+
+        fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error> {
+            let axis = Array::from_scalar(axis_value(axis));
+            op.accumulate()?.call_kw(&[self], &[("axis", &axis)])
+        }
+
+        fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+            static CELL: OnceLock<Callable> = OnceLock::new();
+            let axis = Array::from_scalar(axis_value(axis));
+            handle(&CELL, "sorted").call_kw(&[self], &[("axis", &axis)])
+        }
+    }
 );
+
+/// An axis as `i64`: one past `i64::MAX` saturates, and is out of range
+/// anyway.
+fn axis_value(axis: impl TryInto<i64>) -> i64 {
+    axis.try_into().unwrap_or(i64::MAX)
+}

@@ -20,7 +20,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(larger::reduce(vec![1.5, -2.0, 7.25], None, false)?.to_string(), "7.25");
     let err = larger::reduce(Vec::<f64>::new(), None, false).unwrap_err();
     assert!(err.to_string().contains("pass `initial`"), "{err}");
-    // The callable reduces too (`larger.reduce`).
+    // The scan beside the reduction, ragged rows included.
+    assert_eq!(add::accumulate(vec![vec![1i64, 2], vec![3, 4, 5]], 1)?.to_string(), "[[1, 3], [3, 7, 12]]");
+    assert_eq!(larger::accumulate(vec![1.5, -2.0, 7.25], -1)?.to_string(), "[1.5, 1.5, 7.25]");
+    let err = larger::accumulate(vec![1.5], 1).unwrap_err();
+    assert!(err.to_string().contains("axis 1 is out of bounds"), "{err}");
+    // The callable reduces and scans too (`larger.reduce`, `larger.accumulate`).
     assert_eq!(larger::callable().reduce()?.name(), "larger.reduce");
+    assert_eq!(larger::callable().accumulate()?.name(), "larger.accumulate");
     Ok(())
 }

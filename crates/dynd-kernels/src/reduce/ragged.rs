@@ -996,21 +996,49 @@ pub(super) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
     if axis != rows.shape.len() {
         return Err(unsupported());
     }
-    let lines = (0..rows.count)
-        .map(|r| {
-            let xs = rows.row::<T>(r, name)?;
-            let mut acc: Option<T> = None;
-            Ok(xs
-                .iter()
-                .map(|&x| {
-                    let v = acc.map_or(x, |p| f(p, x));
-                    acc = Some(v);
-                    v
-                })
-                .collect())
-        })
-        .collect::<Result<Vec<Vec<T>>, Error>>()?;
-    var_array(&rows.shape, lines, Ok)
+    // One values buffer and one pair per row, written as the rows are
+    // read (plain slices where `RowSlices` can give them).
+    let slices = RowSlices::<T>::of(&rows);
+    let size = std::mem::size_of::<T>();
+    let mut total = 0usize;
+    for r in 0..rows.count {
+        total = total.saturating_add(rows.pair(r, name)?.1);
+    }
+    let mut values: Vec<T> = Vec::new();
+    values
+        .try_reserve_exact(total)
+        .map_err(|_| Error::alloc(total as u128 * size as u128))?;
+    let mut pairs = vec![0u8; rows.count * PAIR_SIZE];
+    for (r, pair) in pairs.chunks_exact_mut(PAIR_SIZE).enumerate() {
+        let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+            Some(xs) => Cow::Borrowed(xs),
+            None => rows.row::<T>(r, name)?,
+        };
+        write_pair(pair, (values.len() * size) as u64, xs.len() as u64);
+        if let Some((&first, rest)) = xs.split_first() {
+            // `extend` over a slice's `map` writes without a capacity
+            // check per element, so `acc` stays in a register.
+            let mut acc = first;
+            values.push(acc);
+            values.extend(rest.iter().map(|&x| {
+                acc = f(acc, x);
+                acc
+            }));
+        }
+    }
+    let element = Arrmeta::Var {
+        values: MemoryBlock::from_vec(values),
+        offset: 0,
+        stride: size as isize,
+        packed: true,
+        element: Box::new(Arrmeta::Scalar),
+    };
+    let meta = crate::array::c_order_meta(&rows.shape, PAIR_SIZE, element)?;
+    let ty = Type::with_dims(
+        rows.shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
+        T::SCALAR.into(),
+    )?;
+    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(&pairs), 0)
 }
 
 /// Folds `xs` into `line` position by position (left-aligned), the
