@@ -18,15 +18,15 @@ fn errors_are_std_errors_with_sources_of_truth() {
     }
     let err = boxed().unwrap_err();
     assert!(err.to_string().starts_with("an option of an option"));
-    let e: ndt::Error = "3 *".parse::<Type>().unwrap_err().into();
-    assert!(matches!(e, ndt::Error::Parse(_)));
+    let e: dynd::Error = "3 *".parse::<Type>().unwrap_err().into();
+    assert!(matches!(e, dynd::Error::Parse(_)));
 }
 
 #[test]
 fn types_are_send_sync_and_cheap_to_clone() {
     fn assert_send_sync<T: Send + Sync + 'static>() {}
     assert_send_sync::<Type>();
-    assert_send_sync::<ndt::Error>();
+    assert_send_sync::<dynd::Error>();
     assert_eq!(std::mem::size_of::<Type>(), 16);
     let t = datashape!("{a: 3 * int8, b: var * string}");
     let u = t.clone();
@@ -34,4 +34,62 @@ fn types_are_send_sync_and_cheap_to_clone() {
     let mut set = std::collections::HashSet::new();
     set.insert(t);
     assert!(set.contains(&u));
+}
+
+#[test]
+fn the_error_is_small_enough_to_return_everywhere() {
+    // Large payloads are boxed: a `Result<Array, Error>` stays a few words.
+    let size = std::mem::size_of::<dynd::Error>();
+    assert!(size <= 96, "dynd::Error is {size} bytes");
+}
+
+#[test]
+fn one_error_type_from_every_layer() {
+    // Each layer's failure through `?` in one fn, matched by its data.
+    fn parse() -> Result<Type, dynd::Error> {
+        Ok("3 * flaot64".parse::<Type>()?)
+    }
+    fn assign() -> Result<Array, dynd::Error> {
+        let mut a = Array::zeros(&"2 * int8".parse()?)?;
+        a.assign(&nd::array![1, 300], ErrorMode::Overflow)?;
+        Ok(a)
+    }
+    fn call() -> Result<Array, dynd::Error> {
+        builtins::get("add")?.call(&[&nd::array!["a"], &nd::array![1]])
+    }
+    fn broadcast() -> Result<Type, dynd::Error> {
+        ndt::broadcast(
+            &["3 * int32".parse()?, "4 * int32".parse()?],
+            BroadcastMode::NumPy,
+        )
+    }
+    match parse().unwrap_err() {
+        dynd::Error::Parse(e) => assert_eq!(e.offset(), 4),
+        e => panic!("{e}"),
+    }
+    match assign().unwrap_err() {
+        dynd::Error::Kernel(e) => assert_eq!(e.path(), &[1]),
+        e => panic!("{e}"),
+    }
+    match call().unwrap_err() {
+        dynd::Error::NoMatch {
+            name, candidates, ..
+        } => {
+            assert_eq!(name, "add");
+            assert!(candidates.len() > 10);
+        }
+        e => panic!("{e}"),
+    }
+    match broadcast().unwrap_err() {
+        dynd::Error::Broadcast { axis, dims, .. } => {
+            assert_eq!(axis, 0);
+            assert_eq!(*dims, (Dim::Fixed(3), Dim::Fixed(4)));
+        }
+        e => panic!("{e}"),
+    }
+    let e = builtins::get("sume").unwrap_err();
+    assert!(
+        matches!(&e, dynd::Error::UnknownFunction { suggestions, .. } if suggestions[0] == "sum"),
+        "{e}"
+    );
 }

@@ -40,7 +40,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
     .unwrap_or_else(|e| unreachable!("builtin range: {e}"));
     let reshape = Callable::function("reshape", "(Any, Any) -> Any", vec![], |args, _| {
         let shape = ints("reshape", 1, args[1])?;
-        Ok(args[0].reshape(&shape)?)
+        args[0].reshape(&shape)
     })
     .unwrap_or_else(|e| unreachable!("builtin reshape: {e}"));
     let sorted = Callable::function(
@@ -66,12 +66,12 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         vec![Keyword::required("sep", Scalar::String)],
         |args, kw| {
             let sep = kw.string("sep")?.unwrap_or_default();
-            Ok(args[0].split_strings(&sep)?)
+            args[0].split_strings(&sep)
         },
     )
     .unwrap_or_else(|e| unreachable!("builtin split: {e}"));
     let string_length = Callable::function("string_length", "(Any) -> Any", vec![], |args, _| {
-        Ok(args[0].string_lengths()?)
+        args[0].string_lengths()
     })
     .unwrap_or_else(|e| unreachable!("builtin string_length: {e}"));
     let take = Callable::function(
@@ -86,7 +86,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
                 Some(m) => m.parse()?,
                 None => TakeMode::Raise,
             };
-            Ok(args[0].take(args[1], kw.int("axis")?, mode)?)
+            args[0].take(args[1], kw.int("axis")?, mode)
         },
     )
     .unwrap_or_else(|e| unreachable!("builtin take: {e}"));
@@ -96,7 +96,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
             .enumerate()
             .map(|(i, a)| index_entry(i + 1, a))
             .collect::<Result<Vec<Index>, Error>>()?;
-        Ok(args[0].index(&entries)?)
+        args[0].index(&entries)
     })
     .unwrap_or_else(|e| unreachable!("builtin index: {e}"));
     vec![
@@ -120,7 +120,6 @@ fn index_entry(i: usize, a: &Array) -> Result<Index, Error> {
                 a.ty()
             ),
         }
-        .into()
     };
     match a.to_value() {
         Value::Int(n) => Ok(Index::At(i64::try_from(n).map_err(|_| bad(""))?)),
@@ -164,8 +163,7 @@ fn ints(name: &str, i: usize, a: &Array) -> Result<Vec<i64>, Error> {
         Value::List(items) => items
             .iter()
             .map(|v| one(v).ok_or_else(bad))
-            .collect::<Result<_, _>>()
-            .map_err(Error::from),
+            .collect::<Result<_, _>>(),
         v => Ok(vec![one(&v).ok_or_else(bad)?]),
     }
 }
@@ -194,9 +192,9 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
         .map(|(i, a)| match a.to_value() {
             Value::Int(n) => Ok(Num::Int(n)),
             Value::Float(x) => Ok(Num::Float(x)),
-            _ => Err(Error::from(dynd_kernels::Error::Value {
+            _ => Err(dynd_kernels::Error::Value {
                 what: format!("range: argument {i} must be a number, not {a} ({})", a.ty()),
-            })),
+            }),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let (start, stop, step) = match nums.as_slice() {
@@ -244,8 +242,7 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
             if !n.is_finite() {
                 return Err(dynd_kernels::Error::Value {
                     what: format!("range: start {a}, stop {b} and step {s} give no finite length"),
-                }
-                .into());
+                });
             }
             let n = n.max(0.0) as usize;
             check_len(n)?;
@@ -269,7 +266,6 @@ fn step_zero() -> Error {
     dynd_kernels::Error::Value {
         what: "range: the step must not be zero".into(),
     }
-    .into()
 }
 
 /// Refuses lengths no array could hold.
@@ -277,8 +273,7 @@ fn check_len(n: usize) -> Result<(), Error> {
     if n > 1 << 40 {
         return Err(dynd_kernels::Error::Value {
             what: format!("range: {n} elements is more than an array here may hold"),
-        }
-        .into());
+        });
     }
     Ok(())
 }

@@ -674,8 +674,7 @@ fn type_arg(name: &str, i: usize, a: &Array) -> Result<Type, Error> {
                 "{name}: argument {i} must be a datashape string, not {a} ({})",
                 a.ty()
             ),
-        }
-        .into()),
+        }),
     }
 }
 
@@ -718,11 +717,11 @@ fn constructors() -> Vec<(&'static str, Callable)> {
                     let (dims, _) = args[0].ty().split_dims();
                     Type::with_dims(dims.into_iter().cloned(), target)?
                 };
-                Ok(args[0].cast(&target, mode)?)
+                args[0].cast(&target, mode)
             },
         ),
         build("zeros", "(string) -> Any", vec![], |args, _| {
-            Ok(Array::zeros(&type_arg("zeros", 0, args[0])?)?)
+            Array::zeros(&type_arg("zeros", 0, args[0])?)
         }),
         build("ones", "(string) -> Any", vec![], |args, _| {
             let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;

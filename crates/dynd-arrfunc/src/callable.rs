@@ -10,7 +10,7 @@
 //! rule on request, ragged rows checked per row), and runs one kernel.
 //!
 //! ```
-//! use dynd_arrfunc::{builtins, Signature};
+//! use dynd_arrfunc::{builtins, Callable};
 //! use dynd_kernels::array;
 //!
 //! let add = builtins::get("add").unwrap();
@@ -453,7 +453,7 @@ impl Callable {
     /// for every callable (unknown, repeated, missing) before `f` runs.
     ///
     /// ```
-    /// use dynd_arrfunc::{Signature, Keyword};
+    /// use dynd_arrfunc::{Callable, Keyword};
     /// use dynd_kernels::{array, Array};
     /// use dynd_types::Scalar;
     ///
@@ -535,8 +535,7 @@ impl Callable {
             return Err(dynd_kernels::Error::Unsupported {
                 operation: "adding keywords to a function callable (its signature names them)",
                 ty: f.signature.clone(),
-            }
-            .into());
+            });
         }
         if let Some(o) = self
             .overloads
@@ -546,8 +545,7 @@ impl Callable {
             return Err(dynd_kernels::Error::Unsupported {
                 operation: "keyword arguments on a core-dimension overload",
                 ty: o.signature.clone(),
-            }
-            .into());
+            });
         }
         if keywords.len() > self.arity() {
             return Err(Error::Arity {
@@ -563,8 +561,7 @@ impl Callable {
                         "{}: keyword '{}' of an elementwise callable needs a type and, if optional, a default",
                         self.name, k.name
                     ),
-                }
-                .into());
+                });
             }
             if keywords[..i].iter().any(|o| o.name == k.name) {
                 return Err(Error::DuplicateKeyword {
@@ -869,8 +866,7 @@ impl Callable {
                 return Err(dynd_kernels::Error::Unsupported {
                     operation: "an option argument to a core-dimension function",
                     ty: t.clone(),
-                }
-                .into());
+                });
             }
             // The arguments as the overload takes them (after any cast).
             let cast = args
@@ -891,7 +887,7 @@ impl Callable {
                 Type::with_dims(dims.into_iter().cloned(), ret.clone())
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(broadcast(&shaped, self.mode)?)
+        broadcast(&shaped, self.mode)
     }
 
     /// Calls the callable on arrays, allocating the result. A callable with
@@ -1004,7 +1000,7 @@ impl Callable {
                     result: r.ty().clone(),
                 });
             }
-            return Ok(out.assign(&r, ErrorMode::NoCheck)?);
+            return out.assign(&r, ErrorMode::NoCheck);
         }
         let resolution = self.resolved(args)?;
         let (index, result, as_is) = (resolution.0, &resolution.1, resolution.2);

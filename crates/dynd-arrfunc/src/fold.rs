@@ -54,7 +54,7 @@ const SIGNATURE: &str = "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, wh
 const SCAN_SIGNATURE: &str = "(Any, axis: ?int64) -> Any";
 
 fn value_error(what: String) -> Error {
-    dynd_kernels::Error::Value { what }.into()
+    dynd_kernels::Error::Value { what }
 }
 
 impl Callable {
@@ -205,8 +205,7 @@ fn scan(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
         return Err(dynd_kernels::Error::Unsupported {
             operation: "a scan of a callable along this axis (it runs along a fixed dimension of an array without var dimensions, or along the rows of a var dimension under fixed ones)",
             ty: a.ty().clone(),
-        }
-        .into());
+        });
     }
     let r = fold_type(op, name, a.dtype())?;
     let mut out = as_fold_type(a, &r)?;
@@ -273,7 +272,7 @@ fn fold_type(op: &Callable, name: &str, dtype: &Type) -> Result<Type, Error> {
     }
     // An overload lifted over NA gives NA for NA: the fold runs in `?r`.
     if matches!(dtype.kind(), TypeKind::Option(_)) && !matches!(r.kind(), TypeKind::Option(_)) {
-        return Ok(Type::option(r)?);
+        return Type::option(r);
     }
     Ok(r)
 }
@@ -284,10 +283,10 @@ fn as_fold_type(a: &Array, r: &Type) -> Result<Array, Error> {
         return Ok(a.clone());
     }
     let (dims, _) = a.ty().split_dims();
-    Ok(a.cast(
+    a.cast(
         &Type::with_dims(dims.into_iter().cloned(), r.clone())?,
         ErrorMode::Fractional,
-    )?)
+    )
 }
 
 /// `a` folded with `op` as the keywords ask.
@@ -300,8 +299,7 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
         return Err(dynd_kernels::Error::Unsupported {
             operation: "reducing var dimensions through a callable's .reduce (the builtins sum, prod, min, max, all, any and mean reduce them)",
             ty: a.ty().clone(),
-        }
-        .into());
+        });
     }
     let dtype = a.dtype().clone();
     let r = fold_type(op, name, &dtype)?;
@@ -335,7 +333,7 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
                 }
             })
             .collect();
-        Ok(x.index(&index)?)
+        x.index(&index)
     };
     if mask.is_some() && identity.is_none() {
         return Err(value_error(format!(
@@ -388,7 +386,7 @@ fn fold_axis(op: &Callable, mut x: Array, k: usize, mut n: usize) -> Result<Arra
     let view = |x: &Array, start: usize, stop: usize, step: i64| -> Result<Array, Error> {
         let mut index = vec![Index::ALL; k];
         index.push(Index::slice(Some(start as i64), Some(stop as i64), step));
-        Ok(x.index(&index)?)
+        x.index(&index)
     };
     // Everything right of what `x` still covers, folded.
     let mut tail: Option<Array> = None;

@@ -105,13 +105,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
             };
             let axes = axes("kahan_sum", kw)?;
             let keepdims = kw.bool("keepdims")?.unwrap_or(false);
-            Ok(reduce_with(
-                &x,
-                axes.as_deref(),
-                keepdims,
-                &KahanSum,
-                "kahan_sum",
-            )?)
+            reduce_with(&x, axes.as_deref(), keepdims, &KahanSum, "kahan_sum")
         },
     )
     .unwrap_or_else(|e| unreachable!("builtin kahan_sum: {e}"));
@@ -230,8 +224,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
             return Err(dynd_kernels::Error::Unsupported {
                 operation: "a reduction of an option of a non-scalar type",
                 ty: a.ty().clone(),
-            }
-            .into());
+            });
         }
         return plain(name, op, a, o);
     };
@@ -244,7 +237,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
             ..o.clone()
         };
         let complete = plain("all", Op::All, &valid, &all)?;
-        return Ok(Array::from_option_parts(&r, &complete)?);
+        return Array::from_option_parts(&r, &complete);
     }
     let keep = match &o.mask {
         Some(m) => builtin("logical_and", &[&valid, m])?,
@@ -308,8 +301,7 @@ fn extreme(a: &Array, high: bool) -> Result<Array, Error> {
             return Err(dynd_kernels::Error::Unsupported {
                 operation: "min and max of this data type",
                 ty: a.ty().clone(),
-            }
-            .into())
+            })
         }
     })
 }
@@ -327,7 +319,7 @@ fn plain(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
 /// `is_na(x)`: `bool`, true where `x` is NA (all false for a data type
 /// that is not an option).
 fn is_na(a: &Array) -> Result<Array, Error> {
-    Ok(a.is_na()?)
+    a.is_na()
 }
 
 /// `fill_na(x, value)`: `x`'s values, `value` (converted to `x`'s value
@@ -356,13 +348,7 @@ fn fill_na(a: &Array, value: &Array) -> Result<Array, Error> {
 fn null_count(name: &'static str, a: &Array, o: &Opts) -> Result<Array, Error> {
     let missing = is_na(a)?;
     let values = a.option_parts().map_or_else(|| a.clone(), |(v, _)| v);
-    Ok(dynd_kernels::reduce::count(
-        &values,
-        o.axes.as_deref(),
-        o.keepdims,
-        Some(&missing),
-        name,
-    )?)
+    dynd_kernels::reduce::count(&values, o.axes.as_deref(), o.keepdims, Some(&missing), name)
 }
 
 /// The `axis` keyword as a list of axes (`None` for all).
@@ -432,8 +418,7 @@ fn prepare(op: Op, a: &Array, what: &'static str) -> Result<(Scalar, Scalar, Arr
         return Err(dynd_kernels::Error::Unsupported {
             operation: what,
             ty: a.ty().clone(),
-        }
-        .into());
+        });
     };
     let acc = accumulator(op, s);
     let x = if acc == s {
@@ -452,14 +437,14 @@ fn prepare(op: Op, a: &Array, what: &'static str) -> Result<(Scalar, Scalar, Arr
 /// `float16`.
 fn restore(s: Scalar, r: Array) -> Result<Array, Error> {
     if s == Scalar::Float16 {
-        return Ok(r.cast(&with_dtype(&r, Scalar::Float16)?, ErrorMode::NoCheck)?);
+        return r.cast(&with_dtype(&r, Scalar::Float16)?, ErrorMode::NoCheck);
     }
     Ok(r)
 }
 
 fn with_dtype(a: &Array, s: Scalar) -> Result<Type, Error> {
     let (dims, _) = a.ty().split_dims();
-    Ok(Type::with_dims(dims.into_iter().cloned(), s.into())?)
+    Type::with_dims(dims.into_iter().cloned(), s.into())
 }
 
 /// Runs reduction `op` of `a` as the keywords ask.
@@ -470,8 +455,7 @@ fn run(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
         return Err(dynd_kernels::Error::Unsupported {
             operation: "min and max of complex numbers (they have no order)",
             ty: a.ty().clone(),
-        }
-        .into());
+        });
     }
     let (s, acc, input) = prepare(op, a, "a reduction of this data type")?;
     let (axes, keepdims, mask, initial) = (&o.axes, o.keepdims, &o.mask, o.initial.as_ref());
@@ -626,7 +610,7 @@ fn scalar_of<T: Element>(name: &str, v: &Array, acc: Scalar) -> Result<T, Error>
     let c = v
         .cast(&acc.into(), ErrorMode::Fractional)
         .map_err(|e| bad(format!("{v} ({}): {e}", v.ty())))?;
-    Ok(c.get::<T>(&[])?)
+    c.get::<T>(&[])
 }
 
 /// `sum / count` over the reduced axes (float64 for integers).
@@ -684,13 +668,7 @@ fn count(name: &str, a: &Array, o: &Opts) -> Result<Array, Error> {
         }
         None => (a.clone(), o.mask.clone()),
     };
-    Ok(dynd_kernels::reduce::count(
-        &a,
-        o.axes.as_deref(),
-        o.keepdims,
-        mask.as_ref(),
-        name,
-    )?)
+    dynd_kernels::reduce::count(&a, o.axes.as_deref(), o.keepdims, mask.as_ref(), name)
 }
 
 /// `cumsum` / `cumprod` along one `axis`; without one, along the only
@@ -706,8 +684,7 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
                     "{name}: an array with var dimensions ({}) needs `axis` (ragged rows are not flattened)",
                     a.ty()
                 ),
-            }
-            .into())
+            })
         }
         None => (a.reshape(&[-1])?, 0),
     };
@@ -740,8 +717,7 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
             return Err(dynd_kernels::Error::Unsupported {
                 operation: "a scan of this data type",
                 ty: a.ty().clone(),
-            }
-            .into())
+            })
         }
     };
     restore(s, r)
@@ -759,16 +735,14 @@ fn variance(name: &str, root: bool, a: &Array, o: &Opts) -> Result<Array, Error>
             return Err(dynd_kernels::Error::Unsupported {
                 operation: "a variance of this data type",
                 ty: a.ty().clone(),
-            }
-            .into())
+            })
         }
     };
     if s.category() == ScalarCategory::Complex {
         return Err(dynd_kernels::Error::Unsupported {
             operation: "a variance of complex numbers",
             ty: a.ty().clone(),
-        }
-        .into());
+        });
     }
     let float = match s {
         Scalar::Float32 | Scalar::Float16 => Scalar::Float32,

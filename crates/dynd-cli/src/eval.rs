@@ -186,7 +186,7 @@ impl Parser<'_> {
             return Ok(Expr::Call { name, args, kwargs });
         }
         let (v, n) = Value::parse_json_prefix(&self.text[self.pos..]).map_err(|e| match e {
-            dynd::nd::Error::Json { offset, message } => {
+            dynd::Error::Json { offset, message } => {
                 error_at(self.text, self.pos + offset, &message)
             }
             e => e.to_string(),
@@ -254,7 +254,7 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
             )),
             None => Ok(()),
         };
-    let err = |e: dynd::nd::Error| e.to_string();
+    let err = |e: dynd::Error| e.to_string();
     match name {
         "array" => {
             arity(2)?;

@@ -142,11 +142,11 @@ impl Builder {
                 }
             }
             _ if ty.is_symbolic() => {
-                return Err(Error::Type(dynd_types::Error::Symbolic {
+                return Err(dynd_types::Error::Symbolic {
                     operation: "an array",
                     ty: ty.clone(),
                     reason: "it is a pattern, not a type of data".into(),
-                }))
+                })
             }
             _ => return Err(unsupported("building an array", ty)),
         })

@@ -179,10 +179,10 @@ fn data_type_to_dynd(dt: &DataType, nullable: bool, path: &str) -> Result<Type, 
         DataType::List(f)
         | DataType::LargeList(f)
         | DataType::ListView(f)
-        | DataType::LargeListView(f) => return Ok(Type::dim(Dim::Var, item(f)?)?),
+        | DataType::LargeListView(f) => return Type::dim(Dim::Var, item(f)?),
         DataType::FixedSizeList(f, k) => {
             let k = usize::try_from(*k).map_err(|_| no_dynd_type(dt, path))?;
-            return Ok(Type::dim(Dim::Fixed(k), item(f)?)?);
+            return Type::dim(Dim::Fixed(k), item(f)?);
         }
         DataType::Struct(fields) => {
             let fields = fields

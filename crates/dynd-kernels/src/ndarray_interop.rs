@@ -101,7 +101,7 @@ impl<T: Element> TryFrom<ndarray::ArrayD<T>> for Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Type`] for more dimensions than a type holds.
+    /// [`Error::Invalid`] for more dimensions than a type holds.
     fn try_from(a: ndarray::ArrayD<T>) -> Result<Array, Error> {
         let shape = a.shape().to_vec();
         let strides = a.strides().to_vec();

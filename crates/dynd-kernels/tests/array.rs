@@ -161,7 +161,7 @@ fn values_that_do_not_fit_name_the_element() {
     }
     assert!(matches!(
         Array::from_json("[1]", Some(&t("N * int32"))),
-        Err(Error::Type(_))
+        Err(Error::Symbolic { .. })
     ));
 }
 

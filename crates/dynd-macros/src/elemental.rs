@@ -893,7 +893,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 array: impl #krate::nd::IntoArray,
                 axis: ::core::option::Option<&[i64]>,
                 keepdims: bool,
-            ) -> ::core::result::Result<#krate::nd::Array, #krate::func::Error> {
+            ) -> ::core::result::Result<#krate::nd::Array, #krate::Error> {
                 static REDUCTION: #krate::__private::LazyLock<#krate::func::Callable> =
                     #krate::__private::LazyLock::new(|| match #name::__callable().reduce() {
                         ::core::result::Result::Ok(r) => r,
@@ -913,7 +913,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             #vis fn accumulate(
                 array: impl #krate::nd::IntoArray,
                 axis: i64,
-            ) -> ::core::result::Result<#krate::nd::Array, #krate::func::Error> {
+            ) -> ::core::result::Result<#krate::nd::Array, #krate::Error> {
                 static SCAN: #krate::__private::LazyLock<#krate::func::Callable> =
                     #krate::__private::LazyLock::new(|| match #name::__callable().accumulate() {
                         ::core::result::Result::Ok(r) => r,
@@ -991,7 +991,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             #vis fn call(
                 #(#pos_names: impl #krate::nd::IntoArray,)*
                 #(#kw_names: impl #krate::nd::IntoArray,)*
-            ) -> ::core::result::Result<#krate::nd::Array, #krate::func::Error> {
+            ) -> ::core::result::Result<#krate::nd::Array, #krate::Error> {
                 #(let #pos_names = #krate::nd::IntoArray::into_arg(#pos_names)?;)*
                 #(let #kw_names = #krate::nd::IntoArray::into_arg(#kw_names)?;)*
                 #call_body

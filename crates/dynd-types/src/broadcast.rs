@@ -132,7 +132,7 @@ pub fn broadcast(types: &[Type], mode: BroadcastMode) -> Result<Type, Error> {
                         return Err(Error::Broadcast {
                             axis: offset + i,
                             args: (prev_arg, arg),
-                            dims: (prev, d.clone()),
+                            dims: Box::new((prev, d.clone())),
                             types: (types[prev_arg].clone(), types[arg].clone()),
                         })
                     }

@@ -1,16 +1,22 @@
-//! Errors of the type layer.
+//! The one error type of dynd-rs, from every layer: types, arrays and
+//! kernels, callables; and the errors it carries (a datashape that did not
+//! parse, a kernel's failure on an element).
 
 use std::fmt;
 
 use crate::ty::{Dim, Name, Type};
 
-/// Any error of `dynd-types`.
+/// Any error of dynd-rs: every layer (types, arrays and kernels,
+/// callables) returns this one type, so `?` needs no conversion between
+/// them. Each variant carries the values involved (types, shapes, axes,
+/// indexes, names), and its message says what was wrong, where, and what
+/// was expected.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The datashape text did not parse.
     #[error(transparent)]
-    Parse(#[from] ParseError),
+    Parse(Box<ParseError>),
     /// A [`crate::TypeKind`] broke an invariant of [`Type::new`].
     #[error("invalid type: {what}")]
     Invalid {
@@ -29,7 +35,7 @@ pub enum Error {
         /// The indexes of the two arguments.
         args: (usize, usize),
         /// The two dimensions that disagree.
-        dims: (Dim, Dim),
+        dims: Box<(Dim, Dim)>,
         /// The two argument types.
         types: (Type, Type),
     },
@@ -77,7 +83,459 @@ pub enum Error {
     /// Broadcasting was asked for no arguments.
     #[error("broadcasting needs at least one type")]
     NoArguments,
+
+    // ---- arrays and kernels ----
+    /// A kernel failed on an element.
+    #[error(transparent)]
+    Kernel(Box<KernelError>),
+    /// JSON text did not parse, or does not fit the type.
+    #[error("invalid JSON value at byte {offset}: {message}")]
+    Json {
+        /// Byte offset in the JSON text.
+        offset: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// A value does not fit the requested type or shape.
+    #[error("{what}")]
+    Value {
+        /// What was wrong.
+        what: String,
+    },
+    /// An operation this layer does not support for these types (yet).
+    #[error("{operation} is not supported for {ty}")]
+    Unsupported {
+        /// What was attempted.
+        operation: &'static str,
+        /// The type.
+        ty: Type,
+    },
+    /// An assignment whose source dimension does not broadcast to the
+    /// destination's.
+    #[error(
+        "cannot assign {src} to {dst}: source dimension {axis} ({src_dim}) does not \
+         broadcast to the destination's ({dst_dim}); the source broadcasts to the \
+         destination, never the reverse"
+    )]
+    AssignBroadcast {
+        /// The destination dimension position, 0 = outermost.
+        axis: usize,
+        /// The source's dimension there (or `none`).
+        src_dim: String,
+        /// The destination's dimension there.
+        dst_dim: String,
+        /// The source type.
+        src: Type,
+        /// The destination type.
+        dst: Type,
+    },
+    /// A write to a read-only array.
+    #[error("the array is read-only")]
+    ReadOnly,
+    /// A typed view of the wrong element type.
+    #[error("the array's data type is {actual}, not {requested}")]
+    DtypeMismatch {
+        /// The array's data type.
+        actual: Type,
+        /// The requested one.
+        requested: Type,
+    },
+    /// An index out of range.
+    #[error("index {index} is out of bounds for dimension {axis} of size {size}")]
+    Index {
+        /// The index given.
+        index: i64,
+        /// The dimension.
+        axis: usize,
+        /// Its size.
+        size: usize,
+    },
+    /// Parts that do not describe an array: an element, row or string
+    /// reaches outside its memory block, or the arrmeta does not fit the
+    /// type. Every constructor checks this (see the `validate` module).
+    #[error("invalid array: {what}")]
+    Layout {
+        /// Which level reaches out of which block.
+        what: String,
+    },
+    /// Memory the allocator could not give, or a size no allocation can
+    /// have. Never an abort: the caller gets this error.
+    #[error("cannot allocate {bytes} bytes")]
+    Alloc {
+        /// The bytes asked for (may exceed the address space; `u64::MAX`
+        /// stands for more).
+        bytes: u64,
+    },
+    /// A size or position that overflows, computed from sizes a caller gave.
+    #[error("{what}")]
+    Size {
+        /// Which sizes, and what they overflow.
+        what: String,
+    },
+
+    // ---- callables ----
+    /// No overload accepts the arguments' data types.
+    #[error(
+        "{name}: no overload accepts ({}); the signatures are:{}",
+        list(args),
+        lines(candidates)
+    )]
+    NoMatch {
+        /// The callable.
+        name: String,
+        /// The arguments' data types.
+        args: Vec<Type>,
+        /// Every signature of the callable.
+        candidates: Vec<Type>,
+    },
+    /// Several overloads fit equally well.
+    #[error(
+        "{name}: the call with ({}) is ambiguous between:{}",
+        list(args),
+        lines(candidates)
+    )]
+    Ambiguous {
+        /// The callable.
+        name: String,
+        /// The arguments' data types.
+        args: Vec<Type>,
+        /// The tied signatures.
+        candidates: Vec<Type>,
+    },
+    /// Two overloads take the same argument types (found when the set is built).
+    #[error("{name}: overloads {first} and {second} take the same argument types")]
+    DuplicateOverload {
+        /// The callable.
+        name: String,
+        /// One signature.
+        first: Type,
+        /// The other.
+        second: Type,
+    },
+    /// The wrong number of arguments.
+    #[error("{name} takes {expected} argument(s), {found} given")]
+    Arity {
+        /// The callable.
+        name: String,
+        /// How many it takes.
+        expected: usize,
+        /// How many were given.
+        found: usize,
+    },
+    /// An argument's core dimensions do not match the signature.
+    #[error("argument {arg} ({ty}) does not match parameter {param}: {mismatch}")]
+    Mismatch {
+        /// The argument's index.
+        arg: usize,
+        /// The argument's type.
+        ty: Type,
+        /// The parameter's type.
+        param: Type,
+        /// Why.
+        mismatch: Box<crate::Mismatch>,
+    },
+    /// An argument with fewer dimensions than its parameter's core dimensions.
+    #[error("argument {arg} ({ty}) has {ndim} dimension(s), but parameter {param} needs at least {needed}")]
+    TooFewDims {
+        /// The argument's index.
+        arg: usize,
+        /// The argument's type.
+        ty: Type,
+        /// The parameter's type.
+        param: Type,
+        /// The argument's number of dimensions.
+        ndim: usize,
+        /// The parameter's core dimensions.
+        needed: usize,
+    },
+    /// A builtin name that names no builtin.
+    #[error("no builtin is called '{name}'{}", did_you_mean(suggestions))]
+    UnknownFunction {
+        /// The name asked for.
+        name: String,
+        /// Builtin names close to it, closest first.
+        suggestions: Vec<String>,
+    },
+    /// A signature that is not a callable type.
+    #[error("{ty} is not a callable signature")]
+    NotASignature {
+        /// The type.
+        ty: Type,
+    },
+    /// A keyword argument the callable does not take.
+    #[error(
+        "{name}: unknown keyword argument '{keyword}' (valid keywords: {})",
+        names(valid)
+    )]
+    UnknownKeyword {
+        /// The callable.
+        name: String,
+        /// The keyword given.
+        keyword: String,
+        /// The keywords it takes.
+        valid: Vec<String>,
+    },
+    /// A keyword argument given twice.
+    #[error("{name}: keyword argument '{keyword}' given more than once")]
+    DuplicateKeyword {
+        /// The callable.
+        name: String,
+        /// The keyword.
+        keyword: String,
+    },
+    /// A required keyword argument not given.
+    #[error(
+        "{name}: missing required keyword argument '{keyword}' (valid keywords: {})",
+        names(valid)
+    )]
+    MissingKeyword {
+        /// The callable.
+        name: String,
+        /// The missing keyword.
+        keyword: String,
+        /// The keywords it takes.
+        valid: Vec<String>,
+    },
+    /// A keyword value that is not what the keyword takes.
+    #[error("{name}: keyword argument '{keyword}' must be {expected}, not {found}")]
+    KeywordValue {
+        /// The callable.
+        name: String,
+        /// The keyword.
+        keyword: String,
+        /// What it takes.
+        expected: String,
+        /// What was given.
+        found: String,
+    },
+    /// A function callable whose signature and declared keywords differ.
+    #[error("{name}: the signature names keywords ({signature}), but ({declared}) are declared")]
+    KeywordMismatch {
+        /// The callable.
+        name: String,
+        /// The keywords the signature names.
+        signature: String,
+        /// The keywords declared.
+        declared: String,
+    },
+    /// A question about result types that only running can answer.
+    #[error("{name}: the result type depends on the argument values (call it to find out)")]
+    ValueDependent {
+        /// The callable.
+        name: String,
+    },
+    /// An `out` array that does not fit the result.
+    #[error("{name}: the out array has type {out}, but the result has type {result}")]
+    Out {
+        /// The callable.
+        name: String,
+        /// The out array's type.
+        out: Type,
+        /// The result's type.
+        result: Type,
+    },
 }
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Error {
+        Error::Parse(Box::new(e))
+    }
+}
+
+impl From<KernelError> for Error {
+    fn from(e: KernelError) -> Error {
+        Error::Kernel(Box::new(e))
+    }
+}
+
+impl Error {
+    /// [`Error::Alloc`] for `bytes`, saturating at `u64::MAX`.
+    pub fn alloc(bytes: u128) -> Error {
+        Error::Alloc {
+            bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
+        }
+    }
+}
+
+fn list(types: &[Type]) -> String {
+    types
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn names(valid: &[String]) -> String {
+    if valid.is_empty() {
+        "none".into()
+    } else {
+        valid.join(", ")
+    }
+}
+
+fn did_you_mean(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!(" (did you mean '{one}'?)"),
+        more => format!(
+            " (did you mean one of {}?)",
+            more.iter()
+                .map(|s| format!("'{s}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn lines(types: &[Type]) -> String {
+    types.iter().map(|t| format!("\n  {t}")).collect()
+}
+
+/// A kernel failed on some element: what went wrong and where.
+///
+/// Kernels report failure by returning this, never by panicking. Dimension
+/// kernels prepend the index they were at, so the error names the element:
+///
+/// ```
+/// use dynd_types::{KernelError, KernelErrorKind};
+///
+/// let e = KernelError::new(KernelErrorKind::RaggedRow { len: 3, expected: 4 }).at(2).at(0);
+/// assert_eq!(e.path(), &[0, 2]);
+/// assert_eq!(e.to_string(), "a ragged row of length 3 cannot broadcast to length 4, at index [0, 2]");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelError {
+    kind: KernelErrorKind,
+    path: Vec<usize>,
+}
+
+/// What went wrong in a [`KernelError`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KernelErrorKind {
+    /// A value does not fit in the destination type.
+    #[error("{value} is out of range for {dst} (assigning {src} to {dst})")]
+    Overflow {
+        /// The value, as text.
+        value: String,
+        /// The source type.
+        src: Type,
+        /// The destination type.
+        dst: Type,
+    },
+    /// A value with a fractional part assigned to an integer type.
+    #[error("{value} has a fractional part (assigning {src} to {dst}; error mode '{mode}' forbids truncation)")]
+    Fractional {
+        /// The value, as text.
+        value: String,
+        /// The source type.
+        src: Type,
+        /// The destination type.
+        dst: Type,
+        /// The error mode in force.
+        mode: &'static str,
+    },
+    /// A value that the destination type cannot represent exactly.
+    #[error(
+        "{value} cannot be represented exactly (assigning {src} to {dst}; error mode 'inexact')"
+    )]
+    Inexact {
+        /// The value, as text.
+        value: String,
+        /// The source type.
+        src: Type,
+        /// The destination type.
+        dst: Type,
+    },
+    /// A ragged row whose length neither matches nor broadcasts.
+    #[error("a ragged row of length {len} cannot broadcast to length {expected}")]
+    RaggedRow {
+        /// The row's length.
+        len: usize,
+        /// The length it had to have (or broadcast to).
+        expected: usize,
+    },
+    /// NA assigned to a type without NA.
+    #[error("NA cannot be assigned to {dst}, which is not an option type")]
+    NotAvailable {
+        /// The destination type.
+        dst: Type,
+    },
+    /// Text that does not parse as the destination type.
+    #[error("cannot parse {text:?} as {dst}")]
+    Parse {
+        /// The text.
+        text: String,
+        /// The destination type.
+        dst: Type,
+    },
+    /// Text that does not fit a fixed string.
+    #[error("{text:?} does not fit {dst}: {reason}")]
+    DoesNotFit {
+        /// The text.
+        text: String,
+        /// The destination type.
+        dst: Type,
+        /// Why not.
+        reason: String,
+    },
+    /// A failure inside a tuple or struct field.
+    #[error("in field '{field}': {error}")]
+    InField {
+        /// The field's name (or position, for a tuple).
+        field: String,
+        /// The failure.
+        error: Box<KernelError>,
+    },
+    /// Any other failure, in words.
+    #[error("{0}")]
+    Message(String),
+}
+
+impl KernelError {
+    /// An error of the given kind at no particular index.
+    pub fn new(kind: KernelErrorKind) -> KernelError {
+        KernelError {
+            kind,
+            path: Vec::new(),
+        }
+    }
+
+    /// A [`KernelErrorKind::Message`] error.
+    pub fn message(text: impl Into<String>) -> KernelError {
+        KernelError::new(KernelErrorKind::Message(text.into()))
+    }
+
+    /// The same error, one dimension further out, at index `i`.
+    #[must_use]
+    pub fn at(mut self, i: usize) -> KernelError {
+        self.path.insert(0, i);
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &KernelErrorKind {
+        &self.kind
+    }
+
+    /// The index of the element, outermost dimension first (empty for a scalar).
+    pub fn path(&self) -> &[usize] {
+        &self.path
+    }
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kind)?;
+        if !self.path.is_empty() {
+            let idx: Vec<String> = self.path.iter().map(usize::to_string).collect();
+            write!(f, ", at index [{}]", idx.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for KernelError {}
 
 /// Prints a dimension as "size 3", "a var dimension", ...
 struct DimSize<'a>(&'a Dim);

@@ -35,6 +35,31 @@
 //! assert_eq!(r.to_string(), "3 * var * {x: int32, y: ?float64}");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Threads
+//!
+//! Large loops run on [rayon]'s global thread pool, whose size is the
+//! number of cores unless `RAYON_NUM_THREADS` sets it (or the program
+//! builds the global pool itself before the first call). What runs in
+//! parallel, and from what size:
+//!
+//! - elementwise callables, assignment and casts over at least 2^17
+//!   (131072) elements, the outermost loop split among the threads
+//!   (ragged rows too, in units of whole rows);
+//! - reductions (`sum`, `mean`, `var`, …) along runs of at least 2^17
+//!   elements, split into chunks of a fixed 2^15, so the grouping of the
+//!   additions — and the bits of a floating-point result — do not depend
+//!   on the number of threads;
+//! - reductions per ragged row over at least 4096 rows (scans run on the
+//!   calling thread).
+//!
+//! Smaller work runs on the calling thread: waking a thread costs more
+//! than such a loop. A panic in a user's function (an `#[elemental]` fn,
+//! a `Callable::map*` closure) on any thread reaches the caller as a
+//! panic, as rayon propagates it. `RAYON_NUM_THREADS=1` makes every loop
+//! serial.
+//!
+//! [rayon]: https://docs.rs/rayon
 
 #![forbid(unsafe_code)]
 
@@ -44,8 +69,36 @@ mod typed;
 /// broadcasting and promotion (the `dynd-types` crate).
 pub mod ndt {
     #[doc(inline)]
-    pub use dynd_types::*;
+    pub use dynd_types::{
+        broadcast, broadcast_dim, broadcast_dim_lists, can_cast_safely, promote, promote_scalars,
+        ArrmetaLayout, Binding, Bindings, BroadcastMode, DataLayout, Dim, Encoding, Mismatch, Name,
+        ParseError, ParseErrorKind, ResolveError, Scalar, ScalarCategory, Signature, Struct, Tuple,
+        Type, TypeKind, MAX_DEPTH, MAX_DIMS, MAX_LEVELS,
+    };
 }
+
+/// The one error type of dynd-rs: every layer (datashape parsing and
+/// types, arrays and kernels, callables) returns it, so `?` works across
+/// them in a fn that returns `Result<_, dynd::Error>` (or a boxed error).
+///
+/// ```
+/// use dynd::prelude::*;
+///
+/// fn row_means(text: &str) -> Result<Array, dynd::Error> {
+///     let ty: Type = "3 * var * float64".parse()?;     // a parse error
+///     let a = Array::from_json(text, Some(&ty))?;      // a value that does not fit
+///     a.mean_axis(1)                                  // a reduction's error
+/// }
+///
+/// assert_eq!(row_means("[[1, 2], [3], []]")?.to_string(), "[1.5, 3, NaN]");
+/// match row_means("[[1, 2]]") {
+///     Err(e) => assert!(e.to_string().contains("3"), "{e}"),
+///     Ok(a) => panic!("three rows expected, got {a}"),
+/// }
+/// # Ok::<(), dynd::Error>(())
+/// ```
+#[doc(inline)]
+pub use dynd_types::Error;
 
 /// Arrays: [`nd::Array`] (a type, arrmeta and data in shared memory
 /// blocks), views, JSON, and assignment with broadcasting and error modes
@@ -59,6 +112,9 @@ pub mod nd {
     /// The operators' lazily evaluated expressions.
     #[doc(inline)]
     pub use dynd_kernels::expr;
+    /// The shared, aligned byte blocks that hold an array's data.
+    #[doc(inline)]
+    pub use dynd_kernels::memory::MemoryBlock;
     /// `ndarray` arrays in and out without copying (feature `ndarray`).
     #[cfg(feature = "ndarray")]
     #[doc(inline)]
@@ -71,8 +127,8 @@ pub mod nd {
     pub use dynd_kernels::take::TakeMode;
     #[doc(inline)]
     pub use dynd_kernels::{
-        array, infer_type, Array, Complex, Element, Error, ErrorMode, Expr, Index, IntoArray,
-        KernelError, Nested, Offset, RaggedRows, Value, F16,
+        array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, Index, IntoArray,
+        IntoValue, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Value, F16,
     };
 }
 
@@ -88,7 +144,7 @@ pub mod func {
     };
     #[doc(inline)]
     pub use dynd_arrfunc::{
-        builtins, resolve_lifted, Body, Callable, Error, Eval, Keyword, Kwargs, Overload,
+        builtins, resolve_lifted, Body, Callable, Eval, Keyword, Kwargs, Overload,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
@@ -133,7 +189,7 @@ pub use dynd_macros::datashape;
 /// let r = hypot::call(vec![vec![3.0], vec![5.0, 8.0]], 4.0)?;
 /// assert_eq!(r.to_string(), "[[5], [6.4031242374328485, 8.94427190999916]]");
 /// assert_eq!(r.ty().to_string(), "2 * var * float64");
-/// # Ok::<(), dynd::func::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// Forms (options go in `#[elemental(...)]`):
@@ -172,7 +228,7 @@ pub use dynd_macros::datashape;
 /// let d = haversine::call(vec![48.8566, 52.52], vec![2.3522, 13.405], 51.5074, -0.1278)?;
 /// let km: Vec<f64> = d.to_vec()?;
 /// assert_eq!(km.iter().map(|x| x.round()).collect::<Vec<_>>(), [344.0, 932.0]);
-/// # Ok::<(), dynd::func::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// Limits, each a compile error that says so: at most 16 parameters;
@@ -200,11 +256,11 @@ pub use dynd_macros::datashape;
 ///     const SIGNATURES: &[&str];                               // one per overload
 ///     fn signatures() -> Vec<ndt::Type>;
 ///     fn callable() -> func::Callable;  // built once: Overload::new(Leaf::map2(hypot))
-///     fn call(x: impl nd::IntoArray, y: impl nd::IntoArray) -> Result<nd::Array, func::Error>;
+///     fn call(x: impl nd::IntoArray, y: impl nd::IntoArray) -> Result<nd::Array, dynd::Error>;
 ///     fn reduce(array: impl nd::IntoArray, axis: Option<&[i64]>, keepdims: bool)
-///         -> Result<nd::Array, func::Error>;  // with `reduce(...)`
+///         -> Result<nd::Array, dynd::Error>;  // with `reduce(...)`
 ///     fn accumulate(array: impl nd::IntoArray, axis: i64)
-///         -> Result<nd::Array, func::Error>;  // with `reduce(...)`: the scan
+///         -> Result<nd::Array, dynd::Error>;  // with `reduce(...)`: the scan
 /// }
 /// ```
 ///
@@ -254,8 +310,9 @@ pub mod __private {
         }
     }
 
-    use crate::func::{Callable, Error, Overload};
+    use crate::func::{Callable, Overload};
     use crate::nd::{Array, IntoArray};
+    use crate::Error;
 
     /// The callable of an `#[elemental]` fn, from its overloads.
     ///

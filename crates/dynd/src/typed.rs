@@ -8,9 +8,10 @@
 
 use std::sync::OnceLock;
 
-use crate::func::{builtins, Callable, Error};
+use crate::func::{builtins, Callable};
 use crate::nd::expr::ScalarOperand;
 use crate::nd::Array;
+use crate::Error;
 
 /// The builtin `name`, looked up on first use.
 fn handle(cell: &'static OnceLock<Callable>, name: &str) -> &'static Callable {

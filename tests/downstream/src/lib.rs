@@ -158,7 +158,7 @@ mod tests {
 
     type R = Result<(), Box<dyn std::error::Error>>;
 
-    fn s(a: Result<Array, dynd::func::Error>) -> String {
+    fn s(a: Result<Array, dynd::Error>) -> String {
         match a {
             Ok(a) => format!("{a} : {}", a.ty()),
             Err(e) => format!("error: {e}"),

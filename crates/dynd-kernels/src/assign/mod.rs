@@ -354,7 +354,7 @@ impl<'a> Plan<'a, '_> {
         let extra = ns.saturating_sub(nd);
         for l in &src_levels[..extra] {
             if l.meta.as_fixed().map(|f| f.0) != Some(1) {
-                return Err(Error::Broadcast {
+                return Err(Error::AssignBroadcast {
                     axis: 0,
                     src_dim: l.dim.to_string(),
                     dst_dim: "none".into(),

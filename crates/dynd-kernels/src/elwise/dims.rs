@@ -78,7 +78,7 @@ pub(super) fn push_lifted<'a>(
         .collect();
     for (i, l) in src_levels.iter().enumerate() {
         if l.len() > nd {
-            return Err(Error::Broadcast {
+            return Err(Error::AssignBroadcast {
                 axis: 0,
                 src_dim: l[0].0.to_string(),
                 dst_dim: "none".into(),

@@ -116,7 +116,7 @@ pub(crate) fn push_dims<'a, C: Builds<'a>>(
                     Some((m, stride, _)) if m == size => stride,
                     Some((1, _, _)) => 0,
                     Some((m, _, _)) => {
-                        return Err(Error::Broadcast {
+                        return Err(Error::AssignBroadcast {
                             axis: l,
                             src_dim: m.to_string(),
                             dst_dim: size.to_string(),

@@ -1,0 +1,147 @@
+//! The facade's public surface, pinned: every path a downstream crate can
+//! name through `dynd` (modules, re-exports, items, the prelude), read
+//! from the facade's source with `syn` and compared with
+//! `tests/api/facade.txt`. A change to the surface shows here as a diff;
+//! after an intended one, `UPDATE_API=1 cargo test --test api_surface`
+//! rewrites the file, and the diff goes in the commit.
+//!
+//! Also checked: no glob re-exports (each name is chosen).
+
+use std::path::Path;
+
+use syn::{Item, UseTree, Visibility};
+
+/// The public names under `prefix` in `items`, one path per line.
+fn walk(items: &[Item], prefix: &str, out: &mut Vec<String>, globs: &mut Vec<String>) {
+    for item in items {
+        let public = |v: &Visibility| matches!(v, Visibility::Public(_));
+        let hidden = |attrs: &[syn::Attribute]| {
+            attrs.iter().any(|a| {
+                a.path().is_ident("doc")
+                    && a.meta
+                        .require_list()
+                        .is_ok_and(|l| l.tokens.to_string() == "hidden")
+            })
+        };
+        let cfg = |attrs: &[syn::Attribute]| {
+            attrs
+                .iter()
+                .find(|a| a.path().is_ident("cfg"))
+                .and_then(|a| a.meta.require_list().ok())
+                .map(|l| format!("  [cfg({})]", l.tokens))
+                .unwrap_or_default()
+        };
+        match item {
+            Item::Mod(m) if public(&m.vis) && !hidden(&m.attrs) => {
+                let path = format!("{prefix}::{}", m.ident);
+                out.push(format!("mod {path}{}", cfg(&m.attrs)));
+                if let Some((_, inner)) = &m.content {
+                    walk(inner, &path, out, globs);
+                }
+            }
+            Item::Use(u) if public(&u.vis) => {
+                let mut leaves = Vec::new();
+                leaves_of(&u.tree, "", &mut leaves);
+                for leaf in leaves {
+                    if leaf.ends_with('*') {
+                        globs.push(format!("{prefix}: pub use {leaf}"));
+                    }
+                    let name = leaf.rsplit("::").next().unwrap_or(&leaf).to_string();
+                    out.push(format!("use {prefix}::{name} = {leaf}{}", cfg(&u.attrs)));
+                }
+            }
+            Item::Fn(f) if public(&f.vis) => out.push(format!("fn {prefix}::{}", f.sig.ident)),
+            Item::Macro(m)
+                if m.ident.is_some()
+                    && m.attrs.iter().any(|a| a.path().is_ident("macro_export")) =>
+            {
+                out.push(format!("macro dynd::{}", m.ident.as_ref().unwrap()))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every leaf of a use tree, as a `::`-joined path (renames as `a as b`).
+fn leaves_of(tree: &UseTree, prefix: &str, out: &mut Vec<String>) {
+    let join = |s: &str| {
+        if prefix.is_empty() {
+            s.to_string()
+        } else {
+            format!("{prefix}::{s}")
+        }
+    };
+    match tree {
+        UseTree::Path(p) => leaves_of(&p.tree, &join(&p.ident.to_string()), out),
+        UseTree::Name(n) => out.push(join(&n.ident.to_string())),
+        UseTree::Rename(r) => out.push(format!("{} as {}", join(&r.ident.to_string()), r.rename)),
+        UseTree::Glob(_) => out.push(join("*")),
+        UseTree::Group(g) => {
+            for t in &g.items {
+                leaves_of(t, prefix, out);
+            }
+        }
+    }
+}
+
+/// The facade's surface, sorted, plus the pub items of its `typed` module
+/// (re-exported by name into `func`).
+fn surface() -> (String, Vec<String>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/dynd/src");
+    let parse = |file: &str| {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        syn::parse_file(&text).unwrap()
+    };
+    let mut out = Vec::new();
+    let mut globs = Vec::new();
+    walk(&parse("lib.rs").items, "dynd", &mut out, &mut globs);
+    // The methods of the extension trait, which the prelude brings in.
+    for item in parse("typed.rs").items {
+        if let Item::Macro(m) = item {
+            if m.mac.path.is_ident("reductions") {
+                let tokens = m.mac.tokens.to_string();
+                let mut names: Vec<&str> = tokens
+                    .split("fn ")
+                    .skip(1)
+                    .filter_map(|s| s.split(['(', ' ']).next())
+                    .collect();
+                // The (name, name_axis, name_with) triples.
+                for triple in tokens.split('(') {
+                    let parts: Vec<&str> = triple.split(',').map(str::trim).collect();
+                    if parts.len() >= 4 && parts[3].starts_with('"') {
+                        names.extend(&parts[..3]);
+                    }
+                }
+                names.sort_unstable();
+                names.dedup();
+                for n in names {
+                    out.push(format!("method dynd::func::ArrayExt::{}", n.trim()));
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    (out.join("\n") + "\n", globs)
+}
+
+#[test]
+fn the_facade_surface_is_the_pinned_one() {
+    let (now, globs) = surface();
+    assert!(globs.is_empty(), "glob re-exports in the facade: {globs:?}");
+    let pinned = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api/facade.txt");
+    if std::env::var_os("UPDATE_API").is_some() {
+        std::fs::write(&pinned, &now).unwrap();
+        return;
+    }
+    let before = std::fs::read_to_string(&pinned).unwrap_or_default();
+    if before != now {
+        let old: Vec<&str> = before.lines().collect();
+        let new: Vec<&str> = now.lines().collect();
+        let gone: Vec<&&str> = old.iter().filter(|l| !new.contains(l)).collect();
+        let added: Vec<&&str> = new.iter().filter(|l| !old.contains(l)).collect();
+        panic!(
+            "the facade's public surface changed (UPDATE_API=1 cargo test --test api_surface pins the new one)\nremoved: {gone:#?}\nadded: {added:#?}"
+        );
+    }
+}
