@@ -1,9 +1,15 @@
 //! Arrays, memory blocks and the kernel builder for dynd-rs.
 //!
-//! This layer sits on [`dynd_types`]. It holds the [kernel builder](kernel)
-//! (type-erased kernel records in one movable buffer with inline storage),
-//! and the errors kernels report. Arrays, memory blocks and assignment
-//! kernels are being built on it (the arrays and kernels issue).
+//! This layer sits on [`dynd_types`]. It holds [`Array`] (a type, its
+//! arrmeta and data in shared [memory blocks](memory), checked where it
+//! is made), views, assignment with broadcasting and error modes, the
+//! [kernel builder](kernel) (type-erased kernel records in one movable
+//! buffer with inline storage), the loop engine under the elementwise
+//! [leaves](elwise), the typed [reductions](reduce) and scans, sorting,
+//! `take`, missing values ([`na`]), and the doors in and out: JSON,
+//! offsets, Arrow, ndarray and serde (the last three behind features).
+//! Its unsafe code lives here, in a few modules, each block with its
+//! `SAFETY` comment.
 //!
 //! ```
 //! // The type layer is the one this crate builds on.

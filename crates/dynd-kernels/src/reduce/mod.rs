@@ -606,7 +606,7 @@ pub fn count(
 ) -> Result<Array, Error> {
     if matches!(a.dtype().kind(), dynd_types::TypeKind::Option(_)) {
         return Err(Error::Unsupported {
-            operation: "counting the elements of an option type (NA-aware counts are not in yet)",
+            operation: "counting the elements of an option type here (the builtin `count` counts the values that are not NA)",
             ty: a.ty().clone(),
         });
     }
