@@ -29,6 +29,16 @@
 //! | `var`, `std` | `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64) -> Any` | two-pass, divided by `n - ddof` |
 //! | `kahan_sum` | `(Any, axis: ?Any, keepdims: ?bool) -> Any` | compensated float64 sum (a stateful reduction) |
 //! | `cumsum`, `cumprod` | `(Any, axis: ?int64) -> Any` | scans along one axis or each ragged row |
+//! | `is_na` | `(Any) -> Any` | `bool`: true where an option array holds NA (false everywhere for other types) |
+//! | `fill_na` | `(Any, Any) -> Any` | NA replaced by the value (broadcast); the result is no longer an option |
+//! | `null_count` | `(Any, axis: ?Any, keepdims: ?bool) -> Any` | the number of NA elements over the axes |
+//! | `range` | `(Scalar, ..., dtype: ?string) -> Any` | `range(stop)`, `range(start, stop)`, `range(start, stop, step)`, as Python's; int64 unless a float is given or `dtype` names a type |
+//! | `reshape` | `(Any, Any) -> Any` | a view where the strides allow, else a copy; one `-1` takes the rest |
+//! | `sorted` | `(Any, axis: ?int64, reverse: ?bool) -> Any` | a sorted copy (stable, NaN last; each ragged row along a `var` axis) |
+//! | `take` | `(Any, Any, axis: ?int64, mode: ?string) -> Any` | elements at the indexes along an axis (flattened without one); `mode` is `raise`, `wrap` or `clip` |
+//! | `index` | `(Any, ...) -> Any` | `x[i, j, ...]` with integers and slice strings such as `"1:3"` or `"::-1"`; a view |
+//! | `split` | `(Any, sep: string) -> Any` | each string split at `sep`: a ragged array of views of its characters |
+//! | `string_length` | `(Any) -> Any` | the length of each string in characters (Unicode scalar values), as int64 |
 //!
 //! `add` (identity 0), `multiply` (1), `maximum`, `minimum` (no identity),
 //! `logical_and` (`true`), `logical_or` and `logical_xor` (`false`) are
@@ -736,174 +746,245 @@ fn constructors() -> Vec<(&'static str, Callable)> {
     ]
 }
 
-fn build() -> BTreeMap<&'static str, Callable> {
-    let mut m = BTreeMap::new();
-    let mut put = |name: &'static str, overloads: Vec<Overload>| {
-        let c =
-            Callable::new(name, overloads).unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
-        m.insert(name, c);
-    };
-    put("add", with(numeric!(over2, add), complex!(2, c_add)));
-    put("subtract", with(numeric!(over2, sub), complex!(2, c_sub)));
-    put("multiply", with(numeric!(over2, mul), complex!(2, c_mul)));
-    put("floor_divide", numeric!(over2, floor_div));
-    put("remainder", numeric!(over2, remainder));
-    put("maximum", numeric!(over2, maximum));
-    put("minimum", numeric!(over2, minimum));
-    put(
-        "negative",
-        with(numeric!(over1, negative), complex!(1, c_neg)),
-    );
-    put("abs", with(numeric!(over1, abs), complex!(1, c_abs)));
-    put("equal", with(numeric!(over2, eq), complex!(2, c_eq)));
-    put("not_equal", with(numeric!(over2, ne), complex!(2, c_ne)));
-    put("less", numeric!(over2, lt));
-    put("less_equal", numeric!(over2, le));
-    put("greater", numeric!(over2, gt));
-    put("greater_equal", numeric!(over2, ge));
+/// One builtin: its overloads, its identity if it is an associative
+/// operation (which gives it `NAME.reduce` and `NAME.accumulate`), and its
+/// keywords.
+fn entry(
+    name: &'static str,
+    overloads: Vec<Overload>,
+    fold: Fold,
+    keywords: Vec<Keyword>,
+) -> Result<(&'static str, Callable), Error> {
+    let mut c = Callable::new(name, overloads)?;
+    if let Fold::Associative(identity) = fold {
+        c = c.associative(identity)?;
+    }
+    if !keywords.is_empty() {
+        c = c.with_keywords(keywords)?;
+    }
+    Ok((name, c))
+}
+
+/// Whether a builtin's binary operation may be regrouped.
+enum Fold {
+    /// Not declared associative.
+    No,
+    /// Associative, with this identity (or none).
+    Associative(Option<Value>),
+}
+
+/// The elementwise and core-dimension builtins, one entry each.
+fn elementwise() -> Result<Vec<(&'static str, Callable)>, Error> {
+    use Fold::{Associative, No};
+    let plain = |name, overloads| entry(name, overloads, No, vec![]);
+    let int = |n: i128| Associative(Some(Value::Int(n)));
+    let boolean = |b: bool| Associative(Some(Value::Bool(b)));
+    macro_rules! select {
+        ($($t:ty),*) => {
+            vec![$(Overload::new(Leaf::map3(|m: bool, x: $t, y: $t| if m { x } else { y }))),*]
+        };
+    }
     let mut divide = over2!(div, [F16, f32, f64]);
     divide.extend(over2!(
         int_div,
         [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128]
     ));
     divide.extend(complex!(2, c_div));
-    put("divide", divide);
-    put(
-        "power",
-        with(
+    let floats_and_complex =
+        |name, real: Vec<Overload>, complex: Vec<Overload>| plain(name, with(real, complex));
+    Ok(vec![
+        entry(
+            "add",
+            with(numeric!(over2, add), complex!(2, c_add)),
+            int(0),
+            vec![],
+        )?,
+        plain("subtract", with(numeric!(over2, sub), complex!(2, c_sub)))?,
+        entry(
+            "multiply",
+            with(numeric!(over2, mul), complex!(2, c_mul)),
+            int(1),
+            vec![],
+        )?,
+        plain("floor_divide", numeric!(over2, floor_div))?,
+        plain("remainder", numeric!(over2, remainder))?,
+        entry(
+            "maximum",
+            numeric!(over2, maximum),
+            Associative(None),
+            vec![],
+        )?,
+        entry(
+            "minimum",
+            numeric!(over2, minimum),
+            Associative(None),
+            vec![],
+        )?,
+        plain(
+            "negative",
+            with(numeric!(over1, negative), complex!(1, c_neg)),
+        )?,
+        plain("abs", with(numeric!(over1, abs), complex!(1, c_abs)))?,
+        plain("equal", with(numeric!(over2, eq), complex!(2, c_eq)))?,
+        plain("not_equal", with(numeric!(over2, ne), complex!(2, c_ne)))?,
+        plain("less", numeric!(over2, lt))?,
+        plain("less_equal", numeric!(over2, le))?,
+        plain("greater", numeric!(over2, gt))?,
+        plain("greater_equal", numeric!(over2, ge))?,
+        plain("divide", divide)?,
+        plain(
+            "power",
             with(
-                over2!(int_pow, [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128]),
-                over2!(pow, [F16, f32, f64]),
+                with(
+                    over2!(int_pow, [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128]),
+                    over2!(pow, [F16, f32, f64]),
+                ),
+                complex!(2, c_pow),
             ),
-            complex!(2, c_pow),
-        ),
-    );
-    put("arctan2", over2!(atan2, [F16, f32, f64]));
-    put(
-        "sqrt",
-        with(over1!(sqrt, [F16, f32, f64]), complex!(1, c_sqrt)),
-    );
-    put(
-        "exp",
-        with(over1!(exp, [F16, f32, f64]), complex!(1, c_exp)),
-    );
-    put(
-        "log",
-        with(over1!(log, [F16, f32, f64]), complex!(1, c_log)),
-    );
-    put(
-        "sin",
-        with(over1!(sin, [F16, f32, f64]), complex!(1, c_sin)),
-    );
-    put(
-        "cos",
-        with(over1!(cos, [F16, f32, f64]), complex!(1, c_cos)),
-    );
-    put(
-        "tan",
-        with(over1!(tan, [F16, f32, f64]), complex!(1, c_tan)),
-    );
-    put(
-        "clip",
-        vec![
-            Overload::new(Leaf::map3(|x: f32, lo: f64, hi: f64| {
-                clip(f64::from(x), lo, hi) as f32
-            })),
-            Overload::new(Leaf::map3(clip)),
-        ],
-    );
-    put(
-        "logical_and",
-        vec![Overload::new(Leaf::map2(|a: bool, b: bool| a && b))],
-    );
-    put(
-        "logical_or",
-        vec![Overload::new(Leaf::map2(|a: bool, b: bool| a || b))],
-    );
-    put(
-        "logical_xor",
-        vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))],
-    );
-    put("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))]);
-    macro_rules! select {
-        ($($t:ty),*) => {
-            vec![$(Overload::new(Leaf::map3(|m: bool, x: $t, y: $t| if m { x } else { y }))),*]
-        };
-    }
-    put(
-        "where",
-        select!(
-            bool,
-            i8,
-            i16,
-            i32,
-            i64,
-            i128,
-            u8,
-            u16,
-            u32,
-            u64,
-            u128,
-            F16,
-            f32,
-            f64,
-            Complex<f32>,
-            Complex<f64>
-        ),
-    );
-    put(
-        "dot",
-        over_core!(map2, dot, "(N * T, N * T) -> T", [i32, i64, u64, f32, f64]),
-    );
-    put(
-        "matmul",
-        over_core!(
-            map2,
-            matmul,
-            "(M * N * T, N * P * T) -> M * P * T",
-            [i32, i64, u64, f32, f64]
-        ),
-    );
-    put(
-        "cross",
-        over_core!(map2, cross, "(3 * T, 3 * T) -> 3 * T", [i32, i64, f32, f64]),
-    );
-    put("norm", over_core!(map1, norm, "(N * T) -> T", [f32, f64]));
-    for (name, identity) in [
-        ("add", Some(Value::Int(0))),
-        ("multiply", Some(Value::Int(1))),
-        ("maximum", None),
-        ("minimum", None),
-        ("logical_and", Some(Value::Bool(true))),
-        ("logical_or", Some(Value::Bool(false))),
-        ("logical_xor", Some(Value::Bool(false))),
-    ] {
-        if let Some(c) = m.remove(name) {
-            let c = c
-                .associative(identity)
-                .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
-            m.insert(name, c);
+        )?,
+        plain("arctan2", over2!(atan2, [F16, f32, f64]))?,
+        floats_and_complex("sqrt", over1!(sqrt, [F16, f32, f64]), complex!(1, c_sqrt))?,
+        floats_and_complex("exp", over1!(exp, [F16, f32, f64]), complex!(1, c_exp))?,
+        floats_and_complex("log", over1!(log, [F16, f32, f64]), complex!(1, c_log))?,
+        floats_and_complex("sin", over1!(sin, [F16, f32, f64]), complex!(1, c_sin))?,
+        floats_and_complex("cos", over1!(cos, [F16, f32, f64]), complex!(1, c_cos))?,
+        floats_and_complex("tan", over1!(tan, [F16, f32, f64]), complex!(1, c_tan))?,
+        entry(
+            "clip",
+            vec![
+                Overload::new(Leaf::map3(|x: f32, lo: f64, hi: f64| {
+                    clip(f64::from(x), lo, hi) as f32
+                })),
+                Overload::new(Leaf::map3(clip)),
+            ],
+            No,
+            vec![
+                Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),
+                Keyword::optional("hi", Scalar::Float64, Array::from_scalar(f64::INFINITY)),
+            ],
+        )?,
+        entry(
+            "logical_and",
+            vec![Overload::new(Leaf::map2(|a: bool, b: bool| a && b))],
+            boolean(true),
+            vec![],
+        )?,
+        entry(
+            "logical_or",
+            vec![Overload::new(Leaf::map2(|a: bool, b: bool| a || b))],
+            boolean(false),
+            vec![],
+        )?,
+        entry(
+            "logical_xor",
+            vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))],
+            boolean(false),
+            vec![],
+        )?,
+        plain("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))])?,
+        plain(
+            "where",
+            select!(
+                bool,
+                i8,
+                i16,
+                i32,
+                i64,
+                i128,
+                u8,
+                u16,
+                u32,
+                u64,
+                u128,
+                F16,
+                f32,
+                f64,
+                Complex<f32>,
+                Complex<f64>
+            ),
+        )?,
+        plain(
+            "dot",
+            over_core!(map2, dot, "(N * T, N * T) -> T", [i32, i64, u64, f32, f64]),
+        )?,
+        plain(
+            "matmul",
+            over_core!(
+                map2,
+                matmul,
+                "(M * N * T, N * P * T) -> M * P * T",
+                [i32, i64, u64, f32, f64]
+            ),
+        )?,
+        plain(
+            "cross",
+            over_core!(map2, cross, "(3 * T, 3 * T) -> 3 * T", [i32, i64, f32, f64]),
+        )?,
+        plain("norm", over_core!(map1, norm, "(N * T) -> T", [f32, f64]))?,
+    ])
+}
+
+/// Every builtin by name, from each module's entries; a name given twice,
+/// or an entry whose callable has another name, is refused.
+fn build() -> Result<BTreeMap<&'static str, Callable>, Error> {
+    let mut m = BTreeMap::new();
+    let entries = elementwise()?
+        .into_iter()
+        .chain(constructors())
+        .chain(crate::reductions::builtins())
+        .chain(crate::arrays::builtins());
+    for (name, c) in entries {
+        if c.name() != name {
+            return Err(Error::Invalid {
+                what: format!(
+                    "the builtin entry '{name}' holds a callable named '{}'",
+                    c.name()
+                ),
+            });
+        }
+        if m.insert(name, c).is_some() {
+            return Err(Error::DuplicateBuiltin { name: name.into() });
         }
     }
-    m.extend(constructors());
-    m.extend(crate::reductions::builtins());
-    m.extend(crate::arrays::builtins());
-    if let Some(c) = m.remove("clip") {
-        let kw = vec![
-            Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),
-            Keyword::optional("hi", Scalar::Float64, Array::from_scalar(f64::INFINITY)),
-        ];
-        let c = c
-            .with_keywords(kw)
-            .unwrap_or_else(|e| unreachable!("builtin clip: {e}"));
-        m.insert("clip", c);
-    }
-    m
+    Ok(m)
 }
+
+/// A builtin that library code calls: a name checked against the registry
+/// by the tests (every handle is called there), held in one place rather
+/// than spelled at each call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Handle(&'static str);
+
+impl Handle {
+    /// The builtin's callable.
+    pub(crate) fn callable(self) -> &'static Callable {
+        registry()
+            .get(self.0)
+            .unwrap_or_else(|| unreachable!("the handle {} names a builtin", self.0))
+    }
+
+    /// Calls the builtin.
+    pub(crate) fn call(self, args: &[&Array]) -> Result<Array, Error> {
+        self.callable().call(args)
+    }
+}
+
+/// `where(condition, x, y)`.
+pub(crate) const WHERE: Handle = Handle("where");
+/// `logical_and(a, b)`.
+pub(crate) const LOGICAL_AND: Handle = Handle("logical_and");
+/// `not_equal(a, b)`.
+pub(crate) const NOT_EQUAL: Handle = Handle("not_equal");
+/// `greater(a, b)`.
+pub(crate) const GREATER: Handle = Handle("greater");
+/// `divide(a, b)`.
+pub(crate) const DIVIDE: Handle = Handle("divide");
 
 fn registry() -> &'static BTreeMap<&'static str, Callable> {
     static REGISTRY: OnceLock<BTreeMap<&'static str, Callable>> = OnceLock::new();
-    REGISTRY.get_or_init(build)
+    REGISTRY.get_or_init(|| {
+        build().unwrap_or_else(|e| unreachable!("the builtins build (a unit test checks): {e}"))
+    })
 }
 
 /// The builtin callable called `name`; `NAME.reduce` is the
@@ -966,4 +1047,50 @@ pub fn get(name: &str) -> Result<Callable, Error> {
 /// Every builtin, by name.
 pub fn all() -> impl Iterator<Item = &'static Callable> {
     registry().values()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    /// The names in the first column of the module docs' table.
+    fn documented() -> BTreeSet<String> {
+        include_str!("builtins.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! | `"))
+            .flat_map(|row| {
+                let first = row.split(" | ").next().unwrap_or_default();
+                first
+                    .split(", ")
+                    .map(|n| n.trim_matches('`').to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_registry_builds_and_every_handle_names_a_builtin() {
+        let m = super::build().unwrap();
+        for h in [
+            super::WHERE,
+            super::LOGICAL_AND,
+            super::NOT_EQUAL,
+            super::GREATER,
+            super::DIVIDE,
+        ] {
+            assert!(m.contains_key(h.0), "{h:?}");
+        }
+    }
+
+    #[test]
+    fn the_documented_table_lists_every_builtin_and_no_other() {
+        let all: BTreeSet<String> = super::all().map(|c| c.name().to_string()).collect();
+        let documented = documented();
+        let missing: Vec<&String> = all.difference(&documented).collect();
+        let extra: Vec<&String> = documented.difference(&all).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "builtins missing from the table: {missing:?}; in the table but not builtins: {extra:?}"
+        );
+    }
 }

@@ -285,10 +285,8 @@ impl Keyword {
 #[derive(Clone)]
 pub struct Callable {
     name: Arc<str>,
-    overloads: Arc<[Overload]>,
-    /// A callable over whole arrays instead of overloads (see
-    /// [`Callable::function`]).
-    function: Option<Function>,
+    /// Overloads, or a function over whole arrays.
+    implementation: Implementation,
     keywords: Arc<[Keyword]>,
     mode: BroadcastMode,
     /// Resolutions by argument types: the overload's index and the result
@@ -298,6 +296,14 @@ pub struct Callable {
     /// regrouped, with this identity (if it has one), so it reduces and
     /// scans (see [`Callable::reduce`]).
     pub(crate) folding: Option<Folding>,
+}
+
+/// What a callable runs: typed overloads chosen by the arguments' data
+/// types, or one function over whole arrays (see [`Callable::function`]).
+#[derive(Clone)]
+enum Implementation {
+    Overloads(Arc<[Overload]>),
+    Function(Function),
 }
 
 /// What an associative binary callable declares about itself.
@@ -405,9 +411,8 @@ impl Callable {
         }
         Ok(Callable {
             name: name.into(),
-            overloads: overloads.into(),
+            implementation: Implementation::Overloads(overloads.into()),
             mode: BroadcastMode::NumPy,
-            function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
             folding: None,
@@ -421,9 +426,8 @@ impl Callable {
     ) -> Callable {
         Callable {
             name: name.into(),
-            overloads: vec![Overload::new(Leaf::map1(f))].into(),
+            implementation: Implementation::Overloads(vec![Overload::new(Leaf::map1(f))].into()),
             mode: BroadcastMode::NumPy,
-            function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
             folding: None,
@@ -437,9 +441,8 @@ impl Callable {
     ) -> Callable {
         Callable {
             name: name.into(),
-            overloads: vec![Overload::new(Leaf::map2(f))].into(),
+            implementation: Implementation::Overloads(vec![Overload::new(Leaf::map2(f))].into()),
             mode: BroadcastMode::NumPy,
-            function: None,
             keywords: Arc::from(Vec::new()),
             cache: Arc::default(),
             folding: None,
@@ -500,8 +503,7 @@ impl Callable {
         let variadic = sig.variadic_positional;
         Ok(Callable {
             name: name.into(),
-            overloads: Arc::from(Vec::new()),
-            function: Some(Function {
+            implementation: Implementation::Function(Function {
                 signature,
                 positional,
                 variadic,
@@ -531,14 +533,14 @@ impl Callable {
     /// [`Error::Arity`] if the overloads take fewer inputs than there are
     /// keywords, [`Error::DuplicateKeyword`] for a name given twice.
     pub fn with_keywords(mut self, keywords: Vec<Keyword>) -> Result<Callable, Error> {
-        if let Some(f) = &self.function {
+        if let Some(f) = self.whole_array_fn() {
             return Err(dynd_kernels::Error::Unsupported {
                 operation: "adding keywords to a function callable (its signature names them)",
                 ty: f.signature.clone(),
             });
         }
         if let Some(o) = self
-            .overloads
+            .overloads()
             .iter()
             .find(|o| matches!(o.body, Body::Core(_)))
         {
@@ -624,7 +626,7 @@ impl Callable {
             }
         }
         let positional = self.arity() - self.keywords.len();
-        let variadic = self.function.as_ref().is_some_and(|f| f.variadic);
+        let variadic = self.whole_array_fn().is_some_and(|f| f.variadic);
         if args.len() != positional && !(variadic && args.len() > positional) {
             return Err(Error::Arity {
                 name: self.name.to_string(),
@@ -632,7 +634,7 @@ impl Callable {
                 found: args.len(),
             });
         }
-        if let Some(f) = &self.function {
+        if let Some(f) = self.whole_array_fn() {
             let values = self
                 .keywords
                 .iter()
@@ -717,6 +719,22 @@ impl Callable {
             })
     }
 
+    /// The overloads (none for a function callable).
+    fn overloads(&self) -> &[Overload] {
+        match &self.implementation {
+            Implementation::Overloads(o) => o,
+            Implementation::Function(_) => &[],
+        }
+    }
+
+    /// The function over whole arrays, for a function callable.
+    fn whole_array_fn(&self) -> Option<&Function> {
+        match &self.implementation {
+            Implementation::Function(f) => Some(f),
+            Implementation::Overloads(_) => None,
+        }
+    }
+
     /// The name.
     pub fn name(&self) -> &str {
         &self.name
@@ -724,22 +742,26 @@ impl Callable {
 
     /// The number of arguments.
     pub fn arity(&self) -> usize {
-        match &self.function {
+        match self.whole_array_fn() {
             Some(f) => f.positional + self.keywords.len(),
-            None => self.overloads.first().map_or(0, |o| o.inputs().len()),
+            None => self.overloads().first().map_or(0, |o| o.inputs().len()),
         }
     }
 
     /// The overloads' signatures, keyword arguments by name (`?T` for
     /// optional ones).
     pub fn signatures(&self) -> Vec<Type> {
-        if let Some(f) = &self.function {
+        if let Some(f) = self.whole_array_fn() {
             return vec![f.signature.clone()];
         }
         if self.keywords.is_empty() {
-            return self.overloads.iter().map(|o| o.signature.clone()).collect();
+            return self
+                .overloads()
+                .iter()
+                .map(|o| o.signature.clone())
+                .collect();
         }
-        self.overloads
+        self.overloads()
             .iter()
             .map(|o| {
                 let TypeKind::Callable(all) = o.signature.kind() else {
@@ -777,7 +799,7 @@ impl Callable {
     /// [`Error::Arity`], [`Error::NoMatch`] listing the signatures, or
     /// [`Error::Ambiguous`] naming the tied candidates.
     pub fn dispatch(&self, dtypes: &[Type]) -> Result<&Overload, Error> {
-        if self.function.is_some() {
+        if self.whole_array_fn().is_some() {
             return Err(Error::ValueDependent {
                 name: self.name.to_string(),
             });
@@ -798,7 +820,7 @@ impl Callable {
         };
         let scalars = scalars.ok_or_else(no_match)?;
         if let Some(o) = self
-            .overloads
+            .overloads()
             .iter()
             .find(|o| o.inputs() == scalars.as_slice())
         {
@@ -810,7 +832,7 @@ impl Callable {
             .try_fold(scalars[0], |acc, s| dynd_types::promote_scalars(acc, *s));
         if let Some(c) = common {
             if let Some(o) = self
-                .overloads
+                .overloads()
                 .iter()
                 .find(|o| o.inputs().iter().all(|p| *p == c))
             {
@@ -818,7 +840,7 @@ impl Callable {
             }
         }
         let mut best: Vec<(usize, &Overload)> = Vec::new();
-        for o in self.overloads.iter() {
+        for o in self.overloads().iter() {
             let fits = scalars
                 .iter()
                 .zip(o.inputs())
@@ -902,14 +924,14 @@ impl Callable {
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
         // Function callables take keywords by name; overloads with keywords
         // given only the positional arguments take the keywords' defaults.
-        if self.function.is_some()
+        if self.whole_array_fn().is_some()
             || (!self.keywords.is_empty() && args.len() + self.keywords.len() == self.arity())
         {
             return self.call_kw(args, &[]);
         }
         let resolution = self.resolved(args)?;
         let (index, ty, as_is) = (resolution.0, &resolution.1, resolution.2);
-        let o = &self.overloads[index];
+        let o = &self.overloads()[index];
         let (cast, refs): (Vec<Array>, Vec<&Array>);
         let args = if as_is {
             args
@@ -963,7 +985,7 @@ impl Callable {
                 let dtypes: Vec<Type> = key.iter().map(|t| t.dtype().clone()).collect();
                 let o = self.dispatch(&dtypes)?;
                 let index = self
-                    .overloads
+                    .overloads()
                     .iter()
                     .position(|x| std::ptr::eq(x, o))
                     .unwrap_or_else(|| unreachable!("dispatch returns one of the overloads"));
@@ -991,7 +1013,7 @@ impl Callable {
     /// [`Error::Out`] if `out`'s type differs from the result's; otherwise as
     /// [`Callable::call`].
     pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
-        if self.function.is_some() {
+        if self.whole_array_fn().is_some() {
             let r = self.call(args)?;
             if r.ty() != out.ty() {
                 return Err(Error::Out {
@@ -1004,7 +1026,7 @@ impl Callable {
         }
         let resolution = self.resolved(args)?;
         let (index, result, as_is) = (resolution.0, &resolution.1, resolution.2);
-        let o = &self.overloads[index];
+        let o = &self.overloads()[index];
         let core = matches!(o.body, Body::Core(_));
         if out.ty() != result && core {
             return Err(Error::Out {

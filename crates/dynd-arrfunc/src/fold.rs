@@ -358,9 +358,7 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
     let mut x = x;
     if let Some(m) = mask {
         let identity = identity.unwrap_or_else(|| unreachable!("checked above"));
-        let select = crate::builtins::get("where")
-            .unwrap_or_else(|e| unreachable!("`where` is a builtin: {e}"));
-        let masked = select.call(&[&m, &x, &identity])?;
+        let masked = crate::builtins::WHERE.call(&[&m, &x, &identity])?;
         if masked.shape() != x.shape() {
             return Err(value_error(format!(
                 "{name}: the `where` mask {} does not broadcast to the array {}",

@@ -45,6 +45,7 @@ use dynd_kernels::reduce::{
 use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
 use dynd_types::{Scalar, ScalarCategory, Type};
 
+use crate::builtins::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
 use crate::callable::{Callable, Keyword, Kwargs};
 use crate::error::Error;
 
@@ -202,13 +203,6 @@ impl Opts {
     }
 }
 
-/// Calls the builtin `name` (one the library defines).
-fn builtin(name: &str, args: &[&Array]) -> Result<Array, Error> {
-    crate::builtins::get(name)
-        .unwrap_or_else(|e| unreachable!("{name} is a builtin: {e}"))
-        .call(args)
-}
-
 /// Reduction `op` of `a`; for an option array (`?T`), as `skip_na` says.
 ///
 /// Propagating (the default, as arithmetic does: `1 + NA` is NA, and NumPy
@@ -240,7 +234,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
         return Array::from_option_parts(&r, &complete);
     }
     let keep = match &o.mask {
-        Some(m) => builtin("logical_and", &[&valid, m])?,
+        Some(m) => LOGICAL_AND.call(&[&valid, m])?,
         None => valid,
     };
     let skipping = o.masked(Some(keep.clone()));
@@ -256,7 +250,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
                 Some(&keep),
                 name,
             )?;
-            let any = builtin("greater", &[&n, &Array::from_scalar(0i64)])?;
+            let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
             let skipping = match op {
                 Op::Min | Op::Max => Opts {
                     initial: Some(extreme(&values, op == Op::Min)?),
@@ -340,7 +334,7 @@ fn fill_na(a: &Array, value: &Array) -> Result<Array, Error> {
             expected: format!("values convertible to {}", values.dtype()),
             found: format!("{value} ({}): {e}", value.ty()),
         })?;
-    builtin("where", &[&valid, &values, &fill])
+    WHERE.call(&[&valid, &values, &fill])
 }
 
 /// `null_count(x, axis=, keepdims=)`: the NA elements of each group, as
@@ -424,9 +418,7 @@ fn prepare(op: Op, a: &Array, what: &'static str) -> Result<(Scalar, Scalar, Arr
     let x = if acc == s {
         a.clone()
     } else if matches!(op, Op::All | Op::Any) {
-        crate::builtins::get("not_equal")
-            .unwrap_or_else(|e| unreachable!("not_equal is a builtin: {e}"))
-            .call(&[a, &Array::from_scalar(0u8)])?
+        NOT_EQUAL.call(&[a, &Array::from_scalar(0u8)])?
     } else {
         a.cast(&with_dtype(a, acc)?, ErrorMode::NoCheck)?
     };
@@ -651,7 +643,7 @@ fn mean(a: &Array, o: &Opts) -> Result<Array, Error> {
     // over the mask: never another pass over the values.
     let count = count("mean", &x, o)?;
     let count = count.cast(&with_dtype(&count, float)?, ErrorMode::NoCheck)?;
-    builtin("divide", &[&sum, &count])
+    DIVIDE.call(&[&sum, &count])
 }
 
 /// The number of elements each reduction folds (those `where` keeps;
@@ -661,7 +653,7 @@ fn count(name: &str, a: &Array, o: &Opts) -> Result<Array, Error> {
     let (a, mask) = match a.option_parts() {
         Some((values, valid)) => {
             let keep = match &o.mask {
-                Some(m) => builtin("logical_and", &[&valid, m])?,
+                Some(m) => LOGICAL_AND.call(&[&valid, m])?,
                 None => valid,
             };
             (values, Some(keep))

@@ -256,6 +256,13 @@ pub enum Error {
         /// Builtin names close to it, closest first.
         suggestions: Vec<String>,
     },
+    /// A builtin name given to two builtins (found when the registry is
+    /// built).
+    #[error("two builtins are called '{name}'")]
+    DuplicateBuiltin {
+        /// The name.
+        name: String,
+    },
     /// A signature that is not a callable type.
     #[error("{ty} is not a callable signature")]
     NotASignature {
