@@ -131,18 +131,23 @@ fn axes(c: &mut Criterion) {
     g.finish();
 }
 
-fn ragged(c: &mut Criterion) {
-    const ROWS: usize = 1_000_000;
-    let sum = builtins::get("sum").unwrap();
+/// `n` rows of 0 to 20 values (xorshift lengths, the same every run).
+fn ragged_rows(n: usize) -> Vec<Vec<f64>> {
     let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
-    let rows: Vec<Vec<f64>> = (0..ROWS)
+    (0..n)
         .map(|_| {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
             (0..(s % 21) as usize).map(|j| j as f64).collect()
         })
-        .collect();
+        .collect()
+}
+
+fn ragged(c: &mut Criterion) {
+    const ROWS: usize = 1_000_000;
+    let sum = builtins::get("sum").unwrap();
+    let rows = ragged_rows(ROWS);
     let total: usize = rows.iter().map(Vec::len).sum();
     let a = Array::from_nested(rows.clone()).unwrap();
     let axis1 = Array::from_scalar(1i64);
@@ -255,15 +260,7 @@ fn scan(c: &mut Criterion) {
     const ROWS: usize = 100_000;
     let cumsum = builtins::get("cumsum").unwrap();
     let accumulate = builtins::get("add.accumulate").unwrap();
-    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
-    let rows: Vec<Vec<f64>> = (0..ROWS)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (0..(s % 21) as usize).map(|j| j as f64).collect()
-        })
-        .collect();
+    let rows = ragged_rows(ROWS);
     let total: usize = rows.iter().map(Vec::len).sum();
     let a = Array::from_nested(rows.clone()).unwrap();
     let axis1 = Array::from_scalar(1i64);

@@ -103,10 +103,10 @@ impl Callable {
     /// and `var` dimensions.
     pub fn reduce(&self) -> Result<Callable, Error> {
         if self.folding.is_none() {
-            return Err(value_error(format!(
-                "{} has no reduction: it is not declared associative",
-                self.name()
-            )));
+            return Err(Error::NotAssociative {
+                name: self.name().into(),
+                what: "reduction",
+            });
         }
         let name = format!("{}.reduce", self.name());
         let op = self.clone();
@@ -169,10 +169,10 @@ impl Callable {
     /// along a fixed dimension of an array with `var` dimensions inside it.
     pub fn accumulate(&self) -> Result<Callable, Error> {
         if self.folding.is_none() {
-            return Err(value_error(format!(
-                "{} has no scan: it is not declared associative",
-                self.name()
-            )));
+            return Err(Error::NotAssociative {
+                name: self.name().into(),
+                what: "scan",
+            });
         }
         let name = format!("{}.accumulate", self.name());
         let op = self.clone();
@@ -342,11 +342,9 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
         )));
     }
     if axes.iter().any(|&k| shape[k] == 0) {
-        let fill = initial.or(identity).ok_or_else(|| {
-            value_error(format!(
-                "{name}: a reduction over no elements needs an identity, and {} has none; pass `initial`",
-                op.name()
-            ))
+        let fill = initial.or(identity).ok_or_else(|| Error::EmptyReduction {
+            name: name.into(),
+            op: op.name().into(),
         })?;
         let mut out = Array::zeros(&Type::with_dims(
             kept_shape.iter().map(|n| Dim::Fixed(*n)),
@@ -360,11 +358,12 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
         let identity = identity.unwrap_or_else(|| unreachable!("checked above"));
         let masked = crate::builtins::WHERE.call(&[&m, &x, &identity])?;
         if masked.shape() != x.shape() {
-            return Err(value_error(format!(
-                "{name}: the `where` mask {} does not broadcast to the array {}",
-                m.ty(),
-                a.ty()
-            )));
+            return Err(Error::MaskShape {
+                name: name.into(),
+                mask: m.ty().clone(),
+                array: a.ty().clone(),
+                axis: None,
+            });
         }
         x = masked;
     }

@@ -436,6 +436,15 @@ fn errors_name_the_axis_the_ndim_and_what_is_missing() {
         msg(ReduceArgs { mask: Some(&bad_mask), initial: Some(0), ..ReduceArgs::default() }),
         "max: the `where` mask 3 * bool does not broadcast to the array 2 * 2 * int64 (dimension 1)"
     );
+    let int_mask = array![1, 0];
+    assert_eq!(
+        msg(ReduceArgs {
+            mask: Some(&int_mask),
+            initial: Some(0),
+            ..ReduceArgs::default()
+        }),
+        "max: the `where` mask must be bool, not int64"
+    );
     let sub = Reduction {
         identity: None,
         combine: |a: i64, b: i64| a - b,

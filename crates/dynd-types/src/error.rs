@@ -173,6 +173,48 @@ pub enum Error {
         what: String,
     },
 
+    /// An axis outside the array's dimensions.
+    #[error("{name}: axis {axis} is out of bounds for an array of {ndim} dimension(s)")]
+    AxisOutOfBounds {
+        /// The operation.
+        name: String,
+        /// The axis given (negative ones count from the end).
+        axis: i64,
+        /// The array's number of dimensions.
+        ndim: usize,
+    },
+    /// An axis given more than once.
+    #[error("{name}: axis {axis} is given more than once")]
+    DuplicateAxis {
+        /// The operation.
+        name: String,
+        /// The axis, as given.
+        axis: i64,
+    },
+    /// A `where` mask whose data type is not `bool`.
+    #[error("{name}: the `where` mask must be bool, not {found}")]
+    MaskType {
+        /// The operation.
+        name: String,
+        /// The mask's data type.
+        found: Type,
+    },
+    /// A `where` mask that does not broadcast to the array.
+    #[error(
+        "{name}: the `where` mask {mask} does not broadcast to the array {array}{}",
+        axis.map(|k| format!(" (dimension {k})")).unwrap_or_default()
+    )]
+    MaskShape {
+        /// The operation.
+        name: String,
+        /// The mask's type.
+        mask: Type,
+        /// The array's type.
+        array: Type,
+        /// The array's dimension where they disagree, when known.
+        axis: Option<usize>,
+    },
+
     // ---- callables ----
     /// No overload accepts the arguments' data types.
     #[error(
@@ -255,6 +297,25 @@ pub enum Error {
         name: String,
         /// Builtin names close to it, closest first.
         suggestions: Vec<String>,
+    },
+    /// A reduction over no elements, of an operation without identity and
+    /// with no `initial` value.
+    #[error(
+        "{name}: a reduction over no elements needs an identity, and {op} has none; pass `initial`"
+    )]
+    EmptyReduction {
+        /// The reduction.
+        name: String,
+        /// The operation reduced with.
+        op: String,
+    },
+    /// A reduction or scan asked of a callable not declared associative.
+    #[error("{name} has no {what}: it is not declared associative")]
+    NotAssociative {
+        /// The callable.
+        name: String,
+        /// `reduction` or `scan`.
+        what: &'static str,
     },
     /// A builtin name given to two builtins (found when the registry is
     /// built).

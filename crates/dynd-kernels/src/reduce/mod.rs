@@ -116,9 +116,10 @@ fn check_dtype<T: Element>(a: &Array, name: &str, what: &str) -> Result<(), Erro
 
 /// The error of an empty reduction without identity or `initial`.
 fn no_identity(name: &str) -> Error {
-    value_error(format!(
-        "{name}: a reduction over no elements needs an identity, and {name} has none; pass `initial`"
-    ))
+    Error::EmptyReduction {
+        name: name.into(),
+        op: name.into(),
+    }
 }
 
 /// The reduced axes, in increasing order, from `axes` (negative ones count
@@ -136,15 +137,18 @@ pub fn normalize_axes(axes: Option<&[i64]>, ndim: usize, name: &str) -> Result<V
     for &ax in axes {
         let n = ndim as i64;
         if ax >= n || ax < -n {
-            return Err(value_error(format!(
-                "{name}: axis {ax} is out of bounds for an array of {ndim} dimension(s)"
-            )));
+            return Err(Error::AxisOutOfBounds {
+                name: name.into(),
+                axis: ax,
+                ndim,
+            });
         }
         let a = if ax < 0 { ax + n } else { ax } as usize;
         if out.contains(&a) {
-            return Err(value_error(format!(
-                "{name}: axis {ax} is given more than once"
-            )));
+            return Err(Error::DuplicateAxis {
+                name: name.into(),
+                axis: ax,
+            });
         }
         out.push(a);
     }
@@ -490,20 +494,21 @@ fn reduce_rows<T, F>(
 /// naming both shapes.
 fn mask_offsets(mask: &Array, a: &Array, name: &str) -> Result<(SyncPtr, Vec<isize>), Error> {
     if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
-        return Err(value_error(format!(
-            "{name}: the `where` mask must be bool, not {}",
-            mask.dtype()
-        )));
+        return Err(Error::MaskType {
+            name: name.into(),
+            found: mask.dtype().clone(),
+        });
     }
     let shape = a.shape();
     let mshape = mask.shape();
     let mstrides = mask.strides();
     if mshape.len() > shape.len() || mstrides.len() != mshape.len() {
-        return Err(value_error(format!(
-            "{name}: the `where` mask {} does not broadcast to the array {}",
-            mask.ty(),
-            a.ty()
-        )));
+        return Err(Error::MaskShape {
+            name: name.into(),
+            mask: mask.ty().clone(),
+            array: a.ty().clone(),
+            axis: None,
+        });
     }
     let shift = shape.len() - mshape.len();
     let mut strides = vec![0isize; shape.len()];
@@ -512,12 +517,12 @@ fn mask_offsets(mask: &Array, a: &Array, name: &str) -> Result<(SyncPtr, Vec<isi
             (Dim::Fixed(m), Dim::Fixed(n)) if m == n => *s,
             (Dim::Fixed(1), _) => 0,
             _ => {
-                return Err(value_error(format!(
-                    "{name}: the `where` mask {} does not broadcast to the array {} (dimension {})",
-                    mask.ty(),
-                    a.ty(),
-                    k + shift
-                )))
+                return Err(Error::MaskShape {
+                    name: name.into(),
+                    mask: mask.ty().clone(),
+                    array: a.ty().clone(),
+                    axis: Some(k + shift),
+                })
             }
         };
     }
@@ -624,19 +629,18 @@ pub fn count(
     };
     if let Some(mask) = mask {
         if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
-            return Err(value_error(format!(
-                "{name}: the `where` mask must be bool, not {}",
-                mask.dtype()
-            )));
+            return Err(Error::MaskType {
+                name: name.into(),
+                found: mask.dtype().clone(),
+            });
         }
         // The mask in the array's shape, as 0 and 1.
         let ty = dynd_types::Type::with_dims(a.shape(), dynd_types::Scalar::Int64.into())?;
-        let mismatch = |e: Error| {
-            value_error(format!(
-                "{name}: the `where` mask {} does not broadcast to the array {}: {e}",
-                mask.ty(),
-                a.ty()
-            ))
+        let mismatch = |_: Error| Error::MaskShape {
+            name: name.into(),
+            mask: mask.ty().clone(),
+            array: a.ty().clone(),
+            axis: None,
         };
         let mut ones = crate::elwise::alloc_broadcast(&ty, &[a, mask]).map_err(mismatch)?;
         ones.assign(mask, crate::ErrorMode::NoCheck)

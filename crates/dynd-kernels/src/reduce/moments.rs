@@ -544,10 +544,11 @@ fn variance_var<T: Float>(
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
     let mask = mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
     let mask_rows = match &mask {
-        Some(m) => Some(Rows::of(m).ok_or_else(|| {
-            super::value_error(format!(
-                "{name}: the `where` mask does not line up with the array"
-            ))
+        Some(m) => Some(Rows::of(m).ok_or_else(|| Error::MaskShape {
+            name: name.into(),
+            mask: m.ty().clone(),
+            array: a.ty().clone(),
+            axis: None,
         })?),
         None => None,
     };

@@ -598,23 +598,21 @@ where
 
 /// `mask` broadcast to `a`'s shape, as a `bool` array of that shape.
 pub(super) fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
-    let mismatch = |why: String| {
-        value_error(format!(
-            "{name}: the `where` mask {} does not broadcast to the array {}{why}",
-            mask.ty(),
-            a.ty()
-        ))
+    let mismatch = |axis: Option<usize>| Error::MaskShape {
+        name: name.into(),
+        mask: mask.ty().clone(),
+        array: a.ty().clone(),
+        axis,
     };
     if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
-        return Err(value_error(format!(
-            "{name}: the `where` mask must be bool, not {}",
-            mask.dtype()
-        )));
+        return Err(Error::MaskType {
+            name: name.into(),
+            found: mask.dtype().clone(),
+        });
     }
-    let m =
-        crate::elwise::map2(mask, a, |m: bool, _: T| m).map_err(|e| mismatch(format!(": {e}")))?;
+    let m = crate::elwise::map2(mask, a, |m: bool, _: T| m).map_err(|_| mismatch(None))?;
     if m.shape() != a.shape() {
-        return Err(mismatch(String::new()));
+        return Err(mismatch(None));
     }
     Ok(m)
 }
@@ -659,10 +657,11 @@ where
     })?;
     let mask = args.mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
     let mask_rows = match &mask {
-        Some(m) => Some(Rows::of(m).ok_or_else(|| {
-            value_error(format!(
-                "{name}: the `where` mask does not line up with the array"
-            ))
+        Some(m) => Some(Rows::of(m).ok_or_else(|| Error::MaskShape {
+            name: name.into(),
+            mask: m.ty().clone(),
+            array: a.ty().clone(),
+            axis: None,
         })?),
         None => None,
     };
@@ -964,10 +963,17 @@ pub(super) fn var_array<T: Element, V>(
             values.push(finish(v)?);
         }
     }
+    packed_rows(shape, values, &pairs)
+}
+
+/// The `shape * var * T` array over packed `values`, row `i`'s (byte
+/// start, length) pair at `pairs[i * PAIR_SIZE..]` (checked, as every
+/// array's parts are).
+fn packed_rows<T: Element>(shape: &[usize], values: Vec<T>, pairs: &[u8]) -> Result<Array, Error> {
     let element = Arrmeta::Var {
         values: MemoryBlock::from_vec(values),
         offset: 0,
-        stride: size as isize,
+        stride: std::mem::size_of::<T>() as isize,
         packed: true,
         element: Box::new(Arrmeta::Scalar),
     };
@@ -976,7 +982,7 @@ pub(super) fn var_array<T: Element, V>(
         shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
         T::SCALAR.into(),
     )?;
-    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(&pairs), 0)
+    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(pairs), 0)
 }
 
 /// The scan of each row of an array whose innermost dimension is `var`,
@@ -1026,19 +1032,7 @@ pub(super) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
             }));
         }
     }
-    let element = Arrmeta::Var {
-        values: MemoryBlock::from_vec(values),
-        offset: 0,
-        stride: size as isize,
-        packed: true,
-        element: Box::new(Arrmeta::Scalar),
-    };
-    let meta = crate::array::c_order_meta(&rows.shape, PAIR_SIZE, element)?;
-    let ty = Type::with_dims(
-        rows.shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
-        T::SCALAR.into(),
-    )?;
-    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(&pairs), 0)
+    packed_rows(&rows.shape, values, &pairs)
 }
 
 /// Folds `xs` into `line` position by position (left-aligned), the
