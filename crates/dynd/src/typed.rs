@@ -6,6 +6,7 @@
 //! it is calling the builtin (`builtins::get(name)?.call(...)`), with the
 //! same types, broadcasting, ragged rows and errors.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::func::{builtins, Callable};
@@ -117,10 +118,10 @@ impl Axes {
         }
     }
 
-    fn to_array(&self) -> Array {
+    fn to_array(&self) -> Cow<'static, Array> {
         match &self.0 {
-            AxesRepr::One(a) => Array::from_scalar(*a),
-            AxesRepr::Many(v) => Array::from_vec(v.clone()),
+            AxesRepr::One(a) => axis_array(*a),
+            AxesRepr::Many(v) => Cow::Owned(Array::from_vec(v.clone())),
         }
     }
 }
@@ -421,28 +422,44 @@ reductions!(
     impl {
         fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
             static CELL: OnceLock<Callable> = OnceLock::new();
-            let axis = Array::from_scalar(axis_value(axis));
+            let axis = axis_array(axis_value(axis));
             handle(&CELL, "cumsum").call_kw(&[self], &[("axis", &axis)])
         }
 
         fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
             static CELL: OnceLock<Callable> = OnceLock::new();
-            let axis = Array::from_scalar(axis_value(axis));
+            let axis = axis_array(axis_value(axis));
             handle(&CELL, "cumprod").call_kw(&[self], &[("axis", &axis)])
         }
 
         fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            let axis = Array::from_scalar(axis_value(axis));
+            let axis = axis_array(axis_value(axis));
             op.accumulate()?.call_kw(&[self], &[("axis", &axis)])
         }
 
         fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
             static CELL: OnceLock<Callable> = OnceLock::new();
-            let axis = Array::from_scalar(axis_value(axis));
+            let axis = axis_array(axis_value(axis));
             handle(&CELL, "sorted").call_kw(&[self], &[("axis", &axis)])
         }
     }
 );
+
+/// The 0-d `int64` array of an axis: for the axes arrays have (-32 to
+/// 31), one made once and lent, so a method call neither allocates nor
+/// counts references for its keyword.
+fn axis_array(axis: i64) -> Cow<'static, Array> {
+    const LOW: i64 = -32;
+    static CACHE: [OnceLock<Array>; 64] = [const { OnceLock::new() }; 64];
+    match axis
+        .checked_sub(LOW)
+        .and_then(|i| usize::try_from(i).ok())
+        .and_then(|i| CACHE.get(i))
+    {
+        Some(cell) => Cow::Borrowed(cell.get_or_init(|| Array::from_scalar(axis))),
+        None => Cow::Owned(Array::from_scalar(axis)),
+    }
+}
 
 /// An axis as `i64`: one past `i64::MAX` saturates, and is out of range
 /// anyway.
