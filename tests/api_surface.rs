@@ -145,3 +145,68 @@ fn the_facade_surface_is_the_pinned_one() {
         );
     }
 }
+
+/// Doc examples name the facade's paths (`dynd::nd::Array`), as its users
+/// write them, not the inner crates'. The exceptions: modules the facade
+/// does not re-export (the kernel builder, the typed reductions, the
+/// kernel-level `apply` that the leaf examples run), the name suggester,
+/// and the feature-gated interop modules (the inner crates' doc tests see
+/// the facade without its features).
+#[test]
+fn doc_examples_use_the_facade_paths() {
+    let allowed = [
+        "crates/dynd-kernels/src/arrow_interop.rs",
+        "crates/dynd-kernels/src/ndarray_interop.rs",
+        "crates/dynd-kernels/src/serde_impl.rs",
+        "crates/dynd-kernels/src/kernel.rs",
+        "crates/dynd-kernels/src/elwise/mod.rs",
+        "crates/dynd-kernels/src/elwise/gufunc.rs",
+        "crates/dynd-kernels/src/elwise/nullable.rs",
+        "crates/dynd-kernels/src/reduce/mod.rs",
+        "crates/dynd-kernels/src/reduce/moments.rs",
+        "crates/dynd-types/src/parse.rs",
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    let mut stack = vec![root.join("crates")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("target") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if !rel.ends_with(".rs") || !rel.contains("/src/") || allowed.contains(&rel.as_str()) {
+                continue;
+            }
+            let mut in_block = false;
+            for (i, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
+                let t = line.trim_start();
+                let Some(doc) = t.strip_prefix("///").or_else(|| t.strip_prefix("//!")) else {
+                    continue;
+                };
+                if doc.trim_start().starts_with("```") {
+                    in_block = !in_block;
+                } else if in_block
+                    && ["dynd_types::", "dynd_kernels::", "dynd_arrfunc::"]
+                        .iter()
+                        .any(|c| doc.contains(c))
+                {
+                    found.push(format!("{rel}:{}: {}", i + 1, doc.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "doc examples naming inner crates:\n{}",
+        found.join("\n")
+    );
+}

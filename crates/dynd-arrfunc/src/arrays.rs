@@ -5,8 +5,8 @@
 //! `index(x, i, ...)`, views where the positions allow.
 //!
 //! ```
-//! use dynd_arrfunc::builtins;
-//! use dynd_kernels::{array, Array, Value};
+//! use dynd::func::builtins;
+//! use dynd::nd::{array, Array, Value};
 //!
 //! let range = builtins::get("range").unwrap();
 //! let r = range.call(&[&Array::from_scalar(2i64), &Array::from_scalar(11i64), &Array::from_scalar(3i64)])?;
@@ -19,7 +19,7 @@
 //! let col = index.call(&[&m, &all, &Array::from_scalar(-1i64)])?;
 //! assert_eq!(col.to_string(), "[2, 4, 6]"); // m[:, -1], a view
 //! assert_eq!(col.data_block().as_ptr(), m.data_block().as_ptr());
-//! # Ok::<(), dynd_arrfunc::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use dynd_kernels::take::TakeMode;

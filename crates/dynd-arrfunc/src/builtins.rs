@@ -48,8 +48,8 @@
 //! [`crate::fold`].
 //!
 //! ```
-//! use dynd_arrfunc::builtins;
-//! use dynd_kernels::array;
+//! use dynd::func::builtins;
+//! use dynd::nd::array;
 //!
 //! let less = builtins::get("less").unwrap();
 //! assert_eq!(less.call(&[&array![1, 5, 3], &array![2]])?.to_string(), "[true, false, false]");
@@ -58,7 +58,7 @@
 //! let matmul = builtins::get("matmul").unwrap();
 //! let r = matmul.call(&[&array![[1, 2], [3, 4]], &array![[0, 1], [1, 0]]])?;
 //! assert_eq!(r.to_string(), "[[2, 1], [4, 3]]");
-//! # Ok::<(), dynd_arrfunc::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::collections::BTreeMap;
@@ -992,12 +992,12 @@ fn registry() -> &'static BTreeMap<&'static str, Callable> {
 /// `NAME.accumulate` its [scan](Callable::accumulate).
 ///
 /// ```
-/// use dynd_arrfunc::builtins;
+/// use dynd::func::builtins;
 ///
 /// assert_eq!(builtins::get("add")?.name(), "add");
 /// let e = builtins::get("mena").unwrap_err();
 /// assert_eq!(e.to_string(), "no builtin is called 'mena' (did you mean 'mean'?)");
-/// # Ok::<(), dynd_arrfunc::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// # Errors

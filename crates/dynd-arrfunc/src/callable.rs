@@ -10,8 +10,8 @@
 //! rule on request, ragged rows checked per row), and runs one kernel.
 //!
 //! ```
-//! use dynd_arrfunc::{builtins, Callable};
-//! use dynd_kernels::array;
+//! use dynd::func::{builtins, Callable};
+//! use dynd::nd::array;
 //!
 //! let add = builtins::get("add").unwrap();
 //! let r = add.call(&[&array![[1, 2], [3, 4]], &array![0.5, 1.5]])?;
@@ -20,7 +20,7 @@
 //!
 //! let hypot = Callable::map2("hypot", |x: f64, y: f64| x.hypot(y));
 //! assert_eq!(hypot.call(&[&array![3.0, 5.0], &array![4.0, 12.0]])?.to_string(), "[5, 13]");
-//! # Ok::<(), dynd_arrfunc::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::collections::HashMap;
@@ -456,9 +456,9 @@ impl Callable {
     /// for every callable (unknown, repeated, missing) before `f` runs.
     ///
     /// ```
-    /// use dynd_arrfunc::{Callable, Keyword};
-    /// use dynd_kernels::{array, Array};
-    /// use dynd_types::Scalar;
+    /// use dynd::func::{Callable, Keyword};
+    /// use dynd::nd::{array, Array};
+    /// use dynd::ndt::Scalar;
     ///
     /// let scale = Callable::function(
     ///     "scale",
@@ -466,13 +466,13 @@ impl Callable {
     ///     vec![Keyword::optional("by", Scalar::Int64, Array::from_scalar(2i64))],
     ///     |args, kw| {
     ///         let by = kw.int("by")?.unwrap_or(1) as f64;
-    ///         Ok(dynd_kernels::elwise::map1(args[0], move |x: f64| x * by)?)
+    ///         Callable::map1("times", move |x: f64| x * by).call(&[args[0]])
     ///     },
     /// )?;
     /// assert_eq!(scale.call(&[&array![1.0, 2.0]])?.to_string(), "[2, 4]");
     /// let three = Array::from_scalar(3i64);
     /// assert_eq!(scale.call_kw(&[&array![1.0]], &[("by", &three)])?.to_string(), "[3]");
-    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors
@@ -588,15 +588,15 @@ impl Callable {
     /// positional arguments; optional ones not given take their defaults.
     ///
     /// ```
-    /// use dynd_arrfunc::builtins;
-    /// use dynd_kernels::{array, Array};
+    /// use dynd::func::builtins;
+    /// use dynd::nd::{array, Array};
     ///
     /// let clip = builtins::get("clip").unwrap();
     /// let r = clip.call_kw(&[&array![-2.0, 0.5, 3.0]], &[("lo", &Array::from_scalar(0.0f64))])?;
     /// assert_eq!(r.to_string(), "[0, 0.5, 3]");
     /// let err = clip.call_kw(&[&array![1.0]], &[("low", &Array::from_scalar(0.0f64))]).unwrap_err();
     /// assert_eq!(err.to_string(), "clip: unknown keyword argument 'low' (valid keywords: lo, hi)");
-    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors
@@ -1071,14 +1071,14 @@ impl Callable {
     /// and so on (each argument gets its own dimensions).
     ///
     /// ```
-    /// use dynd_arrfunc::builtins;
-    /// use dynd_kernels::array;
+    /// use dynd::func::builtins;
+    /// use dynd::nd::array;
     ///
     /// let mul = builtins::get("multiply").unwrap();
     /// let table = mul.outer(&[&array![1, 2, 3], &array![10, 100]])?;
     /// assert_eq!(table.to_string(), "[[10, 100], [20, 200], [30, 300]]");
     /// assert_eq!(table.ty().to_string(), "3 * 2 * int64");
-    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors

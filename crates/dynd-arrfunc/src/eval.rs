@@ -5,8 +5,8 @@
 //! type and any error are those of making the calls by hand.
 //!
 //! ```
-//! use dynd_arrfunc::Eval;
-//! use dynd_kernels::{array, Array};
+//! use dynd::func::Eval;
+//! use dynd::nd::{array, Array};
 //!
 //! let (a, b) = (array![[1.0, 2.0], [3.0]], array![10.0, 20.0]);
 //! let r = (&a * 2.0 + &b.reshape(&[2, 1])?).eval()?;

@@ -13,8 +13,8 @@
 //! first, which keeps every element in C order too.
 //!
 //! ```
-//! use dynd_arrfunc::{builtins, Callable};
-//! use dynd_kernels::{array, Array, Value};
+//! use dynd::func::{builtins, Callable};
+//! use dynd::nd::{array, Array, Value};
 //!
 //! let add_reduce = builtins::get("add").unwrap().reduce()?;
 //! let a = array![[1, 2, 3], [4, 5, 6]];
@@ -32,7 +32,7 @@
 //! .associative(Some(Value::Int(0)))?;
 //! let g = gcd.reduce()?.call(&[&Array::from_vec(vec![12u64, 18, 30])])?;
 //! assert_eq!(g.to_string(), "6");
-//! # Ok::<(), dynd_arrfunc::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 //!
 //! The builtin reductions (`sum`, `prod`, `min`, `max`, …) are typed loops
@@ -140,8 +140,8 @@ impl Callable {
     /// 25 times over short ragged rows (`benches/reduce.rs`, `scan`).
     ///
     /// ```
-    /// use dynd_arrfunc::{builtins, Callable};
-    /// use dynd_kernels::{array, Array, Complex};
+    /// use dynd::func::{builtins, Callable};
+    /// use dynd::nd::{array, Array, Complex};
     ///
     /// let running_max = builtins::get("maximum.accumulate")?;
     /// let a = array![[3, 1, 4, 1, 5], [9, 2, 6]];
@@ -158,7 +158,7 @@ impl Callable {
     /// // x -> 2x + 1, then x -> 3(2x + 1) = 6x + 3, then x -> 6x + 8
     /// // (complex numbers print as [re, im]).
     /// assert_eq!(compose.accumulate()?.call(&[&maps])?.to_string(), "[[2, 1], [6, 3], [6, 8]]");
-    /// # Ok::<(), dynd_arrfunc::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors

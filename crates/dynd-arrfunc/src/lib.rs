@@ -3,14 +3,14 @@
 //! match then cheapest safe promotion, and a library of builtins.
 //!
 //! ```
-//! use dynd_arrfunc::builtins;
-//! use dynd_kernels::array;
+//! use dynd::func::builtins;
+//! use dynd::nd::array;
 //!
 //! let multiply = builtins::get("multiply").unwrap();
 //! let ragged = array![[1.0], [2.0, 3.0]];
 //! let r = multiply.call(&[&ragged, &array![[10.0, 100.0], [10.0, 100.0]]])?;
 //! assert_eq!(r.to_string(), "[[10, 100], [20, 300]]"); // row 0 broadcast
-//! # Ok::<(), dynd_arrfunc::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 //!
 //! Signature matching, promotion and broadcasting of types live in the type

@@ -5,8 +5,8 @@
 //! broadcast across arguments.
 //!
 //! ```
-//! use dynd_arrfunc::resolve_lifted;
-//! use dynd_types::{BroadcastMode, Type};
+//! use dynd::func::resolve_lifted;
+//! use dynd::ndt::{BroadcastMode, Type};
 //!
 //! let t = |s: &str| s.parse::<Type>().unwrap();
 //! let matmul = t("(M * N * T, N * P * T) -> M * P * T");
@@ -17,7 +17,7 @@
 //!     err.to_string(),
 //!     "argument 1 (4 * 4 * float64) does not match parameter N * P * T: dimension variable 'N' is bound to '3' but meets '4'"
 //! );
-//! # Ok::<(), dynd_arrfunc::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use dynd_types::{broadcast, Bindings, BroadcastMode, Dim, Scalar, Type, TypeKind};

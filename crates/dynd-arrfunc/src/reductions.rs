@@ -22,8 +22,8 @@
 //! integers is `float64`.
 //!
 //! ```
-//! use dynd_arrfunc::builtins;
-//! use dynd_kernels::{array, Array};
+//! use dynd::func::builtins;
+//! use dynd::nd::{array, Array};
 //!
 //! let sum = builtins::get("sum").unwrap();
 //! let a = array![[1, 2, 3], [4, 5, 6]];

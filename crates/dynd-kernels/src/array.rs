@@ -1,7 +1,7 @@
 //! [`Array`]: a type, its arrmeta and a reference to data in a memory block.
 //!
 //! ```
-//! use dynd_kernels::{array, Array};
+//! use dynd::nd::{array, Array};
 //!
 //! let a = array![[1.0, 2.0], [3.0]];            // ragged rows: a var dimension
 //! assert_eq!(a.ty().to_string(), "2 * var * float64");
@@ -12,7 +12,7 @@
 //!
 //! let c = Array::from_vec(vec![1.5f64, 2.5, 3.5]);  // no copy
 //! assert_eq!(c.as_slice::<f64>()?, &[1.5, 2.5, 3.5]);
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::fmt;
@@ -997,7 +997,7 @@ impl Array {
     /// ```
     /// let v = vec![1.0f64, 2.0, 3.0];
     /// let at = v.as_ptr();
-    /// let back = dynd_kernels::Array::from_vec(v).try_into_vec::<f64>().unwrap();
+    /// let back = dynd::nd::Array::from_vec(v).try_into_vec::<f64>().unwrap();
     /// assert_eq!((back.as_ptr(), back), (at, vec![1.0, 2.0, 3.0]));
     /// ```
     ///
@@ -1127,11 +1127,11 @@ impl Array {
     /// [`Array::try_to_json`] checks the memory first.
     ///
     /// ```
-    /// let a = dynd_kernels::Array::from_vec(vec![1.0f64, f64::NAN, -0.0]);
+    /// let a = dynd::nd::Array::from_vec(vec![1.0f64, f64::NAN, -0.0]);
     /// assert_eq!(a.to_json(), r#"[1.0, "NaN", -0.0]"#);
-    /// let back = dynd_kernels::Array::from_json(&a.to_json(), None)?;
+    /// let back = dynd::nd::Array::from_json(&a.to_json(), None)?;
     /// assert_eq!((back.ty(), back.to_string()), (a.ty(), a.to_string()));
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn to_json(&self) -> String {
         self.to_value().to_json()
@@ -1474,9 +1474,9 @@ impl fmt::Debug for Array {
 /// [inferred](crate::array::infer_type).
 ///
 /// ```
-/// let a = dynd_kernels::array![[1, 2, 3], [4, 5, 6]];
+/// let a = dynd::nd::array![[1, 2, 3], [4, 5, 6]];
 /// assert_eq!(a.ty().to_string(), "2 * 3 * int64");
-/// let b = dynd_kernels::array![1.5, null];
+/// let b = dynd::nd::array![1.5, null];
 /// assert_eq!(b.ty().to_string(), "2 * ?float64");
 /// ```
 ///

@@ -68,7 +68,7 @@ unsafe impl Element for Complex<f64> {
 /// Conversions round to nearest, ties to even.
 ///
 /// ```
-/// use dynd_kernels::F16;
+/// use dynd::nd::F16;
 ///
 /// assert_eq!(F16::from_f64(1.5).to_f64(), 1.5);
 /// assert_eq!(F16::from_f64(65520.0).to_f64(), f64::INFINITY); // past the largest half

@@ -15,7 +15,7 @@
 //! only the tree's nodes.
 //!
 //! ```
-//! use dynd_kernels::{expr::{BinaryOp, Expr}, Array};
+//! use dynd::nd::{expr::{BinaryOp, Expr}, Array};
 //!
 //! let (a, b) = (Array::from_vec(vec![1.0, 2.0]), Array::from_vec(vec![3.0, 4.0]));
 //! let e = &a * &b + 1.0;

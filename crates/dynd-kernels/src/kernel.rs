@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use dynd_kernels::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
-//! use dynd_kernels::KernelError;
+//! use dynd::nd::KernelError;
 //!
 //! /// Copies one f64.
 //! struct CopyF64;

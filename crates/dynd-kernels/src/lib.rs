@@ -13,9 +13,9 @@
 //!
 //! ```
 //! // The type layer is the one this crate builds on.
-//! let t: dynd_kernels::types::Type = "3 * int32".parse()?;
+//! let t: dynd::ndt::Type = "3 * int32".parse()?;
 //! assert_eq!(t.data_layout()?.size, 12);
-//! # Ok::<(), dynd_kernels::types::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]

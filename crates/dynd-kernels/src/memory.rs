@@ -11,7 +11,7 @@
 //! of a block are always sound.
 //!
 //! ```
-//! use dynd_kernels::memory::MemoryBlock;
+//! use dynd::nd::MemoryBlock;
 //!
 //! let block = MemoryBlock::from_vec(vec![1.5f64, 2.5]);
 //! assert_eq!(block.len(), 16);

@@ -11,7 +11,7 @@
 //! (it is data), and an NA slot reads as zero, never NaN.
 //!
 //! ```
-//! use dynd_kernels::Array;
+//! use dynd::nd::Array;
 //!
 //! let a = Array::from_json("[[1.5, null], [null, 4]]", Some(&"2 * 2 * ?float64".parse()?))?;
 //! let (values, valid) = a.option_parts().expect("an option array");
@@ -20,7 +20,7 @@
 //! assert_eq!(a.null_count()?, 2);
 //! let back = Array::from_option_parts(&values, &valid)?;
 //! assert_eq!(back.to_string(), a.to_string());
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::sync::Arc;

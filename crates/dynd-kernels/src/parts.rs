@@ -22,7 +22,7 @@
 //! Rust scalar's (`f32` is `float32`).
 //!
 //! ```
-//! use dynd_kernels::Array;
+//! use dynd::nd::Array;
 //!
 //! // Three rows over five values, Arrow List style: no copy of the values.
 //! let a = Array::from_offsets(vec![1.0f64, 2.0, 3.0, 4.0, 5.0], &[0i32, 2, 2, 5])?;
@@ -40,7 +40,7 @@
 //! let b = Array::from_nested(vec![vec![1.0f32, 2.0], vec![3.0, 4.0]])?;
 //! assert_eq!(b.ty().to_string(), "2 * var * float32");
 //! assert_eq!(b.to_nested::<f32>()?, vec![vec![1.0, 2.0], vec![3.0, 4.0]]);
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::sync::Arc;
@@ -414,9 +414,9 @@ impl Array {
     /// copied.
     ///
     /// ```
-    /// let a = dynd_kernels::Array::from_starts_lengths(vec![1i64, 2, 3], &[2u32, 0], &[1u32, 3])?;
+    /// let a = dynd::nd::Array::from_starts_lengths(vec![1i64, 2, 3], &[2u32, 0], &[1u32, 3])?;
     /// assert_eq!(a.to_string(), "[[3], [1, 2, 3]]");
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors
@@ -470,11 +470,11 @@ impl Array {
     /// copying.
     ///
     /// ```
-    /// let a = dynd_kernels::Array::from_nested(vec![vec![1i32], vec![2, 3]])?;
+    /// let a = dynd::nd::Array::from_nested(vec![vec![1i32], vec![2, 3]])?;
     /// let rows = a.rows::<i32>()?;
     /// assert_eq!(rows.len(), 2);
     /// assert_eq!(rows.iter().map(|r| r.iter().sum::<i32>()).collect::<Vec<_>>(), [1, 5]);
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors
@@ -584,12 +584,12 @@ impl Array {
     /// values are copied once into one flat run; no value tree is built.
     ///
     /// ```
-    /// use dynd_kernels::Array;
+    /// use dynd::nd::Array;
     /// let a = Array::from_nested(vec![[1i32, 2], [3, 4]])?;
     /// assert_eq!(a.ty().to_string(), "2 * 2 * int32");
     /// let b = Array::from_nested(vec![vec![1.5], vec![2.0, 3.0]])?;
     /// assert_eq!(b.ty().to_string(), "2 * var * float64");
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// For strings, options or a type inferred from the data, build a
@@ -648,7 +648,7 @@ impl Array {
     ///
     /// ```
     /// let t = "2 * 2 * float32".parse()?;
-    /// let a = dynd_kernels::Array::from_nested_as(vec![vec![1.0, 2.0], vec![3.0, 4.0]], &t)?;
+    /// let a = dynd::nd::Array::from_nested_as(vec![vec![1.0, 2.0], vec![3.0, 4.0]], &t)?;
     /// assert_eq!(a.ty(), &t);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -2,7 +2,7 @@
 //! floats in IEEE total order among themselves (`-0` before `0`).
 //!
 //! ```
-//! use dynd_kernels::array;
+//! use dynd::nd::array;
 //!
 //! let mut a = array![[3.0, f64::NAN, 1.0], [2.0, 2.0, -1.0]];
 //! a.sort(-1, false)?;
@@ -10,7 +10,7 @@
 //! let mut rows = array![[3, 1, 2], [], [9, 7]];
 //! rows.sort(1, true)?;
 //! assert_eq!(rows.to_string(), "[[3, 2, 1], [], [9, 7]]");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use dynd_types::{Dim, Scalar};

@@ -2,14 +2,14 @@
 //! same characters, and lengths.
 //!
 //! ```
-//! use dynd_kernels::array;
+//! use dynd::nd::array;
 //!
 //! let a = array!["a,b", "", "c,,d"];
 //! let parts = a.split_strings(",")?;
 //! assert_eq!(parts.to_string(), r#"[["a", "b"], [""], ["c", "", "d"]]"#);
 //! assert_eq!(parts.ty().to_string(), "3 * var * string");
 //! assert_eq!(a.string_lengths()?.to_string(), "[3, 0, 4]");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::sync::Arc;

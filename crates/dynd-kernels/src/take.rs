@@ -8,8 +8,8 @@
 //! keep referring to it, so their characters and values are shared too.
 //!
 //! ```
-//! use dynd_kernels::take::TakeMode;
-//! use dynd_kernels::{array, Array};
+//! use dynd::nd::TakeMode;
+//! use dynd::nd::{array, Array};
 //!
 //! let a = array![[1, 2, 3], [4, 5, 6]];
 //! let cols = a.take(&array![2, 0], Some(1), TakeMode::Raise)?;
@@ -19,7 +19,7 @@
 //! let err = a.take(&array![0, 7], Some(1), TakeMode::Raise).unwrap_err();
 //! assert_eq!(err.to_string(), "take: index 7 is out of bounds for axis 1 of size 3, at position [1] of the indices");
 //! assert_eq!(a.take(&array![-1, 7], Some(1), TakeMode::Wrap)?.to_string(), "[[3, 2], [6, 5]]");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::sync::Arc;

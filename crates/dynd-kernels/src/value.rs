@@ -10,12 +10,12 @@
 //! both, and `nan`, `inf`, `-inf` too.
 //!
 //! ```
-//! use dynd_kernels::Value;
+//! use dynd::nd::Value;
 //!
 //! let v = Value::parse_json("[[1, 2.5], [null], [NaN, -inf, 3.0]]")?;
 //! assert_eq!(v.to_json(), r#"[[1, 2.5], [null], ["NaN", "-Infinity", 3.0]]"#);
 //! assert_eq!(v.to_text(), "[[1, 2.5], [null], [NaN, -Infinity, 3]]");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::fmt::{self, Write};
@@ -548,12 +548,12 @@ macro_rules! __value_list {
 /// inferred), strings.
 ///
 /// ```
-/// use dynd_kernels::{Array, IntoArray};
+/// use dynd::nd::{Array, IntoArray};
 ///
 /// let a = vec![vec![1.5f32], vec![2.0, 3.0]].into_array()?;
 /// assert_eq!(a.ty().to_string(), "2 * var * float32");
 /// assert_eq!(7u8.into_array()?.ty().to_string(), "uint8");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 pub trait IntoArray {
     /// The array.

@@ -6,7 +6,7 @@
 //! its dimension.
 //!
 //! ```
-//! use dynd_kernels::{array, Index};
+//! use dynd::nd::{array, Index};
 //!
 //! let a = array![[1, 2, 3], [4, 5, 6]];
 //! let v = a.index(&[Index::slice(None, None, -1), Index::At(1)])?;
@@ -16,7 +16,7 @@
 //!
 //! let r = array![[1, 2, 3], [4]];
 //! assert_eq!(r.index(&[Index::At(0), Index::slice(Some(1), None, 1)])?.to_string(), "[2, 3]");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::sync::Arc;
@@ -500,10 +500,10 @@ impl Array {
     /// `axis` (`axis == ndim` appends it innermost), as NumPy's `newaxis`.
     ///
     /// ```
-    /// let a = dynd_kernels::array![1, 2, 3];
+    /// let a = dynd::nd::array![1, 2, 3];
     /// assert_eq!(a.expand_dims(1)?.ty().to_string(), "3 * 1 * int64");
     /// assert_eq!(a.expand_dims(0)?.to_string(), "[[1, 2, 3]]");
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors
@@ -559,7 +559,7 @@ impl Array {
     /// when this array is C-contiguous, a C-order copy otherwise.
     ///
     /// ```
-    /// use dynd_kernels::array;
+    /// use dynd::nd::array;
     ///
     /// let a = array![1, 2, 3, 4, 5, 6];
     /// let m = a.reshape(&[2, -1])?;
@@ -569,7 +569,7 @@ impl Array {
     ///     a.reshape(&[4, 2]).unwrap_err().to_string(),
     ///     "cannot reshape 6 elements (6 * int64) into the shape [4, 2] (8 elements)"
     /// );
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors

@@ -18,12 +18,12 @@
 //! arguments' data types.
 //!
 //! ```
-//! use dynd_types::{broadcast, BroadcastMode, Type};
+//! use dynd::ndt::{broadcast, BroadcastMode, Type};
 //!
 //! let a: Type = "3 * var * int32".parse()?;
 //! let b: Type = "1 * 5 * float32".parse()?;
 //! assert_eq!(broadcast(&[a, b], BroadcastMode::NumPy)?.to_string(), "3 * 5 * float64");
-//! # Ok::<(), dynd_types::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use crate::error::Error;

@@ -465,7 +465,7 @@ fn lines(types: &[Type]) -> String {
 /// kernels prepend the index they were at, so the error names the element:
 ///
 /// ```
-/// use dynd_types::{KernelError, KernelErrorKind};
+/// use dynd::nd::{KernelError, KernelErrorKind};
 ///
 /// let e = KernelError::new(KernelErrorKind::RaggedRow { len: 3, expected: 4 }).at(2).at(0);
 /// assert_eq!(e.path(), &[0, 2]);
@@ -624,7 +624,7 @@ impl fmt::Display for DimSize<'_> {
 /// a caret under the problem:
 ///
 /// ```
-/// let err = "3 * var * int3".parse::<dynd_types::Type>().unwrap_err();
+/// let err = "3 * var * int3".parse::<dynd::ndt::Type>().unwrap_err();
 /// assert_eq!(err.offset(), 10);
 /// assert_eq!(
 ///     err.to_string(),

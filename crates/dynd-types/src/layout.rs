@@ -7,7 +7,7 @@
 //! reference per `string` or `bytes`, field offsets per tuple or struct.
 //!
 //! ```
-//! use dynd_types::{ArrmetaLayout, Type};
+//! use dynd::ndt::{ArrmetaLayout, Type};
 //!
 //! let t: Type = "3 * {x: int8, y: float64}".parse()?;
 //! let layout = t.data_layout()?;
@@ -19,7 +19,7 @@
 //! let opt: Type = "?float64".parse()?;
 //! assert_eq!(opt.data_layout()?.size, 16);
 //! assert!("N * int32".parse::<Type>()?.data_layout().is_err());
-//! # Ok::<(), dynd_types::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use crate::error::Error;

@@ -4,7 +4,7 @@
 //! *datashape*: dimensions, outermost first, over a data type.
 //!
 //! ```
-//! use dynd_types::{broadcast, promote, BroadcastMode, Type};
+//! use dynd::ndt::{broadcast, promote, BroadcastMode, Type};
 //!
 //! // Parse and print: one canonical spelling, aliases normalised.
 //! let t: Type = "3 *  var * {x: int, 'sepal length': real}".parse()?;

@@ -17,7 +17,7 @@
 //!   `4 * 4 * 2 * int32`).
 //!
 //! ```
-//! use dynd_types::Type;
+//! use dynd::ndt::Type;
 //!
 //! let sig: Type = "(M * N * T, N * R * T) -> M * R * T".parse()?;
 //! let args: Vec<Type> = vec!["2 * 3 * float64".parse()?, "3 * 5 * float64".parse()?];

@@ -11,13 +11,13 @@
 //! field by field. `string` and `bytes` only promote with themselves.
 //!
 //! ```
-//! use dynd_types::{promote, Type};
+//! use dynd::ndt::{promote, Type};
 //!
 //! let t = |s: &str| s.parse::<Type>().unwrap();
 //! assert_eq!(promote(&t("int8"), &t("uint8"))?, t("int16"));
 //! assert_eq!(promote(&t("int32"), &t("float32"))?, t("float64"));
 //! assert_eq!(promote(&t("?int64"), &t("float32"))?, t("?float64"));
-//! # Ok::<(), dynd_types::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use crate::error::Error;

@@ -2,11 +2,11 @@
 //! `serde`).
 //!
 //! ```
-//! let t: dynd_types::Type = "3 * var * ?float64".parse()?;
+//! let t: dynd::ndt::Type = "3 * var * ?float64".parse()?;
 //! let json = serde_json::to_string(&t).unwrap();
 //! assert_eq!(json, r#""3 * var * ?float64""#);
-//! assert_eq!(serde_json::from_str::<dynd_types::Type>(&json).unwrap(), t);
-//! # Ok::<(), dynd_types::ParseError>(())
+//! assert_eq!(serde_json::from_str::<dynd::ndt::Type>(&json).unwrap(), t);
+//! # Ok::<(), dynd::ndt::ParseError>(())
 //! ```
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};

@@ -29,13 +29,13 @@ pub const MAX_DIMS: usize = 128;
 /// parser checks.
 ///
 /// ```
-/// use dynd_types::{Type, Scalar};
+/// use dynd::ndt::{Type, Scalar};
 ///
 /// let t: Type = "3 * var * ?int32".parse()?;
 /// assert_eq!(t.ndim(), 2);
 /// assert_eq!(t.dtype().to_string(), "?int32");
 /// assert_eq!(Type::from(Scalar::Float64).to_string(), "float64");
-/// # Ok::<(), dynd_types::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Type(Repr);
@@ -370,11 +370,11 @@ impl Type {
     /// The dimensions, outermost first, and the data type under them.
     ///
     /// ```
-    /// let t: dynd_types::Type = "3 * var * int32".parse()?;
+    /// let t: dynd::ndt::Type = "3 * var * int32".parse()?;
     /// let (dims, dtype) = t.split_dims();
     /// assert_eq!(dims.len(), 2);
     /// assert_eq!(dtype.to_string(), "int32");
-    /// # Ok::<(), dynd_types::ParseError>(())
+    /// # Ok::<(), dynd::ndt::ParseError>(())
     /// ```
     pub fn split_dims(&self) -> (SmallVec<[&Dim; 4]>, &Type) {
         let mut dims = SmallVec::new();

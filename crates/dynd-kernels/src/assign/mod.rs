@@ -9,7 +9,7 @@
 //! to another under an [`ErrorMode`].
 //!
 //! ```
-//! use dynd_kernels::{array, Array, ErrorMode};
+//! use dynd::nd::{array, Array, ErrorMode};
 //!
 //! let mut dst = Array::zeros(&"2 * 3 * float32".parse()?)?;
 //! dst.assign(&array![[1], [2, 3, 4]], ErrorMode::Fractional)?; // var -> fixed, row 0 broadcasts
@@ -17,7 +17,7 @@
 //!
 //! let err = dst.assign(&array![[1, 2], [3]], ErrorMode::Fractional).unwrap_err();
 //! assert_eq!(err.to_string(), "a ragged row of length 2 cannot broadcast to length 3, at index [0]");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 pub mod convert;
@@ -483,7 +483,7 @@ impl Array {
     /// from before the assignment.
     ///
     /// ```
-    /// use dynd_kernels::{array, ErrorMode, Index};
+    /// use dynd::nd::{array, ErrorMode, Index};
     ///
     /// let mut a = array![[1, 2, 3], [4, 5, 6]];
     /// let reversed = a.index(&[Index::ALL, Index::slice(None, None, -1)])?;
@@ -491,7 +491,7 @@ impl Array {
     /// assert_eq!(a.to_string(), "[[3, 2, 1], [6, 5, 4]]");
     /// a.assign_at(&[Index::At(1), Index::slice(Some(1), None, 1)], &array![0], ErrorMode::Fractional)?;
     /// assert_eq!(a.to_string(), "[[3, 2, 1], [6, 0, 0]]");
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors

@@ -238,7 +238,7 @@ type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send 
 ///
 /// ```
 /// use dynd_kernels::elwise::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
-/// use dynd_kernels::array;
+/// use dynd::nd::array;
 ///
 /// let dot = CoreLeaf::map2(
 ///     "(N * float64, N * float64) -> float64",
@@ -249,7 +249,7 @@ type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send 
 /// // Leading dimensions broadcast: a 2 * 3 array of vectors against one vector.
 /// let r = apply_core(&"2 * float64".parse()?, &[&array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &array![1.0, 0.0, 1.0]], &dot)?;
 /// assert_eq!(r.to_string(), "[4, 10]");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct CoreLeaf {

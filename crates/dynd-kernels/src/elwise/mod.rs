@@ -21,7 +21,7 @@
 //!
 //! ```
 //! use dynd_kernels::elwise::{apply, Leaf};
-//! use dynd_kernels::Array;
+//! use dynd::nd::Array;
 //!
 //! let t = "3 * var * float64".parse()?;
 //! let x = Array::from_json("[[1, 2], [], [3, 4, 5]]", Some(&t))?;
@@ -48,7 +48,7 @@
 //! let ragged = array![[1.0], [2.0, 3.0]];
 //! let r = elwise::map2(&ragged, &array![[0.5, 0.25], [1.0, 2.0]], |x: f64, y: f64| x + y)?;
 //! assert_eq!(r.to_string(), "[[1.5, 1.25], [3, 5]]");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 mod alloc;
@@ -261,12 +261,12 @@ type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 ///
 /// ```
 /// use dynd_kernels::elwise::{apply, Leaf};
-/// use dynd_kernels::array;
+/// use dynd::nd::array;
 ///
 /// let hypot = Leaf::map2(|x: f64, y: f64| (x * x + y * y).sqrt());
 /// let r = apply(&[&array![[3.0], [5.0]], &array![4.0, 12.0]], &hypot)?;
 /// assert_eq!(r.to_string(), "[[5, 12.36931687685298], [6.4031242374328485, 13]]");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct Leaf {
@@ -351,7 +351,7 @@ impl Leaf {
     ///
     /// ```
     /// use dynd_kernels::elwise::{apply, Leaf};
-    /// use dynd_kernels::array;
+    /// use dynd::nd::array;
     ///
     /// let checked_sqrt = Leaf::try_map1(|x: f64| {
     ///     if x >= 0.0 { Ok(x.sqrt()) } else { Err(format!("sqrt of {x}")) }
@@ -359,7 +359,7 @@ impl Leaf {
     /// assert_eq!(apply(&[&array![4.0, 9.0]], &checked_sqrt)?.to_string(), "[2, 3]");
     /// let err = apply(&[&array![[4.0, 9.0], [1.0, -1.0]]], &checked_sqrt).unwrap_err();
     /// assert_eq!(err.to_string(), "sqrt of -1, at index [1, 1]");
-    /// # Ok::<(), dynd_kernels::Error>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn try_map1<A: Element, R: Element, E: std::fmt::Display + 'static>(
         f: impl Fn(A) -> Result<R, E> + Clone + Send + Sync + 'static,

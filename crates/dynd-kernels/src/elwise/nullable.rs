@@ -158,7 +158,7 @@ macro_rules! nullable_map {
             ///
             /// ```
             /// use dynd_kernels::elwise::{apply, Leaf};
-            /// use dynd_kernels::{Array, Value};
+            /// use dynd::nd::{Array, Value};
             ///
             /// let or_zero = Leaf::nullable1(|x: Option<f64>| x.unwrap_or(0.0));
             /// let a = Array::from_json("[1.5, null]", Some(&"2 * ?float64".parse()?))?;
@@ -167,7 +167,7 @@ macro_rules! nullable_map {
             /// let positive = Leaf::nullable1(|x: f64| (x > 0.0).then_some(x));
             /// let r = apply(&[&Array::from_vec(vec![2.0, -1.0])], &positive)?;
             /// assert_eq!((r.to_string(), r.ty().to_string()), ("[2, null]".into(), "2 * ?float64".into()));
-            /// # Ok::<(), dynd_kernels::Error>(())
+            /// # Ok::<(), dynd::Error>(())
             /// ```
             pub fn $ctor<$($a: LeafInput,)+ R: LeafOutput>(
                 f: impl Fn($($a),+) -> R + Clone + Send + Sync + 'static,

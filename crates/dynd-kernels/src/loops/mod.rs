@@ -32,7 +32,7 @@
 //! index is the caller's:
 //!
 //! ```
-//! use dynd_kernels::{array, Array, ErrorMode};
+//! use dynd::nd::{array, Array, ErrorMode};
 //!
 //! let a = array![[1.0, 2.0], [3.0, 4.0]];
 //! let t = a.transpose()?; // strides (8, 16): read across its rows
@@ -45,7 +45,7 @@
 //!     .assign(&array![[1, 2], [3, 300]], ErrorMode::Overflow)
 //!     .unwrap_err();
 //! assert!(err.to_string().contains("[1, 1]"), "{err}");
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 mod push;

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
-//! use dynd_kernels::array;
+//! use dynd::nd::array;
 //!
 //! let sum = Reduction { identity: Some(0.0), combine: |a: f64, b: f64| a + b, reorderable: true, neutral: Some(-0.0) };
 //! let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
@@ -23,7 +23,7 @@
 //! let cols = ReduceArgs { axes: Some(&[0]), keepdims: true, ..ReduceArgs::default() };
 //! let r = reduce(&a, &cols, &sum, "sum")?;
 //! assert_eq!((r.to_string(), r.ty().to_string()), ("[[5, 7, 9]]".into(), "1 * 3 * float64".into()));
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use dynd_types::{Dim, Type};
@@ -594,7 +594,7 @@ fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
 /// assert_eq!(count(&a, Some(&[1]), false, None, "count")?.to_string(), "[3, 1]");
 /// assert_eq!(count(&a, Some(&[0]), false, None, "count")?.to_string(), "[2, 1, 1]");
 /// assert_eq!(count(&a, None, false, None, "count")?.to_string(), "4");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// # Errors
@@ -785,13 +785,13 @@ impl Accumulator<f64> for KahanSum {
 ///
 /// ```
 /// use dynd_kernels::reduce::{reduce_with, KahanSum};
-/// use dynd_kernels::array;
+/// use dynd::nd::array;
 ///
 /// // A running sum loses both 1s to the 1e100 terms; compensation keeps them.
 /// let a = array![1.0, 1e100, 1.0, -1e100];
 /// assert_eq!(a.to_vec::<f64>()?.iter().sum::<f64>(), 0.0);
 /// assert_eq!(reduce_with(&a, None, false, &KahanSum, "kahan_sum")?.to_string(), "2");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// # Errors
@@ -871,12 +871,12 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
 ///
 /// ```
 /// use dynd_kernels::reduce::accumulate;
-/// use dynd_kernels::array;
+/// use dynd::nd::array;
 ///
 /// let a = array![[1, 2, 3], [4, 5, 6]];
 /// assert_eq!(accumulate(&a, 1, |x: i64, y: i64| x + y, "cumsum")?.to_string(), "[[1, 3, 6], [4, 9, 15]]");
 /// assert_eq!(accumulate(&a, -2, |x: i64, y: i64| x * y, "cumprod")?.to_string(), "[[1, 2, 3], [4, 10, 18]]");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// On fixed dimensions around an innermost `var` one, the scan runs along

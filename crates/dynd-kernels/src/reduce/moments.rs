@@ -171,7 +171,7 @@ pub struct VarArgs<'a> {
 ///
 /// ```
 /// use dynd_kernels::reduce::variance;
-/// use dynd_kernels::array;
+/// use dynd::nd::array;
 ///
 /// let a = array![[1.0, 2.0, 3.0, 4.0], [2.0, 2.0, 2.0, 2.0]];
 /// use dynd_kernels::reduce::VarArgs;
@@ -185,7 +185,7 @@ pub struct VarArgs<'a> {
 /// let keep = array![[true, false], [], [false]];
 /// let masked = VarArgs { mask: Some(&keep), ..rows };
 /// assert_eq!(variance::<f64>(&ragged, &masked, "var")?.to_string(), "[0, NaN, NaN]");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// # Errors
@@ -202,11 +202,11 @@ pub fn variance<T: Float>(a: &Array, args: &VarArgs<'_>, name: &str) -> Result<A
 ///
 /// ```
 /// use dynd_kernels::reduce::std_dev;
-/// use dynd_kernels::array;
+/// use dynd::nd::array;
 ///
 /// let a = array![[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]];
 /// assert_eq!(std_dev::<f64>(&a, &Default::default(), "std")?.to_string(), "2");
-/// # Ok::<(), dynd_kernels::Error>(())
+/// # Ok::<(), dynd::Error>(())
 /// ```
 ///
 /// # Errors
