@@ -127,3 +127,26 @@ fn a_builtin_name_given_twice() {
     let e = Error::DuplicateBuiltin { name: "add".into() };
     assert_eq!(e.to_string(), "two builtins are called 'add'");
 }
+
+#[test]
+fn arguments_of_the_wrong_kind() {
+    let zeros = builtins::get("zeros").unwrap();
+    match zeros.call(&[&Array::from_scalar(3i64)]).unwrap_err() {
+        e @ Error::ArgumentValue { .. } => assert_eq!(
+            e.to_string(),
+            "zeros: argument 0 must be a datashape string, not 3 (int64)"
+        ),
+        e => panic!("{e:?}"),
+    }
+    let index = builtins::get("index").unwrap();
+    let bad = Array::from_value(&nd::Value::Str("1:2:3:4".into()), None).unwrap();
+    match index.call(&[&nd::array![1, 2, 3], &bad]).unwrap_err() {
+        Error::ArgumentValue {
+            name, arg, note, ..
+        } => {
+            assert_eq!((&*name, arg), ("index", 1));
+            assert_eq!(note.as_deref(), Some("a slice has one or two ':'"));
+        }
+        e => panic!("{e:?}"),
+    }
+}

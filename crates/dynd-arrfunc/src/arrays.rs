@@ -114,11 +114,13 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
 /// `start:stop:step` (any part may be empty: `:`, `1:`, `::-1`).
 fn index_entry(i: usize, a: &Array) -> Result<Index, Error> {
     let bad = |why: &str| -> Error {
-        dynd_kernels::Error::Value {
-            what: format!(
-                "index: argument {i} must be an integer or a slice such as \"1:5:2\", not {a} ({}){why}",
-                a.ty()
-            ),
+        Error::ArgumentValue {
+            name: "index".into(),
+            arg: i,
+            expected: "an integer or a slice such as \"1:5:2\"",
+            value: a.to_string().into(),
+            ty: a.ty().clone(),
+            note: why.strip_prefix(": ").map(Box::from),
         }
     };
     match a.to_value() {
@@ -149,11 +151,13 @@ fn index_entry(i: usize, a: &Array) -> Result<Index, Error> {
 
 /// Argument `i` as a list of integers (one integer is a list of one).
 fn ints(name: &str, i: usize, a: &Array) -> Result<Vec<i64>, Error> {
-    let bad = || dynd_kernels::Error::Value {
-        what: format!(
-            "{name}: argument {i} must be an integer or a list of integers, not {a} ({})",
-            a.ty()
-        ),
+    let bad = || Error::ArgumentValue {
+        name: name.into(),
+        arg: i,
+        expected: "an integer or a list of integers",
+        value: a.to_string().into(),
+        ty: a.ty().clone(),
+        note: None,
     };
     let one = |v: &Value| match v {
         Value::Int(n) => i64::try_from(*n).ok(),
@@ -192,8 +196,13 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
         .map(|(i, a)| match a.to_value() {
             Value::Int(n) => Ok(Num::Int(n)),
             Value::Float(x) => Ok(Num::Float(x)),
-            _ => Err(dynd_kernels::Error::Value {
-                what: format!("range: argument {i} must be a number, not {a} ({})", a.ty()),
+            _ => Err(Error::ArgumentValue {
+                name: "range".into(),
+                arg: i,
+                expected: "a number",
+                value: a.to_string().into(),
+                ty: a.ty().clone(),
+                note: None,
             }),
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -679,11 +679,13 @@ fn type_arg(name: &str, i: usize, a: &Array) -> Result<Type, Error> {
         dynd_kernels::Value::Str(text) => {
             Ok(text.parse::<Type>().map_err(dynd_types::Error::from)?)
         }
-        _ => Err(dynd_kernels::Error::Value {
-            what: format!(
-                "{name}: argument {i} must be a datashape string, not {a} ({})",
-                a.ty()
-            ),
+        _ => Err(Error::ArgumentValue {
+            name: name.into(),
+            arg: i,
+            expected: "a datashape string",
+            value: a.to_string().into(),
+            ty: a.ty().clone(),
+            note: None,
         }),
     }
 }

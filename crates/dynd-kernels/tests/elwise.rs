@@ -81,7 +81,11 @@ fn errors() {
         ("[[2], [4, 6]]".to_string(), "2 * var * float64".to_string())
     );
     let err = map1(&array!["a"], |x: f64| x).unwrap_err();
-    assert!(matches!(err, Error::Value { .. }), "{err}");
+    assert!(matches!(err, Error::ArgumentType { arg: 0, .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "argument 0 has data type string, but the function takes float64"
+    );
 }
 
 #[test]

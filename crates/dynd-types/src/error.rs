@@ -215,6 +215,19 @@ pub enum Error {
         axis: Option<usize>,
     },
 
+    /// An argument whose data type is not the one a kernel takes.
+    #[error("argument {arg} has data type {found}, but {what} takes {expected}")]
+    ArgumentType {
+        /// The argument's index.
+        arg: usize,
+        /// Its data type.
+        found: Type,
+        /// The data type taken.
+        expected: Type,
+        /// What takes it (`the function`, or the leaf).
+        what: String,
+    },
+
     // ---- callables ----
     /// No overload accepts the arguments' data types.
     #[error(
@@ -297,6 +310,23 @@ pub enum Error {
         name: String,
         /// Builtin names close to it, closest first.
         suggestions: Vec<String>,
+    },
+    /// An argument of a function over whole arrays that is not the kind of
+    /// value it takes (a number, a datashape string, a list of integers).
+    #[error("{name}: argument {arg} must be {expected}, not {value} ({ty}){}", note.as_deref().map(|n| format!(": {n}")).unwrap_or_default())]
+    ArgumentValue {
+        /// The function.
+        name: Box<str>,
+        /// The argument's index.
+        arg: usize,
+        /// What it takes.
+        expected: &'static str,
+        /// The value given, printed.
+        value: Box<str>,
+        /// Its type.
+        ty: Type,
+        /// Why it was refused, when more can be said.
+        note: Option<Box<str>>,
     },
     /// A reduction over no elements, of an operation without identity and
     /// with no `initial` value.

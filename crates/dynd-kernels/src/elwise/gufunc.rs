@@ -473,11 +473,11 @@ impl Array {
         let dtype_of = |a: &Array| a.dtype().as_scalar();
         for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
             if dtype_of(a) != Some(*t) {
-                return Err(Error::Value {
-                    what: format!(
-                        "argument {i} has data type {}, but {leaf:?} takes {t}",
-                        a.dtype()
-                    ),
+                return Err(Error::ArgumentType {
+                    arg: i,
+                    found: a.dtype().clone(),
+                    expected: (*t).into(),
+                    what: format!("{leaf:?}"),
                 });
             }
         }

@@ -94,12 +94,11 @@ fn check_dtype<T: Element>(a: &Array, arg: usize) -> Result<(), Error> {
     if a.dtype().as_scalar() == Some(T::SCALAR) {
         Ok(())
     } else {
-        Err(Error::Value {
-            what: format!(
-                "argument {arg} has data type {}, but the function takes {}",
-                a.dtype(),
-                T::SCALAR
-            ),
+        Err(Error::ArgumentType {
+            arg,
+            found: a.dtype().clone(),
+            expected: T::SCALAR.into(),
+            what: "the function".into(),
         })
     }
 }
@@ -442,16 +441,16 @@ impl Array {
                 _ => (a.dtype().as_scalar(), false),
             };
             if value != Some(*t) || (*takes_option && !is_option) {
-                let takes = if *takes_option {
-                    format!("?{t}")
-                } else {
-                    t.to_string()
-                };
-                return Err(Error::Value {
-                    what: format!(
-                        "argument {i} has data type {}, but the function takes {takes}",
-                        a.dtype()
-                    ),
+                let scalar: Type = (*t).into();
+                return Err(Error::ArgumentType {
+                    arg: i,
+                    found: a.dtype().clone(),
+                    expected: if *takes_option {
+                        Type::option(scalar)?
+                    } else {
+                        scalar
+                    },
+                    what: "the function".into(),
                 });
             }
             if is_option && !takes_option {
