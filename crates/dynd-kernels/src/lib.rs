@@ -21,9 +21,26 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 /// Runs `$body` with `$t` the Rust type of the numeric scalar `$s`, or
-/// `$other` for `string` and `bytes`.
+/// `$other` for `string` and `bytes`. `with_numeric!(ordered ...)` takes
+/// only the types with an order (no complex), giving `$other` for the rest.
 macro_rules! with_numeric {
+    (ordered $s:expr, $t:ident => $body:expr, $other:expr) => {
+        with_numeric!(@arms $s, $t, $body, { _ => $other, })
+    };
     ($s:expr, $t:ident => $body:expr, $other:expr) => {
+        with_numeric!(@arms $s, $t, $body, {
+            dynd_types::Scalar::Complex64 => {
+                type $t = $crate::element::Complex<f32>;
+                $body
+            }
+            dynd_types::Scalar::Complex128 => {
+                type $t = $crate::element::Complex<f64>;
+                $body
+            }
+            dynd_types::Scalar::String | dynd_types::Scalar::Bytes => $other,
+        })
+    };
+    (@arms $s:expr, $t:ident, $body:expr, { $($rest:tt)* }) => {
         match $s {
             dynd_types::Scalar::Bool => {
                 type $t = bool;
@@ -81,15 +98,7 @@ macro_rules! with_numeric {
                 type $t = f64;
                 $body
             }
-            dynd_types::Scalar::Complex64 => {
-                type $t = $crate::element::Complex<f32>;
-                $body
-            }
-            dynd_types::Scalar::Complex128 => {
-                type $t = $crate::element::Complex<f64>;
-                $body
-            }
-            dynd_types::Scalar::String | dynd_types::Scalar::Bytes => $other,
+            $($rest)*
         }
     };
 }

@@ -129,28 +129,8 @@ impl Array {
             None => {}
         }
         self.make_unique()?;
-        macro_rules! go {
-            ($t:ty) => {
-                self.sort_typed::<$t>(axis, reverse, var_at.is_some())
-            };
-        }
-        match s {
-            Scalar::Bool => go!(bool),
-            Scalar::Int8 => go!(i8),
-            Scalar::Int16 => go!(i16),
-            Scalar::Int32 => go!(i32),
-            Scalar::Int64 => go!(i64),
-            Scalar::Int128 => go!(i128),
-            Scalar::UInt8 => go!(u8),
-            Scalar::UInt16 => go!(u16),
-            Scalar::UInt32 => go!(u32),
-            Scalar::UInt64 => go!(u64),
-            Scalar::UInt128 => go!(u128),
-            Scalar::Float16 => go!(F16),
-            Scalar::Float32 => go!(f32),
-            Scalar::Float64 => go!(f64),
-            _ => Err(unsupported("sorting this data type (it has no order)")),
-        }
+        with_numeric!(ordered s, T => self.sort_typed::<T>(axis, reverse, var_at.is_some()),
+            Err(unsupported("sorting this data type (it has no order)")))
     }
 
     /// The sort, for element type `T`, of an array that owns its memory.
