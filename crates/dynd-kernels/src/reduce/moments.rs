@@ -75,29 +75,37 @@ impl Float for f64 {
     }
 }
 
-/// `Σ f(x)` over `xs` with eight accumulators, combined pairwise.
+/// `Σ f(x)` over `xs` with `N` accumulators (a power of two), element `i`
+/// going to accumulator `i % N`, the accumulators then combined pairwise:
+/// `((a0 + a1) + (a2 + a3)) + ...`. Eight for long runs; four for rows of
+/// a few elements, which leave fewer to combine.
 #[inline(always)]
-fn sum8<T: Float>(xs: &[T], f: impl Fn(T) -> T) -> T {
-    let mut acc = [T::ZERO; 8];
-    let mut chunks = xs.chunks_exact(8);
+fn sum_lanes<const N: usize, T: Float>(xs: &[T], f: impl Fn(T) -> T) -> T {
+    let mut acc = [T::ZERO; N];
+    let mut chunks = xs.chunks_exact(N);
     for c in &mut chunks {
-        for k in 0..8 {
+        for k in 0..N {
             acc[k] = acc[k] + f(c[k]);
         }
     }
     for (k, &x) in chunks.remainder().iter().enumerate() {
         acc[k] = acc[k] + f(x);
     }
-    let a = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    let b = (acc[4] + acc[5]) + (acc[6] + acc[7]);
-    a + b
+    let mut width = N;
+    while width > 1 {
+        width /= 2;
+        for k in 0..width {
+            acc[k] = acc[2 * k] + acc[2 * k + 1];
+        }
+    }
+    acc[0]
 }
 
 /// `Σ f(x)` over blocks of [`BLOCK`] combined pairwise (the tree depends
 /// on the length alone).
 fn sum_pairwise<T: Float>(xs: &[T], f: &impl Fn(T) -> T) -> T {
     if xs.len() <= BLOCK {
-        return sum8(xs, f);
+        return sum_lanes::<8, _>(xs, f);
     }
     let half = (xs.len() / 2).div_ceil(BLOCK) * BLOCK;
     let (a, b) = xs.split_at(half.min(xs.len()));
@@ -473,23 +481,6 @@ fn variance_masked<T: Float>(
     }
 }
 
-/// `Σ f(x)` over a short run with four accumulators (fewer to combine
-/// than [`sum8`]'s, for rows of a few elements).
-#[inline(always)]
-fn sum4<T: Float>(xs: &[T], f: impl Fn(T) -> T) -> T {
-    let mut acc = [T::ZERO; 4];
-    let mut chunks = xs.chunks_exact(4);
-    for c in &mut chunks {
-        for k in 0..4 {
-            acc[k] = acc[k] + f(c[k]);
-        }
-    }
-    for (k, &x) in chunks.remainder().iter().enumerate() {
-        acc[k] = acc[k] + f(x);
-    }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
-}
-
 /// The variance (or its root) of one unmasked row: two passes, the second
 /// over the row still in cache.
 #[inline]
@@ -506,8 +497,8 @@ fn short_var<T: Float>(xs: &[T], fin: Finish) -> T {
         });
         return fin.of(squares, n);
     }
-    let mean = sum4(xs, |x| x) / T::of_count(n);
-    let squares = sum4(xs, |x| {
+    let mean = sum_lanes::<4, _>(xs, |x| x) / T::of_count(n);
+    let squares = sum_lanes::<4, _>(xs, |x| {
         let d = x - mean;
         d * d
     });
@@ -543,15 +534,10 @@ fn variance_var<T: Float>(
     let var_reduced = axes.contains(&nfixed);
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
     let mask = mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
-    let mask_rows = match &mask {
-        Some(m) => Some(Rows::of(m).ok_or_else(|| Error::MaskShape {
-            name: name.into(),
-            mask: m.ty().clone(),
-            array: a.ty().clone(),
-            axis: None,
-        })?),
-        None => None,
-    };
+    let mask_rows = mask
+        .as_ref()
+        .map(|m| super::ragged::mask_rows(m, a, name))
+        .transpose()?;
     let slices = RowSlices::<T>::of(&rows);
     type Row<'r, T> = (Cow<'r, [T]>, Option<Cow<'r, [bool]>>);
     let row = |r: usize| -> Result<Row<'_, T>, Error> {

@@ -596,25 +596,36 @@ where
     Ok(())
 }
 
-/// `mask` broadcast to `a`'s shape, as a `bool` array of that shape.
-pub(super) fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
-    let mismatch = |axis: Option<usize>| Error::MaskShape {
+/// The error for a `where` mask that does not broadcast to `a`.
+fn mask_mismatch(mask: &Array, a: &Array, name: &str) -> Error {
+    Error::MaskShape {
         name: name.into(),
         mask: mask.ty().clone(),
         array: a.ty().clone(),
-        axis,
-    };
+        axis: None,
+    }
+}
+
+/// `mask` broadcast to `a`'s shape, as a `bool` array of that shape.
+pub(super) fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
     if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
         return Err(Error::MaskType {
             name: name.into(),
             found: mask.dtype().clone(),
         });
     }
-    let m = crate::elwise::map2(mask, a, |m: bool, _: T| m).map_err(|_| mismatch(None))?;
+    let m = crate::elwise::map2(mask, a, |m: bool, _: T| m)
+        .map_err(|_| mask_mismatch(mask, a, name))?;
     if m.shape() != a.shape() {
-        return Err(mismatch(None));
+        return Err(mask_mismatch(mask, a, name));
     }
     Ok(m)
+}
+
+/// The rows of `mask` (made by [`mask_like`] for `a`), which line up
+/// with `a`'s.
+pub(super) fn mask_rows<'m>(mask: &'m Array, a: &Array, name: &str) -> Result<Rows<'m>, Error> {
+    Rows::of(mask).ok_or_else(|| mask_mismatch(mask, a, name))
 }
 
 /// Folds one row (only the elements its mask keeps).
@@ -656,15 +667,7 @@ where
         ty: a.ty().clone(),
     })?;
     let mask = args.mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
-    let mask_rows = match &mask {
-        Some(m) => Some(Rows::of(m).ok_or_else(|| Error::MaskShape {
-            name: name.into(),
-            mask: m.ty().clone(),
-            array: a.ty().clone(),
-            axis: None,
-        })?),
-        None => None,
-    };
+    let mask_rows = mask.as_ref().map(|m| mask_rows(m, a, name)).transpose()?;
     let nfixed = rows.shape.len();
     let var_reduced = axes.contains(&nfixed);
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
