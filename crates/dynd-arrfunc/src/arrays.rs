@@ -217,8 +217,9 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
             if *s == 0 {
                 return Err(step_zero());
             }
-            let too_big = || dynd_kernels::Error::Value {
-                what: "range: the values do not fit in int64".into(),
+            let too_big = || Error::Size {
+                what: "a range of int64 values",
+                values: vec![("start", *a), ("stop", *b), ("step", *s)],
             };
             let n = if (*s > 0 && b > a) || (*s < 0 && b < a) {
                 let span = b.checked_sub(*a).ok_or_else(too_big)?;
@@ -249,8 +250,11 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
             }
             let n = ((b - a) / s).ceil();
             if !n.is_finite() {
-                return Err(dynd_kernels::Error::Value {
-                    what: format!("range: start {a}, stop {b} and step {s} give no finite length"),
+                return Err(Error::Argument {
+                    op: "range",
+                    what: "start, stop and step",
+                    expected: "values giving a finite length",
+                    found: format!("{a}, {b} and {s}").into(),
                 });
             }
             let n = n.max(0.0) as usize;
@@ -272,16 +276,20 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
 }
 
 fn step_zero() -> Error {
-    dynd_kernels::Error::Value {
-        what: "range: the step must not be zero".into(),
+    Error::Argument {
+        op: "range",
+        what: "the step",
+        expected: "non-zero",
+        found: "0".into(),
     }
 }
 
 /// Refuses lengths no array could hold.
 fn check_len(n: usize) -> Result<(), Error> {
     if n > 1 << 40 {
-        return Err(dynd_kernels::Error::Value {
-            what: format!("range: {n} elements is more than an array here may hold"),
+        return Err(Error::Size {
+            what: "range's length",
+            values: vec![("elements", n as i128), ("most", 1 << 40)],
         });
     }
     Ok(())

@@ -937,11 +937,9 @@ fn build() -> Result<BTreeMap<&'static str, Callable>, Error> {
         .chain(crate::arrays::builtins());
     for (name, c) in entries {
         if c.name() != name {
-            return Err(Error::Invalid {
-                what: format!(
-                    "the builtin entry '{name}' holds a callable named '{}'",
-                    c.name()
-                ),
+            return Err(Error::BuiltinName {
+                entry: name.into(),
+                callable: c.name().into(),
             });
         }
         if m.insert(name, c).is_some() {

@@ -558,11 +558,10 @@ impl Callable {
         }
         for (i, k) in keywords.iter().enumerate() {
             if !k.convert || (k.optional && k.default.is_none()) {
-                return Err(dynd_kernels::Error::Value {
-                    what: format!(
-                        "{}: keyword '{}' of an elementwise callable needs a type and, if optional, a default",
-                        self.name, k.name
-                    ),
+                return Err(Error::KeywordDeclaration {
+                    name: self.name.to_string(),
+                    keyword: k.name.to_string(),
+                    problem: "of an elementwise callable needs a type and, if optional, a default",
                 });
             }
             if keywords[..i].iter().any(|o| o.name == k.name) {

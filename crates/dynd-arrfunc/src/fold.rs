@@ -53,10 +53,6 @@ const SIGNATURE: &str = "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, wh
 /// The signature of every `.accumulate` callable.
 const SCAN_SIGNATURE: &str = "(Any, axis: ?int64) -> Any";
 
-fn value_error(what: String) -> Error {
-    dynd_kernels::Error::Value { what }
-}
-
 impl Callable {
     /// Declares this binary callable associative — `f(f(a, b), c) ==
     /// f(a, f(b, c))` — with `identity` (`f(identity, x) == x`) if it has
@@ -64,15 +60,14 @@ impl Callable {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`](dynd_kernels::Error::Value) unless the callable
-    /// takes two arguments.
+    /// [`Error::Reduction`](dynd_kernels::Error::Reduction) unless the
+    /// callable takes two arguments.
     pub fn associative(mut self, identity: Option<Value>) -> Result<Callable, Error> {
         if self.arity() != 2 {
-            return Err(value_error(format!(
-                "{} takes {} argument(s), so it cannot be associative (a binary operation)",
-                self.name(),
-                self.arity()
-            )));
+            return Err(Error::Reduction {
+                name: self.name().into(),
+                problem: "is not a binary operation (two arguments), so it cannot be associative",
+            });
         }
         self.folding = Some(Folding { identity });
         Ok(self)
@@ -96,8 +91,8 @@ impl Callable {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`](dynd_kernels::Error::Value) if the callable was not
-    /// declared associative. Calls of the reduction fail for an axis out of
+    /// [`Error::NotAssociative`](dynd_kernels::Error::NotAssociative) if
+    /// the callable was not declared associative. Calls of the reduction fail for an axis out of
     /// range or repeated, an empty reduction or a mask without identity or
     /// `initial`, an operation that changes its operands' type (`less`),
     /// and `var` dimensions.
@@ -163,8 +158,8 @@ impl Callable {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`](dynd_kernels::Error::Value) if the callable was not
-    /// declared associative. Calls of the scan fail for an axis out of
+    /// [`Error::NotAssociative`](dynd_kernels::Error::NotAssociative) if
+    /// the callable was not declared associative. Calls of the scan fail for an axis out of
     /// range, an operation that changes its operands' type, and a scan
     /// along a fixed dimension of an array with `var` dimensions inside it.
     pub fn accumulate(&self) -> Result<Callable, Error> {
@@ -190,10 +185,11 @@ impl Callable {
 fn scan(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
     let ndim = a.ndim();
     if ndim == 0 {
-        return Err(value_error(format!(
-            "{name}: a scan needs an array with a dimension, not a 0-d {}",
-            a.ty()
-        )));
+        return Err(Error::NeedsArray {
+            op: name.into(),
+            expected: "an array with a dimension (a scan runs along one)",
+            found: a.ty().clone(),
+        });
     }
     let axis = kw.int("axis")?.unwrap_or(0);
     let axis = normalize_axes(Some(&[axis]), ndim, name)?[0];
@@ -263,12 +259,13 @@ fn fold_type(op: &Callable, name: &str, dtype: &Type) -> Result<Type, Error> {
         }
     };
     if takes != [r.clone(), r.clone()] {
-        let takes: Vec<String> = takes.iter().map(Type::to_string).collect();
-        return Err(value_error(format!(
-            "{name}: {} of ({}) gives {r}, so it cannot fold an array of {dtype}",
-            op.name(),
-            takes.join(", ")
-        )));
+        return Err(Error::FoldType {
+            name: name.into(),
+            op: op.name().into(),
+            takes: takes.into(),
+            gives: r,
+            dtype: dtype.clone(),
+        });
     }
     // An overload lifted over NA gives NA for NA: the fold runs in `?r`.
     if matches!(dtype.kind(), TypeKind::Option(_)) && !matches!(r.kind(), TypeKind::Option(_)) {
@@ -304,17 +301,26 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
     let dtype = a.dtype().clone();
     let r = fold_type(op, name, &dtype)?;
     let x = as_fold_type(a, &r)?;
-    let as_r = |v: &Array, what: &str| -> Result<Array, Error> {
+    let as_r = |v: &Array| -> Result<Array, Error> {
         if v.ty() == &r {
             return Ok(v.clone());
         }
         v.cast(&r, ErrorMode::Fractional)
-            .map_err(|e| value_error(format!("{name}: {what} {v} ({}) as {r}: {e}", v.ty())))
     };
     let identity = identity_value
-        .map(|v| as_r(&Array::from_value(v, None)?, "the identity"))
+        .map(|v| as_r(&Array::from_value(v, None)?))
         .transpose()?;
-    let initial = kw.get("initial").map(|v| as_r(v, "initial")).transpose()?;
+    let initial = kw
+        .get("initial")
+        .map(|v| {
+            as_r(v).map_err(|e| Error::KeywordValue {
+                name: name.into(),
+                keyword: "initial".into(),
+                expected: format!("a value of the fold's type {r}"),
+                found: format!("{v} ({}): {e}", v.ty()),
+            })
+        })
+        .transpose()?;
     let axes = normalize_axes(axes.as_deref(), x.ndim(), name)?;
     let shape: Vec<usize> = x.ty().fixed_shape().unwrap_or_default();
     let kept_shape: Vec<usize> = (0..shape.len())
@@ -336,10 +342,10 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
         x.index(&index)
     };
     if mask.is_some() && identity.is_none() {
-        return Err(value_error(format!(
-            "{name}: {} has no identity, so a `where` mask cannot leave elements out",
-            op.name()
-        )));
+        return Err(Error::Reduction {
+            name: name.into(),
+            problem: "has no identity, so a `where` mask cannot leave elements out",
+        });
     }
     if axes.iter().any(|&k| shape[k] == 0) {
         let fill = initial.or(identity).ok_or_else(|| Error::EmptyReduction {

@@ -671,11 +671,10 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
         Some(ax) => (a.clone(), ax),
         None if a.ndim() <= 1 => (a.clone(), 0),
         None if a.ty().has_var_dim() => {
-            return Err(dynd_kernels::Error::Value {
-                what: format!(
-                    "{name}: an array with var dimensions ({}) needs `axis` (ragged rows are not flattened)",
-                    a.ty()
-                ),
+            return Err(Error::NeedsArray {
+                op: name.into(),
+                expected: "an array without var dimensions when no `axis` is given (ragged rows are not flattened)",
+                found: a.ty().clone(),
             })
         }
         None => (a.reshape(&[-1])?, 0),

@@ -149,7 +149,7 @@ fn reduce_errors_say_what_was_wrong() {
     let mask = Array::from_json("[true, false]", None).unwrap();
     assert_eq!(
         err(&max, &a, &[("where", &mask)]),
-        "maximum.reduce: maximum has no identity, so a `where` mask cannot leave elements out"
+        "maximum.reduce has no identity, so a `where` mask cannot leave elements out"
     );
     let long_mask = Array::from_json("[[[true]], [[false]]]", None).unwrap();
     assert_eq!(
@@ -182,7 +182,7 @@ fn reduce_errors_say_what_was_wrong() {
 }
 
 fn err_arity() -> String {
-    "negative takes 1 argument(s), so it cannot be associative (a binary operation)".to_string()
+    "negative is not a binary operation (two arguments), so it cannot be associative".to_string()
 }
 
 #[test]

@@ -202,7 +202,7 @@ fn core_leaves_check_their_signatures() {
     assert!(msg(CoreLeaf::map1("(N * float64 -> float64", f)).contains("expected"));
     assert_eq!(
         msg(CoreLeaf::map1("float64", f)),
-        "core signature float64: not a callable type"
+        "float64 is not a callable signature"
     );
     // A user's gufunc with keywords is refused when the callable is built.
     let sum = Callable::new(

@@ -211,7 +211,7 @@ fn scan_errors_say_what_was_wrong() {
     );
     assert_eq!(
         run(&add, &Array::from_scalar(1i64), None).unwrap_err(),
-        "add.accumulate: a scan needs an array with a dimension, not a 0-d int64"
+        "add.accumulate needs an array with a dimension (a scan runs along one), not int64"
     );
     let ragged = Array::from_json("[[1], [2, 3]]", None).unwrap();
     assert!(run(&add, &ragged, Some(0))

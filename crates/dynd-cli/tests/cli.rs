@@ -273,14 +273,14 @@ fn array_errors_exit_1() {
         (code, stderr.as_str()),
         (
             1,
-            "error: a list mixes int64 and string values, which have no common type\n"
+            "error: a list mixes int64 values and string values, which have no common type\n"
         )
     );
     assert_eq!(
         dynd_json(&["array", "--json", "--type", "2 * int8", "[1, 300]"]),
         (
             1,
-            json!({"ok": false, "error": "300 at index [1] is out of range for int8"})
+            json!({"ok": false, "error": "300 is out of range for int8 (at index [1])"})
         )
     );
     assert_eq!(

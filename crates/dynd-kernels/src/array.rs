@@ -19,7 +19,7 @@ use std::fmt;
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
-use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind};
+use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind, ValueProblem};
 
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::assign::convert::{ErrorMode, Fail, Num};
@@ -94,8 +94,23 @@ fn unsupported(operation: &'static str, ty: &Type) -> Error {
     }
 }
 
-fn value_error(what: String) -> Error {
-    Error::Value { what }
+fn value_error(problem: ValueProblem, path: &[usize]) -> Error {
+    Error::FromValue {
+        problem: Box::new(problem),
+        path: path.to_vec(),
+    }
+}
+
+/// [`ValueProblem::Kind`]: `v` is not `expected` (at a place of type `ty`).
+fn kind_error(v: &Value, expected: &'static str, ty: &Type, path: &[usize]) -> Error {
+    value_error(
+        ValueProblem::Kind {
+            value: v.to_string().into(),
+            expected,
+            ty: ty.clone(),
+        },
+        path,
+    )
 }
 
 impl Builder {
@@ -160,13 +175,6 @@ impl Builder {
         out: &mut [u8],
         path: &mut Vec<usize>,
     ) -> Result<(), Error> {
-        let at = |path: &Vec<usize>| {
-            if path.is_empty() {
-                String::new()
-            } else {
-                format!(" at index {path:?}")
-            }
-        };
         match (self, v) {
             (Builder::Option(_, size), Value::Null) => {
                 out[*size] = 0;
@@ -189,10 +197,7 @@ impl Builder {
                 out[*size] = 1;
                 Ok(())
             }
-            (_, Value::Null) => Err(value_error(format!(
-                "null (NA){} cannot be stored in {ty}, which is not an option type",
-                at(path)
-            ))),
+            (_, Value::Null) => Err(value_error(ValueProblem::Null { ty: ty.clone() }, path)),
             (Builder::Scalar(s), v) => {
                 let s = *s;
                 let n = match (v, s) {
@@ -216,20 +221,10 @@ impl Builder {
                         };
                         match (part(&parts[0]), part(&parts[1])) {
                             (Some(re), Some(im)) => Num::Complex(re, im),
-                            _ => {
-                                return Err(value_error(format!(
-                                    "{v} is not a complex number [re, im]{}",
-                                    at(path)
-                                )))
-                            }
+                            _ => return Err(kind_error(v, "a complex number [re, im]", ty, path)),
                         }
                     }
-                    _ => {
-                        return Err(value_error(format!(
-                            "{v}{} is not a value of {ty}",
-                            at(path)
-                        )))
-                    }
+                    _ => return Err(kind_error(v, "a number", ty, path)),
                 };
                 write_num(s, n, ErrorMode::Fractional, out).map_err(|fail| {
                     let why = match fail {
@@ -237,16 +232,29 @@ impl Builder {
                         Fail::Fractional => "has a fractional part, and cannot be stored in",
                         Fail::Inexact => "is not exactly representable in",
                     };
-                    value_error(format!("{v}{} {why} {ty}", at(path)))
+                    value_error(
+                        ValueProblem::Range {
+                            value: v.to_string().into(),
+                            why,
+                            ty: ty.clone(),
+                        },
+                        path,
+                    )
                 })
             }
             (Builder::FixedString(size, enc), Value::Str(text)) => {
-                crate::fixed_string::encode(text, *enc, *size, out, false)
-                    .map_err(|e| value_error(format!("{v}{} does not fit {ty}: {e}", at(path))))
+                crate::fixed_string::encode(text, *enc, *size, out, false).map_err(|e| {
+                    value_error(
+                        ValueProblem::Text {
+                            value: v.to_string().into(),
+                            ty: ty.clone(),
+                            reason: e.to_string().into(),
+                        },
+                        path,
+                    )
+                })
             }
-            (Builder::FixedString(..), v) => {
-                Err(value_error(format!("{v}{} is not a string", at(path))))
-            }
+            (Builder::FixedString(..), v) => Err(kind_error(v, "a string", ty, path)),
             (Builder::Text { bytes, is_string }, v) => {
                 let from_list: Vec<u8>;
                 let text: &[u8] = match v {
@@ -260,10 +268,7 @@ impl Builder {
                             })
                             .collect::<Option<_>>()
                             .ok_or_else(|| {
-                                value_error(format!(
-                                    "{v}{} is not a list of byte values 0..=255",
-                                    at(path)
-                                ))
+                                kind_error(v, "a list of byte values 0..=255", ty, path)
                             })?;
                         &from_list
                     }
@@ -273,7 +278,7 @@ impl Builder {
                         } else {
                             "bytes (given as a string)"
                         };
-                        return Err(value_error(format!("{v}{} is not {what}", at(path))));
+                        return Err(kind_error(v, what, ty, path));
                     }
                 };
                 let start = bytes.len() as u64;
@@ -283,11 +288,14 @@ impl Builder {
             }
             (Builder::Fixed(n, size, element), Value::List(items)) => {
                 if items.len() != *n {
-                    return Err(value_error(format!(
-                        "a list of length {}{} cannot be a dimension of size {n} (type {ty})",
-                        items.len(),
-                        at(path)
-                    )));
+                    return Err(value_error(
+                        ValueProblem::Length {
+                            len: items.len(),
+                            size: *n,
+                            ty: ty.clone(),
+                        },
+                        path,
+                    ));
                 }
                 let TypeKind::Dim(_, elem_ty) = ty.kind() else {
                     unreachable!()
@@ -346,10 +354,13 @@ impl Builder {
                         if let Some((k, _)) =
                             given.iter().find(|(k, _)| !names.iter().any(|n| &**n == k))
                         {
-                            return Err(value_error(format!(
-                                "{ty} has no field \"{k}\"{}",
-                                at(path)
-                            )));
+                            return Err(value_error(
+                                ValueProblem::UnknownField {
+                                    field: k.as_str().into(),
+                                    ty: ty.clone(),
+                                },
+                                path,
+                            ));
                         }
                         names
                             .iter()
@@ -359,25 +370,24 @@ impl Builder {
                                     .find(|(k, _)| k == &**n)
                                     .map(|(_, v)| v)
                                     .ok_or_else(|| {
-                                        value_error(format!(
-                                            "field \"{n}\" of {ty} is missing{}",
-                                            at(path)
-                                        ))
+                                        value_error(
+                                            ValueProblem::MissingField {
+                                                field: n.to_string().into(),
+                                                ty: ty.clone(),
+                                            },
+                                            path,
+                                        )
                                     })
                             })
                             .collect::<Result<_, _>>()?
                     }
                     _ => {
-                        return Err(value_error(format!(
-                            "{v}{} is not a value of {ty} (expected {} with {} fields)",
-                            at(path),
-                            if names.is_some() {
-                                "an object or a list"
-                            } else {
-                                "a list"
-                            },
-                            fields.len()
-                        )))
+                        let expected = if names.is_some() {
+                            "an object, or a list of its fields"
+                        } else {
+                            "a list of its fields"
+                        };
+                        return Err(kind_error(v, expected, ty, path));
                     }
                 };
                 for (i, ((b, v), t)) in fields.iter_mut().zip(values).zip(types).enumerate() {
@@ -385,10 +395,7 @@ impl Builder {
                 }
                 Ok(())
             }
-            (Builder::Fixed(..) | Builder::Var { .. }, v) => Err(value_error(format!(
-                "{v}{} is not a list, but {ty} has a dimension here",
-                at(path)
-            ))),
+            (Builder::Fixed(..) | Builder::Var { .. }, v) => Err(kind_error(v, "a list", ty, path)),
         }
     }
 
@@ -452,15 +459,14 @@ fn check_dims(ty: &Type, v: &Value, path: &mut Vec<usize>) -> Result<(), Error> 
         (TypeKind::Dim(dim, element), Value::List(items)) => {
             if let Dim::Fixed(n) = dim {
                 if items.len() != *n {
-                    let at = if path.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" at index {path:?}")
-                    };
-                    return Err(value_error(format!(
-                        "a list of length {}{at} cannot be a dimension of size {n} (type {ty})",
-                        items.len(),
-                    )));
+                    return Err(value_error(
+                        ValueProblem::Length {
+                            len: items.len(),
+                            size: *n,
+                            ty: ty.clone(),
+                        },
+                        path,
+                    ));
                 }
             }
             for (i, item) in items.iter().enumerate() {
@@ -514,6 +520,17 @@ fn shape_of(v: &Value) -> Result<Shape, Error> {
     })
 }
 
+/// [`ValueProblem::Mixed`]: a list with `first` and `second` items.
+fn mixed(first: &str, second: &str) -> Error {
+    value_error(
+        ValueProblem::Mixed {
+            first: first.into(),
+            second: second.into(),
+        },
+        &[],
+    )
+}
+
 fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
     Ok(match (a, b) {
         (Shape::Unknown, x) | (x, Shape::Unknown) => x,
@@ -527,20 +544,14 @@ fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
             let p = if s == Scalar::String {
                 s
             } else {
-                promote_scalars(s, Scalar::Float64).ok_or_else(|| {
-                    value_error(format!(
-                        "a list mixes {s} values and non-finite floats, which have no common type"
-                    ))
-                })?
+                promote_scalars(s, Scalar::Float64)
+                    .ok_or_else(|| mixed(&format!("{s} values"), "non-finite floats"))?
             };
             Shape::Leaf(p, o1 || o2)
         }
         (Shape::Leaf(s, o1), Shape::Leaf(t, o2)) => {
-            let p = promote_scalars(s, t).ok_or_else(|| {
-                value_error(format!(
-                    "a list mixes {s} and {t} values, which have no common type"
-                ))
-            })?;
+            let p = promote_scalars(s, t)
+                .ok_or_else(|| mixed(&format!("{s} values"), &format!("{t} values")))?;
             Shape::Leaf(p, o1 || o2)
         }
         (Shape::Dim(n, a), Shape::Dim(m, b)) => {
@@ -548,9 +559,7 @@ fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
         }
         (Shape::Struct(a), Shape::Struct(b)) => {
             if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| x.0 != y.0) {
-                return Err(value_error(
-                    "a list mixes objects with different fields".into(),
-                ));
+                return Err(mixed("objects", "objects with other fields"));
             }
             Shape::Struct(
                 a.into_iter()
@@ -560,11 +569,9 @@ fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
             )
         }
         (Shape::Null, Shape::Dim(..)) | (Shape::Dim(..), Shape::Null) => {
-            return Err(value_error(
-                "a list mixes null and lists; an NA list is not supported".into(),
-            ))
+            return Err(mixed("null", "lists (an NA list is not supported)"))
         }
-        _ => return Err(value_error("a list mixes lists and scalars".into())),
+        _ => return Err(mixed("lists", "scalars")),
     })
 }
 
@@ -596,7 +603,7 @@ fn shape_type(shape: Shape) -> Result<Type, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::Value`] for values with no common type (`[1, "a"]`, `[1, [2]]`).
+/// [`Error::FromValue`] for values with no common type (`[1, "a"]`, `[1, [2]]`).
 pub fn infer_type(v: &Value) -> Result<Type, Error> {
     shape_type(shape_of(v)?)
 }
@@ -606,7 +613,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] naming the element that does not fit the type;
+    /// [`Error::FromValue`] naming the element that does not fit the type;
     /// [`Error::Unsupported`] for types arrays do not hold yet (tuples,
     /// structs, fixed strings).
     pub fn from_value(v: &Value, ty: Option<&Type>) -> Result<Array, Error> {
@@ -614,10 +621,13 @@ impl Array {
         // any type can be is refused before one starts.
         let depth = v.depth();
         if depth > dynd_types::MAX_LEVELS {
-            return Err(value_error(format!(
-                "the value nests {depth} levels deep; a type holds at most {}",
-                dynd_types::MAX_LEVELS
-            )));
+            return Err(value_error(
+                ValueProblem::TooDeep {
+                    depth,
+                    max: dynd_types::MAX_LEVELS,
+                },
+                &[],
+            ));
         }
         let ty = match ty {
             Some(t) => t.clone(),
@@ -704,15 +714,18 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if the shape's element count is not `v.len()`.
+    /// [`Error::FromValue`] if the shape's element count is not `v.len()`.
     pub fn from_shape_vec<T: Element>(shape: &[usize], v: Vec<T>) -> Result<Array, Error> {
         let count = shape.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
         if count != Some(v.len()) {
-            return Err(value_error(format!(
-                "shape {shape:?} holds {} elements, but {} were given",
-                count.map_or("too many".to_string(), |c| c.to_string()),
-                v.len()
-            )));
+            return Err(value_error(
+                ValueProblem::Count {
+                    shape: shape.to_vec(),
+                    count,
+                    given: v.len(),
+                },
+                &[],
+            ));
         }
         let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), T::SCALAR.into())?;
         let meta = c_order_meta(shape, std::mem::size_of::<T>(), Arrmeta::Scalar)?;
@@ -955,15 +968,16 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::DtypeMismatch`] for another data type, [`Error::Value`] for
+    /// [`Error::DtypeMismatch`] for another data type, [`Error::NeedsArray`] for
     /// a layout that is not one contiguous run.
     pub fn as_slice<T: Element>(&self) -> Result<&[T], Error> {
         self.check_dtype::<T>()?;
         if !self.is_c_contiguous() {
-            return Err(value_error(format!(
-                "the array ({}) is not C-contiguous; use to_vec to copy its elements",
-                self.ty
-            )));
+            return Err(Error::NeedsArray {
+                op: "as_slice".into(),
+                expected: "a C-contiguous array (to_vec copies any layout)",
+                found: self.ty.clone(),
+            });
         }
         let count: usize = self.ty.fixed_shape().map_or(0, |s| s.iter().product());
         let len = count * std::mem::size_of::<T>();
@@ -971,10 +985,9 @@ impl Array {
             .data
             .bytes()
             .get(self.offset..self.offset + len)
-            .ok_or_else(|| value_error("the array's data is out of its block's bounds".into()))?;
-        cast_slice(bytes).ok_or_else(|| {
-            value_error(format!("the array's data is not aligned for {}", T::SCALAR))
-        })
+            .unwrap_or_else(|| unreachable!("a validated array's elements lie in its block"));
+        Ok(cast_slice(bytes)
+            .unwrap_or_else(|| unreachable!("a validated array's elements are aligned")))
     }
 
     fn check_dtype<T: Element>(&self) -> Result<(), Error> {
@@ -1029,15 +1042,16 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::DtypeMismatch`] for another data type; [`Error::Value`] for
-    /// `var` dimensions.
+    /// [`Error::DtypeMismatch`] for another data type;
+    /// [`Error::NeedsArray`] for `var` dimensions.
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>, Error> {
         self.check_dtype::<T>()?;
         if self.ty.has_var_dim() {
-            return Err(value_error(format!(
-                "{} has var dimensions; use to_value",
-                self.ty
-            )));
+            return Err(Error::NeedsArray {
+                op: "to_vec".into(),
+                expected: "an array without var dimensions (to_value and to_nested take any)",
+                found: self.ty.clone(),
+            });
         }
         if let Ok(xs) = self.as_slice::<T>() {
             return Ok(xs.to_vec());
@@ -1045,7 +1059,6 @@ impl Array {
         let size = std::mem::size_of::<T>();
         let data = self.data.bytes();
         let mut out = Vec::new();
-        let mut bad = false;
         let (dims, _) = self.meta.fixed_dims();
         let base = self.offset as isize;
         crate::loops::for_each_offset(&dims, |at| {
@@ -1055,14 +1068,9 @@ impl Array {
                 .and_then(cast_slice::<T>);
             match x {
                 Some(x) => out.push(x[0]),
-                None => bad = true,
+                None => unreachable!("a validated array's elements are aligned and in its block"),
             }
         });
-        if bad {
-            return Err(value_error(
-                "an element is misaligned or outside the array's block".into(),
-            ));
-        }
         Ok(out)
     }
 
@@ -1094,16 +1102,16 @@ impl Array {
             m = element;
         }
         if !matches!(m, Arrmeta::Scalar) {
-            return Err(value_error(format!(
-                "an index of length {} does not reach a scalar of {}",
-                index.len(),
-                self.ty
-            )));
+            return Err(Error::IndexCount {
+                given: index.len(),
+                ty: self.ty.clone(),
+                ndim: self.ty.ndim(),
+            });
         }
         let bytes = &data[offset as usize..offset as usize + T::SCALAR.size()];
-        cast_slice::<T>(bytes)
+        Ok(cast_slice::<T>(bytes)
             .map(|s| s[0])
-            .ok_or_else(|| value_error("misaligned element".into()))
+            .unwrap_or_else(|| unreachable!("a validated array's elements are aligned")))
     }
 
     /// The array as a [`Value`] tree. The tree takes memory in proportion
@@ -1166,10 +1174,11 @@ pub(crate) fn c_order_meta(
     let mut stride = isize::try_from(elem_size).ok();
     for &n in shape.iter().rev() {
         let Some(s) = stride else {
+            let mut values = vec![("element size", elem_size as i128)];
+            values.extend(shape.iter().map(|&n| ("dimension", n as i128)));
             return Err(Error::Size {
-                what: format!(
-                    "the shape {shape:?} of {elem_size}-byte elements has strides beyond the address space"
-                ),
+                what: "a C-order stride",
+                values,
             });
         };
         meta = Arrmeta::Fixed {

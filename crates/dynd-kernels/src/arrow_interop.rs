@@ -76,7 +76,7 @@ use arrow_buffer::{
 };
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::{DataType, Field, Fields, Schema};
-use dynd_types::{Dim, Scalar, Struct, Type, TypeKind};
+use dynd_types::{ArrowProblem, Dim, LayoutProblem, Scalar, Struct, Type, TypeKind};
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
@@ -84,16 +84,13 @@ use crate::error::Error;
 use crate::memory::MemoryBlock;
 use crate::ErrorMode;
 
-fn value_error(what: String) -> Error {
-    Error::Value { what }
-}
-
-/// Where in a nested value an error is: `column 'x'.item.field 'y'`.
-fn at(path: &str) -> String {
-    if path.is_empty() {
-        String::new()
-    } else {
-        format!(" (at {path})")
+/// [`Error::Arrow`] of conversion `op` at `path` (where in a nested
+/// value: `column 'x'.item.field 'y'`).
+fn arrow(op: &'static str, problem: ArrowProblem, path: &str) -> Error {
+    Error::Arrow {
+        op,
+        problem: Box::new(problem),
+        path: path.into(),
     }
 }
 
@@ -142,10 +139,13 @@ fn primitive_data_type(s: Scalar) -> Option<DataType> {
 }
 
 fn no_dynd_type(dt: &DataType, path: &str) -> Error {
-    value_error(format!(
-        "from_arrow: the Arrow type {dt} has no dynd equivalent{}",
-        at(path)
-    ))
+    arrow(
+        "from_arrow",
+        ArrowProblem::NoDyndType {
+            arrow: dt.to_string().into(),
+        },
+        path,
+    )
 }
 
 /// The dynd type of one value of Arrow type `dt`: `?T` when `nullable`
@@ -163,7 +163,7 @@ fn no_dynd_type(dt: &DataType, path: &str) -> Error {
 ///
 /// # Errors
 ///
-/// [`Error::Value`] naming an Arrow type with no dynd equivalent.
+/// [`Error::Arrow`] naming an Arrow type with no dynd equivalent.
 pub fn dynd_type(dt: &DataType, nullable: bool) -> Result<Type, Error> {
     data_type_to_dynd(dt, nullable, "")
 }
@@ -217,10 +217,11 @@ fn is_option(t: &Type) -> bool {
 }
 
 fn no_arrow_type(ty: &Type, path: &str) -> Error {
-    value_error(format!(
-        "to_arrow: {ty} has no Arrow equivalent{}",
-        at(path)
-    ))
+    arrow(
+        "to_arrow",
+        ArrowProblem::NoArrowType { ty: ty.clone() },
+        path,
+    )
 }
 
 /// The Arrow type of one value of dynd type `ty`, and whether it is
@@ -237,7 +238,7 @@ fn no_arrow_type(ty: &Type, path: &str) -> Error {
 ///
 /// # Errors
 ///
-/// [`Error::Value`] naming a dynd type with no Arrow equivalent.
+/// [`Error::Arrow`] naming a dynd type with no Arrow equivalent.
 pub fn arrow_type(ty: &Type) -> Result<(DataType, bool), Error> {
     type_to_arrow(ty, "")
 }
@@ -285,7 +286,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] naming the Arrow type for types with no dynd
+    /// [`Error::Arrow`] naming the Arrow type for types with no dynd
     /// equivalent, and the row for a null list or fixed-size list.
     pub fn from_arrow(array: &dyn ArrowArray) -> Result<Array, Error> {
         import(array, "")
@@ -440,11 +441,15 @@ fn import(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
                 .checked_mul(k)
                 .filter(|c| *c <= l.values().len())
                 .ok_or_else(|| {
-                    value_error(format!(
-                        "from_arrow: a fixed-size list array of {n} lists of {k} has {} values{}",
-                        l.values().len(),
-                        at(path)
-                    ))
+                    arrow(
+                        "from_arrow",
+                        ArrowProblem::FixedSizeValues {
+                            lists: n,
+                            size: k,
+                            values: l.values().len(),
+                        },
+                        path,
+                    )
                 })?;
             let values = l.values().slice(0, count);
             let values = import(values.as_ref(), &join(path, "item"))?;
@@ -472,12 +477,15 @@ fn import(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
                 let start = data.offset() * size;
                 let len = a.len() * size;
                 if start + len > buffer.len() {
-                    return Err(value_error(format!(
-                        "from_arrow: a {dt} array of {} values has a buffer of {} bytes{}",
-                        a.len(),
-                        buffer.len(),
-                        at(path)
-                    )));
+                    return Err(arrow(
+                        "from_arrow",
+                        ArrowProblem::Buffer {
+                            arrow: dt.to_string().into(),
+                            len: a.len(),
+                            bytes: buffer.len(),
+                        },
+                        path,
+                    ));
                 }
                 let block = element_block(buffer.slice_with_length(start, len), size)?;
                 column(s.into(), Arrmeta::Scalar, a.len(), size, block)?
@@ -496,13 +504,15 @@ fn no_null_rows(a: &dyn ArrowArray, path: &str) -> Result<(), Error> {
     match a.nulls() {
         Some(nulls) if nulls.null_count() > 0 => {
             let first = (0..a.len()).find(|&i| nulls.is_null(i)).unwrap_or(0);
-            Err(value_error(format!(
-                "from_arrow: the {} array has {} null list(s), the first at row {first}{}; \
-                 dynd has no optional dimensions (`?var`): replace them (by empty lists, say) first",
-                a.data_type(),
-                nulls.null_count(),
-                at(path)
-            )))
+            Err(arrow(
+                "from_arrow",
+                ArrowProblem::NullLists {
+                    arrow: a.data_type().to_string().into(),
+                    count: nulls.null_count(),
+                    first,
+                },
+                path,
+            ))
         }
         _ => Ok(()),
     }
@@ -576,10 +586,11 @@ fn elements(a: &Array) -> Result<(usize, usize, isize, &Type, &Arrmeta), Error> 
             element_ty,
             element,
         )),
-        _ => Err(value_error(format!(
-            "an array with a fixed first dimension is needed here, not {}",
-            a.ty()
-        ))),
+        _ => Err(Error::NeedsArray {
+            op: "an Arrow conversion".into(),
+            expected: "an array with a fixed first dimension (`N * T`)",
+            found: a.ty().clone(),
+        }),
     }
 }
 
@@ -619,9 +630,16 @@ fn struct_from_columns(names: &[&str], columns: &[Array], n: usize) -> Result<Ar
     for (name, c) in names.iter().zip(columns) {
         let (len, _, _, ty, meta) = elements(c)?;
         if len != n {
-            return Err(value_error(format!(
-                "column '{name}' has {len} rows where the others have {n}"
-            )));
+            return Err(arrow(
+                "from_arrow",
+                ArrowProblem::ColumnLength {
+                    column: (*name).into(),
+                    len,
+                    other: names[0].into(),
+                    expected: n,
+                },
+                "",
+            ));
         }
         fields.push((Arc::from(*name), ty.clone()));
         metas.push(meta.clone());
@@ -674,7 +692,12 @@ fn shared_buffer(block: &Arc<MemoryBlock>, start: usize, len: usize) -> Result<B
     let bytes = block
         .bytes()
         .get(start..start.saturating_add(len))
-        .ok_or_else(|| value_error(format!("bytes {start}+{len} are outside their block")))?;
+        .ok_or_else(|| {
+            Error::Layout(Box::new(LayoutProblem::Read {
+                op: "to_arrow".into(),
+                part: "an element",
+            }))
+        })?;
     let ptr = NonNull::from(bytes).cast::<u8>();
     // SAFETY: `ptr` is valid for `len` initialised bytes: they are a slice
     // of the block, which the buffer's owner (`Keep`) keeps alive for as
@@ -693,8 +716,9 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] for an array with no dimensions or a `var` first
-    /// dimension, and naming a dynd type with no Arrow equivalent.
+    /// [`Error::NeedsArray`] for an array with no dimensions or a `var`
+    /// first dimension; [`Error::Arrow`] naming a dynd type with no Arrow
+    /// equivalent.
     pub fn to_arrow(&self) -> Result<ArrayRef, Error> {
         export(self, "")
     }
@@ -704,15 +728,16 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// As [`Array::to_arrow`], and [`Error::Value`] if the elements are
+    /// As [`Array::to_arrow`], and [`Error::NeedsArray`] if the elements are
     /// not structs.
     pub fn to_record_batch(&self) -> Result<RecordBatch, Error> {
         let (n, _, stride, ty, meta) = elements(self)?;
         let (TypeKind::Struct(s), Arrmeta::Fields { offsets, fields }) = (ty.kind(), meta) else {
-            return Err(value_error(format!(
-                "to_record_batch needs an array of structs (`N * {{name: T, ...}}`), not {}",
-                self.ty()
-            )));
+            return Err(Error::NeedsArray {
+                op: "to_record_batch".into(),
+                expected: "an array of structs (`N * {name: T, ...}`)",
+                found: self.ty().clone(),
+            });
         };
         let mut columns = Vec::with_capacity(fields.len());
         for (((name, t), m), off) in s.fields.iter().zip(fields).zip(offsets) {
@@ -729,7 +754,7 @@ impl Array {
 ///
 /// # Errors
 ///
-/// As [`Array::to_arrow`], naming the column, and [`Error::Value`] for
+/// As [`Array::to_arrow`], naming the column, and [`Error::Arrow`] for
 /// columns of different lengths.
 pub fn record_batch_from_columns(columns: &[(&str, &Array)]) -> Result<RecordBatch, Error> {
     let mut fields = Vec::with_capacity(columns.len());
@@ -747,16 +772,27 @@ pub fn record_batch_from_columns(columns: &[(&str, &Array)]) -> Result<RecordBat
     }
     let n = arrays.first().map_or(0, |a| a.len());
     if let Some((i, a)) = arrays.iter().enumerate().find(|(_, a)| a.len() != n) {
-        return Err(value_error(format!(
-            "record_batch_from_columns: column '{}' has {} rows where column '{}' has {n}",
-            columns[i].0,
-            a.len(),
-            columns[0].0
-        )));
+        return Err(arrow(
+            "record_batch_from_columns",
+            ArrowProblem::ColumnLength {
+                column: columns[i].0.to_string().into(),
+                len: a.len(),
+                other: columns[0].0.to_string().into(),
+                expected: n,
+            },
+            "",
+        ));
     }
     let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(n));
-    RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), arrays, &options)
-        .map_err(|e| value_error(format!("record_batch_from_columns: {e}")))
+    RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), arrays, &options).map_err(
+        |e| {
+            arrow(
+                "record_batch_from_columns",
+                ArrowProblem::Arrow(e.to_string().into()),
+                "",
+            )
+        },
+    )
 }
 
 /// The view of field `m` at byte `off` of each of `n` records `stride`
@@ -784,18 +820,18 @@ fn field_view(
 }
 
 fn arrow_error(path: &str) -> impl Fn(arrow_schema::ArrowError) -> Error + '_ {
-    move |e| value_error(format!("to_arrow: {e}{}", at(path)))
+    move |e| arrow("to_arrow", ArrowProblem::Arrow(e.to_string().into()), path)
 }
 
 fn export(a: &Array, path: &str) -> Result<ArrayRef, Error> {
     let (n, size, stride, ty, meta) = match elements(a) {
         Ok(parts) => parts,
         Err(_) => {
-            return Err(value_error(format!(
-                "to_arrow needs an array with a fixed first dimension (`N * T`), not {}{}",
-                a.ty(),
-                at(path)
-            )))
+            return Err(Error::NeedsArray {
+                op: "to_arrow".into(),
+                expected: "an array with a fixed first dimension (`N * T`)",
+                found: a.ty().clone(),
+            })
         }
     };
     let fail = arrow_error(path);

@@ -146,7 +146,8 @@ pub(crate) fn checked_count(shape: impl IntoIterator<Item = usize>) -> Result<us
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
         .ok_or_else(|| Error::Size {
-            what: format!("the shape {shape:?} holds more elements than a usize counts"),
+            what: "a shape's element count",
+            values: shape.iter().map(|&n| ("dimension", n as i128)).collect(),
         })
 }
 

@@ -66,13 +66,16 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if `valid` is not `bool` or the two do not
-    /// broadcast together; [`Error::Unsupported`] for a data type that is
+    /// [`Error::ArgumentType`] if `valid` is not `bool`, a broadcast error
+    /// if the two do not broadcast together; [`Error::Unsupported`] for a data type that is
     /// not a number or `bool`.
     pub fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, Error> {
         if valid.dtype().as_scalar() != Some(Scalar::Bool) {
-            return Err(Error::Value {
-                what: format!("the validity must be bool, not {}", valid.dtype()),
+            return Err(Error::ArgumentType {
+                arg: 1,
+                found: valid.dtype().clone(),
+                expected: Scalar::Bool.into(),
+                what: "from_option_parts".into(),
             });
         }
         let unsupported = || Error::Unsupported {

@@ -35,9 +35,11 @@ use crate::element::Element;
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 
-fn no_view(a: &Array, why: &str) -> Error {
-    Error::Value {
-        what: format!("{} has no ndarray view: {why}", a.ty()),
+fn no_view(a: &Array, expected: &'static str) -> Error {
+    Error::NeedsArray {
+        op: "as_ndarray".into(),
+        expected,
+        found: a.ty().clone(),
     }
 }
 
@@ -118,7 +120,7 @@ impl Array {
     /// # Errors
     ///
     /// [`Error::DtypeMismatch`] if the elements are not `T`s;
-    /// [`Error::Value`] naming the reason for `var` dimensions, or strides
+    /// [`Error::NeedsArray`] saying what it takes, for `var` dimensions or strides
     /// that are not a whole number of elements (a field of a struct).
     pub fn as_ndarray<T: Element>(&self) -> Result<ArrayViewD<'_, T>, Error> {
         if self.dtype().as_scalar() != Some(T::SCALAR) {
@@ -141,14 +143,15 @@ impl Array {
                 },
             ) = (dim, meta)
             else {
-                return Err(no_view(self, "ragged (var) dimensions are not strided"));
+                return Err(no_view(
+                    self,
+                    "fixed dimensions (var dimensions are not strided; to_nested copies them)",
+                ));
             };
             if stride % size != 0 {
                 return Err(no_view(
                     self,
-                    &format!(
-                        "a stride of {stride} bytes is not a whole number of {size}-byte elements"
-                    ),
+                    "strides that are whole numbers of elements (cast to copy it)",
                 ));
             }
             shape.push(*n);

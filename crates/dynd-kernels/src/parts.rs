@@ -45,7 +45,7 @@
 
 use std::sync::Arc;
 
-use dynd_types::{Dim, Type, TypeKind};
+use dynd_types::{Dim, LayoutProblem, OffsetsProblem, Type, TypeKind, ValueProblem};
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
@@ -54,8 +54,11 @@ use crate::error::Error;
 use crate::memory::MemoryBlock;
 use crate::ErrorMode;
 
-fn value_error(what: String) -> Error {
-    Error::Value { what }
+fn offsets_error(op: &'static str, problem: OffsetsProblem) -> Error {
+    Error::Offsets {
+        op,
+        problem: Box::new(problem),
+    }
 }
 
 /// An integer type that row offsets, starts and lengths may be given in
@@ -87,7 +90,7 @@ offset!(i32, i64, u32, u64, usize, isize);
 /// stride, its element's type and arrmeta.
 pub(crate) fn first_dim<'a>(
     values: &'a Array,
-    op: &str,
+    op: &'static str,
 ) -> Result<(usize, isize, &'a Type, &'a Arrmeta), Error> {
     match (values.ty().kind(), values.arrmeta()) {
         (
@@ -98,11 +101,11 @@ pub(crate) fn first_dim<'a>(
                 element,
             },
         ) => Ok((*size, *stride, element_ty, element)),
-        _ => Err(value_error(format!(
-            "{op}: the values must be an array with a fixed first dimension (`M * T`), \
-             not {}",
-            values.ty()
-        ))),
+        _ => Err(Error::NeedsArray {
+            op: op.into(),
+            expected: "values with a fixed first dimension (`M * T`)",
+            found: values.ty().clone(),
+        }),
     }
 }
 
@@ -121,12 +124,12 @@ fn group(
     rows: usize,
     packed: bool,
     pair: impl Fn(usize) -> (u64, u64, bool) + Sync,
-    op: &str,
+    op: &'static str,
 ) -> Result<Option<Array>, Error> {
     let (_, stride, element_ty, element_meta) = first_dim(values, op)?;
     let bytes = rows
         .checked_mul(PAIR_SIZE)
-        .ok_or_else(|| value_error(format!("{op}: {rows} rows are too many")))?;
+        .ok_or_else(|| offsets_error(op, OffsetsProblem::TooManyRows { rows }))?;
     // Every byte is written below; a block of this size freed earlier is
     // reused without faulting its pages in again.
     let mut block = MemoryBlock::for_overwrite(bytes)?;
@@ -205,12 +208,11 @@ struct VarLevel<'a> {
 }
 
 impl<'a> VarLevel<'a> {
-    fn of(a: &'a Array, op: &str) -> Result<VarLevel<'a>, Error> {
-        let wrong = || {
-            value_error(format!(
-                "{op} needs an array of type `N * var * T` (one fixed dimension, then var), not {}",
-                a.ty()
-            ))
+    fn of(a: &'a Array, op: &'static str) -> Result<VarLevel<'a>, Error> {
+        let wrong = || Error::NeedsArray {
+            op: op.into(),
+            expected: "an array of type `N * var * T` (one fixed dimension, then var)",
+            found: a.ty().clone(),
         };
         let TypeKind::Dim(Dim::Fixed(_), inner) = a.ty().kind() else {
             return Err(wrong());
@@ -319,29 +321,36 @@ impl<T: Element + std::fmt::Debug> std::fmt::Debug for RaggedRows<'_, T> {
 fn check_offsets<O: Offset>(offsets: &[O], m: usize) -> Result<(), Error> {
     let op = "from_offsets";
     let Some(first) = offsets.first() else {
-        return Err(value_error(format!(
-            "{op}: the offsets are empty; rows + 1 of them are needed (a single 0 for no rows)"
-        )));
+        return Err(offsets_error(op, OffsetsProblem::Empty));
     };
     if first.widen() < 0 {
-        return Err(value_error(format!(
-            "{op}: offsets[0] is {}; offsets must not be negative",
-            first.widen()
-        )));
+        return Err(offsets_error(
+            op,
+            OffsetsProblem::Negative {
+                first: first.widen(),
+            },
+        ));
     }
     if let Some(i) = offsets.windows(2).position(|w| w[1] < w[0]) {
-        let (a, b) = (offsets[i].widen(), offsets[i + 1].widen());
-        return Err(value_error(format!(
-            "{op}: offsets[{}] = {b} is less than offsets[{i}] = {a}; offsets must not decrease",
-            i + 1
-        )));
+        return Err(offsets_error(
+            op,
+            OffsetsProblem::Decreasing {
+                index: i + 1,
+                value: offsets[i + 1].widen(),
+                previous: offsets[i].widen(),
+            },
+        ));
     }
     let last = offsets[offsets.len() - 1].widen();
     if last > m as i128 {
-        return Err(value_error(format!(
-            "{op}: offsets[{}] = {last} is past the end of the {m} values",
-            offsets.len() - 1
-        )));
+        return Err(offsets_error(
+            op,
+            OffsetsProblem::PastEnd {
+                index: offsets.len() - 1,
+                value: last,
+                values: m,
+            },
+        ));
     }
     Ok(())
 }
@@ -362,9 +371,9 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] naming the offending offset if the offsets are
-    /// empty, negative, decreasing, or past the end of the values, or if
-    /// `values` has no fixed first dimension.
+    /// [`Error::Offsets`] naming the offending offset if the offsets are
+    /// empty, negative, decreasing, or past the end of the values;
+    /// [`Error::NeedsArray`] if `values` has no fixed first dimension.
     pub fn from_offsets<O: Offset>(
         values: impl Into<Array>,
         offsets: &[O],
@@ -374,10 +383,9 @@ impl Array {
         // The ends here; the order as the rows are written.
         // `check_offsets` says what is wrong (it always finds something
         // when called here).
-        let refuse = || {
-            check_offsets(offsets, m).and(Err(value_error(
-                "from_offsets: the offsets are not valid".into(),
-            )))
+        let refuse = || match check_offsets(offsets, m) {
+            Err(e) => Err(e),
+            Ok(()) => unreachable!("check_offsets finds what the rows' checks refused"),
         };
         let (Some(first), Some(last)) = (offsets.first(), offsets.last()) else {
             return refuse();
@@ -421,8 +429,8 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] naming the row if `starts` and `lengths` differ in
-    /// length, or a row is negative or reaches past the values.
+    /// [`Error::Offsets`] naming the row if `starts` and `lengths` differ
+    /// in length, or a row is negative or reaches past the values.
     pub fn from_starts_lengths<O: Offset>(
         values: impl Into<Array>,
         starts: &[O],
@@ -432,18 +440,26 @@ impl Array {
         let values = values.into();
         let (m, ..) = first_dim(&values, op)?;
         if starts.len() != lengths.len() {
-            return Err(value_error(format!(
-                "{op}: {} starts but {} lengths; there must be one of each per row",
-                starts.len(),
-                lengths.len()
-            )));
+            return Err(offsets_error(
+                op,
+                OffsetsProblem::Counts {
+                    starts: starts.len(),
+                    lengths: lengths.len(),
+                },
+            ));
         }
         for (i, (s, l)) in starts.iter().zip(lengths).enumerate() {
             let (s, l) = (s.widen(), l.widen());
             if s < 0 || l < 0 || s + l > m as i128 {
-                return Err(value_error(format!(
-                    "{op}: row {i} (start {s}, length {l}) is not inside the {m} values"
-                )));
+                return Err(offsets_error(
+                    op,
+                    OffsetsProblem::Row {
+                        row: i,
+                        start: s,
+                        length: l,
+                        values: m,
+                    },
+                ));
             }
         }
         group(
@@ -453,14 +469,17 @@ impl Array {
             |i| (starts[i].as_u64(), lengths[i].as_u64(), true),
             op,
         )?
-        .ok_or_else(|| value_error(format!("{op}: a row is not inside the values")))
+        .map_or_else(
+            || unreachable!("every row was checked to lie inside the values"),
+            Ok,
+        )
     }
 
     /// The length of each row of a ragged array (`N * var * T`).
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] for another type.
+    /// [`Error::NeedsArray`] for another type.
     pub fn row_lengths(&self) -> Result<Vec<usize>, Error> {
         let level = VarLevel::of(self, "row_lengths")?;
         Ok((0..level.rows).map(|i| level.pair(i).1).collect())
@@ -480,7 +499,8 @@ impl Array {
     /// # Errors
     ///
     /// [`Error::DtypeMismatch`] if the elements are not `T`s;
-    /// [`Error::Value`] for another type, or rows whose elements are not
+    /// [`Error::NeedsArray`] for another type; [`Error::Offsets`] for rows
+    /// whose elements are not
     /// next to each other (a view with a step over the rows: use
     /// [`Array::to_nested`] or [`Array::to_offsets`], which copy).
     pub fn rows<T: Element>(&self) -> Result<RaggedRows<'_, T>, Error> {
@@ -493,12 +513,13 @@ impl Array {
         }
         let size = std::mem::size_of::<T>();
         if level.stride != size as isize {
-            return Err(value_error(format!(
-                "the rows of this {} are not contiguous (elements {} bytes apart); \
-                 use to_nested or to_offsets to copy them",
-                self.ty(),
-                level.stride
-            )));
+            return Err(offsets_error(
+                "rows",
+                OffsetsProblem::NotContiguous {
+                    ty: self.ty().clone(),
+                    stride: level.stride,
+                },
+            ));
         }
         Ok(RaggedRows {
             level_data: level.data,
@@ -519,7 +540,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] for a type other than `N * var * T`.
+    /// [`Error::NeedsArray`] for a type other than `N * var * T`.
     pub fn to_offsets(&self) -> Result<(Array, Vec<i64>), Error> {
         let level = VarLevel::of(self, "to_offsets")?;
         let mut offsets = Vec::with_capacity(level.rows + 1);
@@ -547,8 +568,12 @@ impl Array {
             return packed.to_offsets();
         }
         let offset = level.offset as i128 + origin.unwrap_or(0) as i128;
-        let offset = usize::try_from(offset)
-            .map_err(|_| value_error("the rows start before their values block".into()))?;
+        let offset = usize::try_from(offset).map_err(|_| {
+            Error::Layout(Box::new(LayoutProblem::BeforeBlock {
+                part: "a row",
+                ty: self.ty().clone(),
+            }))
+        })?;
         let ty = Type::with_dims([Dim::Fixed(total as usize)], level.element_ty.clone())?;
         let meta = Arrmeta::Fixed {
             size: total as usize,
@@ -655,7 +680,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] naming the level and row whose length differs
+    /// [`Error::FromValue`] naming the level and row whose length differs
     /// from `ty`'s fixed dimension, or a different number of dimensions;
     /// as [`Array::cast`] for values out of `ty`'s range.
     pub fn from_nested_as<V: Nested>(v: V, ty: &Type) -> Result<Array, Error> {
@@ -665,12 +690,15 @@ impl Array {
         }
         let (dims, _) = ty.split_dims();
         if dims.len() != levels.len() {
-            return Err(value_error(format!(
-                "the value has {} dimension(s) ({}) but {ty} has {}",
-                levels.len(),
-                a.ty(),
-                dims.len()
-            )));
+            return Err(Error::FromValue {
+                problem: Box::new(ValueProblem::Rank {
+                    found: levels.len(),
+                    value_type: a.ty().clone(),
+                    ty: ty.clone(),
+                    expected: dims.len(),
+                }),
+                path: Vec::new(),
+            });
         }
         for (k, (dim, level)) in dims.iter().zip(&levels).enumerate() {
             let Dim::Fixed(n) = dim else { continue };
@@ -683,9 +711,16 @@ impl Array {
                     .map(|r| (r, flat.lengths[k][r])),
             };
             if let Some((row, len)) = mismatch {
-                return Err(value_error(format!(
-                    "row {row} of dimension {k} has {len} element(s) where {ty} has a fixed dimension of {n}"
-                )));
+                return Err(Error::FromValue {
+                    problem: Box::new(ValueProblem::RowLength {
+                        dim: k,
+                        row,
+                        len,
+                        size: *n,
+                        ty: ty.clone(),
+                    }),
+                    path: Vec::new(),
+                });
             }
         }
         a.cast(ty, ErrorMode::Fractional)
@@ -696,9 +731,14 @@ impl Array {
     pub(crate) fn split_first(&self, outer: usize, n: usize) -> Result<Array, Error> {
         let (m, stride, element_ty, element) = first_dim(self, "from_nested")?;
         if outer.checked_mul(n) != Some(m) {
-            return Err(value_error(format!(
-                "{m} elements do not make {outer} blocks of {n}"
-            )));
+            return Err(Error::FromValue {
+                problem: Box::new(ValueProblem::Count {
+                    shape: vec![outer, n],
+                    count: outer.checked_mul(n),
+                    given: m,
+                }),
+                path: Vec::new(),
+            });
         }
         let ty = Type::with_dims([Dim::Fixed(outer), Dim::Fixed(n)], element_ty.clone())?;
         let meta = Arrmeta::Fixed {

@@ -92,7 +92,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] for an axis out of range; [`Error::ReadOnly`];
+    /// [`Error::AxisOutOfBounds`] for an axis out of range; [`Error::ReadOnly`];
     /// [`Error::Unsupported`] for data types without an order (complex,
     /// strings, structures) and `var` dimensions other than an innermost
     /// one sorted along.

@@ -18,7 +18,7 @@ use dynd_types::{Dim, Scalar, Type};
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
-use crate::error::Error;
+use crate::error::{Error, KernelError, KernelErrorKind};
 use crate::memory::MemoryBlock;
 
 /// A string array's fixed shape, its character block, and each string's
@@ -64,12 +64,15 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] for an empty separator; [`Error::Unsupported`] for
+    /// [`Error::Argument`] for an empty separator; [`Error::Unsupported`] for
     /// data types other than `string` and for `var` dimensions.
     pub fn split_strings(&self, sep: &str) -> Result<Array, Error> {
         if sep.is_empty() {
-            return Err(Error::Value {
-                what: "split: the separator must not be empty".into(),
+            return Err(Error::Argument {
+                op: "split",
+                what: "the separator",
+                expected: "a non-empty string",
+                found: "\"\"".into(),
             });
         }
         let (shape, block, pairs) = self.strings("splitting strings")?;
@@ -78,8 +81,13 @@ impl Array {
         let mut rows: Vec<u8> = vec![0; pairs.len() * PAIR_SIZE];
         let mut count = 0u64;
         for (k, &(start, len)) in pairs.iter().enumerate() {
-            let s = std::str::from_utf8(&text[start..start + len]).map_err(|_| Error::Value {
-                what: format!("split: string {k} is not valid UTF-8"),
+            let s = std::str::from_utf8(&text[start..start + len]).map_err(|e| {
+                Error::Kernel(Box::new(
+                    KernelError::new(KernelErrorKind::Utf8 {
+                        valid_up_to: e.valid_up_to(),
+                    })
+                    .at(k),
+                ))
             })?;
             let first = count;
             let mut at = start;

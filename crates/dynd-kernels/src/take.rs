@@ -24,7 +24,7 @@
 
 use std::sync::Arc;
 
-use dynd_types::{Dim, Scalar, ScalarCategory, Type};
+use dynd_types::{Dim, LayoutProblem, Scalar, ScalarCategory, Type};
 
 use crate::array::Array;
 use crate::arrmeta::{Arrmeta, PAIR_SIZE};
@@ -54,15 +54,14 @@ impl std::str::FromStr for TakeMode {
             "raise" => Ok(TakeMode::Raise),
             "wrap" => Ok(TakeMode::Wrap),
             "clip" => Ok(TakeMode::Clip),
-            _ => Err(Error::Value {
-                what: format!("take: mode '{s}' is not one of raise, wrap, clip"),
+            _ => Err(Error::Argument {
+                op: "take",
+                what: "the mode",
+                expected: "one of raise, wrap, clip",
+                found: format!("'{s}'").into(),
             }),
         }
     }
-}
-
-fn value_error(what: String) -> Error {
-    Error::Value { what }
 }
 
 /// The multi-index of C-order position `p` in `shape`.
@@ -85,10 +84,11 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] for an index out of bounds under
-    /// [`TakeMode::Raise`] (naming it, its position and the axis size), an
-    /// axis out of range, indices that are not integers, or taking from an
-    /// empty axis; [`Error::Unsupported`] for an axis that is `var` or
+    /// [`Error::TakeIndex`] for an index out of bounds under
+    /// [`TakeMode::Raise`] (naming it, its position and the axis size), or
+    /// any index into an empty axis; [`Error::AxisOutOfBounds`] for an axis
+    /// out of range; [`Error::NeedsArray`] for indices that are not
+    /// integers; [`Error::Unsupported`] for an axis that is `var` or
     /// below a `var` dimension, and for `var` indices.
     pub fn take(&self, indices: &Array, axis: Option<i64>, mode: TakeMode) -> Result<Array, Error> {
         let src = match axis {
@@ -119,10 +119,11 @@ impl Array {
             Some(ScalarCategory::SignedInt | ScalarCategory::UnsignedInt)
         );
         if !is_int {
-            return Err(value_error(format!(
-                "take: the indices must be integers, not {}",
-                indices.dtype()
-            )));
+            return Err(Error::NeedsArray {
+                op: "take".into(),
+                expected: "indices of an integer type",
+                found: indices.ty().clone(),
+            });
         }
         let ishape = indices
             .ty()
@@ -134,26 +135,22 @@ impl Array {
         let as_i64 = Type::with_dims(ishape.iter().map(|n| Dim::Fixed(*n)), Scalar::Int64.into())?;
         let raw: std::borrow::Cow<'_, [i64]> = match indices.as_slice::<i64>() {
             Ok(xs) => xs.into(),
-            Err(_) => indices
-                .cast(&as_i64, ErrorMode::Overflow)
-                .map_err(|e| value_error(format!("take: an index does not fit int64: {e}")))?
-                .to_vec()?
-                .into(),
+            Err(_) => indices.cast(&as_i64, ErrorMode::Overflow)?.to_vec()?.into(),
         };
         let (fixed, m) = src.arrmeta().fixed_dims();
         if fixed.len() != nfixed {
-            return Err(value_error(
-                "take: the array's dimensions do not match its type".into(),
-            ));
+            unreachable!("a validated array's arrmeta matches its type");
         }
         let n = fixed[axis].0;
         let pick = Picker { n: n as i64, mode };
         if let Some(p) = raw.iter().position(|&i| pick.at(i).is_none()) {
-            return Err(value_error(format!(
-                "take: index {} is out of bounds for axis {axis} of size {n}, at position {:?} of the indices",
-                raw[p],
-                position(p, &ishape)
-            )));
+            return Err(Error::TakeIndex {
+                name: "take",
+                index: raw[p],
+                axis,
+                size: n,
+                position: position(p, &ishape),
+            });
         }
         let at = |p: usize| pick.at(raw[p]).unwrap_or_default() as i64;
         let lead = vec![Index::ALL; axis];
@@ -204,7 +201,10 @@ impl Picker {
 }
 
 fn broken() -> Error {
-    value_error("take: an element lies outside the array's memory".into())
+    Error::Layout(Box::new(LayoutProblem::Read {
+        op: "take".into(),
+        part: "an element",
+    }))
 }
 
 /// Where the gathered runs come from: for each offset in `outer`, each

@@ -30,7 +30,7 @@
 //! constructors in [`array`](crate::array) call [`validate`]; the unchecked
 //! constructor asserts it in debug builds.
 
-use dynd_types::{DataLayout, Dim, Scalar, Type, TypeKind};
+use dynd_types::{DataLayout, Dim, LayoutProblem, Scalar, Type, TypeKind};
 
 use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
 use crate::error::Error;
@@ -74,7 +74,7 @@ impl Positions {
             }
             let reach = (n as i128 - 1)
                 .checked_mul(stride as i128)
-                .ok_or_else(|| layout("a dimension's extent overflows"))?;
+                .ok_or_else(overflow)?;
             if reach < 0 {
                 lo = lo.checked_add(reach).ok_or_else(overflow)?;
             } else {
@@ -99,12 +99,12 @@ impl Positions {
     }
 }
 
-fn layout(what: &str) -> Error {
-    Error::Layout { what: what.into() }
+fn layout(problem: LayoutProblem) -> Error {
+    Error::Layout(Box::new(problem))
 }
 
 fn overflow() -> Error {
-    layout("an element position overflows")
+    layout(LayoutProblem::Overflow)
 }
 
 /// Checks that `count` bytes from each position lie inside `block`, and
@@ -115,19 +115,20 @@ fn check_span(
     size: usize,
     align: usize,
     block: &MemoryBlock,
-    what: &str,
+    what: &'static str,
 ) -> Result<(), Error> {
     let Some((lo, hi)) = positions.span()? else {
         return Ok(());
     };
     let end = hi.checked_add(size as i128).ok_or_else(overflow)?;
     if lo < 0 || end > block.len() as i128 {
-        return Err(Error::Layout {
-            what: format!(
-                "the {what} of {ty} reach bytes {lo}..{end}, outside their block of {} bytes",
-                block.len()
-            ),
-        });
+        return Err(layout(LayoutProblem::Outside {
+            part: what,
+            ty: ty.clone(),
+            start: lo,
+            end,
+            block: block.len(),
+        }));
     }
     if align > 1 && size > 0 {
         // Alignments are powers of two: the low bits decide, and they
@@ -141,9 +142,11 @@ fn check_span(
                 .iter()
                 .any(|&(n, s)| n > 1 && (s as usize) & mask != 0);
         if misaligned {
-            return Err(Error::Layout {
-                what: format!("the {what} of {ty} are not aligned to {align} bytes"),
-            });
+            return Err(layout(LayoutProblem::Misaligned {
+                part: what,
+                ty: ty.clone(),
+                align,
+            }));
         }
     }
     Ok(())
@@ -158,19 +161,22 @@ fn mismatch(ty: &Type, meta: &Arrmeta) -> Error {
         Arrmeta::Option(_) => "an option",
         Arrmeta::Fields { .. } => "a fields",
     };
-    Error::Layout {
-        what: format!("{record} arrmeta record does not describe {ty}"),
-    }
+    layout(LayoutProblem::Arrmeta {
+        record,
+        ty: ty.clone(),
+    })
 }
 
 /// Reads the (start, length) pair at `at` of `block` (in range: checked by
 /// the caller's span check).
 fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
     let at = usize::try_from(at).map_err(|_| overflow())?;
-    let bytes = block
-        .bytes()
-        .get(at..at + PAIR_SIZE)
-        .ok_or_else(|| layout("a (start, length) pair lies outside its block"))?;
+    let bytes = block.bytes().get(at..at + PAIR_SIZE).ok_or_else(|| {
+        layout(LayoutProblem::Read {
+            op: "validation".into(),
+            part: "a (start, length) pair",
+        })
+    })?;
     Ok(read_pair(bytes))
 }
 
@@ -333,13 +339,13 @@ fn check(
                 let (start, len) = pair_at(block, at)?;
                 let end = start.checked_add(len);
                 if end.is_none_or(|end| end > text.len() as u64) {
-                    return Err(Error::Layout {
-                        what: format!(
-                            "a {ty} element reaches bytes {start}..{} of a text block of {} bytes",
-                            start as u128 + len as u128,
-                            text.len()
-                        ),
-                    });
+                    return Err(layout(LayoutProblem::Outside {
+                        part: "text",
+                        ty: ty.clone(),
+                        start: i128::from(start),
+                        end: i128::from(start) + i128::from(len),
+                        block: text.len(),
+                    }));
                 }
                 Ok(())
             })
@@ -416,7 +422,7 @@ mod tests {
 
     fn layout_error(r: Result<Array, Error>) -> String {
         match r {
-            Err(Error::Layout { what }) => what,
+            Err(Error::Layout(problem)) => problem.to_string(),
             other => panic!("expected a layout error, got {other:?}"),
         }
     }
@@ -550,7 +556,7 @@ mod tests {
         );
         for bad in [(2, 4), (6, 0), (u64::MAX, 2)] {
             let e = layout_error(parts("1 * string", meta(), pairs(bad), 0));
-            assert!(e.contains("text block of 5 bytes"), "{e}");
+            assert!(e.contains("outside their block of 5 bytes"), "{e}");
         }
     }
 }

@@ -21,7 +21,7 @@
 
 use std::sync::Arc;
 
-use dynd_types::{Dim, Type, TypeKind};
+use dynd_types::{Dim, LayoutProblem, Type, TypeKind};
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
@@ -68,9 +68,7 @@ fn slice_range(
     n: usize,
 ) -> Result<(i64, usize), Error> {
     if step == 0 {
-        return Err(Error::Value {
-            what: "a slice step cannot be zero".into(),
-        });
+        return Err(Error::ZeroStep);
     }
     let n = n as i128;
     let step = step as i128;
@@ -111,7 +109,8 @@ fn slice_range(
     match (i64::try_from(first), usize::try_from(count)) {
         (Ok(first), Ok(count)) => Ok((first, count)),
         _ => Err(Error::Size {
-            what: format!("a slice of a dimension of size {n} is too large"),
+            what: "a slice's range",
+            values: vec![("dimension size", n)],
         }),
     }
 }
@@ -123,7 +122,12 @@ fn advance(offset: isize, i: i64, stride: isize) -> Result<isize, Error> {
         .and_then(|i| i.checked_mul(stride))
         .and_then(|d| offset.checked_add(d))
         .ok_or_else(|| Error::Size {
-            what: format!("index {i} with a stride of {stride} bytes overflows"),
+            what: "an element's byte offset",
+            values: vec![
+                ("index", i.into()),
+                ("stride", stride as i128),
+                ("offset", offset as i128),
+            ],
         })
 }
 
@@ -141,8 +145,11 @@ fn pair(bytes: &[u8], at: isize) -> Result<(u64, u64), Error> {
         .ok()
         .and_then(|at| bytes.get(at..at.checked_add(PAIR_SIZE)?))
         .map(read_pair)
-        .ok_or_else(|| Error::Layout {
-            what: format!("a row pair at byte {at} lies outside its block"),
+        .ok_or_else(|| {
+            Error::Layout(Box::new(LayoutProblem::Read {
+                op: "a view".into(),
+                part: "a row's (start, length) pair",
+            }))
         })
 }
 
@@ -152,7 +159,8 @@ fn step_stride(stride: isize, step: i64) -> Result<isize, Error> {
         .ok()
         .and_then(|s| s.checked_mul(stride))
         .ok_or_else(|| Error::Size {
-            what: format!("a slice step of {step} over a stride of {stride} bytes overflows"),
+            what: "a slice's stride",
+            values: vec![("step", step.into()), ("stride", stride as i128)],
         })
 }
 
@@ -241,19 +249,17 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Index`] naming the index, axis and size; [`Error::Value`]
-    /// for more entries than dimensions or a zero step;
+    /// [`Error::Index`] naming the index, axis and size;
+    /// [`Error::IndexCount`] for more entries than dimensions,
+    /// [`Error::ZeroStep`] for a zero step;
     /// [`Error::Unsupported`] for an index on a `var` dimension under a kept one.
     pub fn index(&self, index: &[Index]) -> Result<Array, Error> {
         let (dims, _) = self.ty().split_dims();
         if index.len() > dims.len() {
-            return Err(Error::Value {
-                what: format!(
-                    "{} indexes given for {} with {} dimension(s)",
-                    index.len(),
-                    self.ty(),
-                    dims.len()
-                ),
+            return Err(Error::IndexCount {
+                given: index.len(),
+                ty: self.ty().clone(),
+                ndim: dims.len(),
             });
         }
         let mut data = self.data_block().clone();
@@ -389,12 +395,10 @@ impl Array {
                                 Arrmeta::Var {
                                     values: values.clone(),
                                     offset: usize::try_from(new_offset).map_err(|_| {
-                                        Error::Layout {
-                                            what: format!(
-                                                "a row of {} starts before its values block",
-                                                self.ty()
-                                            ),
-                                        }
+                                        Error::Layout(Box::new(LayoutProblem::BeforeBlock {
+                                            part: "a row",
+                                            ty: self.ty().clone(),
+                                        }))
                                     })?,
                                     stride: row_stride(*stride, step),
                                     packed: false,
@@ -426,8 +430,11 @@ impl Array {
             out_ty,
             Arc::new(out_meta),
             data,
-            usize::try_from(offset).map_err(|_| Error::Layout {
-                what: format!("a view of {} starts before its block", self.ty()),
+            usize::try_from(offset).map_err(|_| {
+                Error::Layout(Box::new(LayoutProblem::BeforeBlock {
+                    part: "a view",
+                    ty: self.ty().clone(),
+                }))
             })?,
         )
     }
@@ -446,7 +453,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if `perm` is not a permutation of `0..perm.len()`,
+    /// [`Error::Permutation`] if `perm` is not a permutation of `0..perm.len()`,
     /// or reaches past the leading fixed dimensions.
     pub fn permute_axes(&self, perm: &[usize]) -> Result<Array, Error> {
         let mut levels: Vec<(usize, isize)> = Vec::new();
@@ -461,12 +468,10 @@ impl Array {
         let mut seen = vec![false; perm.len()];
         for &p in perm {
             if p >= levels.len() || std::mem::replace(&mut seen[p], true) {
-                return Err(Error::Value {
-                    what: format!(
-                        "{perm:?} is not a permutation of the {} leading fixed dimensions of {}",
-                        levels.len(),
-                        self.ty()
-                    ),
+                return Err(Error::Permutation {
+                    perm: perm.to_vec(),
+                    ndim: levels.len(),
+                    ty: self.ty().clone(),
                 });
             }
         }
@@ -508,7 +513,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if `axis` is past the number of dimensions.
+    /// [`Error::AxisOutOfBounds`] if `axis` is past the number of dimensions.
     pub fn expand_dims(&self, axis: usize) -> Result<Array, Error> {
         fn insert(ty: &Type, meta: &Arrmeta, axis: usize) -> Result<(Type, Arrmeta), Error> {
             if axis == 0 {
@@ -520,9 +525,7 @@ impl Array {
                 return Ok((Type::dim(Dim::Fixed(1), ty.clone())?, m));
             }
             let TypeKind::Dim(d, elem_ty) = ty.kind() else {
-                return Err(Error::Value {
-                    what: format!("axis {axis} is past the dimensions of {ty}"),
-                });
+                unreachable!("expand_dims checked the axis against the dimensions")
             };
             let mut m = meta.clone();
             let (Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. }) = &mut m else {
@@ -531,6 +534,13 @@ impl Array {
             let (t, inner) = insert(elem_ty, element, axis - 1)?;
             **element = inner;
             Ok((Type::dim(d.clone(), t)?, m))
+        }
+        if axis > self.ndim() {
+            return Err(Error::AxisOutOfBounds {
+                name: "expand_dims".into(),
+                axis: i64::try_from(axis).unwrap_or(i64::MAX),
+                ndim: self.ndim(),
+            });
         }
         let (ty, meta) = insert(self.ty(), self.arrmeta(), axis)?;
         Array::try_from_parts(
@@ -567,14 +577,14 @@ impl Array {
     /// assert_eq!(m.data_block().as_ptr(), a.data_block().as_ptr()); // a view
     /// assert_eq!(
     ///     a.reshape(&[4, 2]).unwrap_err().to_string(),
-    ///     "cannot reshape 6 elements (6 * int64) into the shape [4, 2] (8 elements)"
+    ///     "cannot reshape 6 elements (6 * int64) into the shape [4, 2]: the shape holds another number of elements"
     /// );
     /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if the sizes differ, more than one entry is `-1` or
+    /// [`Error::Reshape`] if the sizes differ, more than one entry is `-1` or
     /// an entry is below `-1`; [`Error::Unsupported`] for `var` dimensions.
     pub fn reshape(&self, shape: &[i64]) -> Result<Array, Error> {
         if self.ty().has_var_dim() {
@@ -584,24 +594,24 @@ impl Array {
             });
         }
         let count = crate::memory::checked_count(self.ty().fixed_shape().unwrap_or_default())?;
-        let bad = |why: String| Error::Value {
-            what: format!(
-                "cannot reshape {count} elements ({}) into the shape {shape:?}{why}",
-                self.ty()
-            ),
+        let bad = |reason: &'static str| Error::Reshape {
+            count,
+            ty: self.ty().clone(),
+            shape: shape.to_vec(),
+            reason,
         };
         if shape.iter().filter(|&&n| n == -1).count() > 1 {
-            return Err(bad(": only one size may be -1".into()));
+            return Err(bad("only one size may be -1"));
         }
         if shape.iter().any(|&n| n < -1) {
-            return Err(bad(": sizes are at least 0 (or -1 to infer one)".into()));
+            return Err(bad("sizes are at least 0 (or -1 to infer one)"));
         }
         let known =
             crate::memory::checked_count(shape.iter().filter(|&&n| n >= 0).map(|&n| n as usize))
-                .map_err(|_| bad(": the sizes' product overflows".into()))?;
+                .map_err(|_| bad("the sizes' product overflows"))?;
         let infer = if shape.contains(&-1) {
             if known == 0 || count % known != 0 {
-                return Err(bad(String::new()));
+                return Err(bad("no size for -1 gives that many elements"));
             }
             count / known
         } else {
@@ -612,9 +622,9 @@ impl Array {
             .map(|&n| if n == -1 { infer } else { n as usize })
             .collect();
         let total = crate::memory::checked_count(dims.iter().copied())
-            .map_err(|_| bad(": the sizes' product overflows".into()))?;
+            .map_err(|_| bad("the sizes' product overflows"))?;
         if total != count {
-            return Err(bad(format!(" ({total} elements)")));
+            return Err(bad("the shape holds another number of elements"));
         }
         let src = if self.is_c_contiguous() {
             self.clone()

@@ -95,64 +95,96 @@ fn json_with_an_explicit_type() {
 
 #[test]
 fn values_that_do_not_fit_name_the_element() {
-    let cases = [
+    // Each: the JSON, the type, the message, and the index the error names.
+    let cases: [(&str, &str, &str, &[usize]); 10] = [
         (
             "[1, 300]",
             "2 * int8",
-            "300 at index [1] is out of range for int8",
+            "300 is out of range for int8 (at index [1])",
+            &[1],
         ),
         (
             "[1, 2.5]",
             "2 * int32",
-            "2.5 at index [1] has a fractional part, and cannot be stored in int32",
+            "2.5 has a fractional part, and cannot be stored in int32 (at index [1])",
+            &[1],
         ),
         (
             "[[1, 2], [3]]",
             "2 * 2 * int32",
-            "a list of length 1 at index [1] cannot be a dimension of size 2",
+            "a list of length 1 cannot be a dimension of size 2 (type 2 * int32) (at index [1])",
+            &[1],
         ),
         (
             "[1, null]",
             "2 * int32",
-            "null (NA) at index [1] cannot be stored in int32, which is not an option type",
+            "null (NA) cannot be stored in int32, which is not an option type (at index [1])",
+            &[1],
         ),
         (
             "[1, \"a\"]",
             "2 * int32",
-            "\"a\" at index [1] is not a value of int32",
+            "int32 needs a number, not \"a\" (at index [1])",
+            &[1],
         ),
         (
             "[-1]",
             "1 * uint8",
-            "-1 at index [0] is out of range for uint8",
+            "-1 is out of range for uint8 (at index [0])",
+            &[0],
         ),
         (
             "[[1], 2]",
             "2 * var * int32",
-            "2 at index [1] is not a list, but var * int32 has a dimension here",
+            "var * int32 needs a list, not 2 (at index [1])",
+            &[1],
         ),
         (
             "[1, 2]",
             "3 * int32",
-            "a list of length 2 cannot be a dimension of size 3",
+            "a list of length 2 cannot be a dimension of size 3 (type 3 * int32)",
+            &[],
         ),
-        ("[2]", "1 * bool", "2 at index [0] is out of range for bool"),
+        (
+            "[2]",
+            "1 * bool",
+            "2 is out of range for bool (at index [0])",
+            &[0],
+        ),
         (
             "[1e9]",
             "1 * float16",
-            "1000000000 at index [0] is out of range for float16",
+            "1000000000 is out of range for float16 (at index [0])",
+            &[0],
         ),
     ];
-    for (json, ty, msg) in cases {
+    for (json, ty, msg, at) in cases {
         let err = Array::from_json(json, Some(&t(ty))).unwrap_err();
-        assert!(err.to_string().contains(msg), "{json} as {ty}: {err}");
+        assert_eq!(err.to_string(), msg, "{json} as {ty}");
+        let Error::FromValue { path, .. } = &err else {
+            panic!("{json} as {ty}: {err:?}")
+        };
+        assert_eq!(path, at, "{json} as {ty}");
     }
+    // The problem carries the data: here the list's length and the size.
+    let err = Array::from_json("[[1, 2], [3]]", Some(&t("2 * 2 * int32"))).unwrap_err();
+    let Error::FromValue { problem, .. } = err else {
+        panic!("{err:?}")
+    };
+    assert!(matches!(
+        *problem,
+        dynd_types::ValueProblem::Length {
+            len: 1,
+            size: 2,
+            ..
+        }
+    ));
     assert!(Array::from_json("[1, 2", None)
         .unwrap_err()
         .to_string()
         .contains("at byte 5"));
     for (json, msg) in [
-        ("[1, \"a\"]", "mixes int64 and string"),
+        ("[1, \"a\"]", "mixes int64 values and string values"),
         ("[1, [2]]", "mixes lists and scalars"),
         ("[null, [2]]", "mixes null and lists"),
     ] {

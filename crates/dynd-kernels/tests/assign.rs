@@ -379,7 +379,7 @@ fn fixed_strings_and_bytes() {
     let err = Array::from_json("[\"toolong\"]", Some(&t("1 * fixed_string[3]"))).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "\"toolong\" at index [0] does not fit fixed_string[3]: needs 7 code units but the fixed string holds 3"
+        "\"toolong\" does not fit fixed_string[3]: needs 7 code units but the fixed string holds 3 (at index [0])"
     );
     assert!(Array::from_json("[[1, 256]]", Some(&t("1 * bytes"))).is_err());
 }

@@ -61,12 +61,12 @@ fn struct_values_that_do_not_fit_say_which_field() {
         (
             "[1, 2, 3]",
             "(int8, int8)",
-            "[1, 2, 3] is not a value of (int8, int8) (expected a list with 2 fields)",
+            "(int8, int8) needs a list of its fields, not [1, 2, 3]",
         ),
         (
             "[{\"x\": 300}]",
             "1 * {x: int8}",
-            "300 at index [0] is out of range for int8",
+            "300 is out of range for int8 (at index [0])",
         ),
     ] {
         let err = Array::from_json(json, Some(&t(ty))).unwrap_err();
@@ -74,7 +74,8 @@ fn struct_values_that_do_not_fit_say_which_field() {
     }
     let err = Array::from_json("[{\"x\": 1}, {\"y\": 2}]", None).unwrap_err();
     assert!(
-        err.to_string().contains("objects with different fields"),
+        err.to_string()
+            .contains("a list mixes objects and objects with other fields"),
         "{err}"
     );
 }

@@ -229,7 +229,8 @@ fn option_parts_are_views_of_values_and_validity() {
     assert_eq!(values.null_count().unwrap(), 0);
     let err = Array::from_option_parts(&values, &values).unwrap_err();
     assert!(
-        err.to_string().contains("validity must be bool, not int8"),
+        err.to_string()
+            .contains("argument 1 has data type int8, but from_option_parts takes bool"),
         "{err}"
     );
 }

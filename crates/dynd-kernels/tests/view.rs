@@ -71,7 +71,7 @@ fn fixed_dimension_indexing_and_slicing() {
         .index(&[Index::ALL, Index::ALL, Index::ALL])
         .unwrap_err()
         .to_string()
-        .contains("3 indexes given"));
+        .contains("3 indices given"));
     assert!(a
         .index(&[s(None, None, 0)])
         .unwrap_err()

@@ -18,11 +18,8 @@ pub enum Error {
     #[error(transparent)]
     Parse(Box<ParseError>),
     /// A [`crate::TypeKind`] broke an invariant of [`Type::new`].
-    #[error("invalid type: {what}")]
-    Invalid {
-        /// The rule that was broken.
-        what: String,
-    },
+    #[error("invalid type: {0}")]
+    Invalid(Box<crate::TypeRule>),
     /// Two dimensions could not be broadcast together.
     #[error(
         "cannot broadcast dimension {axis} of the result: argument {} has {} \
@@ -96,11 +93,125 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
-    /// A value does not fit the requested type or shape.
-    #[error("{what}")]
-    Value {
+    /// A value (a value tree, JSON, nested Rust data) that does not fit
+    /// the type asked for.
+    #[error("{problem}{}", at_index(path))]
+    FromValue {
         /// What was wrong.
-        what: String,
+        problem: Box<crate::ValueProblem>,
+        /// Where: the list positions (and field positions) down to it.
+        path: Vec<usize>,
+    },
+    /// Row offsets, or row starts and lengths, that do not describe rows
+    /// of the values.
+    #[error("{op}: {problem}")]
+    Offsets {
+        /// The operation.
+        op: &'static str,
+        /// What was wrong.
+        problem: Box<crate::OffsetsProblem>,
+    },
+    /// An Arrow array or type dynd cannot take, or a dynd array Arrow
+    /// cannot.
+    #[error("{op}: {problem}{}", at_field(path))]
+    Arrow {
+        /// The conversion.
+        op: &'static str,
+        /// What was wrong.
+        problem: Box<crate::ArrowProblem>,
+        /// Where, in a nested type: `column 'x'.item`.
+        path: Box<str>,
+    },
+    /// An operation given an array of a kind it does not take.
+    #[error("{op} needs {expected}, not {found}")]
+    NeedsArray {
+        /// The operation.
+        op: Box<str>,
+        /// What it takes.
+        expected: &'static str,
+        /// The array's type.
+        found: Type,
+    },
+    /// A function's argument value that is not one it takes (a mode
+    /// name, an empty separator).
+    #[error("{op}: {what} must be {expected}, not {found}")]
+    Argument {
+        /// The function.
+        op: &'static str,
+        /// Which argument.
+        what: &'static str,
+        /// What it takes.
+        expected: &'static str,
+        /// The value given, printed.
+        found: Box<str>,
+    },
+    /// A core signature that does not fit its function.
+    #[error("core signature {signature}: {problem}")]
+    CoreSignature {
+        /// The signature.
+        signature: Type,
+        /// What does not fit.
+        problem: Box<crate::SignatureProblem>,
+    },
+    /// Another number of indices than an operation needs (more than the
+    /// array's dimensions, or fewer than reach an element).
+    #[error("{given} indices given for {ty}, which has {ndim} dimension(s)")]
+    IndexCount {
+        /// The number of indices.
+        given: usize,
+        /// The array's type.
+        ty: Type,
+        /// Its number of dimensions.
+        ndim: usize,
+    },
+    /// A slice with a step of zero.
+    #[error("a slice step cannot be zero")]
+    ZeroStep,
+    /// Axes that are not a permutation of the leading fixed dimensions.
+    #[error("{perm:?} is not a permutation of the {ndim} leading fixed dimensions of {ty}")]
+    Permutation {
+        /// The axes given.
+        perm: Vec<usize>,
+        /// The number of leading fixed dimensions.
+        ndim: usize,
+        /// The array's type.
+        ty: Type,
+    },
+    /// A shape the elements cannot be reshaped into.
+    #[error("cannot reshape {count} elements ({ty}) into the shape {shape:?}: {reason}")]
+    Reshape {
+        /// The number of elements.
+        count: usize,
+        /// The array's type.
+        ty: Type,
+        /// The shape asked for.
+        shape: Vec<i64>,
+        /// Why not.
+        reason: &'static str,
+    },
+    /// An index (of `take`) out of range, with where it is among the
+    /// indices.
+    #[error("{name}: index {index} is out of bounds for axis {axis} of size {size}, at position {position:?} of the indices")]
+    TakeIndex {
+        /// The operation.
+        name: &'static str,
+        /// The index.
+        index: i64,
+        /// The axis taken along.
+        axis: usize,
+        /// Its size.
+        size: usize,
+        /// The index's position among the indices.
+        position: Vec<usize>,
+    },
+    /// A reduction asked of something it cannot do with this operation.
+    #[error("{name} {problem}")]
+    Reduction {
+        /// The reduction.
+        name: String,
+        /// What it cannot do (`is not reorderable, so it reduces one axis
+        /// at a time`).
+        problem: &'static str,
     },
     /// An operation this layer does not support for these types (yet).
     #[error("{operation} is not supported for {ty}")]
@@ -113,20 +224,50 @@ pub enum Error {
     /// An assignment whose source dimension does not broadcast to the
     /// destination's.
     #[error(
-        "cannot assign {src} to {dst}: source dimension {axis} ({src_dim}) does not \
-         broadcast to the destination's ({dst_dim}); the source broadcasts to the \
-         destination, never the reverse"
+        "cannot assign {src} to {dst}: source dimension {axis} ({}) does not \
+         broadcast to the destination's ({}); the source broadcasts to the \
+         destination, never the reverse",
+        dims.0,
+        dims.1.as_ref().map_or_else(|| "none".to_string(), Dim::to_string)
     )]
     AssignBroadcast {
         /// The destination dimension position, 0 = outermost.
         axis: usize,
-        /// The source's dimension there (or `none`).
-        src_dim: String,
-        /// The destination's dimension there.
-        dst_dim: String,
+        /// The source's dimension there, and the destination's (`None`:
+        /// the source has more dimensions than the destination).
+        dims: Box<(Dim, Option<Dim>)>,
         /// The source type.
         src: Type,
         /// The destination type.
+        dst: Type,
+    },
+    /// An assignment between struct or tuple types whose fields do not
+    /// pair up.
+    #[error(
+        "cannot assign {src} to {dst}: {}",
+        match missing {
+            Some((side, field)) => format!("the {side} has no field '{field}'"),
+            None => format!("{} fields cannot take {} fields", counts.0, counts.1),
+        }
+    )]
+    FieldAssign {
+        /// The source type.
+        src: Type,
+        /// The destination type.
+        dst: Type,
+        /// The side (`source` or `destination`) missing a field, and the
+        /// field, when the names do not pair up.
+        missing: Option<(&'static str, Box<str>)>,
+        /// The destination's and the source's number of fields.
+        counts: (usize, usize),
+    },
+    /// A cast to a type with a `var` dimension where the source has no
+    /// dimension to take the row lengths from.
+    #[error("cannot cast {src} to {dst}: {dst} has a var dimension where the source has none")]
+    CastVar {
+        /// The source type.
+        src: Type,
+        /// The type cast to.
         dst: Type,
     },
     /// A write to a read-only array.
@@ -153,11 +294,8 @@ pub enum Error {
     /// Parts that do not describe an array: an element, row or string
     /// reaches outside its memory block, or the arrmeta does not fit the
     /// type. Every constructor checks this (see the `validate` module).
-    #[error("invalid array: {what}")]
-    Layout {
-        /// Which level reaches out of which block.
-        what: String,
-    },
+    #[error("invalid array: {0}")]
+    Layout(Box<crate::LayoutProblem>),
     /// Memory the allocator could not give, or a size no allocation can
     /// have. Never an abort: the caller gets this error.
     #[error("cannot allocate {bytes} bytes")]
@@ -167,10 +305,12 @@ pub enum Error {
         bytes: u64,
     },
     /// A size or position that overflows, computed from sizes a caller gave.
-    #[error("{what}")]
+    #[error("{what} overflows{}", sizes(values))]
     Size {
-        /// Which sizes, and what they overflow.
-        what: String,
+        /// What overflows (`a slice's stride`, `the shape's element count`).
+        what: &'static str,
+        /// The sizes it was computed from, by name (`("step", 3)`).
+        values: Vec<(&'static str, i128)>,
     },
 
     /// An axis outside the array's dimensions.
@@ -347,6 +487,33 @@ pub enum Error {
         /// `reduction` or `scan`.
         what: &'static str,
     },
+    /// A fold or scan whose operation, given two values of its result
+    /// type, does not give that type again.
+    #[error(
+        "{name}: {op} of ({}) gives {gives}, so it cannot fold an array of {dtype}",
+        list(takes)
+    )]
+    FoldType {
+        /// The reduction or scan.
+        name: Box<str>,
+        /// The operation.
+        op: Box<str>,
+        /// The types the operation's overload takes.
+        takes: Box<[Type]>,
+        /// The type it gives.
+        gives: Type,
+        /// The array's data type.
+        dtype: Type,
+    },
+    /// A builtin entry whose callable has another name (found when the
+    /// registry is built).
+    #[error("the builtin entry '{entry}' holds a callable named '{callable}'")]
+    BuiltinName {
+        /// The entry's name.
+        entry: String,
+        /// The callable's.
+        callable: String,
+    },
     /// A builtin name given to two builtins (found when the registry is
     /// built).
     #[error("two builtins are called '{name}'")]
@@ -406,6 +573,16 @@ pub enum Error {
         /// What was given.
         found: String,
     },
+    /// A keyword declared in a way the callable cannot take.
+    #[error("{name}: keyword '{keyword}' {problem}")]
+    KeywordDeclaration {
+        /// The callable.
+        name: String,
+        /// The keyword.
+        keyword: String,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
     /// A function callable whose signature and declared keywords differ.
     #[error("{name}: the signature names keywords ({signature}), but ({declared}) are declared")]
     KeywordMismatch {
@@ -452,6 +629,30 @@ impl Error {
         Error::Alloc {
             bytes: u64::try_from(bytes).unwrap_or(u64::MAX),
         }
+    }
+}
+
+fn at_index(path: &[usize]) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!(" (at index {path:?})")
+    }
+}
+
+fn sizes(values: &[(&'static str, i128)]) -> String {
+    if values.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = values.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    format!(" ({})", parts.join(", "))
+}
+
+fn at_field(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!(" (at {path})")
     }
 }
 
@@ -576,6 +777,12 @@ pub enum KernelErrorKind {
         dst: Type,
         /// Why not.
         reason: String,
+    },
+    /// Bytes that are not valid UTF-8 where text is needed.
+    #[error("the bytes are not valid UTF-8 after byte {valid_up_to}")]
+    Utf8 {
+        /// The length of the valid prefix.
+        valid_up_to: usize,
     },
     /// A failure inside a tuple or struct field.
     #[error("in field '{field}': {error}")]

@@ -65,9 +65,7 @@ fn symbolic(ty: &Type, operation: &'static str) -> Error {
 }
 
 fn too_large(ty: &Type) -> Error {
-    Error::Invalid {
-        what: format!("the data size of {ty} overflows usize"),
-    }
+    Error::Invalid(Box::new(crate::TypeRule::DataSize { ty: ty.clone() }))
 }
 
 /// C layout of a list of field layouts: (offsets, size, align).

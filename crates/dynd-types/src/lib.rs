@@ -38,6 +38,7 @@ pub mod layout;
 mod parse;
 pub mod pattern;
 mod print;
+mod problems;
 mod promote;
 mod scalar;
 #[cfg(feature = "serde")]
@@ -49,6 +50,9 @@ pub use error::{Error, KernelError, KernelErrorKind, ParseError, ParseErrorKind}
 pub use layout::{ArrmetaLayout, DataLayout};
 pub use parse::{is_typevar_name, similar_names, MAX_DEPTH};
 pub use pattern::{Binding, Bindings, Mismatch, ResolveError};
+pub use problems::{
+    ArrowProblem, LayoutProblem, OffsetsProblem, SignatureProblem, TypeRule, ValueProblem,
+};
 pub use promote::{can_cast_safely, promote, promote_scalars};
 pub use scalar::{Scalar, ScalarCategory};
 pub use ty::{Dim, Encoding, Name, Signature, Struct, Tuple, Type, TypeKind, MAX_DIMS, MAX_LEVELS};

@@ -659,13 +659,13 @@ impl Subst<'_> {
         }
     }
 
-    fn wrong_sort(&self, name: &str, wanted: &str, binding: &Binding) -> Error {
-        Error::Invalid {
-            what: format!(
-                "'{name}' is used as {wanted} in {} but is bound to '{binding}'",
-                self.root
-            ),
-        }
+    fn wrong_sort(&self, name: &str, wanted: &'static str, binding: &Binding) -> Error {
+        Error::Invalid(Box::new(crate::TypeRule::WrongSort {
+            name: name.into(),
+            wanted,
+            ty: self.root.clone(),
+            binding: binding.clone(),
+        }))
     }
 
     fn dim_of(&self, name: &Name) -> Result<Dim, Error> {
@@ -703,9 +703,9 @@ impl Subst<'_> {
             d => out.push(d.clone()),
         }
         if out.len() > crate::MAX_DIMS {
-            return Err(Error::Invalid {
-                what: format!("more than {} dimensions", crate::MAX_DIMS),
-            });
+            return Err(Error::Invalid(Box::new(crate::TypeRule::TooManyDims {
+                max: crate::MAX_DIMS,
+            })));
         }
         Ok(())
     }

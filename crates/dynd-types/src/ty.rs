@@ -7,6 +7,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use crate::error::{Error, ParseError};
+use crate::problems::TypeRule;
 use crate::scalar::Scalar;
 
 /// A name: a struct field, a keyword argument or a type variable.
@@ -274,9 +275,7 @@ impl Type {
         if t.levels() > MAX_LEVELS {
             // Dropping `t` recurses at most one level further than its
             // children, which were themselves within the limit.
-            return Err(Error::Invalid {
-                what: format!("a type may nest at most {MAX_LEVELS} levels"),
-            });
+            return invalid(TypeRule::TooDeep { max: MAX_LEVELS });
         }
         Ok(t)
     }
@@ -493,15 +492,21 @@ impl fmt::Debug for Type {
     }
 }
 
-fn invalid(what: String) -> Result<(), Error> {
-    Err(Error::Invalid { what })
+fn invalid<T>(rule: TypeRule) -> Result<T, Error> {
+    Err(Error::Invalid(Box::new(rule)))
 }
 
-fn check_unique<'a>(names: impl Iterator<Item = &'a Name>, what: &str) -> Result<(), Error> {
+fn check_unique<'a>(
+    names: impl Iterator<Item = &'a Name>,
+    what: &'static str,
+) -> Result<(), Error> {
     let mut seen = std::collections::HashSet::new();
     for name in names {
         if !seen.insert(name) {
-            return invalid(format!("duplicate {what} name '{name}'"));
+            return invalid(TypeRule::DuplicateName {
+                what,
+                name: name.clone(),
+            });
         }
     }
     Ok(())
@@ -512,7 +517,7 @@ fn check_unique<'a>(names: impl Iterator<Item = &'a Name>, what: &str) -> Result
 fn validate(kind: &TypeKind) -> Result<(), Error> {
     match kind {
         TypeKind::Option(inner) => match inner.kind() {
-            TypeKind::Option(_) => invalid("an option of an option ('??T') is not a type".into()),
+            TypeKind::Option(_) => invalid(TypeRule::OptionOfOption),
             _ => Ok(()),
         },
         TypeKind::TypeVar(name) => check_typevar(name),
@@ -520,26 +525,19 @@ fn validate(kind: &TypeKind) -> Result<(), Error> {
         TypeKind::Callable(c) => {
             check_unique(c.keywords.iter().map(|(n, _)| n), "keyword")?;
             if c.variadic_keywords && c.keywords.is_empty() && !c.variadic_positional {
-                return invalid(
-                    "a callable with variadic keywords and no named keyword must also be \
-                     variadic in its positional arguments ('(..., ...) -> R')"
-                        .into(),
-                );
+                return invalid(TypeRule::VariadicKeywords);
             }
             Ok(())
         }
-        TypeKind::FixedString { size: 0, .. } => {
-            invalid("a fixed_string holds at least 1 character".into())
-        }
+        TypeKind::FixedString { size: 0, .. } => invalid(TypeRule::EmptyFixedString),
         TypeKind::FixedBytes { size, align } => {
             if !align.is_power_of_two() || *align > 16 {
-                invalid(format!(
-                    "fixed_bytes alignment {align} is not a power of two from 1 to 16"
-                ))
+                invalid(TypeRule::FixedBytesAlign { align: *align })
             } else if size % align != 0 {
-                invalid(format!(
-                    "fixed_bytes size {size} is not a multiple of its alignment {align}"
-                ))
+                invalid(TypeRule::FixedBytesSize {
+                    size: *size,
+                    align: *align,
+                })
             } else {
                 Ok(())
             }
@@ -547,12 +545,10 @@ fn validate(kind: &TypeKind) -> Result<(), Error> {
         TypeKind::Dim(d, element) => {
             let (dims, _) = element.split_dims();
             if dims.len() + 1 > MAX_DIMS {
-                return invalid(format!("more than {MAX_DIMS} dimensions"));
+                return invalid(TypeRule::TooManyDims { max: MAX_DIMS });
             }
             if d.is_variadic() && dims.iter().any(|d| d.is_variadic()) {
-                return invalid(
-                    "a dimension list may hold one ellipsis or variable power at most".into(),
-                );
+                return invalid(TypeRule::TwoEllipses);
             }
             match d {
                 Dim::TypeVar(name) | Dim::Ellipsis(Some(name)) => check_typevar(name),
@@ -574,21 +570,20 @@ fn check_typevar(name: &str) -> Result<(), Error> {
     if crate::is_typevar_name(name) {
         Ok(())
     } else {
-        invalid(format!(
-            "'{name}' is not a type variable name (a capitalised identifier other than \
-             Fixed, Any, Scalar or Dim)"
-        ))
+        invalid(TypeRule::NotATypeVar { name: name.into() })
     }
 }
 
 fn check_power(base: &Dim, exponent: &Name) -> Result<(), Error> {
     match base {
         Dim::Fixed(_) | Dim::AnyFixed | Dim::Var => Ok(()),
-        Dim::TypeVar(b) if b == exponent => invalid(format!(
-            "'{exponent}' cannot be both a power's base and its exponent"
-        )),
+        Dim::TypeVar(b) if b == exponent => invalid(TypeRule::PowerBaseIsExponent {
+            name: exponent.clone(),
+        }),
         Dim::TypeVar(_) => Ok(()),
-        other => invalid(format!("'{other}' cannot be the base of a power")),
+        other => invalid(TypeRule::PowerBase {
+            base: other.clone(),
+        }),
     }
 }
 

@@ -91,14 +91,34 @@ pub mod ndt {
 /// }
 ///
 /// assert_eq!(row_means("[[1, 2], [3], []]")?.to_string(), "[1.5, 3, NaN]");
-/// match row_means("[[1, 2]]") {
-///     Err(e) => assert!(e.to_string().contains("3"), "{e}"),
-///     Ok(a) => panic!("three rows expected, got {a}"),
+///
+/// // Each variant carries the values involved: here, where the value
+/// // failed and why (a list of one row for a dimension of three).
+/// let e = row_means("[[1, 2]]").unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "a list of length 1 cannot be a dimension of size 3 (type 3 * var * float64)"
+/// );
+/// match e {
+///     dynd::Error::FromValue { problem, path } => {
+///         assert!(path.is_empty());
+///         assert!(matches!(*problem, dynd::ValueProblem::Length { len: 1, size: 3, .. }));
+///     }
+///     other => panic!("{other:?}"),
 /// }
 /// # Ok::<(), dynd::Error>(())
 /// ```
 #[doc(inline)]
 pub use dynd_types::Error;
+
+/// What exactly was wrong, for the [`Error`] variants that cover a family
+/// of failures: [`Error::FromValue`], [`Error::Offsets`],
+/// [`Error::Layout`], [`Error::Arrow`], [`Error::CoreSignature`] and
+/// [`Error::Invalid`].
+#[doc(inline)]
+pub use dynd_types::{
+    ArrowProblem, LayoutProblem, OffsetsProblem, SignatureProblem, TypeRule, ValueProblem,
+};
 
 /// Arrays: [`nd::Array`] (a type, arrmeta and data in shared memory
 /// blocks), views, JSON, and assignment with broadcasting and error modes

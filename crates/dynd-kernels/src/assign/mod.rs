@@ -278,8 +278,11 @@ impl<'a> Plan<'a, '_> {
             }
         };
         let (dst_fields, src_fields) = (fields_of(dst), fields_of(src));
-        let mismatch = |what: String| Error::Value {
-            what: format!("cannot assign {src} to {dst}: {what}"),
+        let mismatch = |missing: Option<(&'static str, &str)>| Error::FieldAssign {
+            src: src.clone(),
+            dst: dst.clone(),
+            missing: missing.map(|(side, field)| (side, field.into())),
+            counts: (dst_fields.len(), src_fields.len()),
         };
         let pairs: Vec<(usize, usize)> = match (dst.kind(), src.kind()) {
             (TypeKind::Struct(_), TypeKind::Struct(_)) => {
@@ -287,10 +290,7 @@ impl<'a> Plan<'a, '_> {
                     .iter()
                     .find(|(n, _)| !dst_fields.iter().any(|(m, _)| m == n))
                 {
-                    return Err(mismatch(format!(
-                        "the destination has no field '{}'",
-                        n.unwrap_or("")
-                    )));
+                    return Err(mismatch(Some(("destination", n.unwrap_or("")))));
                 }
                 dst_fields
                     .iter()
@@ -300,22 +300,14 @@ impl<'a> Plan<'a, '_> {
                             .iter()
                             .position(|(m, _)| m == n)
                             .map(|si| (di, si))
-                            .ok_or_else(|| {
-                                mismatch(format!("the source has no field '{}'", n.unwrap_or("")))
-                            })
+                            .ok_or_else(|| mismatch(Some(("source", n.unwrap_or("")))))
                     })
                     .collect::<Result<_, _>>()?
             }
             _ if dst_fields.len() == src_fields.len() => {
                 (0..dst_fields.len()).map(|i| (i, i)).collect()
             }
-            _ => {
-                return Err(mismatch(format!(
-                    "{} fields cannot take {} fields",
-                    dst_fields.len(),
-                    src_fields.len()
-                )))
-            }
+            _ => return Err(mismatch(None)),
         };
         let mut parts = SmallVec::new();
         for (di, si) in pairs {
@@ -356,8 +348,7 @@ impl<'a> Plan<'a, '_> {
             if l.meta.as_fixed().map(|f| f.0) != Some(1) {
                 return Err(Error::AssignBroadcast {
                     axis: 0,
-                    src_dim: l.dim.to_string(),
-                    dst_dim: "none".into(),
+                    dims: Box::new((l.dim.clone(), None)),
                     src: src_ty.clone(),
                     dst: dst_ty.clone(),
                 });
@@ -550,12 +541,12 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// As [`Array::assign`], and [`Error::Value`] if `ty` has `var`
+    /// As [`Array::assign`], and [`Error::CastVar`] if `ty` has `var`
     /// dimensions where this array does not.
     pub fn cast(&self, ty: &Type, mode: ErrorMode) -> Result<Array, Error> {
         let mut out = if ty.dtype().has_var_dim() {
             // var dims inside fields: lengths from the values themselves.
-            let skeleton = skeleton(&self.to_value(), ty)?;
+            let skeleton = skeleton(&self.to_value(), ty, self.ty(), ty)?;
             Array::from_value(&skeleton, Some(ty))?
         } else {
             // The result's var rows take this array's row lengths (a pass
@@ -563,8 +554,9 @@ impl Array {
             let (dims, _) = ty.split_dims();
             let shift = dims.len().saturating_sub(self.ndim());
             if dims[..shift].iter().any(|d| matches!(d, Dim::Var)) {
-                return Err(Error::Value {
-                    what: format!("{ty} has a var dimension where the source has none"),
+                return Err(Error::CastVar {
+                    src: self.ty().clone(),
+                    dst: ty.clone(),
                 });
             }
             crate::elwise::alloc_broadcast(ty, &[self])?
@@ -600,19 +592,20 @@ fn text_block_mut(meta: &mut Arrmeta) -> Option<&mut Arc<MemoryBlock>> {
 /// A value with the list structure of `v` whose leaves are placeholders of
 /// `ty`'s data type, so that an array of `ty` can be allocated with `v`'s
 /// row lengths.
-fn skeleton(v: &Value, ty: &Type) -> Result<Value, Error> {
+fn skeleton(v: &Value, ty: &Type, src: &Type, dst: &Type) -> Result<Value, Error> {
     match (v, ty.kind()) {
         (Value::List(items), TypeKind::Dim(_, element)) => Ok(Value::List(
             items
                 .iter()
-                .map(|item| skeleton(item, element))
+                .map(|item| skeleton(item, element, src, dst))
                 .collect::<Result<_, _>>()?,
         )),
-        (_, TypeKind::Dim(Dim::Var, _)) => Err(Error::Value {
-            what: format!("{ty} has a var dimension where the source has none"),
+        (_, TypeKind::Dim(Dim::Var, _)) => Err(Error::CastVar {
+            src: src.clone(),
+            dst: dst.clone(),
         }),
         (_, TypeKind::Dim(Dim::Fixed(n), element)) => {
-            let item = skeleton(v, element)?;
+            let item = skeleton(v, element, src, dst)?;
             Ok(Value::List(vec![item; *n]))
         }
         (_, TypeKind::Option(_)) => Ok(Value::Null),
@@ -627,7 +620,10 @@ fn skeleton(v: &Value, ty: &Type) -> Result<Value, Error> {
                         Value::List(items) => items.get(i),
                         _ => None,
                     };
-                    Ok((n.to_string(), skeleton(field.unwrap_or(&Value::Null), t)?))
+                    Ok((
+                        n.to_string(),
+                        skeleton(field.unwrap_or(&Value::Null), t, src, dst)?,
+                    ))
                 })
                 .collect::<Result<_, Error>>()?,
         )),
@@ -641,7 +637,7 @@ fn skeleton(v: &Value, ty: &Type) -> Result<Value, Error> {
                         Value::Object(fs) => fs.get(i).map(|(_, v)| v),
                         _ => None,
                     };
-                    skeleton(field.unwrap_or(&Value::Null), t)
+                    skeleton(field.unwrap_or(&Value::Null), t, src, dst)
                 })
                 .collect::<Result<_, _>>()?,
         )),

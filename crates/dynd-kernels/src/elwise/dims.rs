@@ -80,8 +80,7 @@ pub(super) fn push_lifted<'a>(
         if l.len() > nd {
             return Err(Error::AssignBroadcast {
                 axis: 0,
-                src_dim: l[0].0.to_string(),
-                dst_dim: "none".into(),
+                dims: Box::new((l[0].0.clone(), None)),
                 src: srcs[i].0.clone(),
                 dst: dst.0.clone(),
             });

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use dynd_types::{Dim, Scalar, Type, TypeKind};
+use dynd_types::{Dim, Scalar, SignatureProblem, Type, TypeKind};
 
 use super::*;
 use crate::arrmeta::Arrmeta;
@@ -109,11 +109,16 @@ pub(super) struct CoreLayout {
 
 impl CoreLayout {
     /// The layout of the last `core` dimensions of `ty` (which must be fixed).
-    fn of(ty: &Type, meta: &Arrmeta, core: usize) -> Result<CoreLayout, Error> {
+    fn of(ty: &Type, meta: &Arrmeta, core: usize, signature: &Type) -> Result<CoreLayout, Error> {
         let lv = levels(ty, meta);
         if lv.len() < core {
-            return Err(Error::Value {
-                what: format!("{ty} has {} dimensions, the core needs {core}", lv.len()),
+            return Err(Error::CoreSignature {
+                signature: signature.clone(),
+                problem: Box::new(SignatureProblem::TooFewDims {
+                    ty: ty.clone(),
+                    ndim: lv.len(),
+                    core,
+                }),
             });
         }
         let mut out = CoreLayout {
@@ -324,9 +329,10 @@ macro_rules! core_record {
             /// # Errors
             ///
             /// [`Error::Parse`] for a signature that does not parse, and
-            /// [`Error::Value`] for one that is not a callable type of the
-            /// function's arity and element types, or has dimensions other
-            /// than fixed sizes, `Fixed` and size variables.
+            /// [`Error::NotASignature`] for one that is not a callable type,
+            /// and [`Error::CoreSignature`] for one not of the function's
+            /// arity and element types, or with dimensions other than fixed
+            /// sizes, `Fixed` and size variables.
             pub fn $ctor<$($ty: Element,)+ R: Element>(
                 signature: &str,
                 f: impl Fn($(CoreSlice<'_, $ty>,)+ CoreSliceMut<'_, R>) + Clone + Send + Sync + 'static,
@@ -373,36 +379,41 @@ fn check_signature(
     output: Scalar,
 ) -> Result<(Type, SmallVec<[usize; INLINE_ARGS]>, usize), Error> {
     let signature: Type = text.parse()?;
-    let bad = |what: String| Error::Value {
-        what: format!("core signature {signature}: {what}"),
+    let bad = |problem: SignatureProblem| Error::CoreSignature {
+        signature: signature.clone(),
+        problem: Box::new(problem),
     };
     let TypeKind::Callable(sig) = signature.kind() else {
-        return Err(bad("not a callable type".into()));
+        return Err(Error::NotASignature {
+            ty: signature.clone(),
+        });
     };
     if sig.variadic_positional || !sig.keywords.is_empty() || sig.variadic_keywords {
-        return Err(bad("only positional parameters are supported".into()));
+        return Err(bad(SignatureProblem::Keywords));
     }
     if sig.positional.len() != inputs.len() {
-        return Err(bad(format!(
-            "has {} parameters, the function takes {}",
-            sig.positional.len(),
-            inputs.len()
-        )));
+        return Err(bad(SignatureProblem::Arity {
+            params: sig.positional.len(),
+            takes: inputs.len(),
+        }));
     }
-    let core_of = |t: &Type, what: &str, want: Scalar| -> Result<usize, Error> {
+    let core_of = |t: &Type, param: Option<usize>, want: Scalar| -> Result<usize, Error> {
         let (dims, dtype) = t.split_dims();
         if dtype.as_scalar() != Some(want) {
-            return Err(bad(format!(
-                "{what} has data type {dtype}, the function's is {want}"
-            )));
+            return Err(bad(SignatureProblem::DataType {
+                param,
+                found: dtype.clone(),
+                expected: want,
+            }));
         }
         if let Some(d) = dims
             .iter()
             .find(|d| !matches!(d, Dim::Fixed(_) | Dim::AnyFixed | Dim::TypeVar(_)))
         {
-            return Err(bad(format!(
-                "{what} has dimension {d}; core dimensions are fixed sizes, `Fixed` or size variables"
-            )));
+            return Err(bad(SignatureProblem::Dimension {
+                param,
+                dim: (*d).clone(),
+            }));
         }
         Ok(dims.len())
     };
@@ -411,9 +422,9 @@ fn check_signature(
         .iter()
         .zip(inputs)
         .enumerate()
-        .map(|(i, (t, s))| core_of(t, &format!("parameter {i}"), *s))
+        .map(|(i, (t, s))| core_of(t, Some(i), *s))
         .collect::<Result<_, _>>()?;
-    let out_core = core_of(&sig.ret, "the result", output)?;
+    let out_core = core_of(&sig.ret, None, output)?;
     Ok((signature, in_core, out_core))
 }
 
@@ -455,19 +466,18 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if the number or data types of the inputs, or this
+    /// [`Error::Arity`] if the number of inputs, [`Error::ArgumentType`] if
+    /// their data types, [`Error::DtypeMismatch`] if this
     /// array's data type, differ from the leaf's, or an operand has fewer
     /// dimensions than its core; [`Error::Unsupported`] for a core
     /// dimension that is not fixed; [`Error::Broadcast`] for leading
     /// dimensions; [`Error::ReadOnly`]; a ragged-row error naming the row.
     pub fn apply_core_into(&mut self, srcs: &[&Array], leaf: &CoreLeaf) -> Result<(), Error> {
         if srcs.len() != leaf.inputs.len() {
-            return Err(Error::Value {
-                what: format!(
-                    "{leaf:?} takes {} inputs, {} were given",
-                    leaf.inputs.len(),
-                    srcs.len()
-                ),
+            return Err(Error::Arity {
+                name: format!("{leaf:?}"),
+                expected: leaf.inputs.len(),
+                found: srcs.len(),
             });
         }
         let dtype_of = |a: &Array| a.dtype().as_scalar();
@@ -492,9 +502,9 @@ impl Array {
         let mut layouts: Layouts = srcs
             .iter()
             .zip(&leaf.in_core)
-            .map(|(a, &core)| CoreLayout::of(a.ty(), a.arrmeta(), core))
+            .map(|(a, &core)| CoreLayout::of(a.ty(), a.arrmeta(), core, &leaf.signature))
             .collect::<Result<_, _>>()?;
-        layouts.push(CoreLayout::of(&ty, &meta, leaf.out_core)?);
+        layouts.push(CoreLayout::of(&ty, &meta, leaf.out_core, &leaf.signature)?);
         let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
             srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
         let mut layouts = Some(layouts);
@@ -506,9 +516,9 @@ impl Array {
             &pairs,
             &leaf.in_core,
             &mut |b| {
-                let layouts = layouts.take().ok_or_else(|| Error::Value {
-                    what: "leaf built twice".into(),
-                })?;
+                let layouts = layouts
+                    .take()
+                    .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
                 Ok((leaf.push)(b, layouts))
             },
         )?;

@@ -138,7 +138,7 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if the data types are not `A` and `R`,
+    /// [`Error::ArgumentType`] or [`Error::DtypeMismatch`] if the data types are not `A` and `R`,
     /// [`Error::Broadcast`] if `a` does not broadcast, [`Error::ReadOnly`],
     /// or a ragged-row error naming the row.
     pub fn map1_into<A: Element, R: Element>(
@@ -158,9 +158,9 @@ impl Array {
         let mut b = KernelBuilder::new();
         let mut f = Some(f);
         push_elwise(&mut b, (&ty, &meta), &[(a.ty(), a.arrmeta())], &mut |b| {
-            let f = f.take().ok_or_else(|| Error::Value {
-                what: "leaf built twice".into(),
-            })?;
+            let f = f
+                .take()
+                .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
             Ok(b.push(MapLeaf(Map1 {
                 f,
                 _types: std::marker::PhantomData,
@@ -201,9 +201,9 @@ impl Array {
             (&ty, &meta),
             &[(a.ty(), a.arrmeta()), (b.ty(), b.arrmeta())],
             &mut |bb| {
-                let f = f.take().ok_or_else(|| Error::Value {
-                    what: "leaf built twice".into(),
-                })?;
+                let f = f
+                    .take()
+                    .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
                 Ok(bb.push(MapLeaf(Map2 {
                     f,
                     _types: std::marker::PhantomData,
@@ -417,17 +417,16 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::Value`] if the number or data types of the inputs, or this
+    /// [`Error::Arity`] if the number of inputs, [`Error::ArgumentType`] if
+    /// their data types, [`Error::DtypeMismatch`] if this
     /// array's data type, differ from the leaf's; [`Error::Broadcast`];
     /// [`Error::ReadOnly`]; a ragged-row error naming the row.
     pub fn apply_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
         if srcs.len() != leaf.inputs.len() {
-            return Err(Error::Value {
-                what: format!(
-                    "{leaf:?} takes {} inputs, {} were given",
-                    leaf.inputs.len(),
-                    srcs.len()
-                ),
+            return Err(Error::Arity {
+                name: format!("{leaf:?}"),
+                expected: leaf.inputs.len(),
+                found: srcs.len(),
             });
         }
         // An option argument `?T` feeds a leaf taking `T`; NA in any

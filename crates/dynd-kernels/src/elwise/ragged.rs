@@ -1259,7 +1259,8 @@ fn scan(
         let start = out.total.wrapping_mul(out_size) as u64;
         crate::arrmeta::write_pair(&mut pairs[at..at + PAIR_SIZE], start, len as u64);
         out.total = out.total.checked_add(len).ok_or_else(|| Error::Size {
-            what: "the result's rows hold more elements than the address space".into(),
+            what: "the result's element count",
+            values: vec![("elements so far", out.total as i128), ("row", len as i128)],
         })?;
         walk.advance();
     }

@@ -118,8 +118,7 @@ pub(crate) fn push_dims<'a, C: Builds<'a>>(
                     Some((m, _, _)) => {
                         return Err(Error::AssignBroadcast {
                             axis: l,
-                            src_dim: m.to_string(),
-                            dst_dim: size.to_string(),
+                            dims: Box::new((Dim::Fixed(m), Some(Dim::Fixed(size)))),
                             src: ops.src_ty[k].clone(),
                             dst: ops.dst_ty.clone(),
                         })

@@ -98,8 +98,13 @@ const CHUNK: usize = 1 << 15;
 /// Runs at least this long are split into chunks run in parallel.
 const PARALLEL_RUN: usize = 1 << 17;
 
-fn value_error(what: String) -> Error {
-    Error::Value { what }
+/// [`LayoutProblem::Read`]: `part` (a row's pair, a row) of a validated
+/// array read outside its block, which validation rules out.
+fn outside(op: &str, part: &'static str) -> Error {
+    Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
+        op: op.into(),
+        part,
+    }))
 }
 
 /// `a`'s data type must be `T`, the element type of the reduction or scan.
@@ -107,11 +112,12 @@ fn check_dtype<T: Element>(a: &Array, name: &str, what: &str) -> Result<(), Erro
     if a.dtype().as_scalar() == Some(T::SCALAR) {
         return Ok(());
     }
-    Err(value_error(format!(
-        "{name}: the array's data type is {}, the {what}'s is {}",
-        a.dtype(),
-        T::SCALAR
-    )))
+    Err(Error::ArgumentType {
+        arg: 0,
+        found: a.dtype().clone(),
+        expected: T::SCALAR.into(),
+        what: format!("the {what} {name}"),
+    })
 }
 
 /// The error of an empty reduction without identity or `initial`.
@@ -127,8 +133,8 @@ fn no_identity(name: &str) -> Error {
 ///
 /// # Errors
 ///
-/// [`Error::Value`] for an axis out of range (naming it and the number of
-/// dimensions) or given twice.
+/// [`Error::AxisOutOfBounds`] for an axis out of range (naming it and the
+/// number of dimensions), [`Error::DuplicateAxis`] for one given twice.
 pub fn normalize_axes(axes: Option<&[i64]>, ndim: usize, name: &str) -> Result<Vec<usize>, Error> {
     let Some(axes) = axes else {
         return Ok((0..ndim).collect());
@@ -250,10 +256,12 @@ unsafe impl Sync for SyncPtr {}
 ///
 /// # Errors
 ///
-/// [`Error::Value`] for a data type other than `T`, an axis out of range or
-/// repeated, several axes for a reduction that is not reorderable, an
-/// empty reduction (or a mask) with neither identity nor `initial`, or a
-/// mask that is not `bool` or does not broadcast to `a`;
+/// [`Error::ArgumentType`] for a data type other than `T`; as
+/// [`normalize_axes`]; [`Error::Reduction`] for several axes of a
+/// reduction that is not reorderable, or a mask with neither identity nor
+/// `initial`; [`Error::EmptyReduction`]; [`Error::MaskType`] or
+/// [`Error::MaskShape`] for a mask that is not `bool` or does not
+/// broadcast to `a`;
 /// [`Error::Unsupported`] for other `var` layouts.
 pub fn reduce<T, F>(
     a: &Array,
@@ -269,16 +277,17 @@ where
     let ndim = a.ndim();
     let axes = normalize_axes(args.axes, ndim, name)?;
     if !red.reorderable && axes.len() > 1 {
-        return Err(value_error(format!(
-            "{name} is not reorderable, so it reduces one axis at a time, not {} axes",
-            axes.len()
-        )));
+        return Err(Error::Reduction {
+            name: name.into(),
+            problem: "is not reorderable, so it reduces one axis at a time",
+        });
     }
     let start = args.initial.or(red.identity);
     if args.mask.is_some() && start.is_none() {
-        return Err(value_error(format!(
-            "{name} has no identity, so a `where` mask needs an `initial` value"
-        )));
+        return Err(Error::Reduction {
+            name: name.into(),
+            problem: "has no identity, so a `where` mask needs an `initial` value",
+        });
     }
     if a.ty().has_var_dim() {
         return ragged::reduce_var(a, &axes, args, red, name, start);

@@ -198,8 +198,9 @@ pub struct VarArgs<'a> {
 ///
 /// # Errors
 ///
-/// [`Error::Value`] for a data type other than `T` or an axis out of
-/// range or repeated; [`Error::Unsupported`] for `var` layouts other than
+/// [`Error::ArgumentType`] for a data type other than `T`,
+/// [`Error::AxisOutOfBounds`] or [`Error::DuplicateAxis`] for an axis out
+/// of range or repeated; [`Error::Unsupported`] for `var` layouts other than
 /// fixed dimensions around one innermost `var`.
 pub fn variance<T: Float>(a: &Array, args: &VarArgs<'_>, name: &str) -> Result<Array, Error> {
     spread::<T>(a, args, false, name)

@@ -15,9 +15,7 @@ use std::sync::Arc;
 use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
-use super::{
-    fold8, fold_run, no_identity, note_failure, value_error, ReduceArgs, Reduction, BLOCK,
-};
+use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::element::Element;
@@ -101,9 +99,7 @@ impl<'a> Rows<'a> {
         let pair = usize::try_from(at)
             .ok()
             .and_then(|at| self.data.get(at..at.checked_add(PAIR_SIZE)?))
-            .ok_or_else(|| {
-                value_error(format!("{name}: a var row's pair lies outside its block"))
-            })?;
+            .ok_or_else(|| outside(name, "a var row's (start, length) pair"))?;
         let (start, len) = read_pair(pair);
         Ok((self.offset as i128 + start as i64 as i128, len as usize))
     }
@@ -113,7 +109,7 @@ impl<'a> Rows<'a> {
     pub(super) fn row<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
         let (first, len) = self.pair(r, name)?;
         let size = std::mem::size_of::<T>();
-        let outside = || value_error(format!("{name}: var row {r} lies outside its block"));
+        let outside = || outside(name, "a var row");
         let span = |i: usize| -> Option<&'a [u8]> {
             let at = first + i as i128 * self.stride as i128;
             let at = usize::try_from(at).ok()?;
@@ -465,12 +461,7 @@ where
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
     let f = red.combine;
-    let outside = |r: usize| {
-        Box::new((
-            r,
-            value_error(format!("{name}: var row {r} lies outside its block")),
-        ))
-    };
+    let outside = |r: usize| Box::new((r, outside(name, "a var row")));
     for (i, o) in out.iter_mut().enumerate() {
         let r = first + i;
         // No closures here: they would not inherit the caller's target
@@ -536,12 +527,7 @@ where
     let mut count = [0usize; SHORT + 1];
     for i in 0..n {
         let r = first + i;
-        let x = rows.row(r).ok_or_else(|| {
-            (
-                r,
-                value_error(format!("{name}: var row {r} lies outside its block")),
-            )
-        })?;
+        let x = rows.row(r).ok_or_else(|| (r, outside(name, "a var row")))?;
         count[x.len().min(SHORT)] += 1;
         // Touch the row in order, so that the folds below, which visit
         // the rows by length, find them in cache.
