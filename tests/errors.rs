@@ -292,7 +292,7 @@ fn views_indices_and_shapes() {
         ),
         e => panic!("{e:?}"),
     }
-    match a.reshape(&[4, -1]).unwrap_err() {
+    match a.reshape([4, -1]).unwrap_err() {
         Error::Reshape {
             count,
             shape,

@@ -19,7 +19,7 @@ fn same(a: &Array, b: &Array) {
 fn operators_chain_and_evaluate_as_the_calls_would() {
     let a = nd::array![[1.0, 2.0], [3.0]];
     let b = nd::array![[0.5, 4.0], [2.0]];
-    let c = nd::array![10.0, 20.0].reshape(&[2, 1]).unwrap();
+    let c = nd::array![10.0, 20.0].reshape([2, 1]).unwrap();
     let d = nd::array![[1.0, 1.0], [2.0]];
     let e = nd::array![0.25];
     let expr = &a * &b + &c * &d - &e;
@@ -87,7 +87,7 @@ fn ragged_rows_and_na_follow_the_callables() {
         Some(&"3 * var * ?int32".parse().unwrap()),
     )
     .unwrap();
-    let per_row = nd::array![10, 20, 30].reshape(&[3, 1]).unwrap();
+    let per_row = nd::array![10, 20, 30].reshape([3, 1]).unwrap();
     let r = (&x + &per_row).eval().unwrap();
     assert_eq!(r.ty().to_string(), "3 * var * ?int64");
     assert_eq!(r.to_json(), "[[11, null], [], [33]]");

@@ -24,6 +24,7 @@
 
 use dynd_kernels::take::TakeMode;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
+use dynd_macros::checked_signature;
 use dynd_types::{Scalar, Type};
 
 use crate::callable::{Callable, Keyword, Kwargs};
@@ -33,19 +34,24 @@ use crate::error::Error;
 pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
     let range = Callable::function(
         "range",
-        "(Scalar, ..., dtype: ?string) -> Any",
+        checked_signature!("(Scalar, ..., dtype: ?string) -> Any"),
         vec![Keyword::maybe("dtype", Some(Scalar::String))],
         range,
     )
     .unwrap_or_else(|e| unreachable!("builtin range: {e}"));
-    let reshape = Callable::function("reshape", "(Any, Any) -> Any", vec![], |args, _| {
-        let shape = ints("reshape", 1, args[1])?;
-        args[0].reshape(&shape)
-    })
+    let reshape = Callable::function(
+        "reshape",
+        checked_signature!("(Any, Any) -> Any"),
+        vec![],
+        |args, _| {
+            let shape = ints("reshape", 1, args[1])?;
+            args[0].reshape(&shape)
+        },
+    )
     .unwrap_or_else(|e| unreachable!("builtin reshape: {e}"));
     let sorted = Callable::function(
         "sorted",
-        "(Any, axis: ?int64, reverse: ?bool) -> Any",
+        checked_signature!("(Any, axis: ?int64, reverse: ?bool) -> Any"),
         vec![
             Keyword::maybe("axis", Some(Scalar::Int64)),
             Keyword::maybe("reverse", Some(Scalar::Bool)),
@@ -62,7 +68,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
     .unwrap_or_else(|e| unreachable!("builtin sorted: {e}"));
     let split = Callable::function(
         "split",
-        "(Any, sep: string) -> Any",
+        checked_signature!("(Any, sep: string) -> Any"),
         vec![Keyword::required("sep", Scalar::String)],
         |args, kw| {
             let sep = kw.string("sep")?.unwrap_or_default();
@@ -70,13 +76,16 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         },
     )
     .unwrap_or_else(|e| unreachable!("builtin split: {e}"));
-    let string_length = Callable::function("string_length", "(Any) -> Any", vec![], |args, _| {
-        args[0].string_lengths()
-    })
+    let string_length = Callable::function(
+        "string_length",
+        checked_signature!("(Any) -> Any"),
+        vec![],
+        |args, _| args[0].string_lengths(),
+    )
     .unwrap_or_else(|e| unreachable!("builtin string_length: {e}"));
     let take = Callable::function(
         "take",
-        "(Any, Any, axis: ?int64, mode: ?string) -> Any",
+        checked_signature!("(Any, Any, axis: ?int64, mode: ?string) -> Any"),
         vec![
             Keyword::maybe("axis", Some(Scalar::Int64)),
             Keyword::maybe("mode", Some(Scalar::String)),
@@ -90,14 +99,19 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         },
     )
     .unwrap_or_else(|e| unreachable!("builtin take: {e}"));
-    let index = Callable::function("index", "(Any, ...) -> Any", vec![], |args, _| {
-        let entries = args[1..]
-            .iter()
-            .enumerate()
-            .map(|(i, a)| index_entry(i + 1, a))
-            .collect::<Result<Vec<Index>, Error>>()?;
-        args[0].index(&entries)
-    })
+    let index = Callable::function(
+        "index",
+        checked_signature!("(Any, ...) -> Any"),
+        vec![],
+        |args, _| {
+            let entries = args[1..]
+                .iter()
+                .enumerate()
+                .map(|(i, a)| index_entry(i + 1, a))
+                .collect::<Result<Vec<Index>, Error>>()?;
+            args[0].index(&entries)
+        },
+    )
     .unwrap_or_else(|e| unreachable!("builtin index: {e}"));
     vec![
         ("index", index),

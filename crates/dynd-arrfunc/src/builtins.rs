@@ -61,6 +61,7 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+use dynd_macros::checked_signature;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -663,7 +664,7 @@ impl FromF64 for f64 {
 /// Core overloads of `$f` for each listed type, with the signature `$sig`
 /// (where `T` stands for the element type).
 macro_rules! over_core {
-    ($ctor:ident, $f:ident, $sig:literal, [$($t:ty),*]) => {
+    ($ctor:ident, $f:ident, $sig:expr, [$($t:ty),*]) => {
         vec![$(
             Overload::core(
                 CoreLeaf::$ctor(&$sig.replace('T', &<$t as Element>::SCALAR.to_string()), $f::<$t>)
@@ -704,7 +705,7 @@ fn constructors() -> Vec<(&'static str, Callable)> {
     vec![
         build(
             "cast",
-            "(Any, string, errmode: ?string) -> Any",
+            checked_signature!("(Any, string, errmode: ?string) -> Any"),
             vec![Keyword::optional(
                 "errmode",
                 Scalar::String,
@@ -732,19 +733,32 @@ fn constructors() -> Vec<(&'static str, Callable)> {
                 args[0].cast(&target, mode)
             },
         ),
-        build("zeros", "(string) -> Any", vec![], |args, _| {
-            Array::zeros(&type_arg("zeros", 0, args[0])?)
-        }),
-        build("ones", "(string) -> Any", vec![], |args, _| {
-            let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;
-            a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)?;
-            Ok(a)
-        }),
-        build("full", "(string, Any) -> Any", vec![], |args, _| {
-            let mut a = Array::zeros(&type_arg("full", 0, args[0])?)?;
-            a.assign(args[1], ErrorMode::Fractional)?;
-            Ok(a)
-        }),
+        build(
+            "zeros",
+            checked_signature!("(string) -> Any"),
+            vec![],
+            |args, _| Array::zeros(&type_arg("zeros", 0, args[0])?),
+        ),
+        build(
+            "ones",
+            checked_signature!("(string) -> Any"),
+            vec![],
+            |args, _| {
+                let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;
+                a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)?;
+                Ok(a)
+            },
+        ),
+        build(
+            "full",
+            checked_signature!("(string, Any) -> Any"),
+            vec![],
+            |args, _| {
+                let mut a = Array::zeros(&type_arg("full", 0, args[0])?)?;
+                a.assign(args[1], ErrorMode::Fractional)?;
+                Ok(a)
+            },
+        ),
     ]
 }
 
@@ -907,22 +921,35 @@ fn elementwise() -> Result<Vec<(&'static str, Callable)>, Error> {
         )?,
         plain(
             "dot",
-            over_core!(map2, dot, "(N * T, N * T) -> T", [i32, i64, u64, f32, f64]),
+            over_core!(
+                map2,
+                dot,
+                checked_signature!("(N * T, N * T) -> T"),
+                [i32, i64, u64, f32, f64]
+            ),
         )?,
         plain(
             "matmul",
             over_core!(
                 map2,
                 matmul,
-                "(M * N * T, N * P * T) -> M * P * T",
+                checked_signature!("(M * N * T, N * P * T) -> M * P * T"),
                 [i32, i64, u64, f32, f64]
             ),
         )?,
         plain(
             "cross",
-            over_core!(map2, cross, "(3 * T, 3 * T) -> 3 * T", [i32, i64, f32, f64]),
+            over_core!(
+                map2,
+                cross,
+                checked_signature!("(3 * T, 3 * T) -> 3 * T"),
+                [i32, i64, f32, f64]
+            ),
         )?,
-        plain("norm", over_core!(map1, norm, "(N * T) -> T", [f32, f64]))?,
+        plain(
+            "norm",
+            over_core!(map1, norm, checked_signature!("(N * T) -> T"), [f32, f64]),
+        )?,
     ])
 }
 

@@ -9,7 +9,7 @@
 //! use dynd::nd::{array, Array};
 //!
 //! let (a, b) = (array![[1.0, 2.0], [3.0]], array![10.0, 20.0]);
-//! let r = (&a * 2.0 + &b.reshape(&[2, 1])?).eval()?;
+//! let r = (&a * 2.0 + &b.reshape([2, 1])?).eval()?;
 //! assert_eq!(r.to_string(), "[[12, 14], [26]]");
 //!
 //! // Errors surface from `eval`, with the builtin's message.

@@ -42,16 +42,18 @@
 
 use dynd_kernels::reduce::normalize_axes;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
+use dynd_macros::checked_signature;
 use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::callable::{Callable, Folding, Keyword, Kwargs};
 use crate::error::Error;
 
 /// The signature of every `.reduce` callable.
-const SIGNATURE: &str = "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any";
+const SIGNATURE: &str =
+    checked_signature!("(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any");
 
 /// The signature of every `.accumulate` callable.
-const SCAN_SIGNATURE: &str = "(Any, axis: ?int64) -> Any";
+const SCAN_SIGNATURE: &str = checked_signature!("(Any, axis: ?int64) -> Any");
 
 impl Callable {
     /// Declares this binary callable associative — `f(f(a, b), c) ==
@@ -215,7 +217,7 @@ fn scan(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
             let counts =
                 dynd_kernels::reduce::count(&probe, Some(&[axis as i64]), false, None, name)?;
             counts
-                .reshape(&[-1])?
+                .reshape([-1])?
                 .to_vec::<i64>()?
                 .into_iter()
                 .max()

@@ -39,10 +39,11 @@
 //! ```
 
 use dynd_kernels::reduce::{
-    accumulate, reduce, reduce_with, std_dev, variance as variance_of, KahanSum, ReduceArgs,
+    accumulate, reduce, reduce_with, std_dev, variance as variance_of, Arith, KahanSum, ReduceArgs,
     Reduction, VarArgs,
 };
 use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
+use dynd_macros::checked_signature;
 use dynd_types::{Scalar, ScalarCategory, Type};
 
 use crate::builtins::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
@@ -85,17 +86,21 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
         (name, c)
     };
-    let full =
-        "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any, skip_na: ?bool) -> Any";
+    let full = checked_signature!(
+        "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any, skip_na: ?bool) -> Any"
+    );
     let full_kw = &["axis", "keepdims", "initial", "where", "skip_na"][..];
-    let short = "(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) -> Any";
+    let short = checked_signature!(
+        "(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) -> Any"
+    );
     let short_kw = &["axis", "keepdims", "where", "skip_na"][..];
-    let moment =
-        "(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any, skip_na: ?bool) -> Any";
+    let moment = checked_signature!(
+        "(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any, skip_na: ?bool) -> Any"
+    );
     let moment_kw = &["axis", "keepdims", "ddof", "where", "skip_na"][..];
     let kahan = Callable::function(
         "kahan_sum",
-        "(Any, axis: ?Any, keepdims: ?bool) -> Any",
+        checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
         kw(&["axis", "keepdims"]),
         |args, kw| {
             let a = args[0];
@@ -113,18 +118,26 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
     let scan = |name: &'static str, op: Op| {
         let c = Callable::function(
             name,
-            "(Any, axis: ?int64) -> Any",
+            checked_signature!("(Any, axis: ?int64) -> Any"),
             vec![Keyword::maybe("axis", Some(Scalar::Int64))],
             move |args, kw| scan(name, op, args[0], kw),
         )
         .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
         (name, c)
     };
-    let is_na = Callable::function("is_na", "(Any) -> Any", vec![], |args, _| is_na(args[0]))
-        .unwrap_or_else(|e| unreachable!("builtin is_na: {e}"));
-    let fill_na = Callable::function("fill_na", "(Any, Any) -> Any", vec![], |args, _| {
-        fill_na(args[0], args[1])
-    })
+    let is_na = Callable::function(
+        "is_na",
+        checked_signature!("(Any) -> Any"),
+        vec![],
+        |args, _| is_na(args[0]),
+    )
+    .unwrap_or_else(|e| unreachable!("builtin is_na: {e}"));
+    let fill_na = Callable::function(
+        "fill_na",
+        checked_signature!("(Any, Any) -> Any"),
+        vec![],
+        |args, _| fill_na(args[0], args[1]),
+    )
     .unwrap_or_else(|e| unreachable!("builtin fill_na: {e}"));
     vec![
         function("sum", full, full_kw, |n, a, o| over_na(n, Op::Sum, a, o)),
@@ -144,13 +157,13 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         }),
         function(
             "count",
-            "(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any",
+            checked_signature!("(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any"),
             &["axis", "keepdims", "where"],
             count,
         ),
         function(
             "null_count",
-            "(Any, axis: ?Any, keepdims: ?bool) -> Any",
+            checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
             &["axis", "keepdims"],
             null_count,
         ),
@@ -267,37 +280,14 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
 /// The value `min` (`high`) or `max` starts from for `a`'s data type: the
 /// largest (or smallest) value, infinities for floats.
 fn extreme(a: &Array, high: bool) -> Result<Array, Error> {
-    macro_rules! pick {
-        ($t:ty, $hi:expr, $lo:expr) => {
-            Array::from_scalar::<$t>(if high { $hi } else { $lo })
-        };
-    }
-    macro_rules! int {
-        ($t:ty) => {
-            pick!($t, <$t>::MAX, <$t>::MIN)
-        };
-    }
-    Ok(match a.dtype().as_scalar() {
-        Some(Scalar::Bool) => pick!(bool, true, false),
-        Some(Scalar::Int8) => int!(i8),
-        Some(Scalar::Int16) => int!(i16),
-        Some(Scalar::Int32) => int!(i32),
-        Some(Scalar::Int64) => int!(i64),
-        Some(Scalar::Int128) => int!(i128),
-        Some(Scalar::UInt8) => int!(u8),
-        Some(Scalar::UInt16) => int!(u16),
-        Some(Scalar::UInt32) => int!(u32),
-        Some(Scalar::UInt64) => int!(u64),
-        Some(Scalar::UInt128) => int!(u128),
-        Some(Scalar::Float16 | Scalar::Float32) => pick!(f32, f32::INFINITY, f32::NEG_INFINITY),
-        Some(Scalar::Float64) => pick!(f64, f64::INFINITY, f64::NEG_INFINITY),
-        _ => {
-            return Err(dynd_kernels::Error::Unsupported {
-                operation: "min and max of this data type",
-                ty: a.ty().clone(),
-            })
-        }
-    })
+    let unsupported = || dynd_kernels::Error::Unsupported {
+        operation: "min and max of this data type",
+        ty: a.ty().clone(),
+    };
+    let s = a.dtype().as_scalar().ok_or_else(unsupported)?;
+    dynd_kernels::with_numeric!(ordered s, T => {
+        Ok(Array::from_scalar::<T>(if high { T::TOP } else { T::BOTTOM }))
+    }, Err(unsupported()))
 }
 
 /// A reduction of an array without NA.
@@ -472,64 +462,6 @@ fn run(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
             reduce(&input, &args, &red, name)?
         }};
     }
-    macro_rules! numeric {
-        // `$neutral_zero` leaves every value unchanged under `$add`
-        // (`-0.0` for floats); `$top`/`$bottom` under `$min`/`$max`.
-        ($t:ty, $zero:expr, $neutral_zero:expr, $one:expr, $top:expr, $bottom:expr,
-         $add:expr, $mul:expr, $min:expr, $max:expr) => {
-            match op {
-                Op::Sum => go!($t, Some($zero), $add, true, Some($neutral_zero)),
-                Op::Prod => go!($t, Some($one), $mul, true, Some($one)),
-                Op::Min => go!($t, None, $min, true, Some($top)),
-                Op::Max => go!($t, None, $max, true, Some($bottom)),
-                _ => {
-                    unreachable!("booleans are reduced as bool; mean, var and std by their own fns")
-                }
-            }
-        };
-    }
-    macro_rules! int {
-        ($t:ty) => {
-            numeric!(
-                $t,
-                0,
-                0,
-                1,
-                <$t>::MAX,
-                <$t>::MIN,
-                |a: $t, b: $t| a.wrapping_add(b),
-                |a: $t, b: $t| a.wrapping_mul(b),
-                |a: $t, b: $t| a.min(b),
-                |a: $t, b: $t| a.max(b)
-            )
-        };
-    }
-    macro_rules! float {
-        ($t:ty) => {
-            numeric!(
-                $t,
-                0.0,
-                -0.0,
-                1.0,
-                <$t>::INFINITY,
-                <$t>::NEG_INFINITY,
-                |a: $t, b: $t| a + b,
-                |a: $t, b: $t| a * b,
-                // NaN-propagating; `|` rather than `||` keeps it a select
-                // (no branch), so folds of many lanes vectorise.
-                |a: $t, b: $t| if a.is_nan() | b.is_nan() {
-                    <$t>::NAN
-                } else {
-                    a.min(b)
-                },
-                |a: $t, b: $t| if a.is_nan() | b.is_nan() {
-                    <$t>::NAN
-                } else {
-                    a.max(b)
-                }
-            )
-        };
-    }
     macro_rules! complex {
         ($t:ty) => {
             match op {
@@ -554,36 +486,20 @@ fn run(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
             }
         };
     }
-    let r = match acc {
-        Scalar::Bool => match op {
-            Op::Any => go!(
-                bool,
-                Some(false),
-                |a: bool, b: bool| a | b,
-                true,
-                Some(false)
-            ),
-            Op::All => go!(bool, Some(true), |a: bool, b: bool| a & b, true, Some(true)),
-            Op::Min => go!(bool, None, |a: bool, b: bool| a & b, true, Some(true)),
-            Op::Max => go!(bool, None, |a: bool, b: bool| a | b, true, Some(false)),
-            _ => unreachable!("bool sums accumulate in int64; mean, var and std take floats"),
-        },
-        Scalar::Int8 => int!(i8),
-        Scalar::Int16 => int!(i16),
-        Scalar::Int32 => int!(i32),
-        Scalar::Int64 => int!(i64),
-        Scalar::Int128 => int!(i128),
-        Scalar::UInt8 => int!(u8),
-        Scalar::UInt16 => int!(u16),
-        Scalar::UInt32 => int!(u32),
-        Scalar::UInt64 => int!(u64),
-        Scalar::UInt128 => int!(u128),
-        Scalar::Float32 => float!(f32),
-        Scalar::Float64 => float!(f64),
+    let r = dynd_kernels::with_numeric!(ordered acc, T => match op {
+        // `any` and `all` are bool's sum and product (see `Arith`).
+        Op::Sum | Op::Any => {
+            go!(T, Some(T::ZERO), <T as Arith>::add, true, Some(T::NEUTRAL_ZERO))
+        }
+        Op::Prod | Op::All => go!(T, Some(T::ONE), <T as Arith>::mul, true, Some(T::ONE)),
+        Op::Min => go!(T, None, <T as Arith>::min, true, Some(T::TOP)),
+        Op::Max => go!(T, None, <T as Arith>::max, true, Some(T::BOTTOM)),
+        _ => unreachable!("mean, var and std reduce by their own fns"),
+    }, match acc {
         Scalar::Complex64 => complex!(f32),
         Scalar::Complex128 => complex!(f64),
         _ => unreachable!("accumulators are bool, integers, float32/64 or complex"),
-    };
+    });
     // float16 accumulated in float32 comes back as float16.
     restore(s, r)
 }
@@ -677,40 +593,18 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
                 found: a.ty().clone(),
             })
         }
-        None => (a.reshape(&[-1])?, 0),
+        None => (a.reshape([-1])?, 0),
     };
     let a = &a;
     let (s, acc, x) = prepare(op, a, "a scan of this data type")?;
-    macro_rules! int {
-        ($t:ty) => {
-            match op {
-                Op::Sum => accumulate(&x, axis, |p: $t, q: $t| p.wrapping_add(q), name)?,
-                _ => accumulate(&x, axis, |p: $t, q: $t| p.wrapping_mul(q), name)?,
-            }
-        };
-    }
-    macro_rules! float {
-        ($t:ty) => {
-            match op {
-                Op::Sum => accumulate(&x, axis, |p: $t, q: $t| p + q, name)?,
-                _ => accumulate(&x, axis, |p: $t, q: $t| p * q, name)?,
-            }
-        };
-    }
-    let r = match acc {
-        Scalar::Int64 => int!(i64),
-        Scalar::UInt64 => int!(u64),
-        Scalar::Int128 => int!(i128),
-        Scalar::UInt128 => int!(u128),
-        Scalar::Float32 => float!(f32),
-        Scalar::Float64 => float!(f64),
-        _ => {
-            return Err(dynd_kernels::Error::Unsupported {
-                operation: "a scan of this data type",
-                ty: a.ty().clone(),
-            })
-        }
+    let unsupported = || dynd_kernels::Error::Unsupported {
+        operation: "a scan of this data type",
+        ty: a.ty().clone(),
     };
+    let r = dynd_kernels::with_numeric!(ordered acc, T => match op {
+        Op::Sum => accumulate(&x, axis, <T as Arith>::add, name)?,
+        _ => accumulate(&x, axis, <T as Arith>::mul, name)?,
+    }, return Err(unsupported()));
     restore(s, r)
 }
 

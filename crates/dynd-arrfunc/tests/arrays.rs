@@ -96,18 +96,18 @@ fn reshape_views_contiguous_data_and_copies_the_rest() {
     assert_eq!(r.data_block().as_ptr(), a.data_block().as_ptr(), "a view");
     // A transposed view is copied into C order first.
     let t = r.transpose().unwrap();
-    let back = t.reshape(&[-1]).unwrap();
+    let back = t.reshape([-1]).unwrap();
     assert_eq!(back.to_string(), "[0, 3, 1, 4, 2, 5]");
     assert_ne!(back.data_block().as_ptr(), a.data_block().as_ptr());
     // Strings keep their text.
     let words = array!["a", "bc", "def", "g"];
     assert_eq!(
-        words.reshape(&[2, 2]).unwrap().to_string(),
+        words.reshape([2, 2]).unwrap().to_string(),
         "[[\"a\", \"bc\"], [\"def\", \"g\"]]"
     );
     // A stepped view is not contiguous either.
     let odd = a.index(&[Index::slice(Some(1), None, 2)]).unwrap();
-    assert_eq!(odd.reshape(&[3, 1]).unwrap().to_string(), "[[1], [3], [5]]");
+    assert_eq!(odd.reshape([3, 1]).unwrap().to_string(), "[[1], [3], [5]]");
     let err = |shape: &[i64]| a.reshape(shape).unwrap_err().to_string();
     assert_eq!(
         err(&[4, -1]),
@@ -122,7 +122,7 @@ fn reshape_views_contiguous_data_and_copies_the_rest() {
         "cannot reshape 6 elements (6 * int64) into the shape [7]: the shape holds another number of elements"
     );
     assert!(array![[1], [2, 3]]
-        .reshape(&[3])
+        .reshape([3])
         .unwrap_err()
         .to_string()
         .contains("var"));

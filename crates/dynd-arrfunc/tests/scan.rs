@@ -91,14 +91,14 @@ proptest! {
         let k = axis.rem_euclid(shape.len() as i64) as usize;
         let mut perm: Vec<usize> = (0..shape.len()).filter(|&j| j != k).collect();
         perm.push(k);
-        let lines = a.permute_axes(&perm).unwrap().reshape(&[-1, shape[k] as i64]).unwrap();
+        let lines = a.permute_axes(&perm).unwrap().reshape([-1, shape[k] as i64]).unwrap();
         let count = lines.ty().fixed_shape().unwrap()[0];
         let rows: Vec<Vec<i64>> = (0..count)
             .map(|i| lines.at(i as i64).unwrap().to_vec::<i64>().unwrap())
             .collect();
         let want = naive(&rows, i64::max);
         let scanned = builtins::get("maximum.accumulate").unwrap().call_kw(&[&a], &[("axis", &Array::from_scalar(axis))]).unwrap();
-        let got = scanned.permute_axes(&perm).unwrap().reshape(&[-1, shape[k] as i64]).unwrap();
+        let got = scanned.permute_axes(&perm).unwrap().reshape([-1, shape[k] as i64]).unwrap();
         let got: Vec<Vec<i64>> = (0..rows.len()).map(|i| got.at(i as i64).unwrap().to_vec::<i64>().unwrap()).collect();
         prop_assert_eq!(got, want);
     }

@@ -23,78 +23,82 @@
 /// Runs `$body` with `$t` the Rust type of the numeric scalar `$s`, or
 /// `$other` for `string` and `bytes`. `with_numeric!(ordered ...)` takes
 /// only the types with an order (no complex), giving `$other` for the rest.
+/// The one dispatch from a scalar type to its Rust type, for this crate and
+/// the callables' (hence exported, hidden).
+#[doc(hidden)]
+#[macro_export]
 macro_rules! with_numeric {
     (ordered $s:expr, $t:ident => $body:expr, $other:expr) => {
-        with_numeric!(@arms $s, $t, $body, { _ => $other, })
+        $crate::with_numeric!(@arms $s, $t, $body, { _ => $other, })
     };
     ($s:expr, $t:ident => $body:expr, $other:expr) => {
-        with_numeric!(@arms $s, $t, $body, {
-            dynd_types::Scalar::Complex64 => {
-                type $t = $crate::element::Complex<f32>;
+        $crate::with_numeric!(@arms $s, $t, $body, {
+            $crate::__Scalar::Complex64 => {
+                type $t = $crate::Complex<f32>;
                 $body
             }
-            dynd_types::Scalar::Complex128 => {
-                type $t = $crate::element::Complex<f64>;
+            $crate::__Scalar::Complex128 => {
+                type $t = $crate::Complex<f64>;
                 $body
             }
-            dynd_types::Scalar::String | dynd_types::Scalar::Bytes => $other,
+            $crate::__Scalar::String | $crate::__Scalar::Bytes => $other,
         })
     };
     (@arms $s:expr, $t:ident, $body:expr, { $($rest:tt)* }) => {
         match $s {
-            dynd_types::Scalar::Bool => {
+            $crate::__Scalar::Bool => {
                 type $t = bool;
                 $body
             }
-            dynd_types::Scalar::Int8 => {
+            $crate::__Scalar::Int8 => {
                 type $t = i8;
                 $body
             }
-            dynd_types::Scalar::Int16 => {
+            $crate::__Scalar::Int16 => {
                 type $t = i16;
                 $body
             }
-            dynd_types::Scalar::Int32 => {
+            $crate::__Scalar::Int32 => {
                 type $t = i32;
                 $body
             }
-            dynd_types::Scalar::Int64 => {
+            $crate::__Scalar::Int64 => {
                 type $t = i64;
                 $body
             }
-            dynd_types::Scalar::Int128 => {
+            $crate::__Scalar::Int128 => {
                 type $t = i128;
                 $body
             }
-            dynd_types::Scalar::UInt8 => {
+            $crate::__Scalar::UInt8 => {
                 type $t = u8;
                 $body
             }
-            dynd_types::Scalar::UInt16 => {
+            $crate::__Scalar::UInt16 => {
                 type $t = u16;
                 $body
             }
-            dynd_types::Scalar::UInt32 => {
+            $crate::__Scalar::UInt32 => {
                 type $t = u32;
                 $body
             }
-            dynd_types::Scalar::UInt64 => {
+            $crate::__Scalar::UInt64 => {
                 type $t = u64;
                 $body
             }
-            dynd_types::Scalar::UInt128 => {
+            $crate::__Scalar::UInt128 => {
                 type $t = u128;
                 $body
             }
-            dynd_types::Scalar::Float16 => {
-                type $t = $crate::element::F16;
+            $crate::__Scalar::Float16 => {
+                type $t = $crate::F16;
                 $body
             }
-            dynd_types::Scalar::Float32 => {
+            $crate::__Scalar::Float32 => {
                 type $t = f32;
                 $body
             }
-            dynd_types::Scalar::Float64 => {
+            $crate::__Scalar::Float64 => {
                 type $t = f64;
                 $body
             }
@@ -139,7 +143,10 @@ pub use error::{Error, KernelError, KernelErrorKind};
 pub use expr::Expr;
 pub use parts::{Nested, Offset, RaggedRows};
 pub use value::{IntoArray, IntoValue, Value};
-pub use view::Index;
+pub use view::{Index, Shape, ShapeSize};
+
+#[doc(hidden)]
+pub use dynd_types::Scalar as __Scalar;
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

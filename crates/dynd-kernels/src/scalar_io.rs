@@ -59,90 +59,18 @@ impl<T: Bytes + Copy> Bytes for Complex<T> {
     }
 }
 
-macro_rules! dispatch {
-    ($s:expr, $t:ident => $body:expr) => {
-        match $s {
-            Scalar::Bool => {
-                type $t = bool;
-                $body
-            }
-            Scalar::Int8 => {
-                type $t = i8;
-                $body
-            }
-            Scalar::Int16 => {
-                type $t = i16;
-                $body
-            }
-            Scalar::Int32 => {
-                type $t = i32;
-                $body
-            }
-            Scalar::Int64 => {
-                type $t = i64;
-                $body
-            }
-            Scalar::Int128 => {
-                type $t = i128;
-                $body
-            }
-            Scalar::UInt8 => {
-                type $t = u8;
-                $body
-            }
-            Scalar::UInt16 => {
-                type $t = u16;
-                $body
-            }
-            Scalar::UInt32 => {
-                type $t = u32;
-                $body
-            }
-            Scalar::UInt64 => {
-                type $t = u64;
-                $body
-            }
-            Scalar::UInt128 => {
-                type $t = u128;
-                $body
-            }
-            Scalar::Float16 => {
-                type $t = F16;
-                $body
-            }
-            Scalar::Float32 => {
-                type $t = f32;
-                $body
-            }
-            Scalar::Float64 => {
-                type $t = f64;
-                $body
-            }
-            Scalar::Complex64 => {
-                type $t = Complex<f32>;
-                $body
-            }
-            Scalar::Complex128 => {
-                type $t = Complex<f64>;
-                $body
-            }
-            Scalar::String | Scalar::Bytes => unreachable!("not a numeric scalar"),
-        }
-    };
-}
-
 /// Writes `n` as a value of the numeric scalar `s` into `out` (at least
 /// `s.size()` bytes).
 pub(crate) fn write_num(s: Scalar, n: Num, mode: ErrorMode, out: &mut [u8]) -> Result<(), Fail> {
-    dispatch!(s, T => {
+    with_numeric!(s, T => {
         let v = <T as Convert>::from_num(n, mode)?;
         let size = s.size();
         v.put(&mut out[..size]);
         Ok(())
-    })
+    }, unreachable!("not a numeric scalar"))
 }
 
 /// Reads a value of the numeric scalar `s` from `bytes`.
 pub(crate) fn read_num(s: Scalar, bytes: &[u8]) -> Num {
-    dispatch!(s, T => <T as Bytes>::get(&bytes[..s.size()]).to_num())
+    with_numeric!(s, T => <T as Bytes>::get(&bytes[..s.size()]).to_num(), unreachable!("not a numeric scalar"))
 }

@@ -99,7 +99,7 @@ impl Array {
                     ty: self.ty().clone(),
                 })
             }
-            None => self.reshape(&[-1])?,
+            None => self.reshape([-1])?,
         };
         let axis =
             crate::reduce::normalize_axes(Some(&[axis.unwrap_or(0)]), src.ndim(), "take")?[0];

@@ -58,6 +58,62 @@ impl Index {
     }
 }
 
+/// The sizes of a shape for [`Array::reshape`]: a slice, array or `Vec`
+/// of any integer type, `-1` (in a signed type) standing for the one size
+/// inferred from the others.
+pub trait Shape {
+    /// The sizes as `i64`; a size past `i64::MAX` saturates to it, which
+    /// no array holds.
+    fn sizes(&self) -> Vec<i64>;
+}
+
+/// An integer a shape's size may be given in.
+pub trait ShapeSize: Copy {
+    /// The size as `i64` (saturating).
+    fn to_i64(self) -> i64;
+}
+
+macro_rules! shape_size {
+    ($($t:ty),*) => {$(
+        impl ShapeSize for $t {
+            fn to_i64(self) -> i64 {
+                i64::try_from(self).unwrap_or(i64::MAX)
+            }
+        }
+    )*};
+}
+shape_size!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl<T: ShapeSize> Shape for &[T] {
+    fn sizes(&self) -> Vec<i64> {
+        self.iter().map(|&n| n.to_i64()).collect()
+    }
+}
+
+impl<T: ShapeSize, const N: usize> Shape for [T; N] {
+    fn sizes(&self) -> Vec<i64> {
+        self.as_slice().sizes()
+    }
+}
+
+impl<T: ShapeSize, const N: usize> Shape for &[T; N] {
+    fn sizes(&self) -> Vec<i64> {
+        self.as_slice().sizes()
+    }
+}
+
+impl<T: ShapeSize> Shape for Vec<T> {
+    fn sizes(&self) -> Vec<i64> {
+        self.as_slice().sizes()
+    }
+}
+
+impl<T: ShapeSize> Shape for &Vec<T> {
+    fn sizes(&self) -> Vec<i64> {
+        self.as_slice().sizes()
+    }
+}
+
 /// The first element and count of a slice of a dimension of size `n`, as
 /// Python computes them: any `i64` start, stop and step (but 0) clamps to
 /// the dimension, in 128-bit arithmetic, so nothing wraps.
@@ -572,11 +628,13 @@ impl Array {
     /// use dynd::nd::array;
     ///
     /// let a = array![1, 2, 3, 4, 5, 6];
-    /// let m = a.reshape(&[2, -1])?;
+    /// let m = a.reshape([2, -1])?;
+    /// // Sizes may be any integer type (`usize` from a `len()`, say).
+    /// assert_eq!(a.reshape([3usize, 2])?.ty().to_string(), "3 * 2 * int64");
     /// assert_eq!((m.to_string(), m.ty().to_string()), ("[[1, 2, 3], [4, 5, 6]]".into(), "2 * 3 * int64".into()));
     /// assert_eq!(m.data_block().as_ptr(), a.data_block().as_ptr()); // a view
     /// assert_eq!(
-    ///     a.reshape(&[4, 2]).unwrap_err().to_string(),
+    ///     a.reshape([4, 2]).unwrap_err().to_string(),
     ///     "cannot reshape 6 elements (6 * int64) into the shape [4, 2]: the shape holds another number of elements"
     /// );
     /// # Ok::<(), dynd::Error>(())
@@ -586,7 +644,11 @@ impl Array {
     ///
     /// [`Error::Reshape`] if the sizes differ, more than one entry is `-1` or
     /// an entry is below `-1`; [`Error::Unsupported`] for `var` dimensions.
-    pub fn reshape(&self, shape: &[i64]) -> Result<Array, Error> {
+    pub fn reshape(&self, shape: impl Shape) -> Result<Array, Error> {
+        self.reshape_to(&shape.sizes())
+    }
+
+    fn reshape_to(&self, shape: &[i64]) -> Result<Array, Error> {
         if self.ty().has_var_dim() {
             return Err(Error::Unsupported {
                 operation: "reshaping an array with var dimensions",

@@ -9,14 +9,14 @@ use dynd_kernels::{array, Array, Error, Index, Value};
 #[test]
 fn reshape_whose_sizes_product_wraps_is_an_error() {
     let a = Array::from_vec((0..12i64).collect());
-    let e = a.reshape(&[4, 4611686018427387907]).unwrap_err();
+    let e = a.reshape([4, 4611686018427387907i64]).unwrap_err();
     assert!(
         e.to_string().contains("the sizes' product overflows"),
         "{e}"
     );
     let empty =
         Array::from_value(&Value::List(vec![]), Some(&"0 * string".parse().unwrap())).unwrap();
-    assert!(empty.reshape(&[4611686018427387904, 4]).is_err());
+    assert!(empty.reshape([4611686018427387904i64, 4]).is_err());
 }
 
 #[test]
@@ -24,10 +24,10 @@ fn reshape_of_an_empty_array_with_strides_past_the_address_space_is_an_error() {
     // Found by the campaign: [0, 2^31, i64::MAX] has no element, but its
     // C-order strides overflow.
     let a = Array::from_shape_vec(&[0, 1, 1], Vec::<i64>::new()).unwrap();
-    let e = a.reshape(&[0, 2147483648, i64::MAX]).unwrap_err();
+    let e = a.reshape([0, 2147483648, i64::MAX]).unwrap_err();
     assert!(matches!(e, Error::Size { .. }), "{e:?}");
     let b = Array::from_shape_vec(&[4, 4, 0], Vec::<i8>::new()).unwrap();
-    assert!(b.reshape(&[-1, 2, i64::MAX]).is_err());
+    assert!(b.reshape([-1, 2, i64::MAX]).is_err());
 }
 
 #[test]
@@ -96,7 +96,7 @@ fn take_with_no_positions_over_billions_of_outer_positions() {
     // Found by the campaign: the gather listed every outer position of a
     // result with no element.
     let a = Array::from_shape_vec(&[0, 1], Vec::<f64>::new()).unwrap();
-    let wide = a.reshape(&[0, 1]).unwrap();
+    let wide = a.reshape([0, 1]).unwrap();
     let r = wide
         .take(
             &Array::from_vec(Vec::<i64>::new()),
@@ -110,7 +110,7 @@ fn take_with_no_positions_over_billions_of_outer_positions() {
 #[test]
 fn arrays_of_billions_of_empty_lists_print_as_a_summary() {
     let a = Array::from_shape_vec(&[0], Vec::<i8>::new()).unwrap();
-    let many = a.reshape(&[2147483648, 0]).unwrap();
+    let many = a.reshape([2147483648i64, 0]).unwrap();
     assert_eq!(many.to_string(), "[[], [], [], ..., [], [], []]");
     let big = Array::from_vec((0..100_000i32).collect());
     assert_eq!(big.to_string(), "[0, 1, 2, ..., 99997, 99998, 99999]");

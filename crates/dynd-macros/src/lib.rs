@@ -50,6 +50,53 @@ pub fn datashape(input: TokenStream) -> TokenStream {
     }
 }
 
+/// A callable signature literal checked at compile time, for the
+/// builtins inside the workspace: expands to the same `&'static str`, or
+/// to a compile error on the literal if it does not parse or is not a
+/// callable type (`(A, B, kw: C) -> R`). The registry parses it again at
+/// run time, where it cannot fail.
+///
+/// ```
+/// const S: &str = dynd_macros::checked_signature!("(N * T, n: ?int64) -> T");
+/// assert_eq!(S, "(N * T, n: ?int64) -> T");
+/// ```
+///
+/// A typo is a compile error, not a panic when the registry is built:
+///
+/// ```compile_fail
+/// const S: &str = dynd_macros::checked_signature!("(N * T, n: ?int64) -> ");
+/// ```
+///
+/// ```compile_fail
+/// const S: &str = dynd_macros::checked_signature!("3 * int32");
+/// ```
+#[doc(hidden)]
+#[proc_macro]
+pub fn checked_signature(input: TokenStream) -> TokenStream {
+    let lit = match syn::parse::<LitStr>(input) {
+        Ok(lit) => lit,
+        Err(e) => {
+            return syn::Error::new(e.span(), "checked_signature! takes one string literal")
+                .to_compile_error()
+                .into()
+        }
+    };
+    match dynd_types::Type::parse(&lit.value()) {
+        Ok(t) if matches!(t.kind(), dynd_types::TypeKind::Callable(_)) => {
+            quote_spanned! {lit.span()=> #lit }.into()
+        }
+        Ok(t) => syn::Error::new(
+            lit.span(),
+            format!("{t} is not a callable signature (`(A, B, kw: C) -> R`)"),
+        )
+        .to_compile_error()
+        .into(),
+        Err(e) => syn::Error::new(lit.span(), format!("invalid signature: {e}"))
+            .to_compile_error()
+            .into(),
+    }
+}
+
 mod elemental;
 
 /// Makes a scalar fn a broadcasting callable; see `dynd::elemental`.

@@ -148,7 +148,8 @@ pub mod nd {
     #[doc(inline)]
     pub use dynd_kernels::{
         array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, Index, IntoArray,
-        IntoValue, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Value, F16,
+        IntoValue, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Shape, ShapeSize,
+        Value, F16,
     };
 }
 

@@ -29,8 +29,8 @@ macro_rules! binary_fns {
         /// use dynd::prelude::*;
         ///
         #[doc = concat!("let (a, b) = (nd::array!", $a, ", nd::array!", $b, ");")]
-        #[doc = concat!("let r = dynd::func::", stringify!($name), "(&a, &b.reshape(&[2, 1])?)?;")]
-        #[doc = concat!("let by_name = builtins::get(\"", stringify!($name), "\")?.call(&[&a, &b.reshape(&[2, 1])?])?;")]
+        #[doc = concat!("let r = dynd::func::", stringify!($name), "(&a, &b.reshape([2, 1])?)?;")]
+        #[doc = concat!("let by_name = builtins::get(\"", stringify!($name), "\")?.call(&[&a, &b.reshape([2, 1])?])?;")]
         /// assert_eq!((r.ty(), r.to_json()), (by_name.ty(), by_name.to_json()));
         /// # Ok::<(), Box<dyn std::error::Error>>(())
         /// ```
