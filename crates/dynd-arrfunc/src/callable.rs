@@ -323,17 +323,34 @@ struct Resolutions {
     by_types: HashMap<Vec<Type>, Resolution>,
 }
 
-/// The last resolution on this thread: the callable's cache it came from,
+/// A recent resolution on this thread: the callable's cache it came from,
 /// the argument types, and the result (counted without atomics: a hit
 /// hands out a reference to it, not a copy of the result type).
-type LastResolution = Option<(Arc<Mutex<Resolutions>>, Vec<Type>, Rc<Resolution>)>;
+type RecentResolution = (Arc<Mutex<Resolutions>>, Vec<Type>, Rc<Resolution>);
+
+/// How many recent resolutions a thread keeps: enough for the calls of a
+/// compound expression in a loop (`a * b + c * d - e` makes four) to all
+/// find theirs.
+const RECENT: usize = 8;
+
+/// The last [`RECENT`] resolutions made on a thread, replaced oldest first.
+struct Recent {
+    entries: [Option<RecentResolution>; RECENT],
+    next: usize,
+}
 
 thread_local! {
-    /// The last resolution made on this thread. A loop calling one callable
-    /// on arrays of one type finds it here without allocating or taking the
-    /// callable's lock. The entry holds the cache it belongs to, so that
-    /// address cannot be reused by another callable while it is here.
-    static LAST: std::cell::RefCell<LastResolution> = const { std::cell::RefCell::new(None) };
+    /// The recent resolutions made on this thread. A loop calling a few
+    /// callables on arrays of a few types finds them here without
+    /// allocating, hashing or taking a callable's lock. An entry holds the
+    /// cache it belongs to, so that address cannot be reused by another
+    /// callable while it is here.
+    static LAST: std::cell::RefCell<Recent> = const {
+        std::cell::RefCell::new(Recent {
+            entries: [const { None }; RECENT],
+            next: 0,
+        })
+    };
 }
 
 /// The most resolutions a callable keeps (a call with new shapes each
@@ -963,9 +980,13 @@ impl Callable {
             types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == a.ty())
         };
         let last = LAST.with(|last| {
-            let last = last.borrow();
-            let (cache, types, hit) = last.as_ref()?;
-            (Arc::ptr_eq(cache, &self.cache) && same(types)).then(|| hit.clone())
+            last.borrow()
+                .entries
+                .iter()
+                .flatten()
+                .find_map(|(cache, types, hit)| {
+                    (Arc::ptr_eq(cache, &self.cache) && same(types)).then(|| hit.clone())
+                })
         });
         if let Some(hit) = last {
             return Ok(hit);
@@ -999,7 +1020,12 @@ impl Callable {
                 (index, ty, as_is)
             }
         });
-        LAST.with(|last| *last.borrow_mut() = Some((self.cache.clone(), key, hit.clone())));
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            let at = last.next;
+            last.entries[at] = Some((self.cache.clone(), key, hit.clone()));
+            last.next = (at + 1) % RECENT;
+        });
         Ok(hit)
     }
 

@@ -99,7 +99,7 @@ fn value<'e>(e: &'e Expr<'_>) -> Result<Cow<'e, Array>, Error> {
     Ok(match e {
         Expr::Leaf(a) => Cow::Borrowed(&**a),
         Expr::Unary(op, x) => Cow::Owned(unary(*op).call(&[&*value(x)?])?),
-        Expr::Binary(op, x, y) => Cow::Owned(binary(*op).call(&[&*value(x)?, &*value(y)?])?),
+        Expr::Binary(op, xy) => Cow::Owned(binary(*op).call(&[&*value(&xy.0)?, &*value(&xy.1)?])?),
         _ => unreachable!("every Expr kind is evaluated above"),
     })
 }
@@ -112,7 +112,7 @@ impl Eval for Expr<'_> {
     fn eval_into(&self, out: &mut Array) -> Result<(), Error> {
         match self {
             Expr::Unary(op, x) => unary(*op).call_into(out, &[&*value(x)?]),
-            Expr::Binary(op, x, y) => binary(*op).call_into(out, &[&*value(x)?, &*value(y)?]),
+            Expr::Binary(op, xy) => binary(*op).call_into(out, &[&*value(&xy.0)?, &*value(&xy.1)?]),
             leaf => {
                 let value = leaf.eval()?;
                 Ok(out.assign(&value, dynd_kernels::ErrorMode::Fractional)?)

@@ -20,8 +20,8 @@
 //! let (a, b) = (Array::from_vec(vec![1.0, 2.0]), Array::from_vec(vec![3.0, 4.0]));
 //! let e = &a * &b + 1.0;
 //! assert_eq!(e.to_string(), "add(multiply(a0, a1), 1)");
-//! let Expr::Binary(BinaryOp::Add, lhs, _) = &e else { unreachable!() };
-//! assert!(matches!(**lhs, Expr::Binary(BinaryOp::Multiply, ..)));
+//! let Expr::Binary(BinaryOp::Add, operands) = &e else { unreachable!() };
+//! assert!(matches!(operands.0, Expr::Binary(BinaryOp::Multiply, _)));
 //! ```
 
 use std::borrow::Cow;
@@ -87,8 +87,8 @@ pub enum Expr<'a> {
     Leaf(Cow<'a, Array>),
     /// An operator applied to one operand.
     Unary(UnaryOp, Box<Expr<'a>>),
-    /// An operator applied to two operands.
-    Binary(BinaryOp, Box<Expr<'a>>, Box<Expr<'a>>),
+    /// An operator applied to two operands (in one allocation).
+    Binary(BinaryOp, Box<(Expr<'a>, Expr<'a>)>),
 }
 
 impl<'a> Expr<'a> {
@@ -103,9 +103,9 @@ impl<'a> Expr<'a> {
         match self {
             Expr::Leaf(a) => out.push(a),
             Expr::Unary(_, x) => x.collect_leaves(out),
-            Expr::Binary(_, x, y) => {
-                x.collect_leaves(out);
-                y.collect_leaves(out);
+            Expr::Binary(_, xy) => {
+                xy.0.collect_leaves(out);
+                xy.1.collect_leaves(out);
             }
         }
     }
@@ -116,8 +116,9 @@ impl<'a> Expr<'a> {
         match self {
             Expr::Leaf(a) => Expr::Leaf(Cow::Owned(a.into_owned())),
             Expr::Unary(op, x) => Expr::Unary(op, Box::new(x.into_owned())),
-            Expr::Binary(op, x, y) => {
-                Expr::Binary(op, Box::new(x.into_owned()), Box::new(y.into_owned()))
+            Expr::Binary(op, xy) => {
+                let (x, y) = *xy;
+                Expr::Binary(op, Box::new((x.into_owned(), y.into_owned())))
             }
         }
     }
@@ -136,11 +137,11 @@ impl<'a> Expr<'a> {
                 x.write(f, next)?;
                 write!(f, ")")
             }
-            Expr::Binary(op, x, y) => {
+            Expr::Binary(op, xy) => {
                 write!(f, "{}(", op.name())?;
-                x.write(f, next)?;
+                xy.0.write(f, next)?;
                 write!(f, ", ")?;
-                y.write(f, next)?;
+                xy.1.write(f, next)?;
                 write!(f, ")")
             }
         }
@@ -205,7 +206,7 @@ macro_rules! imp {
             /// Builds the expression; evaluating it computes.
             #[inline]
             fn $m(self, rhs: $r) -> Expr<$lt> {
-                Expr::Binary(BinaryOp::$op, Box::new(self.into()), Box::new(rhs.into()))
+                Expr::Binary(BinaryOp::$op, Box::new((self.into(), rhs.into())))
             }
         }
     };
