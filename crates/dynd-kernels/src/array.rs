@@ -101,6 +101,19 @@ fn value_error(problem: ValueProblem, path: &[usize]) -> Error {
     }
 }
 
+/// [`ValueProblem::Length`]: a list of `len` items for a dimension of
+/// `size` (in a place of type `ty`).
+fn length_error(len: usize, size: usize, ty: &Type, path: &[usize]) -> Error {
+    value_error(
+        ValueProblem::Length {
+            len,
+            size,
+            ty: ty.clone(),
+        },
+        path,
+    )
+}
+
 /// [`ValueProblem::Kind`]: `v` is not `expected` (at a place of type `ty`).
 fn kind_error(v: &Value, expected: &'static str, ty: &Type, path: &[usize]) -> Error {
     value_error(
@@ -288,14 +301,7 @@ impl Builder {
             }
             (Builder::Fixed(n, size, element), Value::List(items)) => {
                 if items.len() != *n {
-                    return Err(value_error(
-                        ValueProblem::Length {
-                            len: items.len(),
-                            size: *n,
-                            ty: ty.clone(),
-                        },
-                        path,
-                    ));
+                    return Err(length_error(items.len(), *n, ty, path));
                 }
                 let TypeKind::Dim(_, elem_ty) = ty.kind() else {
                     unreachable!()
@@ -459,14 +465,7 @@ fn check_dims(ty: &Type, v: &Value, path: &mut Vec<usize>) -> Result<(), Error> 
         (TypeKind::Dim(dim, element), Value::List(items)) => {
             if let Dim::Fixed(n) = dim {
                 if items.len() != *n {
-                    return Err(value_error(
-                        ValueProblem::Length {
-                            len: items.len(),
-                            size: *n,
-                            ty: ty.clone(),
-                        },
-                        path,
-                    ));
+                    return Err(length_error(items.len(), *n, ty, path));
                 }
             }
             for (i, item) in items.iter().enumerate() {
