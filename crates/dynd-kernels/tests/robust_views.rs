@@ -283,3 +283,21 @@ fn random_view_chains_then_kernels() {
 fn long_run() {
     campaign(0x5eed_1000, cases(1_000_000));
 }
+
+#[test]
+fn empty_views_read_as_empty_slices_wherever_they_start() {
+    let a = Array::from_vec(vec![1i32, 2, 3]);
+    // Slices past the end and reversed empty ones: no element, no read.
+    for index in [
+        Index::slice(Some(10), Some(20), 1),
+        Index::slice(Some(0), Some(0), -1),
+        Index::slice(Some(3), None, 1),
+    ] {
+        let v = a.index(&[index]).unwrap();
+        assert_eq!(v.as_slice::<i32>().unwrap(), &[] as &[i32]);
+        assert_eq!(v.to_vec::<i32>().unwrap(), Vec::<i32>::new());
+    }
+    let e = Array::from_vec(Vec::<i32>::new());
+    let r = e.index(&[Index::slice(None, None, -1)]).unwrap();
+    assert_eq!(r.as_slice::<i32>().unwrap(), &[] as &[i32]);
+}
