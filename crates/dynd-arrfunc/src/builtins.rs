@@ -76,25 +76,21 @@ use crate::error::Error;
 use dynd_kernels::ErrorMode;
 use dynd_types::Type;
 
-/// Arithmetic on one numeric element type, with NumPy's integer semantics.
-trait Arith: Element + PartialOrd {
-    fn add(self, o: Self) -> Self;
+/// Arithmetic on one numeric element type, with NumPy's integer semantics:
+/// `add`, `mul`, `min` and `max` are the reductions' (wrapping integers,
+/// NaN-propagating floats, `float16` through `f64`), the rest is here.
+trait Arith: dynd_kernels::reduce::Arith + PartialOrd {
     fn sub(self, o: Self) -> Self;
-    fn mul(self, o: Self) -> Self;
     fn floor_div(self, o: Self) -> Self;
     fn rem(self, o: Self) -> Self;
     fn neg(self) -> Self;
     fn abs(self) -> Self;
-    fn max(self, o: Self) -> Self;
-    fn min(self, o: Self) -> Self;
 }
 
 macro_rules! arith_int {
     ($($t:ty),*) => {$(
         impl Arith for $t {
-            #[inline(always)] fn add(self, o: Self) -> Self { self.wrapping_add(o) }
             #[inline(always)] fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
-            #[inline(always)] fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
             #[inline(always)] fn floor_div(self, o: Self) -> Self {
                 // NumPy's results without its warnings: x // 0 == 0, and
                 // MIN // -1 wraps to MIN; never a panic.
@@ -118,8 +114,6 @@ macro_rules! arith_int {
                 #[allow(unused_comparisons)]
                 if self < 0 { self.wrapping_neg() } else { self }
             }
-            #[inline(always)] fn max(self, o: Self) -> Self { Ord::max(self, o) }
-            #[inline(always)] fn min(self, o: Self) -> Self { Ord::min(self, o) }
         }
     )*};
 }
@@ -177,9 +171,7 @@ fn remainder<T: Arith>(a: T, b: T) -> T {
 macro_rules! arith_float {
     ($($t:ty),*) => {$(
         impl Arith for $t {
-            #[inline(always)] fn add(self, o: Self) -> Self { self + o }
             #[inline(always)] fn sub(self, o: Self) -> Self { self - o }
-            #[inline(always)] fn mul(self, o: Self) -> Self { self * o }
             #[inline(always)] fn floor_div(self, o: Self) -> Self { (self / o).floor() }
             #[inline(always)] fn rem(self, o: Self) -> Self {
                 let r = self % o;
@@ -187,8 +179,6 @@ macro_rules! arith_float {
             }
             #[inline(always)] fn neg(self) -> Self { -self }
             #[inline(always)] fn abs(self) -> Self { <$t>::abs(self) }
-            #[inline(always)] fn max(self, o: Self) -> Self { if self.is_nan() || o.is_nan() { <$t>::NAN } else { <$t>::max(self, o) } }
-            #[inline(always)] fn min(self, o: Self) -> Self { if self.is_nan() || o.is_nan() { <$t>::NAN } else { <$t>::min(self, o) } }
         }
     )*};
 }
@@ -199,16 +189,8 @@ arith_float!(f32, f64);
 /// more than twice half's precision).
 impl Arith for F16 {
     #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        F16::from_f64(self.to_f64() + o.to_f64())
-    }
-    #[inline(always)]
     fn sub(self, o: Self) -> Self {
         F16::from_f64(self.to_f64() - o.to_f64())
-    }
-    #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        F16::from_f64(self.to_f64() * o.to_f64())
     }
     #[inline(always)]
     fn floor_div(self, o: Self) -> Self {
@@ -225,37 +207,6 @@ impl Arith for F16 {
     #[inline(always)]
     fn abs(self) -> Self {
         F16(self.0 & 0x7fff)
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        F16::from_f64(self.to_f64().max_nan(o.to_f64()))
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        F16::from_f64(self.to_f64().min_nan(o.to_f64()))
-    }
-}
-
-/// Maximum and minimum that propagate NaN (NumPy's `maximum`/`minimum`).
-trait NanMinMax {
-    fn max_nan(self, o: Self) -> Self;
-    fn min_nan(self, o: Self) -> Self;
-}
-
-impl NanMinMax for f64 {
-    fn max_nan(self, o: f64) -> f64 {
-        if self.is_nan() || o.is_nan() {
-            f64::NAN
-        } else {
-            self.max(o)
-        }
-    }
-    fn min_nan(self, o: f64) -> f64 {
-        if self.is_nan() || o.is_nan() {
-            f64::NAN
-        } else {
-            self.min(o)
-        }
     }
 }
 

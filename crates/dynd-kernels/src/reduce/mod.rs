@@ -156,26 +156,31 @@ impl Arith for bool {
     }
 }
 
-/// Through `f32`, so that one dispatch covers every ordered type (the
-/// builtin reductions accumulate `float16` in `float32`; these run only for
-/// a caller that folds `float16` itself).
+/// Computed in `f64` and rounded once to half (exact for `+` and `*`,
+/// since `f64` has more than twice half's precision): the builtins'
+/// elementwise `float16` arithmetic, and one dispatch covering every
+/// ordered type (the builtin reductions accumulate `float16` in `float32`).
 impl Arith for crate::F16 {
     const ZERO: crate::F16 = crate::F16(0);
     const NEUTRAL_ZERO: crate::F16 = crate::F16(0x8000);
     const ONE: crate::F16 = crate::F16(0x3c00);
     const TOP: crate::F16 = crate::F16(0x7c00);
     const BOTTOM: crate::F16 = crate::F16(0xfc00);
+    #[inline]
     fn add(self, b: crate::F16) -> crate::F16 {
-        crate::F16::from_f32(self.to_f32() + b.to_f32())
+        crate::F16::from_f64(self.to_f64() + b.to_f64())
     }
+    #[inline]
     fn mul(self, b: crate::F16) -> crate::F16 {
-        crate::F16::from_f32(self.to_f32() * b.to_f32())
+        crate::F16::from_f64(self.to_f64() * b.to_f64())
     }
+    #[inline]
     fn min(self, b: crate::F16) -> crate::F16 {
-        crate::F16::from_f32(Arith::min(self.to_f32(), b.to_f32()))
+        crate::F16::from_f64(Arith::min(self.to_f64(), b.to_f64()))
     }
+    #[inline]
     fn max(self, b: crate::F16) -> crate::F16 {
-        crate::F16::from_f32(Arith::max(self.to_f32(), b.to_f32()))
+        crate::F16::from_f64(Arith::max(self.to_f64(), b.to_f64()))
     }
 }
 
