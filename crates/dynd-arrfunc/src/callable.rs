@@ -736,7 +736,7 @@ impl Callable {
     }
 
     /// The overloads (none for a function callable).
-    fn overloads(&self) -> &[Overload] {
+    pub(crate) fn overloads(&self) -> &[Overload] {
         match &self.implementation {
             Implementation::Overloads(o) => o,
             Implementation::Function(_) => &[],
@@ -744,7 +744,7 @@ impl Callable {
     }
 
     /// The function over whole arrays, for a function callable.
-    fn whole_array_fn(&self) -> Option<&Function> {
+    pub(crate) fn whole_array_fn(&self) -> Option<&Function> {
         match &self.implementation {
             Implementation::Function(f) => Some(f),
             Implementation::Overloads(_) => None,
@@ -962,9 +962,11 @@ impl Callable {
         })
     }
 
-    /// Whether the arguments have the overload's element types already.
-    fn takes_as_is(&self, args: &[&Array], o: &Overload) -> bool {
-        args.iter()
+    /// Whether arguments of these types have the overload's element types
+    /// already.
+    fn takes_as_is(&self, types: &[&Type], o: &Overload) -> bool {
+        types
+            .iter()
             .zip(o.inputs())
             .zip(o.options())
             .all(|((a, t), option)| {
@@ -976,8 +978,16 @@ impl Callable {
     /// The overload and result type for these arguments, from the cache
     /// when the same argument types were seen before.
     fn resolved(&self, args: &[&Array]) -> Result<Rc<Resolution>, Error> {
+        let types: smallvec::SmallVec<[&Type; 4]> = args.iter().map(|a| a.ty()).collect();
+        self.resolved_types(&types)
+    }
+
+    /// The resolution for arguments of these types: the overload's index,
+    /// the result type, and whether the arguments need no cast (from the
+    /// cache when the same types were seen before).
+    pub(crate) fn resolved_types(&self, args: &[&Type]) -> Result<Rc<Resolution>, Error> {
         let same = |types: &[Type]| {
-            types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == a.ty())
+            types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == *a)
         };
         let last = LAST.with(|last| {
             last.borrow()
@@ -996,7 +1006,7 @@ impl Callable {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
         };
-        let key: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
+        let key: Vec<Type> = args.iter().map(|&t| t.clone()).collect();
         let cached = lock().by_types.get(&key).cloned();
         let hit = Rc::new(match cached {
             Some(hit) => hit,

@@ -29,7 +29,7 @@ pub mod reductions;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload};
 pub use error::Error;
-pub use eval::Eval;
+pub use eval::{select, Eval};
 pub use lifted::resolve_lifted;
 
 /// The type layer this crate builds on.

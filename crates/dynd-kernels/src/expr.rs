@@ -28,6 +28,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
+use dynd_types::Type;
+
 use crate::array::Array;
 use crate::element::Element;
 
@@ -45,6 +47,20 @@ pub enum BinaryOp {
     Divide,
     /// `%`: the builtin `remainder`.
     Remainder,
+    /// `x ** y` ([`Expr::pow`]): the builtin `power`.
+    Power,
+    /// `==` ([`Expr::equal`]): the builtin `equal`.
+    Equal,
+    /// `!=` ([`Expr::not_equal`]): the builtin `not_equal`.
+    NotEqual,
+    /// `<` ([`Expr::less`]): the builtin `less`.
+    Less,
+    /// `<=` ([`Expr::less_equal`]): the builtin `less_equal`.
+    LessEqual,
+    /// `>` ([`Expr::greater`]): the builtin `greater`.
+    Greater,
+    /// `>=` ([`Expr::greater_equal`]): the builtin `greater_equal`.
+    GreaterEqual,
 }
 
 impl BinaryOp {
@@ -56,6 +72,13 @@ impl BinaryOp {
             BinaryOp::Multiply => "multiply",
             BinaryOp::Divide => "divide",
             BinaryOp::Remainder => "remainder",
+            BinaryOp::Power => "power",
+            BinaryOp::Equal => "equal",
+            BinaryOp::NotEqual => "not_equal",
+            BinaryOp::Less => "less",
+            BinaryOp::LessEqual => "less_equal",
+            BinaryOp::Greater => "greater",
+            BinaryOp::GreaterEqual => "greater_equal",
         }
     }
 }
@@ -77,9 +100,39 @@ impl UnaryOp {
     }
 }
 
-/// An arithmetic expression over arrays, built by the operators and
-/// evaluated by the callable layer (see the [module docs](self)). Leaves
-/// borrow the arrays they were given by reference.
+/// A function an expression calls by value: the callable layer's
+/// `dynd::func::Callable` (its `expr` method makes the node). The trait
+/// only names the function here; the layer that evaluates expressions
+/// recognises its own functions through [`ExprFunction::as_any`].
+pub trait ExprFunction: Send + Sync + 'static {
+    /// The name shown in the expression's text and its errors.
+    fn name(&self) -> &str;
+
+    /// The function itself, for the evaluating layer to recognise.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// A shared [`ExprFunction`]: the function of an [`Expr::Call`] node.
+#[derive(Clone)]
+pub struct Function(pub std::sync::Arc<dyn ExprFunction>);
+
+impl Function {
+    /// The function's name.
+    pub fn name(&self) -> &str {
+        self.0.name()
+    }
+}
+
+impl fmt::Debug for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Function({})", self.name())
+    }
+}
+
+/// An expression over arrays, built by the operators, the comparison
+/// methods, [`Expr::cast`] and callables' `expr`, and evaluated by the
+/// callable layer (see the [module docs](self)). Leaves borrow the arrays
+/// they were given by reference.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Expr<'a> {
@@ -89,6 +142,11 @@ pub enum Expr<'a> {
     Unary(UnaryOp, Box<Expr<'a>>),
     /// An operator applied to two operands (in one allocation).
     Binary(BinaryOp, Box<(Expr<'a>, Expr<'a>)>),
+    /// A function applied to any number of operands.
+    Call(Function, Vec<Expr<'a>>),
+    /// The operand's elements converted to a data type (checked as
+    /// [`Array::cast`] with fractional errors).
+    Cast(Type, Box<Expr<'a>>),
 }
 
 impl<'a> Expr<'a> {
@@ -102,12 +160,72 @@ impl<'a> Expr<'a> {
     fn collect_leaves<'s>(&'s self, out: &mut Vec<&'s Array>) {
         match self {
             Expr::Leaf(a) => out.push(a),
-            Expr::Unary(_, x) => x.collect_leaves(out),
+            Expr::Unary(_, x) | Expr::Cast(_, x) => x.collect_leaves(out),
             Expr::Binary(_, xy) => {
                 xy.0.collect_leaves(out);
                 xy.1.collect_leaves(out);
             }
+            Expr::Call(_, args) => args.iter().for_each(|a| a.collect_leaves(out)),
         }
+    }
+
+    /// The operands' elements converted to data type `ty`.
+    pub fn cast(self, ty: &Type) -> Expr<'a> {
+        Expr::Cast(ty.clone(), Box::new(self))
+    }
+
+    /// `self ** rhs`, elementwise.
+    pub fn pow(self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+        Expr::Binary(BinaryOp::Power, Box::new((self, rhs.into())))
+    }
+
+    /// `self == rhs`, elementwise (a `bool` result).
+    pub fn equal(self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+        Expr::Binary(BinaryOp::Equal, Box::new((self, rhs.into())))
+    }
+
+    /// `self != rhs`, elementwise.
+    pub fn not_equal(self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+        Expr::Binary(BinaryOp::NotEqual, Box::new((self, rhs.into())))
+    }
+
+    /// `self < rhs`, elementwise.
+    pub fn less(self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+        Expr::Binary(BinaryOp::Less, Box::new((self, rhs.into())))
+    }
+
+    /// `self <= rhs`, elementwise.
+    pub fn less_equal(self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+        Expr::Binary(BinaryOp::LessEqual, Box::new((self, rhs.into())))
+    }
+
+    /// `self > rhs`, elementwise.
+    pub fn greater(self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+        Expr::Binary(BinaryOp::Greater, Box::new((self, rhs.into())))
+    }
+
+    /// `self >= rhs`, elementwise.
+    pub fn greater_equal(self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+        Expr::Binary(BinaryOp::GreaterEqual, Box::new((self, rhs.into())))
+    }
+
+    /// The expression's text as `Display` writes it, with its arrays
+    /// numbered from `first` (the name of a node inside a larger
+    /// expression, whose arrays before it take the numbers below).
+    pub fn text_from(&self, first: usize) -> String {
+        struct Text<'e, 'a>(&'e Expr<'a>, usize);
+        impl fmt::Display for Text<'_, '_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write(f, &mut self.1.clone())
+            }
+        }
+        Text(self, first).to_string()
+    }
+
+    /// How many of the leaves are arrays of one or more dimensions (the
+    /// ones the text names `a0`, `a1`, ...).
+    pub fn named_leaves(&self) -> usize {
+        self.leaves().iter().filter(|a| a.ndim() > 0).count()
     }
 
     /// The expression owning its leaves (borrowed ones are cloned, which
@@ -120,6 +238,8 @@ impl<'a> Expr<'a> {
                 let (x, y) = *xy;
                 Expr::Binary(op, Box::new((x.into_owned(), y.into_owned())))
             }
+            Expr::Call(f, args) => Expr::Call(f, args.into_iter().map(Expr::into_owned).collect()),
+            Expr::Cast(ty, x) => Expr::Cast(ty, Box::new(x.into_owned())),
         }
     }
 
@@ -143,6 +263,21 @@ impl<'a> Expr<'a> {
                 write!(f, ", ")?;
                 xy.1.write(f, next)?;
                 write!(f, ")")
+            }
+            Expr::Call(func, args) => {
+                write!(f, "{}(", func.name())?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    a.write(f, next)?;
+                }
+                write!(f, ")")
+            }
+            Expr::Cast(ty, x) => {
+                write!(f, "cast(")?;
+                x.write(f, next)?;
+                write!(f, ", {ty})")
             }
         }
     }

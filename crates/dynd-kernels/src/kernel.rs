@@ -529,6 +529,16 @@ impl Kernel<'_> {
         unsafe { self.root().strided(dst, dst_stride, src, src_stride, count) }
     }
 
+    /// The record `child`, one this kernel's builder handed out, to run
+    /// on its own (a fused program runs its steps' records so).
+    pub(crate) fn record(&self, child: Child) -> KernelRef<'_> {
+        KernelRef {
+            base: self.records.storage.as_ptr(),
+            offset: child.0,
+            _buffer: PhantomData,
+        }
+    }
+
     /// Whether the records spilled to the heap while building.
     pub fn is_spilled(&self) -> bool {
         matches!(self.records.storage, Storage::Heap(_))

@@ -117,6 +117,7 @@ pub mod elwise;
 mod error;
 pub mod expr;
 mod fixed_string;
+pub mod fuse;
 pub mod kernel;
 mod loops;
 pub mod memory;

@@ -383,6 +383,15 @@ pub enum Error {
         /// Every signature of the callable.
         candidates: Vec<Type>,
     },
+    /// A call inside an expression failed: the node's text (arrays named
+    /// `a0`, `a1`, ... in the whole expression's order) and its error.
+    #[error("in '{node}': {source}")]
+    InExpr {
+        /// The failing call, as the expression writes it.
+        node: Box<str>,
+        /// What went wrong there.
+        source: Box<Error>,
+    },
     /// Several overloads fit equally well.
     #[error(
         "{name}: the call with ({}) is ambiguous between:{}",

@@ -132,6 +132,10 @@ pub mod nd {
     /// The operators' lazily evaluated expressions.
     #[doc(inline)]
     pub use dynd_kernels::expr;
+    /// Fused evaluation of elementwise programs (what evaluating an
+    /// expression runs).
+    #[doc(inline)]
+    pub use dynd_kernels::fuse;
     /// The shared, aligned byte blocks that hold an array's data.
     #[doc(inline)]
     pub use dynd_kernels::memory::MemoryBlock;
@@ -165,7 +169,7 @@ pub mod func {
     };
     #[doc(inline)]
     pub use dynd_arrfunc::{
-        builtins, resolve_lifted, Body, Callable, Eval, Keyword, Kwargs, Overload,
+        builtins, resolve_lifted, select, Body, Callable, Eval, Keyword, Kwargs, Overload,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};

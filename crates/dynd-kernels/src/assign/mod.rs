@@ -397,6 +397,31 @@ pub fn assignment_kernel<'a>(
     kernel_with_arena(dst_ty, dst_meta, src_ty, src_meta, mode, None)
 }
 
+/// Pushes the kernel that converts one element of data type `src` to
+/// data type `dst` (no dimensions, no arrmeta: numbers, `bool` and their
+/// options) into `b`, for a fused expression's cast steps.
+///
+/// # Errors
+///
+/// [`Error::Unsupported`] for data types without such a kernel.
+pub(crate) fn push_element_assign<'a>(
+    b: &mut KernelBuilder<'a>,
+    dst: &'a Type,
+    src: &'a Type,
+    mode: ErrorMode,
+) -> Result<crate::kernel::Child, Error> {
+    static SCALAR: Arrmeta = Arrmeta::Scalar;
+    let mut plan = Plan {
+        b,
+        dst_ty: dst,
+        src_ty: src,
+        mode,
+        arena: None,
+        text_leaves: 0,
+    };
+    plan.element(dst, &SCALAR, src, &SCALAR)
+}
+
 /// As [`assignment_kernel`], with an arena for the strings it writes.
 fn kernel_with_arena<'a>(
     dst_ty: &'a Type,

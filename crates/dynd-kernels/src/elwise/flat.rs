@@ -251,7 +251,7 @@ impl Array {
 
 /// The innermost `var` level of `a`'s arrmeta, under fixed levels only:
 /// (values block, offset, stride).
-pub(super) fn innermost_var(
+pub(crate) fn innermost_var(
     meta: &Arrmeta,
 ) -> Option<(
     &std::sync::Arc<crate::memory::MemoryBlock>,

@@ -352,7 +352,7 @@ map_n!(Map16, map16, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9,
 
 /// A leaf's strided loop, callable without a kernel around it (the fast
 /// path for contiguous arguments).
-pub(super) trait FlatRun: Send + Sync {
+pub(crate) trait FlatRun: Send + Sync {
     /// # Safety
     ///
     /// As [`KernelData::strided`] for the leaf's element types.

@@ -57,7 +57,7 @@ mod flat;
 mod gufunc;
 mod maps;
 mod nullable;
-mod ragged;
+pub(crate) mod ragged;
 
 use smallvec::{smallvec, SmallVec};
 
@@ -87,6 +87,7 @@ use dims::*;
 pub use flat::PARALLEL_MIN;
 use flat::*;
 pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
+pub(crate) use maps::FlatRun;
 use maps::*;
 pub use nullable::{LeafInput, LeafOutput};
 
@@ -409,41 +410,48 @@ impl Leaf {
             self.output.into()
         })
     }
-}
 
-impl Array {
-    /// Runs `leaf` elementwise over `srcs` (broadcast to this array's
-    /// shape), writing into this array.
+    /// Whether `other` runs the same function (a clone of this leaf).
+    pub(crate) fn same_function(&self, other: &Leaf) -> bool {
+        std::sync::Arc::ptr_eq(&self.push, &other.push)
+            && self.inputs == other.inputs
+            && self.options == other.options
+    }
+
+    /// Checks arguments of data types `dtypes` and a result of data type
+    /// `out` against the leaf's types: what [`Leaf::push_fitted`] needs to
+    /// build its kernel for them.
     ///
     /// # Errors
     ///
-    /// [`Error::Arity`] if the number of inputs, [`Error::ArgumentType`] if
-    /// their data types, [`Error::DtypeMismatch`] if this
-    /// array's data type, differ from the leaf's; [`Error::Broadcast`];
-    /// [`Error::ReadOnly`]; a ragged-row error naming the row.
-    pub fn apply_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
-        if srcs.len() != leaf.inputs.len() {
+    /// [`Error::Arity`], [`Error::ArgumentType`] naming the argument, or
+    /// [`Error::DtypeMismatch`] for the result.
+    pub(crate) fn fit(&self, dtypes: &[&Type], out: &Type) -> Result<LeafFit, Error> {
+        if dtypes.len() != self.inputs.len() {
             return Err(Error::Arity {
-                name: format!("{leaf:?}"),
-                expected: leaf.inputs.len(),
-                found: srcs.len(),
+                name: format!("{self:?}"),
+                expected: self.inputs.len(),
+                found: dtypes.len(),
             });
         }
         // An option argument `?T` feeds a leaf taking `T`; NA in any
         // argument makes the result NA (so the result must be an option).
-        let mut flags: SmallVec<[Option<usize>; INLINE_ARGS]> = smallvec![None; srcs.len()];
-        for (i, ((a, t), takes_option)) in
-            srcs.iter().zip(&leaf.inputs).zip(&leaf.options).enumerate()
+        let mut flags: SmallVec<[Option<usize>; INLINE_ARGS]> = smallvec![None; dtypes.len()];
+        for (i, ((a, t), takes_option)) in dtypes
+            .iter()
+            .zip(&self.inputs)
+            .zip(&self.options)
+            .enumerate()
         {
-            let (value, is_option) = match a.dtype().kind() {
+            let (value, is_option) = match a.kind() {
                 TypeKind::Option(inner) => (inner.as_scalar(), true),
-                _ => (a.dtype().as_scalar(), false),
+                _ => (a.as_scalar(), false),
             };
             if value != Some(*t) || (*takes_option && !is_option) {
                 let scalar: Type = (*t).into();
                 return Err(Error::ArgumentType {
                     arg: i,
-                    found: a.dtype().clone(),
+                    found: (*a).clone(),
                     expected: if *takes_option {
                         Type::option(scalar)?
                     } else {
@@ -457,27 +465,61 @@ impl Array {
             }
         }
         let any_option = flags.iter().any(Option::is_some);
-        let out_option = match self.dtype().kind() {
-            TypeKind::Option(inner) if inner.as_scalar() == Some(leaf.output) => true,
-            _ if self.dtype().as_scalar() == Some(leaf.output)
-                && !any_option
-                && !leaf.output_option =>
-            {
+        let out_option = match out.kind() {
+            TypeKind::Option(inner) if inner.as_scalar() == Some(self.output) => true,
+            _ if out.as_scalar() == Some(self.output) && !any_option && !self.output_option => {
                 false
             }
             _ => {
-                let wanted: Type = if any_option || leaf.output_option {
-                    Type::option(leaf.output.into())?
+                let wanted: Type = if any_option || self.output_option {
+                    Type::option(self.output.into())?
                 } else {
-                    leaf.output.into()
+                    self.output.into()
                 };
                 return Err(Error::DtypeMismatch {
-                    actual: self.dtype().clone(),
+                    actual: out.clone(),
                     requested: wanted,
                 });
             }
         };
-        if !out_option && self.apply_flat_into(srcs, leaf)? {
+        Ok(LeafFit { flags, out_option })
+    }
+
+    /// Pushes the leaf's kernel for arguments and a result as `fit` found
+    /// them, wrapped in NA propagation where an option argument meets a
+    /// plain parameter.
+    pub(crate) fn push_fitted(&self, b: &mut KernelBuilder<'_>, fit: &LeafFit) -> Child {
+        let child = (self.push)(b);
+        let any_option = fit.flags.iter().any(Option::is_some);
+        // A function returning an option writes the result's flag itself;
+        // NA around it only needs a wrapper when it propagates.
+        if !fit.out_option || (self.output_option && !any_option) {
+            return child;
+        }
+        b.push(NaLeaf {
+            flags: fit.flags.clone(),
+            nsrc: fit.flags.len(),
+            out_flag: self.output.size(),
+            child_sets_flag: self.output_option,
+            child,
+        })
+    }
+}
+
+impl Array {
+    /// Runs `leaf` elementwise over `srcs` (broadcast to this array's
+    /// shape), writing into this array.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Arity`] if the number of inputs, [`Error::ArgumentType`] if
+    /// their data types, [`Error::DtypeMismatch`] if this
+    /// array's data type, differ from the leaf's; [`Error::Broadcast`];
+    /// [`Error::ReadOnly`]; a ragged-row error naming the row.
+    pub fn apply_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
+        let dtypes: SmallVec<[&Type; INLINE_ARGS]> = srcs.iter().map(|a| a.dtype()).collect();
+        let fit = leaf.fit(&dtypes, self.dtype())?;
+        if !fit.out_option && self.apply_flat_into(srcs, leaf)? {
             return Ok(());
         }
         self.make_unique()?;
@@ -486,19 +528,7 @@ impl Array {
             srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
         let mut builder = KernelBuilder::new();
         push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
-            let child = (leaf.push)(b);
-            // A function returning an option writes the result's flag
-            // itself; NA around it only needs a wrapper when it propagates.
-            if !out_option || (leaf.output_option && !any_option) {
-                return Ok(child);
-            }
-            Ok(b.push(NaLeaf {
-                flags: flags.clone(),
-                nsrc: srcs.len(),
-                out_flag: leaf.output.size(),
-                child_sets_flag: leaf.output_option,
-                child,
-            }))
+            Ok(leaf.push_fitted(b, &fit))
         })?;
         let kernel = builder.finish()?;
         // SAFETY: built just above for this array and `srcs`, whose data
@@ -508,6 +538,16 @@ impl Array {
         // those element types.
         unsafe { self.run_into(&kernel, srcs) }
     }
+}
+
+/// How a leaf meets the data types of its arguments and result (see
+/// [`Leaf::fit`]).
+pub(crate) struct LeafFit {
+    /// Per argument: the offset of its NA flag, if it is an option fed to
+    /// a plain parameter.
+    flags: SmallVec<[Option<usize>; INLINE_ARGS]>,
+    /// Whether the result is an option.
+    pub(crate) out_option: bool,
 }
 
 /// NA propagation around a leaf: if any option argument is NA, the result

@@ -207,6 +207,10 @@ struct Scan {
     marks: Vec<usize>,
 }
 
+/// The most operands the fast pass over the values takes (at most
+/// [`INLINE_ARGS`] of them with rows of their own).
+pub(crate) const OPERANDS: usize = MAX_LEAF_ARGS;
+
 /// Rows per unit of work for the threads of the per-row loop.
 const CHUNK_ROWS: usize = 1 << 12;
 
@@ -228,55 +232,30 @@ pub(super) fn apply_ragged(
     if srcs.len() > INLINE_ARGS {
         return Ok(None);
     }
-    let (dims, dtype) = ty.split_dims();
-    let Some((Dim::Var, outer)) = dims.split_last() else {
+    if ty.dtype().as_scalar() != Some(leaf.output)
+        || srcs.len() != leaf.inputs.len()
+        || srcs
+            .iter()
+            .zip(&leaf.inputs)
+            .any(|(a, t)| a.dtype().as_scalar() != Some(*t))
+    {
+        return Ok(None);
+    }
+    let sizes: SmallVec<[usize; INLINE_ARGS]> = leaf.inputs.iter().map(|t| t.size()).collect();
+    let out_size = leaf.output.size();
+    let Some(layout) = RowLayout::new(ty, srcs, &sizes, out_size) else {
         return Ok(None);
     };
-    let mut shape: SmallVec<[usize; 4]> = SmallVec::new();
-    for d in outer {
-        match d {
-            Dim::Fixed(n) => shape.push(*n),
-            _ => return Ok(None),
-        }
+    if let Some(out) = layout.fast(ty, srcs, flat)? {
+        return Ok(Some(out));
     }
-    if dtype.as_scalar() != Some(leaf.output) || srcs.len() != leaf.inputs.len() {
-        return Ok(None);
-    }
-    let nd = dims.len();
-    let mut ops: SmallVec<[Operand; INLINE_ARGS]> = SmallVec::new();
-    for (a, t) in srcs.iter().zip(&leaf.inputs) {
-        if a.dtype().as_scalar() != Some(*t) {
-            return Ok(None);
-        }
-        match operand(a, &shape, nd, t.size()) {
-            Some(op) => ops.push(op),
-            None => return Ok(None),
-        }
-    }
-    let out_size = leaf.output.size();
-    let rows: usize = shape.iter().product();
-    // An operand whose pairs the result can share: rows of the result's
-    // outer shape (none broadcast), starting at its values' first byte,
-    // of elements the result's size.
-    let share = srcs.iter().zip(&ops).position(|(a, op)| {
-        matches!(op.level, Level::Var { stride, .. } if stride == out_size as isize)
-            && a.ndim() == nd
-            && op.outer.iter().zip(&shape).all(|(&s, &n)| s != 0 || n <= 1)
-            && matches!(
-                crate::elwise::flat::innermost_var(a.arrmeta()),
-                Some((_, 0, _, _))
-            )
-    });
-    if let Some(seg) = Segments::plan(&shape, &ops) {
-        if let Some(fast) = seg.run(flat, &ops, rows, out_size)? {
-            let shared = share.filter(|&k| fast.total == 0 || fast.first[k] == 0);
-            let pairs = match shared {
-                Some(_) => None,
-                None => Some(fresh_pairs(&shape, &ops, rows, out_size)?),
-            };
-            return finish(ty, srcs, &shape, (fast.values, out_size), shared, pairs).map(Some);
-        }
-    }
+    let RowLayout {
+        shape,
+        ops,
+        rows,
+        share,
+        ..
+    } = layout;
     let mut pairs = crate::memory::try_zeroed(rows, PAIR_SIZE)?;
     let scan = self::scan(&shape, &ops, rows, out_size, &mut pairs)?;
     // The result's rows lie end to end from 0 either way (fresh pairs
@@ -346,6 +325,102 @@ pub(super) fn apply_ragged(
     }
     let pairs = MemoryBlock::from_vec(pairs);
     finish(ty, srcs, &shape, (values, out_size), shared, Some(pairs)).map(Some)
+}
+
+/// The operands of a result of fixed dimensions around one innermost
+/// `var`, as the passes over its rows read them.
+pub(crate) struct RowLayout {
+    /// The result's outer (fixed) shape.
+    shape: SmallVec<[usize; 4]>,
+    ops: SmallVec<[Operand; INLINE_ARGS]>,
+    /// The number of rows.
+    rows: usize,
+    /// The result's element size.
+    out_size: usize,
+    /// An operand whose pairs the result can share: rows of the result's
+    /// outer shape (none broadcast), starting at its values' first byte,
+    /// of elements the result's size.
+    share: Option<usize>,
+}
+
+impl RowLayout {
+    /// The layout of `srcs` (elements of `sizes[k]` bytes, no arrmeta of
+    /// their own) for a result of type `ty` (elements of `out_size`
+    /// bytes), or `None` when `ty` is not fixed dimensions around one
+    /// innermost `var` or an operand's layout is not one the passes take.
+    pub(crate) fn new(
+        ty: &Type,
+        srcs: &[&Array],
+        sizes: &[usize],
+        out_size: usize,
+    ) -> Option<RowLayout> {
+        let dims = ty.split_dims().0;
+        let Some((Dim::Var, outer)) = dims.split_last() else {
+            return None;
+        };
+        let shape = outer
+            .iter()
+            .map(|d| match d {
+                Dim::Fixed(n) => Some(*n),
+                _ => None,
+            })
+            .collect::<Option<SmallVec<[usize; 4]>>>()?;
+        let nd = dims.len();
+        let ops = srcs
+            .iter()
+            .zip(sizes)
+            .map(|(a, &size)| operand(a, &shape, nd, size))
+            .collect::<Option<SmallVec<[Operand; INLINE_ARGS]>>>()?;
+        let share = srcs.iter().zip(&ops).position(|(a, op)| {
+            matches!(op.level, Level::Var { stride, .. } if stride == out_size as isize)
+                && a.ndim() == nd
+                && op.outer.iter().zip(&shape).all(|(&s, &n)| s != 0 || n <= 1)
+                && matches!(
+                    crate::elwise::flat::innermost_var(a.arrmeta()),
+                    Some((_, 0, _, _))
+                )
+        });
+        Some(RowLayout {
+            rows: shape.iter().product(),
+            shape,
+            ops,
+            out_size,
+            share,
+        })
+    }
+
+    /// The fast pass: when every operand is 0-d, a value per row, or rows
+    /// of contiguous elements with the result's lengths lying end to end
+    /// (at most [`OPERANDS`] operands, [`INLINE_ARGS`] with distinct
+    /// rows), `flat` runs over runs of the values (values per row spread
+    /// over blocks) into a new result of type `ty`; `None` otherwise.
+    ///
+    /// `flat` must read and write elements of the layout's sizes.
+    pub(crate) fn fast(
+        &self,
+        ty: &Type,
+        srcs: &[&Array],
+        flat: &dyn FlatRun,
+    ) -> Result<Option<Array>, Error> {
+        let (shape, ops, rows, out_size) = (&self.shape, &self.ops, self.rows, self.out_size);
+        if ops.len() > OPERANDS {
+            return Ok(None);
+        }
+        let Some(seg) = Segments::plan(shape, ops) else {
+            return Ok(None);
+        };
+        let Some(fast) = seg.run(flat, ops, rows, out_size)? else {
+            return Ok(None);
+        };
+        let shared = self
+            .share
+            .filter(|&k| fast.total == 0 || fast.first[k] == 0);
+        let pairs = match shared {
+            Some(_) => None,
+            None => Some(fresh_pairs(shape, ops, rows, out_size)?),
+        };
+        finish(ty, srcs, shape, (fast.values, out_size), shared, pairs).map(Some)
+    }
 }
 
 /// The result: its values, and the pairs of operand `shared` or fresh
@@ -420,7 +495,7 @@ struct Segments {
     /// and the element size.
     sources: SmallVec<[(*const u8, isize, isize); INLINE_ARGS]>,
     /// Per operand with rows: its source.
-    of: [usize; INLINE_ARGS],
+    of: [usize; OPERANDS],
     /// The operands with a value per row: (operand, row 0's value, step).
     per_row: SmallVec<[(usize, *const u8, isize); INLINE_ARGS]>,
 }
@@ -436,7 +511,7 @@ unsafe impl Sync for Segments {}
 struct Fast {
     values: Arc<MemoryBlock>,
     total: usize,
-    first: [isize; INLINE_ARGS],
+    first: [isize; OPERANDS],
 }
 
 impl Segments {
@@ -445,7 +520,7 @@ impl Segments {
     fn plan(shape: &[usize], ops: &[Operand]) -> Option<Segments> {
         let mut out = Segments {
             sources: SmallVec::new(),
-            of: [0; INLINE_ARGS],
+            of: [0; OPERANDS],
             per_row: SmallVec::new(),
         };
         for (k, op) in ops.iter().enumerate() {
@@ -455,6 +530,8 @@ impl Segments {
                     let src = (op.data, linear_step(op, shape)?, op.size as isize);
                     out.of[k] = match out.sources.iter().position(|s| *s == src) {
                         Some(i) => i,
+                        // The rows are checked for up to four sources.
+                        None if out.sources.len() == INLINE_ARGS => return None,
                         None => {
                             out.sources.push(src);
                             out.sources.len() - 1
@@ -568,7 +645,7 @@ impl Segments {
             unreachable!("a fresh block has one owner")
         };
         let dst = Dst(block.as_mut_ptr());
-        let mut first = [0isize; INLINE_ARGS];
+        let mut first = [0isize; OPERANDS];
         for (k, op) in ops.iter().enumerate() {
             if matches!(op.level, Level::Var { .. }) {
                 first[k] = first_src[self.of[k]];
@@ -661,7 +738,7 @@ impl Segments {
         &self,
         flat: &dyn FlatRun,
         ops: &[Operand],
-        (first_src, first): (&[isize; INLINE_ARGS], &[isize; INLINE_ARGS]),
+        (first_src, first): (&[isize; INLINE_ARGS], &[isize; OPERANDS]),
         range: std::ops::Range<usize>,
         (begin, end): (usize, usize),
         dst: Dst,
@@ -672,8 +749,8 @@ impl Segments {
         // Runs result elements `at..at + len`, with the per-row operands
         // read from `spread` (their buffers) when given.
         let block = |at: usize, len: usize, spread: Option<(*const u8, usize)>| {
-            let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
-            let mut strides = [0isize; INLINE_ARGS];
+            let mut ptrs = [std::ptr::null::<u8>(); OPERANDS];
+            let mut strides = [0isize; OPERANDS];
             for (k, op) in ops.iter().enumerate() {
                 (ptrs[k], strides[k]) = match op.level {
                     Level::Var { base, .. } => (
@@ -812,8 +889,8 @@ impl Segments {
         let (p0, step0, size0) = self.sources[0];
         let mut pair = p0.wrapping_offset(range.start as isize * step0);
         let nper = self.per_row.len();
-        let mut vals: [(*const u8, isize, *mut T); INLINE_ARGS] =
-            [(std::ptr::null(), 0, std::ptr::null_mut()); INLINE_ARGS];
+        let mut vals: [(*const u8, isize, *mut T); OPERANDS] =
+            [(std::ptr::null(), 0, std::ptr::null_mut()); OPERANDS];
         for (j, &(_, v, step)) in self.per_row.iter().enumerate() {
             vals[j] = (
                 v.wrapping_offset(range.start as isize * step),

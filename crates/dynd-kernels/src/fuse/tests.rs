@@ -1,0 +1,138 @@
+use super::*;
+use crate::elwise::{apply, Leaf};
+
+fn f64s(n: usize) -> Array {
+    Array::from_vec((0..n).map(|i| i as f64 * 0.5 - 7.0).collect::<Vec<f64>>())
+}
+
+#[test]
+fn shared_steps_and_leaves_are_one() {
+    let a = f64s(10);
+    let mul = Leaf::map2(|x: f64, y: f64| x * y);
+    let mut p = Program::new();
+    let (x, y) = (p.leaf(&a), p.leaf(&a.clone()));
+    assert_eq!(x, y, "a clone is the same view of the same memory");
+    let s1 = p.call(&mul, &[x, x]).unwrap();
+    let s2 = p.call(&mul.clone(), &[x, x]).unwrap();
+    assert_eq!(s1, s2);
+    // Another function with the same types is another step.
+    let other = Leaf::map2(|x: f64, y: f64| x * y);
+    assert_ne!(p.call(&other, &[x, x]).unwrap(), s1);
+    assert_eq!(p.steps(), 2);
+}
+
+#[test]
+fn a_long_chain_reuses_its_buffers() {
+    let a = f64s(3 * BLOCK + 17);
+    let add1 = Leaf::map1(|x: f64| x + 1.0);
+    let mut p = Program::new();
+    let mut s = p.leaf(&a);
+    for _ in 0..20 {
+        s = p.call(&add1, &[s]).unwrap();
+    }
+    let Slot(Ref::Step(root)) = s else {
+        unreachable!()
+    };
+    let mut b = KernelBuilder::new();
+    let fused = p.fused(&mut b, root).unwrap();
+    assert_eq!(fused.nbuf, 2, "each step needs only its argument's buffer");
+    let r = p.eval(s, a.ty()).unwrap().unwrap();
+    let want: Vec<f64> = a
+        .to_vec::<f64>()
+        .unwrap()
+        .iter()
+        .map(|x| x + 20.0)
+        .collect();
+    assert_eq!(r.to_vec::<f64>().unwrap(), want);
+}
+
+#[test]
+fn a_step_error_has_the_results_index() {
+    // A failure in the third block of the second row.
+    let n = 3 * BLOCK;
+    let mut v = vec![1.0f64; 2 * n];
+    v[n + 2 * BLOCK + 5] = -1.0;
+    let a = Array::from_shape_vec(&[2, n], v).unwrap();
+    let sqrt = Leaf::try_map1(|x: f64| {
+        if x >= 0.0 {
+            Ok(x.sqrt())
+        } else {
+            Err(format!("sqrt of {x}"))
+        }
+    });
+    let mut p = Program::new();
+    let x = p.leaf(&a);
+    let s = p.call(&sqrt, &[x]).unwrap();
+    let e = p.eval(s, a.ty()).unwrap_err();
+    let plain = apply(&[&a], &sqrt).unwrap_err();
+    assert_eq!(e.to_string(), plain.to_string());
+    assert!(
+        e.to_string().ends_with(&format!("[1, {}]", 2 * BLOCK + 5)),
+        "{e}"
+    );
+}
+
+#[test]
+fn misuse_is_an_error() {
+    let a = f64s(4);
+    let neg = Leaf::map1(|x: f64| -x);
+    let mut p = Program::new();
+    let x = p.leaf(&a);
+    let s = p.call(&neg, &[x]).unwrap();
+    // A slot of another program.
+    let mut q = Program::new();
+    assert!(q.call(&neg, &[s]).is_err());
+    // Arguments of other types.
+    let i = p.leaf(&Array::from_vec(vec![1i32]));
+    assert!(p.call(&neg, &[i]).is_err());
+    // A result type of another data type.
+    assert!(p.eval(s, &"4 * float32".parse().unwrap()).is_err());
+    // Text does not convert in a fused pass.
+    assert!(p
+        .cast(x, &"string".parse().unwrap(), ErrorMode::Fractional)
+        .is_err());
+    // A leaf alone is not a program to run.
+    assert!(p.eval(x, a.ty()).unwrap().is_none());
+}
+
+#[test]
+fn ragged_rows_fuse_and_share_structure() {
+    let t: Type = "3 * var * float64".parse().unwrap();
+    let x = Array::from_json("[[1, 2], [], [3, 4, 5]]", Some(&t)).unwrap();
+    let y = Array::from_json("[[10, 20], [], [30, 40, 50]]", Some(&t)).unwrap();
+    let m = Array::from_json("[[100.5], [200], [300]]", None).unwrap();
+    let add = Leaf::map2(|a: f64, b: f64| a + b);
+    let mut p = Program::new();
+    let (lx, ly, lm) = (p.leaf(&x), p.leaf(&y), p.leaf(&m));
+    let s = p.call(&add, &[lx, ly]).unwrap();
+    let s = p.call(&add, &[s, lm]).unwrap();
+    let r = p.eval(s, &t).unwrap().expect("equal rows fuse");
+    assert_eq!(r.to_string(), "[[111.5, 122.5], [], [333, 344, 355]]");
+    assert!(
+        Arc::ptr_eq(r.data_block(), x.data_block()),
+        "x's rows are shared"
+    );
+    // Rows of other lengths are not taken here.
+    let z = Array::from_json("[[1], [], [3, 4, 5]]", Some(&t)).unwrap();
+    let mut p = Program::new();
+    let (lx, lz) = (p.leaf(&x), p.leaf(&z));
+    let s = p.call(&add, &[lx, lz]).unwrap();
+    assert!(p.eval(s, &t).unwrap().is_none());
+}
+
+#[test]
+fn eval_into_broadcasts_into_a_larger_out() {
+    let a = f64s(3);
+    let neg = Leaf::map1(|x: f64| -x);
+    let mut p = Program::new();
+    let x = p.leaf(&a);
+    let s = p.call(&neg, &[x]).unwrap();
+    let mut out = Array::zeros(&"2 * 3 * float64".parse().unwrap()).unwrap();
+    assert!(p.eval_into(s, &mut out).unwrap());
+    assert_eq!(out.to_string(), "[[7, 6.5, 6], [7, 6.5, 6]]");
+    let mut small = Array::zeros(&"2 * float64".parse().unwrap()).unwrap();
+    assert!(
+        !p.eval_into(s, &mut small).unwrap(),
+        "3 does not broadcast to 2"
+    );
+}
