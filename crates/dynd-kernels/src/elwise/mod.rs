@@ -542,6 +542,7 @@ impl Array {
 
 /// How a leaf meets the data types of its arguments and result (see
 /// [`Leaf::fit`]).
+#[derive(Clone)]
 pub(crate) struct LeafFit {
     /// Per argument: the offset of its NA flag, if it is an option fed to
     /// a plain parameter.

@@ -86,7 +86,7 @@ enum Ref {
 #[derive(Clone)]
 enum Op {
     /// A scalar function, with how it meets its arguments' types.
-    Call(Leaf, Arc<LeafFit>),
+    Call(Leaf, LeafFit),
     /// A conversion to the step's data type.
     Cast(ErrorMode),
 }
@@ -135,13 +135,16 @@ fn same_array(a: &Array, b: &Array) -> bool {
     Arc::ptr_eq(a.data_block(), b.data_block())
         && a.data_offset() == b.data_offset()
         && a.ty() == b.ty()
-        && Arc::ptr_eq(&a.arrmeta_arc(), &b.arrmeta_arc())
+        && std::ptr::eq(a.arrmeta(), b.arrmeta())
 }
 
 impl Program {
     /// An empty program.
     pub fn new() -> Program {
-        Program::default()
+        Program {
+            leaves: Vec::with_capacity(8),
+            steps: Vec::with_capacity(8),
+        }
     }
 
     /// A leaf: the array's elements, broadcast to the result. The same
@@ -228,7 +231,7 @@ impl Program {
         };
         let size = dtype.data_layout()?.size;
         Ok(self.push(Step {
-            op: Op::Call(leaf.clone(), Arc::new(fit)),
+            op: Op::Call(leaf.clone(), fit),
             args: args.into(),
             dtype,
             size,
@@ -323,8 +326,8 @@ impl Program {
     }
 
     /// The steps `root` needs, in order.
-    fn needed(&self, root: usize) -> Vec<usize> {
-        let mut need = vec![false; root + 1];
+    fn needed(&self, root: usize) -> SmallVec<[usize; 16]> {
+        let mut need: SmallVec<[bool; 16]> = smallvec![false; root + 1];
         need[root] = true;
         for j in (0..=root).rev() {
             if need[j] {
@@ -343,7 +346,7 @@ impl Program {
         let order = self.needed(root);
         // Buffers: each step's result lives in one from its step to its
         // last use; a step never writes the buffer of its own arguments.
-        let mut last_use = vec![0usize; root + 1];
+        let mut last_use: SmallVec<[usize; 16]> = smallvec![0; root + 1];
         for (at, &j) in order.iter().enumerate() {
             for a in &self.steps[j].args {
                 if let Ref::Step(i) = a.0 {
@@ -351,9 +354,9 @@ impl Program {
                 }
             }
         }
-        let mut free: Vec<usize> = Vec::new();
+        let mut free: SmallVec<[usize; 8]> = SmallVec::new();
         let mut nbuf = 0;
-        let mut buf_of = vec![usize::MAX; root + 1];
+        let mut buf_of: SmallVec<[usize; 16]> = smallvec![usize::MAX; root + 1];
         let mut steps: SmallVec<[FusedStep; 8]> = SmallVec::new();
         for (at, &j) in order.iter().enumerate() {
             let step = &self.steps[j];

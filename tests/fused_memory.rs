@@ -1,0 +1,105 @@
+//! A fused evaluation allocates its result and small block buffers, never
+//! an intermediate as large as the result: counted by a global allocator
+//! that records every allocation made while the expression is evaluated.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+
+use dynd::func::Eval;
+use dynd::nd::Array;
+
+/// The system allocator, counting while `ON` is set.
+struct Counting;
+
+static ON: AtomicBool = AtomicBool::new(false);
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
+
+fn note(size: usize) {
+    if ON.load(Relaxed) {
+        LARGEST.fetch_max(size, Relaxed);
+        TOTAL.fetch_add(size, Relaxed);
+    }
+}
+
+// SAFETY: every method forwards to the system allocator with the caller's
+// arguments; the counting touches only atomics.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        // SAFETY: forwarded contract.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        // SAFETY: forwarded contract.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded contract.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size);
+        // SAFETY: forwarded contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The largest allocation and the bytes allocated in all while `f` runs.
+fn measure(f: impl Fn() -> Array) -> (usize, usize, Array) {
+    LARGEST.store(0, Relaxed);
+    TOTAL.store(0, Relaxed);
+    ON.store(true, Relaxed);
+    let r = f();
+    ON.store(false, Relaxed);
+    (LARGEST.load(Relaxed), TOTAL.load(Relaxed), r)
+}
+
+/// One test, so that no other test allocates while this one counts.
+#[test]
+fn fused_evaluation_allocates_the_result_and_block_buffers_only() {
+    let n = 1 << 20;
+    let v = |k: f64| Array::from_vec((0..n).map(|i| i as f64 * k).collect::<Vec<f64>>());
+    let (a, b, c, d, e) = (v(1.0), v(0.5), v(0.25), v(2.0), v(3.0));
+    let result = n * 8;
+    // One-time set-up (the thread pool, the builtins' registry) is not
+    // the evaluation's.
+    rayon::join(|| (), || ());
+    let small = Array::from_vec(vec![1.0f64; 8]);
+    (&small * &small + &small * &small - &small)
+        .eval_fused()
+        .unwrap();
+    let (largest, total, r) = measure(|| (&a * &b + &c * &d - &e).eval().unwrap());
+    assert_eq!(r.get::<f64>(&[3]).unwrap(), 3.0 * 1.5 + 0.75 * 6.0 - 9.0);
+    assert!(
+        largest <= result,
+        "largest allocation {largest} > the result's {result}"
+    );
+    // Beyond the result: the plan, the steps' kernels, the threads' block
+    // buffers; nothing that grows with the arrays.
+    assert!(total <= result + (128 << 10), "{total} bytes allocated");
+    // Evaluated call by call, the intermediates are results of their own
+    // (freed blocks are reused, so three, not four).
+    let (_, stepwise, _) = measure(|| (&a * &b + &c * &d - &e).eval_stepwise().unwrap());
+    assert!(stepwise >= 3 * result, "{stepwise}");
+    drop(r);
+
+    // Ragged rows with the same structure and a value per row.
+    let rows = 100_000;
+    let offsets: Vec<usize> = (0..=rows).map(|i| i * 10 + i % 3).collect();
+    let total = *offsets.last().unwrap();
+    let vals = |k: f64| (0..total).map(|i| i as f64 * k).collect::<Vec<f64>>();
+    let x = Array::from_offsets(vals(1.0), &offsets).unwrap();
+    let y = Array::from_offsets(vals(0.5), &offsets).unwrap();
+    let m = Array::from_shape_vec(&[rows, 1], (0..rows).map(|i| i as f64).collect()).unwrap();
+    let (largest, all, _) = measure(|| ((&x - &m) * &y + 1.0).eval().unwrap());
+    assert!(largest <= total * 8, "{largest}");
+    assert!(all <= total * 8 + (128 << 10), "{all} bytes allocated");
+}
