@@ -189,6 +189,9 @@ fn sum_of_product(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n as u64));
     g.sample_size(10);
     for (name, pool) in pools() {
+        g.bench_function(format!("dynd_fused_sum_{name}"), |bn| {
+            pool.install(|| bn.iter(|| (black_box(&a) * &b).sum().unwrap()))
+        });
         g.bench_function(format!("dynd_eval_then_sum_{name}"), |bn| {
             pool.install(|| bn.iter(|| (black_box(&a) * &b).eval().unwrap().sum().unwrap()))
         });

@@ -402,3 +402,43 @@ fn remap(t: &Tree, n: usize) -> Tree {
         Tree::Select(c, x, y) => Tree::Select(b(c), b(x), b(y)),
     }
 }
+
+#[test]
+fn a_fused_sum_has_the_bits_of_summing_the_result() {
+    for (shape, k) in [
+        (vec![5000usize], 1.0),
+        (vec![70_001], 0.3),
+        (vec![300, 1100], 0.7),
+        (vec![1 << 18], 0.1),
+        (vec![3, 40_000], 0.2),
+        (vec![7, 6, 500], 0.9),
+    ] {
+        let n: usize = shape.iter().product();
+        let a = Array::from_shape_vec(&shape, seq(n, k)).unwrap();
+        let b = Array::from_shape_vec(&shape, seq(n, k * 1.7)).unwrap();
+        let e = &a * &b - 0.1;
+        let fused = e.sum().unwrap();
+        let by_hand = builtins::get("sum")
+            .unwrap()
+            .call(&[&e.eval_stepwise().unwrap()])
+            .unwrap();
+        assert_eq!(fused.ty(), by_hand.ty());
+        assert_eq!(
+            fused.get::<f64>(&[]).unwrap().to_bits(),
+            by_hand.get::<f64>(&[]).unwrap().to_bits(),
+            "{shape:?}"
+        );
+    }
+    // A layout the one-run pass does not take (a transposed leaf) and an
+    // integer result are summed from the evaluated result.
+    let m = Array::from_shape_vec(&[100, 100], seq(10_000, 0.5)).unwrap();
+    let t = m.transpose().unwrap();
+    let s = (&m * &t).sum().unwrap();
+    let want = builtins::get("sum")
+        .unwrap()
+        .call(&[&(&m * &t).eval_stepwise().unwrap()])
+        .unwrap();
+    assert_eq!(s.to_string(), want.to_string());
+    let i = Array::from_vec((0..5000i64).collect::<Vec<_>>());
+    assert_eq!((&i * 2i64).sum().unwrap().to_string(), "24995000");
+}

@@ -195,6 +195,27 @@ pub trait Eval {
     /// As [`Eval::eval`], and [`Error::Out`] for an `out` of another type.
     fn eval_into(&self, out: &mut Array) -> Result<(), Error>;
 
+    /// The sum of the expression's values over all its elements, as the
+    /// builtin `sum` of the evaluated result gives it (same type, same
+    /// bits), without making the result when the fused pass takes it: a
+    /// `float64` result whose leaves walk it as one run is computed and
+    /// folded a chunk at a time.
+    ///
+    /// ```
+    /// use dynd::func::Eval;
+    /// use dynd::nd::Array;
+    ///
+    /// let a = Array::from_vec((0..10_000).map(f64::from).collect::<Vec<_>>());
+    /// let s = (&a * &a).sum()?;
+    /// assert_eq!(s.get::<f64>(&[])?, 333_283_335_000.0);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Eval::eval`], then as `sum`.
+    fn sum(&self) -> Result<Array, Error>;
+
     /// The fused pass alone: `None` when the expression's layout is not one
     /// it takes, or when planning or running it fails (then
     /// [`Eval::eval`] evaluates node by node, which reports the error).
@@ -396,6 +417,18 @@ impl Eval for Expr<'_> {
             Some(r) => Ok(r),
             None => self.eval_stepwise(),
         }
+    }
+
+    fn sum(&self) -> Result<Array, Error> {
+        if size_hint(self) >= FUSE_MIN {
+            if let Some((p, root, ty)) = plan(self) {
+                if let Ok(Some(v)) = p.sum_f64(root, &ty) {
+                    return Ok(Array::from_scalar(v));
+                }
+            }
+        }
+        let v = self.eval()?;
+        crate::builtins::get("sum")?.call(&[&v])
     }
 
     fn eval_fused(&self) -> Option<Array> {

@@ -404,6 +404,166 @@ impl Program {
         })
     }
 
+    /// The result's axes (`shape`, destination strides `dst`) with each
+    /// leaf's strides along them, and the leaves' element sizes; `None`
+    /// when a leaf does not broadcast to `shape` by its fixed dimensions.
+    #[allow(clippy::type_complexity)]
+    fn dense_axes(
+        &self,
+        shape: &[usize],
+        dst: &[isize],
+    ) -> Result<Option<(SmallVec<[Axis; 8]>, SmallVec<[usize; 4]>)>, Error> {
+        let nd = shape.len();
+        let mut axes: SmallVec<[Axis; 8]> = (0..nd)
+            .map(|d| Axis {
+                size: shape[d],
+                dst: dst[d],
+                src: Strides::new(),
+            })
+            .collect();
+        let mut elem: SmallVec<[usize; 4]> = SmallVec::new();
+        for a in &self.leaves {
+            let Some(shift) = nd.checked_sub(a.ndim()) else {
+                return Ok(None);
+            };
+            for axis in &mut axes[..shift] {
+                axis.src.push(0);
+            }
+            let mut m = a.arrmeta();
+            for axis in &mut axes[shift..] {
+                let Some((n, stride, element)) = m.as_fixed() else {
+                    return Ok(None);
+                };
+                axis.src.push(match n {
+                    _ if n == axis.size && n != 1 => stride,
+                    1 => 0,
+                    _ => return Ok(None),
+                });
+                m = element;
+            }
+            if !plain(m) {
+                return Ok(None);
+            }
+            elem.push(a.dtype().data_layout()?.size);
+        }
+        Ok(Some((axes, elem)))
+    }
+
+    /// The sum of `root`'s values over all the elements of a result of
+    /// type `ty` (fixed dimensions over `float64`), without making the
+    /// result: the values are computed a chunk at a time into a buffer and
+    /// folded there. The grouping is the `sum` reduction's over a
+    /// contiguous array (fixed chunks, eight accumulators, pairwise), so
+    /// the bits are those of summing the evaluated result, on any number
+    /// of threads. `None` when the dtype is not `float64`, the result is
+    /// empty, or the leaves do not walk the result as one run.
+    ///
+    /// # Errors
+    ///
+    /// An error of a step, without an index.
+    pub fn sum_f64(&self, root: Slot, ty: &Type) -> Result<Option<f64>, Error> {
+        use crate::reduce::{fold_pairwise, fold_pairwise_exact, CHUNK, PARALLEL_RUN};
+        self.check(root)?;
+        let (Ref::Step(r), Some(Scalar::Float64)) = (root.0, ty.dtype().as_scalar()) else {
+            return Ok(None);
+        };
+        if self.dtype(root) != ty.dtype() || ty.has_var_dim() {
+            return Ok(None);
+        }
+        let mut shape: SmallVec<[usize; 8]> = SmallVec::new();
+        for d in ty.split_dims().0 {
+            match d {
+                Dim::Fixed(n) => shape.push(*n),
+                _ => return Ok(None),
+            }
+        }
+        // C-order strides of the result the sum stands for.
+        let mut dst: SmallVec<[isize; 8]> = smallvec![0; shape.len()];
+        let mut step = 8isize;
+        for (d, &n) in dst.iter_mut().zip(&shape).rev() {
+            *d = step;
+            step = step.saturating_mul(n.max(1) as isize);
+        }
+        let Some((axes, _)) = self.dense_axes(&shape, &dst)? else {
+            return Ok(None);
+        };
+        let plan = Plan::new(&axes, self.leaves.len(), Order::Index);
+        let Some((total, strides)) = plan.single_run() else {
+            return Ok(None);
+        };
+        if total == 0 {
+            return Ok(None);
+        }
+        let mut b = KernelBuilder::new();
+        let fused = self.fused(&mut b, r)?;
+        let kernel = b.finish()?;
+        let base: SmallVec<[Leaf0; 4]> = self.leaves.iter().map(|a| Leaf0(a.data_ptr())).collect();
+        let add = |x: f64, y: f64| x + y;
+        // The sum reduction's grouping: each row of the last dimension
+        // folded on its own (fixed chunks, pairwise), the rows then added
+        // in order.
+        let len = shape.last().copied().unwrap_or(1);
+        let rows = total / len;
+        let per_row = len.div_ceil(CHUNK);
+        // Chunk `c` of row `i`.
+        let chunk = |(i, c): (usize, usize)| -> Result<Option<f64>, KernelError> {
+            let at = i * len + c * CHUNK;
+            let m = CHUNK.min(len - c * CHUNK);
+            let src: SmallVec<[*const u8; 4]> = base
+                .iter()
+                .zip(&strides)
+                .map(|(p, &st)| p.0.wrapping_offset(at as isize * st))
+                .collect();
+            CHUNKS.with(|cell| {
+                let mut own = Vec::new();
+                let mut borrowed = cell.try_borrow_mut();
+                let values: &mut Vec<f64> = match borrowed.as_deref_mut() {
+                    Ok(v) => v,
+                    Err(_) => &mut own,
+                };
+                if values.len() < m {
+                    values.resize(CHUNK, 0.0);
+                }
+                let dst = values.as_mut_ptr().cast::<u8>();
+                fused.with_buffers(|bufs| {
+                    // SAFETY: elements `at..at + m` of the one run the
+                    // plan found (each leaf through its stride, valid by
+                    // the leaves' validated layouts); `dst` holds `m`
+                    // float64s, the root's data type.
+                    unsafe { fused.run_blocks(&kernel, bufs, dst, 8, &src, &strides, m) }
+                })?;
+                Ok(fold_pairwise(&values[..m], &add))
+            })
+        };
+        let parallel = total >= PARALLEL_RUN && rayon::current_num_threads() > 1;
+        // Rows a batch at a time, so the parts held stay few.
+        let batch = (4096 / per_row).max(1);
+        let mut acc: Option<f64> = None;
+        let mut parts: Vec<Option<f64>> = Vec::new();
+        for first in (0..rows).step_by(batch) {
+            let units =
+                (first..(first + batch).min(rows)).flat_map(|i| (0..per_row).map(move |c| (i, c)));
+            parts = if parallel {
+                use rayon::prelude::*;
+                let units: Vec<(usize, usize)> = units.collect();
+                units.into_par_iter().map(chunk).collect::<Result<_, _>>()?
+            } else {
+                parts.clear();
+                for u in units {
+                    parts.push(chunk(u)?);
+                }
+                parts
+            };
+            for row in parts.chunks(per_row) {
+                let row: SmallVec<[f64; 64]> = row.iter().flatten().copied().collect();
+                if let Some(r) = fold_pairwise_exact(&row, &add) {
+                    acc = Some(acc.map_or(r, |a| a + r));
+                }
+            }
+        }
+        Ok(acc)
+    }
+
     /// Evaluates `root` into `out`, a result of fixed dimensions; `false`
     /// when a leaf's layout is not one this pass takes.
     fn eval_dense(&self, root: Slot, out: &mut Array) -> Result<bool, Error> {
@@ -422,39 +582,9 @@ impl Program {
         if !plain(m) {
             return Ok(false);
         }
-        let nd = shape.len();
-        let mut axes: SmallVec<[Axis; 8]> = (0..nd)
-            .map(|d| Axis {
-                size: shape[d],
-                dst: dst[d],
-                src: Strides::new(),
-            })
-            .collect();
-        let mut elem: SmallVec<[usize; 4]> = SmallVec::new();
-        for a in &self.leaves {
-            let Some(shift) = nd.checked_sub(a.ndim()) else {
-                return Ok(false);
-            };
-            for axis in &mut axes[..shift] {
-                axis.src.push(0);
-            }
-            let mut m = a.arrmeta();
-            for axis in &mut axes[shift..] {
-                let Some((n, stride, element)) = m.as_fixed() else {
-                    return Ok(false);
-                };
-                axis.src.push(match n {
-                    _ if n == axis.size && n != 1 => stride,
-                    1 => 0,
-                    _ => return Ok(false),
-                });
-                m = element;
-            }
-            if !plain(m) {
-                return Ok(false);
-            }
-            elem.push(a.dtype().data_layout()?.size);
-        }
+        let Some((axes, elem)) = self.dense_axes(&shape, &dst)? else {
+            return Ok(false);
+        };
         let total: usize = shape.iter().product();
         let plan = Plan::new(&axes, self.leaves.len(), Order::Memory)
             .with_elem(&elem)
@@ -521,7 +651,19 @@ struct Fused {
     buf_words: usize,
 }
 
+/// A leaf's first element, handed to the threads of a fused sum.
+#[derive(Clone, Copy)]
+struct Leaf0(*const u8);
+
+// SAFETY: the pointer reaches a leaf array the program holds for the whole
+// sum; the threads only read through it.
+unsafe impl Send for Leaf0 {}
+// SAFETY: as above.
+unsafe impl Sync for Leaf0 {}
+
 thread_local! {
+    /// Each thread's chunk of values for a fused sum.
+    static CHUNKS: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
     /// Each thread's block buffers.
     static BUFFERS: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
 }

@@ -201,6 +201,17 @@ impl Plan {
         self
     }
 
+    /// When the plan is one run (at most one loop, not in tiles): its
+    /// length and each source's stride along it.
+    pub(crate) fn single_run(&self) -> Option<(usize, Strides)> {
+        match self.loops.as_slice() {
+            _ if self.empty => Some((0, smallvec![0; self.nsrc])),
+            [] => Some((1, smallvec![0; self.nsrc])),
+            [l] => Some((l.size, l.src.clone())),
+            _ => None,
+        }
+    }
+
     /// Runs `inner` over every innermost run of the plan: `inner(dst,
     /// dst_stride, src, src_strides, count)`. An error's path starts with
     /// the index in its run; it comes back with the caller's full index

@@ -239,10 +239,10 @@ const BLOCK: usize = 256;
 
 /// Elements per chunk of a run split across threads; a fixed size, so the
 /// grouping does not depend on the number of threads.
-const CHUNK: usize = 1 << 15;
+pub(crate) const CHUNK: usize = 1 << 15;
 
 /// Runs at least this long are split into chunks run in parallel.
-const PARALLEL_RUN: usize = 1 << 17;
+pub(crate) const PARALLEL_RUN: usize = 1 << 17;
 
 /// [`LayoutProblem::Read`]: `part` (a row's pair, a row) of a validated
 /// array read outside its block, which validation rules out.
@@ -310,7 +310,7 @@ pub fn normalize_axes(axes: Option<&[i64]>, ndim: usize, name: &str) -> Result<V
 
 /// The fold of `xs` with `f`: eight accumulators over blocks of
 /// [`BLOCK`], blocks combined pairwise. `None` for no elements.
-fn fold_pairwise<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+pub(crate) fn fold_pairwise<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
     if xs.len() <= BLOCK {
         return fold8(xs, f);
     }
@@ -365,7 +365,7 @@ fn fold_run<T: Element, F: Fn(T, T) -> T + Copy + Send + Sync>(xs: &[T], f: F) -
 }
 
 /// A pairwise tree over a few values, split in halves.
-fn fold_pairwise_exact<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+pub(crate) fn fold_pairwise_exact<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
     match xs.len() {
         0 => None,
         1 => Some(xs[0]),
