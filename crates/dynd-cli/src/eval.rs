@@ -1,15 +1,26 @@
-//! `dynd eval`: calls of builtins on JSON literals.
+//! `dynd eval`: expressions over JSON literals and named inputs, fused.
 //!
 //! ```text
-//! expr  := NAME '(' [arg {',' arg}] ')' | JSON
+//! expr  := sum [('<' | '<=' | '>' | '>=' | '==' | '!=') sum]
+//! sum   := term {('+' | '-') term}
+//! term  := unary {('*' | '/' | '%') unary}
+//! unary := '-' unary | power
+//! power := atom ['**' unary]
+//! atom  := NAME '(' [arg {',' arg}] ')' | NAME | '(' expr ')' | JSON
 //! arg   := NAME '=' expr | expr
 //! ```
+//!
+//! A bare `NAME` is an input bound with `--let NAME=JSON` (or
+//! `--let NAME=@file.json`). Operators are the builtins `add`, `subtract`,
+//! `multiply`, `divide`, `remainder`, `power` and the comparisons; the
+//! whole expression is evaluated as one fused pass where it can be
+//! (`dynd::func::Eval`).
 //!
 //! Besides the builtins (among them `cast(x, "TYPE", errmode="...")`,
 //! `zeros("TYPE")`, `ones("TYPE")` and `full("TYPE", VALUE)`),
 //! `array(VALUE, "TYPE")` gives a literal an explicit type.
 
-use dynd::func::builtins;
+use dynd::func::{builtins, Eval};
 use dynd::nd::{Array, Value};
 use dynd::ndt::{BroadcastMode, Type};
 
@@ -40,11 +51,41 @@ pub(crate) fn own() -> Vec<dynd::func::Callable> {
 #[derive(Debug)]
 enum Expr {
     Literal(Value),
+    /// An input bound with `--let`.
+    Var(String),
     Call {
         name: String,
         args: Vec<Expr>,
         kwargs: Vec<(String, Expr)>,
     },
+}
+
+/// The builtin an infix operator calls.
+fn operator(text: &str) -> Option<&'static str> {
+    Some(match text {
+        "+" => "add",
+        "-" => "subtract",
+        "*" => "multiply",
+        "/" => "divide",
+        "%" => "remainder",
+        "**" => "power",
+        "<" => "less",
+        "<=" => "less_equal",
+        ">" => "greater",
+        ">=" => "greater_equal",
+        "==" => "equal",
+        "!=" => "not_equal",
+        _ => return None,
+    })
+}
+
+/// A call of builtin `name` on `args`, as the operators make it.
+fn call(name: &str, args: Vec<Expr>) -> Expr {
+    Expr::Call {
+        name: name.into(),
+        args,
+        kwargs: Vec::new(),
+    }
 }
 
 /// How deeply calls may nest (`f(g(h(...)))`): the parser and the
@@ -121,8 +162,97 @@ impl Parser<'_> {
         }
     }
 
-    fn expr(&mut self) -> Result<Expr, String> {
+    /// The operator at the cursor among `ops` (longest first), consumed.
+    fn op(&mut self, ops: &[&'static str]) -> Option<&'static str> {
         self.ws();
+        let rest = &self.text[self.pos..];
+        let found = ops.iter().find(|o| rest.starts_with(**o))?;
+        // `*` is not the start of `**`, nor `<` of `<=`.
+        if ops
+            .iter()
+            .any(|o| o.len() > found.len() && rest.starts_with(o))
+        {
+            return None;
+        }
+        self.pos += found.len();
+        Some(found)
+    }
+
+    /// One level deeper, or the nesting error.
+    fn deeper(&mut self) -> Result<(), String> {
+        if self.depth == MAX_DEPTH {
+            return Err(error_at(
+                self.text,
+                self.pos,
+                &format!("expressions nest more than {MAX_DEPTH} deep"),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn expr(&mut self) -> Result<Expr, String> {
+        let left = self.sum()?;
+        Ok(match self.op(&["<=", ">=", "==", "!=", "<", ">"]) {
+            Some(op) => {
+                let right = self.sum()?;
+                call(operator(op).unwrap_or("equal"), vec![left, right])
+            }
+            None => left,
+        })
+    }
+
+    fn sum(&mut self) -> Result<Expr, String> {
+        let mut e = self.term()?;
+        while let Some(op) = self.op(&["+", "-"]) {
+            let right = self.term()?;
+            e = call(operator(op).unwrap_or("add"), vec![e, right]);
+        }
+        Ok(e)
+    }
+
+    fn term(&mut self) -> Result<Expr, String> {
+        let mut e = self.unary()?;
+        while let Some(op) = self.op(&["*", "/", "%"]) {
+            let right = self.unary()?;
+            e = call(operator(op).unwrap_or("multiply"), vec![e, right]);
+        }
+        Ok(e)
+    }
+
+    fn unary(&mut self) -> Result<Expr, String> {
+        self.ws();
+        // A minus before a digit is part of a JSON number.
+        let number = self.text[self.pos..]
+            .strip_prefix('-')
+            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        if !number && self.op(&["-"]).is_some() {
+            self.deeper()?;
+            let e = self.unary()?;
+            self.depth -= 1;
+            return Ok(call("negative", vec![e]));
+        }
+        let base = self.atom()?;
+        if self.op(&["**"]).is_some() {
+            self.deeper()?;
+            let exp = self.unary()?;
+            self.depth -= 1;
+            return Ok(call("power", vec![base, exp]));
+        }
+        Ok(base)
+    }
+
+    fn atom(&mut self) -> Result<Expr, String> {
+        self.ws();
+        if self.eat('(') {
+            self.deeper()?;
+            let e = self.expr()?;
+            if !self.eat(')') {
+                return Err(error_at(self.text, self.pos, "expected ')'"));
+            }
+            self.depth -= 1;
+            return Ok(e);
+        }
         if let Some(mut name) = self.ident() {
             // A method of a callable: `add.reduce`.
             if self.text[self.pos..].starts_with('.') {
@@ -133,20 +263,16 @@ impl Parser<'_> {
                 }
             }
             if !self.eat('(') {
-                return Err(error_at(
-                    self.text,
-                    self.pos,
-                    &format!("expected '(' after '{name}'"),
-                ));
+                if name.contains('.') {
+                    return Err(error_at(
+                        self.text,
+                        self.pos,
+                        &format!("expected '(' after '{name}'"),
+                    ));
+                }
+                return Ok(Expr::Var(name));
             }
-            if self.depth == MAX_DEPTH {
-                return Err(error_at(
-                    self.text,
-                    self.pos,
-                    &format!("calls nest more than {MAX_DEPTH} deep"),
-                ));
-            }
-            self.depth += 1;
+            self.deeper()?;
             let (mut args, mut kwargs) = (Vec::new(), Vec::new());
             if !self.eat(')') {
                 loop {
@@ -201,7 +327,11 @@ impl Parser<'_> {
 /// # Errors
 ///
 /// A message saying what was wrong and where.
-pub(crate) fn eval(text: &str, mode: BroadcastMode) -> Result<Array, String> {
+pub(crate) fn eval(
+    text: &str,
+    mode: BroadcastMode,
+    inputs: &[(String, Array)],
+) -> Result<Array, String> {
     let mut p = Parser {
         text,
         pos: 0,
@@ -212,7 +342,105 @@ pub(crate) fn eval(text: &str, mode: BroadcastMode) -> Result<Array, String> {
     if p.pos != text.len() {
         return Err(error_at(text, p.pos, "expected the end of the expression"));
     }
-    run(&e, mode)
+    lower(&e, mode, inputs)?.eval().map_err(|e| e.to_string())
+}
+
+/// An input binding, `NAME=JSON` or `NAME=@FILE` (a JSON file).
+///
+/// # Errors
+///
+/// A message naming the binding for a missing `=`, a name that is not one,
+/// an unreadable file or JSON that is not an array's value.
+pub(crate) fn binding(text: &str) -> Result<(String, Array), String> {
+    let Some((name, value)) = text.split_once('=') else {
+        return Err(format!("--let {text}: expected NAME=JSON or NAME=@FILE"));
+    };
+    let name = name.trim();
+    let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name {
+        return Err(format!("--let {text}: '{name}' is not a name"));
+    }
+    let json = match value.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("--let {name}: cannot read {path}: {e}"))?,
+        None => value.to_string(),
+    };
+    let a = Array::from_json(&json, None).map_err(|e| format!("--let {name}: {e}"))?;
+    Ok((name.to_string(), a))
+}
+
+/// The expression as one to fuse: inputs and literals as leaves,
+/// elementwise calls as nodes, other calls (keywords, `.reduce`, `array`)
+/// computed first.
+fn lower<'v>(
+    e: &Expr,
+    mode: BroadcastMode,
+    inputs: &'v [(String, Array)],
+) -> Result<dynd::nd::expr::Expr<'v>, String> {
+    use dynd::nd::expr::Expr as E;
+    match e {
+        Expr::Literal(v) => Ok(E::from(
+            Array::from_value(v, None).map_err(|e| e.to_string())?,
+        )),
+        Expr::Var(name) => match inputs.iter().find(|(n, _)| n == name) {
+            Some((_, a)) => Ok(E::from(a)),
+            None => {
+                let known: Vec<&str> = inputs.iter().map(|(n, _)| n.as_str()).collect();
+                Err(format!(
+                    "unknown name '{name}' ({}; bind one with --let {name}=JSON)",
+                    if known.is_empty() {
+                        "no inputs are bound".to_string()
+                    } else {
+                        format!("inputs: {}", known.join(", "))
+                    }
+                ))
+            }
+        },
+        Expr::Call { name, args, kwargs }
+            if kwargs.is_empty() && !name.contains('.') && name != "array" =>
+        {
+            let f = callable(name, mode)?;
+            let args = args
+                .iter()
+                .map(|a| lower(a, mode, inputs))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(f.expr(args))
+        }
+        Expr::Call { .. } => run(e, mode, inputs).map(E::from),
+    }
+}
+
+/// The callable `name` (a builtin, one of this tool's own, or
+/// `NAME.reduce` / `NAME.accumulate`), strict if asked.
+fn callable(name: &str, mode: BroadcastMode) -> Result<dynd::func::Callable, String> {
+    let lookup = |name: &str| {
+        builtins::get(name)
+            .ok()
+            .or_else(|| own().into_iter().find(|c| c.name() == name))
+    };
+    let found = match name.split_once('.') {
+        Some((base, "reduce")) => lookup(base).map(|c| c.reduce()),
+        Some((base, "accumulate")) => lookup(base).map(|c| c.accumulate()),
+        _ => lookup(name).map(Ok),
+    };
+    let Some(f) = found else {
+        let own = own();
+        let mut names: Vec<&str> = builtins::all().map(|c| c.name()).collect();
+        names.extend(own.iter().map(|c| c.name()));
+        names.extend(SPECIALS.iter().map(|(n, _)| *n));
+        names.sort_unstable();
+        return Err(format!(
+            "unknown function '{name}' (known: {})",
+            names.join(", ")
+        ));
+    };
+    let f = f.map_err(|e| e.to_string())?;
+    Ok(if mode == BroadcastMode::Strict {
+        f.strict()
+    } else {
+        f
+    })
 }
 
 fn string_arg(e: &Expr, what: &str) -> Result<String, String> {
@@ -227,10 +455,11 @@ fn type_arg(e: &Expr, what: &str) -> Result<Type, String> {
     s.parse::<Type>().map_err(|err| format!("{what}: {err}"))
 }
 
-fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
+/// `e` called as written: its arguments evaluated (fused), then the call.
+fn run(e: &Expr, mode: BroadcastMode, inputs: &[(String, Array)]) -> Result<Array, String> {
     let (name, args, kwargs) = match e {
-        Expr::Literal(v) => return Array::from_value(v, None).map_err(|e| e.to_string()),
         Expr::Call { name, args, kwargs } => (name.as_str(), args, kwargs),
+        _ => return lower(e, mode, inputs)?.eval().map_err(|e| e.to_string()),
     };
     let arity = |n: usize| {
         if args.len() == n {
@@ -265,39 +494,15 @@ fn run(e: &Expr, mode: BroadcastMode) -> Result<Array, String> {
             Array::from_value(v, Some(&type_arg(&args[1], "array's type")?)).map_err(err)
         }
         _ => {
-            let lookup = |name: &str| {
-                builtins::get(name)
-                    .ok()
-                    .or_else(|| own().into_iter().find(|c| c.name() == name))
-            };
-            let found = match name.split_once('.') {
-                Some((base, "reduce")) => lookup(base).map(|c| c.reduce()),
-                Some((base, "accumulate")) => lookup(base).map(|c| c.accumulate()),
-                _ => lookup(name).map(Ok),
-            };
-            let Some(f) = found else {
-                let own = own();
-                let mut names: Vec<&str> = builtins::all().map(|c| c.name()).collect();
-                names.extend(own.iter().map(|c| c.name()));
-                names.extend(SPECIALS.iter().map(|(n, _)| *n));
-                names.sort_unstable();
-                return Err(format!(
-                    "unknown function '{name}' (known: {})",
-                    names.join(", ")
-                ));
-            };
-            let mut f = f.map_err(|e| e.to_string())?;
-            if mode == BroadcastMode::Strict {
-                f = f.strict();
-            }
+            let f = callable(name, mode)?;
             let values = args
                 .iter()
-                .map(|a| run(a, mode))
+                .map(|a| run(a, mode, inputs))
                 .collect::<Result<Vec<_>, _>>()?;
             let refs: Vec<&Array> = values.iter().collect();
             let kw_values = kwargs
                 .iter()
-                .map(|(_, e)| run(e, mode))
+                .map(|(_, e)| run(e, mode, inputs))
                 .collect::<Result<Vec<_>, _>>()?;
             let kw_refs: Vec<(&str, &Array)> = kwargs
                 .iter()

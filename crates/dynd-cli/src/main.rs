@@ -69,15 +69,20 @@ enum Command {
         #[arg(allow_negative_numbers = true)]
         value: String,
     },
-    /// Evaluate calls of builtins on JSON literals, e.g. `add([[1], [2, 3]], [[4], [5]])`.
+    /// Evaluate an expression (fused): infix arithmetic and comparisons,
+    /// calls of builtins, JSON literals and inputs bound with --let, e.g.
+    /// `dynd eval --let x='[[1], [2, 3]]' 'x * 2 + 1 > 3'`.
     Eval {
         #[command(flatten)]
         out: Output,
         /// Strict (SlangPy) broadcasting: only 0-d values extend to more dimensions.
         #[arg(long)]
         strict: bool,
+        /// An input: NAME=JSON, or NAME=@FILE for a JSON file (repeatable).
+        #[arg(long = "let", value_name = "NAME=JSON")]
+        inputs: Vec<String>,
         /// The expression.
-        #[arg(allow_negative_numbers = true)]
+        #[arg(allow_hyphen_values = true)]
         expr: String,
     },
     /// The output type of a signature lifted elementwise over argument types.
@@ -258,18 +263,30 @@ fn run(command: Command) -> (Output, Result<Success, Failure>) {
             value,
             ty,
         } => (out, cast(&value, from.as_deref(), &ty, &errmode)),
-        Command::Eval { out, strict, expr } => (
+        Command::Eval {
             out,
-            eval::eval(
-                &expr,
-                if strict {
-                    BroadcastMode::Strict
-                } else {
-                    BroadcastMode::NumPy
-                },
-            )
-            .map(|a| array_success(&a))
-            .map_err(Failure::plain),
+            strict,
+            inputs,
+            expr,
+        } => (
+            out,
+            inputs
+                .iter()
+                .map(|b| eval::binding(b))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|inputs| {
+                    eval::eval(
+                        &expr,
+                        if strict {
+                            BroadcastMode::Strict
+                        } else {
+                            BroadcastMode::NumPy
+                        },
+                        &inputs,
+                    )
+                })
+                .map(|a| array_success(&a))
+                .map_err(Failure::plain),
         ),
         Command::Resolve {
             out,

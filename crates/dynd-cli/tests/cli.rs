@@ -432,7 +432,7 @@ fn eval_errors_say_what_and_where() {
     let (code, _, stderr) = dynd(&["eval", "--strict", "add([[1, 2], [3, 4]], [1, 2])"]);
     assert_eq!(code, 1);
     assert!(
-        stderr.starts_with("error: strict broadcasting: argument 1 (2 * int64)"),
+        stderr.starts_with("error: in 'add(a0, a1)': strict broadcasting: argument 1 (2 * int64)"),
         "{stderr}"
     );
     assert_eq!(
@@ -628,7 +628,24 @@ fn bad_input_from_the_shell_gets_an_error_not_a_crash() {
     let deep = format!("{}1{}", "negative(".repeat(5000), ")".repeat(5000));
     let (code, _, stderr) = dynd(&["eval", &deep]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("calls nest more than 64 deep"), "{stderr}");
+    assert!(
+        stderr.contains("expressions nest more than 64 deep"),
+        "{stderr}"
+    );
+    let parens = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+    let (code, _, stderr) = dynd(&["eval", &parens]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("expressions nest more than 64 deep"),
+        "{stderr}"
+    );
+    let minus = format!("{}1", "- ".repeat(5000));
+    let (code, _, stderr) = dynd(&["eval", &minus]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("expressions nest more than 64 deep"),
+        "{stderr}"
+    );
     assert!(
         stderr.len() < 1000,
         "the message shows a window, not the whole input"
@@ -662,4 +679,48 @@ fn bad_input_from_the_shell_gets_an_error_not_a_crash() {
     // Negative numbers are values, not flags.
     assert_eq!(dynd(&["cast", "-1", "int8"]).1, "-1\ntype: int8\n");
     assert_eq!(dynd(&["array", "-2.5"]).1, "-2.5\ntype: float64\n");
+}
+
+#[test]
+fn eval_takes_infix_expressions_over_named_inputs() {
+    let (code, out, err) = dynd(&[
+        "eval",
+        "--let",
+        "x=[[1], [2, 3]]",
+        "--let",
+        "y=[10, 20]",
+        "x * 2 + y > 22",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "[[false, false], [false, true]]\ntype: 2 * 2 * bool\n");
+    // Precedence: unary minus, then **, then * / %, then + -, then comparisons.
+    let (_, out, _) = dynd(&["eval", "--let", "x=[[1], [2, 3]]", "-x ** 2 + (1 - x) * 3"]);
+    assert_eq!(out, "[[-1], [-7, -15]]\ntype: 2 * var * int64\n");
+    let (_, out, _) = dynd(&["eval", "2 + 3 * 4 - 10 / 4 % 2"]);
+    assert_eq!(out, "13.5\ntype: float64\n");
+    let (_, out, _) = dynd(&["eval", "[1, 2] - -1 == [2, 3]"]);
+    assert_eq!(out, "[true, true]\ntype: 2 * bool\n");
+    // Calls and operators mix; inputs may come from files.
+    let dir = std::env::temp_dir().join(format!("dynd-cli-let-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("v.json");
+    std::fs::write(&file, "[3.0, 4.0]").unwrap();
+    let bind = format!("v=@{}", file.display());
+    let (code, out, err) = dynd(&["eval", "--let", &bind, "sqrt(v * v + 16) / 5"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "[1, 1.131370849898476]\ntype: 2 * float64\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Unknown names and bad bindings say what to do.
+    let (code, _, err) = dynd(&["eval", "--let", "x=[1]", "x + y"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("unknown name 'y' (inputs: x; bind one with --let y=JSON)"),
+        "{err}"
+    );
+    let (code, _, err) = dynd(&["eval", "--let", "1x=[1]", "1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("'1x' is not a name"), "{err}");
+    let (code, _, err) = dynd(&["eval", "--let", "x=[1, 2]", "x + [1, 2, 3]"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("in 'add(a0, a1)': cannot broadcast"), "{err}");
 }
