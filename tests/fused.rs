@@ -442,3 +442,26 @@ fn a_fused_sum_has_the_bits_of_summing_the_result() {
     let i = Array::from_vec((0..5000i64).collect::<Vec<_>>());
     assert_eq!((&i * 2i64).sum().unwrap().to_string(), "24995000");
 }
+
+/// A user's function, fused with the operators around it.
+#[dynd::elemental]
+fn smooth_step(x: f64, edge: f64) -> f64 {
+    let t = (x / edge).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+#[test]
+fn elemental_functions_take_part_in_fusion() {
+    let x = Array::from_vec(seq(6000, 0.01));
+    let e = smooth_step::expr(&x * 2.0, 1.5) * 10.0 + &x;
+    let r = fused(&e).unwrap();
+    let by_hand = (smooth_step::call(&(&x * 2.0).eval().unwrap(), 1.5).unwrap() * 10.0 + &x)
+        .eval_stepwise()
+        .unwrap();
+    assert_eq!(bits(&r), bits(&by_hand));
+    assert!(
+        e.to_string()
+            .starts_with("add(multiply(smooth_step(multiply(a0, 2), 1.5), 10), a1)"),
+        "{e}"
+    );
+}

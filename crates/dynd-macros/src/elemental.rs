@@ -997,6 +997,20 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 #call_body
             }
 
+            /// This function as a node of an expression, fused with the
+            /// rest of it when evaluated (`dynd::func::Eval`): arguments
+            /// are arrays, Rust numbers or expressions.
+            #vis fn expr<'__e>(
+                #(#pos_names: impl ::core::convert::Into<#krate::nd::expr::Expr<'__e>>,)*
+                #(#kw_names: impl ::core::convert::Into<#krate::nd::expr::Expr<'__e>>,)*
+            ) -> #krate::nd::expr::Expr<'__e> {
+                let args: ::std::vec::Vec<#krate::nd::expr::Expr<'__e>> = ::std::vec![
+                    #(::core::convert::Into::into(#pos_names),)*
+                    #(::core::convert::Into::into(#kw_names),)*
+                ];
+                Self::__callable().expr(args)
+            }
+
             #reduce_fn
         }
     };
