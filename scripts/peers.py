@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Times the ragged benchmark cases of `benches/ragged.rs` in NumPy and
-Awkward Array, so the notes can put dynd, hand-written Rust, ndarray, NumPy
-and Awkward side by side from one sitting.
+Awkward Array, and the expression cases of `benches/expr.rs` in NumPy and
+numexpr, so the notes can put dynd, hand-written Rust, ndarray and the
+Python peers side by side from one sitting.
 
-    python3 scripts/peers.py            # installs the peers on first use
+    python3 scripts/peers.py            # the ragged cases; installs the peers on first use
+    python3 scripts/peers.py expr       # the expression cases
     cargo bench --bench ragged          # the Rust side, in the same sitting
+    cargo bench --bench expr
 
 The peers are installed from PyPI into `.venv-peers/` (git-ignored) on the
 first run; nothing here runs in CI. The data are the benchmark's: 1e6 rows
@@ -60,6 +63,63 @@ def median_ms(f, repeat=15):
     return times[len(times) // 2]
 
 
+def values(n, k):
+    """The expression benchmark's values: ((i * (2k + 7) + k) % 1000) / 250 - 2."""
+    import numpy as np
+
+    i = np.arange(n, dtype=np.uint64)
+    return ((i * np.uint64(2 * k + 7) + np.uint64(k)) % np.uint64(1000)).astype(np.float64) / 250.0 - 2.0
+
+
+def expr_main():
+    in_venv()
+    import awkward as ak
+    import numexpr as ne
+    import numpy as np
+
+    print(f"NumPy {np.__version__}, numexpr {ne.__version__}, Awkward {ak.__version__}")
+    for n in [1_000, 100_000, 10_000_000]:
+        a, b, c, d, e = (values(n, k) for k in range(5))
+        x, y = values(n, 1), values(n, 2)
+        env = {"a": a, "b": b, "c": c, "d": d, "e": e, "x": x, "y": y}
+        repeat = 15 if n >= 10_000_000 else 200
+        cases = [
+            ("a*b + c*d - e (NumPy)", lambda: a * b + c * d - e),
+            ("sqrt(x*x + y*y) (NumPy)", lambda: np.sqrt(x * x + y * y)),
+        ]
+        for threads in (1, 2):
+            cases += [
+                (f"a*b + c*d - e (numexpr, {threads} thread(s))", (threads, "a*b + c*d - e")),
+                (f"sqrt(x*x + y*y) (numexpr, {threads} thread(s))", (threads, "sqrt(x*x + y*y)")),
+            ]
+        if n == 100_000:
+            cases.append(("(a*b + 1) * (a*b + 2) (NumPy)", lambda: (a * b + 1) * (a * b + 2)))
+            cases.append(("(a*b + 1) * (a*b + 2) (numexpr, 1 thread)", (1, "(a*b + 1) * (a*b + 2)")))
+        if n == 10_000_000:
+            cases.append(("sum(a*b) (NumPy (a*b).sum())", lambda: (a * b).sum()))
+            cases.append(("sum(a*b) (NumPy dot)", lambda: np.dot(a, b)))
+            cases.append(("sum(a*b) (numexpr sum, 1 thread)", (1, "sum(a*b)")))
+        for name, f in cases:
+            if isinstance(f, tuple):
+                threads, text = f
+                ne.set_num_threads(threads)
+                f = lambda text=text: ne.evaluate(text, local_dict=env)
+            ms = median_ms(f, repeat)
+            print(f"n={n:<9} {name:48s} {ms * 1e3:11.1f} us {ms * 1e6 / n:6.2f} ns/element")
+    # The ragged (x - m) / s with a mean and scale per row.
+    lens = np.array(lengths(ROWS), dtype=np.int64)
+    offsets = np.zeros(ROWS + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    total = int(offsets[-1])
+    xv = values(total, 3)
+    m, s_ = values(ROWS, 4), values(ROWS, 5) + 3.0
+    xr = ak.Array(ak.contents.ListOffsetArray(ak.index.Index64(offsets), ak.contents.NumpyArray(xv)))
+    ms = median_ms(lambda: (xr - m) / s_)
+    print(f"ragged (x - m) / s, 1e6 rows (Awkward)              {ms:9.2f} ms {ms * 1e6 / total:6.2f} ns/value")
+    ms = median_ms(lambda: (xv - np.repeat(m, lens)) / np.repeat(s_, lens))
+    print(f"ragged (x - m) / s, 1e6 rows (NumPy repeat)         {ms:9.2f} ms {ms * 1e6 / total:6.2f} ns/value")
+
+
 def main():
     in_venv()
     import awkward as ak
@@ -106,4 +166,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["expr"]:
+        expr_main()
+    else:
+        main()

@@ -470,3 +470,21 @@ fn folds_signatures_and_keywords() {
         "f: keyword 'k' of an elementwise callable needs a type and, if optional, a default"
     );
 }
+
+#[test]
+fn an_expression_error_names_its_node() {
+    use dynd::func::Eval;
+    let (a, b) = (dynd::nd::array![1.0, 2.0], dynd::nd::array![1.0, 2.0, 3.0]);
+    let e = (&a * 2.0 + (&b - 1.0)).eval().unwrap_err();
+    let dynd::Error::InExpr { node, source } = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(&**node, "add(multiply(a0, 2), subtract(a1, 1))");
+    assert!(
+        matches!(**source, dynd::Error::Broadcast { .. }),
+        "{source:?}"
+    );
+    assert!(e
+        .to_string()
+        .starts_with("in 'add(multiply(a0, 2), subtract(a1, 1))': "));
+}

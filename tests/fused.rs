@@ -455,7 +455,7 @@ fn elemental_functions_take_part_in_fusion() {
     let x = Array::from_vec(seq(6000, 0.01));
     let e = smooth_step::expr(&x * 2.0, 1.5) * 10.0 + &x;
     let r = fused(&e).unwrap();
-    let by_hand = (smooth_step::call(&(&x * 2.0).eval().unwrap(), 1.5).unwrap() * 10.0 + &x)
+    let by_hand = (smooth_step::call((&x * 2.0).eval().unwrap(), 1.5).unwrap() * 10.0 + &x)
         .eval_stepwise()
         .unwrap();
     assert_eq!(bits(&r), bits(&by_hand));

@@ -1,12 +1,16 @@
-//! Arithmetic operators on arrays, as lazily evaluated expressions.
+//! Expressions over arrays, evaluated lazily and fused.
 //!
 //! `&a * &b + &c` does not compute anything: it builds an [`Expr`] tree
-//! whose leaves are the arrays (shared, not copied) and Rust scalars. The
-//! callable layer evaluates it (`dynd::func::Eval::eval`) through the
-//! builtin `add`, `subtract`, `multiply`, `divide`, `remainder` and
-//! `negative` callables, so promotion, broadcasting, ragged rows and NA
-//! follow exactly the rules of calling them, and a shape or type error is
-//! an `Err` from `eval`, never a panic in the operator.
+//! whose leaves are the arrays (shared, not copied) and Rust scalars; the
+//! comparison methods ([`Expr::greater`], ...), [`Expr::cast`] and a
+//! callable's `expr` (any elementwise function, `#[elemental]` ones
+//! included) add nodes. The callable layer evaluates it
+//! (`dynd::func::Eval::eval`) in one pass over the result, each node
+//! resolved as the call of its builtin (`add`, `subtract`, `multiply`,
+//! `divide`, `remainder`, `power`, `negative`, the comparisons) would be,
+//! so promotion, broadcasting, ragged rows and NA follow exactly the rules
+//! of calling them, and a shape or type error is an `Err` from `eval`
+//! naming the node, never a panic in the operator.
 //!
 //! Operands may be `Array`, `&Array`, `Expr`, `&Expr` and the Rust numbers
 //! (the [`ScalarOperand`]s: `f64`, `f32`, `i64`, `i32`, `u64`, `u32`, `i16`,

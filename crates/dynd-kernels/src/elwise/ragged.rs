@@ -933,6 +933,21 @@ impl Segments {
                     *v = v.wrapping_offset(*step);
                 }
                 fill += len;
+            } else if fill + len <= BLOCK + 2 * SLACK {
+                // A longer row that still fits: no flush of its own (a
+                // flush is a call of the loop, dear for short blocks).
+                for (v, step, buf) in vals.iter_mut() {
+                    // SAFETY: the row's value, and buffer elements below
+                    // `BLOCK + 2 * SLACK`, by the contract.
+                    unsafe {
+                        let x = v.cast::<T>().read_unaligned();
+                        for j in fill..fill + len {
+                            buf.add(j).write(x);
+                        }
+                    }
+                    *v = v.wrapping_offset(*step);
+                }
+                fill += len;
             } else {
                 // A long row: the block so far, then the row in blocks.
                 if fill > 0 {
@@ -1013,6 +1028,19 @@ impl Segments {
                     for j in 0..SLACK {
                         p.add(j).write(x);
                     }
+                }
+                fill += len;
+                if fill >= BLOCK {
+                    flush(at, fill);
+                    at += fill;
+                    fill = 0;
+                }
+            } else if fill + len <= BLOCK + 2 * SLACK {
+                // A longer row that still fits: no flush of its own (a
+                // flush is a call of the loop, dear for short blocks).
+                for j in fill..fill + len {
+                    // SAFETY: buffer elements below `BLOCK + 2 * SLACK`.
+                    unsafe { buf.add(j).write(x) };
                 }
                 fill += len;
                 if fill >= BLOCK {
