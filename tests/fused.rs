@@ -465,3 +465,18 @@ fn elemental_functions_take_part_in_fusion() {
         "{e}"
     );
 }
+
+#[test]
+fn an_expression_is_an_argument_evaluated_once() {
+    let x = Array::from_vec(seq(5000, 0.01));
+    // An #[elemental] fn takes an expression where it takes an array.
+    let r = smooth_step::call(&x * 2.0, 1.5).unwrap();
+    let by_hand = smooth_step::call((&x * 2.0).eval().unwrap(), 1.5).unwrap();
+    assert_eq!(bits(&r), bits(&by_hand));
+    // A leaf is passed as the array itself, shared.
+    let r = smooth_step::call(Expr::from(&x), 1.5).unwrap();
+    assert_eq!(r.to_string(), smooth_step::call(&x, 1.5).unwrap().to_string());
+    // An error in the expression names its node.
+    let e = smooth_step::call(&x + &Array::from_vec(vec![1.0, 2.0]), 1.5).unwrap_err();
+    assert!(e.to_string().starts_with("in 'add(a0, a1)': "), "{e}");
+}

@@ -298,6 +298,15 @@ pub struct Callable {
     pub(crate) folding: Option<Folding>,
 }
 
+/// An empty resolution cache for a new callable. Making a callable also
+/// installs the evaluation of expressions passed where arrays are expected
+/// (see [`crate::eval`]): an expression can only call callables, so one
+/// exists before any expression is evaluated.
+fn new_cache() -> Arc<Mutex<Resolutions>> {
+    crate::eval::install();
+    Arc::default()
+}
+
 /// What a callable runs: typed overloads chosen by the arguments' data
 /// types, or one function over whole arrays (see [`Callable::function`]).
 #[derive(Clone)]
@@ -431,7 +440,7 @@ impl Callable {
             implementation: Implementation::Overloads(overloads.into()),
             mode: BroadcastMode::NumPy,
             keywords: Arc::from(Vec::new()),
-            cache: Arc::default(),
+            cache: new_cache(),
             folding: None,
         })
     }
@@ -446,7 +455,7 @@ impl Callable {
             implementation: Implementation::Overloads(vec![Overload::new(Leaf::map1(f))].into()),
             mode: BroadcastMode::NumPy,
             keywords: Arc::from(Vec::new()),
-            cache: Arc::default(),
+            cache: new_cache(),
             folding: None,
         }
     }
@@ -461,7 +470,7 @@ impl Callable {
             implementation: Implementation::Overloads(vec![Overload::new(Leaf::map2(f))].into()),
             mode: BroadcastMode::NumPy,
             keywords: Arc::from(Vec::new()),
-            cache: Arc::default(),
+            cache: new_cache(),
             folding: None,
         }
     }
@@ -528,7 +537,7 @@ impl Callable {
             }),
             mode: BroadcastMode::NumPy,
             keywords: keywords.into(),
-            cache: Arc::default(),
+            cache: new_cache(),
             folding: None,
         })
     }

@@ -109,6 +109,12 @@ pub fn select<'a>(
     builtin("where").expr([cond.into(), x.into(), y.into()])
 }
 
+/// Installs [`Eval::eval`] as the evaluation of expressions passed where
+/// an array is expected (`impl IntoArray for Expr`).
+pub(crate) fn install() {
+    dynd_kernels::expr::set_evaluator(|e| e.eval());
+}
+
 /// A builtin the operators call, looked up once.
 fn builtin(name: &'static str) -> &'static Callable {
     static OPS: OnceLock<Vec<(&'static str, Callable)>> = OnceLock::new();

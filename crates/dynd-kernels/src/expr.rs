@@ -31,11 +31,14 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
+use std::sync::OnceLock;
 
 use dynd_types::Type;
 
 use crate::array::Array;
 use crate::element::Element;
+use crate::value::IntoArray;
+use crate::Error;
 
 /// A binary arithmetic operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -295,6 +298,52 @@ impl fmt::Display for Expr<'_> {
     }
 }
 
+/// How the callable layer evaluates an expression (see
+/// [`set_evaluator`]).
+pub type Evaluator = fn(&Expr<'_>) -> Result<Array, Error>;
+
+/// The evaluator, set once by the callable layer.
+static EVALUATOR: OnceLock<Evaluator> = OnceLock::new();
+
+/// Installs the function that evaluates expressions passed where an array
+/// is expected ([`IntoArray`] for [`Expr`]). The callable layer installs
+/// its fused evaluation when it makes its first callable; later calls are
+/// ignored.
+#[doc(hidden)]
+pub fn set_evaluator(f: Evaluator) {
+    let _ = EVALUATOR.get_or_init(|| f);
+}
+
+impl IntoArray for &Expr<'_> {
+    /// The expression's value, evaluated once (fused); a leaf is its array.
+    fn into_array(self) -> Result<Array, Error> {
+        match (self, EVALUATOR.get()) {
+            (Expr::Leaf(a), _) => Ok((**a).clone()),
+            (e, Some(f)) => f(e),
+            (e, None) => Err(Error::NoEvaluator {
+                expr: e.to_string(),
+            }),
+        }
+    }
+}
+
+impl IntoArray for Expr<'_> {
+    /// As for `&Expr`.
+    fn into_array(self) -> Result<Array, Error> {
+        (&self).into_array()
+    }
+
+    fn into_arg<'b>(self) -> Result<Cow<'b, Array>, Error>
+    where
+        Self: 'b,
+    {
+        match self {
+            Expr::Leaf(a) => Ok(a),
+            e => e.into_array().map(Cow::Owned),
+        }
+    }
+}
+
 /// A Rust number usable as an operand (a 0-dimensional leaf of its own
 /// type). Sealed: the numbers listed in the [module docs](self).
 pub trait ScalarOperand: Element + sealed::Sealed {}
@@ -412,3 +461,21 @@ negate!(
     ['a], Expr<'a>, 'a;
     ['a, 'b], &'b Expr<'a>, 'a
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_expression_argument_needs_the_callable_layer() {
+        // This crate has no callables, so nothing installed an evaluator:
+        // a leaf is its array, anything else says what to do.
+        let a = Array::from_vec(vec![1.0, 2.0]);
+        let leaf = Expr::from(&a).into_arg().unwrap();
+        assert!(matches!(leaf, Cow::Borrowed(_)));
+        let e = (&a + 1.0).into_array().unwrap_err();
+        assert!(matches!(e, Error::NoEvaluator { .. }), "{e}");
+        assert!(e.to_string().contains("'add(a0, 1)'"), "{e}");
+        assert!(e.to_string().contains("Eval::eval"), "{e}");
+    }
+}

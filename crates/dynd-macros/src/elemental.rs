@@ -932,9 +932,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     });
     let call_body = if kw_names.is_empty() {
-        quote!(Self::__callable().call(&[#(&*#pos_names),*]))
+        quote!(__callable.call(&[#(&*#pos_names),*]))
     } else {
-        quote!(Self::__callable().call_kw(&[#(&*#pos_names),*], &[#((#kw_strs, &*#kw_names)),*]))
+        quote!(__callable.call_kw(&[#(&*#pos_names),*], &[#((#kw_strs, &*#kw_names)),*]))
     };
     let mod_doc =
         format!("The callable made by `#[elemental]` from [`{name_str}`](fn@{name_str}).");
@@ -992,6 +992,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
                 #(#pos_names: impl #krate::nd::IntoArray,)*
                 #(#kw_names: impl #krate::nd::IntoArray,)*
             ) -> ::core::result::Result<#krate::nd::Array, #krate::Error> {
+                // The callable first: making it installs the evaluation of
+                // expression arguments.
+                let __callable = Self::__callable();
                 #(let #pos_names = #krate::nd::IntoArray::into_arg(#pos_names)?;)*
                 #(let #kw_names = #krate::nd::IntoArray::into_arg(#kw_names)?;)*
                 #call_body

@@ -608,6 +608,17 @@ pub enum Error {
         /// The callable.
         name: String,
     },
+    /// An expression passed where an array is expected before the layer
+    /// that evaluates expressions (the callables) was loaded.
+    #[error(
+        "the expression '{expr}' cannot be evaluated here: expressions are \
+         evaluated by the callable layer, which no callable has loaded yet \
+         (evaluate it with `Eval::eval` first)"
+    )]
+    NoEvaluator {
+        /// The expression's text.
+        expr: String,
+    },
     /// An `out` array that does not fit the result.
     #[error("{name}: the out array has type {out}, but the result has type {result}")]
     Out {
