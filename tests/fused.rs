@@ -475,8 +475,234 @@ fn an_expression_is_an_argument_evaluated_once() {
     assert_eq!(bits(&r), bits(&by_hand));
     // A leaf is passed as the array itself, shared.
     let r = smooth_step::call(Expr::from(&x), 1.5).unwrap();
-    assert_eq!(r.to_string(), smooth_step::call(&x, 1.5).unwrap().to_string());
+    assert_eq!(
+        r.to_string(),
+        smooth_step::call(&x, 1.5).unwrap().to_string()
+    );
     // An error in the expression names its node.
     let e = smooth_step::call(&x + &Array::from_vec(vec![1.0, 2.0]), 1.5).unwrap_err();
     assert!(e.to_string().starts_with("in 'add(a0, a1)': "), "{e}");
+}
+
+/// `e` reduced by builtin `name` with `kw`, in parts (which must apply)
+/// and as the plain call on the evaluated value: equal types and bits.
+fn reduces_alike(e: &Expr<'_>, name: &str, kw: &[(&str, &Array)]) -> Array {
+    let r = builtins::get(name).unwrap();
+    reduced_alike(e, &r, kw)
+}
+
+fn reduced_alike(e: &Expr<'_>, r: &dynd::func::Callable, kw: &[(&str, &Array)]) -> Array {
+    let parts = e
+        .reduce_fused(r, kw)
+        .unwrap_or_else(|| panic!("{} of {e} {kw:?} is not computed in parts", r.name()));
+    let plain = r.call_kw(&[&e.eval_stepwise().unwrap()], kw).unwrap();
+    let what = format!("{} of {e} with {kw:?}", r.name());
+    assert_eq!(parts.ty(), plain.ty(), "types of {what}");
+    assert_eq!(parts.to_string(), plain.to_string(), "values of {what}");
+    if let (Some(p), Some(q)) = (bits(&parts), bits(&plain)) {
+        if let Some(i) = (0..p.len()).find(|&i| p[i] != q[i]) {
+            panic!(
+                "bits of {what} differ first at {i} of {}: {} vs {}",
+                p.len(),
+                f64::from_bits(p[i]),
+                f64::from_bits(q[i])
+            );
+        }
+    }
+    assert_eq!(bits(&parts).is_some(), bits(&plain).is_some());
+    assert_eq!(e.reduce(r, kw).unwrap().to_string(), plain.to_string());
+    parts
+}
+
+#[test]
+fn reductions_of_expressions_run_in_parts_and_agree() {
+    let (n, m) = (700, 300);
+    let a = Array::from_shape_vec(&[n, m], seq(n * m, 0.37)).unwrap();
+    let b = Array::from_shape_vec(&[m, n], seq(n * m, -0.11))
+        .unwrap()
+        .transpose()
+        .unwrap();
+    let w = Array::from_vec(seq(m, 0.5));
+    let e = (&a * &b + 1.0) / (&w + 2.0);
+    let ax = |v: &[i64]| Array::from_vec(v.to_vec());
+    let (one, minus, both, zero) = (Array::from_scalar(1i64), ax(&[-1]), ax(&[0, 1]), ax(&[0]));
+    let keep = Array::from_scalar(true);
+    let ddof = Array::from_scalar(1i64);
+    for name in [
+        "sum",
+        "mean",
+        "std",
+        "var",
+        "min",
+        "max",
+        "prod",
+        "count",
+        "kahan_sum",
+    ] {
+        reduces_alike(&e, name, &[("axis", &one)]);
+        reduces_alike(&e, name, &[("axis", &minus), ("keepdims", &keep)]);
+    }
+    reduces_alike(&e, "std", &[("axis", &one), ("ddof", &ddof)]);
+    // Over the outer axis: exact combinations only.
+    for name in ["min", "max", "count", "all", "any"] {
+        reduces_alike(&e, name, &[]);
+        reduces_alike(&e, name, &[("axis", &zero)]);
+        reduces_alike(&e, name, &[("axis", &both), ("keepdims", &keep)]);
+    }
+    // `sum` and `mean` of everything: the fused sum where the leaves walk
+    // the result as one run, row sums in parts otherwise (the transposed
+    // `b`, the broadcast `w`); as the `sum` reduction groups either way.
+    let one_run = (&a * 2.0 + 1.0) / &a;
+    for name in ["sum", "mean"] {
+        for e in [&e, &one_run] {
+            reduces_alike(e, name, &[]);
+            reduces_alike(e, name, &[("keepdims", &keep)]);
+            reduces_alike(e, name, &[("axis", &both)]);
+        }
+    }
+    let std = builtins::get("std").unwrap();
+    assert!(e.reduce_fused(&std, &[]).is_none());
+    assert!(e.reduce_fused(&std, &[("axis", &zero)]).is_none());
+    assert_eq!(
+        e.reduce(&std, &[]).unwrap().to_string(),
+        std.call(&[&e.eval().unwrap()]).unwrap().to_string()
+    );
+    // The conveniences.
+    let v = e.eval().unwrap();
+    for (got, name) in [
+        (e.sum(), "sum"),
+        (e.mean(), "mean"),
+        (e.min(), "min"),
+        (e.max(), "max"),
+        (e.std(), "std"),
+    ] {
+        let want = builtins::get(name).unwrap().call(&[&v]).unwrap();
+        assert_eq!(bits(&got.unwrap()), bits(&want), "{name}");
+    }
+    // An associative user operation, over the outer axis too.
+    let imax = dynd::func::Callable::map2("imax", |x: i64, y: i64| x.max(y))
+        .associative(None)
+        .unwrap()
+        .reduce()
+        .unwrap();
+    let i = Array::from_shape_vec(
+        &[n, m],
+        (0..(n * m) as i64).map(|k| (k * 7919) % 10007).collect(),
+    )
+    .unwrap();
+    let ie = &i * 3i64 - 5i64;
+    reduced_alike(&ie, &imax, &[]);
+    reduced_alike(&ie, &imax, &[("axis", &zero)]);
+    reduced_alike(&ie, &imax, &[("axis", &one)]);
+}
+
+#[test]
+fn reductions_of_ragged_and_na_expressions_agree() {
+    let rows = 20_000;
+    let offsets: Vec<usize> = (0..=rows).map(|i| i * 9 + (i * 7) % 5).collect();
+    let total = *offsets.last().unwrap();
+    let x = Array::from_offsets(seq(total, 0.3), &offsets).unwrap();
+    let y = Array::from_offsets(seq(total, -0.7), &offsets).unwrap();
+    let mu = Array::from_shape_vec(&[rows, 1], seq(rows, 0.01)).unwrap();
+    let e = (&x - &mu) * &y;
+    let one = Array::from_scalar(1i64);
+    for name in ["sum", "mean", "std", "min", "max", "count"] {
+        reduces_alike(&e, name, &[("axis", &one)]);
+    }
+    for name in ["min", "max", "count"] {
+        reduces_alike(&e, name, &[]);
+    }
+    // NA: propagated per group, or skipped.
+    let values = Array::from_shape_vec(&[1000, 300], seq(300_000, 0.5)).unwrap();
+    let valid = (0..300_000).map(|i| i % 1001 != 7).collect::<Vec<bool>>();
+    let valid = Array::from_shape_vec(&[1000, 300], valid).unwrap();
+    let o = Array::from_option_parts(&values, &valid).unwrap();
+    let e = &o * 2.0 - 1.0;
+    let skip = Array::from_scalar(true);
+    for name in ["sum", "mean", "min", "max"] {
+        reduces_alike(&e, name, &[("axis", &one)]);
+        reduces_alike(&e, name, &[("axis", &one), ("skip_na", &skip)]);
+    }
+    for name in ["min", "max"] {
+        reduces_alike(&e, name, &[]);
+        reduces_alike(&e, name, &[("skip_na", &skip)]);
+    }
+}
+
+#[test]
+fn a_failing_part_reports_the_plain_error() {
+    let (n, m) = (2000, 200);
+    let a =
+        Array::from_shape_vec(&[n, m], (0..n * m).map(|k| (k / 2500) as f64).collect()).unwrap();
+    // int8 overflows from element 320000 on (row 1600: not the first part).
+    let e = (&a * 1.0).cast(&"int8".parse().unwrap());
+    let sum = builtins::get("sum").unwrap();
+    let axis = Array::from_scalar(1i64);
+    let got = e.reduce(&sum, &[("axis", &axis)]).unwrap_err();
+    let want = sum
+        .call_kw(&[&a], &[])
+        .and_then(|_| e.eval_stepwise())
+        .unwrap_err();
+    assert_eq!(got.to_string(), want.to_string());
+}
+
+/// `a`'s values as bits, every NaN as one (a NaN's payload is not a
+/// promise of either path).
+fn canonical_bits(a: &Array) -> Option<Vec<u64>> {
+    let nan = f64::NAN.to_bits();
+    bits(a).map(|b| {
+        b.into_iter()
+            .map(|x| if f64::from_bits(x).is_nan() { nan } else { x })
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random trees over large enough leaves that a reduction runs in
+    /// several parts: in parts (where that applies) and as the plain call
+    /// on the evaluated value, the same results and errors.
+    #[test]
+    fn random_reductions_agree(
+        t in tree(10),
+        (r, c) in (300usize..700, 100usize..300),
+        salt in 0u64..50,
+        mismatch in prop::bool::weighted(0.1),
+        which in 0usize..9,
+        axis in 0usize..5,
+        keepdims in any::<bool>(),
+        skip_na in any::<bool>(),
+    ) {
+        let leaves = dense_leaves(r, c, salt, mismatch);
+        let t = remap(&t, leaves.len());
+        let e = build(&t, &leaves);
+        let name = ["sum", "mean", "min", "max", "std", "count", "all", "any", "prod"][which];
+        let red = builtins::get(name).unwrap();
+        let axes = [None, Some(vec![1i64]), Some(vec![-1]), Some(vec![0]), Some(vec![0, 1])];
+        let axis = axes[axis].clone().map(Array::from_vec);
+        let (keep, skip) = (Array::from_scalar(keepdims), Array::from_scalar(skip_na));
+        let mut kw: Vec<(&str, &Array)> = vec![("keepdims", &keep)];
+        if let Some(a) = &axis {
+            kw.push(("axis", a));
+        }
+        if skip_na && name != "count" {
+            kw.push(("skip_na", &skip));
+        }
+        let plain = e.eval_stepwise().and_then(|v| red.call_kw(&[&v], &kw));
+        let got = e.reduce(&red, &kw);
+        match (&got, &plain) {
+            (Ok(g), Ok(p)) => {
+                prop_assert_eq!(g.ty(), p.ty());
+                prop_assert_eq!(canonical_bits(g), canonical_bits(p), "{} of {}", name, e);
+                prop_assert_eq!(g.to_string(), p.to_string());
+            }
+            (Err(g), Err(p)) => prop_assert_eq!(g.to_string(), p.to_string()),
+            _ => prop_assert!(false, "{name} of {e}: {got:?} vs {plain:?}"),
+        }
+        if let (Some(parts), Ok(p)) = (e.reduce_fused(&red, &kw), &plain) {
+            prop_assert_eq!(canonical_bits(&parts), canonical_bits(p), "parts: {} of {}", name, e);
+            prop_assert_eq!(parts.to_string(), p.to_string());
+        }
+    }
 }

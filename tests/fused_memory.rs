@@ -52,6 +52,13 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The tests count one at a time (the counter is global).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// The largest allocation and the bytes allocated in all while `f` runs.
 fn measure(f: impl Fn() -> Array) -> (usize, usize, Array) {
     LARGEST.store(0, Relaxed);
@@ -65,6 +72,7 @@ fn measure(f: impl Fn() -> Array) -> (usize, usize, Array) {
 /// One test, so that no other test allocates while this one counts.
 #[test]
 fn fused_evaluation_allocates_the_result_and_block_buffers_only() {
+    let _one = one_at_a_time();
     let n = 1 << 20;
     let v = |k: f64| Array::from_vec((0..n).map(|i| i as f64 * k).collect::<Vec<f64>>());
     let (a, b, c, d, e) = (v(1.0), v(0.5), v(0.25), v(2.0), v(3.0));
@@ -102,4 +110,36 @@ fn fused_evaluation_allocates_the_result_and_block_buffers_only() {
     let (largest, all, _) = measure(|| ((&x - &m) * &y + 1.0).eval().unwrap());
     assert!(largest <= total * 8, "{largest}");
     assert!(all <= total * 8 + (128 << 10), "{all} bytes allocated");
+}
+
+#[test]
+fn a_reduced_expression_is_never_made_whole() {
+    let _one = one_at_a_time();
+    let (n, m) = (2000, 1000);
+    let a = Array::from_shape_vec(&[n, m], (0..n * m).map(|i| i as f64).collect()).unwrap();
+    let b = Array::from_vec((0..m).map(|i| i as f64 * 0.5).collect::<Vec<f64>>());
+    let std = dynd::func::builtins::get("std").unwrap();
+    let axis = Array::from_scalar(1i64);
+    rayon::join(|| (), || ());
+    let whole = n * m * 8;
+    for (what, f) in [
+        (
+            "std over rows",
+            &(|| (&a * &b - 1.0).reduce(&std, &[("axis", &axis)]).unwrap()) as &dyn Fn() -> Array,
+        ),
+        ("max", &|| (&a * &b - 1.0).max().unwrap()),
+        ("sum", &|| {
+            (&a.transpose().unwrap().transpose().unwrap() * &b)
+                .sum()
+                .unwrap()
+        }),
+    ] {
+        let (largest, total, _) = measure(f);
+        // Parts of 64 Ki elements (512 KiB), a few at a time per thread.
+        assert!(largest <= 1 << 20, "{what}: largest allocation {largest}");
+        assert!(
+            total < whole / 2,
+            "{what}: {total} bytes allocated of {whole}"
+        );
+    }
 }

@@ -296,6 +296,31 @@ pub struct Callable {
     /// regrouped, with this identity (if it has one), so it reduces and
     /// scans (see [`Callable::reduce`]).
     pub(crate) folding: Option<Folding>,
+    /// What kind of reduction this callable is, for evaluating it over an
+    /// expression a part at a time (see [`crate::eval`]).
+    pub(crate) reduction: ReductionKind,
+}
+
+/// How a reduction callable (`sum`, `min`, `NAME.reduce`, ...) may be
+/// computed over parts of its argument: every reduction treats the groups
+/// it folds independently, so parts along an axis it keeps give parts of
+/// the result; along a reduced axis, only an exact combination of the
+/// parts' results is allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReductionKind {
+    /// Not a reduction over an `axis` keyword.
+    None,
+    /// A reduction of the listed axes; parts along a reduced axis do not
+    /// combine bit for bit (`sum`, `prod`, `var`, `std`).
+    Axes,
+    /// `sum` and `mean`: over every axis of `float64` values, the fused
+    /// sum (`Program::sum_f64`) gives the same bits.
+    SumOrMean,
+    /// Parts' results combine with the reduction itself, exactly (`min`,
+    /// `max`, `all`, `any`, an associative `NAME.reduce`).
+    Combines,
+    /// Parts' results combine by summing them (`count`).
+    Counts,
 }
 
 /// An empty resolution cache for a new callable. Making a callable also
@@ -442,6 +467,7 @@ impl Callable {
             keywords: Arc::from(Vec::new()),
             cache: new_cache(),
             folding: None,
+            reduction: ReductionKind::None,
         })
     }
 
@@ -457,6 +483,7 @@ impl Callable {
             keywords: Arc::from(Vec::new()),
             cache: new_cache(),
             folding: None,
+            reduction: ReductionKind::None,
         }
     }
 
@@ -472,6 +499,7 @@ impl Callable {
             keywords: Arc::from(Vec::new()),
             cache: new_cache(),
             folding: None,
+            reduction: ReductionKind::None,
         }
     }
 
@@ -539,6 +567,7 @@ impl Callable {
             keywords: keywords.into(),
             cache: new_cache(),
             folding: None,
+            reduction: ReductionKind::None,
         })
     }
 

@@ -1,58 +1,15 @@
-//! Evaluating expressions ([`Expr`]): fused into one pass over the result.
-//!
-//! An expression is built by the operators (`&a * &b + 1.0`), the
-//! comparison methods (`x.greater(0.0)`), [`Expr::cast`], [`select`]
-//! (NumPy's `where`) and any callable's [`Callable::expr`] (builtins,
-//! `#[elemental]` functions, [`Callable::map2`], ...). Evaluating it:
-//!
-//! 1. resolves every node as calling it by hand would (the overload from
-//!    the arguments' types, promotion by casts, the broadcast result
-//!    type), once per distinct node;
-//! 2. runs the whole tree in one fused pass ([`dynd_kernels::fuse`]):
-//!    blocks of the result, each leaf read through its own strides, the
-//!    intermediate values in small per-thread buffers, common
-//!    subexpressions once, the result written once; ragged leaves whose
-//!    rows have equal lengths fuse over their values.
-//!
-//! Nodes that are not elementwise (gufuncs such as `dot`, callables with
-//! keywords or over whole arrays) are computed first and enter the pass
-//! as leaves; layouts the pass does not take (rows that broadcast, `var`
-//! above the last dimension, strings) are evaluated node by node
-//! ([`Eval::eval_stepwise`]). Either way the result, its type and any
-//! error are those of making the calls by hand, and an error names the
-//! node that failed:
-//!
-//! ```
-//! use dynd::func::{select, Callable, Eval};
-//! use dynd::nd::{array, Array};
-//!
-//! let (a, b) = (array![[1.0, 2.0], [3.0]], array![10.0, 20.0]);
-//! let r = (&a * 2.0 + &b.reshape([2, 1])?).eval()?;
-//! assert_eq!(r.to_string(), "[[12, 14], [26]]");
-//!
-//! // Any elementwise callable takes part, and so do comparisons.
-//! let hypot = Callable::map2("hypot", |x: f64, y: f64| x.hypot(y));
-//! let x = array![3.0, -5.0];
-//! let h = hypot.expr([Expr::from(&x), Expr::from(4.0)]);
-//! let r = select(Expr::from(&x).greater(0.0), h, -&x).eval()?;
-//! assert_eq!(r.to_string(), "[5, 5]");
-//!
-//! // Errors surface from `eval`, naming the node.
-//! let e = (&a * 2.0 + &Array::from_vec(vec![1.0, 2.0, 3.0])).eval().unwrap_err();
-//! assert!(e.to_string().starts_with("in 'add(multiply(a0, 2), a1)': "), "{e}");
-//! # use dynd::nd::expr::Expr;
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Evaluating expressions: [`Eval`], fused into one pass over the result.
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use smallvec::SmallVec;
 
+use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp};
 use dynd_kernels::fuse::{Program, Slot};
-use dynd_kernels::{Array, ErrorMode};
-use dynd_types::{broadcast, BroadcastMode, Type, TypeKind};
+use dynd_kernels::{Array, ErrorMode, Index};
+use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
 
 use crate::callable::{Body, Callable};
 use crate::error::Error;
@@ -134,6 +91,11 @@ fn builtin(name: &'static str) -> &'static Callable {
             "greater_equal",
             "negative",
             "where",
+            "sum",
+            "mean",
+            "min",
+            "max",
+            "std",
         ]
         .into_iter()
         .map(|n| {
@@ -178,9 +140,58 @@ fn call_of<'e, 'a>(e: &'e Expr<'a>) -> Result<Option<CallNode<'e, 'a>>, Error> {
     })
 }
 
-/// Evaluation of an [`Expr`] (in the prelude of the `dynd` facade).
+/// Evaluation of an [`Expr`] (in the prelude of the `dynd` facade): fused
+/// into one pass over the result.
+///
+/// An expression is built by the operators (`&a * &b + 1.0`), the
+/// comparison methods (`x.greater(0.0)`), [`Expr::cast`], [`select`]
+/// (NumPy's `where`) and any callable's [`Callable::expr`] (builtins,
+/// `#[elemental]` functions, [`Callable::map2`], ...). Evaluating it:
+///
+/// 1. resolves every node as calling it by hand would (the overload from
+///    the arguments' types, promotion by casts, the broadcast result
+///    type), once per distinct node;
+/// 2. runs the whole tree in one fused pass ([`dynd_kernels::fuse`]):
+///    blocks of the result, each leaf read through its own strides, the
+///    intermediate values in small per-thread buffers, common
+///    subexpressions once, the result written once; ragged leaves whose
+///    rows have equal lengths fuse over their values.
+///
+/// Nodes that are not elementwise (gufuncs such as `dot`, callables with
+/// keywords or over whole arrays) are computed first and enter the pass
+/// as leaves; layouts the pass does not take (rows that broadcast, `var`
+/// above the last dimension, strings) are evaluated node by node
+/// ([`Eval::eval_stepwise`]). Either way the result, its type and any
+/// error are those of making the calls by hand, and an error names the
+/// node that failed:
+///
+/// ```
+/// use dynd::func::{select, Callable, Eval};
+/// use dynd::nd::{array, Array};
+///
+/// let (a, b) = (array![[1.0, 2.0], [3.0]], array![10.0, 20.0]);
+/// let r = (&a * 2.0 + &b.reshape([2, 1])?).eval()?;
+/// assert_eq!(r.to_string(), "[[12, 14], [26]]");
+///
+/// // Any elementwise callable takes part, and so do comparisons.
+/// let hypot = Callable::map2("hypot", |x: f64, y: f64| x.hypot(y));
+/// let x = array![3.0, -5.0];
+/// let h = hypot.expr([Expr::from(&x), Expr::from(4.0)]);
+/// let r = select(Expr::from(&x).greater(0.0), h, -&x).eval()?;
+/// assert_eq!(r.to_string(), "[5, 5]");
+///
+/// // Reductions take the expression a part at a time (no temporary of
+/// // the whole value): `sum`, `mean`, `min`, `max`, `std`, `reduce`.
+/// assert_eq!((&a * 2.0).max()?.to_string(), "6");
+///
+/// // Errors surface from `eval`, naming the node.
+/// let e = (&a * 2.0 + &Array::from_vec(vec![1.0, 2.0, 3.0])).eval().unwrap_err();
+/// assert!(e.to_string().starts_with("in 'add(multiply(a0, 2), a1)': "), "{e}");
+/// # use dynd::nd::expr::Expr;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Eval {
-    /// The expression's value, fused (see the [module docs](self)): a new
+    /// The expression's value, fused (see [`Eval`]): a new
     /// array (a leaf alone is the array itself, shared).
     ///
     /// # Errors
@@ -221,6 +232,86 @@ pub trait Eval {
     ///
     /// As [`Eval::eval`], then as `sum`.
     fn sum(&self) -> Result<Array, Error>;
+
+    /// A reduction of the expression's value: `reduction.call_kw(&[&value],
+    /// kw)` (`sum`, `mean`, `min`, `max`, `std`, `count`, ... with `axis`,
+    /// `keepdims`, `ddof`, `skip_na`; an associative `NAME.reduce`), with
+    /// that call's result, type and errors, without making the value: the
+    /// expression is evaluated (fused) a part of the result's outer axis at
+    /// a time, on the threads above the parallel threshold, and each part
+    /// reduced while it is in cache.
+    ///
+    /// Parts along an axis the reduction keeps are parts of the result, so
+    /// the result is bit for bit the one-call result. Along a reduced outer
+    /// axis, the parts' results are combined only where that is exact
+    /// (`min`, `max`, `all`, `any`, `count`, `NAME.reduce` as its
+    /// associativity declares), and `sum`/`mean` of `float64` over every
+    /// axis fold with the `sum` reduction's grouping; other reductions over
+    /// the outer axis (`std` of every element, say), a `where` mask or an
+    /// `initial` value evaluate the expression first.
+    ///
+    /// ```
+    /// use dynd::func::{builtins, Eval};
+    /// use dynd::nd::{array, Array};
+    ///
+    /// let x = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    /// let std = builtins::get("std")?;
+    /// let axis = Array::from_scalar(1i64);
+    /// let r = (&x * 2.0).reduce(&std, &[("axis", &axis)])?;
+    /// let r2 = std.call_kw(&[&(&x * 2.0).eval()?], &[("axis", &axis)])?;
+    /// assert_eq!(r.to_string(), r2.to_string());
+    /// assert_eq!((&x - 3.5).max()?.to_string(), "2.5");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Eval::eval`], then as the reduction's call.
+    fn reduce(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Result<Array, Error>;
+
+    /// The mean of every element (the builtin `mean`; see [`Eval::reduce`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Eval::reduce`].
+    fn mean(&self) -> Result<Array, Error> {
+        self.reduce(builtin("mean"), &[])
+    }
+
+    /// The least element (the builtin `min`; see [`Eval::reduce`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Eval::reduce`] (an empty value has no least element).
+    fn min(&self) -> Result<Array, Error> {
+        self.reduce(builtin("min"), &[])
+    }
+
+    /// The greatest element (the builtin `max`; see [`Eval::reduce`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Eval::reduce`] (an empty value has no greatest element).
+    fn max(&self) -> Result<Array, Error> {
+        self.reduce(builtin("max"), &[])
+    }
+
+    /// The standard deviation of every element (the builtin `std`, `ddof`
+    /// 0; see [`Eval::reduce`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Eval::reduce`].
+    fn std(&self) -> Result<Array, Error> {
+        self.reduce(builtin("std"), &[])
+    }
+
+    /// [`Eval::reduce`] without its fallback: `None` when the reduction is
+    /// not computed in parts (the expression is small, the reduction or
+    /// its keywords do not allow it, the layout is not one the fused pass
+    /// takes, or something failed). For tests and benchmarks that need to
+    /// know which path ran.
+    fn reduce_fused(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Option<Array>;
 
     /// The fused pass alone: `None` when the expression's layout is not one
     /// it takes, or when planning or running it fails (then
@@ -426,15 +517,24 @@ impl Eval for Expr<'_> {
     }
 
     fn sum(&self) -> Result<Array, Error> {
-        if size_hint(self) >= FUSE_MIN {
-            if let Some((p, root, ty)) = plan(self) {
-                if let Ok(Some(v)) = p.sum_f64(root, &ty) {
-                    return Ok(Array::from_scalar(v));
-                }
+        self.reduce(builtin("sum"), &[])
+    }
+
+    fn reduce(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Result<Array, Error> {
+        if !matches!(self, Expr::Leaf(_)) && size_hint(self) >= FUSE_MIN {
+            if let Some(r) = reduce_in_parts(self, reduction, kw) {
+                return Ok(r);
             }
         }
         let v = self.eval()?;
-        crate::builtins::get("sum")?.call(&[&v])
+        reduction.call_kw(&[&v], kw)
+    }
+
+    fn reduce_fused(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Option<Array> {
+        if matches!(self, Expr::Leaf(_)) {
+            return None;
+        }
+        reduce_in_parts(self, reduction, kw)
     }
 
     fn eval_fused(&self) -> Option<Array> {
@@ -484,4 +584,214 @@ impl Eval for Expr<'_> {
     fn eval_stepwise(&self) -> Result<Array, Error> {
         stepwise(self, &mut 0).map(Cow::into_owned)
     }
+}
+
+/// Elements of the result evaluated at a time when reducing an expression
+/// (a part of 512 KiB of `float64`: it stays in the second-level cache
+/// between its evaluation and its reduction).
+const PART: usize = 1 << 16;
+
+/// `r` over `e`'s value, evaluated a part of the outer axis at a time (see
+/// [`Eval::reduce`]); `None` when that is not exact, not possible for the
+/// layout, or anything fails (the caller then makes the value and the
+/// plain call, which reports any error with its full index).
+fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<Array> {
+    use crate::callable::ReductionKind as K;
+    let known = |k: &str| matches!(k, "axis" | "keepdims" | "ddof" | "skip_na");
+    if r.reduction == K::None || !kw.iter().all(|(k, _)| known(k)) {
+        return None;
+    }
+    let (p, root, ty) = plan(e)?;
+    let (dims, dtype) = ty.split_dims();
+    let nd = dims.len();
+    let axes = match kw.iter().find(|(k, _)| *k == "axis") {
+        None => (0..nd).collect(),
+        Some((_, a)) => read_axes(a, nd)?,
+    };
+    let keepdims = match kw.iter().find(|(k, _)| *k == "keepdims") {
+        None => false,
+        Some((_, a)) => a.get::<bool>(&[]).ok()?,
+    };
+    let every_axis = nd > 0 && (0..nd).all(|d| axes.contains(&d));
+    // `sum` and `mean` of float64 over everything, as the `sum` reduction
+    // groups it: each row of the last dimension folded on its own, the
+    // rows' sums then added in order.
+    let whole_sum = r.reduction == K::SumOrMean
+        && every_axis
+        && dtype.as_scalar() == Some(Scalar::Float64)
+        && !ty.has_var_dim()
+        && kw.iter().all(|(k, _)| matches!(*k, "axis" | "keepdims"));
+    let finish_sum = |s: f64| -> Option<Array> {
+        let n: usize = dims.iter().map(|d| fixed(d).unwrap_or(0)).product();
+        let v = Array::from_scalar(if r.name() == "mean" { s / n as f64 } else { s });
+        if keepdims {
+            v.reshape(vec![1usize; nd]).ok()
+        } else {
+            Some(v)
+        }
+    };
+    if whole_sum {
+        // One run over the leaves: folded a chunk at a time.
+        if let Ok(Some(s)) = p.sum_f64(root, &ty) {
+            return finish_sum(s);
+        }
+    }
+    let n = fixed(dims.first()?)?;
+    // How the parts' results make the result.
+    enum Mode {
+        /// Parts of the result (the outer axis is kept).
+        Concat,
+        /// Stacked, then reduced again (an exact combination).
+        Combine(Callable),
+        /// Row sums, added in order.
+        RowSums,
+    }
+    let mode = match (axes.contains(&0), r.reduction) {
+        (false, _) => Mode::Concat,
+        (true, _) if whole_sum && nd >= 2 && dims.last().and_then(|d| fixed(d)) > Some(0) => {
+            Mode::RowSums
+        }
+        (true, K::Combines) => Mode::Combine(r.clone()),
+        (true, K::Counts) => Mode::Combine(builtin("sum").clone()),
+        (true, _) => return None,
+    };
+    // Whole rows of the outer axis per part (ragged rows: about 16 values).
+    let row: usize = if ty.has_var_dim() {
+        16
+    } else {
+        dims[1..].iter().map(|d| fixed(d).unwrap_or(1)).product()
+    };
+    let rows = (PART / row.max(1)).max(1);
+    let parts = n.div_ceil(rows);
+    if parts < 2 {
+        return None;
+    }
+    // The leaves along the outer axis are cut; the others broadcast.
+    let along = |a: &Array| a.ndim() == nd && a.arrmeta().as_fixed().is_some_and(|f| f.0 == n);
+    let var_outer = |a: &Array| a.ndim() == nd && a.arrmeta().as_fixed().is_none();
+    if p.leaves().iter().any(var_outer) {
+        return None;
+    }
+    let (keep, last) = (Array::from_scalar(true), Array::from_scalar(-1i64));
+    let (part_reduction, kw_part): (&Callable, SmallVec<[(&str, &Array); 4]>) = match &mode {
+        Mode::Concat => (r, kw.iter().copied().collect()),
+        Mode::Combine(_) => (
+            r,
+            kw.iter()
+                .copied()
+                .filter(|(k, _)| *k != "keepdims")
+                .chain([("keepdims", &keep)])
+                .collect(),
+        ),
+        Mode::RowSums => (builtin("sum"), smallvec::smallvec![("axis", &last)]),
+    };
+    let part = |k: usize| -> Option<Array> {
+        let (i0, i1) = (k * rows, ((k + 1) * rows).min(n));
+        let cut = Index::slice(Some(i0 as i64), Some(i1 as i64), 1);
+        let pk = p
+            .map_leaves(|a| {
+                if along(a) {
+                    a.index(std::slice::from_ref(&cut))
+                } else {
+                    Ok(a.clone())
+                }
+            })
+            .ok()?;
+        let outer = std::iter::once(Dim::Fixed(i1 - i0));
+        let tk = Type::with_dims(
+            outer.chain(dims[1..].iter().map(|&d| d.clone())),
+            dtype.clone(),
+        )
+        .ok()?;
+        let v = pk.eval(root, &tk).ok()??;
+        part_reduction.call_kw(&[&v], &kw_part).ok()
+    };
+    // The first part alone: its result's type says whether the parts'
+    // results can be put together.
+    let first = part(0)?;
+    if first.ty().has_var_dim() || first.ndim() == 0 {
+        return None;
+    }
+    let rest: Vec<Option<Array>> =
+        if n.saturating_mul(row) >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            (1..parts).into_par_iter().map(part).collect()
+        } else {
+            (1..parts).map(part).collect()
+        };
+    let results = std::iter::once(Some(first))
+        .chain(rest)
+        .collect::<Option<Vec<Array>>>()?;
+    if let Mode::RowSums = mode {
+        let mut acc: Option<f64> = None;
+        for v in &results {
+            for s in v.reshape([-1i64]).ok()?.to_vec::<f64>().ok()? {
+                acc = Some(acc.map_or(s, |a| a + s));
+            }
+        }
+        return finish_sum(acc?);
+    }
+    let (rdims, rdtype) = results[0].ty().split_dims();
+    let outer = Dim::Fixed(match mode {
+        Mode::Combine(_) => parts,
+        _ => n,
+    });
+    let whole = Type::with_dims(
+        std::iter::once(outer).chain(rdims[1..].iter().map(|&d| d.clone())),
+        rdtype.clone(),
+    )
+    .ok()?;
+    let mut out = Array::zeros(&whole).ok()?;
+    for (k, v) in results.iter().enumerate() {
+        let (i0, i1) = match mode {
+            Mode::Combine(_) => (k, k + 1),
+            _ => (k * rows, ((k + 1) * rows).min(n)),
+        };
+        let at = Index::slice(Some(i0 as i64), Some(i1 as i64), 1);
+        out.assign_at(&[at], v, ErrorMode::NoCheck).ok()?;
+    }
+    match mode {
+        Mode::Combine(c) => c.call_kw(&[&out], kw).ok(),
+        _ => Some(out),
+    }
+}
+
+/// A fixed dimension's size.
+fn fixed(d: &Dim) -> Option<usize> {
+    match d {
+        Dim::Fixed(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// The `axis` keyword's axes (one or a list; negative from the end) of
+/// an `nd`-dimensional value; `None` for anything else (the plain call
+/// then reports it).
+fn read_axes(a: &Array, nd: usize) -> Option<SmallVec<[usize; 4]>> {
+    let ty = Type::with_dims(
+        a.ty().split_dims().0.into_iter().cloned(),
+        Type::from(Scalar::Int64),
+    )
+    .ok()?;
+    let a = a.cast(&ty, ErrorMode::Fractional).ok()?;
+    let list: SmallVec<[i64; 4]> = match a.ndim() {
+        0 => smallvec::smallvec![a.get::<i64>(&[]).ok()?],
+        1 => {
+            let len = fixed(a.shape().first()?)?;
+            (0..len)
+                .map(|i| a.get::<i64>(&[i]).ok())
+                .collect::<Option<_>>()?
+        }
+        _ => return None,
+    };
+    let mut axes = SmallVec::new();
+    for x in list {
+        let d = if x < 0 { x + nd as i64 } else { x };
+        let d = usize::try_from(d).ok().filter(|&d| d < nd)?;
+        if axes.contains(&d) {
+            return None;
+        }
+        axes.push(d);
+    }
+    Some(axes)
 }

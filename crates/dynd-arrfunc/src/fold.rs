@@ -114,9 +114,12 @@ impl Callable {
             Keyword::maybe("where", None),
         ];
         let label = name.clone();
-        Callable::function(&name, SIGNATURE, keywords, move |args, kw| {
+        let mut c = Callable::function(&name, SIGNATURE, keywords, move |args, kw| {
             fold(&op, &label, args[0], kw)
-        })
+        })?;
+        // Declared associative: the results of parts combine with it.
+        c.reduction = crate::callable::ReductionKind::Combines;
+        Ok(c)
     }
 }
 

@@ -47,7 +47,7 @@ use dynd_macros::checked_signature;
 use dynd_types::{Scalar, ScalarCategory, Type};
 
 use crate::builtins::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
-use crate::callable::{Callable, Keyword, Kwargs};
+use crate::callable::{Callable, Keyword, Kwargs, ReductionKind};
 use crate::error::Error;
 
 /// What a reduction builtin computes.
@@ -80,10 +80,16 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
                     signature: &str,
                     keywords: &[&str],
                     f: fn(&'static str, &Array, &Opts) -> Result<Array, Error>| {
-        let c = Callable::function(name, signature, kw(keywords), move |args, kw| {
+        let mut c = Callable::function(name, signature, kw(keywords), move |args, kw| {
             f(name, args[0], &Opts::read(name, kw)?)
         })
         .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
+        c.reduction = match name {
+            "sum" | "mean" => ReductionKind::SumOrMean,
+            "min" | "max" | "all" | "any" => ReductionKind::Combines,
+            "count" | "null_count" => ReductionKind::Counts,
+            _ => ReductionKind::Axes,
+        };
         (name, c)
     };
     let full = checked_signature!(
@@ -98,7 +104,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         "(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any, skip_na: ?bool) -> Any"
     );
     let moment_kw = &["axis", "keepdims", "ddof", "where", "skip_na"][..];
-    let kahan = Callable::function(
+    let mut kahan = Callable::function(
         "kahan_sum",
         checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
         kw(&["axis", "keepdims"]),
@@ -115,6 +121,7 @@ pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
         },
     )
     .unwrap_or_else(|e| unreachable!("builtin kahan_sum: {e}"));
+    kahan.reduction = ReductionKind::Axes;
     let scan = |name: &'static str, op: Op| {
         let c = Callable::function(
             name,

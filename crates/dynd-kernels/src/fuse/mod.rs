@@ -169,6 +169,43 @@ impl Program {
         }
     }
 
+    /// The leaves, in the order they were first given.
+    pub fn leaves(&self) -> &[Array] {
+        &self.leaves
+    }
+
+    /// The same steps over other leaves: `f` gives each leaf's
+    /// replacement (a part of it, say, to evaluate the program a part of
+    /// the result at a time), of the same data type.
+    ///
+    /// # Errors
+    ///
+    /// An error of `f`; [`Error::DtypeMismatch`] for a replacement of
+    /// another data type.
+    pub fn map_leaves(
+        &self,
+        mut f: impl FnMut(&Array) -> Result<Array, Error>,
+    ) -> Result<Program, Error> {
+        let leaves = self
+            .leaves
+            .iter()
+            .map(|a| {
+                let b = f(a)?;
+                if b.dtype() != a.dtype() {
+                    return Err(Error::DtypeMismatch {
+                        actual: b.dtype().clone(),
+                        requested: a.dtype().clone(),
+                    });
+                }
+                Ok(b)
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(Program {
+            leaves,
+            steps: self.steps.clone(),
+        })
+    }
+
     /// The number of steps (shared ones counted once).
     pub fn steps(&self) -> usize {
         self.steps.len()

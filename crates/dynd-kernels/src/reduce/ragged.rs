@@ -392,6 +392,31 @@ unsafe fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T>(
     Some(acc[0])
 }
 
+/// The row `xs` (`1..=BLOCK` elements) folded as [`fold_wide`] folds it
+/// (the same lanes, `neutral` past the row's end, the same pairwise
+/// tree: the same bits), from the slice itself: for the rows whose last
+/// block would reach past the values.
+#[inline(always)]
+fn fold_wide_slice<T: Copy>(xs: &[T], neutral: T, f: &impl Fn(T, T) -> T) -> T {
+    let lane = |i: usize| xs.get(i).copied().unwrap_or(neutral);
+    let mut acc: [T; WIDE] = std::array::from_fn(lane);
+    let mut at = WIDE;
+    while at < xs.len() {
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = f(*a, lane(at + k));
+        }
+        at += WIDE;
+    }
+    let mut w = WIDE;
+    while w > 1 {
+        w /= 2;
+        for k in 0..w {
+            acc[k] = f(acc[k], acc[k + w]);
+        }
+    }
+    acc[0]
+}
+
 /// [`fold_unit_wide`] compiled for the CPU it runs on: with AVX2 where
 /// the CPU has it (a 16-lane block of `f64` is then four registers, not
 /// eight), as the baseline build otherwise. Both fold in the same order:
@@ -480,7 +505,16 @@ where
         let v = match wide {
             Some(v) => v,
             // A long row, one of the last few, or one `span` cannot place.
-            None => fold_row(rows.row(r).ok_or_else(|| outside(r))?, None, red),
+            None => {
+                let xs = rows.row(r).ok_or_else(|| outside(r))?;
+                if xs.is_empty() || xs.len() > BLOCK {
+                    fold_row(xs, None, red)
+                } else {
+                    // One of the last few: in `fold_wide`'s order, so a
+                    // row's sum does not depend on where it lies.
+                    Some(fold_wide_slice(xs, neutral, &f))
+                }
+            }
         };
         *o = match (start, v) {
             (Some(s), Some(v)) => f(s, v),
@@ -1120,5 +1154,42 @@ mod tests {
             .unwrap();
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&base), bits(&avx2));
+    }
+
+    /// A row folds to the same bits wherever it lies: the last rows of the
+    /// values (whose last block would reach past them) as the others.
+    #[test]
+    fn a_rows_fold_does_not_depend_on_where_it_lies() {
+        // Values whose sums round differently in another grouping.
+        let row = |n: usize, k: f64| {
+            (0..n)
+                .map(|i| ((i as f64 + k) * 0.7316).sin() * 1e3)
+                .collect::<Vec<f64>>()
+        };
+        let rows: Vec<Vec<f64>> = (0..40).map(|n| row(n, n as f64 * 0.37)).collect();
+        let mut padded = rows.clone();
+        padded.extend((0..4).map(|_| row(64, 0.5)));
+        let red = Reduction {
+            identity: Some(0.0),
+            combine: |x: f64, y: f64| x + y,
+            reorderable: true,
+            neutral: Some(-0.0),
+        };
+        let fold = |rows: Vec<Vec<f64>>| {
+            // The values exactly as long as the rows (no spare capacity).
+            let mut offsets = vec![0usize];
+            for r in &rows {
+                offsets.push(offsets.last().unwrap() + r.len());
+            }
+            let values: Vec<f64> = rows.concat();
+            let a = Array::from_offsets(values, &offsets).unwrap();
+            let rows = Rows::of(&a).unwrap();
+            let walk = RowSlices::<f64>::of(&rows).unwrap();
+            let lanes = walk.lanes::<u64>().unwrap();
+            let mut out = vec![0.0f64; rows.count];
+            fold_unit_wide(&walk, lanes, 0, &mut out, &red, (Some(0.0), -0.0), "sum").unwrap();
+            out.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        };
+        assert_eq!(fold(rows.clone())[..], fold(padded)[..rows.len()]);
     }
 }
