@@ -20,7 +20,7 @@ use common::{lengths, pools};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dynd::func::{builtins, ArrayExt, Eval};
 use dynd::nd::expr::Expr;
-use dynd::nd::Array;
+use dynd::nd::{zip, Array};
 use rayon::prelude::*;
 
 /// `n` values from a seeded sequence; `k` varies them.
@@ -59,6 +59,21 @@ fn abcde(c: &mut Criterion) {
                     })
                 },
             );
+            // A hand-written loop on the engine.
+            let mut out = Array::from_vec(vec![0.0f64; n]);
+            g.bench_function(BenchmarkId::new(format!("dynd_zip_into_{name}"), n), |bn| {
+                pool.install(|| {
+                    bn.iter(|| {
+                        zip((black_box(a), b, cc, d, e, &mut out))
+                            .par_for_each(
+                                |(a, b, c, d, e, o): (&f64, &f64, &f64, &f64, &f64, &mut f64)| {
+                                    *o = a * b + c * d - e
+                                },
+                            )
+                            .unwrap()
+                    })
+                })
+            });
         }
         let (va, vb, vc, vd, ve) = (&v[0][..], &v[1][..n], &v[2][..n], &v[3][..n], &v[4][..n]);
         g.bench_function(BenchmarkId::new("hand_1t", n), |bn| {
@@ -248,6 +263,40 @@ fn ragged(c: &mut Criterion) {
             pool.install(|| bn.iter(|| ((black_box(&x) - &m) / &s).eval_stepwise().unwrap()))
         });
     }
+    // Reduced per row without the standardised values.
+    let mean = builtins::get("mean").unwrap();
+    let axis = Array::from_scalar(1i64);
+    for (name, pool) in pools() {
+        g.bench_function(format!("dynd_fused_row_mean_{name}"), |bn| {
+            pool.install(|| {
+                bn.iter(|| {
+                    ((black_box(&x) - &m) / &s)
+                        .reduce(&mean, &[("axis", &axis)])
+                        .unwrap()
+                })
+            })
+        });
+        g.bench_function(format!("dynd_eval_then_row_mean_{name}"), |bn| {
+            pool.install(|| {
+                bn.iter(|| {
+                    let v = ((black_box(&x) - &m) / &s).eval().unwrap();
+                    mean.call_kw(&[&v], &[("axis", &axis)]).unwrap()
+                })
+            })
+        });
+    }
+    g.bench_function("hand_row_mean_1t", |bn| {
+        bn.iter(|| {
+            let vx = black_box(&vx);
+            (0..rows)
+                .map(|r| {
+                    let (mr, sr) = (vm[r], vs[r]);
+                    let row = &vx[offsets[r]..offsets[r + 1]];
+                    row.iter().map(|v| (v - mr) / sr).sum::<f64>() / row.len() as f64
+                })
+                .collect::<Vec<f64>>()
+        })
+    });
     g.bench_function("hand_per_row_1t", |bn| {
         bn.iter(|| {
             let vx = black_box(&vx);

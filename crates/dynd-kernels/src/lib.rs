@@ -135,6 +135,7 @@ pub mod take;
 mod validate;
 mod value;
 mod view;
+pub mod zip;
 
 pub use array::{infer_type, Array};
 pub use arrmeta::Arrmeta;

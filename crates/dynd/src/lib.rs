@@ -149,6 +149,9 @@ pub mod nd {
     pub use dynd_kernels::serde_impl;
     #[doc(inline)]
     pub use dynd_kernels::take::TakeMode;
+    /// Hand-written loops over several arrays on the loop engine.
+    #[doc(inline)]
+    pub use dynd_kernels::zip::{zip, Indexed, Operand, Zip};
     #[doc(inline)]
     pub use dynd_kernels::{
         array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, Index, IntoArray,

@@ -10,7 +10,7 @@ use super::*;
 use crate::arrmeta::Arrmeta;
 use crate::error::Error;
 use crate::kernel::{Child, KernelBuilder};
-use crate::loops::{push_dims, Aligned, Operands};
+use crate::loops::{push_dims, Aligned, Builds, Operands};
 
 /// The dimension levels of a type with their arrmeta records.
 pub(super) type Levels<'a> = SmallVec<[(&'a Dim, &'a Arrmeta); 8]>;
@@ -55,13 +55,13 @@ pub fn push_elwise<'a>(
 /// destination and the last `src_core[i]` of source `i`: the leaf is
 /// called with pointers to the first element of each operand's *core*
 /// (the sub-array those trailing dimensions span).
-pub(super) fn push_lifted<'a>(
-    b: &mut KernelBuilder<'a>,
+pub(crate) fn push_lifted<'a, C: Builds<'a>>(
+    b: &mut C,
     dst: (&'a Type, &'a Arrmeta),
     dst_core: usize,
     srcs: &[(&'a Type, &'a Arrmeta)],
     src_core: &[usize],
-    leaf: &mut dyn FnMut(&mut KernelBuilder<'a>) -> Result<Child, Error>,
+    leaf: &mut dyn FnMut(&mut C) -> Result<Child, Error>,
 ) -> Result<Child, Error> {
     let mut dst_levels = levels(dst.0, dst.1);
     dst_levels.truncate(dst_levels.len().saturating_sub(dst_core));

@@ -83,6 +83,7 @@ pub const MAX_LEAF_ARGS: usize = 16;
 pub use alloc::alloc_broadcast;
 use alloc::alloc_lifted;
 pub use dims::push_elwise;
+pub(crate) use dims::push_lifted;
 use dims::*;
 pub use flat::PARALLEL_MIN;
 use flat::*;
