@@ -598,7 +598,8 @@ fn reductions_of_expressions_run_in_parts_and_agree() {
 
 #[test]
 fn reductions_of_ragged_and_na_expressions_agree() {
-    let rows = 20_000;
+    // Three parts of about 2^18 values.
+    let rows = 70_000;
     let offsets: Vec<usize> = (0..=rows).map(|i| i * 9 + (i * 7) % 5).collect();
     let total = *offsets.last().unwrap();
     let x = Array::from_offsets(seq(total, 0.3), &offsets).unwrap();

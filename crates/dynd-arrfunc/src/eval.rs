@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp};
 use dynd_kernels::fuse::{Program, Slot};
-use dynd_kernels::{Array, ErrorMode, Index};
+use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
 use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
 
 use crate::callable::{Body, Callable};
@@ -655,13 +655,20 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
         (true, K::Counts) => Mode::Combine(builtin("sum").clone()),
         (true, _) => return None,
     };
-    // Whole rows of the outer axis per part (ragged rows: about 16 values).
-    let row: usize = if ty.has_var_dim() {
-        16
+    // Whole rows of the outer axis per part: elements per row from the
+    // fixed dimensions, or for ragged rows from the leaves' values (and
+    // larger parts: each costs a plan and a call, and short rows make
+    // many).
+    let (row, part_size) = if ty.has_var_dim() {
+        let values = p.leaves().iter().map(value_count).max().unwrap_or(0);
+        ((values / n).max(1), RAGGED_PART)
     } else {
-        dims[1..].iter().map(|d| fixed(d).unwrap_or(1)).product()
+        (
+            dims[1..].iter().map(|d| fixed(d).unwrap_or(1)).product(),
+            PART,
+        )
     };
-    let rows = (PART / row.max(1)).max(1);
+    let rows = (part_size / row.max(1)).max(1);
     let parts = n.div_ceil(rows);
     if parts < 2 {
         return None;
@@ -753,6 +760,32 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
     match mode {
         Mode::Combine(c) => c.call_kw(&[&out], kw).ok(),
         _ => Some(out),
+    }
+}
+
+/// Elements per part of a ragged result (see [`PART`]).
+const RAGGED_PART: usize = 1 << 18;
+
+/// The number of elements in `a`'s innermost `var` values (an estimate
+/// for a view: the values from its rows' start on); 0 without one.
+fn value_count(a: &Array) -> usize {
+    let mut m = a.arrmeta();
+    loop {
+        match m {
+            Arrmeta::Fixed { element, .. } => m = element,
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                element,
+                ..
+            } if !element.has_var() => {
+                let step = stride.unsigned_abs().max(1);
+                return values.len().saturating_sub(*offset) / step;
+            }
+            Arrmeta::Var { element, .. } => m = element,
+            _ => return 0,
+        }
     }
 }
 

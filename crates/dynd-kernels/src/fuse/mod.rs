@@ -499,7 +499,9 @@ impl Program {
     ///
     /// An error of a step, without an index.
     pub fn sum_f64(&self, root: Slot, ty: &Type) -> Result<Option<f64>, Error> {
-        use crate::reduce::{fold_pairwise, fold_pairwise_exact, CHUNK, PARALLEL_RUN};
+        use crate::reduce::{
+            fold8, fold_pairwise_blocks, fold_pairwise_exact, CHUNK, PAIRWISE_BLOCK, PARALLEL_RUN,
+        };
         self.check(root)?;
         let (Ref::Step(r), Some(Scalar::Float64)) = (root.0, ty.dtype().as_scalar()) else {
             return Ok(None);
@@ -558,18 +560,35 @@ impl Program {
                     Ok(v) => v,
                     Err(_) => &mut own,
                 };
-                if values.len() < m {
-                    values.resize(CHUNK, 0.0);
+                if values.len() < BLOCK {
+                    values.resize(BLOCK, 0.0);
                 }
-                let dst = values.as_mut_ptr().cast::<u8>();
-                fused.with_buffers(|bufs| {
-                    // SAFETY: elements `at..at + m` of the one run the
-                    // plan found (each leaf through its stride, valid by
-                    // the leaves' validated layouts); `dst` holds `m`
-                    // float64s, the root's data type.
-                    unsafe { fused.run_blocks(&kernel, bufs, dst, 8, &src, &strides, m) }
-                })?;
-                Ok(fold_pairwise(&values[..m], &add))
+                const _: () = assert!(BLOCK % PAIRWISE_BLOCK == 0);
+                // A block of values at a time, each folded (as the sum's
+                // blocks) while it is in the first-level cache; the
+                // blocks' folds then combine in the sum's tree.
+                let mut folds: SmallVec<[Option<f64>; 128]> = SmallVec::new();
+                let mut done = 0;
+                while done < m {
+                    let k = BLOCK.min(m - done);
+                    let src: SmallVec<[*const u8; 4]> = src
+                        .iter()
+                        .zip(&strides)
+                        .map(|(p, &st)| p.wrapping_offset(done as isize * st))
+                        .collect();
+                    let dst = values.as_mut_ptr().cast::<u8>();
+                    fused.with_buffers(|bufs| {
+                        // SAFETY: elements `at + done..` (`k` of them) of
+                        // the one run the plan found (each leaf through
+                        // its stride, valid by the leaves' validated
+                        // layouts); `dst` holds `BLOCK >= k` float64s, the
+                        // root's data type.
+                        unsafe { fused.run_blocks(&kernel, bufs, dst, 8, &src, &strides, k) }
+                    })?;
+                    folds.extend(values[..k].chunks(PAIRWISE_BLOCK).map(|b| fold8(b, &add)));
+                    done += k;
+                }
+                Ok(fold_pairwise_blocks(&folds, m, &add))
             })
         };
         let parallel = total >= PARALLEL_RUN && rayon::current_num_threads() > 1;

@@ -323,9 +323,36 @@ pub(crate) fn fold_pairwise<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Optio
     }
 }
 
+/// [`fold_pairwise`] of `len` elements from the folds of its blocks:
+/// `blocks[i]` is [`fold8`] of elements `i * BLOCK..` (up to `BLOCK` of
+/// them), so the blocks can be folded as their values are made, while
+/// they are in cache. The same tree, so the same result.
+pub(crate) fn fold_pairwise_blocks<T: Copy, F: Fn(T, T) -> T>(
+    blocks: &[Option<T>],
+    len: usize,
+    f: &F,
+) -> Option<T> {
+    if len <= BLOCK {
+        return blocks.first().copied().flatten();
+    }
+    let half = ((len / 2).div_ceil(BLOCK) * BLOCK).min(len);
+    let (a, b) = blocks.split_at((half / BLOCK).min(blocks.len()));
+    match (
+        fold_pairwise_blocks(a, half, f),
+        fold_pairwise_blocks(b, len - half, f),
+    ) {
+        (Some(x), Some(y)) => Some(f(x, y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// The elements folded per block by [`fold_pairwise`] (see
+/// [`fold_pairwise_blocks`]).
+pub(crate) const PAIRWISE_BLOCK: usize = BLOCK;
+
 /// Eight interleaved accumulators, then combined pairwise.
 #[inline(always)]
-fn fold8<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+pub(crate) fn fold8<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
     if xs.len() < 16 {
         let (first, rest) = xs.split_first()?;
         return Some(rest.iter().fold(*first, |a, &x| f(a, x)));
@@ -1093,4 +1120,30 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Folding block by block gives the pairwise fold's bits, at every
+    /// length (full and partial last blocks, odd splits).
+    #[test]
+    fn pairwise_from_blocks_is_pairwise() {
+        let xs: Vec<f64> = (0..CHUNK)
+            .map(|i| ((i as f64) * 0.7316).sin() * 1e3)
+            .collect();
+        let add = |x: f64, y: f64| x + y;
+        let lens = (0..1200).chain([4095, 4096, 4097, 30_001, CHUNK - 1, CHUNK]);
+        for len in lens {
+            let xs = &xs[..len];
+            let blocks: Vec<Option<f64>> = xs.chunks(BLOCK).map(|b| fold8(b, &add)).collect();
+            let want = fold_pairwise(xs, &add).map(f64::to_bits);
+            assert_eq!(
+                fold_pairwise_blocks(&blocks, len, &add).map(f64::to_bits),
+                want,
+                "{len}"
+            );
+        }
+    }
 }
