@@ -96,6 +96,10 @@ fn builtin(name: &'static str) -> &'static Callable {
             "min",
             "max",
             "std",
+            "var",
+            "sqrt",
+            "divide",
+            "count",
         ]
         .into_iter()
         .map(|n| {
@@ -242,13 +246,19 @@ pub trait Eval {
     /// reduced while it is in cache.
     ///
     /// Parts along an axis the reduction keeps are parts of the result, so
-    /// the result is bit for bit the one-call result. Along a reduced outer
-    /// axis, the parts' results are combined only where that is exact
-    /// (`min`, `max`, `all`, `any`, `count`, `NAME.reduce` as its
-    /// associativity declares), and `sum`/`mean` of `float64` over every
-    /// axis fold with the `sum` reduction's grouping; other reductions over
-    /// the outer axis (`std` of every element, say), a `where` mask or an
-    /// `initial` value evaluate the expression first.
+    /// the result is bit for bit the one-call result (a `where` mask is cut
+    /// with the leaves). Along a reduced outer axis the parts' results are
+    /// combined: exactly for `min`, `max`, `all`, `any`, `count` and
+    /// `NAME.reduce` (as its associativity declares); `sum`/`mean` of
+    /// dense `float64` values over every axis fold with the `sum`
+    /// reduction's own grouping (bit for bit); of ragged values, the
+    /// parts' sums add pairwise; `var`/`std` of `float64` combine the
+    /// parts' means and squared deviations in order (Chan, Golub and
+    /// LeVeque). Those last two keep the plain reductions' accuracy rules
+    /// (two passes, pairwise sums) and give the same bits on any number of
+    /// threads, but not always the one call's last bits. Anything else
+    /// (a `prod` across the outer axis, `initial` that would fold in more
+    /// than once, `skip_na` with `var`) evaluates the expression first.
     ///
     /// ```
     /// use dynd::func::{builtins, Eval};
@@ -597,7 +607,13 @@ const PART: usize = 1 << 16;
 /// plain call, which reports any error with its full index).
 fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<Array> {
     use crate::callable::ReductionKind as K;
-    let known = |k: &str| matches!(k, "axis" | "keepdims" | "ddof" | "skip_na");
+    let known = |k: &str| {
+        matches!(
+            k,
+            "axis" | "keepdims" | "ddof" | "skip_na" | "where" | "initial"
+        )
+    };
+    let only = |allowed: &[&str]| kw.iter().all(|(k, _)| allowed.contains(k));
     if r.reduction == K::None || !kw.iter().all(|(k, _)| known(k)) {
         return None;
     }
@@ -620,7 +636,7 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
         && every_axis
         && dtype.as_scalar() == Some(Scalar::Float64)
         && !ty.has_var_dim()
-        && kw.iter().all(|(k, _)| matches!(*k, "axis" | "keepdims"));
+        && only(&["axis", "keepdims"]);
     let finish_sum = |s: f64| -> Option<Array> {
         let n: usize = dims.iter().map(|d| fixed(d).unwrap_or(0)).product();
         let v = Array::from_scalar(if r.name() == "mean" { s / n as f64 } else { s });
@@ -645,16 +661,39 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
         Combine(Callable),
         /// Row sums, added in order.
         RowSums,
+        /// Sums of ragged values over every axis, added pairwise.
+        PartialSums,
+        /// Means and squared deviations, combined in order (`var`, `std`).
+        Moments,
     }
+    let float64 = dtype.as_scalar() == Some(Scalar::Float64);
+    let moments = matches!(r.name(), "var" | "std") && r.reduction == K::Axes;
     let mode = match (axes.contains(&0), r.reduction) {
         (false, _) => Mode::Concat,
         (true, _) if whole_sum && nd >= 2 && dims.last().and_then(|d| fixed(d)) > Some(0) => {
             Mode::RowSums
         }
+        (true, K::SumOrMean) if every_axis && float64 && ty.has_var_dim() && only(&["axis"]) => {
+            Mode::PartialSums
+        }
+        (true, _)
+            if moments && float64 && !ty.has_var_dim() && only(&["axis", "keepdims", "ddof"]) =>
+        {
+            Mode::Moments
+        }
         (true, K::Combines) => Mode::Combine(r.clone()),
         (true, K::Counts) => Mode::Combine(builtin("sum").clone()),
         (true, _) => return None,
     };
+    // `initial` folds in once per group: where a group lies in one part,
+    // or where folding it again changes nothing (`min`, `max`).
+    let has = |k: &str| kw.iter().any(|(n, _)| *n == k);
+    if has("initial")
+        && !matches!(mode, Mode::Concat)
+        && !(matches!(mode, Mode::Combine(_)) && matches!(r.name(), "min" | "max"))
+    {
+        return None;
+    }
     // Whole rows of the outer axis per part: elements per row from the
     // fixed dimensions, or for ragged rows from the leaves' values (and
     // larger parts: each costs a plan and a call, and short rows make
@@ -679,22 +718,51 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
     if p.leaves().iter().any(var_outer) {
         return None;
     }
+    // A `where` mask is cut as the leaves are.
+    let mask = kw.iter().find(|(k, _)| *k == "where").map(|(_, m)| *m);
+    if mask.is_some_and(var_outer) {
+        return None;
+    }
     let (keep, last) = (Array::from_scalar(true), Array::from_scalar(-1i64));
-    let (part_reduction, kw_part): (&Callable, SmallVec<[(&str, &Array); 4]>) = match &mode {
-        Mode::Concat => (r, kw.iter().copied().collect()),
-        Mode::Combine(_) => (
-            r,
-            kw.iter()
+    let plain_kw: SmallVec<[(&str, &Array); 6]> =
+        kw.iter().copied().filter(|(k, _)| *k != "where").collect();
+    let axis_kw: SmallVec<[(&str, &Array); 6]> =
+        kw.iter().copied().filter(|(k, _)| *k == "axis").collect();
+    // What each part computes: reductions and their keywords (a part's
+    // `where` is added per part).
+    #[allow(clippy::type_complexity)]
+    let part_calls: SmallVec<[(&Callable, SmallVec<[(&str, &Array); 6]>); 2]> = match &mode {
+        Mode::Concat => smallvec::smallvec![(r, plain_kw.clone())],
+        Mode::Combine(_) => {
+            let mut k: SmallVec<[(&str, &Array); 6]> = plain_kw
+                .iter()
                 .copied()
                 .filter(|(k, _)| *k != "keepdims")
-                .chain([("keepdims", &keep)])
-                .collect(),
-        ),
-        Mode::RowSums => (builtin("sum"), smallvec::smallvec![("axis", &last)]),
+                .collect();
+            k.push(("keepdims", &keep));
+            smallvec::smallvec![(r, k)]
+        }
+        Mode::RowSums => {
+            smallvec::smallvec![(builtin("sum"), smallvec::smallvec![("axis", &last)])]
+        }
+        Mode::PartialSums => smallvec::smallvec![
+            (builtin("sum"), SmallVec::new()),
+            (builtin("count"), SmallVec::new())
+        ],
+        Mode::Moments => {
+            let mut k = axis_kw.clone();
+            k.push(("keepdims", &keep));
+            smallvec::smallvec![(builtin("mean"), k.clone()), (builtin("var"), k)]
+        }
     };
-    let part = |k: usize| -> Option<Array> {
+    let part = |k: usize| -> Option<SmallVec<[Array; 2]>> {
         let (i0, i1) = (k * rows, ((k + 1) * rows).min(n));
         let cut = Index::slice(Some(i0 as i64), Some(i1 as i64), 1);
+        let mask_k = match mask {
+            Some(m) if along(m) => Some(m.index(std::slice::from_ref(&cut)).ok()?),
+            Some(m) => Some(m.clone()),
+            None => None,
+        };
         let pk = p
             .map_leaves(|a| {
                 if along(a) {
@@ -711,15 +779,25 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
         )
         .ok()?;
         let v = pk.eval(root, &tk).ok()??;
-        part_reduction.call_kw(&[&v], &kw_part).ok()
+        part_calls
+            .iter()
+            .map(|(c, kw)| {
+                let mut kw: SmallVec<[(&str, &Array); 6]> = kw.iter().copied().collect();
+                if let Some(m) = &mask_k {
+                    kw.push(("where", m));
+                }
+                c.call_kw(&[&v], &kw).ok()
+            })
+            .collect()
     };
     // The first part alone: its result's type says whether the parts'
     // results can be put together.
     let first = part(0)?;
-    if first.ty().has_var_dim() || first.ndim() == 0 {
+    let stacked = matches!(mode, Mode::Concat | Mode::Combine(_));
+    if stacked && (first[0].ty().has_var_dim() || first[0].ndim() == 0) {
         return None;
     }
-    let rest: Vec<Option<Array>> =
+    let rest: Vec<Option<SmallVec<[Array; 2]>>> =
         if n.saturating_mul(row) >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
             (1..parts).into_par_iter().map(part).collect()
@@ -728,16 +806,39 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
         };
     let results = std::iter::once(Some(first))
         .chain(rest)
-        .collect::<Option<Vec<Array>>>()?;
-    if let Mode::RowSums = mode {
-        let mut acc: Option<f64> = None;
-        for v in &results {
-            for s in v.reshape([-1i64]).ok()?.to_vec::<f64>().ok()? {
-                acc = Some(acc.map_or(s, |a| a + s));
+        .collect::<Option<Vec<SmallVec<[Array; 2]>>>>()?;
+    match mode {
+        Mode::RowSums => {
+            let mut acc: Option<f64> = None;
+            for v in &results {
+                for s in v[0].reshape([-1i64]).ok()?.to_vec::<f64>().ok()? {
+                    acc = Some(acc.map_or(s, |a| a + s));
+                }
             }
+            return finish_sum(acc?);
         }
-        return finish_sum(acc?);
+        Mode::PartialSums => {
+            let sums = results
+                .iter()
+                .map(|v| v[0].get::<f64>(&[]).ok())
+                .collect::<Option<Vec<f64>>>()?;
+            let s = pairwise(&sums);
+            if r.name() == "sum" {
+                return Some(Array::from_scalar(s));
+            }
+            let count: i64 = results
+                .iter()
+                .map(|v| v[1].get::<i64>(&[]).ok())
+                .sum::<Option<i64>>()?;
+            let n = Array::from_scalar(count as f64);
+            return builtin("divide").call(&[&Array::from_scalar(s), &n]).ok();
+        }
+        Mode::Moments => {
+            return moments_combined(&results, &axes, &dims, rows, n, keepdims, kw, r.name());
+        }
+        _ => {}
     }
+    let results: Vec<Array> = results.into_iter().map(|mut v| v.swap_remove(0)).collect();
     let (rdims, rdtype) = results[0].ty().split_dims();
     let outer = Dim::Fixed(match mode {
         Mode::Combine(_) => parts,
@@ -758,9 +859,86 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
         out.assign_at(&[at], v, ErrorMode::NoCheck).ok()?;
     }
     match mode {
-        Mode::Combine(c) => c.call_kw(&[&out], kw).ok(),
+        Mode::Combine(c) => c.call_kw(&[&out], &plain_kw).ok(),
         _ => Some(out),
     }
+}
+
+/// The pairwise sum of `xs`, in a tree fixed by their number.
+fn pairwise(xs: &[f64]) -> f64 {
+    match xs.len() {
+        0 => 0.0,
+        1 => xs[0],
+        n => pairwise(&xs[..n / 2]) + pairwise(&xs[n / 2..]),
+    }
+}
+
+/// `var` or `std` (`name`) from each part's means and (population)
+/// variances over `axes` (kept as length 1), combined in the parts' order
+/// by Chan, Golub and LeVeque's update: the two-pass accuracy within each
+/// part, and the same result on any number of threads.
+#[allow(clippy::too_many_arguments)]
+fn moments_combined(
+    results: &[SmallVec<[Array; 2]>],
+    axes: &[usize],
+    dims: &[&Dim],
+    rows: usize,
+    n: usize,
+    keepdims: bool,
+    kw: &[(&str, &Array)],
+    name: &str,
+) -> Option<Array> {
+    let ddof = match kw.iter().find(|(k, _)| *k == "ddof") {
+        None => 0,
+        Some((_, d)) => usize::try_from(d.get::<i64>(&[]).ok()?).ok()?,
+    };
+    // Elements per group in every part but the outer axis's share.
+    let inner: usize = axes
+        .iter()
+        .filter(|&&d| d != 0)
+        .map(|&d| fixed(dims[d]).unwrap_or(0))
+        .product();
+    let mut acc: Option<(usize, Array, Array)> = None;
+    for (k, v) in results.iter().enumerate() {
+        let nk = (((k + 1) * rows).min(n) - k * rows) * inner;
+        let m2 = (&v[1] * nk as f64).eval().ok()?;
+        acc = Some(match acc {
+            None => (nk, v[0].clone(), m2),
+            Some((na, ma, m2a)) => {
+                let total = na + nk;
+                let delta = (&v[0] - &ma).eval().ok()?;
+                let mean = (&ma + &delta * (nk as f64 / total as f64)).eval().ok()?;
+                let m2 = (&m2a + &m2 + &delta * &delta * (na as f64 * nk as f64 / total as f64))
+                    .eval()
+                    .ok()?;
+                (total, mean, m2)
+            }
+        });
+    }
+    let (count, _, m2) = acc?;
+    let var = if count > ddof {
+        (&m2 / (count - ddof) as f64).eval().ok()?
+    } else {
+        (&m2 * f64::NAN).eval().ok()?
+    };
+    let out = if name == "std" {
+        builtin("sqrt").call(&[&var]).ok()?
+    } else {
+        var
+    };
+    if keepdims {
+        return Some(out);
+    }
+    let index: Vec<Index> = (0..dims.len())
+        .map(|d| {
+            if axes.contains(&d) {
+                Index::At(0)
+            } else {
+                Index::ALL
+            }
+        })
+        .collect();
+    out.index(&index).ok()
 }
 
 /// Elements per part of a ragged result (see [`PART`]).
