@@ -503,6 +503,17 @@ fn size_hint(e: &Expr<'_>) -> usize {
     }
 }
 
+/// [`Eval::eval`] of an expression large enough to fuse: fused, or node
+/// by node where the fused pass does not take it (kept out of line, so
+/// the small case stays a plain call of the node-by-node evaluation).
+#[inline(never)]
+fn eval_large(e: &Expr<'_>) -> Result<Array, Error> {
+    match e.eval_fused() {
+        Some(r) => Ok(r),
+        None => e.eval_stepwise(),
+    }
+}
+
 /// The fused program for `e`, its root and the result type; `None` when
 /// some part could not be planned (the step-by-step evaluation then
 /// reports it).
@@ -513,17 +524,15 @@ fn plan(e: &Expr<'_>) -> Option<(Program, Slot, Type)> {
 }
 
 impl Eval for Expr<'_> {
+    #[inline]
     fn eval(&self) -> Result<Array, Error> {
         if let Expr::Leaf(a) = self {
             return Ok((**a).clone());
         }
         if size_hint(self) < FUSE_MIN {
-            return self.eval_stepwise();
+            return stepwise(self, &mut 0).map(Cow::into_owned);
         }
-        match self.eval_fused() {
-            Some(r) => Ok(r),
-            None => self.eval_stepwise(),
-        }
+        eval_large(self)
     }
 
     fn sum(&self) -> Result<Array, Error> {
