@@ -418,6 +418,29 @@ reductions!(
         /// As the builtin: a type without an order (complex, strings,
         /// structures), an axis out of range.
         fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// Writes the value of expression `e` into this array, fused (as
+        /// [`Eval::eval_into`](crate::func::Eval::eval_into): the type
+        /// must be the result's, or dimensions it broadcasts to with its
+        /// data type). When a leaf reads this array's memory
+        /// (`a = a[::-1] + 1`), the result is that of evaluating into a
+        /// temporary first: this array gets memory of its own before it is
+        /// written, and the leaf keeps reading the old values.
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// let mut a = nd::array![1.0, 2.0, 3.0];
+        /// let reversed = a.index(&[nd::Index::slice(None, None, -1)])?;
+        /// a.assign_expr(&(&reversed + 1.0))?;
+        /// assert_eq!(a.to_string(), "[4, 3, 2]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// As [`Eval::eval_into`](crate::func::Eval::eval_into).
+        fn assign_expr(&mut self, e: &crate::nd::expr::Expr<'_>) -> Result<(), Error>;
     }
     impl {
         fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
@@ -441,6 +464,10 @@ reductions!(
             static CELL: OnceLock<Callable> = OnceLock::new();
             let axis = axis_array(axis_value(axis));
             handle(&CELL, "sorted").call_kw(&[self], &[("axis", &axis)])
+        }
+
+        fn assign_expr(&mut self, e: &crate::nd::expr::Expr<'_>) -> Result<(), Error> {
+            crate::func::Eval::eval_into(e, self)
         }
     }
 );
