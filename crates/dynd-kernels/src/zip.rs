@@ -388,19 +388,10 @@ macro_rules! zip_impls {
                         f(($(unsafe { $O::element::<$T>(base[$i].wrapping_offset(k * stride[$i])) },)+));
                     }
                 };
-                let ops = vec![$(self.operands.$i.access()),+];
-                // SAFETY: `run_mut` runs `each` (behind the pointer) as
-                // `walk` asks, on this thread (`parallel` false).
-                unsafe {
-                    walk(
-                        ops,
-                        &[$($T::SCALAR),+],
-                        &[$(std::mem::align_of::<$T>()),+],
-                        false,
-                        run_mut::<_>(&each),
-                        (&raw mut each).cast::<()>().cast_const(),
-                    )
-                }
+                let env = (&raw mut each).cast::<()>().cast_const();
+                // SAFETY: `run_mut` runs `each` (behind `env`) as `walk`
+                // asks, on this thread (`parallel` false).
+                unsafe { self.go::<$($T),+>(false, run_mut::<_>(&each), env) }
             }
 
             /// As [`Zip::for_each`], with large walks split among rayon's
@@ -420,19 +411,24 @@ macro_rules! zip_impls {
                         f(($(unsafe { $O::element::<$T>(base[$i].wrapping_offset(k * stride[$i])) },)+));
                     }
                 };
-                let ops = vec![$(self.operands.$i.access()),+];
+                let env = (&raw const each).cast::<()>();
                 // SAFETY: `run_shared` runs `each`, which is `Sync`, from
                 // any thread.
-                unsafe {
-                    walk(
-                        ops,
-                        &[$($T::SCALAR),+],
-                        &[$(std::mem::align_of::<$T>()),+],
-                        true,
-                        run_shared::<_>(&each),
-                        (&raw const each).cast::<()>(),
-                    )
-                }
+                unsafe { self.go::<$($T),+>(true, run_shared::<_>(&each), env) }
+            }
+
+            /// The walk of `for_each` and `par_for_each` for element types
+            /// `T...`.
+            ///
+            /// # Safety
+            ///
+            /// As [`walk`].
+            unsafe fn go<$($T: Element),+>(self, parallel: bool, run: RunFn, env: *const ()) -> Result<(), Error> {
+                let ops = vec![$(self.operands.$i.access()),+];
+                let scalars = [$($T::SCALAR),+];
+                let align = [$(std::mem::align_of::<$T>()),+];
+                // SAFETY: forwarded contract.
+                unsafe { walk(ops, &scalars, &align, parallel, run, env) }
             }
 
             /// The same walk with each element's index passed first.
