@@ -305,13 +305,24 @@ pub struct Callable {
 /// computed over parts of its argument: every reduction treats the groups
 /// it folds independently, so parts along an axis it keeps give parts of
 /// the result; along a reduced axis, only an exact combination of the
-/// parts' results is allowed.
+/// parts' results is allowed. [`Callable::reduction_kind`] tells it.
+///
+/// ```
+/// use dynd::func::{builtins, ReductionKind};
+///
+/// assert_eq!(builtins::get("add")?.reduction_kind(), ReductionKind::None);
+/// assert_eq!(builtins::get("max")?.reduction_kind(), ReductionKind::Combines);
+/// assert_eq!(builtins::get("add.reduce")?.reduction_kind(), ReductionKind::Combines);
+/// assert_eq!(builtins::get("std")?.reduction_kind(), ReductionKind::Axes);
+/// # Ok::<(), dynd::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ReductionKind {
+#[non_exhaustive]
+pub enum ReductionKind {
     /// Not a reduction over an `axis` keyword.
     None,
     /// A reduction of the listed axes; parts along a reduced axis do not
-    /// combine bit for bit (`sum`, `prod`, `var`, `std`).
+    /// combine bit for bit (`sum`, `prod`, `var`, `std`, `kahan_sum`).
     Axes,
     /// `sum` and `mean`: over every axis of `float64` values, the fused
     /// sum (`Program::sum_f64`) gives the same bits.
@@ -792,6 +803,29 @@ impl Callable {
     /// The name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether the callable is typed overloads (elementwise, or over core
+    /// dimensions), whose result type follows from the argument types alone
+    /// ([`Callable::resolve`]); a function callable (the reductions,
+    /// `take`, `sort`, …) is resolved by running it.
+    ///
+    /// ```
+    /// use dynd::func::builtins;
+    ///
+    /// assert!(builtins::get("arctan2")?.is_overloaded());
+    /// assert!(!builtins::get("sum")?.is_overloaded());
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn is_overloaded(&self) -> bool {
+        self.whole_array_fn().is_none()
+    }
+
+    /// What kind of reduction the callable is ([`ReductionKind::None`] for
+    /// one that is not a reduction over an `axis` keyword): how results of
+    /// parts of its argument combine.
+    pub fn reduction_kind(&self) -> ReductionKind {
+        self.reduction
     }
 
     /// The number of arguments.

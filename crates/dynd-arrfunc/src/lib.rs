@@ -27,7 +27,7 @@ pub mod fold;
 mod lifted;
 pub mod reductions;
 
-pub use callable::{Body, Callable, Keyword, Kwargs, Overload};
+pub use callable::{Body, Callable, Keyword, Kwargs, Overload, ReductionKind};
 pub use error::Error;
 pub use eval::{select, Eval};
 pub use lifted::resolve_lifted;

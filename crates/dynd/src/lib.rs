@@ -173,9 +173,14 @@ pub mod func {
     #[doc(inline)]
     pub use dynd_arrfunc::{
         builtins, resolve_lifted, select, Body, Callable, Eval, Keyword, Kwargs, Overload,
+        ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
+    /// Stateful reductions from DyND's four pieces (init, step, combine,
+    /// finish), and the compensated sum built from them.
+    #[doc(inline)]
+    pub use dynd_kernels::reduce::{reduce_with, Accumulator, KahanSum};
 }
 
 /// A datashape literal checked at compile time, evaluating to a

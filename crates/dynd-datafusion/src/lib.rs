@@ -1,0 +1,181 @@
+//! dynd callables as [Apache DataFusion](https://datafusion.apache.org)
+//! functions: SQL and DataFrames over Arrow data calling dynd's builtins and
+//! your `#[elemental]` fns, with dynd's broadcasting over list columns.
+//!
+//! - [`scalar_udf`]: an elementwise or core-dimension callable as a scalar
+//!   UDF. Each row is one element of the call; rows broadcast against each
+//!   other, so `subtract(durations, avg)` subtracts a `Float64` row from
+//!   every value of a `List<Float64>` row, and a literal broadcasts against
+//!   every row.
+//! - [`row_reduction_udf`]: a reduction per row (`row_mean(durations)`).
+//! - [`aggregate_udf`]: a reduction as an aggregate (`kahan_sum(x)` with
+//!   `GROUP BY`), whose partial states merge across partitions and
+//!   machines; [`accumulator_udaf`] makes one from a stateful reduction of
+//!   your own (init, step, combine, finish).
+//! - [`register`] adds one callable in all the forms it has;
+//!   [`register_all`] every builtin.
+//!
+//! # Types
+//!
+//! A column's rows have the dynd type of its Arrow type
+//! ([`dynd::nd::arrow_interop`]): primitives as themselves, `Boolean` as
+//! `bool`, `Utf8`/`LargeUtf8`/`Utf8View` as `string`, `List`/`LargeList`
+//! as `var * T`, `FixedSizeList(k)` as `k * T`, `Struct` as a struct; a
+//! nullable field's values are `?T`, dynd's NA. Values are shared with the
+//! Arrow buffers where the layouts agree. DataFusion casts decimals to
+//! `Float64` and dictionaries to their values before the call; other types
+//! (dates, times, intervals, maps, unions) are a planning error naming the
+//! function and the argument types. A null list, fixed-size list or struct
+//! row (dynd has no optional dimensions) gives a null result row without
+//! being passed to the function.
+//!
+//! # Names
+//!
+//! A UDF has the callable's name (`add.reduce` as `add_reduce`, a row
+//! reduction as `row_NAME`). [`register`] and [`register_all`] never shadow
+//! DataFusion's own functions: each is registered as `dynd_NAME`, and also
+//! as plain `NAME` when DataFusion has no function of that name — so
+//! `hypot(x, y)` and `kahan_sum(x)` are dynd's, `sum(x)` stays DataFusion's
+//! and dynd's is `dynd_sum(x)`.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use datafusion::prelude::SessionContext;
+//!
+//! let ctx = SessionContext::new();
+//! dynd_datafusion::register_all(&ctx)?;
+//! let df = ctx
+//!     .sql("SELECT subtract(d, row_mean(d)) AS centred FROM (VALUES ([1.0, 2.0, 6.0]), ([4.0])) AS t(d)")
+//!     .await?;
+//! let text = datafusion::arrow::util::pretty::pretty_format_batches(&df.collect().await?)?.to_string();
+//! assert!(text.contains("[-2.0, -1.0, 3.0]") && text.contains("[0.0]"), "{text}");
+//! # Ok(())
+//! # }
+//! ```
+
+mod aggregate;
+mod scalar;
+mod types;
+
+use std::collections::BTreeSet;
+
+use datafusion::common::Result;
+use datafusion::execution::FunctionRegistry;
+use datafusion::logical_expr::{AggregateUDF, AggregateUDFImpl, ScalarUDF, ScalarUDFImpl};
+use datafusion::prelude::SessionContext;
+use dynd::func::{builtins, Callable, ReductionKind};
+
+pub use aggregate::{accumulator_udaf, aggregate_udf, DyndAggregate, State, StateValue};
+pub use scalar::{row_reduction_udf, scalar_udf, DyndScalarUdf};
+
+/// The re-exported DataFusion, so a user's version matches this crate's.
+pub use datafusion;
+
+/// What [`register`] and [`register_all`] added: the SQL names, sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Registered {
+    /// Scalar functions (elementwise, core-dimension and row reductions).
+    pub scalar: BTreeSet<String>,
+    /// Aggregate functions.
+    pub aggregate: BTreeSet<String>,
+}
+
+/// Registers `f` in every form it has: an elementwise or core-dimension
+/// callable as a scalar UDF; a reduction as an aggregate (where its partial
+/// results combine) and as a `row_NAME` scalar UDF. Named as the
+/// [module docs](crate#names) say: `dynd_NAME` always, `NAME` too unless
+/// DataFusion has a function of that name.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use datafusion::prelude::SessionContext;
+/// use dynd::func::builtins;
+///
+/// let ctx = SessionContext::new();
+/// let added = dynd_datafusion::register(&ctx, &builtins::get("mean")?)?;
+/// // DataFusion has `mean` (an alias of `avg`): dynd's is `dynd_mean`.
+/// assert!(added.aggregate.contains("dynd_mean") && !added.aggregate.contains("mean"));
+/// assert!(added.scalar.contains("row_mean"));
+/// # Ok(())
+/// # }
+/// ```
+///
+/// # Errors
+///
+/// A planning error for a function callable that is neither (`take`,
+/// `sort`, …).
+pub fn register(ctx: &SessionContext, f: &Callable) -> Result<Registered> {
+    let mut added = Registered::default();
+    add(ctx, f, &mut added)?;
+    Ok(added)
+}
+
+/// Registers every dynd builtin (and `NAME_reduce` for the associative
+/// ones) as [`register`] does; builtins with no DataFusion form (`take`,
+/// `sort`, the scans) are left out.
+///
+/// # Errors
+///
+/// A planning error if a builtin's UDF cannot be made (none can fail; a
+/// test checks).
+pub fn register_all(ctx: &SessionContext) -> Result<Registered> {
+    let mut added = Registered::default();
+    for f in builtins::all() {
+        if f.is_overloaded() || f.reduction_kind() != ReductionKind::None {
+            add(ctx, f, &mut added)?;
+        }
+        if f.is_associative() {
+            if let Ok(r) = f.reduce() {
+                add(ctx, &r, &mut added)?;
+            }
+        }
+    }
+    Ok(added)
+}
+
+/// The names a UDF called `name` is registered under: `dynd_NAME`, and
+/// `NAME` when DataFusion has no function of that name.
+fn names(ctx: &SessionContext, name: &str) -> (String, Vec<String>) {
+    let state = ctx.state();
+    let taken = state.scalar_functions().contains_key(name)
+        || state.aggregate_functions().contains_key(name)
+        || state.window_functions().contains_key(name)
+        || state.udfs().contains(name)
+        || state.udafs().contains(name)
+        || name.starts_with("dynd_");
+    let prefixed = format!("dynd_{name}");
+    if taken {
+        (prefixed, Vec::new())
+    } else {
+        (name.to_string(), vec![prefixed])
+    }
+}
+
+fn add(ctx: &SessionContext, f: &Callable, added: &mut Registered) -> Result<()> {
+    let scalar = |u: DyndScalarUdf, added: &mut Registered| {
+        let (name, aliases) = names(ctx, u.name());
+        added.scalar.insert(name.clone());
+        added.scalar.extend(aliases.iter().cloned());
+        ctx.register_udf(ScalarUDF::new_from_impl(u.named(name, aliases)));
+    };
+    if f.is_overloaded() {
+        scalar(scalar::scalar_impl(f)?, added);
+        return Ok(());
+    }
+    if f.reduction_kind() == ReductionKind::None {
+        return Err(datafusion::common::plan_datafusion_err!(
+            "dynd function '{}' is neither elementwise nor a reduction, so it has no DataFusion form",
+            f.name()
+        ));
+    }
+    scalar(scalar::row_impl(f)?, added);
+    // A reduction whose partials do not combine has only the row form.
+    if let Ok(a) = aggregate::aggregate_impl(f) {
+        let (name, aliases) = names(ctx, a.name());
+        added.aggregate.insert(name.clone());
+        added.aggregate.extend(aliases.iter().cloned());
+        ctx.register_udaf(AggregateUDF::new_from_impl(a.named(name, aliases)));
+    }
+    Ok(())
+}

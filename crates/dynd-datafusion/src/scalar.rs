@@ -1,0 +1,441 @@
+//! Scalar UDFs: a dynd callable applied row by row.
+
+use std::hash::{Hash, Hasher};
+
+use datafusion::arrow::array::{Array as _, ArrayRef, BooleanArray, UInt32Array};
+use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::compute::{cast, filter, take};
+use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::common::{Result, ScalarValue};
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
+    Volatility,
+};
+use dynd::func::{Callable, ReductionKind};
+use dynd::nd::Array;
+use dynd::ndt::Type;
+
+use crate::types::{coerce, data_type, exec, field, plan, row_type, sample};
+
+/// How the callable runs on a batch.
+#[derive(Debug, Clone)]
+enum Body {
+    /// Elementwise or over core dimensions: the rows broadcast against each
+    /// other (and against scalar arguments) and the callable runs once.
+    Rows(Callable),
+    /// A reduction over every dimension of each row (`row_mean`).
+    RowReduction(Callable),
+}
+
+/// A dynd callable as a DataFusion scalar UDF (see [`scalar_udf`] and
+/// [`row_reduction_udf`]).
+#[derive(Debug)]
+pub struct DyndScalarUdf {
+    name: String,
+    aliases: Vec<String>,
+    body: Body,
+    signature: Signature,
+}
+
+impl PartialEq for DyndScalarUdf {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.aliases == other.aliases && self.key() == other.key()
+    }
+}
+
+impl Eq for DyndScalarUdf {}
+
+impl Hash for DyndScalarUdf {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+        self.key().hash(state);
+    }
+}
+
+/// A scalar UDF calling `f` row by row: `f` is elementwise or a gufunc
+/// (typed overloads, [`Callable::is_overloaded`]). Its name is `f`'s, and
+/// so is its overload resolution: DataFusion offers the argument types, dynd
+/// picks the overload (with its promotions) or the planning error lists the
+/// candidate signatures.
+///
+/// Each row is one element of dynd's call: rows broadcast against each
+/// other, so a `List<Float64>` row minus a `Float64` row subtracts the
+/// number from every value of the list, and a scalar argument (a literal)
+/// broadcasts against every row. Nulls are dynd's NA (`?T`): they
+/// propagate through the function; a null list row gives a null result row.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use datafusion::prelude::SessionContext;
+/// use dynd::func::builtins;
+///
+/// let ctx = SessionContext::new();
+/// ctx.register_udf(dynd_datafusion::scalar_udf(&builtins::get("add")?)?);
+/// let df = ctx.sql("SELECT add(x, 0.5) AS y FROM (VALUES (1), (2)) AS t(x)").await?;
+/// let batches = df.collect().await?;
+/// let y = batches[0].column(0).as_any().downcast_ref::<datafusion::arrow::array::Float64Array>().unwrap();
+/// assert_eq!(y.values(), &[1.5, 2.5]);
+/// # Ok(())
+/// # }
+/// ```
+///
+/// # Errors
+///
+/// A planning error for a function callable (a reduction, `take`, …): a
+/// reduction becomes a UDF through [`row_reduction_udf`] or
+/// [`crate::aggregate_udf`].
+pub fn scalar_udf(f: &Callable) -> Result<ScalarUDF> {
+    Ok(ScalarUDF::new_from_impl(scalar_impl(f)?))
+}
+
+pub(crate) fn scalar_impl(f: &Callable) -> Result<DyndScalarUdf> {
+    if !f.is_overloaded() {
+        return Err(datafusion::common::plan_datafusion_err!(
+            "dynd function '{}' is resolved by running it, not from argument types, so it cannot be a scalar UDF{}",
+            f.name(),
+            if f.reduction_kind() == ReductionKind::None {
+                ""
+            } else {
+                " (a reduction: use row_reduction_udf for one result per row, or aggregate_udf)"
+            }
+        ));
+    }
+    Ok(udf(sql_name(f.name()), Body::Rows(f.clone())))
+}
+
+/// A scalar UDF named `row_NAME` reducing each row of its one argument over
+/// all of the row's dimensions with the reduction `r` (`row_mean(durations)`
+/// is the mean of each list). Nulls inside a row are skipped where `r`
+/// takes `skip_na`; a null row gives a null result.
+///
+/// # Errors
+///
+/// A planning error if `r` is not a reduction over an `axis` keyword.
+pub fn row_reduction_udf(r: &Callable) -> Result<ScalarUDF> {
+    Ok(ScalarUDF::new_from_impl(row_impl(r)?))
+}
+
+pub(crate) fn row_impl(r: &Callable) -> Result<DyndScalarUdf> {
+    if r.reduction_kind() == ReductionKind::None {
+        return Err(datafusion::common::plan_datafusion_err!(
+            "dynd function '{}' is not a reduction over an axis, so it has no row form",
+            r.name()
+        ));
+    }
+    Ok(udf(
+        format!("row_{}", sql_name(r.name())),
+        Body::RowReduction(r.clone()),
+    ))
+}
+
+/// A dynd name as a SQL identifier: `add.reduce` is `add_reduce`.
+pub(crate) fn sql_name(name: &str) -> String {
+    name.replace('.', "_")
+}
+
+fn udf(name: String, body: Body) -> DyndScalarUdf {
+    DyndScalarUdf {
+        name,
+        aliases: Vec::new(),
+        body,
+        signature: Signature::user_defined(Volatility::Immutable),
+    }
+}
+
+impl DyndScalarUdf {
+    /// What identifies the callable: its name and signatures.
+    fn key(&self) -> (bool, String, Vec<String>) {
+        let (row, f) = match &self.body {
+            Body::Rows(f) => (false, f),
+            Body::RowReduction(f) => (true, f),
+        };
+        let sigs = f.signatures().iter().map(|s| s.to_string()).collect();
+        (row, f.name().to_string(), sigs)
+    }
+
+    /// The UDF under another name, and other names too (`hypot` and
+    /// `dynd_hypot`).
+    pub(crate) fn named(mut self, name: String, aliases: Vec<String>) -> Self {
+        self.name = name;
+        self.aliases = aliases;
+        self
+    }
+
+    /// The result row type for these argument row types.
+    fn result_row(&self, rows: &[Type]) -> std::result::Result<Type, dynd::Error> {
+        match &self.body {
+            // Arrow lists nearly always declare nullable items, which
+            // functions over core dimensions refuse; a batch with no nulls
+            // in them converts without options, so plan for that (a batch
+            // with nulls there is an execution error naming them).
+            Body::Rows(f) => f.resolve(rows).or_else(|e| {
+                let plain: Vec<Type> = rows.iter().map(without_inner_options).collect();
+                f.resolve(&plain).map_err(|_| e)
+            }),
+            Body::RowReduction(r) => {
+                let [row] = rows else {
+                    return Err(dynd::Error::Arity {
+                        name: r.name().to_string(),
+                        expected: 1,
+                        found: rows.len(),
+                    });
+                };
+                let one = sample(row)?;
+                let out = reduce_rows(r, &one)?;
+                Ok(out.dtype().clone())
+            }
+        }
+    }
+}
+
+/// `t` with the options inside its dimensions removed (`var * ?float64`
+/// is `var * float64`).
+fn without_inner_options(t: &Type) -> Type {
+    use dynd::ndt::TypeKind;
+    fn strip(t: &Type) -> Type {
+        match t.kind() {
+            TypeKind::Option(inner) => strip(inner),
+            TypeKind::Dim(d, element) => {
+                Type::dim(d.clone(), strip(element)).unwrap_or_else(|_| t.clone())
+            }
+            _ => t.clone(),
+        }
+    }
+    match t.kind() {
+        TypeKind::Dim(..) => strip(t),
+        _ => t.clone(),
+    }
+}
+
+/// `r` over every dimension but the first of `a` (each row), skipping NA
+/// where `r` can.
+fn reduce_rows(r: &Callable, a: &Array) -> std::result::Result<Array, dynd::Error> {
+    let axes: Vec<i64> = (1..a.ndim() as i64).collect();
+    let axis = Array::from_vec(axes);
+    let mut kw: Vec<(&str, &Array)> = vec![("axis", &axis)];
+    let skip = Array::from_scalar(true);
+    let has_na = a.ty().to_string().contains('?');
+    if has_na && r.keywords().iter().any(|k| k.name() == "skip_na") {
+        kw.push(("skip_na", &skip));
+    }
+    r.call_kw(&[a], &kw)
+}
+
+impl ScalarUDFImpl for DyndScalarUdf {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        let coerced = coerce(arg_types);
+        let rows = coerced
+            .iter()
+            .map(|t| {
+                dynd::nd::arrow_interop::dynd_type(t, false)
+                    .map_err(|e| plan(&self.name, arg_types, e))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.result_row(&rows)
+            .map_err(|e| plan(&self.name, arg_types, e))?;
+        Ok(coerced)
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        let rows = arg_types
+            .iter()
+            .map(|t| {
+                dynd::nd::arrow_interop::dynd_type(t, false)
+                    .map_err(|e| plan(&self.name, arg_types, e))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let t = self
+            .result_row(&rows)
+            .map_err(|e| plan(&self.name, arg_types, e))?;
+        Ok(data_type(&t, &self.name)?.0)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let rows = args
+            .arg_fields
+            .iter()
+            .map(|f| row_type(f, &self.name))
+            .collect::<Result<Vec<_>>>()?;
+        let t = self.result_row(&rows).map_err(|e| {
+            let types: Vec<DataType> = args
+                .arg_fields
+                .iter()
+                .map(|f| f.data_type().clone())
+                .collect();
+            plan(&self.name, &types, e)
+        })?;
+        field(&self.name, &t, &self.name)
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let want = args.return_field.data_type().clone();
+        let n = args.number_rows;
+        if args
+            .args
+            .iter()
+            .all(|a| matches!(a, ColumnarValue::Scalar(_)))
+        {
+            // Every argument a literal: one row, returned as a scalar.
+            let arrays = args
+                .args
+                .iter()
+                .map(|a| a.to_array(1))
+                .collect::<Result<Vec<_>>>()?;
+            let out = self.run(&arrays, &[false; 0], 1)?;
+            let out = conform(out, &want)?;
+            return Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?));
+        }
+        let mut arrays = Vec::with_capacity(args.args.len());
+        let mut is_scalar = Vec::with_capacity(args.args.len());
+        for a in &args.args {
+            match a {
+                ColumnarValue::Array(a) => {
+                    arrays.push(a.clone());
+                    is_scalar.push(false);
+                }
+                ColumnarValue::Scalar(s) => {
+                    arrays.push(s.to_array_of_size(1)?);
+                    is_scalar.push(true);
+                }
+            }
+        }
+        let out = self.run(&arrays, &is_scalar, n)?;
+        Ok(ColumnarValue::Array(conform(out, &want)?))
+    }
+}
+
+/// `out` as the type promised at planning (the nullability of list items,
+/// `LargeList` for `List`, …), cast only where it differs.
+fn conform(out: ArrayRef, want: &DataType) -> Result<ArrayRef> {
+    if out.data_type() == want {
+        Ok(out)
+    } else {
+        Ok(cast(&out, want)?)
+    }
+}
+
+/// Whether an Arrow array's nulls can be dynd NA (a primitive or string
+/// value's flag) rather than a missing row (a list, fixed-size list or
+/// struct, which dynd has no optional form of).
+fn nulls_are_rows(a: &ArrayRef) -> bool {
+    a.null_count() > 0
+        && matches!(
+            a.data_type(),
+            DataType::List(_)
+                | DataType::LargeList(_)
+                | DataType::ListView(_)
+                | DataType::LargeListView(_)
+                | DataType::FixedSizeList(..)
+                | DataType::Struct(_)
+        )
+}
+
+impl DyndScalarUdf {
+    /// Calls the callable on `n` rows: `arrays[i]` is a column of `n` rows,
+    /// or one row broadcast to all (`is_scalar[i]`; all of them when the
+    /// slice is shorter).
+    fn run(&self, arrays: &[ArrayRef], is_scalar: &[bool], n: usize) -> Result<ArrayRef> {
+        let scalar = |i: usize| is_scalar.get(i).copied().unwrap_or(true);
+        // Null list rows: the call runs on the other rows, and the result
+        // has a null in their place.
+        let null_rows = arrays
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| !scalar(*i) && nulls_are_rows(a))
+            .filter_map(|(_, a)| a.logical_nulls())
+            .reduce(|a, b| NullBuffer::union(Some(&a), Some(&b)).unwrap_or(a));
+        if let Some(valid) = null_rows {
+            let keep = BooleanArray::from(valid.inner().clone());
+            let kept = arrays
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    if scalar(i) {
+                        Ok(a.clone())
+                    } else {
+                        filter(a, &keep)
+                    }
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            let m = n - valid.null_count();
+            let out = self.run(&kept, is_scalar, m)?;
+            let mut next = 0u32;
+            let index: UInt32Array = valid
+                .iter()
+                .map(|v| {
+                    v.then(|| {
+                        next += 1;
+                        next - 1
+                    })
+                })
+                .collect();
+            return Ok(take(&out, &index, None)?);
+        }
+        let f = match &self.body {
+            Body::Rows(f) => f,
+            Body::RowReduction(r) => {
+                // One argument: a column (a scalar is a column of one row).
+                let Some(a) = arrays.first() else {
+                    return Err(exec(
+                        &self.name,
+                        dynd::Error::Arity {
+                            name: r.name().to_string(),
+                            expected: 1,
+                            found: 0,
+                        },
+                    ));
+                };
+                let a = Array::from_arrow(a.as_ref()).map_err(|e| exec(&self.name, e))?;
+                let out = reduce_rows(r, &a).map_err(|e| exec(&self.name, e))?;
+                return out.to_arrow().map_err(|e| exec(&self.name, e));
+            }
+        };
+        let mut dynd_args = Vec::with_capacity(arrays.len());
+        for (i, a) in arrays.iter().enumerate() {
+            let d = Array::from_arrow(a.as_ref()).map_err(|e| exec(&self.name, e))?;
+            // A scalar is one row, not a column of one.
+            let d = if scalar(i) { d.at(0) } else { Ok(d) }.map_err(|e| exec(&self.name, e))?;
+            dynd_args.push((d, scalar(i)));
+        }
+        let all_scalar = dynd_args.iter().all(|(_, s)| *s);
+        // Rows line up at the front: a column whose rows have fewer
+        // dimensions than another's gets size-1 ones after its first,
+        // so dynd's trailing alignment broadcasts row against row.
+        let depth = dynd_args
+            .iter()
+            .map(|(a, s)| a.ndim() - usize::from(!*s))
+            .max()
+            .unwrap_or(0);
+        let mut padded = Vec::with_capacity(dynd_args.len());
+        for (a, s) in dynd_args {
+            let mut a = a;
+            if !s {
+                while a.ndim() - 1 < depth {
+                    a = a.expand_dims(1).map_err(|e| exec(&self.name, e))?;
+                }
+            }
+            padded.push(a);
+        }
+        let refs: Vec<&Array> = padded.iter().collect();
+        let out = f.call(&refs).map_err(|e| exec(&self.name, e))?;
+        let out = if all_scalar {
+            out.expand_dims(0).map_err(|e| exec(&self.name, e))?
+        } else {
+            out
+        };
+        out.to_arrow().map_err(|e| exec(&self.name, e))
+    }
+}
