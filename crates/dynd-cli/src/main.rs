@@ -103,6 +103,16 @@ enum Command {
         #[command(flatten)]
         out: Output,
     },
+    /// SQL over Parquet, CSV and Arrow IPC files with dynd's functions in
+    /// Apache DataFusion: runs the `dynd-sql` tool (crates/dynd-datafusion),
+    /// found next to this program or on PATH, e.g. `dynd sql --table
+    /// s=sessions.parquet 'SELECT row_mean(durations) FROM s'`.
+    #[command(disable_help_flag = true)]
+    Sql {
+        /// dynd-sql's arguments (`dynd sql --help` lists them).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
     /// Assign a value to a new array of another type, under an error mode.
     Cast {
         #[command(flatten)]
@@ -295,6 +305,35 @@ fn run(command: Command) -> (Output, Result<Success, Failure>) {
             types,
         } => (out, resolve(&signature, &types, strict)),
         Command::List { out } => (out, Ok(list())),
+        Command::Sql { .. } => (
+            Output { json: false },
+            Err(Failure::plain("`sql` runs the dynd-sql tool".into())),
+        ),
+    }
+}
+
+/// Runs `dynd-sql` (next to this program, else on PATH) with `args`, its
+/// output and exit status passed through.
+fn sql(args: &[String]) -> ExitCode {
+    let beside = std::env::current_exe()
+        .ok()
+        .map(|exe| exe.with_file_name(format!("dynd-sql{}", std::env::consts::EXE_SUFFIX)))
+        .filter(|p| p.is_file());
+    let program = beside.unwrap_or_else(|| "dynd-sql".into());
+    match std::process::Command::new(&program).args(args).status() {
+        Ok(status) => match status.code() {
+            Some(0) => ExitCode::SUCCESS,
+            Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            None => ExitCode::FAILURE,
+        },
+        Err(e) => {
+            eprintln!(
+                "error: `dynd sql` runs the dynd-sql tool, which could not be started ({e}); \
+                 install it with `cargo install --path crates/dynd-datafusion` \
+                 (DataFusion is a long build, kept out of this CLI)"
+            );
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -416,6 +455,9 @@ fn info(datashape: &str) -> Result<Success, Failure> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Sql { args } = &cli.command {
+        return sql(args);
+    }
     let (out, result) = run(cli.command);
     match (result, out.json) {
         (Ok(s), false) => {

@@ -724,3 +724,19 @@ fn eval_takes_infix_expressions_over_named_inputs() {
     assert_eq!(code, 1);
     assert!(err.contains("in 'add(a0, a1)': cannot broadcast"), "{err}");
 }
+
+#[test]
+fn sql_without_the_tool_says_how_to_install_it() {
+    // No dynd-sql beside the test binary's dynd, and none on an empty PATH.
+    let out = Command::new(env!("CARGO_BIN_EXE_dynd"))
+        .args(["sql", "SELECT 1"])
+        .env("PATH", "")
+        .output()
+        .expect("the dynd binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        err.contains("cargo install --path crates/dynd-datafusion"),
+        "{err}"
+    );
+}

@@ -13,11 +13,12 @@ use datafusion::common::{plan_datafusion_err, DataFusionError, Result, ScalarVal
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::utils::format_state_name;
 use datafusion::logical_expr::{
-    Accumulator, AggregateUDF, AggregateUDFImpl, Signature, Volatility,
+    Accumulator, AggregateUDF, AggregateUDFImpl, GroupsAccumulator, Signature, Volatility,
 };
 use dynd::func::{builtins, Accumulator as DyndAccumulator, Callable, KahanSum, ReductionKind};
 use dynd::nd::Array;
 
+use crate::groups;
 use crate::scalar::sql_name;
 use crate::types::{coerce, data_type, exec, plan, sample};
 
@@ -331,6 +332,7 @@ state_tuple!(A 0, B 1, C 2, D 3);
 trait ErasedStateful: Send + Sync + Debug {
     fn state_types(&self) -> Vec<DataType>;
     fn accumulator(&self) -> Box<dyn Accumulator>;
+    fn groups(&self) -> Box<dyn GroupsAccumulator>;
 }
 
 struct Stateful<A> {
@@ -356,6 +358,10 @@ where
         let mut t = <A::State as State>::data_types();
         t.push(DataType::Boolean);
         t
+    }
+
+    fn groups(&self) -> Box<dyn GroupsAccumulator> {
+        Box::new(groups::Groups::new(groups::Dynd(self.acc.clone())))
     }
 
     fn accumulator(&self) -> Box<dyn Accumulator> {
@@ -791,6 +797,35 @@ impl AggregateUDFImpl for DyndAggregate {
             mean: 0.0,
             m2: 0.0,
         }))
+    }
+
+    /// Many groups step one vector of states (no accumulator per group)
+    /// for the reductions of `Float64` values with a numeric state:
+    /// `sum`, `mean`, `var`, `std`, `kahan_sum` and stateful reductions.
+    fn groups_accumulator_supported(&self, args: AccumulatorArgs) -> bool {
+        let float64 = args
+            .expr_fields
+            .first()
+            .is_some_and(|f| f.data_type() == &DataType::Float64);
+        match self.plan.as_ref() {
+            Plan::Stateful(_) => !args.is_distinct,
+            Plan::Mean { .. } | Plan::Moments { .. } => float64 && !args.is_distinct,
+            Plan::Fold { reduce, .. } => float64 && !args.is_distinct && reduce.name() == "sum",
+        }
+    }
+
+    fn create_groups_accumulator(
+        &self,
+        _args: AccumulatorArgs,
+    ) -> Result<Box<dyn GroupsAccumulator>> {
+        Ok(match self.plan.as_ref() {
+            Plan::Stateful(s) => s.groups(),
+            Plan::Mean { .. } => Box::new(groups::Groups::new(groups::Mean)),
+            Plan::Moments { sqrt, .. } => {
+                Box::new(groups::Groups::new(groups::Moments { sqrt: *sqrt }))
+            }
+            Plan::Fold { .. } => Box::new(groups::Groups::new(groups::Sum)),
+        })
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {

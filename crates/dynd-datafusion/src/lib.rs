@@ -55,6 +55,7 @@
 //! ```
 
 mod aggregate;
+mod groups;
 mod scalar;
 mod types;
 

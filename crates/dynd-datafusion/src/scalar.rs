@@ -4,7 +4,7 @@ use std::hash::{Hash, Hasher};
 
 use datafusion::arrow::array::{Array as _, ArrayRef, BooleanArray, UInt32Array};
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::compute::{cast, filter, take};
+use datafusion::arrow::compute::{cast, filter, nullif, take};
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
@@ -107,7 +107,10 @@ pub(crate) fn scalar_impl(f: &Callable) -> Result<DyndScalarUdf> {
 /// A scalar UDF named `row_NAME` reducing each row of its one argument over
 /// all of the row's dimensions with the reduction `r` (`row_mean(durations)`
 /// is the mean of each list). Nulls inside a row are skipped where `r`
-/// takes `skip_na`; a null row gives a null result.
+/// takes `skip_na`; a null row gives a null result; a row with no values
+/// gives NULL where `r` has no value for it (`mean`, `var`, `std`, `min`,
+/// `max`, a `NAME.reduce` without an identity) and the identity otherwise
+/// (`row_sum` 0).
 ///
 /// # Errors
 ///
@@ -182,7 +185,7 @@ impl DyndScalarUdf {
                     });
                 };
                 let one = sample(row)?;
-                let out = reduce_rows(r, &one)?;
+                let out = reduce_rows(r, &one, None)?;
                 Ok(out.dtype().clone())
             }
         }
@@ -208,18 +211,76 @@ fn without_inner_options(t: &Type) -> Type {
     }
 }
 
+/// Whether a type holds NA anywhere (`?T` at any depth).
+fn has_option(t: &Type) -> bool {
+    use dynd::ndt::TypeKind;
+    match t.kind() {
+        TypeKind::Option(_) => true,
+        TypeKind::Dim(_, element) => has_option(element),
+        TypeKind::Struct(s) => s.fields.iter().any(|(_, t)| has_option(t)),
+        _ => false,
+    }
+}
+
 /// `r` over every dimension but the first of `a` (each row), skipping NA
-/// where `r` can.
-fn reduce_rows(r: &Callable, a: &Array) -> std::result::Result<Array, dynd::Error> {
+/// where `r` can, folding in `initial` if given.
+fn reduce_rows(
+    r: &Callable,
+    a: &Array,
+    initial: Option<&Array>,
+) -> std::result::Result<Array, dynd::Error> {
     let axes: Vec<i64> = (1..a.ndim() as i64).collect();
     let axis = Array::from_vec(axes);
     let mut kw: Vec<(&str, &Array)> = vec![("axis", &axis)];
     let skip = Array::from_scalar(true);
-    let has_na = a.ty().to_string().contains('?');
-    if has_na && r.keywords().iter().any(|k| k.name() == "skip_na") {
+    if has_option(a.ty()) && r.keywords().iter().any(|k| k.name() == "skip_na") {
         kw.push(("skip_na", &skip));
     }
+    if let Some(init) = initial {
+        kw.push(("initial", init));
+    }
     r.call_kw(&[a], &kw)
+}
+
+/// Which rows of `a` have no values (NA not counted).
+fn empty_rows(a: &Array) -> std::result::Result<Vec<bool>, dynd::Error> {
+    let count = dynd::func::builtins::get("count")?;
+    let axis = Array::from_vec((1..a.ndim() as i64).collect::<Vec<_>>());
+    let n = count.call_kw(&[a], &[("axis", &axis)])?;
+    Ok(n.to_vec::<i64>()?.into_iter().map(|n| n == 0).collect())
+}
+
+/// The row reduction of a batch as Arrow: a row with no values gives NULL
+/// where the reduction has no value for it (`mean`, `var`, `std`, `min`,
+/// `max`, a `NAME.reduce` without an identity) and the identity otherwise
+/// (`sum` 0, `prod` 1, `count` 0, `all` true, `any` false).
+fn row_reduce(name: &str, r: &Callable, a: &Array) -> Result<ArrayRef> {
+    let no_value = matches!(r.name(), "mean" | "var" | "std");
+    let (out, empty) = match reduce_rows(r, a, None) {
+        Ok(out) if no_value => (out, Some(empty_rows(a).map_err(|e| exec(name, e))?)),
+        Ok(out) => (out, None),
+        Err(e) => {
+            // min, max and NAME.reduce without an identity refuse empty
+            // rows: fold in any value there, then make those rows NULL.
+            let takes_initial = r.keywords().iter().any(|k| k.name() == "initial");
+            let empty = empty_rows(a).map_err(|e| exec(name, e))?;
+            if !takes_initial || !empty.contains(&true) {
+                return Err(exec(name, e));
+            }
+            let value = match a.dtype().kind() {
+                dynd::ndt::TypeKind::Option(inner) => inner.clone(),
+                _ => a.dtype().clone(),
+            };
+            let init = Array::zeros(&value).map_err(|_| exec(name, e.clone()))?;
+            let out = reduce_rows(r, a, Some(&init)).map_err(|_| exec(name, e))?;
+            (out, Some(empty))
+        }
+    };
+    let out = out.to_arrow().map_err(|e| exec(name, e))?;
+    match empty {
+        Some(empty) if empty.contains(&true) => Ok(nullif(&out, &BooleanArray::from(empty))?),
+        _ => Ok(out),
+    }
 }
 
 impl ScalarUDFImpl for DyndScalarUdf {
@@ -399,8 +460,7 @@ impl DyndScalarUdf {
                     ));
                 };
                 let a = Array::from_arrow(a.as_ref()).map_err(|e| exec(&self.name, e))?;
-                let out = reduce_rows(r, &a).map_err(|e| exec(&self.name, e))?;
-                return out.to_arrow().map_err(|e| exec(&self.name, e));
+                return row_reduce(&self.name, r, &a);
             }
         };
         let mut dynd_args = Vec::with_capacity(arrays.len());

@@ -123,14 +123,26 @@ async fn list_rows_broadcast_per_row() -> Result<()> {
             Some(vec![Some(5.5)])
         ]
     );
+    // An empty row has no mean, min or max (NULL) and a sum of 0.
     let r = column(&ctx, "SELECT row_mean(d) FROM t").await?;
-    let got = f64s(&r);
-    assert_eq!(got[0], Some(3.0));
+    assert_eq!(f64s(&r), [Some(3.0), None, Some(4.0)]);
+    let r = column(&ctx, "SELECT row_max(d) FROM t").await?;
+    assert_eq!(f64s(&r), [Some(6.0), None, Some(4.0)]);
+    // dynd reduces var rows with its builtin reductions, not through a
+    // callable's .reduce: a planning error that says so.
+    let e = ctx
+        .sql("SELECT row_maximum_reduce(d) FROM t")
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(
-        got[1].is_some_and(f64::is_nan),
-        "mean of no values: {got:?}"
+        e.contains("reducing var dimensions through a callable's .reduce"),
+        "{e}"
     );
-    assert_eq!(got[2], Some(4.0));
+    let r = column(&ctx, "SELECT row_std(d) FROM t").await?;
+    assert_eq!(f64s(&r)[1], None);
+    let r = column(&ctx, "SELECT row_sum(d) FROM t").await?;
+    assert_eq!(f64s(&r), [Some(9.0), Some(0.0), Some(4.0)]);
     let r = column(&ctx, "SELECT subtract(d, row_mean(d)) FROM t WHERE m <> 2").await?;
     assert_eq!(
         lists(&r),
@@ -497,6 +509,37 @@ async fn aggregates_merge_across_partitions() -> Result<()> {
         }
     }
     assert_eq!(groups, 7);
+    // Without GROUP BY (one accumulator per partition, states merged), with
+    // a FILTER (the grouped path's mask), and over integers (the grouped
+    // query's accumulator per group).
+    let sql = "SELECT dynd_sum(v), kahan_sum(v), dynd_mean(v), dynd_std(v), dynd_max(v), \
+               sum(v), avg(v), stddev_pop(v), max(v) FROM t";
+    let b = &ctx.sql(sql).await?.collect().await?[0];
+    let f = |i: usize| b.column(i).as_primitive::<Float64Type>().value(0);
+    for (i, j) in [(0, 5), (1, 5), (2, 6), (3, 7), (4, 8)] {
+        assert!(
+            (f(i) - f(j)).abs() <= 1e-9 * f(j).abs(),
+            "column {i}: {} vs {}",
+            f(i),
+            f(j)
+        );
+    }
+    let sql = "SELECT g, kahan_sum(v) FILTER (WHERE v > 0), sum(v) FILTER (WHERE v > 0), \
+               dynd_sum(g * 3), sum(g * 3) FROM t GROUP BY g";
+    for b in ctx.sql(sql).await?.collect().await? {
+        let (x, y) = (
+            b.column(1).as_primitive::<Float64Type>(),
+            b.column(2).as_primitive::<Float64Type>(),
+        );
+        let (p, q) = (
+            b.column(3).as_primitive::<Int64Type>(),
+            b.column(4).as_primitive::<Int64Type>(),
+        );
+        for r in 0..b.num_rows() {
+            assert!((x.value(r) - y.value(r)).abs() <= 1e-9 * y.value(r).abs());
+            assert_eq!(p.value(r), q.value(r));
+        }
+    }
     // The same answers on one partition (no merging).
     let (one, _) = grouped(1)?;
     let a = ctx

@@ -1,0 +1,159 @@
+//! dynd functions inside DataFusion against DataFusion's own, over
+//! generated tables: `hypot(x, y)` vs `sqrt(x * x + y * y)` (1e7 rows), the
+//! per-row mean of a `List<Float64>` column (1e6 rows, 0–19 values each)
+//! vs `array_avg`, and grouped `kahan_sum`/`dynd_std` vs `sum`/`stddev_pop`
+//! (1e7 rows, 1000 groups). Each on 1 and 2 partitions (threads).
+
+use std::sync::Arc;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, ListArray, RecordBatch};
+use datafusion::arrow::buffer::OffsetBuffer;
+use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::datasource::MemTable;
+use datafusion::prelude::{SessionConfig, SessionContext};
+use dynd::elemental;
+
+#[elemental]
+fn hypot(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
+/// A seeded generator (64-bit LCG, top bits).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 11
+    }
+    fn unit(&mut self) -> f64 {
+        self.next() as f64 / (1u64 << 53) as f64
+    }
+}
+
+const BATCH: usize = 8192;
+
+/// `n` rows in batches of 8192, spread over `partitions`.
+fn partitioned(batches: Vec<RecordBatch>, partitions: usize) -> Vec<Vec<RecordBatch>> {
+    let mut parts = vec![Vec::new(); partitions];
+    for (i, b) in batches.into_iter().enumerate() {
+        parts[i % partitions].push(b);
+    }
+    parts
+}
+
+fn points(n: usize) -> Vec<RecordBatch> {
+    let mut g = Lcg(7);
+    (0..n)
+        .step_by(BATCH)
+        .map(|start| {
+            let m = BATCH.min(n - start);
+            let x: Vec<f64> = (0..m).map(|_| g.unit() * 2.0 - 1.0).collect();
+            let y: Vec<f64> = (0..m).map(|_| g.unit() * 2.0 - 1.0).collect();
+            let k: Vec<i64> = (0..m).map(|_| (g.next() % 1000) as i64).collect();
+            RecordBatch::try_from_iter([
+                ("x", Arc::new(Float64Array::from(x)) as ArrayRef),
+                ("y", Arc::new(Float64Array::from(y))),
+                ("k", Arc::new(Int64Array::from(k))),
+            ])
+            .expect("equal lengths")
+        })
+        .collect()
+}
+
+fn sessions(rows: usize) -> Vec<RecordBatch> {
+    let mut g = Lcg(11);
+    (0..rows)
+        .step_by(BATCH)
+        .map(|start| {
+            let m = BATCH.min(rows - start);
+            let lengths: Vec<usize> = (0..m).map(|_| (g.next() % 20) as usize).collect();
+            let total: usize = lengths.iter().sum();
+            let values: Vec<f64> = (0..total).map(|_| g.unit() * 100.0).collect();
+            let list = ListArray::new(
+                Arc::new(Field::new("item", DataType::Float64, true)),
+                OffsetBuffer::from_lengths(lengths),
+                Arc::new(Float64Array::from(values)),
+                None,
+            );
+            RecordBatch::try_from_iter([("d", Arc::new(list) as ArrayRef)]).expect("one column")
+        })
+        .collect()
+}
+
+fn context(threads: usize, tables: &[(&str, &[RecordBatch])]) -> SessionContext {
+    let ctx = SessionContext::new_with_config(
+        SessionConfig::new()
+            .with_target_partitions(threads)
+            .with_batch_size(BATCH),
+    );
+    dynd_datafusion::register_all(&ctx).expect("builtins register");
+    dynd_datafusion::register(&ctx, &hypot::callable()).expect("hypot registers");
+    for (name, batches) in tables {
+        let schema = batches[0].schema();
+        let mem =
+            MemTable::try_new(schema, partitioned(batches.to_vec(), threads)).expect("a table");
+        ctx.register_table(*name, Arc::new(mem)).expect("registers");
+    }
+    ctx
+}
+
+fn bench(c: &mut Criterion) {
+    let points = points(10_000_000);
+    let sessions = sessions(1_000_000);
+    let cases: &[(&str, &str)] = &[
+        ("hypot/dynd", "SELECT hypot(x, y) FROM p"),
+        ("hypot/datafusion", "SELECT sqrt(x * x + y * y) FROM p"),
+        ("row_mean/dynd", "SELECT row_mean(d) FROM s"),
+        ("row_mean/datafusion", "SELECT array_avg(d) FROM s"),
+        (
+            "grouped_sum/dynd_kahan",
+            "SELECT k, kahan_sum(x) FROM p GROUP BY k",
+        ),
+        (
+            "grouped_sum/dynd_sum",
+            "SELECT k, dynd_sum(x) FROM p GROUP BY k",
+        ),
+        (
+            "grouped_sum/datafusion",
+            "SELECT k, sum(x) FROM p GROUP BY k",
+        ),
+        (
+            "grouped_std/dynd",
+            "SELECT k, dynd_std(x) FROM p GROUP BY k",
+        ),
+        (
+            "grouped_std/datafusion",
+            "SELECT k, stddev_pop(x) FROM p GROUP BY k",
+        ),
+    ];
+    let only = std::env::var("SQL_BENCH_THREADS").ok();
+    for threads in [1usize, 2] {
+        if only.as_deref().is_some_and(|t| t != threads.to_string()) {
+            continue;
+        }
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let ctx = context(threads, &[("p", &points), ("s", &sessions)]);
+        let mut group = c.benchmark_group(format!("sql_{threads}t"));
+        group.sample_size(10);
+        for (name, sql) in cases {
+            // Planned once; each iteration executes and collects.
+            let df = rt.block_on(ctx.sql(sql)).expect("plans");
+            group.bench_function(*name, |b| {
+                b.iter(|| rt.block_on(df.clone().collect()).expect("runs"))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
