@@ -3,6 +3,7 @@
 //! per-row mean of a `List<Float64>` column (1e6 rows, 0–19 values each)
 //! vs `array_avg`, and grouped `kahan_sum`/`dynd_std` vs `sum`/`stddev_pop`
 //! (1e7 rows, 1000 groups). Each on 1 and 2 partitions (threads).
+#![allow(missing_docs)] // criterion_group! generates undocumented fns
 
 use std::sync::Arc;
 

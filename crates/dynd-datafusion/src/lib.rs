@@ -55,13 +55,17 @@
 //! ```
 
 mod aggregate;
+#[cfg(feature = "ballista")]
+pub mod ballista;
 mod groups;
 mod scalar;
 mod types;
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use datafusion::common::Result;
+use datafusion::execution::session_state::SessionState;
 use datafusion::execution::FunctionRegistry;
 use datafusion::logical_expr::{AggregateUDF, AggregateUDFImpl, ScalarUDF, ScalarUDFImpl};
 use datafusion::prelude::SessionContext;
@@ -107,28 +111,48 @@ pub struct Registered {
 /// A planning error for a function callable that is neither (`take`,
 /// `sort`, …).
 pub fn register(ctx: &SessionContext, f: &Callable) -> Result<Registered> {
-    let mut added = Registered::default();
-    add(ctx, f, &mut added)?;
-    Ok(added)
+    register_in(&mut ctx.state_ref().write(), f)
 }
 
 /// Registers every dynd builtin (and `NAME_reduce` for the associative
 /// ones) as [`register`] does; builtins with no DataFusion form (`take`,
-/// `sort`, the scans) are left out.
+/// `sort`, the scans, `string_length`, `is_na`, `fill_na`: functions over
+/// whole arrays) are left out.
 ///
 /// # Errors
 ///
 /// A planning error if a builtin's UDF cannot be made (none can fail; a
 /// test checks).
 pub fn register_all(ctx: &SessionContext) -> Result<Registered> {
+    register_all_in(&mut ctx.state_ref().write())
+}
+
+/// [`register`] into a session state (a Ballista scheduler's, or one a
+/// [`SessionContext`] is then made from).
+///
+/// # Errors
+///
+/// As [`register`].
+pub fn register_in(state: &mut SessionState, f: &Callable) -> Result<Registered> {
+    let mut added = Registered::default();
+    add(state, f, &mut added)?;
+    Ok(added)
+}
+
+/// [`register_all`] into a session state.
+///
+/// # Errors
+///
+/// As [`register_all`].
+pub fn register_all_in(state: &mut SessionState) -> Result<Registered> {
     let mut added = Registered::default();
     for f in builtins::all() {
         if f.is_overloaded() || f.reduction_kind() != ReductionKind::None {
-            add(ctx, f, &mut added)?;
+            add(state, f, &mut added)?;
         }
         if f.is_associative() {
             if let Ok(r) = f.reduce() {
-                add(ctx, &r, &mut added)?;
+                add(state, &r, &mut added)?;
             }
         }
     }
@@ -136,15 +160,24 @@ pub fn register_all(ctx: &SessionContext) -> Result<Registered> {
 }
 
 /// The names a UDF called `name` is registered under: `dynd_NAME`, and
-/// `NAME` when DataFusion has no function of that name.
-fn names(ctx: &SessionContext, name: &str) -> (String, Vec<String>) {
-    let state = ctx.state();
-    let taken = state.scalar_functions().contains_key(name)
+/// `NAME` when DataFusion has no function of that name (a dynd UDF
+/// registered before under `NAME` is replaced).
+fn names(state: &SessionState, name: &str) -> (String, Vec<String>) {
+    let ours = |n: &str| {
+        state
+            .scalar_functions()
+            .get(n)
+            .is_some_and(|u| u.inner().downcast_ref::<DyndScalarUdf>().is_some())
+            || state
+                .aggregate_functions()
+                .get(n)
+                .is_some_and(|u| u.inner().downcast_ref::<DyndAggregate>().is_some())
+    };
+    let taken = (state.scalar_functions().contains_key(name)
         || state.aggregate_functions().contains_key(name)
         || state.window_functions().contains_key(name)
-        || state.udfs().contains(name)
-        || state.udafs().contains(name)
-        || name.starts_with("dynd_");
+        || name.starts_with("dynd_"))
+        && !ours(name);
     let prefixed = format!("dynd_{name}");
     if taken {
         (prefixed, Vec::new())
@@ -153,16 +186,17 @@ fn names(ctx: &SessionContext, name: &str) -> (String, Vec<String>) {
     }
 }
 
-fn add(ctx: &SessionContext, f: &Callable, added: &mut Registered) -> Result<()> {
-    let scalar = |u: DyndScalarUdf, added: &mut Registered| {
-        let (name, aliases) = names(ctx, u.name());
+fn add(state: &mut SessionState, f: &Callable, added: &mut Registered) -> Result<()> {
+    let scalar = |u: DyndScalarUdf, state: &mut SessionState, added: &mut Registered| {
+        let (name, aliases) = names(state, u.name());
         added.scalar.insert(name.clone());
         added.scalar.extend(aliases.iter().cloned());
-        ctx.register_udf(ScalarUDF::new_from_impl(u.named(name, aliases)));
+        state
+            .register_udf(Arc::new(ScalarUDF::new_from_impl(u.named(name, aliases))))
+            .map(|_| ())
     };
     if f.is_overloaded() {
-        scalar(scalar::scalar_impl(f)?, added);
-        return Ok(());
+        return scalar(scalar::scalar_impl(f)?, state, added);
     }
     if f.reduction_kind() == ReductionKind::None {
         return Err(datafusion::common::plan_datafusion_err!(
@@ -170,13 +204,15 @@ fn add(ctx: &SessionContext, f: &Callable, added: &mut Registered) -> Result<()>
             f.name()
         ));
     }
-    scalar(scalar::row_impl(f)?, added);
+    scalar(scalar::row_impl(f)?, state, added)?;
     // A reduction whose partials do not combine has only the row form.
     if let Ok(a) = aggregate::aggregate_impl(f) {
-        let (name, aliases) = names(ctx, a.name());
+        let (name, aliases) = names(state, a.name());
         added.aggregate.insert(name.clone());
         added.aggregate.extend(aliases.iter().cloned());
-        ctx.register_udaf(AggregateUDF::new_from_impl(a.named(name, aliases)));
+        state.register_udaf(Arc::new(AggregateUDF::new_from_impl(
+            a.named(name, aliases),
+        )))?;
     }
     Ok(())
 }
