@@ -2,7 +2,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use datafusion::arrow::array::{Array as _, ArrayRef, BooleanArray, UInt32Array};
+use datafusion::arrow::array::{Array as _, ArrayRef, AsArray, BooleanArray, UInt32Array};
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::{cast, filter, nullif, take};
 use datafusion::arrow::datatypes::{DataType, FieldRef};
@@ -254,16 +254,44 @@ fn empty_rows(a: &Array) -> std::result::Result<Vec<bool>, dynd::Error> {
 /// where the reduction has no value for it (`mean`, `var`, `std`, `min`,
 /// `max`, a `NAME.reduce` without an identity) and the identity otherwise
 /// (`sum` 0, `prod` 1, `count` 0, `all` true, `any` false).
-fn row_reduce(name: &str, r: &Callable, a: &Array) -> Result<ArrayRef> {
+fn row_reduce(name: &str, r: &Callable, arrow: &ArrayRef, a: &Array) -> Result<ArrayRef> {
+    // Which rows are empty: from a list's offsets when its values hold no
+    // nulls (no pass over the values), else by counting.
+    let empty = || -> Result<Vec<bool>> {
+        let from_offsets = |offsets: Vec<usize>, values: &ArrayRef| {
+            (values.null_count() == 0).then(|| offsets.windows(2).map(|w| w[0] == w[1]).collect())
+        };
+        let quick = match arrow.data_type() {
+            DataType::List(_) => {
+                let l = arrow.as_list::<i32>();
+                from_offsets(
+                    l.value_offsets().iter().map(|&o| o as usize).collect(),
+                    l.values(),
+                )
+            }
+            DataType::LargeList(_) => {
+                let l = arrow.as_list::<i64>();
+                from_offsets(
+                    l.value_offsets().iter().map(|&o| o as usize).collect(),
+                    l.values(),
+                )
+            }
+            _ => None,
+        };
+        match quick {
+            Some(e) => Ok(e),
+            None => empty_rows(a).map_err(|e| exec(name, e)),
+        }
+    };
     let no_value = matches!(r.name(), "mean" | "var" | "std");
     let (out, empty) = match reduce_rows(r, a, None) {
-        Ok(out) if no_value => (out, Some(empty_rows(a).map_err(|e| exec(name, e))?)),
+        Ok(out) if no_value => (out, Some(empty()?)),
         Ok(out) => (out, None),
         Err(e) => {
             // min, max and NAME.reduce without an identity refuse empty
             // rows: fold in any value there, then make those rows NULL.
             let takes_initial = r.keywords().iter().any(|k| k.name() == "initial");
-            let empty = empty_rows(a).map_err(|e| exec(name, e))?;
+            let empty = empty()?;
             if !takes_initial || !empty.contains(&true) {
                 return Err(exec(name, e));
             }
@@ -459,8 +487,8 @@ impl DyndScalarUdf {
                         },
                     ));
                 };
-                let a = Array::from_arrow(a.as_ref()).map_err(|e| exec(&self.name, e))?;
-                return row_reduce(&self.name, r, &a);
+                let d = Array::from_arrow(a.as_ref()).map_err(|e| exec(&self.name, e))?;
+                return row_reduce(&self.name, r, a, &d);
             }
         };
         let mut dynd_args = Vec::with_capacity(arrays.len());
