@@ -15,25 +15,13 @@ use datafusion::datasource::MemTable;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use dynd::elemental;
 
+#[path = "../examples/support/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
+
 #[elemental]
 fn hypot(x: f64, y: f64) -> f64 {
     (x * x + y * y).sqrt()
-}
-
-/// A seeded generator (64-bit LCG, top bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 11
-    }
-    fn unit(&mut self) -> f64 {
-        self.next() as f64 / (1u64 << 53) as f64
-    }
 }
 
 const BATCH: usize = 8192;

@@ -19,20 +19,9 @@ use datafusion::arrow::buffer::OffsetBuffer;
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::parquet::arrow::ArrowWriter;
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 11
-    }
-    fn unit(&mut self) -> f64 {
-        self.next() as f64 / (1u64 << 53) as f64
-    }
-}
+#[path = "support/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
 
 const REGIONS: [&str; 4] = ["north", "south", "east", "west"];
 
