@@ -65,7 +65,7 @@ use dynd_macros::checked_signature;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, Leaf};
+use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf};
 use dynd_kernels::{Complex, Element, Value, F16};
 
 use dynd_kernels::Array;
@@ -751,7 +751,25 @@ fn elementwise() -> Result<Vec<(&'static str, Callable)>, Error> {
             vec![$(Overload::new(Leaf::map3(|m: bool, x: $t, y: $t| if m { x } else { y }))),*]
         };
     }
-    let mut divide = over2!(div, [F16, f32, f64]);
+    // The float64 arithmetic as marked plain operations: the same
+    // functions, which fused evaluation runs in one loop per expression.
+    let f64_op = |overloads: Vec<Overload>, op: F64Op| -> Vec<Overload> {
+        overloads
+            .into_iter()
+            .map(|o| {
+                let float64 = o.inputs().len() == op.arity()
+                    && o.inputs().iter().all(|s| *s == Scalar::Float64)
+                    && o.output() == Scalar::Float64
+                    && o.options().iter().all(|opt| !opt);
+                if float64 {
+                    Overload::new(Leaf::f64_op(op))
+                } else {
+                    o
+                }
+            })
+            .collect()
+    };
+    let mut divide = f64_op(over2!(div, [F16, f32, f64]), F64Op::Div);
     divide.extend(over2!(
         int_div,
         [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128]
@@ -762,14 +780,17 @@ fn elementwise() -> Result<Vec<(&'static str, Callable)>, Error> {
     Ok(vec![
         entry(
             "add",
-            with(numeric!(over2, add), complex!(2, c_add)),
+            with(f64_op(numeric!(over2, add), F64Op::Add), complex!(2, c_add)),
             int(0),
             vec![],
         )?,
-        plain("subtract", with(numeric!(over2, sub), complex!(2, c_sub)))?,
+        plain(
+            "subtract",
+            with(f64_op(numeric!(over2, sub), F64Op::Sub), complex!(2, c_sub)),
+        )?,
         entry(
             "multiply",
-            with(numeric!(over2, mul), complex!(2, c_mul)),
+            with(f64_op(numeric!(over2, mul), F64Op::Mul), complex!(2, c_mul)),
             int(1),
             vec![],
         )?,
@@ -789,9 +810,15 @@ fn elementwise() -> Result<Vec<(&'static str, Callable)>, Error> {
         )?,
         plain(
             "negative",
-            with(numeric!(over1, negative), complex!(1, c_neg)),
+            with(
+                f64_op(numeric!(over1, negative), F64Op::Neg),
+                complex!(1, c_neg),
+            ),
         )?,
-        plain("abs", with(numeric!(over1, abs), complex!(1, c_abs)))?,
+        plain(
+            "abs",
+            with(f64_op(numeric!(over1, abs), F64Op::Abs), complex!(1, c_abs)),
+        )?,
         plain("equal", with(numeric!(over2, eq), complex!(2, c_eq)))?,
         plain("not_equal", with(numeric!(over2, ne), complex!(2, c_ne)))?,
         plain("less", numeric!(over2, lt))?,
@@ -810,7 +837,11 @@ fn elementwise() -> Result<Vec<(&'static str, Callable)>, Error> {
             ),
         )?,
         plain("arctan2", over2!(atan2, [F16, f32, f64]))?,
-        floats_and_complex("sqrt", over1!(sqrt, [F16, f32, f64]), complex!(1, c_sqrt))?,
+        floats_and_complex(
+            "sqrt",
+            f64_op(over1!(sqrt, [F16, f32, f64]), F64Op::Sqrt),
+            complex!(1, c_sqrt),
+        )?,
         floats_and_complex("exp", over1!(exp, [F16, f32, f64]), complex!(1, c_exp))?,
         floats_and_complex("log", over1!(log, [F16, f32, f64]), complex!(1, c_log))?,
         floats_and_complex("sin", over1!(sin, [F16, f32, f64]), complex!(1, c_sin))?,

@@ -282,6 +282,65 @@ pub struct Leaf {
     /// The loop without a kernel, for the flat fast paths; `None` for a
     /// fallible leaf, whose errors need the kernel's indices.
     flat: Option<std::sync::Arc<dyn FlatRun>>,
+    /// The plain `float64` operation it computes, for a leaf made by
+    /// [`Leaf::f64_op`] (fused evaluation runs it without the kernel).
+    f64_op: Option<F64Op>,
+}
+
+/// A plain IEEE `float64` operation. A leaf made from one
+/// ([`Leaf::f64_op`]) computes exactly it, so fused evaluation may run a
+/// whole expression of them in one loop over small chunks (all the
+/// expression's inputs streaming together, as in a hand-written loop)
+/// instead of a kernel call per step, with the same bits.
+///
+/// ```
+/// use dynd::func::{F64Op, Leaf};
+///
+/// let add = Leaf::f64_op(F64Op::Add);
+/// assert_eq!(add.as_f64_op(), Some(F64Op::Add));
+/// assert_eq!(F64Op::Sqrt.apply(16.0, 0.0), 4.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum F64Op {
+    /// `x + y`.
+    Add,
+    /// `x - y`.
+    Sub,
+    /// `x * y`.
+    Mul,
+    /// `x / y`.
+    Div,
+    /// `-x`.
+    Neg,
+    /// `|x|`.
+    Abs,
+    /// `√x`.
+    Sqrt,
+}
+
+impl F64Op {
+    /// How many arguments it takes: 1 or 2.
+    pub fn arity(self) -> usize {
+        match self {
+            F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div => 2,
+            F64Op::Neg | F64Op::Abs | F64Op::Sqrt => 1,
+        }
+    }
+
+    /// The operation on `x` (and `y`; a unary one ignores it).
+    #[inline(always)]
+    pub fn apply(self, x: f64, y: f64) -> f64 {
+        match self {
+            F64Op::Add => x + y,
+            F64Op::Sub => x - y,
+            F64Op::Mul => x * y,
+            F64Op::Div => x / y,
+            F64Op::Neg => -x,
+            F64Op::Abs => x.abs(),
+            F64Op::Sqrt => x.sqrt(),
+        }
+    }
 }
 
 impl std::fmt::Debug for Leaf {
@@ -312,7 +371,30 @@ impl Leaf {
             output_option,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: flat_run,
+            f64_op: None,
         }
+    }
+
+    /// The leaf computing the `float64` operation `op` (`(float64,
+    /// float64) -> float64`, or `(float64) -> float64`), marked so fused
+    /// evaluation can run chains of them in one loop.
+    pub fn f64_op(op: F64Op) -> Leaf {
+        let mut leaf = match op {
+            F64Op::Add => Leaf::map2(|x: f64, y: f64| x + y),
+            F64Op::Sub => Leaf::map2(|x: f64, y: f64| x - y),
+            F64Op::Mul => Leaf::map2(|x: f64, y: f64| x * y),
+            F64Op::Div => Leaf::map2(|x: f64, y: f64| x / y),
+            F64Op::Neg => Leaf::map1(|x: f64| -x),
+            F64Op::Abs => Leaf::map1(|x: f64| x.abs()),
+            F64Op::Sqrt => Leaf::map1(|x: f64| x.sqrt()),
+        };
+        leaf.f64_op = Some(op);
+        leaf
+    }
+
+    /// The `float64` operation of a leaf made by [`Leaf::f64_op`].
+    pub fn as_f64_op(&self) -> Option<F64Op> {
+        self.f64_op
     }
 
     /// A leaf applying `f` to one element.

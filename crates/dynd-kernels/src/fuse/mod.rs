@@ -12,6 +12,14 @@
 //! the result. No temporary as large as the result is made, so a compound
 //! expression reads and writes memory once instead of once per operation.
 //!
+//! When every step is a plain `float64` operation ([`F64Op`](crate::elwise::F64Op): the
+//! builtins' `float64` `add`, `subtract`, `multiply`, `divide`, `negative`,
+//! `abs` and `sqrt`, or any leaf made by [`Leaf::f64_op`]), the steps run
+//! together instead, all of them over one chunk of 64 elements before the
+//! next, each operation's loop compiled in (no kernel call per step): every
+//! leaf then streams from memory at once, as in a hand-written loop, and
+//! the bits are the same.
+//!
 //! Results whose last dimension is `var` (fixed dimensions around it) are
 //! fused over the rows' values when every ragged leaf's rows have the
 //! result's lengths and lie end to end; a leaf with one value per row is
@@ -52,6 +60,7 @@
 //! ```
 
 mod ragged;
+mod vm;
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -395,15 +404,27 @@ impl Program {
         let mut nbuf = 0;
         let mut buf_of: SmallVec<[usize; 16]> = smallvec![usize::MAX; root + 1];
         let mut steps: SmallVec<[FusedStep; 8]> = SmallVec::new();
+        // The same steps as plain float64 operations, while they all are.
+        let float64 = |t: &Type| t.as_scalar() == Some(Scalar::Float64);
+        let mut vm_steps: Option<SmallVec<[vm::VmStep; 8]>> = Some(SmallVec::new());
         for (at, &j) in order.iter().enumerate() {
             let step = &self.steps[j];
+            let f64_op = match &step.op {
+                Op::Call(leaf, _) => leaf.as_f64_op(),
+                Op::Cast(_) => None,
+            }
+            .filter(|op| {
+                float64(&step.dtype)
+                    && step.args.len() == op.arity()
+                    && step.args.iter().all(|&a| float64(self.dtype(a)))
+            });
             let child = match &step.op {
                 Op::Call(leaf, fit) => leaf.push_fitted(b, fit),
                 Op::Cast(mode) => {
                     push_element_assign(b, &step.dtype, self.dtype(step.args[0]), *mode)?
                 }
             };
-            let args = step
+            let args: SmallVec<[Arg; 4]> = step
                 .args
                 .iter()
                 .map(|a| match a.0 {
@@ -424,13 +445,34 @@ impl Program {
                     }
                 }
             }
+            let out = (j != root).then_some(buf_of[j]);
+            vm_steps = match (vm_steps, f64_op) {
+                (Some(mut v), Some(op)) => {
+                    let arg = |a: &Arg| match *a {
+                        Arg::Leaf(k) => vm::VmArg::Leaf(k),
+                        Arg::Buf(b, _) => vm::VmArg::Reg(b),
+                    };
+                    let first = arg(&args[0]);
+                    let second = args.get(1).map_or(first, arg);
+                    v.push(vm::VmStep {
+                        op,
+                        args: [first, second],
+                        out,
+                    });
+                    Some(v)
+                }
+                _ => None,
+            };
             steps.push(FusedStep {
                 child,
                 args,
-                out: (j != root).then_some(buf_of[j]),
+                out,
                 size: step.size,
             });
         }
+        let vm = vm_steps
+            .filter(|_| nbuf <= vm::MAX_REGS)
+            .map(|steps| vm::Vm { steps });
         let max_size = order.iter().map(|&j| self.steps[j].size).max().unwrap_or(1);
         // Whole 16-byte words per buffer, so each starts aligned.
         let buf_words = (BLOCK * max_size).div_ceil(16);
@@ -438,6 +480,7 @@ impl Program {
             steps,
             nbuf,
             buf_words,
+            vm,
         })
     }
 
@@ -705,6 +748,9 @@ struct Fused {
     nbuf: usize,
     /// 16-byte words per buffer.
     buf_words: usize,
+    /// The steps as one loop of plain float64 operations, when they all
+    /// are.
+    vm: Option<vm::Vm>,
 }
 
 /// A leaf's first element, handed to the threads of a fused sum.
@@ -761,6 +807,14 @@ impl Fused {
         strides: &[isize],
         count: usize,
     ) -> Result<(), KernelError> {
+        if let Some(vm) = &self.vm {
+            // SAFETY: the run's elements are float64 (every step's and
+            // leaf's data type is, checked when the VM was built) and valid
+            // by the contract; a result that shares memory is copied
+            // before evaluation, so it is no leaf's.
+            unsafe { vm.run(dst, dst_stride, src, strides, count) };
+            return Ok(());
+        }
         let buf = |b: usize| bufs.wrapping_add(b * self.buf_words * 16);
         let mut ptrs: SmallVec<[*const u8; 4]> = SmallVec::new();
         let mut steps: SmallVec<[isize; 4]> = SmallVec::new();
