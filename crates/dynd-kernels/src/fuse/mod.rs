@@ -470,12 +470,13 @@ impl Program {
                 size: step.size,
             });
         }
-        let vm = vm_steps
-            .filter(|_| nbuf <= vm::MAX_REGS)
-            .map(|steps| vm::Vm { steps });
+        let vm = vm_steps.map(|steps| vm::Vm { steps, regs: nbuf });
         let max_size = order.iter().map(|&j| self.steps[j].size).max().unwrap_or(1);
         // Whole 16-byte words per buffer, so each starts aligned.
         let buf_words = (BLOCK * max_size).div_ceil(16);
+        // The float64 loop's result and gather buffers after the registers.
+        const _: () = assert!(vm::CHUNK <= BLOCK);
+        let nbuf = nbuf + if vm.is_some() { vm::EXTRA_BUFFERS } else { 0 };
         Ok(Fused {
             steps,
             nbuf,
@@ -811,8 +812,20 @@ impl Fused {
             // SAFETY: the run's elements are float64 (every step's and
             // leaf's data type is, checked when the VM was built) and valid
             // by the contract; a result that shares memory is copied
-            // before evaluation, so it is no leaf's.
-            unsafe { vm.run(dst, dst_stride, src, strides, count) };
+            // before evaluation, so it is no leaf's; `bufs` holds this
+            // program's buffers (registers and the loop's extra ones, each
+            // BLOCK float64s, 16-byte aligned), used by this call alone.
+            unsafe {
+                vm.run(
+                    bufs,
+                    self.buf_words * 16,
+                    dst,
+                    dst_stride,
+                    src,
+                    strides,
+                    count,
+                )
+            };
             return Ok(());
         }
         let buf = |b: usize| bufs.wrapping_add(b * self.buf_words * 16);

@@ -13,11 +13,13 @@ use smallvec::SmallVec;
 
 use crate::elwise::F64Op;
 
-/// Elements per chunk: eight registers of this many `f64`s fit in 4 KiB.
-pub(super) const CHUNK: usize = 64;
+/// Elements per chunk: every step runs over this many before the next
+/// step, all of them before the next chunk.
+pub(super) const CHUNK: usize = 128;
 
-/// The most intermediate values a program may hold at once.
-pub(super) const MAX_REGS: usize = 8;
+/// Buffers the loop needs besides one per register: the result chunk (for
+/// a result not written in place) and two for gathered strided leaves.
+pub(super) const EXTRA_BUFFERS: usize = 3;
 
 /// Where an operand comes from.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +43,8 @@ pub(super) struct VmStep {
 #[derive(Clone, Debug)]
 pub(super) struct Vm {
     pub(super) steps: SmallVec<[VmStep; 8]>,
+    /// How many registers the steps use (the fused program's buffers).
+    pub(super) regs: usize,
 }
 
 /// An operand over one chunk.
@@ -98,29 +102,35 @@ enum Input {
 }
 
 /// Operand `a` over elements `start..start + m`: a register, or a leaf
-/// read in place (dense), gathered into `g` (strided) or broadcast.
+/// read in place (dense), gathered into the buffer `g` (strided) or
+/// broadcast.
 ///
 /// # Safety
 ///
-/// Each leaf input describes `start + m` readable `f64`s, not written
-/// while the operand lives.
+/// Each leaf input describes `start + m` readable `f64`s and register `r`
+/// is `m` `f64`s at `reg(r)`, none written while the operand lives; `g`
+/// holds `m` `f64`s that nothing else reaches meanwhile.
 unsafe fn operand<'a>(
     a: VmArg,
-    regs: &'a [[f64; CHUNK]; MAX_REGS],
+    reg: impl Fn(usize) -> *mut f64,
     inputs: &[Input],
     start: usize,
     m: usize,
-    g: &'a mut [f64; CHUNK],
+    g: *mut f64,
 ) -> Opnd<'a> {
     match a {
-        VmArg::Reg(i) => Opnd::Slice(&regs[i][..m]),
+        // SAFETY: register `i`'s `m` values (the contract).
+        VmArg::Reg(i) => Opnd::Slice(unsafe { std::slice::from_raw_parts(reg(i), m) }),
         VmArg::Leaf(k) => match inputs[k] {
             Input::Scalar(x) => Opnd::Scalar(x),
             // SAFETY: `m` consecutive aligned f64s of the leaf from element
             // `start` (the contract), not written while the slice lives.
             Input::Dense(p) => Opnd::Slice(unsafe { std::slice::from_raw_parts(p.add(start), m) }),
             Input::Strided(p, s) => {
-                for (i, v) in g[..m].iter_mut().enumerate() {
+                // SAFETY: `g` holds `m` f64s nothing else reaches (the
+                // contract).
+                let g = unsafe { std::slice::from_raw_parts_mut(g, m) };
+                for (i, v) in g.iter_mut().enumerate() {
                     // SAFETY: element `start + i` of the leaf (the
                     // contract); any alignment.
                     *v = unsafe {
@@ -129,7 +139,7 @@ unsafe fn operand<'a>(
                             .read_unaligned()
                     };
                 }
-                Opnd::Slice(&g[..m])
+                Opnd::Slice(g)
             }
         },
     }
@@ -138,16 +148,23 @@ unsafe fn operand<'a>(
 impl Vm {
     /// Runs the program over `count` elements: leaf `k`'s first at
     /// `src[k]`, `strides[k]` bytes apart, the result's at `dst`,
-    /// `dst_stride` apart.
+    /// `dst_stride` apart; register `r` (and the [`EXTRA_BUFFERS`] after
+    /// the registers) is the buffer at `bufs + r * buf_bytes`.
     ///
     /// # Safety
     ///
     /// Each leaf holds `count` `float64`s so described and the result
     /// `count` writable ones; the result's memory is no leaf's (a shared
     /// result is copied before evaluation), and nothing else writes any of
-    /// it meanwhile.
+    /// it meanwhile. `bufs` holds `regs + EXTRA_BUFFERS` buffers of
+    /// `buf_bytes >= CHUNK * 8` bytes each, aligned for `f64`, that only
+    /// this call uses. A step never writes a register it reads (the fused
+    /// program's buffer assignment).
+    #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn run(
         &self,
+        bufs: *mut u8,
+        buf_bytes: usize,
         dst: *mut u8,
         dst_stride: isize,
         src: &[*const u8],
@@ -169,45 +186,38 @@ impl Vm {
                 }
             })
             .collect();
-        let dense_out = dst_stride == 8;
-        let mut regs = [[0.0f64; CHUNK]; MAX_REGS];
-        let (mut g0, mut g1) = ([0.0f64; CHUNK], [0.0f64; CHUNK]);
-        let mut result = [0.0f64; CHUNK];
+        let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
+        let (result, g0, g1) = (reg(self.regs), reg(self.regs + 1), reg(self.regs + 2));
+        let dense_out = dst_stride == 8 && dst.align_offset(std::mem::align_of::<f64>()) == 0;
         let mut start = 0;
         while start < count {
             let m = CHUNK.min(count - start);
             for step in &self.steps {
-                {
-                    // SAFETY: the leaves' elements `start..start + m` (the
-                    // contract).
-                    let a = unsafe { operand(step.args[0], &regs, &inputs, start, m, &mut g0) };
-                    // SAFETY: as above.
-                    let b = unsafe { operand(step.args[1], &regs, &inputs, start, m, &mut g1) };
-                    apply(step.op, &mut result[..m], a, b);
-                }
-                if let Some(r) = step.out {
-                    regs[r][..m].copy_from_slice(&result[..m]);
+                let out = match step.out {
+                    Some(r) => reg(r),
+                    None if dense_out => dst.wrapping_offset(start as isize * 8).cast::<f64>(),
+                    None => result,
+                };
+                // SAFETY: the operands are registers this step does not
+                // write, leaves (never the result's memory) and the gather
+                // buffers; `out` is `m` writable f64s none of them reaches:
+                // a register of its own, the result's elements
+                // `start..start + m`, or the result buffer (the contract).
+                unsafe {
+                    let a = operand(step.args[0], reg, &inputs, start, m, g0);
+                    let b = operand(step.args[1], reg, &inputs, start, m, g1);
+                    apply(step.op, std::slice::from_raw_parts_mut(out, m), a, b);
                 }
             }
-            // The result chunk, written once.
-            if dense_out {
-                // SAFETY: `m` writable f64s of the result from element
-                // `start` (the contract), not overlapping `result` (a local).
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        result.as_ptr().cast::<u8>(),
-                        dst.offset(start as isize * 8),
-                        m * 8,
-                    )
-                };
-            } else {
-                for (i, v) in result[..m].iter().enumerate() {
-                    // SAFETY: element `start + i` of the result (the
-                    // contract); any alignment.
+            if !dense_out {
+                for i in 0..m {
+                    // SAFETY: the result buffer's value `i` (written by the
+                    // root step above) and element `start + i` of the
+                    // result (the contract; any alignment).
                     unsafe {
                         dst.offset((start + i) as isize * dst_stride)
                             .cast::<f64>()
-                            .write_unaligned(*v)
+                            .write_unaligned(result.add(i).read())
                     };
                 }
             }
