@@ -473,10 +473,12 @@ impl Program {
         let vm = vm_steps.map(|steps| vm::Vm { steps, regs: nbuf });
         let max_size = order.iter().map(|&j| self.steps[j].size).max().unwrap_or(1);
         // Whole 16-byte words per buffer, so each starts aligned.
-        let buf_words = (BLOCK * max_size).div_ceil(16);
-        // The float64 loop's result and gather buffers after the registers.
-        const _: () = assert!(vm::CHUNK <= BLOCK);
-        let nbuf = nbuf + if vm.is_some() { vm::EXTRA_BUFFERS } else { 0 };
+        // The float64 loop's registers hold a chunk each, and its result
+        // and gather buffers follow them; the kernels' hold a block each.
+        let (buf_words, nbuf) = match vm {
+            Some(_) => ((vm::CHUNK * 8).div_ceil(16), nbuf + vm::EXTRA_BUFFERS),
+            None => ((BLOCK * max_size).div_ceil(16), nbuf),
+        };
         Ok(Fused {
             steps,
             nbuf,
@@ -814,7 +816,7 @@ impl Fused {
             // by the contract; a result that shares memory is copied
             // before evaluation, so it is no leaf's; `bufs` holds this
             // program's buffers (registers and the loop's extra ones, each
-            // BLOCK float64s, 16-byte aligned), used by this call alone.
+            // CHUNK float64s, 16-byte aligned), used by this call alone.
             unsafe {
                 vm.run(
                     bufs,
