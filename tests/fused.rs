@@ -412,6 +412,11 @@ fn a_fused_sum_has_the_bits_of_summing_the_result() {
         (vec![1 << 18], 0.1),
         (vec![3, 40_000], 0.2),
         (vec![7, 6, 500], 0.9),
+        // Rows shorter than fold8's lanes, and blocks ending short.
+        (vec![100, 7], 0.4),
+        (vec![50, 263], 0.6),
+        (vec![9, 16], 1.1),
+        (vec![3, 17], 1.3),
     ] {
         let n: usize = shape.iter().product();
         let a = Array::from_shape_vec(&shape, seq(n, k)).unwrap();
@@ -427,6 +432,30 @@ fn a_fused_sum_has_the_bits_of_summing_the_result() {
             fused.get::<f64>(&[]).unwrap().to_bits(),
             by_hand.get::<f64>(&[]).unwrap().to_bits(),
             "{shape:?}"
+        );
+    }
+    // Negative zeros keep their sign; a reversed leaf and a scalar one.
+    for n in [5, 300, 5000] {
+        let z = Array::from_vec(vec![-0.0f64; n]);
+        let s = (&z * 1.0).sum().unwrap().get::<f64>(&[]).unwrap();
+        let want = builtins::get("sum").unwrap().call(&[&z]).unwrap();
+        assert_eq!(
+            s.to_bits(),
+            want.get::<f64>(&[]).unwrap().to_bits(),
+            "n = {n}"
+        );
+        let r = Array::from_vec(seq(n, 0.8))
+            .index(&[Index::slice(None, None, -1)])
+            .unwrap();
+        let e = &r * 3.0 + &z;
+        let by_hand = builtins::get("sum")
+            .unwrap()
+            .call(&[&e.eval_stepwise().unwrap()])
+            .unwrap();
+        assert_eq!(
+            e.sum().unwrap().get::<f64>(&[]).unwrap().to_bits(),
+            by_hand.get::<f64>(&[]).unwrap().to_bits(),
+            "reversed, n = {n}"
         );
     }
     // A layout the one-run pass does not take (a transposed leaf) and an

@@ -599,6 +599,22 @@ impl Program {
                 .zip(&strides)
                 .map(|(p, &st)| p.0.wrapping_offset(at as isize * st))
                 .collect();
+            if let Some(vm) = &fused.vm {
+                // The plain float64 loop folds each block of values as
+                // they are made, none of them stored.
+                let mut folds: SmallVec<[Option<f64>; 128]> = SmallVec::new();
+                fused.with_buffers(|bufs| {
+                    // SAFETY: elements `at..at + m` of the one run the plan
+                    // found (each leaf through its stride, valid by the
+                    // leaves' validated layouts), all float64 (the loop's
+                    // condition); `bufs` holds this program's buffers,
+                    // this thread's.
+                    unsafe {
+                        vm.fold_blocks(bufs, fused.buf_words * 16, &src, &strides, m, &mut folds)
+                    }
+                });
+                return Ok(fold_pairwise_blocks(&folds, m, &add));
+            }
             CHUNKS.with(|cell| {
                 let mut own = Vec::new();
                 let mut borrowed = cell.try_borrow_mut();
@@ -640,7 +656,9 @@ impl Program {
         let parallel = total >= PARALLEL_RUN && rayon::current_num_threads() > 1;
         // Rows a batch at a time, so the parts held stay few.
         let batch = (4096 / per_row).max(1);
-        let mut acc: Option<f64> = None;
+        // The sum reduction starts from its identity, +0.0 (so negative
+        // zeros sum to +0.0, as in `sum`).
+        let mut acc: Option<f64> = Some(0.0);
         let mut parts: Vec<Option<f64>> = Vec::new();
         for first in (0..rows).step_by(batch) {
             let units =

@@ -231,3 +231,81 @@ fn float64_loop_matches_the_kernels() {
     );
     assert_eq!(x.to_string(), y.to_string());
 }
+
+#[test]
+fn float64_sums_fold_the_values_the_kernels_make() {
+    use crate::elwise::F64Op;
+    use crate::Index;
+    let sum = |marked: bool, leaves: &[Array], ty: &Type| -> f64 {
+        let (mul, sub) = if marked {
+            (Leaf::f64_op(F64Op::Mul), Leaf::f64_op(F64Op::Sub))
+        } else {
+            (
+                Leaf::map2(|x: f64, y: f64| x * y),
+                Leaf::map2(|x: f64, y: f64| x - y),
+            )
+        };
+        let mut p = Program::new();
+        let l: Vec<Slot> = leaves.iter().map(|a| p.leaf(a)).collect();
+        let ab = p.call(&mul, &[l[0], l[1]]).unwrap();
+        let root = match l.get(2) {
+            Some(&c) => p.call(&sub, &[ab, c]).unwrap(),
+            None => ab,
+        };
+        let Slot(Ref::Step(j)) = root else {
+            unreachable!("a step")
+        };
+        let mut b = KernelBuilder::new();
+        assert_eq!(p.fused(&mut b, j).unwrap().vm.is_some(), marked);
+        p.sum_f64(root, ty).unwrap().expect("one run")
+    };
+    for shape in [
+        vec![1usize],
+        vec![15],
+        vec![16],
+        vec![257],
+        vec![3 * BLOCK + 5],
+        vec![40, 7],
+        vec![6, 300],
+        vec![2, 301],
+    ] {
+        let n: usize = shape.iter().product();
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        let ty: Type = format!("{} * float64", dims.join(" * ")).parse().unwrap();
+        // Even and odd elements of leaf 0 near +1e8 and -1e8: each lane's
+        // sum is large and the total small, so a value folded in another
+        // lane or order shows in the result's bits.
+        let v = |k: usize, rev: bool| -> Array {
+            let a = Array::from_vec(
+                (0..n)
+                    .map(|i| {
+                        let noise = ((i + 7 * k) as f64 * 0.754_877_666_2).fract();
+                        match k {
+                            0 if i % 2 == 0 => 1e8 + noise,
+                            0 => -1e8 + noise,
+                            _ => 1.5 + noise,
+                        }
+                    })
+                    .collect::<Vec<f64>>(),
+            );
+            let a = if rev {
+                a.index(&[Index::slice(None, None, -1)]).unwrap()
+            } else {
+                a
+            };
+            a.reshape(shape.clone()).unwrap()
+        };
+        for leaves in [
+            vec![v(0, false), v(1, false)],
+            vec![v(0, false), v(1, false), Array::from_scalar(0.25f64)],
+            vec![v(2, true), v(0, false), v(4, false)],
+        ] {
+            assert_eq!(
+                sum(true, &leaves, &ty).to_bits(),
+                sum(false, &leaves, &ty).to_bits(),
+                "{shape:?}, {} leaves",
+                leaves.len()
+            );
+        }
+    }
+}

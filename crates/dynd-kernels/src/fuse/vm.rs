@@ -90,6 +90,68 @@ fn apply(op: F64Op, out: &mut [f64], a: Opnd<'_>, b: Opnd<'_>) {
     }
 }
 
+/// `acc[i % 8] += op(a[i], b[i])` for `i` in `0..m` (each operand
+/// `m` long): the root's values folded into eight interleaved
+/// accumulators without being stored, in the order [`fold8`] adds them.
+///
+/// [`fold8`]: crate::reduce::fold8
+#[inline(always)]
+fn apply_fold(op: F64Op, acc: &mut [f64; 8], m: usize, a: Opnd<'_>, b: Opnd<'_>) {
+    #[inline(always)]
+    fn each(acc: &mut [f64; 8], m: usize, a: Opnd<'_>, b: Opnd<'_>, f: impl Fn(f64, f64) -> f64) {
+        let at = |o: Opnd<'_>, i: usize| match o {
+            Opnd::Slice(x) => x[i],
+            Opnd::Scalar(x) => x,
+        };
+        match (a, b) {
+            (Opnd::Slice(x), Opnd::Slice(y)) => {
+                let (x, y) = (&x[..m], &y[..m]);
+                let (xs, ys) = (x.chunks_exact(8), y.chunks_exact(8));
+                for (x, y) in xs.zip(ys) {
+                    for k in 0..8 {
+                        acc[k] += f(x[k], y[k]);
+                    }
+                }
+            }
+            (Opnd::Slice(x), Opnd::Scalar(y)) => {
+                for x in x[..m].chunks_exact(8) {
+                    for k in 0..8 {
+                        acc[k] += f(x[k], y);
+                    }
+                }
+            }
+            (Opnd::Scalar(x), Opnd::Slice(y)) => {
+                for y in y[..m].chunks_exact(8) {
+                    for k in 0..8 {
+                        acc[k] += f(x, y[k]);
+                    }
+                }
+            }
+            (Opnd::Scalar(x), Opnd::Scalar(y)) => {
+                let v = f(x, y);
+                for _ in 0..m / 8 {
+                    for a in acc.iter_mut() {
+                        *a += v;
+                    }
+                }
+            }
+        }
+        // The last `m % 8` values, in the same lanes.
+        for i in m - m % 8..m {
+            acc[i % 8] += f(at(a, i), at(b, i));
+        }
+    }
+    match op {
+        F64Op::Add => each(acc, m, a, b, |x, y| x + y),
+        F64Op::Sub => each(acc, m, a, b, |x, y| x - y),
+        F64Op::Mul => each(acc, m, a, b, |x, y| x * y),
+        F64Op::Div => each(acc, m, a, b, |x, y| x / y),
+        F64Op::Neg => each(acc, m, a, a, |x, _| -x),
+        F64Op::Abs => each(acc, m, a, a, |x, _| x.abs()),
+        F64Op::Sqrt => each(acc, m, a, a, |x, _| x.sqrt()),
+    }
+}
+
 /// How a leaf is read in a run.
 #[derive(Clone, Copy)]
 enum Input {
@@ -171,44 +233,23 @@ impl Vm {
         strides: &[isize],
         count: usize,
     ) {
-        let inputs: SmallVec<[Input; 8]> = src
-            .iter()
-            .zip(strides)
-            .map(|(&p, &s)| {
-                if s == 0 {
-                    // SAFETY: the leaf's one element (by the contract); any
-                    // alignment.
-                    Input::Scalar(unsafe { p.cast::<f64>().read_unaligned() })
-                } else if s == 8 && p.align_offset(std::mem::align_of::<f64>()) == 0 {
-                    Input::Dense(p.cast::<f64>())
-                } else {
-                    Input::Strided(p, s)
-                }
-            })
-            .collect();
+        let inputs = inputs(src, strides);
         let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
-        let (result, g0, g1) = (reg(self.regs), reg(self.regs + 1), reg(self.regs + 2));
+        let result = reg(self.regs);
         let dense_out = dst_stride == 8 && dst.align_offset(std::mem::align_of::<f64>()) == 0;
         let mut start = 0;
         while start < count {
             let m = CHUNK.min(count - start);
-            for step in &self.steps {
-                let out = match step.out {
-                    Some(r) => reg(r),
-                    None if dense_out => dst.wrapping_offset(start as isize * 8).cast::<f64>(),
-                    None => result,
-                };
-                // SAFETY: the operands are registers this step does not
-                // write, leaves (never the result's memory) and the gather
-                // buffers; `out` is `m` writable f64s none of them reaches:
-                // a register of its own, the result's elements
-                // `start..start + m`, or the result buffer (the contract).
-                unsafe {
-                    let a = operand(step.args[0], reg, &inputs, start, m, g0);
-                    let b = operand(step.args[1], reg, &inputs, start, m, g1);
-                    apply(step.op, std::slice::from_raw_parts_mut(out, m), a, b);
-                }
-            }
+            let out = if dense_out {
+                dst.wrapping_offset(start as isize * 8).cast::<f64>()
+            } else {
+                result
+            };
+            // SAFETY: the leaves hold elements `start..start + m` (the
+            // contract); `out` is `m` writable f64s no operand reaches: the
+            // result's elements `start..start + m` (no leaf's memory) or the
+            // result buffer; the buffers are this call's.
+            unsafe { self.chunk(reg, &inputs, start, m, Root::Store(out)) };
             if !dense_out {
                 for i in 0..m {
                     // SAFETY: the result buffer's value `i` (written by the
@@ -224,4 +265,137 @@ impl Vm {
             start += m;
         }
     }
+
+    /// Folds the root's values over `count` elements (leaves as in
+    /// [`Vm::run`]) without storing them: the folds of consecutive blocks
+    /// of the sum's `PAIRWISE_BLOCK` elements, each exactly [`fold8`] of
+    /// that block's values, so the sum's bits are those of summing the
+    /// evaluated result.
+    ///
+    /// # Safety
+    ///
+    /// As for [`Vm::run`], without the result.
+    ///
+    /// [`fold8`]: crate::reduce::fold8
+    pub(super) unsafe fn fold_blocks(
+        &self,
+        bufs: *mut u8,
+        buf_bytes: usize,
+        src: &[*const u8],
+        strides: &[isize],
+        count: usize,
+        folds: &mut impl Extend<Option<f64>>,
+    ) {
+        let block = crate::reduce::PAIRWISE_BLOCK;
+        // Chunks start on a multiple of 8 within their block, so element
+        // `i` of a block always lands in lane `i % 8`.
+        const _: () = assert!(CHUNK % 8 == 0);
+        let inputs = inputs(src, strides);
+        let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
+        let result = reg(self.regs);
+        // A program of one step over leaves read in place or broadcast
+        // uses no buffer: its chunks can be whole blocks.
+        let direct =
+            self.steps.len() == 1 && !inputs.iter().any(|i| matches!(i, Input::Strided(..)));
+        let chunk = if direct { block.max(CHUNK) } else { CHUNK };
+        let mut first = 0;
+        while first < count {
+            let len = block.min(count - first);
+            if len < 16 {
+                // fold8 adds a short block in sequence: its values first.
+                // SAFETY: the leaves hold these `len` elements (the
+                // contract); the result buffer is this call's and holds
+                // CHUNK >= 16 > len f64s.
+                unsafe {
+                    self.chunk(reg, &inputs, first, len, Root::Store(result));
+                    let v = std::slice::from_raw_parts(result, len);
+                    folds.extend([crate::reduce::fold8(v, &|x: f64, y: f64| x + y)]);
+                }
+            } else {
+                // -0.0 is the neutral element of `+` (`-0.0 + x` is `x`,
+                // bit for bit), so starting from it adds what fold8 adds.
+                let mut acc = [-0.0f64; 8];
+                let mut start = first;
+                while start < first + len {
+                    let m = chunk.min(first + len - start);
+                    // SAFETY: the leaves hold elements `start..start + m`
+                    // (the contract); the buffers are this call's, and a
+                    // chunk longer than CHUNK uses none of them (`direct`).
+                    unsafe { self.chunk(reg, &inputs, start, m, Root::Fold(&mut acc)) };
+                    start += m;
+                }
+                let a = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+                let b = (acc[4] + acc[5]) + (acc[6] + acc[7]);
+                folds.extend([Some(a + b)]);
+            }
+            first += len;
+        }
+    }
+
+    /// Runs every step over elements `start..start + m`, the root's
+    /// values stored or folded: `m <= CHUNK`, or any `m` for one folded
+    /// step over leaves that are not gathered (no buffer is used).
+    ///
+    /// # Safety
+    ///
+    /// Each leaf input describes `start + m` readable `f64`s; `reg(r)` is
+    /// a buffer of CHUNK `f64`s for `r` up to `regs + EXTRA_BUFFERS`, used
+    /// by this call alone; a stored root's `m` f64s are writable and no
+    /// operand reaches them.
+    #[inline(always)]
+    unsafe fn chunk(
+        &self,
+        reg: impl Fn(usize) -> *mut f64 + Copy,
+        inputs: &[Input],
+        start: usize,
+        m: usize,
+        mut root: Root<'_>,
+    ) {
+        let (g0, g1) = (reg(self.regs + 1), reg(self.regs + 2));
+        for step in &self.steps {
+            // SAFETY: the operands are registers this step does not write
+            // (the buffer assignment), leaves and the gather buffers, valid
+            // for these elements (the contract); `out` is `m` writable f64s
+            // none of them reaches: a register of its own or the stored
+            // root's place.
+            unsafe {
+                let a = operand(step.args[0], reg, inputs, start, m, g0);
+                let b = operand(step.args[1], reg, inputs, start, m, g1);
+                match (step.out, &mut root) {
+                    (Some(r), _) => apply(step.op, std::slice::from_raw_parts_mut(reg(r), m), a, b),
+                    (None, Root::Store(p)) => {
+                        apply(step.op, std::slice::from_raw_parts_mut(*p, m), a, b)
+                    }
+                    (None, Root::Fold(acc)) => apply_fold(step.op, acc, m, a, b),
+                }
+            }
+        }
+    }
+}
+
+/// Where the root's values go.
+enum Root<'a> {
+    /// Stored at this address.
+    Store(*mut f64),
+    /// Folded into these accumulators.
+    Fold(&'a mut [f64; 8]),
+}
+
+/// How each leaf is read: broadcast (stride 0), in place (dense and
+/// aligned) or gathered.
+fn inputs(src: &[*const u8], strides: &[isize]) -> SmallVec<[Input; 8]> {
+    src.iter()
+        .zip(strides)
+        .map(|(&p, &s)| {
+            if s == 0 {
+                // SAFETY: the leaf's one element (the callers' contract);
+                // any alignment.
+                Input::Scalar(unsafe { p.cast::<f64>().read_unaligned() })
+            } else if s == 8 && p.align_offset(std::mem::align_of::<f64>()) == 0 {
+                Input::Dense(p.cast::<f64>())
+            } else {
+                Input::Strided(p, s)
+            }
+        })
+        .collect()
 }
