@@ -804,3 +804,54 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn small_float64_expressions_run_as_one_loop_with_the_calls_bits() {
+    let sqrt = builtins::get("sqrt").unwrap();
+    let abs = builtins::get("abs").unwrap();
+    for shape in [
+        vec![0usize],
+        vec![1],
+        vec![127],
+        vec![129],
+        vec![7, 300],
+        vec![2, 3, 5],
+    ] {
+        let n: usize = shape.iter().product();
+        let [a, b, c] = [1.0, -0.5, 0.0].map(|s| {
+            let mut v = seq(n, s);
+            if let Some(x) = v.get_mut(3) {
+                *x = -0.0; // keeps its sign through the loop
+            }
+            Array::from_shape_vec(&shape, v).unwrap()
+        });
+        let ab = &a * &b;
+        for e in [
+            &a * &b + &c * 2.5 - &a,
+            (&ab + 1.0) * (&ab + 2.0),
+            -(&a / &c),
+            sqrt.expr([abs.expr([&a - 10.0])]) / 3.0,
+            1.0 / (Expr::from(&b) * &b),
+        ] {
+            let (x, y) = (e.eval().unwrap(), e.eval_stepwise().unwrap());
+            assert_eq!(x.ty(), y.ty(), "{e}");
+            assert_eq!(bits(&x), bits(&y), "{e}, shape {shape:?}");
+        }
+    }
+    // 0-d operands only, and layouts the loop does not take (a reversed
+    // view, an integer leaf, broadcasting dimensions): the same values.
+    let (p, q) = (Array::from_scalar(1.5f64), Array::from_scalar(-2.0f64));
+    let r = (&p * &q + 1.0).eval().unwrap();
+    assert_eq!(
+        (r.ty().to_string(), r.to_string()),
+        ("float64".into(), "-2".into())
+    );
+    let v = Array::from_vec(seq(50, 0.3));
+    let rev = v.index(&[Index::slice(None, None, -1)]).unwrap();
+    let col = Array::from_shape_vec(&[50, 1], seq(50, 0.7)).unwrap();
+    let ints = Array::from_vec((0..50i64).collect::<Vec<_>>());
+    for e in [&v * &rev, &v * &col, &v * &ints] {
+        let (x, y) = (e.eval().unwrap(), e.eval_stepwise().unwrap());
+        assert_eq!((x.ty(), bits(&x)), (y.ty(), bits(&y)), "{e}");
+    }
+}

@@ -13,7 +13,7 @@ use crate::error::Error;
 /// The number of elements of `a` if it is laid out in C order with the
 /// fixed dimensions of `shape` (`Some(0)` for a 0-d `a`, which
 /// broadcasts), and its data type if that is a builtin scalar.
-pub(super) fn contiguous_count(a: &Array, shape: &Type) -> Option<(usize, Scalar)> {
+pub(crate) fn contiguous_count(a: &Array, shape: &Type) -> Option<(usize, Scalar)> {
     // One walk over both types and `a`'s arrmeta together: the same fixed
     // dimensions as `shape`, a builtin scalar below, and C order: each
     // dimension longer than 1 steps over the next such one whole.

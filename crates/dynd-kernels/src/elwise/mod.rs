@@ -85,6 +85,7 @@ use alloc::alloc_lifted;
 pub use dims::push_elwise;
 pub(crate) use dims::push_lifted;
 use dims::*;
+pub(crate) use flat::contiguous_count;
 pub use flat::PARALLEL_MIN;
 use flat::*;
 pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};

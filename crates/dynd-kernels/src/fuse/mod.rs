@@ -735,6 +735,105 @@ impl Program {
     }
 }
 
+/// An argument of a step of [`eval_dense_f64`]: a leaf or an earlier
+/// step's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum F64Arg {
+    /// Leaf `k`.
+    Leaf(usize),
+    /// The value of step `j` (an earlier one).
+    Step(usize),
+}
+
+/// Evaluates a program of plain `float64` operations (each step an
+/// [`F64Op`](crate::elwise::F64Op) over two arguments, a unary one
+/// reading its first) whose leaves are C-contiguous `float64` arrays of
+/// type `ty` or 0-d `float64` values, into a new array of type `ty`: the
+/// last step is the result. One serial loop over small chunks with every
+/// leaf read in place; no kernel is built and no intermediate array made,
+/// so this is the cheap way for small expressions. The values are those
+/// of evaluating step by step, bit for bit (the same IEEE operations in
+/// the same order per element).
+///
+/// `Ok(None)` when a leaf or `ty` is not so laid out, a step refers to a
+/// later one, or there is no step.
+///
+/// # Errors
+///
+/// An allocation failure for the result.
+pub fn eval_dense_f64(
+    steps: &[(crate::elwise::F64Op, [F64Arg; 2])],
+    leaves: &[&Array],
+    ty: &Type,
+) -> Result<Option<Array>, Error> {
+    let Some(last) = steps.len().checked_sub(1) else {
+        return Ok(None);
+    };
+    let mut count = 1usize;
+    let mut t = ty;
+    while let TypeKind::Dim(Dim::Fixed(n), element) = t.kind() {
+        count = count.saturating_mul(*n);
+        t = element;
+    }
+    if t.as_scalar() != Some(Scalar::Float64) {
+        return Ok(None);
+    }
+    let mut src: SmallVec<[*const u8; 8]> = SmallVec::new();
+    let mut strides: SmallVec<[isize; 8]> = SmallVec::new();
+    for a in leaves {
+        let stride = match crate::elwise::contiguous_count(a, ty) {
+            Some((0, Scalar::Float64)) if a.ndim() == 0 => 0,
+            Some((n, Scalar::Float64)) if n == count && a.ndim() > 0 => 8,
+            _ => return Ok(None),
+        };
+        src.push(a.data_ptr());
+        strides.push(stride);
+    }
+    let mut vm_steps: SmallVec<[vm::VmStep; 8]> = SmallVec::new();
+    for (j, &(op, args)) in steps.iter().enumerate() {
+        let arg = |a: F64Arg| match a {
+            F64Arg::Leaf(k) if k < leaves.len() => Some(vm::VmArg::Leaf(k)),
+            F64Arg::Step(i) if i < j => Some(vm::VmArg::Reg(i)),
+            _ => None,
+        };
+        let (Some(a), Some(b)) = (arg(args[0]), arg(args[1])) else {
+            return Ok(None);
+        };
+        vm_steps.push(vm::VmStep {
+            op,
+            args: [a, b],
+            out: (j != last).then_some(j),
+        });
+    }
+    // Step `j` writes register `j`, the last the result: a register is
+    // never written by a step that reads it.
+    let fused = Fused {
+        steps: SmallVec::new(),
+        nbuf: last + vm::EXTRA_BUFFERS,
+        buf_words: (vm::CHUNK * 8).div_ceil(16),
+        vm: Some(vm::Vm {
+            steps: vm_steps,
+            regs: last,
+        }),
+    };
+    let mut out = Array::for_overwrite(ty)?;
+    let dst = out.fresh_data_ptr();
+    let Some(vm) = &fused.vm else {
+        unreachable!("made above")
+    };
+    fused.with_buffers(|bufs| {
+        // SAFETY: every leaf is a float64 array read in place: `count`
+        // C-contiguous elements (stride 8) or one (stride 0), checked
+        // above; `out` is a fresh, unique, C-contiguous array of `count`
+        // float64s (no leaf's memory), every one of which the loop writes;
+        // `bufs` holds `last + EXTRA_BUFFERS` buffers of CHUNK float64s,
+        // this thread's; step `j` writes only register `j` and reads
+        // registers of earlier steps.
+        unsafe { vm.run(bufs, fused.buf_words * 16, dst, 8, &src, &strides, count) }
+    });
+    Ok(Some(out))
+}
+
 /// Whether an element's arrmeta is that of a number, `bool` or an
 /// option of one (nothing a step's kernel would need).
 fn plain(m: &Arrmeta) -> bool {

@@ -309,3 +309,57 @@ fn float64_sums_fold_the_values_the_kernels_make() {
         }
     }
 }
+
+#[test]
+fn dense_float64_programs_run_without_kernels() {
+    use crate::elwise::F64Op;
+    use crate::Index;
+    let ty: Type = "3 * 150 * float64".parse().unwrap();
+    let v = |k: f64| {
+        Array::from_shape_vec(
+            &[3, 150],
+            (0..450)
+                .map(|i| (i as f64 * 0.37 + k).sin() * 9.0)
+                .collect(),
+        )
+        .unwrap()
+    };
+    let (a, b, s) = (v(0.0), v(1.0), Array::from_scalar(0.5f64));
+    // (a * b - s) / a, then its negation; a unary step reads its first
+    // argument.
+    let steps = [
+        (F64Op::Mul, [F64Arg::Leaf(0), F64Arg::Leaf(1)]),
+        (F64Op::Sub, [F64Arg::Step(0), F64Arg::Leaf(2)]),
+        (F64Op::Div, [F64Arg::Step(1), F64Arg::Leaf(0)]),
+        (F64Op::Neg, [F64Arg::Step(2), F64Arg::Step(2)]),
+    ];
+    let r = eval_dense_f64(&steps, &[&a, &b, &s], &ty).unwrap().unwrap();
+    let (x, y) = (a.to_vec::<f64>().unwrap(), b.to_vec::<f64>().unwrap());
+    let want: Vec<u64> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| (-((x * y - 0.5) / x)).to_bits())
+        .collect();
+    let got: Vec<u64> = r
+        .to_vec::<f64>()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(r.ty(), &ty);
+    // Layouts it does not take, and malformed programs: `None`.
+    let t = a.index(&[Index::slice(None, None, -1)]).unwrap();
+    let other: Type = "450 * float64".parse().unwrap();
+    assert!(eval_dense_f64(&steps, &[&t, &b, &s], &ty)
+        .unwrap()
+        .is_none());
+    assert!(eval_dense_f64(&steps, &[&a, &b, &s], &other)
+        .unwrap()
+        .is_none());
+    let ahead = [(F64Op::Add, [F64Arg::Step(1), F64Arg::Leaf(0)])];
+    assert!(eval_dense_f64(&ahead, &[&a], &ty).unwrap().is_none());
+    assert!(eval_dense_f64(&[], &[&a], &ty).unwrap().is_none());
+    let missing = [(F64Op::Add, [F64Arg::Leaf(3), F64Arg::Leaf(0)])];
+    assert!(eval_dense_f64(&missing, &[&a], &ty).unwrap().is_none());
+}
