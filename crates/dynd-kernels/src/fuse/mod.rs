@@ -475,8 +475,8 @@ impl Program {
         // Whole 16-byte words per buffer, so each starts aligned.
         // The float64 loop's registers hold a chunk each, and its result
         // and gather buffers follow them; the kernels' hold a block each.
-        let (buf_words, nbuf) = match vm {
-            Some(_) => ((vm::CHUNK * 8).div_ceil(16), nbuf + vm::EXTRA_BUFFERS),
+        let (buf_words, nbuf) = match &vm {
+            Some(v) => (vm::BUF_WORDS, v.buffers()),
             None => ((BLOCK * max_size).div_ceil(16), nbuf),
         };
         Ok(Fused {
@@ -783,7 +783,7 @@ pub fn eval_dense_f64(
     for a in leaves {
         let stride = match crate::elwise::contiguous_count(a, ty) {
             Some((0, Scalar::Float64)) if a.ndim() == 0 => 0,
-            Some((n, Scalar::Float64)) if n == count && a.ndim() > 0 => 8,
+            Some((n, Scalar::Float64)) if n == count => 8,
             _ => return Ok(None),
         };
         src.push(a.data_ptr());
@@ -807,21 +807,13 @@ pub fn eval_dense_f64(
     }
     // Step `j` writes register `j`, the last the result: a register is
     // never written by a step that reads it.
-    let fused = Fused {
-        steps: SmallVec::new(),
-        nbuf: last + vm::EXTRA_BUFFERS,
-        buf_words: (vm::CHUNK * 8).div_ceil(16),
-        vm: Some(vm::Vm {
-            steps: vm_steps,
-            regs: last,
-        }),
+    let vm = vm::Vm {
+        steps: vm_steps,
+        regs: last,
     };
     let mut out = Array::for_overwrite(ty)?;
     let dst = out.fresh_data_ptr();
-    let Some(vm) = &fused.vm else {
-        unreachable!("made above")
-    };
-    fused.with_buffers(|bufs| {
+    with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
         // SAFETY: every leaf is a float64 array read in place: `count`
         // C-contiguous elements (stride 8) or one (stride 0), checked
         // above; `out` is a fresh, unique, C-contiguous array of `count`
@@ -829,7 +821,7 @@ pub fn eval_dense_f64(
         // `bufs` holds `last + EXTRA_BUFFERS` buffers of CHUNK float64s,
         // this thread's; step `j` writes only register `j` and reads
         // registers of earlier steps.
-        unsafe { vm.run(bufs, fused.buf_words * 16, dst, 8, &src, &strides, count) }
+        unsafe { vm.run(bufs, vm::BUF_WORDS * 16, dst, 8, &src, &strides, count) }
     });
     Ok(Some(out))
 }
@@ -890,21 +882,26 @@ thread_local! {
     static BUFFERS: RefCell<Vec<u128>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Runs `f` with this thread's buffers, at least `words` 16-byte words (a
+/// fresh set when the thread is already inside a fused pass).
+fn with_buffers<R>(words: usize, f: impl FnOnce(*mut u8) -> R) -> R {
+    let run = |v: &mut Vec<u128>| {
+        if v.len() < words {
+            v.resize(words, 0);
+        }
+        f(v.as_mut_ptr().cast::<u8>())
+    };
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut v) => run(&mut v),
+        Err(_) => run(&mut Vec::new()),
+    })
+}
+
 impl Fused {
     /// Runs `f` with this thread's block buffers (a fresh set when the
     /// thread is already inside a fused pass).
     fn with_buffers<R>(&self, f: impl FnOnce(*mut u8) -> R) -> R {
-        let words = self.nbuf.max(1) * self.buf_words;
-        let run = |v: &mut Vec<u128>| {
-            if v.len() < words {
-                v.resize(words, 0);
-            }
-            f(v.as_mut_ptr().cast::<u8>())
-        };
-        BUFFERS.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut v) => run(&mut v),
-            Err(_) => run(&mut Vec::new()),
-        })
+        with_buffers(self.nbuf.max(1) * self.buf_words, f)
     }
 
     /// Runs the steps over `count` elements: leaf `k`'s first at `src[k]`

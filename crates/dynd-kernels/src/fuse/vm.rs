@@ -21,6 +21,9 @@ pub(super) const CHUNK: usize = 128;
 /// a result not written in place) and two for gathered strided leaves.
 pub(super) const EXTRA_BUFFERS: usize = 3;
 
+/// 16-byte words of each of the loop's buffers (a chunk of `f64`s).
+pub(super) const BUF_WORDS: usize = (CHUNK * 8).div_ceil(16);
+
 /// Where an operand comes from.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum VmArg {
@@ -208,6 +211,11 @@ unsafe fn operand<'a>(
 }
 
 impl Vm {
+    /// The buffers a run needs: one per register and [`EXTRA_BUFFERS`].
+    pub(super) fn buffers(&self) -> usize {
+        self.regs + EXTRA_BUFFERS
+    }
+
     /// Runs the program over `count` elements: leaf `k`'s first at
     /// `src[k]`, `strides[k]` bytes apart, the result's at `dst`,
     /// `dst_stride` apart; register `r` (and the [`EXTRA_BUFFERS`] after
