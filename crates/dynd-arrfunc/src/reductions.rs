@@ -542,12 +542,23 @@ fn mean(a: &Array, o: &Opts) -> Result<Array, Error> {
     } else {
         a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
     };
-    let sum = run("mean", Op::Sum, &x, o)?;
-    // Per row of a ragged array: divided by the row lengths directly.
+    // Per row of a ragged array: each unit of rows divided by the row
+    // lengths as soon as it is summed.
     let last = a.ndim() as i64 - 1;
     let per_row = o.mask.is_none()
         && a.ty().has_var_dim()
         && matches!(o.axes.as_deref(), Some([ax]) if *ax == last || *ax == -1);
+    if per_row && o.initial.is_none() {
+        let fused = match float {
+            Scalar::Float64 => mean_of_rows::<f64>(&x, o.keepdims, |n| n as f64)?,
+            Scalar::Float32 => mean_of_rows::<f32>(&x, o.keepdims, |n| n as f32)?,
+            _ => None,
+        };
+        if let Some(m) = fused {
+            return Ok(m);
+        }
+    }
+    let sum = run("mean", Op::Sum, &x, o)?;
     if per_row {
         let by_rows = match float {
             Scalar::Float64 => {
@@ -567,6 +578,21 @@ fn mean(a: &Array, o: &Opts) -> Result<Array, Error> {
     let count = count("mean", &x, o)?;
     let count = count.cast(&with_dtype(&count, float)?, ErrorMode::NoCheck)?;
     DIVIDE.call(&[&sum, &count])
+}
+
+/// [`dynd_kernels::reduce::mean_of_rows`] with the sum `run` uses for `T`.
+fn mean_of_rows<T: Element + Arith + std::ops::Div<Output = T>>(
+    x: &Array,
+    keepdims: bool,
+    of_len: impl Fn(usize) -> T + Sync,
+) -> Result<Option<Array>, Error> {
+    let sum = Reduction {
+        identity: Some(T::ZERO),
+        combine: <T as Arith>::add,
+        reorderable: true,
+        neutral: Some(T::NEUTRAL_ZERO),
+    };
+    dynd_kernels::reduce::mean_of_rows(x, keepdims, &sum, of_len, "mean")
 }
 
 /// The number of elements each reduction folds (those `where` keeps;

@@ -212,7 +212,7 @@ struct Scan {
 pub(crate) const OPERANDS: usize = MAX_LEAF_ARGS;
 
 /// Rows per unit of work for the threads of the per-row loop.
-const CHUNK_ROWS: usize = 1 << 12;
+const CHUNK_ROWS: usize = 1 << 10;
 
 /// Runs `leaf` over `srcs` into a new array of type `ty`, if `ty` is fixed
 /// dimensions around one innermost `var` of the leaf's output type and the
@@ -246,7 +246,7 @@ pub(super) fn apply_ragged(
     let Some(layout) = RowLayout::new(ty, srcs, &sizes, out_size) else {
         return Ok(None);
     };
-    if let Some(out) = layout.fast(ty, srcs, flat)? {
+    if let Some(out) = layout.fast(ty, srcs, flat, leaf.as_f64_op())? {
         return Ok(Some(out));
     }
     let RowLayout {
@@ -401,6 +401,7 @@ impl RowLayout {
         ty: &Type,
         srcs: &[&Array],
         flat: &dyn FlatRun,
+        f64_op: Option<F64Op>,
     ) -> Result<Option<Array>, Error> {
         let (shape, ops, rows, out_size) = (&self.shape, &self.ops, self.rows, self.out_size);
         if ops.len() > OPERANDS {
@@ -409,7 +410,7 @@ impl RowLayout {
         let Some(seg) = Segments::plan(shape, ops) else {
             return Ok(None);
         };
-        let Some(fast) = seg.run(flat, ops, rows, out_size)? else {
+        let Some(fast) = seg.run((flat, f64_op), ops, rows, out_size)? else {
             return Ok(None);
         };
         let shared = self
@@ -627,7 +628,7 @@ impl Segments {
     /// loop per block. `None` when the rows are not laid out so.
     fn run(
         &self,
-        flat: &dyn FlatRun,
+        flat: (&dyn FlatRun, Option<F64Op>),
         ops: &[Operand],
         rows: usize,
         out_size: usize,
@@ -736,7 +737,7 @@ impl Segments {
     #[allow(clippy::too_many_arguments)]
     unsafe fn execute(
         &self,
-        flat: &dyn FlatRun,
+        (flat, f64_op): (&dyn FlatRun, Option<F64Op>),
         ops: &[Operand],
         (first_src, first): (&[isize; INLINE_ARGS], &[isize; OPERANDS]),
         range: std::ops::Range<usize>,
@@ -779,6 +780,13 @@ impl Segments {
                 )
             };
         };
+        if let Some(op) = f64_op {
+            // SAFETY: forwarded.
+            if unsafe { self.row_scalar_f64(op, ops, first_src, range.clone(), (begin, end), dst) }
+            {
+                return true;
+            }
+        }
         if self.per_row.is_empty() {
             // SAFETY: the rows are the result's.
             if !unsafe { self.verify(range, first_src, begin, end) } {
@@ -866,6 +874,66 @@ impl Segments {
             *n = s.wrapping_add((len as isize).wrapping_mul(self.sources[k].2));
         }
         ok
+    }
+
+    /// A binary `float64` operation of one value per row and one source
+    /// of rows whose rows chain exactly (see [`chained`]): each row is
+    /// computed straight from its value, with no buffer and no call. A row
+    /// with room after it in the unit computes [`SLACK`] elements without
+    /// a branch on its length, the ones past its end being overwritten by
+    /// the rows after it (a plain `float64` operation has no effect but
+    /// its value, so computing it on other rows' elements is harmless);
+    /// the unit's last rows compute their own elements only. `false` when
+    /// the operands are not laid out so (the caller takes the general
+    /// path, which also checks the rows).
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::execute`], whose `first_src`, `range`, `begin..end` and
+    /// `dst` these are.
+    unsafe fn row_scalar_f64(
+        &self,
+        op: F64Op,
+        ops: &[Operand],
+        first_src: &[isize; INLINE_ARGS],
+        range: std::ops::Range<usize>,
+        (begin, end): (usize, usize),
+        dst: *mut u8,
+    ) -> bool {
+        let [(per, v0, vstep)] = self.per_row[..] else {
+            return false;
+        };
+        let [(p0, step0, 8)] = self.sources[..] else {
+            return false;
+        };
+        if op.arity() != 2 || ops.len() != 2 || ops[per].size != 8 {
+            return false;
+        }
+        let src = [(p0, step0, first_src[0] + begin as isize * 8, 8)];
+        // SAFETY: the rows are the result's, so their pairs are readable.
+        if !unsafe { chained::<1>(src, range.clone(), end - begin) } {
+            return false;
+        }
+        let Level::Var { base, .. } = ops[1 - per].level else {
+            return false;
+        };
+        let rows = RowScalar {
+            lens: p0.wrapping_offset(range.start as isize * step0).cast(),
+            values: v0.wrapping_offset(range.start as isize * vstep),
+            step: vstep,
+            rows: range.len(),
+            xs: base.wrapping_offset(src[0].2).cast(),
+            out: dst.wrapping_add(begin * 8).cast(),
+            count: end - begin,
+            scalar_first: per == 0,
+        };
+        // SAFETY: the rows chain exactly over the unit's `count` elements
+        // of the source (checked above), inside its validated values
+        // block; each row has its value `step` bytes after the last; `out`
+        // holds the unit's `count` result elements, written by this unit
+        // alone.
+        unsafe { rows.run_best(op) };
+        true
     }
 
     /// The rows `range`, from result element `at`: each per-row value (all
@@ -1140,6 +1208,10 @@ unsafe fn verify_rows<const V: usize>(
     range: std::ops::Range<usize>,
     count: usize,
 ) -> bool {
+    // SAFETY: forwarded.
+    if unsafe { chained_best::<V>(src, range.clone(), count) } {
+        return true;
+    }
     let mut next: [isize; V] = std::array::from_fn(|k| src[k].2);
     let mut ptr: [*const u8; V] =
         std::array::from_fn(|k| src[k].0.wrapping_offset(range.start as isize * src[k].1));
@@ -1171,6 +1243,221 @@ unsafe fn verify_rows<const V: usize>(
         }
     }
     ok && seen == count
+}
+
+/// The common layout checked without a branch per row, so that it
+/// vectorises: pairs 16 bytes apart, elements of a power-of-two size, and
+/// every row (empty ones too) starting exactly where the row before it
+/// ends, the first at the expected start (as rows made from offsets, from
+/// nested data or by an earlier result are). Each row is compared with the
+/// row before it, not with a running position, so there is no dependency
+/// from row to row. When this holds, the rows satisfy [`verify_rows`]
+/// (which also takes empty rows that start anywhere); `false` says only
+/// that this check does not apply or does not hold.
+///
+/// The sums cannot wrap: every row of a validated array lies inside its
+/// values block (less than `isize::MAX` bytes), so a start equal to the
+/// previous row's end modulo 2^64 equals it outright.
+///
+/// # Safety
+///
+/// As [`verify_rows`].
+#[inline(always)]
+unsafe fn chained<const V: usize>(
+    src: [(*const u8, isize, isize, isize); V],
+    range: std::ops::Range<usize>,
+    count: usize,
+) -> bool {
+    if range.is_empty() {
+        return count == 0;
+    }
+    let mut shift = [0u32; V];
+    for k in 0..V {
+        let size = src[k].3;
+        if src[k].1 != PAIR_SIZE as isize || size <= 0 || !(size as usize).is_power_of_two() {
+            return false;
+        }
+        shift[k] = size.trailing_zeros();
+    }
+    let pairs: [*const [u64; 2]; V] = std::array::from_fn(|k| {
+        src[k]
+            .0
+            .wrapping_offset(range.start as isize * PAIR_SIZE as isize)
+            .cast()
+    });
+    let rows = range.len();
+    let at = |k: usize, r: usize| {
+        // SAFETY: pairs `0..rows` of each source are this range's,
+        // readable by the contract (`r < rows` at every use below); a pair
+        // is two u64s, read unaligned.
+        unsafe { pairs[k].add(r).read_unaligned() }
+    };
+    let mut ok = true;
+    for (k, src) in src.iter().enumerate() {
+        ok &= at(k, 0)[0] as i64 as isize == src.2;
+    }
+    for r in 1..rows {
+        let len = at(0, r)[1];
+        for (k, shift) in shift.iter().enumerate() {
+            let [ps, pl] = at(k, r - 1);
+            let [s, l] = at(k, r);
+            ok &= s == ps.wrapping_add(pl << shift);
+            ok &= l == len;
+        }
+    }
+    let len0 = at(0, 0)[1];
+    for k in 1..V {
+        ok &= at(k, 0)[1] == len0;
+    }
+    let [ls, ll] = at(0, rows - 1);
+    let end = ls.wrapping_add(ll << shift[0]);
+    let expected = (src[0].2 as u64).wrapping_add((count as u64) << shift[0]);
+    ok && end == expected && count as u64 <= (u64::MAX >> shift[0])
+}
+
+/// [`chained`] compiled for the CPU it runs on (AVX2 where the CPU has
+/// it: four pairs a step); the same answer either way.
+///
+/// # Safety
+///
+/// As [`verify_rows`].
+unsafe fn chained_best<const V: usize>(
+    src: [(*const u8, isize, isize, isize); V],
+    range: std::ops::Range<usize>,
+    count: usize,
+) -> bool {
+    /// [`chained`] with AVX2 enabled.
+    ///
+    /// # Safety
+    ///
+    /// As [`verify_rows`]; the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2<const V: usize>(
+        src: [(*const u8, isize, isize, isize); V],
+        range: std::ops::Range<usize>,
+        count: usize,
+    ) -> bool {
+        // SAFETY: forwarded.
+        unsafe { chained::<V>(src, range, count) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: forwarded; the CPU has AVX2, detected just above.
+        return unsafe { avx2::<V>(src, range, count) };
+    }
+    // SAFETY: forwarded.
+    unsafe { chained::<V>(src, range, count) }
+}
+
+/// One unit of [`Segments::row_scalar_f64`]: rows whose pairs are 16
+/// bytes apart from `lens` (the first of each pair is skipped: the rows
+/// chain), one `f64` value per row `step` bytes apart from `values`, the
+/// rows' `count` elements from `xs` and the result's to `out`.
+struct RowScalar {
+    lens: *const [u64; 2],
+    values: *const u8,
+    step: isize,
+    rows: usize,
+    xs: *const f64,
+    out: *mut f64,
+    count: usize,
+    scalar_first: bool,
+}
+
+impl RowScalar {
+    /// Runs `op`, compiled for the CPU (AVX2 where it has it).
+    ///
+    /// # Safety
+    ///
+    /// The pairs, values and elements described by the fields are
+    /// readable, `out` is writable for `count` elements and nothing else
+    /// reaches them meanwhile, and the rows' lengths add up to `count`.
+    unsafe fn run_best(&self, op: F64Op) {
+        /// [`RowScalar::run`] with AVX2 enabled.
+        ///
+        /// # Safety
+        ///
+        /// As [`RowScalar::run_best`]; the CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2(rows: &RowScalar, op: F64Op) {
+            // SAFETY: forwarded.
+            unsafe { rows.run(op) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: forwarded; the CPU has AVX2, detected just above.
+            return unsafe { avx2(self, op) };
+        }
+        // SAFETY: forwarded.
+        unsafe { self.run(op) }
+    }
+
+    /// `op` per row, as [`Segments::row_scalar_f64`] describes.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::run_best`].
+    #[inline(always)]
+    unsafe fn run(&self, op: F64Op) {
+        // SAFETY: forwarded, in each arm.
+        unsafe {
+            match (op, self.scalar_first) {
+                // Each order as the leaf writes it.
+                (F64Op::Add, true) => self.each(|s, x| s + x),
+                (F64Op::Add, false) => self.each(|s, x| x + s),
+                (F64Op::Mul, true) => self.each(|s, x| s * x),
+                (F64Op::Mul, false) => self.each(|s, x| x * s),
+                (F64Op::Sub, true) => self.each(|s, x| s - x),
+                (F64Op::Sub, false) => self.each(|s, x| x - s),
+                (F64Op::Div, true) => self.each(|s, x| s / x),
+                (F64Op::Div, false) => self.each(|s, x| x / s),
+                // Unary: never with a value per row (the caller checks).
+                _ => unreachable!("a binary operation"),
+            }
+        }
+    }
+
+    /// `out[i] = f(value of i's row, xs[i])` for every element.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::run_best`].
+    #[inline(always)]
+    unsafe fn each(&self, f: impl Fn(f64, f64) -> f64) {
+        let mut at = 0usize;
+        for r in 0..self.rows {
+            // SAFETY: row `r`'s pair and value, readable by the contract.
+            let (len, s) = unsafe {
+                (
+                    self.lens.add(r).read_unaligned()[1] as usize,
+                    self.values
+                        .wrapping_offset(r as isize * self.step)
+                        .cast::<f64>()
+                        .read_unaligned(),
+                )
+            };
+            // `at + len <= count`: the rows' lengths add up to `count`.
+            let (x, o) = (self.xs.wrapping_add(at), self.out.wrapping_add(at));
+            if at + SLACK <= self.count {
+                for j in 0..SLACK {
+                    // SAFETY: elements `at..at + SLACK` are the unit's.
+                    unsafe { *o.add(j) = f(s, *x.add(j)) };
+                }
+                for j in SLACK..len {
+                    // SAFETY: elements below `at + len`, the unit's.
+                    unsafe { *o.add(j) = f(s, *x.add(j)) };
+                }
+            } else {
+                for j in 0..len {
+                    // SAFETY: as above.
+                    unsafe { *o.add(j) = f(s, *x.add(j)) };
+                }
+            }
+            at += len;
+        }
+    }
 }
 
 /// Values per block of the segmented loop.

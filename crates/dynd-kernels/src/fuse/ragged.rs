@@ -45,7 +45,7 @@ pub(super) fn eval(p: &Program, root: Slot, ty: &Type) -> Result<Option<Array>, 
         kernel: &kernel,
         error: Mutex::new(None),
     };
-    let out = layout.fast(ty, &srcs, &runner)?;
+    let out = layout.fast(ty, &srcs, &runner, None)?;
     match runner.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e.into()),
         None => Ok(out),

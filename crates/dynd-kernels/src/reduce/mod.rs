@@ -863,11 +863,35 @@ fn note_failure(slot: &std::sync::Mutex<Option<(usize, Error)>>, row: usize, e: 
     }
 }
 
-/// The mean of `a` over its rows, from `sum`, its sum over its innermost
-/// `var` axis alone (`axis=-1` of an `N * var * T` array, no mask): each
-/// sum divided by its row's length, read from the row metadata (no count
-/// array, no pass over the values). `None` for any other form, for which
-/// the caller divides by [`count`].
+/// The mean of each row of `a` (fixed dimensions around an innermost
+/// `var` of `T`: `axis=-1`, no mask), `keepdims` as [`ReduceArgs`] has it:
+/// each unit of rows summed by `sum` (the bits [`reduce`] gives) and
+/// divided by its rows' lengths (`of_len`, read from the row metadata)
+/// while in cache, with no count array and no pass of its own. An empty
+/// row's mean is `0 / 0`. `None` when the rows are not contiguous, aligned
+/// `T`s (the caller divides the sum: [`divide_by_row_lengths`]).
+///
+/// # Errors
+///
+/// An error from the fold (a row outside its block: never, for a
+/// validated array).
+pub fn mean_of_rows<T, F>(
+    a: &Array,
+    keepdims: bool,
+    sum: &Reduction<T, F>,
+    of_len: impl Fn(usize) -> T + Sync,
+    name: &str,
+) -> Result<Option<Array>, Error>
+where
+    T: Element + std::ops::Div<Output = T>,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    ragged::mean_rows(a, keepdims, sum, of_len, name)
+}
+
+/// Each element of `sum` (the sums of `a`'s rows, from [`reduce`] over its
+/// innermost `var` axis) divided by its row's length (`of_len`), or
+/// `None` when the shapes do not line up so.
 ///
 /// # Errors
 ///

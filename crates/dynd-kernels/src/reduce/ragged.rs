@@ -294,6 +294,48 @@ unsafe fn from_bits<T: Element, B: Lane>(b: B) -> T {
     unsafe { std::mem::transmute_copy(&b) }
 }
 
+/// Block `at` of `lanes`, if it lies inside.
+#[inline(always)]
+fn block<B: Lane>(lanes: &[B], at: usize) -> Option<&[B; WIDE]> {
+    lanes.get(at..at.checked_add(WIDE)?)?.try_into().ok()
+}
+/// Block `at`'s first `n` lanes as `T`s, the rest `fill`'s bits.
+///
+/// # Safety
+///
+/// Those `n` lanes and `fill` are the bits of valid `T`s.
+#[inline(always)]
+unsafe fn masked<T: Element, B: Lane>(
+    lanes: &[B],
+    at: usize,
+    n: usize,
+    (fill, neutral): (B, T),
+) -> Option<[T; WIDE]> {
+    let b = block(lanes, at)?;
+    let keep: &[u64; WIDE] = KEEP.get(WIDE - n..2 * WIDE - n)?.try_into().ok()?;
+    let mut out = [neutral; WIDE];
+    for k in 0..WIDE {
+        let m = B::mask(keep[k]);
+        // SAFETY: by the contract (a kept lane is one of the `n`).
+        out[k] = unsafe { from_bits((b[k] & m) | (fill & !m)) };
+    }
+    Some(out)
+}
+/// Block `at` as `T`s.
+///
+/// # Safety
+///
+/// Its lanes are the bits of valid `T`s.
+#[inline(always)]
+unsafe fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Option<[T; WIDE]> {
+    let b = block(lanes, at)?;
+    let mut out = [neutral; WIDE];
+    for k in 0..WIDE {
+        // SAFETY: by the contract.
+        out[k] = unsafe { from_bits(b[k]) };
+    }
+    Some(out)
+}
 /// Folds the row `lanes[s..s + len]` (`1 <= len`) in [`WIDE`] lanes: the
 /// last block is read whole and its lanes past the row take `neutral`'s
 /// bits, so a short row takes no branch on its length; the lanes then
@@ -314,48 +356,6 @@ unsafe fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T>(
 ) -> Option<T> {
     // SAFETY: the same size, by the contract; any bits are a `B`.
     let fill: B = unsafe { std::mem::transmute_copy(&neutral) };
-    /// Block `at` of `lanes`, if it lies inside.
-    #[inline(always)]
-    fn block<B: Lane>(lanes: &[B], at: usize) -> Option<&[B; WIDE]> {
-        lanes.get(at..at.checked_add(WIDE)?)?.try_into().ok()
-    }
-    /// Block `at`'s first `n` lanes as `T`s, the rest `fill`'s bits.
-    ///
-    /// # Safety
-    ///
-    /// Those `n` lanes and `fill` are the bits of valid `T`s.
-    #[inline(always)]
-    unsafe fn masked<T: Element, B: Lane>(
-        lanes: &[B],
-        at: usize,
-        n: usize,
-        (fill, neutral): (B, T),
-    ) -> Option<[T; WIDE]> {
-        let b = block(lanes, at)?;
-        let keep: &[u64; WIDE] = KEEP.get(WIDE - n..2 * WIDE - n)?.try_into().ok()?;
-        let mut out = [neutral; WIDE];
-        for k in 0..WIDE {
-            let m = B::mask(keep[k]);
-            // SAFETY: by the contract (a kept lane is one of the `n`).
-            out[k] = unsafe { from_bits((b[k] & m) | (fill & !m)) };
-        }
-        Some(out)
-    }
-    /// Block `at` as `T`s.
-    ///
-    /// # Safety
-    ///
-    /// Its lanes are the bits of valid `T`s.
-    #[inline(always)]
-    unsafe fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Option<[T; WIDE]> {
-        let b = block(lanes, at)?;
-        let mut out = [neutral; WIDE];
-        for k in 0..WIDE {
-            // SAFETY: by the contract.
-            out[k] = unsafe { from_bits(b[k]) };
-        }
-        Some(out)
-    }
     let mut acc = if len <= WIDE {
         // SAFETY: the first `len` lanes are the row's, valid `T`s by the
         // contract; `fill` is `neutral`'s bits.
@@ -421,26 +421,29 @@ fn fold_wide_slice<T: Copy>(xs: &[T], neutral: T, f: &impl Fn(T, T) -> T) -> T {
 /// the CPU has it (a 16-lane block of `f64` is then four registers, not
 /// eight), as the baseline build otherwise. Both fold in the same order:
 /// the same bits either way.
-fn fold_unit_wide_best<T, B, F>(
+#[allow(clippy::too_many_arguments)]
+fn fold_unit_wide_best<T, B, F, P>(
     rows: &RowSlices<'_, T>,
     lanes: &[B],
     first: usize,
     out: &mut [T],
     red: &Reduction<T, F>,
     start: (Option<T>, T),
+    post: P,
     name: &str,
 ) -> Result<(), Box<(usize, Error)>>
 where
     T: Element,
     B: Lane,
     F: Fn(T, T) -> T + Copy + Send + Sync,
+    P: Fn(T, usize) -> T + Copy,
 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, detected just above.
-        return unsafe { fold_unit_wide_avx2(rows, lanes, first, out, red, start, name) };
+        return unsafe { fold_unit_wide_avx2(rows, lanes, first, out, red, start, post, name) };
     }
-    fold_unit_wide(rows, lanes, first, out, red, start, name)
+    fold_unit_wide(rows, lanes, first, out, red, start, post, name)
 }
 
 /// [`fold_unit_wide`] with AVX2 enabled.
@@ -450,40 +453,48 @@ where
 /// The CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fold_unit_wide_avx2<T, B, F>(
+#[allow(clippy::too_many_arguments)]
+unsafe fn fold_unit_wide_avx2<T, B, F, P>(
     rows: &RowSlices<'_, T>,
     lanes: &[B],
     first: usize,
     out: &mut [T],
     red: &Reduction<T, F>,
     start: (Option<T>, T),
+    post: P,
     name: &str,
 ) -> Result<(), Box<(usize, Error)>>
 where
     T: Element,
     B: Lane,
     F: Fn(T, T) -> T + Copy + Send + Sync,
+    P: Fn(T, usize) -> T + Copy,
 {
-    fold_unit_wide(rows, lanes, first, out, red, start, name)
+    fold_unit_wide(rows, lanes, first, out, red, start, post, name)
 }
 
 /// As [`fold_unit`], for a reorderable reduction with a neutral element:
 /// each row, in order, folds with [`fold_wide`] (rows longer than
 /// [`BLOCK`], and the last rows of the block, as [`fold_row`] does).
+/// Each row's result is `post(result, row length)` (a mean divides there,
+/// its division overlapping the next rows' loads).
 #[inline(always)]
-fn fold_unit_wide<T, B, F>(
+#[allow(clippy::too_many_arguments)]
+fn fold_unit_wide<T, B, F, P>(
     rows: &RowSlices<'_, T>,
     lanes: &[B],
     first: usize,
     out: &mut [T],
     red: &Reduction<T, F>,
     (start, neutral): (Option<T>, T),
+    post: P,
     name: &str,
 ) -> Result<(), Box<(usize, Error)>>
 where
     T: Element,
     B: Lane,
     F: Fn(T, T) -> T + Copy + Send + Sync,
+    P: Fn(T, usize) -> T + Copy,
 {
     let f = red.combine;
     let outside = |r: usize| Box::new((r, outside(name, "a var row")));
@@ -492,34 +503,36 @@ where
         // No closures here: they would not inherit the caller's target
         // features (see `fold_unit_wide_best`).
         let wide = match rows.span(r) {
-            Some((_, 0)) => Some(None),
+            Some((_, 0)) => Some((None, 0)),
             Some((s, len)) if len <= BLOCK => {
                 // SAFETY: `lanes` are `T`-sized (from `RowSlices::lanes`)
                 // and the row's elements are valid `T`s, of a validated
                 // array (`span` placed them; `fold_wide` checks the
                 // bounds).
-                unsafe { fold_wide(lanes, s, len, neutral, &f) }.map(Some)
+                unsafe { fold_wide(lanes, s, len, neutral, &f) }.map(|v| (Some(v), len))
             }
             _ => None,
         };
-        let v = match wide {
+        let (v, len) = match wide {
             Some(v) => v,
             // A long row, one of the last few, or one `span` cannot place.
             None => {
                 let xs = rows.row(r).ok_or_else(|| outside(r))?;
-                if xs.is_empty() || xs.len() > BLOCK {
+                let v = if xs.is_empty() || xs.len() > BLOCK {
                     fold_row(xs, None, red)
                 } else {
                     // One of the last few: in `fold_wide`'s order, so a
                     // row's sum does not depend on where it lies.
                     Some(fold_wide_slice(xs, neutral, &f))
-                }
+                };
+                (v, xs.len())
             }
         };
-        *o = match (start, v) {
+        let v = match (start, v) {
             (Some(s), Some(v)) => f(s, v),
             (s, v) => v.or(s).ok_or_else(|| Box::new((r, no_identity(name))))?,
         };
+        *o = post(v, len);
     }
     Ok(())
 }
@@ -723,45 +736,15 @@ where
         };
         let out_slice = out.fresh_elements::<T>();
         if mask_rows.is_none() {
-            if let Some(walk) = RowSlices::<T>::of(&rows) {
-                // Branch-free blocks pay off where a lane is one register
-                // lane: the 4- and 8-byte types.
-                let wide = if !red.reorderable {
-                    None
-                } else if let Some(l) = walk.lanes::<u64>() {
-                    Some(Wide::U64(l))
-                } else {
-                    walk.lanes::<u32>().map(Wide::U32)
-                };
-                let failed = std::sync::Mutex::new(None);
-                let work = |(u, chunk): (usize, &mut [T])| {
-                    let first = u * UNIT_ROWS;
-                    let done = match (red.neutral, wide) {
-                        (Some(n), Some(Wide::U64(l))) => {
-                            fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), name)
-                        }
-                        (Some(n), Some(Wide::U32(l))) => {
-                            fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), name)
-                        }
-                        _ => fold_unit(&walk, first, chunk, red, start, name),
-                    };
-                    if let Err(e) = done {
-                        let (i, e) = *e;
-                        note_failure(&failed, i, e);
-                    }
-                };
-                if out_slice.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
-                    out_slice
-                        .par_chunks_mut(UNIT_ROWS)
-                        .enumerate()
-                        .for_each(work);
-                } else {
-                    out_slice.chunks_mut(UNIT_ROWS).enumerate().for_each(work);
-                }
-                return match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
-                    Some((_, e)) => Err(e),
-                    None => Ok(out),
-                };
+            if let Some(done) = fold_each_row(
+                &rows,
+                out_slice,
+                red,
+                start,
+                name,
+                None::<fn(T, usize) -> T>,
+            ) {
+                return done.map(|()| out);
             }
         }
         let failed = std::sync::Mutex::new(None);
@@ -786,7 +769,14 @@ where
         .map(|k| rows.shape[k])
         .collect();
     let ngroups: usize = kept_shape.iter().product();
-    let groups = group_of_rows(&rows.shape, &reduced);
+    // One group (the common case: every fixed axis reduced) needs no
+    // index per row.
+    let groups = if ngroups == 1 {
+        Vec::new()
+    } else {
+        group_of_rows(&rows.shape, &reduced)
+    };
+    let group = |r: usize| if ngroups == 1 { 0 } else { groups[r] };
     let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, args.keepdims);
     if var_reduced {
         // Fold each row, then the rows of each group, in row order.
@@ -799,9 +789,10 @@ where
             (0..rows.count).map(fold).collect::<Result<_, _>>()?
         };
         let mut acc: Vec<Option<T>> = vec![None; ngroups];
-        for (g, v) in groups.iter().zip(per_row) {
+        for (r, v) in per_row.into_iter().enumerate() {
             if let Some(v) = v {
-                acc[*g] = Some(acc[*g].map_or(v, |p| f(p, v)));
+                let g = group(r);
+                acc[g] = Some(acc[g].map_or(v, |p| f(p, v)));
             }
         }
         let values = acc
@@ -818,13 +809,29 @@ where
         let slices = RowSlices::<T>::of(&rows);
         // Rows `range` folded into one line per group.
         let fold_rows = |range: std::ops::Range<usize>| -> Result<Vec<Vec<T>>, Error> {
+            if let (Some(walk), Some(neutral)) = (slices.as_ref(), red.neutral) {
+                let across = Across {
+                    walk,
+                    rows: &rows,
+                    groups: &groups,
+                    ngroups,
+                    neutral,
+                    name,
+                };
+                if let Some(l) = walk.lanes::<u64>() {
+                    return across.fold_best(l, range, f);
+                }
+                if let Some(l) = walk.lanes::<u32>() {
+                    return across.fold_best(l, range, f);
+                }
+            }
             let mut acc: Vec<Vec<T>> = vec![Vec::new(); ngroups];
             for r in range {
                 let xs = match slices.as_ref().and_then(|s| s.row(r)) {
                     Some(xs) => Cow::Borrowed(xs),
                     None => rows.row::<T>(r, name)?,
                 };
-                fold_into_line(&mut acc[groups[r]], &xs, f);
+                fold_into_line(&mut acc[group(r)], &xs, f);
             }
             Ok(acc)
         };
@@ -858,7 +865,8 @@ where
         return var_array(&out_fixed, acc, |v| Ok(start.map_or(v, |s| f(s, v))));
     }
     let mut acc: Vec<Vec<Option<T>>> = vec![Vec::new(); ngroups];
-    for (r, g) in groups.iter().enumerate() {
+    for r in 0..rows.count {
+        let g = &group(r);
         let xs = rows.row::<T>(r, name)?;
         let m = match &mask_rows {
             Some(mr) => Some(mr.row::<bool>(r, name)?),
@@ -879,6 +887,125 @@ where
     var_array(&out_fixed, acc, |v| {
         with_start(v).ok_or_else(|| no_identity(name))
     })
+}
+
+/// Folds each row of `rows` into `out` (one element per row) on the
+/// unit fast paths (masked blocks for a reorderable reduction with a
+/// neutral element, else by length), units of rows split across threads;
+/// `finish` then runs over each unit's results while they are in cache,
+/// given the rows and the unit's first row. `None` when the rows are not
+/// contiguous, aligned `T`s (the caller folds them row by row).
+fn fold_each_row<T, F, P>(
+    rows: &Rows<'_>,
+    out: &mut [T],
+    red: &Reduction<T, F>,
+    start: Option<T>,
+    name: &str,
+    post: Option<P>,
+) -> Option<Result<(), Error>>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+    P: Fn(T, usize) -> T + Copy + Sync,
+{
+    let walk = RowSlices::<T>::of(rows)?;
+    // Branch-free blocks pay off where a lane is one register lane: the
+    // 4- and 8-byte types.
+    let wide = if !red.reorderable {
+        None
+    } else if let Some(l) = walk.lanes::<u64>() {
+        Some(Wide::U64(l))
+    } else {
+        walk.lanes::<u32>().map(Wide::U32)
+    };
+    let failed = std::sync::Mutex::new(None);
+    let work = |(u, chunk): (usize, &mut [T])| {
+        let first = u * UNIT_ROWS;
+        let done = match (red.neutral, wide) {
+            (Some(n), Some(Wide::U64(l))) => match post {
+                Some(p) => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), p, name),
+                None => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), same, name),
+            },
+            (Some(n), Some(Wide::U32(l))) => match post {
+                Some(p) => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), p, name),
+                None => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), same, name),
+            },
+            _ => fold_unit(&walk, first, chunk, red, start, name).inspect(|()| {
+                if let Some(p) = post {
+                    for (i, v) in chunk.iter_mut().enumerate() {
+                        // Every row was read by the fold just now.
+                        let r = first + i;
+                        let len = match walk.span(r) {
+                            Some((_, len)) => len,
+                            None => rows.pair(r, name).map_or(0, |p| p.1),
+                        };
+                        *v = p(*v, len);
+                    }
+                }
+            }),
+        };
+        match done {
+            Ok(()) => {}
+            Err(e) => {
+                let (i, e) = *e;
+                note_failure(&failed, i, e);
+            }
+        }
+    };
+    if out.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
+        out.par_chunks_mut(UNIT_ROWS).enumerate().for_each(work);
+    } else {
+        out.chunks_mut(UNIT_ROWS).enumerate().for_each(work);
+    }
+    Some(
+        match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        },
+    )
+}
+
+/// The fold's result as it is (no `post` step).
+#[inline(always)]
+fn same<T>(v: T, _: usize) -> T {
+    v
+}
+
+/// The mean of each row of `a` (fixed dimensions around an innermost
+/// `var` of `T`, no mask): each unit of rows is summed by `sum` as
+/// [`reduce_var`] sums it (the same bits) and divided by its rows' lengths
+/// (`of_len`) while in cache, with no pass of its own. An empty row's
+/// mean is `0 / 0`. `None` when the rows are not laid out for the fast
+/// paths (the caller divides the sum).
+pub(super) fn mean_rows<T, F>(
+    a: &Array,
+    keepdims: bool,
+    sum: &Reduction<T, F>,
+    of_len: impl Fn(usize) -> T + Sync,
+    name: &str,
+) -> Result<Option<Array>, Error>
+where
+    T: Element + std::ops::Div<Output = T>,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let Some(rows) = Rows::of(a) else {
+        return Ok(None);
+    };
+    if RowSlices::<T>::of(&rows).is_none() {
+        return Ok(None);
+    }
+    let mut dims: Vec<usize> = rows.shape.clone();
+    if keepdims {
+        dims.push(1);
+    }
+    let out_ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
+    let mut out = Array::for_overwrite(&out_ty)?;
+    let out_slice = out.fresh_elements::<T>();
+    let divide = |s: T, len: usize| s / of_len(len);
+    match fold_each_row(&rows, out_slice, sum, sum.identity, name, Some(divide)) {
+        Some(done) => done.map(|()| Some(out)),
+        None => Ok(None),
+    }
 }
 
 /// [`super::count`] of an array whose innermost dimension is `var` (see
@@ -1058,6 +1185,109 @@ pub(super) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
     packed_rows(&rows.shape, values, &pairs)
 }
 
+/// A fold across rows (left-aligned, one line per group) with a neutral
+/// element: each line is kept at least [`WIDE`] long with `neutral` past
+/// its end, so a short row folds into it as one masked block (its lanes
+/// past the row take `neutral`'s bits, which leave the line unchanged)
+/// with no branch on its length. Every position is folded in row order
+/// from its first value, as [`fold_into_line`] folds it: the same bits.
+struct Across<'a, T> {
+    walk: &'a RowSlices<'a, T>,
+    rows: &'a Rows<'a>,
+    /// Each row's group; empty for one group.
+    groups: &'a [usize],
+    ngroups: usize,
+    neutral: T,
+    name: &'a str,
+}
+
+impl<T: Element> Across<'_, T> {
+    /// [`Self::fold`] compiled for the CPU it runs on (AVX2 where it has
+    /// it); the same bits either way.
+    fn fold_best<B: Lane, F: Fn(T, T) -> T + Copy>(
+        &self,
+        lanes: &[B],
+        range: std::ops::Range<usize>,
+        f: F,
+    ) -> Result<Vec<Vec<T>>, Error> {
+        /// [`Across::fold`] with AVX2 enabled.
+        ///
+        /// # Safety
+        ///
+        /// The CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<T: Element, B: Lane, F: Fn(T, T) -> T + Copy>(
+            across: &Across<'_, T>,
+            lanes: &[B],
+            range: std::ops::Range<usize>,
+            f: F,
+        ) -> Result<Vec<Vec<T>>, Error> {
+            across.fold(lanes, range, f)
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, detected just above.
+            return unsafe { avx2(self, lanes, range, f) };
+        }
+        self.fold(lanes, range, f)
+    }
+
+    /// Rows `range` folded into one line per group. `lanes` are the values
+    /// block as `T`-sized lanes ([`RowSlices::lanes`]).
+    #[inline(always)]
+    fn fold<B: Lane, F: Fn(T, T) -> T + Copy>(
+        &self,
+        lanes: &[B],
+        range: std::ops::Range<usize>,
+        f: F,
+    ) -> Result<Vec<Vec<T>>, Error> {
+        let neutral = self.neutral;
+        // SAFETY: `B` is `T`-sized (from `RowSlices::lanes`); any bits are
+        // a `B`.
+        let fill: B = unsafe { std::mem::transmute_copy(&neutral) };
+        let mut lines: Vec<Vec<T>> = vec![vec![neutral; WIDE]; self.ngroups];
+        let mut used = vec![0usize; self.ngroups];
+        for r in range {
+            let g = if self.groups.is_empty() {
+                0
+            } else {
+                self.groups[r]
+            };
+            let (line, used) = (&mut lines[g], &mut used[g]);
+            if let Some((s, len)) = self.walk.span(r).filter(|&(_, len)| len <= WIDE) {
+                // SAFETY: the row's `len` lanes are valid `T`s (a
+                // validated array's, placed by `span`; `masked` checks the
+                // bounds) and `fill` is `neutral`'s bits.
+                if let Some(b) = unsafe { masked::<T, B>(lanes, s, len, (fill, neutral)) } {
+                    let head = &mut line[..WIDE];
+                    for k in 0..WIDE {
+                        head[k] = f(head[k], b[k]);
+                    }
+                    *used = (*used).max(len);
+                    continue;
+                }
+            }
+            // A long row, or one whose block would reach past the values.
+            let xs = match self.walk.row(r) {
+                Some(xs) => Cow::Borrowed(xs),
+                None => self.rows.row::<T>(r, self.name)?,
+            };
+            if line.len() < xs.len() {
+                line.resize(xs.len(), neutral);
+            }
+            for (p, x) in line.iter_mut().zip(xs.iter()) {
+                *p = f(*p, *x);
+            }
+            *used = (*used).max(xs.len());
+        }
+        for (line, n) in lines.iter_mut().zip(used) {
+            line.truncate(n);
+        }
+        Ok(lines)
+    }
+}
+
 /// Folds `xs` into `line` position by position (left-aligned), the
 /// line growing to `xs`'s length.
 fn fold_into_line<T: Copy>(line: &mut Vec<T>, xs: &[T], f: impl Fn(T, T) -> T) {
@@ -1148,10 +1378,31 @@ mod tests {
         };
         let mut base = vec![0.0f64; rows.count];
         let mut avx2 = vec![1.0f64; rows.count];
-        fold_unit_wide(&walk, lanes, 0, &mut base, &red, (Some(0.0), -0.0), "sum").unwrap();
+        fold_unit_wide(
+            &walk,
+            lanes,
+            0,
+            &mut base,
+            &red,
+            (Some(0.0), -0.0),
+            same,
+            "sum",
+        )
+        .unwrap();
         // SAFETY: the CPU has AVX2 (checked above).
-        unsafe { fold_unit_wide_avx2(&walk, lanes, 0, &mut avx2, &red, (Some(0.0), -0.0), "sum") }
-            .unwrap();
+        unsafe {
+            fold_unit_wide_avx2(
+                &walk,
+                lanes,
+                0,
+                &mut avx2,
+                &red,
+                (Some(0.0), -0.0),
+                same,
+                "sum",
+            )
+        }
+        .unwrap();
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&base), bits(&avx2));
     }
@@ -1187,7 +1438,17 @@ mod tests {
             let walk = RowSlices::<f64>::of(&rows).unwrap();
             let lanes = walk.lanes::<u64>().unwrap();
             let mut out = vec![0.0f64; rows.count];
-            fold_unit_wide(&walk, lanes, 0, &mut out, &red, (Some(0.0), -0.0), "sum").unwrap();
+            fold_unit_wide(
+                &walk,
+                lanes,
+                0,
+                &mut out,
+                &red,
+                (Some(0.0), -0.0),
+                same,
+                "sum",
+            )
+            .unwrap();
             out.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
         };
         assert_eq!(fold(rows.clone())[..], fold(padded)[..rows.len()]);

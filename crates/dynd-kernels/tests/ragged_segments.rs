@@ -1,0 +1,248 @@
+//! The segmented `float64` loop of a value per row against ragged rows
+//! (`(N * 1) op (N * var)`, both orders, every binary `F64Op`), the strict
+//! row-chain check in front of the flat pass, and the mean per row that
+//! divides each unit as it is summed: each against a plain per-row
+//! reference computed here, bit for bit.
+//!
+//! The rows are long enough to take the branch-free blocks and the loop
+//! past them (0 to 40 values), many enough to split across units and
+//! threads, and laid out every way the checks must tell apart: made from
+//! offsets (empty rows starting where the last ended), rows sliced from
+//! the middle of their values, empty rows that start elsewhere (the
+//! lenient check's case), operands whose rows differ in exactly one row,
+//! and reversed rows (never the flat pass).
+
+use dynd_kernels::elwise::{apply, F64Op, Leaf};
+use dynd_kernels::{Array, Index};
+
+/// A seeded xorshift.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A value with varied bits: signs, zeros of both signs, NaNs with
+    /// payloads, infinities and ordinary numbers.
+    fn value(&mut self) -> f64 {
+        match self.below(40) {
+            0 => -0.0,
+            1 => 0.0,
+            2 => f64::from_bits(0x7ff8_0000_0000_0000 | (self.next() & 0xffff)),
+            3 => f64::INFINITY,
+            _ => (self.below(2001) as f64 - 1000.0) * 0.37,
+        }
+    }
+}
+
+fn rows(rng: &mut Rng, n: usize, max: usize) -> Vec<Vec<f64>> {
+    (0..n)
+        .map(|_| {
+            let len = rng.below(max + 1);
+            (0..len).map(|_| rng.value()).collect()
+        })
+        .collect()
+}
+
+/// The rows of a result, as bits.
+fn bits(a: &Array) -> Vec<Vec<u64>> {
+    let (values, offsets) = a.to_offsets().unwrap();
+    let values = values.to_value();
+    let flat: Vec<u64> = match values {
+        dynd_kernels::Value::List(xs) => xs
+            .into_iter()
+            .map(|v| match v {
+                dynd_kernels::Value::Float(x) => canonical(x),
+                other => panic!("not a float: {other:?}"),
+            })
+            .collect(),
+        other => panic!("not a list: {other:?}"),
+    };
+    offsets
+        .windows(2)
+        .map(|w| flat[w[0] as usize..w[1] as usize].to_vec())
+        .collect()
+}
+
+/// A value's bits, every NaN as one: which operand's payload a NaN result
+/// carries is not specified (the compiler may commute `+` and `*`).
+fn canonical(x: f64) -> u64 {
+    if x.is_nan() {
+        f64::NAN.to_bits()
+    } else {
+        x.to_bits()
+    }
+}
+
+fn want_bits(rows: &[Vec<f64>], f: impl Fn(usize, f64) -> f64) -> Vec<Vec<u64>> {
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| row.iter().map(|&x| canonical(f(r, x))).collect())
+        .collect()
+}
+
+const OPS: [F64Op; 4] = [F64Op::Add, F64Op::Sub, F64Op::Mul, F64Op::Div];
+
+#[test]
+fn a_value_per_row_runs_with_the_per_row_bits() {
+    let mut rng = Rng(0x5eed_0001);
+    for case in 0..60 {
+        // Enough rows for several units (and both threads) in some cases.
+        let n = if case % 4 == 0 {
+            9000 + rng.below(3000)
+        } else {
+            rng.below(300)
+        };
+        let xs = rows(&mut rng, n, 40);
+        let per: Vec<f64> = (0..n).map(|_| rng.value()).collect();
+        let x = Array::from_nested(xs.clone()).unwrap();
+        let s = Array::from_shape_vec(&[n, 1], per.clone()).unwrap();
+        for op in OPS {
+            let leaf = Leaf::f64_op(op);
+            let got = apply(&[&s, &x], &leaf).unwrap();
+            let want = want_bits(&xs, |r, v| op.apply(per[r], v));
+            assert_eq!(bits(&got), want, "case {case}: {op:?}, scalar first");
+            let got = apply(&[&x, &s], &leaf).unwrap();
+            let want = want_bits(&xs, |r, v| op.apply(v, per[r]));
+            assert_eq!(bits(&got), want, "case {case}: {op:?}, scalar second");
+        }
+    }
+}
+
+#[test]
+fn rows_laid_out_other_ways_take_the_checked_paths() {
+    let mut rng = Rng(0x5eed_0002);
+    let add = Leaf::f64_op(F64Op::Add);
+    for case in 0..40 {
+        let n = 50 + rng.below(5000);
+        let xs = rows(&mut rng, n, 24);
+        let per: Vec<f64> = (0..n).map(|_| rng.value()).collect();
+        let x = Array::from_nested(xs.clone()).unwrap();
+        let s = Array::from_shape_vec(&[n, 1], per.clone()).unwrap();
+        // Rows from the middle of the values: the chain starts past 0.
+        let from = rng.below(n / 2);
+        let tail = x
+            .index(&[Index::slice(Some(from as i64), None, 1)])
+            .unwrap();
+        let st = s
+            .index(&[Index::slice(Some(from as i64), None, 1)])
+            .unwrap();
+        let got = apply(&[&st, &tail], &add).unwrap();
+        let want = want_bits(&xs[from..], |r, v| per[from + r] + v);
+        let got = bits(&got);
+        if let Some(r) = (0..want.len()).find(|&r| got[r] != want[r]) {
+            panic!(
+                "case {case}: rows from {from} of {n}, row {r}: {:?} vs {:?} (x {:?}, s {})",
+                got[r],
+                want[r],
+                xs[from + r],
+                per[from + r]
+            );
+        }
+        // Each row cut to at most 3 values: gaps between the rows, so the
+        // rows do not chain and the flat pass must not run.
+        let cut = x
+            .index(&[Index::slice(None, None, 1), Index::slice(None, Some(3), 1)])
+            .unwrap();
+        let short: Vec<Vec<f64>> = xs.iter().map(|r| r[..r.len().min(3)].to_vec()).collect();
+        let got = apply(&[&s, &cut], &add).unwrap();
+        let want = want_bits(&short, |r, v| per[r] + v);
+        assert_eq!(bits(&got), want, "case {case}: cut rows");
+        let y = Array::from_nested(short.clone()).unwrap();
+        let got = apply(&[&cut, &y], &add).unwrap();
+        let want = want_bits(&short, |_, v| v + v);
+        assert_eq!(bits(&got), want, "case {case}: cut rows + packed rows");
+        // Reversed rows: a negative step, never the flat pass.
+        let rev = x
+            .index(&[Index::slice(None, None, 1), Index::slice(None, None, -1)])
+            .unwrap();
+        let got = apply(&[&s, &rev], &add).unwrap();
+        let reversed: Vec<Vec<f64>> = xs
+            .iter()
+            .map(|r| r.iter().rev().copied().collect())
+            .collect();
+        let want = want_bits(&reversed, |r, v| per[r] + v);
+        assert_eq!(bits(&got), want, "case {case}: reversed rows");
+    }
+}
+
+#[test]
+fn operands_whose_rows_differ_in_one_row_are_refused_or_broadcast() {
+    let mut rng = Rng(0x5eed_0003);
+    let add = Leaf::f64_op(F64Op::Add);
+    for case in 0..30 {
+        let n = 1 + rng.below(9000);
+        let xs = rows(&mut rng, n, 20);
+        let x = Array::from_nested(xs.clone()).unwrap();
+        let mut ys = xs.clone();
+        let r = rng.below(n);
+        ys[r].push(1.5);
+        let y = Array::from_nested(ys.clone()).unwrap();
+        let e = apply(&[&x, &y], &add);
+        if xs[r].is_empty() {
+            // A row of length 1 against an empty one: empty.
+            let got = e.unwrap();
+            assert_eq!(bits(&got), want_bits(&xs, |_, v| v + v), "case {case}");
+        } else if xs[r].len() == 1 {
+            // A row of length 1 broadcasts against the longer one.
+            let got = e.unwrap();
+            let mut want = want_bits(&xs, |_, v| v + v);
+            want[r] = ys[r].iter().map(|v| canonical(xs[r][0] + v)).collect();
+            assert_eq!(bits(&got), want, "case {case}");
+        } else {
+            let msg = e.unwrap_err().to_string();
+            assert!(msg.contains(&format!("[{r}]")), "case {case}: {msg}");
+        }
+    }
+}
+
+#[test]
+fn the_mean_per_row_divides_the_per_row_sum() {
+    let mut rng = Rng(0x5eed_0004);
+    for case in 0..20 {
+        let n = if case % 3 == 0 {
+            5000 + rng.below(9000)
+        } else {
+            rng.below(500)
+        };
+        let xs = rows(&mut rng, n, 40);
+        let x = Array::from_nested(xs.clone()).unwrap();
+        let sum = dynd_kernels::reduce::Reduction {
+            identity: Some(0.0),
+            combine: |a: f64, b: f64| a + b,
+            reorderable: true,
+            neutral: Some(-0.0),
+        };
+        let args = dynd_kernels::reduce::ReduceArgs {
+            axes: Some(&[-1]),
+            ..Default::default()
+        };
+        let sums = dynd_kernels::reduce::reduce(&x, &args, &sum, "sum").unwrap();
+        let sums: Vec<f64> = (0..n).map(|r| sums.get::<f64>(&[r]).unwrap()).collect();
+        for keepdims in [false, true] {
+            let m = dynd_kernels::reduce::mean_of_rows(&x, keepdims, &sum, |n| n as f64, "mean")
+                .unwrap()
+                .expect("contiguous rows take the fused path");
+            let want = if keepdims {
+                format!("{n} * 1 * float64")
+            } else {
+                format!("{n} * float64")
+            };
+            assert_eq!(m.ty().to_string(), want, "case {case}");
+            for (r, s) in sums.iter().enumerate() {
+                let idx: Vec<usize> = if keepdims { vec![r, 0] } else { vec![r] };
+                let got = m.get::<f64>(&idx).unwrap();
+                let want = s / xs[r].len() as f64;
+                assert_eq!(canonical(got), canonical(want), "case {case}, row {r}");
+            }
+        }
+    }
+}
