@@ -94,7 +94,7 @@ const OPS: [F64Op; 4] = [F64Op::Add, F64Op::Sub, F64Op::Mul, F64Op::Div];
 #[test]
 fn a_value_per_row_runs_with_the_per_row_bits() {
     let mut rng = Rng(0x5eed_0001);
-    for case in 0..60 {
+    for case in 0..24 {
         // Enough rows for several units (and both threads) in some cases.
         let n = if case % 4 == 0 {
             9000 + rng.below(3000)
@@ -121,7 +121,7 @@ fn a_value_per_row_runs_with_the_per_row_bits() {
 fn rows_laid_out_other_ways_take_the_checked_paths() {
     let mut rng = Rng(0x5eed_0002);
     let add = Leaf::f64_op(F64Op::Add);
-    for case in 0..40 {
+    for case in 0..20 {
         let n = 50 + rng.below(5000);
         let xs = rows(&mut rng, n, 24);
         let per: Vec<f64> = (0..n).map(|_| rng.value()).collect();
