@@ -15,23 +15,20 @@
 use dynd_kernels::elwise::{apply, F64Op, Leaf};
 use dynd_kernels::{Array, Index};
 
-/// A seeded xorshift.
-struct Rng(u64);
+#[path = "common/campaign.rs"]
+#[allow(dead_code)]
+mod harness;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+use harness::Rng;
 
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
+/// Values for the tests' rows.
+trait Values {
     /// A value with varied bits: signs, zeros of both signs, NaNs with
     /// payloads, infinities and ordinary numbers.
+    fn value(&mut self) -> f64;
+}
+
+impl Values for Rng {
     fn value(&mut self) -> f64 {
         match self.below(40) {
             0 => -0.0,
