@@ -9,7 +9,7 @@
 //! per row (`N * 1`), 0-d scalars, fixed last dimensions, and views with
 //! negative steps over the rows and over the outer dimension.
 
-use dynd_kernels::elwise::{apply, Leaf};
+use dynd_kernels::elwise::{apply, F64Op, Leaf};
 use dynd_kernels::{Array, Index};
 
 #[path = "common/campaign.rs"]
@@ -161,6 +161,27 @@ fn ragged_fast_paths_match_the_kernel_path() {
             let ops: Vec<&str> = args.iter().map(|(_, d)| d.as_str()).collect();
             format!("case {case}: shape {shape:?}, operands {ops:#?}")
         };
+        // The plain float64 operations take loops of their own (a
+        // segmented loop, a loop per row): each against the kernel path.
+        if nargs == 2 {
+            for op in [F64Op::Add, F64Op::Sub, F64Op::Mul, F64Op::Div] {
+                let got = apply(&refs, &Leaf::f64_op(op));
+                let want = apply(
+                    &refs,
+                    &Leaf::try_map2(move |x: f64, y: f64| Ok::<f64, String>(op.apply(x, y))),
+                );
+                match (got, want) {
+                    (Ok(g), Ok(w)) => {
+                        assert_eq!(g.ty(), w.ty(), "{op:?}: {}", log());
+                        assert_eq!(g.to_json(), w.to_json(), "{op:?}: {}", log());
+                    }
+                    (Err(g), Err(w)) => {
+                        assert_eq!(g.to_string(), w.to_string(), "{op:?}: {}", log())
+                    }
+                    (g, w) => panic!("{op:?}: {}: fast {g:?}, kernel path {w:?}", log()),
+                }
+            }
+        }
         match (got, want) {
             (Ok(g), Ok(w)) => {
                 assert_eq!(g.ty(), w.ty(), "{}", log());

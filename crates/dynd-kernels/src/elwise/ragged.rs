@@ -38,8 +38,12 @@ enum Level {
     /// 0-d: one element for every position.
     Scalar,
     /// `var` rows: element `j` of the row whose pair is (start, len) is at
-    /// `base + start + j * stride`.
-    Var { base: *const u8, stride: isize },
+    /// `base + start + j * stride`; the values block ends before `end`.
+    Var {
+        base: *const u8,
+        stride: isize,
+        end: *const u8,
+    },
     /// A fixed last dimension of `n` elements `stride` bytes apart (`n ==
     /// 1`: one value per row).
     Fixed { n: usize, stride: isize },
@@ -155,13 +159,25 @@ impl<'a> Walk<'a> {
         match op.level {
             Level::Scalar => (at, 1, 0),
             Level::Fixed { n, stride } => (at, n, stride),
-            Level::Var { base, stride } => {
+            Level::Var { base, stride, .. } => {
                 // SAFETY: `at` is this row's (start, length) pair, inside
                 // the operand's data block by the contract; a validated
                 // array's rows lie inside its values block.
                 let (start, len) = unsafe { pair_at(at) };
                 (base.wrapping_offset(start), len, stride)
             }
+        }
+    }
+
+    /// Whether operand `k`'s non-empty row starting at `p` (from
+    /// [`Self::row`], so inside its values block) can be read [`SLACK`]
+    /// contiguous elements of `size` bytes far, past its end if need be,
+    /// without leaving the block.
+    #[inline(always)]
+    fn room(&self, k: usize, p: *const u8, size: usize) -> bool {
+        match self.ops[k].level {
+            Level::Var { end, .. } => (end as usize).checked_sub(p as usize) >= Some(SLACK * size),
+            _ => false,
         }
     }
 
@@ -256,14 +272,28 @@ pub(super) fn apply_ragged(
         share,
         ..
     } = layout;
-    let mut pairs = crate::memory::try_zeroed(rows, PAIR_SIZE)?;
-    let scan = self::scan(&shape, &ops, rows, out_size, &mut pairs)?;
     // The result's rows lie end to end from 0 either way (fresh pairs
-    // count them so); shared pairs must be exactly that.
-    let shared = share.filter(|&k| scan.end_to_end[k] && (scan.total == 0 || scan.first[k] == 0));
-    let pairs = match shared {
-        Some(_) => Vec::new(),
-        None => pairs,
+    // count them so); shared pairs must be exactly that. Where an operand
+    // may lend its pairs, the scan writes none, and runs again to write
+    // them only if it turns out not to.
+    let shares =
+        |scan: &Scan, k: usize| scan.end_to_end[k] && (scan.total == 0 || scan.first[k] == 0);
+    let (scan, shared, pairs) = match share {
+        Some(k) => {
+            let scan = self::scan(&shape, &ops, rows, out_size, None)?;
+            if shares(&scan, k) {
+                (scan, Some(k), Vec::new())
+            } else {
+                let mut pairs = crate::memory::try_zeroed(rows, PAIR_SIZE)?;
+                let scan = self::scan(&shape, &ops, rows, out_size, Some(&mut pairs))?;
+                (scan, None, pairs)
+            }
+        }
+        None => {
+            let mut pairs = crate::memory::try_zeroed(rows, PAIR_SIZE)?;
+            let scan = self::scan(&shape, &ops, rows, out_size, Some(&mut pairs))?;
+            (scan, None, pairs)
+        }
     };
     let bytes = scan
         .total
@@ -313,7 +343,7 @@ pub(super) fn apply_ragged(
         // result's (checked by the scan).
         unsafe {
             run_rows(
-                flat,
+                (flat, leaf.as_f64_op()),
                 &shape,
                 &ops,
                 rows,
@@ -1563,6 +1593,7 @@ fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Option<Operand
         } if matches!(**element, Arrmeta::Scalar) => Level::Var {
             base: values.as_ptr().wrapping_add(*offset),
             stride: *stride,
+            end: values.as_ptr().wrapping_add(values.len()),
         },
         Arrmeta::Fixed {
             size: n,
@@ -1606,24 +1637,26 @@ fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
 
 /// The pass over the rows: lengths checked, the result counted, each
 /// operand's layout noted, and the result's fresh pairs written into
-/// `pairs` (row after row from 0).
+/// `pairs` (row after row from 0) when given.
 fn scan(
     shape: &[usize],
     ops: &[Operand],
     rows: usize,
     out_size: usize,
-    pairs: &mut [u8],
+    mut pairs: Option<&mut [u8]>,
 ) -> Result<Scan, Error> {
-    let n = ops.len();
-    let mut out = Scan {
-        total: 0,
-        end_to_end: std::array::from_fn(|k| {
-            k < n
-                && matches!(ops[k].level, Level::Var { stride, .. } if stride == ops[k].size as isize)
-        }),
-        first: [0; INLINE_ARGS],
-        marks: Vec::with_capacity(rows / CHUNK_ROWS + 1),
+    let linear = match ops.len() {
+        1 => scan_linear::<1>(shape, ops, rows, out_size, pairs.as_deref_mut()),
+        2 => scan_linear::<2>(shape, ops, rows, out_size, pairs.as_deref_mut()),
+        3 => scan_linear::<3>(shape, ops, rows, out_size, pairs.as_deref_mut()),
+        4 => scan_linear::<4>(shape, ops, rows, out_size, pairs.as_deref_mut()),
+        _ => None,
     };
+    if let Some(out) = linear {
+        return Ok(out);
+    }
+    let n = ops.len();
+    let mut out = Scan::new(ops, rows);
     let mut next: [Option<isize>; INLINE_ARGS] = [None; INLINE_ARGS];
     let mut walk = Walk::at(shape, ops, 0);
     let mut lens = [0usize; INLINE_ARGS];
@@ -1643,24 +1676,12 @@ fn scan(
             };
         }
         let len = broadcast_len(&lens[..n]).map_err(|e| Error::from(walk.error_at(e)))?;
-        for k in 0..n {
-            if !out.end_to_end[k] {
-                continue;
-            }
-            if lens[k] != len {
-                out.end_to_end[k] = false;
-            } else if len > 0 {
-                match next[k] {
-                    Some(at) if at != starts[k] => out.end_to_end[k] = false,
-                    Some(_) => {}
-                    None => out.first[k] = starts[k],
-                }
-                next[k] = Some(starts[k] + (len * ops[k].size) as isize);
-            }
+        out.note(ops, (&starts, &lens), len, &mut next);
+        if let Some(pairs) = pairs.as_deref_mut() {
+            let at = r * PAIR_SIZE;
+            let start = out.total.wrapping_mul(out_size) as u64;
+            crate::arrmeta::write_pair(&mut pairs[at..at + PAIR_SIZE], start, len as u64);
         }
-        let at = r * PAIR_SIZE;
-        let start = out.total.wrapping_mul(out_size) as u64;
-        crate::arrmeta::write_pair(&mut pairs[at..at + PAIR_SIZE], start, len as u64);
         out.total = out.total.checked_add(len).ok_or_else(|| Error::Size {
             what: "the result's element count",
             values: vec![("elements so far", out.total as i128), ("row", len as i128)],
@@ -1668,6 +1689,114 @@ fn scan(
         walk.advance();
     }
     Ok(out)
+}
+
+impl Scan {
+    /// Nothing seen yet.
+    fn new(ops: &[Operand], rows: usize) -> Scan {
+        Scan {
+            total: 0,
+            end_to_end: std::array::from_fn(|k| {
+                k < ops.len()
+                    && matches!(ops[k].level, Level::Var { stride, .. } if stride == ops[k].size as isize)
+            }),
+            first: [0; INLINE_ARGS],
+            marks: Vec::with_capacity(rows / CHUNK_ROWS + 1),
+        }
+    }
+
+    /// Notes a row of `len` result elements where operand `k`'s row
+    /// starts at `starts[k]` with `lens[k]` elements.
+    #[inline(always)]
+    fn note(
+        &mut self,
+        ops: &[Operand],
+        (starts, lens): (&[isize; INLINE_ARGS], &[usize; INLINE_ARGS]),
+        len: usize,
+        next: &mut [Option<isize>; INLINE_ARGS],
+    ) {
+        for k in 0..ops.len() {
+            if !self.end_to_end[k] {
+                continue;
+            }
+            if lens[k] != len {
+                self.end_to_end[k] = false;
+            } else if len > 0 {
+                match next[k] {
+                    Some(at) if at != starts[k] => self.end_to_end[k] = false,
+                    Some(_) => {}
+                    None => self.first[k] = starts[k],
+                }
+                next[k] = Some(starts[k] + (len * ops[k].size) as isize);
+            }
+        }
+    }
+}
+
+/// [`scan`] for operands that each walk their rows as one dimension (see
+/// [`linear_step`]): a fixed step from one row's pair or value to the
+/// next, with no walk over the outer shape and no call per row. `None`
+/// when an operand does not, or when a row's lengths do not broadcast or
+/// the count overflows (the general scan then says where).
+fn scan_linear<const N: usize>(
+    shape: &[usize],
+    ops: &[Operand],
+    rows: usize,
+    out_size: usize,
+    mut pairs: Option<&mut [u8]>,
+) -> Option<Scan> {
+    let n = N;
+    let ops: &[Operand; N] = ops.try_into().ok()?;
+    let mut at = [std::ptr::null::<u8>(); INLINE_ARGS];
+    let mut step = [0isize; INLINE_ARGS];
+    // Each operand's length per row: `None` for rows of its own.
+    let mut fixed = [Some(1usize); INLINE_ARGS];
+    for (k, op) in ops.iter().enumerate() {
+        step[k] = linear_step(op, shape)?;
+        at[k] = op.data;
+        fixed[k] = match op.level {
+            Level::Scalar => Some(1),
+            Level::Fixed { n, .. } => Some(n),
+            Level::Var { .. } => None,
+        };
+    }
+    let mut out = Scan::new(ops, rows);
+    let mut next: [Option<isize>; INLINE_ARGS] = [None; INLINE_ARGS];
+    let (mut lens, mut starts) = ([0usize; INLINE_ARGS], [0isize; INLINE_ARGS]);
+    let mut bad = false;
+    for r in 0..rows {
+        if r % CHUNK_ROWS == 0 {
+            out.marks.push(out.total);
+        }
+        for k in 0..n {
+            match fixed[k] {
+                Some(m) => lens[k] = m,
+                // SAFETY: row `r`'s pair of this operand: the steps walk
+                // its rows in the result's row order, inside its
+                // validated data block.
+                None => (starts[k], lens[k]) = unsafe { pair_at(at[k]) },
+            }
+            at[k] = at[k].wrapping_offset(step[k]);
+        }
+        // The lengths broadcast: each is 1 or the row's length.
+        let mut len = 1;
+        for &m in &lens[..n] {
+            if m != 1 {
+                len = m;
+            }
+        }
+        for &m in &lens[..n] {
+            bad |= m != 1 && m != len;
+        }
+        out.note(ops, (&starts, &lens), len, &mut next);
+        if let Some(pairs) = pairs.as_deref_mut() {
+            let at = r * PAIR_SIZE;
+            let start = out.total.wrapping_mul(out_size) as u64;
+            crate::arrmeta::write_pair(&mut pairs[at..at + PAIR_SIZE], start, len as u64);
+        }
+        out.total = out.total.checked_add(len)?;
+    }
+    (!bad).then_some(out)
 }
 
 /// Pointers handed to the threads of the per-row loop.
@@ -1698,7 +1827,7 @@ unsafe impl Sync for Dst {}
 /// arrays of the leaf's element types whose rows broadcast to the result's
 /// (as the scan checked), and none overlaps `dst`.
 unsafe fn run_rows(
-    flat: &dyn FlatRun,
+    (flat, f64_op): (&dyn FlatRun, Option<F64Op>),
     shape: &[usize],
     ops: &[Operand],
     rows: usize,
@@ -1707,12 +1836,25 @@ unsafe fn run_rows(
     out_size: usize,
 ) {
     let dst = Dst(dst);
+    // A binary `float64` operation runs each row in a loop of its own
+    // (no call per row).
+    let f64_op = f64_op.filter(|op| {
+        op.arity() == 2 && ops.len() == 2 && out_size == 8 && ops.iter().all(|o| o.size == 8)
+    });
     let run = |chunk: usize| {
         let dst = dst.get();
         let first = chunk * CHUNK_ROWS;
         let end = (first + CHUNK_ROWS).min(rows);
         let mut walk = Walk::at(shape, ops, first);
         let mut d = dst.wrapping_add(marks[chunk] * out_size);
+        if let Some(op) = f64_op {
+            let stop = marks.get(chunk + 1).copied().unwrap_or(total);
+            let out = (d.cast(), dst.wrapping_add(stop * out_size).cast());
+            // SAFETY: as below, for two `float64` operands; the chunk's
+            // result elements end at `stop`.
+            unsafe { rows_f64_best(op, &mut walk, first..end, out) };
+            return;
+        }
         let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
         let mut strides = [0isize; INLINE_ARGS];
         let mut lens = [0usize; INLINE_ARGS];
@@ -1746,6 +1888,189 @@ unsafe fn run_rows(
     } else {
         use rayon::prelude::*;
         (0..chunks).into_par_iter().for_each(run);
+    }
+}
+
+/// [`rows_f64`] compiled for the CPU it runs on (AVX2 where it has it).
+///
+/// # Safety
+///
+/// As [`rows_f64`].
+unsafe fn rows_f64_best(
+    op: F64Op,
+    walk: &mut Walk<'_>,
+    range: std::ops::Range<usize>,
+    out: (*mut f64, *mut f64),
+) {
+    /// [`rows_f64`] with AVX2 enabled.
+    ///
+    /// # Safety
+    ///
+    /// As [`rows_f64`]; the CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2(
+        op: F64Op,
+        walk: &mut Walk<'_>,
+        range: std::ops::Range<usize>,
+        out: (*mut f64, *mut f64),
+    ) {
+        // SAFETY: forwarded.
+        unsafe { rows_f64(op, walk, range, out) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: forwarded; the CPU has AVX2, detected just above.
+        return unsafe { avx2(op, walk, range, out) };
+    }
+    // SAFETY: forwarded.
+    unsafe { rows_f64(op, walk, range, out) }
+}
+
+/// [`run_rows`]'s loop for a binary `float64` operation: each row of the
+/// result computed by a loop compiled for its operands' steps (both
+/// contiguous, one broadcast, or any), with no call per row.
+///
+/// # Safety
+///
+/// As [`run_rows`], for the rows `range` of the walk (positioned at the
+/// first), whose elements start at `out`; both operands are `float64`.
+#[inline(always)]
+unsafe fn rows_f64(
+    op: F64Op,
+    walk: &mut Walk<'_>,
+    range: std::ops::Range<usize>,
+    out: (*mut f64, *mut f64),
+) {
+    // SAFETY: forwarded, in each arm.
+    unsafe {
+        match op {
+            F64Op::Add => rows_f64_each(|x, y| x + y, walk, range, out),
+            F64Op::Sub => rows_f64_each(|x, y| x - y, walk, range, out),
+            F64Op::Mul => rows_f64_each(|x, y| x * y, walk, range, out),
+            F64Op::Div => rows_f64_each(|x, y| x / y, walk, range, out),
+            // Unary: never here (the caller checks the arity).
+            _ => unreachable!("a binary operation"),
+        }
+    }
+}
+
+/// [`rows_f64`] for one operation. A row of contiguous or broadcast
+/// operands with room after it (in the chunk's result, and in each
+/// contiguous operand's values block) is computed as [`SLACK`] elements
+/// with no branch on its length, the ones past its end being overwritten
+/// by the rows after it (a plain `float64` operation has no effect but
+/// its value).
+///
+/// # Safety
+///
+/// As [`rows_f64`]; `out.1` is the end of the chunk's result elements.
+#[inline(always)]
+unsafe fn rows_f64_each(
+    f: impl Fn(f64, f64) -> f64,
+    walk: &mut Walk<'_>,
+    range: std::ops::Range<usize>,
+    (mut out, stop): (*mut f64, *mut f64),
+) {
+    /// Element `j` of a row at `p`, `step` bytes apart.
+    ///
+    /// # Safety
+    ///
+    /// The element is readable.
+    #[inline(always)]
+    unsafe fn at(p: *const u8, step: isize, j: usize) -> f64 {
+        // SAFETY: by the contract.
+        unsafe {
+            p.wrapping_offset(j as isize * step)
+                .cast::<f64>()
+                .read_unaligned()
+        }
+    }
+    for _ in range {
+        // SAFETY: the walk is inside the outer shape.
+        let ((a, la, sa), (b, lb, sb)) = unsafe { (walk.row(0), walk.row(1)) };
+        walk.advance();
+        // Checked by the scan: the lengths broadcast.
+        let len = if la == 1 { lb } else { la };
+        // A non-empty row: each operand's row is too (or broadcasts one
+        // element), so its start lies inside its values block.
+        let wide = len > 0
+            && (stop as usize).checked_sub(out as usize) >= Some(SLACK * 8)
+            && (sa != 8 || walk.room(0, a, 8))
+            && (sb != 8 || walk.room(1, b, 8));
+        let (sa, sb) = (
+            if la == len { sa } else { 0 },
+            if lb == len { sb } else { 0 },
+        );
+        // SAFETY (every read and write below): the row's `len` result
+        // elements at `out`, and each operand's row of `len` elements
+        // `s` bytes apart, or one element (`s == 0`), inside its
+        // validated block.
+        match (sa, sb) {
+            (8, 8) if wide => {
+                for j in 0..SLACK {
+                    // SAFETY: as above, with room for `SLACK` elements.
+                    unsafe { *out.add(j) = f(at(a, 8, j), at(b, 8, j)) };
+                }
+                for j in SLACK..len {
+                    // SAFETY: as above.
+                    unsafe { *out.add(j) = f(at(a, 8, j), at(b, 8, j)) };
+                }
+            }
+            (8, 0) if wide => {
+                // SAFETY: as above.
+                let y = unsafe { at(b, 0, 0) };
+                for j in 0..SLACK {
+                    // SAFETY: as above, with room for `SLACK` elements.
+                    unsafe { *out.add(j) = f(at(a, 8, j), y) };
+                }
+                for j in SLACK..len {
+                    // SAFETY: as above.
+                    unsafe { *out.add(j) = f(at(a, 8, j), y) };
+                }
+            }
+            (0, 8) if wide => {
+                // SAFETY: as above.
+                let x = unsafe { at(a, 0, 0) };
+                for j in 0..SLACK {
+                    // SAFETY: as above, with room for `SLACK` elements.
+                    unsafe { *out.add(j) = f(x, at(b, 8, j)) };
+                }
+                for j in SLACK..len {
+                    // SAFETY: as above.
+                    unsafe { *out.add(j) = f(x, at(b, 8, j)) };
+                }
+            }
+            (8, 8) => {
+                for j in 0..len {
+                    // SAFETY: as above.
+                    unsafe { *out.add(j) = f(at(a, 8, j), at(b, 8, j)) };
+                }
+            }
+            (8, 0) => {
+                // SAFETY: as above.
+                let y = unsafe { at(b, 0, 0) };
+                for j in 0..len {
+                    // SAFETY: as above.
+                    unsafe { *out.add(j) = f(at(a, 8, j), y) };
+                }
+            }
+            (0, 8) => {
+                // SAFETY: as above.
+                let x = unsafe { at(a, 0, 0) };
+                for j in 0..len {
+                    // SAFETY: as above.
+                    unsafe { *out.add(j) = f(x, at(b, 8, j)) };
+                }
+            }
+            _ => {
+                for j in 0..len {
+                    // SAFETY: as above.
+                    unsafe { *out.add(j) = f(at(a, sa, j), at(b, sb, j)) };
+                }
+            }
+        }
+        out = out.wrapping_add(len);
     }
 }
 
