@@ -234,3 +234,128 @@ fn option_parts_are_views_of_values_and_validity() {
         "{err}"
     );
 }
+
+/// Across many rows (several fixed runs, merged in run order): the same
+/// bits on one thread and two, close to a naive two-pass fold, with one
+/// group and with two, with a `where` mask.
+#[test]
+fn across_many_rows_in_runs_matches_on_any_threads() {
+    let n = 70_003;
+    let rows: Vec<Vec<f64>> = (0..n)
+        .map(|r| {
+            (0..(r * 7) % 19)
+                .map(|i| ((r * 31 + i * 13) % 101) as f64 * 0.25 - 12.0)
+                .collect()
+        })
+        .collect();
+    let a = Array::from_nested(rows.clone()).unwrap();
+    let values = |v: dynd_kernels::Value| -> Vec<f64> {
+        match v {
+            dynd_kernels::Value::List(xs) => xs
+                .into_iter()
+                .flat_map(|v| match v {
+                    dynd_kernels::Value::Float(x) => vec![x],
+                    dynd_kernels::Value::List(ys) => ys
+                        .into_iter()
+                        .map(|y| match y {
+                            dynd_kernels::Value::Float(x) => x,
+                            other => panic!("{other:?}"),
+                        })
+                        .collect(),
+                    other => panic!("{other:?}"),
+                })
+                .collect(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let across = VarArgs {
+        axes: Some(&[0]),
+        ..VarArgs::default()
+    };
+    let on = |threads: usize, a: &Array, args: &VarArgs<'_>| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| values(variance::<f64>(a, args, "var").unwrap().to_value()))
+    };
+    let one = on(1, &a, &across);
+    let two = on(2, &a, &across);
+    assert_eq!(
+        one.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        two.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    let longest = rows.iter().map(Vec::len).max().unwrap();
+    let column = |rows: &[Vec<f64>], j: usize| -> Vec<f64> {
+        rows.iter().filter_map(|r| r.get(j).copied()).collect()
+    };
+    let want: Vec<f64> = (0..longest).map(|j| naive(&column(&rows, j), 0)).collect();
+    same(&one, &want);
+    // Two groups: `2 * (n/2) * var`, across the middle axis.
+    let half = n / 2;
+    let b = Array::from_json(
+        &format!("[{}]", {
+            let rows: Vec<String> = (0..2)
+                .map(|g| {
+                    let rs: Vec<String> = rows[g * half..(g + 1) * half]
+                        .iter()
+                        .map(|r| format!("{r:?}"))
+                        .collect();
+                    format!("[{}]", rs.join(","))
+                })
+                .collect();
+            rows.join(",")
+        }),
+        Some(&format!("2 * {half} * var * float64").parse().unwrap()),
+    )
+    .unwrap();
+    let mid = VarArgs {
+        axes: Some(&[1]),
+        ..VarArgs::default()
+    };
+    let one = on(1, &b, &mid);
+    let two = on(2, &b, &mid);
+    assert_eq!(
+        one.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        two.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    let mut want = Vec::new();
+    for g in 0..2 {
+        let part = &rows[g * half..(g + 1) * half];
+        let longest = part.iter().map(Vec::len).max().unwrap();
+        want.extend((0..longest).map(|j| naive(&column(part, j), 0)));
+    }
+    same(&one, &want);
+    // A mask that keeps the elements at even positions of odd rows and
+    // every element of even rows.
+    let mask = Array::from_nested(
+        rows.iter()
+            .enumerate()
+            .map(|(r, row)| (0..row.len()).map(|j| r % 2 == 0 || j % 2 == 0).collect())
+            .collect::<Vec<Vec<bool>>>(),
+    )
+    .unwrap();
+    let masked = VarArgs {
+        axes: Some(&[0]),
+        mask: Some(&mask),
+        ..VarArgs::default()
+    };
+    let one = on(1, &a, &masked);
+    let two = on(2, &a, &masked);
+    assert_eq!(
+        one.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+        two.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    );
+    let want: Vec<f64> = (0..longest)
+        .map(|j| {
+            let xs: Vec<f64> = rows
+                .iter()
+                .enumerate()
+                .filter(|(r, _)| r % 2 == 0 || j % 2 == 0)
+                .filter_map(|(_, row)| row.get(j).copied())
+                .collect();
+            naive(&xs, 0)
+        })
+        .collect();
+    same(&one, &want);
+}

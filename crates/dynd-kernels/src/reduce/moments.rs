@@ -17,8 +17,8 @@ use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
 use super::ragged::{
-    group_of_rows, mask_like, result_fixed_dims, var_array, RowSlices, Rows, PARALLEL_ROWS,
-    UNIT_ROWS,
+    group_of_rows, mask_like, result_fixed_dims, var_array, RowSlices, Rows, ACROSS_GROUPS,
+    ACROSS_RUN, PARALLEL_ROWS, UNIT_ROWS,
 };
 use super::{
     check_dtype, fold_pairwise_exact, normalize_axes, SyncPtr, BLOCK, CHUNK, PARALLEL_RUN,
@@ -518,6 +518,70 @@ fn row_sum<T: Float>(xs: &[T], mask: Option<&[bool]>, f: impl Fn(T) -> T) -> (T,
     }
 }
 
+/// A row's elements and its `where` mask's, if any.
+type Row<'r, T> = (Cow<'r, [T]>, Option<Cow<'r, [bool]>>);
+
+/// Each group's line of `f(group, position, x)` summed over the kept
+/// elements of its rows, position by position (left-aligned), with the
+/// count at each position: each run of rows folded on its own (in
+/// parallel where there are threads), the runs' lines then added in run
+/// order.
+fn across_lines<'r, T: Float, F: Fn(usize, usize, T) -> T + Sync>(
+    runs: &[std::ops::Range<usize>],
+    ngroups: usize,
+    group: &(impl Fn(usize) -> usize + Sync),
+    row: &(impl Fn(usize) -> Result<Row<'r, T>, Error> + Sync),
+    f: F,
+) -> Result<Vec<Vec<(T, usize)>>, Error> {
+    let run = |range: std::ops::Range<usize>| -> Result<Vec<Vec<(T, usize)>>, Error> {
+        let mut lines: Vec<Vec<(T, usize)>> = vec![Vec::new(); ngroups];
+        for r in range {
+            let g = group(r);
+            let (xs, m) = row(r)?;
+            let line = &mut lines[g];
+            if line.len() < xs.len() {
+                line.resize(xs.len(), (T::ZERO, 0));
+            }
+            match m {
+                None => {
+                    for (j, (p, &x)) in line.iter_mut().zip(xs.iter()).enumerate() {
+                        *p = (p.0 + f(g, j, x), p.1 + 1);
+                    }
+                }
+                Some(m) => {
+                    for (j, (p, &x)) in line.iter_mut().zip(xs.iter()).enumerate() {
+                        if m[j] {
+                            *p = (p.0 + f(g, j, x), p.1 + 1);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(lines)
+    };
+    let parts: Vec<Vec<Vec<(T, usize)>>> = if runs.len() > 1 && rayon::current_num_threads() > 1 {
+        runs.par_iter()
+            .cloned()
+            .map(run)
+            .collect::<Result<_, _>>()?
+    } else {
+        runs.iter().cloned().map(run).collect::<Result<_, _>>()?
+    };
+    let mut parts = parts.into_iter();
+    let mut acc = parts.next().unwrap_or_else(|| vec![Vec::new(); ngroups]);
+    for part in parts {
+        for (line, p) in acc.iter_mut().zip(part) {
+            if line.len() < p.len() {
+                line.resize(p.len(), (T::ZERO, 0));
+            }
+            for (a, (s, n)) in line.iter_mut().zip(p) {
+                *a = (a.0 + s, a.1 + n);
+            }
+        }
+    }
+    Ok(acc)
+}
+
 /// [`variance`] of an array of fixed dimensions around one innermost `var`.
 fn variance_var<T: Float>(
     a: &Array,
@@ -540,7 +604,6 @@ fn variance_var<T: Float>(
         .map(|m| super::ragged::mask_rows(m, a, name))
         .transpose()?;
     let slices = RowSlices::<T>::of(&rows);
-    type Row<'r, T> = (Cow<'r, [T]>, Option<Cow<'r, [bool]>>);
     let row = |r: usize| -> Result<Row<'_, T>, Error> {
         let xs = match slices.as_ref().and_then(|s| s.row(r)) {
             Some(xs) => Cow::Borrowed(xs),
@@ -606,18 +669,26 @@ fn variance_var<T: Float>(
         .filter(|k| !reduced[*k])
         .map(|k| rows.shape[k])
         .product();
-    let groups = group_of_rows(&rows.shape, &reduced);
+    // One group (every fixed axis reduced) needs no index per row.
+    let groups = if ngroups == 1 {
+        Vec::new()
+    } else {
+        group_of_rows(&rows.shape, &reduced)
+    };
+    let group = |r: usize| if ngroups == 1 { 0 } else { groups[r] };
     if var_reduced {
         // Whole rows fold into their group: means first, then squares.
         let mut sums = vec![(T::ZERO, 0usize); ngroups];
-        for (r, &g) in groups.iter().enumerate() {
+        for r in 0..rows.count {
+            let g = group(r);
             let (xs, m) = row(r)?;
             let (s, n) = row_sum(&xs, m.as_deref(), |x| x);
             sums[g] = (sums[g].0 + s, sums[g].1 + n);
         }
         let means: Vec<T> = sums.iter().map(|&(s, n)| s / T::of_count(n)).collect();
         let mut squares = vec![T::ZERO; ngroups];
-        for (r, &g) in groups.iter().enumerate() {
+        for r in 0..rows.count {
+            let g = group(r);
             let mean = means[g];
             let (xs, m) = row(r)?;
             let (s, _) = row_sum(&xs, m.as_deref(), |x| {
@@ -637,40 +708,31 @@ fn variance_var<T: Float>(
         return Array::from_shape_vec(&out_fixed, values);
     }
     // Across rows: position `j` of each group's line takes element `j` of
-    // every row that has one.
-    let mut sums: Vec<Vec<(T, usize)>> = vec![Vec::new(); ngroups];
-    let kept = |m: &Option<Cow<'_, [bool]>>, j: usize| m.as_ref().is_none_or(|m| m[j]);
-    for (r, &g) in groups.iter().enumerate() {
-        let (xs, m) = row(r)?;
-        let line = &mut sums[g];
-        if line.len() < xs.len() {
-            line.resize(xs.len(), (T::ZERO, 0));
-        }
-        for (j, (p, &x)) in line.iter_mut().zip(xs.iter()).enumerate() {
-            if kept(&m, j) {
-                *p = (p.0 + x, p.1 + 1);
-            }
-        }
-    }
+    // every row that has one. Many rows fold in fixed runs (in parallel
+    // where there are threads) whose lines then add up in run order: the
+    // grouping depends on the row count alone, so the bits do not depend
+    // on the threads.
+    let runs: Vec<std::ops::Range<usize>> =
+        if rows.count >= PARALLEL_ROWS && ngroups <= ACROSS_GROUPS {
+            (0..rows.count)
+                .step_by(ACROSS_RUN)
+                .map(|r| r..(r + ACROSS_RUN).min(rows.count))
+                .collect()
+        } else {
+            std::iter::once(0..rows.count).collect()
+        };
+    let sums = across_lines(&runs, ngroups, &group, &row, |_, _, x| x)?;
     let means: Vec<Vec<T>> = sums
         .iter()
         .map(|line| line.iter().map(|&(s, n)| s / T::of_count(n)).collect())
         .collect();
-    let mut squares: Vec<Vec<T>> = means.iter().map(|m| vec![T::ZERO; m.len()]).collect();
-    for (r, &g) in groups.iter().enumerate() {
-        let (xs, m) = row(r)?;
-        for (j, ((s, &mean), &x)) in squares[g]
-            .iter_mut()
-            .zip(&means[g])
-            .zip(xs.iter())
-            .enumerate()
-        {
-            if kept(&m, j) {
-                let d = x - mean;
-                *s = *s + d * d;
-            }
-        }
-    }
+    let squares: Vec<Vec<T>> = across_lines(&runs, ngroups, &group, &row, |g, j, x| {
+        let d = x - means[g][j];
+        d * d
+    })?
+    .into_iter()
+    .map(|line| line.into_iter().map(|(s, _)| s).collect())
+    .collect();
     let lines: Vec<Vec<T>> = squares
         .into_iter()
         .zip(&sums)

@@ -26,11 +26,11 @@ use crate::memory::MemoryBlock;
 pub(super) const PARALLEL_ROWS: usize = 1 << 12;
 
 /// Rows per run of a fold across rows that runs in parallel.
-const ACROSS_RUN: usize = 1 << 15;
+pub(super) const ACROSS_RUN: usize = 1 << 15;
 
 /// The most result rows (groups) a fold across rows runs in parallel
 /// for: each run keeps a partial line per group.
-const ACROSS_GROUPS: usize = 64;
+pub(super) const ACROSS_GROUPS: usize = 64;
 
 /// The rows of an array of fixed dimensions around an innermost `var` one,
 /// in C order of the fixed dimensions (each row's (start, length) pair is
