@@ -1050,7 +1050,18 @@ impl Callable {
     /// The overload and result type for these arguments, from the cache
     /// when the same argument types were seen before.
     fn resolved(&self, args: &[&Array]) -> Result<Rc<Resolution>, Error> {
-        let types: smallvec::SmallVec<[&Type; 4]> = args.iter().map(|a| a.ty()).collect();
+        // Up to four arguments on the stack without a collection (the
+        // common case, on every call).
+        if let [a, rest @ ..] = args {
+            if rest.len() < 4 {
+                let mut types = [a.ty(); 4];
+                for (t, r) in types[1..].iter_mut().zip(rest) {
+                    *t = r.ty();
+                }
+                return self.resolved_types(&types[..args.len()]);
+            }
+        }
+        let types: Vec<&Type> = args.iter().map(|a| a.ty()).collect();
         self.resolved_types(&types)
     }
 

@@ -764,8 +764,9 @@ impl Array {
                 .filter(|(t, ..)| t == ty)
                 .map(|(_, m, size)| (m.clone(), *size))
         });
-        let (meta, size) = match hit {
-            Some(hit) => hit,
+        // A cached arrmeta is of a plain number type: no text in it.
+        let (meta, size, text) = match hit {
+            Some((meta, size)) => (meta, size, false),
             None => {
                 let meta = Arc::new(Array::fixed_meta(ty)?);
                 let size = ty.data_layout()?.size;
@@ -773,12 +774,13 @@ impl Array {
                 if plain {
                     LAST.with(|last| *last.borrow_mut() = Some((ty.clone(), meta.clone(), size)));
                 }
-                (meta, size)
+                let text = meta.has_text();
+                (meta, size, text)
             }
         };
         // Text (start, length) pairs must point into their (empty) blocks
         // even before a kernel writes them: those blocks are zeroed.
-        let data = if zero || meta.has_text() {
+        let data = if zero || text {
             MemoryBlock::zeroed(size)?
         } else {
             MemoryBlock::for_overwrite(size)?

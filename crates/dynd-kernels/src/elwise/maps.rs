@@ -139,6 +139,12 @@ impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'stati
         count: usize,
     ) -> Result<(), KernelError> {
         let (d, a, b) = (dst as *mut R, src[0] as *const A, src[1] as *const B);
+        if count == 1 {
+            // One element (a small call): no loop to set up.
+            // SAFETY: one element on each side, by the contract.
+            unsafe { d.write_unaligned((self.f)(a.read_unaligned(), b.read_unaligned())) };
+            return Ok(());
+        }
         let (sa, sb) = (src_stride[0], src_stride[1]);
         let unit = |s: isize, size: usize| s == size as isize;
         if unit(dst_stride, size_of::<R>()) && unit(sa, size_of::<A>()) && unit(sb, size_of::<B>())

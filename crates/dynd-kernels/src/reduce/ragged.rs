@@ -299,6 +299,7 @@ unsafe fn from_bits<T: Element, B: Lane>(b: B) -> T {
 fn block<B: Lane>(lanes: &[B], at: usize) -> Option<&[B; WIDE]> {
     lanes.get(at..at.checked_add(WIDE)?)?.try_into().ok()
 }
+
 /// Block `at`'s first `n` lanes as `T`s, the rest `fill`'s bits.
 ///
 /// # Safety
@@ -321,6 +322,7 @@ unsafe fn masked<T: Element, B: Lane>(
     }
     Some(out)
 }
+
 /// Block `at` as `T`s.
 ///
 /// # Safety
@@ -336,6 +338,7 @@ unsafe fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Opti
     }
     Some(out)
 }
+
 /// Folds the row `lanes[s..s + len]` (`1 <= len`) in [`WIDE`] lanes: the
 /// last block is read whole and its lanes past the row take `neutral`'s
 /// bits, so a short row takes no branch on its length; the lanes then
