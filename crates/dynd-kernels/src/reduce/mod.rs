@@ -37,6 +37,7 @@ mod moments;
 mod ragged;
 
 pub use moments::{std_dev, variance, Float, VarArgs};
+pub use ragged::mean_of_rows;
 
 /// The operations the builtin reductions fold with, for each type they
 /// accumulate in: wrapping integer arithmetic; IEEE floats, whose `min`
@@ -861,32 +862,6 @@ fn note_failure(slot: &std::sync::Mutex<Option<(usize, Error)>>, row: usize, e: 
     if slot.as_ref().is_none_or(|(r, _)| row < *r) {
         *slot = Some((row, e));
     }
-}
-
-/// The mean of each row of `a` (fixed dimensions around an innermost
-/// `var` of `T`: `axis=-1`, no mask), `keepdims` as [`ReduceArgs`] has it:
-/// each unit of rows summed by `sum` (the bits [`reduce`] gives) and
-/// divided by its rows' lengths (`of_len`, read from the row metadata)
-/// while in cache, with no count array and no pass of its own. An empty
-/// row's mean is `0 / 0`. `None` when the rows are not contiguous, aligned
-/// `T`s (the caller divides the sum: [`divide_by_row_lengths`]).
-///
-/// # Errors
-///
-/// An error from the fold (a row outside its block: never, for a
-/// validated array).
-pub fn mean_of_rows<T, F>(
-    a: &Array,
-    keepdims: bool,
-    sum: &Reduction<T, F>,
-    of_len: impl Fn(usize) -> T + Sync,
-    name: &str,
-) -> Result<Option<Array>, Error>
-where
-    T: Element + std::ops::Div<Output = T>,
-    F: Fn(T, T) -> T + Copy + Send + Sync,
-{
-    ragged::mean_rows(a, keepdims, sum, of_len, name)
 }
 
 /// Each element of `sum` (the sums of `a`'s rows, from [`reduce`] over its

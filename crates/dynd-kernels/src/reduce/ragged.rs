@@ -975,12 +975,20 @@ fn same<T>(v: T, _: usize) -> T {
 }
 
 /// The mean of each row of `a` (fixed dimensions around an innermost
-/// `var` of `T`, no mask): each unit of rows is summed by `sum` as
-/// [`reduce_var`] sums it (the same bits) and divided by its rows' lengths
-/// (`of_len`) while in cache, with no pass of its own. An empty row's
-/// mean is `0 / 0`. `None` when the rows are not laid out for the fast
-/// paths (the caller divides the sum).
-pub(super) fn mean_rows<T, F>(
+/// `var` of `T`: `axis=-1`, no mask), `keepdims` as
+/// [`ReduceArgs`](super::ReduceArgs) has it: each unit of rows summed by
+/// `sum` (the bits [`reduce`](super::reduce) gives) and divided by its
+/// rows' lengths (`of_len`, read from the row metadata) while in cache,
+/// with no count array and no pass of its own. An empty row's mean is
+/// `0 / 0`. `None` when the rows are not contiguous, aligned `T`s (the
+/// caller divides the sum:
+/// [`divide_by_row_lengths`](super::divide_by_row_lengths)).
+///
+/// # Errors
+///
+/// An error from the fold (a row outside its block: never, for a
+/// validated array).
+pub fn mean_of_rows<T, F>(
     a: &Array,
     keepdims: bool,
     sum: &Reduction<T, F>,
