@@ -1484,16 +1484,16 @@ impl RowScalar {
             if at + SLACK <= self.count {
                 for j in 0..SLACK {
                     // SAFETY: elements `at..at + SLACK` are the unit's.
-                    unsafe { *o.add(j) = f(s, *x.add(j)) };
+                    unsafe { *o.add(j) = f(s, x.add(j).read_unaligned()) };
                 }
                 for j in SLACK..len {
                     // SAFETY: elements below `at + len`, the unit's.
-                    unsafe { *o.add(j) = f(s, *x.add(j)) };
+                    unsafe { *o.add(j) = f(s, x.add(j).read_unaligned()) };
                 }
             } else {
                 for j in 0..len {
                     // SAFETY: as above.
-                    unsafe { *o.add(j) = f(s, *x.add(j)) };
+                    unsafe { *o.add(j) = f(s, x.add(j).read_unaligned()) };
                 }
             }
             at += len;
