@@ -1480,24 +1480,42 @@ impl RowScalar {
                 )
             };
             // `at + len <= count`: the rows' lengths add up to `count`.
-            let (x, o) = (self.xs.wrapping_add(at), self.out.wrapping_add(at));
-            if at + SLACK <= self.count {
-                for j in 0..SLACK {
-                    // SAFETY: elements `at..at + SLACK` are the unit's.
-                    unsafe { *o.add(j) = f(s, x.add(j).read_unaligned()) };
-                }
-                for j in SLACK..len {
-                    // SAFETY: elements below `at + len`, the unit's.
-                    unsafe { *o.add(j) = f(s, x.add(j).read_unaligned()) };
-                }
-            } else {
-                for j in 0..len {
-                    // SAFETY: as above.
-                    unsafe { *o.add(j) = f(s, x.add(j).read_unaligned()) };
-                }
-            }
+            let x = self.xs.wrapping_add(at);
+            // SAFETY: elements `at..at + len` are the unit's, and with
+            // `at + SLACK <= count` so are `at..at + SLACK`; `j` stays
+            // below the row's elements or those.
+            unsafe {
+                write_row(
+                    self.out.wrapping_add(at),
+                    len,
+                    at + SLACK <= self.count,
+                    |j| f(s, x.add(j).read_unaligned()),
+                )
+            };
             at += len;
         }
+    }
+}
+
+/// `out[j] = value(j)` for a row of `len` elements; with `wide`, the
+/// first [`SLACK`] elements are written whatever the row's length (no
+/// branch on it: the ones past its end are for the rows after it to
+/// overwrite), then the rest of a longer row.
+///
+/// # Safety
+///
+/// `out` is writable for `len` elements (for `SLACK` with `wide`), and
+/// `value` may be called for each of those `j`.
+#[inline(always)]
+unsafe fn write_row(out: *mut f64, len: usize, wide: bool, value: impl Fn(usize) -> f64) {
+    let head = if wide { SLACK } else { 0 };
+    for j in 0..head {
+        // SAFETY: by the contract (`wide`: `SLACK` elements).
+        unsafe { *out.add(j) = value(j) };
+    }
+    for j in head.min(len)..len {
+        // SAFETY: by the contract.
+        unsafe { *out.add(j) = value(j) };
     }
 }
 
@@ -1662,9 +1680,6 @@ fn scan(
     let mut lens = [0usize; INLINE_ARGS];
     let mut starts = [0isize; INLINE_ARGS];
     for r in 0..rows {
-        if r % CHUNK_ROWS == 0 {
-            out.marks.push(out.total);
-        }
         for (k, op) in ops.iter().enumerate() {
             let at = op.data.wrapping_offset(walk.off[k]);
             (starts[k], lens[k]) = match op.level {
@@ -1676,15 +1691,17 @@ fn scan(
             };
         }
         let len = broadcast_len(&lens[..n]).map_err(|e| Error::from(walk.error_at(e)))?;
-        out.note(ops, (&starts, &lens), len, &mut next);
-        if let Some(pairs) = pairs.as_deref_mut() {
-            let at = r * PAIR_SIZE;
-            let start = out.total.wrapping_mul(out_size) as u64;
-            crate::arrmeta::write_pair(&mut pairs[at..at + PAIR_SIZE], start, len as u64);
-        }
-        out.total = out.total.checked_add(len).ok_or_else(|| Error::Size {
+        let total = out.total;
+        out.push_row(
+            ops,
+            r,
+            (&starts, &lens, len),
+            &mut next,
+            (pairs.as_deref_mut(), out_size),
+        )
+        .ok_or_else(|| Error::Size {
             what: "the result's element count",
-            values: vec![("elements so far", out.total as i128), ("row", len as i128)],
+            values: vec![("elements so far", total as i128), ("row", len as i128)],
         })?;
         walk.advance();
     }
@@ -1705,16 +1722,23 @@ impl Scan {
         }
     }
 
-    /// Notes a row of `len` result elements where operand `k`'s row
-    /// starts at `starts[k]` with `lens[k]` elements.
+    /// Row `r` of `len` result elements, where operand `k`'s row starts at
+    /// `starts[k]` with `lens[k]` elements: its unit's mark, each
+    /// operand's layout noted, its fresh pair written into `pairs` (of
+    /// elements `out_size` bytes) when given, and the count. `None` when
+    /// the count overflows.
     #[inline(always)]
-    fn note(
+    fn push_row(
         &mut self,
         ops: &[Operand],
-        (starts, lens): (&[isize; INLINE_ARGS], &[usize; INLINE_ARGS]),
-        len: usize,
+        r: usize,
+        (starts, lens, len): (&[isize; INLINE_ARGS], &[usize; INLINE_ARGS], usize),
         next: &mut [Option<isize>; INLINE_ARGS],
-    ) {
+        (pairs, out_size): (Option<&mut [u8]>, usize),
+    ) -> Option<()> {
+        if r % CHUNK_ROWS == 0 {
+            self.marks.push(self.total);
+        }
         for k in 0..ops.len() {
             if !self.end_to_end[k] {
                 continue;
@@ -1730,6 +1754,13 @@ impl Scan {
                 next[k] = Some(starts[k] + (len * ops[k].size) as isize);
             }
         }
+        if let Some(pairs) = pairs {
+            let at = r * PAIR_SIZE;
+            let start = self.total.wrapping_mul(out_size) as u64;
+            crate::arrmeta::write_pair(&mut pairs[at..at + PAIR_SIZE], start, len as u64);
+        }
+        self.total = self.total.checked_add(len)?;
+        Some(())
     }
 }
 
@@ -1765,9 +1796,6 @@ fn scan_linear<const N: usize>(
     let (mut lens, mut starts) = ([0usize; INLINE_ARGS], [0isize; INLINE_ARGS]);
     let mut bad = false;
     for r in 0..rows {
-        if r % CHUNK_ROWS == 0 {
-            out.marks.push(out.total);
-        }
         for k in 0..n {
             match fixed[k] {
                 Some(m) => lens[k] = m,
@@ -1788,13 +1816,13 @@ fn scan_linear<const N: usize>(
         for &m in &lens[..n] {
             bad |= m != 1 && m != len;
         }
-        out.note(ops, (&starts, &lens), len, &mut next);
-        if let Some(pairs) = pairs.as_deref_mut() {
-            let at = r * PAIR_SIZE;
-            let start = out.total.wrapping_mul(out_size) as u64;
-            crate::arrmeta::write_pair(&mut pairs[at..at + PAIR_SIZE], start, len as u64);
-        }
-        out.total = out.total.checked_add(len)?;
+        out.push_row(
+            ops,
+            r,
+            (&starts, &lens, len),
+            &mut next,
+            (pairs.as_deref_mut(), out_size),
+        )?;
     }
     (!bad).then_some(out)
 }
@@ -2002,72 +2030,22 @@ unsafe fn rows_f64_each(
             if la == len { sa } else { 0 },
             if lb == len { sb } else { 0 },
         );
-        // SAFETY (every read and write below): the row's `len` result
-        // elements at `out`, and each operand's row of `len` elements
+        // SAFETY: in each arm, the row's `len` result elements at `out`
+        // (`SLACK` with `wide`), and each operand's row of `len` elements
         // `s` bytes apart, or one element (`s == 0`), inside its
-        // validated block.
-        match (sa, sb) {
-            (8, 8) if wide => {
-                for j in 0..SLACK {
-                    // SAFETY: as above, with room for `SLACK` elements.
-                    unsafe { *out.add(j) = f(at(a, 8, j), at(b, 8, j)) };
+        // validated block (with `wide`, `SLACK` contiguous ones).
+        unsafe {
+            match (sa, sb) {
+                (8, 8) => write_row(out, len, wide, |j| f(at(a, 8, j), at(b, 8, j))),
+                (8, 0) => {
+                    let y = at(b, 0, 0);
+                    write_row(out, len, wide, |j| f(at(a, 8, j), y))
                 }
-                for j in SLACK..len {
-                    // SAFETY: as above.
-                    unsafe { *out.add(j) = f(at(a, 8, j), at(b, 8, j)) };
+                (0, 8) => {
+                    let x = at(a, 0, 0);
+                    write_row(out, len, wide, |j| f(x, at(b, 8, j)))
                 }
-            }
-            (8, 0) if wide => {
-                // SAFETY: as above.
-                let y = unsafe { at(b, 0, 0) };
-                for j in 0..SLACK {
-                    // SAFETY: as above, with room for `SLACK` elements.
-                    unsafe { *out.add(j) = f(at(a, 8, j), y) };
-                }
-                for j in SLACK..len {
-                    // SAFETY: as above.
-                    unsafe { *out.add(j) = f(at(a, 8, j), y) };
-                }
-            }
-            (0, 8) if wide => {
-                // SAFETY: as above.
-                let x = unsafe { at(a, 0, 0) };
-                for j in 0..SLACK {
-                    // SAFETY: as above, with room for `SLACK` elements.
-                    unsafe { *out.add(j) = f(x, at(b, 8, j)) };
-                }
-                for j in SLACK..len {
-                    // SAFETY: as above.
-                    unsafe { *out.add(j) = f(x, at(b, 8, j)) };
-                }
-            }
-            (8, 8) => {
-                for j in 0..len {
-                    // SAFETY: as above.
-                    unsafe { *out.add(j) = f(at(a, 8, j), at(b, 8, j)) };
-                }
-            }
-            (8, 0) => {
-                // SAFETY: as above.
-                let y = unsafe { at(b, 0, 0) };
-                for j in 0..len {
-                    // SAFETY: as above.
-                    unsafe { *out.add(j) = f(at(a, 8, j), y) };
-                }
-            }
-            (0, 8) => {
-                // SAFETY: as above.
-                let x = unsafe { at(a, 0, 0) };
-                for j in 0..len {
-                    // SAFETY: as above.
-                    unsafe { *out.add(j) = f(x, at(b, 8, j)) };
-                }
-            }
-            _ => {
-                for j in 0..len {
-                    // SAFETY: as above.
-                    unsafe { *out.add(j) = f(at(a, sa, j), at(b, sb, j)) };
-                }
+                _ => write_row(out, len, false, |j| f(at(a, sa, j), at(b, sb, j))),
             }
         }
         out = out.wrapping_add(len);
