@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
-use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, Leaf};
+use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, FlatPlan, Leaf};
 use dynd_kernels::{Array, Element, ErrorMode};
 use dynd_types::{
     broadcast, can_cast_safely, BroadcastMode, Scalar, ScalarCategory, Signature, Type, TypeKind,
@@ -358,9 +358,21 @@ pub(crate) struct Folding {
     pub(crate) identity: Option<dynd_kernels::Value>,
 }
 
-/// A resolution: the overload's index, the result type, and whether the
-/// arguments have the overload's element types already (no cast).
-type Resolution = (usize, Type, bool);
+/// What a callable found for arguments of some types, kept for the next
+/// call on the same types.
+#[derive(Clone)]
+pub(crate) struct Resolution {
+    /// The overload's index.
+    pub(crate) index: usize,
+    /// The result type.
+    pub(crate) ty: Type,
+    /// Whether the arguments have the overload's element types already
+    /// (no cast).
+    pub(crate) as_is: bool,
+    /// The flat call for C-contiguous arguments of an elementwise overload
+    /// taking them as they are, if its results can be made flat.
+    plan: Option<FlatPlan>,
+}
 
 /// Cached resolutions by argument types.
 #[derive(Default)]
@@ -1018,7 +1030,12 @@ impl Callable {
             return self.call_kw(args, &[]);
         }
         let resolution = self.resolved(args)?;
-        let (index, ty, as_is) = (resolution.0, &resolution.1, resolution.2);
+        if let Some(plan) = &resolution.plan {
+            if let Some(out) = plan.call(args)? {
+                return Ok(out);
+            }
+        }
+        let (index, ty, as_is) = (resolution.index, &resolution.ty, resolution.as_is);
         let o = &self.overloads()[index];
         let (cast, refs): (Vec<Array>, Vec<&Array>);
         let args = if as_is {
@@ -1103,14 +1120,22 @@ impl Callable {
                     .position(|x| std::ptr::eq(x, o))
                     .unwrap_or_else(|| unreachable!("dispatch returns one of the overloads"));
                 let as_is = self.takes_as_is(args, o);
+                let plan = match &o.body {
+                    Body::Elementwise(leaf) if as_is => FlatPlan::new(&ty, leaf),
+                    _ => None,
+                };
+                let resolution = Resolution {
+                    index,
+                    ty,
+                    as_is,
+                    plan,
+                };
                 let mut cache = lock();
                 if cache.by_types.len() >= CACHE_LIMIT {
                     cache.by_types.clear();
                 }
-                cache
-                    .by_types
-                    .insert(key.clone(), (index, ty.clone(), as_is));
-                (index, ty, as_is)
+                cache.by_types.insert(key.clone(), resolution.clone());
+                resolution
             }
         });
         LAST.with(|last| {
@@ -1143,7 +1168,7 @@ impl Callable {
             return out.assign(&r, ErrorMode::NoCheck);
         }
         let resolution = self.resolved(args)?;
-        let (index, result, as_is) = (resolution.0, &resolution.1, resolution.2);
+        let (index, result, as_is) = (resolution.index, &resolution.ty, resolution.as_is);
         let o = &self.overloads()[index];
         let core = matches!(o.body, Body::Core(_));
         if out.ty() != result && core {

@@ -420,7 +420,7 @@ impl Lower {
                     .collect::<Result<SmallVec<[(Slot, Type); 4]>, Error>>()?;
                 let types: SmallVec<[&Type; 4]> = lowered.iter().map(|(_, t)| t).collect();
                 let resolution = c.resolved_types(&types)?;
-                let o = &c.overloads()[resolution.0];
+                let o = &c.overloads()[resolution.index];
                 let Body::Elementwise(leaf) = o.body() else {
                     return self.materialise(e);
                 };
@@ -447,7 +447,7 @@ impl Lower {
                     slots.push(self.p.cast(s, &to, ErrorMode::Fractional)?);
                 }
                 let slot = self.p.call(leaf, &slots)?;
-                Ok((slot, resolution.1.clone()))
+                Ok((slot, resolution.ty.clone()))
             }
         }
     }
@@ -548,11 +548,11 @@ fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
             }
             let types: SmallVec<[&Type; 2]> = lowered.iter().map(|(_, t)| t).collect();
             let resolution = c.resolved_types(&types).ok()?;
-            let Body::Elementwise(leaf) = c.overloads()[resolution.0].body() else {
+            let Body::Elementwise(leaf) = c.overloads()[resolution.index].body() else {
                 return None;
             };
             let op = leaf.as_f64_op()?;
-            if !resolution.2 || op.arity() != args.len() {
+            if !resolution.as_is || op.arity() != args.len() {
                 return None;
             }
             let first = lowered[0].0;
@@ -567,7 +567,7 @@ fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
                     self.steps.len() - 1
                 }
             };
-            Some((F64Arg::Step(j), resolution.1.clone()))
+            Some((F64Arg::Step(j), resolution.ty.clone()))
         }
     }
     let mut w = Walk {

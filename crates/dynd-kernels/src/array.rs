@@ -45,6 +45,63 @@ pub struct Array {
     offset: usize,
 }
 
+/// What a fresh C-order array of one fixed-shape type is made of, worked
+/// out once from the type: its arrmeta and its size in bytes. Arrays of
+/// the type are then allocated without looking at the type again (a
+/// callable's result, on every call).
+#[derive(Clone)]
+pub(crate) struct FreshLayout {
+    ty: Type,
+    meta: Arc<Arrmeta>,
+    size: usize,
+    /// Whether the arrmeta has text, whose pairs must start zeroed.
+    text: bool,
+}
+
+impl FreshLayout {
+    /// The layout of `ty`, whose dimensions must all be fixed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for `var` dimensions and types arrays do not
+    /// hold yet.
+    pub(crate) fn new(ty: &Type) -> Result<FreshLayout, Error> {
+        let meta = Arc::new(Array::fixed_meta(ty)?);
+        let size = ty.data_layout()?.size;
+        let text = meta.has_text();
+        Ok(FreshLayout {
+            ty: ty.clone(),
+            meta,
+            size,
+            text,
+        })
+    }
+
+    /// The type.
+    pub(crate) fn ty(&self) -> &Type {
+        &self.ty
+    }
+
+    /// A fresh array of the type: zeroed if `zero`, otherwise with
+    /// unspecified element values (text pairs are zeroed either way).
+    pub(crate) fn allocate(&self, zero: bool) -> Result<Array, Error> {
+        // Text (start, length) pairs must point into their (empty) blocks
+        // even before a kernel writes them: those blocks are zeroed.
+        let data = if zero || self.text {
+            MemoryBlock::zeroed(self.size)?
+        } else {
+            MemoryBlock::for_overwrite(self.size)?
+        };
+        // SAFETY: `meta` is the C-order arrmeta of `ty` (fixed dimensions
+        // only, from `fixed_meta` in `new`), the block holds
+        // `ty.data_layout().size` bytes, which is that layout's whole
+        // extent, and it is aligned to 16 bytes (every element type's
+        // alignment). Its text pairs are zero, empty ranges of their empty
+        // blocks.
+        Ok(unsafe { Array::from_parts_unchecked(self.ty.clone(), self.meta.clone(), data, 0) })
+    }
+}
+
 impl Drop for Array {
     fn drop(&mut self) {
         // SAFETY: `data` is not used again: this is the array's drop.
@@ -751,46 +808,27 @@ impl Array {
 
     fn allocate(ty: &Type, zero: bool) -> Result<Array, Error> {
         thread_local! {
-            /// The arrmeta of the last fixed-shape array of a builtin
-            /// number type allocated on this thread: arrays of one type are
+            /// The layout of the last fixed-shape array of a builtin number
+            /// type allocated on this thread: arrays of one type are
             /// usually made again and again (a callable's results), and
             /// such arrmeta holds no memory block, so it can be shared.
-            static LAST: std::cell::RefCell<Option<(Type, Arc<Arrmeta>, usize)>> =
+            static LAST: std::cell::RefCell<Option<FreshLayout>> =
                 const { std::cell::RefCell::new(None) };
         }
         let hit = LAST.with(|last| {
-            last.borrow()
-                .as_ref()
-                .filter(|(t, ..)| t == ty)
-                .map(|(_, m, size)| (m.clone(), *size))
+            let last = last.borrow();
+            let layout = last.as_ref().filter(|l| l.ty == *ty)?;
+            Some(layout.allocate(zero))
         });
-        // A cached arrmeta is of a plain number type: no text in it.
-        let (meta, size, text) = match hit {
-            Some((meta, size)) => (meta, size, false),
-            None => {
-                let meta = Arc::new(Array::fixed_meta(ty)?);
-                let size = ty.data_layout()?.size;
-                let plain = matches!(ty.dtype().as_scalar(), Some(s) if s.is_numeric() || s == Scalar::Bool);
-                if plain {
-                    LAST.with(|last| *last.borrow_mut() = Some((ty.clone(), meta.clone(), size)));
-                }
-                let text = meta.has_text();
-                (meta, size, text)
-            }
-        };
-        // Text (start, length) pairs must point into their (empty) blocks
-        // even before a kernel writes them: those blocks are zeroed.
-        let data = if zero || text {
-            MemoryBlock::zeroed(size)?
-        } else {
-            MemoryBlock::for_overwrite(size)?
-        };
-        // SAFETY: `meta` is the C-order arrmeta of `ty` (fixed dimensions
-        // only, from `fixed_meta`), the block holds `ty.data_layout().size`
-        // bytes, which is that layout's whole extent, and it is aligned to
-        // 16 bytes (every element type's alignment). Its text pairs are zero,
-        // empty ranges of their empty blocks.
-        Ok(unsafe { Array::from_parts_unchecked(ty.clone(), meta, data, 0) })
+        if let Some(array) = hit {
+            return array;
+        }
+        let layout = FreshLayout::new(ty)?;
+        let array = layout.allocate(zero);
+        if matches!(ty.dtype().as_scalar(), Some(s) if s.is_numeric() || s == Scalar::Bool) {
+            LAST.with(|last| *last.borrow_mut() = Some(layout));
+        }
+        array
     }
 
     /// The C-order arrmeta of `ty`, whose dimensions must all be fixed.

@@ -176,7 +176,7 @@ pub mod func {
         ReductionKind,
     };
     #[doc(inline)]
-    pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf};
+    pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, FlatPlan, Leaf};
     /// Stateful reductions from DyND's four pieces (init, step, combine,
     /// finish), and the compensated sum built from them.
     #[doc(inline)]

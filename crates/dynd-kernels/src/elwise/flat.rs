@@ -6,7 +6,7 @@ use smallvec::SmallVec;
 use dynd_types::{Dim, Scalar, Type};
 
 use super::*;
-use crate::array::Array;
+use crate::array::{Array, FreshLayout};
 use crate::arrmeta::Arrmeta;
 use crate::error::Error;
 
@@ -96,6 +96,160 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
     Ok(Some(out))
 }
 
+/// A flat call worked out once for a result type and a leaf: what
+/// [`apply_typed`] finds on each call for C-contiguous arguments (the
+/// result's arrmeta and size, the element count, the leaf's loop), kept so
+/// that a callable calling the same leaf on arrays of the same types again
+/// only checks each argument's layout and runs.
+///
+/// ```
+/// use dynd::func::{FlatPlan, Leaf};
+/// use dynd::nd::{Array, Index};
+///
+/// let leaf = Leaf::map2(|a: f64, b: f64| a + b);
+/// let ty = "3 * float64".parse()?;
+/// let plan = FlatPlan::new(&ty, &leaf).expect("a fixed shape of a plain number type");
+/// let x = Array::from_vec(vec![1.0, 2.0, 3.0]);
+/// let y = Array::from_scalar(10.0);
+/// let sum = plan.call(&[&x, &y])?.expect("both arguments take the flat path");
+/// assert_eq!(sum.to_vec::<f64>()?, [11.0, 12.0, 13.0]);
+/// // A strided view does not: the caller takes the general path.
+/// let wide = Array::from_vec(vec![1.0, 0.0, 2.0, 0.0, 3.0, 0.0]);
+/// let every_other = wide.index(&[Index::slice(None, None, 2)])?;
+/// assert!(plan.call(&[&every_other, &y])?.is_none());
+/// # Ok::<(), dynd::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct FlatPlan {
+    out: FreshLayout,
+    /// The result's dimensions, and per dimension the number of elements
+    /// one step along it passes (the C-order stride in elements).
+    shape: SmallVec<[(usize, isize); 4]>,
+    count: usize,
+    inputs: SmallVec<[Scalar; INLINE_ARGS]>,
+    output_size: isize,
+    flat: std::sync::Arc<dyn FlatRun>,
+}
+
+impl std::fmt::Debug for FlatPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FlatPlan")
+            .field("ty", self.out.ty())
+            .field("inputs", &self.inputs)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FlatPlan {
+    /// The plan for results of type `ty` computed by `leaf`, if the flat
+    /// path can make them: `ty` has fixed dimensions over the leaf's
+    /// output, a builtin number or `bool`, and the leaf has a loop that
+    /// cannot fail.
+    pub fn new(ty: &Type, leaf: &Leaf) -> Option<FlatPlan> {
+        let flat = leaf.flat.clone()?;
+        let (dims, dtype) = ty.split_dims();
+        let output = dtype.as_scalar()?;
+        if output != leaf.output
+            || !(output.is_numeric() || output == Scalar::Bool)
+            || leaf.inputs.len() > INLINE_ARGS
+        {
+            return None;
+        }
+        let mut shape: SmallVec<[(usize, isize); 4]> = SmallVec::new();
+        for d in &dims {
+            let Dim::Fixed(n) = d else {
+                return None;
+            };
+            shape.push((*n, 0));
+        }
+        let mut after = 1usize;
+        for (n, step) in shape.iter_mut().rev() {
+            *step = isize::try_from(after).ok()?;
+            after = after.checked_mul(*n)?;
+        }
+        Some(FlatPlan {
+            out: FreshLayout::new(ty).ok()?,
+            shape,
+            count: after,
+            inputs: leaf.inputs.clone(),
+            output_size: output.size() as isize,
+            flat,
+        })
+    }
+
+    /// The result type.
+    pub fn ty(&self) -> &Type {
+        self.out.ty()
+    }
+
+    /// Runs the planned leaf on `srcs` into a fresh array, if each source
+    /// is either 0-d of the leaf's input type (it broadcasts) or
+    /// C-contiguous with exactly the result's shape and the input type;
+    /// `Ok(None)` otherwise (nothing was run: take the general path).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`](crate::Error) if the result cannot be allocated.
+    pub fn call(&self, srcs: &[&Array]) -> Result<Option<Array>, Error> {
+        if srcs.len() != self.inputs.len() {
+            return Ok(None);
+        }
+        let mut ptrs = [std::ptr::null(); INLINE_ARGS];
+        let mut strides = [0isize; INLINE_ARGS];
+        for (k, (a, t)) in srcs.iter().zip(&self.inputs).enumerate() {
+            let ty = a.ty();
+            if ty.as_scalar() == Some(*t) {
+                strides[k] = 0;
+            } else if ty.dtype().as_scalar() == Some(*t) && self.fits(a.arrmeta(), t.size()) {
+                strides[k] = t.size() as isize;
+            } else {
+                return Ok(None);
+            }
+            ptrs[k] = a.data_ptr();
+        }
+        let mut out = self.out.allocate(false)?;
+        let dst = out.fresh_data_ptr();
+        let n = srcs.len();
+        // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
+        // elements of the leaf's output type (the plan's layout). Each
+        // source is 0-d of the leaf's input type (stride 0, one element),
+        // or its arrmeta has exactly the result's dimensions in C order
+        // over that type (checked by `fits` above), so its `count`
+        // elements lie one after another from its first, inside its block
+        // (every array's extent is). The leaf reads and writes exactly
+        // those types, and the sources do not overlap the fresh
+        // destination.
+        unsafe {
+            run_flat(
+                &*self.flat,
+                dst,
+                self.output_size,
+                &ptrs[..n],
+                &strides[..n],
+                self.count,
+            )
+        };
+        Ok(Some(out))
+    }
+
+    /// Whether `meta` has exactly the result's fixed dimensions, in C
+    /// order over elements of `size` bytes (a dimension of one element
+    /// may have any stride).
+    fn fits(&self, meta: &Arrmeta, size: usize) -> bool {
+        let mut m = meta;
+        for &(n, step) in &self.shape {
+            let Some((len, stride, element)) = m.as_fixed() else {
+                return false;
+            };
+            if len != n || (n > 1 && stride != step * size as isize) {
+                return false;
+            }
+            m = element;
+        }
+        matches!(m, Arrmeta::Scalar)
+    }
+}
+
 /// Elements below which an elementwise loop runs on the calling thread:
 /// waking a thread costs more than a cheap loop over fewer elements.
 pub const PARALLEL_MIN: usize = 1 << 17;
@@ -134,6 +288,25 @@ pub(super) unsafe fn run_flat(
         unsafe { f.run(dst, dst_stride, src, src_stride, count) };
         return;
     }
+    // SAFETY: forwarded.
+    unsafe { run_parallel(f, dst, dst_stride, src, src_stride, count) }
+}
+
+/// [`run_flat`] on rayon's threads, out of line: a short run (a small
+/// call) does not pay for setting up its frame.
+///
+/// # Safety
+///
+/// As [`run_flat`].
+#[inline(never)]
+unsafe fn run_parallel(
+    f: &dyn FlatRun,
+    dst: *mut u8,
+    dst_stride: isize,
+    src: &[*const u8],
+    src_stride: &[isize],
+    count: usize,
+) {
     let threads = rayon::current_num_threads();
     let chunk = count.div_ceil(threads * 2).max(PARALLEL_MIN / 2);
     let mut ptrs = SendPtrs {
@@ -269,5 +442,106 @@ pub(crate) fn innermost_var(
             ..
         } => Some((values, *offset, *stride, element)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::Index;
+
+    /// Arrays of one type in several layouts: C order, a dimension of one
+    /// with an odd stride, reversed, strided, transposed, and 0-d.
+    fn layouts() -> Vec<(&'static str, Array, bool)> {
+        let base = |shape: &[usize], first: f64| {
+            let n = shape.iter().product::<usize>();
+            let v = (0..n).map(|i| first + i as f64).collect();
+            Array::from_shape_vec(shape, v).unwrap()
+        };
+        let c = base(&[3, 4], 1.0);
+        let wide = base(&[3, 8], 100.0);
+        let every_other = wide
+            .index(&[Index::slice(None, None, 1), Index::slice(None, None, 2)])
+            .unwrap();
+        let reversed = base(&[3, 4], 50.0)
+            .index(&[Index::slice(None, None, -1), Index::slice(None, None, 1)])
+            .unwrap();
+        let transposed = base(&[4, 3], 7.0).transpose().unwrap();
+        // 1 x 12 viewed as 3 x 4 is C order; a size-1 leading axis taken
+        // from the middle of a bigger one keeps the big stride.
+        let tall = base(&[5, 3, 4], 200.0);
+        let one_row = tall
+            .index(&[Index::slice(Some(2), Some(3), 1)])
+            .unwrap()
+            .reshape([3usize, 4])
+            .unwrap();
+        let row_of_one = base(&[4, 1, 3], 300.0)
+            .index(&[Index::slice(Some(1), Some(2), 1)])
+            .unwrap();
+        vec![
+            ("c", c, true),
+            ("every other column", every_other, false),
+            ("reversed rows", reversed, false),
+            ("transposed", transposed, false),
+            ("one row of a bigger array", one_row, true),
+            ("a size-1 axis with a long stride", row_of_one, true),
+            ("0-d", Array::from_scalar(0.5f64), true),
+        ]
+    }
+
+    #[test]
+    fn a_plan_runs_exactly_the_c_order_layouts_and_matches_the_general_path() {
+        let leaf = Leaf::map2(|a: f64, b: f64| a * 3.0 - b);
+        for (name_a, a, flat_a) in layouts() {
+            for (name_b, b, flat_b) in layouts() {
+                let shape = |x: &Array| x.ty().split_dims().0.len();
+                // Same shapes (or 0-d) only: the plan is per result type.
+                let ty = if shape(&a) == 0 {
+                    b.ty().clone()
+                } else {
+                    a.ty().clone()
+                };
+                if shape(&a) != 0
+                    && shape(&b) != 0
+                    && a.ty().split_dims().0 != b.ty().split_dims().0
+                {
+                    continue;
+                }
+                let plan = FlatPlan::new(&ty, &leaf).unwrap();
+                let general = apply_typed(&ty, &[&a, &b], &leaf).unwrap();
+                let got = plan.call(&[&a, &b]).unwrap();
+                assert_eq!(got.is_some(), flat_a && flat_b, "{name_a} with {name_b}");
+                if let Some(got) = got {
+                    assert_eq!(got.ty(), general.ty(), "{name_a} with {name_b}");
+                    let (g, w) = (
+                        got.to_vec::<f64>().unwrap(),
+                        general.to_vec::<f64>().unwrap(),
+                    );
+                    assert_eq!(g, w, "{name_a} with {name_b}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_plan_where_the_flat_path_cannot_make_the_result() {
+        let add = Leaf::map2(|a: f64, b: f64| a + b);
+        assert!(FlatPlan::new(&"var * float64".parse().unwrap(), &add).is_none());
+        assert!(FlatPlan::new(&"3 * int64".parse().unwrap(), &add).is_none());
+        let fallible = Leaf::try_map1(|a: f64| if a < 0.0 { Err("negative") } else { Ok(a) });
+        assert!(FlatPlan::new(&"3 * float64".parse().unwrap(), &fallible).is_none());
+        // Arguments of another element type, or another shape, are refused
+        // at the call: the caller casts or broadcasts on the general path.
+        let plan = FlatPlan::new(&"3 * float64".parse().unwrap(), &add).unwrap();
+        let x = Array::from_vec(vec![1.0f64, 2.0, 3.0]);
+        let ints = Array::from_vec(vec![1i64, 2, 3]);
+        let longer = Array::from_vec(vec![1.0f64; 4]);
+        let column = Array::from_shape_vec(&[3, 1], vec![1.0f64; 3]).unwrap();
+        assert!(plan.call(&[&x, &ints]).unwrap().is_none());
+        assert!(plan.call(&[&x, &longer]).unwrap().is_none());
+        assert!(plan.call(&[&x, &column]).unwrap().is_none());
+        assert!(plan.call(&[&x]).unwrap().is_none());
+        let sum = plan.call(&[&x, &x]).unwrap().unwrap();
+        assert_eq!(sum.to_vec::<f64>().unwrap(), [2.0, 4.0, 6.0]);
     }
 }
