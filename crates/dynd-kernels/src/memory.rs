@@ -178,7 +178,7 @@ pub fn release_cached() -> usize {
 }
 
 /// Bytes a block holds inside itself, with no allocation of their own.
-const INLINE_BYTES: usize = 64;
+const INLINE_BYTES: usize = 128;
 
 enum Owner {
     /// Allocated here with this layout (size > 0).
