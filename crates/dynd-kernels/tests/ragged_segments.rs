@@ -201,6 +201,98 @@ fn operands_whose_rows_differ_in_one_row_are_refused_or_broadcast() {
     }
 }
 
+/// The per-row pass that takes the first operand's rows as the result's
+/// without a scan must check every row: here that operand's rows overlap,
+/// come out of order or leave gaps, some laid out so that their lengths
+/// still add up to where its last row ends (two neighbouring rows
+/// swapped), against rows of the same lengths or of length 1 that
+/// broadcast. A `float64` operation (its own loop) and a plain leaf (the
+/// leaf's loop per row), both orders, against a per-row reference.
+#[test]
+fn rows_that_do_not_chain_are_checked_one_by_one() {
+    let mut rng = Rng(0x5eed_0005);
+    let leaves = [
+        Leaf::f64_op(F64Op::Sub),
+        Leaf::map2(|a: f64, b: f64| a - 2.0 * b),
+    ];
+    let reference = [|a: f64, b: f64| a - b, |a: f64, b: f64| a - 2.0 * b];
+    for case in 0..40 {
+        let n = 2 + rng.below(if case % 4 == 0 { 5000 } else { 200 });
+        let lens: Vec<usize> = (0..n).map(|_| rng.below(12)).collect();
+        let total: usize = lens.iter().sum();
+        let values: Vec<f64> = (0..total + 3).map(|_| rng.value()).collect();
+        let mut starts: Vec<usize> = lens
+            .iter()
+            .scan(0, |at, &l| {
+                *at += l;
+                Some(*at - l)
+            })
+            .collect();
+        let mut lengths = lens.clone();
+        match case % 3 {
+            // Two neighbouring rows swapped, away from the ends.
+            0 => {
+                let i = 1 + rng.below(n - 2).min(n - 3);
+                starts.swap(i, i + 1);
+                lengths.swap(i, i + 1);
+            }
+            // One row moved somewhere else inside the values.
+            1 => {
+                let i = rng.below(n);
+                starts[i] = rng.below(total + 3 - lengths[i]);
+            }
+            // One row longer, running into the next.
+            _ => {
+                let i = rng.below(n);
+                lengths[i] = (lengths[i] + 1 + rng.below(3)).min(total + 3 - starts[i]);
+            }
+        }
+        let xs: Vec<Vec<f64>> = starts
+            .iter()
+            .zip(&lengths)
+            .map(|(&s, &l)| values[s..s + l].to_vec())
+            .collect();
+        let x = Array::from_starts_lengths(
+            values.clone(),
+            &starts.iter().map(|&s| s as i64).collect::<Vec<_>>(),
+            &lengths.iter().map(|&l| l as i64).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        // The other operand: the same lengths, or 1 in some rows.
+        let ys: Vec<Vec<f64>> = xs
+            .iter()
+            .map(|r| {
+                let len = if rng.below(3) == 0 { 1 } else { r.len() };
+                (0..len).map(|_| rng.value()).collect()
+            })
+            .collect();
+        let y = Array::from_nested(ys.clone()).unwrap();
+        let at = |r: &Vec<f64>, j: usize| if r.len() == 1 { r[0] } else { r[j] };
+        for (leaf, f) in leaves.iter().zip(reference) {
+            let want: Vec<Vec<u64>> = xs
+                .iter()
+                .zip(&ys)
+                .map(|(a, b)| {
+                    let len = if a.len() == 1 { b.len() } else { a.len() };
+                    (0..len).map(|j| canonical(f(at(a, j), at(b, j)))).collect()
+                })
+                .collect();
+            let got = apply(&[&x, &y], leaf).unwrap();
+            assert_eq!(bits(&got), want, "case {case}: x first");
+            let want: Vec<Vec<u64>> = xs
+                .iter()
+                .zip(&ys)
+                .map(|(a, b)| {
+                    let len = if a.len() == 1 { b.len() } else { a.len() };
+                    (0..len).map(|j| canonical(f(at(b, j), at(a, j)))).collect()
+                })
+                .collect();
+            let got = apply(&[&y, &x], leaf).unwrap();
+            assert_eq!(bits(&got), want, "case {case}: y first");
+        }
+    }
+}
+
 #[test]
 fn the_mean_per_row_divides_the_per_row_sum() {
     let mut rng = Rng(0x5eed_0004);

@@ -38,10 +38,11 @@ enum Level {
     /// 0-d: one element for every position.
     Scalar,
     /// `var` rows: element `j` of the row whose pair is (start, len) is at
-    /// `base + start + j * stride`; the values block ends before `end`.
+    /// `base + start + j * stride`; the values block spans `begin..end`.
     Var {
         base: *const u8,
         stride: isize,
+        begin: *const u8,
         end: *const u8,
     },
     /// A fixed last dimension of `n` elements `stride` bytes apart (`n ==
@@ -181,6 +182,19 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Whether operand `k`'s non-empty row starting at `p` (from
+    /// [`Self::row`]) can be read [`SLACK`] elements of `size` bytes
+    /// backwards (a reversed row) without leaving the block.
+    #[inline(always)]
+    fn room_back(&self, k: usize, p: *const u8, size: usize) -> bool {
+        match self.ops[k].level {
+            Level::Var { begin, .. } => {
+                (p as usize).checked_sub(begin as usize) >= Some((SLACK - 1) * size)
+            }
+            _ => false,
+        }
+    }
+
     /// The result index of this row, for an error.
     fn error_at(&self, e: KernelError) -> KernelError {
         let mut index = self.index.clone();
@@ -278,6 +292,12 @@ pub(super) fn apply_ragged(
     // them only if it turns out not to.
     let shares =
         |scan: &Scan, k: usize| scan.end_to_end[k] && (scan.total == 0 || scan.first[k] == 0);
+    if let Some(k) = share {
+        let parts = (&shape[..], &ops[..], rows, out_size);
+        if let Some(out) = led(ty, srcs, parts, k, (flat, leaf.as_f64_op()))? {
+            return Ok(Some(out));
+        }
+    }
     let (scan, shared, pairs) = match share {
         Some(k) => {
             let scan = self::scan(&shape, &ops, rows, out_size, None)?;
@@ -341,20 +361,98 @@ pub(super) fn apply_ragged(
         // in row order (as the marks count them); the operands are
         // validated arrays of the leaf's types whose rows broadcast to the
         // result's (checked by the scan).
-        unsafe {
+        let done = unsafe {
             run_rows(
                 (flat, leaf.as_f64_op()),
                 &shape,
                 &ops,
                 rows,
                 (&scan.marks, scan.total),
-                dst,
-                out_size,
+                (dst, out_size),
+                None,
             )
         };
+        debug_assert!(done, "without a lead every row is computed");
     }
     let pairs = MemoryBlock::from_vec(pairs);
     finish(ty, srcs, &shape, (values, out_size), shared, Some(pairs)).map(Some)
+}
+
+/// The per-row pass without a scan, led by operand `k` (one whose pairs
+/// the result may share): when its rows lie end to end in row order from
+/// its values' first byte and every other operand's rows have their
+/// lengths or broadcast (length 1), the result is its rows, and the loop
+/// checks each row as it computes it. `None` when a row breaks that (rows
+/// of length 1 in the lead that broadcast, lengths that do not match, rows
+/// that start elsewhere): the scan then finds the result's rows, or the
+/// error.
+fn led(
+    ty: &Type,
+    srcs: &[&Array],
+    (shape, ops, rows, out_size): (&[usize], &[Operand], usize, usize),
+    k: usize,
+    leaf: (&dyn FlatRun, Option<F64Op>),
+) -> Result<Option<Array>, Error> {
+    let Level::Var { base, .. } = ops[k].level else {
+        return Ok(None);
+    };
+    if rows == 0 || ops[k].size != out_size {
+        return Ok(None);
+    }
+    // Where each chunk's results begin: its first row's start in the lead
+    // (in elements); the rows end where the last one does.
+    let start = |r: usize| {
+        // SAFETY: row `r < rows` is inside the outer shape.
+        let (p, len, _) = unsafe { Walk::at(shape, ops, r).row(k) };
+        let at = (p as usize).wrapping_sub(base as usize);
+        (at % out_size == 0 && at <= isize::MAX as usize).then_some((at / out_size, len))
+    };
+    let chunks = rows.div_ceil(CHUNK_ROWS);
+    let mut marks = Vec::with_capacity(chunks);
+    for c in 0..chunks {
+        let Some((at, _)) = start(c * CHUNK_ROWS) else {
+            return Ok(None);
+        };
+        if marks.last().map_or(at != 0, |&m| at < m) {
+            return Ok(None);
+        }
+        marks.push(at);
+    }
+    let Some((last, len)) = start(rows - 1) else {
+        return Ok(None);
+    };
+    // A validated row lies inside its values block: no overflow here.
+    let total = last + len;
+    if marks.last().is_some_and(|&m| total < m) {
+        return Ok(None);
+    }
+    let mut values = MemoryBlock::for_overwrite(total * out_size)?;
+    let Some(block) = Arc::get_mut(&mut values) else {
+        unreachable!("a fresh block has one owner")
+    };
+    let dst = block.as_mut_ptr();
+    // SAFETY: `dst` holds `total` elements of the output type, and the
+    // marks start at 0 and do not decrease, ending at or before `total`;
+    // the operands are validated arrays of the leaf's types (checked by
+    // the caller), and the fresh `dst` overlaps none of them. The loop
+    // checks each row against the lead before writing it.
+    let done = unsafe {
+        run_rows(
+            leaf,
+            shape,
+            ops,
+            rows,
+            (&marks, total),
+            (dst, out_size),
+            Some(Lead { k, base }),
+        )
+    };
+    if !done {
+        return Ok(None);
+    }
+    // Every row checked: the lead's rows lie end to end from 0, exactly
+    // the result's.
+    finish(ty, srcs, shape, (values, out_size), Some(k), None).map(Some)
 }
 
 /// The operands of a result of fixed dimensions around one innermost
@@ -1611,6 +1709,7 @@ fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Option<Operand
         } if matches!(**element, Arrmeta::Scalar) => Level::Var {
             base: values.as_ptr().wrapping_add(*offset),
             stride: *stride,
+            begin: values.as_ptr(),
             end: values.as_ptr().wrapping_add(values.len()),
         },
         Arrmeta::Fixed {
@@ -1848,40 +1947,49 @@ unsafe impl Sync for Dst {}
 /// that broadcasts along the row). Rows are split across threads in runs
 /// of [`CHUNK_ROWS`] when the result is long enough.
 ///
+/// With a `lead`, the rows were not scanned first: the result is to have
+/// the lead operand's rows, and the loop checks each row before computing
+/// it (see [`Lead`]). It returns `false`, leaving the result partly
+/// written, at the first row that breaks that; otherwise `true` (and
+/// always `true` without a lead).
+///
 /// # Safety
 ///
-/// `dst` holds the result's elements row after row, with row `r *
-/// CHUNK_ROWS` starting at element `marks[r]`; the operands are validated
-/// arrays of the leaf's element types whose rows broadcast to the result's
-/// (as the scan checked), and none overlaps `dst`.
+/// `dst` holds the result's `total` elements, with row `r * CHUNK_ROWS`
+/// starting at element `marks[r]` (marks that do not decrease, from 0);
+/// the operands are validated arrays of the leaf's element types, and
+/// none overlaps `dst`. Without a lead, their rows broadcast to the
+/// result's, the rows lie end to end from each mark, and the marks are
+/// where they are (as the scan found); with one, the loop checks that.
 unsafe fn run_rows(
     (flat, f64_op): (&dyn FlatRun, Option<F64Op>),
     shape: &[usize],
     ops: &[Operand],
     rows: usize,
     (marks, total): (&[usize], usize),
-    dst: *mut u8,
-    out_size: usize,
-) {
+    (dst, out_size): (*mut u8, usize),
+    lead: Option<Lead>,
+) -> bool {
     let dst = Dst(dst);
     // A binary `float64` operation runs each row in a loop of its own
     // (no call per row).
     let f64_op = f64_op.filter(|op| {
         op.arity() == 2 && ops.len() == 2 && out_size == 8 && ops.iter().all(|o| o.size == 8)
     });
-    let run = |chunk: usize| {
+    let run = |chunk: usize| -> bool {
         let dst = dst.get();
         let first = chunk * CHUNK_ROWS;
         let end = (first + CHUNK_ROWS).min(rows);
         let mut walk = Walk::at(shape, ops, first);
         let mut d = dst.wrapping_add(marks[chunk] * out_size);
+        let stop = dst.wrapping_add(marks.get(chunk + 1).copied().unwrap_or(total) * out_size);
+        let lead = lead.map(|l| (l.k, l.base as isize - dst as isize));
         if let Some(op) = f64_op {
-            let stop = marks.get(chunk + 1).copied().unwrap_or(total);
-            let out = (d.cast(), dst.wrapping_add(stop * out_size).cast());
             // SAFETY: as below, for two `float64` operands; the chunk's
             // result elements end at `stop`.
-            unsafe { rows_f64_best(op, &mut walk, first..end, out) };
-            return;
+            return unsafe {
+                rows_f64_best(op, &mut walk, first..end, (d.cast(), stop.cast()), lead)
+            };
         }
         let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
         let mut strides = [0isize; INLINE_ARGS];
@@ -1892,8 +2000,19 @@ unsafe fn run_rows(
                 // SAFETY: the walk is inside the outer shape.
                 (ptrs[k], lens[k], strides[k]) = unsafe { walk.row(k) };
             }
-            // Checked by the scan: the lengths broadcast.
-            let len = broadcast_len(&lens[..n]).unwrap_or(0);
+            let len = match lead {
+                // Checked by the scan: the lengths broadcast.
+                None => broadcast_len(&lens[..n]).unwrap_or(0),
+                Some((k, delta)) => {
+                    let len = lens[k];
+                    if !Lead::fits(ptrs[k], delta, (d, stop), len * out_size)
+                        || lens[..n].iter().any(|&m| m != len && m != 1)
+                    {
+                        return false;
+                    }
+                    len
+                }
+            };
             if len > 0 {
                 for k in 0..n {
                     if lens[k] != len {
@@ -1901,21 +2020,52 @@ unsafe fn run_rows(
                     }
                 }
                 // SAFETY: this row's `len` result elements at `d` (rows
-                // follow each other from the chunk's mark), and each
-                // operand's row of `len` elements or one that broadcasts,
-                // inside its validated blocks.
+                // follow each other from the chunk's mark, before `stop`:
+                // by the scan, or checked just above), and each operand's
+                // row of `len` elements or one that broadcasts, inside its
+                // validated blocks.
                 unsafe { flat.run(d, out_size as isize, &ptrs[..n], &strides[..n], len) };
                 d = d.wrapping_add(len * out_size);
             }
             walk.advance();
         }
+        lead.is_none() || d == stop
     };
     let chunks = rows.div_ceil(CHUNK_ROWS);
     if total < PARALLEL_MIN || chunks < 2 || rayon::current_num_threads() < 2 {
-        (0..chunks).for_each(run);
+        (0..chunks).all(run)
     } else {
         use rayon::prelude::*;
-        (0..chunks).into_par_iter().for_each(run);
+        (0..chunks).into_par_iter().all(run)
+    }
+}
+
+/// The operand whose rows the result of an unscanned per-row pass takes
+/// (it shares their pairs), as [`run_rows`] checks each row: the lead's
+/// row starts where the result's row does (its values' first byte
+/// matching the result's), every result row ends before its chunk's end,
+/// and every other operand's row has the lead's length or 1.
+#[derive(Clone, Copy)]
+struct Lead {
+    /// The operand.
+    k: usize,
+    /// Its row 0's first byte (its values' first byte).
+    base: *const u8,
+}
+
+// SAFETY: the pointer is only compared, never read through.
+unsafe impl Send for Lead {}
+// SAFETY: as above.
+unsafe impl Sync for Lead {}
+
+impl Lead {
+    /// Whether the lead's row at `p`, of `bytes` bytes, is where the
+    /// result's row at `d` goes (`delta` = lead base - result base), and
+    /// the result's row ends before `stop`.
+    #[inline(always)]
+    fn fits(p: *const u8, delta: isize, (d, stop): (*mut u8, *mut u8), bytes: usize) -> bool {
+        (p as isize).wrapping_sub(d as isize) == delta
+            && (stop as usize).checked_sub(d as usize) >= Some(bytes)
     }
 }
 
@@ -1929,7 +2079,8 @@ unsafe fn rows_f64_best(
     walk: &mut Walk<'_>,
     range: std::ops::Range<usize>,
     out: (*mut f64, *mut f64),
-) {
+    lead: Option<(usize, isize)>,
+) -> bool {
     /// [`rows_f64`] with AVX2 enabled.
     ///
     /// # Safety
@@ -1942,64 +2093,81 @@ unsafe fn rows_f64_best(
         walk: &mut Walk<'_>,
         range: std::ops::Range<usize>,
         out: (*mut f64, *mut f64),
-    ) {
+        lead: Option<(usize, isize)>,
+    ) -> bool {
         // SAFETY: forwarded.
-        unsafe { rows_f64(op, walk, range, out) }
+        unsafe { rows_f64(op, walk, range, out, lead) }
     }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: forwarded; the CPU has AVX2, detected just above.
-        return unsafe { avx2(op, walk, range, out) };
+        return unsafe { avx2(op, walk, range, out, lead) };
     }
     // SAFETY: forwarded.
-    unsafe { rows_f64(op, walk, range, out) }
+    unsafe { rows_f64(op, walk, range, out, lead) }
 }
 
 /// [`run_rows`]'s loop for a binary `float64` operation: each row of the
 /// result computed by a loop compiled for its operands' steps (both
-/// contiguous, one broadcast, or any), with no call per row.
+/// contiguous, one reversed, one broadcast, or any), with no call per
+/// row. With a lead (operand, lead base - result base), each row is
+/// checked first as [`Lead`] says; `false` at the first that fails, or
+/// when the rows do not end exactly at `out.1`.
 ///
 /// # Safety
 ///
 /// As [`run_rows`], for the rows `range` of the walk (positioned at the
-/// first), whose elements start at `out`; both operands are `float64`.
+/// first), whose elements start at `out.0` and end at `out.1`; both
+/// operands are `float64`.
 #[inline(always)]
 unsafe fn rows_f64(
     op: F64Op,
     walk: &mut Walk<'_>,
     range: std::ops::Range<usize>,
     out: (*mut f64, *mut f64),
-) {
+    lead: Option<(usize, isize)>,
+) -> bool {
+    macro_rules! each {
+        ($f:expr) => {
+            match lead {
+                None => rows_f64_each::<false>($f, walk, range, out, (0, 0)),
+                Some(lead) => rows_f64_each::<true>($f, walk, range, out, lead),
+            }
+        };
+    }
     // SAFETY: forwarded, in each arm.
     unsafe {
         match op {
-            F64Op::Add => rows_f64_each(|x, y| x + y, walk, range, out),
-            F64Op::Sub => rows_f64_each(|x, y| x - y, walk, range, out),
-            F64Op::Mul => rows_f64_each(|x, y| x * y, walk, range, out),
-            F64Op::Div => rows_f64_each(|x, y| x / y, walk, range, out),
+            F64Op::Add => each!(|x, y| x + y),
+            F64Op::Sub => each!(|x, y| x - y),
+            F64Op::Mul => each!(|x, y| x * y),
+            F64Op::Div => each!(|x, y| x / y),
             // Unary: never here (the caller checks the arity).
             _ => unreachable!("a binary operation"),
         }
     }
 }
 
-/// [`rows_f64`] for one operation. A row of contiguous or broadcast
-/// operands with room after it (in the chunk's result, and in each
-/// contiguous operand's values block) is computed as [`SLACK`] elements
-/// with no branch on its length, the ones past its end being overwritten
-/// by the rows after it (a plain `float64` operation has no effect but
-/// its value).
+/// [`rows_f64`] for one operation, checking each row against the lead
+/// `(operand, lead base - result base)` when `LED`. A row of contiguous
+/// (or reversed) or broadcast operands with room after it (in the
+/// chunk's result, and in each operand's values block, before a reversed
+/// row's first element) is computed as [`SLACK`]
+/// elements with no branch on its length, the ones past its end being
+/// overwritten by the rows after it (a plain `float64` operation has no
+/// effect but its value).
 ///
 /// # Safety
 ///
-/// As [`rows_f64`]; `out.1` is the end of the chunk's result elements.
+/// As [`rows_f64`].
 #[inline(always)]
-unsafe fn rows_f64_each(
+unsafe fn rows_f64_each<const LED: bool>(
     f: impl Fn(f64, f64) -> f64,
     walk: &mut Walk<'_>,
     range: std::ops::Range<usize>,
     (mut out, stop): (*mut f64, *mut f64),
-) {
+    (lead, delta): (usize, isize),
+) -> bool {
     /// Element `j` of a row at `p`, `step` bytes apart.
     ///
     /// # Safety
@@ -2018,14 +2186,31 @@ unsafe fn rows_f64_each(
         // SAFETY: the walk is inside the outer shape.
         let ((a, la, sa), (b, lb, sb)) = unsafe { (walk.row(0), walk.row(1)) };
         walk.advance();
-        // Checked by the scan: the lengths broadcast.
-        let len = if la == 1 { lb } else { la };
+        let len = if LED {
+            let (p, len, other) = if lead == 0 { (a, la, lb) } else { (b, lb, la) };
+            if !Lead::fits(p, delta, (out.cast(), stop.cast()), len * 8)
+                || (other != len && other != 1)
+            {
+                return false;
+            }
+            len
+        } else if la == 1 {
+            // Checked by the scan: the lengths broadcast.
+            lb
+        } else {
+            la
+        };
         // A non-empty row: each operand's row is too (or broadcasts one
         // element), so its start lies inside its values block.
+        let room = |k: usize, p: *const u8, s: isize| match s {
+            8 => walk.room(k, p, 8),
+            -8 => walk.room_back(k, p, 8),
+            _ => true,
+        };
         let wide = len > 0
             && (stop as usize).checked_sub(out as usize) >= Some(SLACK * 8)
-            && (sa != 8 || walk.room(0, a, 8))
-            && (sb != 8 || walk.room(1, b, 8));
+            && room(0, a, sa)
+            && room(1, b, sb);
         let (sa, sb) = (
             if la == len { sa } else { 0 },
             if lb == len { sb } else { 0 },
@@ -2033,7 +2218,8 @@ unsafe fn rows_f64_each(
         // SAFETY: in each arm, the row's `len` result elements at `out`
         // (`SLACK` with `wide`), and each operand's row of `len` elements
         // `s` bytes apart, or one element (`s == 0`), inside its
-        // validated block (with `wide`, `SLACK` contiguous ones).
+        // validated block (with `wide`, `SLACK` elements 8 or -8 bytes
+        // apart, as `room` and `room_back` checked).
         unsafe {
             match (sa, sb) {
                 (8, 8) => write_row(out, len, wide, |j| f(at(a, 8, j), at(b, 8, j))),
@@ -2045,11 +2231,14 @@ unsafe fn rows_f64_each(
                     let x = at(a, 0, 0);
                     write_row(out, len, wide, |j| f(x, at(b, 8, j)))
                 }
+                (8, -8) => write_row(out, len, wide, |j| f(at(a, 8, j), at(b, -8, j))),
+                (-8, 8) => write_row(out, len, wide, |j| f(at(a, -8, j), at(b, 8, j))),
                 _ => write_row(out, len, false, |j| f(at(a, sa, j), at(b, sb, j))),
             }
         }
         out = out.wrapping_add(len);
     }
+    !LED || out == stop
 }
 
 #[cfg(test)]
