@@ -370,4 +370,23 @@ pub(crate) trait FlatRun: Send + Sync {
         src_stride: &[isize],
         count: usize,
     );
+
+    /// The per-row loop over ragged rows ([`leaf_rows`](super::ragged::leaf_rows)),
+    /// compiled for each leaf: one call through the vtable per run of
+    /// rows, not per row.
+    ///
+    /// # Safety
+    ///
+    /// As [`leaf_rows`](super::ragged::leaf_rows).
+    unsafe fn run_rows(
+        &self,
+        walk: &mut super::ragged::Walk<'_>,
+        range: std::ops::Range<usize>,
+        out: (*mut u8, *mut u8),
+        out_size: usize,
+        lead: Option<(usize, isize)>,
+    ) -> bool {
+        // SAFETY: forwarded.
+        unsafe { super::ragged::leaf_rows(self, walk, range, out, out_size, lead) }
+    }
 }

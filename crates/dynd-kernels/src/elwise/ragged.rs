@@ -68,7 +68,7 @@ unsafe impl Sync for Operand {}
 
 /// The rows of the result, in C order of its outer (fixed) dimensions,
 /// with each operand's byte offset from its first element.
-struct Walk<'a> {
+pub(crate) struct Walk<'a> {
     shape: &'a [usize],
     ops: &'a [Operand],
     index: SmallVec<[usize; 4]>,
@@ -1981,7 +1981,7 @@ unsafe fn run_rows(
         let first = chunk * CHUNK_ROWS;
         let end = (first + CHUNK_ROWS).min(rows);
         let mut walk = Walk::at(shape, ops, first);
-        let mut d = dst.wrapping_add(marks[chunk] * out_size);
+        let d = dst.wrapping_add(marks[chunk] * out_size);
         let stop = dst.wrapping_add(marks.get(chunk + 1).copied().unwrap_or(total) * out_size);
         let lead = lead.map(|l| (l.k, l.base as isize - dst as isize));
         if let Some(op) = f64_op {
@@ -1991,45 +1991,8 @@ unsafe fn run_rows(
                 rows_f64_best(op, &mut walk, first..end, (d.cast(), stop.cast()), lead)
             };
         }
-        let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
-        let mut strides = [0isize; INLINE_ARGS];
-        let mut lens = [0usize; INLINE_ARGS];
-        let n = ops.len();
-        for _ in first..end {
-            for k in 0..n {
-                // SAFETY: the walk is inside the outer shape.
-                (ptrs[k], lens[k], strides[k]) = unsafe { walk.row(k) };
-            }
-            let len = match lead {
-                // Checked by the scan: the lengths broadcast.
-                None => broadcast_len(&lens[..n]).unwrap_or(0),
-                Some((k, delta)) => {
-                    let len = lens[k];
-                    if !Lead::fits(ptrs[k], delta, (d, stop), len * out_size)
-                        || lens[..n].iter().any(|&m| m != len && m != 1)
-                    {
-                        return false;
-                    }
-                    len
-                }
-            };
-            if len > 0 {
-                for k in 0..n {
-                    if lens[k] != len {
-                        strides[k] = 0;
-                    }
-                }
-                // SAFETY: this row's `len` result elements at `d` (rows
-                // follow each other from the chunk's mark, before `stop`:
-                // by the scan, or checked just above), and each operand's
-                // row of `len` elements or one that broadcasts, inside its
-                // validated blocks.
-                unsafe { flat.run(d, out_size as isize, &ptrs[..n], &strides[..n], len) };
-                d = d.wrapping_add(len * out_size);
-            }
-            walk.advance();
-        }
-        lead.is_none() || d == stop
+        // SAFETY: as `run_rows`'s contract says, for this chunk's rows.
+        unsafe { flat.run_rows(&mut walk, first..end, (d, stop), out_size, lead) }
     };
     let chunks = rows.div_ceil(CHUNK_ROWS);
     if total < PARALLEL_MIN || chunks < 2 || rayon::current_num_threads() < 2 {
@@ -2038,6 +2001,70 @@ unsafe fn run_rows(
         use rayon::prelude::*;
         (0..chunks).into_par_iter().all(run)
     }
+}
+
+/// The per-row loop of [`run_rows`] for any leaf: the leaf's loop over
+/// each row, with each operand's pointer and stride there (0 for one that
+/// broadcasts). [`FlatRun::run_rows`] runs it, so that each leaf has its
+/// own copy, calling its loop directly (inlined) rather than through the
+/// leaf's vtable once per row.
+///
+/// With a lead `(operand, lead base - result base)`, each row is checked
+/// first as [`Lead`] says: `false` at the first that fails, or when the
+/// rows do not end exactly at `stop`; otherwise `true`.
+///
+/// # Safety
+///
+/// As [`run_rows`], for the rows `range` of the walk (positioned at the
+/// first), whose `out_size`-byte elements start at `d` and end at `stop`;
+/// `flat` reads and writes the operands' and result's element types.
+#[inline(always)]
+pub(super) unsafe fn leaf_rows<F: FlatRun + ?Sized>(
+    flat: &F,
+    walk: &mut Walk<'_>,
+    range: std::ops::Range<usize>,
+    (mut d, stop): (*mut u8, *mut u8),
+    out_size: usize,
+    lead: Option<(usize, isize)>,
+) -> bool {
+    let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
+    let mut strides = [0isize; INLINE_ARGS];
+    let mut lens = [0usize; INLINE_ARGS];
+    let n = walk.ops.len();
+    for _ in range {
+        for k in 0..n {
+            // SAFETY: the walk is inside the outer shape.
+            (ptrs[k], lens[k], strides[k]) = unsafe { walk.row(k) };
+        }
+        walk.advance();
+        let len = match lead {
+            // Checked by the scan: the lengths broadcast.
+            None => broadcast_len(&lens[..n]).unwrap_or(0),
+            Some((k, delta)) => {
+                let len = lens[k];
+                if !Lead::fits(ptrs[k], delta, (d, stop), len * out_size)
+                    || lens[..n].iter().any(|&m| m != len && m != 1)
+                {
+                    return false;
+                }
+                len
+            }
+        };
+        if len > 0 {
+            for k in 0..n {
+                if lens[k] != len {
+                    strides[k] = 0;
+                }
+            }
+            // SAFETY: this row's `len` result elements at `d` (rows follow
+            // each other from the chunk's mark, before `stop`: by the scan,
+            // or checked just above), and each operand's row of `len`
+            // elements or one that broadcasts, inside its validated blocks.
+            unsafe { flat.run(d, out_size as isize, &ptrs[..n], &strides[..n], len) };
+            d = d.wrapping_add(len * out_size);
+        }
+    }
+    lead.is_none() || d == stop
 }
 
 /// The operand whose rows the result of an unscanned per-row pass takes
