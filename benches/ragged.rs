@@ -20,6 +20,13 @@ use dynd::nd::{Array, Index};
 
 const ROWS: usize = 1_000_000;
 
+/// A user's function: the ragged cases run the leaf's own loop (no
+/// builtin `float64` loop), as every `#[elemental]` function does.
+#[dynd::elemental]
+fn user_add(a: f64, b: f64) -> f64 {
+    a + b
+}
+
 /// Rows of the given lengths; `seed` varies the values.
 fn rows(lens: &[usize], seed: f64) -> Vec<Vec<f64>> {
     lens.iter()
@@ -90,6 +97,18 @@ fn elementwise(c: &mut Criterion) {
         });
         g.bench_function(format!("dynd_flat_x_plus_y_{name}"), |b| {
             b.iter(|| pool.install(|| add.call(&[black_box(&fx), black_box(&fy)]).unwrap()))
+        });
+    }
+    let user = user_add::callable();
+    let (_, one) = pools().into_iter().next().unwrap();
+    for (case, p, q) in [
+        ("x_plus_y", &x, &y),
+        ("row_scalar_plus_x", &per_row, &x),
+        ("x_plus_rows_of_one", &x, &z),
+        ("x_plus_reversed_rows", &x, &reversed),
+    ] {
+        g.bench_function(format!("user_fn_{case}_1t"), |b| {
+            b.iter(|| one.install(|| user.call(&[black_box(p), black_box(q)]).unwrap()))
         });
     }
     g.bench_function("hand_flat", |b| {
