@@ -371,22 +371,22 @@ pub(crate) trait FlatRun: Send + Sync {
         count: usize,
     );
 
-    /// The per-row loop over ragged rows ([`leaf_rows`](super::ragged::leaf_rows)),
+    /// The per-row loop over ragged rows ([`leaf_rows`](crate::loops::ragged::leaf_rows)),
     /// compiled for each leaf: one call through the vtable per run of
     /// rows, not per row.
     ///
     /// # Safety
     ///
-    /// As [`leaf_rows`](super::ragged::leaf_rows).
+    /// As [`leaf_rows`](crate::loops::ragged::leaf_rows).
     unsafe fn run_rows(
         &self,
-        walk: &mut super::ragged::Walk<'_>,
+        walk: &mut crate::loops::ragged::Walk<'_>,
         range: std::ops::Range<usize>,
         out: (*mut u8, *mut u8),
         out_size: usize,
         lead: Option<(usize, isize)>,
     ) -> bool {
         // SAFETY: forwarded.
-        unsafe { super::ragged::leaf_rows(self, walk, range, out, out_size, lead) }
+        unsafe { crate::loops::ragged::leaf_rows(self, walk, range, out, out_size, lead) }
     }
 }

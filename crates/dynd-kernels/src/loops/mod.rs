@@ -24,7 +24,10 @@
 //!
 //! `var` dimensions are one [`RowLoop`] record per level, which checks
 //! each row's length against the destination's (equal, or 1 to
-//! broadcast); [`push_dims`] builds the records for whole types.
+//! broadcast); [`push_dims`] builds the records for whole types. Fixed
+//! dimensions around one innermost `var` are walked without a kernel, on
+//! the operands' values buffers with their rows' (start, length) pairs
+//! ([`ragged`]: the elementwise passes over ragged rows run on it).
 //!
 //! The engine is crate-internal; its effect shows through the public
 //! operations, which all walk with it. An F-order destination is written
@@ -49,6 +52,7 @@
 //! ```
 
 mod push;
+pub(crate) mod ragged;
 mod rows;
 
 use std::cmp::Reverse;
