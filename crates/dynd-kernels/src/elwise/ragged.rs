@@ -97,6 +97,7 @@ pub(super) fn apply_ragged(
         ops,
         rows,
         share,
+        sharers,
         ..
     } = layout;
     // The result's rows lie end to end from 0 either way (fresh pairs
@@ -105,7 +106,9 @@ pub(super) fn apply_ragged(
     // them only if it turns out not to.
     let shares =
         |scan: &Scan, k: usize| scan.end_to_end[k] && (scan.total == 0 || scan.first[k] == 0);
-    if let Some(k) = share {
+    // Each operand that may lend its pairs leads a pass without a scan in
+    // turn (one whose rows of length 1 broadcast stops at the first).
+    for k in sharers {
         let parts = (&shape[..], &ops[..], rows, out_size);
         if let Some(out) = led(ty, srcs, parts, k, (flat, leaf.as_f64_op()))? {
             return Ok(Some(out));
@@ -282,6 +285,8 @@ pub(crate) struct RowLayout {
     /// outer shape (none broadcast), starting at its values' first byte,
     /// of elements the result's size.
     share: Option<usize>,
+    /// Every such operand, in order (the first is `share`).
+    sharers: SmallVec<[usize; INLINE_ARGS]>,
 }
 
 impl RowLayout {
@@ -312,21 +317,25 @@ impl RowLayout {
             .zip(sizes)
             .map(|(a, &size)| operand(a, &shape, nd, size))
             .collect::<Option<SmallVec<[Operand; INLINE_ARGS]>>>()?;
-        let share = srcs.iter().zip(&ops).position(|(a, op)| {
-            matches!(op.level, Level::Var { stride, .. } if stride == out_size as isize)
-                && a.ndim() == nd
-                && op.outer.iter().zip(&shape).all(|(&s, &n)| s != 0 || n <= 1)
-                && matches!(
-                    crate::elwise::flat::innermost_var(a.arrmeta()),
-                    Some((_, 0, _, _))
-                )
-        });
+        let sharers: SmallVec<[usize; INLINE_ARGS]> = (0..ops.len())
+            .filter(|&k| {
+                let (a, op) = (srcs[k], &ops[k]);
+                matches!(op.level, Level::Var { stride, .. } if stride == out_size as isize)
+                    && a.ndim() == nd
+                    && op.outer.iter().zip(&shape).all(|(&s, &n)| s != 0 || n <= 1)
+                    && matches!(
+                        crate::elwise::flat::innermost_var(a.arrmeta()),
+                        Some((_, 0, _, _))
+                    )
+            })
+            .collect();
         Some(RowLayout {
             rows: shape.iter().product(),
             shape,
             ops,
             out_size,
-            share,
+            share: sharers.first().copied(),
+            sharers,
         })
     }
 
