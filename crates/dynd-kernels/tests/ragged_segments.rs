@@ -269,26 +269,20 @@ fn rows_that_do_not_chain_are_checked_one_by_one() {
         let y = Array::from_nested(ys.clone()).unwrap();
         let at = |r: &Vec<f64>, j: usize| if r.len() == 1 { r[0] } else { r[j] };
         for (leaf, f) in leaves.iter().zip(reference) {
-            let want: Vec<Vec<u64>> = xs
-                .iter()
-                .zip(&ys)
-                .map(|(a, b)| {
-                    let len = if a.len() == 1 { b.len() } else { a.len() };
-                    (0..len).map(|j| canonical(f(at(a, j), at(b, j)))).collect()
-                })
-                .collect();
+            // Row by row, with `p`'s rows first (the lengths broadcast).
+            let want = |p: &[Vec<f64>], q: &[Vec<f64>]| -> Vec<Vec<u64>> {
+                p.iter()
+                    .zip(q)
+                    .map(|(a, b)| {
+                        let len = if a.len() == 1 { b.len() } else { a.len() };
+                        (0..len).map(|j| canonical(f(at(a, j), at(b, j)))).collect()
+                    })
+                    .collect()
+            };
             let got = apply(&[&x, &y], leaf).unwrap();
-            assert_eq!(bits(&got), want, "case {case}: x first");
-            let want: Vec<Vec<u64>> = xs
-                .iter()
-                .zip(&ys)
-                .map(|(a, b)| {
-                    let len = if a.len() == 1 { b.len() } else { a.len() };
-                    (0..len).map(|j| canonical(f(at(b, j), at(a, j)))).collect()
-                })
-                .collect();
+            assert_eq!(bits(&got), want(&xs, &ys), "case {case}: x first");
             let got = apply(&[&y, &x], leaf).unwrap();
-            assert_eq!(bits(&got), want, "case {case}: y first");
+            assert_eq!(bits(&got), want(&ys, &xs), "case {case}: y first");
         }
     }
 }
