@@ -1168,6 +1168,11 @@ impl Callable {
             return out.assign(&r, ErrorMode::NoCheck);
         }
         let resolution = self.resolved(args)?;
+        if let Some(plan) = &resolution.plan {
+            if out.ty() == &resolution.ty && plan.call_into(out, args)? {
+                return Ok(());
+            }
+        }
         let (index, result, as_is) = (resolution.index, &resolution.ty, resolution.as_is);
         let o = &self.overloads()[index];
         let core = matches!(o.body, Body::Core(_));

@@ -127,7 +127,7 @@ pub struct FlatPlan {
     shape: SmallVec<[(usize, isize); 4]>,
     count: usize,
     inputs: SmallVec<[Scalar; INLINE_ARGS]>,
-    output_size: isize,
+    output: Scalar,
     flat: std::sync::Arc<dyn FlatRun>,
 }
 
@@ -172,7 +172,7 @@ impl FlatPlan {
             shape,
             count: after,
             inputs: leaf.inputs.clone(),
-            output_size: output.size() as isize,
+            output,
             flat,
         })
     }
@@ -191,45 +191,94 @@ impl FlatPlan {
     ///
     /// [`Error::Alloc`](crate::Error) if the result cannot be allocated.
     pub fn call(&self, srcs: &[&Array]) -> Result<Option<Array>, Error> {
-        if srcs.len() != self.inputs.len() {
+        let Some(sources) = self.sources(srcs) else {
             return Ok(None);
+        };
+        let mut out = self.out.allocate(false)?;
+        let dst = out.fresh_data_ptr();
+        // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
+        // elements of the leaf's output type (the plan's layout); the
+        // sources are as `sources` checked them, and do not overlap the
+        // fresh destination.
+        unsafe { self.run(dst, &sources) };
+        Ok(Some(out))
+    }
+
+    /// As [`FlatPlan::call`], writing into `out` instead of a fresh array:
+    /// `out` must have the result's dimensions in C order over the leaf's
+    /// output type. `Ok(false)` when it or a source does not fit (nothing
+    /// was written: take the general path). `out`'s memory is made its own
+    /// first if it shares it (with a source, say).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`](crate::Error) if `out`'s memory, shared, cannot be
+    /// copied.
+    pub fn call_into(&self, out: &mut Array, srcs: &[&Array]) -> Result<bool, Error> {
+        if out.dtype().as_scalar() != Some(self.output)
+            || !self.fits(out.arrmeta(), self.output.size())
+        {
+            return Ok(false);
         }
-        let mut ptrs = [std::ptr::null(); INLINE_ARGS];
-        let mut strides = [0isize; INLINE_ARGS];
+        let Some(sources) = self.sources(srcs) else {
+            return Ok(false);
+        };
+        let dst = out.data_mut_ptr()?;
+        // SAFETY: `out`, now the only owner of its memory, holds `count`
+        // C-contiguous elements of the leaf's output type (checked by
+        // `fits` above); the sources are as `sources` checked them, and
+        // cannot overlap memory only `out` holds.
+        unsafe { self.run(dst, &sources) };
+        Ok(true)
+    }
+
+    /// Each source's first element and stride, if it is 0-d of the leaf's
+    /// input type (stride 0: it broadcasts) or has exactly the result's
+    /// dimensions in C order over that type (stride: its size).
+    fn sources(&self, srcs: &[&Array]) -> Option<FlatSources> {
+        if srcs.len() != self.inputs.len() {
+            return None;
+        }
+        let mut out = FlatSources {
+            ptrs: [std::ptr::null(); INLINE_ARGS],
+            strides: [0; INLINE_ARGS],
+            n: srcs.len(),
+        };
         for (k, (a, t)) in srcs.iter().zip(&self.inputs).enumerate() {
             let ty = a.ty();
             if ty.as_scalar() == Some(*t) {
-                strides[k] = 0;
+                out.strides[k] = 0;
             } else if ty.dtype().as_scalar() == Some(*t) && self.fits(a.arrmeta(), t.size()) {
-                strides[k] = t.size() as isize;
+                out.strides[k] = t.size() as isize;
             } else {
-                return Ok(None);
+                return None;
             }
-            ptrs[k] = a.data_ptr();
+            out.ptrs[k] = a.data_ptr();
         }
-        let mut out = self.out.allocate(false)?;
-        let dst = out.fresh_data_ptr();
-        let n = srcs.len();
-        // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
-        // elements of the leaf's output type (the plan's layout). Each
-        // source is 0-d of the leaf's input type (stride 0, one element),
-        // or its arrmeta has exactly the result's dimensions in C order
-        // over that type (checked by `fits` above), so its `count`
-        // elements lie one after another from its first, inside its block
-        // (every array's extent is). The leaf reads and writes exactly
-        // those types, and the sources do not overlap the fresh
-        // destination.
+        Some(out)
+    }
+
+    /// Runs the leaf's loop over the plan's `count` elements.
+    ///
+    /// # Safety
+    ///
+    /// `dst` is writable for `count` C-contiguous elements of the leaf's
+    /// output type, and overlaps no source; `sources` are from
+    /// [`Self::sources`] (each source's elements, which lie inside its
+    /// block as every array's do, are the leaf's input type).
+    unsafe fn run(&self, dst: *mut u8, sources: &FlatSources) {
+        // SAFETY: by the contract: `count` elements on each side (one for
+        // a 0-d source, stride 0), of the types the leaf reads and writes.
         unsafe {
             run_flat(
                 &*self.flat,
                 dst,
-                self.output_size,
-                &ptrs[..n],
-                &strides[..n],
+                self.output.size() as isize,
+                sources.ptrs(),
+                sources.strides(),
                 self.count,
             )
         };
-        Ok(Some(out))
     }
 
     /// Whether `meta` has exactly the result's fixed dimensions, in C
@@ -543,5 +592,28 @@ mod tests {
         assert!(plan.call(&[&x]).unwrap().is_none());
         let sum = plan.call(&[&x, &x]).unwrap().unwrap();
         assert_eq!(sum.to_vec::<f64>().unwrap(), [2.0, 4.0, 6.0]);
+    }
+
+    #[test]
+    fn a_plan_writes_into_a_c_order_output_of_its_own() {
+        let add = Leaf::map2(|a: f64, b: f64| a + b);
+        let plan = FlatPlan::new(&"3 * float64".parse().unwrap(), &add).unwrap();
+        let x = Array::from_vec(vec![1.0f64, 2.0, 3.0]);
+        let mut out = Array::from_vec(vec![0.0f64; 3]);
+        assert!(plan.call_into(&mut out, &[&x, &x]).unwrap());
+        assert_eq!(out.to_vec::<f64>().unwrap(), [2.0, 4.0, 6.0]);
+        // An output that shares its memory with a source gets its own
+        // first: the source keeps its values.
+        let mut shared = x.clone();
+        assert!(plan.call_into(&mut shared, &[&x, &x]).unwrap());
+        assert_eq!(shared.to_vec::<f64>().unwrap(), [2.0, 4.0, 6.0]);
+        assert_eq!(x.to_vec::<f64>().unwrap(), [1.0, 2.0, 3.0]);
+        // A strided output, or one of another type, is refused untouched.
+        let wide = Array::from_vec(vec![0.0f64; 6]);
+        let mut strided = wide.index(&[Index::slice(None, None, 2)]).unwrap();
+        assert!(!plan.call_into(&mut strided, &[&x, &x]).unwrap());
+        assert_eq!(strided.to_vec::<f64>().unwrap(), [0.0; 3]);
+        let mut ints = Array::from_vec(vec![0i64; 3]);
+        assert!(!plan.call_into(&mut ints, &[&x, &x]).unwrap());
     }
 }
