@@ -128,6 +128,7 @@ pub struct FlatPlan {
     count: usize,
     inputs: SmallVec<[Scalar; INLINE_ARGS]>,
     output: Scalar,
+    output_size: isize,
     flat: std::sync::Arc<dyn FlatRun>,
 }
 
@@ -173,6 +174,7 @@ impl FlatPlan {
             count: after,
             inputs: leaf.inputs.clone(),
             output,
+            output_size: output.size() as isize,
             flat,
         })
     }
@@ -191,9 +193,10 @@ impl FlatPlan {
     ///
     /// [`Error::Alloc`](crate::Error) if the result cannot be allocated.
     pub fn call(&self, srcs: &[&Array]) -> Result<Option<Array>, Error> {
-        let Some(sources) = self.sources(srcs) else {
+        let mut sources = FlatSources::new(srcs.len());
+        if !self.sources(srcs, &mut sources) {
             return Ok(None);
-        };
+        }
         let mut out = self.out.allocate(false)?;
         let dst = out.fresh_data_ptr();
         // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
@@ -220,9 +223,10 @@ impl FlatPlan {
         {
             return Ok(false);
         }
-        let Some(sources) = self.sources(srcs) else {
+        let mut sources = FlatSources::new(srcs.len());
+        if !self.sources(srcs, &mut sources) {
             return Ok(false);
-        };
+        }
         let dst = out.data_mut_ptr()?;
         // SAFETY: `out`, now the only owner of its memory, holds `count`
         // C-contiguous elements of the leaf's output type (checked by
@@ -232,18 +236,16 @@ impl FlatPlan {
         Ok(true)
     }
 
-    /// Each source's first element and stride, if it is 0-d of the leaf's
-    /// input type (stride 0: it broadcasts) or has exactly the result's
-    /// dimensions in C order over that type (stride: its size).
-    fn sources(&self, srcs: &[&Array]) -> Option<FlatSources> {
-        if srcs.len() != self.inputs.len() {
-            return None;
+    /// Sets each source's first element and stride in `out` (made for as
+    /// many sources), if each is 0-d of the leaf's input type (stride 0:
+    /// it broadcasts) or has exactly the result's dimensions in C order
+    /// over that type (stride: its size); `false` otherwise. In place, not
+    /// returned: a small call would pay for moving the arrays.
+    #[inline(always)]
+    fn sources(&self, srcs: &[&Array], out: &mut FlatSources) -> bool {
+        if srcs.len() != self.inputs.len() || srcs.len() != out.n {
+            return false;
         }
-        let mut out = FlatSources {
-            ptrs: [std::ptr::null(); INLINE_ARGS],
-            strides: [0; INLINE_ARGS],
-            n: srcs.len(),
-        };
         for (k, (a, t)) in srcs.iter().zip(&self.inputs).enumerate() {
             let ty = a.ty();
             if ty.as_scalar() == Some(*t) {
@@ -251,11 +253,11 @@ impl FlatPlan {
             } else if ty.dtype().as_scalar() == Some(*t) && self.fits(a.arrmeta(), t.size()) {
                 out.strides[k] = t.size() as isize;
             } else {
-                return None;
+                return false;
             }
             out.ptrs[k] = a.data_ptr();
         }
-        Some(out)
+        true
     }
 
     /// Runs the leaf's loop over the plan's `count` elements.
@@ -266,6 +268,7 @@ impl FlatPlan {
     /// output type, and overlaps no source; `sources` are from
     /// [`Self::sources`] (each source's elements, which lie inside its
     /// block as every array's do, are the leaf's input type).
+    #[inline(always)]
     unsafe fn run(&self, dst: *mut u8, sources: &FlatSources) {
         // SAFETY: by the contract: `count` elements on each side (one for
         // a 0-d source, stride 0), of the types the leaf reads and writes.
@@ -273,7 +276,7 @@ impl FlatPlan {
             run_flat(
                 &*self.flat,
                 dst,
-                self.output.size() as isize,
+                self.output_size,
                 sources.ptrs(),
                 sources.strides(),
                 self.count,
@@ -398,6 +401,15 @@ pub(super) struct FlatSources {
 }
 
 impl FlatSources {
+    /// `n` sources, none set yet.
+    fn new(n: usize) -> FlatSources {
+        FlatSources {
+            ptrs: [std::ptr::null(); INLINE_ARGS],
+            strides: [0; INLINE_ARGS],
+            n: n.min(INLINE_ARGS),
+        }
+    }
+
     pub(super) fn ptrs(&self) -> &[*const u8] {
         &self.ptrs[..self.n]
     }
