@@ -96,10 +96,10 @@ pub(super) fn apply_ragged(
         shape,
         ops,
         rows,
-        share,
         sharers,
         ..
     } = layout;
+    let share = sharers.first().copied();
     // The result's rows lie end to end from 0 either way (fresh pairs
     // count them so); shared pairs must be exactly that. Where an operand
     // may lend its pairs, the scan writes none, and runs again to write
@@ -281,11 +281,9 @@ pub(crate) struct RowLayout {
     rows: usize,
     /// The result's element size.
     out_size: usize,
-    /// An operand whose pairs the result can share: rows of the result's
-    /// outer shape (none broadcast), starting at its values' first byte,
-    /// of elements the result's size.
-    share: Option<usize>,
-    /// Every such operand, in order (the first is `share`).
+    /// The operands whose pairs the result can share, in order: rows of
+    /// the result's outer shape (none broadcast), starting at their
+    /// values' first byte, of elements the result's size.
     sharers: SmallVec<[usize; INLINE_ARGS]>,
 }
 
@@ -334,7 +332,6 @@ impl RowLayout {
             shape,
             ops,
             out_size,
-            share: sharers.first().copied(),
             sharers,
         })
     }
@@ -364,7 +361,9 @@ impl RowLayout {
             return Ok(None);
         };
         let shared = self
-            .share
+            .sharers
+            .first()
+            .copied()
             .filter(|&k| fast.total == 0 || fast.first[k] == 0);
         let pairs = match shared {
             Some(_) => None,
