@@ -1089,14 +1089,16 @@ impl Callable {
         let same = |types: &[Type]| {
             types.len() == args.len() && types.iter().zip(args).all(|(t, a)| t == *a)
         };
+        // Newest first: a loop over one call finds its own entry at once,
+        // however many other types were called before it. The entry before
+        // `next` was written last.
         let last = LAST.with(|last| {
-            last.borrow()
-                .entries
-                .iter()
-                .flatten()
-                .find_map(|(cache, types, hit)| {
-                    (Arc::ptr_eq(cache, &self.cache) && same(types)).then(|| hit.clone())
-                })
+            let last = last.borrow();
+            (1..=RECENT).find_map(|back| {
+                let (cache, types, hit) =
+                    last.entries[(last.next + RECENT - back) % RECENT].as_ref()?;
+                (Arc::ptr_eq(cache, &self.cache) && same(types)).then(|| hit.clone())
+            })
         });
         if let Some(hit) = last {
             return Ok(hit);

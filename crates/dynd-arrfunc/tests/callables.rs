@@ -789,3 +789,37 @@ fn int128_float16_and_complex_have_overloads() {
         .unwrap_err()
         .starts_with("less: no overload accepts"));
 }
+
+#[test]
+fn calls_cycling_through_more_types_than_a_thread_keeps_resolve_each_correctly() {
+    // A thread keeps its last few resolutions and looks them up newest
+    // first; more argument types than it keeps, from two callables, in
+    // rounds and in reverse, must each resolve to their own result type.
+    let add = builtins::get("add").unwrap();
+    let mul = builtins::get("multiply").unwrap();
+    let args: Vec<(Array, Array)> = (1..=20usize)
+        .map(|n| {
+            let x = Array::from_vec((0..n).map(|i| i as f64).collect());
+            let y = Array::from_vec((0..n as i32).collect());
+            (x, y)
+        })
+        .collect();
+    let order: Vec<usize> = (0..20)
+        .chain((0..20).rev())
+        .chain((0..20).step_by(3))
+        .collect();
+    for _ in 0..3 {
+        for &k in &order {
+            let (x, y) = &args[k];
+            let n = k + 1;
+            let last = k as f64;
+            for (f, want) in [(&add, last + last), (&mul, last * last)] {
+                let r = f.call(&[x, y]).unwrap();
+                assert_eq!(r.ty().to_string(), format!("{n} * float64"));
+                assert_eq!(r.get::<f64>(&[n - 1]).unwrap(), want);
+            }
+            let r = add.call(&[y, y]).unwrap();
+            assert_eq!(r.ty().to_string(), format!("{n} * int32"));
+        }
+    }
+}
