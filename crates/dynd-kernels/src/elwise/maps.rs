@@ -7,6 +7,9 @@ use crate::kernel::{KernelCtx, KernelData};
 
 /// The loop of a map leaf (a Rust function over fixed element types).
 pub(super) trait MapLoop: Send + Sync + 'static {
+    /// The number of inputs.
+    const ARITY: usize;
+
     /// # Safety
     ///
     /// As [`KernelData::strided`].
@@ -70,6 +73,20 @@ impl<M: MapLoop> FlatRun for MapLeaf<M> {
         // SAFETY: forwarded contract; maps never fail.
         let _ = unsafe { self.0.strided_loop(dst, dst_stride, src, src_stride, count) };
     }
+
+    unsafe fn run_rows(
+        &self,
+        walk: &mut crate::loops::ragged::Walk<'_>,
+        range: std::ops::Range<usize>,
+        out: (*mut u8, *mut u8),
+        out_size: usize,
+        lead: Option<(usize, isize)>,
+    ) -> bool {
+        // The walk's operands are the leaf's inputs (the caller checks).
+        debug_assert_eq!(walk.operands(), M::ARITY);
+        // SAFETY: forwarded; the arity is the number of operands.
+        unsafe { crate::loops::ragged::leaf_rows(self, walk, range, out, out_size, lead, M::ARITY) }
+    }
 }
 
 /// A Rust function of one element, as a leaf kernel.
@@ -87,6 +104,8 @@ pub(super) struct Map2<A, B, R, F> {
 }
 
 impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> MapLoop for Map1<A, R, F> {
+    const ARITY: usize = 1;
+
     /// # Safety
     ///
     /// As [`KernelData::strided`].
@@ -127,6 +146,8 @@ impl<A: Element, R: Element, F: Fn(A) -> R + Send + Sync + 'static> MapLoop for 
 impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'static> MapLoop
     for Map2<A, B, R, F>
 {
+    const ARITY: usize = 2;
+
     /// # Safety
     ///
     /// As [`KernelData::strided`].
@@ -205,6 +226,8 @@ macro_rules! map_n {
         where
             F: Fn($($a),+) -> R + Send + Sync + 'static,
         {
+            const ARITY: usize = [$($i),+].len();
+
             /// # Safety
             ///
             /// As [`KernelData::strided`].
@@ -272,6 +295,8 @@ macro_rules! try_map {
         where
             F: Fn($($a),+) -> Result<R, E> + Send + Sync + 'static,
         {
+            const ARITY: usize = [$($i),+].len();
+
             /// # Safety
             ///
             /// As [`KernelData::strided`].
@@ -386,7 +411,8 @@ pub(crate) trait FlatRun: Send + Sync {
         out_size: usize,
         lead: Option<(usize, isize)>,
     ) -> bool {
+        let n = walk.operands();
         // SAFETY: forwarded.
-        unsafe { crate::loops::ragged::leaf_rows(self, walk, range, out, out_size, lead) }
+        unsafe { crate::loops::ragged::leaf_rows(self, walk, range, out, out_size, lead, n) }
     }
 }

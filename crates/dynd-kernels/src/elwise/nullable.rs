@@ -124,6 +124,8 @@ macro_rules! nullable_map {
         where
             F: Fn($($a),+) -> R + Send + Sync + 'static,
         {
+            const ARITY: usize = [$($i),+].len();
+
             /// # Safety
             ///
             /// As [`KernelData::strided`], with `?T` elements for the

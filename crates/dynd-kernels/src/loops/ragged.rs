@@ -111,6 +111,11 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// The number of operands.
+    pub(crate) fn operands(&self) -> usize {
+        self.ops.len()
+    }
+
     /// Moves to the next row: along the innermost outer dimension with a
     /// fixed-size add, carrying outwards at its end.
     #[inline(always)]
@@ -375,6 +380,10 @@ impl Lead {
 /// first as [`Lead`] says: `false` at the first that fails, or when the
 /// rows do not end exactly at `stop`; otherwise `true`.
 ///
+/// `n` is the number of the walk's operands: a leaf of a fixed arity
+/// passes it as a constant, so that the loops over the operands unroll
+/// and their pointers, lengths and strides stay in registers.
+///
 /// # Safety
 ///
 /// As `elwise::ragged::run_rows`, for the rows `range` of the walk (positioned at the
@@ -388,11 +397,11 @@ pub(crate) unsafe fn leaf_rows<F: FlatRun + ?Sized>(
     (mut d, stop): (*mut u8, *mut u8),
     out_size: usize,
     lead: Option<(usize, isize)>,
+    n: usize,
 ) -> bool {
     let mut ptrs = [std::ptr::null::<u8>(); INLINE_ARGS];
     let mut strides = [0isize; INLINE_ARGS];
     let mut lens = [0usize; INLINE_ARGS];
-    let n = walk.ops.len();
     for _ in range {
         for k in 0..n {
             // SAFETY: the walk is inside the outer shape.
