@@ -78,10 +78,7 @@ fn cache() -> std::sync::MutexGuard<'static, Cache> {
 /// `layout.size()` to a quarter more, if one is kept.
 fn take_cached(layout: Layout) -> Option<Freed> {
     let mut c = cache();
-    let want = layout.size();
-    let i = c.blocks.iter().rposition(|Freed(_, l)| {
-        l.align() == layout.align() && l.size() >= want && l.size() - want <= want / 4
-    })?;
+    let i = c.blocks.iter().rposition(|Freed(_, l)| fits(*l, layout))?;
     let freed = c.blocks.swap_remove(i);
     c.bytes -= freed.1.size();
     Some(freed)
@@ -90,11 +87,29 @@ fn take_cached(layout: Layout) -> Option<Freed> {
 /// Small blocks kept on each thread for the next small array.
 const SPARE_MAX: usize = 16;
 
+/// Mid-size blocks (allocated, below [`REUSE_MIN`]) kept on each thread.
+const SPARE_MID_MAX: usize = 4;
+
 thread_local! {
     /// Small (inline) blocks whose last array was dropped on this thread,
     /// each referenced only from here: a small result reuses one instead
     /// of allocating.
     static SPARE: std::cell::RefCell<Vec<Arc<MemoryBlock>>> = const { std::cell::RefCell::new(Vec::new()) };
+
+    /// Mid-size allocated blocks whose last array was dropped on this
+    /// thread: a result of about the same size reuses one instead of
+    /// allocating afresh, which for these sizes means clearing every byte
+    /// (the allocator's zeroed memory), the larger part of a call on a
+    /// thousand elements.
+    static SPARE_MID: std::cell::RefCell<Vec<Arc<MemoryBlock>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether an allocation of `kept` bytes serves a request for `want`
+/// (with the same alignment): as large, and at most a quarter larger.
+fn fits(kept: Layout, want: Layout) -> bool {
+    kept.align() == want.align()
+        && kept.size() >= want.size()
+        && kept.size() - want.size() <= want.size() / 4
 }
 
 impl MemoryBlock {
@@ -103,22 +118,47 @@ impl MemoryBlock {
     /// module's, the block is kept on this thread for reuse; otherwise it
     /// is dropped here.
     pub(crate) fn recycle(block: Arc<MemoryBlock>) {
-        if matches!(block.owner, Owner::Inline)
-            && Arc::strong_count(&block) == 1
-            && Arc::weak_count(&block) == 0
-        {
+        let (spares, max) = match block.owner {
+            Owner::Inline => (&SPARE, SPARE_MAX),
+            Owner::Allocated(layout) if layout.size() < REUSE_MIN && block.writable => {
+                (&SPARE_MID, SPARE_MID_MAX)
+            }
+            _ => return,
+        };
+        if Arc::strong_count(&block) == 1 && Arc::weak_count(&block) == 0 {
             // The counts were read with relaxed loads: this fence orders
             // every access made through a clone dropped on another thread
             // (its release decrement) before the block's reuse here.
             std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
-            let _ = SPARE.try_with(move |spare| {
+            let _ = spares.try_with(move |spare| {
                 if let Ok(mut spare) = spare.try_borrow_mut() {
-                    if spare.len() < SPARE_MAX {
+                    if spare.len() < max {
                         spare.push(block);
                     }
                 }
             });
         }
+    }
+
+    /// A mid-size block kept on this thread whose allocation [`fits`]
+    /// `layout`, now `len` bytes long (zeroed with `zero`).
+    fn reuse_mid(layout: Layout, len: usize, zero: bool) -> Option<Arc<MemoryBlock>> {
+        let mut block = SPARE_MID
+            .try_with(|spare| {
+                let mut spare = spare.try_borrow_mut().ok()?;
+                let i = spare.iter().rposition(|b| match b.owner {
+                    Owner::Allocated(kept) => fits(kept, layout),
+                    _ => false,
+                })?;
+                Some(spare.swap_remove(i))
+            })
+            .ok()??;
+        let b = Arc::get_mut(&mut block)?;
+        b.len = len;
+        if zero {
+            b.bytes_mut().fill(0);
+        }
+        Some(block)
     }
 
     /// The address of the first byte for writing, if `block` is its
@@ -262,7 +302,11 @@ impl MemoryBlock {
         // element type's alignment.
         let align = if len < SMALL_BLOCK { 16 } else { BLOCK_ALIGN };
         let layout = Layout::from_size_align(len, align).map_err(|_| Error::alloc(len as u128))?;
-        if len >= REUSE_MIN {
+        if len < REUSE_MIN {
+            if let Some(block) = MemoryBlock::reuse_mid(layout, len, zero) {
+                return Ok(block);
+            }
+        } else {
             if let Some(Freed(ptr, kept)) = take_cached(layout) {
                 if zero {
                     // SAFETY: the allocation holds `kept.size() >= len` bytes.

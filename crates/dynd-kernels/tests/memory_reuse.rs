@@ -1,5 +1,6 @@
-//! Large blocks are reused after they are dropped (one test in its own
-//! process, so no other test takes the cached block first).
+//! Blocks are reused after they are dropped: large ones through the
+//! process's cache (one test in this process uses it, so no other takes
+//! the cached block first), small and mid-size ones on their thread.
 
 use dynd_kernels::memory::{release_cached, REUSE_MIN};
 use dynd_kernels::{elwise, Array};
@@ -53,4 +54,46 @@ fn small_blocks_are_recycled_on_their_thread_and_zeroed_for_zeros() {
     let other = Array::zeros(&ty).unwrap();
     assert_ne!(other.data_block().as_ptr(), first);
     assert_eq!(view.to_vec::<i64>().unwrap(), [0, 0]);
+}
+
+#[test]
+fn mid_size_blocks_are_recycled_on_their_thread_for_results_of_about_their_size() {
+    let n = 1000; // 8000 bytes: allocated, below the shared cache's size
+    let ty: dynd_types::Type = format!("{n} * float64").parse().unwrap();
+    let a = Array::from_vec((0..n).map(|i| i as f64).collect());
+    let b = Array::from_vec(vec![2.0f64; n]);
+    let r = elwise::map2(&a, &b, |x: f64, y: f64| x + y).unwrap();
+    let first = r.data_block().as_ptr();
+    drop(r);
+    // The next result of this size takes the block, every value its own.
+    let r = elwise::map2(&a, &b, |x: f64, y: f64| x * y).unwrap();
+    assert_eq!(
+        r.data_block().as_ptr(),
+        first,
+        "the dropped block is reused"
+    );
+    let want: Vec<f64> = (0..n).map(|i| i as f64 * 2.0).collect();
+    assert_eq!(r.to_vec::<f64>().unwrap(), want);
+    // `zeros` on a block that held values gives zeros; a slightly smaller
+    // array fits it too.
+    drop(r);
+    let z = Array::zeros(&format!("{} * float64", n - 10).parse().unwrap()).unwrap();
+    assert_eq!(z.data_block().as_ptr(), first);
+    assert!(z.to_vec::<f64>().unwrap().iter().all(|&v| v == 0.0));
+    // One much smaller or larger does not take it.
+    drop(z);
+    let small = Array::zeros(&"500 * float64".parse().unwrap()).unwrap();
+    let large = Array::zeros(&"2000 * float64".parse().unwrap()).unwrap();
+    assert_ne!(small.data_block().as_ptr(), first);
+    assert_ne!(large.data_block().as_ptr(), first);
+    // A block still shared with a view is not recycled when one side drops.
+    let full = Array::zeros(&ty).unwrap();
+    assert_eq!(full.data_block().as_ptr(), first);
+    let view = full
+        .index(&[dynd_kernels::Index::slice(Some(1), None, 1)])
+        .unwrap();
+    drop(full);
+    let other = Array::zeros(&ty).unwrap();
+    assert_ne!(other.data_block().as_ptr(), first);
+    assert_eq!(view.to_vec::<f64>().unwrap().len(), n - 1);
 }
