@@ -204,17 +204,33 @@ pub(crate) fn try_zeroed(count: usize, size: usize) -> Result<Vec<u8>, Error> {
     Ok(v)
 }
 
-/// Frees every allocation kept for reuse; returns the bytes released.
+/// Frees every allocation kept for reuse (the large ones kept for the
+/// process, the mid-size ones kept on this thread); returns the bytes
+/// released.
 pub fn release_cached() -> usize {
+    let spares = SPARE_MID
+        .try_with(|spare| spare.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    // The spares are their blocks' only references: dropping them frees.
+    let mid: usize = spares
+        .iter()
+        .map(|b| match b.owner {
+            Owner::Allocated(layout) => layout.size(),
+            _ => 0,
+        })
+        .sum();
+    drop(spares);
     let blocks = std::mem::take(&mut cache().blocks);
-    let mut released = 0;
+    let mut large = 0;
     for Freed(ptr, layout) in blocks {
-        released += layout.size();
+        large += layout.size();
         // SAFETY: allocated with this layout and owned by the cache alone.
         unsafe { alloc::dealloc(ptr.as_ptr(), layout) };
     }
-    cache().bytes -= released;
-    released
+    cache().bytes -= large;
+    mid + large
 }
 
 /// Bytes a block holds inside itself, with no allocation of their own.
