@@ -114,9 +114,11 @@ fn fits(kept: Layout, want: Layout) -> bool {
 
 impl MemoryBlock {
     /// Called with an array's block as the array is dropped: if it is the
-    /// block's last reference and the block is a small one of this
-    /// module's, the block is kept on this thread for reuse; otherwise it
-    /// is dropped here.
+    /// block's last reference and the block is a small (inline) or
+    /// mid-size (allocated, writable, below [`REUSE_MIN`]) one of this
+    /// module's, the block is kept on this thread for reuse while there is
+    /// room; otherwise it is dropped here (a large block's drop keeps it in
+    /// the process's cache).
     pub(crate) fn recycle(block: Arc<MemoryBlock>) {
         let (spares, max) = match block.owner {
             Owner::Inline => (&SPARE, SPARE_MAX),
