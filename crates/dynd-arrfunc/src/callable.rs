@@ -1171,7 +1171,10 @@ impl Callable {
         }
         let resolution = self.resolved(args)?;
         if let Some(plan) = &resolution.plan {
-            if out.ty() == &resolution.ty && plan.call_into(out, args)? {
+            // The plan checks `out` itself: exactly the result's fixed
+            // dimensions, in C order, over its data type (so `out` has the
+            // result's type, compared here without a walk over types).
+            if plan.call_into(out, args)? {
                 return Ok(());
             }
         }
