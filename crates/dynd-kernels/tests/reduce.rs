@@ -730,6 +730,29 @@ fn short_rows_fold_in_masked_blocks_like_a_naive_fold() {
         got_tail.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
         got[1000..].iter().map(|x| x.to_bits()).collect::<Vec<_>>()
     );
+    // Rows whose pairs do not lie end to end (reversed, every third):
+    // each row read on its own, the same bits.
+    for step in [-1, 3, -2] {
+        let view = a.index(&[Index::slice(None, None, step)]).unwrap();
+        let got_view = reduce(&view, &per_row, &add_f64(), "sum")
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap();
+        let want: Vec<u64> = if step < 0 {
+            got.iter()
+                .rev()
+                .step_by(step.unsigned_abs() as usize)
+                .map(|x| x.to_bits())
+                .collect()
+        } else {
+            got.iter()
+                .step_by(step as usize)
+                .map(|x| x.to_bits())
+                .collect()
+        };
+        let bits: Vec<u64> = got_view.iter().map(|x| x.to_bits()).collect();
+        assert_eq!(bits, want, "rows with step {step}");
+    }
 
     // Integers are exact in any grouping: i32 and u64 sums, i64 max.
     let rows32 = seeded_rows(3000, |r, j| ((r * 13 + j * 5) % 1000) as i32 - 500);

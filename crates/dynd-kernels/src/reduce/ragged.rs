@@ -230,7 +230,27 @@ impl<'a, T: Element> RowSlices<'a, T> {
     fn span(&self, r: usize) -> Option<(usize, usize)> {
         let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
         let at = usize::try_from(at).ok()?;
-        let (start, len) = read_pair(self.data.get(at..at.checked_add(PAIR_SIZE)?)?);
+        Self::span_of(self.data.get(at..at.checked_add(PAIR_SIZE)?)?)
+    }
+
+    /// The pairs of rows `first..first + n` as one slice, when they lie
+    /// end to end (the rows of an `N * var * T` in C order, not a view
+    /// that steps over or back along them): a batch's rows then read
+    /// their pairs with one bounds check.
+    #[inline]
+    fn pairs(&self, first: usize, n: usize) -> Option<&'a [u8]> {
+        if self.step != PAIR_SIZE as isize {
+            return None;
+        }
+        let at = self.base.checked_add(first.checked_mul(PAIR_SIZE)?)?;
+        self.data
+            .get(at..at.checked_add(n.checked_mul(PAIR_SIZE)?)?)
+    }
+
+    /// A row's span (as [`Self::span`]) from its pair's bytes.
+    #[inline(always)]
+    fn span_of(pair: &[u8]) -> Option<(usize, usize)> {
+        let (start, len) = read_pair(pair);
         let size = std::mem::size_of::<T>() as u64;
         (start % size == 0).then_some((usize::try_from(start / size).ok()?, len as usize))
     }
@@ -342,8 +362,8 @@ unsafe fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Opti
 /// Folds the row `lanes[s..s + len]` (`1 <= len`) in [`WIDE`] lanes: the
 /// last block is read whole and its lanes past the row take `neutral`'s
 /// bits, so a short row takes no branch on its length; the lanes then
-/// combine in a pairwise tree. `None` if a block would reach past
-/// `lanes`.
+/// combine in a pairwise tree down to [`QUAD`] lanes, which [`finish`]
+/// combines. `None` if a block would reach past `lanes`.
 ///
 /// # Safety
 ///
@@ -356,7 +376,7 @@ unsafe fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T>(
     len: usize,
     neutral: T,
     f: &F,
-) -> Option<T> {
+) -> Option<[T; QUAD]> {
     // SAFETY: the same size, by the contract; any bits are a `B`.
     let fill: B = unsafe { std::mem::transmute_copy(&neutral) };
     let mut acc = if len <= WIDE {
@@ -386,13 +406,26 @@ unsafe fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T>(
         acc
     };
     let mut w = WIDE;
-    while w > 1 {
+    while w > QUAD {
         w /= 2;
         for k in 0..w {
             acc[k] = f(acc[k], acc[k + w]);
         }
     }
-    Some(acc[0])
+    Some([acc[0], acc[1], acc[2], acc[3]])
+}
+
+/// The lanes a row's fold keeps until [`finish`] (one 256-bit register
+/// of `f64`s). The folds of a batch of rows are stored at this width and
+/// finished in a second loop; folding each row down to one value at once
+/// has the compiler vectorise the whole fold in 128-bit halves (it builds
+/// its vectors from the tree's root), with twice the instructions.
+const QUAD: usize = 4;
+
+/// The last levels of [`fold_wide`]'s pairwise tree.
+#[inline(always)]
+fn finish<T: Copy>(q: [T; QUAD], f: &impl Fn(T, T) -> T) -> T {
+    f(f(q[0], q[2]), f(q[1], q[3]))
 }
 
 /// The row `xs` (`1..=BLOCK` elements) folded as [`fold_wide`] folds it
@@ -476,11 +509,51 @@ where
     fold_unit_wide(rows, lanes, first, out, red, start, post, name)
 }
 
+/// Rows whose folds [`fold_unit_wide`] keeps at [`QUAD`] lanes before
+/// finishing them.
+const BATCH: usize = 16;
+
+/// A batch entry that [`fold_unit_wide`] finishes by the slow path: a long
+/// row, one of the last few, or one `span` cannot place.
+const SLOW: usize = usize::MAX;
+
+/// Folds the row at `span` (from [`RowSlices::span`]) to [`QUAD`] lanes
+/// in `q` with [`fold_wide`], and gives its length: `0` for an empty row
+/// (`q` untouched), [`SLOW`] for one that [`fold_unit_wide`] folds by the
+/// slow path.
+#[inline(always)]
+fn fold_quad<T: Element, B: Lane, F: Fn(T, T) -> T>(
+    lanes: &[B],
+    span: Option<(usize, usize)>,
+    neutral: T,
+    f: &F,
+    q: &mut [T; QUAD],
+) -> usize {
+    match span {
+        Some((_, 0)) => 0,
+        Some((s, len)) if len <= BLOCK => {
+            // SAFETY: `lanes` are `T`-sized (from `RowSlices::lanes`) and
+            // the row's elements are valid `T`s, of a validated array
+            // (`span` placed them; `fold_wide` checks the bounds).
+            match unsafe { fold_wide(lanes, s, len, neutral, f) } {
+                Some(v) => {
+                    *q = v;
+                    len
+                }
+                None => SLOW,
+            }
+        }
+        _ => SLOW,
+    }
+}
+
 /// As [`fold_unit`], for a reorderable reduction with a neutral element:
 /// each row, in order, folds with [`fold_wide`] (rows longer than
-/// [`BLOCK`], and the last rows of the block, as [`fold_row`] does).
-/// Each row's result is `post(result, row length)` (a mean divides there,
-/// its division overlapping the next rows' loads).
+/// [`BLOCK`], and the last rows of the block, as [`fold_row`] does), in
+/// batches of [`BATCH`] rows: the batch's rows fold to [`QUAD`] lanes
+/// each, then each is finished. Each row's result is `post(result, row
+/// length)` (a mean divides there, its division overlapping the next
+/// rows' loads).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn fold_unit_wide<T, B, F, P>(
@@ -501,41 +574,49 @@ where
 {
     let f = red.combine;
     let outside = |r: usize| Box::new((r, outside(name, "a var row")));
-    for (i, o) in out.iter_mut().enumerate() {
-        let r = first + i;
-        // No closures here: they would not inherit the caller's target
-        // features (see `fold_unit_wide_best`).
-        let wide = match rows.span(r) {
-            Some((_, 0)) => Some((None, 0)),
-            Some((s, len)) if len <= BLOCK => {
-                // SAFETY: `lanes` are `T`-sized (from `RowSlices::lanes`)
-                // and the row's elements are valid `T`s, of a validated
-                // array (`span` placed them; `fold_wide` checks the
-                // bounds).
-                unsafe { fold_wide(lanes, s, len, neutral, &f) }.map(|v| (Some(v), len))
+    let mut quads = [[neutral; QUAD]; BATCH];
+    let mut lens = [0usize; BATCH];
+    for (b, batch) in out.chunks_mut(BATCH).enumerate() {
+        let first = first + b * BATCH;
+        // No closures in these loops: they would not inherit the caller's
+        // target features (see `fold_unit_wide_best`).
+        let n = batch.len().min(BATCH);
+        match rows.pairs(first, n) {
+            Some(pairs) => {
+                for (i, pair) in pairs.chunks_exact(PAIR_SIZE).enumerate().take(BATCH) {
+                    let span = RowSlices::<T>::span_of(pair);
+                    lens[i] = fold_quad(lanes, span, neutral, &f, &mut quads[i]);
+                }
             }
-            _ => None,
-        };
-        let (v, len) = match wide {
-            Some(v) => v,
-            // A long row, one of the last few, or one `span` cannot place.
             None => {
-                let xs = rows.row(r).ok_or_else(|| outside(r))?;
-                let v = if xs.is_empty() || xs.len() > BLOCK {
-                    fold_row(xs, None, red)
-                } else {
-                    // One of the last few: in `fold_wide`'s order, so a
-                    // row's sum does not depend on where it lies.
-                    Some(fold_wide_slice(xs, neutral, &f))
-                };
-                (v, xs.len())
+                for i in 0..n {
+                    lens[i] = fold_quad(lanes, rows.span(first + i), neutral, &f, &mut quads[i]);
+                }
             }
-        };
-        let v = match (start, v) {
-            (Some(s), Some(v)) => f(s, v),
-            (s, v) => v.or(s).ok_or_else(|| Box::new((r, no_identity(name))))?,
-        };
-        *o = post(v, len);
+        }
+        for (i, (o, (q, &l))) in batch.iter_mut().zip(quads.iter().zip(&lens)).enumerate() {
+            let r = first + i;
+            let (v, len) = match l {
+                0 => (None, 0),
+                SLOW => {
+                    let xs = rows.row(r).ok_or_else(|| outside(r))?;
+                    let v = if xs.is_empty() || xs.len() > BLOCK {
+                        fold_row(xs, None, red)
+                    } else {
+                        // One of the last few: in `fold_wide`'s order, so
+                        // a row's sum does not depend on where it lies.
+                        Some(fold_wide_slice(xs, neutral, &f))
+                    };
+                    (v, xs.len())
+                }
+                len => (Some(finish(*q, &f)), len),
+            };
+            let v = match (start, v) {
+                (Some(s), Some(v)) => f(s, v),
+                (s, v) => v.or(s).ok_or_else(|| Box::new((r, no_identity(name))))?,
+            };
+            *o = post(v, len);
+        }
     }
     Ok(())
 }
