@@ -359,3 +359,91 @@ fn across_many_rows_in_runs_matches_on_any_threads() {
         .collect();
     same(&one, &want);
 }
+
+/// `rows` as one `var` dimension over exactly their values (no spare
+/// capacity after the last row).
+fn exact_rows<T: dynd_kernels::Element>(rows: &[Vec<T>]) -> Array
+where
+    Vec<T>: Into<Array>,
+{
+    let mut offsets = vec![0usize];
+    for r in rows {
+        offsets.push(offsets.last().unwrap() + r.len());
+    }
+    Array::from_offsets(rows.concat(), &offsets).unwrap()
+}
+
+#[test]
+fn per_row_spreads_of_every_length_match_a_naive_two_pass() {
+    // Lengths 0..300: one block, several, and past the blocked path; data
+    // far from zero, where a one-pass formula would cancel.
+    let rows: Vec<Vec<f64>> = (0..300)
+        .map(|n| {
+            (0..n)
+                .map(|i| 1e6 + ((n * 31 + i * 17) % 101) as f64 * 0.01)
+                .collect()
+        })
+        .collect();
+    let mut odd = rows.clone();
+    odd[3] = vec![1.0, f64::NAN, 2.0];
+    odd[4] = vec![f64::INFINITY; 5];
+    let a = Array::from_nested(odd.clone()).unwrap();
+    for ddof in [0, 1] {
+        let args = VarArgs {
+            axes: Some(&[1]),
+            ddof,
+            ..VarArgs::default()
+        };
+        let want: Vec<f64> = odd.iter().map(|r| naive(r, ddof)).collect();
+        let var = variance::<f64>(&a, &args, "var").unwrap().to_vec().unwrap();
+        same(&var, &want);
+        let sd: Vec<f64> = std_dev::<f64>(&a, &args, "std").unwrap().to_vec().unwrap();
+        same(&sd, &want.iter().map(|v| v.sqrt()).collect::<Vec<_>>());
+        // f32 rows, against the naive fold in f64.
+        let rows32: Vec<Vec<f32>> = rows
+            .iter()
+            .map(|r| r.iter().map(|&x| (x - 1e6) as f32).collect())
+            .collect();
+        let a32 = Array::from_nested(rows32.clone()).unwrap();
+        let got32: Vec<f32> = variance::<f32>(&a32, &args, "var")
+            .unwrap()
+            .to_vec()
+            .unwrap();
+        for (r, (g, row)) in got32.iter().zip(&rows32).enumerate() {
+            let w = naive(&row.iter().map(|&x| x as f64).collect::<Vec<_>>(), ddof);
+            assert!(
+                (g.is_nan() && w.is_nan()) || (*g as f64 - w).abs() <= 1e-5 * (1.0 + w.abs()),
+                "row {r}: {g} vs {w}"
+            );
+        }
+    }
+    // A row's result does not depend on where it lies: the same rows as
+    // the last ones of their values (whose blocks would reach past them)
+    // and followed by others.
+    // Values whose sums round differently in another grouping.
+    let short: Vec<Vec<f64>> = (0..40)
+        .map(|n| {
+            (0..n)
+                .map(|i| ((i as f64 + n as f64 * 0.37) * 0.7316).sin() * 1e3)
+                .collect()
+        })
+        .collect();
+    let mut padded = short.clone();
+    padded.extend((0..4).map(|_| vec![3.0; 64]));
+    let args = VarArgs {
+        axes: Some(&[1]),
+        ..VarArgs::default()
+    };
+    let bits = |a: &Array, n: usize| -> Vec<u64> {
+        let v: Vec<f64> = variance::<f64>(a, &args, "var").unwrap().to_vec().unwrap();
+        v[..n].iter().map(|x| x.to_bits()).collect()
+    };
+    let everywhere = bits(&exact_rows(&padded), 40);
+    for n in 1..=40 {
+        assert_eq!(
+            bits(&exact_rows(&short[..n]), n),
+            everywhere[..n],
+            "{n} rows"
+        );
+    }
+}

@@ -128,18 +128,34 @@ fn sum_run<T: Float>(xs: &[T], f: impl Fn(T) -> T + Sync) -> T {
 
 /// How a group's sum of squared deviations becomes the result.
 #[derive(Clone, Copy)]
-struct Finish {
+pub(super) struct Finish {
     /// The divisor is `n - ddof`.
-    ddof: usize,
+    pub(super) ddof: usize,
     /// The standard deviation (the square root) rather than the variance.
-    root: bool,
+    pub(super) root: bool,
 }
 
 impl Finish {
+    /// [`Self::of`] of each of `squares` in place, with its `lens`: the
+    /// same bits, in loops the compiler vectorises (the divisions and
+    /// roots of several groups in flight, not one after the other).
+    #[inline(always)]
+    pub(super) fn of_each<T: Float>(self, squares: &mut [T], lens: &[usize]) {
+        for (s, &n) in squares.iter_mut().zip(lens) {
+            let v = *s / T::of_count(n.saturating_sub(self.ddof));
+            *s = if n <= self.ddof { T::NAN } else { v };
+        }
+        if self.root {
+            for s in squares.iter_mut() {
+                *s = s.sqrt();
+            }
+        }
+    }
+
     /// The variance (or its root) from the sum of squared deviations of
     /// `n` elements.
     #[inline]
-    fn of<T: Float>(self, squares: T, n: usize) -> T {
+    pub(super) fn of<T: Float>(self, squares: T, n: usize) -> T {
         if n <= self.ddof {
             return T::NAN;
         }
@@ -482,24 +498,13 @@ fn variance_masked<T: Float>(
     }
 }
 
-/// The variance (or its root) of one unmasked row: two passes, the second
-/// over the row still in cache.
-#[inline]
-fn short_var<T: Float>(xs: &[T], fin: Finish) -> T {
+/// The variance (or its root) of one unmasked row longer than [`BLOCK`]:
+/// two pairwise passes, as a fixed run's (shorter rows fold in masked
+/// blocks: [`variance_each_row`](super::ragged::variance_each_row)).
+fn long_var<T: Float>(xs: &[T], fin: Finish) -> T {
     let n = xs.len();
-    if n == 0 {
-        return T::NAN;
-    }
-    if n > BLOCK {
-        let mean = sum_pairwise(xs, &|x| x) / T::of_count(n);
-        let squares = sum_pairwise(xs, &|x| {
-            let d = x - mean;
-            d * d
-        });
-        return fin.of(squares, n);
-    }
-    let mean = sum_lanes::<4, _>(xs, |x| x) / T::of_count(n);
-    let squares = sum_lanes::<4, _>(xs, |x| {
+    let mean = sum_pairwise(xs, &|x| x) / T::of_count(n);
+    let squares = sum_pairwise(xs, &|x| {
         let d = x - mean;
         d * d
     });
@@ -631,18 +636,23 @@ fn variance_var<T: Float>(
             fin.of(squares, n)
         };
         let mut values = vec![T::ZERO; rows.count];
+        let fast = if mask_rows.is_none() {
+            let long = |xs: &[T]| long_var(xs, fin);
+            super::ragged::variance_each_row(&rows, &mut values, fin, long, name)
+        } else {
+            None
+        };
+        if let Some(done) = fast {
+            done?;
+            if keepdims {
+                out_fixed.push(1);
+            }
+            return Array::from_shape_vec(&out_fixed, values);
+        }
         let unit = |(u, chunk): (usize, &mut [T])| -> Result<(), Error> {
             let first = u * UNIT_ROWS;
             for (i, o) in chunk.iter_mut().enumerate() {
-                // Rows as plain slices where they can be (no mask): the
-                // pair read and a bounds check per row, nothing more.
-                *o = match slices.as_ref().filter(|_| mask_rows.is_none()) {
-                    Some(s) => match s.row(first + i) {
-                        Some(xs) => short_var(xs, fin),
-                        None => one(row(first + i)?),
-                    },
-                    None => one(row(first + i)?),
-                };
+                *o = one(row(first + i)?);
             }
             Ok(())
         };
