@@ -526,43 +526,90 @@ fn row_sum<T: Float>(xs: &[T], mask: Option<&[bool]>, f: impl Fn(T) -> T) -> (T,
 /// A row's elements and its `where` mask's, if any.
 type Row<'r, T> = (Cow<'r, [T]>, Option<Cow<'r, [bool]>>);
 
-/// Each group's line of `f(group, position, x)` summed over the kept
-/// elements of its rows, position by position (left-aligned), with the
-/// count at each position: each run of rows folded on its own (in
-/// parallel where there are threads), the runs' lines then added in run
-/// order.
-fn across_lines<'r, T: Float, F: Fn(usize, usize, T) -> T + Sync>(
+/// Each group's line of the kept elements of its rows summed position by
+/// position (left-aligned), or of their squared deviations from
+/// `centres` (each group's line of means) when given, with the count at
+/// each position: each run of rows folded on its own (in parallel where
+/// there are threads), the runs' lines then added in run order. The
+/// counts of unmasked rows come from their lengths (a tally per length),
+/// not from a count per element.
+fn across_lines<'r, T: Float>(
     runs: &[std::ops::Range<usize>],
     ngroups: usize,
     group: &(impl Fn(usize) -> usize + Sync),
     row: &(impl Fn(usize) -> Result<Row<'r, T>, Error> + Sync),
-    f: F,
+    centres: Option<&[Vec<T>]>,
 ) -> Result<Vec<Vec<(T, usize)>>, Error> {
     let run = |range: std::ops::Range<usize>| -> Result<Vec<Vec<(T, usize)>>, Error> {
-        let mut lines: Vec<Vec<(T, usize)>> = vec![Vec::new(); ngroups];
+        let mut sums: Vec<Vec<T>> = vec![Vec::new(); ngroups];
+        // Per group: rows by length (unmasked), and kept elements by
+        // position (masked).
+        let mut by_len: Vec<Vec<usize>> = vec![Vec::new(); ngroups];
+        let mut kept: Vec<Vec<usize>> = vec![Vec::new(); ngroups];
         for r in range {
             let g = group(r);
             let (xs, m) = row(r)?;
-            let line = &mut lines[g];
+            let line = &mut sums[g];
             if line.len() < xs.len() {
-                line.resize(xs.len(), (T::ZERO, 0));
+                line.resize(xs.len(), T::ZERO);
             }
-            match m {
-                None => {
-                    for (j, (p, &x)) in line.iter_mut().zip(xs.iter()).enumerate() {
-                        *p = (p.0 + f(g, j, x), p.1 + 1);
+            let line = &mut line[..xs.len()];
+            match (m, centres) {
+                (None, None) => {
+                    for (p, &x) in line.iter_mut().zip(xs.iter()) {
+                        *p = *p + x;
                     }
                 }
-                Some(m) => {
+                (None, Some(c)) => {
+                    let c = &c[g][..xs.len()];
+                    for ((p, &x), &c) in line.iter_mut().zip(xs.iter()).zip(c) {
+                        let d = x - c;
+                        *p = *p + d * d;
+                    }
+                }
+                (Some(m), c) => {
+                    let k = &mut kept[g];
+                    if k.len() < xs.len() {
+                        k.resize(xs.len(), 0);
+                    }
                     for (j, (p, &x)) in line.iter_mut().zip(xs.iter()).enumerate() {
                         if m[j] {
-                            *p = (p.0 + f(g, j, x), p.1 + 1);
+                            let v = match c {
+                                Some(c) => {
+                                    let d = x - c[g][j];
+                                    d * d
+                                }
+                                None => x,
+                            };
+                            *p = *p + v;
+                            k[j] += 1;
                         }
                     }
+                    continue;
                 }
             }
+            let tally = &mut by_len[g];
+            if tally.len() <= xs.len() {
+                tally.resize(xs.len() + 1, 0);
+            }
+            tally[xs.len()] += 1;
         }
-        Ok(lines)
+        Ok(sums
+            .into_iter()
+            .zip(by_len)
+            .zip(kept)
+            .map(|((line, tally), kept)| {
+                // Rows at least `j + 1` long: a running total from the
+                // longest down.
+                let mut longer = 0;
+                let mut counts = vec![0usize; line.len()];
+                for j in (0..line.len()).rev() {
+                    longer += tally.get(j + 1).copied().unwrap_or(0);
+                    counts[j] = longer + kept.get(j).copied().unwrap_or(0);
+                }
+                line.into_iter().zip(counts).collect()
+            })
+            .collect())
     };
     let parts: Vec<Vec<Vec<(T, usize)>>> = if runs.len() > 1 && rayon::current_num_threads() > 1 {
         runs.par_iter()
@@ -731,18 +778,15 @@ fn variance_var<T: Float>(
         } else {
             std::iter::once(0..rows.count).collect()
         };
-    let sums = across_lines(&runs, ngroups, &group, &row, |_, _, x| x)?;
+    let sums = across_lines(&runs, ngroups, &group, &row, None)?;
     let means: Vec<Vec<T>> = sums
         .iter()
         .map(|line| line.iter().map(|&(s, n)| s / T::of_count(n)).collect())
         .collect();
-    let squares: Vec<Vec<T>> = across_lines(&runs, ngroups, &group, &row, |g, j, x| {
-        let d = x - means[g][j];
-        d * d
-    })?
-    .into_iter()
-    .map(|line| line.into_iter().map(|(s, _)| s).collect())
-    .collect();
+    let squares: Vec<Vec<T>> = across_lines(&runs, ngroups, &group, &row, Some(&means))?
+        .into_iter()
+        .map(|line| line.into_iter().map(|(s, _)| s).collect())
+        .collect();
     let lines: Vec<Vec<T>> = squares
         .into_iter()
         .zip(&sums)
