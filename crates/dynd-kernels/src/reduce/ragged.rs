@@ -1095,48 +1095,25 @@ pub(super) fn variance_each_row<T: Float>(
         Some(l) => Wide::U64(l),
         None => Wide::U32(walk.lanes::<u32>()?),
     };
-    let long = &long;
+    let unit = VarUnit {
+        rows: &walk,
+        fin,
+        long: &long,
+        name,
+    };
     Some(each_unit(out, |first, chunk| match wide {
-        Wide::U64(l) => variance_unit_best(&walk, l, first, chunk, fin, long, name),
-        Wide::U32(l) => variance_unit_best(&walk, l, first, chunk, fin, long, name),
+        Wide::U64(lanes) => unit.run_best(lanes, first, chunk),
+        Wide::U32(lanes) => unit.run_best(lanes, first, chunk),
     }))
 }
 
-/// [`variance_unit`] compiled for the CPU it runs on, as
-/// [`fold_unit_wide_best`] is.
-fn variance_unit_best<T: Float, B: Lane>(
-    rows: &RowSlices<'_, T>,
-    lanes: &[B],
-    first: usize,
-    out: &mut [T],
+/// What [`VarUnit::run`] folds: the rows, how each variance finishes, how
+/// a row longer than [`BLOCK`] folds, and the operation's name.
+struct VarUnit<'r, 'a, T, L> {
+    rows: &'r RowSlices<'a, T>,
     fin: Finish,
-    long: &impl Fn(&[T]) -> T,
-    name: &str,
-) -> Result<(), Box<(usize, Error)>> {
-    /// [`variance_unit`] with AVX2 enabled.
-    ///
-    /// # Safety
-    ///
-    /// The CPU has AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn avx2<T: Float, B: Lane>(
-        rows: &RowSlices<'_, T>,
-        lanes: &[B],
-        first: usize,
-        out: &mut [T],
-        fin: Finish,
-        long: &impl Fn(&[T]) -> T,
-        name: &str,
-    ) -> Result<(), Box<(usize, Error)>> {
-        variance_unit(rows, lanes, first, out, fin, long, name)
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, detected just above.
-        return unsafe { avx2(rows, lanes, first, out, fin, long, name) };
-    }
-    variance_unit(rows, lanes, first, out, fin, long, name)
+    long: &'r L,
+    name: &'r str,
 }
 
 /// `a + b`, as a function the folds inline.
@@ -1145,80 +1122,116 @@ fn add<T: Float>(a: T, b: T) -> T {
     a + b
 }
 
-/// The variance of rows `first..` into `out`, as [`variance_each_row`]
-/// describes, one batch of rows at a time: each pass folds the batch's
-/// rows to [`QUAD`] lanes before finishing them (see [`QUAD`]).
-#[inline(always)]
-fn variance_unit<T: Float, B: Lane>(
-    rows: &RowSlices<'_, T>,
-    lanes: &[B],
-    first: usize,
-    out: &mut [T],
-    fin: Finish,
-    long: &impl Fn(&[T]) -> T,
-    name: &str,
-) -> Result<(), Box<(usize, Error)>> {
-    let outside = |r: usize| Box::new((r, outside(name, "a var row")));
-    let mut quads = [[T::ZERO; QUAD]; BATCH];
-    let mut spans = [None; BATCH];
-    let mut lens = [0usize; BATCH];
-    let mut means = [T::ZERO; BATCH];
-    for (b, batch) in out.chunks_mut(BATCH).enumerate() {
-        let first = first + b * BATCH;
-        let n = batch.len().min(BATCH);
-        batch_spans(rows, first, &mut spans[..n]);
-        for i in 0..n {
-            lens[i] = fold_quad(lanes, spans[i], T::ZERO, &add, &mut quads[i]);
+impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
+    /// [`Self::run`] compiled for the CPU it runs on, as
+    /// [`fold_unit_wide_best`] is.
+    fn run_best<B: Lane>(
+        &self,
+        lanes: &[B],
+        first: usize,
+        out: &mut [T],
+    ) -> Result<(), Box<(usize, Error)>> {
+        /// [`VarUnit::run`] with AVX2 enabled.
+        ///
+        /// # Safety
+        ///
+        /// The CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<T: Float, B: Lane, L: Fn(&[T]) -> T>(
+            unit: &VarUnit<'_, '_, T, L>,
+            lanes: &[B],
+            first: usize,
+            out: &mut [T],
+        ) -> Result<(), Box<(usize, Error)>> {
+            unit.run(lanes, first, out)
         }
-        // The divisions and roots of the batch run side by side (those
-        // of empty and slow rows too, unused): one row's alone would
-        // wait on the divider.
-        for i in 0..n {
-            means[i] = finish(quads[i], &add);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, detected just above.
+            return unsafe { avx2(self, lanes, first, out) };
         }
-        for i in 0..n {
-            means[i] = means[i] / T::of_count(lens[i]);
-        }
-        for i in 0..n {
-            if lens[i] != 0 && lens[i] != SLOW {
-                let mean = means[i];
-                let dev = |x: T| (x - mean) * (x - mean);
-                let span = spans[i].unwrap_or_default();
-                // SAFETY: as in the first pass, which read these blocks.
-                match unsafe { fold_wide(lanes, span, mean, &dev, &add) } {
-                    Some(q) => quads[i] = q,
-                    None => lens[i] = SLOW,
-                }
+        self.run(lanes, first, out)
+    }
+
+    /// The variance of rows `first..` into `out`, as [`variance_each_row`]
+    /// describes, one batch of rows at a time: each pass folds the batch's
+    /// rows to [`QUAD`] lanes before finishing them (see [`QUAD`]).
+    #[inline(always)]
+    fn run<B: Lane>(
+        &self,
+        lanes: &[B],
+        first: usize,
+        out: &mut [T],
+    ) -> Result<(), Box<(usize, Error)>> {
+        let VarUnit {
+            rows,
+            fin,
+            long,
+            name,
+        } = *self;
+        let outside = |r: usize| Box::new((r, outside(name, "a var row")));
+        let mut quads = [[T::ZERO; QUAD]; BATCH];
+        let mut spans = [None; BATCH];
+        let mut lens = [0usize; BATCH];
+        let mut means = [T::ZERO; BATCH];
+        for (b, batch) in out.chunks_mut(BATCH).enumerate() {
+            let first = first + b * BATCH;
+            let n = batch.len().min(BATCH);
+            batch_spans(rows, first, &mut spans[..n]);
+            for i in 0..n {
+                lens[i] = fold_quad(lanes, spans[i], T::ZERO, &add, &mut quads[i]);
             }
-        }
-        for i in 0..n {
-            batch[i] = finish(quads[i], &add);
-        }
-        fin.of_each(&mut batch[..n], &lens[..n]);
-        for (i, o) in batch.iter_mut().enumerate() {
-            *o = match lens[i] {
-                0 => T::NAN,
-                SLOW => {
-                    let xs = rows.row(first + i).ok_or_else(|| outside(first + i))?;
-                    match xs.len() {
-                        0 => T::NAN,
-                        len if len > BLOCK => long(xs),
-                        len => {
-                            // One of the last few: in the blocks' order, so
-                            // a row's variance does not depend on where it
-                            // lies.
-                            let sum = fold_wide_slice(xs, T::ZERO, &itself, &add);
-                            let mean = sum / T::of_count(len);
-                            let dev = |x: T| (x - mean) * (x - mean);
-                            fin.of(fold_wide_slice(xs, mean, &dev, &add), len)
-                        }
+            // The divisions and roots of the batch run side by side (those
+            // of empty and slow rows too, unused): one row's alone would
+            // wait on the divider.
+            for i in 0..n {
+                means[i] = finish(quads[i], &add);
+            }
+            for i in 0..n {
+                means[i] = means[i] / T::of_count(lens[i]);
+            }
+            for i in 0..n {
+                if lens[i] != 0 && lens[i] != SLOW {
+                    let mean = means[i];
+                    let dev = |x: T| (x - mean) * (x - mean);
+                    let span = spans[i].unwrap_or_default();
+                    // SAFETY: as in the first pass, which read these blocks.
+                    match unsafe { fold_wide(lanes, span, mean, &dev, &add) } {
+                        Some(q) => quads[i] = q,
+                        None => lens[i] = SLOW,
                     }
                 }
-                _ => *o,
-            };
+            }
+            for i in 0..n {
+                batch[i] = finish(quads[i], &add);
+            }
+            fin.of_each(&mut batch[..n], &lens[..n]);
+            for (i, o) in batch.iter_mut().enumerate() {
+                *o = match lens[i] {
+                    0 => T::NAN,
+                    SLOW => {
+                        let xs = rows.row(first + i).ok_or_else(|| outside(first + i))?;
+                        match xs.len() {
+                            0 => T::NAN,
+                            len if len > BLOCK => long(xs),
+                            len => {
+                                // One of the last few: in the blocks' order, so
+                                // a row's variance does not depend on where it
+                                // lies.
+                                let sum = fold_wide_slice(xs, T::ZERO, &itself, &add);
+                                let mean = sum / T::of_count(len);
+                                let dev = |x: T| (x - mean) * (x - mean);
+                                fin.of(fold_wide_slice(xs, mean, &dev, &add), len)
+                            }
+                        }
+                    }
+                    _ => *o,
+                };
+            }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The fold's result as it is (no `post` step).
@@ -1694,8 +1707,14 @@ mod tests {
             let fin = Finish { ddof, root };
             let mut base = vec![0.0f64; rows.count];
             let mut best = vec![1.0f64; rows.count];
-            variance_unit(&walk, lanes, 0, &mut base, fin, &long, "var").unwrap();
-            variance_unit_best(&walk, lanes, 0, &mut best, fin, &long, "var").unwrap();
+            let unit = VarUnit {
+                rows: &walk,
+                fin,
+                long: &long,
+                name: "var",
+            };
+            unit.run(lanes, 0, &mut base).unwrap();
+            unit.run_best(lanes, 0, &mut best).unwrap();
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&base), bits(&best), "ddof {ddof}");
         }
