@@ -17,8 +17,8 @@ use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
 use super::ragged::{
-    group_of_rows, mask_like, result_fixed_dims, var_array, RowSlices, Rows, ACROSS_GROUPS,
-    ACROSS_RUN, PARALLEL_ROWS, UNIT_ROWS,
+    each_unit, group_of_rows, mask_like, result_fixed_dims, var_array, RowSlices, Rows,
+    ACROSS_GROUPS, ACROSS_RUN, PARALLEL_ROWS,
 };
 use super::{
     check_dtype, fold_pairwise_exact, normalize_axes, SyncPtr, BLOCK, CHUNK, PARALLEL_RUN,
@@ -136,9 +136,11 @@ pub(super) struct Finish {
 }
 
 impl Finish {
-    /// [`Self::of`] of each of `squares` in place, with its `lens`: the
-    /// same bits, in loops the compiler vectorises (the divisions and
-    /// roots of several groups in flight, not one after the other).
+    /// Each of `squares` (a group's sum of squared deviations, of
+    /// `lens[i]` elements) made its variance or root in place, NaN for a
+    /// group of `ddof` elements or fewer: in loops the compiler vectorises
+    /// (the divisions and roots of several groups in flight, not one after
+    /// the other).
     #[inline(always)]
     pub(super) fn of_each<T: Float>(self, squares: &mut [T], lens: &[usize]) {
         for (s, &n) in squares.iter_mut().zip(lens) {
@@ -156,15 +158,9 @@ impl Finish {
     /// `n` elements.
     #[inline]
     pub(super) fn of<T: Float>(self, squares: T, n: usize) -> T {
-        if n <= self.ddof {
-            return T::NAN;
-        }
-        let v = squares / T::of_count(n - self.ddof);
-        if self.root {
-            v.sqrt()
-        } else {
-            v
-        }
+        let mut v = [squares];
+        self.of_each(&mut v, &[n]);
+        v[0]
     }
 }
 
@@ -696,27 +692,13 @@ fn variance_var<T: Float>(
             }
             return Array::from_shape_vec(&out_fixed, values);
         }
-        let unit = |(u, chunk): (usize, &mut [T])| -> Result<(), Error> {
-            let first = u * UNIT_ROWS;
+        each_unit(&mut values, |first, chunk| {
             for (i, o) in chunk.iter_mut().enumerate() {
-                *o = one(row(first + i)?);
+                let r = first + i;
+                *o = one(row(r).map_err(|e| Box::new((r, e)))?);
             }
             Ok(())
-        };
-        if rows.count >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
-            // The first failing unit's error, as a serial run reports it.
-            let results: Vec<Result<(), Error>> = values
-                .par_chunks_mut(UNIT_ROWS)
-                .enumerate()
-                .map(unit)
-                .collect();
-            results.into_iter().collect::<Result<(), Error>>()?;
-        } else {
-            values
-                .chunks_mut(UNIT_ROWS)
-                .enumerate()
-                .try_for_each(unit)?;
-        }
+        })?;
         if keepdims {
             out_fixed.push(1);
         }

@@ -1053,7 +1053,7 @@ where
 /// Runs `work(first row, results)` over `out` in units of [`UNIT_ROWS`]
 /// rows, split across threads when there are many; the error of the
 /// first row that fails, as a serial run reports it.
-fn each_unit<T: Send>(
+pub(super) fn each_unit<T: Send>(
     out: &mut [T],
     work: impl Fn(usize, &mut [T]) -> Result<(), Box<(usize, Error)>> + Sync,
 ) -> Result<(), Error> {
