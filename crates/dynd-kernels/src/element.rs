@@ -213,6 +213,19 @@ pub(crate) fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
     Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, bytes.len() / size) })
 }
 
+/// Reads a `T` from the first `size_of::<T>()` bytes, if there are that
+/// many (any alignment).
+///
+/// Only used on bytes that hold a value of `T`, as [`cast_slice`].
+#[inline(always)]
+pub(crate) fn read<T: Element>(bytes: &[u8]) -> Option<T> {
+    let bytes = bytes.get(..std::mem::size_of::<T>())?;
+    // SAFETY: `bytes` holds `size_of::<T>()` initialised bytes, read
+    // unaligned; `T: Element` is plain data, and the bytes hold a value
+    // written as `T` (the callers check the array's data type).
+    Some(unsafe { bytes.as_ptr().cast::<T>().read_unaligned() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,11 @@
 //! dimensions around one innermost `var` are walked without a kernel, on
 //! the operands' values buffers with their rows' (start, length) pairs
 //! ([`ragged`]: the elementwise passes over ragged rows run on it).
+//! Walks that fold what they visit rather than hand it to a kernel (the
+//! reductions and scans over fixed dimensions) read through [`Elems`]:
+//! each line of elements is checked against the array's block once, where
+//! it is made, and is then a slice or a strided line that reads without
+//! further checks.
 //!
 //! The engine is crate-internal; its effect shows through the public
 //! operations, which all walk with it. An F-order destination is written
@@ -51,6 +56,7 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+mod elems;
 mod push;
 pub(crate) mod ragged;
 mod rows;
@@ -63,6 +69,7 @@ use crate::elwise::PARALLEL_MIN;
 use crate::error::KernelError;
 use crate::kernel::{Child, KernelCtx, KernelData};
 
+pub(crate) use elems::{Elems, Line};
 pub(crate) use push::{push_dims, Aligned, Builds, Operands};
 pub(crate) use rows::{BlockPtr, RowDim, RowLoop, SrcRow, VarRows};
 

@@ -33,15 +33,9 @@ impl VarRows {
     ///
     /// `elem` points to a valid (start, length) pair of this dimension.
     pub(crate) unsafe fn row(&self, elem: *const u8) -> (*const u8, usize) {
-        // SAFETY: by the contract; the pair is two native-endian u64s.
-        let (start, len) = unsafe {
-            let p = elem as *const u64;
-            (p.read_unaligned(), p.add(1).read_unaligned())
-        };
-        (
-            self.base.0.wrapping_offset(start as i64 as isize),
-            len as usize,
-        )
+        // SAFETY: by the contract.
+        let (start, len) = unsafe { super::ragged::pair_at(elem) };
+        (self.base.0.wrapping_offset(start), len)
     }
 }
 

@@ -32,6 +32,7 @@ use rayon::prelude::*;
 use crate::array::Array;
 use crate::element::Element;
 use crate::error::Error;
+use crate::loops::{Elems, Line};
 
 mod moments;
 mod ragged;
@@ -404,20 +405,32 @@ pub(crate) fn fold_pairwise_exact<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) ->
     }
 }
 
-/// The elements of a fixed-dimension array: pointer to element 0, and per
-/// dimension (size, byte stride).
-struct Strided {
-    base: *const u8,
+/// The elements of a fixed-dimension array, and per dimension (size,
+/// byte stride).
+struct Strided<'a> {
+    elems: Elems<'a>,
     dims: Vec<(usize, isize)>,
 }
 
-/// Pointers into arrays that outlive a parallel scope.
-#[derive(Clone, Copy)]
-struct SyncPtr(*const u8);
-// SAFETY: only read, from arrays borrowed for the whole scope.
-unsafe impl Send for SyncPtr {}
-// SAFETY: as above.
-unsafe impl Sync for SyncPtr {}
+/// The line of `len` elements `stride` bytes apart from byte offset `off`
+/// of `elems`, or the error of a read outside the block (never, for a
+/// validated array).
+fn line<'a, T: Element>(
+    elems: &Elems<'a>,
+    off: isize,
+    (len, stride): (usize, isize),
+    name: &str,
+) -> Result<Line<'a, T>, Error> {
+    elems
+        .line(off, len, stride)
+        .ok_or_else(|| outside(name, "an element"))
+}
+
+/// The element at byte offset `off` of `elems`, or the error of a read
+/// outside the block (as [`line`]).
+fn element<T: Element>(elems: &Elems<'_>, off: isize, name: &str) -> Result<T, Error> {
+    elems.get(off).ok_or_else(|| outside(name, "an element"))
+}
 
 /// Reduces `a` with `red` as `args` asks; `name` names the operation in
 /// errors.
@@ -476,7 +489,7 @@ where
         .collect();
     let strides = a.strides();
     let src = Strided {
-        base: a.data_ptr(),
+        elems: Elems::of(a),
         dims: shape.iter().copied().zip(strides.iter().copied()).collect(),
     };
     let reduced: Vec<bool> = (0..ndim).map(|k| axes.contains(&k)).collect();
@@ -518,14 +531,15 @@ where
             out_slice,
             start,
             red.combine,
-        );
+            name,
+        )?;
         return Ok(out);
     }
     let inner_reduced = reduced.last().copied().unwrap_or(false);
     if inner_reduced || kept.is_empty() {
-        reduce_runs(&src, &kept, &red_dims, out_slice, start, red);
+        reduce_runs(&src, &kept, &red_dims, out_slice, start, red, name)?;
     } else {
-        reduce_rows(&src, &kept, &red_dims, out_slice, start, red);
+        reduce_rows(&src, &kept, &red_dims, out_slice, start, red, name)?;
     }
     Ok(out)
 }
@@ -533,14 +547,17 @@ where
 /// Each result element folds the reduced axes; the innermost of those is
 /// `a`'s innermost axis, a run folded at once (contiguous: eight
 /// accumulators, pairwise, chunked).
+#[allow(clippy::too_many_arguments)]
 fn reduce_runs<T, F>(
-    src: &Strided,
+    src: &Strided<'_>,
     kept: &[(usize, isize)],
     red_dims: &[(usize, isize)],
     out: &mut [T],
     start: Option<T>,
     red: &Reduction<T, F>,
-) where
+    name: &str,
+) -> Result<(), Error>
+where
     T: Element,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
@@ -549,67 +566,53 @@ fn reduce_runs<T, F>(
         Some((last, rest)) => (rest, *last),
         None => (&[][..], (1, 0)),
     };
-    let size = std::mem::size_of::<T>() as isize;
-    let base = SyncPtr(src.base);
-    let fold_at = |off: isize| -> Option<T> {
+    let fold_at = |off: isize| -> Result<Option<T>, Error> {
         let mut acc = start;
-        let p = base;
-        crate::loops::for_each_offset(outer_red, |o| {
-            let first = p.0.wrapping_offset(off + o);
-            let r = if run.1 == size
-                && red.reorderable
-                && first as usize % std::mem::align_of::<T>() == 0
-            {
-                // SAFETY: `run.0` contiguous, aligned, valid `T`s of the
-                // array, which outlives this call.
-                let xs = unsafe { std::slice::from_raw_parts(first.cast::<T>(), run.0) };
-                fold_run(xs, f)
-            } else {
-                let mut r: Option<T> = None;
-                for i in 0..run.0 as isize {
-                    // SAFETY: element `i` of the run, valid by the layout.
-                    let x = unsafe {
-                        first
-                            .wrapping_offset(i * run.1)
-                            .cast::<T>()
-                            .read_unaligned()
-                    };
-                    r = Some(r.map_or(x, |acc| f(acc, x)));
-                }
-                r
+        crate::loops::try_for_each_offset(outer_red, |o| {
+            let line = line::<T>(&src.elems, off + o, run, name)?;
+            let r = match line.as_slice() {
+                Some(xs) if red.reorderable => fold_run(xs, f),
+                _ => line.iter().reduce(f),
             };
             if let Some(r) = r {
                 acc = Some(acc.map_or(r, |a| f(a, r)));
             }
-        });
-        acc
+            Ok::<(), Error>(())
+        })?;
+        Ok(acc)
     };
     let mut offsets = Vec::with_capacity(out.len());
     crate::loops::for_each_offset(kept, |o| offsets.push(o));
     let total = out.len() * red_dims.iter().map(|d| d.0).product::<usize>();
-    let fill = |(o, off): (&mut T, &isize)| {
-        if let Some(v) = fold_at(*off) {
+    let fill = |(o, off): (&mut T, &isize)| -> Result<(), Error> {
+        if let Some(v) = fold_at(*off)? {
             *o = v;
         }
+        Ok(())
     };
     if out.len() > 1 && total >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
-        out.par_iter_mut().zip(offsets.par_iter()).for_each(fill);
+        out.par_iter_mut()
+            .zip(offsets.par_iter())
+            .try_for_each(fill)
     } else {
-        out.iter_mut().zip(offsets.iter()).for_each(fill);
+        out.iter_mut().zip(offsets.iter()).try_for_each(fill)
     }
 }
 
 /// `a`'s innermost axis is kept: the result's innermost rows take each
 /// reduced row in turn, combined elementwise (a loop the compiler
 /// vectorises); rows split across threads by columns when large.
+#[allow(clippy::too_many_arguments)]
 fn reduce_rows<T, F>(
-    src: &Strided,
+    src: &Strided<'_>,
     kept: &[(usize, isize)],
     red_dims: &[(usize, isize)],
     out: &mut [T],
     start: Option<T>,
     red: &Reduction<T, F>,
-) where
+    name: &str,
+) -> Result<(), Error>
+where
     T: Element,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
@@ -622,38 +625,28 @@ fn reduce_rows<T, F>(
     crate::loops::for_each_offset(outer_kept, |o| row_offsets.push(o));
     let mut red_offsets = Vec::new();
     crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
-    let base = SyncPtr(src.base);
-    let size = std::mem::size_of::<T>() as isize;
     // Combines columns `cols` of every reduced row into `out_row`.
-    let combine_rows = |out_row: &mut [T], row_off: isize, col0: usize| {
-        let p = base;
+    let combine_rows = |out_row: &mut [T], row_off: isize, col0: usize| -> Result<(), Error> {
         for (r, &ro) in red_offsets.iter().enumerate() {
-            let first = p.0.wrapping_offset(row_off + ro + col0 as isize * row.1);
+            let off = row_off + ro + col0 as isize * row.1;
+            let line = line::<T>(&src.elems, off, (out_row.len(), row.1), name)?;
             let seed = r == 0 && start.is_none();
-            if row.1 == size && first as usize % std::mem::align_of::<T>() == 0 {
-                // SAFETY: `out_row.len()` contiguous, aligned, valid `T`s of
-                // the array, which outlives this call.
-                let xs = unsafe { std::slice::from_raw_parts(first.cast::<T>(), out_row.len()) };
-                if seed {
-                    out_row.copy_from_slice(xs);
-                } else {
+            match line.as_slice() {
+                Some(xs) if seed => out_row.copy_from_slice(xs),
+                Some(xs) => {
                     for (o, &x) in out_row.iter_mut().zip(xs) {
                         *o = f(*o, x);
                     }
                 }
-            } else {
-                for (j, o) in out_row.iter_mut().enumerate() {
-                    // SAFETY: element `j` of the row, valid by the layout.
-                    let x = unsafe {
-                        first
-                            .wrapping_offset(j as isize * row.1)
-                            .cast::<T>()
-                            .read_unaligned()
-                    };
-                    *o = if seed { x } else { f(*o, x) };
+                None => {
+                    for (j, o) in out_row.iter_mut().enumerate() {
+                        let x = line.get(j);
+                        *o = if seed { x } else { f(*o, x) };
+                    }
                 }
             }
         }
+        Ok(())
     };
     if let Some(s) = start {
         out.fill(s);
@@ -666,16 +659,21 @@ fn reduce_rows<T, F>(
             out_row
                 .par_chunks_mut(cols)
                 .enumerate()
-                .for_each(|(c, part)| combine_rows(part, row_off, c * cols));
+                .try_for_each(|(c, part)| combine_rows(part, row_off, c * cols))?;
         } else {
-            combine_rows(out_row, row_off, 0);
+            combine_rows(out_row, row_off, 0)?;
         }
     }
+    Ok(())
 }
 
 /// The byte offsets of a `bool` mask broadcast to `a`'s shape, or an error
 /// naming both shapes.
-fn mask_offsets(mask: &Array, a: &Array, name: &str) -> Result<(SyncPtr, Vec<isize>), Error> {
+fn mask_offsets<'a>(
+    mask: &'a Array,
+    a: &Array,
+    name: &str,
+) -> Result<(Elems<'a>, Vec<isize>), Error> {
     if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
         return Err(Error::MaskType {
             name: name.into(),
@@ -709,21 +707,22 @@ fn mask_offsets(mask: &Array, a: &Array, name: &str) -> Result<(SyncPtr, Vec<isi
             }
         };
     }
-    Ok((SyncPtr(mask.data_ptr()), strides))
+    Ok((Elems::of(mask), strides))
 }
 
 /// The masked reduction: element by element, skipping masked-out ones.
 #[allow(clippy::too_many_arguments)]
 fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
-    src: &Strided,
+    src: &Strided<'_>,
     kept: &[(usize, isize)],
     red_dims: &[(usize, isize)],
     reduced: &[bool],
-    mask: &(SyncPtr, Vec<isize>),
+    mask: &(Elems<'_>, Vec<isize>),
     out: &mut [T],
     start: T,
     f: F,
-) {
+    name: &str,
+) -> Result<(), Error> {
     let mk: Vec<(usize, isize)> = (0..reduced.len())
         .filter(|k| !reduced[*k])
         .map(|k| (src.dims[k].0, mask.1[k]))
@@ -743,22 +742,15 @@ fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
     for ((o, &ko), &mko) in out.iter_mut().zip(&kept_offsets).zip(&mask_kept) {
         let mut acc = start;
         for (&ro, &mro) in red_offsets.iter().zip(&mask_red) {
-            // SAFETY: the mask's element at this index (broadcast strides
-            // from its arrmeta); bools are 0 or 1.
-            let on = unsafe { *mask.0 .0.wrapping_offset(mko + mro) } != 0;
-            if on {
-                // SAFETY: the array's element at this index.
-                let x = unsafe {
-                    src.base
-                        .wrapping_offset(ko + ro)
-                        .cast::<T>()
-                        .read_unaligned()
-                };
+            // A `bool` mask's bytes are 0 or 1.
+            if element::<u8>(&mask.0, mko + mro, name)? != 0 {
+                let x = element::<T>(&src.elems, ko + ro, name)?;
                 acc = f(acc, x);
             }
         }
         *o = acc;
     }
+    Ok(())
 }
 
 /// Keeps the failure of the lowest row, as a serial run would report it.
@@ -1011,13 +1003,13 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
         .collect();
     let mut out = Array::zeros(&Type::with_dims(out_dims, A::Output::SCALAR.into())?)?;
     let out_slice = out.fresh_elements::<A::Output>();
-    let base = SyncPtr(a.data_ptr());
-    let contiguous_total =
-        kept.is_empty() && a.is_c_contiguous() && base.0 as usize % std::mem::align_of::<T>() == 0;
-    if contiguous_total {
-        let n: usize = shape.iter().product();
-        // SAFETY: `n` contiguous, aligned, valid `T`s of `a`.
-        let xs = unsafe { std::slice::from_raw_parts(base.0.cast::<T>(), n) };
+    let elems = Elems::of(a);
+    let size = std::mem::size_of::<T>() as isize;
+    let n: usize = shape.iter().product();
+    let whole = (kept.is_empty() && a.is_c_contiguous())
+        .then(|| elems.line::<T>(0, n, size)?.as_slice())
+        .flatten();
+    if let Some(xs) = whole {
         let run = |c: &[T]| c.iter().fold(acc.init(), |s, &x| acc.step(s, x));
         let parts: Vec<A::State> = if n >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
             xs.par_chunks(CHUNK).map(run).collect()
@@ -1037,8 +1029,7 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
     for (o, &ko) in out_slice.iter_mut().zip(&kept_offsets) {
         let mut s = acc.init();
         for &ro in &red_offsets {
-            // SAFETY: an element of `a` (offsets from its arrmeta).
-            let x = unsafe { base.0.wrapping_offset(ko + ro).cast::<T>().read_unaligned() };
+            let x = element::<T>(&elems, ko + ro, name)?;
             s = acc.step(s, x);
         }
         *o = acc.finish(s);
@@ -1103,16 +1094,11 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
     crate::loops::for_each_offset(&others_out, |o| out_lines.push(o));
     let (len, stride) = dims[axis];
     let ostep = out_strides[axis];
-    let base = a.data_ptr();
+    let elems = Elems::of(a);
     for (&so, &oo) in src_lines.iter().zip(&out_lines) {
+        let line = line::<T>(&elems, so, (len, stride), name)?;
         let mut acc: Option<T> = None;
-        for i in 0..len {
-            // SAFETY: element `i` of this line of `a`.
-            let x = unsafe {
-                base.wrapping_offset(so + i as isize * stride)
-                    .cast::<T>()
-                    .read_unaligned()
-            };
+        for (i, x) in line.iter().enumerate() {
             let v = acc.map_or(x, |p| f(p, x));
             out_slice[oo as usize + i * ostep] = v;
             acc = Some(v);

@@ -21,11 +21,12 @@ use super::ragged::{
     ACROSS_GROUPS, ACROSS_RUN, PARALLEL_ROWS,
 };
 use super::{
-    check_dtype, fold_pairwise_exact, normalize_axes, SyncPtr, BLOCK, CHUNK, PARALLEL_RUN,
+    check_dtype, element, fold_pairwise_exact, line, normalize_axes, BLOCK, CHUNK, PARALLEL_RUN,
 };
 use crate::array::Array;
 use crate::element::Element;
 use crate::error::Error;
+use crate::loops::Elems;
 
 mod sealed {
     pub trait Sealed {}
@@ -266,7 +267,7 @@ fn spread<T: Float>(a: &Array, args: &VarArgs<'_>, root: bool, name: &str) -> Re
     });
     let mut out = Array::for_overwrite(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
     let out_slice = out.fresh_elements::<T>();
-    let src = SyncPtr(a.data_ptr());
+    let src = Elems::of(a);
     let n: usize = red_dims.iter().map(|d| d.0).product();
     if let Some(mask) = args.mask {
         let (mp, mstrides) = super::mask_offsets(mask, a, name)?;
@@ -279,11 +280,19 @@ fn spread<T: Float>(a: &Array, args: &VarArgs<'_>, root: bool, name: &str) -> Re
             .filter(|k| reduced[*k])
             .map(|k| mdims[k])
             .collect();
-        variance_masked(src, (&kept, &red_dims), mp, (&mkept, &mred), out_slice, fin);
+        variance_masked(
+            src,
+            (&kept, &red_dims),
+            mp,
+            (&mkept, &mred),
+            out_slice,
+            fin,
+            name,
+        )?;
     } else if reduced.last() == Some(&false) && !red_dims.is_empty() {
-        variance_lines(src, &kept, &red_dims, out_slice, n, fin);
+        variance_lines(src, &kept, &red_dims, out_slice, (n, fin), name)?;
     } else {
-        variance_runs(src, &kept, &red_dims, out_slice, n, fin);
+        variance_runs(src, &kept, &red_dims, out_slice, (n, fin), name)?;
     }
     Ok(out)
 }
@@ -292,67 +301,62 @@ fn spread<T: Float>(a: &Array, args: &VarArgs<'_>, root: bool, name: &str) -> Re
 /// axis (`a`'s innermost): two passes over them, a contiguous run read as
 /// it is, a strided one gathered first.
 fn variance_runs<T: Float>(
-    src: SyncPtr,
+    src: Elems<'_>,
     kept: &[(usize, isize)],
     red_dims: &[(usize, isize)],
     out: &mut [T],
-    n: usize,
-    fin: Finish,
-) {
+    (n, fin): (usize, Finish),
+    name: &str,
+) -> Result<(), Error> {
     let (outer, run) = match red_dims.split_last() {
         Some((last, rest)) => (rest, *last),
         None => (&[][..], (1, 0)),
     };
-    let size = std::mem::size_of::<T>() as isize;
-    let group = |off: isize| -> T {
-        let p = src;
+    let group = |off: isize| -> Result<T, Error> {
         let mut scratch: Vec<T> = Vec::new();
-        // Run `o` of this group as a slice.
-        let mut with_run = |o: isize, f: &mut dyn FnMut(&[T])| {
-            let first = p.0.wrapping_offset(off + o);
-            if run.1 == size && first as usize % std::mem::align_of::<T>() == 0 {
-                // SAFETY: `run.0` contiguous, aligned, valid `T`s of the
-                // array (offsets from its arrmeta), which outlives this call.
-                f(unsafe { std::slice::from_raw_parts(first.cast::<T>(), run.0) });
-            } else {
-                scratch.clear();
-                // SAFETY: element `i` of the run, valid by the layout.
-                scratch.extend((0..run.0 as isize).map(|i| unsafe {
-                    first
-                        .wrapping_offset(i * run.1)
-                        .cast::<T>()
-                        .read_unaligned()
-                }));
-                f(&scratch);
+        // Run `o` of this group as a slice: borrowed when contiguous and
+        // aligned, gathered otherwise.
+        let mut with_run = |o: isize, f: &mut dyn FnMut(&[T])| -> Result<(), Error> {
+            let line = line::<T>(&src, off + o, run, name)?;
+            match line.as_slice() {
+                Some(xs) => f(xs),
+                None => {
+                    scratch.clear();
+                    scratch.extend(line.iter());
+                    f(&scratch);
+                }
             }
+            Ok(())
         };
         let mut total = T::ZERO;
-        crate::loops::for_each_offset(outer, |o| {
-            with_run(o, &mut |xs| total = total + sum_run(xs, |x| x));
-        });
+        crate::loops::try_for_each_offset(outer, |o| {
+            with_run(o, &mut |xs| total = total + sum_run(xs, |x| x))
+        })?;
         let mean = total / T::of_count(n);
         let mut squares = T::ZERO;
-        crate::loops::for_each_offset(outer, |o| {
+        crate::loops::try_for_each_offset(outer, |o| {
             with_run(o, &mut |xs| {
                 squares = squares
                     + sum_run(xs, |x| {
                         let d = x - mean;
                         d * d
                     })
-            });
-        });
-        fin.of(squares, n)
+            })
+        })?;
+        Ok(fin.of(squares, n))
     };
     let mut offsets = Vec::with_capacity(out.len());
     crate::loops::for_each_offset(kept, |o| offsets.push(o));
+    let fill = |(o, &off): (&mut T, &isize)| -> Result<(), Error> {
+        *o = group(off)?;
+        Ok(())
+    };
     if out.len() > 1 && out.len() * n >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
         out.par_iter_mut()
             .zip(offsets.par_iter())
-            .for_each(|(o, &off)| *o = group(off));
+            .try_for_each(fill)
     } else {
-        for (o, &off) in out.iter_mut().zip(&offsets) {
-            *o = group(off);
-        }
+        out.iter_mut().zip(offsets.iter()).try_for_each(fill)
     }
 }
 
@@ -360,48 +364,40 @@ fn variance_runs<T: Float>(
 /// the reduced lines of `a` element by element, twice — the means, then
 /// the squared deviations — split by columns across threads when large.
 fn variance_lines<T: Float>(
-    src: SyncPtr,
+    src: Elems<'_>,
     kept: &[(usize, isize)],
     red_dims: &[(usize, isize)],
     out: &mut [T],
-    n: usize,
-    fin: Finish,
-) {
-    let (outer_kept, line) = kept
+    (n, fin): (usize, Finish),
+    name: &str,
+) -> Result<(), Error> {
+    let (outer_kept, step) = kept
         .split_last()
         .map_or((&[][..], (1, 0)), |(l, r)| (r, *l));
-    let width = line.0.max(1);
+    let width = step.0.max(1);
     let mut line_offsets = Vec::new();
     crate::loops::for_each_offset(outer_kept, |o| line_offsets.push(o));
     let mut red_offsets = Vec::new();
     crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
     let count = T::of_count(n);
-    let size = std::mem::size_of::<T>() as isize;
     // Columns `col0..col0 + part.len()` of the result line at `off`.
-    let columns = |part: &mut [T], off: isize, col0: usize| {
-        let p = src;
+    let columns = |part: &mut [T], off: isize, col0: usize| -> Result<(), Error> {
         let width = part.len();
         let mut scratch: Vec<T> = Vec::new();
         // Reduced line `ro`'s columns as a slice: borrowed when
         // contiguous and aligned, gathered otherwise.
-        let mut with_line = |ro: isize, f: &mut dyn FnMut(&[T])| {
-            let first = p.0.wrapping_offset(off + ro + col0 as isize * line.1);
-            if line.1 == size && first as usize % std::mem::align_of::<T>() == 0 {
-                // SAFETY: `part.len()` contiguous, aligned, valid `T`s of
-                // the array (offsets from its arrmeta), which outlives
-                // this call.
-                f(unsafe { std::slice::from_raw_parts(first.cast::<T>(), width) });
-            } else {
-                scratch.clear();
-                // SAFETY: column `j` of the reduced line, valid by the layout.
-                scratch.extend((0..width as isize).map(|j| unsafe {
-                    first
-                        .wrapping_offset(j * line.1)
-                        .cast::<T>()
-                        .read_unaligned()
-                }));
-                f(&scratch);
+        let mut with_line = |ro: isize, f: &mut dyn FnMut(&[T])| -> Result<(), Error> {
+            let at = off + ro + col0 as isize * step.1;
+            let cols = line::<T>(&src, at, (width, step.1), name)?;
+            match cols.as_slice() {
+                Some(xs) => f(xs),
+                None => {
+                    scratch.clear();
+                    scratch.extend(cols.iter());
+                    f(&scratch);
+                }
             }
+            Ok(())
         };
         let mut means = vec![T::ZERO; part.len()];
         for &ro in &red_offsets {
@@ -409,7 +405,7 @@ fn variance_lines<T: Float>(
                 for (m, &x) in means.iter_mut().zip(xs) {
                     *m = *m + x;
                 }
-            });
+            })?;
         }
         for m in &mut means {
             *m = *m / count;
@@ -421,11 +417,12 @@ fn variance_lines<T: Float>(
                     let d = x - m;
                     *s = *s + d * d;
                 }
-            });
+            })?;
         }
         for s in part.iter_mut() {
             *s = fin.of(*s, n);
         }
+        Ok(())
     };
     let parallel = out.len() * n >= PARALLEL_RUN && rayon::current_num_threads() > 1;
     for (out_line, &off) in out.chunks_mut(width).zip(&line_offsets) {
@@ -441,13 +438,14 @@ fn variance_lines<T: Float>(
             out_line
                 .par_chunks_mut(cols)
                 .enumerate()
-                .for_each(|(c, part)| columns(part, off, c * cols));
+                .try_for_each(|(c, part)| columns(part, off, c * cols))?;
         } else {
             for (c, part) in out_line.chunks_mut(cols).enumerate() {
-                columns(part, off, c * cols);
+                columns(part, off, c * cols)?;
             }
         }
     }
+    Ok(())
 }
 
 /// Dimensions as (size, byte stride) pairs.
@@ -456,13 +454,14 @@ type Dims<'a> = &'a [(usize, isize)];
 /// The masked variance of fixed dimensions: element by element, each
 /// group's kept elements read twice.
 fn variance_masked<T: Float>(
-    src: SyncPtr,
+    src: Elems<'_>,
     (kept, red_dims): (Dims<'_>, Dims<'_>),
-    mask: SyncPtr,
+    mask: Elems<'_>,
     (mkept, mred): (Dims<'_>, Dims<'_>),
     out: &mut [T],
     fin: Finish,
-) {
+    name: &str,
+) -> Result<(), Error> {
     let offsets = |dims: &[(usize, isize)]| {
         let mut v = Vec::new();
         crate::loops::for_each_offset(dims, |o| v.push(o));
@@ -474,24 +473,23 @@ fn variance_masked<T: Float>(
         offsets(mkept),
         offsets(mred),
     );
+    let mut xs: Vec<T> = Vec::new();
     for ((o, &k), &mk) in out.iter_mut().zip(&ko).zip(&mko) {
-        let elements = || {
-            ro.iter().zip(&mro).filter_map(move |(&r, &mr)| {
-                // SAFETY: the mask's element at this index (broadcast
-                // strides from its arrmeta); bools are 0 or 1.
-                let on = unsafe { *mask.0.wrapping_offset(mk + mr) } != 0;
-                // SAFETY: the array's element at this index.
-                on.then(|| unsafe { src.0.wrapping_offset(k + r).cast::<T>().read_unaligned() })
-            })
-        };
-        let (sum, n) = elements().fold((T::ZERO, 0usize), |(s, n), x| (s + x, n + 1));
-        let mean = sum / T::of_count(n);
-        let squares = elements().fold(T::ZERO, |s, x| {
+        // The group's kept elements (a `bool` mask's bytes are 0 or 1).
+        xs.clear();
+        for (&r, &mr) in ro.iter().zip(&mro) {
+            if element::<u8>(&mask, mk + mr, name)? != 0 {
+                xs.push(element::<T>(&src, k + r, name)?);
+            }
+        }
+        let mean = xs.iter().fold(T::ZERO, |s, &x| s + x) / T::of_count(xs.len());
+        let squares = xs.iter().fold(T::ZERO, |s, &x| {
             let d = x - mean;
             s + d * d
         });
-        *o = fin.of(squares, n);
+        *o = fin.of(squares, xs.len());
     }
+    Ok(())
 }
 
 /// The variance (or its root) of one unmasked row longer than [`BLOCK`]:

@@ -19,7 +19,7 @@ use super::moments::{Finish, Float};
 use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
-use crate::element::Element;
+use crate::element::{bytes_of, cast_slice, read, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 
@@ -122,20 +122,12 @@ impl<'a> Rows<'a> {
                 .checked_mul(size)
                 .and_then(|n| self.vals.get(start..start.checked_add(n)?))
                 .ok_or_else(outside)?;
-            if bytes.as_ptr() as usize % std::mem::align_of::<T>() == 0 {
-                // SAFETY: `bytes` holds `len` `T`s laid end to end, aligned
-                // for `T`, inside a block that holds valid values of the
-                // array's data type `T` and outlives `'a`.
-                let xs = unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), len) };
+            if let Some(xs) = cast_slice(bytes) {
                 return Ok(Cow::Borrowed(xs));
             }
         }
         (0..len)
-            .map(|i| {
-                let bytes = span(i).ok_or_else(outside)?;
-                // SAFETY: `size` bytes of a valid `T` (read unaligned).
-                Ok(unsafe { bytes.as_ptr().cast::<T>().read_unaligned() })
-            })
+            .map(|i| span(i).and_then(read).ok_or_else(outside))
             .collect::<Result<Vec<T>, Error>>()
             .map(Cow::Owned)
     }
@@ -190,16 +182,10 @@ impl<'a, T: Element> RowSlices<'a, T> {
         }
         let size = std::mem::size_of::<T>();
         let first = usize::try_from(self.offset + start as i64 as i128).ok()?;
-        let bytes = self
-            .vals
-            .get(first..first.checked_add((len as usize).checked_mul(size)?)?)?;
-        if bytes.as_ptr() as usize % std::mem::align_of::<T>() != 0 {
-            return None;
-        }
-        // SAFETY: `bytes` holds `len` `T`s laid end to end, aligned for
-        // `T`, inside a block that holds valid values of the array's data
-        // type `T` at its rows (a validated array's rows lie in it).
-        Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<T>(), len as usize) })
+        cast_slice(
+            self.vals
+                .get(first..first.checked_add((len as usize).checked_mul(size)?)?)?,
+        )
     }
 }
 
@@ -215,13 +201,7 @@ impl<'a, T: Element> RowSlices<'a, T> {
             return None;
         }
         let bytes = self.vals.get(usize::try_from(self.offset).ok()?..)?;
-        if bytes.as_ptr() as usize % std::mem::align_of::<B>() != 0 {
-            return None;
-        }
-        // SAFETY: the bytes are initialised (a block's always are), lie in
-        // a block that outlives `'a`, and are aligned for `B`, a plain
-        // integer for which every bit pattern is a value.
-        Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<B>(), bytes.len() / size) })
+        cast_slice(&bytes[..bytes.len() / size * size])
     }
 
     /// Row `r`'s first element's index in [`Self::lanes`] and its length,
@@ -281,7 +261,7 @@ const KEEP: [u64; 2 * WIDE] = {
 /// An element's bits, as the unsigned integer of its size: lanes are
 /// selected with bit masks (no branch per lane).
 trait Lane:
-    Copy
+    Element
     + std::ops::BitAnd<Output = Self>
     + std::ops::BitOr<Output = Self>
     + std::ops::Not<Output = Self>
@@ -304,15 +284,19 @@ impl Lane for u64 {
     }
 }
 
-/// The `T` whose bits `b` holds.
-///
-/// # Safety
-///
-/// `B` and `T` have the same size, and the bits are those of a valid `T`.
+/// The `T` whose bits `b` holds, or `neutral` where `B` is not `T`'s
+/// size (never: lanes are only made at `T`'s size and alignment, for the
+/// integer and float types, whose every bit pattern is a value). Compiles
+/// to no instruction.
 #[inline(always)]
-unsafe fn from_bits<T: Element, B: Lane>(b: B) -> T {
-    // SAFETY: by the contract.
-    unsafe { std::mem::transmute_copy(&b) }
+fn from_bits<T: Element, B: Lane>(b: B, neutral: T) -> T {
+    read(bytes_of(&b)).unwrap_or(neutral)
+}
+
+/// `x`'s bits as a lane (zero where `B` is not `T`'s size: never).
+#[inline(always)]
+fn to_bits<T: Element, B: Lane>(x: T) -> B {
+    read(bytes_of(&x)).unwrap_or(B::mask(0))
 }
 
 /// Block `at` of `lanes`, if it lies inside.
@@ -322,12 +306,8 @@ fn block<B: Lane>(lanes: &[B], at: usize) -> Option<&[B; WIDE]> {
 }
 
 /// Block `at`'s first `n` lanes as `T`s, the rest `fill`'s bits.
-///
-/// # Safety
-///
-/// Those `n` lanes and `fill` are the bits of valid `T`s.
 #[inline(always)]
-unsafe fn masked<T: Element, B: Lane>(
+fn masked<T: Element, B: Lane>(
     lanes: &[B],
     at: usize,
     n: usize,
@@ -338,24 +318,18 @@ unsafe fn masked<T: Element, B: Lane>(
     let mut out = [neutral; WIDE];
     for k in 0..WIDE {
         let m = B::mask(keep[k]);
-        // SAFETY: by the contract (a kept lane is one of the `n`).
-        out[k] = unsafe { from_bits((b[k] & m) | (fill & !m)) };
+        out[k] = from_bits((b[k] & m) | (fill & !m), neutral);
     }
     Some(out)
 }
 
 /// Block `at` as `T`s.
-///
-/// # Safety
-///
-/// Its lanes are the bits of valid `T`s.
 #[inline(always)]
-unsafe fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Option<[T; WIDE]> {
+fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Option<[T; WIDE]> {
     let b = block(lanes, at)?;
     let mut out = [neutral; WIDE];
     for k in 0..WIDE {
-        // SAFETY: by the contract.
-        out[k] = unsafe { from_bits(b[k]) };
+        out[k] = from_bits(b[k], neutral);
     }
     Some(out)
 }
@@ -366,41 +340,30 @@ unsafe fn whole<T: Element, B: Lane>(lanes: &[B], at: usize, neutral: T) -> Opti
 /// results unchanged), so a short row takes no branch on its length; the
 /// lanes then combine in a pairwise tree down to [`QUAD`] lanes, which
 /// [`finish`] combines. `None` if a block would reach past `lanes`.
-///
-/// # Safety
-///
-/// `B` has `T`'s size, and `lanes[s..s + len]` are the bits of valid
-/// `T`s.
 #[inline(always)]
-unsafe fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T, G: Fn(T) -> T>(
+fn fold_wide<T: Element, B: Lane, F: Fn(T, T) -> T, G: Fn(T) -> T>(
     lanes: &[B],
     (s, len): (usize, usize),
     fill: T,
     g: &G,
     f: &F,
 ) -> Option<[T; QUAD]> {
-    // SAFETY: the same size, by the contract; any bits are a `B`.
-    let bits: B = unsafe { std::mem::transmute_copy(&fill) };
+    let bits: B = to_bits(fill);
     let mut acc = if len <= WIDE {
-        // SAFETY: the first `len` lanes are the row's, valid `T`s by the
-        // contract; `bits` are `fill`'s.
-        unsafe { masked(lanes, s, len, (bits, fill)) }?.map(g)
+        masked(lanes, s, len, (bits, fill))?.map(g)
     } else {
-        // SAFETY: the row is longer than a block: all its lanes are the
-        // row's.
-        let mut acc = unsafe { whole(lanes, s, fill) }?.map(g);
+        let mut acc = whole(lanes, s, fill)?.map(g);
         let (mut at, end) = (s + WIDE, s.checked_add(len)?);
         while end - at >= WIDE {
-            // SAFETY: a whole block before the row's end.
-            let b: [T; WIDE] = unsafe { whole(lanes, at, fill) }?;
+            let b: [T; WIDE] = whole(lanes, at, fill)?;
             for k in 0..WIDE {
                 acc[k] = f(acc[k], g(b[k]));
             }
             at += WIDE;
         }
         if at < end {
-            // SAFETY: the first `end - at` lanes are the row's last ones.
-            let b: [T; WIDE] = unsafe { masked(lanes, at, end - at, (bits, fill)) }?;
+            // The first `end - at` lanes are the row's last ones.
+            let b: [T; WIDE] = masked(lanes, at, end - at, (bits, fill))?;
             for k in 0..WIDE {
                 acc[k] = f(acc[k], g(b[k]));
             }
@@ -562,18 +525,13 @@ fn fold_quad<T: Element, B: Lane, F: Fn(T, T) -> T>(
 ) -> usize {
     match span {
         Some((_, 0)) => 0,
-        Some((s, len)) if len <= BLOCK => {
-            // SAFETY: `lanes` are `T`-sized (from `RowSlices::lanes`) and
-            // the row's elements are valid `T`s, of a validated array
-            // (`span` placed them; `fold_wide` checks the bounds).
-            match unsafe { fold_wide(lanes, (s, len), neutral, &itself, f) } {
-                Some(v) => {
-                    *q = v;
-                    len
-                }
-                None => SLOW,
+        Some((s, len)) if len <= BLOCK => match fold_wide(lanes, (s, len), neutral, &itself, f) {
+            Some(v) => {
+                *q = v;
+                len
             }
-        }
+            None => SLOW,
+        },
         _ => SLOW,
     }
 }
@@ -1196,8 +1154,7 @@ impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
                     let mean = means[i];
                     let dev = |x: T| (x - mean) * (x - mean);
                     let span = spans[i].unwrap_or_default();
-                    // SAFETY: as in the first pass, which read these blocks.
-                    match unsafe { fold_wide(lanes, span, mean, &dev, &add) } {
+                    match fold_wide(lanes, span, mean, &dev, &add) {
                         Some(q) => quads[i] = q,
                         None => lens[i] = SLOW,
                     }
@@ -1520,9 +1477,7 @@ impl<T: Element> Across<'_, T> {
         f: F,
     ) -> Result<Vec<Vec<T>>, Error> {
         let neutral = self.neutral;
-        // SAFETY: `B` is `T`-sized (from `RowSlices::lanes`); any bits are
-        // a `B`.
-        let fill: B = unsafe { std::mem::transmute_copy(&neutral) };
+        let fill: B = to_bits(neutral);
         let mut lines: Vec<Vec<T>> = vec![vec![neutral; WIDE]; self.ngroups];
         let mut used = vec![0usize; self.ngroups];
         for r in range {
@@ -1533,10 +1488,7 @@ impl<T: Element> Across<'_, T> {
             };
             let (line, used) = (&mut lines[g], &mut used[g]);
             if let Some((s, len)) = self.walk.span(r).filter(|&(_, len)| len <= WIDE) {
-                // SAFETY: the row's `len` lanes are valid `T`s (a
-                // validated array's, placed by `span`; `masked` checks the
-                // bounds) and `fill` is `neutral`'s bits.
-                if let Some(b) = unsafe { masked::<T, B>(lanes, s, len, (fill, neutral)) } {
+                if let Some(b) = masked::<T, B>(lanes, s, len, (fill, neutral)) {
                     let head = &mut line[..WIDE];
                     for k in 0..WIDE {
                         head[k] = f(head[k], b[k]);
