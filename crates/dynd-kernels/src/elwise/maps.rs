@@ -189,6 +189,16 @@ impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'stati
                         .write_unaligned((self.f)(a.add(i).read_unaligned(), y))
                 };
             }
+        } else if unit(dst_stride, size_of::<R>()) && sa == 0 && unit(sb, size_of::<B>()) {
+            // SAFETY: the broadcast element is valid by the contract.
+            let x = unsafe { a.read_unaligned() };
+            for i in 0..count {
+                // SAFETY: `count` contiguous elements, by the contract.
+                unsafe {
+                    d.add(i)
+                        .write_unaligned((self.f)(x, b.add(i).read_unaligned()))
+                };
+            }
         } else {
             for i in 0..count as isize {
                 // SAFETY: `count` strided elements on each side, by the contract.
