@@ -67,11 +67,14 @@ fn total(c: &mut Criterion) {
         })
     });
     g.bench_function("ndarray_std", |b| b.iter(|| black_box(&na).std(0.0)));
-    // The generic reduction of any associative callable: log2 n
-    // elementwise calls on strided views.
+    // The generic reduction of any associative callable: elementwise
+    // calls on strided views, level by level in cache-sized blocks.
     let add_reduce = builtins::get("add.reduce").unwrap();
     g.bench_function("dynd_add_reduce", |b| {
         b.iter(|| add_reduce.call(&[black_box(&a)]).unwrap())
+    });
+    g.bench_function("dynd_add_reduce_serial", |b| {
+        b.iter(|| serial.install(|| add_reduce.call(&[black_box(&a)]).unwrap()))
     });
     g.finish();
 }

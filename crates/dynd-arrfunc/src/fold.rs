@@ -7,10 +7,13 @@
 //! Any` that folds the array over its axes by calling the operation on
 //! whole sub-arrays: the elements of an axis are paired neighbour with
 //! neighbour (two strided views), the pairs combined in one elementwise
-//! call, and so on — `log2 n` calls per axis, a pairwise tree (accurate
-//! for floating-point sums), and since neighbours stay in order only
-//! associativity is needed, not commutativity. Axes are folded innermost
-//! first, which keeps every element in C order too.
+//! call, and so on — a pairwise tree (accurate for floating-point sums),
+//! and since neighbours stay in order only associativity is needed, not
+//! commutativity. A long axis folds in blocks of about 128 Ki elements,
+//! each block's first levels while it is in cache (on several threads
+//! for a large array), and the blocks' results then fold side by side in
+//! order. Axes are folded innermost first, which keeps every element
+//! in C order too.
 //!
 //! ```
 //! use dynd::func::{builtins, Callable};
@@ -40,6 +43,7 @@
 //! generic path does not. [`Callable::accumulate`] gives the scan
 //! (`NAME.accumulate`), along a fixed axis or each ragged row.
 
+use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::reduce::normalize_axes;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
 use dynd_macros::checked_signature;
@@ -387,28 +391,113 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
     squeeze(x)
 }
 
-/// `x` folded along axis `k` (of length `n`, at least 1) to length 1:
-/// neighbours paired level by level, an odd last element kept aside and
-/// combined at the end in order.
-fn fold_axis(op: &Callable, mut x: Array, k: usize, mut n: usize) -> Result<Array, Error> {
-    let view = |x: &Array, start: usize, stop: usize, step: i64| -> Result<Array, Error> {
-        let mut index = vec![Index::ALL; k];
-        index.push(Index::slice(Some(start as i64), Some(stop as i64), step));
-        x.index(&index)
+/// Elements per block of a fold along an axis: a block's first levels
+/// run while its elements are in cache (1 MiB of `float64`, the size of
+/// this machine's L2), on several threads for a large array.
+const FOLD_BLOCK: usize = 1 << 17;
+
+/// The indices along the axis that a block keeps after its levels in
+/// cache: below that, a call of the operation costs more than its
+/// elements, so the blocks' results join (in order) for the last levels.
+const BLOCK_KEEPS: usize = 64;
+
+/// `x` folded along axis `k` (of length `n`, at least 1) to length 1.
+///
+/// A long axis is cut into blocks of about [`FOLD_BLOCK`] elements (a
+/// power of two indices each): each block is halved level by level in
+/// cache down to [`BLOCK_KEEPS`] indices, the blocks' results are laid
+/// side by side in order, and that is folded as a short axis
+/// ([`fold_run`]). Every element stays in order, and each level pairs
+/// neighbours, so the tree stays pairwise (its depth `log2 n` plus one).
+/// The result does not depend on the number of threads.
+fn fold_axis(op: &Callable, x: Array, k: usize, n: usize) -> Result<Array, Error> {
+    let shape = x.ty().fixed_shape().unwrap_or_default();
+    let elements: usize = shape.iter().product();
+    let per_index = (elements / n.max(1)).max(1);
+    let block = (FOLD_BLOCK / per_index).max(1);
+    // A power of two, so that every block but the last halves exactly.
+    let block = 1usize << (usize::BITS - 1 - block.leading_zeros());
+    if n <= block || block <= BLOCK_KEEPS {
+        // Short, or wide (few indices per block): the calls are long
+        // already.
+        return fold_run(op, x, k, n);
+    }
+    let fold_block = |&start: &usize| -> Result<Array, Error> {
+        let stop = (start + block).min(n);
+        let part = axis_view(&x, k, start, stop, 1)?;
+        if stop - start < block {
+            return fold_run(op, part, k, stop - start);
+        }
+        halve(op, part, k, block, BLOCK_KEEPS)
     };
+    let starts: Vec<usize> = (0..n).step_by(block).collect();
+    let parts: Vec<Array> = if elements >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+        use rayon::prelude::*;
+        starts
+            .par_iter()
+            .map(fold_block)
+            .collect::<Result<_, _>>()?
+    } else {
+        starts.iter().map(fold_block).collect::<Result<_, _>>()?
+    };
+    // The blocks' results side by side, in order.
+    let lens: Vec<usize> = parts
+        .iter()
+        .map(|p| p.ty().fixed_shape().map_or(1, |s| s[k]))
+        .collect();
+    let mut joined_shape = shape;
+    joined_shape[k] = lens.iter().sum();
+    let mut joined = Array::zeros(&Type::with_dims(
+        joined_shape.iter().map(|n| Dim::Fixed(*n)),
+        x.dtype().clone(),
+    )?)?;
+    let mut at = 0;
+    for (part, len) in parts.iter().zip(&lens) {
+        let mut index = vec![Index::ALL; k];
+        index.push(Index::slice(Some(at as i64), Some((at + len) as i64), 1));
+        joined.assign_at(&index, part, ErrorMode::NoCheck)?;
+        at += len;
+    }
+    fold_run(op, joined, k, at)
+}
+
+/// `x`, whose axis `k` has `n` indices (`keep` times a power of two),
+/// folded level by level to `keep` indices: neighbours paired at each.
+fn halve(op: &Callable, mut x: Array, k: usize, mut n: usize, keep: usize) -> Result<Array, Error> {
+    while n > keep {
+        let even = axis_view(&x, k, 0, n, 2)?;
+        let odd = axis_view(&x, k, 1, n, 2)?;
+        x = op.call(&[&even, &odd])?;
+        n /= 2;
+    }
+    Ok(x)
+}
+
+/// `x` indexed `start..stop` (by `step`) along axis `k`.
+fn axis_view(x: &Array, k: usize, start: usize, stop: usize, step: i64) -> Result<Array, Error> {
+    let mut index = vec![Index::ALL; k];
+    index.push(Index::slice(Some(start as i64), Some(stop as i64), step));
+    x.index(&index)
+}
+
+/// `x` folded along axis `k` (of length `n`, at least 1) to length 1:
+/// neighbours paired level by level (one call of `op` per level, on two
+/// strided views), an odd last element kept aside and combined at the end
+/// in order.
+fn fold_run(op: &Callable, mut x: Array, k: usize, mut n: usize) -> Result<Array, Error> {
     // Everything right of what `x` still covers, folded.
     let mut tail: Option<Array> = None;
     while n > 1 {
         let half = n / 2;
         if n % 2 == 1 {
-            let last = view(&x, n - 1, n, 1)?;
+            let last = axis_view(&x, k, n - 1, n, 1)?;
             tail = Some(match tail {
                 None => last,
                 Some(t) => op.call(&[&last, &t])?,
             });
         }
-        let even = view(&x, 0, 2 * half, 2)?;
-        let odd = view(&x, 1, 2 * half, 2)?;
+        let even = axis_view(&x, k, 0, 2 * half, 2)?;
+        let odd = axis_view(&x, k, 1, 2 * half, 2)?;
         x = op.call(&[&even, &odd])?;
         n = half;
     }

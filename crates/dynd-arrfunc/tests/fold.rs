@@ -197,3 +197,72 @@ fn na_propagates_through_a_fold_as_through_the_operation() {
     );
     assert_eq!(run(&add, &a, &[]).unwrap(), "null : ?int64");
 }
+
+/// Axes long enough to fold in blocks (of about 2^17 elements, a power of
+/// two indices each) and then across the blocks: sums equal the builtin's
+/// exactly (integers), `first` and `last` still give the first and last
+/// element along the axis (order kept across blocks and the odd ones
+/// out), and a float sum stays a pairwise tree (within a few ulps of an
+/// exact sum where a sequential one drifts).
+#[test]
+fn long_axes_fold_in_blocks_in_order() {
+    let first = Callable::map2("first", |x: i64, _: i64| x)
+        .associative(None)
+        .unwrap()
+        .reduce()
+        .unwrap();
+    let last = Callable::map2("last", |_: i64, y: i64| y)
+        .associative(None)
+        .unwrap()
+        .reduce()
+        .unwrap();
+    let add = builtins::get("add.reduce").unwrap();
+    let sum = builtins::get("sum").unwrap();
+    // Lengths around the block sizes (whole blocks and a part), and axes
+    // too short or too wide to be cut.
+    for (shape, axis) in [
+        (vec![131_072 + 1], 0i64),
+        (vec![3 * 131_072 + 5], 0),
+        (vec![5 * 16_384 + 3, 8], 0),
+        (vec![7, 11 * 16_384 + 1], 1),
+        (vec![3, 4099, 5], 1),
+        (vec![300, 2100], 0),
+    ] {
+        let n: usize = shape.iter().product();
+        let data: Vec<i64> = (0..n as i64).map(|i| (i * 7919) % 1001 - 500).collect();
+        let a = Array::from_shape_vec(&shape, data).unwrap();
+        let ax = Array::from_scalar(axis);
+        let kw = [("axis", &ax)];
+        assert_eq!(run(&add, &a, &kw), run(&sum, &a, &kw), "{shape:?}");
+        let index = |at: i64| -> Vec<Index> {
+            (0..shape.len())
+                .map(|k| {
+                    if k as i64 == axis {
+                        Index::At(at)
+                    } else {
+                        Index::ALL
+                    }
+                })
+                .collect()
+        };
+        let f = first.call_kw(&[&a], &kw).unwrap();
+        assert_eq!(
+            f.to_string(),
+            a.index(&index(0)).unwrap().to_string(),
+            "{shape:?}"
+        );
+        let l = last.call_kw(&[&a], &kw).unwrap();
+        assert_eq!(
+            l.to_string(),
+            a.index(&index(-1)).unwrap().to_string(),
+            "{shape:?}"
+        );
+    }
+    // 0.1 added 200 001 times: a sequential sum is off by about 1e-8
+    // here; a pairwise tree by far less.
+    let n = 200_001;
+    let a = Array::from_vec(vec![0.1f64; n]);
+    let got = add.call(&[&a]).unwrap().to_vec::<f64>().unwrap()[0];
+    let exact = 0.1f64 * n as f64;
+    assert!((got - exact).abs() < 1e-9, "{got} vs {exact}");
+}
