@@ -189,6 +189,23 @@ impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'stati
                         .write_unaligned((self.f)(a.add(i).read_unaligned(), y))
                 };
             }
+        } else if unit(dst_stride, size_of::<R>())
+            && unit(sa, 2 * size_of::<A>())
+            && unit(sb, 2 * size_of::<B>())
+        {
+            // Neighbours paired (the even and odd elements of one line, as
+            // a fold's levels take them): constant strides, which the
+            // compiler vectorises as interleaved loads.
+            for i in 0..count {
+                // SAFETY: `count` elements two apart on each side, by the
+                // contract.
+                unsafe {
+                    d.add(i).write_unaligned((self.f)(
+                        a.add(2 * i).read_unaligned(),
+                        b.add(2 * i).read_unaligned(),
+                    ))
+                };
+            }
         } else if unit(dst_stride, size_of::<R>()) && sa == 0 && unit(sb, size_of::<B>()) {
             // SAFETY: the broadcast element is valid by the contract.
             let x = unsafe { a.read_unaligned() };
