@@ -1,7 +1,7 @@
 //! Elementwise kernels over several inputs: broadcasting, ragged rows,
 //! merged loops, errors, and a naive reference.
 
-use dynd_kernels::elwise::{map1, map2};
+use dynd_kernels::elwise::{apply, map1, map2, Leaf};
 use dynd_kernels::{array, Array, Error, Index};
 use proptest::prelude::*;
 
@@ -336,4 +336,67 @@ fn nullable_leaves_see_na_in_option_parameters_and_propagate_it_in_plain_ones() 
     let ys = Array::from_json("[0, null, 2]", Some(&t("3 * ?int64"))).unwrap();
     let r = apply(&[&Array::from_vec(vec![4i64, 4, 4]), &ys], &half2).unwrap();
     assert_eq!(r.to_string(), "[null, null, 2]");
+}
+
+/// Views that walk as one loop of one stride (every other element,
+/// reversed, every third backwards, a C-order 2-d view of a 1-d run) take
+/// the flat path with their stride, on one thread and across threads
+/// (past the parallel threshold), and match a naive loop (`map2` there:
+/// the kernel path).
+#[test]
+fn views_of_one_stride_run_flat_with_their_stride() {
+    for n in [7usize, 300_001] {
+        let base = Array::from_vec((0..3 * n).map(|i| i as f64).collect());
+        let other = Array::from_vec((0..3 * n).map(|i| (i % 17) as f64).collect());
+        let take = |a: &Array, start: i64, step: i64| {
+            let stop = if step > 0 {
+                None
+            } else {
+                Some(-(3 * n as i64) - 1)
+            };
+            let v = a.index(&[Index::slice(Some(start), stop, step)]).unwrap();
+            v.index(&[Index::slice(None, Some(n as i64), 1)]).unwrap()
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        for (x, y) in [
+            (take(&base, 0, 2), take(&other, 1, 2)),
+            (take(&base, -1, -1), take(&other, 0, 3)),
+            (take(&base, -2, -3), take(&other, -1, -2)),
+        ] {
+            let f = |a: f64, b: f64| a * 0.5 - b;
+            let want: Vec<f64> = (0..n)
+                .map(|i| f(x.get::<f64>(&[i]).unwrap(), y.get::<f64>(&[i]).unwrap()))
+                .collect();
+            assert_eq!(
+                map2(&x, &y, f).unwrap().to_vec::<f64>().unwrap(),
+                want,
+                "{n}"
+            );
+            assert_eq!(
+                apply(&[&x, &y], &Leaf::map2(f))
+                    .unwrap()
+                    .to_vec::<f64>()
+                    .unwrap(),
+                want,
+                "{n}"
+            );
+            let serial = pool.install(|| apply(&[&x, &y], &Leaf::map2(f)).unwrap());
+            assert_eq!(serial.to_vec::<f64>().unwrap(), want, "{n}");
+        }
+    }
+    // A 2-d view whose rows follow each other at one stride: 3 rows of
+    // every other element of a run.
+    let base = Array::from_shape_vec(&[3, 8], (0..24).map(|i| i as f64).collect()).unwrap();
+    let v = base
+        .index(&[Index::slice(None, None, 1), Index::slice(None, None, 2)])
+        .unwrap();
+    let ones = Array::from_shape_vec(&[3, 4], vec![1.0; 12]).unwrap();
+    let r = apply(&[&v, &ones], &Leaf::map2(|a: f64, b: f64| a + b)).unwrap();
+    assert_eq!(
+        r.to_string(),
+        "[[1, 3, 5, 7], [9, 11, 13, 15], [17, 19, 21, 23]]"
+    );
 }

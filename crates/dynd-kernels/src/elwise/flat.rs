@@ -14,9 +14,20 @@ use crate::error::Error;
 /// fixed dimensions of `shape` (`Some(0)` for a 0-d `a`, which
 /// broadcasts), and its data type if that is a builtin scalar.
 pub(crate) fn contiguous_count(a: &Array, shape: &Type) -> Option<(usize, Scalar)> {
+    let (count, scalar, stride) = linear_layout(a, shape)?;
+    (count == 0 || stride == scalar.size() as isize).then_some((count, scalar))
+}
+
+/// The number of elements of `a` if its fixed dimensions are `shape`'s
+/// and walk it as one loop of one byte stride (each dimension longer
+/// than 1 steps over the next such one whole: a C-order array, or a view
+/// of one with a step, reversed, or broadcast along all of it), its data
+/// type if that is a builtin scalar, and that stride (the element size
+/// where no dimension is longer than 1); `(0, scalar, 0)` for a 0-d `a`,
+/// which broadcasts.
+pub(crate) fn linear_layout(a: &Array, shape: &Type) -> Option<(usize, Scalar, isize)> {
     // One walk over both types and `a`'s arrmeta together: the same fixed
-    // dimensions as `shape`, a builtin scalar below, and C order: each
-    // dimension longer than 1 steps over the next such one whole.
+    // dimensions as `shape`, a builtin scalar below, and one stride.
     let mut t = a.ty();
     let mut want = shape;
     let mut m = a.arrmeta();
@@ -32,7 +43,7 @@ pub(crate) fn contiguous_count(a: &Array, shape: &Type) -> Option<(usize, Scalar
             _ => return None,
         }
         if n > 1 {
-            if last_stride.is_some_and(|s| s != n as isize * stride) {
+            if last_stride.is_some_and(|s| Some(s) != (n as isize).checked_mul(stride)) {
                 return None;
             }
             last_stride = Some(stride);
@@ -44,15 +55,12 @@ pub(crate) fn contiguous_count(a: &Array, shape: &Type) -> Option<(usize, Scalar
     }
     let scalar = t.as_scalar()?;
     if !is_dim {
-        return Some((0, scalar));
+        return Some((0, scalar, 0));
     }
     if want.is_dim() {
         return None;
     }
-    if count > 0 && last_stride.is_some_and(|s| s != scalar.size() as isize) {
-        return None;
-    }
-    Some((count, scalar))
+    Some((count, scalar, last_stride.unwrap_or(scalar.size() as isize)))
 }
 
 /// The fast path for fixed shapes: every argument C-contiguous with the
@@ -79,10 +87,12 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
     let mut out = Array::for_overwrite(ty)?;
     let dst = out.fresh_data_ptr();
     // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
-    // elements of the leaf's output type; each source is C-contiguous with
-    // `count` elements of the leaf's input type there (stride = its size)
-    // or a single element (stride 0); the leaf reads and writes exactly
-    // those types, and the sources do not overlap the fresh destination.
+    // elements of the leaf's output type; each source has `count`
+    // elements of the leaf's input type `stride` apart from its first
+    // (its dimensions walk as one loop of that stride, inside its
+    // validated block) or is a single element (stride 0); the leaf reads
+    // and writes exactly those types, and the sources do not overlap the
+    // fresh destination.
     unsafe {
         run_flat(
             flat,
@@ -334,6 +344,11 @@ pub(super) unsafe fn run_flat(
     src_stride: &[isize],
     count: usize,
 ) {
+    if count == 0 {
+        // Nothing to read: an empty source's pointer may lie anywhere
+        // (and a leaf may read a broadcast element before its loop).
+        return;
+    }
     // The count first: asking rayon for its threads is not free.
     if count < PARALLEL_MIN || dst_stride <= 0 || rayon::current_num_threads() < 2 {
         // SAFETY: forwarded.
@@ -420,7 +435,9 @@ impl FlatSources {
 }
 
 /// The sources for a flat run over `shape`'s dimensions, if every source
-/// is C-contiguous with them (or 0-d) and of the leaf's input types.
+/// walks them as one loop of one stride (C-contiguous, or a view of such
+/// with a step: see [`linear_layout`]) or is 0-d, and is of the leaf's
+/// input types.
 pub(super) fn flat_sources(
     shape: &Type,
     count: usize,
@@ -436,10 +453,10 @@ pub(super) fn flat_sources(
         n: srcs.len(),
     };
     for (k, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
-        out.strides[k] = match contiguous_count(a, shape) {
-            Some((_, s)) if s != *t => return None,
-            Some((0, _)) if !a.ty().is_dim() => 0,
-            Some((n, _)) if n == count => t.size() as isize,
+        out.strides[k] = match linear_layout(a, shape) {
+            Some((_, s, _)) if s != *t => return None,
+            Some((0, _, _)) if !a.ty().is_dim() => 0,
+            Some((n, _, stride)) if n == count => stride,
             _ => return None,
         };
         out.ptrs[k] = a.data_ptr();
@@ -448,8 +465,9 @@ pub(super) fn flat_sources(
 }
 
 impl Array {
-    /// As [`Array::apply_into`], taking the flat path when this array and
-    /// every source are C-contiguous with this array's shape (or 0-d).
+    /// As [`Array::apply_into`], taking the flat path when this array is
+    /// C-contiguous and every source walks its shape as one loop of one
+    /// stride (or is 0-d).
     pub(super) fn apply_flat_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<bool, Error> {
         if self.dtype().as_scalar() != Some(leaf.output) || self.ty().has_var_dim() {
             return Ok(false);

@@ -160,6 +160,10 @@ impl<A: Element, B: Element, R: Element, F: Fn(A, B) -> R + Send + Sync + 'stati
         count: usize,
     ) -> Result<(), KernelError> {
         let (d, a, b) = (dst as *mut R, src[0] as *const A, src[1] as *const B);
+        if count == 0 {
+            // Nothing to read: an empty operand's pointer may lie anywhere.
+            return Ok(());
+        }
         if count == 1 {
             // One element (a small call): no loop to set up.
             // SAFETY: one element on each side, by the contract.
