@@ -285,17 +285,24 @@ impl Lane for u64 {
 }
 
 /// The `T` whose bits `b` holds, or `neutral` where `B` is not `T`'s
-/// size (never: lanes are only made at `T`'s size and alignment, for the
-/// integer and float types, whose every bit pattern is a value). Compiles
-/// to no instruction.
+/// size (never: lanes are only made at `T`'s size and alignment). The
+/// element types of 4 and 8 bytes (integers, floats, `complex64`) take
+/// every bit pattern, so any lane is a `T`; `bool`, whose bytes must be 0
+/// or 1, is never read from a lane. Compiles to no instruction.
 #[inline(always)]
 fn from_bits<T: Element, B: Lane>(b: B, neutral: T) -> T {
+    if std::mem::size_of::<T>() != std::mem::size_of::<B>() {
+        return neutral;
+    }
     read(bytes_of(&b)).unwrap_or(neutral)
 }
 
 /// `x`'s bits as a lane (zero where `B` is not `T`'s size: never).
 #[inline(always)]
 fn to_bits<T: Element, B: Lane>(x: T) -> B {
+    if std::mem::size_of::<T>() != std::mem::size_of::<B>() {
+        return B::mask(0);
+    }
     read(bytes_of(&x)).unwrap_or(B::mask(0))
 }
 
