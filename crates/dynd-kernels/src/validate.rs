@@ -27,7 +27,7 @@
 //! row or string otherwise.
 //!
 //! Nothing here is `unsafe`: the bytes are read through slices. The array
-//! constructors in [`array`](crate::array) call [`validate`]; the unchecked
+//! constructors in [`array`](mod@crate::array) call [`validate`]; the unchecked
 //! constructor asserts it in debug builds.
 
 use dynd_types::{DataLayout, Dim, LayoutProblem, Scalar, Type, TypeKind};

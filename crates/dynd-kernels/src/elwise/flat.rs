@@ -336,7 +336,7 @@ unsafe impl Sync for SendPtrs {}
 /// # Safety
 ///
 /// As [`FlatRun::run`]; `dst_stride` is positive (distinct elements).
-pub(super) unsafe fn run_flat(
+pub(crate) unsafe fn run_flat(
     f: &dyn FlatRun,
     dst: *mut u8,
     dst_stride: isize,

@@ -57,7 +57,7 @@ mod flat;
 mod gufunc;
 mod maps;
 mod nullable;
-pub(crate) mod ragged;
+mod ragged;
 
 use smallvec::{smallvec, SmallVec};
 
@@ -85,8 +85,8 @@ use alloc::alloc_lifted;
 pub use dims::push_elwise;
 pub(crate) use dims::push_lifted;
 use dims::*;
-pub(crate) use flat::contiguous_count;
 use flat::*;
+pub(crate) use flat::{contiguous_count, innermost_var, run_flat};
 pub use flat::{FlatPlan, PARALLEL_MIN};
 pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
 pub(crate) use maps::FlatRun;

@@ -128,7 +128,7 @@ macro_rules! nullable_map {
 
             /// # Safety
             ///
-            /// As [`KernelData::strided`], with `?T` elements for the
+            /// As [`KernelData::strided`](crate::kernel::KernelData::strided), with `?T` elements for the
             /// option parameters and result.
             unsafe fn strided_loop(
                 &self,

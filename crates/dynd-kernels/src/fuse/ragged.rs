@@ -11,10 +11,10 @@ use dynd_types::Type;
 
 use super::{Fused, Program, Ref, Slot};
 use crate::array::Array;
-use crate::elwise::ragged::RowLayout;
 use crate::elwise::FlatRun;
 use crate::error::{Error, KernelError};
 use crate::kernel::{Kernel, KernelBuilder};
+use crate::loops::ragged::RowLayout;
 
 /// Evaluates `root` into a new array of type `ty`, fixed dimensions around
 /// one innermost `var`; `None` when a leaf's layout or rows are not ones
@@ -45,7 +45,7 @@ pub(super) fn eval(p: &Program, root: Slot, ty: &Type) -> Result<Option<Array>, 
         kernel: &kernel,
         error: Mutex::new(None),
     };
-    let out = layout.fast(ty, &srcs, &runner, None)?;
+    let out = layout.fast(&runner, None)?;
     match runner.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e.into()),
         None => Ok(out),

@@ -246,7 +246,7 @@ pub(crate) const CHUNK: usize = 1 << 15;
 /// Runs at least this long are split into chunks run in parallel.
 pub(crate) const PARALLEL_RUN: usize = 1 << 17;
 
-/// [`LayoutProblem::Read`]: `part` (a row's pair, a row) of a validated
+/// [`LayoutProblem::Read`](dynd_types::LayoutProblem::Read): `part` (a row's pair, a row) of a validated
 /// array read outside its block, which validation rules out.
 fn outside(op: &str, part: &'static str) -> Error {
     Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
@@ -427,7 +427,7 @@ fn line<'a, T: Element>(
 }
 
 /// The element at byte offset `off` of `elems`, or the error of a read
-/// outside the block (as [`line`]).
+/// outside the block (as [`line()`]).
 fn element<T: Element>(elems: &Elems<'_>, off: isize, name: &str) -> Result<T, Error> {
     elems.get(off).ok_or_else(|| outside(name, "an element"))
 }

@@ -1206,7 +1206,7 @@ fn same<T>(v: T, _: usize) -> T {
 
 /// The mean of each row of `a` (fixed dimensions around an innermost
 /// `var` of `T`: `axis=-1`, no mask), `keepdims` as
-/// [`ReduceArgs`](super::ReduceArgs) has it: each unit of rows summed by
+/// [`ReduceArgs`] has it: each unit of rows summed by
 /// `sum` (the bits [`reduce`](super::reduce) gives) and divided by its
 /// rows' lengths (`of_len`, read from the row metadata) while in cache,
 /// with no count array and no pass of its own. An empty row's mean is

@@ -8,10 +8,12 @@
 //! dimensions ([`Operand`]); a [`Walk`] visits the result's rows in C order
 //! of those dimensions with a fixed-size add per row, giving each
 //! operand's row there (first element, length, stride). The elementwise
-//! passes over ragged rows (`elwise::ragged`: the flat pass, the segmented
-//! loop, the per-row loops) and the fused expressions over ragged rows
-//! walk rows with it; [`Lead`] is the check a per-row pass makes when it
-//! takes one operand's rows as the result's without scanning them first.
+//! passes over ragged rows live here too, as a [`RowLayout`]'s passes
+//! ([`layout`]: the segmented pass in [`segments`], the [`scan`] of the
+//! rows, the flat and per-row loops in [`per_row`]); elementwise calls and
+//! the fused expressions over ragged rows run on them. [`Lead`] is the
+//! check a per-row pass makes when it takes one operand's rows as the
+//! result's without scanning them first.
 //!
 //! The effect shows through elementwise calls on ragged arrays:
 //!
@@ -26,7 +28,14 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+mod layout;
+mod per_row;
+mod scan;
+mod segments;
+
 use smallvec::SmallVec;
+
+pub(crate) use layout::RowLayout;
 
 use crate::array::Array;
 use crate::arrmeta::Arrmeta;
@@ -215,7 +224,7 @@ impl<'a> Walk<'a> {
 ///
 /// # Safety
 ///
-/// `p` points to [`PAIR_SIZE`] readable bytes.
+/// `p` points to [`PAIR_SIZE`](crate::arrmeta::PAIR_SIZE) readable bytes.
 #[inline]
 pub(crate) unsafe fn pair_at(p: *const u8) -> (isize, usize) {
     let p = p.cast::<u64>();
@@ -386,7 +395,7 @@ impl Lead {
 ///
 /// # Safety
 ///
-/// As `elwise::ragged::run_rows`, for the rows `range` of the walk (positioned at the
+/// As [`per_row::run_rows`], for the rows `range` of the walk (positioned at the
 /// first), whose `out_size`-byte elements start at `d` and end at `stop`;
 /// `flat` reads and writes the operands' and result's element types.
 #[inline(always)]
@@ -437,3 +446,50 @@ pub(crate) unsafe fn leaf_rows<F: FlatRun + ?Sized>(
     }
     lead.is_none() || d == stop
 }
+
+/// Rows per unit of work for the threads of the per-row and segmented loops.
+pub(super) const CHUNK_ROWS: usize = 1 << 10;
+
+/// `out[j] = value(j)` for a row of `len` elements; with `wide`, the
+/// first [`SLACK`] elements are written whatever the row's length (no
+/// branch on it: the ones past its end are for the rows after it to
+/// overwrite), then the rest of a longer row.
+///
+/// # Safety
+///
+/// `out` is writable for `len` elements (for `SLACK` with `wide`), and
+/// `value` may be called for each of those `j`.
+#[inline(always)]
+pub(super) unsafe fn write_row(
+    out: *mut f64,
+    len: usize,
+    wide: bool,
+    value: impl Fn(usize) -> f64,
+) {
+    let head = if wide { SLACK } else { 0 };
+    for j in 0..head {
+        // SAFETY: by the contract (`wide`: `SLACK` elements).
+        unsafe { *out.add(j) = value(j) };
+    }
+    for j in head.min(len)..len {
+        // SAFETY: by the contract.
+        unsafe { *out.add(j) = value(j) };
+    }
+}
+
+/// A fresh result's pointer, handed to the threads of the per-row and
+/// segmented loops.
+#[derive(Clone, Copy)]
+pub(super) struct Dst(*mut u8);
+
+impl Dst {
+    /// The pointer (a method, so that closures capture the whole `Dst`).
+    pub(super) fn get(self) -> *mut u8 {
+        self.0
+    }
+}
+
+// SAFETY: the threads write disjoint rows of the fresh destination.
+unsafe impl Send for Dst {}
+// SAFETY: as above.
+unsafe impl Sync for Dst {}
