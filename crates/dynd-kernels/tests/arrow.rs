@@ -298,6 +298,41 @@ fn lists_are_var_dimensions_sharing_the_values() {
     same(&a.to_arrow().unwrap(), &arrow);
 }
 
+/// Writing into an array whose rows' values are an Arrow buffer (sort,
+/// assign, an in-place function) copies them first: the buffer is Arrow's,
+/// shared with the list it came from, and stays as it was.
+#[test]
+fn writes_copy_values_shared_with_arrow_first() {
+    let arrow = list_of(&[
+        Some(vec![Some(3), Some(1), Some(2)]),
+        Some(vec![Some(9), Some(8)]),
+    ]);
+    let before = [3, 1, 2, 9, 8];
+    let arrow_values = || arrow.values().as_primitive::<Int32Type>().values().to_vec();
+
+    let mut a = Array::from_arrow(&arrow).unwrap();
+    a.sort(-1, false).unwrap();
+    assert_eq!(a.to_string(), "[[1, 2, 3], [8, 9]]");
+    assert_eq!(arrow_values(), before);
+
+    let mut b = Array::from_arrow(&arrow).unwrap();
+    let zeros = Array::from_nested(vec![vec![0i32; 3], vec![0; 2]]).unwrap();
+    b.assign(&zeros, ErrorMode::Overflow).unwrap();
+    assert_eq!(b.to_string(), "[[0, 0, 0], [0, 0]]");
+    assert_eq!(arrow_values(), before);
+
+    // Untouched arrays still share the buffer (no copy on reading).
+    let c = Array::from_arrow(&arrow).unwrap();
+    let (values, _) = c.to_offsets().unwrap();
+    assert_eq!(
+        values
+            .data_block()
+            .as_ptr()
+            .wrapping_add(values.data_offset()),
+        arrow.values().as_primitive::<Int32Type>().values().as_ptr() as *const u8
+    );
+}
+
 #[test]
 fn large_lists_and_list_views_convert() {
     let large = LargeListArray::from_iter_primitive::<Int32Type, _, _>([

@@ -446,7 +446,12 @@ fn kernel_with_arena<'a>(
 
 impl Array {
     /// Makes this array the only owner of its memory (copying what is
-    /// shared), so it may be written.
+    /// shared, and `var` values in read-only blocks), so it may be written.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ReadOnly`] if the array's own data block is read-only; an
+    /// allocation error for a copy.
     pub(crate) fn make_unique(&mut self) -> Result<(), Error> {
         if self.is_readonly() {
             return Err(Error::ReadOnly);
@@ -460,7 +465,10 @@ impl Array {
                 Arrmeta::Var {
                     values, element, ..
                 } => {
-                    if Arc::get_mut(values).is_none() {
+                    // A read-only block (an Arrow buffer, a static slice)
+                    // is copied like a shared one: its bytes belong to
+                    // others, whoever holds this handle.
+                    if Arc::get_mut(values).is_none() || !values.is_writable() {
                         *values = MemoryBlock::try_from_bytes(values.bytes())?;
                     }
                     unique_values(element)
