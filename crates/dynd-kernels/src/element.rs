@@ -213,6 +213,38 @@ pub(crate) fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
     Some(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, bytes.len() / size) })
 }
 
+/// Views bytes as a mutable slice of `T`, if the length and alignment
+/// allow; as [`cast_slice`], whose callers' checks these are too (and a
+/// `T` written through the slice is a valid `T` of the array).
+pub(crate) fn cast_slice_mut<T: Element>(bytes: &mut [u8]) -> Option<&mut [T]> {
+    let size = std::mem::size_of::<T>();
+    if size == 0
+        || bytes.len() % size != 0
+        || bytes.as_mut_ptr() as usize % std::mem::align_of::<T>() != 0
+    {
+        return None;
+    }
+    // SAFETY: as in `cast_slice`; the slice borrows `bytes` mutably, so
+    // nothing else reads or writes them meanwhile, and every `T` is plain
+    // data whose bytes are valid `u8`s again afterwards.
+    Some(unsafe {
+        std::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<T>(), bytes.len() / size)
+    })
+}
+
+/// Writes `v` to the first `size_of::<T>()` bytes, if there are that many
+/// (any alignment); `false` otherwise.
+#[inline(always)]
+pub(crate) fn write<T: Element>(bytes: &mut [u8], v: T) -> bool {
+    match bytes.get_mut(..std::mem::size_of::<T>()) {
+        Some(b) => {
+            b.copy_from_slice(bytes_of(&v));
+            true
+        }
+        None => false,
+    }
+}
+
 /// Reads a `T` from the first `size_of::<T>()` bytes, if there are that
 /// many (any alignment).
 ///

@@ -15,10 +15,13 @@
 
 use dynd_types::{Dim, Scalar};
 
+use std::sync::Arc;
+
 use crate::array::Array;
-use crate::arrmeta::Arrmeta;
+use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{Element, F16};
 use crate::error::Error;
+use crate::loops::ElemsMut;
 
 /// Elements with a total order for sorting: NaN after every number, and
 /// `-0` equal to `0`.
@@ -133,41 +136,63 @@ impl Array {
             Err(unsupported("sorting this data type (it has no order)")))
     }
 
-    /// The sort, for element type `T`, of an array that owns its memory.
+    /// The sort, for element type `T`, of an array that owns its memory
+    /// (made so by the caller). Each line is handed to the sort as a
+    /// mutable slice through the engine's checked [`ElemsMut`]: the
+    /// elements themselves when contiguous and aligned, else a copy
+    /// written back.
     fn sort_typed<T: SortKey>(
         &mut self,
         axis: usize,
         reverse: bool,
         ragged: bool,
     ) -> Result<(), Error> {
-        // The lines: (first element's byte address, length, byte stride).
-        let mut lines: Vec<(*mut u8, usize, isize)> = Vec::new();
-        let base = self.data_mut_ptr()?;
-        let (fixed, m) = self.arrmeta().fixed_dims();
+        let origin = self.data_offset();
+        let (_, data, meta) = self.parts_mut();
+        let (fixed, _) = meta.fixed_dims();
+        // The lines: (first element's byte offset, length, byte stride),
+        // from the block's first element.
+        let mut lines: Vec<(isize, usize, isize)> = Vec::new();
+        let mut scratch: Vec<T> = Vec::new();
+        let sort = |xs: &mut [T]| T::sort_line(xs, reverse);
+        let outside = || {
+            // Validation rules this out: every row and element of an
+            // array lies inside its block.
+            Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
+                op: "sort".into(),
+                part: "a line",
+            }))
+        };
         if ragged {
-            let Arrmeta::Var {
+            let pairs = data.bytes();
+            crate::loops::try_for_each_offset(&fixed, |o| {
+                let pair = origin
+                    .checked_add_signed(o)
+                    .and_then(|at| pairs.get(at..at.checked_add(PAIR_SIZE)?))
+                    .ok_or_else(outside)?;
+                let (start, len) = read_pair(pair);
+                let start = isize::try_from(start as i64).map_err(|_| outside())?;
+                lines.push((start, usize::try_from(len).map_err(|_| outside())?, 0));
+                Ok::<(), Error>(())
+            })?;
+            let Some(Arrmeta::Var {
                 values,
                 offset,
                 stride,
                 ..
-            } = m
+            }) = Arc::get_mut(meta).map(innermost)
             else {
-                unreachable!("checked: an innermost var dimension")
+                return Err(Error::ReadOnly);
             };
-            let vals = values.as_ptr().wrapping_add(*offset) as *mut u8;
-            let data = self.data_block().bytes();
-            let at0 = self.data_offset();
-            let mut offs = Vec::new();
-            crate::loops::for_each_offset(&fixed, |o| offs.push(o));
-            for o in offs {
-                let at = (at0 as isize + o) as usize;
-                let (start, len) =
-                    crate::arrmeta::read_pair(&data[at..at + crate::arrmeta::PAIR_SIZE]);
-                lines.push((
-                    vals.wrapping_offset(start as i64 as isize),
-                    len as usize,
-                    *stride,
-                ));
+            let (offset, stride) = (*offset, *stride);
+            let block = Arc::get_mut(values)
+                .filter(|b| b.is_writable())
+                .ok_or(Error::ReadOnly)?;
+            let mut elems = ElemsMut::new(block.bytes_mut(), offset);
+            for (start, len, _) in lines {
+                elems
+                    .with_line((start, len, stride), &mut scratch, sort)
+                    .ok_or_else(outside)?;
             }
         } else {
             let (len, stride) = fixed[axis];
@@ -175,37 +200,25 @@ impl Array {
                 .filter(|k| *k != axis)
                 .map(|k| fixed[k])
                 .collect();
-            crate::loops::for_each_offset(&others, |o| {
-                lines.push((base.wrapping_offset(o), len, stride))
-            });
-        }
-        let size = std::mem::size_of::<T>() as isize;
-        let mut scratch: Vec<T> = Vec::new();
-        for (p, len, stride) in lines {
-            if stride == size && p as usize % std::mem::align_of::<T>() == 0 {
-                // SAFETY: `len` contiguous, aligned, valid `T`s of memory this
-                // array owns alone (made unique above), not otherwise borrowed.
-                let xs = unsafe { std::slice::from_raw_parts_mut(p.cast::<T>(), len) };
-                T::sort_line(xs, reverse);
-            } else {
-                scratch.clear();
-                for i in 0..len as isize {
-                    // SAFETY: element `i` of the line.
-                    scratch.push(unsafe {
-                        p.wrapping_offset(i * stride).cast::<T>().read_unaligned()
-                    });
-                }
-                T::sort_line(&mut scratch, reverse);
-                for (i, x) in scratch.iter().enumerate() {
-                    // SAFETY: as above, written back.
-                    unsafe {
-                        p.wrapping_offset(i as isize * stride)
-                            .cast::<T>()
-                            .write_unaligned(*x)
-                    };
-                }
+            crate::loops::for_each_offset(&others, |o| lines.push((o, len, stride)));
+            let block = Arc::get_mut(data)
+                .filter(|b| b.is_writable())
+                .ok_or(Error::ReadOnly)?;
+            let mut elems = ElemsMut::new(block.bytes_mut(), origin);
+            for line in lines {
+                elems
+                    .with_line(line, &mut scratch, sort)
+                    .ok_or_else(outside)?;
             }
         }
         Ok(())
+    }
+}
+
+/// The record under `m`'s fixed dimensions.
+fn innermost(m: &mut Arrmeta) -> &mut Arrmeta {
+    match m {
+        Arrmeta::Fixed { element, .. } => innermost(element),
+        other => other,
     }
 }

@@ -256,10 +256,21 @@ fn check(v: &Array, rng: &mut Rng, log: &[String]) {
         }
         _ => {}
     }
-    // Sorting a copy of the view, in place.
+    // Sorting a clone of the view, in place: as sorting its contiguous
+    // copy does, and the view itself keeps its order (copy on write).
+    let reverse = rng.below(2) == 0;
     let mut sorted = v.clone();
-    let _ = sorted.sort(-1, rng.below(2) == 0);
-    let _ = sorted.to_string();
+    let on_view = sorted.sort(-1, reverse).map(|()| sorted.to_json());
+    let mut sorted_copy = copy.clone();
+    let on_copy = sorted_copy
+        .sort(-1, reverse)
+        .map(|()| sorted_copy.to_json());
+    assert_eq!(
+        on_view.map_err(|e| e.to_string()),
+        on_copy.map_err(|e| e.to_string()),
+        "{log:#?}"
+    );
+    assert_eq!(v.to_json(), value.to_json(), "{log:#?}");
 }
 
 fn campaign(seed: u64, n: usize) {

@@ -1,12 +1,16 @@
-//! Checked reads of an array's elements by byte offset: the engine's
-//! reader for walks that fold what they visit instead of handing it to a
-//! kernel (the reductions and scans over fixed dimensions).
+//! Checked reads and writes of an array's elements by byte offset: the
+//! engine's access for walks that fold what they visit instead of handing
+//! it to a kernel (the reductions and scans over fixed dimensions), and
+//! for those that rearrange lines in place (sort).
 //!
 //! [`Elems`] borrows the array's data block; [`Elems::line`] checks that
 //! the first and last element of a line (`len` elements `stride` bytes
 //! apart) lie in the block, once, and then every element of the [`Line`]
 //! does: the check is made where the line is made, not at each read. A
 //! contiguous, aligned line is a slice, which the folds vectorise.
+//! [`ElemsMut`] borrows a block mutably and hands each line over as a
+//! mutable slice: the line itself when contiguous and aligned, else a copy
+//! written back after.
 //!
 //! ```
 //! use dynd::prelude::*;
@@ -23,7 +27,32 @@
 use std::marker::PhantomData;
 
 use crate::array::Array;
-use crate::element::{cast_slice, read, Element};
+use crate::element::{cast_slice, cast_slice_mut, read, write, Element};
+
+/// Where a line of `len` elements of `size` bytes, `stride` bytes apart
+/// from byte `origin + off`, lies in a block of `block` bytes: the byte
+/// range from its lowest to past its highest element, and element 0's
+/// index in that range; `None` if an element lies outside the block.
+/// Only the first and the last element are checked: the others lie
+/// between them on the same stride.
+#[inline]
+fn span(
+    block: usize,
+    origin: usize,
+    (off, len, stride): (isize, usize, isize),
+    size: usize,
+) -> Option<(std::ops::Range<usize>, usize)> {
+    let last = len.checked_sub(1)?;
+    let first = origin.checked_add_signed(off)?;
+    let end = origin.checked_add_signed(
+        isize::try_from(last)
+            .ok()?
+            .checked_mul(stride)?
+            .checked_add(off)?,
+    )?;
+    let (lo, hi) = (first.min(end), first.max(end).checked_add(size)?);
+    (hi <= block).then_some((lo..hi, first - lo))
+}
 
 /// An array's elements, by byte offset from its first element.
 #[derive(Clone, Copy)]
@@ -63,23 +92,69 @@ impl<'a> Elems<'a> {
         len: usize,
         stride: isize,
     ) -> Option<Line<'a, T>> {
-        let size = std::mem::size_of::<T>();
-        let Some(last) = len.checked_sub(1) else {
+        if len == 0 {
             return Some(Line::EMPTY);
-        };
-        let first = self.at(off)?;
-        let end = self.at(isize::try_from(last)
-            .ok()?
-            .checked_mul(stride)?
-            .checked_add(off)?)?;
-        let (lo, hi) = (first.min(end), first.max(end).checked_add(size)?);
+        }
+        let size = std::mem::size_of::<T>();
+        let (range, first) = span(self.bytes.len(), self.origin, (off, len, stride), size)?;
         Some(Line {
-            bytes: self.bytes.get(lo..hi)?,
-            first: first - lo,
+            bytes: &self.bytes[range],
+            first,
             stride,
             len,
             _t: PhantomData,
         })
+    }
+}
+
+/// An array's block for writing, by byte offset from its first element.
+pub(crate) struct ElemsMut<'a> {
+    /// The block's bytes, and the first element's offset in them.
+    bytes: &'a mut [u8],
+    origin: usize,
+}
+
+impl<'a> ElemsMut<'a> {
+    /// The elements of a block whose first element is at byte `origin`.
+    pub(crate) fn new(bytes: &'a mut [u8], origin: usize) -> ElemsMut<'a> {
+        ElemsMut { bytes, origin }
+    }
+
+    /// Calls `f` with the `len` `T`s from byte offset `off` on, `stride`
+    /// bytes apart, as a mutable slice: the elements themselves when they
+    /// lie end to end and aligned, else copies gathered into `scratch` and
+    /// written back after `f`. `None` (and `f` not called) if one lies
+    /// outside the block.
+    pub(crate) fn with_line<T: Element, R>(
+        &mut self,
+        (off, len, stride): (isize, usize, isize),
+        scratch: &mut Vec<T>,
+        f: impl FnOnce(&mut [T]) -> R,
+    ) -> Option<R> {
+        if len == 0 {
+            return Some(f(&mut []));
+        }
+        let size = std::mem::size_of::<T>();
+        let (range, first) = span(self.bytes.len(), self.origin, (off, len, stride), size)?;
+        let bytes = &mut self.bytes[range];
+        if len == 1 || stride == size as isize {
+            if let Some(xs) = cast_slice_mut::<T>(bytes) {
+                return Some(f(xs));
+            }
+        }
+        let at = |i: usize| first.wrapping_add_signed((i as isize).wrapping_mul(stride));
+        scratch.clear();
+        for i in 0..len {
+            // Inside `bytes`: between the first and the last element.
+            scratch.push(read(bytes.get(at(i)..)?)?);
+        }
+        let out = f(scratch);
+        for (i, &x) in scratch.iter().enumerate() {
+            // As above.
+            let written = bytes.get_mut(at(i)..).is_some_and(|b| write(b, x));
+            debug_assert!(written, "an element between the first and the last");
+        }
+        Some(out)
     }
 }
 
@@ -163,5 +238,42 @@ mod tests {
         assert!(e.get::<f64>(44).is_none());
         assert!(e.get::<f64>(-8).is_none());
         assert_eq!(e.line::<f64>(1000, 0, 8).map(|l| l.iter().count()), Some(0));
+    }
+
+    #[test]
+    fn mutable_lines_write_back_what_the_offsets_name_and_stop_at_the_block() {
+        // An aligned block, so that contiguous lines are slices.
+        let mut block = crate::memory::MemoryBlock::from_vec(vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let base = block.as_ptr() as usize;
+        let bytes = std::sync::Arc::get_mut(&mut block).unwrap().bytes_mut();
+        let mut scratch = Vec::new();
+        let mut e = ElemsMut::new(bytes, 8);
+        // From element 1: the column of 2 and 5 (stride 24), reversed.
+        let seen = e.with_line::<f64, _>((0, 2, 24), &mut scratch, |xs| {
+            xs.reverse();
+            xs.to_vec()
+        });
+        assert_eq!(seen, Some(vec![5.0, 2.0]));
+        // Backwards (stride -8): elements 3, 2, 1, sorted into place.
+        let sorted = e.with_line::<f64, _>((16, 3, -8), &mut scratch, |xs| {
+            assert_eq!(xs, [4.0, 3.0, 5.0]);
+            xs.sort_by(f64::total_cmp);
+        });
+        assert!(sorted.is_some());
+        // Contiguous: the elements themselves (no copy), 3 and 4 swapped.
+        let direct = e.with_line::<f64, _>((16, 2, 8), &mut scratch, |xs| {
+            xs.swap(0, 1);
+            xs.as_ptr() as usize
+        });
+        assert_eq!(direct, Some(base + 24));
+        // Past either end, or a stride that overflows: `f` not called.
+        for line in [(0, 6, 8), (0, 2, -16), (0, 3, isize::MAX)] {
+            let called = e.with_line::<f64, _>(line, &mut scratch, |_| ()).is_some();
+            assert!(!called, "{line:?}");
+        }
+        assert_eq!(
+            crate::element::cast_slice::<f64>(block.bytes()),
+            Some(&[1.0, 5.0, 4.0, 2.0, 3.0, 6.0][..])
+        );
     }
 }

@@ -69,7 +69,7 @@ use crate::elwise::PARALLEL_MIN;
 use crate::error::KernelError;
 use crate::kernel::{Child, KernelCtx, KernelData};
 
-pub(crate) use elems::{Elems, Line};
+pub(crate) use elems::{Elems, ElemsMut, Line};
 pub(crate) use push::{push_dims, Aligned, Builds, Operands};
 pub(crate) use rows::{BlockPtr, RowDim, RowLoop, SrcRow, VarRows};
 
