@@ -210,6 +210,20 @@ impl<'a, T: Element> Line<'a, T> {
     pub(crate) fn iter(&self) -> impl Iterator<Item = T> + '_ {
         (0..self.len).map(|i| self.get(i))
     }
+
+    /// Calls `f` with the elements as a slice: borrowed when they lie end
+    /// to end and aligned, gathered into `scratch` otherwise.
+    #[inline]
+    pub(crate) fn with_slice<R>(&self, scratch: &mut Vec<T>, f: impl FnOnce(&[T]) -> R) -> R {
+        match self.as_slice() {
+            Some(xs) => f(xs),
+            None => {
+                scratch.clear();
+                scratch.extend(self.iter());
+                f(scratch)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -226,6 +240,12 @@ mod tests {
         let col: Line<'_, f64> = e.line(16, 2, 24).unwrap();
         assert_eq!(col.as_slice(), None);
         assert_eq!(col.iter().collect::<Vec<_>>(), [3.0, 6.0]);
+        let mut scratch = Vec::new();
+        assert_eq!(col.with_slice(&mut scratch, <[f64]>::to_vec), [3.0, 6.0]);
+        assert_eq!(
+            row.with_slice(&mut scratch, <[f64]>::to_vec),
+            [4.0, 5.0, 6.0]
+        );
         let back: Line<'_, f64> = e.line(40, 3, -16).unwrap();
         assert_eq!(back.iter().collect::<Vec<_>>(), [6.0, 4.0, 2.0]);
         let same: Line<'_, f64> = e.line(8, 4, 0).unwrap();

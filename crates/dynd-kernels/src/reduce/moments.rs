@@ -317,15 +317,7 @@ fn variance_runs<T: Float>(
         // Run `o` of this group as a slice: borrowed when contiguous and
         // aligned, gathered otherwise.
         let mut with_run = |o: isize, f: &mut dyn FnMut(&[T])| -> Result<(), Error> {
-            let line = line::<T>(&src, off + o, run, name)?;
-            match line.as_slice() {
-                Some(xs) => f(xs),
-                None => {
-                    scratch.clear();
-                    scratch.extend(line.iter());
-                    f(&scratch);
-                }
-            }
+            line::<T>(&src, off + o, run, name)?.with_slice(&mut scratch, f);
             Ok(())
         };
         let mut total = T::ZERO;
@@ -388,15 +380,7 @@ fn variance_lines<T: Float>(
         // contiguous and aligned, gathered otherwise.
         let mut with_line = |ro: isize, f: &mut dyn FnMut(&[T])| -> Result<(), Error> {
             let at = off + ro + col0 as isize * step.1;
-            let cols = line::<T>(&src, at, (width, step.1), name)?;
-            match cols.as_slice() {
-                Some(xs) => f(xs),
-                None => {
-                    scratch.clear();
-                    scratch.extend(cols.iter());
-                    f(&scratch);
-                }
-            }
+            line::<T>(&src, at, (width, step.1), name)?.with_slice(&mut scratch, f);
             Ok(())
         };
         let mut means = vec![T::ZERO; part.len()];
