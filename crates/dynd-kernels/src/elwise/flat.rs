@@ -1,5 +1,6 @@
-//! The fast paths: C-contiguous arguments run the leaf's loop once (on
-//! several threads for long runs).
+//! The fast paths: arguments that walk as one run of one stride each
+//! (C-contiguous, or a view of such with a step) run the leaf's loop once,
+//! through the engine's [`run_flat`] (on several threads for long runs).
 
 use smallvec::SmallVec;
 
@@ -9,6 +10,7 @@ use super::*;
 use crate::array::{Array, FreshLayout};
 use crate::arrmeta::Arrmeta;
 use crate::error::Error;
+use crate::loops::run_flat;
 
 /// The number of elements of `a` if it is laid out in C order with the
 /// fixed dimensions of `shape` (`Some(0)` for a 0-d `a`, which
@@ -315,97 +317,6 @@ impl FlatPlan {
 /// Elements below which an elementwise loop runs on the calling thread:
 /// waking a thread costs more than a cheap loop over fewer elements.
 pub const PARALLEL_MIN: usize = 1 << 17;
-
-/// Pointers handed to the threads of one flat run.
-#[derive(Clone, Copy)]
-pub(super) struct SendPtrs {
-    dst: *mut u8,
-    src: [*const u8; INLINE_ARGS],
-}
-
-// SAFETY: the threads of a run write disjoint chunks of the destination
-// and only read the sources, which outlive the scope the threads run in.
-unsafe impl Send for SendPtrs {}
-// SAFETY: as above.
-unsafe impl Sync for SendPtrs {}
-
-/// Runs a leaf's loop over `count` elements, in chunks on rayon's threads
-/// when there are at least [`PARALLEL_MIN`] elements and more than one
-/// thread; the chunks are disjoint, so the result is the same either way.
-///
-/// # Safety
-///
-/// As [`FlatRun::run`]; `dst_stride` is positive (distinct elements).
-pub(crate) unsafe fn run_flat(
-    f: &dyn FlatRun,
-    dst: *mut u8,
-    dst_stride: isize,
-    src: &[*const u8],
-    src_stride: &[isize],
-    count: usize,
-) {
-    if count == 0 {
-        // Nothing to read: an empty source's pointer may lie anywhere
-        // (and a leaf may read a broadcast element before its loop).
-        return;
-    }
-    // The count first: asking rayon for its threads is not free.
-    if count < PARALLEL_MIN || dst_stride <= 0 || rayon::current_num_threads() < 2 {
-        // SAFETY: forwarded.
-        unsafe { f.run(dst, dst_stride, src, src_stride, count) };
-        return;
-    }
-    // SAFETY: forwarded.
-    unsafe { run_parallel(f, dst, dst_stride, src, src_stride, count) }
-}
-
-/// [`run_flat`] on rayon's threads, out of line: a short run (a small
-/// call) does not pay for setting up its frame.
-///
-/// # Safety
-///
-/// As [`run_flat`].
-#[inline(never)]
-unsafe fn run_parallel(
-    f: &dyn FlatRun,
-    dst: *mut u8,
-    dst_stride: isize,
-    src: &[*const u8],
-    src_stride: &[isize],
-    count: usize,
-) {
-    let threads = rayon::current_num_threads();
-    let chunk = count.div_ceil(threads * 2).max(PARALLEL_MIN / 2);
-    let mut ptrs = SendPtrs {
-        dst,
-        src: [std::ptr::null(); INLINE_ARGS],
-    };
-    ptrs.src[..src.len()].copy_from_slice(src);
-    let n = src.len();
-    rayon::scope(|scope| {
-        for start in (0..count).step_by(chunk) {
-            let len = chunk.min(count - start);
-            scope.spawn(move |_| {
-                let p = ptrs;
-                let at = start as isize;
-                let srcs: SmallVec<[*const u8; INLINE_ARGS]> = (0..n)
-                    .map(|k| p.src[k].wrapping_offset(at * src_stride[k]))
-                    .collect();
-                // SAFETY: elements `start..start + len` of the run, valid by
-                // the contract; no other chunk writes them.
-                unsafe {
-                    f.run(
-                        p.dst.wrapping_offset(at * dst_stride),
-                        dst_stride,
-                        &srcs,
-                        src_stride,
-                        len,
-                    )
-                };
-            });
-        }
-    });
-}
 
 /// The sources of a flat run: each one's first element and its stride
 /// (its element size, or 0 for a 0-d source that broadcasts).

@@ -86,7 +86,7 @@ pub use dims::push_elwise;
 pub(crate) use dims::push_lifted;
 use dims::*;
 use flat::*;
-pub(crate) use flat::{contiguous_count, innermost_var, run_flat};
+pub(crate) use flat::{contiguous_count, innermost_var};
 pub use flat::{FlatPlan, PARALLEL_MIN};
 pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
 pub(crate) use maps::FlatRun;

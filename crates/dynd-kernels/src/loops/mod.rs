@@ -28,11 +28,14 @@
 //! dimensions around one innermost `var` are walked without a kernel, on
 //! the operands' values buffers with their rows' (start, length) pairs
 //! ([`ragged`]: the elementwise passes over ragged rows run on it).
-//! Walks that fold what they visit rather than hand it to a kernel (the
-//! reductions and scans over fixed dimensions) read through [`Elems`]:
-//! each line of elements is checked against the array's block once, where
-//! it is made, and is then a slice or a strided line that reads without
-//! further checks.
+//! Operands that walk as one run of one stride each (the elementwise fast
+//! paths) need no plan: [`run_flat`] runs the leaf's loop once, or in
+//! disjoint chunks on rayon's threads. Walks that fold what they visit
+//! rather than hand it to a kernel (the reductions and scans over fixed
+//! dimensions) read through [`Elems`]: each line of elements is checked
+//! against the array's block once, where it is made, and is then a slice
+//! or a strided line that reads without further checks; sort rearranges
+//! lines in place through [`ElemsMut`], checked the same way.
 //!
 //! The engine is crate-internal; its effect shows through the public
 //! operations, which all walk with it. An F-order destination is written
@@ -57,6 +60,7 @@
 //! ```
 
 mod elems;
+mod flat;
 mod push;
 pub(crate) mod ragged;
 mod rows;
@@ -70,6 +74,7 @@ use crate::error::KernelError;
 use crate::kernel::{Child, KernelCtx, KernelData};
 
 pub(crate) use elems::{Elems, ElemsMut, Line};
+pub(crate) use flat::run_flat;
 pub(crate) use push::{push_dims, Aligned, Builds, Operands};
 pub(crate) use rows::{BlockPtr, RowDim, RowLoop, SrcRow, VarRows};
 

@@ -59,8 +59,9 @@ use super::segments::{fresh_pairs, Segments, OPERANDS};
 use super::{operand, Lead, Level, Operand, Walk, CHUNK_ROWS};
 use crate::array::Array;
 use crate::arrmeta::{Arrmeta, PAIR_SIZE};
-use crate::elwise::{run_flat, F64Op, FlatRun, INLINE_ARGS};
+use crate::elwise::{F64Op, FlatRun, INLINE_ARGS};
 use crate::error::Error;
+use crate::loops::run_flat;
 use crate::memory::MemoryBlock;
 
 /// The operands of a result of fixed dimensions around one innermost
