@@ -147,14 +147,9 @@ impl Array {
         reverse: bool,
         ragged: bool,
     ) -> Result<(), Error> {
-        let origin = self.data_offset();
+        let at0 = self.data_offset();
         let (_, data, meta) = self.parts_mut();
-        let (fixed, _) = meta.fixed_dims();
-        // The lines: (first element's byte offset, length, byte stride),
-        // from the block's first element.
-        let mut lines: Vec<(isize, usize, isize)> = Vec::new();
-        let mut scratch: Vec<T> = Vec::new();
-        let sort = |xs: &mut [T]| T::sort_line(xs, reverse);
+        let (fixed, inner) = meta.fixed_dims();
         let outside = || {
             // Validation rules this out: every row and element of an
             // array lies inside its block.
@@ -163,53 +158,53 @@ impl Array {
                 part: "a line",
             }))
         };
-        if ragged {
-            let pairs = data.bytes();
-            crate::loops::try_for_each_offset(&fixed, |o| {
-                let pair = origin
-                    .checked_add_signed(o)
-                    .and_then(|at| pairs.get(at..at.checked_add(PAIR_SIZE)?))
-                    .ok_or_else(outside)?;
-                let (start, len) = read_pair(pair);
-                let start = isize::try_from(start as i64).map_err(|_| outside())?;
-                lines.push((start, usize::try_from(len).map_err(|_| outside())?, 0));
-                Ok::<(), Error>(())
-            })?;
-            let Some(Arrmeta::Var {
-                values,
-                offset,
-                stride,
-                ..
-            }) = Arc::get_mut(meta).map(innermost)
-            else {
-                return Err(Error::ReadOnly);
-            };
-            let (offset, stride) = (*offset, *stride);
-            let block = Arc::get_mut(values)
-                .filter(|b| b.is_writable())
-                .ok_or(Error::ReadOnly)?;
-            let mut elems = ElemsMut::new(block.bytes_mut(), offset);
-            for (start, len, _) in lines {
-                elems
-                    .with_line((start, len, stride), &mut scratch, sort)
-                    .ok_or_else(outside)?;
+        // The lines: (first element's byte offset, length, byte stride)
+        // from the first element of the block they lie in (the values'
+        // for rows, the data's otherwise), and that element's position.
+        let mut lines: Vec<(isize, usize, isize)> = Vec::new();
+        let origin = match (ragged, inner) {
+            (true, Arrmeta::Var { offset, stride, .. }) => {
+                let (offset, stride) = (*offset, *stride);
+                let pairs = data.bytes();
+                crate::loops::try_for_each_offset(&fixed, |o| {
+                    let pair = at0
+                        .checked_add_signed(o)
+                        .and_then(|at| pairs.get(at..at.checked_add(PAIR_SIZE)?))
+                        .ok_or_else(outside)?;
+                    let (start, len) = read_pair(pair);
+                    let start = isize::try_from(start as i64).map_err(|_| outside())?;
+                    let len = usize::try_from(len).map_err(|_| outside())?;
+                    lines.push((start, len, stride));
+                    Ok::<(), Error>(())
+                })?;
+                offset
+            }
+            (true, _) => unreachable!("checked: an innermost var dimension"),
+            (false, _) => {
+                let (len, stride) = fixed[axis];
+                let others: Vec<(usize, isize)> = (0..fixed.len())
+                    .filter(|k| *k != axis)
+                    .map(|k| fixed[k])
+                    .collect();
+                crate::loops::for_each_offset(&others, |o| lines.push((o, len, stride)));
+                at0
+            }
+        };
+        let block = if ragged {
+            match Arc::get_mut(meta).map(innermost) {
+                Some(Arrmeta::Var { values, .. }) => Arc::get_mut(values),
+                _ => None,
             }
         } else {
-            let (len, stride) = fixed[axis];
-            let others: Vec<(usize, isize)> = (0..fixed.len())
-                .filter(|k| *k != axis)
-                .map(|k| fixed[k])
-                .collect();
-            crate::loops::for_each_offset(&others, |o| lines.push((o, len, stride)));
-            let block = Arc::get_mut(data)
-                .filter(|b| b.is_writable())
-                .ok_or(Error::ReadOnly)?;
-            let mut elems = ElemsMut::new(block.bytes_mut(), origin);
-            for line in lines {
-                elems
-                    .with_line(line, &mut scratch, sort)
-                    .ok_or_else(outside)?;
-            }
+            Arc::get_mut(data)
+        };
+        let block = block.filter(|b| b.is_writable()).ok_or(Error::ReadOnly)?;
+        let mut elems = ElemsMut::new(block.bytes_mut(), origin);
+        let mut scratch: Vec<T> = Vec::new();
+        for line in lines {
+            elems
+                .with_line(line, &mut scratch, |xs| T::sort_line(xs, reverse))
+                .ok_or_else(outside)?;
         }
         Ok(())
     }
