@@ -210,10 +210,14 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
         .map(|(i, a)| match a.to_value() {
             Value::Int(n) => Ok(Num::Int(n)),
             Value::Float(x) => Ok(Num::Float(x)),
-            _ => Err(Error::ArgumentValue {
+            v => Err(Error::ArgumentValue {
                 name: "range".into(),
                 arg: i,
-                expected: "a number",
+                expected: if matches!(v, Value::UInt(_)) {
+                    "a number up to int128's largest, 2^127 - 1"
+                } else {
+                    "a number"
+                },
                 value: a.to_string().into(),
                 ty: a.ty().clone(),
                 note: None,

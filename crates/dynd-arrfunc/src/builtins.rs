@@ -284,6 +284,9 @@ trait Real:
     const ZERO: Self;
     const ONE: Self;
     const NAN: Self;
+    /// Past this `|x|`, `tanh(x)` is ±1 to the last bit, and `sinh(x)²`
+    /// may overflow: `ctanh` takes its asymptotic form.
+    const TANH_BIG: Self;
     fn abs(self) -> Self;
     fn hypot(self, o: Self) -> Self;
     fn sqrt(self) -> Self;
@@ -296,6 +299,9 @@ trait Real:
     fn atan2(self, o: Self) -> Self;
     fn copysign(self, sign: Self) -> Self;
     fn half(self) -> Self;
+    fn tan(self) -> Self;
+    fn is_finite(self) -> bool;
+    fn is_nan(self) -> bool;
 }
 
 macro_rules! real {
@@ -304,7 +310,11 @@ macro_rules! real {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const NAN: Self = <$t>::NAN;
+            const TANH_BIG: Self = if <$t>::MANTISSA_DIGITS > 24 { 22.0 } else { 9.0 };
             fn abs(self) -> Self { <$t>::abs(self) }
+            fn tan(self) -> Self { <$t>::tan(self) }
+            fn is_finite(self) -> bool { <$t>::is_finite(self) }
+            fn is_nan(self) -> bool { <$t>::is_nan(self) }
             fn hypot(self, o: Self) -> Self { <$t>::hypot(self, o) }
             fn sqrt(self) -> Self { <$t>::sqrt(self) }
             fn exp(self) -> Self { <$t>::exp(self) }
@@ -371,22 +381,135 @@ fn c_sqrt<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
         Complex::new((a.im.abs() / t).half(), t.copysign(a.im))
     }
 }
-fn c_exp<T: Real>(a: Complex<T>) -> Complex<T> {
-    let m = a.re.exp();
-    Complex::new(m * a.im.cos(), m * a.im.sin())
+/// `m * (cos y, sin y)` for `m = e^x`, finite wherever the result is:
+/// where `e^x` alone overflows, it is applied as `e^(x/2)` twice.
+fn scaled_cis<T: Real>(x: T, y: T, factor: T) -> Complex<T> {
+    let m = x.exp();
+    if m.is_finite() || !x.is_finite() {
+        return Complex::new(m * factor * y.cos(), m * factor * y.sin());
+    }
+    let h = x.half().exp();
+    Complex::new(h * factor * y.cos() * h, h * factor * y.sin() * h)
 }
+
+/// `e^z`, with C99 Annex G's special values (NumPy's): `exp(1000 + 0i)`
+/// is `inf + 0i`, not `inf + NaN i`.
+fn c_exp<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    let (x, y) = (a.re, a.im);
+    if y == T::ZERO {
+        // A real argument: the imaginary part keeps its (signed) zero.
+        return Complex::new(x.exp(), y);
+    }
+    if !x.is_nan() && !x.is_finite() {
+        if y.is_finite() {
+            return scaled_cis(x, y, T::ONE);
+        }
+        // e^(±inf + i inf or NaN): ±inf + NaN i, or 0 + 0i.
+        return if x > T::ZERO {
+            Complex::new(x, T::NAN)
+        } else {
+            Complex::new(T::ZERO, T::ZERO)
+        };
+    }
+    scaled_cis(x, y, T::ONE)
+}
+
+/// `sinh(z)` (Annex G): `sinh x cos y + i cosh x sin y`, each part
+/// finite wherever it is, with the zeros and infinities of the real axis.
+fn c_sinh<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    let (x, y) = (a.re, a.im);
+    if y == T::ZERO {
+        return Complex::new(x.sinh(), y);
+    }
+    if x == T::ZERO {
+        // sinh(±0 + iy) = ±0 + i sin y (NaN for an infinite y).
+        return Complex::new(x, y.sin());
+    }
+    if x.is_finite() && !x.cosh().is_finite() {
+        // |x| large: sinh x and cosh x are e^|x| / 2, applied in halves.
+        let sign = T::ONE.copysign(x);
+        let c = scaled_cis(x.abs(), y, T::ONE.half());
+        return Complex::new(sign * c.re, c.im);
+    }
+    Complex::new(x.sinh() * y.cos(), x.cosh() * y.sin())
+}
+
+/// `cosh(z)` (Annex G): `cosh x cos y + i sinh x sin y`.
+fn c_cosh<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    let (x, y) = (a.re, a.im);
+    if y == T::ZERO {
+        let im = if x.is_nan() {
+            y
+        } else {
+            y * T::ONE.copysign(x)
+        };
+        return Complex::new(x.cosh(), im);
+    }
+    if x == T::ZERO {
+        // cosh(±0 + iy) = cos y ± 0 i (NaN ± 0 i for an infinite y).
+        let im = if y.is_finite() { x * y.sin() } else { x };
+        return Complex::new(y.cos(), im);
+    }
+    if x.is_finite() && !x.cosh().is_finite() {
+        let sign = T::ONE.copysign(x);
+        let c = scaled_cis(x.abs(), y, T::ONE.half());
+        return Complex::new(c.re, sign * c.im);
+    }
+    Complex::new(x.cosh() * y.cos(), x.sinh() * y.sin())
+}
+
+/// `tanh(z)` by Kahan's formula (as FreeBSD's `ctanh`), with its
+/// asymptote `±1 + i 4 sin y cos y e^(-2|x|)` for large `|x|`, where the
+/// formula's `sinh(x)²` would overflow.
+fn c_tanh<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    let (x, y) = (a.re, a.im);
+    if x.is_nan() {
+        return Complex::new(x, if y == T::ZERO { y } else { x });
+    }
+    if !x.is_finite() {
+        // tanh(±inf + iy) = ±1 ± 0i.
+        let s = if y.is_finite() { (y + y).sin() } else { T::ONE };
+        return Complex::new(T::ONE.copysign(x), T::ZERO.copysign(s));
+    }
+    if !y.is_finite() {
+        return Complex::new(if x == T::ZERO { x } else { T::NAN }, T::NAN);
+    }
+    if x.abs() >= T::TANH_BIG {
+        let e = (-x.abs()).exp();
+        let four = T::ONE + T::ONE + T::ONE + T::ONE;
+        return Complex::new(T::ONE.copysign(x), four * y.sin() * y.cos() * e * e);
+    }
+    let t = y.tan();
+    let beta = T::ONE + t * t;
+    let s = x.sinh();
+    let rho = (T::ONE + s * s).sqrt();
+    let denom = T::ONE + beta * s * s;
+    Complex::new(beta * rho * s / denom, t / denom)
+}
+
+/// `i z` and `-i z`.
+fn times_i<T: Real>(a: Complex<T>) -> Complex<T> {
+    Complex::new(-a.im, a.re)
+}
+fn times_minus_i<T: Real>(a: Complex<T>) -> Complex<T> {
+    Complex::new(a.im, -a.re)
+}
+
 /// The principal logarithm.
 fn c_log<T: Real>(a: Complex<T>) -> Complex<T> {
     Complex::new(a.re.hypot(a.im).ln(), a.im.atan2(a.re))
 }
-fn c_sin<T: Real>(a: Complex<T>) -> Complex<T> {
-    Complex::new(a.re.sin() * a.im.cosh(), a.re.cos() * a.im.sinh())
+/// `sin z = -i sinh(iz)`: `sin(1000i)` is `0 + inf i`.
+fn c_sin<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    times_minus_i(c_sinh(times_i(a)))
 }
-fn c_cos<T: Real>(a: Complex<T>) -> Complex<T> {
-    Complex::new(a.re.cos() * a.im.cosh(), -(a.re.sin() * a.im.sinh()))
+/// `cos z = cosh(iz)`.
+fn c_cos<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
+    c_cosh(times_i(a))
 }
+/// `tan z = -i tanh(iz)`: `tan(1000i)` is `i`.
 fn c_tan<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
-    c_div(c_sin(a), c_cos(a))
+    times_minus_i(c_tanh(times_i(a)))
 }
 /// `a ** b` as `exp(b log a)`; `0 ** b` is 1 for `b == 0`, 0 for `b` with a
 /// positive real part, NaN otherwise.
@@ -583,15 +706,17 @@ fn norm<T: FloatMath + Arith + Default + Into<f64> + FromF64>(
     let scale = a.iter().fold(0.0f64, |m, x| m.max((*x).into().abs()));
     let r = if scale == 0.0 || !scale.is_finite() {
         // All zero, or an infinity/NaN that the plain sum reports as such.
+        // A fold from +0.0: `Iterator::sum` of no terms is -0.0, whose
+        // root would make the norm of an empty vector -0.
         a.iter()
             .map(|x| (*x).into() * (*x).into())
-            .sum::<f64>()
+            .fold(0.0, |s, v| s + v)
             .sqrt()
     } else {
         scale
             * a.iter()
                 .map(|x| ((*x).into() / scale).powi(2))
-                .sum::<f64>()
+                .fold(0.0, |s: f64, v| s + v)
                 .sqrt()
     };
     out.as_mut_slice()[0] = T::from_f64(r);

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use smallvec::SmallVec;
 
 use dynd_kernels::elwise::PARALLEL_MIN;
-use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp};
+use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp, MAX_EVAL_DEPTH};
 use dynd_kernels::fuse::{eval_dense_f64, F64Arg, Program, Slot};
 use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
 use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
@@ -384,7 +384,13 @@ fn stepwise<'e>(e: &'e Expr<'_>, next: &mut usize) -> Result<Cow<'e, Array>, Err
 }
 
 /// `v` with its elements converted to data type `ty`.
+/// `v` cast as the `cast` builtin does: a data type keeps `v`'s
+/// dimensions; a type with dimensions is the result's whole type (`v`
+/// broadcasts to it, as assignment does, or the cast is an error).
 fn cast(v: &Array, ty: &Type) -> Result<Array, Error> {
+    if ty.is_dim() {
+        return v.cast(ty, ErrorMode::Fractional);
+    }
     let full = Type::with_dims(v.ty().split_dims().0.into_iter().cloned(), ty.clone())?;
     v.cast(&full, ErrorMode::Fractional)
 }
@@ -399,6 +405,9 @@ impl Lower {
     fn lower(&mut self, e: &Expr<'_>) -> Result<(Slot, Type), Error> {
         match e {
             Expr::Leaf(a) => Ok((self.p.leaf(a), a.ty().clone())),
+            // A cast to a whole type is computed apart (its dimensions
+            // are the cast's, not the operand's).
+            Expr::Cast(ty, _) if ty.is_dim() => self.materialise(e),
             Expr::Cast(ty, x) => {
                 let (s, xt) = self.lower(x)?;
                 let full = Type::with_dims(xt.split_dims().0.into_iter().cloned(), ty.clone())?;
@@ -601,11 +610,21 @@ fn plan(e: &Expr<'_>) -> Option<(Program, Slot, Type)> {
     Some((l.p, root, ty))
 }
 
+/// `e` with its parts deeper than [`MAX_EVAL_DEPTH`] evaluated first
+/// (owned), or `e` itself (borrowed) when no walk of it goes that deep:
+/// the walks below recurse once per level.
+fn shallow<'e, 'a>(e: &'e Expr<'a>) -> Result<Cow<'e, Expr<'a>>, Error> {
+    e.evaluate_deep_parts(MAX_EVAL_DEPTH, &mut |part| part.eval())
+}
+
 impl Eval for Expr<'_> {
     #[inline]
     fn eval(&self) -> Result<Array, Error> {
         if let Expr::Leaf(a) = self {
             return Ok((**a).clone());
+        }
+        if let Cow::Owned(e) = shallow(self)? {
+            return e.eval();
         }
         let n = size_hint(self);
         if n < PARALLEL_MIN {
@@ -625,6 +644,9 @@ impl Eval for Expr<'_> {
     }
 
     fn reduce(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Result<Array, Error> {
+        if let Cow::Owned(e) = shallow(self)? {
+            return e.reduce(reduction, kw);
+        }
         if !matches!(self, Expr::Leaf(_)) && size_hint(self) >= FUSE_MIN {
             if let Some(r) = reduce_in_parts(self, reduction, kw) {
                 return Ok(r);
@@ -638,15 +660,24 @@ impl Eval for Expr<'_> {
         if matches!(self, Expr::Leaf(_)) {
             return None;
         }
+        if let Cow::Owned(e) = shallow(self).ok()? {
+            return e.reduce_fused(reduction, kw);
+        }
         reduce_in_parts(self, reduction, kw)
     }
 
     fn eval_fused(&self) -> Option<Array> {
+        if let Cow::Owned(e) = shallow(self).ok()? {
+            return e.eval_fused();
+        }
         let (p, root, ty) = plan(self)?;
         p.eval(root, &ty).ok().flatten()
     }
 
     fn eval_into(&self, out: &mut Array) -> Result<(), Error> {
+        if let Cow::Owned(e) = shallow(self)? {
+            return e.eval_into(out);
+        }
         let fuse = size_hint(self) >= FUSE_MIN;
         if let Some((p, root, ty)) = fuse.then(|| plan(self)).flatten() {
             let fits = out.ty() == &ty || {
@@ -686,6 +717,9 @@ impl Eval for Expr<'_> {
     }
 
     fn eval_stepwise(&self) -> Result<Array, Error> {
+        if let Cow::Owned(e) = shallow(self)? {
+            return e.eval_stepwise();
+        }
         stepwise(self, &mut 0).map(Cow::into_owned)
     }
 }

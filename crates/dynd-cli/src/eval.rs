@@ -93,10 +93,19 @@ fn call(name: &str, args: Vec<Expr>) -> Expr {
 /// not a stack overflow. JSON literals have their own limit.
 pub(crate) const MAX_DEPTH: usize = 64;
 
+/// How many operators and calls an expression may have in all. A chain
+/// `1 + 1 + ... + 1` is parsed in a loop but is a tree one level deeper
+/// per operator, which lowering walks recursively (on the tool's large
+/// stack, see `main`) and the library evaluates in parts: 100,000 terms
+/// work, more are an error.
+pub(crate) const MAX_OPERATORS: usize = 100_000;
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
     depth: usize,
+    /// Operators and calls so far.
+    operators: usize,
 }
 
 /// `msg` at byte `at` of `text`, with the line and a caret under `at`: at
@@ -178,8 +187,25 @@ impl Parser<'_> {
         Some(found)
     }
 
+    /// One more operator or call, or the size error.
+    fn count(&mut self) -> Result<(), String> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return Err(error_at(
+                self.text,
+                self.pos,
+                &format!(
+                    "the expression has more than {MAX_OPERATORS} operators and calls; \
+                     split it, or bind parts with --let"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// One level deeper, or the nesting error.
     fn deeper(&mut self) -> Result<(), String> {
+        self.count()?;
         if self.depth == MAX_DEPTH {
             return Err(error_at(
                 self.text,
@@ -195,6 +221,7 @@ impl Parser<'_> {
         let left = self.sum()?;
         Ok(match self.op(&["<=", ">=", "==", "!=", "<", ">"]) {
             Some(op) => {
+                self.count()?;
                 let right = self.sum()?;
                 call(operator(op).unwrap_or("equal"), vec![left, right])
             }
@@ -205,6 +232,7 @@ impl Parser<'_> {
     fn sum(&mut self) -> Result<Expr, String> {
         let mut e = self.term()?;
         while let Some(op) = self.op(&["+", "-"]) {
+            self.count()?;
             let right = self.term()?;
             e = call(operator(op).unwrap_or("add"), vec![e, right]);
         }
@@ -214,6 +242,7 @@ impl Parser<'_> {
     fn term(&mut self) -> Result<Expr, String> {
         let mut e = self.unary()?;
         while let Some(op) = self.op(&["*", "/", "%"]) {
+            self.count()?;
             let right = self.unary()?;
             e = call(operator(op).unwrap_or("multiply"), vec![e, right]);
         }
@@ -336,6 +365,7 @@ pub(crate) fn eval(
         text,
         pos: 0,
         depth: 0,
+        operators: 0,
     };
     let e = p.expr()?;
     p.ws();
@@ -368,6 +398,20 @@ pub(crate) fn binding(text: &str) -> Result<(String, Array), String> {
     };
     let a = Array::from_json(&json, None).map_err(|e| format!("--let {name}: {e}"))?;
     Ok((name.to_string(), a))
+}
+
+/// The bindings, checked to name each input once.
+///
+/// # Errors
+///
+/// A message naming the first name bound twice.
+pub(crate) fn distinct(inputs: Vec<(String, Array)>) -> Result<Vec<(String, Array)>, String> {
+    for (i, (name, _)) in inputs.iter().enumerate() {
+        if inputs[..i].iter().any(|(n, _)| n == name) {
+            return Err(format!("--let {name} is given twice; bind each name once"));
+        }
+    }
+    Ok(inputs)
 }
 
 /// The expression as one to fuse: inputs and literals as leaves,
@@ -511,5 +555,195 @@ fn run(e: &Expr, mode: BroadcastMode, inputs: &[(String, Array)]) -> Result<Arra
                 .collect();
             f.call_kw(&refs, &kw_refs).map_err(|e| e.to_string())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `f` on a stack as large as the tool's own.
+    fn on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(1 << 30)
+            .spawn(f)
+            .expect("a thread")
+            .join()
+            .expect("no panic")
+    }
+
+    #[test]
+    fn chains_up_to_the_operator_limit_evaluate_and_longer_ones_are_errors() {
+        // One shell argument holds about 64,000 terms; the limit is for
+        // callers that pass more (and for the stack the tool runs on).
+        let at_limit = vec!["1"; MAX_OPERATORS + 1].join("+");
+        let r =
+            on_big_stack(move || eval(&at_limit, BroadcastMode::NumPy, &[]).map(|a| a.to_string()));
+        assert_eq!(r.as_deref(), Ok("100001"));
+        let past = vec!["1"; MAX_OPERATORS + 2].join("*");
+        let e = on_big_stack(move || eval(&past, BroadcastMode::NumPy, &[]).unwrap_err());
+        assert!(e.contains("more than 100000 operators and calls"), "{e}");
+        // The caret's window stays short.
+        assert!(e.len() < 400, "{e}");
+    }
+}
+
+/// The robustness campaign over infix expressions with bound inputs:
+/// random token soups, long chains, deep nesting, bare signs and huge
+/// literals. Nothing may panic or overflow the stack; every error is a
+/// message of bounded length. `DYND_ROBUST_CASES=N` sets the cases (default
+/// 2000).
+#[cfg(test)]
+mod campaign {
+    use super::*;
+
+    const TOKENS: &[&str] = &[
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "**",
+        "(",
+        ")",
+        "(",
+        ")",
+        ",",
+        "x",
+        "y",
+        "z",
+        "1",
+        "+1",
+        "-1",
+        "2.5",
+        "0",
+        "NaN",
+        "+inf",
+        "-inf",
+        "1e400",
+        "-1e-400",
+        "340282366920938463463374607431768211455",
+        "340282366920938463463374607431768211456",
+        "-170141183460469231731687303715884105729",
+        "[1, 2]",
+        "[[1], [2, 3]]",
+        "[]",
+        "[true, false]",
+        "\"a\"",
+        "sum(",
+        "add(",
+        "sqrt(",
+        "where(",
+        "cast(",
+        "\"int8\"",
+        "axis=",
+        "keepdims=",
+        "where=",
+        "add.reduce(",
+        "==",
+        "<",
+        ">=",
+        "!=",
+        " ",
+        "array(",
+        "\"uint128\"",
+        "null",
+        "unknown(",
+    ];
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    fn expression(rng: &mut Rng) -> String {
+        match rng.below(8) {
+            // A long chain of one operator or mixed ones.
+            0 => {
+                let n = 1 + rng.below(3_000);
+                let ops = ["+", "-", "*", "/", "%"];
+                let mut s = String::from("x");
+                for _ in 1..n {
+                    s.push_str(ops[rng.below(ops.len())]);
+                    s.push_str(["x", "1", "y", "+1", "-2"][rng.below(5)]);
+                }
+                s
+            }
+            // Deep nesting of parentheses, negations, powers or calls.
+            1 => {
+                let d = rng.below(100);
+                let (open, close) =
+                    [("(", ")"), ("-(", ")"), ("sqrt(", ")"), ("2**(", ")")][rng.below(4)];
+                format!("{}x{}", open.repeat(d), close.repeat(d))
+            }
+            // Signs before anything.
+            2 => {
+                let signs: String = (0..rng.below(200))
+                    .map(|_| ['+', '-', ' '][rng.below(3)])
+                    .collect();
+                format!("{signs}{}", ["x", "1", "[1]", "inf", ""][rng.below(5)])
+            }
+            _ => (0..rng.below(30))
+                .map(|_| TOKENS[rng.below(TOKENS.len())])
+                .collect(),
+        }
+    }
+
+    fn run(n: usize) {
+        let inputs = vec![
+            binding("x=[[1, 2], [3]]").expect("x"),
+            binding("y=[1.5, -2]").expect("y"),
+            binding("z=340282366920938463463374607431768211455").expect("z"),
+        ];
+        let inputs = std::sync::Arc::new(inputs);
+        let mut failures = Vec::new();
+        for k in 0..n {
+            let mut rng = Rng(0x5eed_0334 + k as u64 * 0x1000_0000_01b3);
+            let text = expression(&mut rng);
+            let inputs = inputs.clone();
+            let t = text.clone();
+            // The tool's stack, and a panic caught per case.
+            let outcome = std::thread::Builder::new()
+                .stack_size(1 << 30)
+                .spawn(move || {
+                    let mode = if t.len() % 2 == 0 {
+                        BroadcastMode::NumPy
+                    } else {
+                        BroadcastMode::Strict
+                    };
+                    eval(&t, mode, &inputs).map(|a| a.to_string())
+                })
+                .expect("a thread")
+                .join();
+            match outcome {
+                Err(_) => failures.push(format!(
+                    "case {k} panicked: {}",
+                    &text[..text.len().min(200)]
+                )),
+                Ok(Err(message)) if message.len() > 2000 => {
+                    failures.push(format!("case {k}: a {}-byte error", message.len()))
+                }
+                Ok(_) => {}
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn infix_expressions_never_panic() {
+        let n = std::env::var("DYND_ROBUST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2000);
+        run(n);
     }
 }

@@ -284,6 +284,7 @@ fn run(command: Command) -> (Output, Result<Success, Failure>) {
                 .iter()
                 .map(|b| eval::binding(b))
                 .collect::<Result<Vec<_>, _>>()
+                .and_then(eval::distinct)
                 .and_then(|inputs| {
                     eval::eval(
                         &expr,
@@ -324,7 +325,27 @@ fn sql(args: &[String]) -> ExitCode {
         Ok(status) => match status.code() {
             Some(0) => ExitCode::SUCCESS,
             Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-            None => ExitCode::FAILURE,
+            None => {
+                // Killed by a signal: say which, and exit as a shell
+                // reports it (128 + the signal's number).
+                #[cfg(unix)]
+                {
+                    use std::os::unix::process::ExitStatusExt;
+                    if let Some(signal) = status.signal() {
+                        eprintln!(
+                            "error: dynd-sql ({}) was killed by signal {signal}{}",
+                            program.display(),
+                            signal_name(signal).map_or(String::new(), |n| format!(" ({n})"))
+                        );
+                        return ExitCode::from(u8::try_from(128 + signal).unwrap_or(1));
+                    }
+                }
+                eprintln!(
+                    "error: dynd-sql ({}) ended without an exit status",
+                    program.display()
+                );
+                ExitCode::FAILURE
+            }
         },
         Err(e) => {
             eprintln!(
@@ -335,6 +356,25 @@ fn sql(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The usual name of a POSIX signal, for the common ones.
+#[cfg(unix)]
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL: out of memory, or killed by hand",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        _ => return None,
+    })
 }
 
 fn match_types(pattern: &str, candidate: &str) -> Result<Success, Failure> {
@@ -453,16 +493,58 @@ fn info(datashape: &str) -> Result<Success, Failure> {
     ))
 }
 
+/// The stack the commands run on: an expression is a tree one level
+/// deeper per operator (`1 + 1 + ... + 1`), which lowering walks
+/// recursively; [`eval::MAX_OPERATORS`] levels fit in this with room to
+/// spare. It is address space, touched only as deep as a command goes.
+const STACK: usize = 1 << 30;
+
+/// Prints `text` and a newline on stdout. A closed pipe (`dynd ... |
+/// head`) is not an error: the reader has what it wanted, and the tool
+/// exits quietly, as Unix tools do.
+fn emit(text: impl std::fmt::Display) -> Result<(), ExitCode> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Command::Sql { args } = &cli.command {
         return sql(args);
     }
-    let (out, result) = run(cli.command);
+    let worker = std::thread::Builder::new()
+        .name("dynd".into())
+        .stack_size(STACK)
+        .spawn(move || run(cli.command));
+    let (out, result) = match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(done)) => done,
+        // A panic has printed its message already.
+        Ok(Err(_)) => return ExitCode::from(101),
+        Err(e) => {
+            eprintln!("error: cannot start the worker thread: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match print(out, result) {
+        Ok(code) | Err(code) => code,
+    }
+}
+
+/// Prints a command's result (or its failure) as text or JSON, and the
+/// exit status for it.
+fn print(out: Output, result: Result<Success, Failure>) -> Result<ExitCode, ExitCode> {
     match (result, out.json) {
         (Ok(s), false) => {
-            println!("{}", s.text);
-            ExitCode::SUCCESS
+            emit(&s.text)?;
+            Ok(ExitCode::SUCCESS)
         }
         (Ok(s), true) => {
             let mut fields = Map::new();
@@ -472,19 +554,22 @@ fn main() -> ExitCode {
             match s.value {
                 // The array's own JSON, spliced in: no second value tree.
                 Some(a) => match a.try_to_json() {
-                    Ok(json) => println!("{},\"value\":{json}}}", &object[..object.len() - 1]),
+                    Ok(json) => emit(format_args!(
+                        "{},\"value\":{json}}}",
+                        &object[..object.len() - 1]
+                    ))?,
                     Err(e) => {
-                        println!("{}", json!({"ok": false, "error": e.to_string()}));
-                        return ExitCode::FAILURE;
+                        emit(json!({"ok": false, "error": e.to_string()}))?;
+                        return Ok(ExitCode::FAILURE);
                     }
                 },
-                None => println!("{object}"),
+                None => emit(&object)?,
             }
-            ExitCode::SUCCESS
+            Ok(ExitCode::SUCCESS)
         }
         (Err(f), false) => {
             eprintln!("error: {}", f.rendered);
-            ExitCode::FAILURE
+            Ok(ExitCode::FAILURE)
         }
         (Err(f), true) => {
             let mut obj = json!({"ok": false, "error": f.message});
@@ -494,8 +579,8 @@ fn main() -> ExitCode {
             if let Some(argument) = f.argument {
                 obj["argument"] = json!(argument);
             }
-            println!("{obj}");
-            ExitCode::FAILURE
+            emit(obj)?;
+            Ok(ExitCode::FAILURE)
         }
     }
 }

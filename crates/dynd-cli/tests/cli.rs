@@ -740,3 +740,208 @@ fn sql_without_the_tool_says_how_to_install_it() {
         "{err}"
     );
 }
+
+/// The second soundness pass (issue 34): each reproducer that reaches the
+/// tool, through the binary.
+mod soundness {
+    use super::*;
+
+    /// `+` repeated `n - 1` times between `n` copies of `term`.
+    fn chain(term: &str, op: &str, n: usize) -> String {
+        vec![term; n].join(op)
+    }
+
+    #[test]
+    fn mismatched_fixed_rows_are_broadcast_errors_not_panics() {
+        let (code, out, err) = dynd(&["cast", "[[1],[2,3]]", "3 * var * int8"]);
+        assert_eq!((code, out.as_str()), (1, ""), "{err}");
+        assert!(
+            err.contains("a dimension of size 2 cannot broadcast to size 3"),
+            "{err}"
+        );
+        let (code, _, err) = dynd(&["eval", "add([[1], [1]], [[[], [1]], []])"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("cannot broadcast"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+
+    #[test]
+    fn a_leading_plus_is_a_sign_and_a_bare_plus_a_parse_error() {
+        assert_eq!(
+            dynd(&["array", "+1"]),
+            (0, "1\ntype: int64\n".into(), String::new())
+        );
+        assert_eq!(
+            dynd(&["array", "+NaN"]),
+            (0, "NaN\ntype: float64\n".into(), String::new())
+        );
+        assert_eq!(
+            dynd(&["cast", "+1", "int8"]),
+            (0, "1\ntype: int8\n".into(), String::new())
+        );
+        assert_eq!(
+            dynd(&["eval", "--let", "x=+1", "x"]),
+            (0, "1\ntype: int64\n".into(), String::new())
+        );
+        assert_eq!(
+            dynd(&["eval", "+1 + +2"]),
+            (0, "3\ntype: int64\n".into(), String::new())
+        );
+        for bad in ["+", "+-1", "-", "+x"] {
+            let (code, _, err) = dynd(&["array", bad]);
+            assert_eq!(code, 1, "{bad}: {err}");
+            assert!(err.contains("expected a JSON value"), "{bad}: {err}");
+        }
+        let (code, _, err) = dynd(&["eval", "+"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("expected a JSON value") && err.contains('^'),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_name_bound_twice_is_an_error() {
+        let (code, out, err) = dynd(&["eval", "--let", "x=[1]", "--let", "x=[2]", "x"]);
+        assert_eq!((code, out.as_str()), (1, ""));
+        assert!(err.contains("--let x is given twice"), "{err}");
+    }
+
+    #[test]
+    fn long_operator_chains_evaluate_or_say_they_are_too_long() {
+        // 6,000 terms overflowed the stack; 60,000 (about the most one
+        // shell argument holds) evaluate, with every operator.
+        let six = chain("1", "+", 6000);
+        assert_eq!(dynd(&["eval", &six]).1, "6000\ntype: int64\n");
+        let long = chain("x", "-", 60_000);
+        let (code, out, err) = dynd(&["eval", "--let", "x=[1, 2]", &long]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, "[-59998, -119996]\ntype: 2 * int64\n");
+        let product = chain("1", "*", 40_000);
+        assert_eq!(dynd(&["eval", &product]).1, "1\ntype: int64\n");
+        // Nested parentheses still stop at their own limit.
+        let deep = format!("{}1{}", "(".repeat(65), ")".repeat(65));
+        let (code, _, err) = dynd(&["eval", &deep]);
+        assert_eq!(code, 1);
+        assert!(err.contains("nest more than 64 deep"), "{err}");
+    }
+
+    #[test]
+    fn a_closed_pipe_ends_the_tool_quietly() {
+        use std::io::Read;
+        use std::process::Stdio;
+        let big = format!("[{}]", chain("1", ", ", 20_000));
+        for _ in 0..5 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_dynd"))
+                .args(["array", &big])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("runs");
+            // Read nothing and close the pipe at once.
+            drop(child.stdout.take());
+            let status = child.wait().expect("exits");
+            let mut err = String::new();
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut err)
+                .unwrap();
+            assert!(status.success(), "{status:?} {err}");
+            assert!(
+                !err.contains("panicked") && !err.contains("Broken pipe"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn uint128_and_large_integer_literals_are_exact() {
+        assert_eq!(
+            dynd(&[
+                "array",
+                "--type",
+                "uint128",
+                "340282366920938463463374607431768211455"
+            ])
+            .1,
+            "340282366920938463463374607431768211455\ntype: uint128\n"
+        );
+        assert_eq!(
+            dynd(&[
+                "eval",
+                r#"cast(array(200000000000000000000000000000000000001, "uint128"), "string")"#
+            ])
+            .1,
+            "\"200000000000000000000000000000000000001\"\ntype: string\n"
+        );
+        assert_eq!(
+            dynd(&["eval", r#"negative(array(1, "uint128"))"#]).1,
+            "340282366920938463463374607431768211455\ntype: uint128\n"
+        );
+        // The smallest integer type that holds each literal.
+        for (literal, ty) in [
+            ("9223372036854775807", "int64"),
+            ("9223372036854775808", "uint64"),
+            ("-9223372036854775809", "int128"),
+            ("170141183460469231731687303715884105727", "int128"),
+            ("170141183460469231731687303715884105728", "uint128"),
+            ("[-1, 18446744073709551616]", "2 * int128"),
+        ] {
+            let (code, out, err) = dynd(&["array", literal]);
+            assert_eq!(code, 0, "{literal}: {err}");
+            assert_eq!(out, format!("{literal}\ntype: {ty}\n").replace(", ", ", "));
+        }
+        // Beyond every integer type: an error, not a rounded float.
+        let (code, _, err) = dynd(&["array", "3402823669209384634633746074317682114560"]);
+        assert_eq!(code, 1);
+        assert!(err.contains("too large for any integer type"), "{err}");
+        let (code, _, err) = dynd(&["array", "[-1, 340282366920938463463374607431768211455]"]);
+        assert_eq!(code, 1);
+        assert!(err.contains("no integer type holds both"), "{err}");
+        // JSON output keeps the digits.
+        // (Read as text: serde_json without arbitrary precision would
+        // read the number back as a float.)
+        let (code, out, _) = dynd(&["array", "--json", "340282366920938463463374607431768211455"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains("\"value\":340282366920938463463374607431768211455}"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn errors_quote_a_bounded_window_of_the_input() {
+        let ones = format!("[{}]", chain("1", ",", 40_000));
+        let (code, _, err) = dynd(&["array", "--type", "{x: int8}", &ones]);
+        assert_eq!(code, 1);
+        assert!(
+            err.len() < 400,
+            "{} bytes: {}",
+            err.len(),
+            &err[..400.min(err.len())]
+        );
+        assert!(err.contains("bytes in all"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sql_says_which_signal_ended_dynd_sql() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("dynd-signal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("dynd-sql");
+        std::fs::write(&fake, "#!/bin/sh\nkill -SEGV $$\n").unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_dynd"))
+            .args(["sql", "SELECT 1"])
+            .env("PATH", &dir)
+            .output()
+            .expect("the dynd binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(128 + 11), "{err}");
+        assert!(err.contains("killed by signal 11 (SIGSEGV)"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -372,6 +372,35 @@ impl ScalarUDFImpl for DyndScalarUdf {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let want = args.return_field.data_type().clone();
         let n = args.number_rows;
+        // A NULL list (or struct) literal is a missing row for every row,
+        // as a NULL row of a column is for its own: the result is NULL.
+        let null_row = args.args.iter().any(|a| match a {
+            ColumnarValue::Scalar(s) => {
+                s.is_null()
+                    && matches!(
+                        s.data_type(),
+                        DataType::List(_)
+                            | DataType::LargeList(_)
+                            | DataType::ListView(_)
+                            | DataType::LargeListView(_)
+                            | DataType::FixedSizeList(..)
+                            | DataType::Struct(_)
+                    )
+            }
+            ColumnarValue::Array(_) => false,
+        });
+        if null_row {
+            let null = ScalarValue::try_from(&want)?;
+            let all_scalar = args
+                .args
+                .iter()
+                .all(|a| matches!(a, ColumnarValue::Scalar(_)));
+            return Ok(if all_scalar {
+                ColumnarValue::Scalar(null)
+            } else {
+                ColumnarValue::Array(null.to_array_of_size(n)?)
+            });
+        }
         if args
             .args
             .iter()

@@ -175,7 +175,7 @@ fn length_error(len: usize, size: usize, ty: &Type, path: &[usize]) -> Error {
 fn kind_error(v: &Value, expected: &'static str, ty: &Type, path: &[usize]) -> Error {
     value_error(
         ValueProblem::Kind {
-            value: v.to_string().into(),
+            value: crate::error::excerpt(&v.to_string()).into(),
             expected,
             ty: ty.clone(),
         },
@@ -273,6 +273,7 @@ impl Builder {
                 let n = match (v, s) {
                     (Value::Bool(b), _) => Num::Bool(*b),
                     (Value::Int(i), _) => Num::Int(*i),
+                    (Value::UInt(u), _) => Num::UInt(*u),
                     (Value::Float(x), _) => Num::Float(*x),
                     // `to_json`'s non-finite floats.
                     (Value::Str(t), Scalar::Float16 | Scalar::Float32 | Scalar::Float64)
@@ -285,6 +286,7 @@ impl Builder {
                     {
                         let part = |p: &Value| match p {
                             Value::Int(i) => Some(*i as f64),
+                            Value::UInt(u) => Some(*u as f64),
                             Value::Float(x) => Some(*x),
                             Value::Str(t) => non_finite(t),
                             _ => None,
@@ -304,7 +306,7 @@ impl Builder {
                     };
                     value_error(
                         ValueProblem::Range {
-                            value: v.to_string().into(),
+                            value: crate::error::excerpt(&v.to_string()).into(),
                             why,
                             ty: ty.clone(),
                         },
@@ -316,7 +318,7 @@ impl Builder {
                 crate::fixed_string::encode(text, *enc, *size, out, false).map_err(|e| {
                     value_error(
                         ValueProblem::Text {
-                            value: v.to_string().into(),
+                            value: crate::error::excerpt(&v.to_string()).into(),
                             ty: ty.clone(),
                             reason: e.to_string().into(),
                         },
@@ -545,6 +547,14 @@ enum Shape {
     Unknown,
     Null,
     Leaf(Scalar, bool),
+    /// Integers from `min` to `max` (each clamped to its own type's
+    /// range, which keeps every comparison [`int_scalar`] makes), and
+    /// whether NA is among them.
+    Int {
+        min: i128,
+        max: u128,
+        option: bool,
+    },
     /// A string naming a non-finite float (`"NaN"`): a float among
     /// numbers or alone, a string among strings.
     NonFinite(bool),
@@ -556,7 +566,16 @@ fn shape_of(v: &Value) -> Result<Shape, Error> {
     Ok(match v {
         Value::Null => Shape::Null,
         Value::Bool(_) => Shape::Leaf(Scalar::Bool, false),
-        Value::Int(_) => Shape::Leaf(Scalar::Int64, false),
+        Value::Int(i) => Shape::Int {
+            min: *i,
+            max: u128::try_from(*i).unwrap_or(0),
+            option: false,
+        },
+        Value::UInt(u) => Shape::Int {
+            min: i128::try_from(*u).unwrap_or(i128::MAX),
+            max: *u,
+            option: false,
+        },
         Value::Float(_) => Shape::Leaf(Scalar::Float64, false),
         Value::Str(t) if non_finite(t).is_some() => Shape::NonFinite(false),
         Value::Str(_) => Shape::Leaf(Scalar::String, false),
@@ -587,9 +606,61 @@ fn mixed(first: &str, second: &str) -> Error {
     )
 }
 
+/// The smallest integer type that holds every integer from `min` to
+/// `max`: `int64`, else `uint64`, `int128`, `uint128` (a literal is exact
+/// or an error, never a float that rounds).
+fn int_scalar(min: i128, max: u128) -> Result<Scalar, Error> {
+    if min >= i128::from(i64::MIN) && max <= i64::MAX as u128 {
+        Ok(Scalar::Int64)
+    } else if min >= 0 && max <= u128::from(u64::MAX) {
+        Ok(Scalar::UInt64)
+    } else if max <= i128::MAX as u128 {
+        Ok(Scalar::Int128)
+    } else if min >= 0 {
+        Ok(Scalar::UInt128)
+    } else {
+        Err(mixed(
+            &format!("integers down to {min}"),
+            &format!("integers up to {max} (no integer type holds both)"),
+        ))
+    }
+}
+
 fn unify(a: Shape, b: Shape) -> Result<Shape, Error> {
+    let a = match (a, &b) {
+        // Integers among other kinds of leaves: their integer type first.
+        (Shape::Int { min, max, option }, Shape::Leaf(..) | Shape::NonFinite(_)) => {
+            Shape::Leaf(int_scalar(min, max)?, option)
+        }
+        (a, _) => a,
+    };
+    let b = match (&a, b) {
+        (Shape::Leaf(..) | Shape::NonFinite(_), Shape::Int { min, max, option }) => {
+            Shape::Leaf(int_scalar(min, max)?, option)
+        }
+        (_, b) => b,
+    };
     Ok(match (a, b) {
         (Shape::Unknown, x) | (x, Shape::Unknown) => x,
+        (
+            Shape::Int { min, max, option },
+            Shape::Int {
+                min: min2,
+                max: max2,
+                option: option2,
+            },
+        ) => Shape::Int {
+            min: min.min(min2),
+            max: max.max(max2),
+            option: option || option2,
+        },
+        (Shape::Null, Shape::Int { min, max, .. }) | (Shape::Int { min, max, .. }, Shape::Null) => {
+            Shape::Int {
+                min,
+                max,
+                option: true,
+            }
+        }
         (Shape::Null, Shape::Null) => Shape::Null,
         (Shape::Null, Shape::Leaf(s, _)) | (Shape::Leaf(s, _), Shape::Null) => Shape::Leaf(s, true),
         (Shape::NonFinite(o1), Shape::NonFinite(o2)) => Shape::NonFinite(o1 || o2),
@@ -635,6 +706,14 @@ fn shape_type(shape: Shape) -> Result<Type, Error> {
     Ok(match shape {
         Shape::Unknown => Scalar::Float64.into(),
         Shape::Null => Type::option(Scalar::Float64.into())?,
+        Shape::Int { min, max, option } => {
+            let s: Type = int_scalar(min, max)?.into();
+            if option {
+                Type::option(s)?
+            } else {
+                s
+            }
+        }
         Shape::Leaf(s, false) => s.into(),
         Shape::Leaf(s, true) => Type::option(s.into())?,
         Shape::NonFinite(false) => Scalar::Float64.into(),
@@ -651,8 +730,9 @@ fn shape_type(shape: Shape) -> Result<Type, Error> {
 }
 
 /// The type an array made from `v` gets: lists of equal length give a
-/// fixed dimension, ragged ones `var`; integers give `int64`, mixed with
-/// floats `float64`; the strings `"NaN"`, `"Infinity"` and `"-Infinity"`
+/// fixed dimension, ragged ones `var`; integers give the smallest of
+/// `int64`, `uint64`, `int128`, `uint128` that holds them all (an error
+/// if none does), mixed with floats `float64`; the strings `"NaN"`, `"Infinity"` and `"-Infinity"`
 /// (how [`Array::to_json`] writes non-finite floats) are floats, except
 /// among other strings; `null` makes the data type an option; an empty
 /// list's element type is `float64`.
@@ -1297,7 +1377,7 @@ fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) -> Value {
             match read_num(*s, &data[at..]) {
                 Num::Bool(b) => Value::Bool(b),
                 Num::Int(i) => Value::Int(i),
-                Num::UInt(u) => i128::try_from(u).map_or(Value::Float(u as f64), Value::Int),
+                Num::UInt(u) => i128::try_from(u).map_or(Value::UInt(u), Value::Int),
                 Num::Float(x) => Value::Float(short(x)),
                 Num::Complex(re, im) => {
                     Value::List(vec![Value::Float(short(re)), Value::Float(short(im))])

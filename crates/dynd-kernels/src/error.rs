@@ -3,3 +3,5 @@
 //! element ([`KernelError`]).
 
 pub use dynd_types::{Error, KernelError, KernelErrorKind};
+
+pub(crate) use dynd_types::excerpt;

@@ -140,7 +140,11 @@ impl fmt::Debug for Function {
 /// methods, [`Expr::cast`] and callables' `expr`, and evaluated by the
 /// callable layer (see the [module docs](self)). Leaves borrow the arrays
 /// they were given by reference.
-#[derive(Clone, Debug)]
+///
+/// Trees of any depth are safe to build, clone, print, drop and evaluate:
+/// every walk here keeps its own stack on the heap (`e = e + 1.0` a
+/// million times is a million-deep tree), and evaluation computes parts
+/// of a deep tree first, [`MAX_EVAL_DEPTH`] levels at a time.
 #[non_exhaustive]
 pub enum Expr<'a> {
     /// An array (a Rust scalar is a 0-dimensional one).
@@ -156,24 +160,161 @@ pub enum Expr<'a> {
     Cast(Type, Box<Expr<'a>>),
 }
 
+/// The most levels an evaluation walks at once: a deeper tree is
+/// evaluated in parts of this many levels, bottom up (see
+/// [`Expr::evaluate_deep_parts`]).
+pub const MAX_EVAL_DEPTH: usize = 256;
+
+/// A 0-d array standing in for a node's operand while the node is taken
+/// apart (by [`Drop`]).
+fn placeholder<'a>() -> Expr<'a> {
+    Expr::Leaf(Cow::Borrowed(placeholder_array()))
+}
+
+fn placeholder_array() -> &'static Array {
+    static EMPTY: OnceLock<Array> = OnceLock::new();
+    EMPTY.get_or_init(|| Array::from_scalar(false))
+}
+
 impl<'a> Expr<'a> {
     /// The leaves, left to right.
     pub fn leaves(&self) -> Vec<&Array> {
         let mut out = Vec::new();
-        self.collect_leaves(&mut out);
+        let mut stack: Vec<&Expr<'a>> = vec![self];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Leaf(a) => out.push(&**a),
+                // Pushed right to left, so popped left to right.
+                _ => stack.extend(e.operands().into_iter().rev()),
+            }
+        }
         out
     }
 
-    fn collect_leaves<'s>(&'s self, out: &mut Vec<&'s Array>) {
+    /// The node's operands, left to right (none for a leaf).
+    pub fn operands(&self) -> smallvec::SmallVec<[&Expr<'a>; 2]> {
         match self {
-            Expr::Leaf(a) => out.push(a),
-            Expr::Unary(_, x) | Expr::Cast(_, x) => x.collect_leaves(out),
-            Expr::Binary(_, xy) => {
-                xy.0.collect_leaves(out);
-                xy.1.collect_leaves(out);
-            }
-            Expr::Call(_, args) => args.iter().for_each(|a| a.collect_leaves(out)),
+            Expr::Leaf(_) => smallvec::SmallVec::new(),
+            Expr::Unary(_, x) | Expr::Cast(_, x) => smallvec::smallvec![&**x],
+            Expr::Binary(_, xy) => smallvec::smallvec![&xy.0, &xy.1],
+            Expr::Call(_, args) => args.iter().collect(),
         }
+    }
+
+    /// The node with the same operator and new operands (as many as
+    /// [`Expr::operands`] gave, in order); a leaf is itself.
+    fn with_operands<'b>(
+        &self,
+        leaf: &mut impl FnMut(&Cow<'a, Array>) -> Expr<'b>,
+        operands: impl IntoIterator<Item = Expr<'b>>,
+    ) -> Expr<'b> {
+        let mut ops = operands.into_iter();
+        let mut next = || ops.next().unwrap_or_else(placeholder);
+        match self {
+            Expr::Leaf(a) => leaf(a),
+            Expr::Unary(op, _) => Expr::Unary(*op, Box::new(next())),
+            Expr::Cast(ty, _) => Expr::Cast(ty.clone(), Box::new(next())),
+            Expr::Binary(op, _) => {
+                let x = next();
+                Expr::Binary(*op, Box::new((x, next())))
+            }
+            Expr::Call(f, args) => Expr::Call(f.clone(), args.iter().map(|_| next()).collect()),
+        }
+    }
+
+    /// Rebuilds the tree bottom up without recursion: leaves through
+    /// `leaf`, then each node, with its height (a leaf's is 0), through
+    /// `done`, which may replace it (by a leaf of its value, height 0).
+    fn rebuild<'b>(
+        &self,
+        mut leaf: impl FnMut(&Cow<'a, Array>) -> Expr<'b>,
+        mut done: impl FnMut(Expr<'b>, usize) -> Result<(Expr<'b>, usize), Error>,
+    ) -> Result<Expr<'b>, Error> {
+        struct Frame<'e, 'a, 'b> {
+            node: &'e Expr<'a>,
+            operands: smallvec::SmallVec<[&'e Expr<'a>; 2]>,
+            built: Vec<Expr<'b>>,
+            height: usize,
+        }
+        fn frame<'e, 'a, 'b>(node: &'e Expr<'a>) -> Frame<'e, 'a, 'b> {
+            Frame {
+                node,
+                operands: node.operands(),
+                built: Vec::new(),
+                height: 0,
+            }
+        }
+        let mut stack = vec![frame(self)];
+        loop {
+            let top = stack
+                .last_mut()
+                .unwrap_or_else(|| unreachable!("the root is popped last"));
+            if let Some(&next) = top.operands.get(top.built.len()) {
+                stack.push(frame(next));
+                continue;
+            }
+            let Some(f) = stack.pop() else {
+                unreachable!("the loop has a frame")
+            };
+            let height = if f.operands.is_empty() {
+                0
+            } else {
+                f.height + 1
+            };
+            let (node, height) = done(f.node.with_operands(&mut leaf, f.built), height)?;
+            match stack.last_mut() {
+                Some(parent) => {
+                    parent.height = parent.height.max(height);
+                    parent.built.push(node);
+                }
+                None => return Ok(node),
+            }
+        }
+    }
+
+    /// How many operator levels the tree has (0 for a leaf), found
+    /// without recursion.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack: smallvec::SmallVec<[(&Expr<'a>, usize); 16]> =
+            smallvec::smallvec![(self, 0)];
+        while let Some((e, d)) = stack.pop() {
+            deepest = deepest.max(d);
+            stack.extend(e.operands().into_iter().map(|x| (x, d + 1)));
+        }
+        deepest
+    }
+
+    /// The tree with every part `limit` levels high replaced by a leaf of
+    /// its value, computed by `eval` bottom up, so that no walk of the
+    /// result (nor `eval` on a part) goes deeper than `limit`; the tree
+    /// itself when it is not that deep. The evaluator does this before it
+    /// walks a tree: the value is the same, since every node's value
+    /// depends only on its operands' values.
+    ///
+    /// # Errors
+    ///
+    /// The first error `eval` returns.
+    pub fn evaluate_deep_parts(
+        &self,
+        limit: usize,
+        eval: &mut dyn FnMut(&Expr<'a>) -> Result<Array, Error>,
+    ) -> Result<Cow<'_, Expr<'a>>, Error> {
+        if self.depth() <= limit {
+            return Ok(Cow::Borrowed(self));
+        }
+        let limit = limit.max(1);
+        self.rebuild(
+            |a| Expr::Leaf(a.clone()),
+            |node, height| {
+                if height >= limit {
+                    Ok((Expr::Leaf(Cow::Owned(eval(&node)?)), 0))
+                } else {
+                    Ok((node, height))
+                }
+            },
+        )
+        .map(Cow::Owned)
     }
 
     /// The operands' elements converted to data type `ty`.
@@ -238,55 +379,122 @@ impl<'a> Expr<'a> {
     /// The expression owning its leaves (borrowed ones are cloned, which
     /// shares their memory), to keep beyond the arrays' borrows.
     pub fn into_owned(self) -> Expr<'static> {
-        match self {
-            Expr::Leaf(a) => Expr::Leaf(Cow::Owned(a.into_owned())),
-            Expr::Unary(op, x) => Expr::Unary(op, Box::new(x.into_owned())),
-            Expr::Binary(op, xy) => {
-                let (x, y) = *xy;
-                Expr::Binary(op, Box::new((x.into_owned(), y.into_owned())))
-            }
-            Expr::Call(f, args) => Expr::Call(f, args.into_iter().map(Expr::into_owned).collect()),
-            Expr::Cast(ty, x) => Expr::Cast(ty, Box::new(x.into_owned())),
-        }
+        let owned = self.rebuild(
+            |a| Expr::Leaf(Cow::Owned((**a).clone())),
+            |node, height| Ok((node, height)),
+        );
+        owned.unwrap_or_else(|_| unreachable!("rebuilding without evaluating cannot fail"))
     }
 
+    /// Writes the text, without recursion: a stack of what is still to
+    /// write.
     fn write(&self, f: &mut fmt::Formatter<'_>, next: &mut usize) -> fmt::Result {
-        match self {
-            // Scalars show their value, arrays a name by position.
-            Expr::Leaf(a) if a.ndim() == 0 => write!(f, "{a}"),
-            Expr::Leaf(_) => {
-                write!(f, "a{next}")?;
-                *next += 1;
-                Ok(())
-            }
-            Expr::Unary(op, x) => {
-                write!(f, "{}(", op.name())?;
-                x.write(f, next)?;
-                write!(f, ")")
-            }
-            Expr::Binary(op, xy) => {
-                write!(f, "{}(", op.name())?;
-                xy.0.write(f, next)?;
-                write!(f, ", ")?;
-                xy.1.write(f, next)?;
-                write!(f, ")")
-            }
-            Expr::Call(func, args) => {
-                write!(f, "{}(", func.name())?;
-                for (i, a) in args.iter().enumerate() {
-                    if i > 0 {
-                        write!(f, ", ")?;
-                    }
-                    a.write(f, next)?;
+        enum Todo<'e, 'a> {
+            Node(&'e Expr<'a>),
+            Text(&'static str),
+            Type(&'e Type),
+        }
+        let mut stack = vec![Todo::Node(self)];
+        while let Some(todo) = stack.pop() {
+            let e = match todo {
+                Todo::Text(t) => {
+                    f.write_str(t)?;
+                    continue;
                 }
-                write!(f, ")")
+                Todo::Type(ty) => {
+                    write!(f, ", {ty})")?;
+                    continue;
+                }
+                Todo::Node(e) => e,
+            };
+            let name = match e {
+                // Scalars show their value, arrays a name by position.
+                Expr::Leaf(a) if a.ndim() == 0 => {
+                    write!(f, "{a}")?;
+                    continue;
+                }
+                Expr::Leaf(_) => {
+                    write!(f, "a{next}")?;
+                    *next += 1;
+                    continue;
+                }
+                Expr::Unary(op, _) => op.name(),
+                Expr::Binary(op, _) => op.name(),
+                Expr::Call(func, _) => func.name(),
+                Expr::Cast(ty, _) => {
+                    stack.push(Todo::Type(ty));
+                    "cast"
+                }
+            };
+            write!(f, "{name}(")?;
+            if !matches!(e, Expr::Cast(..)) {
+                stack.push(Todo::Text(")"));
             }
-            Expr::Cast(ty, x) => {
-                write!(f, "cast(")?;
-                x.write(f, next)?;
-                write!(f, ", {ty})")
+            let operands = e.operands();
+            for (i, x) in operands.iter().enumerate().rev() {
+                stack.push(Todo::Node(x));
+                if i > 0 {
+                    stack.push(Todo::Text(", "));
+                }
             }
         }
+        Ok(())
+    }
+
+    /// Moves the operands that are themselves nodes out to `stack`,
+    /// leaving leaves in their place, so that dropping this node goes
+    /// one level deep.
+    fn take_operands(&mut self, stack: &mut Vec<Expr<'a>>) {
+        let mut take = |x: &mut Expr<'a>| {
+            if !matches!(x, Expr::Leaf(_)) {
+                stack.push(std::mem::replace(x, placeholder()));
+            }
+        };
+        match self {
+            Expr::Leaf(_) => {}
+            Expr::Unary(_, x) | Expr::Cast(_, x) => take(x),
+            Expr::Binary(_, xy) => {
+                take(&mut xy.0);
+                take(&mut xy.1);
+            }
+            Expr::Call(_, args) => args.iter_mut().for_each(take),
+        }
+    }
+}
+
+impl Drop for Expr<'_> {
+    /// Drops the tree without recursion (a deep tree would overflow the
+    /// stack otherwise).
+    fn drop(&mut self) {
+        let mut stack = Vec::new();
+        self.take_operands(&mut stack);
+        while let Some(mut e) = stack.pop() {
+            e.take_operands(&mut stack);
+        }
+    }
+}
+
+impl Clone for Expr<'_> {
+    /// A copy of the tree (leaves share their arrays), made without
+    /// recursion.
+    fn clone(&self) -> Self {
+        let copy = self.rebuild(|a| Expr::Leaf(a.clone()), |node, height| Ok((node, height)));
+        copy.unwrap_or_else(|_| unreachable!("rebuilding without evaluating cannot fail"))
+    }
+}
+
+impl fmt::Debug for Expr<'_> {
+    /// `Expr(` the text `Display` writes `)`, with the leaves' types.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Expr({self}; leaves: ")?;
+        let leaves = self.leaves();
+        for (i, a) in leaves.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{}", a.ty())?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -333,13 +541,13 @@ impl IntoArray for Expr<'_> {
         (&self).into_array()
     }
 
-    fn into_arg<'b>(self) -> Result<Cow<'b, Array>, Error>
+    fn into_arg<'b>(mut self) -> Result<Cow<'b, Array>, Error>
     where
         Self: 'b,
     {
-        match self {
-            Expr::Leaf(a) => Ok(a),
-            e => e.into_array().map(Cow::Owned),
+        match &mut self {
+            Expr::Leaf(a) => Ok(std::mem::replace(a, Cow::Borrowed(placeholder_array()))),
+            _ => self.into_array().map(Cow::Owned),
         }
     }
 }

@@ -124,6 +124,7 @@ pub mod memory;
 pub mod na;
 #[cfg(feature = "ndarray")]
 pub mod ndarray_interop;
+mod overlap;
 pub mod parts;
 pub mod reduce;
 mod scalar_io;

@@ -40,6 +40,10 @@ impl Serialize for Value {
                 (_, Ok(u)) => serializer.serialize_u64(u),
                 _ => serializer.serialize_i128(*i),
             },
+            Value::UInt(u) => match u64::try_from(*u) {
+                Ok(u) => serializer.serialize_u64(u),
+                Err(_) => serializer.serialize_u128(*u),
+            },
             Value::Float(x) if x.is_nan() => serializer.serialize_str("NaN"),
             Value::Float(x) if x.is_infinite() => {
                 serializer.serialize_str(if *x > 0.0 { "Infinity" } else { "-Infinity" })
@@ -103,7 +107,7 @@ impl<'de> Visitor<'de> for AnyValue {
     }
 
     fn visit_u128<E: de::Error>(self, u: u128) -> Result<Value, E> {
-        Ok(i128::try_from(u).map_or(Value::Float(u as f64), Value::Int))
+        Ok(i128::try_from(u).map_or(Value::UInt(u), Value::Int))
     }
 
     fn visit_f64<E: de::Error>(self, x: f64) -> Result<Value, E> {

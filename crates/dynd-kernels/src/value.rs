@@ -31,6 +31,10 @@ pub enum Value {
     Bool(bool),
     /// An integer (JSON numbers without a fraction or exponent).
     Int(i128),
+    /// An integer above `i128::MAX` (up to `u128::MAX`): parsing and
+    /// `uint128` elements give this variant only for those; any `u128`
+    /// is accepted as input.
+    UInt(u128),
     /// A float.
     Float(f64),
     /// A string.
@@ -188,6 +192,7 @@ impl Value {
             Value::Null => out.write_str("null"),
             Value::Bool(b) => write!(out, "{b}"),
             Value::Int(i) => write!(out, "{i}"),
+            Value::UInt(u) => write!(out, "{u}"),
             Value::Float(x) if strict => write_json_float(out, *x),
             Value::Float(x) => write_float(out, *x),
             Value::Str(s) => write_json_string(out, s),
@@ -339,6 +344,10 @@ impl JsonParser<'_> {
                     ("inf", Value::Float(f64::INFINITY)),
                     ("-Infinity", Value::Float(f64::NEG_INFINITY)),
                     ("-inf", Value::Float(f64::NEG_INFINITY)),
+                    ("+Infinity", Value::Float(f64::INFINITY)),
+                    ("+inf", Value::Float(f64::INFINITY)),
+                    ("+NaN", Value::Float(f64::NAN)),
+                    ("+nan", Value::Float(f64::NAN)),
                 ] {
                     if self.eat(word) {
                         return Ok(v);
@@ -355,7 +364,9 @@ impl JsonParser<'_> {
         let bytes = self.text.as_bytes();
         let mut end = start;
         let mut is_float = false;
-        if bytes.get(end) == Some(&b'-') {
+        // A sign: `-`, or `+` as Python and the shell's users write it
+        // (not JSON, which the output never uses).
+        if matches!(bytes.get(end), Some(b'-' | b'+')) {
             end += 1;
         }
         let digits_start = end;
@@ -363,7 +374,7 @@ impl JsonParser<'_> {
             match bytes[end] {
                 b'0'..=b'9' => {}
                 b'.' | b'e' | b'E' => is_float = true,
-                b'+' | b'-' if matches!(bytes[end - 1], b'e' | b'E') => {}
+                b'+' | b'-' if end > digits_start && matches!(bytes[end - 1], b'e' | b'E') => {}
                 _ => break,
             }
             end += 1;
@@ -374,21 +385,36 @@ impl JsonParser<'_> {
             );
         }
         let text = &self.text[start..end];
-        // An integer too large for i128 is still a number: a float.
+        // An integer is exact: an `i128`, or a `u128` above that; one
+        // beyond both is an error, not a float that silently rounds.
         let v = if is_float {
             text.parse::<f64>().ok().map(Value::Float)
         } else {
-            text.parse::<i128>()
-                .ok()
-                .map(Value::Int)
-                .or_else(|| text.parse::<f64>().ok().map(Value::Float))
+            match text.parse::<i128>() {
+                Ok(i) => Some(Value::Int(i)),
+                Err(_) => match text.parse::<u128>() {
+                    Ok(u) => Some(Value::UInt(u)),
+                    Err(_)
+                        if text[digits_start - start..]
+                            .bytes()
+                            .all(|b| b.is_ascii_digit()) =>
+                    {
+                        return Err(self.err(&format!(
+                            "the integer {} is too large for any integer type (int128 and uint128 \
+                             hold at most 39 digits); write it with an exponent (1e40) for a float",
+                            crate::error::excerpt(text)
+                        )));
+                    }
+                    Err(_) => None,
+                },
+            }
         };
         match v {
             Some(v) => {
                 self.pos = end;
                 Ok(v)
             }
-            None => Err(self.err(&format!("invalid number '{text}'"))),
+            None => Err(self.err(&format!("invalid number '{}'", crate::error::excerpt(text)))),
         }
     }
 
@@ -458,7 +484,7 @@ into_value_int!(i8, i16, i32, i64, i128, u8, u16, u32, u64, isize, usize);
 
 impl IntoValue for u128 {
     fn into_value(self) -> Value {
-        i128::try_from(self).map_or(Value::Float(self as f64), Value::Int)
+        i128::try_from(self).map_or(Value::UInt(self), Value::Int)
     }
 }
 

@@ -354,6 +354,21 @@ pub enum Error {
         /// The array's dimension where they disagree, when known.
         axis: Option<usize>,
     },
+    /// A `where` mask whose ragged row does not match the array's row.
+    #[error(
+        "{name}: row {index:?} of the `where` mask has {mask_len} element(s), but the \
+         array's row there has {array_len}; a mask's row has its row's length (or 1)"
+    )]
+    MaskRow {
+        /// The operation.
+        name: String,
+        /// The row's index in the fixed dimensions around it.
+        index: Vec<usize>,
+        /// The mask row's length.
+        mask_len: usize,
+        /// The array row's length.
+        array_len: usize,
+    },
 
     /// An argument whose data type is not the one a kernel takes.
     #[error("argument {arg} has data type {found}, but {what} takes {expected}")]
@@ -710,6 +725,22 @@ fn lines(types: &[Type]) -> String {
     types.iter().map(|t| format!("\n  {t}")).collect()
 }
 
+/// The most characters of a user's input an error message quotes.
+const EXCERPT_CHARS: usize = 80;
+
+/// `text` as an error message quotes it: whole when short, else its first
+/// characters and how long it was, so a message stays one readable line
+/// however large the input (a 40,000-element list, a 1 MB literal): at
+/// most 80 characters, then `… (N bytes in all)`.
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => {
+            std::borrow::Cow::Owned(format!("{}… ({} bytes in all)", &text[..cut], text.len()))
+        }
+    }
+}
+
 /// A kernel failed on some element: what went wrong and where.
 ///
 /// Kernels report failure by returning this, never by panicking. Dimension
@@ -772,6 +803,14 @@ pub enum KernelErrorKind {
         /// The row's length.
         len: usize,
         /// The length it had to have (or broadcast to).
+        expected: usize,
+    },
+    /// A fixed dimension whose size neither matches nor broadcasts.
+    #[error("a dimension of size {len} cannot broadcast to size {expected}")]
+    DimSize {
+        /// The dimension's size.
+        len: usize,
+        /// The size it had to have (or broadcast to).
         expected: usize,
     },
     /// NA assigned to a type without NA.
@@ -1029,3 +1068,21 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+#[cfg(test)]
+mod excerpt_tests {
+    use super::excerpt;
+
+    #[test]
+    fn short_text_whole_long_text_cut_with_its_length() {
+        assert_eq!(excerpt("[1, 2]"), "[1, 2]");
+        let long = format!("[{}1]", "1, ".repeat(40_000));
+        let e = excerpt(&long);
+        assert!(e.starts_with("[1, 1, 1"), "{e}");
+        assert!(e.ends_with("… (120002 bytes in all)"), "{e}");
+        assert!(e.chars().count() < 110, "{e}");
+        // Cut at a character, not inside one.
+        let wide = "é".repeat(200);
+        assert!(excerpt(&wide).starts_with(&"é".repeat(80)));
+    }
+}

@@ -46,7 +46,7 @@ pub mod serde_impl;
 mod ty;
 
 pub use broadcast::{broadcast, broadcast_dim, broadcast_dim_lists, BroadcastMode};
-pub use error::{Error, KernelError, KernelErrorKind, ParseError, ParseErrorKind};
+pub use error::{excerpt, Error, KernelError, KernelErrorKind, ParseError, ParseErrorKind};
 pub use layout::{ArrmetaLayout, DataLayout};
 pub use parse::{is_typevar_name, similar_names, MAX_DEPTH};
 pub use pattern::{Binding, Bindings, Mismatch, ResolveError};

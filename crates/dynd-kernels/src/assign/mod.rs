@@ -446,7 +446,10 @@ fn kernel_with_arena<'a>(
 
 impl Array {
     /// Makes this array the only owner of its memory (copying what is
-    /// shared, and `var` values in read-only blocks), so it may be written.
+    /// shared, and `var` values in read-only blocks), so it may be written,
+    /// with each element its own storage: an array whose elements share
+    /// memory (rows that overlap, a row repeated by `take`) is replaced by
+    /// a compact copy of its values first (see [`crate::overlap`]).
     ///
     /// # Errors
     ///
@@ -455,6 +458,12 @@ impl Array {
     pub(crate) fn make_unique(&mut self) -> Result<(), Error> {
         if self.is_readonly() {
             return Err(Error::ReadOnly);
+        }
+        if crate::overlap::overlaps(self)? {
+            // A fresh array of the same type has disjoint rows, and an
+            // assignment between equal types is exact in any mode.
+            *self = self.cast(&self.ty().clone(), ErrorMode::NoCheck)?;
+            return Ok(());
         }
         let (_, data, meta) = self.parts_mut();
         if Arc::get_mut(data).is_none() {

@@ -209,7 +209,7 @@ impl<D: Convert> KernelData for StringToNumber<D> {
         let text = String::from_utf8_lossy(bytes);
         let parse_error = || {
             KernelError::new(KernelErrorKind::Parse {
-                text: text.to_string(),
+                text: crate::error::excerpt(&text).into_owned(),
                 dst: Type::from(D::SCALAR),
             })
         };
@@ -217,7 +217,7 @@ impl<D: Convert> KernelData for StringToNumber<D> {
         let v = D::from_num(n, self.mode).map_err(|fail| {
             super::scalar::fail_error(
                 fail,
-                text.trim().to_string(),
+                crate::error::excerpt(text.trim()).into_owned(),
                 Scalar::String,
                 D::SCALAR,
                 self.mode,

@@ -246,18 +246,28 @@ impl Alloc {
             }
             _ => unreachable!("a result level is fixed or var"),
         };
-        if is_var {
-            for (m, ..) in rows.iter().flatten() {
-                if *m != 1 && *m != n {
-                    let mut e = KernelError::new(KernelErrorKind::RaggedRow {
-                        len: *m,
+        // Every argument's row here has the result's length or 1: a var
+        // row is checked here, and so is a fixed one (the result's fixed
+        // size may come from a type the caller chose, as `cast`'s does,
+        // not from broadcasting the arguments' types).
+        for &(m, ..) in rows.iter().flatten() {
+            if m != 1 && m != n {
+                let kind = if is_var {
+                    KernelErrorKind::RaggedRow {
+                        len: m,
                         expected: n,
-                    });
-                    for &i in path.iter().rev() {
-                        e = e.at(i);
                     }
-                    return Err(e.into());
+                } else {
+                    KernelErrorKind::DimSize {
+                        len: m,
+                        expected: n,
+                    }
+                };
+                let mut e = KernelError::new(kind);
+                for &i in path.iter().rev() {
+                    e = e.at(i);
                 }
+                return Err(e.into());
             }
         }
         let innermost = level == self.last_var;

@@ -933,6 +933,12 @@ impl Accumulator<f64> for KahanSum {
 
     fn step(&self, (s, c): (f64, f64), x: f64) -> (f64, f64) {
         let t = s + x;
+        // Past an overflow or an infinite (or NaN) term the sum is what
+        // plain addition gives: no rounding error to recover, and
+        // `inf - inf` would make one up (NaN).
+        if !t.is_finite() {
+            return (t, c);
+        }
         let lost = if s.abs() >= x.abs() {
             (s - t) + x
         } else {
@@ -947,7 +953,11 @@ impl Accumulator<f64> for KahanSum {
     }
 
     fn finish(&self, (s, c): (f64, f64)) -> f64 {
-        s + c
+        if s.is_finite() {
+            s + c
+        } else {
+            s
+        }
     }
 }
 

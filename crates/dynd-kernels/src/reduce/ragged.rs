@@ -724,6 +724,28 @@ pub(super) fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Resu
     if m.shape() != a.shape() {
         return Err(mask_mismatch(mask, a, name));
     }
+    // Broadcasting goes both ways, but a mask must not stretch the array:
+    // each row of the broadcast mask has the array's row's length (a
+    // longer mask row would otherwise fold a row of length 1 repeated).
+    if let (Some(mr), Some(ar)) = (Rows::of(&m), Rows::of(a)) {
+        for r in 0..ar.count {
+            let (mask_len, array_len) = (mr.pair(r, name)?.1, ar.pair(r, name)?.1);
+            if mask_len != array_len {
+                let mut index = vec![0; ar.shape.len()];
+                let mut rest = r;
+                for (i, n) in index.iter_mut().zip(&ar.shape).rev() {
+                    *i = rest % n.max(&1);
+                    rest /= n.max(&1);
+                }
+                return Err(Error::MaskRow {
+                    name: name.into(),
+                    index,
+                    mask_len,
+                    array_len,
+                });
+            }
+        }
+    }
     Ok(m)
 }
 

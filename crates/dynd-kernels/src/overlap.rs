@@ -1,0 +1,308 @@
+//! Whether two elements of an array share memory, so that writing one
+//! would change another.
+//!
+//! Views are free to share: `take(x, [0, 0])` of a ragged `x` repeats a
+//! row's (start, length) pair, and [`Array::from_starts_lengths`] accepts
+//! rows that overlap. Reading such an array is fine; writing into it is
+//! not, since a write meant for one row lands in another. Every writing
+//! operation first makes the array the only owner of its memory
+//! (`make_unique`), and that step asks [`overlaps`]: if any two
+//! elements may share a byte, the array is first replaced by a compact
+//! copy with disjoint rows, so the write is what writing into a copy of
+//! the same values gives.
+//!
+//! The check is exact for `var` rows (every reachable row is compared with
+//! the others, level by level: the rows of an inner level are collected
+//! across all the outer rows) and conservative for fixed strides: a
+//! dimension of two or more elements with stride 0, or strides that do
+//! not nest (sorted by size, each at least the extent of the ones inside
+//! it), counts as overlapping. Views this library makes (slices, steps,
+//! transposes, `expand_dims`) always nest. Strings are not checked: a write
+//! of strings goes to a new text block.
+//!
+//! The check is one pass over the row pairs, without allocating while the
+//! rows come in memory order (as in every array this library allocates);
+//! rows out of order are sorted once. Nothing here is `unsafe`.
+//!
+//! ```
+//! use dynd::prelude::*;
+//!
+//! // Rows [3, 2] and [2, 1] share the value 2: sorting each row sorts a
+//! // copy with separate rows, not the shared values twice.
+//! let a = Array::from_starts_lengths(vec![3.0, 2.0, 1.0], &[0u32, 1], &[2u32, 2])?;
+//! assert_eq!(a.sorted(-1)?.to_string(), "[[2, 3], [1, 2]]");
+//! # Ok::<(), dynd::Error>(())
+//! ```
+
+use dynd_types::{Dim, Type, TypeKind};
+
+use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+use crate::Array;
+
+/// A set of positions in a block: `base + Σ i_k · stride_k` over every
+/// index of `dims`.
+#[derive(Clone, Debug)]
+struct Positions {
+    base: i128,
+    dims: Vec<(usize, isize)>,
+}
+
+/// Whether two distinct elements of `a` may share a byte of memory (see
+/// the module docs).
+///
+/// # Errors
+///
+/// [`Error::Layout`] if a row pair cannot be read (validation rules this
+/// out for every array).
+pub(crate) fn overlaps(a: &Array) -> Result<bool, Error> {
+    let start = Positions {
+        base: a.data_offset() as i128,
+        dims: Vec::new(),
+    };
+    level(a.ty(), a.arrmeta(), a.data_block(), &[start])
+}
+
+fn unreadable() -> Error {
+    Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
+        op: "the overlap check".into(),
+        part: "a (start, length) pair",
+    }))
+}
+
+/// The byte range `lo..hi`, relative to an element's first byte, that one
+/// element of type `ty` (arrmeta `meta`) covers in its own block.
+fn extent(ty: &Type, meta: &Arrmeta) -> Result<(i128, i128), Error> {
+    match (ty.kind(), meta) {
+        (
+            TypeKind::Dim(Dim::Fixed(_), element_ty),
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            },
+        ) => {
+            let (lo, hi) = extent(element_ty, element)?;
+            if *size == 0 || hi <= lo {
+                return Ok((0, 0));
+            }
+            let reach = (*size as i128 - 1) * *stride as i128;
+            Ok((lo + reach.min(0), hi + reach.max(0)))
+        }
+        (TypeKind::Dim(Dim::Var, _), _) => Ok((0, PAIR_SIZE as i128)),
+        _ => Ok((0, ty.data_layout()?.size as i128)),
+    }
+}
+
+/// Whether the fixed dimensions `dims` of elements covering `lo..hi`
+/// nest: sorted by stride size, each dimension of two or more elements
+/// steps at least over everything inside it (a sufficient condition for
+/// distinct indices to reach disjoint bytes).
+fn nested(dims: &[(usize, isize)], (lo, hi): (i128, i128)) -> bool {
+    if hi <= lo || dims.iter().any(|&(n, _)| n == 0) {
+        return true;
+    }
+    let mut steps: Vec<(u128, usize)> = dims
+        .iter()
+        .filter(|&&(n, _)| n > 1)
+        .map(|&(n, s)| ((s as i128).unsigned_abs(), n))
+        .collect();
+    steps.sort_unstable();
+    let mut span = (hi - lo) as u128;
+    for (step, n) in steps {
+        if step < span {
+            return false;
+        }
+        span = span.saturating_add(step.saturating_mul(n as u128 - 1));
+    }
+    true
+}
+
+/// Whether elements at `positions` (of `block`), of type `ty`, overlap.
+fn level(
+    ty: &Type,
+    meta: &Arrmeta,
+    block: &MemoryBlock,
+    positions: &[Positions],
+) -> Result<bool, Error> {
+    match (ty.kind(), meta) {
+        (
+            TypeKind::Dim(Dim::Fixed(_), element_ty),
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            },
+        ) => {
+            if *size == 0 {
+                return Ok(false);
+            }
+            // A repeated element overlaps itself, unless it has no bytes
+            // (a `3 * 0 * int8` array has stride 0 and no elements).
+            if *size > 1 && *stride == 0 {
+                let (lo, hi) = extent(element_ty, element)?;
+                if hi > lo {
+                    return Ok(true);
+                }
+            }
+            let inner: Vec<Positions> = positions
+                .iter()
+                .map(|p| {
+                    let mut p = p.clone();
+                    p.dims.push((*size, *stride));
+                    p
+                })
+                .collect();
+            level(element_ty, element, block, &inner)
+        }
+        (
+            TypeKind::Dim(Dim::Var, element_ty),
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                element,
+                ..
+            },
+        ) => {
+            // Distinct positions of the pairs themselves: pairs read twice
+            // give the same row twice, which the row check below finds
+            // (unless the row is empty, which no write reaches).
+            let (elo, ehi) = extent(element_ty, element)?;
+            let row_dims = |len: usize| vec![(len, *stride)];
+            let mut rows: Vec<(i128, i128)> = Vec::new();
+            let mut inner: Vec<Positions> = Vec::new();
+            let mut ordered = true;
+            let mut previous_end = i128::MIN;
+            let descend = element.has_var() || element_ty.is_dim();
+            for p in positions {
+                let mut row_overlaps = false;
+                crate::loops::try_for_each_offset(&p.dims, |o| -> Result<(), Error> {
+                    let at = usize::try_from(p.base + o as i128).map_err(|_| unreadable())?;
+                    let pair = block
+                        .bytes()
+                        .get(at..at.checked_add(PAIR_SIZE).ok_or_else(unreadable)?)
+                        .ok_or_else(unreadable)?;
+                    let (start, len) = read_pair(pair);
+                    if len == 0 {
+                        return Ok(());
+                    }
+                    let len = usize::try_from(len).map_err(|_| unreadable())?;
+                    let base = *offset as i128 + start as i64 as i128;
+                    if len > 1 && !nested(&row_dims(len), (elo, ehi)) {
+                        row_overlaps = true;
+                    }
+                    let reach = (len as i128 - 1) * *stride as i128;
+                    let (lo, hi) = (base + reach.min(0) + elo, base + reach.max(0) + ehi);
+                    if hi > lo {
+                        ordered &= lo >= previous_end;
+                        previous_end = previous_end.max(hi);
+                        rows.push((lo, hi));
+                    }
+                    if descend {
+                        inner.push(Positions {
+                            base,
+                            dims: row_dims(len),
+                        });
+                    }
+                    Ok(())
+                })?;
+                if row_overlaps {
+                    return Ok(true);
+                }
+            }
+            if !ordered {
+                rows.sort_unstable();
+                if rows.windows(2).any(|w| w[1].0 < w[0].1) {
+                    return Ok(true);
+                }
+            }
+            if descend {
+                level(element_ty, element, values, &inner)
+            } else {
+                Ok(false)
+            }
+        }
+        (TypeKind::Option(inner_ty), Arrmeta::Option(inner_meta)) => {
+            level(inner_ty, inner_meta, block, positions)
+        }
+        (TypeKind::Tuple(_) | TypeKind::Struct(_), Arrmeta::Fields { offsets, fields }) => {
+            let extent = (0, ty.data_layout()?.size as i128);
+            if positions.iter().any(|p| !nested(&p.dims, extent)) {
+                return Ok(true);
+            }
+            let types: Vec<&Type> = match ty.kind() {
+                TypeKind::Tuple(t) => t.fields.iter().collect(),
+                TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
+                _ => Vec::new(),
+            };
+            for ((t, m), off) in types.into_iter().zip(fields).zip(offsets) {
+                if !m.has_var() {
+                    continue;
+                }
+                let shifted: Vec<Positions> = positions
+                    .iter()
+                    .map(|p| Positions {
+                        base: p.base + *off as i128,
+                        dims: p.dims.clone(),
+                    })
+                    .collect();
+                if level(t, m, block, &shifted)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        _ => {
+            let extent = (0, ty.data_layout()?.size as i128);
+            Ok(positions.iter().any(|p| !nested(&p.dims, extent)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overlaps;
+    use crate::{Array, ErrorMode, Index};
+
+    #[test]
+    fn disjoint_layouts_do_not_overlap() {
+        let a = crate::array::Array::from_json("[[1, 2], [3], [], [4, 5, 6]]", None).unwrap();
+        assert!(!overlaps(&a).unwrap());
+        let m = Array::from_shape_vec(&[3, 4], (0..12).collect::<Vec<i64>>()).unwrap();
+        assert!(!overlaps(&m).unwrap());
+        assert!(!overlaps(&m.transpose().unwrap()).unwrap());
+        let stepped = m
+            .index(&[Index::slice(None, None, -2), Index::slice(Some(1), None, 2)])
+            .unwrap();
+        assert!(!overlaps(&stepped).unwrap());
+        assert!(!overlaps(&m.expand_dims(1).unwrap()).unwrap());
+        let nested = Array::from_json("[[[1], [2, 3]], [[4, 5, 6]]]", None).unwrap();
+        assert!(!overlaps(&nested).unwrap());
+        let fields = Array::from_json(r#"[{"x": 1, "y": [1, 2]}, {"x": 2, "y": []}]"#, None);
+        assert!(!overlaps(&fields.unwrap()).unwrap());
+    }
+
+    #[test]
+    fn shared_rows_overlap() {
+        let a = Array::from_starts_lengths(vec![3.0, 2.0, 1.0], &[0u32, 1], &[2u32, 2]).unwrap();
+        assert!(overlaps(&a).unwrap());
+        // Out of order but disjoint: no overlap.
+        let b = Array::from_starts_lengths(vec![3.0, 2.0, 1.0], &[2u32, 0], &[1u32, 2]).unwrap();
+        assert!(!overlaps(&b).unwrap());
+        // A repeated row, and a repeated empty row (which nothing writes).
+        let x = Array::from_json("[[1, 2], [3, 4], []]", None).unwrap();
+        let i = Array::from_vec(vec![0i64, 0]);
+        assert!(overlaps(&x.take(&i, Some(0), Default::default()).unwrap()).unwrap());
+        let e = Array::from_vec(vec![2i64, 2]);
+        assert!(!overlaps(&x.take(&e, Some(0), Default::default()).unwrap()).unwrap());
+        // Inner rows shared across distinct outer rows.
+        let n = Array::from_json("[[[1, 2]], [[3]]]", None).unwrap();
+        let both = n.take(&i, Some(0), Default::default()).unwrap();
+        assert!(overlaps(&both).unwrap());
+        // A compact copy does not overlap.
+        let copy = both.cast(both.ty(), ErrorMode::NoCheck).unwrap();
+        assert!(!overlaps(&copy).unwrap());
+    }
+}
