@@ -57,6 +57,7 @@
 mod aggregate;
 #[cfg(feature = "ballista")]
 pub mod ballista;
+pub mod files;
 mod groups;
 mod scalar;
 mod types;

@@ -146,6 +146,9 @@ async fn run(cli: &Cli) -> Result<String> {
             .iter()
             .any(|e| lower.ends_with(e))
         {
+            // Lengths past the file's end are refused before Arrow's
+            // reader allocates them.
+            dynd_datafusion::files::check_ipc_file(std::path::Path::new(path))?;
             ctx.register_arrow(name, path, Default::default()).await?;
         } else {
             return Err(DataFusionError::Configuration(format!(

@@ -1,0 +1,164 @@
+//! Checks on input files before DataFusion reads them.
+//!
+//! Arrow's IPC reader trusts the lengths a file states: a file cut short
+//! (no `ARROW1` at its end) is read as a stream, whose first four bytes —
+//! `ARRO` — then say a message of 1.3 GB follows, and the reader allocates
+//! that much before it finds out; a flipped bit in a message's body length
+//! can ask for far more, which ends the process. [`check_ipc_file`] walks
+//! the file's structure first — the footer and its blocks for the file
+//! format, each message for the stream format — and refuses any length
+//! that reaches past the end of the file, so what DataFusion then
+//! allocates is bounded by the file's size. A file in the file format
+//! must also open as one (its schema and dictionaries read): DataFusion
+//! would otherwise retry it as a stream, and meet the 1.3 GB length.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use datafusion::arrow::ipc::{root_as_footer, root_as_message};
+use datafusion::common::{DataFusionError, Result};
+
+const MAGIC: &[u8; 6] = b"ARROW1";
+
+fn bad(path: &Path, what: String) -> DataFusionError {
+    DataFusionError::Execution(format!(
+        "{} is not a well-formed Arrow IPC file: {what}",
+        path.display()
+    ))
+}
+
+/// Reads `len` bytes at `at`, after checking they lie in the file.
+fn read_at(f: &mut File, size: u64, at: u64, len: u64, path: &Path, what: &str) -> Result<Vec<u8>> {
+    let end = at.checked_add(len).filter(|&e| e <= size).ok_or_else(|| {
+        bad(
+            path,
+            format!("{what} of {len} bytes at byte {at} reaches past the end ({size} bytes)"),
+        )
+    })?;
+    let mut buf = vec![0; (end - at) as usize];
+    f.seek(SeekFrom::Start(at))?;
+    f.read_exact(&mut buf)?;
+    Ok(buf)
+}
+
+/// Checks that the Arrow IPC file (or stream) at `path` states no length
+/// past its end (see the [module docs](self)).
+///
+/// # Errors
+///
+/// An execution error saying which length reaches where, or that a
+/// message's metadata does not parse; an I/O error.
+pub fn check_ipc_file(path: &Path) -> Result<()> {
+    let mut f = File::open(path)?;
+    let size = f.metadata()?.len();
+    let head = read_at(&mut f, size, 0, size.min(8), path, "the header")?;
+    let tail = read_at(
+        &mut f,
+        size,
+        size.saturating_sub(10),
+        size.min(10),
+        path,
+        "the end",
+    )?;
+    if size >= 18 && head.starts_with(MAGIC) && tail.ends_with(MAGIC) {
+        // The file format: a footer before the closing magic, listing
+        // blocks (a message's offset, metadata and body lengths).
+        let footer_len = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let footer_len = u64::try_from(footer_len)
+            .map_err(|_| bad(path, format!("a negative footer length ({footer_len})")))?;
+        let footer_at = (size - 10)
+            .checked_sub(footer_len)
+            .filter(|&a| a >= 8)
+            .ok_or_else(|| {
+                bad(
+                    path,
+                    format!("a footer of {footer_len} bytes in a file of {size}"),
+                )
+            })?;
+        let bytes = read_at(&mut f, size, footer_at, footer_len, path, "the footer")?;
+        let footer = root_as_footer(&bytes).map_err(|e| bad(path, format!("its footer: {e}")))?;
+        let blocks = footer
+            .dictionaries()
+            .into_iter()
+            .flatten()
+            .chain(footer.recordBatches().into_iter().flatten());
+        for b in blocks {
+            let (at, meta, body) = (b.offset(), b.metaDataLength(), b.bodyLength());
+            let parts = (u64::try_from(at), u64::try_from(meta), u64::try_from(body));
+            let (Ok(at), Ok(meta), Ok(body)) = parts else {
+                return Err(bad(
+                    path,
+                    format!("a block with a negative length ({at}, {meta}, {body})"),
+                ));
+            };
+            let end = at.checked_add(meta).and_then(|e| e.checked_add(body));
+            if end.is_none_or(|e| e > footer_at) {
+                return Err(bad(
+                    path,
+                    format!("a block at byte {at} of {meta} + {body} bytes reaches past the data"),
+                ));
+            }
+            check_message(&mut f, size, at, at + meta, path)?;
+        }
+        // The schema and dictionaries as DataFusion will read them: if
+        // that failed there, it would retry the file as a stream, whose
+        // first length is the magic's `ARRO`, 1.3 GB.
+        datafusion::arrow::ipc::reader::FileReader::try_new(File::open(path)?, None)
+            .map_err(|e| bad(path, e.to_string()))?;
+        return Ok(());
+    }
+    // The stream format (how DataFusion reads a file without the closing
+    // magic): messages one after another, to an end marker or the end.
+    let mut at = 0;
+    while at < size {
+        match check_message(&mut f, size, at, size, path)? {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    Ok(())
+}
+
+/// Checks the message at `at` (continuation marker, metadata length,
+/// metadata, body), whose metadata must end by `limit`: the offset after
+/// it, or `None` at an end-of-stream marker.
+fn check_message(f: &mut File, size: u64, at: u64, limit: u64, path: &Path) -> Result<Option<u64>> {
+    let word = |f: &mut File, at: u64| -> Result<i32> {
+        let b = read_at(f, size, at, 4, path, "a message length")?;
+        Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let mut pos = at;
+    let mut len = word(f, pos)?;
+    pos += 4;
+    if len == -1 {
+        len = word(f, pos)?;
+        pos += 4;
+    }
+    if len == 0 {
+        return Ok(None);
+    }
+    let len = u64::try_from(len)
+        .map_err(|_| bad(path, format!("a message length of {len} at byte {at}")))?;
+    if pos.checked_add(len).is_none_or(|e| e > limit) {
+        return Err(bad(
+            path,
+            format!(
+                "a message at byte {at} says {len} bytes of metadata, past the end ({size} bytes)"
+            ),
+        ));
+    }
+    let meta = read_at(f, size, pos, len, path, "a message's metadata")?;
+    let message =
+        root_as_message(&meta).map_err(|e| bad(path, format!("the message at byte {at}: {e}")))?;
+    pos += len;
+    let body = u64::try_from(message.bodyLength())
+        .map_err(|_| bad(path, format!("a negative body length at byte {at}")))?;
+    let end = pos.checked_add(body).filter(|&e| e <= size).ok_or_else(|| {
+        bad(
+            path,
+            format!("the message at byte {at} says a body of {body} bytes, past the end ({size} bytes)"),
+        )
+    })?;
+    Ok(Some(end))
+}
