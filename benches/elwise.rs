@@ -218,6 +218,18 @@ fn ragged(c: &mut Criterion) {
     g.bench_function("macro_ragged_plus_ragged", |b| {
         b.iter(|| madd.call(&[&a, &a]).unwrap())
     });
+    // Into an existing ragged result: the write first checks that the
+    // result's rows do not overlap (one pass over its row pairs).
+    let b2 = Array::from_nested(
+        rows.iter()
+            .map(|r| r.iter().map(|x| x * 0.5).collect::<Vec<f64>>())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let mut out = add.call(&[&a, &b2]).unwrap();
+    g.bench_function("dynd_ragged_plus_ragged_into", |b| {
+        b.iter(|| add.call_into(&mut out, &[&a, &b2]).unwrap())
+    });
     g.bench_function("dynd_ragged_plus_row_scalar", |b| {
         b.iter(|| add.call(&[&a, &per_row]).unwrap())
     });

@@ -35,6 +35,7 @@
 //! ```
 
 use dynd_types::{Dim, Type, TypeKind};
+use smallvec::SmallVec;
 
 use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
 use crate::error::Error;
@@ -57,6 +58,22 @@ struct Positions {
 /// [`Error::Layout`] if a row pair cannot be read (validation rules this
 /// out for every array).
 pub(crate) fn overlaps(a: &Array) -> Result<bool, Error> {
+    if !a.arrmeta().has_var() {
+        // Fixed dimensions over a fixed-size element (the common case, on
+        // every small call that writes into an array): the nesting check
+        // alone, without allocating.
+        let mut dims: SmallVec<[(usize, isize); 8]> = SmallVec::new();
+        let mut m = a.arrmeta();
+        while let Some((n, s, e)) = m.as_fixed() {
+            dims.push((n, s));
+            m = e;
+        }
+        if dims.iter().any(|&(n, _)| n == 0) {
+            return Ok(false);
+        }
+        let element = (0, a.dtype().data_layout()?.size as i128);
+        return Ok(!nested(&dims, element));
+    }
     let start = Positions {
         base: a.data_offset() as i128,
         dims: Vec::new(),
@@ -103,7 +120,7 @@ fn nested(dims: &[(usize, isize)], (lo, hi): (i128, i128)) -> bool {
     if hi <= lo || dims.iter().any(|&(n, _)| n == 0) {
         return true;
     }
-    let mut steps: Vec<(u128, usize)> = dims
+    let mut steps: SmallVec<[(u128, usize); 8]> = dims
         .iter()
         .filter(|&&(n, _)| n > 1)
         .map(|&(n, s)| ((s as i128).unsigned_abs(), n))

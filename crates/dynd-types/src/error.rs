@@ -1079,7 +1079,7 @@ mod excerpt_tests {
         let long = format!("[{}1]", "1, ".repeat(40_000));
         let e = excerpt(&long);
         assert!(e.starts_with("[1, 1, 1"), "{e}");
-        assert!(e.ends_with("… (120002 bytes in all)"), "{e}");
+        assert!(e.ends_with("… (120003 bytes in all)"), "{e}");
         assert!(e.chars().count() < 110, "{e}");
         // Cut at a character, not inside one.
         let wide = "é".repeat(200);
