@@ -588,6 +588,12 @@ mod tests {
     }
 }
 
+/// The campaigns' seeded generator, shared with the library's.
+#[cfg(test)]
+#[path = "../../dynd-kernels/tests/common/campaign.rs"]
+#[allow(dead_code)]
+mod harness;
+
 /// The robustness campaign over infix expressions with bound inputs:
 /// random token soups, long chains, deep nesting, bare signs and huge
 /// literals. Nothing may panic or overflow the stack; every error is a
@@ -596,6 +602,8 @@ mod tests {
 #[cfg(test)]
 mod campaign {
     use super::*;
+
+    use super::harness::{cases, Rng};
 
     const TOKENS: &[&str] = &[
         "+",
@@ -650,20 +658,6 @@ mod campaign {
         "null",
         "unknown(",
     ];
-
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
 
     fn expression(rng: &mut Rng) -> String {
         match rng.below(8) {
@@ -740,10 +734,6 @@ mod campaign {
 
     #[test]
     fn infix_expressions_never_panic() {
-        let n = std::env::var("DYND_ROBUST_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(2000);
-        run(n);
+        run(cases(2000));
     }
 }

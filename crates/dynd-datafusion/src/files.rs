@@ -1,4 +1,6 @@
-//! Checks on input files before DataFusion reads them.
+//! Input files as `dynd-sql` takes them: a session with dynd's functions
+//! and a memory pool ([`session`]), tables registered by file type
+//! ([`register_file`]), and checks on a file before DataFusion reads it.
 //!
 //! Arrow's IPC reader trusts the lengths a file states: a file cut short
 //! (no `ARROW1` at its end) is read as a stream, whose first four bytes —
@@ -18,6 +20,60 @@ use std::path::Path;
 
 use datafusion::arrow::ipc::{root_as_footer, root_as_message};
 use datafusion::common::{DataFusionError, Result};
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::SessionStateBuilder;
+use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
+
+/// A session with every dynd builtin registered ([`crate::register_all`])
+/// whose buffering operators (sorts, joins, aggregates) share a pool of
+/// `memory_limit` bytes: past it they spill or fail with an error.
+///
+/// # Errors
+///
+/// As [`crate::register_all`].
+pub fn session(memory_limit: usize) -> Result<SessionContext> {
+    let runtime = RuntimeEnvBuilder::new()
+        .with_memory_limit(memory_limit, 1.0)
+        .build_arc()?;
+    let state = SessionStateBuilder::new()
+        .with_config(SessionConfig::new())
+        .with_runtime_env(runtime)
+        .with_default_features()
+        .build();
+    let ctx = SessionContext::from(state);
+    crate::register_all(&ctx)?;
+    Ok(ctx)
+}
+
+/// Registers the file at `path` as table `name`, by its extension:
+/// `.parquet`, `.csv`, or `.arrow`/`.ipc`/`.feather` (Arrow IPC, checked
+/// first by [`check_ipc_file`]).
+///
+/// # Errors
+///
+/// A configuration error for another extension; DataFusion's error for a
+/// file it cannot read; [`check_ipc_file`]'s.
+pub async fn register_file(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".parquet") {
+        ctx.register_parquet(name, path, ParquetReadOptions::default())
+            .await
+    } else if lower.ends_with(".csv") {
+        ctx.register_csv(name, path, CsvReadOptions::new()).await
+    } else if [".arrow", ".ipc", ".feather"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        // Lengths past the file's end are refused before Arrow's reader
+        // allocates them.
+        check_ipc_file(Path::new(path))?;
+        ctx.register_arrow(name, path, Default::default()).await
+    } else {
+        Err(DataFusionError::Configuration(format!(
+            "{path}: unknown file type (expected .parquet, .csv, .arrow, .ipc or .feather)"
+        )))
+    }
+}
 
 const MAGIC: &[u8; 6] = b"ARROW1";
 

@@ -375,18 +375,7 @@ impl ScalarUDFImpl for DyndScalarUdf {
         // A NULL list (or struct) literal is a missing row for every row,
         // as a NULL row of a column is for its own: the result is NULL.
         let null_row = args.args.iter().any(|a| match a {
-            ColumnarValue::Scalar(s) => {
-                s.is_null()
-                    && matches!(
-                        s.data_type(),
-                        DataType::List(_)
-                            | DataType::LargeList(_)
-                            | DataType::ListView(_)
-                            | DataType::LargeListView(_)
-                            | DataType::FixedSizeList(..)
-                            | DataType::Struct(_)
-                    )
-            }
+            ColumnarValue::Scalar(s) => s.is_null() && is_row_type(&s.data_type()),
             ColumnarValue::Array(_) => false,
         });
         if null_row {
@@ -449,16 +438,21 @@ fn conform(out: ArrayRef, want: &DataType) -> Result<ArrayRef> {
 /// value's flag) rather than a missing row (a list, fixed-size list or
 /// struct, which dynd has no optional form of).
 fn nulls_are_rows(a: &ArrayRef) -> bool {
-    a.null_count() > 0
-        && matches!(
-            a.data_type(),
-            DataType::List(_)
-                | DataType::LargeList(_)
-                | DataType::ListView(_)
-                | DataType::LargeListView(_)
-                | DataType::FixedSizeList(..)
-                | DataType::Struct(_)
-        )
+    a.null_count() > 0 && is_row_type(a.data_type())
+}
+
+/// Whether a value of this Arrow type is a dynd dimension or structure
+/// (a list, fixed-size list or struct), whose null is a missing row.
+fn is_row_type(t: &DataType) -> bool {
+    matches!(
+        t,
+        DataType::List(_)
+            | DataType::LargeList(_)
+            | DataType::ListView(_)
+            | DataType::LargeListView(_)
+            | DataType::FixedSizeList(..)
+            | DataType::Struct(_)
+    )
 }
 
 impl DyndScalarUdf {

@@ -13,27 +13,12 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, Float64Array, Int64Array, ListArray, RecordBatch};
 use datafusion::arrow::datatypes::Float64Type;
-use datafusion::execution::runtime_env::RuntimeEnvBuilder;
-use datafusion::execution::SessionStateBuilder;
 use datafusion::parquet::arrow::ArrowWriter;
-use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+#[path = "../../dynd-kernels/tests/common/campaign.rs"]
+#[allow(dead_code)]
+mod harness;
+use harness::{cases, Rng};
 
 fn batch() -> RecordBatch {
     let lists = ListArray::from_iter_primitive::<Float64Type, _, _>((0..40).map(|i| {
@@ -142,39 +127,16 @@ const QUERIES: &[&str] = &[
     "SELECT k, dynd_sqrt(x) FROM t ORDER BY k DESC",
 ];
 
-/// Registers `bytes` as table `t` and runs a query, as `dynd-sql` does;
+/// Registers the file at `path` as table `t` and runs a query, as
+/// `dynd-sql` does (its session and registration);
 /// `Err` for an error or a panic (with which).
-fn query(
-    rt: &tokio::runtime::Runtime,
-    path: &std::path::Path,
-    ext: &str,
-    sql: &str,
-) -> Result<usize, String> {
+fn query(rt: &tokio::runtime::Runtime, path: &std::path::Path, sql: &str) -> Result<usize, String> {
     let path = path.to_string_lossy().into_owned();
-    let (ext, sql) = (ext.to_string(), sql.to_string());
+    let sql = sql.to_string();
     rt.block_on(async move {
         let task = tokio::spawn(async move {
-            let runtime = RuntimeEnvBuilder::new()
-                .with_memory_limit(256 << 20, 1.0)
-                .build_arc()?;
-            let state = SessionStateBuilder::new()
-                .with_config(SessionConfig::new())
-                .with_runtime_env(runtime)
-                .with_default_features()
-                .build();
-            let ctx = SessionContext::from(state);
-            dynd_datafusion::register_all(&ctx)?;
-            match ext.as_str() {
-                "parquet" => {
-                    ctx.register_parquet("t", &path, ParquetReadOptions::default())
-                        .await?
-                }
-                "csv" => ctx.register_csv("t", &path, CsvReadOptions::new()).await?,
-                _ => {
-                    dynd_datafusion::files::check_ipc_file(std::path::Path::new(&path))?;
-                    ctx.register_arrow("t", &path, Default::default()).await?
-                }
-            }
+            let ctx = dynd_datafusion::files::session(256 << 20)?;
+            dynd_datafusion::files::register_file(&ctx, "t", &path).await?;
             let batches = ctx.sql(&sql).await?.collect().await?;
             Ok::<usize, datafusion::error::DataFusionError>(
                 batches.iter().map(RecordBatch::num_rows).sum(),
@@ -216,7 +178,7 @@ fn run(n: usize) -> Vec<(&'static str, usize, usize, usize)> {
             let path = dir.join(format!("case.{ext}"));
             std::fs::write(&path, &bad).expect("writes");
             let started = std::time::Instant::now();
-            let outcome = query(&rt, &path, ext, QUERIES[rng.below(QUERIES.len())]);
+            let outcome = query(&rt, &path, QUERIES[rng.below(QUERIES.len())]);
             if std::env::var_os("DYND_CASE_TIMES").is_some() {
                 eprintln!(
                     "{ext} {k}: {:?} {:?}",
@@ -235,13 +197,6 @@ fn run(n: usize) -> Vec<(&'static str, usize, usize, usize)> {
     std::fs::remove_dir_all(&dir).ok();
     std::panic::set_hook(hook);
     report
-}
-
-fn cases(default: usize) -> usize {
-    std::env::var("DYND_ROBUST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
 }
 
 #[test]

@@ -24,9 +24,7 @@ use datafusion::arrow::json::writer::{Encoder, EncoderFactory, EncoderOptions, N
 use datafusion::arrow::json::{ArrayWriter, WriterBuilder};
 use datafusion::arrow::util::pretty::pretty_format_batches;
 use datafusion::common::{DataFusionError, Result};
-use datafusion::execution::runtime_env::RuntimeEnvBuilder;
-use datafusion::execution::SessionStateBuilder;
-use datafusion::prelude::{CsvReadOptions, ParquetReadOptions, SessionConfig, SessionContext};
+use datafusion::prelude::SessionContext;
 
 #[derive(Parser)]
 #[command(
@@ -122,39 +120,19 @@ fn registered_names() -> String {
 }
 
 async fn run(cli: &Cli) -> Result<String> {
-    let runtime = RuntimeEnvBuilder::new()
-        .with_memory_limit(cli.memory_limit.saturating_mul(1 << 20), 1.0)
-        .build_arc()?;
-    let state = SessionStateBuilder::new()
-        .with_config(SessionConfig::new())
-        .with_runtime_env(runtime)
-        .with_default_features()
-        .build();
-    let ctx = SessionContext::from(state);
-    dynd_datafusion::register_all(&ctx)?;
+    let ctx = dynd_datafusion::files::session(cli.memory_limit.saturating_mul(1 << 20))?;
     for t in &cli.tables {
         let (name, path) = t.split_once('=').ok_or_else(|| {
             DataFusionError::Configuration(format!("--table {t}: expected NAME=PATH"))
         })?;
-        let lower = path.to_ascii_lowercase();
-        if lower.ends_with(".parquet") {
-            ctx.register_parquet(name, path, ParquetReadOptions::default())
-                .await?;
-        } else if lower.ends_with(".csv") {
-            ctx.register_csv(name, path, CsvReadOptions::new()).await?;
-        } else if [".arrow", ".ipc", ".feather"]
-            .iter()
-            .any(|e| lower.ends_with(e))
-        {
-            // Lengths past the file's end are refused before Arrow's
-            // reader allocates them.
-            dynd_datafusion::files::check_ipc_file(std::path::Path::new(path))?;
-            ctx.register_arrow(name, path, Default::default()).await?;
-        } else {
-            return Err(DataFusionError::Configuration(format!(
-                "--table {t}: unknown file type (expected .parquet, .csv, .arrow, .ipc or .feather)"
-            )));
-        }
+        dynd_datafusion::files::register_file(&ctx, name, path)
+            .await
+            .map_err(|e| match e {
+                DataFusionError::Configuration(m) => {
+                    DataFusionError::Configuration(format!("--table {t}: {m}"))
+                }
+                e => e,
+            })?;
     }
     let batches = ctx.sql(&cli.query).await?.collect().await?;
     if cli.json {
