@@ -13,11 +13,13 @@
 //!
 //! The check is exact for `var` rows (every reachable row is compared with
 //! the others, level by level: the rows of an inner level are collected
-//! across all the outer rows) and conservative for fixed strides: a
-//! dimension of two or more elements with stride 0, or strides that do
-//! not nest (sorted by size, each at least the extent of the ones inside
-//! it), counts as overlapping. Views this library makes (slices, steps,
-//! transposes, `expand_dims`) always nest. Strings are not checked: a write
+//! across all the outer rows) and conservative for fixed strides inside
+//! them: a dimension of two or more elements with stride 0, or strides
+//! that do not nest (sorted by size, each at least the extent of the ones
+//! inside it), counts as overlapping. An array of fixed dimensions alone
+//! is checked for stride 0 only, in one allocation-free walk: the views
+//! this library makes of it (slices, steps, transposes, `expand_dims`)
+//! always nest. Strings are not checked: a write
 //! of strings goes to a new text block.
 //!
 //! The check is one pass over the row pairs, without allocating while the
@@ -60,19 +62,20 @@ struct Positions {
 pub(crate) fn overlaps(a: &Array) -> Result<bool, Error> {
     if !a.arrmeta().has_var() {
         // Fixed dimensions over a fixed-size element (the common case, on
-        // every small call that writes into an array): the nesting check
-        // alone, without allocating.
-        let mut dims: SmallVec<[(usize, isize); 8]> = SmallVec::new();
+        // every small call that writes into an array): a walk over the
+        // dimension records, without allocating. Every view this library
+        // makes of such an array nests; only a repeated element (stride 0
+        // over two or more) can overlap.
         let mut m = a.arrmeta();
+        let mut repeats = false;
         while let Some((n, s, e)) = m.as_fixed() {
-            dims.push((n, s));
+            if n == 0 {
+                return Ok(false);
+            }
+            repeats |= n > 1 && s == 0;
             m = e;
         }
-        if dims.iter().any(|&(n, _)| n == 0) {
-            return Ok(false);
-        }
-        let element = (0, a.dtype().data_layout()?.size as i128);
-        return Ok(!nested(&dims, element));
+        return Ok(repeats && a.dtype().data_layout()?.size > 0);
     }
     let start = Positions {
         base: a.data_offset() as i128,
@@ -136,6 +139,39 @@ fn nested(dims: &[(usize, isize)], (lo, hi): (i128, i128)) -> bool {
     true
 }
 
+/// Whether the rows whose pairs lie at `p` — one run of pairs, the common
+/// `N * var * T` layout — come in memory order without overlapping, for
+/// plain elements `stride` bytes apart (`stride` positive, elements no
+/// wider): a tight pass over the pairs' bytes. `None` when `p` is not one
+/// run of pairs or a sum leaves `i64` (the general walk decides then).
+fn in_order(p: &Positions, block: &MemoryBlock, stride: isize) -> Option<bool> {
+    let n = match p.dims[..] {
+        [] => 1,
+        [(n, s)] if s == PAIR_SIZE as isize || n < 2 => n,
+        _ => return None,
+    };
+    let first = usize::try_from(p.base).ok()?;
+    let pairs = block
+        .bytes()
+        .get(first..first.checked_add(n.checked_mul(PAIR_SIZE)?)?)?;
+    let mut previous_end = i64::MIN;
+    for pair in pairs.chunks_exact(PAIR_SIZE) {
+        let (start, len) = read_pair(pair);
+        if len == 0 {
+            continue;
+        }
+        let lo = start as i64;
+        if lo < previous_end {
+            return Some(false);
+        }
+        previous_end = i64::try_from(len)
+            .ok()?
+            .checked_mul(stride as i64)?
+            .checked_add(lo)?;
+    }
+    Some(true)
+}
+
 /// Whether elements at `positions` (of `block`), of type `ty`, overlap.
 fn level(
     ty: &Type,
@@ -187,49 +223,71 @@ fn level(
             // give the same row twice, which the row check below finds
             // (unless the row is empty, which no write reaches).
             let (elo, ehi) = extent(element_ty, element)?;
-            let row_dims = |len: usize| vec![(len, *stride)];
-            let mut rows: Vec<(i128, i128)> = Vec::new();
-            let mut inner: Vec<Positions> = Vec::new();
-            let mut ordered = true;
-            let mut previous_end = i128::MIN;
             let descend = element.has_var() || element_ty.is_dim();
-            for p in positions {
-                let mut row_overlaps = false;
-                crate::loops::try_for_each_offset(&p.dims, |o| -> Result<(), Error> {
-                    let at = usize::try_from(p.base + o as i128).map_err(|_| unreadable())?;
-                    let pair = block
-                        .bytes()
-                        .get(at..at.checked_add(PAIR_SIZE).ok_or_else(unreadable)?)
-                        .ok_or_else(unreadable)?;
-                    let (start, len) = read_pair(pair);
-                    if len == 0 {
-                        return Ok(());
-                    }
-                    let len = usize::try_from(len).map_err(|_| unreadable())?;
-                    let base = *offset as i128 + start as i64 as i128;
-                    if len > 1 && !nested(&row_dims(len), (elo, ehi)) {
-                        row_overlaps = true;
-                    }
-                    let reach = (len as i128 - 1) * *stride as i128;
-                    let (lo, hi) = (base + reach.min(0) + elo, base + reach.max(0) + ehi);
-                    if hi > lo {
-                        ordered &= lo >= previous_end;
-                        previous_end = previous_end.max(hi);
-                        rows.push((lo, hi));
-                    }
-                    if descend {
-                        inner.push(Positions {
+            // Each reachable non-empty row: its first element's byte offset,
+            // length, and the bytes `lo..hi` its elements cover.
+            let each_row = |f: &mut dyn FnMut(i128, usize, i128, i128)| -> Result<(), Error> {
+                for p in positions {
+                    crate::loops::try_for_each_offset(&p.dims, |o| -> Result<(), Error> {
+                        let at = usize::try_from(p.base + o as i128).map_err(|_| unreadable())?;
+                        let pair = block
+                            .bytes()
+                            .get(at..at.checked_add(PAIR_SIZE).ok_or_else(unreadable)?)
+                            .ok_or_else(unreadable)?;
+                        let (start, len) = read_pair(pair);
+                        if len == 0 {
+                            return Ok(());
+                        }
+                        let len = usize::try_from(len).map_err(|_| unreadable())?;
+                        let base = *offset as i128 + start as i64 as i128;
+                        let reach = (len as i128 - 1) * *stride as i128;
+                        f(
                             base,
-                            dims: row_dims(len),
-                        });
+                            len,
+                            base + reach.min(0) + elo,
+                            base + reach.max(0) + ehi,
+                        );
+                        Ok(())
+                    })?;
+                }
+                Ok(())
+            };
+            if !descend && elo == 0 && ehi <= *stride as i128 {
+                if let [p] = positions {
+                    if in_order(p, block, *stride) == Some(true) {
+                        return Ok(false);
                     }
-                    Ok(())
-                })?;
-                if row_overlaps {
-                    return Ok(true);
                 }
             }
+            // One pass without allocating: rows in memory order, each
+            // element stepping past the one before.
+            let step_covers = (*stride as i128).abs() >= ehi - elo;
+            let (mut ordered, mut within, mut previous_end) = (true, true, i128::MIN);
+            let mut inner: Vec<Positions> = Vec::new();
+            each_row(&mut |base, len, lo, hi| {
+                within &= len == 1 || step_covers;
+                if hi > lo {
+                    ordered &= lo >= previous_end;
+                    previous_end = previous_end.max(hi);
+                }
+                if descend {
+                    inner.push(Positions {
+                        base,
+                        dims: vec![(len, *stride)],
+                    });
+                }
+            })?;
+            if !within {
+                return Ok(true);
+            }
             if !ordered {
+                // Rows out of order: collected and sorted, once.
+                let mut rows: Vec<(i128, i128)> = Vec::new();
+                each_row(&mut |_, _, lo, hi| {
+                    if hi > lo {
+                        rows.push((lo, hi));
+                    }
+                })?;
                 rows.sort_unstable();
                 if rows.windows(2).any(|w| w[1].0 < w[0].1) {
                     return Ok(true);
