@@ -2,7 +2,10 @@
 //! and a memory pool ([`session`]), tables registered by file type
 //! ([`register_file`]), and checks on a file before DataFusion reads it.
 //!
-//! Arrow's IPC reader trusts the lengths a file states: a file cut short
+//! Parquet's and Arrow's readers trust the lengths a file states. The
+//! object store reads a Parquet column chunk of the stated length into a
+//! buffer of that size ([`check_parquet_file`] checks the ranges first).
+//! Arrow's IPC reader likewise: a file cut short
 //! (no `ARROW1` at its end) is read as a stream, whose first four bytes —
 //! `ARRO` — then say a message of 1.3 GB follows, and the reader allocates
 //! that much before it finds out; a flipped bit in a message's body length
@@ -56,6 +59,9 @@ pub fn session(memory_limit: usize) -> Result<SessionContext> {
 pub async fn register_file(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
     let lower = path.to_ascii_lowercase();
     if lower.ends_with(".parquet") {
+        // Column chunks past the file's end are refused before the object
+        // store allocates a buffer of their stated size.
+        check_parquet_file(Path::new(path))?;
         ctx.register_parquet(name, path, ParquetReadOptions::default())
             .await
     } else if lower.ends_with(".csv") {
@@ -82,6 +88,64 @@ fn bad(path: &Path, what: String) -> DataFusionError {
         "{} is not a well-formed Arrow IPC file: {what}",
         path.display()
     ))
+}
+
+/// Checks that the Parquet file at `path` states no byte range past its
+/// end: each column chunk, column index, offset index and bloom filter
+/// its footer lists. The object store reads a stated range into a buffer
+/// of that size first, so a flipped bit in a chunk's length asked for
+/// 44 TB, and the allocation failure ended the process.
+///
+/// # Errors
+///
+/// An execution error naming the column chunk and its range, or the
+/// Parquet reader's error for a footer that does not parse.
+pub fn check_parquet_file(path: &Path) -> Result<()> {
+    use datafusion::parquet::file::reader::{FileReader, SerializedFileReader};
+    let size = std::fs::metadata(path)?.len();
+    let reader = SerializedFileReader::new(File::open(path)?)?;
+    let bad = |what: String| {
+        DataFusionError::Execution(format!(
+            "{} is not a well-formed Parquet file: {what}",
+            path.display()
+        ))
+    };
+    for (g, group) in reader.metadata().row_groups().iter().enumerate() {
+        for (c, column) in group.columns().iter().enumerate() {
+            let (start, len) = column.byte_range();
+            let extra = [
+                (column.column_index_offset(), column.column_index_length()),
+                (column.offset_index_offset(), column.offset_index_length()),
+                (column.bloom_filter_offset(), column.bloom_filter_length()),
+            ];
+            let ranges = std::iter::once(Some((Some(start), Some(len)))).chain(extra.iter().map(
+                |&(o, l)| {
+                    o.map(|o| {
+                        (
+                            u64::try_from(o).ok(),
+                            l.map(|l| u64::try_from(l).ok()).unwrap_or(Some(0)),
+                        )
+                    })
+                },
+            ));
+            for range in ranges.flatten() {
+                let fits = match range {
+                    (Some(at), Some(n)) => at.checked_add(n).is_some_and(|end| end <= size),
+                    _ => false,
+                };
+                if !fits {
+                    let text =
+                        |x: Option<u64>| x.map_or("a negative number".into(), |x| x.to_string());
+                    return Err(bad(format!(
+                        "column chunk {c} of row group {g} states {} bytes at byte {}, past the end ({size} bytes)",
+                        text(range.1),
+                        text(range.0)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads `len` bytes at `at`, after checking they lie in the file.

@@ -172,11 +172,13 @@ fn run(n: usize) -> Vec<(&'static str, usize, usize, usize)> {
     ] {
         let (mut ok, mut err, mut panics) = (0, 0, 0);
         for k in 0..n {
-            let mut rng =
-                Rng(0x5eed_0434 ^ (k as u64).wrapping_mul(0x1000_0000_01b3) ^ ext.len() as u64);
+            let mut rng = seed(ext, k);
             let bad = mutate(&mut rng, &good);
             let path = dir.join(format!("case.{ext}"));
             std::fs::write(&path, &bad).expect("writes");
+            if std::env::var_os("DYND_CASE_TIMES").is_some() {
+                eprintln!("{ext} {k}: starting");
+            }
             let started = std::time::Instant::now();
             let outcome = query(&rt, &path, QUERIES[rng.below(QUERIES.len())]);
             if std::env::var_os("DYND_CASE_TIMES").is_some() {
@@ -208,6 +210,35 @@ fn malformed_files_give_errors_and_no_crash() {
     // The valid file gives results for some queries, so the campaign is
     // not all rejects.
     assert!(report.iter().all(|(_, ok, err, p)| ok + err + p > 0));
+}
+
+/// The seed of case `k` for files of extension `ext`.
+fn seed(ext: &str, k: usize) -> Rng {
+    Rng(0x5eed_0434 ^ (k as u64).wrapping_mul(0x1000_0000_01b3) ^ ext.len() as u64)
+}
+
+#[test]
+fn a_parquet_chunk_past_the_end_is_an_error_not_an_abort() {
+    // Case 25852 of the long run: a column chunk said it started 44 TB into
+    // a 2,239-byte file, and the object store's buffer for it ended the
+    // process.
+    let mut rng = seed("parquet", 25_852);
+    let bad = mutate(&mut rng, &parquet_bytes());
+    let dir = std::env::temp_dir().join(format!("dynd-chunk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let path = dir.join("chunk.parquet");
+    std::fs::write(&path, &bad).expect("writes");
+    let e = dynd_datafusion::files::check_parquet_file(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("past the end (2239 bytes)"), "{e}");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let r = query(&rt, &path, "SELECT * FROM t").unwrap_err();
+    assert!(r.contains("not a well-formed Parquet file"), "{r}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
