@@ -42,15 +42,8 @@ use smallvec::SmallVec;
 use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
+use crate::validate::{pair_at, Positions};
 use crate::Array;
-
-/// A set of positions in a block: `base + Σ i_k · stride_k` over every
-/// index of `dims`.
-#[derive(Clone, Debug)]
-struct Positions {
-    base: i128,
-    dims: Vec<(usize, isize)>,
-}
 
 /// Whether two distinct elements of `a` may share a byte of memory (see
 /// the module docs).
@@ -82,13 +75,6 @@ pub(crate) fn overlaps(a: &Array) -> Result<bool, Error> {
         dims: Vec::new(),
     };
     level(a.ty(), a.arrmeta(), a.data_block(), &[start])
-}
-
-fn unreadable() -> Error {
-    Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
-        op: "the overlap check".into(),
-        part: "a (start, length) pair",
-    }))
 }
 
 /// The byte range `lo..hi`, relative to an element's first byte, that one
@@ -219,26 +205,24 @@ fn level(
                 ..
             },
         ) => {
-            // Distinct positions of the pairs themselves: pairs read twice
-            // give the same row twice, which the row check below finds
-            // (unless the row is empty, which no write reaches).
+            // The pairs' positions, as validation walks them (a stride-0
+            // dimension, which repeats a pair, was refused above): a pair
+            // reached twice gives its row twice, which the row check below
+            // finds (unless the row is empty, which no write reaches).
             let (elo, ehi) = extent(element_ty, element)?;
             let descend = element.has_var() || element_ty.is_dim();
             // Each reachable non-empty row: its first element's byte offset,
             // length, and the bytes `lo..hi` its elements cover.
             let each_row = |f: &mut dyn FnMut(i128, usize, i128, i128)| -> Result<(), Error> {
                 for p in positions {
-                    crate::loops::try_for_each_offset(&p.dims, |o| -> Result<(), Error> {
-                        let at = usize::try_from(p.base + o as i128).map_err(|_| unreadable())?;
-                        let pair = block
-                            .bytes()
-                            .get(at..at.checked_add(PAIR_SIZE).ok_or_else(unreadable)?)
-                            .ok_or_else(unreadable)?;
-                        let (start, len) = read_pair(pair);
+                    p.for_each(&mut |at| {
+                        let (start, len) = pair_at(block, at)?;
                         if len == 0 {
                             return Ok(());
                         }
-                        let len = usize::try_from(len).map_err(|_| unreadable())?;
+                        let len = usize::try_from(len).map_err(|_| {
+                            Error::Layout(Box::new(dynd_types::LayoutProblem::Overflow))
+                        })?;
                         let base = *offset as i128 + start as i64 as i128;
                         let reach = (len as i128 - 1) * *stride as i128;
                         f(

@@ -58,10 +58,10 @@ pub(crate) fn validate(
 /// A set of element positions in a block: `base + Σ i_k · stride_k` for
 /// every `i_k < size_k`.
 #[derive(Clone, Debug)]
-struct Positions {
-    base: i128,
+pub(crate) struct Positions {
+    pub(crate) base: i128,
     /// (size, stride) of each dimension, outermost first.
-    dims: Vec<(usize, isize)>,
+    pub(crate) dims: Vec<(usize, isize)>,
 }
 
 impl Positions {
@@ -88,7 +88,10 @@ impl Positions {
     /// whose stride is not 0 (a stride-0 dimension repeats positions), by
     /// the loop engine's offset walk. Called after `check_span` has put
     /// every position inside a block, so each fits in `isize`.
-    fn for_each(&self, f: &mut dyn FnMut(i128) -> Result<(), Error>) -> Result<(), Error> {
+    pub(crate) fn for_each(
+        &self,
+        f: &mut dyn FnMut(i128) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let dims: Vec<(usize, isize)> = self
             .dims
             .iter()
@@ -169,7 +172,7 @@ fn mismatch(ty: &Type, meta: &Arrmeta) -> Error {
 
 /// Reads the (start, length) pair at `at` of `block` (in range: checked by
 /// the caller's span check).
-fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
+pub(crate) fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
     let at = usize::try_from(at).map_err(|_| overflow())?;
     let bytes = block.bytes().get(at..at + PAIR_SIZE).ok_or_else(|| {
         layout(LayoutProblem::Read {
