@@ -178,7 +178,15 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let matches = Cli::command().after_help(registered_names()).get_matches();
+    // The function list costs a session of its own: only for `--help`.
+    let help = std::env::args().skip(1).any(|a| a == "--help" || a == "-h");
+    let command = Cli::command();
+    let command = if help {
+        command.after_help(registered_names())
+    } else {
+        command
+    };
+    let matches = command.get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
