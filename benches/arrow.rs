@@ -11,6 +11,7 @@
 
 mod common;
 
+use dynd::nd::ToArrow;
 use std::hint::black_box;
 use std::sync::Arc;
 

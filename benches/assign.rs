@@ -5,6 +5,7 @@
 
 #![allow(missing_docs)] // criterion_group! generates undocumented fns
 
+use dynd::nd::ArrayOps;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs the test binaries of the crate that holds the unsafe code
-# (dynd-kernels: the kernel builder, memory blocks, kernels) under valgrind.
+# Runs the test binaries of the crates that hold the unsafe code
+# (dynd-array: memory blocks, arrays, views; dynd-kernels: the kernel
+# builder, the loop engine, kernels) under valgrind.
 # Any memory error or definite leak fails the run.
 #
-#   scripts/valgrind.sh            # all of dynd-kernels' tests
+#   scripts/valgrind.sh            # all of dynd-array's and dynd-kernels' tests
 #   scripts/valgrind.sh builder    # only test binaries whose name contains "builder"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ filter="${1:-}"
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)"; exit 2; }
 
 mapfile -t bins < <(
-  cargo test -p dynd-kernels --all-features --no-run --message-format=json 2>/dev/null |
+  cargo test -p dynd-array -p dynd-kernels --all-features --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, sys
 for line in sys.stdin:

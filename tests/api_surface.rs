@@ -156,8 +156,7 @@ fn the_facade_surface_is_the_pinned_one() {
 fn doc_examples_use_the_facade_paths() {
     let allowed = [
         "crates/dynd-kernels/src/arrow_interop.rs",
-        "crates/dynd-kernels/src/ndarray_interop.rs",
-        "crates/dynd-kernels/src/serde_impl.rs",
+        "crates/dynd-array/src/arrow.rs",
         "crates/dynd-kernels/src/kernel.rs",
         "crates/dynd-kernels/src/elwise/mod.rs",
         "crates/dynd-kernels/src/elwise/gufunc.rs",
@@ -195,9 +194,14 @@ fn doc_examples_use_the_facade_paths() {
                 if doc.trim_start().starts_with("```") {
                     in_block = !in_block;
                 } else if in_block
-                    && ["dynd_types::", "dynd_kernels::", "dynd_arrfunc::"]
-                        .iter()
-                        .any(|c| doc.contains(c))
+                    && [
+                        "dynd_types::",
+                        "dynd_array::",
+                        "dynd_kernels::",
+                        "dynd_arrfunc::",
+                    ]
+                    .iter()
+                    .any(|c| doc.contains(c))
                 {
                     found.push(format!("{rel}:{}: {}", i + 1, doc.trim()));
                 }

@@ -5,7 +5,7 @@
 
 use dynd::func::{builtins, select, Eval};
 use dynd::nd::expr::Expr;
-use dynd::nd::{array, Array, Index};
+use dynd::nd::{array, Array, ArrayOps, Index};
 use proptest::prelude::*;
 
 /// Both evaluations of `e`, which must agree, the first fused.

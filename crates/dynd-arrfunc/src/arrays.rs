@@ -23,6 +23,7 @@
 //! ```
 
 use dynd_kernels::take::TakeMode;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
 use dynd_macros::checked_signature;
 use dynd_types::{Scalar, Type};

@@ -66,6 +66,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf};
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Complex, Element, Value, F16};
 
 use dynd_kernels::Array;

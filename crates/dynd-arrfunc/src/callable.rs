@@ -28,6 +28,7 @@ use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, FlatPlan, Leaf};
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Element, ErrorMode};
 use dynd_types::{
     broadcast, can_cast_safely, BroadcastMode, Scalar, ScalarCategory, Signature, Type, TypeKind,

@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp, MAX_EVAL_DEPTH};
 use dynd_kernels::fuse::{eval_dense_f64, F64Arg, Program, Slot};
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
 use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
 

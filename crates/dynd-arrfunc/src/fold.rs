@@ -45,6 +45,7 @@
 
 use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::reduce::normalize_axes;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
 use dynd_macros::checked_signature;
 use dynd_types::{Dim, Scalar, Type, TypeKind};

@@ -42,6 +42,7 @@ use dynd_kernels::reduce::{
     accumulate, reduce, reduce_with, std_dev, variance as variance_of, Arith, KahanSum, ReduceArgs,
     Reduction, VarArgs,
 };
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
 use dynd_macros::checked_signature;
 use dynd_types::{Dim, Scalar, ScalarCategory, Type};

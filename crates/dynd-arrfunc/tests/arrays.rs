@@ -2,6 +2,7 @@
 //! the data allows, and errors.
 
 use dynd_arrfunc::builtins;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{array, Array, Index, Value};
 
 fn s(text: &str) -> Array {

@@ -3,6 +3,7 @@
 
 use dynd_arrfunc::{builtins, Callable, Error, Overload};
 use dynd_kernels::elwise::Leaf;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{array, Array};
 use dynd_types::Type;
 

@@ -3,6 +3,7 @@
 //! each other; `is_na`, `fill_na` and `null_count`.
 
 use dynd_arrfunc::builtins;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Value};
 
 fn arr(json: &str, ty: &str) -> Array {

@@ -22,6 +22,7 @@
 
 #![forbid(unsafe_code)]
 
+use dynd::nd::ArrayOps;
 use std::process::ExitCode;
 
 mod eval;

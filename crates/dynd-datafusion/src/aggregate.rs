@@ -16,7 +16,7 @@ use datafusion::logical_expr::{
     Accumulator, AggregateUDF, AggregateUDFImpl, GroupsAccumulator, Signature, Volatility,
 };
 use dynd::func::{builtins, Accumulator as DyndAccumulator, Callable, KahanSum, ReductionKind};
-use dynd::nd::Array;
+use dynd::nd::{Array, ToArrow};
 
 use crate::groups;
 use crate::scalar::sql_name;

@@ -12,7 +12,7 @@ use datafusion::logical_expr::{
     Volatility,
 };
 use dynd::func::{Callable, ReductionKind};
-use dynd::nd::Array;
+use dynd::nd::{Array, ToArrow};
 use dynd::ndt::Type;
 
 use crate::types::{coerce, data_type, exec, field, plan, row_type, sample};

@@ -3,15 +3,15 @@
 //! A `?T` element is the value's bytes followed by one validity byte (1
 //! present, 0 NA; an NA element's value bytes are zero). So an option
 //! array is two strided arrays over the same memory — the values (type
-//! `T`) and the validity (`bool`) — and [`Array::option_parts`] gives both
+//! `T`) and the validity (`bool`) — and [`ArrayOps::option_parts`](crate::ops::ArrayOps::option_parts) gives both
 //! as views, without copying. Reductions work on those: the values folded
 //! where the validity says, the NA count from the validity alone. The way
-//! back, [`Array::from_option_parts`], builds a `?T` array from values and
+//! back, [`ArrayOps::from_option_parts`](crate::ops::ArrayOps::from_option_parts), builds a `?T` array from values and
 //! validity of one shape. NA and NaN stay apart: a NaN value is present
 //! (it is data), and an NA slot reads as zero, never NaN.
 //!
 //! ```
-//! use dynd::nd::Array;
+//! use dynd::nd::{Array, ArrayOps};
 //!
 //! let a = Array::from_json("[[1.5, null], [null, 4]]", Some(&"2 * 2 * ?float64".parse()?))?;
 //! let (values, valid) = a.option_parts().expect("an option array");
@@ -31,102 +31,80 @@ use crate::array::Array;
 use crate::arrmeta::Arrmeta;
 use crate::elwise::{apply, Leaf};
 use crate::error::Error;
+use crate::with_numeric;
 
-impl Array {
-    /// Views of this `?S` array's values (data type `S`, zero where NA) and
-    /// validity (`bool`, true where a value is present), sharing its
-    /// memory; `None` when the data type is not an option of a scalar.
-    pub fn option_parts(&self) -> Option<(Array, Array)> {
-        let TypeKind::Option(inner) = self.dtype().kind() else {
-            return None;
-        };
-        let s = inner.as_scalar()?;
-        let size = inner.data_layout().ok()?.size;
-        let values = self.element_view(s, 0)?;
-        let valid = self.element_view(Scalar::Bool, size)?;
-        Some((values, valid))
-    }
+/// [`ArrayOps::option_parts`](crate::ops::ArrayOps::option_parts).
+pub(crate) fn option_parts(this: &Array) -> Option<(Array, Array)> {
+    let TypeKind::Option(inner) = this.dtype().kind() else {
+        return None;
+    };
+    let s = inner.as_scalar()?;
+    let size = inner.data_layout().ok()?.size;
+    let values = element_view(this, s, 0)?;
+    let valid = element_view(this, Scalar::Bool, size)?;
+    Some((values, valid))
+}
 
-    /// A view of this array whose elements are the `s` at byte `at` of
-    /// each of its `?S` elements: the same dimensions over the same
-    /// memory. Built through the checked constructor, so the view's
-    /// extent is proven inside its blocks.
-    fn element_view(&self, s: Scalar, at: usize) -> Option<Array> {
-        let ty = Type::with_dims(self.shape(), s.into()).ok()?;
-        let (meta, offset) = shift_leaf(self.arrmeta(), at)?;
-        let offset = match offset {
-            Shift::Data => self.data_offset().checked_add(at)?,
-            Shift::Values => self.data_offset(),
-        };
-        Array::try_from_parts(ty, Arc::new(meta), self.data_block().clone(), offset).ok()
-    }
+/// A view of this array whose elements are the `s` at byte `at` of
+/// each of its `?S` elements: the same dimensions over the same
+/// memory. Built through the checked constructor, so the view's
+/// extent is proven inside its blocks.
+fn element_view(this: &Array, s: Scalar, at: usize) -> Option<Array> {
+    let ty = Type::with_dims(this.shape(), s.into()).ok()?;
+    let (meta, offset) = shift_leaf(this.arrmeta(), at)?;
+    let offset = match offset {
+        Shift::Data => this.data_offset().checked_add(at)?,
+        Shift::Values => this.data_offset(),
+    };
+    Array::try_from_parts(ty, Arc::new(meta), this.data_block().clone(), offset).ok()
+}
 
-    /// The `?S` array of `values` (data type `S`) where `valid` (`bool`,
-    /// the same dimensions) is true, NA elsewhere.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ArgumentType`] if `valid` is not `bool`, a broadcast error
-    /// if the two do not broadcast together; [`Error::Unsupported`] for a data type that is
-    /// not a number or `bool`.
-    pub fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, Error> {
-        if valid.dtype().as_scalar() != Some(Scalar::Bool) {
-            return Err(Error::ArgumentType {
-                arg: 1,
-                found: valid.dtype().clone(),
-                expected: Scalar::Bool.into(),
-                what: "from_option_parts".into(),
-            });
-        }
-        let unsupported = || Error::Unsupported {
-            operation: "an option of this data type from values and validity",
-            ty: values.ty().clone(),
-        };
-        let s = values.dtype().as_scalar().ok_or_else(unsupported)?;
-        with_numeric!(s, T => apply(
-            &[values, valid],
-            &Leaf::nullable2(|v: T, ok: bool| ok.then_some(v)),
-        ), Err(unsupported()))
+/// [`ArrayOps::from_option_parts`](crate::ops::ArrayOps::from_option_parts).
+pub(crate) fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, Error> {
+    if valid.dtype().as_scalar() != Some(Scalar::Bool) {
+        return Err(Error::ArgumentType {
+            arg: 1,
+            found: valid.dtype().clone(),
+            expected: Scalar::Bool.into(),
+            what: "from_option_parts".into(),
+        });
     }
+    let unsupported = || Error::Unsupported {
+        operation: "an option of this data type from values and validity",
+        ty: values.ty().clone(),
+    };
+    let s = values.dtype().as_scalar().ok_or_else(unsupported)?;
+    with_numeric!(s, T => apply(
+        &[values, valid],
+        &Leaf::nullable2(|v: T, ok: bool| ok.then_some(v)),
+    ), Err(unsupported()))
+}
 
-    /// `bool`, true where this array is NA: all false for a data type
-    /// that is not an option.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Unsupported`] for a data type other than numbers, `bool`
-    /// and their options, in `var` dimensions (fixed ones give all false).
-    pub fn is_na(&self) -> Result<Array, Error> {
-        if let Some((_, valid)) = self.option_parts() {
-            return crate::elwise::map1(&valid, |ok: bool| !ok);
-        }
-        if !self.ty().has_var_dim() {
-            return Array::zeros(&Type::with_dims(self.shape(), Scalar::Bool.into())?);
-        }
-        let unsupported = || Error::Unsupported {
-            operation: "telling NA in var dimensions of this data type",
-            ty: self.ty().clone(),
-        };
-        let s = self.dtype().as_scalar().ok_or_else(unsupported)?;
-        with_numeric!(s, T => crate::elwise::map1(self, |_: T| false), Err(unsupported()))
+/// [`ArrayOps::is_na`](crate::ops::ArrayOps::is_na).
+pub(crate) fn is_na(this: &Array) -> Result<Array, Error> {
+    if let Some((_, valid)) = option_parts(this) {
+        return crate::elwise::map1(&valid, |ok: bool| !ok);
     }
+    if !this.ty().has_var_dim() {
+        return Array::zeros(&Type::with_dims(this.shape(), Scalar::Bool.into())?);
+    }
+    let unsupported = || Error::Unsupported {
+        operation: "telling NA in var dimensions of this data type",
+        ty: this.ty().clone(),
+    };
+    let s = this.dtype().as_scalar().ok_or_else(unsupported)?;
+    with_numeric!(s, T => crate::elwise::map1(this, |_: T| false), Err(unsupported()))
+}
 
-    /// How many elements are NA: 0 for an array whose data type is not an
-    /// option of a scalar.
-    ///
-    /// # Errors
-    ///
-    /// None for a validated array; an error from reading the validity
-    /// otherwise.
-    pub fn null_count(&self) -> Result<usize, Error> {
-        let Some((values, valid)) = self.option_parts() else {
-            return Ok(0);
-        };
-        let all = crate::reduce::count(&values, None, false, None, "null_count")?;
-        let present = crate::reduce::count(&values, None, false, Some(&valid), "null_count")?;
-        let n = all.get::<i64>(&[])? - present.get::<i64>(&[])?;
-        Ok(n as usize)
-    }
+/// [`ArrayOps::null_count`](crate::ops::ArrayOps::null_count).
+pub(crate) fn null_count(this: &Array) -> Result<usize, Error> {
+    let Some((values, valid)) = option_parts(this) else {
+        return Ok(0);
+    };
+    let all = crate::reduce::count(&values, None, false, None, "null_count")?;
+    let present = crate::reduce::count(&values, None, false, Some(&valid), "null_count")?;
+    let n = all.get::<i64>(&[])? - present.get::<i64>(&[])?;
+    Ok(n as usize)
 }
 
 /// Where a view's byte shift goes.

@@ -2,7 +2,7 @@
 //! floats in IEEE total order among themselves (`-0` before `0`).
 //!
 //! ```
-//! use dynd::nd::array;
+//! use dynd::nd::{array, ArrayOps};
 //!
 //! let mut a = array![[3.0, f64::NAN, 1.0], [2.0, 2.0, -1.0]];
 //! a.sort(-1, false)?;
@@ -22,6 +22,7 @@ use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{Element, F16};
 use crate::error::Error;
 use crate::loops::ElemsMut;
+use crate::with_numeric;
 
 /// Elements with a total order for sorting: NaN after every number, and
 /// `-0` equal to `0`.
@@ -87,127 +88,115 @@ fn nan_last<T: Copy>(xs: &mut [T], is_nan: impl Fn(&T) -> bool) -> &mut [T] {
     &mut xs[..n]
 }
 
-impl Array {
-    /// Sorts this array along `axis` (negative counts from the end) in
-    /// place: stable, ascending or (with `reverse`) descending, NaN last
-    /// either way; floats in IEEE total order (`-0` before `0`). Shared memory is copied first, so views of the old
-    /// values keep them. Along an innermost `var` axis each row is sorted.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::AxisOutOfBounds`] for an axis out of range; [`Error::ReadOnly`];
-    /// [`Error::Unsupported`] for data types without an order (complex,
-    /// strings, structures) and `var` dimensions other than an innermost
-    /// one sorted along.
-    pub fn sort(&mut self, axis: i64, reverse: bool) -> Result<(), Error> {
-        let ndim = self.ndim();
-        let axis = crate::reduce::normalize_axes(Some(&[axis]), ndim, "sort")?[0];
-        let ty = self.ty().clone();
-        let unsupported = |what: &'static str| Error::Unsupported {
-            operation: what,
-            ty: ty.clone(),
-        };
-        let s = self
-            .dtype()
-            .as_scalar()
-            .filter(|s| {
-                !matches!(
-                    s,
-                    Scalar::Complex64 | Scalar::Complex128 | Scalar::String | Scalar::Bytes
-                )
-            })
-            .ok_or_else(|| unsupported("sorting this data type (it has no order)"))?;
-        let shape = self.shape();
-        let var_at = shape.iter().position(|d| matches!(d, Dim::Var));
-        match var_at {
-            Some(v)
-                if v + 1 == ndim
-                    && axis == v
-                    && shape[..v].iter().all(|d| matches!(d, Dim::Fixed(_))) => {}
-            Some(_) => {
-                return Err(unsupported(
-                    "sorting with var dimensions other than an innermost one sorted along",
-                ))
-            }
-            None => {}
+/// [`ArrayOps::sort`](crate::ops::ArrayOps::sort).
+pub(crate) fn sort(this: &mut Array, axis: i64, reverse: bool) -> Result<(), Error> {
+    let ndim = this.ndim();
+    let axis = crate::reduce::normalize_axes(Some(&[axis]), ndim, "sort")?[0];
+    let ty = this.ty().clone();
+    let unsupported = |what: &'static str| Error::Unsupported {
+        operation: what,
+        ty: ty.clone(),
+    };
+    let s = this
+        .dtype()
+        .as_scalar()
+        .filter(|s| {
+            !matches!(
+                s,
+                Scalar::Complex64 | Scalar::Complex128 | Scalar::String | Scalar::Bytes
+            )
+        })
+        .ok_or_else(|| unsupported("sorting this data type (it has no order)"))?;
+    let shape = this.shape();
+    let var_at = shape.iter().position(|d| matches!(d, Dim::Var));
+    match var_at {
+        Some(v)
+            if v + 1 == ndim
+                && axis == v
+                && shape[..v].iter().all(|d| matches!(d, Dim::Fixed(_))) => {}
+        Some(_) => {
+            return Err(unsupported(
+                "sorting with var dimensions other than an innermost one sorted along",
+            ))
         }
-        self.make_unique()?;
-        with_numeric!(ordered s, T => self.sort_typed::<T>(axis, reverse, var_at.is_some()),
-            Err(unsupported("sorting this data type (it has no order)")))
+        None => {}
     }
+    crate::assign::make_unique(this)?;
+    with_numeric!(ordered s, T => sort_typed::<T>(this, axis, reverse, var_at.is_some()),
+        Err(unsupported("sorting this data type (it has no order)")))
+}
 
-    /// The sort, for element type `T`, of an array that owns its memory
-    /// (made so by the caller). Each line is handed to the sort as a
-    /// mutable slice through the engine's checked [`ElemsMut`]: the
-    /// elements themselves when contiguous and aligned, else a copy
-    /// written back.
-    fn sort_typed<T: SortKey>(
-        &mut self,
-        axis: usize,
-        reverse: bool,
-        ragged: bool,
-    ) -> Result<(), Error> {
-        let at0 = self.data_offset();
-        let (_, data, meta) = self.parts_mut();
-        let (fixed, inner) = meta.fixed_dims();
-        let outside = || {
-            // Validation rules this out: every row and element of an
-            // array lies inside its block.
-            Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
-                op: "sort".into(),
-                part: "a line",
-            }))
-        };
-        // The lines: (first element's byte offset, length, byte stride)
-        // from the first element of the block they lie in (the values'
-        // for rows, the data's otherwise), and that element's position.
-        let mut lines: Vec<(isize, usize, isize)> = Vec::new();
-        let origin = match (ragged, inner) {
-            (true, Arrmeta::Var { offset, stride, .. }) => {
-                let (offset, stride) = (*offset, *stride);
-                let pairs = data.bytes();
-                crate::loops::try_for_each_offset(&fixed, |o| {
-                    let pair = at0
-                        .checked_add_signed(o)
-                        .and_then(|at| pairs.get(at..at.checked_add(PAIR_SIZE)?))
-                        .ok_or_else(outside)?;
-                    let (start, len) = read_pair(pair);
-                    let start = isize::try_from(start as i64).map_err(|_| outside())?;
-                    let len = usize::try_from(len).map_err(|_| outside())?;
-                    lines.push((start, len, stride));
-                    Ok::<(), Error>(())
-                })?;
-                offset
-            }
-            (true, _) => unreachable!("checked: an innermost var dimension"),
-            (false, _) => {
-                let (len, stride) = fixed[axis];
-                let others: Vec<(usize, isize)> = (0..fixed.len())
-                    .filter(|k| *k != axis)
-                    .map(|k| fixed[k])
-                    .collect();
-                crate::loops::for_each_offset(&others, |o| lines.push((o, len, stride)));
-                at0
-            }
-        };
-        let block = if ragged {
-            match Arc::get_mut(meta).map(innermost) {
-                Some(Arrmeta::Var { values, .. }) => Arc::get_mut(values),
-                _ => None,
-            }
-        } else {
-            Arc::get_mut(data)
-        };
-        let block = block.filter(|b| b.is_writable()).ok_or(Error::ReadOnly)?;
-        let mut elems = ElemsMut::new(block.bytes_mut(), origin);
-        let mut scratch: Vec<T> = Vec::new();
-        for line in lines {
-            elems
-                .with_line(line, &mut scratch, |xs| T::sort_line(xs, reverse))
-                .ok_or_else(outside)?;
+/// The sort, for element type `T`, of an array that owns its memory
+/// (made so by the caller). Each line is handed to the sort as a
+/// mutable slice through the engine's checked [`ElemsMut`]: the
+/// elements themselves when contiguous and aligned, else a copy
+/// written back.
+fn sort_typed<T: SortKey>(
+    this: &mut Array,
+    axis: usize,
+    reverse: bool,
+    ragged: bool,
+) -> Result<(), Error> {
+    let at0 = this.data_offset();
+    let (_, data, meta) = this.parts_mut();
+    let (fixed, inner) = meta.fixed_dims();
+    let outside = || {
+        // Validation rules this out: every row and element of an
+        // array lies inside its block.
+        Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
+            op: "sort".into(),
+            part: "a line",
+        }))
+    };
+    // The lines: (first element's byte offset, length, byte stride)
+    // from the first element of the block they lie in (the values'
+    // for rows, the data's otherwise), and that element's position.
+    let mut lines: Vec<(isize, usize, isize)> = Vec::new();
+    let origin = match (ragged, inner) {
+        (true, Arrmeta::Var { offset, stride, .. }) => {
+            let (offset, stride) = (*offset, *stride);
+            let pairs = data.bytes();
+            dynd_array::offsets::try_for_each_offset(&fixed, |o| {
+                let pair = at0
+                    .checked_add_signed(o)
+                    .and_then(|at| pairs.get(at..at.checked_add(PAIR_SIZE)?))
+                    .ok_or_else(outside)?;
+                let (start, len) = read_pair(pair);
+                let start = isize::try_from(start as i64).map_err(|_| outside())?;
+                let len = usize::try_from(len).map_err(|_| outside())?;
+                lines.push((start, len, stride));
+                Ok::<(), Error>(())
+            })?;
+            offset
         }
-        Ok(())
+        (true, _) => unreachable!("checked: an innermost var dimension"),
+        (false, _) => {
+            let (len, stride) = fixed[axis];
+            let others: Vec<(usize, isize)> = (0..fixed.len())
+                .filter(|k| *k != axis)
+                .map(|k| fixed[k])
+                .collect();
+            dynd_array::offsets::for_each_offset(&others, |o| lines.push((o, len, stride)));
+            at0
+        }
+    };
+    let block = if ragged {
+        match Arc::get_mut(meta).map(innermost) {
+            Some(Arrmeta::Var { values, .. }) => Arc::get_mut(values),
+            _ => None,
+        }
+    } else {
+        Arc::get_mut(data)
+    };
+    let block = block.filter(|b| b.is_writable()).ok_or(Error::ReadOnly)?;
+    let mut elems = ElemsMut::new(block.bytes_mut(), origin);
+    let mut scratch: Vec<T> = Vec::new();
+    for line in lines {
+        elems
+            .with_line(line, &mut scratch, |xs| T::sort_line(xs, reverse))
+            .ok_or_else(outside)?;
     }
+    Ok(())
 }
 
 /// The record under `m`'s fixed dimensions.

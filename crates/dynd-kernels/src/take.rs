@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use dynd::nd::TakeMode;
-//! use dynd::nd::{array, Array};
+//! use dynd::nd::{array, Array, ArrayOps};
 //!
 //! let a = array![[1, 2, 3], [4, 5, 6]];
 //! let cols = a.take(&array![2, 0], Some(1), TakeMode::Raise)?;
@@ -74,105 +74,95 @@ fn position(mut p: usize, shape: &[usize]) -> Vec<usize> {
     index
 }
 
-impl Array {
-    /// The elements along `axis` at `indices` (any integer type, any fixed
-    /// shape): the result has this array's dimensions with `axis` replaced
-    /// by the indices' dimensions. `axis: None` takes from the flattened
-    /// array. Negative indices count from the end; `mode` says what an
-    /// index outside the axis means. See the [module docs](crate::take)
-    /// for when the result is a view.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::TakeIndex`] for an index out of bounds under
-    /// [`TakeMode::Raise`] (naming it, its position and the axis size), or
-    /// any index into an empty axis; [`Error::AxisOutOfBounds`] for an axis
-    /// out of range; [`Error::NeedsArray`] for indices that are not
-    /// integers; [`Error::Unsupported`] for an axis that is `var` or
-    /// below a `var` dimension, and for `var` indices.
-    pub fn take(&self, indices: &Array, axis: Option<i64>, mode: TakeMode) -> Result<Array, Error> {
-        let src = match axis {
-            Some(_) => self.clone(),
-            None if self.ty().has_var_dim() => {
-                return Err(Error::Unsupported {
-                    operation: "take without an axis (flattening) of an array with var dimensions",
-                    ty: self.ty().clone(),
-                })
-            }
-            None => self.reshape([-1])?,
-        };
-        let axis =
-            crate::reduce::normalize_axes(Some(&[axis.unwrap_or(0)]), src.ndim(), "take")?[0];
-        let dims = src.shape();
-        let nfixed = dims
-            .iter()
-            .position(|d| !matches!(d, Dim::Fixed(_)))
-            .unwrap_or(dims.len());
-        if axis >= nfixed {
+/// [`ArrayOps::take`](crate::ops::ArrayOps::take).
+pub(crate) fn take(
+    this: &Array,
+    indices: &Array,
+    axis: Option<i64>,
+    mode: TakeMode,
+) -> Result<Array, Error> {
+    let src = match axis {
+        Some(_) => this.clone(),
+        None if this.ty().has_var_dim() => {
             return Err(Error::Unsupported {
-                operation: "take along a var dimension or below one",
-                ty: src.ty().clone(),
-            });
+                operation: "take without an axis (flattening) of an array with var dimensions",
+                ty: this.ty().clone(),
+            })
         }
-        let is_int = matches!(
-            indices.dtype().as_scalar().map(Scalar::category),
-            Some(ScalarCategory::SignedInt | ScalarCategory::UnsignedInt)
-        );
-        if !is_int {
-            return Err(Error::NeedsArray {
-                op: "take".into(),
-                expected: "indices of an integer type",
-                found: indices.ty().clone(),
-            });
-        }
-        let ishape = indices
-            .ty()
-            .fixed_shape()
-            .ok_or_else(|| Error::Unsupported {
-                operation: "take with var indices",
-                ty: indices.ty().clone(),
-            })?;
-        let as_i64 = Type::with_dims(ishape.iter().map(|n| Dim::Fixed(*n)), Scalar::Int64.into())?;
-        let raw: std::borrow::Cow<'_, [i64]> = match indices.as_slice::<i64>() {
-            Ok(xs) => xs.into(),
-            Err(_) => indices.cast(&as_i64, ErrorMode::Overflow)?.to_vec()?.into(),
-        };
-        let (fixed, m) = src.arrmeta().fixed_dims();
-        if fixed.len() != nfixed {
-            unreachable!("a validated array's arrmeta matches its type");
-        }
-        let n = fixed[axis].0;
-        let pick = Picker { n: n as i64, mode };
-        if let Some(p) = raw.iter().position(|&i| pick.at(i).is_none()) {
-            return Err(Error::TakeIndex {
-                name: "take",
-                index: raw[p],
-                axis,
-                size: n,
-                position: position(p, &ishape),
-            });
-        }
-        let at = |p: usize| pick.at(raw[p]).unwrap_or_default() as i64;
-        let lead = vec![Index::ALL; axis];
-        // One position: an integer index, a view.
-        if ishape.is_empty() {
+        None => this.reshape([-1])?,
+    };
+    let axis = crate::reduce::normalize_axes(Some(&[axis.unwrap_or(0)]), src.ndim(), "take")?[0];
+    let dims = src.shape();
+    let nfixed = dims
+        .iter()
+        .position(|d| !matches!(d, Dim::Fixed(_)))
+        .unwrap_or(dims.len());
+    if axis >= nfixed {
+        return Err(Error::Unsupported {
+            operation: "take along a var dimension or below one",
+            ty: src.ty().clone(),
+        });
+    }
+    let is_int = matches!(
+        indices.dtype().as_scalar().map(Scalar::category),
+        Some(ScalarCategory::SignedInt | ScalarCategory::UnsignedInt)
+    );
+    if !is_int {
+        return Err(Error::NeedsArray {
+            op: "take".into(),
+            expected: "indices of an integer type",
+            found: indices.ty().clone(),
+        });
+    }
+    let ishape = indices
+        .ty()
+        .fixed_shape()
+        .ok_or_else(|| Error::Unsupported {
+            operation: "take with var indices",
+            ty: indices.ty().clone(),
+        })?;
+    let as_i64 = Type::with_dims(ishape.iter().map(|n| Dim::Fixed(*n)), Scalar::Int64.into())?;
+    let raw: std::borrow::Cow<'_, [i64]> = match indices.as_slice::<i64>() {
+        Ok(xs) => xs.into(),
+        Err(_) => crate::assign::cast(indices, &as_i64, ErrorMode::Overflow)?
+            .to_vec()?
+            .into(),
+    };
+    let (fixed, m) = src.arrmeta().fixed_dims();
+    if fixed.len() != nfixed {
+        unreachable!("a validated array's arrmeta matches its type");
+    }
+    let n = fixed[axis].0;
+    let pick = Picker { n: n as i64, mode };
+    if let Some(p) = raw.iter().position(|&i| pick.at(i).is_none()) {
+        return Err(Error::TakeIndex {
+            name: "take",
+            index: raw[p],
+            axis,
+            size: n,
+            position: position(p, &ishape),
+        });
+    }
+    let at = |p: usize| pick.at(raw[p]).unwrap_or_default() as i64;
+    let lead = vec![Index::ALL; axis];
+    // One position: an integer index, a view.
+    if ishape.is_empty() {
+        let mut index = lead;
+        index.push(Index::At(at(0)));
+        return src.index(&index);
+    }
+    // Evenly spaced positions: a slice, a view.
+    if ishape.len() == 1 && !raw.is_empty() {
+        let step = if raw.len() == 1 { 1 } else { at(1) - at(0) };
+        if step != 0 && (2..raw.len()).all(|p| at(p) - at(p - 1) == step) {
+            let start = at(0);
+            let stop = start + step * raw.len() as i64;
             let mut index = lead;
-            index.push(Index::At(at(0)));
+            index.push(Index::slice(Some(start), (stop >= 0).then_some(stop), step));
             return src.index(&index);
         }
-        // Evenly spaced positions: a slice, a view.
-        if ishape.len() == 1 && !raw.is_empty() {
-            let step = if raw.len() == 1 { 1 } else { at(1) - at(0) };
-            if step != 0 && (2..raw.len()).all(|p| at(p) - at(p - 1) == step) {
-                let start = at(0);
-                let stop = start + step * raw.len() as i64;
-                let mut index = lead;
-                index.push(Index::slice(Some(start), (stop >= 0).then_some(stop), step));
-                return src.index(&index);
-            }
-        }
-        gather(&src, &fixed, nfixed, axis, &ishape, (&raw, pick), m)
     }
+    gather(&src, &fixed, nfixed, axis, &ishape, (&raw, pick), m)
 }
 
 /// An index's position in an axis of length `n` under `mode`.
@@ -344,11 +334,11 @@ fn gather(
         (inner_count * esize, vec![0isize])
     } else {
         let mut offs = Vec::with_capacity(inner_count);
-        crate::loops::for_each_offset(inner, |o| offs.push(o));
+        dynd_array::offsets::for_each_offset(inner, |o| offs.push(o));
         (esize, offs)
     };
     let mut outer = Vec::new();
-    crate::loops::for_each_offset(&fixed[..axis], |o| outer.push(o));
+    dynd_array::offsets::for_each_offset(&fixed[..axis], |o| outer.push(o));
     let stride = fixed[axis].1;
     let sources = Sources {
         data: src.data_block().bytes(),

@@ -262,7 +262,7 @@ fn prepare<'b>(
         match op {
             Access::Read(a) => arrays.push(a),
             Access::Write(a) => {
-                a.make_unique()?;
+                crate::assign::make_unique(a)?;
                 written = Some(i);
                 arrays.push(a);
             }

@@ -2,6 +2,8 @@
 //! buffers (by address), record batches, and the errors.
 #![cfg(feature = "arrow")]
 
+use dynd_kernels::ArrayOps;
+use dynd_kernels::ToArrow;
 use std::sync::Arc;
 
 use dynd_kernels::arrow_interop::arrow_array::builder::{

@@ -1,6 +1,7 @@
 //! Assignment: every error mode, every dimension combination, options,
 //! copy-on-write, read-only arrays, the kernel tree, and zero allocations.
 
+use dynd_kernels::ArrayOps;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -415,4 +416,33 @@ fn na_text_parses_into_options_as_na() {
     )
     .unwrap();
     assert_eq!(v.to_string(), "[null, null, null, 5]");
+}
+
+/// The overlap check `make_unique` runs: rows shared by `take`, and a
+/// compact copy that shares nothing.
+#[test]
+fn shared_rows_overlap() {
+    let a = Array::from_starts_lengths(vec![3.0, 2.0, 1.0], &[0u32, 1], &[2u32, 2]).unwrap();
+    assert!(dynd_kernels::overlap::overlaps(&a).unwrap());
+    // Out of order but disjoint: no overlap.
+    let b = Array::from_starts_lengths(vec![3.0, 2.0, 1.0], &[2u32, 0], &[1u32, 2]).unwrap();
+    assert!(!dynd_kernels::overlap::overlaps(&b).unwrap());
+    // A repeated row, and a repeated empty row (which nothing writes).
+    let x = Array::from_json("[[1, 2], [3, 4], []]", None).unwrap();
+    let i = Array::from_vec(vec![0i64, 0]);
+    assert!(
+        dynd_kernels::overlap::overlaps(&x.take(&i, Some(0), Default::default()).unwrap()).unwrap()
+    );
+    let e = Array::from_vec(vec![2i64, 2]);
+    assert!(
+        !dynd_kernels::overlap::overlaps(&x.take(&e, Some(0), Default::default()).unwrap())
+            .unwrap()
+    );
+    // Inner rows shared across distinct outer rows.
+    let n = Array::from_json("[[[1, 2]], [[3]]]", None).unwrap();
+    let both = n.take(&i, Some(0), Default::default()).unwrap();
+    assert!(dynd_kernels::overlap::overlaps(&both).unwrap());
+    // A compact copy does not overlap.
+    let copy = both.cast(both.ty(), ErrorMode::NoCheck).unwrap();
+    assert!(!dynd_kernels::overlap::overlaps(&copy).unwrap());
 }

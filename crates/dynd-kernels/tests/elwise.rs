@@ -2,6 +2,7 @@
 //! merged loops, errors, and a naive reference.
 
 use dynd_kernels::elwise::{apply, map1, map2, Leaf};
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{array, Array, Error, Index};
 use proptest::prelude::*;
 

@@ -1,6 +1,7 @@
 //! Tuples and structs: construction, inference, printing, field-by-field
 //! assignment with broadcasting and errors that name the field.
 
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{array, Array, ErrorMode, Value};
 use dynd_types::Type;
 

@@ -5,6 +5,7 @@
 //! kernels read elements through raw pointers.
 
 use dynd_kernels::reduce::{std_dev, variance, VarArgs};
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Index};
 
 fn naive(xs: &[f64], ddof: usize) -> f64 {

@@ -1,6 +1,7 @@
 //! Ragged arrays from their parts (offsets, starts and lengths, nested Rust
 //! values) and back (row lengths, rows as slices, offsets, nested vectors).
 
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Error, Index, Value};
 use proptest::prelude::*;
 

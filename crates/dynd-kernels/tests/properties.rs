@@ -3,6 +3,7 @@
 //! reference; checked and unchecked modes agree on values that fit; the
 //! kernel builder survives random push sequences.
 
+use dynd_kernels::ArrayOps;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 

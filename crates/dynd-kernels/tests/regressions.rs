@@ -4,6 +4,7 @@
 //! error.
 
 use dynd_kernels::take::TakeMode;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{array, Array, Error, Index, Value};
 
 #[test]

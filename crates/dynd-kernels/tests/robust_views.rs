@@ -11,6 +11,7 @@
 
 #[path = "common/campaign.rs"]
 mod harness;
+use dynd_kernels::ArrayOps;
 use harness::{cases, Rng};
 
 use dynd_kernels::elwise::{apply, Leaf};

@@ -2,6 +2,7 @@
 //! and layouts; when it is a view; what gathered elements share; errors.
 
 use dynd_kernels::take::TakeMode;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{array, Array, Arrmeta, Index, Value};
 use proptest::prelude::*;
 

@@ -2,6 +2,7 @@
 //! read-only propagation, writes through `assign_at`, and memory-order loops.
 
 use dynd_kernels::assign::assignment_kernel;
+use dynd_kernels::ArrayOps;
 use dynd_kernels::{array, Array, Error, ErrorMode, Index};
 
 fn s(start: Option<i64>, stop: Option<i64>, step: i64) -> Index {

@@ -124,40 +124,46 @@ pub use dynd_types::{
 /// blocks), views, JSON, and assignment with broadcasting and error modes
 /// (the `dynd-kernels` crate).
 pub mod nd {
+    /// The operators' lazily evaluated expressions.
+    #[doc(inline)]
+    pub use dynd_array::expr;
+    /// The shared, aligned byte blocks that hold an array's data.
+    #[doc(inline)]
+    pub use dynd_array::memory::MemoryBlock;
+    /// `ndarray` arrays in and out without copying (feature `ndarray`).
+    #[cfg(feature = "ndarray")]
+    #[doc(inline)]
+    pub use dynd_array::ndarray_interop;
+    /// serde for arrays and values (feature `serde`).
+    #[cfg(feature = "serde")]
+    #[doc(inline)]
+    pub use dynd_array::serde_impl;
+    #[doc(inline)]
+    pub use dynd_array::{
+        array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, Index, IntoArray,
+        IntoValue, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Shape, ShapeSize,
+        Value, F16,
+    };
     /// Arrow arrays and record batches in and out, sharing buffers
     /// (feature `arrow`).
     #[cfg(feature = "arrow")]
     #[doc(inline)]
     pub use dynd_kernels::arrow_interop;
-    /// The operators' lazily evaluated expressions.
-    #[doc(inline)]
-    pub use dynd_kernels::expr;
     /// Fused evaluation of elementwise programs (what evaluating an
     /// expression runs).
     #[doc(inline)]
     pub use dynd_kernels::fuse;
-    /// The shared, aligned byte blocks that hold an array's data.
-    #[doc(inline)]
-    pub use dynd_kernels::memory::MemoryBlock;
-    /// `ndarray` arrays in and out without copying (feature `ndarray`).
-    #[cfg(feature = "ndarray")]
-    #[doc(inline)]
-    pub use dynd_kernels::ndarray_interop;
-    /// serde for arrays and values (feature `serde`).
-    #[cfg(feature = "serde")]
-    #[doc(inline)]
-    pub use dynd_kernels::serde_impl;
     #[doc(inline)]
     pub use dynd_kernels::take::TakeMode;
     /// Hand-written loops over several arrays on the loop engine.
     #[doc(inline)]
     pub use dynd_kernels::zip::{zip, Indexed, Operand, Zip};
     #[doc(inline)]
-    pub use dynd_kernels::{
-        array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, Index, IntoArray,
-        IntoValue, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Shape, ShapeSize,
-        Value, F16,
-    };
+    pub use dynd_kernels::ArrayOps;
+    /// Arrays out to Arrow ([`ToArrow::to_arrow`], feature `arrow`).
+    #[cfg(feature = "arrow")]
+    #[doc(inline)]
+    pub use dynd_kernels::ToArrow;
 }
 
 /// Callables: typed scalar overloads lifted elementwise over broadcast
@@ -312,8 +318,11 @@ pub mod prelude {
     pub use crate::func::{builtins, ArrayExt, Callable, Eval, ReduceOptions};
     #[doc(no_inline)]
     pub use crate::nd;
+    #[cfg(feature = "arrow")]
     #[doc(no_inline)]
-    pub use crate::nd::{Array, ErrorMode, Index};
+    pub use crate::nd::ToArrow;
+    #[doc(no_inline)]
+    pub use crate::nd::{Array, ArrayOps, ErrorMode, Index};
     #[doc(no_inline)]
     pub use crate::ndt;
     #[doc(no_inline)]

@@ -403,7 +403,7 @@ reductions!(
 
         /// A sorted copy, along `axis` (the builtin `sorted`: stable,
         /// ascending, NaN last; ragged rows each on their own).
-        /// [`Array::sort`] sorts in place.
+        /// [`ArrayOps::sort`](crate::nd::ArrayOps::sort) sorts in place.
         ///
         /// ```
         /// use dynd::prelude::*;

@@ -9,7 +9,7 @@
 //! to another under an [`ErrorMode`].
 //!
 //! ```
-//! use dynd::nd::{array, Array, ErrorMode};
+//! use dynd::nd::{array, Array, ArrayOps, ErrorMode};
 //!
 //! let mut dst = Array::zeros(&"2 * 3 * float32".parse()?)?;
 //! dst.assign(&array![[1], [2, 3, 4]], ErrorMode::Fractional)?; // var -> fixed, row 0 broadcasts
@@ -20,7 +20,6 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-pub mod convert;
 pub(crate) mod scalar;
 mod text;
 
@@ -30,45 +29,21 @@ use std::sync::{Arc, Mutex};
 use dynd_types::{Dim, Type, TypeKind};
 use smallvec::SmallVec;
 
-pub use convert::{is_lossless, ErrorMode};
-pub(crate) use scalar::is_na_text;
+pub use dynd_array::convert::{self, is_lossless, ErrorMode};
 use scalar::{push_scalar, OptionAssign};
 use text::{
     ArenaPtr, FixedSrc, FixedToString, NumberToString, StringToNumber, StringToString, ToFixed,
 };
 
 use crate::array::Array;
+use crate::arrmeta::levels;
 use crate::arrmeta::Arrmeta;
 use crate::error::Error;
 use crate::kernel::{Child, Kernel, KernelBuilder};
 use crate::loops::{push_dims, Aligned, BlockPtr, Builds, Operands};
 use crate::memory::MemoryBlock;
 use crate::value::Value;
-
-/// One level of a type with its arrmeta.
-#[derive(Clone, Copy)]
-struct Level<'a> {
-    dim: &'a Dim,
-    meta: &'a Arrmeta,
-}
-
-fn levels<'a>(
-    ty: &'a Type,
-    meta: &'a Arrmeta,
-) -> (SmallVec<[Level<'a>; 8]>, &'a Type, &'a Arrmeta) {
-    let mut out = SmallVec::new();
-    let (mut t, mut m) = (ty, meta);
-    while let TypeKind::Dim(dim, element) = t.kind() {
-        let next = match m {
-            Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => element,
-            _ => break,
-        };
-        out.push(Level { dim, meta: m });
-        t = element;
-        m = next;
-    }
-    (out, t, m)
-}
+use crate::with_numeric;
 
 struct Plan<'a, 'b> {
     b: &'b mut KernelBuilder<'a>,
@@ -345,10 +320,10 @@ impl<'a> Plan<'a, '_> {
         // Extra leading source dimensions may only be of size 1.
         let extra = ns.saturating_sub(nd);
         for l in &src_levels[..extra] {
-            if l.meta.as_fixed().map(|f| f.0) != Some(1) {
+            if l.1.as_fixed().map(|f| f.0) != Some(1) {
                 return Err(Error::AssignBroadcast {
                     axis: 0,
-                    dims: Box::new((l.dim.clone(), None)),
+                    dims: Box::new((l.0.clone(), None)),
                     src: src_ty.clone(),
                     dst: dst_ty.clone(),
                 });
@@ -359,11 +334,11 @@ impl<'a> Plan<'a, '_> {
             .map(|i| {
                 (i + src_levels.len())
                     .checked_sub(nd)
-                    .map(|j| (src_levels[j].dim, src_levels[j].meta))
+                    .map(|j| src_levels[j])
             })
             .collect()];
         let dst_levels: SmallVec<[(&'a Dim, &'a Arrmeta); 8]> =
-            dst_levels.iter().map(|l| (l.dim, l.meta)).collect();
+            dst_levels.iter().copied().collect();
         // Errors name the whole types being assigned.
         let (whole_dst, whole_src) = (self.dst_ty, self.src_ty);
         let ops = Operands {
@@ -444,168 +419,141 @@ fn kernel_with_arena<'a>(
     Ok(b.finish()?)
 }
 
-impl Array {
-    /// Makes this array the only owner of its memory (copying what is
-    /// shared, and `var` values in read-only blocks), so it may be written,
-    /// with each element its own storage: an array whose elements share
-    /// memory (rows that overlap, a row repeated by `take`) is replaced by
-    /// a compact copy of its values first (see [`crate::overlap`]).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ReadOnly`] if the array's own data block is read-only; an
-    /// allocation error for a copy.
-    pub(crate) fn make_unique(&mut self) -> Result<(), Error> {
-        if self.is_readonly() {
-            return Err(Error::ReadOnly);
-        }
-        if crate::overlap::overlaps(self)? {
-            // A fresh array of the same type has disjoint rows, and an
-            // assignment between equal types is exact in any mode.
-            *self = self.cast(&self.ty().clone(), ErrorMode::NoCheck)?;
-            return Ok(());
-        }
-        let (_, data, meta) = self.parts_mut();
-        if Arc::get_mut(data).is_none() {
-            *data = MemoryBlock::try_from_bytes(data.bytes())?;
-        }
-        fn unique_values(m: &mut Arrmeta) -> Result<(), Error> {
-            match m {
-                Arrmeta::Var {
-                    values, element, ..
-                } => {
-                    // A read-only block (an Arrow buffer, a static slice)
-                    // is copied like a shared one: its bytes belong to
-                    // others, whoever holds this handle.
-                    if Arc::get_mut(values).is_none() || !values.is_writable() {
-                        *values = MemoryBlock::try_from_bytes(values.bytes())?;
-                    }
-                    unique_values(element)
+/// Makes this array the only owner of its memory (copying what is
+/// shared, and `var` values in read-only blocks), so it may be written,
+/// with each element its own storage: an array whose elements share
+/// memory (rows that overlap, a row repeated by `take`) is replaced by
+/// a compact copy of its values first (see [`crate::overlap`]).
+///
+/// # Errors
+///
+/// [`Error::ReadOnly`] if the array's own data block is read-only; an
+/// allocation error for a copy.
+pub(crate) fn make_unique(this: &mut Array) -> Result<(), Error> {
+    if this.is_readonly() {
+        return Err(Error::ReadOnly);
+    }
+    if crate::overlap::overlaps(this)? {
+        // A fresh array of the same type has disjoint rows, and an
+        // assignment between equal types is exact in any mode.
+        *this = cast(this, &this.ty().clone(), ErrorMode::NoCheck)?;
+        return Ok(());
+    }
+    let (_, data, meta) = this.parts_mut();
+    if Arc::get_mut(data).is_none() {
+        *data = MemoryBlock::try_from_bytes(data.bytes())?;
+    }
+    fn unique_values(m: &mut Arrmeta) -> Result<(), Error> {
+        match m {
+            Arrmeta::Var {
+                values, element, ..
+            } => {
+                // A read-only block (an Arrow buffer, a static slice)
+                // is copied like a shared one: its bytes belong to
+                // others, whoever holds this handle.
+                if Arc::get_mut(values).is_none() || !values.is_writable() {
+                    *values = MemoryBlock::try_from_bytes(values.bytes())?;
                 }
-                Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => unique_values(element),
-                Arrmeta::Fields { fields, .. } => fields.iter_mut().try_for_each(unique_values),
-                _ => Ok(()),
+                unique_values(element)
             }
+            Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => unique_values(element),
+            Arrmeta::Fields { fields, .. } => fields.iter_mut().try_for_each(unique_values),
+            _ => Ok(()),
         }
-        if meta.has_var() {
-            unique_values(Arc::make_mut(meta))?;
+    }
+    if meta.has_var() {
+        unique_values(Arc::make_mut(meta))?;
+    }
+    Ok(())
+}
+
+/// The address of `a`'s first element, for writing: `a` is made the
+/// only owner of its memory first ([`make_unique`]).
+///
+/// # Errors
+///
+/// As [`make_unique`].
+pub(crate) fn data_mut_ptr(a: &mut Array) -> Result<*mut u8, Error> {
+    make_unique(a)?;
+    match a.unique_data_ptr() {
+        Some(p) => Ok(p),
+        None => unreachable!("make_unique made the data unique"),
+    }
+}
+
+/// [`ArrayOps::assign`](crate::ops::ArrayOps::assign).
+pub(crate) fn assign(this: &mut Array, src: &Array, mode: ErrorMode) -> Result<(), Error> {
+    assign_at(this, &[], src, mode)
+}
+
+/// [`ArrayOps::assign_at`](crate::ops::ArrayOps::assign_at).
+pub(crate) fn assign_at(
+    this: &mut Array,
+    index: &[crate::Index],
+    src: &Array,
+    mode: ErrorMode,
+) -> Result<(), Error> {
+    make_unique(this)?;
+    let view = this.index(index)?;
+    // New strings go to an arena seeded with the existing text, which
+    // then becomes the destination's text block.
+    let arena = text_block(view.arrmeta()).map(|block| Mutex::new(block.bytes().to_vec()));
+    let result = {
+        let kernel = kernel_with_arena(
+            view.ty(),
+            view.arrmeta(),
+            src.ty(),
+            src.arrmeta(),
+            mode,
+            arena.as_ref(),
+        )?;
+        let dst_ptr = view.data_ptr() as *mut u8;
+        // SAFETY: the view describes valid elements of this array's
+        // memory, which `make_unique` made this array's alone (the view's
+        // clones of the blocks are local and only read for pairs, never
+        // as slices while the kernel runs); `&mut this` keeps everyone
+        // else out, and the source, not sharing those blocks, does not
+        // overlap them. The kernel writes only elements, never a view's
+        // (start, length) pairs; the arena outlives the kernel.
+        unsafe { kernel.single(dst_ptr, &[src.data_ptr()]) }
+    };
+    drop(view);
+    // The arena becomes the text block even when the kernel failed
+    // halfway: the strings it did write point into the arena.
+    if let Some(arena) = arena {
+        let bytes = arena
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (_, _, meta) = this.parts_mut();
+        if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
+            *block = MemoryBlock::from_vec(bytes);
         }
-        Ok(())
     }
+    result?;
+    Ok(())
+}
 
-    /// Assigns `src` to this array, converting under `mode` and
-    /// broadcasting `src` to this array's shape. If this array shares its
-    /// memory (with a clone, a view, or `src` itself), it first gets its own
-    /// copy, so the result is what assigning from a temporary copy gives.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ReadOnly`]; [`Error::Broadcast`] naming the dimension; a
-    /// [`Error::Kernel`] naming the element for a value that does not fit or
-    /// a ragged row that does not broadcast (the array is then partly
-    /// assigned: which elements were written depends on the memory order
-    /// and, for large arrays, on the threads the loops ran on).
-    pub fn assign(&mut self, src: &Array, mode: ErrorMode) -> Result<(), Error> {
-        self.assign_at(&[], src, mode)
-    }
-
-    /// Assigns `src` to the part of this array that `index` selects (as
-    /// [`Array::index`] would view it), writing into this array's memory:
-    /// `a[1:, 0] = src`. If this array shares its memory, it first gets its
-    /// own copy, so a source that is a view of this array reads the values
-    /// from before the assignment.
-    ///
-    /// ```
-    /// use dynd::nd::{array, ErrorMode, Index};
-    ///
-    /// let mut a = array![[1, 2, 3], [4, 5, 6]];
-    /// let reversed = a.index(&[Index::ALL, Index::slice(None, None, -1)])?;
-    /// a.assign_at(&[Index::ALL], &reversed, ErrorMode::Fractional)?;
-    /// assert_eq!(a.to_string(), "[[3, 2, 1], [6, 5, 4]]");
-    /// a.assign_at(&[Index::At(1), Index::slice(Some(1), None, 1)], &array![0], ErrorMode::Fractional)?;
-    /// assert_eq!(a.to_string(), "[[3, 2, 1], [6, 0, 0]]");
-    /// # Ok::<(), dynd::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// As [`Array::index`] and [`Array::assign`].
-    pub fn assign_at(
-        &mut self,
-        index: &[crate::Index],
-        src: &Array,
-        mode: ErrorMode,
-    ) -> Result<(), Error> {
-        self.make_unique()?;
-        let view = self.index(index)?;
-        // New strings go to an arena seeded with the existing text, which
-        // then becomes the destination's text block.
-        let arena = text_block(view.arrmeta()).map(|block| Mutex::new(block.bytes().to_vec()));
-        let result = {
-            let kernel = kernel_with_arena(
-                view.ty(),
-                view.arrmeta(),
-                src.ty(),
-                src.arrmeta(),
-                mode,
-                arena.as_ref(),
-            )?;
-            let dst_ptr = view.data_ptr() as *mut u8;
-            // SAFETY: the view describes valid elements of this array's
-            // memory, which `make_unique` made this array's alone (the view's
-            // clones of the blocks are local and only read for pairs, never
-            // as slices while the kernel runs); `&mut self` keeps everyone
-            // else out, and the source, not sharing those blocks, does not
-            // overlap them. The kernel writes only elements, never a view's
-            // (start, length) pairs; the arena outlives the kernel.
-            unsafe { kernel.single(dst_ptr, &[src.data_ptr()]) }
-        };
-        drop(view);
-        // The arena becomes the text block even when the kernel failed
-        // halfway: the strings it did write point into the arena.
-        if let Some(arena) = arena {
-            let bytes = arena
-                .into_inner()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            let (_, _, meta) = self.parts_mut();
-            if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
-                *block = MemoryBlock::from_vec(bytes);
-            }
+/// [`ArrayOps::cast`](crate::ops::ArrayOps::cast).
+pub(crate) fn cast(this: &Array, ty: &Type, mode: ErrorMode) -> Result<Array, Error> {
+    let mut out = if ty.dtype().has_var_dim() {
+        // var dims inside fields: lengths from the values themselves.
+        let skeleton = skeleton(&this.to_value(), ty, this.ty(), ty)?;
+        Array::from_value(&skeleton, Some(ty))?
+    } else {
+        // The result's var rows take this array's row lengths (a pass
+        // over rows), as an elementwise result's do.
+        let (dims, _) = ty.split_dims();
+        let shift = dims.len().saturating_sub(this.ndim());
+        if dims[..shift].iter().any(|d| matches!(d, Dim::Var)) {
+            return Err(Error::CastVar {
+                src: this.ty().clone(),
+                dst: ty.clone(),
+            });
         }
-        result?;
-        Ok(())
-    }
-
-    /// A new array of type `ty` holding this array's values, converted
-    /// under `mode` (and broadcast, if `ty` has more or size-1-stretched
-    /// dimensions). `var` dimensions in `ty` take their row lengths from
-    /// this array.
-    ///
-    /// # Errors
-    ///
-    /// As [`Array::assign`], and [`Error::CastVar`] if `ty` has `var`
-    /// dimensions where this array does not.
-    pub fn cast(&self, ty: &Type, mode: ErrorMode) -> Result<Array, Error> {
-        let mut out = if ty.dtype().has_var_dim() {
-            // var dims inside fields: lengths from the values themselves.
-            let skeleton = skeleton(&self.to_value(), ty, self.ty(), ty)?;
-            Array::from_value(&skeleton, Some(ty))?
-        } else {
-            // The result's var rows take this array's row lengths (a pass
-            // over rows), as an elementwise result's do.
-            let (dims, _) = ty.split_dims();
-            let shift = dims.len().saturating_sub(self.ndim());
-            if dims[..shift].iter().any(|d| matches!(d, Dim::Var)) {
-                return Err(Error::CastVar {
-                    src: self.ty().clone(),
-                    dst: ty.clone(),
-                });
-            }
-            crate::elwise::alloc_broadcast(ty, &[self])?
-        };
-        out.assign(self, mode)?;
-        Ok(out)
-    }
+        crate::alloc::alloc_broadcast(ty, &[this])?
+    };
+    assign(&mut out, this, mode)?;
+    Ok(out)
 }
 
 /// The text block of a string data type under the dimensions, if any.
@@ -696,4 +644,13 @@ fn skeleton(v: &Value, ty: &Type, src: &Type, dst: &Type) -> Result<Value, Error
             ty: ty.clone(),
         }),
     }
+}
+
+/// [`ArrayOps::from_nested_as`](crate::ops::ArrayOps::from_nested_as).
+pub(crate) fn from_nested_as<V: crate::Nested>(v: V, ty: &Type) -> Result<Array, Error> {
+    let a = Array::from_nested_checked(v, ty)?;
+    if a.ty() == ty {
+        return Ok(a);
+    }
+    cast(&a, ty, ErrorMode::Fractional)
 }

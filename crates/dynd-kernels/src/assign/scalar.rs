@@ -4,9 +4,11 @@ use std::marker::PhantomData;
 
 use dynd_types::{Scalar, Type};
 
-use super::convert::{is_lossless, Convert, ErrorMode, Fail};
+use crate::convert::is_na_text;
+use crate::convert::{is_lossless, Convert, ErrorMode};
 use crate::error::{KernelError, KernelErrorKind};
 use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
+use crate::with_numeric;
 
 /// Converts `S` elements to `D` elements.
 pub(crate) struct ScalarAssign<S, D> {
@@ -15,31 +17,11 @@ pub(crate) struct ScalarAssign<S, D> {
     _types: PhantomData<fn(S) -> D>,
 }
 
-pub(crate) fn fail_error(
-    fail: Fail,
-    value: String,
-    src: Scalar,
-    dst: Scalar,
-    mode: ErrorMode,
-) -> KernelError {
-    let (src, dst) = (Type::from(src), Type::from(dst));
-    KernelError::new(match fail {
-        Fail::Overflow => KernelErrorKind::Overflow { value, src, dst },
-        Fail::Fractional => KernelErrorKind::Fractional {
-            value,
-            src,
-            dst,
-            mode: mode.name(),
-        },
-        Fail::Inexact => KernelErrorKind::Inexact { value, src, dst },
-    })
-}
-
 impl<S: Convert, D: Convert> ScalarAssign<S, D> {
     #[inline(always)]
     fn one(&self, s: S) -> Result<D, KernelError> {
         D::from_num(s.to_num(), self.mode).map_err(|fail| {
-            fail_error(
+            crate::convert::fail_error(
                 fail,
                 s.to_num().to_string(),
                 S::SCALAR,
@@ -198,11 +180,6 @@ pub(crate) struct OptionAssign {
     /// For a `string` source into an option of a non-string type: the
     /// source's text block, so that `"NA"`, `"null"` and `""` give NA.
     pub(crate) na_text: Option<crate::loops::BlockPtr>,
-}
-
-/// The strings that mean NA when parsed into an option type.
-pub(crate) fn is_na_text(text: &[u8]) -> bool {
-    matches!(text, b"NA" | b"null" | b"")
 }
 
 impl KernelData for OptionAssign {

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use dynd_types::{Encoding, Scalar, Type};
 
-use super::convert::{Convert, ErrorMode, Num};
+use crate::convert::{Convert, ErrorMode, Num};
 use crate::error::{KernelError, KernelErrorKind};
 use crate::kernel::{KernelCtx, KernelData};
 use crate::loops::BlockPtr;
@@ -215,7 +215,7 @@ impl<D: Convert> KernelData for StringToNumber<D> {
         };
         let n = parse_num(&text).ok_or_else(parse_error)?;
         let v = D::from_num(n, self.mode).map_err(|fail| {
-            super::scalar::fail_error(
+            crate::convert::fail_error(
                 fail,
                 crate::error::excerpt(text.trim()).into_owned(),
                 Scalar::String,

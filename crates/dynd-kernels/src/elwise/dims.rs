@@ -4,7 +4,7 @@
 
 use smallvec::SmallVec;
 
-use dynd_types::{Dim, Type, TypeKind};
+use dynd_types::Type;
 
 use super::*;
 use crate::arrmeta::Arrmeta;
@@ -12,23 +12,11 @@ use crate::error::Error;
 use crate::kernel::{Child, KernelBuilder};
 use crate::loops::{push_dims, Aligned, Builds, Operands};
 
-/// The dimension levels of a type with their arrmeta records.
-pub(super) type Levels<'a> = SmallVec<[(&'a Dim, &'a Arrmeta); 8]>;
+pub(super) use crate::arrmeta::Levels;
 
-/// One level of a type with its arrmeta.
+/// The dimension levels of a type with their arrmeta records.
 pub(super) fn levels<'a>(ty: &'a Type, meta: &'a Arrmeta) -> Levels<'a> {
-    let mut out = SmallVec::new();
-    let (mut t, mut m) = (ty, meta);
-    while let TypeKind::Dim(dim, element) = t.kind() {
-        let next = match m {
-            Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => element,
-            _ => break,
-        };
-        out.push((dim, m));
-        t = element;
-        m = next;
-    }
-    out
+    crate::arrmeta::levels(ty, meta).0
 }
 
 /// Pushes the dimension kernels of an elementwise operation and, under
@@ -159,7 +147,7 @@ mod tests {
         push_elwise(&mut b, (&ty, &meta), &pairs, &mut |b| Ok(b.push(SumAll)))?;
         let kernel = b.finish()?;
         // SAFETY: built just above for `out` and `srcs`, all of f64.
-        unsafe { out.run_into(&kernel, srcs) }?;
+        unsafe { super::super::run_into(&mut out, &kernel, srcs) }?;
         Ok(out)
     }
 

@@ -239,7 +239,7 @@ impl FlatPlan {
         if !self.sources(srcs, &mut sources) {
             return Ok(false);
         }
-        let dst = out.data_mut_ptr()?;
+        let dst = crate::assign::data_mut_ptr(out)?;
         // SAFETY: `out`, now the only owner of its memory, holds `count`
         // C-contiguous elements of the leaf's output type (checked by
         // `fits` above); the sources are as `sources` checked them, and
@@ -314,10 +314,6 @@ impl FlatPlan {
     }
 }
 
-/// Elements below which an elementwise loop runs on the calling thread:
-/// waking a thread costs more than a cheap loop over fewer elements.
-pub const PARALLEL_MIN: usize = 1 << 17;
-
 /// The sources of a flat run: each one's first element and its stride
 /// (its element size, or 0 for a 0-d source that broadcasts).
 pub(super) struct FlatSources {
@@ -375,64 +371,42 @@ pub(super) fn flat_sources(
     Some(out)
 }
 
-impl Array {
-    /// As [`Array::apply_into`], taking the flat path when this array is
-    /// C-contiguous and every source walks its shape as one loop of one
-    /// stride (or is 0-d).
-    pub(super) fn apply_flat_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<bool, Error> {
-        if self.dtype().as_scalar() != Some(leaf.output) || self.ty().has_var_dim() {
-            return Ok(false);
-        }
-        let ty = self.ty().clone();
-        let Some((count, _)) = contiguous_count(self, &ty) else {
-            return Ok(false);
-        };
-        let count = if self.ndim() == 0 { 1 } else { count };
-        let (Some(flat), Some(sources)) =
-            (leaf.flat.as_deref(), flat_sources(&ty, count, srcs, leaf))
-        else {
-            return Ok(false);
-        };
-        let dst = self.data_mut_ptr()?;
-        // SAFETY: this array, now the only owner of its memory, holds
-        // `count` contiguous elements of the leaf's output type; the
-        // sources were checked as in `apply_flat`, and do not overlap the
-        // destination's (unique) memory.
-        unsafe {
-            run_flat(
-                flat,
-                dst,
-                leaf.output.size() as isize,
-                sources.ptrs(),
-                sources.strides(),
-                count,
-            )
-        };
-        Ok(true)
+/// As [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into), taking the flat path when this array is
+/// C-contiguous and every source walks its shape as one loop of one
+/// stride (or is 0-d).
+pub(crate) fn apply_flat_into(
+    this: &mut Array,
+    srcs: &[&Array],
+    leaf: &Leaf,
+) -> Result<bool, Error> {
+    if this.dtype().as_scalar() != Some(leaf.output) || this.ty().has_var_dim() {
+        return Ok(false);
     }
-}
-
-/// The innermost `var` level of `a`'s arrmeta, under fixed levels only:
-/// (values block, offset, stride).
-pub(crate) fn innermost_var(
-    meta: &Arrmeta,
-) -> Option<(
-    &std::sync::Arc<crate::memory::MemoryBlock>,
-    usize,
-    isize,
-    &Arrmeta,
-)> {
-    match meta {
-        Arrmeta::Fixed { element, .. } => innermost_var(element),
-        Arrmeta::Var {
-            values,
-            offset,
-            stride,
-            element,
-            ..
-        } => Some((values, *offset, *stride, element)),
-        _ => None,
-    }
+    let ty = this.ty().clone();
+    let Some((count, _)) = contiguous_count(this, &ty) else {
+        return Ok(false);
+    };
+    let count = if this.ndim() == 0 { 1 } else { count };
+    let (Some(flat), Some(sources)) = (leaf.flat.as_deref(), flat_sources(&ty, count, srcs, leaf))
+    else {
+        return Ok(false);
+    };
+    let dst = crate::assign::data_mut_ptr(this)?;
+    // SAFETY: this array, now the only owner of its memory, holds
+    // `count` contiguous elements of the leaf's output type; the
+    // sources were checked as in `apply_flat`, and do not overlap the
+    // destination's (unique) memory.
+    unsafe {
+        run_flat(
+            flat,
+            dst,
+            leaf.output.size() as isize,
+            sources.ptrs(),
+            sources.strides(),
+            count,
+        )
+    };
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -160,7 +160,7 @@ impl CoreLayout {
             .copied()
             .zip(self.strides.iter().copied())
             .collect();
-        crate::loops::for_each_offset(&dims, f);
+        dynd_array::offsets::for_each_offset(&dims, f);
     }
 
     /// The core at `p` as a slice: in place, or gathered into `scratch`.
@@ -455,80 +455,67 @@ impl CoreLeaf {
     }
 }
 
-impl Array {
-    /// Runs `leaf` over `srcs`' leading dimensions (broadcast to this
-    /// array's leading dimensions; the core dimensions are the last ones
-    /// of each), writing each result core into this array.
-    ///
-    /// The leaf's function sees the cores as they are; checking that the
-    /// core sizes agree with each other (the signature's size variables) is
-    /// the caller's, as `dynd_arrfunc`'s type resolution does.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Arity`] if the number of inputs, [`Error::ArgumentType`] if
-    /// their data types, [`Error::DtypeMismatch`] if this
-    /// array's data type, differ from the leaf's, or an operand has fewer
-    /// dimensions than its core; [`Error::Unsupported`] for a core
-    /// dimension that is not fixed; [`Error::Broadcast`] for leading
-    /// dimensions; [`Error::ReadOnly`]; a ragged-row error naming the row.
-    pub fn apply_core_into(&mut self, srcs: &[&Array], leaf: &CoreLeaf) -> Result<(), Error> {
-        if srcs.len() != leaf.inputs.len() {
-            return Err(Error::Arity {
-                name: format!("{leaf:?}"),
-                expected: leaf.inputs.len(),
-                found: srcs.len(),
-            });
-        }
-        let dtype_of = |a: &Array| a.dtype().as_scalar();
-        for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
-            if dtype_of(a) != Some(*t) {
-                return Err(Error::ArgumentType {
-                    arg: i,
-                    found: a.dtype().clone(),
-                    expected: (*t).into(),
-                    what: format!("{leaf:?}"),
-                });
-            }
-        }
-        if dtype_of(self) != Some(leaf.output) {
-            return Err(Error::DtypeMismatch {
-                actual: self.dtype().clone(),
-                requested: leaf.output.into(),
-            });
-        }
-        self.make_unique()?;
-        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
-        let mut layouts: Layouts = srcs
-            .iter()
-            .zip(&leaf.in_core)
-            .map(|(a, &core)| CoreLayout::of(a.ty(), a.arrmeta(), core, &leaf.signature))
-            .collect::<Result<_, _>>()?;
-        layouts.push(CoreLayout::of(&ty, &meta, leaf.out_core, &leaf.signature)?);
-        let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
-            srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
-        let mut layouts = Some(layouts);
-        let mut builder = KernelBuilder::new();
-        push_lifted(
-            &mut builder,
-            (&ty, &meta),
-            leaf.out_core,
-            &pairs,
-            &leaf.in_core,
-            &mut |b| {
-                let layouts = layouts
-                    .take()
-                    .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
-                Ok((leaf.push)(b, layouts))
-            },
-        )?;
-        let kernel = builder.finish()?;
-        // SAFETY: built just above for this array and `srcs`, whose data
-        // types were checked against the leaf's, with core layouts read
-        // from their arrmeta; a `CoreLeaf` is only made from functions over
-        // exactly those element types.
-        unsafe { self.run_into(&kernel, srcs) }
+/// [`ArrayOps::apply_core_into`](crate::ops::ArrayOps::apply_core_into).
+pub(crate) fn apply_core_into(
+    this: &mut Array,
+    srcs: &[&Array],
+    leaf: &CoreLeaf,
+) -> Result<(), Error> {
+    if srcs.len() != leaf.inputs.len() {
+        return Err(Error::Arity {
+            name: format!("{leaf:?}"),
+            expected: leaf.inputs.len(),
+            found: srcs.len(),
+        });
     }
+    let dtype_of = |a: &Array| a.dtype().as_scalar();
+    for (i, (a, t)) in srcs.iter().zip(&leaf.inputs).enumerate() {
+        if dtype_of(a) != Some(*t) {
+            return Err(Error::ArgumentType {
+                arg: i,
+                found: a.dtype().clone(),
+                expected: (*t).into(),
+                what: format!("{leaf:?}"),
+            });
+        }
+    }
+    if dtype_of(this) != Some(leaf.output) {
+        return Err(Error::DtypeMismatch {
+            actual: this.dtype().clone(),
+            requested: leaf.output.into(),
+        });
+    }
+    crate::assign::make_unique(this)?;
+    let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
+    let mut layouts: Layouts = srcs
+        .iter()
+        .zip(&leaf.in_core)
+        .map(|(a, &core)| CoreLayout::of(a.ty(), a.arrmeta(), core, &leaf.signature))
+        .collect::<Result<_, _>>()?;
+    layouts.push(CoreLayout::of(&ty, &meta, leaf.out_core, &leaf.signature)?);
+    let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
+        srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
+    let mut layouts = Some(layouts);
+    let mut builder = KernelBuilder::new();
+    push_lifted(
+        &mut builder,
+        (&ty, &meta),
+        leaf.out_core,
+        &pairs,
+        &leaf.in_core,
+        &mut |b| {
+            let layouts = layouts
+                .take()
+                .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
+            Ok((leaf.push)(b, layouts))
+        },
+    )?;
+    let kernel = builder.finish()?;
+    // SAFETY: built just above for this array and `srcs`, whose data
+    // types were checked against the leaf's, with core layouts read
+    // from their arrmeta; a `CoreLeaf` is only made from functions over
+    // exactly those element types.
+    unsafe { run_into(this, &kernel, srcs) }
 }
 
 /// Runs `leaf` over `srcs`, into a new array of type `ty`: the broadcast
@@ -537,9 +524,9 @@ impl Array {
 ///
 /// # Errors
 ///
-/// As [`Array::apply_core_into`].
+/// As [`ArrayOps::apply_core_into`](crate::ops::ArrayOps::apply_core_into).
 pub fn apply_core(ty: &Type, srcs: &[&Array], leaf: &CoreLeaf) -> Result<Array, Error> {
     let mut out = alloc_lifted(ty, leaf.out_core, srcs, &leaf.in_core)?;
-    out.apply_core_into(srcs, leaf)?;
+    apply_core_into(&mut out, srcs, leaf)?;
     Ok(out)
 }

@@ -411,39 +411,3 @@ map_n!(Map13, map13, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9,
 map_n!(Map14, map14, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13);
 map_n!(Map15, map15, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14);
 map_n!(Map16, map16, T0 0, T1 1, T2 2, T3 3, T4 4, T5 5, T6 6, T7 7, T8 8, T9 9, T10 10, T11 11, T12 12, T13 13, T14 14, T15 15);
-
-/// A leaf's strided loop, callable without a kernel around it (the fast
-/// path for contiguous arguments).
-pub(crate) trait FlatRun: Send + Sync {
-    /// # Safety
-    ///
-    /// As [`KernelData::strided`] for the leaf's element types.
-    unsafe fn run(
-        &self,
-        dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
-        count: usize,
-    );
-
-    /// The per-row loop over ragged rows ([`leaf_rows`](crate::loops::ragged::leaf_rows)),
-    /// compiled for each leaf: one call through the vtable per run of
-    /// rows, not per row.
-    ///
-    /// # Safety
-    ///
-    /// As [`leaf_rows`](crate::loops::ragged::leaf_rows).
-    unsafe fn run_rows(
-        &self,
-        walk: &mut crate::loops::ragged::Walk<'_>,
-        range: std::ops::Range<usize>,
-        out: (*mut u8, *mut u8),
-        out_size: usize,
-        lead: Option<(usize, isize)>,
-    ) -> bool {
-        let n = walk.operands();
-        // SAFETY: forwarded.
-        unsafe { crate::loops::ragged::leaf_rows(self, walk, range, out, out_size, lead, n) }
-    }
-}

@@ -51,10 +51,10 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-mod alloc;
 mod dims;
 mod flat;
 mod gufunc;
+pub(crate) use gufunc::apply_core_into;
 mod maps;
 mod nullable;
 mod ragged;
@@ -69,27 +69,17 @@ use crate::element::Element;
 use crate::error::{Error, KernelError};
 use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
 
-/// How many operands the elementwise paths hold inline, without
-/// allocating: kernels built by [`push_elwise`] take any number of
-/// sources, and the fast flat and ragged paths of a [`Leaf`] keep theirs
-/// in arrays this long (a leaf with more inputs takes the general path).
-pub const INLINE_ARGS: usize = 4;
-
-/// The most inputs a [`Leaf`] or [`CoreLeaf`] function takes: their
-/// constructors go up to `map16` (and `try_map16`, `nullable16`).
-/// Kernels built by [`push_elwise`] take any number of sources.
-pub const MAX_LEAF_ARGS: usize = 16;
-
-pub use alloc::alloc_broadcast;
-use alloc::alloc_lifted;
+pub use crate::alloc::alloc_broadcast;
+use crate::alloc::alloc_lifted;
+pub(crate) use crate::loops::FlatRun;
+pub use crate::loops::{F64Op, INLINE_ARGS, MAX_LEAF_ARGS, PARALLEL_MIN};
 pub use dims::push_elwise;
 pub(crate) use dims::push_lifted;
 use dims::*;
+pub(crate) use flat::contiguous_count;
+pub use flat::FlatPlan;
 use flat::*;
-pub(crate) use flat::{contiguous_count, innermost_var};
-pub use flat::{FlatPlan, PARALLEL_MIN};
 pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
-pub(crate) use maps::FlatRun;
 use maps::*;
 pub use nullable::{LeafInput, LeafOutput};
 
@@ -115,122 +105,108 @@ fn result_type<R: Element>(args: &[&Array]) -> Result<Type, Error> {
     dynd_types::broadcast(&types, dynd_types::BroadcastMode::NumPy)
 }
 
-impl Array {
-    /// Runs `kernel`'s dimension and leaf records into this array.
-    ///
-    /// # Safety
-    ///
-    /// `kernel` was built by [`push_elwise`] for this array's type and
-    /// arrmeta as the destination and `srcs`' as the sources, with a leaf
-    /// whose kernels read and write elements of exactly those data types.
-    unsafe fn run_into(
-        &mut self,
-        kernel: &crate::kernel::Kernel<'_>,
-        srcs: &[&Array],
-    ) -> Result<(), Error> {
-        let ptrs: SmallVec<[*const u8; INLINE_ARGS]> = srcs.iter().map(|a| a.data_ptr()).collect();
-        let dst = self.data_ptr() as *mut u8;
-        // SAFETY: by the contract; the destination was made unique by the
-        // caller, so it does not overlap the sources.
-        unsafe { kernel.single(dst, &ptrs) }?;
-        Ok(())
-    }
+/// Runs `kernel`'s dimension and leaf records into this array.
+///
+/// # Safety
+///
+/// `kernel` was built by [`push_elwise`] for this array's type and
+/// arrmeta as the destination and `srcs`' as the sources, with a leaf
+/// whose kernels read and write elements of exactly those data types.
+pub(crate) unsafe fn run_into(
+    this: &mut Array,
+    kernel: &crate::kernel::Kernel<'_>,
+    srcs: &[&Array],
+) -> Result<(), Error> {
+    let ptrs: SmallVec<[*const u8; INLINE_ARGS]> = srcs.iter().map(|a| a.data_ptr()).collect();
+    let dst = this.data_ptr() as *mut u8;
+    // SAFETY: by the contract; the destination was made unique by the
+    // caller, so it does not overlap the sources.
+    unsafe { kernel.single(dst, &ptrs) }?;
+    Ok(())
+}
 
-    /// Applies `f` to each element of `a` (broadcast to this array's shape),
-    /// writing into this array.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ArgumentType`] or [`Error::DtypeMismatch`] if the data types are not `A` and `R`,
-    /// [`Error::Broadcast`] if `a` does not broadcast, [`Error::ReadOnly`],
-    /// or a ragged-row error naming the row.
-    pub fn map1_into<A: Element, R: Element>(
-        &mut self,
-        a: &Array,
-        f: impl Fn(A) -> R + Send + Sync + 'static,
-    ) -> Result<(), Error> {
-        check_dtype::<A>(a, 0)?;
-        if self.dtype().as_scalar() != Some(R::SCALAR) {
-            return Err(Error::DtypeMismatch {
-                actual: self.dtype().clone(),
-                requested: R::SCALAR.into(),
-            });
-        }
-        self.make_unique()?;
-        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
-        let mut b = KernelBuilder::new();
-        let mut f = Some(f);
-        push_elwise(&mut b, (&ty, &meta), &[(a.ty(), a.arrmeta())], &mut |b| {
+/// [`ArrayOps::map1_into`](crate::ops::ArrayOps::map1_into).
+pub(crate) fn map1_into<A: Element, R: Element>(
+    this: &mut Array,
+    a: &Array,
+    f: impl Fn(A) -> R + Send + Sync + 'static,
+) -> Result<(), Error> {
+    check_dtype::<A>(a, 0)?;
+    if this.dtype().as_scalar() != Some(R::SCALAR) {
+        return Err(Error::DtypeMismatch {
+            actual: this.dtype().clone(),
+            requested: R::SCALAR.into(),
+        });
+    }
+    crate::assign::make_unique(this)?;
+    let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
+    let mut b = KernelBuilder::new();
+    let mut f = Some(f);
+    push_elwise(&mut b, (&ty, &meta), &[(a.ty(), a.arrmeta())], &mut |b| {
+        let f = f
+            .take()
+            .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
+        Ok(b.push(MapLeaf(Map1 {
+            f,
+            _types: std::marker::PhantomData,
+        })))
+    })?;
+    let kernel = b.finish()?;
+    // SAFETY: built just above for this array and `a`, with a leaf typed
+    // by the checked data types.
+    unsafe { run_into(this, &kernel, &[a]) }
+}
+
+/// [`ArrayOps::map2_into`](crate::ops::ArrayOps::map2_into).
+pub(crate) fn map2_into<A: Element, B: Element, R: Element>(
+    this: &mut Array,
+    a: &Array,
+    b: &Array,
+    f: impl Fn(A, B) -> R + Send + Sync + 'static,
+) -> Result<(), Error> {
+    check_dtype::<A>(a, 0)?;
+    check_dtype::<B>(b, 1)?;
+    if this.dtype().as_scalar() != Some(R::SCALAR) {
+        return Err(Error::DtypeMismatch {
+            actual: this.dtype().clone(),
+            requested: R::SCALAR.into(),
+        });
+    }
+    crate::assign::make_unique(this)?;
+    let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
+    let mut builder = KernelBuilder::new();
+    let mut f = Some(f);
+    push_elwise(
+        &mut builder,
+        (&ty, &meta),
+        &[(a.ty(), a.arrmeta()), (b.ty(), b.arrmeta())],
+        &mut |bb| {
             let f = f
                 .take()
                 .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
-            Ok(b.push(MapLeaf(Map1 {
+            Ok(bb.push(MapLeaf(Map2 {
                 f,
                 _types: std::marker::PhantomData,
             })))
-        })?;
-        let kernel = b.finish()?;
-        // SAFETY: built just above for this array and `a`, with a leaf typed
-        // by the checked data types.
-        unsafe { self.run_into(&kernel, &[a]) }
-    }
-
-    /// Applies `f` to each pair of elements of `a` and `b` (broadcast to
-    /// this array's shape), writing into this array.
-    ///
-    /// # Errors
-    ///
-    /// As [`Array::map1_into`].
-    pub fn map2_into<A: Element, B: Element, R: Element>(
-        &mut self,
-        a: &Array,
-        b: &Array,
-        f: impl Fn(A, B) -> R + Send + Sync + 'static,
-    ) -> Result<(), Error> {
-        check_dtype::<A>(a, 0)?;
-        check_dtype::<B>(b, 1)?;
-        if self.dtype().as_scalar() != Some(R::SCALAR) {
-            return Err(Error::DtypeMismatch {
-                actual: self.dtype().clone(),
-                requested: R::SCALAR.into(),
-            });
-        }
-        self.make_unique()?;
-        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
-        let mut builder = KernelBuilder::new();
-        let mut f = Some(f);
-        push_elwise(
-            &mut builder,
-            (&ty, &meta),
-            &[(a.ty(), a.arrmeta()), (b.ty(), b.arrmeta())],
-            &mut |bb| {
-                let f = f
-                    .take()
-                    .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
-                Ok(bb.push(MapLeaf(Map2 {
-                    f,
-                    _types: std::marker::PhantomData,
-                })))
-            },
-        )?;
-        let kernel = builder.finish()?;
-        // SAFETY: built just above for this array, `a` and `b`, with a leaf
-        // typed by the checked data types.
-        unsafe { self.run_into(&kernel, &[a, b]) }
-    }
+        },
+    )?;
+    let kernel = builder.finish()?;
+    // SAFETY: built just above for this array, `a` and `b`, with a leaf
+    // typed by the checked data types.
+    unsafe { run_into(this, &kernel, &[a, b]) }
 }
 
 /// `f` applied to each element of `a`, in a new array.
 ///
 /// # Errors
 ///
-/// As [`Array::map1_into`].
+/// As [`ArrayOps::map1_into`](crate::ops::ArrayOps::map1_into).
 pub fn map1<A: Element, R: Element>(
     a: &Array,
     f: impl Fn(A) -> R + Send + Sync + 'static,
 ) -> Result<Array, Error> {
     let mut out = alloc_broadcast(&result_type::<R>(&[a])?, &[a])?;
-    out.map1_into(a, f)?;
+    map1_into(&mut out, a, f)?;
     Ok(out)
 }
 
@@ -247,7 +223,7 @@ pub fn map2<A: Element, B: Element, R: Element>(
     f: impl Fn(A, B) -> R + Send + Sync + 'static,
 ) -> Result<Array, Error> {
     let mut out = alloc_broadcast(&result_type::<R>(&[a, b])?, &[a, b])?;
-    out.map2_into(a, b, f)?;
+    map2_into(&mut out, a, b, f)?;
     Ok(out)
 }
 
@@ -258,7 +234,7 @@ type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 ///
 /// A `Leaf` can only be made from Rust functions over [`Element`] types, so
 /// its kernels read and write exactly its [`inputs`](Leaf::inputs) and
-/// [`output`](Leaf::output) types; [`apply`] and [`Array::apply_into`] check
+/// [`output`](Leaf::output) types; [`apply`] and [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into) check
 /// the arrays' data types against them.
 ///
 /// ```
@@ -286,62 +262,6 @@ pub struct Leaf {
     /// The plain `float64` operation it computes, for a leaf made by
     /// [`Leaf::f64_op`] (fused evaluation runs it without the kernel).
     f64_op: Option<F64Op>,
-}
-
-/// A plain IEEE `float64` operation. A leaf made from one
-/// ([`Leaf::f64_op`]) computes exactly it, so fused evaluation may run a
-/// whole expression of them in one loop over small chunks (all the
-/// expression's inputs streaming together, as in a hand-written loop)
-/// instead of a kernel call per step, with the same bits.
-///
-/// ```
-/// use dynd::func::{F64Op, Leaf};
-///
-/// let add = Leaf::f64_op(F64Op::Add);
-/// assert_eq!(add.as_f64_op(), Some(F64Op::Add));
-/// assert_eq!(F64Op::Sqrt.apply(16.0, 0.0), 4.0);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum F64Op {
-    /// `x + y`.
-    Add,
-    /// `x - y`.
-    Sub,
-    /// `x * y`.
-    Mul,
-    /// `x / y`.
-    Div,
-    /// `-x`.
-    Neg,
-    /// `|x|`.
-    Abs,
-    /// `√x`.
-    Sqrt,
-}
-
-impl F64Op {
-    /// How many arguments it takes: 1 or 2.
-    pub fn arity(self) -> usize {
-        match self {
-            F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div => 2,
-            F64Op::Neg | F64Op::Abs | F64Op::Sqrt => 1,
-        }
-    }
-
-    /// The operation on `x` (and `y`; a unary one ignores it).
-    #[inline(always)]
-    pub fn apply(self, x: f64, y: f64) -> f64 {
-        match self {
-            F64Op::Add => x + y,
-            F64Op::Sub => x - y,
-            F64Op::Mul => x * y,
-            F64Op::Div => x / y,
-            F64Op::Neg => -x,
-            F64Op::Abs => x.abs(),
-            F64Op::Sqrt => x.sqrt(),
-        }
-    }
 }
 
 impl std::fmt::Debug for Leaf {
@@ -590,38 +510,28 @@ impl Leaf {
     }
 }
 
-impl Array {
-    /// Runs `leaf` elementwise over `srcs` (broadcast to this array's
-    /// shape), writing into this array.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Arity`] if the number of inputs, [`Error::ArgumentType`] if
-    /// their data types, [`Error::DtypeMismatch`] if this
-    /// array's data type, differ from the leaf's; [`Error::Broadcast`];
-    /// [`Error::ReadOnly`]; a ragged-row error naming the row.
-    pub fn apply_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
-        let dtypes: SmallVec<[&Type; INLINE_ARGS]> = srcs.iter().map(|a| a.dtype()).collect();
-        let fit = leaf.fit(&dtypes, self.dtype())?;
-        if !fit.out_option && self.apply_flat_into(srcs, leaf)? {
-            return Ok(());
-        }
-        self.make_unique()?;
-        let (ty, meta) = (self.ty().clone(), self.arrmeta_arc());
-        let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
-            srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
-        let mut builder = KernelBuilder::new();
-        push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
-            Ok(leaf.push_fitted(b, &fit))
-        })?;
-        let kernel = builder.finish()?;
-        // SAFETY: built just above for this array and `srcs`, whose data
-        // types were checked against the leaf's (options around them are
-        // handled by `NaLeaf`, whose flag offsets follow the option
-        // layout), and a `Leaf` is only made from functions over exactly
-        // those element types.
-        unsafe { self.run_into(&kernel, srcs) }
+/// [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into).
+pub(crate) fn apply_into(this: &mut Array, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
+    let dtypes: SmallVec<[&Type; INLINE_ARGS]> = srcs.iter().map(|a| a.dtype()).collect();
+    let fit = leaf.fit(&dtypes, this.dtype())?;
+    if !fit.out_option && flat::apply_flat_into(this, srcs, leaf)? {
+        return Ok(());
     }
+    crate::assign::make_unique(this)?;
+    let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
+    let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
+        srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
+    let mut builder = KernelBuilder::new();
+    push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
+        Ok(leaf.push_fitted(b, &fit))
+    })?;
+    let kernel = builder.finish()?;
+    // SAFETY: built just above for this array and `srcs`, whose data
+    // types were checked against the leaf's (options around them are
+    // handled by `NaLeaf`, whose flag offsets follow the option
+    // layout), and a `Leaf` is only made from functions over exactly
+    // those element types.
+    unsafe { run_into(this, &kernel, srcs) }
 }
 
 /// How a leaf meets the data types of its arguments and result (see
@@ -689,7 +599,7 @@ impl KernelData for NaLeaf {
 ///
 /// # Errors
 ///
-/// As [`Array::apply_into`]; [`dynd_types::Error::Broadcast`] naming the
+/// As [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into); [`dynd_types::Error::Broadcast`] naming the
 /// dimension; a ragged-row error naming the row whose lengths do not
 /// broadcast.
 pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
@@ -709,7 +619,7 @@ pub fn apply(srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
 ///
 /// # Errors
 ///
-/// As [`Array::apply_into`]; a ragged-row error naming the row.
+/// As [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into); a ragged-row error naming the row.
 pub fn apply_typed(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
     if let Some(out) = apply_flat(ty, srcs, leaf)? {
         return Ok(out);
@@ -720,6 +630,6 @@ pub fn apply_typed(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, Err
         }
     }
     let mut out = alloc_broadcast(ty, srcs)?;
-    out.apply_into(srcs, leaf)?;
+    apply_into(&mut out, srcs, leaf)?;
     Ok(out)
 }

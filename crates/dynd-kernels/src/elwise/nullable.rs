@@ -14,9 +14,38 @@ use super::Leaf;
 use crate::element::Element;
 use crate::error::KernelError;
 
+/// Runs `$m!(T)` for every element type (each gets its own impls: a
+/// blanket impl over the foreign trait `Element` would overlap the ones
+/// for `Option<T>`, as coherence sees it).
+macro_rules! for_each_element {
+    ($m:ident) => {
+        $m!(bool);
+        $m!(i8);
+        $m!(i16);
+        $m!(i32);
+        $m!(i64);
+        $m!(i128);
+        $m!(u8);
+        $m!(u16);
+        $m!(u32);
+        $m!(u64);
+        $m!(u128);
+        $m!(crate::element::F16);
+        $m!(f32);
+        $m!(f64);
+        $m!(crate::element::Complex<f32>);
+        $m!(crate::element::Complex<f64>);
+    };
+}
+
 mod sealed {
     pub trait Sealed {}
-    impl<T: crate::element::Element> Sealed for T {}
+    macro_rules! sealed {
+        ($t:ty) => {
+            impl Sealed for $t {}
+        };
+    }
+    for_each_element!(sealed);
     impl<T: crate::element::Element> Sealed for Option<T> {}
 }
 
@@ -38,15 +67,20 @@ pub trait LeafInput: sealed::Sealed + Copy + Send + Sync + 'static {
     unsafe fn read(p: *const u8) -> Self;
 }
 
-impl<T: Element> LeafInput for T {
-    const SCALAR: Scalar = T::SCALAR;
-    const OPTION: bool = false;
+macro_rules! plain_input {
+    ($t:ty) => {
+        impl LeafInput for $t {
+            const SCALAR: Scalar = <$t as Element>::SCALAR;
+            const OPTION: bool = false;
 
-    unsafe fn read(p: *const u8) -> T {
-        // SAFETY: a valid `T`, by the contract.
-        unsafe { p.cast::<T>().read_unaligned() }
-    }
+            unsafe fn read(p: *const u8) -> $t {
+                // SAFETY: a valid element, by the contract.
+                unsafe { p.cast::<$t>().read_unaligned() }
+            }
+        }
+    };
 }
+for_each_element!(plain_input);
 
 impl<T: Element> LeafInput for Option<T> {
     const SCALAR: Scalar = T::SCALAR;
@@ -75,15 +109,20 @@ pub trait LeafOutput: sealed::Sealed + Copy + Send + Sync + 'static {
     unsafe fn write(self, p: *mut u8);
 }
 
-impl<T: Element> LeafOutput for T {
-    const SCALAR: Scalar = T::SCALAR;
-    const OPTION: bool = false;
+macro_rules! plain_output {
+    ($t:ty) => {
+        impl LeafOutput for $t {
+            const SCALAR: Scalar = <$t as Element>::SCALAR;
+            const OPTION: bool = false;
 
-    unsafe fn write(self, p: *mut u8) {
-        // SAFETY: room for a `T`, by the contract.
-        unsafe { p.cast::<T>().write_unaligned(self) }
-    }
+            unsafe fn write(self, p: *mut u8) {
+                // SAFETY: room for one element, by the contract.
+                unsafe { p.cast::<$t>().write_unaligned(self) }
+            }
+        }
+    };
 }
+for_each_element!(plain_output);
 
 impl<T: Element> LeafOutput for Option<T> {
     const SCALAR: Scalar = T::SCALAR;

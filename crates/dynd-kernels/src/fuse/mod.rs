@@ -285,7 +285,7 @@ impl Program {
     }
 
     /// A step converting `x` to data type `to` under `mode` (as
-    /// [`Array::cast`] converts each element).
+    /// [`ArrayOps::cast`](crate::ops::ArrayOps::cast) converts each element).
     ///
     /// # Errors
     ///
@@ -712,7 +712,7 @@ impl Program {
         let mut b = KernelBuilder::new();
         let fused = self.fused(&mut b, root)?;
         let kernel = b.finish()?;
-        out.make_unique()?;
+        crate::assign::make_unique(out)?;
         let ptrs: SmallVec<[*const u8; 4]> = self.leaves.iter().map(|a| a.data_ptr()).collect();
         let dst = out.data_ptr() as *mut u8;
         let run = |d: *mut u8, ds: isize, s: &[*const u8], ss: &[isize], n: usize| {

@@ -5,7 +5,7 @@
 
 use smallvec::SmallVec;
 
-use crate::elwise::{FlatRun, INLINE_ARGS, PARALLEL_MIN};
+use crate::loops::{FlatRun, INLINE_ARGS, PARALLEL_MIN};
 
 /// Pointers handed to the threads of one flat run.
 #[derive(Clone, Copy)]

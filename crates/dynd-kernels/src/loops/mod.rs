@@ -37,13 +37,18 @@
 //! or a strided line that reads without further checks; sort rearranges
 //! lines in place through [`ElemsMut`], checked the same way.
 //!
+//! The engine owns the contract its clients meet: [`FlatRun`] for a
+//! leaf's innermost loop, [`F64Op`] for plain `float64` steps, and the
+//! limits it plans with ([`INLINE_ARGS`], [`MAX_LEAF_ARGS`],
+//! [`PARALLEL_MIN`]).
+//!
 //! The engine is crate-internal; its effect shows through the public
 //! operations, which all walk with it. An F-order destination is written
 //! in memory order, a transposed source read in tiles, and the error
 //! index is the caller's:
 //!
 //! ```
-//! use dynd::nd::{array, Array, ErrorMode};
+//! use dynd::nd::{array, Array, ArrayOps, ErrorMode};
 //!
 //! let a = array![[1.0, 2.0], [3.0, 4.0]];
 //! let t = a.transpose()?; // strides (8, 16): read across its rows
@@ -69,7 +74,6 @@ use std::cmp::Reverse;
 
 use smallvec::{smallvec, SmallVec};
 
-use crate::elwise::PARALLEL_MIN;
 use crate::error::KernelError;
 use crate::kernel::{Child, KernelCtx, KernelData};
 
@@ -77,6 +81,121 @@ pub(crate) use elems::{Elems, ElemsMut, Line};
 pub(crate) use flat::run_flat;
 pub(crate) use push::{push_dims, Aligned, Builds, Operands};
 pub(crate) use rows::{BlockPtr, RowDim, RowLoop, SrcRow, VarRows};
+
+// ---------------------------------------------------------------------------
+// The leaf contract: what the engine asks of the innermost loop it runs,
+// and the limits it plans with. Its clients (elementwise leaves,
+// assignment, reductions, fused programs) implement `FlatRun` or hand over
+// `F64Op` steps; the engine never imports them.
+
+/// How many operands the elementwise paths hold inline, without
+/// allocating: kernels built by elementwise `push_elwise` take any number of
+/// sources, and the fast flat and ragged paths of a `Leaf` keep theirs
+/// in arrays this long (a leaf with more inputs takes the general path).
+pub const INLINE_ARGS: usize = 4;
+
+/// The most inputs a `Leaf` or `CoreLeaf` function takes: their
+/// constructors go up to `map16` (and `try_map16`, `nullable16`).
+/// Kernels built by `push_elwise` take any number of sources.
+pub const MAX_LEAF_ARGS: usize = 16;
+
+/// Elements below which an elementwise loop runs on the calling thread:
+/// waking a thread costs more than a cheap loop over fewer elements.
+pub const PARALLEL_MIN: usize = 1 << 17;
+
+/// A plain IEEE `float64` operation. A leaf made from one
+/// (`Leaf::f64_op`) computes exactly it, so fused evaluation may run a
+/// whole expression of them in one loop over small chunks (all the
+/// expression's inputs streaming together, as in a hand-written loop)
+/// instead of a kernel call per step, with the same bits.
+///
+/// ```
+/// use dynd::func::{F64Op, Leaf};
+///
+/// let add = Leaf::f64_op(F64Op::Add);
+/// assert_eq!(add.as_f64_op(), Some(F64Op::Add));
+/// assert_eq!(F64Op::Sqrt.apply(16.0, 0.0), 4.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum F64Op {
+    /// `x + y`.
+    Add,
+    /// `x - y`.
+    Sub,
+    /// `x * y`.
+    Mul,
+    /// `x / y`.
+    Div,
+    /// `-x`.
+    Neg,
+    /// `|x|`.
+    Abs,
+    /// `√x`.
+    Sqrt,
+}
+
+impl F64Op {
+    /// How many arguments it takes: 1 or 2.
+    pub fn arity(self) -> usize {
+        match self {
+            F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div => 2,
+            F64Op::Neg | F64Op::Abs | F64Op::Sqrt => 1,
+        }
+    }
+
+    /// The operation on `x` (and `y`; a unary one ignores it).
+    #[inline(always)]
+    pub fn apply(self, x: f64, y: f64) -> f64 {
+        match self {
+            F64Op::Add => x + y,
+            F64Op::Sub => x - y,
+            F64Op::Mul => x * y,
+            F64Op::Div => x / y,
+            F64Op::Neg => -x,
+            F64Op::Abs => x.abs(),
+            F64Op::Sqrt => x.sqrt(),
+        }
+    }
+}
+
+/// A leaf's strided loop, callable without a kernel around it (the fast
+/// path for contiguous arguments).
+pub(crate) trait FlatRun: Send + Sync {
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`] for the leaf's element types.
+    unsafe fn run(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    );
+
+    /// The per-row loop over ragged rows ([`leaf_rows`](crate::loops::ragged::leaf_rows)),
+    /// compiled for each leaf: one call through the vtable per run of
+    /// rows, not per row.
+    ///
+    /// # Safety
+    ///
+    /// As [`leaf_rows`](crate::loops::ragged::leaf_rows).
+    unsafe fn run_rows(
+        &self,
+        walk: &mut crate::loops::ragged::Walk<'_>,
+        range: std::ops::Range<usize>,
+        out: (*mut u8, *mut u8),
+        out_size: usize,
+        lead: Option<(usize, isize)>,
+    ) -> bool {
+        let n = walk.operands();
+        // SAFETY: forwarded.
+        unsafe { crate::loops::ragged::leaf_rows(self, walk, range, out, out_size, lead, n) }
+    }
+}
+
+// ---------------------------------------------------------------------------
 
 /// Tile edge, in elements, for blocked loops.
 pub(crate) const TILE: usize = 32;
@@ -655,66 +774,6 @@ struct SharedPtrs {
 // (distinct outer indices of a loop whose destination stride is not 0)
 // and only read the sources, which outlive the scope the threads run in.
 unsafe impl Sync for SharedPtrs {}
-
-/// Calls `f` with the byte offset of every element of the dimensions
-/// `dims` (size, stride), in C order: the engine's walk for one operand
-/// whose offsets are wanted in index order (the positions of a result,
-/// of a sort's lines, of a gathered core). Merged runs make the innermost
-/// loop as long as the layout allows.
-pub(crate) fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
-    let done: Result<(), std::convert::Infallible> = try_for_each_offset(dims, |o| {
-        f(o);
-        Ok(())
-    });
-    let Ok(()) = done;
-}
-
-/// As [`for_each_offset`], stopping at the first error `f` returns. The
-/// arithmetic wraps, so offsets are exact whenever they fit in `isize`
-/// (the steps past the end of a loop are computed but never handed out).
-pub(crate) fn try_for_each_offset<E>(
-    dims: &[(usize, isize)],
-    mut f: impl FnMut(isize) -> Result<(), E>,
-) -> Result<(), E> {
-    let axes: SmallVec<[Axis; 8]> = dims
-        .iter()
-        .map(|&(size, stride)| Axis {
-            size,
-            dst: stride,
-            src: Strides::new(),
-        })
-        .collect();
-    let plan = Plan::new(&axes, 0, Order::Index);
-    if plan.empty {
-        return Ok(());
-    }
-    let Some((last, outer)) = plan.loops.split_last() else {
-        return f(0);
-    };
-    let mut index: SmallVec<[usize; 8]> = smallvec![0; outer.len()];
-    let mut off = 0isize;
-    loop {
-        let mut o = off;
-        for _ in 0..last.size {
-            f(o)?;
-            o = o.wrapping_add(last.dst);
-        }
-        let mut k = outer.len();
-        loop {
-            if k == 0 {
-                return Ok(());
-            }
-            k -= 1;
-            index[k] += 1;
-            off = off.wrapping_add(outer[k].dst);
-            if index[k] < outer[k].size {
-                break;
-            }
-            off = off.wrapping_sub(outer[k].dst.wrapping_mul(outer[k].size as isize));
-            index[k] = 0;
-        }
-    }
-}
 
 /// Fixed dimensions of a destination and its sources, walked by a
 /// [`Plan`]; each innermost run is one strided call of the child.

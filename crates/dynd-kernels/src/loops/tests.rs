@@ -236,20 +236,6 @@ proptest! {
     ) {
         Case::random(vec![extra, rows, cols], nsrc, seed).check(false, fail);
     }
-
-    #[test]
-    fn offsets_are_a_naive_walks(
-        dims in prop::collection::vec((0usize..5, -40isize..40), 0..=5),
-    ) {
-        let mut got = Vec::new();
-        for_each_offset(&dims, |o| got.push(o));
-        let shape: Vec<usize> = dims.iter().map(|d| d.0).collect();
-        let want: Vec<isize> = indices(&shape)
-            .iter()
-            .map(|ix| ix.iter().zip(&dims).map(|(&i, d)| i as isize * d.1).sum())
-            .collect();
-        prop_assert_eq!(got, want);
-    }
 }
 
 #[test]

@@ -34,10 +34,12 @@ use crate::element::Element;
 use crate::error::Error;
 use crate::loops::{Elems, Line};
 
+mod float;
 mod moments;
 mod ragged;
 
-pub use moments::{std_dev, variance, Float, VarArgs};
+pub use float::Float;
+pub use moments::{std_dev, variance, VarArgs};
 pub use ragged::mean_of_rows;
 
 /// The operations the builtin reductions fold with, for each type they
@@ -510,7 +512,7 @@ where
         .collect();
     let out_ty = Type::with_dims(out_dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
     let mut out = Array::zeros(&out_ty)?;
-    let out_slice = out.fresh_elements::<T>();
+    let out_slice = fresh_elements::<T>(&mut out);
     let kept: Vec<(usize, isize)> = (0..ndim)
         .filter(|k| !reduced[*k])
         .map(|k| src.dims[k])
@@ -568,7 +570,7 @@ where
     };
     let fold_at = |off: isize| -> Result<Option<T>, Error> {
         let mut acc = start;
-        crate::loops::try_for_each_offset(outer_red, |o| {
+        dynd_array::offsets::try_for_each_offset(outer_red, |o| {
             let line = line::<T>(&src.elems, off + o, run, name)?;
             let r = match line.as_slice() {
                 Some(xs) if red.reorderable => fold_run(xs, f),
@@ -582,7 +584,7 @@ where
         Ok(acc)
     };
     let mut offsets = Vec::with_capacity(out.len());
-    crate::loops::for_each_offset(kept, |o| offsets.push(o));
+    dynd_array::offsets::for_each_offset(kept, |o| offsets.push(o));
     let total = out.len() * red_dims.iter().map(|d| d.0).product::<usize>();
     let fill = |(o, off): (&mut T, &isize)| -> Result<(), Error> {
         if let Some(v) = fold_at(*off)? {
@@ -622,9 +624,9 @@ where
         .map_or((&[][..], (1, 0)), |(l, r)| (r, *l));
     let width = row.0.max(1);
     let mut row_offsets = Vec::new();
-    crate::loops::for_each_offset(outer_kept, |o| row_offsets.push(o));
+    dynd_array::offsets::for_each_offset(outer_kept, |o| row_offsets.push(o));
     let mut red_offsets = Vec::new();
-    crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
+    dynd_array::offsets::for_each_offset(red_dims, |o| red_offsets.push(o));
     // Combines columns `cols` of every reduced row into `out_row`.
     let combine_rows = |out_row: &mut [T], row_off: isize, col0: usize| -> Result<(), Error> {
         for (r, &ro) in red_offsets.iter().enumerate() {
@@ -732,13 +734,13 @@ fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
         .map(|k| (src.dims[k].0, mask.1[k]))
         .collect();
     let mut kept_offsets = Vec::new();
-    crate::loops::for_each_offset(kept, |o| kept_offsets.push(o));
+    dynd_array::offsets::for_each_offset(kept, |o| kept_offsets.push(o));
     let mut mask_kept = Vec::new();
-    crate::loops::for_each_offset(&mk, |o| mask_kept.push(o));
+    dynd_array::offsets::for_each_offset(&mk, |o| mask_kept.push(o));
     let mut red_offsets = Vec::new();
-    crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
+    dynd_array::offsets::for_each_offset(red_dims, |o| red_offsets.push(o));
     let mut mask_red = Vec::new();
-    crate::loops::for_each_offset(&mr, |o| mask_red.push(o));
+    dynd_array::offsets::for_each_offset(&mr, |o| mask_red.push(o));
     for ((o, &ko), &mko) in out.iter_mut().zip(&kept_offsets).zip(&mask_kept) {
         let mut acc = start;
         for (&ro, &mro) in red_offsets.iter().zip(&mask_red) {
@@ -817,9 +819,8 @@ pub fn count(
             array: a.ty().clone(),
             axis: None,
         };
-        let mut ones = crate::elwise::alloc_broadcast(&ty, &[a, mask]).map_err(mismatch)?;
-        ones.assign(mask, crate::ErrorMode::NoCheck)
-            .map_err(mismatch)?;
+        let mut ones = crate::alloc::alloc_broadcast(&ty, &[a, mask]).map_err(mismatch)?;
+        crate::assign::assign(&mut ones, mask, crate::ErrorMode::NoCheck).map_err(mismatch)?;
         return reduce(&ones, &args, &sum, name);
     }
     let ndim = a.ndim();
@@ -845,7 +846,7 @@ pub fn count(
         dynd_types::Scalar::Int64.into(),
     )?;
     let mut counts = Array::zeros(&ty)?;
-    counts.fresh_elements::<i64>().fill(n);
+    fresh_elements::<i64>(&mut counts).fill(n);
     Ok(counts)
 }
 
@@ -873,30 +874,28 @@ pub fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
     ragged::divide_by_row_lengths(sum, a, of_len, name)
 }
 
-impl Array {
-    /// The elements of this fresh, C-order array of `T` (fixed dimensions
-    /// only, just allocated: zeroed, or for overwriting when every bit
-    /// pattern is a `T`, as for every element type but `bool`), for
-    /// writing.
-    fn fresh_elements<T: Element>(&mut self) -> &mut [T] {
-        debug_assert_eq!(self.dtype().as_scalar(), Some(T::SCALAR));
-        let n: usize = self
-            .ty()
-            .dims()
-            .map(|d| match d {
-                Dim::Fixed(n) => *n,
-                _ => 0,
-            })
-            .product();
-        let dst = self.fresh_data_ptr().cast::<T>();
-        // SAFETY: a fresh C-order array owns its block alone and holds `n`
-        // initialised `T`s (a block's bytes always are initialised; zero
-        // bytes are a valid value of every element type, and the callers
-        // allocate `bool` arrays zeroed), aligned for `T`; the slice
-        // borrows the array mutably, so nothing else reaches them while it
-        // lives.
-        unsafe { std::slice::from_raw_parts_mut(dst, n) }
-    }
+/// The elements of this fresh, C-order array of `T` (fixed dimensions
+/// only, just allocated: zeroed, or for overwriting when every bit
+/// pattern is a `T`, as for every element type but `bool`), for
+/// writing.
+pub(crate) fn fresh_elements<T: Element>(this: &mut Array) -> &mut [T] {
+    debug_assert_eq!(this.dtype().as_scalar(), Some(T::SCALAR));
+    let n: usize = this
+        .ty()
+        .dims()
+        .map(|d| match d {
+            Dim::Fixed(n) => *n,
+            _ => 0,
+        })
+        .product();
+    let dst = this.fresh_data_ptr().cast::<T>();
+    // SAFETY: a fresh C-order array owns its block alone and holds `n`
+    // initialised `T`s (a block's bytes always are initialised; zero
+    // bytes are a valid value of every element type, and the callers
+    // allocate `bool` arrays zeroed), aligned for `T`; the slice
+    // borrows the array mutably, so nothing else reaches them while it
+    // lives.
+    unsafe { std::slice::from_raw_parts_mut(dst, n) }
 }
 
 /// A reduction carried by a state, from DyND's four pieces: `init` a
@@ -1012,7 +1011,7 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
         })
         .collect();
     let mut out = Array::zeros(&Type::with_dims(out_dims, A::Output::SCALAR.into())?)?;
-    let out_slice = out.fresh_elements::<A::Output>();
+    let out_slice = fresh_elements::<A::Output>(&mut out);
     let elems = Elems::of(a);
     let size = std::mem::size_of::<T>() as isize;
     let n: usize = shape.iter().product();
@@ -1033,9 +1032,9 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
         return Ok(out);
     }
     let mut red_offsets = Vec::new();
-    crate::loops::for_each_offset(&red_dims, |o| red_offsets.push(o));
+    dynd_array::offsets::for_each_offset(&red_dims, |o| red_offsets.push(o));
     let mut kept_offsets = Vec::new();
-    crate::loops::for_each_offset(&kept, |o| kept_offsets.push(o));
+    dynd_array::offsets::for_each_offset(&kept, |o| kept_offsets.push(o));
     for (o, &ko) in out_slice.iter_mut().zip(&kept_offsets) {
         let mut s = acc.init();
         for &ro in &red_offsets {
@@ -1087,7 +1086,7 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
         shape.iter().map(|n| Dim::Fixed(*n)),
         T::SCALAR.into(),
     )?)?;
-    let out_slice = out.fresh_elements::<T>();
+    let out_slice = fresh_elements::<T>(&mut out);
     // The result's C-order strides, in elements.
     let mut out_strides = vec![1usize; ndim];
     for k in (0..ndim.saturating_sub(1)).rev() {
@@ -1099,9 +1098,9 @@ pub fn accumulate<T: Element, F: Fn(T, T) -> T>(
         .map(|k| (shape[k], out_strides[k] as isize))
         .collect();
     let mut src_lines = Vec::new();
-    crate::loops::for_each_offset(&others, |o| src_lines.push(o));
+    dynd_array::offsets::for_each_offset(&others, |o| src_lines.push(o));
     let mut out_lines = Vec::new();
-    crate::loops::for_each_offset(&others_out, |o| out_lines.push(o));
+    dynd_array::offsets::for_each_offset(&others_out, |o| out_lines.push(o));
     let (len, stride) = dims[axis];
     let ostep = out_strides[axis];
     let elems = Elems::of(a);

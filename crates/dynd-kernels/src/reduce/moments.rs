@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
+use super::float::{Finish, Float};
 use super::ragged::{
     each_unit, group_of_rows, mask_like, result_fixed_dims, var_array, RowSlices, Rows,
     ACROSS_GROUPS, ACROSS_RUN, PARALLEL_ROWS,
@@ -24,57 +25,8 @@ use super::{
     check_dtype, element, fold_pairwise_exact, line, normalize_axes, BLOCK, CHUNK, PARALLEL_RUN,
 };
 use crate::array::Array;
-use crate::element::Element;
 use crate::error::Error;
 use crate::loops::Elems;
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for f32 {}
-    impl Sealed for f64 {}
-}
-
-/// The float types a variance is computed in (`f32` and `f64`).
-pub trait Float:
-    Element
-    + PartialOrd
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::Div<Output = Self>
-    + sealed::Sealed
-{
-    /// Zero.
-    const ZERO: Self;
-    /// Not a number: the variance of a group of `ddof` elements or fewer.
-    const NAN: Self;
-    /// `n`, rounded to the nearest value.
-    fn of_count(n: usize) -> Self;
-    /// The square root.
-    fn sqrt(self) -> Self;
-}
-
-impl Float for f32 {
-    const ZERO: f32 = 0.0;
-    const NAN: f32 = f32::NAN;
-    fn of_count(n: usize) -> f32 {
-        n as f32
-    }
-    fn sqrt(self) -> f32 {
-        f32::sqrt(self)
-    }
-}
-
-impl Float for f64 {
-    const ZERO: f64 = 0.0;
-    const NAN: f64 = f64::NAN;
-    fn of_count(n: usize) -> f64 {
-        n as f64
-    }
-    fn sqrt(self) -> f64 {
-        f64::sqrt(self)
-    }
-}
 
 /// `Σ f(x)` over `xs` with `N` accumulators (a power of two), element `i`
 /// going to accumulator `i % N`, the accumulators then combined pairwise:
@@ -125,44 +77,6 @@ fn sum_run<T: Float>(xs: &[T], f: impl Fn(T) -> T + Sync) -> T {
         xs.chunks(CHUNK).map(|c| sum_pairwise(c, &f)).collect()
     };
     fold_pairwise_exact(&parts, &|a: T, b: T| a + b).unwrap_or(T::ZERO)
-}
-
-/// How a group's sum of squared deviations becomes the result.
-#[derive(Clone, Copy)]
-pub(super) struct Finish {
-    /// The divisor is `n - ddof`.
-    pub(super) ddof: usize,
-    /// The standard deviation (the square root) rather than the variance.
-    pub(super) root: bool,
-}
-
-impl Finish {
-    /// Each of `squares` (a group's sum of squared deviations, of
-    /// `lens[i]` elements) made its variance or root in place, NaN for a
-    /// group of `ddof` elements or fewer: in loops the compiler vectorises
-    /// (the divisions and roots of several groups in flight, not one after
-    /// the other).
-    #[inline(always)]
-    pub(super) fn of_each<T: Float>(self, squares: &mut [T], lens: &[usize]) {
-        for (s, &n) in squares.iter_mut().zip(lens) {
-            let v = *s / T::of_count(n.saturating_sub(self.ddof));
-            *s = if n <= self.ddof { T::NAN } else { v };
-        }
-        if self.root {
-            for s in squares.iter_mut() {
-                *s = s.sqrt();
-            }
-        }
-    }
-
-    /// The variance (or its root) from the sum of squared deviations of
-    /// `n` elements.
-    #[inline]
-    pub(super) fn of<T: Float>(self, squares: T, n: usize) -> T {
-        let mut v = [squares];
-        self.of_each(&mut v, &[n]);
-        v[0]
-    }
 }
 
 /// What a variance folds, and how.
@@ -266,7 +180,7 @@ fn spread<T: Float>(a: &Array, args: &VarArgs<'_>, root: bool, name: &str) -> Re
         (true, false) => None,
     });
     let mut out = Array::for_overwrite(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
-    let out_slice = out.fresh_elements::<T>();
+    let out_slice = crate::reduce::fresh_elements::<T>(&mut out);
     let src = Elems::of(a);
     let n: usize = red_dims.iter().map(|d| d.0).product();
     if let Some(mask) = args.mask {
@@ -321,12 +235,12 @@ fn variance_runs<T: Float>(
             Ok(())
         };
         let mut total = T::ZERO;
-        crate::loops::try_for_each_offset(outer, |o| {
+        dynd_array::offsets::try_for_each_offset(outer, |o| {
             with_run(o, &mut |xs| total = total + sum_run(xs, |x| x))
         })?;
         let mean = total / T::of_count(n);
         let mut squares = T::ZERO;
-        crate::loops::try_for_each_offset(outer, |o| {
+        dynd_array::offsets::try_for_each_offset(outer, |o| {
             with_run(o, &mut |xs| {
                 squares = squares
                     + sum_run(xs, |x| {
@@ -338,7 +252,7 @@ fn variance_runs<T: Float>(
         Ok(fin.of(squares, n))
     };
     let mut offsets = Vec::with_capacity(out.len());
-    crate::loops::for_each_offset(kept, |o| offsets.push(o));
+    dynd_array::offsets::for_each_offset(kept, |o| offsets.push(o));
     let fill = |(o, &off): (&mut T, &isize)| -> Result<(), Error> {
         *o = group(off)?;
         Ok(())
@@ -368,9 +282,9 @@ fn variance_lines<T: Float>(
         .map_or((&[][..], (1, 0)), |(l, r)| (r, *l));
     let width = step.0.max(1);
     let mut line_offsets = Vec::new();
-    crate::loops::for_each_offset(outer_kept, |o| line_offsets.push(o));
+    dynd_array::offsets::for_each_offset(outer_kept, |o| line_offsets.push(o));
     let mut red_offsets = Vec::new();
-    crate::loops::for_each_offset(red_dims, |o| red_offsets.push(o));
+    dynd_array::offsets::for_each_offset(red_dims, |o| red_offsets.push(o));
     let count = T::of_count(n);
     // Columns `col0..col0 + part.len()` of the result line at `off`.
     let columns = |part: &mut [T], off: isize, col0: usize| -> Result<(), Error> {
@@ -448,7 +362,7 @@ fn variance_masked<T: Float>(
 ) -> Result<(), Error> {
     let offsets = |dims: &[(usize, isize)]| {
         let mut v = Vec::new();
-        crate::loops::for_each_offset(dims, |o| v.push(o));
+        dynd_array::offsets::for_each_offset(dims, |o| v.push(o));
         v
     };
     let (ko, ro, mko, mro) = (

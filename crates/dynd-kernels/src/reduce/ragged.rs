@@ -15,7 +15,7 @@ use std::sync::Arc;
 use dynd_types::{Dim, Type};
 use rayon::prelude::*;
 
-use super::moments::{Finish, Float};
+use super::float::{Finish, Float};
 use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
@@ -828,7 +828,7 @@ where
         } else {
             Array::for_overwrite(&out_ty)?
         };
-        let out_slice = out.fresh_elements::<T>();
+        let out_slice = crate::reduce::fresh_elements::<T>(&mut out);
         if mask_rows.is_none() {
             if let Some(done) = fold_each_row(
                 &rows,
@@ -1263,7 +1263,7 @@ where
     }
     let out_ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
     let mut out = Array::for_overwrite(&out_ty)?;
-    let out_slice = out.fresh_elements::<T>();
+    let out_slice = crate::reduce::fresh_elements::<T>(&mut out);
     let divide = |s: T, len: usize| s / of_len(len);
     match fold_each_row(&rows, out_slice, sum, sum.identity, name, Some(divide)) {
         Some(done) => done.map(|()| Some(out)),
@@ -1356,7 +1356,7 @@ pub(super) fn group_of_rows(shape: &[usize], reduced: &[bool]) -> Vec<usize> {
         }
     }
     let mut out = Vec::with_capacity(shape.iter().product());
-    crate::loops::for_each_offset(&dims, |g| out.push(g as usize));
+    dynd_array::offsets::for_each_offset(&dims, |g| out.push(g as usize));
     out
 }
 

@@ -59,9 +59,9 @@ use super::segments::{fresh_pairs, Segments, OPERANDS};
 use super::{operand, Lead, Level, Operand, Walk, CHUNK_ROWS};
 use crate::array::Array;
 use crate::arrmeta::{Arrmeta, PAIR_SIZE};
-use crate::elwise::{F64Op, FlatRun, INLINE_ARGS};
 use crate::error::Error;
 use crate::loops::run_flat;
+use crate::loops::{F64Op, FlatRun, INLINE_ARGS};
 use crate::memory::MemoryBlock;
 
 /// The operands of a result of fixed dimensions around one innermost
@@ -120,10 +120,7 @@ impl<'a> RowLayout<'a> {
                 matches!(op.level, Level::Var { stride, .. } if stride == out_size as isize)
                     && a.ndim() == nd
                     && op.outer.iter().zip(&shape).all(|(&s, &n)| s != 0 || n <= 1)
-                    && matches!(
-                        crate::elwise::innermost_var(a.arrmeta()),
-                        Some((_, 0, _, _))
-                    )
+                    && matches!(a.arrmeta().innermost_var(), Some((_, 0, _, _)))
             })
             .collect();
         Some(RowLayout {

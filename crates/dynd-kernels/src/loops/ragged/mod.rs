@@ -39,8 +39,8 @@ pub(crate) use layout::RowLayout;
 
 use crate::array::Array;
 use crate::arrmeta::Arrmeta;
-use crate::elwise::{FlatRun, INLINE_ARGS};
 use crate::error::{KernelError, KernelErrorKind};
+use crate::loops::{FlatRun, INLINE_ARGS};
 
 /// One operand's layout at the result's innermost (`var`) level.
 #[derive(Clone, Copy)]

@@ -4,7 +4,7 @@
 //! runs each row in a loop of its own, with no call per row.
 
 use super::{write_row, Dst, Lead, Operand, Walk, CHUNK_ROWS, SLACK};
-use crate::elwise::{F64Op, FlatRun, PARALLEL_MIN};
+use crate::loops::{F64Op, FlatRun, PARALLEL_MIN};
 
 /// The per-row loop: for each row, the leaf's loop over the result's
 /// length with each operand's pointer and stride there (0 for an operand

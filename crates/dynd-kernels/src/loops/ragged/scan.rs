@@ -7,8 +7,8 @@
 
 use super::{broadcast_len, linear_step, pair_at, Level, Operand, Walk, CHUNK_ROWS};
 use crate::arrmeta::PAIR_SIZE;
-use crate::elwise::INLINE_ARGS;
 use crate::error::Error;
+use crate::loops::INLINE_ARGS;
 
 /// What the pass over the rows found.
 pub(super) struct Scan {

@@ -14,8 +14,8 @@ use smallvec::SmallVec;
 
 use super::{linear_step, pair_at, write_row, Dst, Level, Operand, CHUNK_ROWS, SLACK};
 use crate::arrmeta::PAIR_SIZE;
-use crate::elwise::{F64Op, FlatRun, INLINE_ARGS, MAX_LEAF_ARGS, PARALLEL_MIN};
 use crate::error::Error;
+use crate::loops::{F64Op, FlatRun, INLINE_ARGS, MAX_LEAF_ARGS, PARALLEL_MIN};
 use crate::memory::MemoryBlock;
 
 /// The most operands the fast pass over the values takes (at most

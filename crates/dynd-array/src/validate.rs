@@ -42,12 +42,7 @@ use crate::memory::MemoryBlock;
 /// # Errors
 ///
 /// [`Error::Layout`] saying which level reaches out of which block.
-pub(crate) fn validate(
-    ty: &Type,
-    meta: &Arrmeta,
-    data: &MemoryBlock,
-    offset: usize,
-) -> Result<(), Error> {
+pub fn validate(ty: &Type, meta: &Arrmeta, data: &MemoryBlock, offset: usize) -> Result<(), Error> {
     let mut positions = Positions {
         base: offset as i128,
         dims: Vec::new(),
@@ -58,10 +53,10 @@ pub(crate) fn validate(
 /// A set of element positions in a block: `base + Σ i_k · stride_k` for
 /// every `i_k < size_k`.
 #[derive(Clone, Debug)]
-pub(crate) struct Positions {
-    pub(crate) base: i128,
+pub struct Positions {
+    pub base: i128,
     /// (size, stride) of each dimension, outermost first.
-    pub(crate) dims: Vec<(usize, isize)>,
+    pub dims: Vec<(usize, isize)>,
 }
 
 impl Positions {
@@ -88,17 +83,14 @@ impl Positions {
     /// whose stride is not 0 (a stride-0 dimension repeats positions), by
     /// the loop engine's offset walk. Called after `check_span` has put
     /// every position inside a block, so each fits in `isize`.
-    pub(crate) fn for_each(
-        &self,
-        f: &mut dyn FnMut(i128) -> Result<(), Error>,
-    ) -> Result<(), Error> {
+    pub fn for_each(&self, f: &mut dyn FnMut(i128) -> Result<(), Error>) -> Result<(), Error> {
         let dims: Vec<(usize, isize)> = self
             .dims
             .iter()
             .copied()
             .filter(|&(n, s)| s != 0 || n == 0)
             .collect();
-        crate::loops::try_for_each_offset(&dims, |o| f(self.base + o as i128))
+        crate::offsets::try_for_each_offset(&dims, |o| f(self.base + o as i128))
     }
 }
 
@@ -172,7 +164,7 @@ fn mismatch(ty: &Type, meta: &Arrmeta) -> Error {
 
 /// Reads the (start, length) pair at `at` of `block` (in range: checked by
 /// the caller's span check).
-pub(crate) fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
+pub fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
     let at = usize::try_from(at).map_err(|_| overflow())?;
     let bytes = block.bytes().get(at..at + PAIR_SIZE).ok_or_else(|| {
         layout(LayoutProblem::Read {

@@ -9,7 +9,7 @@
 //! have no ndarray form: those are errors that say so.
 //!
 //! ```
-//! use dynd_kernels::Array;
+//! use dynd::nd::Array;
 //! use ndarray::{array, Axis};
 //!
 //! let m = array![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
@@ -21,7 +21,7 @@
 //! // A dynd result viewed by ndarray.
 //! let v = a.as_ndarray::<f64>()?;
 //! assert_eq!(v.sum_axis(Axis(1)).iter().copied().collect::<Vec<_>>(), [5.0, 7.0, 9.0]);
-//! # Ok::<(), dynd_kernels::Error>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use std::sync::Arc;

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind, ValueProblem};
 
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
-use crate::assign::convert::{ErrorMode, Fail, Num};
+use crate::convert::{ErrorMode, Fail, Num};
 use crate::element::{cast_slice, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
@@ -50,7 +50,7 @@ pub struct Array {
 /// the type are then allocated without looking at the type again (a
 /// callable's result, on every call).
 #[derive(Clone)]
-pub(crate) struct FreshLayout {
+pub struct FreshLayout {
     ty: Type,
     meta: Arc<Arrmeta>,
     size: usize,
@@ -65,7 +65,7 @@ impl FreshLayout {
     ///
     /// [`Error::Unsupported`] for `var` dimensions and types arrays do not
     /// hold yet.
-    pub(crate) fn new(ty: &Type) -> Result<FreshLayout, Error> {
+    pub fn new(ty: &Type) -> Result<FreshLayout, Error> {
         let meta = Arc::new(Array::fixed_meta(ty)?);
         let size = ty.data_layout()?.size;
         let text = meta.has_text();
@@ -78,13 +78,13 @@ impl FreshLayout {
     }
 
     /// The type.
-    pub(crate) fn ty(&self) -> &Type {
+    pub fn ty(&self) -> &Type {
         &self.ty
     }
 
     /// A fresh array of the type: zeroed if `zero`, otherwise with
     /// unspecified element values (text pairs are zeroed either way).
-    pub(crate) fn allocate(&self, zero: bool) -> Result<Array, Error> {
+    pub fn allocate(&self, zero: bool) -> Result<Array, Error> {
         // Text (start, length) pairs must point into their (empty) blocks
         // even before a kernel writes them: those blocks are zeroed.
         let data = if zero || self.text {
@@ -253,7 +253,7 @@ impl Builder {
             // Text meaning NA ("NA", "null", "") in an option of a
             // non-text type, as a string assignment parses it.
             (Builder::Option(inner, size), Value::Str(text))
-                if crate::assign::is_na_text(text.as_bytes())
+                if crate::convert::is_na_text(text.as_bytes())
                     && !matches!(**inner, Builder::Text { .. } | Builder::FixedString(..)) =>
             {
                 out[*size] = 0;
@@ -882,7 +882,7 @@ impl Array {
     /// An array of type `ty` whose element values are unspecified, for a
     /// kernel that writes every element before the array is seen (see
     /// [`MemoryBlock::for_overwrite`]).
-    pub(crate) fn for_overwrite(ty: &Type) -> Result<Array, Error> {
+    pub fn for_overwrite(ty: &Type) -> Result<Array, Error> {
         Array::allocate(ty, false)
     }
 
@@ -995,7 +995,7 @@ impl Array {
     /// # Errors
     ///
     /// [`Error::Layout`] saying what reaches outside which block.
-    pub(crate) fn try_from_parts(
+    pub fn try_from_parts(
         ty: Type,
         meta: Arc<Arrmeta>,
         data: Arc<MemoryBlock>,
@@ -1018,7 +1018,7 @@ impl Array {
     /// The parts satisfy what [`Array::try_from_parts`] checks: every
     /// element, row and string they reach lies inside its block and the
     /// arrmeta fits the type. Debug builds assert it.
-    pub(crate) unsafe fn from_parts_unchecked(
+    pub unsafe fn from_parts_unchecked(
         ty: Type,
         meta: Arc<Arrmeta>,
         data: Arc<MemoryBlock>,
@@ -1038,37 +1038,34 @@ impl Array {
     }
 
     /// The type, data block and arrmeta, for writing.
-    pub(crate) fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
+    pub fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
         (&self.ty, &mut self.data, &mut self.meta)
     }
 
     /// The arrmeta, shared.
-    pub(crate) fn arrmeta_arc(&self) -> Arc<Arrmeta> {
+    pub fn arrmeta_arc(&self) -> Arc<Arrmeta> {
         self.meta.clone()
     }
 
     /// The address of the first element of an array just allocated (the
     /// only owner of its memory, with no `var` dimensions), for writing.
-    pub(crate) fn fresh_data_ptr(&mut self) -> *mut u8 {
+    pub fn fresh_data_ptr(&mut self) -> *mut u8 {
         match MemoryBlock::unique_ptr(&self.data) {
             Some(base) => base.wrapping_add(self.offset),
             None => unreachable!("a fresh array owns its memory"),
         }
     }
 
-    /// The address of the first element, for writing: the array is made
-    /// the only owner of its memory first.
-    pub(crate) fn data_mut_ptr(&mut self) -> Result<*mut u8, Error> {
-        self.make_unique()?;
+    /// The address of the first element, for writing, when this handle is
+    /// the only owner of its data block (`None` when the block is shared).
+    /// Writers make the array unique first (the kernels' `make_unique`).
+    pub fn unique_data_ptr(&mut self) -> Option<*mut u8> {
         let offset = self.offset;
-        match Arc::get_mut(&mut self.data) {
-            Some(block) => Ok(block.as_mut_ptr().wrapping_add(offset)),
-            None => unreachable!("make_unique made the data unique"),
-        }
+        Arc::get_mut(&mut self.data).map(|block| block.as_mut_ptr().wrapping_add(offset))
     }
 
     /// The address of the first element.
-    pub(crate) fn data_ptr(&self) -> *const u8 {
+    pub fn data_ptr(&self) -> *const u8 {
         self.data.as_ptr().wrapping_add(self.offset)
     }
 
@@ -1185,7 +1182,7 @@ impl Array {
         let mut out = Vec::new();
         let (dims, _) = self.meta.fixed_dims();
         let base = self.offset as isize;
-        crate::loops::for_each_offset(&dims, |at| {
+        crate::offsets::for_each_offset(&dims, |at| {
             let x = usize::try_from(base + at)
                 .ok()
                 .and_then(|at| data.get(at..at.checked_add(size)?))
@@ -1272,7 +1269,7 @@ impl Array {
 
 /// The arrmeta of a data type's zero value (no dimensions): empty text
 /// blocks for strings.
-pub(crate) fn dtype_meta(dtype: &Type) -> Result<Arrmeta, Error> {
+pub fn dtype_meta(dtype: &Type) -> Result<Arrmeta, Error> {
     match Builder::new(dtype)? {
         b @ (Builder::Scalar(_)
         | Builder::FixedString(..)
@@ -1289,11 +1286,7 @@ pub(crate) fn dtype_meta(dtype: &Type) -> Result<Arrmeta, Error> {
 ///
 /// [`Error::Size`] if a stride overflows `isize` (possible even for an
 /// empty array: `0 * 4611686018427387904 * 4 * int64`).
-pub(crate) fn c_order_meta(
-    shape: &[usize],
-    elem_size: usize,
-    element: Arrmeta,
-) -> Result<Arrmeta, Error> {
+pub fn c_order_meta(shape: &[usize], elem_size: usize, element: Arrmeta) -> Result<Arrmeta, Error> {
     let mut meta = element;
     let mut stride = isize::try_from(elem_size).ok();
     for &n in shape.iter().rev() {

@@ -52,7 +52,6 @@ use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{cast_slice, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
-use crate::ErrorMode;
 
 fn offsets_error(op: &'static str, problem: OffsetsProblem) -> Error {
     Error::Offsets {
@@ -88,7 +87,7 @@ offset!(i32, i64, u32, u64, usize, isize);
 
 /// The first dimension of `values`, which rows group: its length, its
 /// stride, its element's type and arrmeta.
-pub(crate) fn first_dim<'a>(
+pub fn first_dim<'a>(
     values: &'a Array,
     op: &'static str,
 ) -> Result<(usize, isize, &'a Type, &'a Arrmeta), Error> {
@@ -563,9 +562,35 @@ impl Array {
             offsets.push(total);
         }
         if !end_to_end {
-            // One copy, rows end to end (a fresh result lays them out so).
-            let packed = self.cast(self.ty(), ErrorMode::NoCheck)?;
-            return packed.to_offsets();
+            // One copy of the rows' elements, end to end (rows may step
+            // through their values with any stride); what the elements
+            // point into (text, inner rows) is shared.
+            let size = level.element_ty.data_layout()?.size;
+            let mut block = MemoryBlock::zeroed(total as usize * size)?;
+            let Some(out) = Arc::get_mut(&mut block) else {
+                unreachable!("a fresh block has one owner")
+            };
+            let out = out.bytes_mut();
+            let data = level.values.bytes();
+            let mut at = 0;
+            for i in 0..level.rows {
+                let (start, len) = level.pair(i);
+                for k in 0..len as i64 {
+                    // Every element of every row lies in the values' block
+                    // (checked where the array was made).
+                    let from = (level.offset as i64 + start + k * level.stride as i64) as usize;
+                    out[at..at + size].copy_from_slice(&data[from..from + size]);
+                    at += size;
+                }
+            }
+            let ty = Type::with_dims([Dim::Fixed(total as usize)], level.element_ty.clone())?;
+            let meta = Arrmeta::Fixed {
+                size: total as usize,
+                stride: size as isize,
+                element: Box::new(level.element.clone()),
+            };
+            let values = Array::try_from_parts(ty, Arc::new(meta), block, 0)?;
+            return Ok((values, offsets));
         }
         let offset = level.offset as i128 + origin.unwrap_or(0) as i128;
         let offset = usize::try_from(offset).map_err(|_| {
@@ -666,24 +691,17 @@ impl Array {
         Ok((a, levels, flat))
     }
 
-    /// As [`Array::from_nested`], then converted to `ty` (checked as
-    /// [`ErrorMode::Fractional`]): `var` rows of equal length into a fixed
-    /// dimension, `f64` values into `float32`, and so on. The dimensions
-    /// must match exactly: nothing broadcasts.
-    ///
-    /// ```
-    /// let t = "2 * 2 * float32".parse()?;
-    /// let a = dynd::nd::Array::from_nested_as(vec![vec![1.0, 2.0], vec![3.0, 4.0]], &t)?;
-    /// assert_eq!(a.ty(), &t);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// As [`Array::from_nested`], with the dimensions checked against
+    /// `ty`'s (the number of them, and each fixed size against the rows'
+    /// lengths): the kernels' `from_nested_as` then converts the result to
+    /// `ty`.
     ///
     /// # Errors
     ///
     /// [`Error::FromValue`] naming the level and row whose length differs
-    /// from `ty`'s fixed dimension, or a different number of dimensions;
-    /// as [`Array::cast`] for values out of `ty`'s range.
-    pub fn from_nested_as<V: Nested>(v: V, ty: &Type) -> Result<Array, Error> {
+    /// from `ty`'s fixed dimension, or a different number of dimensions.
+    #[doc(hidden)]
+    pub fn from_nested_checked<V: Nested>(v: V, ty: &Type) -> Result<Array, Error> {
         let (a, levels, flat) = Array::nested_parts(v)?;
         if a.ty() == ty {
             return Ok(a);
@@ -723,12 +741,12 @@ impl Array {
                 });
             }
         }
-        a.cast(ty, ErrorMode::Fractional)
+        Ok(a)
     }
 
     /// The first (fixed) dimension of `outer * n` elements as `outer`
     /// blocks of `n`, sharing the memory.
-    pub(crate) fn split_first(&self, outer: usize, n: usize) -> Result<Array, Error> {
+    pub fn split_first(&self, outer: usize, n: usize) -> Result<Array, Error> {
         let (m, stride, element_ty, element) = first_dim(self, "from_nested")?;
         if outer.checked_mul(n) != Some(m) {
             return Err(Error::FromValue {

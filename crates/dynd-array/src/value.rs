@@ -67,7 +67,7 @@ impl Value {
 /// Writes a float the way dynd prints it: shortest round-trip digits
 /// (with an exponent below 1e-5 and from 1e16 on), `NaN`, `Infinity`, `-Infinity`,
 /// and `-0.0` for negative zero (`-0` would read back as the integer 0).
-pub(crate) fn write_float(out: &mut impl Write, x: f64) -> fmt::Result {
+pub fn write_float(out: &mut impl Write, x: f64) -> fmt::Result {
     if x == 0.0 && x.is_sign_negative() {
         out.write_str("-0.0")
     } else if x.is_nan() {
@@ -84,7 +84,7 @@ pub(crate) fn write_float(out: &mut impl Write, x: f64) -> fmt::Result {
 
 /// The float a JSON string stands for when it is one of the words
 /// [`Value::to_json`] writes non-finite floats as.
-pub(crate) fn non_finite(text: &str) -> Option<f64> {
+pub fn non_finite(text: &str) -> Option<f64> {
     match text {
         "NaN" => Some(f64::NAN),
         "Infinity" => Some(f64::INFINITY),
@@ -116,7 +116,7 @@ fn write_json_float(out: &mut String, x: f64) -> fmt::Result {
 }
 
 /// Writes a JSON string literal.
-pub(crate) fn write_json_string(out: &mut impl Write, s: &str) -> fmt::Result {
+pub fn write_json_string(out: &mut impl Write, s: &str) -> fmt::Result {
     out.write_char('"')?;
     for c in s.chars() {
         match c {
@@ -565,111 +565,6 @@ macro_rules! __value_list {
     ([$($done:expr),*] $e:expr $(, $($rest:tt)*)?) => {
         $crate::__value_list!([$($done,)* $crate::__value!($e)] $($($rest)*)?)
     };
-}
-
-/// Anything that can be an array argument: arrays (by value or borrowed,
-/// shared without copying), scalars, `Vec`s and slices of scalars
-/// (a `Vec` is taken over without copying), nested `Vec`s (ragged ones
-/// give `var` dimensions; the data type is the element type's, not
-/// inferred), strings.
-///
-/// ```
-/// use dynd::nd::{Array, IntoArray};
-///
-/// let a = vec![vec![1.5f32], vec![2.0, 3.0]].into_array()?;
-/// assert_eq!(a.ty().to_string(), "2 * var * float32");
-/// assert_eq!(7u8.into_array()?.ty().to_string(), "uint8");
-/// # Ok::<(), dynd::Error>(())
-/// ```
-pub trait IntoArray {
-    /// The array.
-    ///
-    /// # Errors
-    ///
-    /// [`crate::Error`] when nested values do not make an array.
-    fn into_array(self) -> Result<crate::Array, crate::Error>;
-
-    /// The array as an argument: borrowed when it is one already (no
-    /// reference counts touched), made otherwise.
-    ///
-    /// # Errors
-    ///
-    /// As [`IntoArray::into_array`].
-    fn into_arg<'a>(self) -> Result<std::borrow::Cow<'a, crate::Array>, crate::Error>
-    where
-        Self: Sized + 'a,
-    {
-        self.into_array().map(std::borrow::Cow::Owned)
-    }
-}
-
-impl IntoArray for crate::Array {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        Ok(self)
-    }
-}
-
-impl IntoArray for &crate::Array {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        Ok(self.clone())
-    }
-
-    fn into_arg<'a>(self) -> Result<std::borrow::Cow<'a, crate::Array>, crate::Error>
-    where
-        Self: 'a,
-    {
-        Ok(std::borrow::Cow::Borrowed(self))
-    }
-}
-
-impl<T: crate::Element> IntoArray for T {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        Ok(crate::Array::from_scalar(self))
-    }
-}
-
-impl<T: crate::Element> IntoArray for Vec<T> {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        Ok(crate::Array::from_vec(self))
-    }
-}
-
-impl<T: crate::Element> IntoArray for &[T] {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        Ok(crate::Array::from_slice(self))
-    }
-}
-
-/// Nested values as an array whose data type is `T`'s.
-fn nested<T: crate::Element>(v: Value) -> Result<crate::Array, crate::Error> {
-    let inferred = crate::infer_type(&v)?;
-    let (dims, _) = inferred.split_dims();
-    let ty = dynd_types::Type::with_dims(dims.into_iter().cloned(), T::SCALAR.into())?;
-    crate::Array::from_value(&v, Some(&ty))
-}
-
-impl<T: crate::Element + IntoValue> IntoArray for Vec<Vec<T>> {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        nested::<T>(self.into_value())
-    }
-}
-
-impl<T: crate::Element + IntoValue> IntoArray for Vec<Vec<Vec<T>>> {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        nested::<T>(self.into_value())
-    }
-}
-
-impl IntoArray for &str {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        crate::Array::from_value(&Value::Str(self.to_string()), None)
-    }
-}
-
-impl IntoArray for String {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        crate::Array::from_value(&Value::Str(self), None)
-    }
 }
 
 #[cfg(test)]

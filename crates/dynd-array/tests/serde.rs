@@ -2,7 +2,7 @@
 //! and bad input as the format's error with dynd's message.
 #![cfg(feature = "serde")]
 
-use dynd_kernels::{Array, Value};
+use dynd_array::{Array, Value};
 
 fn arrays() -> Vec<Array> {
     let t = |s: &str| s.parse().unwrap();

@@ -1,7 +1,7 @@
 //! ndarray arrays in and out without copying (feature `ndarray`).
 #![cfg(feature = "ndarray")]
 
-use dynd_kernels::{Array, Error, Index};
+use dynd_array::{Array, Error, Index};
 use ndarray::{array, s, Array2, ArrayD, Axis, IxDyn};
 use proptest::prelude::*;
 

@@ -10,7 +10,7 @@
 //! the array's type reads back as the float.
 //!
 //! ```
-//! use dynd_kernels::Array;
+//! use dynd::nd::Array;
 //!
 //! let a = Array::from_json("[[1.5, NaN], [null]]", Some(&"2 * var * ?float64".parse()?))?;
 //! let json = serde_json::to_string(&a).unwrap();

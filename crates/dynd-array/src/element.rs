@@ -188,7 +188,7 @@ impl fmt::Display for F16 {
 }
 
 /// The bytes of a value.
-pub(crate) fn bytes_of<T: Element>(v: &T) -> &[u8] {
+pub fn bytes_of<T: Element>(v: &T) -> &[u8] {
     // SAFETY: `T: Element` is plain data without padding (the trait's
     // contract), so all `size_of::<T>()` bytes of `*v` are initialised; the
     // slice borrows `v`.
@@ -199,7 +199,7 @@ pub(crate) fn bytes_of<T: Element>(v: &T) -> &[u8] {
 ///
 /// Only used on bytes that hold values of `T` (the caller checked the data
 /// type), which kernels and constructors only ever write as valid `T`s.
-pub(crate) fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
+pub fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
     let size = std::mem::size_of::<T>();
     if size == 0
         || bytes.len() % size != 0
@@ -216,7 +216,7 @@ pub(crate) fn cast_slice<T: Element>(bytes: &[u8]) -> Option<&[T]> {
 /// Views bytes as a mutable slice of `T`, if the length and alignment
 /// allow; as [`cast_slice`], whose callers' checks these are too (and a
 /// `T` written through the slice is a valid `T` of the array).
-pub(crate) fn cast_slice_mut<T: Element>(bytes: &mut [u8]) -> Option<&mut [T]> {
+pub fn cast_slice_mut<T: Element>(bytes: &mut [u8]) -> Option<&mut [T]> {
     let size = std::mem::size_of::<T>();
     if size == 0
         || bytes.len() % size != 0
@@ -235,7 +235,7 @@ pub(crate) fn cast_slice_mut<T: Element>(bytes: &mut [u8]) -> Option<&mut [T]> {
 /// Writes `v` to the first `size_of::<T>()` bytes, if there are that many
 /// (any alignment); `false` otherwise.
 #[inline(always)]
-pub(crate) fn write<T: Element>(bytes: &mut [u8], v: T) -> bool {
+pub fn write<T: Element>(bytes: &mut [u8], v: T) -> bool {
     match bytes.get_mut(..std::mem::size_of::<T>()) {
         Some(b) => {
             b.copy_from_slice(bytes_of(&v));
@@ -250,7 +250,7 @@ pub(crate) fn write<T: Element>(bytes: &mut [u8], v: T) -> bool {
 ///
 /// Only used on bytes that hold a value of `T`, as [`cast_slice`].
 #[inline(always)]
-pub(crate) fn read<T: Element>(bytes: &[u8]) -> Option<T> {
+pub fn read<T: Element>(bytes: &[u8]) -> Option<T> {
     let bytes = bytes.get(..std::mem::size_of::<T>())?;
     // SAFETY: `bytes` holds `size_of::<T>()` initialised bytes, read
     // unaligned; `T: Element` is plain data, and the bytes hold a value

@@ -688,11 +688,7 @@ impl Array {
         if total != count {
             return Err(bad("the shape holds another number of elements"));
         }
-        let src = if self.is_c_contiguous() {
-            self.clone()
-        } else {
-            self.cast(self.ty(), crate::assign::ErrorMode::NoCheck)?
-        };
+        let src = self.compact()?;
         // The element's record (a string's text block, a struct's fields).
         let mut m = src.arrmeta();
         while let Some((_, _, element)) = m.as_fixed() {
@@ -708,5 +704,56 @@ impl Array {
             src.data_block().clone(),
             src.data_offset(),
         )
+    }
+}
+
+impl Array {
+    /// The array with its fixed dimensions in C order: itself when they
+    /// are already, else a copy of its elements' bytes in C order. What
+    /// the elements point into (text, `var` rows) is shared, not copied.
+    ///
+    /// # Errors
+    ///
+    /// An allocation error for the copy.
+    #[doc(hidden)]
+    pub fn compact(&self) -> Result<Array, Error> {
+        if self.is_c_contiguous() {
+            return Ok(self.clone());
+        }
+        let mut dims = Vec::new();
+        let mut ty = self.ty();
+        let mut meta = self.arrmeta();
+        while let (TypeKind::Dim(Dim::Fixed(_), inner), Some((size, stride, element))) =
+            (ty.kind(), meta.as_fixed())
+        {
+            dims.push((size, stride));
+            ty = inner;
+            meta = element;
+        }
+        let size = ty.data_layout()?.size;
+        let shape: Vec<usize> = dims.iter().map(|d| d.0).collect();
+        let len = crate::memory::checked_count(shape.iter().copied())?
+            .checked_mul(size)
+            .ok_or_else(|| Error::Size {
+                what: "a copy's size in bytes",
+                values: vec![("element size", size as i128)],
+            })?;
+        let mut block = MemoryBlock::zeroed(len)?;
+        let Some(out) = Arc::get_mut(&mut block) else {
+            unreachable!("a fresh block has one owner")
+        };
+        let out = out.bytes_mut();
+        let data = self.data_block().bytes();
+        let base = self.data_offset() as isize;
+        let mut at = 0;
+        crate::offsets::for_each_offset(&dims, |o| {
+            // The array's extent lies in its block (checked where it was
+            // made), so every element's bytes are in `data`.
+            let from = (base + o) as usize;
+            out[at..at + size].copy_from_slice(&data[from..from + size]);
+            at += size;
+        });
+        let meta = crate::array::c_order_meta(&shape, size, meta.clone())?;
+        Array::try_from_parts(self.ty().clone(), Arc::new(meta), block, 0)
     }
 }

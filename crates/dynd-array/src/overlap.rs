@@ -52,7 +52,7 @@ use crate::Array;
 ///
 /// [`Error::Layout`] if a row pair cannot be read (validation rules this
 /// out for every array).
-pub(crate) fn overlaps(a: &Array) -> Result<bool, Error> {
+pub fn overlaps(a: &Array) -> Result<bool, Error> {
     if !a.arrmeta().has_var() {
         // Fixed dimensions over a fixed-size element (the common case, on
         // every small call that writes into an array): a walk over the
@@ -323,7 +323,7 @@ fn level(
 #[cfg(test)]
 mod tests {
     use super::overlaps;
-    use crate::{Array, ErrorMode, Index};
+    use crate::{Array, Index};
 
     #[test]
     fn disjoint_layouts_do_not_overlap() {
@@ -341,27 +341,5 @@ mod tests {
         assert!(!overlaps(&nested).unwrap());
         let fields = Array::from_json(r#"[{"x": 1, "y": [1, 2]}, {"x": 2, "y": []}]"#, None);
         assert!(!overlaps(&fields.unwrap()).unwrap());
-    }
-
-    #[test]
-    fn shared_rows_overlap() {
-        let a = Array::from_starts_lengths(vec![3.0, 2.0, 1.0], &[0u32, 1], &[2u32, 2]).unwrap();
-        assert!(overlaps(&a).unwrap());
-        // Out of order but disjoint: no overlap.
-        let b = Array::from_starts_lengths(vec![3.0, 2.0, 1.0], &[2u32, 0], &[1u32, 2]).unwrap();
-        assert!(!overlaps(&b).unwrap());
-        // A repeated row, and a repeated empty row (which nothing writes).
-        let x = Array::from_json("[[1, 2], [3, 4], []]", None).unwrap();
-        let i = Array::from_vec(vec![0i64, 0]);
-        assert!(overlaps(&x.take(&i, Some(0), Default::default()).unwrap()).unwrap());
-        let e = Array::from_vec(vec![2i64, 2]);
-        assert!(!overlaps(&x.take(&e, Some(0), Default::default()).unwrap()).unwrap());
-        // Inner rows shared across distinct outer rows.
-        let n = Array::from_json("[[[1, 2]], [[3]]]", None).unwrap();
-        let both = n.take(&i, Some(0), Default::default()).unwrap();
-        assert!(overlaps(&both).unwrap());
-        // A compact copy does not overlap.
-        let copy = both.cast(both.ty(), ErrorMode::NoCheck).unwrap();
-        assert!(!overlaps(&copy).unwrap());
     }
 }

@@ -4,7 +4,7 @@
 
 use dynd_types::Scalar;
 
-use crate::assign::convert::{Convert, ErrorMode, Fail, Num};
+use crate::convert::{Convert, ErrorMode, Fail, Num};
 use crate::element::{Complex, F16};
 
 /// Bytes of a value, native endian.
@@ -61,7 +61,7 @@ impl<T: Bytes + Copy> Bytes for Complex<T> {
 
 /// Writes `n` as a value of the numeric scalar `s` into `out` (at least
 /// `s.size()` bytes).
-pub(crate) fn write_num(s: Scalar, n: Num, mode: ErrorMode, out: &mut [u8]) -> Result<(), Fail> {
+pub fn write_num(s: Scalar, n: Num, mode: ErrorMode, out: &mut [u8]) -> Result<(), Fail> {
     with_numeric!(s, T => {
         let v = <T as Convert>::from_num(n, mode)?;
         let size = s.size();
@@ -71,6 +71,6 @@ pub(crate) fn write_num(s: Scalar, n: Num, mode: ErrorMode, out: &mut [u8]) -> R
 }
 
 /// Reads a value of the numeric scalar `s` from `bytes`.
-pub(crate) fn read_num(s: Scalar, bytes: &[u8]) -> Num {
+pub fn read_num(s: Scalar, bytes: &[u8]) -> Num {
     with_numeric!(s, T => <T as Bytes>::get(&bytes[..s.size()]).to_num(), unreachable!("not a numeric scalar"))
 }

@@ -20,6 +20,8 @@
 
 use std::sync::Arc;
 
+use dynd_types::{Dim, Type, TypeKind};
+
 use crate::memory::MemoryBlock;
 
 /// The arrmeta record of one level of a type.
@@ -103,6 +105,23 @@ impl Arrmeta {
         (dims, m)
     }
 
+    /// The innermost `var` level under fixed levels only: its values
+    /// block, offset, element stride and element arrmeta.
+    #[allow(clippy::type_complexity)]
+    pub fn innermost_var(&self) -> Option<(&Arc<MemoryBlock>, usize, isize, &Arrmeta)> {
+        match self {
+            Arrmeta::Fixed { element, .. } => element.innermost_var(),
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                element,
+                ..
+            } => Some((values, *offset, *stride, element)),
+            _ => None,
+        }
+    }
+
     /// The size and stride of a fixed dimension record.
     pub fn as_fixed(&self) -> Option<(usize, isize, &Arrmeta)> {
         match self {
@@ -121,7 +140,7 @@ pub const PAIR_SIZE: usize = 16;
 
 /// Reads a (start, length) pair.
 #[inline]
-pub(crate) fn read_pair(bytes: &[u8]) -> (u64, u64) {
+pub fn read_pair(bytes: &[u8]) -> (u64, u64) {
     let mut a = [0u8; 8];
     let mut b = [0u8; 8];
     a.copy_from_slice(&bytes[..8]);
@@ -131,7 +150,28 @@ pub(crate) fn read_pair(bytes: &[u8]) -> (u64, u64) {
 
 /// Writes a (start, length) pair.
 #[inline]
-pub(crate) fn write_pair(out: &mut [u8], start: u64, len: u64) {
+pub fn write_pair(out: &mut [u8], start: u64, len: u64) {
     out[..8].copy_from_slice(&start.to_ne_bytes());
     out[8..16].copy_from_slice(&len.to_ne_bytes());
+}
+
+/// A type's dimension levels, each with its arrmeta record, outermost
+/// first.
+pub type Levels<'a> = smallvec::SmallVec<[(&'a Dim, &'a Arrmeta); 8]>;
+
+/// The dimension levels of `ty` with their records in `meta`, and the
+/// element type and record under them.
+pub fn levels<'a>(ty: &'a Type, meta: &'a Arrmeta) -> (Levels<'a>, &'a Type, &'a Arrmeta) {
+    let mut out = Levels::new();
+    let (mut t, mut m) = (ty, meta);
+    while let TypeKind::Dim(dim, element) = t.kind() {
+        let next = match m {
+            Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => element,
+            _ => break,
+        };
+        out.push((dim, m));
+        t = element;
+        m = next;
+    }
+    (out, t, m)
 }

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use dynd_types::{can_cast_safely, Scalar, ScalarCategory};
+use dynd_types::{can_cast_safely, KernelError, KernelErrorKind, Scalar, ScalarCategory, Type};
 
 use crate::element::{Complex, Element, F16};
 
@@ -68,11 +68,16 @@ impl FromStr for ErrorMode {
 
 /// Any numeric value, exactly.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Num {
+pub enum Num {
+    /// A `bool`.
     Bool(bool),
+    /// A signed integer, or an unsigned one up to `i128::MAX`.
     Int(i128),
+    /// An unsigned integer above `i128::MAX`.
     UInt(u128),
+    /// A real float (`float16` and `float32` widen exactly).
     Float(f64),
+    /// A complex value: real and imaginary parts.
     Complex(f64, f64),
 }
 
@@ -93,7 +98,7 @@ impl fmt::Display for Num {
 
 /// A float in at most a line: plain notation for moderate magnitudes,
 /// scientific beyond (`1e300`, not three hundred digits).
-pub(crate) struct Short(pub(crate) f64);
+pub struct Short(pub f64);
 
 impl fmt::Display for Short {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -108,15 +113,24 @@ impl fmt::Display for Short {
 
 /// Why a conversion failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fail {
+pub enum Fail {
+    /// The value is out of the destination's range.
     Overflow,
+    /// A fractional (or imaginary) part would be lost.
     Fractional,
+    /// The destination cannot hold the value exactly.
     Inexact,
 }
 
 /// A numeric element that converts through `Num`.
-pub(crate) trait Convert: Element {
+pub trait Convert: Element {
+    /// The value, exactly.
     fn to_num(self) -> Num;
+    /// The value as `Self`, with `mode`'s checks.
+    ///
+    /// # Errors
+    ///
+    /// The check that failed.
     fn from_num(n: Num, mode: ErrorMode) -> Result<Self, Fail>;
 }
 
@@ -327,4 +341,31 @@ pub fn is_lossless(src: Scalar, dst: Scalar) -> bool {
         }
         _ => false,
     }
+}
+
+/// The strings that mean NA when parsed into an option type.
+pub fn is_na_text(text: &[u8]) -> bool {
+    matches!(text, b"NA" | b"null" | b"")
+}
+
+/// The kernel error for a value that failed to convert from `src` to
+/// `dst` under `mode` (`value` is its text).
+pub fn fail_error(
+    fail: Fail,
+    value: String,
+    src: Scalar,
+    dst: Scalar,
+    mode: ErrorMode,
+) -> KernelError {
+    let (src, dst) = (Type::from(src), Type::from(dst));
+    KernelError::new(match fail {
+        Fail::Overflow => KernelErrorKind::Overflow { value, src, dst },
+        Fail::Fractional => KernelErrorKind::Fractional {
+            value,
+            src,
+            dst,
+            mode: mode.name(),
+        },
+        Fail::Inexact => KernelErrorKind::Inexact { value, src, dst },
+    })
 }

@@ -5,19 +5,20 @@ use smallvec::SmallVec;
 
 use dynd_types::{Dim, Type};
 
-use super::*;
 use crate::array::Array;
 use crate::arrmeta::Arrmeta;
+use crate::arrmeta::Levels;
 use crate::error::{Error, KernelError, KernelErrorKind};
+use crate::loops::INLINE_ARGS;
 
 /// One argument's row at a level: its length, and element `j` at byte
 /// `base + j * stride` of `data`.
-pub(super) type Row<'a> = (usize, &'a [u8], isize, isize);
+pub(crate) type Row<'a> = (usize, &'a [u8], isize, isize);
 
 /// Where one argument is while the result's structure is walked: its
 /// remaining levels, and the bytes and offset of its current element.
 #[derive(Clone, Copy)]
-pub(super) struct ArgAt<'a> {
+pub(crate) struct ArgAt<'a> {
     levels: &'a [(&'a Dim, &'a Arrmeta)],
     data: &'a [u8],
     offset: isize,
@@ -55,7 +56,7 @@ impl<'a> ArgAt<'a> {
 type ArgsAt<'a> = SmallVec<[Option<ArgAt<'a>>; INLINE_ARGS]>;
 
 /// The output levels' element sizes and the values being built for var levels.
-pub(super) struct Alloc {
+pub(crate) struct Alloc {
     /// Per result level: `Some(element size)` for var levels.
     var_elem: Vec<Option<usize>>,
     /// Per result level: `Some(element size)` for fixed levels.
@@ -84,7 +85,7 @@ pub fn alloc_broadcast(ty: &Type, args: &[&Array]) -> Result<Array, Error> {
 /// As [`alloc_broadcast`], where the last `out_core` dimensions of `ty`
 /// and the last `arg_core[i]` of argument `i` are core dimensions (fixed,
 /// not broadcast): only the leading dimensions take part.
-pub(super) fn alloc_lifted(
+pub(crate) fn alloc_lifted(
     ty: &Type,
     out_core: usize,
     args: &[&Array],
@@ -141,7 +142,7 @@ pub(super) fn alloc_lifted(
         .enumerate()
         .map(|(i, a)| {
             let core = arg_core.get(i).copied().unwrap_or(0);
-            let mut l = levels(a.ty(), a.arrmeta());
+            let mut l = crate::arrmeta::levels(a.ty(), a.arrmeta()).0;
             l.truncate(l.len().saturating_sub(core));
             l
         })

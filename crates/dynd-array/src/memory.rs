@@ -119,7 +119,7 @@ impl MemoryBlock {
     /// module's, the block is kept on this thread for reuse while there is
     /// room; otherwise it is dropped here (a large block's drop keeps it in
     /// the process's cache).
-    pub(crate) fn recycle(block: Arc<MemoryBlock>) {
+    pub fn recycle(block: Arc<MemoryBlock>) {
         let (spares, max) = match block.owner {
             Owner::Inline => (&SPARE, SPARE_MAX),
             Owner::Allocated(layout) if layout.size() < REUSE_MIN && block.writable => {
@@ -165,7 +165,7 @@ impl MemoryBlock {
 
     /// The address of the first byte for writing, if `block` is its
     /// memory's only reference and writable (for a fresh array's writes).
-    pub(crate) fn unique_ptr(block: &Arc<MemoryBlock>) -> Option<*mut u8> {
+    pub fn unique_ptr(block: &Arc<MemoryBlock>) -> Option<*mut u8> {
         // Plain loads instead of `Arc::get_mut`'s compare-and-swap: the
         // caller holds the only reference mutably (through its array), so
         // no reference can appear while the address is used, and the
@@ -182,7 +182,7 @@ impl MemoryBlock {
 
 /// The number of elements of a shape, or [`Error::Size`] if the product
 /// overflows.
-pub(crate) fn checked_count(shape: impl IntoIterator<Item = usize>) -> Result<usize, Error> {
+pub fn checked_count(shape: impl IntoIterator<Item = usize>) -> Result<usize, Error> {
     let shape: Vec<usize> = shape.into_iter().collect();
     shape
         .iter()
@@ -195,7 +195,7 @@ pub(crate) fn checked_count(shape: impl IntoIterator<Item = usize>) -> Result<us
 
 /// `count` zeroed items of `size` bytes in a `Vec<u8>`, or [`Error::Alloc`]
 /// (never an abort).
-pub(crate) fn try_zeroed(count: usize, size: usize) -> Result<Vec<u8>, Error> {
+pub fn try_zeroed(count: usize, size: usize) -> Result<Vec<u8>, Error> {
     let bytes = count
         .checked_mul(size)
         .ok_or_else(|| Error::alloc(count as u128 * size as u128))?;
@@ -284,7 +284,7 @@ impl MemoryBlock {
     /// by an earlier block), for a caller that writes every byte before
     /// the block is read: the bytes are initialised, so this is safe, but
     /// what a byte holds until then is not meaningful.
-    pub(crate) fn for_overwrite(len: usize) -> Result<Arc<MemoryBlock>, Error> {
+    pub fn for_overwrite(len: usize) -> Result<Arc<MemoryBlock>, Error> {
         MemoryBlock::allocate(len, false)
     }
 
@@ -359,7 +359,7 @@ impl MemoryBlock {
     }
 
     /// A block holding a copy of `bytes`, or [`Error::Alloc`].
-    pub(crate) fn try_from_bytes(bytes: &[u8]) -> Result<Arc<MemoryBlock>, Error> {
+    pub fn try_from_bytes(bytes: &[u8]) -> Result<Arc<MemoryBlock>, Error> {
         let mut block = MemoryBlock::for_overwrite(bytes.len())?;
         if let Some(b) = Arc::get_mut(&mut block) {
             b.bytes_mut().copy_from_slice(bytes);
@@ -406,9 +406,7 @@ impl MemoryBlock {
 
     /// The `Vec<T>` a block made by [`MemoryBlock::from_vec`] holds, if
     /// `block` is its only reference; the block back otherwise.
-    pub(crate) fn into_vec<T: Element>(
-        block: Arc<MemoryBlock>,
-    ) -> Result<Vec<T>, Arc<MemoryBlock>> {
+    pub fn into_vec<T: Element>(block: Arc<MemoryBlock>) -> Result<Vec<T>, Arc<MemoryBlock>> {
         let mut b = Arc::try_unwrap(block)?;
         match std::mem::replace(&mut b.owner, Owner::Empty) {
             Owner::External(owner) => match owner.downcast::<Vec<T>>() {
@@ -429,7 +427,7 @@ impl MemoryBlock {
     /// A read-only block over an Arrow buffer's bytes, without copying
     /// them; the block keeps the buffer (one reference to its memory).
     #[cfg(feature = "arrow")]
-    pub(crate) fn from_arrow_buffer(buffer: arrow_buffer::Buffer) -> Arc<MemoryBlock> {
+    pub fn from_arrow_buffer(buffer: arrow_buffer::Buffer) -> Arc<MemoryBlock> {
         let (ptr, len) = (buffer.as_ptr() as *mut u8, buffer.len());
         // The bytes live on the heap behind the buffer's own reference
         // count: moving the buffer into the block does not move them.
@@ -474,7 +472,7 @@ impl MemoryBlock {
     /// # Panics
     ///
     /// If the block is not writable (callers check [`Self::is_writable`]).
-    pub(crate) fn as_mut_ptr(&mut self) -> *mut u8 {
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
         assert!(self.writable, "write to a read-only memory block");
         self.base()
     }
@@ -493,7 +491,7 @@ impl MemoryBlock {
     /// # Panics
     ///
     /// If the block is not writable.
-    pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
         let len = self.len;
         // SAFETY: as in `bytes`, and `&mut self` is exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.as_mut_ptr(), len) }

@@ -5,7 +5,7 @@ use dynd_types::Encoding;
 
 /// Why text does not fit a fixed string.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum FitError {
+pub enum FitError {
     /// More code units than the size.
     TooLong { units: usize, size: usize },
     /// A character the encoding cannot hold (non-ASCII in `ascii`).
@@ -29,7 +29,7 @@ impl std::fmt::Display for FitError {
 /// Writes `text` into `out` (`size` code units of `enc`), zero-padding the
 /// rest. With `truncate`, text that is too long is cut at a character
 /// boundary and unencodable characters become `?`; otherwise both are errors.
-pub(crate) fn encode(
+pub fn encode(
     text: &str,
     enc: Encoding,
     size: usize,
@@ -81,7 +81,7 @@ pub(crate) fn encode(
 }
 
 /// The text of a fixed string element (up to the zero padding).
-pub(crate) fn decode(bytes: &[u8], enc: Encoding) -> String {
+pub fn decode(bytes: &[u8], enc: Encoding) -> String {
     match enc {
         Encoding::Ascii | Encoding::Utf8 => {
             let end = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());

@@ -37,7 +37,7 @@ use dynd_types::Type;
 
 use crate::array::Array;
 use crate::element::Element;
-use crate::value::IntoArray;
+use crate::into_array::IntoArray;
 use crate::Error;
 
 /// A binary arithmetic operator.
@@ -156,7 +156,7 @@ pub enum Expr<'a> {
     /// A function applied to any number of operands.
     Call(Function, Vec<Expr<'a>>),
     /// The operand's elements converted to a data type (checked as
-    /// [`Array::cast`] with fractional errors).
+    /// `ArrayOps::cast` (in the kernels) with fractional errors).
     Cast(Type, Box<Expr<'a>>),
 }
 
