@@ -29,12 +29,35 @@
 //! printer ([`Type::parse`], `Display`), [`pattern`] matching and
 //! substitution, [`broadcast`]ing, [`promote`]ion, and the [data and
 //! arrmeta layouts](layout) of concrete types.
+//!
+//! ## Layering
+//!
+//! A module imports only from floors below its own (checked by the
+//! workspace's `tests/layering.rs`). The type model (`ty`) knows nothing
+//! of errors; what a match binds and the problems errors carry sit
+//! between it and [`Error`]; everything that can fail sits above.
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 11 | `serde_impl` |
+//! | 10 | `pattern` |
+//! | 9 | `broadcast`, `print` |
+//! | 8 | `promote` |
+//! | 7 | `make` |
+//! | 6 | `parse`, `layout` |
+//! | 5 | `error` |
+//! | 4 | `problems` |
+//! | 3 | `bindings` |
+//! | 2 | `ty` |
+//! | 1 | `scalar` |
 
 #![forbid(unsafe_code)]
 
+mod bindings;
 mod broadcast;
 mod error;
 pub mod layout;
+mod make;
 mod parse;
 pub mod pattern;
 mod print;
@@ -45,11 +68,12 @@ mod scalar;
 pub mod serde_impl;
 mod ty;
 
+pub use bindings::{Binding, Bindings, Mismatch};
 pub use broadcast::{broadcast, broadcast_dim, broadcast_dim_lists, BroadcastMode};
 pub use error::{excerpt, Error, KernelError, KernelErrorKind, ParseError, ParseErrorKind};
 pub use layout::{ArrmetaLayout, DataLayout};
 pub use parse::{is_typevar_name, similar_names, MAX_DEPTH};
-pub use pattern::{Binding, Bindings, Mismatch, ResolveError};
+pub use pattern::ResolveError;
 pub use problems::{
     ArrowProblem, LayoutProblem, OffsetsProblem, SignatureProblem, TypeRule, ValueProblem,
 };

@@ -7,6 +7,7 @@
 //! power can expand without bound.
 
 use std::collections::HashSet;
+use std::str::FromStr;
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::scalar::Scalar;
@@ -864,5 +865,32 @@ impl<'a> Parser<'a> {
         self.bump();
         self.leave();
         Ok(Type::from_kind_unchecked(TypeKind::Struct(s)))
+    }
+}
+
+impl Type {
+    /// Parses a datashape. Same as `text.parse::<Type>()`.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] with the byte offset, line and column of the problem.
+    pub fn parse(text: &str) -> Result<Type, ParseError> {
+        parse(text)
+    }
+}
+
+impl FromStr for Type {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Type, ParseError> {
+        Type::parse(text)
+    }
+}
+
+impl TryFrom<&str> for Type {
+    type Error = ParseError;
+
+    fn try_from(text: &str) -> Result<Type, ParseError> {
+        Type::parse(text)
     }
 }
