@@ -391,13 +391,7 @@ fn crates() -> Vec<(&'static str, PathBuf)> {
 
 /// Crates whose floors are not written down yet: their cycles and missing
 /// floors are printed but do not fail the test. Issue 35 empties this list.
-const PENDING: &[&str] = &[
-    "dynd-arrfunc",
-    "dynd-macros",
-    "dynd",
-    "dynd-cli",
-    "dynd-datafusion",
-];
+const PENDING: &[&str] = &["dynd-arrfunc"];
 
 #[test]
 fn no_import_runs_back_up() {

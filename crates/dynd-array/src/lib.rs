@@ -37,6 +37,8 @@
 //! | 2 | `memory`, `convert` |
 //! | 1 | `error`, `element`, `fixed_string`, `offsets` |
 
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 /// Runs `$body` with `$t` the Rust type of the numeric scalar `$s`, or

@@ -16,6 +16,8 @@
 //! Signature matching, promotion and broadcasting of types live in the type
 //! layer ([`types`]); kernels and arrays in [`kernels`].
 
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 #![forbid(unsafe_code)]
 
 pub mod arrays;

@@ -19,7 +19,15 @@
 //! `{"ok": true, ...}` on success, `{"ok": false, "error": "...", "offset": N}`
 //! on failure (with exit status 1). Without `--json`, results go to stdout
 //! and errors, with a caret under the problem, to stderr.
+//!
+//! ## Layering
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 1 | `eval` |
 
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 #![forbid(unsafe_code)]
 
 use dynd::nd::ArrayOps;

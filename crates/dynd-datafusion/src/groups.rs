@@ -12,7 +12,7 @@ use datafusion::common::{DataFusionError, Result, ScalarValue};
 use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 use dynd::func::Accumulator as DyndAccumulator;
 
-use crate::aggregate::State;
+use crate::state::State;
 
 /// A reduction of `f64` values by a small state: what a group holds.
 pub(crate) trait Kernel: Send + Sync + 'static {

@@ -53,6 +53,26 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! ## Layering
+//!
+//! A module imports only from floors below its own (checked by the main
+//! workspace's `tests/layering.rs`):
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 4 | `files`, `ballista` |
+//! | 3 | `aggregate` |
+//! | 2 | `scalar`, `groups` |
+//! | 1 | `types`, `state` |
+
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
+
+// The `dynd-sql` binary's own dependencies (a package has no
+// binary-only dependencies).
+use clap as _;
+use tokio as _;
 
 mod aggregate;
 #[cfg(feature = "ballista")]
@@ -60,6 +80,7 @@ pub mod ballista;
 pub mod files;
 mod groups;
 mod scalar;
+mod state;
 mod types;
 
 use std::collections::BTreeSet;
@@ -72,8 +93,9 @@ use datafusion::logical_expr::{AggregateUDF, AggregateUDFImpl, ScalarUDF, Scalar
 use datafusion::prelude::SessionContext;
 use dynd::func::{builtins, Callable, ReductionKind};
 
-pub use aggregate::{accumulator_udaf, aggregate_udf, DyndAggregate, State, StateValue};
+pub use aggregate::{accumulator_udaf, aggregate_udf, DyndAggregate};
 pub use scalar::{row_reduction_udf, scalar_udf, DyndScalarUdf};
+pub use state::{State, StateValue};
 
 /// The re-exported DataFusion, so a user's version matches this crate's.
 pub use datafusion;

@@ -39,6 +39,8 @@
 //! | 2 | `loops` |
 //! | 1 | `kernel` |
 
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod alloc;

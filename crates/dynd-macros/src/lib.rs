@@ -7,6 +7,15 @@
 //! let t = dynd::datashape!("var * ?int32");
 //! assert_eq!(t.to_string(), "var * ?int32");
 //! ```
+//!
+//! ## Layering
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 1 | `elemental` |
+
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 
 use proc_macro::TokenStream;
 use quote::quote_spanned;

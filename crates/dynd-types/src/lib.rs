@@ -51,6 +51,8 @@
 //! | 2 | `ty` |
 //! | 1 | `scalar` |
 
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 #![forbid(unsafe_code)]
 
 mod bindings;

@@ -60,7 +60,20 @@
 //! serial.
 //!
 //! [rayon]: https://docs.rs/rayon
+//!
+//! # Layering
+//!
+//! The facade's modules re-export the inner crates; the typed entry points
+//! sit under them (checked by the workspace's `tests/layering.rs`):
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 3 | `prelude`, `__private` |
+//! | 2 | `ndt`, `nd`, `func` |
+//! | 1 | `typed` |
 
+// A dependency nobody uses cannot linger (CI denies warnings).
+#![cfg_attr(not(test), warn(unused_crate_dependencies))]
 #![forbid(unsafe_code)]
 
 mod typed;

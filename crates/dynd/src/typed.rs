@@ -9,10 +9,10 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use crate::func::{builtins, Callable};
-use crate::nd::expr::ScalarOperand;
-use crate::nd::Array;
-use crate::Error;
+use dynd_array::expr::{Expr, ScalarOperand};
+use dynd_array::Array;
+use dynd_arrfunc::{builtins, Callable, Eval};
+use dynd_types::Error;
 
 /// The builtin `name`, looked up on first use.
 fn handle(cell: &'static OnceLock<Callable>, name: &str) -> &'static Callable {
@@ -440,7 +440,7 @@ reductions!(
         /// # Errors
         ///
         /// As [`Eval::eval_into`](crate::func::Eval::eval_into).
-        fn assign_expr(&mut self, e: &crate::nd::expr::Expr<'_>) -> Result<(), Error>;
+        fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error>;
     }
     impl {
         fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
@@ -466,8 +466,8 @@ reductions!(
             handle(&CELL, "sorted").call_kw(&[self], &[("axis", &axis)])
         }
 
-        fn assign_expr(&mut self, e: &crate::nd::expr::Expr<'_>) -> Result<(), Error> {
-            crate::func::Eval::eval_into(e, self)
+        fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error> {
+            Eval::eval_into(e, self)
         }
     }
 );
