@@ -120,6 +120,13 @@ fn surface() -> (String, Vec<String>) {
             }
         }
     }
+    // The typed functions made from the builtins' table: one per
+    // elementwise builtin of one or two arrays.
+    for b in dynd::func::builtins::handles() {
+        if let dynd::func::builtins::Kind::Elementwise(1 | 2, _) = b.kind() {
+            out.push(format!("fn dynd::func::{}  [generated]", b.name()));
+        }
+    }
     out.sort();
     out.dedup();
     (out.join("\n") + "\n", globs)

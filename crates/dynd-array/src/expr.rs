@@ -71,6 +71,41 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// Every binary operator.
+    pub const ALL: [BinaryOp; 12] = [
+        BinaryOp::Add,
+        BinaryOp::Subtract,
+        BinaryOp::Multiply,
+        BinaryOp::Divide,
+        BinaryOp::Remainder,
+        BinaryOp::Power,
+        BinaryOp::Equal,
+        BinaryOp::NotEqual,
+        BinaryOp::Less,
+        BinaryOp::LessEqual,
+        BinaryOp::Greater,
+        BinaryOp::GreaterEqual,
+    ];
+
+    /// The infix symbol (`+`, `%`, `**`, `<=`, …), as the `dynd` tool's
+    /// expressions write it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Subtract => "-",
+            BinaryOp::Multiply => "*",
+            BinaryOp::Divide => "/",
+            BinaryOp::Remainder => "%",
+            BinaryOp::Power => "**",
+            BinaryOp::Equal => "==",
+            BinaryOp::NotEqual => "!=",
+            BinaryOp::Less => "<",
+            BinaryOp::LessEqual => "<=",
+            BinaryOp::Greater => ">",
+            BinaryOp::GreaterEqual => ">=",
+        }
+    }
+
     /// The name of the builtin callable that computes it.
     pub fn name(self) -> &'static str {
         match self {

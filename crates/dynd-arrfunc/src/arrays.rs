@@ -324,3 +324,91 @@ fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, Error> {
         })?;
     Ok(v)
 }
+
+/// A datashape given as a string argument.
+fn type_arg(name: &str, i: usize, a: &Array) -> Result<Type, Error> {
+    match a.to_value() {
+        dynd_kernels::Value::Str(text) => {
+            Ok(text.parse::<Type>().map_err(dynd_types::Error::from)?)
+        }
+        _ => Err(Error::ArgumentValue {
+            name: name.into(),
+            arg: i,
+            expected: "a datashape string",
+            value: a.to_string().into(),
+            ty: a.ty().clone(),
+            note: None,
+        }),
+    }
+}
+
+/// The constructors and the cast: callables over whole arrays whose result
+/// type is an argument's value.
+pub(crate) fn constructors() -> Vec<(&'static str, Callable)> {
+    let build = |name: &'static str,
+                 sig: &str,
+                 kw: Vec<Keyword>,
+                 f: fn(&[&Array], &Kwargs<'_>) -> Result<Array, Error>| {
+        let c = Callable::function(name, sig, kw, f)
+            .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
+        (name, c)
+    };
+    vec![
+        build(
+            "cast",
+            checked_signature!("(Any, string, errmode: ?string) -> Any"),
+            vec![Keyword::optional(
+                "errmode",
+                Scalar::String,
+                Array::from_value(&dynd_kernels::Value::Str("fractional".into()), None)
+                    .unwrap_or_else(|e| unreachable!("a string array: {e}")),
+            )],
+            |args, kw| {
+                let target = type_arg("cast", 1, args[1])?;
+                let mode: ErrorMode = match kw.string("errmode")? {
+                    Some(m) => m.parse().map_err(|_| Error::KeywordValue {
+                        name: "cast".into(),
+                        keyword: "errmode".into(),
+                        expected: "an error mode (nocheck, overflow, fractional or inexact)".into(),
+                        found: format!("'{m}'"),
+                    })?,
+                    None => ErrorMode::Fractional,
+                };
+                // A data type keeps the argument's dimensions.
+                let target = if target.is_dim() {
+                    target
+                } else {
+                    let (dims, _) = args[0].ty().split_dims();
+                    Type::with_dims(dims.into_iter().cloned(), target)?
+                };
+                args[0].cast(&target, mode)
+            },
+        ),
+        build(
+            "zeros",
+            checked_signature!("(string) -> Any"),
+            vec![],
+            |args, _| Array::zeros(&type_arg("zeros", 0, args[0])?),
+        ),
+        build(
+            "ones",
+            checked_signature!("(string) -> Any"),
+            vec![],
+            |args, _| {
+                let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;
+                a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)?;
+                Ok(a)
+            },
+        ),
+        build(
+            "full",
+            checked_signature!("(string, Any) -> Any"),
+            vec![],
+            |args, _| {
+                let mut a = Array::zeros(&type_arg("full", 0, args[0])?)?;
+                a.assign(args[1], ErrorMode::Fractional)?;
+                Ok(a)
+            },
+        ),
+    ]
+}

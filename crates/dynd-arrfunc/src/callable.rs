@@ -335,12 +335,8 @@ pub enum ReductionKind {
     Counts,
 }
 
-/// An empty resolution cache for a new callable. Making a callable also
-/// installs the evaluation of expressions passed where arrays are expected
-/// (see [`crate::eval`]): an expression can only call callables, so one
-/// exists before any expression is evaluated.
+/// An empty resolution cache for a new callable.
 fn new_cache() -> Arc<Mutex<Resolutions>> {
-    crate::eval::install();
     Arc::default()
 }
 

@@ -1,7 +1,7 @@
 //! Evaluating expressions: [`Eval`], fused into one pass over the result.
 
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
@@ -12,7 +12,9 @@ use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
 use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
 
+use crate::builtin::Operator;
 use crate::callable::{Body, Callable};
+use crate::elementwise::{for_operator, DIVIDE, SQRT, WHERE};
 use crate::error::Error;
 
 impl ExprFunction for Callable {
@@ -64,64 +66,24 @@ pub fn select<'a>(
     x: impl Into<Expr<'a>>,
     y: impl Into<Expr<'a>>,
 ) -> Expr<'a> {
-    builtin("where").expr([cond.into(), x.into(), y.into()])
+    WHERE.callable().expr([cond.into(), x.into(), y.into()])
 }
 
 /// Installs [`Eval::eval`] as the evaluation of expressions passed where
-/// an array is expected (`impl IntoArray for Expr`).
-pub(crate) fn install() {
+/// an array is expected (`impl IntoArray for Expr`): the registry does on
+/// a lookup, and the facade when it makes an `#[elemental]` fn's callable
+/// (whose `call` takes expressions).
+#[doc(hidden)]
+pub fn install() {
     dynd_kernels::expr::set_evaluator(|e| e.eval());
 }
 
-/// A builtin the operators call, looked up once.
-fn builtin(name: &'static str) -> &'static Callable {
-    static OPS: OnceLock<Vec<(&'static str, Callable)>> = OnceLock::new();
-    let ops = OPS.get_or_init(|| {
-        [
-            "add",
-            "subtract",
-            "multiply",
-            "divide",
-            "remainder",
-            "power",
-            "equal",
-            "not_equal",
-            "less",
-            "less_equal",
-            "greater",
-            "greater_equal",
-            "negative",
-            "where",
-            "sum",
-            "mean",
-            "min",
-            "max",
-            "std",
-            "var",
-            "sqrt",
-            "divide",
-            "count",
-        ]
-        .into_iter()
-        .map(|n| {
-            let c =
-                crate::builtins::get(n).unwrap_or_else(|e| unreachable!("{n} is a builtin: {e}"));
-            (n, c)
-        })
-        .collect()
-    });
-    match ops.iter().find(|(n, _)| *n == name) {
-        Some((_, c)) => c,
-        None => unreachable!("{name} is one of the operators' builtins"),
-    }
-}
-
 fn binary(op: BinaryOp) -> &'static Callable {
-    builtin(op.name())
+    for_operator(Operator::Binary(op)).callable()
 }
 
 fn unary(op: UnaryOp) -> &'static Callable {
-    builtin(op.name())
+    for_operator(Operator::Unary(op)).callable()
 }
 
 /// A node's callable and its arguments.
@@ -293,7 +255,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn mean(&self) -> Result<Array, Error> {
-        self.reduce(builtin("mean"), &[])
+        self.reduce(crate::reductions::get("mean"), &[])
     }
 
     /// The least element (the builtin `min`; see [`Eval::reduce`]).
@@ -302,7 +264,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no least element).
     fn min(&self) -> Result<Array, Error> {
-        self.reduce(builtin("min"), &[])
+        self.reduce(crate::reductions::get("min"), &[])
     }
 
     /// The greatest element (the builtin `max`; see [`Eval::reduce`]).
@@ -311,7 +273,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no greatest element).
     fn max(&self) -> Result<Array, Error> {
-        self.reduce(builtin("max"), &[])
+        self.reduce(crate::reductions::get("max"), &[])
     }
 
     /// The standard deviation of every element (the builtin `std`, `ddof`
@@ -321,7 +283,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn std(&self) -> Result<Array, Error> {
-        self.reduce(builtin("std"), &[])
+        self.reduce(crate::reductions::get("std"), &[])
     }
 
     /// [`Eval::reduce`] without its fallback: `None` when the reduction is
@@ -641,7 +603,7 @@ impl Eval for Expr<'_> {
     }
 
     fn sum(&self) -> Result<Array, Error> {
-        self.reduce(builtin("sum"), &[])
+        self.reduce(crate::reductions::get("sum"), &[])
     }
 
     fn reduce(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Result<Array, Error> {
@@ -811,7 +773,7 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
             Mode::Moments
         }
         (true, K::Combines) => Mode::Combine(r.clone()),
-        (true, K::Counts) => Mode::Combine(builtin("sum").clone()),
+        (true, K::Counts) => Mode::Combine(crate::reductions::get("sum").clone()),
         (true, _) => return None,
     };
     // `initial` folds in once per group: where a group lies in one part,
@@ -872,16 +834,22 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
             smallvec::smallvec![(r, k)]
         }
         Mode::RowSums => {
-            smallvec::smallvec![(builtin("sum"), smallvec::smallvec![("axis", &last)])]
+            smallvec::smallvec![(
+                crate::reductions::get("sum"),
+                smallvec::smallvec![("axis", &last)]
+            )]
         }
         Mode::PartialSums => smallvec::smallvec![
-            (builtin("sum"), SmallVec::new()),
-            (builtin("count"), SmallVec::new())
+            (crate::reductions::get("sum"), SmallVec::new()),
+            (crate::reductions::get("count"), SmallVec::new())
         ],
         Mode::Moments => {
             let mut k = axis_kw.clone();
             k.push(("keepdims", &keep));
-            smallvec::smallvec![(builtin("mean"), k.clone()), (builtin("var"), k)]
+            smallvec::smallvec![
+                (crate::reductions::get("mean"), k.clone()),
+                (crate::reductions::get("var"), k)
+            ]
         }
     };
     let part = |k: usize| -> Option<SmallVec<[Array; 2]>> {
@@ -960,7 +928,7 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
                 .map(|v| v[1].get::<i64>(&[]).ok())
                 .sum::<Option<i64>>()?;
             let n = Array::from_scalar(count as f64);
-            return builtin("divide").call(&[&Array::from_scalar(s), &n]).ok();
+            return DIVIDE.callable().call(&[&Array::from_scalar(s), &n]).ok();
         }
         Mode::Moments => {
             return moments_combined(&results, &axes, &dims, rows, n, keepdims, kw, r.name());
@@ -1051,7 +1019,7 @@ fn moments_combined(
         (&m2 * f64::NAN).eval().ok()?
     };
     let out = if name == "std" {
-        builtin("sqrt").call(&[&var]).ok()?
+        SQRT.callable().call(&[&var]).ok()?
     } else {
         var
     };

@@ -372,7 +372,7 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
     let mut x = x;
     if let Some(m) = mask {
         let identity = identity.unwrap_or_else(|| unreachable!("checked above"));
-        let masked = crate::builtins::WHERE.call(&[&m, &x, &identity])?;
+        let masked = crate::elementwise::WHERE.call(&[&m, &x, &identity])?;
         if masked.shape() != x.shape() {
             return Err(Error::MaskShape {
                 name: name.into(),

@@ -15,14 +15,34 @@
 //!
 //! Signature matching, promotion and broadcasting of types live in the type
 //! layer ([`types`]); kernels and arrays in [`kernels`].
+//!
+//! ## Layering
+//!
+//! A module imports only from floors below its own (checked by the
+//! workspace's `tests/layering.rs`). The callable type knows nothing of
+//! the library; each builtin is one entry of a table ([`builtin`]); the
+//! registry that finds them by name is the top floor.
+//!
+//! | floor | modules |
+//! |---|---|
+//! | 8 | `builtins` |
+//! | 7 | `fold`, `eval` |
+//! | 6 | `reductions` |
+//! | 5 | `elementwise` |
+//! | 4 | `builtin`, `arrays` |
+//! | 3 | `callable` |
+//! | 2 | `lifted` |
+//! | 1 | `error` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
 #![forbid(unsafe_code)]
 
 pub mod arrays;
+pub mod builtin;
 pub mod builtins;
 mod callable;
+mod elementwise;
 mod error;
 mod eval;
 pub mod fold;
@@ -31,7 +51,7 @@ pub mod reductions;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload, ReductionKind};
 pub use error::Error;
-pub use eval::{select, Eval};
+pub use eval::{install as install_evaluator, select, Eval};
 pub use lifted::resolve_lifted;
 
 /// The type layer this crate builds on.

@@ -47,8 +47,8 @@ use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
 use dynd_macros::checked_signature;
 use dynd_types::{Dim, Scalar, ScalarCategory, Type};
 
-use crate::builtins::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
 use crate::callable::{Callable, Keyword, Kwargs, ReductionKind};
+use crate::elementwise::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
 use crate::error::Error;
 
 /// What a reduction builtin computes.
@@ -775,4 +775,15 @@ fn variance(name: &str, root: bool, a: &Array, o: &Opts) -> Result<Array, Error>
         (_, true) => std_dev::<f64>(&x, &args, name)?,
     };
     restore(s, r)
+}
+
+/// The reduction builtin `name` (`sum`, `mean`, …), built once, for the
+/// expression evaluator's fused reductions.
+pub(crate) fn get(name: &str) -> &'static Callable {
+    static ALL: std::sync::OnceLock<Vec<(&'static str, Callable)>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(builtins);
+    match all.iter().find(|(n, _)| *n == name) {
+        Some((_, c)) => c,
+        None => unreachable!("{name} is a reduction builtin"),
+    }
 }

@@ -20,7 +20,9 @@
 //! `zeros("TYPE")`, `ones("TYPE")` and `full("TYPE", VALUE)`),
 //! `array(VALUE, "TYPE")` gives a literal an explicit type.
 
-use dynd::func::{builtins, Eval};
+use dynd::func::builtins::{self, Operator};
+use dynd::func::Eval;
+use dynd::nd::expr::BinaryOp;
 use dynd::nd::{Array, Value};
 use dynd::ndt::{BroadcastMode, Type};
 
@@ -60,23 +62,10 @@ enum Expr {
     },
 }
 
-/// The builtin an infix operator calls.
+/// The builtin an infix operator calls (the operators are `Expr`'s).
 fn operator(text: &str) -> Option<&'static str> {
-    Some(match text {
-        "+" => "add",
-        "-" => "subtract",
-        "*" => "multiply",
-        "/" => "divide",
-        "%" => "remainder",
-        "**" => "power",
-        "<" => "less",
-        "<=" => "less_equal",
-        ">" => "greater",
-        ">=" => "greater_equal",
-        "==" => "equal",
-        "!=" => "not_equal",
-        _ => return None,
-    })
+    let op = BinaryOp::ALL.into_iter().find(|op| op.symbol() == text)?;
+    Some(builtins::for_operator(Operator::Binary(op)).name())
 }
 
 /// A call of builtin `name` on `args`, as the operators make it.

@@ -183,12 +183,12 @@ pub mod nd {
 /// dimensions, core-dimension overloads (generalised ufuncs), overload
 /// resolution, and the builtin library (the `dynd-arrfunc` crate).
 pub mod func {
-    pub use crate::typed::{
-        abs, add, arctan2, cos, divide, equal, exp, floor_divide, greater, greater_equal, less,
-        less_equal, log, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
-        multiply, negative, not_equal, power, remainder, sin, sqrt, subtract, tan, ArrayExt, Axes,
-        ReduceOptions,
-    };
+    pub use crate::typed::{ArrayExt, Axes, ReduceOptions};
+
+    // A typed function for each elementwise builtin of one or two arrays
+    // (`add(&a, &b)`, `sin(&a)`), made from the builtins' table.
+    dynd_arrfunc::__elementwise_builtins!(crate::typed::elementwise_fns);
+
     #[doc(inline)]
     pub use dynd_arrfunc::{
         builtins, resolve_lifted, select, Body, Callable, Eval, Keyword, Kwargs, Overload,
@@ -376,6 +376,8 @@ pub mod __private {
     /// Only for overloads that take the same types or different numbers
     /// of arguments, which the macro rules out at compile time.
     pub fn callable(name: &str, overloads: Vec<Overload>) -> Callable {
+        // Its `call` takes expressions: their evaluation is installed.
+        dynd_arrfunc::install_evaluator();
         match Callable::new(name, overloads) {
             Ok(c) => c,
             Err(e) => panic!("#[elemental] emitted conflicting overloads: {e}"),

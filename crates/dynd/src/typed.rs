@@ -21,80 +21,49 @@ fn handle(cell: &'static OnceLock<Callable>, name: &str) -> &'static Callable {
     })
 }
 
-macro_rules! binary_fns {
-    ($a:literal, $b:literal; $($name:ident),* $(,)?) => {$(
-        #[doc = concat!("The builtin `", stringify!($name), "` of two arrays, elementwise with broadcasting.")]
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        #[doc = concat!("let (a, b) = (nd::array!", $a, ", nd::array!", $b, ");")]
-        #[doc = concat!("let r = dynd::func::", stringify!($name), "(&a, &b.reshape([2, 1])?)?;")]
-        #[doc = concat!("let by_name = builtins::get(\"", stringify!($name), "\")?.call(&[&a, &b.reshape([2, 1])?])?;")]
-        /// assert_eq!((r.ty(), r.to_json()), (by_name.ty(), by_name.to_json()));
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
+/// The typed free functions of the elementwise builtins (`func::add(&a,
+/// &b)`, `func::sin(&a)`), one per builtin of one or two arrays, made from
+/// the builtins' table (`dynd_arrfunc::__elementwise_builtins!` calls this
+/// with each entry): adding a builtin there adds its function here.
+macro_rules! elementwise_fns {
+    ($(($fname:ident, $handle:ident, $arity:tt))*) => {
+        $($crate::typed::elementwise_fn!($fname, $handle, $arity);)*
+    };
+}
+
+/// One typed function, by the builtin's arity (none for three arrays or
+/// core-dimension builtins, which go through the builtin's handle).
+macro_rules! elementwise_fn {
+    ($fname:ident, $handle:ident, 1) => {
+        #[doc = concat!("The builtin `", stringify!($fname), "` of each element (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for its signatures).")]
         ///
         /// # Errors
         ///
-        /// As [`Callable::call`]: no overload for the types, shapes that do
-        /// not broadcast, a value that does not fit.
-        pub fn $name(a: &Array, b: &Array) -> Result<Array, Error> {
-            static CELL: OnceLock<Callable> = OnceLock::new();
-            handle(&CELL, stringify!($name)).call(&[a, b])
+        /// As [`Callable::call`](crate::func::Callable::call): no overload
+        /// for the type.
+        pub fn $fname(a: &$crate::nd::Array) -> Result<$crate::nd::Array, $crate::Error> {
+            $crate::func::builtins::$handle.call(&[a])
         }
-    )*};
-}
-
-macro_rules! unary_fns {
-    ($a:literal; $($name:ident),* $(,)?) => {$(
-        #[doc = concat!("The builtin `", stringify!($name), "` of each element.")]
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        #[doc = concat!("let a = nd::array!", $a, ";")]
-        #[doc = concat!("let r = dynd::func::", stringify!($name), "(&a)?;")]
-        #[doc = concat!("let by_name = builtins::get(\"", stringify!($name), "\")?.call(&[&a])?;")]
-        /// assert_eq!((r.ty(), r.to_json()), (by_name.ty(), by_name.to_json()));
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
+    };
+    ($fname:ident, $handle:ident, 2) => {
+        #[doc = concat!("The builtin `", stringify!($fname), "` of two arrays, elementwise with broadcasting (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for its signatures).")]
         ///
         /// # Errors
         ///
-        /// As [`Callable::call`]: no overload for the type.
-        pub fn $name(a: &Array) -> Result<Array, Error> {
-            static CELL: OnceLock<Callable> = OnceLock::new();
-            handle(&CELL, stringify!($name)).call(&[a])
+        /// As [`Callable::call`](crate::func::Callable::call): no overload
+        /// for the types, shapes that do not broadcast, a value that does
+        /// not fit.
+        pub fn $fname(
+            a: &$crate::nd::Array,
+            b: &$crate::nd::Array,
+        ) -> Result<$crate::nd::Array, $crate::Error> {
+            $crate::func::builtins::$handle.call(&[a, b])
         }
-    )*};
+    };
+    ($fname:ident, $handle:ident, $other:tt) => {};
 }
 
-binary_fns!(
-    "[[1.0, 2.0], [3.0]]", "[4.0, 5.0]";
-    add,
-    subtract,
-    multiply,
-    divide,
-    remainder,
-    floor_divide,
-    power,
-    maximum,
-    minimum,
-    arctan2,
-    equal,
-    not_equal,
-    less,
-    less_equal,
-    greater,
-    greater_equal,
-);
-
-binary_fns!("[[true, false], [true]]", "[false, true]"; logical_and, logical_or, logical_xor);
-
-unary_fns!("[[0.5, 1.0], [2.0]]"; abs, negative, sin, cos, tan, exp, log, sqrt);
-
-unary_fns!("[[true, false], [true]]"; logical_not);
+pub(crate) use {elementwise_fn, elementwise_fns};
 
 /// The axes a reduction runs over: one (`1`, `-1`, `1usize`) or several
 /// (`[0, 1]`, `&[0usize, 2][..]`, `vec![0, 1]`). Negative axes count from

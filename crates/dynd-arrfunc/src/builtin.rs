@@ -1,0 +1,234 @@
+//! [`Builtin`]: one builtin of the library, declared once.
+//!
+//! A builtin is one entry of a `builtins!` table: its handle (a
+//! `static`), its name, its documentation row, what it is (elementwise of
+//! some arity, an operator's builtin, a core-dimension function), and the
+//! block that builds its callable. Everything else derives from the entry:
+//! the registry that finds it by name for dynamic callers, the facade's
+//! typed function, the `Expr` operator's evaluation, the CLI's infix
+//! operator and the documentation. Library code calls a builtin through
+//! its handle, never by its name.
+//!
+//! ```
+//! use dynd::func::builtins::{self, ADD};
+//! use dynd::nd::array;
+//!
+//! let r = ADD.call(&[&array![1, 2], &array![10]])?;
+//! assert_eq!(r.to_string(), "[11, 12]");
+//! assert_eq!(ADD.name(), "add");
+//! assert_eq!(builtins::get("add")?.name(), ADD.callable().name());
+//! # Ok::<(), dynd::Error>(())
+//! ```
+
+use std::sync::OnceLock;
+
+use dynd_array::expr::{BinaryOp, UnaryOp};
+use dynd_kernels::{Array, Value};
+
+use crate::callable::{Callable, Keyword, Overload};
+use crate::error::Error;
+
+/// What a builtin is, as the typed API and the operators see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kind {
+    /// An elementwise function of this many arrays (broadcast together),
+    /// and the `Expr` operator that calls it, if any.
+    Elementwise(usize, Option<Operator>),
+    /// A function of core dimensions (a generalised ufunc), or one whose
+    /// keywords the typed API does not cover.
+    Other,
+}
+
+/// The `Expr` operator (and CLI infix operator) that calls a builtin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operator {
+    /// A binary operator (`a + b`).
+    Binary(BinaryOp),
+    /// A unary operator (`-a`).
+    Unary(UnaryOp),
+}
+
+/// One builtin: its name and documentation row, what it is, and its
+/// callable, built on first use and then shared. Declared with
+/// `builtins!`; see the [module docs](self).
+pub struct Builtin {
+    name: &'static str,
+    doc: &'static str,
+    kind: Kind,
+    build: fn() -> Result<Callable, Error>,
+    cell: OnceLock<Callable>,
+}
+
+impl Builtin {
+    /// A builtin whose callable `build` makes (the `builtins!` table's
+    /// entries).
+    #[doc(hidden)]
+    pub const fn new(
+        name: &'static str,
+        doc: &'static str,
+        kind: Kind,
+        build: fn() -> Result<Callable, Error>,
+    ) -> Builtin {
+        Builtin {
+            name,
+            doc,
+            kind,
+            build,
+            cell: OnceLock::new(),
+        }
+    }
+
+    /// The name (what dynamic callers, the CLI and SQL call it).
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The documentation row: signatures and notes.
+    pub fn doc(&self) -> &'static str {
+        self.doc
+    }
+
+    /// What it is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The callable, built on first use.
+    pub fn callable(&'static self) -> &'static Callable {
+        self.cell.get_or_init(|| {
+            (self.build)().unwrap_or_else(|e| {
+                unreachable!(
+                    "builtin {} builds (a unit test builds each): {e}",
+                    self.name
+                )
+            })
+        })
+    }
+
+    /// Calls the builtin on `args`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Callable::call`].
+    pub fn call(&'static self, args: &[&Array]) -> Result<Array, Error> {
+        self.callable().call(args)
+    }
+
+    /// Builds a fresh callable, reporting a failure instead of panicking
+    /// (the registry's test of every entry).
+    pub(crate) fn try_build(&self) -> Result<Callable, Error> {
+        (self.build)()
+    }
+}
+
+impl std::fmt::Debug for Builtin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Builtin")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+/// Whether a builtin's binary operation may be regrouped.
+pub(crate) enum Fold {
+    /// Not declared associative.
+    No,
+    /// Associative, with this identity (or none).
+    Associative(Option<Value>),
+}
+
+/// A builtin's callable: its overloads, its identity if it is an
+/// associative operation (which gives it `NAME.reduce` and
+/// `NAME.accumulate`), and its keywords.
+pub(crate) fn entry(
+    name: &'static str,
+    overloads: Vec<Overload>,
+    fold: Fold,
+    keywords: Vec<Keyword>,
+) -> Result<Callable, Error> {
+    let mut c = Callable::new(name, overloads)?;
+    if let Fold::Associative(identity) = fold {
+        c = c.associative(identity)?;
+    }
+    if !keywords.is_empty() {
+        c = c.with_keywords(keywords)?;
+    }
+    Ok(c)
+}
+
+/// Declares builtins, one entry each:
+///
+/// ```text
+/// builtins! {
+///     $ ALL, __list_macro;
+///     /// `(T, T) -> T` for every numeric `T`: ...
+///     ADD add "add" 2 Some(Operator::Binary(BinaryOp::Add)) => {
+///         entry("add", overloads, int(0), vec![])
+///     };
+///     /// `(N * T) -> T` for floats: ...
+///     NORM norm "norm" _ None => { ... };
+/// }
+/// ```
+///
+/// The number after the name is the arity of an elementwise builtin (the
+/// facade makes a typed function of that many arrays), `_` for one the
+/// typed API does not cover; then the operator that calls it, if any.
+///
+/// Each entry gives a `pub static` handle with the doc comment, whose
+/// callable the block builds on first use; `ALL` lists the table's
+/// handles (for the registry), and the exported `__list_macro!(callback)`
+/// calls `callback!` with `(fn_name, HANDLE, kind)` for each entry, from
+/// which the facade makes its typed functions. (The leading `$` lets this
+/// macro write that one.)
+macro_rules! builtins {
+    (
+        $d:tt $all:ident, $list:ident;
+        $(
+            $(#[doc = $doc:literal])*
+            $handle:ident $fname:ident $name:literal $arity:tt $op:expr => $build:block;
+        )*
+    ) => {
+        $(
+            $(#[doc = $doc])*
+            #[doc = ""]
+            #[doc = concat!("The builtin `", $name, "`.")]
+            pub static $handle: $crate::builtin::Builtin = $crate::builtin::Builtin::new(
+                $name,
+                concat!($($doc, "\n"),*),
+                $crate::builtin::kind!($arity, $op),
+                {
+                    fn build() -> Result<$crate::Callable, $crate::Error> $build
+                    build
+                },
+            );
+        )*
+
+        /// Every builtin of this table.
+        pub(crate) static $all: &[&$crate::builtin::Builtin] = &[$(&$handle),*];
+
+        /// Calls `$callback!` with `(fn_name, HANDLE, arity)` for each builtin of
+        /// this table (the facade's typed functions are made from it).
+        #[doc(hidden)]
+        #[macro_export]
+        macro_rules! $list {
+            ($d callback:path) => {
+                $d callback! { $(($fname, $handle, $arity))* }
+            };
+        }
+    };
+}
+
+/// A builtin's [`Kind`] from its table entry: `_` for
+/// [`Kind::Other`], else the arity and operator of an elementwise one.
+macro_rules! kind {
+    (_, $op:expr) => {
+        $crate::builtin::Kind::Other
+    };
+    ($n:literal, $op:expr) => {
+        $crate::builtin::Kind::Elementwise($n, $op)
+    };
+}
+
+pub(crate) use {builtins, kind};

@@ -1,0 +1,468 @@
+//! The elementwise builtins, and the core-dimension ones (generalised
+//! ufuncs) that consume trailing dimensions: one [`builtins!`] entry each,
+//! which is the builtin's whole definition (its handle, name, doc row,
+//! kind and overloads). The scalar functions under them are in `math`.
+//!
+//! `add` (identity 0), `multiply` (1), `maximum`, `minimum` (no identity),
+//! `logical_and` (`true`), `logical_or` and `logical_xor` (`false`) are
+//! declared [associative](Callable::associative): each has a reduction,
+//! `NAME.reduce`, and a scan, `NAME.accumulate` (see [`crate::fold`]).
+//!
+//! ```
+//! use dynd::func::builtins::{LESS, MATMUL, SQRT};
+//! use dynd::nd::array;
+//!
+//! assert_eq!(LESS.call(&[&array![1, 5, 3], &array![2]])?.to_string(), "[true, false, false]");
+//! assert_eq!(SQRT.call(&[&array![4.0, 9.0]])?.to_string(), "[2, 3]");
+//! let r = MATMUL.call(&[&array![[1, 2], [3, 4]], &array![[0, 1], [1, 0]]])?;
+//! assert_eq!(r.to_string(), "[[2, 1], [4, 3]]");
+//! # Ok::<(), dynd::Error>(())
+//! ```
+
+mod math;
+
+use dynd_array::expr::{BinaryOp, UnaryOp};
+use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf};
+use dynd_kernels::{Array, Complex, Element, Value, F16};
+use dynd_macros::checked_signature;
+use dynd_types::Scalar;
+
+use crate::builtin::{builtins, entry, Fold, Kind, Operator};
+use crate::callable::{Callable, Keyword, Overload};
+use crate::error::Error;
+use math::*;
+
+/// Overloads of a binary function for each listed type.
+macro_rules! over2 {
+    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map2($f::<$t>))),*] };
+}
+
+/// Overloads of a unary function for each listed type.
+macro_rules! over1 {
+    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map1($f::<$t>))),*] };
+}
+
+macro_rules! numeric {
+    ($m:ident, $f:ident) => {
+        $m!(
+            $f,
+            [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, F16, f32, f64]
+        )
+    };
+}
+
+/// Overloads for both complex types.
+macro_rules! complex {
+    (2, $f:ident) => {
+        vec![
+            Overload::new(Leaf::map2($f::<f32>)),
+            Overload::new(Leaf::map2($f::<f64>)),
+        ]
+    };
+    (1, $f:ident) => {
+        vec![
+            Overload::new(Leaf::map1($f::<f32>)),
+            Overload::new(Leaf::map1($f::<f64>)),
+        ]
+    };
+}
+
+/// `base` with `extra` appended.
+fn with(mut base: Vec<Overload>, extra: Vec<Overload>) -> Vec<Overload> {
+    base.extend(extra);
+    base
+}
+
+/// `x` limited to `[lo, hi]`; NaN stays NaN.
+fn clip(x: f64, lo: f64, hi: f64) -> f64 {
+    if x.is_nan() {
+        x
+    } else {
+        x.max(lo).min(hi)
+    }
+}
+
+/// `sum(a[i] * b[i])`.
+fn dot<T: Arith + Default>(a: CoreSlice<'_, T>, b: CoreSlice<'_, T>, mut out: CoreSliceMut<'_, T>) {
+    let mut acc = T::default();
+    for (x, y) in a.iter().zip(b.iter()) {
+        acc = acc.add(x.mul(*y));
+    }
+    out.as_mut_slice()[0] = acc;
+}
+
+/// The matrix product of an `M x N` and an `N x P` core, row by row (the
+/// inner loop runs along rows of `b` and of the result).
+fn matmul<T: Arith + Default>(
+    a: CoreSlice<'_, T>,
+    b: CoreSlice<'_, T>,
+    mut out: CoreSliceMut<'_, T>,
+) {
+    let n = a.shape()[1];
+    let p = b.shape()[1];
+    let out = out.as_mut_slice();
+    out.fill(T::default());
+    for (a_row, out_row) in a.rows().zip(out.chunks_exact_mut(p.max(1))) {
+        for (x, b_row) in a_row.iter().zip(b.rows()).take(n) {
+            for (o, y) in out_row.iter_mut().zip(b_row) {
+                *o = o.add(x.mul(*y));
+            }
+        }
+    }
+}
+
+/// The cross product of two 3-vectors.
+fn cross<T: Arith>(a: CoreSlice<'_, T>, b: CoreSlice<'_, T>, mut out: CoreSliceMut<'_, T>) {
+    let (a, b) = (a.as_slice(), b.as_slice());
+    let out = out.as_mut_slice();
+    out[0] = a[1].mul(b[2]).sub(a[2].mul(b[1]));
+    out[1] = a[2].mul(b[0]).sub(a[0].mul(b[2]));
+    out[2] = a[0].mul(b[1]).sub(a[1].mul(b[0]));
+}
+
+/// The Euclidean norm, scaled by the largest magnitude so that it neither
+/// overflows nor underflows where the result itself fits.
+fn norm<T: FloatMath + Arith + Default + Into<f64> + FromF64>(
+    a: CoreSlice<'_, T>,
+    mut out: CoreSliceMut<'_, T>,
+) {
+    let scale = a.iter().fold(0.0f64, |m, x| m.max((*x).into().abs()));
+    let r = if scale == 0.0 || !scale.is_finite() {
+        // All zero, or an infinity/NaN that the plain sum reports as such.
+        // A fold from +0.0: `Iterator::sum` of no terms is -0.0, whose
+        // root would make the norm of an empty vector -0.
+        a.iter()
+            .map(|x| (*x).into() * (*x).into())
+            .fold(0.0, |s, v| s + v)
+            .sqrt()
+    } else {
+        scale
+            * a.iter()
+                .map(|x| ((*x).into() / scale).powi(2))
+                .fold(0.0, |s: f64, v| s + v)
+                .sqrt()
+    };
+    out.as_mut_slice()[0] = T::from_f64(r);
+}
+
+/// Conversion back from `f64` for the float element types.
+trait FromF64 {
+    fn from_f64(x: f64) -> Self;
+}
+impl FromF64 for f32 {
+    fn from_f64(x: f64) -> f32 {
+        x as f32
+    }
+}
+impl FromF64 for f64 {
+    fn from_f64(x: f64) -> f64 {
+        x
+    }
+}
+
+/// Core overloads of `$f` for each listed type, with the signature `$sig`
+/// (where `T` stands for the element type).
+macro_rules! over_core {
+    ($ctor:ident, $f:ident, $sig:expr, [$($t:ty),*]) => {
+        vec![$(
+            Overload::core(
+                CoreLeaf::$ctor(&$sig.replace('T', &<$t as Element>::SCALAR.to_string()), $f::<$t>)
+                    .unwrap_or_else(|e| unreachable!("builtin {}: {e}", stringify!($f))),
+            )
+        ),*]
+    };
+}
+
+/// `where(m, x, y)` overloads for each listed type.
+macro_rules! select {
+    ($($t:ty),*) => {
+        vec![$(Overload::new(Leaf::map3(|m: bool, x: $t, y: $t| if m { x } else { y }))),*]
+    };
+}
+
+/// The float64 overload of `overloads` made the plain operation `op`: the
+/// same function, which fused evaluation runs in one loop per expression.
+fn f64_op(overloads: Vec<Overload>, op: F64Op) -> Vec<Overload> {
+    overloads
+        .into_iter()
+        .map(|o| {
+            let float64 = o.inputs().len() == op.arity()
+                && o.inputs().iter().all(|s| *s == Scalar::Float64)
+                && o.output() == Scalar::Float64
+                && o.options().iter().all(|opt| !opt);
+            if float64 {
+                Overload::new(Leaf::f64_op(op))
+            } else {
+                o
+            }
+        })
+        .collect()
+}
+
+/// A builtin that is not associative and takes no keywords.
+fn plain(name: &'static str, overloads: Vec<Overload>) -> Result<Callable, Error> {
+    entry(name, overloads, Fold::No, vec![])
+}
+
+/// An associative builtin with an integer identity.
+fn int(n: i128) -> Fold {
+    Fold::Associative(Some(Value::Int(n)))
+}
+
+/// An associative builtin with a boolean identity.
+fn boolean(b: bool) -> Fold {
+    Fold::Associative(Some(Value::Bool(b)))
+}
+
+/// Every integer type.
+macro_rules! integers {
+    ($m:ident, $f:ident) => {
+        $m!($f, [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128])
+    };
+}
+
+/// Every float type.
+macro_rules! floats {
+    ($m:ident, $f:ident) => {
+        $m!($f, [F16, f32, f64])
+    };
+}
+
+builtins! {
+    $ ALL, __elementwise_builtins;
+
+    /// `(T, T) -> T` for every integer (`int8`…`int128`, `uint8`…`uint128`),
+    /// float (`float16`, `float32`, `float64`) and complex `T`: integers wrap
+    /// on overflow (two's complement), as NumPy's do; `float16` is computed in
+    /// `float64` and rounded once. Associative, identity 0.
+    ADD add "add" 2 Some(Operator::Binary(BinaryOp::Add)) => {
+        let overloads = with(f64_op(numeric!(over2, add), F64Op::Add), complex!(2, c_add));
+        entry("add", overloads, int(0), vec![])
+    };
+
+    /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
+    SUBTRACT subtract "subtract" 2 Some(Operator::Binary(BinaryOp::Subtract)) => {
+        plain("subtract", with(f64_op(numeric!(over2, sub), F64Op::Sub), complex!(2, c_sub)))
+    };
+
+    /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
+    /// Associative, identity 1.
+    MULTIPLY multiply "multiply" 2 Some(Operator::Binary(BinaryOp::Multiply)) => {
+        let overloads = with(f64_op(numeric!(over2, mul), F64Op::Mul), complex!(2, c_mul));
+        entry("multiply", overloads, int(1), vec![])
+    };
+
+    /// `(T, T) -> T` for floats and complex; `(I, I) -> float64` for
+    /// integers: true division; division by zero gives ±inf or NaN (IEEE);
+    /// complex by Smith's method.
+    DIVIDE divide "divide" 2 Some(Operator::Binary(BinaryOp::Divide)) => {
+        let mut overloads = f64_op(floats!(over2, div), F64Op::Div);
+        overloads.extend(integers!(over2, int_div));
+        overloads.extend(complex!(2, c_div));
+        plain("divide", overloads)
+    };
+
+    /// `(T, T) -> T`: integers: floor division, division by zero gives 0 and
+    /// `MIN // -1` wraps to `MIN` (NumPy's results, without its warning);
+    /// floats: `floor(a / b)`.
+    FLOOR_DIVIDE floor_divide "floor_divide" 2 None => {
+        plain("floor_divide", numeric!(over2, floor_div))
+    };
+
+    /// `(T, T) -> T`: the remainder of `floor_divide`, with the divisor's
+    /// sign (NumPy's `remainder`); integers: `x % 0 == 0` and
+    /// `MIN % -1 == 0`.
+    REMAINDER remainder "remainder" 2 Some(Operator::Binary(BinaryOp::Remainder)) => {
+        plain("remainder", numeric!(over2, remainder))
+    };
+
+    /// `(T, T) -> T`: integers wrap on overflow, for any exponent (square
+    /// and multiply); a negative integer exponent gives the truncated result
+    /// (`2 ** -1 == 0`, `(-1) ** -3 == -1`, `0 ** -1 == 0`) instead of
+    /// NumPy's error; floats: `powf`; complex: `exp(b log a)`.
+    POWER power "power" 2 Some(Operator::Binary(BinaryOp::Power)) => {
+        let overloads = with(with(integers!(over2, int_pow), floats!(over2, pow)), complex!(2, c_pow));
+        plain("power", overloads)
+    };
+
+    /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
+    /// Associative, no identity.
+    MAXIMUM maximum "maximum" 2 None => {
+        entry("maximum", numeric!(over2, maximum), Fold::Associative(None), vec![])
+    };
+
+    /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
+    /// Associative, no identity.
+    MINIMUM minimum "minimum" 2 None => {
+        entry("minimum", numeric!(over2, minimum), Fold::Associative(None), vec![])
+    };
+
+    /// `(T, T) -> T` for floats: the angle of the point `(b, a)`.
+    ARCTAN2 arctan2 "arctan2" 2 None => {
+        plain("arctan2", floats!(over2, atan2))
+    };
+
+    /// `(T, T) -> bool` for every numeric `T`, complex included.
+    EQUAL equal "equal" 2 Some(Operator::Binary(BinaryOp::Equal)) => {
+        plain("equal", with(numeric!(over2, eq), complex!(2, c_eq)))
+    };
+
+    /// `(T, T) -> bool` for every numeric `T`, complex included.
+    NOT_EQUAL not_equal "not_equal" 2 Some(Operator::Binary(BinaryOp::NotEqual)) => {
+        plain("not_equal", with(numeric!(over2, ne), complex!(2, c_ne)))
+    };
+
+    /// `(T, T) -> bool` for every real numeric `T` (complex numbers have no
+    /// order).
+    LESS less "less" 2 Some(Operator::Binary(BinaryOp::Less)) => {
+        plain("less", numeric!(over2, lt))
+    };
+
+    /// `(T, T) -> bool` for every real numeric `T`.
+    LESS_EQUAL less_equal "less_equal" 2 Some(Operator::Binary(BinaryOp::LessEqual)) => {
+        plain("less_equal", numeric!(over2, le))
+    };
+
+    /// `(T, T) -> bool` for every real numeric `T`.
+    GREATER greater "greater" 2 Some(Operator::Binary(BinaryOp::Greater)) => {
+        plain("greater", numeric!(over2, gt))
+    };
+
+    /// `(T, T) -> bool` for every real numeric `T`.
+    GREATER_EQUAL greater_equal "greater_equal" 2 Some(Operator::Binary(BinaryOp::GreaterEqual)) => {
+        plain("greater_equal", numeric!(over2, ge))
+    };
+
+    /// `(T) -> T` for every numeric `T`; integers wrap (`-int8(-128) == -128`).
+    NEGATIVE negative "negative" 1 Some(Operator::Unary(UnaryOp::Negative)) => {
+        plain("negative", with(f64_op(numeric!(over1, negative), F64Op::Neg), complex!(1, c_neg)))
+    };
+
+    /// `(T) -> T` for every numeric `T`; `abs` of complex is real; integers
+    /// wrap (`abs(int8(-128)) == -128`).
+    ABS abs "abs" 1 None => {
+        plain("abs", with(f64_op(numeric!(over1, abs), F64Op::Abs), complex!(1, c_abs)))
+    };
+
+    /// `(T) -> T` for floats and complex: the principal square root;
+    /// integers promote to the cheapest float that holds them (`int8` to
+    /// `float16`, as in NumPy).
+    SQRT sqrt "sqrt" 1 None => {
+        plain("sqrt", with(f64_op(floats!(over1, sqrt), F64Op::Sqrt), complex!(1, c_sqrt)))
+    };
+
+    /// `(T) -> T` for floats and complex (complex after C99 Annex G).
+    EXP exp "exp" 1 None => {
+        plain("exp", with(floats!(over1, exp), complex!(1, c_exp)))
+    };
+
+    /// `(T) -> T` for floats and complex: the principal branch.
+    LOG log "log" 1 None => {
+        plain("log", with(floats!(over1, log), complex!(1, c_log)))
+    };
+
+    /// `(T) -> T` for floats and complex.
+    SIN sin "sin" 1 None => {
+        plain("sin", with(floats!(over1, sin), complex!(1, c_sin)))
+    };
+
+    /// `(T) -> T` for floats and complex.
+    COS cos "cos" 1 None => {
+        plain("cos", with(floats!(over1, cos), complex!(1, c_cos)))
+    };
+
+    /// `(T) -> T` for floats and complex.
+    TAN tan "tan" 1 None => {
+        plain("tan", with(floats!(over1, tan), complex!(1, c_tan)))
+    };
+
+    /// `(T, lo: ?float64, hi: ?float64) -> T` for floats: the keywords
+    /// default to -inf and +inf; NaN stays NaN.
+    CLIP clip "clip" _ None => {
+        let overloads = vec![
+            Overload::new(Leaf::map3(|x: f32, lo: f64, hi: f64| clip(f64::from(x), lo, hi) as f32)),
+            Overload::new(Leaf::map3(clip)),
+        ];
+        let keywords = vec![
+            Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),
+            Keyword::optional("hi", Scalar::Float64, Array::from_scalar(f64::INFINITY)),
+        ];
+        entry("clip", overloads, Fold::No, keywords)
+    };
+
+    /// `(bool, bool) -> bool`. Associative, identity `true`.
+    LOGICAL_AND logical_and "logical_and" 2 None => {
+        entry("logical_and", vec![Overload::new(Leaf::map2(|a: bool, b: bool| a && b))], boolean(true), vec![])
+    };
+
+    /// `(bool, bool) -> bool`. Associative, identity `false`.
+    LOGICAL_OR logical_or "logical_or" 2 None => {
+        entry("logical_or", vec![Overload::new(Leaf::map2(|a: bool, b: bool| a || b))], boolean(false), vec![])
+    };
+
+    /// `(bool, bool) -> bool`. Associative, identity `false`.
+    LOGICAL_XOR logical_xor "logical_xor" 2 None => {
+        entry("logical_xor", vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))], boolean(false), vec![])
+    };
+
+    /// `(bool) -> bool`.
+    LOGICAL_NOT logical_not "logical_not" 1 None => {
+        plain("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))])
+    };
+
+    /// `(bool, T, T) -> T` for bool and every numeric `T`: NumPy's
+    /// `where(condition, x, y)`: `x` where the condition holds, else `y`,
+    /// all three broadcast.
+    WHERE where_ "where" 3 None => {
+        plain(
+            "where",
+            select!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, F16, f32, f64, Complex<f32>, Complex<f64>),
+        )
+    };
+
+    /// `(N * T, N * T) -> T` for int32, int64, uint64, float32, float64: the
+    /// inner product of the last dimensions; leading ones broadcast.
+    DOT dot "dot" _ None => {
+        plain("dot", over_core!(map2, dot, checked_signature!("(N * T, N * T) -> T"), [i32, i64, u64, f32, f64]))
+    };
+
+    /// `(M * N * T, N * P * T) -> M * P * T` for int32, int64, uint64,
+    /// float32, float64: stacks of matrices broadcast over their leading
+    /// dimensions.
+    MATMUL matmul "matmul" _ None => {
+        plain(
+            "matmul",
+            over_core!(map2, matmul, checked_signature!("(M * N * T, N * P * T) -> M * P * T"), [i32, i64, u64, f32, f64]),
+        )
+    };
+
+    /// `(3 * T, 3 * T) -> 3 * T` for int32, int64, float32, float64: a
+    /// fixed-size core.
+    CROSS cross "cross" _ None => {
+        plain("cross", over_core!(map2, cross, checked_signature!("(3 * T, 3 * T) -> 3 * T"), [i32, i64, f32, f64]))
+    };
+
+    /// `(N * T) -> T` for floats: Euclidean, scaled by the largest magnitude
+    /// (no overflow for huge components).
+    NORM norm "norm" _ None => {
+        plain("norm", over_core!(map1, norm, checked_signature!("(N * T) -> T"), [f32, f64]))
+    };
+}
+
+/// The builtin an `Expr` operator calls.
+pub fn for_operator(op: Operator) -> &'static crate::builtin::Builtin {
+    match ALL
+        .iter()
+        .find(|b| b.kind() == Kind::Elementwise(arity(op), Some(op)))
+    {
+        Some(b) => b,
+        None => unreachable!("every operator has a builtin (a unit test checks)"),
+    }
+}
+
+fn arity(op: Operator) -> usize {
+    match op {
+        Operator::Binary(_) => 2,
+        Operator::Unary(_) => 1,
+    }
+}
