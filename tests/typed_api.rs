@@ -197,6 +197,7 @@ fn z_scores_per_row_with_operators_and_methods() {
 fn free_functions_are_the_builtins() {
     let a = nd::array![[0.5, 2.0], [4.0]];
     same(&func::sqrt(&a).unwrap(), &call("sqrt", &[&a]));
+    same(&func::floor(&a).unwrap(), &call("floor", &[&a]));
     same(&func::add(&a, &a).unwrap(), &call("add", &[&a, &a]));
     let e = func::logical_and(&a, &a).unwrap_err().to_string();
     assert!(e.contains("logical_and: no overload"), "{e}");

@@ -824,3 +824,39 @@ fn calls_cycling_through_more_types_than_a_thread_keeps_resolve_each_correctly()
         }
     }
 }
+
+#[test]
+fn floor_rounds_down_keeping_signed_zero_and_nan() {
+    assert_eq!(
+        call(
+            "floor",
+            &[&arr("[1.5, -1.5, -0.0, 2, 1e300]", "5 * float64")]
+        ),
+        Ok("[1, -2, -0.0, 2, 1e300] : 5 * float64".into())
+    );
+    let nan = call(
+        "floor",
+        &[&arr("[NaN, Infinity, -Infinity]", "3 * float32")],
+    );
+    assert_eq!(nan, Ok("[NaN, Infinity, -Infinity] : 3 * float32".into()));
+    // float16 through float64, integers promoted as for sqrt.
+    assert_eq!(
+        call("floor", &[&arr("[2.75, -0.25]", "2 * float16")]),
+        Ok("[2, -1] : 2 * float16".into())
+    );
+    assert_eq!(
+        call("floor", &[&arr("[3, -4]", "2 * int16")]),
+        Ok("[3, -4] : 2 * float32".into())
+    );
+    // Ragged rows, and NA through an option.
+    assert_eq!(
+        call("floor", &[&array![[0.5, -0.5], [7.9]]]),
+        Ok("[[0, -1], [7]] : 2 * var * float64".into())
+    );
+    assert_eq!(
+        call("floor", &[&arr("[1.5, null]", "2 * ?float64")]),
+        Ok("[1, null] : 2 * ?float64".into())
+    );
+    let e = call("floor", &[&arr("[[1, 2]]", "1 * complex[float64]")]).unwrap_err();
+    assert!(e.contains("floor"), "{e}");
+}

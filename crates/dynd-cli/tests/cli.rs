@@ -388,6 +388,10 @@ fn eval_calls_builtins_on_json_literals() {
         "[[2], [3, 4]]\ntype: 2 * var * float64\n"
     );
     assert_eq!(
+        dynd(&["eval", "floor([[2.5], [-0.5, 7]])"]).1,
+        "[[2], [-1, 7]]\ntype: 2 * var * float64\n"
+    );
+    assert_eq!(
         dynd(&["eval", "less(zeros(\"3 * int8\"), ones(\"3 * int8\"))"]).1,
         "[true, true, true]\ntype: 3 * bool\n"
     );

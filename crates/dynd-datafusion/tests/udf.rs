@@ -83,6 +83,9 @@ async fn elementwise_over_columns_and_literals() -> Result<()> {
     assert_eq!(f64s(&r), [Some(5.0), Some(13.0), Some(1.0)]);
     let r = column(&ctx, "SELECT dynd_hypot(x, 0) FROM t").await?;
     assert_eq!(f64s(&r), [Some(3.0), Some(5.0), Some(1.0)]);
+    // A builtin whose name DataFusion has too is dynd_NAME.
+    let r = column(&ctx, "SELECT dynd_floor(x / 2) FROM t").await?;
+    assert_eq!(f64s(&r), [Some(1.0), Some(2.0), Some(-1.0)]);
     // int32 * int64 literal stays integral.
     let r = column(&ctx, "SELECT multiply(y, 2) FROM t").await?;
     assert_eq!(r.as_primitive::<Int64Type>().values(), &[8, 24, 0]);

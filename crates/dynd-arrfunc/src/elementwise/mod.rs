@@ -228,6 +228,18 @@ macro_rules! floats {
     };
 }
 
+/// Overloads of the float method `$m` (`f64::floor`, …) for every float
+/// type, `float16` computed in `float64` and rounded once.
+macro_rules! float_method {
+    ($m:ident) => {
+        vec![
+            Overload::new(Leaf::map1(|x: F16| F16::from_f64(x.to_f64().$m()))),
+            Overload::new(Leaf::map1(|x: f32| x.$m())),
+            Overload::new(Leaf::map1(|x: f64| x.$m())),
+        ]
+    };
+}
+
 builtins! {
     $ ALL, __elementwise_builtins;
 
@@ -374,6 +386,12 @@ builtins! {
     /// `(T) -> T` for floats and complex.
     TAN tan "tan" 1 None => {
         plain("tan", with(floats!(over1, tan), complex!(1, c_tan)))
+    };
+
+    /// `(T) -> T` for floats: the largest integer not above `x` (`-0.0` and
+    /// NaN stay); integers promote to the cheapest float that holds them.
+    FLOOR floor "floor" 1 None => {
+        plain("floor", float_method!(floor))
     };
 
     /// `(T, lo: ?float64, hi: ?float64) -> T` for floats: the keywords
