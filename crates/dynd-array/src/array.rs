@@ -78,12 +78,14 @@ impl FreshLayout {
     }
 
     /// The type.
+    #[inline]
     pub fn ty(&self) -> &Type {
         &self.ty
     }
 
     /// A fresh array of the type: zeroed if `zero`, otherwise with
     /// unspecified element values (text pairs are zeroed either way).
+    #[inline]
     pub fn allocate(&self, zero: bool) -> Result<Array, Error> {
         // Text (start, length) pairs must point into their (empty) blocks
         // even before a kernel writes them: those blocks are zeroed.
@@ -103,6 +105,7 @@ impl FreshLayout {
 }
 
 impl Drop for Array {
+    #[inline]
     fn drop(&mut self) {
         // SAFETY: `data` is not used again: this is the array's drop.
         let data = unsafe { ManuallyDrop::take(&mut self.data) };
@@ -929,21 +932,25 @@ impl Array {
     }
 
     /// The array's type.
+    #[inline]
     pub fn ty(&self) -> &Type {
         &self.ty
     }
 
     /// The arrmeta.
+    #[inline]
     pub fn arrmeta(&self) -> &Arrmeta {
         &self.meta
     }
 
     /// The data type under the dimensions.
+    #[inline]
     pub fn dtype(&self) -> &Type {
         self.ty.dtype()
     }
 
     /// The number of dimensions.
+    #[inline]
     pub fn ndim(&self) -> usize {
         self.ty.ndim()
     }
@@ -983,6 +990,7 @@ impl Array {
     }
 
     /// Whether writes are refused (the data is borrowed `'static` memory).
+    #[inline]
     pub fn is_readonly(&self) -> bool {
         !self.data.is_writable()
     }
@@ -1018,6 +1026,7 @@ impl Array {
     /// The parts satisfy what [`Array::try_from_parts`] checks: every
     /// element, row and string they reach lies inside its block and the
     /// arrmeta fits the type. Debug builds assert it.
+    #[inline]
     pub unsafe fn from_parts_unchecked(
         ty: Type,
         meta: Arc<Arrmeta>,
@@ -1038,17 +1047,20 @@ impl Array {
     }
 
     /// The type, data block and arrmeta, for writing.
+    #[inline]
     pub fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
         (&self.ty, &mut self.data, &mut self.meta)
     }
 
     /// The arrmeta, shared.
+    #[inline]
     pub fn arrmeta_arc(&self) -> Arc<Arrmeta> {
         self.meta.clone()
     }
 
     /// The address of the first element of an array just allocated (the
     /// only owner of its memory, with no `var` dimensions), for writing.
+    #[inline]
     pub fn fresh_data_ptr(&mut self) -> *mut u8 {
         match MemoryBlock::unique_ptr(&self.data) {
             Some(base) => base.wrapping_add(self.offset),
@@ -1059,22 +1071,26 @@ impl Array {
     /// The address of the first element, for writing, when this handle is
     /// the only owner of its data block (`None` when the block is shared).
     /// Writers make the array unique first (the kernels' `make_unique`).
+    #[inline]
     pub fn unique_data_ptr(&mut self) -> Option<*mut u8> {
         let offset = self.offset;
         Arc::get_mut(&mut self.data).map(|block| block.as_mut_ptr().wrapping_add(offset))
     }
 
     /// The address of the first element.
+    #[inline]
     pub fn data_ptr(&self) -> *const u8 {
         self.data.as_ptr().wrapping_add(self.offset)
     }
 
     /// The memory block holding the array's data.
+    #[inline]
     pub fn data_block(&self) -> &Arc<MemoryBlock> {
         &self.data
     }
 
     /// The byte offset of the first element in the data block.
+    #[inline]
     pub fn data_offset(&self) -> usize {
         self.offset
     }

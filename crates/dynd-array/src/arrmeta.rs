@@ -123,6 +123,7 @@ impl Arrmeta {
     }
 
     /// The size and stride of a fixed dimension record.
+    #[inline]
     pub fn as_fixed(&self) -> Option<(usize, isize, &Arrmeta)> {
         match self {
             Arrmeta::Fixed {

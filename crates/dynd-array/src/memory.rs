@@ -119,6 +119,7 @@ impl MemoryBlock {
     /// module's, the block is kept on this thread for reuse while there is
     /// room; otherwise it is dropped here (a large block's drop keeps it in
     /// the process's cache).
+    #[inline]
     pub fn recycle(block: Arc<MemoryBlock>) {
         let (spares, max) = match block.owner {
             Owner::Inline => (&SPARE, SPARE_MAX),
@@ -165,6 +166,7 @@ impl MemoryBlock {
 
     /// The address of the first byte for writing, if `block` is its
     /// memory's only reference and writable (for a fresh array's writes).
+    #[inline]
     pub fn unique_ptr(block: &Arc<MemoryBlock>) -> Option<*mut u8> {
         // Plain loads instead of `Arc::get_mut`'s compare-and-swap: the
         // caller holds the only reference mutably (through its array), so
@@ -441,6 +443,7 @@ impl MemoryBlock {
     }
 
     /// The number of bytes.
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
@@ -451,11 +454,13 @@ impl MemoryBlock {
     }
 
     /// Whether the bytes may be written (false for borrowed `'static` data).
+    #[inline]
     pub fn is_writable(&self) -> bool {
         self.writable
     }
 
     /// The address of the first byte.
+    #[inline]
     pub fn as_ptr(&self) -> *const u8 {
         self.base()
     }
@@ -472,12 +477,14 @@ impl MemoryBlock {
     /// # Panics
     ///
     /// If the block is not writable (callers check [`Self::is_writable`]).
+    #[inline]
     pub fn as_mut_ptr(&mut self) -> *mut u8 {
         assert!(self.writable, "write to a read-only memory block");
         self.base()
     }
 
     /// The bytes.
+    #[inline]
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: `base()` is valid for `len` initialised bytes (zeroed,
         // inline, copied, written by an earlier block that reused the
@@ -491,6 +498,7 @@ impl MemoryBlock {
     /// # Panics
     ///
     /// If the block is not writable.
+    #[inline]
     pub fn bytes_mut(&mut self) -> &mut [u8] {
         let len = self.len;
         // SAFETY: as in `bytes`, and `&mut self` is exclusive.
