@@ -162,7 +162,7 @@ pub(crate) fn entry(
 ///
 /// ```text
 /// builtins! {
-///     $ ALL, __list_macro;
+///     $ TABLE, __list_macro;
 ///     /// `(T, T) -> T` for every numeric `T`: ...
 ///     ADD add "add" 2 Some(Operator::Binary(BinaryOp::Add)) => {
 ///         entry("add", overloads, int(0), vec![])
@@ -177,7 +177,7 @@ pub(crate) fn entry(
 /// typed API does not cover; then the operator that calls it, if any.
 ///
 /// Each entry gives a `pub static` handle with the doc comment, whose
-/// callable the block builds on first use; `ALL` lists the table's
+/// callable the block builds on first use; `TABLE` lists the table's
 /// handles (for the registry), and the exported `__list_macro!(callback)`
 /// calls `callback!` with `(fn_name, HANDLE, kind)` for each entry, from
 /// which the facade makes its typed functions. (The leading `$` lets this

@@ -3,23 +3,15 @@
 //! Library code calls a builtin through its handle instead
 //! ([`ADD`]`.call(...)`; see [`Builtin`]).
 //!
-//! The elementwise and core-dimension builtins are the handles below, each
-//! documented with its signatures (defined in one table,
-//! `elementwise/mod.rs`). The rest:
+//! The elementwise, core-dimension and reduction builtins are the handles
+//! below, each documented with its signatures (defined in the tables of
+//! `elementwise/mod.rs` and `reductions.rs`). The rest:
 //!
 //! | name | signatures | notes |
 //! |---|---|---|
 //! | `cast` | `(Any, string, errmode: ?string) -> Any` | the argument converted to the type named by the string (a data type keeps its dimensions); `errmode` is `nocheck`, `overflow`, `fractional` (the default) or `inexact` |
 //! | `zeros`, `ones` | `(string) -> Any` | an array of the named type filled with 0 (NA for options) or 1 |
 //! | `full` | `(string, Any) -> Any` | an array of the named type filled with the value (checked) |
-//! | `sum`, `prod`, `min`, `max` | `(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any` | reductions over any axes, ragged rows included; see [`crate::reductions`] |
-//! | `mean`, `count`, `all`, `any` | `(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any` | `count` from the shape, row lengths or mask; `mean` is float64 for integers |
-//! | `var`, `std` | `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64) -> Any` | two-pass, divided by `n - ddof` |
-//! | `kahan_sum` | `(Any, axis: ?Any, keepdims: ?bool) -> Any` | compensated float64 sum (a stateful reduction) |
-//! | `cumsum`, `cumprod` | `(Any, axis: ?int64) -> Any` | scans along one axis or each ragged row |
-//! | `is_na` | `(Any) -> Any` | `bool`: true where an option array holds NA (false everywhere for other types) |
-//! | `fill_na` | `(Any, Any) -> Any` | NA replaced by the value (broadcast); the result is no longer an option |
-//! | `null_count` | `(Any, axis: ?Any, keepdims: ?bool) -> Any` | the number of NA elements over the axes |
 //! | `range` | `(Scalar, ..., dtype: ?string) -> Any` | `range(stop)`, `range(start, stop)`, `range(start, stop, step)`, as Python's; int64 unless a float is given or `dtype` names a type |
 //! | `reshape` | `(Any, Any) -> Any` | a view where the strides allow, else a copy; one `-1` takes the rest |
 //! | `sorted` | `(Any, axis: ?int64, reverse: ?bool) -> Any` | a sorted copy (stable, NaN last; each ragged row along a `var` axis) |
@@ -51,20 +43,23 @@ use crate::error::Error;
 
 pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
+pub use crate::reductions::{
+    ALL, ANY, COUNT, CUMPROD, CUMSUM, FILL_NA, IS_NA, KAHAN_SUM, MAX, MEAN, MIN, NULL_COUNT, PROD,
+    STD, SUM, VAR,
+};
 
 /// Every builtin by name, from each module's entries; a name given twice,
 /// or an entry whose callable has another name, is refused.
 fn build() -> Result<BTreeMap<&'static str, Callable>, Error> {
     let mut m = BTreeMap::new();
     let mut entries = Vec::new();
-    for b in crate::elementwise::ALL {
+    for b in handles() {
         b.try_build()?;
         entries.push((b.name(), b.callable().clone()));
     }
     let entries = entries
         .into_iter()
         .chain(crate::arrays::constructors())
-        .chain(crate::reductions::builtins())
         .chain(crate::arrays::builtins());
     for (name, c) in entries {
         if c.name() != name {
@@ -147,10 +142,13 @@ pub fn get(name: &str) -> Result<Callable, Error> {
     })
 }
 
-/// Every builtin declared as a [`Builtin`] entry (the elementwise and
-/// core-dimension ones), in table order.
+/// Every builtin declared as a [`Builtin`] entry (the elementwise,
+/// core-dimension and reduction ones), in table order.
 pub fn handles() -> impl Iterator<Item = &'static Builtin> {
-    crate::elementwise::ALL.iter().copied()
+    crate::elementwise::TABLE
+        .iter()
+        .chain(crate::reductions::TABLE)
+        .copied()
 }
 
 /// Every builtin, by name.
@@ -162,7 +160,7 @@ pub fn all() -> impl Iterator<Item = &'static Callable> {
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{for_operator, Kind, Operator, ALL};
+    use super::{for_operator, handles, Kind, Operator};
     use dynd_array::expr::{BinaryOp, UnaryOp};
 
     /// The names in the first column of the module docs' table, and the
@@ -178,14 +176,14 @@ mod tests {
                     .map(|n| n.trim_matches('`').to_string())
                     .collect::<Vec<_>>()
             })
-            .chain(ALL.iter().map(|b| b.name().to_string()))
+            .chain(handles().map(|b| b.name().to_string()))
             .collect()
     }
 
     #[test]
     fn every_entry_builds_under_its_own_name_with_a_doc_row() {
         super::build().unwrap();
-        for b in ALL {
+        for b in handles() {
             let c = b.try_build().unwrap();
             assert_eq!(c.name(), b.name());
             assert!(!b.doc().trim().is_empty(), "{} has no doc row", b.name());

@@ -255,7 +255,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn mean(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::get("mean"), &[])
+        self.reduce(crate::reductions::MEAN.callable(), &[])
     }
 
     /// The least element (the builtin `min`; see [`Eval::reduce`]).
@@ -264,7 +264,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no least element).
     fn min(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::get("min"), &[])
+        self.reduce(crate::reductions::MIN.callable(), &[])
     }
 
     /// The greatest element (the builtin `max`; see [`Eval::reduce`]).
@@ -273,7 +273,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no greatest element).
     fn max(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::get("max"), &[])
+        self.reduce(crate::reductions::MAX.callable(), &[])
     }
 
     /// The standard deviation of every element (the builtin `std`, `ddof`
@@ -283,7 +283,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn std(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::get("std"), &[])
+        self.reduce(crate::reductions::STD.callable(), &[])
     }
 
     /// [`Eval::reduce`] without its fallback: `None` when the reduction is
@@ -603,7 +603,7 @@ impl Eval for Expr<'_> {
     }
 
     fn sum(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::get("sum"), &[])
+        self.reduce(crate::reductions::SUM.callable(), &[])
     }
 
     fn reduce(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Result<Array, Error> {
@@ -773,7 +773,7 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
             Mode::Moments
         }
         (true, K::Combines) => Mode::Combine(r.clone()),
-        (true, K::Counts) => Mode::Combine(crate::reductions::get("sum").clone()),
+        (true, K::Counts) => Mode::Combine(crate::reductions::SUM.callable().clone()),
         (true, _) => return None,
     };
     // `initial` folds in once per group: where a group lies in one part,
@@ -835,20 +835,20 @@ fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<
         }
         Mode::RowSums => {
             smallvec::smallvec![(
-                crate::reductions::get("sum"),
+                crate::reductions::SUM.callable(),
                 smallvec::smallvec![("axis", &last)]
             )]
         }
         Mode::PartialSums => smallvec::smallvec![
-            (crate::reductions::get("sum"), SmallVec::new()),
-            (crate::reductions::get("count"), SmallVec::new())
+            (crate::reductions::SUM.callable(), SmallVec::new()),
+            (crate::reductions::COUNT.callable(), SmallVec::new())
         ],
         Mode::Moments => {
             let mut k = axis_kw.clone();
             k.push(("keepdims", &keep));
             smallvec::smallvec![
-                (crate::reductions::get("mean"), k.clone()),
-                (crate::reductions::get("var"), k)
+                (crate::reductions::MEAN.callable(), k.clone()),
+                (crate::reductions::VAR.callable(), k)
             ]
         }
     };

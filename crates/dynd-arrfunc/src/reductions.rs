@@ -47,6 +47,7 @@ use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
 use dynd_macros::checked_signature;
 use dynd_types::{Dim, Scalar, ScalarCategory, Type};
 
+use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword, Kwargs, ReductionKind};
 use crate::elementwise::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
 use crate::error::Error;
@@ -65,122 +66,180 @@ enum Op {
     Std,
 }
 
-/// The reduction builtins, by name.
-pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
-    let kw = |names: &[&str]| -> Vec<Keyword> {
-        names
-            .iter()
-            .map(|&n| match n {
-                "keepdims" | "skip_na" => Keyword::maybe(n, Some(Scalar::Bool)),
-                "ddof" => Keyword::maybe(n, Some(Scalar::Int64)),
-                _ => Keyword::maybe(n, None),
-            })
-            .collect()
-    };
-    let function = |name: &'static str,
-                    signature: &str,
-                    keywords: &[&str],
-                    f: fn(&'static str, &Array, &Opts) -> Result<Array, Error>| {
-        let mut c = Callable::function(name, signature, kw(keywords), move |args, kw| {
-            f(name, args[0], &Opts::read(name, kw)?)
+/// The keywords of the reductions, each typed once here and declared in
+/// the signatures below.
+fn kw(names: &[&str]) -> Vec<Keyword> {
+    names
+        .iter()
+        .map(|&n| match n {
+            "keepdims" | "skip_na" => Keyword::maybe(n, Some(Scalar::Bool)),
+            "ddof" => Keyword::maybe(n, Some(Scalar::Int64)),
+            _ => Keyword::maybe(n, None),
         })
-        .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
-        c.reduction = match name {
-            "sum" | "mean" => ReductionKind::SumOrMean,
-            "min" | "max" | "all" | "any" => ReductionKind::Combines,
-            "count" | "null_count" => ReductionKind::Counts,
-            _ => ReductionKind::Axes,
-        };
-        (name, c)
+        .collect()
+}
+
+/// A reduction builtin: `f` over the first argument and the keywords,
+/// whose parts combine as `kind` says.
+fn reduction(
+    name: &'static str,
+    signature: &str,
+    keywords: &[&str],
+    kind: ReductionKind,
+    f: fn(&'static str, &Array, &Opts) -> Result<Array, Error>,
+) -> Result<Callable, Error> {
+    let mut c = Callable::function(name, signature, kw(keywords), move |args, kw| {
+        f(name, args[0], &Opts::read(name, kw)?)
+    })?;
+    c.reduction = kind;
+    Ok(c)
+}
+
+/// A scan builtin along one axis.
+fn scan_builtin(name: &'static str, op: Op) -> Result<Callable, Error> {
+    Callable::function(
+        name,
+        checked_signature!("(Any, axis: ?int64) -> Any"),
+        vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+        move |args, kw| scan(name, op, args[0], kw),
+    )
+}
+
+const FULL: &str = checked_signature!(
+    "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any, skip_na: ?bool) -> Any"
+);
+const FULL_KW: &[&str] = &["axis", "keepdims", "initial", "where", "skip_na"];
+const SHORT: &str =
+    checked_signature!("(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) -> Any");
+const SHORT_KW: &[&str] = &["axis", "keepdims", "where", "skip_na"];
+const MOMENT: &str = checked_signature!(
+    "(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any, skip_na: ?bool) -> Any"
+);
+const MOMENT_KW: &[&str] = &["axis", "keepdims", "ddof", "where", "skip_na"];
+
+builtins! {
+    $ TABLE, __reduction_builtins;
+
+    /// `(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any,
+    /// skip_na: ?bool) -> Any`: the sum over any axes, ragged rows
+    /// included; integers accumulate in 64 bits.
+    SUM sum "sum" _ None => {
+        reduction("sum", FULL, FULL_KW, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Sum, a, o))
     };
-    let full = checked_signature!(
-        "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any, skip_na: ?bool) -> Any"
-    );
-    let full_kw = &["axis", "keepdims", "initial", "where", "skip_na"][..];
-    let short = checked_signature!(
-        "(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) -> Any"
-    );
-    let short_kw = &["axis", "keepdims", "where", "skip_na"][..];
-    let moment = checked_signature!(
-        "(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any, skip_na: ?bool) -> Any"
-    );
-    let moment_kw = &["axis", "keepdims", "ddof", "where", "skip_na"][..];
-    let mut kahan = Callable::function(
-        "kahan_sum",
-        checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
-        kw(&["axis", "keepdims"]),
-        |args, kw| {
-            let a = args[0];
-            let x = if a.dtype().as_scalar() == Some(Scalar::Float64) {
-                a.clone()
-            } else {
-                a.cast(&with_dtype(a, Scalar::Float64)?, ErrorMode::Fractional)?
-            };
-            let axes = axes("kahan_sum", kw)?;
-            let keepdims = kw.bool("keepdims")?.unwrap_or(false);
-            reduce_with(&x, axes.as_deref(), keepdims, &KahanSum, "kahan_sum")
-        },
-    )
-    .unwrap_or_else(|e| unreachable!("builtin kahan_sum: {e}"));
-    kahan.reduction = ReductionKind::Axes;
-    let scan = |name: &'static str, op: Op| {
-        let c = Callable::function(
-            name,
-            checked_signature!("(Any, axis: ?int64) -> Any"),
-            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-            move |args, kw| scan(name, op, args[0], kw),
-        )
-        .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
-        (name, c)
+
+    /// As `sum`: the product.
+    PROD prod "prod" _ None => {
+        reduction("prod", FULL, FULL_KW, ReductionKind::Axes, |n, a, o| over_na(n, Op::Prod, a, o))
     };
-    let is_na = Callable::function(
-        "is_na",
-        checked_signature!("(Any) -> Any"),
-        vec![],
-        |args, _| is_na(args[0]),
-    )
-    .unwrap_or_else(|e| unreachable!("builtin is_na: {e}"));
-    let fill_na = Callable::function(
-        "fill_na",
-        checked_signature!("(Any, Any) -> Any"),
-        vec![],
-        |args, _| fill_na(args[0], args[1]),
-    )
-    .unwrap_or_else(|e| unreachable!("builtin fill_na: {e}"));
-    vec![
-        function("sum", full, full_kw, |n, a, o| over_na(n, Op::Sum, a, o)),
-        function("prod", full, full_kw, |n, a, o| over_na(n, Op::Prod, a, o)),
-        function("min", full, full_kw, |n, a, o| over_na(n, Op::Min, a, o)),
-        function("max", full, full_kw, |n, a, o| over_na(n, Op::Max, a, o)),
-        function("all", short, short_kw, |n, a, o| over_na(n, Op::All, a, o)),
-        function("any", short, short_kw, |n, a, o| over_na(n, Op::Any, a, o)),
-        function("mean", short, short_kw, |n, a, o| {
-            over_na(n, Op::Mean, a, o)
-        }),
-        function("var", moment, moment_kw, |n, a, o| {
-            over_na(n, Op::Var, a, o)
-        }),
-        function("std", moment, moment_kw, |n, a, o| {
-            over_na(n, Op::Std, a, o)
-        }),
-        function(
+
+    /// As `sum`: the minimum (an empty reduction needs `initial`).
+    MIN min "min" _ None => {
+        reduction("min", FULL, FULL_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::Min, a, o))
+    };
+
+    /// As `sum`: the maximum (an empty reduction needs `initial`).
+    MAX max "max" _ None => {
+        reduction("max", FULL, FULL_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::Max, a, o))
+    };
+
+    /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) ->
+    /// Any`: whether every element is true.
+    ALL all "all" _ None => {
+        reduction("all", SHORT, SHORT_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::All, a, o))
+    };
+
+    /// As `all`: whether any element is true.
+    ANY any "any" _ None => {
+        reduction("any", SHORT, SHORT_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::Any, a, o))
+    };
+
+    /// As `all`: the mean, `float64` for integers (the sum divided by the
+    /// count).
+    MEAN mean "mean" _ None => {
+        reduction("mean", SHORT, SHORT_KW, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Mean, a, o))
+    };
+
+    /// `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any,
+    /// skip_na: ?bool) -> Any`: the variance `Σ(x - mean)² / (n - ddof)`, in
+    /// two passes (NaN for `n <= ddof`; float32 stays float32).
+    VAR var "var" _ None => {
+        reduction("var", MOMENT, MOMENT_KW, ReductionKind::Axes, |n, a, o| over_na(n, Op::Var, a, o))
+    };
+
+    /// As `var`: the standard deviation.
+    STD std "std" _ None => {
+        reduction("std", MOMENT, MOMENT_KW, ReductionKind::Axes, |n, a, o| over_na(n, Op::Std, a, o))
+    };
+
+    /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any`: the number
+    /// of elements each reduction folds, as `int64`, from the shape and row
+    /// lengths (or the mask) alone.
+    COUNT count "count" _ None => {
+        reduction(
             "count",
             checked_signature!("(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any"),
             &["axis", "keepdims", "where"],
+            ReductionKind::Counts,
             count,
-        ),
-        function(
+        )
+    };
+
+    /// `(Any, axis: ?Any, keepdims: ?bool) -> Any`: the number of NA
+    /// elements over the axes.
+    NULL_COUNT null_count "null_count" _ None => {
+        reduction(
             "null_count",
             checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
             &["axis", "keepdims"],
+            ReductionKind::Counts,
             null_count,
-        ),
-        ("is_na", is_na),
-        ("fill_na", fill_na),
-        ("kahan_sum", kahan),
-        scan("cumsum", Op::Sum),
-        scan("cumprod", Op::Prod),
-    ]
+        )
+    };
+
+    /// `(Any) -> Any`: `bool`, true where an option array holds NA (false
+    /// everywhere for other types).
+    IS_NA is_na "is_na" _ None => {
+        Callable::function("is_na", checked_signature!("(Any) -> Any"), vec![], |args, _| is_na(args[0]))
+    };
+
+    /// `(Any, Any) -> Any`: NA replaced by the value (broadcast); the result
+    /// is no longer an option.
+    FILL_NA fill_na "fill_na" _ None => {
+        Callable::function("fill_na", checked_signature!("(Any, Any) -> Any"), vec![], |args, _| {
+            fill_na(args[0], args[1])
+        })
+    };
+
+    /// `(Any, axis: ?Any, keepdims: ?bool) -> Any`: a compensated float64
+    /// sum (a stateful reduction from its four pieces: init, step, combine,
+    /// finish).
+    KAHAN_SUM kahan_sum "kahan_sum" _ None => {
+        let mut c = Callable::function(
+            "kahan_sum",
+            checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
+            kw(&["axis", "keepdims"]),
+            |args, kw| {
+                let a = args[0];
+                let x = if a.dtype().as_scalar() == Some(Scalar::Float64) {
+                    a.clone()
+                } else {
+                    a.cast(&with_dtype(a, Scalar::Float64)?, ErrorMode::Fractional)?
+                };
+                let axes = axes("kahan_sum", kw)?;
+                let keepdims = kw.bool("keepdims")?.unwrap_or(false);
+                reduce_with(&x, axes.as_deref(), keepdims, &KahanSum, "kahan_sum")
+            },
+        )?;
+        c.reduction = ReductionKind::Axes;
+        Ok(c)
+    };
+
+    /// `(Any, axis: ?int64) -> Any`: the running sum along one axis (the
+    /// flattened array without one; each row of a ragged `var` axis).
+    CUMSUM cumsum "cumsum" _ None => { scan_builtin("cumsum", Op::Sum) };
+
+    /// As `cumsum`: the running product.
+    CUMPROD cumprod "cumprod" _ None => { scan_builtin("cumprod", Op::Prod) };
 }
 
 /// A reduction's keywords, read once (absent ones take their defaults).
@@ -775,15 +834,4 @@ fn variance(name: &str, root: bool, a: &Array, o: &Opts) -> Result<Array, Error>
         (_, true) => std_dev::<f64>(&x, &args, name)?,
     };
     restore(s, r)
-}
-
-/// The reduction builtin `name` (`sum`, `mean`, …), built once, for the
-/// expression evaluator's fused reductions.
-pub(crate) fn get(name: &str) -> &'static Callable {
-    static ALL: std::sync::OnceLock<Vec<(&'static str, Callable)>> = std::sync::OnceLock::new();
-    let all = ALL.get_or_init(builtins);
-    match all.iter().find(|(n, _)| *n == name) {
-        Some((_, c)) => c,
-        None => unreachable!("{name} is a reduction builtin"),
-    }
 }

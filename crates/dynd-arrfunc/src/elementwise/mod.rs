@@ -241,7 +241,7 @@ macro_rules! float_method {
 }
 
 builtins! {
-    $ ALL, __elementwise_builtins;
+    $ TABLE, __elementwise_builtins;
 
     /// `(T, T) -> T` for every integer (`int8`…`int128`, `uint8`…`uint128`),
     /// float (`float16`, `float32`, `float64`) and complex `T`: integers wrap
@@ -469,7 +469,7 @@ builtins! {
 
 /// The builtin an `Expr` operator calls.
 pub fn for_operator(op: Operator) -> &'static crate::builtin::Builtin {
-    match ALL
+    match TABLE
         .iter()
         .find(|b| b.kind() == Kind::Elementwise(arity(op), Some(op)))
     {
