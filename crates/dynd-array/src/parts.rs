@@ -573,12 +573,20 @@ impl Array {
             let out = out.bytes_mut();
             let data = level.values.bytes();
             let mut at = 0;
+            let contiguous = level.stride == size as isize;
             for i in 0..level.rows {
                 let (start, len) = level.pair(i);
+                // Every element of every row lies in the values' block
+                // (checked where the array was made).
+                let first = (level.offset as i64 + start) as usize;
+                if contiguous {
+                    let n = len * size;
+                    out[at..at + n].copy_from_slice(&data[first..first + n]);
+                    at += n;
+                    continue;
+                }
                 for k in 0..len as i64 {
-                    // Every element of every row lies in the values' block
-                    // (checked where the array was made).
-                    let from = (level.offset as i64 + start + k * level.stride as i64) as usize;
+                    let from = (first as i64 + k * level.stride as i64) as usize;
                     out[at..at + size].copy_from_slice(&data[from..from + size]);
                     at += size;
                 }

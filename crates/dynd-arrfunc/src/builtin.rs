@@ -96,13 +96,11 @@ impl Builtin {
 
     /// The callable, built on first use.
     pub fn callable(&'static self) -> &'static Callable {
-        self.cell.get_or_init(|| {
-            (self.build)().unwrap_or_else(|e| {
-                unreachable!(
-                    "builtin {} builds (a unit test builds each): {e}",
-                    self.name
-                )
-            })
+        self.get_or_build().unwrap_or_else(|e| {
+            unreachable!(
+                "builtin {} builds (a unit test builds each): {e}",
+                self.name
+            )
         })
     }
 
@@ -115,10 +113,14 @@ impl Builtin {
         self.callable().call(args)
     }
 
-    /// Builds a fresh callable, reporting a failure instead of panicking
-    /// (the registry's test of every entry).
-    pub(crate) fn try_build(&self) -> Result<Callable, Error> {
-        (self.build)()
+    /// The callable, built on first use, reporting a failure to build
+    /// instead of panicking (the registry and its tests).
+    pub(crate) fn get_or_build(&'static self) -> Result<&'static Callable, Error> {
+        if let Some(c) = self.cell.get() {
+            return Ok(c);
+        }
+        let built = (self.build)()?;
+        Ok(self.cell.get_or_init(|| built))
     }
 }
 

@@ -54,8 +54,7 @@ fn build() -> Result<BTreeMap<&'static str, Callable>, Error> {
     let mut m = BTreeMap::new();
     let mut entries = Vec::new();
     for b in handles() {
-        b.try_build()?;
-        entries.push((b.name(), b.callable().clone()));
+        entries.push((b.name(), b.get_or_build()?.clone()));
     }
     let entries = entries
         .into_iter()
@@ -184,7 +183,7 @@ mod tests {
     fn every_entry_builds_under_its_own_name_with_a_doc_row() {
         super::build().unwrap();
         for b in handles() {
-            let c = b.try_build().unwrap();
+            let c = b.get_or_build().unwrap();
             assert_eq!(c.name(), b.name());
             assert!(!b.doc().trim().is_empty(), "{} has no doc row", b.name());
             if let Kind::Elementwise(n, _) = b.kind() {
