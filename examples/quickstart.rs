@@ -169,7 +169,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("NA is not NaN: {na}");
 
     println!("\n== Callables: Rust functions and builtins over broadcast, ragged dimensions ==");
-    let hypot = Callable::map2("hypot", |x: f64, y: f64| (x * x + y * y).sqrt());
+    let hypot = Callable::map("hypot", |x: f64, y: f64| (x * x + y * y).sqrt());
     let points = nd::array![[3.0], [5.0, 8.0]];
     println!(
         "hypot({points}, 4) = {}",

@@ -436,7 +436,7 @@ fn folds_signatures_and_keywords() {
     let sum = |x: dynd::func::CoreSlice<'_, f64>, mut out: dynd::func::CoreSliceMut<'_, f64>| {
         out.set(&[], x.iter().sum());
     };
-    match dynd::func::CoreLeaf::map1("(N * int32) -> float64", sum).unwrap_err() {
+    match dynd::func::CoreLeaf::map("(N * int32) -> float64", sum).unwrap_err() {
         Error::CoreSignature { signature, problem } => {
             assert_eq!(signature.to_string(), "(N * int32) -> float64");
             assert_eq!(

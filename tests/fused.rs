@@ -661,7 +661,7 @@ fn reductions_of_expressions_run_in_parts_and_agree() {
         assert_eq!(bits(&got.unwrap()), bits(&want), "{name}");
     }
     // An associative user operation, over the outer axis too.
-    let imax = dynd::func::Callable::map2("imax", |x: i64, y: i64| x.max(y))
+    let imax = dynd::func::Callable::map("imax", |x: i64, y: i64| x.max(y))
         .associative(None)
         .unwrap()
         .reduce()

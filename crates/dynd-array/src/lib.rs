@@ -34,7 +34,7 @@
 //! | 5 | `array` |
 //! | 4 | `validate`, `value` |
 //! | 3 | `arrmeta`, `scalar_io` |
-//! | 2 | `memory`, `convert` |
+//! | 2 | `memory`, `convert`, `fn_types` |
 //! | 1 | `error`, `element`, `fixed_string`, `offsets` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
@@ -139,6 +139,7 @@ pub mod error;
 pub mod expr;
 #[doc(hidden)]
 pub mod fixed_string;
+pub mod fn_types;
 mod into_array;
 pub mod memory;
 #[cfg(feature = "ndarray")]
@@ -165,6 +166,7 @@ pub use convert::ErrorMode;
 pub use element::{Complex, Element, F16};
 pub use error::{Error, KernelError, KernelErrorKind};
 pub use expr::Expr;
+pub use fn_types::{LeafInput, LeafOutput, LeafReturn};
 pub use into_array::IntoArray;
 pub use parts::{Nested, Offset, RaggedRows};
 pub use value::{IntoValue, Value};

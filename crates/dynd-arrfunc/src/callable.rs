@@ -18,7 +18,7 @@
 //! assert_eq!(r.to_string(), "[[1.5, 3.5], [3.5, 5.5]]");
 //! assert_eq!(r.ty().to_string(), "2 * 2 * float64"); // int64 + float64 -> float64
 //!
-//! let hypot = Callable::map2("hypot", |x: f64, y: f64| x.hypot(y));
+//! let hypot = Callable::map("hypot", |x: f64, y: f64| x.hypot(y));
 //! assert_eq!(hypot.call(&[&array![3.0, 5.0], &array![4.0, 12.0]])?.to_string(), "[5, 13]");
 //! # Ok::<(), dynd::Error>(())
 //! ```
@@ -27,9 +27,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
-use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, FlatPlan, Leaf};
+use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, ElementFn, FlatPlan, Leaf};
 use dynd_kernels::ArrayOps;
-use dynd_kernels::{Array, Element, ErrorMode};
+use dynd_kernels::{Array, ErrorMode};
 use dynd_types::{
     broadcast, can_cast_safely, BroadcastMode, Scalar, ScalarCategory, Signature, Type, TypeKind,
 };
@@ -491,30 +491,13 @@ impl Callable {
         })
     }
 
-    /// A one-argument callable from a Rust function (the `apply` combinator).
-    pub fn map1<A: Element, R: Element>(
-        name: &str,
-        f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
-    ) -> Callable {
+    /// A callable from a Rust function of elements, of any arity (the
+    /// `apply` combinator; see [`Leaf::map`] for the parameter and result
+    /// types it takes).
+    pub fn map<Args: 'static, F: ElementFn<Args>>(name: &str, f: F) -> Callable {
         Callable {
             name: name.into(),
-            implementation: Implementation::Overloads(vec![Overload::new(Leaf::map1(f))].into()),
-            mode: BroadcastMode::NumPy,
-            keywords: Arc::from(Vec::new()),
-            cache: new_cache(),
-            folding: None,
-            reduction: ReductionKind::None,
-        }
-    }
-
-    /// A two-argument callable from a Rust function (the `apply` combinator).
-    pub fn map2<A: Element, B: Element, R: Element>(
-        name: &str,
-        f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
-    ) -> Callable {
-        Callable {
-            name: name.into(),
-            implementation: Implementation::Overloads(vec![Overload::new(Leaf::map2(f))].into()),
+            implementation: Implementation::Overloads(vec![Overload::new(Leaf::map(f))].into()),
             mode: BroadcastMode::NumPy,
             keywords: Arc::from(Vec::new()),
             cache: new_cache(),
@@ -540,7 +523,7 @@ impl Callable {
     ///     vec![Keyword::optional("by", Scalar::Int64, Array::from_scalar(2i64))],
     ///     |args, kw| {
     ///         let by = kw.int("by")?.unwrap_or(1) as f64;
-    ///         Callable::map1("times", move |x: f64| x * by).call(&[args[0]])
+    ///         Callable::map("times", move |x: f64| x * by).call(&[args[0]])
     ///     },
     /// )?;
     /// assert_eq!(scale.call(&[&array![1.0, 2.0]])?.to_string(), "[2, 4]");

@@ -35,7 +35,7 @@ impl Callable {
     /// use dynd::func::{Callable, Eval};
     /// use dynd::nd::{array, expr::Expr};
     ///
-    /// let clamp01 = Callable::map1("clamp01", |x: f64| x.clamp(0.0, 1.0));
+    /// let clamp01 = Callable::map("clamp01", |x: f64| x.clamp(0.0, 1.0));
     /// let x = array![-0.5, 0.25, 2.0];
     /// let r = (clamp01.expr([Expr::from(&x)]) * 10.0).eval()?;
     /// assert_eq!(r.to_string(), "[0, 2.5, 10]");
@@ -113,7 +113,7 @@ fn call_of<'e, 'a>(e: &'e Expr<'a>) -> Result<Option<CallNode<'e, 'a>>, Error> {
 /// An expression is built by the operators (`&a * &b + 1.0`), the
 /// comparison methods (`x.greater(0.0)`), [`Expr::cast`], [`select`]
 /// (NumPy's `where`) and any callable's [`Callable::expr`] (builtins,
-/// `#[elemental]` functions, [`Callable::map2`], ...). Evaluating it:
+/// `#[elemental]` functions, [`Callable::map`], ...). Evaluating it:
 ///
 /// 1. resolves every node as calling it by hand would (the overload from
 ///    the arguments' types, promotion by casts, the broadcast result
@@ -148,7 +148,7 @@ fn call_of<'e, 'a>(e: &'e Expr<'a>) -> Result<Option<CallNode<'e, 'a>>, Error> {
 /// assert_eq!(r.to_string(), "[[12, 14], [26]]");
 ///
 /// // Any elementwise callable takes part, and so do comparisons.
-/// let hypot = Callable::map2("hypot", |x: f64, y: f64| x.hypot(y));
+/// let hypot = Callable::map("hypot", |x: f64, y: f64| x.hypot(y));
 /// let x = array![3.0, -5.0];
 /// let h = hypot.expr([Expr::from(&x), Expr::from(4.0)]);
 /// let r = select(Expr::from(&x).greater(0.0), h, -&x).eval()?;

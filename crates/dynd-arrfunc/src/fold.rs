@@ -26,7 +26,7 @@
 //! assert_eq!(add_reduce.call_kw(&[&a], &[("axis", &axis)])?.to_string(), "[5, 7, 9]");
 //!
 //! // Any binary callable, once declared associative with its identity.
-//! let gcd = Callable::map2("gcd", |mut a: u64, mut b: u64| {
+//! let gcd = Callable::map("gcd", |mut a: u64, mut b: u64| {
 //!     while b != 0 {
 //!         (a, b) = (b, a % b);
 //!     }
@@ -155,7 +155,7 @@ impl Callable {
     ///
     /// // Not commutative, only associative: the composition of affine maps
     /// // x -> a x + b, as (a, b) pairs packed in a complex number.
-    /// let compose = Callable::map2("compose", |f: Complex<f64>, g: Complex<f64>| {
+    /// let compose = Callable::map("compose", |f: Complex<f64>, g: Complex<f64>| {
     ///     Complex::new(g.re * f.re, g.re * f.im + g.im)
     /// })
     /// .associative(None)?;

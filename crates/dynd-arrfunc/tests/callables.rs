@@ -105,8 +105,8 @@ fn no_match_and_ambiguity_are_errors_naming_the_candidates() {
     let pick = Callable::new(
         "pick",
         vec![
-            Overload::new(Leaf::map2(|a: i16, _b: i32| a)),
-            Overload::new(Leaf::map2(|_a: i32, b: i16| b)),
+            Overload::new(Leaf::map(|a: i16, _b: i32| a)),
+            Overload::new(Leaf::map(|_a: i32, b: i16| b)),
         ],
     )
     .unwrap();
@@ -121,8 +121,8 @@ fn no_match_and_ambiguity_are_errors_naming_the_candidates() {
     let dup = Callable::new(
         "dup",
         vec![
-            Overload::new(Leaf::map1(|a: f64| a)),
-            Overload::new(Leaf::map1(|a: f64| -a)),
+            Overload::new(Leaf::map(|a: f64| a)),
+            Overload::new(Leaf::map(|a: f64| -a)),
         ],
     )
     .unwrap_err();
@@ -561,7 +561,7 @@ fn keyword_arguments_are_checked_and_passed() {
     // A required keyword.
     let scale = Callable::new(
         "scale",
-        vec![Overload::new(Leaf::map2(|x: f64, k: f64| x * k))],
+        vec![Overload::new(Leaf::map(|x: f64, k: f64| x * k))],
     )
     .unwrap()
     .with_keywords(vec![dynd_arrfunc::Keyword::required(

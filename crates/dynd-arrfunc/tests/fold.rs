@@ -93,9 +93,9 @@ proptest! {
         let axis = Array::from_value(&Value::List(axis_values), Some(&"var * int64".parse().unwrap())).unwrap();
         for (name, at) in [("first", 0i64), ("last", -1)] {
             let op = if at == 0 {
-                Callable::map2(name, |x: i64, _: i64| x)
+                Callable::map(name, |x: i64, _: i64| x)
             } else {
-                Callable::map2(name, |_: i64, y: i64| y)
+                Callable::map(name, |_: i64, y: i64| y)
             };
             let folded = op.associative(None).unwrap().reduce().unwrap()
                 .call_kw(&[&a], &[("axis", &axis)]).unwrap();
@@ -169,7 +169,7 @@ fn reduce_errors_say_what_was_wrong() {
         run(&max, &empty, &[("initial", &two)]).unwrap(),
         "2 : int32"
     );
-    let sub_first = Callable::map2("f", |x: i64, y: i64| x * 10 + y)
+    let sub_first = Callable::map("f", |x: i64, y: i64| x * 10 + y)
         .associative(None)
         .unwrap();
     // Not truly associative, which shows the grouping: ((2·10+1)·10+2)…
@@ -206,12 +206,12 @@ fn na_propagates_through_a_fold_as_through_the_operation() {
 /// exact sum where a sequential one drifts).
 #[test]
 fn long_axes_fold_in_blocks_in_order() {
-    let first = Callable::map2("first", |x: i64, _: i64| x)
+    let first = Callable::map("first", |x: i64, _: i64| x)
         .associative(None)
         .unwrap()
         .reduce()
         .unwrap();
-    let last = Callable::map2("last", |_: i64, y: i64| y)
+    let last = Callable::map("last", |_: i64, y: i64| y)
         .associative(None)
         .unwrap()
         .reduce()

@@ -188,27 +188,27 @@ fn core_leaves_check_their_signatures() {
     };
     let msg = |r: Result<CoreLeaf, dynd_kernels::Error>| r.unwrap_err().to_string();
     assert_eq!(
-        msg(CoreLeaf::map1("(N * int32) -> float64", f)),
+        msg(CoreLeaf::map("(N * int32) -> float64", f)),
         "core signature (N * int32) -> float64: parameter 0 has data type int32, the function's is float64"
     );
     assert_eq!(
-        msg(CoreLeaf::map1("(N * float64, N * float64) -> float64", f)),
+        msg(CoreLeaf::map("(N * float64, N * float64) -> float64", f)),
         "core signature (N * float64, N * float64) -> float64: has 2 parameters, the function takes 1"
     );
     assert_eq!(
-        msg(CoreLeaf::map1("(var * float64) -> float64", f)),
+        msg(CoreLeaf::map("(var * float64) -> float64", f)),
         "core signature (var * float64) -> float64: parameter 0 has dimension var; core dimensions are fixed sizes, `Fixed` or size variables"
     );
-    assert!(msg(CoreLeaf::map1("(N * float64 -> float64", f)).contains("expected"));
+    assert!(msg(CoreLeaf::map("(N * float64 -> float64", f)).contains("expected"));
     assert_eq!(
-        msg(CoreLeaf::map1("float64", f)),
+        msg(CoreLeaf::map("float64", f)),
         "float64 is not a callable signature"
     );
     // A user's gufunc with keywords is refused when the callable is built.
     let sum = Callable::new(
         "sum",
         vec![Overload::core(
-            CoreLeaf::map1("(N * float64) -> float64", f).unwrap(),
+            CoreLeaf::map("(N * float64) -> float64", f).unwrap(),
         )],
     )
     .unwrap();

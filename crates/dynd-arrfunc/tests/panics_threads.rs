@@ -9,7 +9,7 @@ use dynd_kernels::{array, Array, Value};
 
 /// `a + b`, but panics when `a` is exactly 13.
 fn touchy() -> Callable {
-    Callable::map2("touchy", |a: f64, b: f64| {
+    Callable::map("touchy", |a: f64, b: f64| {
         if a == 13.0 {
             panic!("thirteen");
         }
@@ -98,7 +98,7 @@ fn a_panic_in_a_transposed_or_ragged_loop_reaches_the_caller() {
 
 #[test]
 fn a_panic_in_a_reduction_step_reaches_the_caller() {
-    let sum = Callable::map2("picky_add", |a: i64, b: i64| {
+    let sum = Callable::map("picky_add", |a: i64, b: i64| {
         if b == 13 {
             panic!("thirteen");
         }

@@ -34,9 +34,7 @@ fn compose(f: i64, g: i64) -> i64 {
 }
 
 fn composition() -> Callable {
-    Callable::map2("compose", compose)
-        .associative(None)
-        .unwrap()
+    Callable::map("compose", compose).associative(None).unwrap()
 }
 
 /// The sequential scan of `rows` with `f`, row by row.

@@ -76,7 +76,7 @@ pub(crate) fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, 
     let s = values.dtype().as_scalar().ok_or_else(unsupported)?;
     with_numeric!(s, T => apply(
         &[values, valid],
-        &Leaf::nullable2(|v: T, ok: bool| ok.then_some(v)),
+        &Leaf::map(|v: T, ok: bool| ok.then_some(v)),
     ), Err(unsupported()))
 }
 

@@ -268,7 +268,7 @@ fn strided_layouts_split_across_threads_with_the_same_result() {
 #[test]
 fn fallible_leaves_fail_the_call_naming_the_first_failing_element() {
     use dynd_kernels::elwise::{apply, Leaf};
-    let checked = Leaf::try_map2(|x: i64, y: i64| x.checked_add(y).ok_or("overflow"));
+    let checked = Leaf::map(|x: i64, y: i64| x.checked_add(y).ok_or("overflow"));
     assert_eq!(
         apply(&[&array![[1, 2], [3]], &array![10]], &checked)
             .unwrap()
@@ -300,7 +300,7 @@ fn nullable_leaves_see_na_in_option_parameters_and_propagate_it_in_plain_ones() 
     use dynd_kernels::elwise::{apply, Leaf};
     let t = |s: &str| s.parse::<dynd_kernels::types::Type>().unwrap();
     // Option parameter: NA reaches the function. Plain one: NA propagates.
-    let fill = Leaf::nullable2(|x: Option<i32>, k: i32| x.unwrap_or(k) * 10);
+    let fill = Leaf::map(|x: Option<i32>, k: i32| x.unwrap_or(k) * 10);
     let xs = Array::from_json("[[1, null], [null]]", Some(&t("2 * var * ?int32"))).unwrap();
     let r = apply(&[&xs, &Array::from_scalar(7i32)], &fill).unwrap();
     assert_eq!(
@@ -322,7 +322,7 @@ fn nullable_leaves_see_na_in_option_parameters_and_propagate_it_in_plain_ones() 
         ("[10, null]".into(), "2 * ?int32".into())
     );
     // An option result, strided and transposed inputs.
-    let half = Leaf::nullable1(|x: i64| (x % 2 == 0).then_some(x / 2));
+    let half = Leaf::map(|x: i64| (x % 2 == 0).then_some(x / 2));
     let m = Array::from_shape_vec(&[2, 3], vec![2i64, 3, 4, 5, 6, 7]).unwrap();
     let r = apply(&[&m.transpose().unwrap()], &half).unwrap();
     assert_eq!(
@@ -333,7 +333,7 @@ fn nullable_leaves_see_na_in_option_parameters_and_propagate_it_in_plain_ones() 
         )
     );
     // An option result with NA propagating from a plain parameter.
-    let half2 = Leaf::nullable2(|x: i64, y: i64| (y != 0).then(|| x / y));
+    let half2 = Leaf::map(|x: i64, y: i64| (y != 0).then(|| x / y));
     let ys = Array::from_json("[0, null, 2]", Some(&t("3 * ?int64"))).unwrap();
     let r = apply(&[&Array::from_vec(vec![4i64, 4, 4]), &ys], &half2).unwrap();
     assert_eq!(r.to_string(), "[null, null, 2]");
@@ -377,14 +377,14 @@ fn views_of_one_stride_run_flat_with_their_stride() {
                 "{n}"
             );
             assert_eq!(
-                apply(&[&x, &y], &Leaf::map2(f))
+                apply(&[&x, &y], &Leaf::map(f))
                     .unwrap()
                     .to_vec::<f64>()
                     .unwrap(),
                 want,
                 "{n}"
             );
-            let serial = pool.install(|| apply(&[&x, &y], &Leaf::map2(f)).unwrap());
+            let serial = pool.install(|| apply(&[&x, &y], &Leaf::map(f)).unwrap());
             assert_eq!(serial.to_vec::<f64>().unwrap(), want, "{n}");
         }
     }
@@ -395,7 +395,7 @@ fn views_of_one_stride_run_flat_with_their_stride() {
         .index(&[Index::slice(None, None, 1), Index::slice(None, None, 2)])
         .unwrap();
     let ones = Array::from_shape_vec(&[3, 4], vec![1.0; 12]).unwrap();
-    let r = apply(&[&v, &ones], &Leaf::map2(|a: f64, b: f64| a + b)).unwrap();
+    let r = apply(&[&v, &ones], &Leaf::map(|a: f64, b: f64| a + b)).unwrap();
     assert_eq!(
         r.to_string(),
         "[[1, 3, 5, 7], [9, 11, 13, 15], [17, 19, 21, 23]]"

@@ -1,7 +1,7 @@
 //! The ragged fast paths of elementwise operations (rows as one flat run,
 //! rows with a value per row, per-row calls) against the general kernel
 //! path, which checks and walks every row on its own: a fallible leaf
-//! never takes the fast paths, so `try_map2` is an independent reference.
+//! never takes the fast paths, so a leaf returning `Result` is an independent reference.
 //!
 //! Random outer shapes (0 to 2 fixed dimensions), rows of length 0 to 4,
 //! operands that are separate arrays with the same lengths, arrays whose
@@ -119,11 +119,10 @@ fn rng_free_pick(i: usize) -> bool {
 
 #[test]
 fn ragged_fast_paths_match_the_kernel_path() {
-    let fast2 = Leaf::map2(|x: f64, y: f64| x * 10.0 + y);
-    let slow2 = Leaf::try_map2(|x: f64, y: f64| Ok::<f64, String>(x * 10.0 + y));
-    let fast3 = Leaf::map3(|x: f64, y: f64, z: f64| x * 100.0 + y * 10.0 + z);
-    let slow3 =
-        Leaf::try_map3(|x: f64, y: f64, z: f64| Ok::<f64, String>(x * 100.0 + y * 10.0 + z));
+    let fast2 = Leaf::map(|x: f64, y: f64| x * 10.0 + y);
+    let slow2 = Leaf::map(|x: f64, y: f64| Ok::<f64, String>(x * 10.0 + y));
+    let fast3 = Leaf::map(|x: f64, y: f64, z: f64| x * 100.0 + y * 10.0 + z);
+    let slow3 = Leaf::map(|x: f64, y: f64, z: f64| Ok::<f64, String>(x * 100.0 + y * 10.0 + z));
     let mut rng = Rng(0x7a99_ed00);
     let (mut ok, mut errors) = (0, 0);
     for case in 0..3000 {
@@ -168,7 +167,7 @@ fn ragged_fast_paths_match_the_kernel_path() {
                 let got = apply(&refs, &Leaf::f64_op(op));
                 let want = apply(
                     &refs,
-                    &Leaf::try_map2(move |x: f64, y: f64| Ok::<f64, String>(op.apply(x, y))),
+                    &Leaf::map(move |x: f64, y: f64| Ok::<f64, String>(op.apply(x, y))),
                 );
                 match (got, want) {
                     (Ok(g), Ok(w)) => {
@@ -211,7 +210,7 @@ fn rows_that_differ_in_one_row_do_not_run_flat() {
         Some(&"3 * var * float64".parse().unwrap()),
     )
     .unwrap();
-    let add = Leaf::map2(|a: f64, b: f64| a + b);
+    let add = Leaf::map(|a: f64, b: f64| a + b);
     // Row 1 has length 1 in `x`: it broadcasts.
     let r = apply(&[&x, &y], &add).unwrap();
     assert_eq!(r.to_string(), "[[11, 22], [33, 34], [44, 55, 66]]");
@@ -239,7 +238,7 @@ fn results_share_their_operands_row_pairs() {
         Some(&"3 * var * float64".parse().unwrap()),
     )
     .unwrap();
-    let add = Leaf::map2(|a: f64, b: f64| a + b);
+    let add = Leaf::map(|a: f64, b: f64| a + b);
     let r = apply(&[&x, &y], &add).unwrap();
     assert_eq!(r.to_string(), "[[2, 3], [], [5, 6, 7]]");
     // The pairs of `x` (its data block) are the result's.
@@ -292,8 +291,8 @@ fn long_rows_and_every_size_match_the_kernel_path() {
             )
             .unwrap();
             let p = per($name);
-            let fast = Leaf::map3(|a: $t, b: $t, c: $t| a.wrapping_add(b).wrapping_add(c));
-            let slow = Leaf::try_map3(|a: $t, b: $t, c: $t| {
+            let fast = Leaf::map(|a: $t, b: $t, c: $t| a.wrapping_add(b).wrapping_add(c));
+            let slow = Leaf::map(|a: $t, b: $t, c: $t| {
                 Ok::<$t, String>(a.wrapping_add(b).wrapping_add(c))
             });
             for args in [[&p, &x, &y], [&x, &p, &y], [&x, &y, &p]] {
@@ -319,10 +318,9 @@ fn long_rows_and_every_size_match_the_kernel_path() {
     )
     .unwrap();
     let (pi, pf) = (per("int32"), per("float64"));
-    let fast = Leaf::map3(|a: i32, b: f64, c: f64| a as f64 * 1000.0 + b * 10.0 + c);
-    let slow = Leaf::try_map3(|a: i32, b: f64, c: f64| {
-        Ok::<f64, String>(a as f64 * 1000.0 + b * 10.0 + c)
-    });
+    let fast = Leaf::map(|a: i32, b: f64, c: f64| a as f64 * 1000.0 + b * 10.0 + c);
+    let slow =
+        Leaf::map(|a: i32, b: f64, c: f64| Ok::<f64, String>(a as f64 * 1000.0 + b * 10.0 + c));
     let got = apply(&[&pi, &pf, &x], &fast).unwrap();
     assert_eq!(
         got.to_json(),
@@ -357,8 +355,8 @@ fn many_rows_in_parallel_match_the_kernel_path() {
         (0..lens.len()).map(|i| i as f64).collect(),
     )
     .unwrap();
-    let fast = Leaf::map2(|a: f64, b: f64| a * 3.0 + b);
-    let slow = Leaf::try_map2(|a: f64, b: f64| Ok::<f64, String>(a * 3.0 + b));
+    let fast = Leaf::map(|a: f64, b: f64| a * 3.0 + b);
+    let slow = Leaf::map(|a: f64, b: f64| Ok::<f64, String>(a * 3.0 + b));
     for args in [[&x, &y], [&per, &x], [&y, &per]] {
         assert_eq!(
             apply(&args, &fast).unwrap().to_json(),

@@ -213,7 +213,7 @@ fn rows_that_do_not_chain_are_checked_one_by_one() {
     let mut rng = Rng(0x5eed_0005);
     let leaves = [
         Leaf::f64_op(F64Op::Sub),
-        Leaf::map2(|a: f64, b: f64| a - 2.0 * b),
+        Leaf::map(|a: f64, b: f64| a - 2.0 * b),
     ];
     let reference = [|a: f64, b: f64| a - b, |a: f64, b: f64| a - 2.0 * b];
     for case in 0..40 {

@@ -226,8 +226,8 @@ fn check(v: &Array, rng: &mut Rng, log: &[String]) {
     };
     match scalar {
         Some(dynd_types::Scalar::Float64) => {
-            same(&Leaf::map1(|x: f64| -x), [v, v], 1);
-            same(&Leaf::map2(|x: f64, y: f64| x + y), [v, &copy], 2);
+            same(&Leaf::map(|x: f64| -x), [v, v], 1);
+            same(&Leaf::map(|x: f64, y: f64| x + y), [v, &copy], 2);
             if !v.ty().has_var_dim() {
                 let axes = [rng.pick(EDGE_I64)];
                 let args = ReduceArgs {
@@ -241,9 +241,9 @@ fn check(v: &Array, rng: &mut Rng, log: &[String]) {
             }
         }
         Some(dynd_types::Scalar::Int64) => {
-            same(&Leaf::map1(|x: i64| x.wrapping_neg()), [v, v], 1);
+            same(&Leaf::map(|x: i64| x.wrapping_neg()), [v, v], 1);
             same(
-                &Leaf::map2(|x: i64, y: i64| x.wrapping_mul(y)),
+                &Leaf::map(|x: i64, y: i64| x.wrapping_mul(y)),
                 [v, &copy],
                 2,
             );
@@ -253,7 +253,7 @@ fn check(v: &Array, rng: &mut Rng, log: &[String]) {
             assert_eq!(a, b, "{log:#?}");
         }
         Some(dynd_types::Scalar::Int8) => {
-            same(&Leaf::map1(|x: i8| x.wrapping_abs()), [v, v], 1);
+            same(&Leaf::map(|x: i8| x.wrapping_abs()), [v, v], 1);
         }
         _ => {}
     }

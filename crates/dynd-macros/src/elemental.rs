@@ -47,7 +47,8 @@ struct Options {
 const SUPPORTED: &str = "bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64, F16, Complex<f32>, Complex<f64>";
 
 /// The most parameters (keywords included) a fn may take: the kernel
-/// crate's leaf constructors go up to `map16`.
+/// crate's `ElementFn` and `CoreFn` are implemented up to 16 (its
+/// `MAX_LEAF_ARGS`).
 const MAX_ARGS: usize = 16;
 
 fn parse_options(attr: TokenStream, errors: &mut Errors) -> Options {
@@ -191,8 +192,6 @@ struct Model {
     /// The result's element type and shape (`None`: `()`, with an `Out`
     /// parameter).
     ret: Option<(syn::Type, Shape)>,
-    /// Whether the fn returns `Result<T, E>` (the result is `T`).
-    fallible: bool,
     /// Whether the fn returns `Option<T>` (the result is `?T`).
     ret_option: bool,
 }
@@ -547,17 +546,9 @@ fn analyze(
         errors.push(&sig.output, "`Option` parameters and results are supported in fns of scalars only (not with core dimensions)");
         ok = false;
     }
-    if optional && fallible {
-        errors.push(
-            &sig.output,
-            "a fn returning `Result` takes and returns plain scalars (not `Option`)",
-        );
-        ok = false;
-    }
     ok.then_some(Model {
         params,
         ret,
-        fallible,
         ret_option,
     })
 }
@@ -1044,21 +1035,11 @@ fn overload(
         quote!(::<#(#types),*>)
     };
     let f = quote!(#name #turbofish);
-    let n_in = model
-        .params
-        .iter()
-        .filter(|p| !matches!(p.shape, Shape::Out))
-        .count();
     if !core {
-        let optional = model.ret_option || model.params.iter().any(|p| p.option);
-        let map = match (model.fallible, optional) {
-            (true, _) => format_ident!("try_map{}", n_in),
-            (false, true) => format_ident!("nullable{}", n_in),
-            (false, false) => format_ident!("map{}", n_in),
-        };
-        return quote!(#krate::func::Overload::new(#krate::func::Leaf::#map(#f)));
+        // One constructor for every arity and flavour: the function's
+        // type says whether it takes `?T` or can fail.
+        return quote!(#krate::func::Overload::new(#krate::func::Leaf::map(#f)));
     }
-    let map = format_ident!("map{}", n_in);
     let mut closure_params = Vec::new();
     let mut call_args = Vec::new();
     let mut prelude = Vec::new();
@@ -1114,7 +1095,7 @@ fn overload(
     };
     quote! {
         #krate::func::Overload::core(
-            match #krate::func::CoreLeaf::#map(
+            match #krate::func::CoreLeaf::map(
                 #sig,
                 |#(#closure_params,)* mut __out: #krate::func::CoreSliceMut<'_, #out_elem>| {
                     #(#prelude)*

@@ -16,7 +16,7 @@
 //! assert_eq!(m.to_string(), "[[1, 1], [5, 8]]");
 //!
 //! // Callables: a Rust function lifted over broadcast (and ragged) dimensions.
-//! let hypot = Callable::map2("hypot", |x: f64, y: f64| (x * x + y * y).sqrt());
+//! let hypot = Callable::map("hypot", |x: f64, y: f64| (x * x + y * y).sqrt());
 //! let r = hypot.call(&[&nd::array![[3.0], [5.0, 8.0]], &nd::array![[4.0, 4.0], [4.0, 4.0]]])?;
 //! assert_eq!(r.to_string(), "[[5, 5], [6.4031242374328485, 8.94427190999916]]");
 //! let add = builtins::get("add").unwrap();
@@ -195,7 +195,10 @@ pub mod func {
         ReductionKind,
     };
     #[doc(inline)]
-    pub use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, FlatPlan, Leaf};
+    pub use dynd_kernels::elwise::{
+        CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, F64Op, FlatPlan, Leaf, LeafInput,
+        LeafOutput, LeafReturn,
+    };
     /// Stateful reductions from DyND's four pieces (init, step, combine,
     /// finish), and the compensated sum built from them.
     #[doc(inline)]
@@ -307,7 +310,7 @@ pub use dynd_macros::datashape;
 ///     const SIGNATURE: &str = "(float64, float64) -> float64"; // one overload only
 ///     const SIGNATURES: &[&str];                               // one per overload
 ///     fn signatures() -> Vec<ndt::Type>;
-///     fn callable() -> func::Callable;  // built once: Overload::new(Leaf::map2(hypot))
+///     fn callable() -> func::Callable;  // built once: Overload::new(Leaf::map(hypot))
 ///     fn call(x: impl nd::IntoArray, y: impl nd::IntoArray) -> Result<nd::Array, dynd::Error>;
 ///     fn reduce(array: impl nd::IntoArray, axis: Option<&[i64]>, keepdims: bool)
 ///         -> Result<nd::Array, dynd::Error>;  // with `reduce(...)`

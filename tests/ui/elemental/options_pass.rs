@@ -22,6 +22,16 @@ fn clamp_above(x: Option<i64>, #[kw] cap: Option<i64>) -> Option<i64> {
     }
 }
 
+/// Fallible and nullable at once: NA reaches the fn, and it may fail or
+/// make NA.
+#[elemental]
+fn checked_ratio(x: Option<i64>, by: i64) -> Result<Option<i64>, String> {
+    match x {
+        Some(_) if by == 0 => Err("division by zero".to_string()),
+        x => Ok(x.map(|x| x / by)),
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(or_default::SIGNATURE, "(?float64, float64) -> float64");
     assert_eq!(safe_log::SIGNATURE, "(float64) -> ?float64");
@@ -42,5 +52,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cap = Array::from_scalar(2i64);
     assert_eq!(c.call_kw(&[&ys], &[("cap", &cap)])?.to_string(), "[2, null, 1]");
     assert_eq!(clamp_above::call(&ys, 3i64)?.to_string(), "[3, null, 1]");
+    assert_eq!(checked_ratio::SIGNATURE, "(?int64, int64) -> ?int64");
+    assert_eq!(checked_ratio::call(&ys, 2i64)?.to_string(), "[2, null, 0]");
+    let err = checked_ratio::call(&ys, 0i64).unwrap_err().to_string();
+    assert!(err.contains("division by zero, at index [0]"), "{err}");
     Ok(())
 }

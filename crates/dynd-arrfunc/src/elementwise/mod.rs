@@ -34,12 +34,12 @@ use math::*;
 
 /// Overloads of a binary function for each listed type.
 macro_rules! over2 {
-    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map2($f::<$t>))),*] };
+    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map($f::<$t>))),*] };
 }
 
 /// Overloads of a unary function for each listed type.
 macro_rules! over1 {
-    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map1($f::<$t>))),*] };
+    ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map($f::<$t>))),*] };
 }
 
 macro_rules! numeric {
@@ -55,14 +55,14 @@ macro_rules! numeric {
 macro_rules! complex {
     (2, $f:ident) => {
         vec![
-            Overload::new(Leaf::map2($f::<f32>)),
-            Overload::new(Leaf::map2($f::<f64>)),
+            Overload::new(Leaf::map($f::<f32>)),
+            Overload::new(Leaf::map($f::<f64>)),
         ]
     };
     (1, $f:ident) => {
         vec![
-            Overload::new(Leaf::map1($f::<f32>)),
-            Overload::new(Leaf::map1($f::<f64>)),
+            Overload::new(Leaf::map($f::<f32>)),
+            Overload::new(Leaf::map($f::<f64>)),
         ]
     };
 }
@@ -163,10 +163,10 @@ impl FromF64 for f64 {
 /// Core overloads of `$f` for each listed type, with the signature `$sig`
 /// (where `T` stands for the element type).
 macro_rules! over_core {
-    ($ctor:ident, $f:ident, $sig:expr, [$($t:ty),*]) => {
+    ($f:ident, $sig:expr, [$($t:ty),*]) => {
         vec![$(
             Overload::core(
-                CoreLeaf::$ctor(&$sig.replace('T', &<$t as Element>::SCALAR.to_string()), $f::<$t>)
+                CoreLeaf::map(&$sig.replace('T', &<$t as Element>::SCALAR.to_string()), $f::<$t>)
                     .unwrap_or_else(|e| unreachable!("builtin {}: {e}", stringify!($f))),
             )
         ),*]
@@ -176,7 +176,7 @@ macro_rules! over_core {
 /// `where(m, x, y)` overloads for each listed type.
 macro_rules! select {
     ($($t:ty),*) => {
-        vec![$(Overload::new(Leaf::map3(|m: bool, x: $t, y: $t| if m { x } else { y }))),*]
+        vec![$(Overload::new(Leaf::map(|m: bool, x: $t, y: $t| if m { x } else { y }))),*]
     };
 }
 
@@ -233,9 +233,9 @@ macro_rules! floats {
 macro_rules! float_method {
     ($m:ident) => {
         vec![
-            Overload::new(Leaf::map1(|x: F16| F16::from_f64(x.to_f64().$m()))),
-            Overload::new(Leaf::map1(|x: f32| x.$m())),
-            Overload::new(Leaf::map1(|x: f64| x.$m())),
+            Overload::new(Leaf::map(|x: F16| F16::from_f64(x.to_f64().$m()))),
+            Overload::new(Leaf::map(|x: f32| x.$m())),
+            Overload::new(Leaf::map(|x: f64| x.$m())),
         ]
     };
 }
@@ -398,8 +398,8 @@ builtins! {
     /// default to -inf and +inf; NaN stays NaN.
     CLIP clip "clip" _ None => {
         let overloads = vec![
-            Overload::new(Leaf::map3(|x: f32, lo: f64, hi: f64| clip(f64::from(x), lo, hi) as f32)),
-            Overload::new(Leaf::map3(clip)),
+            Overload::new(Leaf::map(|x: f32, lo: f64, hi: f64| clip(f64::from(x), lo, hi) as f32)),
+            Overload::new(Leaf::map(clip)),
         ];
         let keywords = vec![
             Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),
@@ -410,22 +410,22 @@ builtins! {
 
     /// `(bool, bool) -> bool`. Associative, identity `true`.
     LOGICAL_AND logical_and "logical_and" 2 None => {
-        entry("logical_and", vec![Overload::new(Leaf::map2(|a: bool, b: bool| a && b))], boolean(true), vec![])
+        entry("logical_and", vec![Overload::new(Leaf::map(|a: bool, b: bool| a && b))], boolean(true), vec![])
     };
 
     /// `(bool, bool) -> bool`. Associative, identity `false`.
     LOGICAL_OR logical_or "logical_or" 2 None => {
-        entry("logical_or", vec![Overload::new(Leaf::map2(|a: bool, b: bool| a || b))], boolean(false), vec![])
+        entry("logical_or", vec![Overload::new(Leaf::map(|a: bool, b: bool| a || b))], boolean(false), vec![])
     };
 
     /// `(bool, bool) -> bool`. Associative, identity `false`.
     LOGICAL_XOR logical_xor "logical_xor" 2 None => {
-        entry("logical_xor", vec![Overload::new(Leaf::map2(|a: bool, b: bool| a != b))], boolean(false), vec![])
+        entry("logical_xor", vec![Overload::new(Leaf::map(|a: bool, b: bool| a != b))], boolean(false), vec![])
     };
 
     /// `(bool) -> bool`.
     LOGICAL_NOT logical_not "logical_not" 1 None => {
-        plain("logical_not", vec![Overload::new(Leaf::map1(|a: bool| !a))])
+        plain("logical_not", vec![Overload::new(Leaf::map(|a: bool| !a))])
     };
 
     /// `(bool, T, T) -> T` for bool and every numeric `T`: NumPy's
@@ -441,7 +441,7 @@ builtins! {
     /// `(N * T, N * T) -> T` for int32, int64, uint64, float32, float64: the
     /// inner product of the last dimensions; leading ones broadcast.
     DOT dot "dot" _ None => {
-        plain("dot", over_core!(map2, dot, checked_signature!("(N * T, N * T) -> T"), [i32, i64, u64, f32, f64]))
+        plain("dot", over_core!(dot, checked_signature!("(N * T, N * T) -> T"), [i32, i64, u64, f32, f64]))
     };
 
     /// `(M * N * T, N * P * T) -> M * P * T` for int32, int64, uint64,
@@ -450,20 +450,20 @@ builtins! {
     MATMUL matmul "matmul" _ None => {
         plain(
             "matmul",
-            over_core!(map2, matmul, checked_signature!("(M * N * T, N * P * T) -> M * P * T"), [i32, i64, u64, f32, f64]),
+            over_core!(matmul, checked_signature!("(M * N * T, N * P * T) -> M * P * T"), [i32, i64, u64, f32, f64]),
         )
     };
 
     /// `(3 * T, 3 * T) -> 3 * T` for int32, int64, float32, float64: a
     /// fixed-size core.
     CROSS cross "cross" _ None => {
-        plain("cross", over_core!(map2, cross, checked_signature!("(3 * T, 3 * T) -> 3 * T"), [i32, i64, f32, f64]))
+        plain("cross", over_core!(cross, checked_signature!("(3 * T, 3 * T) -> 3 * T"), [i32, i64, f32, f64]))
     };
 
     /// `(N * T) -> T` for floats: Euclidean, scaled by the largest magnitude
     /// (no overflow for huge components).
     NORM norm "norm" _ None => {
-        plain("norm", over_core!(map1, norm, checked_signature!("(N * T) -> T"), [f32, f64]))
+        plain("norm", over_core!(norm, checked_signature!("(N * T) -> T"), [f32, f64]))
     };
 }
 

@@ -118,7 +118,7 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
 /// use dynd::func::{FlatPlan, Leaf};
 /// use dynd::nd::{Array, Index};
 ///
-/// let leaf = Leaf::map2(|a: f64, b: f64| a + b);
+/// let leaf = Leaf::map(|a: f64, b: f64| a + b);
 /// let ty = "3 * float64".parse()?;
 /// let plan = FlatPlan::new(&ty, &leaf).expect("a fixed shape of a plain number type");
 /// let x = Array::from_vec(vec![1.0, 2.0, 3.0]);
@@ -455,7 +455,7 @@ mod tests {
 
     #[test]
     fn a_plan_runs_exactly_the_c_order_layouts_and_matches_the_general_path() {
-        let leaf = Leaf::map2(|a: f64, b: f64| a * 3.0 - b);
+        let leaf = Leaf::map(|a: f64, b: f64| a * 3.0 - b);
         for (name_a, a, flat_a) in layouts() {
             for (name_b, b, flat_b) in layouts() {
                 let shape = |x: &Array| x.ty().split_dims().0.len();
@@ -489,10 +489,10 @@ mod tests {
 
     #[test]
     fn no_plan_where_the_flat_path_cannot_make_the_result() {
-        let add = Leaf::map2(|a: f64, b: f64| a + b);
+        let add = Leaf::map(|a: f64, b: f64| a + b);
         assert!(FlatPlan::new(&"var * float64".parse().unwrap(), &add).is_none());
         assert!(FlatPlan::new(&"3 * int64".parse().unwrap(), &add).is_none());
-        let fallible = Leaf::try_map1(|a: f64| if a < 0.0 { Err("negative") } else { Ok(a) });
+        let fallible = Leaf::map(|a: f64| if a < 0.0 { Err("negative") } else { Ok(a) });
         assert!(FlatPlan::new(&"3 * float64".parse().unwrap(), &fallible).is_none());
         // Arguments of another element type, or another shape, are refused
         // at the call: the caller casts or broadcasts on the general path.
@@ -511,7 +511,7 @@ mod tests {
 
     #[test]
     fn a_plan_writes_into_a_c_order_output_of_its_own() {
-        let add = Leaf::map2(|a: f64, b: f64| a + b);
+        let add = Leaf::map(|a: f64, b: f64| a + b);
         let plan = FlatPlan::new(&"3 * float64".parse().unwrap(), &add).unwrap();
         let x = Array::from_vec(vec![1.0f64, 2.0, 3.0]);
         let mut out = Array::from_vec(vec![0.0f64; 3]);

@@ -245,7 +245,7 @@ type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send 
 /// use dynd_kernels::elwise::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
 /// use dynd::nd::array;
 ///
-/// let dot = CoreLeaf::map2(
+/// let dot = CoreLeaf::map(
 ///     "(N * float64, N * float64) -> float64",
 ///     |a: CoreSlice<'_, f64>, b: CoreSlice<'_, f64>, mut out: CoreSliceMut<'_, f64>| {
 ///         out.as_mut_slice()[0] = a.iter().zip(b.iter()).map(|(x, y)| x * y).sum();
@@ -273,7 +273,7 @@ impl std::fmt::Debug for CoreLeaf {
 }
 
 macro_rules! core_record {
-    ($name:ident, $ctor:ident, $($arg:ident $ty:ident $scratch:ident),+) => {
+    ($name:ident, $($arg:ident $ty:ident $scratch:ident),+) => {
         struct $name<$($ty,)+ R, F> {
             f: F,
             layouts: Layouts,
@@ -321,55 +321,38 @@ macro_rules! core_record {
             }
         }
 
-        impl CoreLeaf {
-            /// A core leaf calling `f` on each argument's core and the result's
-            /// core (the number in the name counts the arguments); `signature`
-            /// gives the core dimensions and must name the element types of `f`.
-            ///
-            /// # Errors
-            ///
-            /// [`Error::Parse`] for a signature that does not parse, and
-            /// [`Error::NotASignature`] for one that is not a callable type,
-            /// and [`Error::CoreSignature`] for one not of the function's
-            /// arity and element types, or with dimensions other than fixed
-            /// sizes, `Fixed` and size variables.
-            pub fn $ctor<$($ty: Element,)+ R: Element>(
-                signature: &str,
-                f: impl Fn($(CoreSlice<'_, $ty>,)+ CoreSliceMut<'_, R>) + Clone + Send + Sync + 'static,
-            ) -> Result<CoreLeaf, Error> {
-                let inputs: SmallVec<[Scalar; INLINE_ARGS]> = smallvec::smallvec![$($ty::SCALAR),+];
-                let (signature, in_core, out_core) = check_signature(signature, &inputs, R::SCALAR)?;
-                Ok(CoreLeaf {
-                    signature,
-                    inputs,
-                    output: R::SCALAR,
-                    in_core,
-                    out_core,
-                    push: Arc::new(move |b: &mut KernelBuilder<'_>, layouts: Layouts| {
-                        b.push($name { f: f.clone(), layouts, _types: PhantomData })
-                    }),
-                })
+        impl<Func, $($ty: Element,)+ R: Element> CoreFn<($($ty,)+ R)> for Func
+        where
+            Func: Fn($(CoreSlice<'_, $ty>,)+ CoreSliceMut<'_, R>) + Clone + Send + Sync + 'static,
+        {
+            fn elements(_: Token) -> (SmallVec<[Scalar; INLINE_ARGS]>, Scalar) {
+                const { assert!([$(stringify!($ty)),+].len() <= MAX_LEAF_ARGS) };
+                (smallvec::smallvec![$($ty::SCALAR),+], R::SCALAR)
+            }
+
+            fn push_record<'a>(&self, b: &mut KernelBuilder<'a>, cores: Cores) -> Child {
+                b.push($name { f: self.clone(), layouts: cores.0, _types: PhantomData })
             }
         }
     };
 }
 
-core_record!(Core1, map1, x0 T0 s0);
-core_record!(Core2, map2, x0 T0 s0, x1 T1 s1);
-core_record!(Core3, map3, x0 T0 s0, x1 T1 s1, x2 T2 s2);
-core_record!(Core4, map4, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3);
-core_record!(Core5, map5, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4);
-core_record!(Core6, map6, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5);
-core_record!(Core7, map7, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6);
-core_record!(Core8, map8, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7);
-core_record!(Core9, map9, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8);
-core_record!(Core10, map10, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9);
-core_record!(Core11, map11, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10);
-core_record!(Core12, map12, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11);
-core_record!(Core13, map13, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12);
-core_record!(Core14, map14, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13);
-core_record!(Core15, map15, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13, x14 T14 s14);
-core_record!(Core16, map16, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13, x14 T14 s14, x15 T15 s15);
+core_record!(Core1, x0 T0 s0);
+core_record!(Core2, x0 T0 s0, x1 T1 s1);
+core_record!(Core3, x0 T0 s0, x1 T1 s1, x2 T2 s2);
+core_record!(Core4, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3);
+core_record!(Core5, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4);
+core_record!(Core6, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5);
+core_record!(Core7, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6);
+core_record!(Core8, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7);
+core_record!(Core9, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8);
+core_record!(Core10, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9);
+core_record!(Core11, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10);
+core_record!(Core12, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11);
+core_record!(Core13, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12);
+core_record!(Core14, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13);
+core_record!(Core15, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13, x14 T14 s14);
+core_record!(Core16, x0 T0 s0, x1 T1 s1, x2 T2 s2, x3 T3 s3, x4 T4 s4, x5 T5 s5, x6 T6 s6, x7 T7 s7, x8 T8 s8, x9 T9 s9, x10 T10 s10, x11 T11 s11, x12 T12 s12, x13 T13 s13, x14 T14 s14, x15 T15 s15);
 
 /// Parses and checks a core signature against the function's element
 /// types; the core dimension counts of the inputs and of the result.
@@ -428,7 +411,62 @@ fn check_signature(
     Ok((signature, in_core, out_core))
 }
 
+mod sealed {
+    /// The argument only this module can make: it keeps [`super::CoreFn`]'s
+    /// methods (whose answers the kernels trust) out of other crates'
+    /// reach, so the trait cannot be implemented there.
+    #[derive(Clone, Copy)]
+    pub struct Token;
+
+    /// The layouts of a call's cores (the inputs', then the result's).
+    pub struct Cores(pub(super) super::Layouts);
+}
+use sealed::{Cores, Token};
+
+/// A Rust function over cores that [`CoreLeaf::map`] lifts: implemented
+/// for every `Fn(CoreSlice<'_, T0>, …, CoreSlice<'_, Tn>, CoreSliceMut<'_,
+/// R>)` with [`Element`] types (1 to [`MAX_LEAF_ARGS`] inputs). `Args` is
+/// the tuple of the element types, inputs then result, which the compiler
+/// infers from the function. Sealed: it cannot be implemented outside this
+/// crate.
+pub trait CoreFn<Args>: Clone + Send + Sync + 'static {
+    /// The input element types, then the result's.
+    #[doc(hidden)]
+    fn elements(_: Token) -> (SmallVec<[Scalar; INLINE_ARGS]>, Scalar);
+
+    /// Pushes the kernel record calling this function on cores laid out as
+    /// `layouts` (the inputs', then the result's).
+    #[doc(hidden)]
+    fn push_record<'a>(&self, b: &mut KernelBuilder<'a>, cores: Cores) -> Child;
+}
+
 impl CoreLeaf {
+    /// A core leaf calling `f` on each argument's core and the result's
+    /// core (see [`CoreFn`]); `signature` gives the core dimensions and
+    /// must name the element types of `f`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Parse`] for a signature that does not parse, and
+    /// [`Error::NotASignature`] for one that is not a callable type,
+    /// and [`Error::CoreSignature`] for one not of the function's
+    /// arity and element types, or with dimensions other than fixed
+    /// sizes, `Fixed` and size variables.
+    pub fn map<Args, F: CoreFn<Args>>(signature: &str, f: F) -> Result<CoreLeaf, Error> {
+        let (inputs, output) = F::elements(Token);
+        let (signature, in_core, out_core) = check_signature(signature, &inputs, output)?;
+        Ok(CoreLeaf {
+            signature,
+            inputs,
+            output,
+            in_core,
+            out_core,
+            push: Arc::new(move |b: &mut KernelBuilder<'_>, layouts: Layouts| {
+                f.push_record(b, Cores(layouts))
+            }),
+        })
+    }
+
     /// The signature, e.g. `(N * float64, N * float64) -> float64`.
     pub fn signature(&self) -> &Type {
         &self.signature

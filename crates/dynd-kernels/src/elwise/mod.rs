@@ -26,7 +26,7 @@
 //! let t = "3 * var * float64".parse()?;
 //! let x = Array::from_json("[[1, 2], [], [3, 4, 5]]", Some(&t))?;
 //! let y = Array::from_json("[[10, 20], [], [30, 40, 50]]", Some(&t))?;
-//! let r = apply(&[&x, &y], &Leaf::map2(|a: f64, b: f64| a + b))?;
+//! let r = apply(&[&x, &y], &Leaf::map(|a: f64, b: f64| a + b))?;
 //! assert_eq!(r.to_string(), "[[11, 22], [], [33, 44, 55]]");
 //! // The result's rows are `x`'s: its pairs are shared, not rebuilt.
 //! assert!(std::sync::Arc::ptr_eq(r.data_block(), x.data_block()));
@@ -55,8 +55,8 @@ mod dims;
 mod flat;
 mod gufunc;
 pub(crate) use gufunc::apply_core_into;
+mod lift;
 mod maps;
-mod nullable;
 mod ragged;
 
 use smallvec::{smallvec, SmallVec};
@@ -71,6 +71,7 @@ use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
 
 pub use crate::alloc::alloc_broadcast;
 use crate::alloc::alloc_lifted;
+pub use crate::fn_types::{LeafInput, LeafOutput, LeafReturn};
 pub(crate) use crate::loops::FlatRun;
 pub use crate::loops::{F64Op, INLINE_ARGS, MAX_LEAF_ARGS, PARALLEL_MIN};
 pub use dims::push_elwise;
@@ -79,9 +80,10 @@ use dims::*;
 pub(crate) use flat::contiguous_count;
 pub use flat::FlatPlan;
 use flat::*;
-pub use gufunc::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
+pub use gufunc::{apply_core, CoreFn, CoreLeaf, CoreSlice, CoreSliceMut};
+pub use lift::ElementFn;
+use lift::Lifted;
 use maps::*;
-pub use nullable::{LeafInput, LeafOutput};
 
 fn check_dtype<T: Element>(a: &Array, arg: usize) -> Result<(), Error> {
     if a.dtype().as_scalar() == Some(T::SCALAR) {
@@ -146,9 +148,11 @@ pub(crate) fn map1_into<A: Element, R: Element>(
         let f = f
             .take()
             .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
-        Ok(b.push(MapLeaf(Map1 {
-            f,
-            _types: std::marker::PhantomData,
+        // Shared, so the lifted function is `Clone` whatever `f` is.
+        let f = std::sync::Arc::new(f);
+        Ok(b.push(MapLeaf(Lifted {
+            f: move |x: A| f(x),
+            _args: std::marker::PhantomData::<fn() -> (A,)>,
         })))
     })?;
     let kernel = b.finish()?;
@@ -184,9 +188,11 @@ pub(crate) fn map2_into<A: Element, B: Element, R: Element>(
             let f = f
                 .take()
                 .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
-            Ok(bb.push(MapLeaf(Map2 {
-                f,
-                _types: std::marker::PhantomData,
+            // Shared, so the lifted function is `Clone` whatever `f` is.
+            let f = std::sync::Arc::new(f);
+            Ok(bb.push(MapLeaf(Lifted {
+                f: move |x: A, y: B| f(x, y),
+                _args: std::marker::PhantomData::<fn() -> (A, B)>,
             })))
         },
     )?;
@@ -241,7 +247,7 @@ type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 /// use dynd_kernels::elwise::{apply, Leaf};
 /// use dynd::nd::array;
 ///
-/// let hypot = Leaf::map2(|x: f64, y: f64| (x * x + y * y).sqrt());
+/// let hypot = Leaf::map(|x: f64, y: f64| (x * x + y * y).sqrt());
 /// let r = apply(&[&array![[3.0], [5.0]], &array![4.0, 12.0]], &hypot)?;
 /// assert_eq!(r.to_string(), "[[5, 12.36931687685298], [6.4031242374328485, 13]]");
 /// # Ok::<(), dynd::Error>(())
@@ -272,24 +278,52 @@ impl std::fmt::Debug for Leaf {
 }
 
 impl Leaf {
-    /// A leaf running `map`'s loop, on inputs of the given element types
-    /// (options: taken as `?T`) and to `output` (an option if flagged);
-    /// `flat` when the loop may also run without a kernel (it cannot fail).
-    fn from_map<M: MapLoop + Clone>(
-        inputs: &[dynd_types::Scalar],
-        options: &[bool],
-        (output, output_option): (dynd_types::Scalar, bool),
-        map: M,
-        flat: bool,
-    ) -> Leaf {
-        let kernel = MapLeaf(map);
+    /// A leaf applying `f` to one element of each input: any Rust function
+    /// of 1 to [`MAX_LEAF_ARGS`] parameters (see [`ElementFn`]). Its
+    /// parameter and result types give the leaf's element types:
+    ///
+    /// - an element type `T` takes (or makes) `T`; NA in a `?T` argument
+    ///   makes the result NA without calling `f`;
+    /// - `Option<T>` takes (or makes) `?T`, and sees NA as `None`;
+    /// - a `Result` result makes a fallible leaf: an `Err` fails the whole
+    ///   call with its message and the element's index.
+    ///
+    /// ```
+    /// use dynd_kernels::elwise::{apply, Leaf};
+    /// use dynd::nd::{array, Array};
+    ///
+    /// let checked_sqrt = Leaf::map(|x: f64| {
+    ///     if x >= 0.0 { Ok(x.sqrt()) } else { Err(format!("sqrt of {x}")) }
+    /// });
+    /// assert_eq!(apply(&[&array![4.0, 9.0]], &checked_sqrt)?.to_string(), "[2, 3]");
+    /// let err = apply(&[&array![[4.0, 9.0], [1.0, -1.0]]], &checked_sqrt).unwrap_err();
+    /// assert_eq!(err.to_string(), "sqrt of -1, at index [1, 1]");
+    ///
+    /// let or_zero = Leaf::map(|x: Option<f64>| x.unwrap_or(0.0));
+    /// let a = Array::from_json("[1.5, null]", Some(&"2 * ?float64".parse()?))?;
+    /// let r = apply(&[&a], &or_zero)?;
+    /// assert_eq!((r.to_string(), r.ty().to_string()), ("[1.5, 0]".into(), "2 * float64".into()));
+    /// let positive = Leaf::map(|x: f64| (x > 0.0).then_some(x));
+    /// let r = apply(&[&Array::from_vec(vec![2.0, -1.0])], &positive)?;
+    /// assert_eq!((r.to_string(), r.ty().to_string()), ("[2, null]".into(), "2 * ?float64".into()));
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn map<Args: 'static, F: ElementFn<Args>>(f: F) -> Leaf {
+        let sig = lift::signature_of::<Args, F>();
+        let plain = !sig.fallible && !sig.output.1 && sig.inputs.iter().all(|&(_, o)| !o);
+        let kernel = MapLeaf(Lifted {
+            f,
+            _args: std::marker::PhantomData,
+        });
+        // The loop without a kernel serves the flat fast paths, which
+        // neither report errors nor lay out `?T` elements.
         let flat_run =
-            flat.then(|| std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>);
+            plain.then(|| std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>);
         Leaf {
-            inputs: inputs.into(),
-            options: options.into(),
-            output,
-            output_option,
+            inputs: sig.inputs.iter().map(|&(s, _)| s).collect(),
+            options: sig.inputs.iter().map(|&(_, o)| o).collect(),
+            output: sig.output.0,
+            output_option: sig.output.1,
             push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
             flat: flat_run,
             f64_op: None,
@@ -301,13 +335,13 @@ impl Leaf {
     /// evaluation can run chains of them in one loop.
     pub fn f64_op(op: F64Op) -> Leaf {
         let mut leaf = match op {
-            F64Op::Add => Leaf::map2(|x: f64, y: f64| x + y),
-            F64Op::Sub => Leaf::map2(|x: f64, y: f64| x - y),
-            F64Op::Mul => Leaf::map2(|x: f64, y: f64| x * y),
-            F64Op::Div => Leaf::map2(|x: f64, y: f64| x / y),
-            F64Op::Neg => Leaf::map1(|x: f64| -x),
-            F64Op::Abs => Leaf::map1(|x: f64| x.abs()),
-            F64Op::Sqrt => Leaf::map1(|x: f64| x.sqrt()),
+            F64Op::Add => Leaf::map(|x: f64, y: f64| x + y),
+            F64Op::Sub => Leaf::map(|x: f64, y: f64| x - y),
+            F64Op::Mul => Leaf::map(|x: f64, y: f64| x * y),
+            F64Op::Div => Leaf::map(|x: f64, y: f64| x / y),
+            F64Op::Neg => Leaf::map(|x: f64| -x),
+            F64Op::Abs => Leaf::map(|x: f64| x.abs()),
+            F64Op::Sqrt => Leaf::map(|x: f64| x.sqrt()),
         };
         leaf.f64_op = Some(op);
         leaf
@@ -316,68 +350,6 @@ impl Leaf {
     /// The `float64` operation of a leaf made by [`Leaf::f64_op`].
     pub fn as_f64_op(&self) -> Option<F64Op> {
         self.f64_op
-    }
-
-    /// A leaf applying `f` to one element.
-    pub fn map1<A: Element, R: Element>(
-        f: impl Fn(A) -> R + Clone + Send + Sync + 'static,
-    ) -> Leaf {
-        Leaf::from_map(
-            &[A::SCALAR],
-            &[false; 1],
-            (R::SCALAR, false),
-            Map1 {
-                f,
-                _types: std::marker::PhantomData,
-            },
-            true,
-        )
-    }
-
-    /// A leaf applying `f` to two elements.
-    pub fn map2<A: Element, B: Element, R: Element>(
-        f: impl Fn(A, B) -> R + Clone + Send + Sync + 'static,
-    ) -> Leaf {
-        Leaf::from_map(
-            &[A::SCALAR, B::SCALAR],
-            &[false; 2],
-            (R::SCALAR, false),
-            Map2 {
-                f,
-                _types: std::marker::PhantomData,
-            },
-            true,
-        )
-    }
-
-    /// A leaf applying the fallible `f` to one element: an `Err` fails the
-    /// whole call with its message and the element's index.
-    ///
-    /// ```
-    /// use dynd_kernels::elwise::{apply, Leaf};
-    /// use dynd::nd::array;
-    ///
-    /// let checked_sqrt = Leaf::try_map1(|x: f64| {
-    ///     if x >= 0.0 { Ok(x.sqrt()) } else { Err(format!("sqrt of {x}")) }
-    /// });
-    /// assert_eq!(apply(&[&array![4.0, 9.0]], &checked_sqrt)?.to_string(), "[2, 3]");
-    /// let err = apply(&[&array![[4.0, 9.0], [1.0, -1.0]]], &checked_sqrt).unwrap_err();
-    /// assert_eq!(err.to_string(), "sqrt of -1, at index [1, 1]");
-    /// # Ok::<(), dynd::Error>(())
-    /// ```
-    pub fn try_map1<A: Element, R: Element, E: std::fmt::Display + 'static>(
-        f: impl Fn(A) -> Result<R, E> + Clone + Send + Sync + 'static,
-    ) -> Leaf {
-        Leaf::from_map(
-            &[A::SCALAR],
-            &[false; 1],
-            (R::SCALAR, false),
-            maps::TryMap1 {
-                f,
-                _types: std::marker::PhantomData,
-            },
-            false,
-        )
     }
 
     /// The input element types, in order.

@@ -36,8 +36,8 @@
 //! use dynd::func::Leaf;
 //!
 //! let (a, b) = (array![[1.0, 2.0], [3.0, 4.0]], array![10.0, 20.0]);
-//! let mul = Leaf::map2(|x: f64, y: f64| x * y);
-//! let add = Leaf::map2(|x: f64, y: f64| x + y);
+//! let mul = Leaf::map(|x: f64, y: f64| x * y);
+//! let add = Leaf::map(|x: f64, y: f64| x + y);
 //!
 //! // (a * b) + (a * b), with the product computed once per block.
 //! let mut p = Program::new();

@@ -8,7 +8,7 @@ fn f64s(n: usize) -> Array {
 #[test]
 fn shared_steps_and_leaves_are_one() {
     let a = f64s(10);
-    let mul = Leaf::map2(|x: f64, y: f64| x * y);
+    let mul = Leaf::map(|x: f64, y: f64| x * y);
     let mut p = Program::new();
     let (x, y) = (p.leaf(&a), p.leaf(&a.clone()));
     assert_eq!(x, y, "a clone is the same view of the same memory");
@@ -16,7 +16,7 @@ fn shared_steps_and_leaves_are_one() {
     let s2 = p.call(&mul.clone(), &[x, x]).unwrap();
     assert_eq!(s1, s2);
     // Another function with the same types is another step.
-    let other = Leaf::map2(|x: f64, y: f64| x * y);
+    let other = Leaf::map(|x: f64, y: f64| x * y);
     assert_ne!(p.call(&other, &[x, x]).unwrap(), s1);
     assert_eq!(p.steps(), 2);
 }
@@ -24,7 +24,7 @@ fn shared_steps_and_leaves_are_one() {
 #[test]
 fn a_long_chain_reuses_its_buffers() {
     let a = f64s(3 * BLOCK + 17);
-    let add1 = Leaf::map1(|x: f64| x + 1.0);
+    let add1 = Leaf::map(|x: f64| x + 1.0);
     let mut p = Program::new();
     let mut s = p.leaf(&a);
     for _ in 0..20 {
@@ -53,7 +53,7 @@ fn a_step_error_has_the_results_index() {
     let mut v = vec![1.0f64; 2 * n];
     v[n + 2 * BLOCK + 5] = -1.0;
     let a = Array::from_shape_vec(&[2, n], v).unwrap();
-    let sqrt = Leaf::try_map1(|x: f64| {
+    let sqrt = Leaf::map(|x: f64| {
         if x >= 0.0 {
             Ok(x.sqrt())
         } else {
@@ -75,7 +75,7 @@ fn a_step_error_has_the_results_index() {
 #[test]
 fn misuse_is_an_error() {
     let a = f64s(4);
-    let neg = Leaf::map1(|x: f64| -x);
+    let neg = Leaf::map(|x: f64| -x);
     let mut p = Program::new();
     let x = p.leaf(&a);
     let s = p.call(&neg, &[x]).unwrap();
@@ -101,7 +101,7 @@ fn ragged_rows_fuse_and_share_structure() {
     let x = Array::from_json("[[1, 2], [], [3, 4, 5]]", Some(&t)).unwrap();
     let y = Array::from_json("[[10, 20], [], [30, 40, 50]]", Some(&t)).unwrap();
     let m = Array::from_json("[[100.5], [200], [300]]", None).unwrap();
-    let add = Leaf::map2(|a: f64, b: f64| a + b);
+    let add = Leaf::map(|a: f64, b: f64| a + b);
     let mut p = Program::new();
     let (lx, ly, lm) = (p.leaf(&x), p.leaf(&y), p.leaf(&m));
     let s = p.call(&add, &[lx, ly]).unwrap();
@@ -123,7 +123,7 @@ fn ragged_rows_fuse_and_share_structure() {
 #[test]
 fn eval_into_broadcasts_into_a_larger_out() {
     let a = f64s(3);
-    let neg = Leaf::map1(|x: f64| -x);
+    let neg = Leaf::map(|x: f64| -x);
     let mut p = Program::new();
     let x = p.leaf(&a);
     let s = p.call(&neg, &[x]).unwrap();
@@ -147,8 +147,8 @@ fn float64_loop_matches_the_kernels() {
     use crate::elwise::F64Op;
     use crate::Index;
     let plain = |op: F64Op| match op.arity() {
-        2 => Leaf::map2(move |x: f64, y: f64| op.apply(x, y)),
-        _ => Leaf::map1(move |x: f64| op.apply(x, 0.0)),
+        2 => Leaf::map(move |x: f64, y: f64| op.apply(x, y)),
+        _ => Leaf::map(move |x: f64| op.apply(x, 0.0)),
     };
     let build = |leaves: &[Array], marked: bool| -> (Program, Slot, usize) {
         let leaf = |op| if marked { Leaf::f64_op(op) } else { plain(op) };
@@ -241,8 +241,8 @@ fn float64_sums_fold_the_values_the_kernels_make() {
             (Leaf::f64_op(F64Op::Mul), Leaf::f64_op(F64Op::Sub))
         } else {
             (
-                Leaf::map2(|x: f64, y: f64| x * y),
-                Leaf::map2(|x: f64, y: f64| x - y),
+                Leaf::map(|x: f64, y: f64| x * y),
+                Leaf::map(|x: f64, y: f64| x - y),
             )
         };
         let mut p = Program::new();

@@ -95,7 +95,7 @@ pub(crate) use rows::{BlockPtr, RowDim, RowLoop, SrcRow, VarRows};
 pub const INLINE_ARGS: usize = 4;
 
 /// The most inputs a `Leaf` or `CoreLeaf` function takes: their
-/// constructors go up to `map16` (and `try_map16`, `nullable16`).
+/// lifting traits (`ElementFn`, `CoreFn`) are implemented up to this arity.
 /// Kernels built by `push_elwise` take any number of sources.
 pub const MAX_LEAF_ARGS: usize = 16;
 

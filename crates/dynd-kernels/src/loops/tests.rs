@@ -212,8 +212,16 @@ impl Case {
     }
 }
 
+/// 300 cases, or `PROPTEST_CASES` (fewer under valgrind).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn small_plans_visit_what_a_naive_walk_visits(
