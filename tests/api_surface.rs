@@ -167,10 +167,11 @@ fn doc_examples_use_the_facade_paths() {
         "crates/dynd-kernels/src/kernel.rs",
         "crates/dynd-kernels/src/elwise/mod.rs",
         "crates/dynd-kernels/src/elwise/gufunc.rs",
-        "crates/dynd-kernels/src/elwise/nullable.rs",
         "crates/dynd-kernels/src/reduce/mod.rs",
         "crates/dynd-kernels/src/reduce/moments.rs",
-        "crates/dynd-types/src/parse.rs",
+        "crates/dynd-kernels/src/reduce/scan.rs",
+        "crates/dynd-kernels/src/reduce/stateful.rs",
+        "crates/dynd-types/src/parse/names.rs",
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();

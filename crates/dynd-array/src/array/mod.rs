@@ -1,0 +1,724 @@
+//! [`Array`]: a type, its arrmeta and a reference to data in a memory block.
+//!
+//! ```
+//! use dynd::nd::{array, Array};
+//!
+//! let a = array![[1.0, 2.0], [3.0]];            // ragged rows: a var dimension
+//! assert_eq!(a.ty().to_string(), "2 * var * float64");
+//! assert_eq!(a.to_string(), "[[1, 2], [3]]");
+//!
+//! let b = Array::from_json("[[1, null], [3, 4]]", Some(&"2 * 2 * ?int8".parse()?))?;
+//! assert_eq!(format!("{b:?}"), "Array([[1, null], [3, 4]], type=\"2 * 2 * ?int8\")");
+//!
+//! let c = Array::from_vec(vec![1.5f64, 2.5, 3.5]);  // no copy
+//! assert_eq!(c.as_slice::<f64>()?, &[1.5, 2.5, 3.5]);
+//! # Ok::<(), dynd::Error>(())
+//! ```
+
+use std::fmt;
+use std::mem::ManuallyDrop;
+use std::sync::Arc;
+
+use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind, ValueProblem};
+
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
+use crate::convert::{ErrorMode, Fail, Num};
+use crate::element::{cast_slice, Element};
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+use crate::scalar_io::{read_num, write_num};
+use crate::value::{non_finite, Value};
+
+mod builder;
+use builder::*;
+mod infer;
+pub use infer::infer_type;
+mod display;
+use display::*;
+pub use display::{SUMMARY_EDGE, SUMMARY_THRESHOLD};
+
+/// A dynamically typed n-dimensional array.
+///
+/// Cloning an array, and making views of it, shares its memory; an array
+/// whose memory is shared is read-only until it is the only owner again
+/// (writes then copy on write). Arrays over borrowed `'static` data stay
+/// read-only.
+#[derive(Clone)]
+pub struct Array {
+    ty: Type,
+    meta: Arc<Arrmeta>,
+    /// Dropped by hand, in [`Drop`]: a small block goes back to this
+    /// thread's spares without a clone.
+    data: ManuallyDrop<Arc<MemoryBlock>>,
+    offset: usize,
+}
+
+/// What a fresh C-order array of one fixed-shape type is made of, worked
+/// out once from the type: its arrmeta and its size in bytes. Arrays of
+/// the type are then allocated without looking at the type again (a
+/// callable's result, on every call).
+#[derive(Clone)]
+pub struct FreshLayout {
+    ty: Type,
+    meta: Arc<Arrmeta>,
+    size: usize,
+    /// Whether the arrmeta has text, whose pairs must start zeroed.
+    text: bool,
+}
+
+impl FreshLayout {
+    /// The layout of `ty`, whose dimensions must all be fixed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for `var` dimensions and types arrays do not
+    /// hold yet.
+    pub fn new(ty: &Type) -> Result<FreshLayout, Error> {
+        let meta = Arc::new(Array::fixed_meta(ty)?);
+        let size = ty.data_layout()?.size;
+        let text = meta.has_text();
+        Ok(FreshLayout {
+            ty: ty.clone(),
+            meta,
+            size,
+            text,
+        })
+    }
+
+    /// The type.
+    #[inline]
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+
+    /// A fresh array of the type: zeroed if `zero`, otherwise with
+    /// unspecified element values (text pairs are zeroed either way).
+    #[inline]
+    pub fn allocate(&self, zero: bool) -> Result<Array, Error> {
+        // Text (start, length) pairs must point into their (empty) blocks
+        // even before a kernel writes them: those blocks are zeroed.
+        let data = if zero || self.text {
+            MemoryBlock::zeroed(self.size)?
+        } else {
+            MemoryBlock::for_overwrite(self.size)?
+        };
+        // SAFETY: `meta` is the C-order arrmeta of `ty` (fixed dimensions
+        // only, from `fixed_meta` in `new`), the block holds
+        // `ty.data_layout().size` bytes, which is that layout's whole
+        // extent, and it is aligned to 16 bytes (every element type's
+        // alignment). Its text pairs are zero, empty ranges of their empty
+        // blocks.
+        Ok(unsafe { Array::from_parts_unchecked(self.ty.clone(), self.meta.clone(), data, 0) })
+    }
+}
+
+impl Drop for Array {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: `data` is not used again: this is the array's drop.
+        let data = unsafe { ManuallyDrop::take(&mut self.data) };
+        MemoryBlock::recycle(data);
+    }
+}
+
+impl Array {
+    /// An array of type `ty` (or the [inferred](infer_type) one) holding `v`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::FromValue`] naming the element that does not fit the type;
+    /// [`Error::Unsupported`] for types arrays do not hold yet (tuples,
+    /// structs, fixed strings).
+    pub fn from_value(v: &Value, ty: Option<&Type>) -> Result<Array, Error> {
+        // Every walk below recurses once per level: a value deeper than
+        // any type can be is refused before one starts.
+        let depth = v.depth();
+        if depth > dynd_types::MAX_LEVELS {
+            return Err(value_error(
+                ValueProblem::TooDeep {
+                    depth,
+                    max: dynd_types::MAX_LEVELS,
+                },
+                &[],
+            ));
+        }
+        let ty = match ty {
+            Some(t) => t.clone(),
+            None => infer_type(v)?,
+        };
+        let mut builder = Builder::new(&ty)?;
+        // The value's list lengths must match the type's fixed dimensions
+        // before the type's size is allocated: `[1, 2]` against a type of
+        // 10^11 elements is a mismatch, not an allocation.
+        check_dims(&ty, v, &mut Vec::new())?;
+        let mut block = MemoryBlock::zeroed(ty.data_layout()?.size)?;
+        let Some(bytes) = Arc::get_mut(&mut block) else {
+            unreachable!("a new block is unique")
+        };
+        builder.write(&ty, v, bytes.bytes_mut(), &mut Vec::new())?;
+        let meta = builder.finish(&ty)?;
+        Array::try_from_parts(ty, Arc::new(meta), block, 0)
+    }
+
+    /// An array from JSON text, of type `ty` or the inferred one.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Json`] for bad JSON, then as [`Array::from_value`].
+    pub fn from_json(text: &str, ty: Option<&Type>) -> Result<Array, Error> {
+        Array::from_value(&Value::parse_json(text)?, ty)
+    }
+
+    /// A 0-d array holding one value.
+    pub fn from_scalar<T: Element>(v: T) -> Array {
+        thread_local! {
+            /// A scalar's arrmeta, shared by every scalar made here.
+            static SCALAR: Arc<Arrmeta> = Arc::new(Arrmeta::Scalar);
+        }
+        let meta = SCALAR
+            .try_with(Arc::clone)
+            .unwrap_or_else(|_| Arc::new(Arrmeta::Scalar));
+        // A small block: this thread's spare, or one allocation.
+        let data = MemoryBlock::from_bytes(crate::element::bytes_of(&v));
+        // SAFETY: a scalar's arrmeta over a block of exactly its bytes,
+        // written as a `T`, at offset 0 (blocks are 16-byte aligned).
+        unsafe { Array::from_parts_unchecked(T::SCALAR.into(), meta, data, 0) }
+    }
+
+    /// A 1-d array over the elements of `v`, without copying them.
+    pub fn from_vec<T: Element>(v: Vec<T>) -> Array {
+        let n = v.len();
+        Array {
+            ty: Type::with_dims([Dim::Fixed(n)], T::SCALAR.into())
+                .unwrap_or_else(|_| unreachable!()),
+            meta: Arc::new(Arrmeta::Fixed {
+                size: n,
+                stride: std::mem::size_of::<T>() as isize,
+                element: Box::new(Arrmeta::Scalar),
+            }),
+            data: ManuallyDrop::new(MemoryBlock::from_vec(v)),
+            offset: 0,
+        }
+    }
+
+    /// A 1-d array holding a copy of `s` (see [`Array::from_static`] and
+    /// [`Array::from_vec`] for the zero-copy constructors).
+    pub fn from_slice<T: Element>(s: &[T]) -> Array {
+        Array::from_vec(s.to_vec())
+    }
+
+    /// A read-only 1-d array over a `'static` slice, without copying it.
+    pub fn from_static<T: Element>(s: &'static [T]) -> Array {
+        Array {
+            ty: Type::with_dims([Dim::Fixed(s.len())], T::SCALAR.into())
+                .unwrap_or_else(|_| unreachable!()),
+            meta: Arc::new(Arrmeta::Fixed {
+                size: s.len(),
+                stride: std::mem::size_of::<T>() as isize,
+                element: Box::new(Arrmeta::Scalar),
+            }),
+            data: ManuallyDrop::new(MemoryBlock::from_static(s)),
+            offset: 0,
+        }
+    }
+
+    /// A C-order array of the given shape over the elements of `v`, without
+    /// copying them.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::FromValue`] if the shape's element count is not `v.len()`.
+    pub fn from_shape_vec<T: Element>(shape: &[usize], v: Vec<T>) -> Result<Array, Error> {
+        let count = shape.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
+        if count != Some(v.len()) {
+            return Err(value_error(
+                ValueProblem::Count {
+                    shape: shape.to_vec(),
+                    count,
+                    given: v.len(),
+                },
+                &[],
+            ));
+        }
+        let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), T::SCALAR.into())?;
+        let meta = c_order_meta(shape, std::mem::size_of::<T>(), Arrmeta::Scalar)?;
+        Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(v), 0)
+    }
+
+    /// An array of type `ty` with every element zero (NA for options, empty
+    /// for strings). `ty` may not have `var` dimensions (their rows would
+    /// need lengths).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for `var` dimensions and types arrays do not hold yet.
+    pub fn zeros(ty: &Type) -> Result<Array, Error> {
+        Array::allocate(ty, true)
+    }
+
+    /// An array of type `ty` whose element values are unspecified, for a
+    /// kernel that writes every element before the array is seen (see
+    /// [`MemoryBlock::for_overwrite`]).
+    pub fn for_overwrite(ty: &Type) -> Result<Array, Error> {
+        Array::allocate(ty, false)
+    }
+
+    fn allocate(ty: &Type, zero: bool) -> Result<Array, Error> {
+        thread_local! {
+            /// The layout of the last fixed-shape array of a builtin number
+            /// type allocated on this thread: arrays of one type are
+            /// usually made again and again (a callable's results), and
+            /// such arrmeta holds no memory block, so it can be shared.
+            static LAST: std::cell::RefCell<Option<FreshLayout>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let hit = LAST.with(|last| {
+            let last = last.borrow();
+            let layout = last.as_ref().filter(|l| l.ty == *ty)?;
+            Some(layout.allocate(zero))
+        });
+        if let Some(array) = hit {
+            return array;
+        }
+        let layout = FreshLayout::new(ty)?;
+        let array = layout.allocate(zero);
+        if matches!(ty.dtype().as_scalar(), Some(s) if s.is_numeric() || s == Scalar::Bool) {
+            LAST.with(|last| *last.borrow_mut() = Some(layout));
+        }
+        array
+    }
+
+    /// The C-order arrmeta of `ty`, whose dimensions must all be fixed.
+    fn fixed_meta(ty: &Type) -> Result<Arrmeta, Error> {
+        if ty.has_var_dim() {
+            return Err(unsupported("zeros (var rows need lengths)", ty));
+        }
+        let (dims, dtype) = ty.split_dims();
+        let shape: Vec<usize> = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Fixed(n) => Ok(*n),
+                _ => Err(unsupported("zeros", ty)),
+            })
+            .collect::<Result<_, _>>()?;
+        let elem_meta = dtype_meta(dtype)?;
+        c_order_meta(&shape, dtype.data_layout()?.size, elem_meta)
+    }
+
+    /// The array's type.
+    #[inline]
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+
+    /// The arrmeta.
+    #[inline]
+    pub fn arrmeta(&self) -> &Arrmeta {
+        &self.meta
+    }
+
+    /// The data type under the dimensions.
+    #[inline]
+    pub fn dtype(&self) -> &Type {
+        self.ty.dtype()
+    }
+
+    /// The number of dimensions.
+    #[inline]
+    pub fn ndim(&self) -> usize {
+        self.ty.ndim()
+    }
+
+    /// The dimensions: `Dim::Fixed(n)` or `Dim::Var`, outermost first.
+    pub fn shape(&self) -> Vec<Dim> {
+        self.ty.split_dims().0.into_iter().cloned().collect()
+    }
+
+    /// The byte strides of the leading fixed dimensions (up to the first `var`).
+    pub fn strides(&self) -> Vec<isize> {
+        let mut out = Vec::new();
+        let mut m = &*self.meta;
+        while let Some((_, stride, element)) = m.as_fixed() {
+            out.push(stride);
+            m = element;
+        }
+        out
+    }
+
+    /// Whether all dimensions are fixed and laid out in C order without gaps.
+    pub fn is_c_contiguous(&self) -> bool {
+        let Ok(layout) = self.dtype().data_layout() else {
+            return false;
+        };
+        let Some(shape) = self.ty.fixed_shape() else {
+            return false;
+        };
+        let mut expected = layout.size as isize;
+        for (n, stride) in shape.iter().zip(self.strides()).rev() {
+            if *n > 1 && stride != expected {
+                return false;
+            }
+            expected *= *n as isize;
+        }
+        true
+    }
+
+    /// Whether writes are refused (the data is borrowed `'static` memory).
+    #[inline]
+    pub fn is_readonly(&self) -> bool {
+        !self.data.is_writable()
+    }
+
+    /// An array from its parts, checked: every element, row and string
+    /// the parts can reach lies inside its block (the invariant the kernels'
+    /// raw-pointer loops rely on; see the `validate` module). Views,
+    /// reshapes, takes and results are made through this.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Layout`] saying what reaches outside which block.
+    pub fn try_from_parts(
+        ty: Type,
+        meta: Arc<Arrmeta>,
+        data: Arc<MemoryBlock>,
+        offset: usize,
+    ) -> Result<Array, Error> {
+        crate::validate::validate(&ty, &meta, &data, offset)?;
+        Ok(Array {
+            ty,
+            meta,
+            data: ManuallyDrop::new(data),
+            offset,
+        })
+    }
+
+    /// An array from its parts, unchecked, for hot paths that built the
+    /// parts themselves (a fresh C-order block sized from the type).
+    ///
+    /// # Safety
+    ///
+    /// The parts satisfy what [`Array::try_from_parts`] checks: every
+    /// element, row and string they reach lies inside its block and the
+    /// arrmeta fits the type. Debug builds assert it.
+    #[inline]
+    pub unsafe fn from_parts_unchecked(
+        ty: Type,
+        meta: Arc<Arrmeta>,
+        data: Arc<MemoryBlock>,
+        offset: usize,
+    ) -> Array {
+        debug_assert!(
+            crate::validate::validate(&ty, &meta, &data, offset).is_ok(),
+            "{:?}",
+            crate::validate::validate(&ty, &meta, &data, offset)
+        );
+        Array {
+            ty,
+            meta,
+            data: ManuallyDrop::new(data),
+            offset,
+        }
+    }
+
+    /// The type, data block and arrmeta, for writing.
+    #[inline]
+    pub fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
+        (&self.ty, &mut self.data, &mut self.meta)
+    }
+
+    /// The arrmeta, shared.
+    #[inline]
+    pub fn arrmeta_arc(&self) -> Arc<Arrmeta> {
+        self.meta.clone()
+    }
+
+    /// The address of the first element of an array just allocated (the
+    /// only owner of its memory, with no `var` dimensions), for writing.
+    #[inline]
+    pub fn fresh_data_ptr(&mut self) -> *mut u8 {
+        match MemoryBlock::unique_ptr(&self.data) {
+            Some(base) => base.wrapping_add(self.offset),
+            None => unreachable!("a fresh array owns its memory"),
+        }
+    }
+
+    /// The address of the first element, for writing, when this handle is
+    /// the only owner of its data block (`None` when the block is shared).
+    /// Writers make the array unique first (the kernels' `make_unique`).
+    #[inline]
+    pub fn unique_data_ptr(&mut self) -> Option<*mut u8> {
+        let offset = self.offset;
+        Arc::get_mut(&mut self.data).map(|block| block.as_mut_ptr().wrapping_add(offset))
+    }
+
+    /// The address of the first element.
+    #[inline]
+    pub fn data_ptr(&self) -> *const u8 {
+        self.data.as_ptr().wrapping_add(self.offset)
+    }
+
+    /// The memory block holding the array's data.
+    #[inline]
+    pub fn data_block(&self) -> &Arc<MemoryBlock> {
+        &self.data
+    }
+
+    /// The byte offset of the first element in the data block.
+    #[inline]
+    pub fn data_offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The elements as a slice: the array must be C-contiguous with data
+    /// type `T`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`] for another data type, [`Error::NeedsArray`] for
+    /// a layout that is not one contiguous run.
+    pub fn as_slice<T: Element>(&self) -> Result<&[T], Error> {
+        self.check_dtype::<T>()?;
+        if !self.is_c_contiguous() {
+            return Err(Error::NeedsArray {
+                op: "as_slice".into(),
+                expected: "a C-contiguous array (to_vec copies any layout)",
+                found: self.ty.clone(),
+            });
+        }
+        let count: usize = self.ty.fixed_shape().map_or(0, |s| s.iter().product());
+        if count == 0 {
+            // An empty view's offset is not checked against its block
+            // (it reaches no element), so it is not read.
+            return Ok(&[]);
+        }
+        let len = count * std::mem::size_of::<T>();
+        let bytes = self
+            .data
+            .bytes()
+            .get(self.offset..self.offset + len)
+            .unwrap_or_else(|| unreachable!("a validated array's elements lie in its block"));
+        Ok(cast_slice(bytes)
+            .unwrap_or_else(|| unreachable!("a validated array's elements are aligned")))
+    }
+
+    fn check_dtype<T: Element>(&self) -> Result<(), Error> {
+        if self.dtype().as_scalar() == Some(T::SCALAR) {
+            Ok(())
+        } else {
+            Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: T::SCALAR.into(),
+            })
+        }
+    }
+
+    /// The elements as the `Vec<T>` they live in, without copying: the
+    /// array must be the only owner of memory made from a `Vec<T>`
+    /// ([`Array::from_vec`], `From<Vec<T>>`, an ndarray array), and cover
+    /// all of it in C order. Otherwise the array comes back unchanged (use
+    /// [`Array::to_vec`] to copy).
+    ///
+    /// ```
+    /// let v = vec![1.0f64, 2.0, 3.0];
+    /// let at = v.as_ptr();
+    /// let back = dynd::nd::Array::from_vec(v).try_into_vec::<f64>().unwrap();
+    /// assert_eq!((back.as_ptr(), back), (at, vec![1.0, 2.0, 3.0]));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The array itself, when its memory is shared, not a `Vec<T>`, or not
+    /// all of it in C order.
+    pub fn try_into_vec<T: Element>(self) -> Result<Vec<T>, Array> {
+        let count: usize = self.ty.fixed_shape().map_or(0, |s| s.iter().product());
+        let whole = self.dtype().as_scalar() == Some(T::SCALAR)
+            && !self.ty.has_var_dim()
+            && self.is_c_contiguous()
+            && self.offset == 0
+            && Arc::strong_count(&self.data) == 1
+            && Arc::weak_count(&self.data) == 0
+            && count.checked_mul(std::mem::size_of::<T>()) == Some(self.data.len());
+        if !whole {
+            return Err(self);
+        }
+        let (ty, meta, block) = (self.ty.clone(), self.meta.clone(), Arc::clone(&self.data));
+        drop(self);
+        MemoryBlock::into_vec::<T>(block).map_err(|block| {
+            // SAFETY: the parts of the valid array just taken apart.
+            unsafe { Array::from_parts_unchecked(ty, meta, block, 0) }
+        })
+    }
+
+    /// The elements in C order (any strides), copied.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`] for another data type;
+    /// [`Error::NeedsArray`] for `var` dimensions.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>, Error> {
+        self.check_dtype::<T>()?;
+        if self.ty.has_var_dim() {
+            return Err(Error::NeedsArray {
+                op: "to_vec".into(),
+                expected: "an array without var dimensions (to_value and to_nested take any)",
+                found: self.ty.clone(),
+            });
+        }
+        if let Ok(xs) = self.as_slice::<T>() {
+            return Ok(xs.to_vec());
+        }
+        let size = std::mem::size_of::<T>();
+        let data = self.data.bytes();
+        let mut out = Vec::new();
+        let (dims, _) = self.meta.fixed_dims();
+        let base = self.offset as isize;
+        crate::offsets::for_each_offset(&dims, |at| {
+            let x = usize::try_from(base + at)
+                .ok()
+                .and_then(|at| data.get(at..at.checked_add(size)?))
+                .and_then(cast_slice::<T>);
+            match x {
+                Some(x) => out.push(x[0]),
+                None => unreachable!("a validated array's elements are aligned and in its block"),
+            }
+        });
+        Ok(out)
+    }
+
+    /// One element of a numeric array, by index.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DtypeMismatch`], or [`Error::Index`] for an index out of
+    /// bounds or of the wrong length.
+    pub fn get<T: Element>(&self, index: &[usize]) -> Result<T, Error> {
+        self.check_dtype::<T>()?;
+        let mut m = &*self.meta;
+        let mut offset = self.offset as isize;
+        let mut data: &[u8] = self.data.bytes();
+        for (axis, &i) in index.iter().enumerate() {
+            let out_of_bounds = |size: usize| Error::Index {
+                index: i as i64,
+                axis,
+                size,
+            };
+            let Some((n, element, entries, first, stride)) = dim_entries(m, data, offset) else {
+                return Err(out_of_bounds(0));
+            };
+            if i >= n {
+                return Err(out_of_bounds(n));
+            }
+            data = entries;
+            offset = first + i as isize * stride;
+            m = element;
+        }
+        if !matches!(m, Arrmeta::Scalar) {
+            return Err(Error::IndexCount {
+                given: index.len(),
+                ty: self.ty.clone(),
+                ndim: self.ty.ndim(),
+            });
+        }
+        let bytes = &data[offset as usize..offset as usize + T::SCALAR.size()];
+        Ok(cast_slice::<T>(bytes)
+            .map(|s| s[0])
+            .unwrap_or_else(|| unreachable!("a validated array's elements are aligned")))
+    }
+
+    /// The array as a [`Value`] tree. The tree takes memory in proportion
+    /// to the array's elements and lists; like any `Vec`, building it
+    /// aborts if memory runs out: [`Array::try_to_value`] checks first.
+    pub fn to_value(&self) -> Value {
+        read_value(
+            &self.ty,
+            &self.meta,
+            self.data.bytes(),
+            self.offset as isize,
+        )
+    }
+
+    /// The array as valid JSON text, every element: `null` for NA,
+    /// `[re, im]` for complex, floats always with a fraction or exponent
+    /// (`1.0`) and non-finite ones as the strings `"NaN"`, `"Infinity"`,
+    /// `"-Infinity"`, so [`Array::from_json`] reads the same values back:
+    /// with the array's type given, exactly; with none, as the inferred
+    /// type (floats stay floats). As [`Array::to_value`];
+    /// [`Array::try_to_json`] checks the memory first.
+    ///
+    /// ```
+    /// let a = dynd::nd::Array::from_vec(vec![1.0f64, f64::NAN, -0.0]);
+    /// assert_eq!(a.to_json(), r#"[1.0, "NaN", -0.0]"#);
+    /// let back = dynd::nd::Array::from_json(&a.to_json(), None)?;
+    /// assert_eq!((back.ty(), back.to_string()), (a.ty(), a.to_string()));
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn to_json(&self) -> String {
+        self.to_value().to_json()
+    }
+}
+
+/// The arrmeta of a data type's zero value (no dimensions): empty text
+/// blocks for strings.
+pub fn dtype_meta(dtype: &Type) -> Result<Arrmeta, Error> {
+    match Builder::new(dtype)? {
+        b @ (Builder::Scalar(_)
+        | Builder::FixedString(..)
+        | Builder::Option(..)
+        | Builder::Text { .. }
+        | Builder::Fields { .. }) => b.finish(dtype),
+        _ => Err(unsupported("a data type with dimensions here", dtype)),
+    }
+}
+
+/// C-order arrmeta for fixed dimensions over an element record.
+///
+/// # Errors
+///
+/// [`Error::Size`] if a stride overflows `isize` (possible even for an
+/// empty array: `0 * 4611686018427387904 * 4 * int64`).
+pub fn c_order_meta(shape: &[usize], elem_size: usize, element: Arrmeta) -> Result<Arrmeta, Error> {
+    let mut meta = element;
+    let mut stride = isize::try_from(elem_size).ok();
+    for &n in shape.iter().rev() {
+        let Some(s) = stride else {
+            let mut values = vec![("element size", elem_size as i128)];
+            values.extend(shape.iter().map(|&n| ("dimension", n as i128)));
+            return Err(Error::Size {
+                what: "a C-order stride",
+                values,
+            });
+        };
+        meta = Arrmeta::Fixed {
+            size: n,
+            stride: s,
+            element: Box::new(meta),
+        };
+        stride = isize::try_from(n).ok().and_then(|n| s.checked_mul(n));
+    }
+    Ok(meta)
+}
+
+/// An array literal: nested lists (ragged rows give a `var` dimension),
+/// Rust expressions, and `null` for NA. The type is
+/// [inferred](crate::array::infer_type).
+///
+/// ```
+/// let a = dynd::nd::array![[1, 2, 3], [4, 5, 6]];
+/// assert_eq!(a.ty().to_string(), "2 * 3 * int64");
+/// let b = dynd::nd::array![1.5, null];
+/// assert_eq!(b.ty().to_string(), "2 * ?float64");
+/// ```
+///
+/// # Panics
+///
+/// If the literal mixes values with no common type (`[1, "a"]`), which is
+/// a mistake in the source, like a type error.
+#[macro_export]
+macro_rules! array {
+    ($($t:tt)*) => {
+        match $crate::Array::from_value(&$crate::__value!([$($t)*]), ::core::option::Option::None) {
+            ::core::result::Result::Ok(a) => a,
+            ::core::result::Result::Err(e) => ::core::panic!("array! literal: {}", e),
+        }
+    };
+}

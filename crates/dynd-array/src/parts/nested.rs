@@ -1,0 +1,285 @@
+//! Arrays from nested Rust vectors (`Vec<Vec<T>>`, arrays, slices) and
+//! back: one level per nesting, `var` where the lengths differ.
+
+use super::*;
+
+impl Array {
+    /// The rows of a ragged array (`N * var * T`), copied into `Vec`s.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::to_offsets`], and [`Error::DtypeMismatch`] if the
+    /// elements are not `T`s.
+    pub fn to_nested<T: Element>(&self) -> Result<Vec<Vec<T>>, Error> {
+        if let Ok(rows) = self.rows::<T>() {
+            return Ok(rows.iter().map(<[T]>::to_vec).collect());
+        }
+        let (values, offsets) = self.to_offsets()?;
+        let values = values.to_vec::<T>()?;
+        Ok(offsets
+            .windows(2)
+            .map(|w| values[w[0] as usize..w[1] as usize].to_vec())
+            .collect())
+    }
+
+    /// An array from nested Rust `Vec`s, slices and arrays of numbers or
+    /// bools, typed by their Rust types (see the [module docs](crate::parts)):
+    /// the outermost level is a fixed dimension of its length, every `Vec`
+    /// or slice under it a `var` dimension, every `[T; N]` a fixed one. The
+    /// values are copied once into one flat run; no value tree is built.
+    ///
+    /// ```
+    /// use dynd::nd::Array;
+    /// let a = Array::from_nested(vec![[1i32, 2], [3, 4]])?;
+    /// assert_eq!(a.ty().to_string(), "2 * 2 * int32");
+    /// let b = Array::from_nested(vec![vec![1.5], vec![2.0, 3.0]])?;
+    /// assert_eq!(b.ty().to_string(), "2 * var * float64");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// For strings, options or a type inferred from the data, build a
+    /// [`Value`](crate::Value) (or use `array!`) and [`Array::from_value`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`] if the memory cannot be had.
+    pub fn from_nested<V: Nested>(v: V) -> Result<Array, Error> {
+        Ok(Array::nested_parts(v)?.0)
+    }
+
+    /// [`Array::from_nested`], with the levels and the flattened value.
+    pub(super) fn nested_parts<V: Nested>(v: V) -> Result<NestedParts<V::Elem>, Error> {
+        let mut levels = Vec::new();
+        V::levels(&mut levels);
+        let mut flat = Flat {
+            values: Vec::new(),
+            lengths: vec![Vec::new(); levels.len()],
+            totals: vec![0; levels.len()],
+        };
+        v.flatten(0, &mut flat);
+        if levels.is_empty() {
+            let a = match flat.values[..] {
+                [x] => Array::from_scalar(x),
+                _ => unreachable!("a scalar flattens to one value"),
+            };
+            return Ok((a, levels, flat));
+        }
+        let mut a = Array::from_vec(std::mem::take(&mut flat.values));
+        // Innermost level first: group the flat run into rows or blocks;
+        // the outermost level is the run's (or the rows') count already.
+        for (k, level) in levels.iter().enumerate().skip(1).rev() {
+            a = match level {
+                Level::Var => {
+                    let lengths = &flat.lengths[k];
+                    let mut offsets = Vec::with_capacity(lengths.len() + 1);
+                    let mut total = 0u64;
+                    offsets.push(0u64);
+                    for &l in lengths {
+                        total += l as u64;
+                        offsets.push(total);
+                    }
+                    Array::from_offsets(a, &offsets)?
+                }
+                Level::Fixed(n) => a.split_first(flat.totals[k - 1], *n)?,
+            };
+        }
+        Ok((a, levels, flat))
+    }
+
+    /// As [`Array::from_nested`], with the dimensions checked against
+    /// `ty`'s (the number of them, and each fixed size against the rows'
+    /// lengths): the kernels' `from_nested_as` then converts the result to
+    /// `ty`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::FromValue`] naming the level and row whose length differs
+    /// from `ty`'s fixed dimension, or a different number of dimensions.
+    #[doc(hidden)]
+    pub fn from_nested_checked<V: Nested>(v: V, ty: &Type) -> Result<Array, Error> {
+        let (a, levels, flat) = Array::nested_parts(v)?;
+        if a.ty() == ty {
+            return Ok(a);
+        }
+        let (dims, _) = ty.split_dims();
+        if dims.len() != levels.len() {
+            return Err(Error::FromValue {
+                problem: Box::new(ValueProblem::Rank {
+                    found: levels.len(),
+                    value_type: a.ty().clone(),
+                    ty: ty.clone(),
+                    expected: dims.len(),
+                }),
+                path: Vec::new(),
+            });
+        }
+        for (k, (dim, level)) in dims.iter().zip(&levels).enumerate() {
+            let Dim::Fixed(n) = dim else { continue };
+            let mismatch = match level {
+                _ if k == 0 => (flat.totals[0] != *n).then_some((0, flat.totals[0])),
+                Level::Fixed(m) => (m != n).then_some((0, *m)),
+                Level::Var => flat.lengths[k]
+                    .iter()
+                    .position(|l| l != n)
+                    .map(|r| (r, flat.lengths[k][r])),
+            };
+            if let Some((row, len)) = mismatch {
+                return Err(Error::FromValue {
+                    problem: Box::new(ValueProblem::RowLength {
+                        dim: k,
+                        row,
+                        len,
+                        size: *n,
+                        ty: ty.clone(),
+                    }),
+                    path: Vec::new(),
+                });
+            }
+        }
+        Ok(a)
+    }
+}
+
+/// An array built from a [`Nested`] value, its levels, and the value
+/// flattened (the values themselves moved into the array).
+pub(super) type NestedParts<T> = (Array, Vec<Level>, Flat<T>);
+
+/// One level of a [`Nested`] Rust type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A `Vec` or slice: a `var` dimension (a fixed one of its length at
+    /// the outermost level).
+    Var,
+    /// An array `[T; N]`: a fixed dimension of `N`.
+    Fixed(usize),
+}
+
+/// The values of a [`Nested`] value in one run, with each level's row
+/// lengths (`var` levels) and element count.
+#[derive(Debug)]
+pub struct Flat<T> {
+    values: Vec<T>,
+    lengths: Vec<Vec<usize>>,
+    totals: Vec<usize>,
+}
+
+/// Rust values [`Array::from_nested`] builds from: numbers, bools and
+/// complex numbers (the [`Element`] types), and `Vec`s, slices and arrays
+/// of them, nested to any depth. Sealed: the implementations here are the
+/// ones whose levels and values agree.
+pub trait Nested: sealed::Sealed {
+    /// The scalar at the bottom.
+    type Elem: Element;
+    /// Appends this type's levels, outermost first.
+    fn levels(out: &mut Vec<Level>);
+    /// Appends this value (at level `depth`) to `flat`.
+    fn flatten(&self, depth: usize, flat: &mut Flat<Self::Elem>);
+    /// `items` as scalars, if this type is a scalar.
+    fn as_elems(items: &[Self]) -> Option<&[Self::Elem]>
+    where
+        Self: Sized,
+    {
+        let _ = items;
+        None
+    }
+}
+
+mod sealed {
+    /// Implemented by the [`Nested`](super::Nested) types only.
+    pub trait Sealed {}
+}
+
+macro_rules! nested_scalar {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Nested for $t {
+            type Elem = $t;
+            fn levels(_: &mut Vec<Level>) {}
+            fn flatten(&self, _: usize, flat: &mut Flat<$t>) {
+                flat.values.push(*self);
+            }
+            fn as_elems(items: &[$t]) -> Option<&[$t]> {
+                Some(items)
+            }
+        }
+    )*};
+}
+nested_scalar!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    f32,
+    f64,
+    crate::F16,
+    crate::Complex<f32>,
+    crate::Complex<f64>
+);
+
+/// Appends the items of one container at level `depth` to `flat`: a run
+/// of scalars in one copy, anything else item by item.
+pub(super) fn flatten_items<X: Nested>(items: &[X], depth: usize, flat: &mut Flat<X::Elem>) {
+    if let Some(total) = flat.totals.get_mut(depth) {
+        *total += items.len();
+    }
+    match X::as_elems(items) {
+        Some(xs) => flat.values.extend_from_slice(xs),
+        None => items.iter().for_each(|x| x.flatten(depth + 1, flat)),
+    }
+}
+
+impl<X: Nested> sealed::Sealed for [X] {}
+impl<X: Nested> Nested for [X] {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        out.push(Level::Var);
+        X::levels(out);
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        if let Some(lengths) = flat.lengths.get_mut(depth) {
+            lengths.push(self.len());
+        }
+        flatten_items(self, depth, flat);
+    }
+}
+
+impl<X: Nested> sealed::Sealed for Vec<X> {}
+impl<X: Nested> Nested for Vec<X> {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        <[X]>::levels(out)
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        self.as_slice().flatten(depth, flat)
+    }
+}
+
+impl<X: Nested + ?Sized> sealed::Sealed for &X {}
+impl<X: Nested + ?Sized> Nested for &X {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        X::levels(out)
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        (**self).flatten(depth, flat)
+    }
+}
+
+impl<X: Nested, const N: usize> sealed::Sealed for [X; N] {}
+impl<X: Nested, const N: usize> Nested for [X; N] {
+    type Elem = X::Elem;
+    fn levels(out: &mut Vec<Level>) {
+        out.push(Level::Fixed(N));
+        X::levels(out);
+    }
+    fn flatten(&self, depth: usize, flat: &mut Flat<X::Elem>) {
+        flatten_items(self.as_slice(), depth, flat);
+    }
+}

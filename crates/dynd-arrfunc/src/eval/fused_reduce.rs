@@ -1,0 +1,421 @@
+//! Reductions of an expression without its value: the array folded in parts
+//! that stay in cache, the expression evaluated one part at a time.
+
+use super::*;
+
+/// Elements of the result evaluated at a time when reducing an expression
+/// (a part of 512 KiB of `float64`: it stays in the second-level cache
+/// between its evaluation and its reduction).
+pub(super) const PART: usize = 1 << 16;
+
+/// `r` over `e`'s value, evaluated a part of the outer axis at a time (see
+/// [`Eval::reduce`]); `None` when that is not exact, not possible for the
+/// layout, or anything fails (the caller then makes the value and the
+/// plain call, which reports any error with its full index).
+pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<Array> {
+    use crate::callable::ReductionKind as K;
+    let known = |k: &str| {
+        matches!(
+            k,
+            "axis" | "keepdims" | "ddof" | "skip_na" | "where" | "initial"
+        )
+    };
+    let only = |allowed: &[&str]| kw.iter().all(|(k, _)| allowed.contains(k));
+    if r.reduction == K::None || !kw.iter().all(|(k, _)| known(k)) {
+        return None;
+    }
+    let (p, root, ty) = plan(e)?;
+    let (dims, dtype) = ty.split_dims();
+    let nd = dims.len();
+    let axes = match kw.iter().find(|(k, _)| *k == "axis") {
+        None => (0..nd).collect(),
+        Some((_, a)) => read_axes(a, nd)?,
+    };
+    let keepdims = match kw.iter().find(|(k, _)| *k == "keepdims") {
+        None => false,
+        Some((_, a)) => a.get::<bool>(&[]).ok()?,
+    };
+    let every_axis = nd > 0 && (0..nd).all(|d| axes.contains(&d));
+    // `sum` and `mean` of float64 over everything, as the `sum` reduction
+    // groups it: each row of the last dimension folded on its own, the
+    // rows' sums then added in order.
+    let whole_sum = r.reduction == K::SumOrMean
+        && every_axis
+        && dtype.as_scalar() == Some(Scalar::Float64)
+        && !ty.has_var_dim()
+        && only(&["axis", "keepdims"]);
+    let finish_sum = |s: f64| -> Option<Array> {
+        let n: usize = dims.iter().map(|d| fixed(d).unwrap_or(0)).product();
+        let v = Array::from_scalar(if r.name() == "mean" { s / n as f64 } else { s });
+        if keepdims {
+            v.reshape(vec![1usize; nd]).ok()
+        } else {
+            Some(v)
+        }
+    };
+    if whole_sum {
+        // One run over the leaves: folded a chunk at a time.
+        if let Ok(Some(s)) = p.sum_f64(root, &ty) {
+            return finish_sum(s);
+        }
+    }
+    let n = fixed(dims.first()?)?;
+    // How the parts' results make the result.
+    enum Mode {
+        /// Parts of the result (the outer axis is kept).
+        Concat,
+        /// Stacked, then reduced again (an exact combination).
+        Combine(Callable),
+        /// Row sums, added in order.
+        RowSums,
+        /// Sums of ragged values over every axis, added pairwise.
+        PartialSums,
+        /// Means and squared deviations, combined in order (`var`, `std`).
+        Moments,
+    }
+    let float64 = dtype.as_scalar() == Some(Scalar::Float64);
+    let moments = matches!(r.name(), "var" | "std") && r.reduction == K::Axes;
+    let mode = match (axes.contains(&0), r.reduction) {
+        (false, _) => Mode::Concat,
+        (true, _) if whole_sum && nd >= 2 && dims.last().and_then(|d| fixed(d)) > Some(0) => {
+            Mode::RowSums
+        }
+        (true, K::SumOrMean) if every_axis && float64 && ty.has_var_dim() && only(&["axis"]) => {
+            Mode::PartialSums
+        }
+        (true, _)
+            if moments && float64 && !ty.has_var_dim() && only(&["axis", "keepdims", "ddof"]) =>
+        {
+            Mode::Moments
+        }
+        (true, K::Combines) => Mode::Combine(r.clone()),
+        (true, K::Counts) => Mode::Combine(crate::reductions::SUM.callable().clone()),
+        (true, _) => return None,
+    };
+    // `initial` folds in once per group: where a group lies in one part,
+    // or where folding it again changes nothing (`min`, `max`).
+    let has = |k: &str| kw.iter().any(|(n, _)| *n == k);
+    if has("initial")
+        && !matches!(mode, Mode::Concat)
+        && !(matches!(mode, Mode::Combine(_)) && matches!(r.name(), "min" | "max"))
+    {
+        return None;
+    }
+    // Whole rows of the outer axis per part: elements per row from the
+    // fixed dimensions, or for ragged rows from the leaves' values (and
+    // larger parts: each costs a plan and a call, and short rows make
+    // many).
+    let (row, part_size) = if ty.has_var_dim() {
+        let values = p.leaves().iter().map(value_count).max().unwrap_or(0);
+        ((values / n).max(1), RAGGED_PART)
+    } else {
+        (
+            dims[1..].iter().map(|d| fixed(d).unwrap_or(1)).product(),
+            PART,
+        )
+    };
+    let rows = (part_size / row.max(1)).max(1);
+    let parts = n.div_ceil(rows);
+    if parts < 2 {
+        return None;
+    }
+    // The leaves along the outer axis are cut; the others broadcast.
+    let along = |a: &Array| a.ndim() == nd && a.arrmeta().as_fixed().is_some_and(|f| f.0 == n);
+    let var_outer = |a: &Array| a.ndim() == nd && a.arrmeta().as_fixed().is_none();
+    if p.leaves().iter().any(var_outer) {
+        return None;
+    }
+    // A `where` mask is cut as the leaves are.
+    let mask = kw.iter().find(|(k, _)| *k == "where").map(|(_, m)| *m);
+    if mask.is_some_and(var_outer) {
+        return None;
+    }
+    let (keep, last) = (Array::from_scalar(true), Array::from_scalar(-1i64));
+    let plain_kw: SmallVec<[(&str, &Array); 6]> =
+        kw.iter().copied().filter(|(k, _)| *k != "where").collect();
+    let axis_kw: SmallVec<[(&str, &Array); 6]> =
+        kw.iter().copied().filter(|(k, _)| *k == "axis").collect();
+    // What each part computes: reductions and their keywords (a part's
+    // `where` is added per part).
+    #[allow(clippy::type_complexity)]
+    let part_calls: SmallVec<[(&Callable, SmallVec<[(&str, &Array); 6]>); 2]> = match &mode {
+        Mode::Concat => smallvec::smallvec![(r, plain_kw.clone())],
+        Mode::Combine(_) => {
+            let mut k: SmallVec<[(&str, &Array); 6]> = plain_kw
+                .iter()
+                .copied()
+                .filter(|(k, _)| *k != "keepdims")
+                .collect();
+            k.push(("keepdims", &keep));
+            smallvec::smallvec![(r, k)]
+        }
+        Mode::RowSums => {
+            smallvec::smallvec![(
+                crate::reductions::SUM.callable(),
+                smallvec::smallvec![("axis", &last)]
+            )]
+        }
+        Mode::PartialSums => smallvec::smallvec![
+            (crate::reductions::SUM.callable(), SmallVec::new()),
+            (crate::reductions::COUNT.callable(), SmallVec::new())
+        ],
+        Mode::Moments => {
+            let mut k = axis_kw.clone();
+            k.push(("keepdims", &keep));
+            smallvec::smallvec![
+                (crate::reductions::MEAN.callable(), k.clone()),
+                (crate::reductions::VAR.callable(), k)
+            ]
+        }
+    };
+    let part = |k: usize| -> Option<SmallVec<[Array; 2]>> {
+        let (i0, i1) = (k * rows, ((k + 1) * rows).min(n));
+        let cut = Index::slice(Some(i0 as i64), Some(i1 as i64), 1);
+        let mask_k = match mask {
+            Some(m) if along(m) => Some(m.index(std::slice::from_ref(&cut)).ok()?),
+            Some(m) => Some(m.clone()),
+            None => None,
+        };
+        let pk = p
+            .map_leaves(|a| {
+                if along(a) {
+                    a.index(std::slice::from_ref(&cut))
+                } else {
+                    Ok(a.clone())
+                }
+            })
+            .ok()?;
+        let outer = std::iter::once(Dim::Fixed(i1 - i0));
+        let tk = Type::with_dims(
+            outer.chain(dims[1..].iter().map(|&d| d.clone())),
+            dtype.clone(),
+        )
+        .ok()?;
+        let v = pk.eval(root, &tk).ok()??;
+        part_calls
+            .iter()
+            .map(|(c, kw)| {
+                let mut kw: SmallVec<[(&str, &Array); 6]> = kw.iter().copied().collect();
+                if let Some(m) = &mask_k {
+                    kw.push(("where", m));
+                }
+                c.call_kw(&[&v], &kw).ok()
+            })
+            .collect()
+    };
+    // The first part alone: its result's type says whether the parts'
+    // results can be put together.
+    let first = part(0)?;
+    let stacked = matches!(mode, Mode::Concat | Mode::Combine(_));
+    if stacked && (first[0].ty().has_var_dim() || first[0].ndim() == 0) {
+        return None;
+    }
+    let rest: Vec<Option<SmallVec<[Array; 2]>>> =
+        if n.saturating_mul(row) >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            (1..parts).into_par_iter().map(part).collect()
+        } else {
+            (1..parts).map(part).collect()
+        };
+    let results = std::iter::once(Some(first))
+        .chain(rest)
+        .collect::<Option<Vec<SmallVec<[Array; 2]>>>>()?;
+    match mode {
+        Mode::RowSums => {
+            let mut acc: Option<f64> = None;
+            for v in &results {
+                for s in v[0].reshape([-1i64]).ok()?.to_vec::<f64>().ok()? {
+                    acc = Some(acc.map_or(s, |a| a + s));
+                }
+            }
+            return finish_sum(acc?);
+        }
+        Mode::PartialSums => {
+            let sums = results
+                .iter()
+                .map(|v| v[0].get::<f64>(&[]).ok())
+                .collect::<Option<Vec<f64>>>()?;
+            let s = pairwise(&sums);
+            if r.name() == "sum" {
+                return Some(Array::from_scalar(s));
+            }
+            let count: i64 = results
+                .iter()
+                .map(|v| v[1].get::<i64>(&[]).ok())
+                .sum::<Option<i64>>()?;
+            let n = Array::from_scalar(count as f64);
+            return DIVIDE.callable().call(&[&Array::from_scalar(s), &n]).ok();
+        }
+        Mode::Moments => {
+            return moments_combined(&results, &axes, &dims, rows, n, keepdims, kw, r.name());
+        }
+        _ => {}
+    }
+    let results: Vec<Array> = results.into_iter().map(|mut v| v.swap_remove(0)).collect();
+    let (rdims, rdtype) = results[0].ty().split_dims();
+    let outer = Dim::Fixed(match mode {
+        Mode::Combine(_) => parts,
+        _ => n,
+    });
+    let whole = Type::with_dims(
+        std::iter::once(outer).chain(rdims[1..].iter().map(|&d| d.clone())),
+        rdtype.clone(),
+    )
+    .ok()?;
+    let mut out = Array::zeros(&whole).ok()?;
+    for (k, v) in results.iter().enumerate() {
+        let (i0, i1) = match mode {
+            Mode::Combine(_) => (k, k + 1),
+            _ => (k * rows, ((k + 1) * rows).min(n)),
+        };
+        let at = Index::slice(Some(i0 as i64), Some(i1 as i64), 1);
+        out.assign_at(&[at], v, ErrorMode::NoCheck).ok()?;
+    }
+    match mode {
+        Mode::Combine(c) => c.call_kw(&[&out], &plain_kw).ok(),
+        _ => Some(out),
+    }
+}
+
+/// The pairwise sum of `xs`, in a tree fixed by their number.
+pub(super) fn pairwise(xs: &[f64]) -> f64 {
+    match xs.len() {
+        0 => 0.0,
+        1 => xs[0],
+        n => pairwise(&xs[..n / 2]) + pairwise(&xs[n / 2..]),
+    }
+}
+
+/// `var` or `std` (`name`) from each part's means and (population)
+/// variances over `axes` (kept as length 1), combined in the parts' order
+/// by Chan, Golub and LeVeque's update: the two-pass accuracy within each
+/// part, and the same result on any number of threads.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn moments_combined(
+    results: &[SmallVec<[Array; 2]>],
+    axes: &[usize],
+    dims: &[&Dim],
+    rows: usize,
+    n: usize,
+    keepdims: bool,
+    kw: &[(&str, &Array)],
+    name: &str,
+) -> Option<Array> {
+    let ddof = match kw.iter().find(|(k, _)| *k == "ddof") {
+        None => 0,
+        Some((_, d)) => usize::try_from(d.get::<i64>(&[]).ok()?).ok()?,
+    };
+    // Elements per group in every part but the outer axis's share.
+    let inner: usize = axes
+        .iter()
+        .filter(|&&d| d != 0)
+        .map(|&d| fixed(dims[d]).unwrap_or(0))
+        .product();
+    let mut acc: Option<(usize, Array, Array)> = None;
+    for (k, v) in results.iter().enumerate() {
+        let nk = (((k + 1) * rows).min(n) - k * rows) * inner;
+        let m2 = (&v[1] * nk as f64).eval().ok()?;
+        acc = Some(match acc {
+            None => (nk, v[0].clone(), m2),
+            Some((na, ma, m2a)) => {
+                let total = na + nk;
+                let delta = (&v[0] - &ma).eval().ok()?;
+                let mean = (&ma + &delta * (nk as f64 / total as f64)).eval().ok()?;
+                let m2 = (&m2a + &m2 + &delta * &delta * (na as f64 * nk as f64 / total as f64))
+                    .eval()
+                    .ok()?;
+                (total, mean, m2)
+            }
+        });
+    }
+    let (count, _, m2) = acc?;
+    let var = if count > ddof {
+        (&m2 / (count - ddof) as f64).eval().ok()?
+    } else {
+        (&m2 * f64::NAN).eval().ok()?
+    };
+    let out = if name == "std" {
+        SQRT.callable().call(&[&var]).ok()?
+    } else {
+        var
+    };
+    if keepdims {
+        return Some(out);
+    }
+    let index: Vec<Index> = (0..dims.len())
+        .map(|d| {
+            if axes.contains(&d) {
+                Index::At(0)
+            } else {
+                Index::ALL
+            }
+        })
+        .collect();
+    out.index(&index).ok()
+}
+
+/// Elements per part of a ragged result (see [`PART`]).
+pub(super) const RAGGED_PART: usize = 1 << 18;
+
+/// The number of elements in `a`'s innermost `var` values (an estimate
+/// for a view: the values from its rows' start on); 0 without one.
+pub(super) fn value_count(a: &Array) -> usize {
+    let mut m = a.arrmeta();
+    loop {
+        match m {
+            Arrmeta::Fixed { element, .. } => m = element,
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                element,
+                ..
+            } if !element.has_var() => {
+                let step = stride.unsigned_abs().max(1);
+                return values.len().saturating_sub(*offset) / step;
+            }
+            Arrmeta::Var { element, .. } => m = element,
+            _ => return 0,
+        }
+    }
+}
+
+/// A fixed dimension's size.
+pub(super) fn fixed(d: &Dim) -> Option<usize> {
+    match d {
+        Dim::Fixed(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// The `axis` keyword's axes (one or a list; negative from the end) of
+/// an `nd`-dimensional value; `None` for anything else (the plain call
+/// then reports it).
+pub(super) fn read_axes(a: &Array, nd: usize) -> Option<SmallVec<[usize; 4]>> {
+    let ty = Type::with_dims(
+        a.ty().split_dims().0.into_iter().cloned(),
+        Type::from(Scalar::Int64),
+    )
+    .ok()?;
+    let a = a.cast(&ty, ErrorMode::Fractional).ok()?;
+    let list: SmallVec<[i64; 4]> = match a.ndim() {
+        0 => smallvec::smallvec![a.get::<i64>(&[]).ok()?],
+        1 => {
+            let len = fixed(a.shape().first()?)?;
+            (0..len)
+                .map(|i| a.get::<i64>(&[i]).ok())
+                .collect::<Option<_>>()?
+        }
+        _ => return None,
+    };
+    let mut axes = SmallVec::new();
+    for x in list {
+        let d = if x < 0 { x + nd as i64 } else { x };
+        let d = usize::try_from(d).ok().filter(|&d| d < nd)?;
+        if axes.contains(&d) {
+            return None;
+        }
+        axes.push(d);
+    }
+    Some(axes)
+}

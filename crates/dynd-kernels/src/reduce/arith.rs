@@ -1,0 +1,149 @@
+//! The arithmetic the builtin reductions fold with, per element type.
+
+use super::*;
+
+/// The operations the builtin reductions fold with, for each type they
+/// accumulate in: wrapping integer arithmetic; IEEE floats, whose `min`
+/// and `max` propagate NaN; and `bool` as the Boolean semiring (`add` is
+/// or, `mul` is and), so that `any` and `all` are its sum and product.
+pub trait Arith: Element {
+    /// The identity of `add`.
+    const ZERO: Self;
+    /// A value `add` leaves every value unchanged with, bit for bit
+    /// (`-0.0` for floats, as `-0.0 + 0.0` is `0.0`).
+    const NEUTRAL_ZERO: Self;
+    /// The identity of `mul`.
+    const ONE: Self;
+    /// The largest value (`+inf`): `min` leaves every value unchanged with it.
+    const TOP: Self;
+    /// The smallest value (`-inf`).
+    const BOTTOM: Self;
+    /// The sum (wrapping for integers; or for `bool`).
+    fn add(self, b: Self) -> Self;
+    /// The product (wrapping for integers; and for `bool`).
+    fn mul(self, b: Self) -> Self;
+    /// The smaller (NaN if either is NaN).
+    fn min(self, b: Self) -> Self;
+    /// The larger (NaN if either is NaN).
+    fn max(self, b: Self) -> Self;
+}
+
+macro_rules! arith_int {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            const ZERO: $t = 0;
+            const NEUTRAL_ZERO: $t = 0;
+            const ONE: $t = 1;
+            const TOP: $t = <$t>::MAX;
+            const BOTTOM: $t = <$t>::MIN;
+            #[inline]
+            fn add(self, b: $t) -> $t {
+                self.wrapping_add(b)
+            }
+            #[inline]
+            fn mul(self, b: $t) -> $t {
+                self.wrapping_mul(b)
+            }
+            #[inline]
+            fn min(self, b: $t) -> $t {
+                Ord::min(self, b)
+            }
+            #[inline]
+            fn max(self, b: $t) -> $t {
+                Ord::max(self, b)
+            }
+        }
+    )*};
+}
+arith_int!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+
+macro_rules! arith_float {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            const ZERO: $t = 0.0;
+            const NEUTRAL_ZERO: $t = -0.0;
+            const ONE: $t = 1.0;
+            const TOP: $t = <$t>::INFINITY;
+            const BOTTOM: $t = <$t>::NEG_INFINITY;
+            #[inline]
+            fn add(self, b: $t) -> $t {
+                self + b
+            }
+            #[inline]
+            fn mul(self, b: $t) -> $t {
+                self * b
+            }
+            // `|` rather than `||` keeps these a select (no branch), so
+            // folds of many lanes vectorise.
+            #[inline]
+            fn min(self, b: $t) -> $t {
+                if self.is_nan() | b.is_nan() {
+                    <$t>::NAN
+                } else {
+                    <$t>::min(self, b)
+                }
+            }
+            #[inline]
+            fn max(self, b: $t) -> $t {
+                if self.is_nan() | b.is_nan() {
+                    <$t>::NAN
+                } else {
+                    <$t>::max(self, b)
+                }
+            }
+        }
+    )*};
+}
+arith_float!(f32, f64);
+
+impl Arith for bool {
+    const ZERO: bool = false;
+    const NEUTRAL_ZERO: bool = false;
+    const ONE: bool = true;
+    const TOP: bool = true;
+    const BOTTOM: bool = false;
+    #[inline]
+    fn add(self, b: bool) -> bool {
+        self | b
+    }
+    #[inline]
+    fn mul(self, b: bool) -> bool {
+        self & b
+    }
+    #[inline]
+    fn min(self, b: bool) -> bool {
+        self & b
+    }
+    #[inline]
+    fn max(self, b: bool) -> bool {
+        self | b
+    }
+}
+
+/// Computed in `f64` and rounded once to half (exact for `+` and `*`,
+/// since `f64` has more than twice half's precision): the builtins'
+/// elementwise `float16` arithmetic, and one dispatch covering every
+/// ordered type (the builtin reductions accumulate `float16` in `float32`).
+impl Arith for crate::F16 {
+    const ZERO: crate::F16 = crate::F16(0);
+    const NEUTRAL_ZERO: crate::F16 = crate::F16(0x8000);
+    const ONE: crate::F16 = crate::F16(0x3c00);
+    const TOP: crate::F16 = crate::F16(0x7c00);
+    const BOTTOM: crate::F16 = crate::F16(0xfc00);
+    #[inline]
+    fn add(self, b: crate::F16) -> crate::F16 {
+        crate::F16::from_f64(self.to_f64() + b.to_f64())
+    }
+    #[inline]
+    fn mul(self, b: crate::F16) -> crate::F16 {
+        crate::F16::from_f64(self.to_f64() * b.to_f64())
+    }
+    #[inline]
+    fn min(self, b: crate::F16) -> crate::F16 {
+        crate::F16::from_f64(Arith::min(self.to_f64(), b.to_f64()))
+    }
+    #[inline]
+    fn max(self, b: crate::F16) -> crate::F16 {
+        crate::F16::from_f64(Arith::max(self.to_f64(), b.to_f64()))
+    }
+}

@@ -1,0 +1,101 @@
+//! Pairwise folds of contiguous runs (the accuracy of a tree, the speed of a loop).
+
+use super::*;
+
+/// The fold of `xs` with `f`: eight accumulators over blocks of
+/// [`BLOCK`], blocks combined pairwise. `None` for no elements.
+pub(crate) fn fold_pairwise<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+    if xs.len() <= BLOCK {
+        return fold8(xs, f);
+    }
+    // Split on a block boundary, so the tree depends only on the length.
+    let half = (xs.len() / 2).div_ceil(BLOCK) * BLOCK;
+    let (a, b) = xs.split_at(half.min(xs.len()));
+    match (fold_pairwise(a, f), fold_pairwise(b, f)) {
+        (Some(x), Some(y)) => Some(f(x, y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// [`fold_pairwise`] of `len` elements from the folds of its blocks:
+/// `blocks[i]` is [`fold8`] of elements `i * BLOCK..` (up to `BLOCK` of
+/// them), so the blocks can be folded as their values are made, while
+/// they are in cache. The same tree, so the same result.
+pub(crate) fn fold_pairwise_blocks<T: Copy, F: Fn(T, T) -> T>(
+    blocks: &[Option<T>],
+    len: usize,
+    f: &F,
+) -> Option<T> {
+    if len <= BLOCK {
+        return blocks.first().copied().flatten();
+    }
+    let half = ((len / 2).div_ceil(BLOCK) * BLOCK).min(len);
+    let (a, b) = blocks.split_at((half / BLOCK).min(blocks.len()));
+    match (
+        fold_pairwise_blocks(a, half, f),
+        fold_pairwise_blocks(b, len - half, f),
+    ) {
+        (Some(x), Some(y)) => Some(f(x, y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// The elements folded per block by [`fold_pairwise`] (see
+/// [`fold_pairwise_blocks`]).
+pub(crate) const PAIRWISE_BLOCK: usize = BLOCK;
+
+/// Eight interleaved accumulators, then combined pairwise.
+#[inline(always)]
+pub(crate) fn fold8<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+    if xs.len() < 16 {
+        let (first, rest) = xs.split_first()?;
+        return Some(rest.iter().fold(*first, |a, &x| f(a, x)));
+    }
+    let (head, tail) = xs.split_at(8);
+    let mut acc: [T; 8] = [
+        head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7],
+    ];
+    let mut chunks = tail.chunks_exact(8);
+    for c in &mut chunks {
+        for k in 0..8 {
+            acc[k] = f(acc[k], c[k]);
+        }
+    }
+    for (k, &x) in chunks.remainder().iter().enumerate() {
+        acc[k] = f(acc[k], x);
+    }
+    let a = f(f(acc[0], acc[1]), f(acc[2], acc[3]));
+    let b = f(f(acc[4], acc[5]), f(acc[6], acc[7]));
+    Some(f(a, b))
+}
+
+/// The fold of a contiguous run, in fixed chunks combined pairwise in
+/// order; the chunks run in parallel when the run is long. The grouping
+/// depends only on the length, so the result does not depend on threads.
+pub(super) fn fold_run<T: Element, F: Fn(T, T) -> T + Copy + Send + Sync>(
+    xs: &[T],
+    f: F,
+) -> Option<T> {
+    if xs.len() <= CHUNK {
+        return fold_pairwise(xs, &f);
+    }
+    let parts: Vec<Option<T>> = if xs.len() >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
+        xs.par_chunks(CHUNK).map(|c| fold_pairwise(c, &f)).collect()
+    } else {
+        xs.chunks(CHUNK).map(|c| fold_pairwise(c, &f)).collect()
+    };
+    let parts: Vec<T> = parts.into_iter().flatten().collect();
+    fold_pairwise_exact(&parts, &f)
+}
+
+/// A pairwise tree over a few values, split in halves.
+pub(crate) fn fold_pairwise_exact<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
+    match xs.len() {
+        0 => None,
+        1 => Some(xs[0]),
+        n => {
+            let (a, b) = xs.split_at(n / 2);
+            Some(f(fold_pairwise_exact(a, f)?, fold_pairwise_exact(b, f)?))
+        }
+    }
+}

@@ -1,0 +1,780 @@
+//! Reductions of arrays with a ragged dimension: fixed dimensions around an
+//! innermost `var` one (`var * T`, `N * var * T`, `M * N * var * T`).
+//!
+//! Reducing the `var` axis folds each row. Reducing fixed axes *across*
+//! the rows lines them up by position (left-aligned, as Awkward Array
+//! does): element `j` of the result folds element `j` of every row that
+//! has one, so a result row is as long as the longest row folded into it —
+//! `[[1, 2, 3], [4, 5]]` summed over axis 0 is `[5, 7, 3]`, of type
+//! `var * int64`. A `where` mask broadcasts to the array as an elementwise
+//! operand would (a `var` row of the mask has the data row's length or 1).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use dynd_types::{Dim, Type};
+use rayon::prelude::*;
+
+use super::float::{Finish, Float};
+use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
+use crate::array::Array;
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
+use crate::element::{bytes_of, cast_slice, read, Element};
+use crate::error::Error;
+use crate::memory::MemoryBlock;
+
+mod wide;
+use wide::*;
+mod variance;
+pub use variance::mean_of_rows;
+pub(crate) use variance::variance_each_row;
+use variance::*;
+mod across;
+pub(crate) use across::accumulate_rows;
+use across::*;
+
+/// Rows at least this many are folded in parallel.
+pub(super) const PARALLEL_ROWS: usize = 1 << 12;
+
+/// Rows per run of a fold across rows that runs in parallel.
+pub(super) const ACROSS_RUN: usize = 1 << 15;
+
+/// The most result rows (groups) a fold across rows runs in parallel
+/// for: each run keeps a partial line per group.
+pub(super) const ACROSS_GROUPS: usize = 64;
+
+/// The rows of an array of fixed dimensions around an innermost `var` one,
+/// in C order of the fixed dimensions (each row's (start, length) pair is
+/// read when the row is asked for).
+pub(super) struct Rows<'a> {
+    /// The fixed dimensions' sizes.
+    pub(super) shape: Vec<usize>,
+    /// The fixed dimensions' sizes and byte strides.
+    fixed: Vec<(usize, isize)>,
+    /// The array's data block (the pairs) and the array's offset in it.
+    data: &'a [u8],
+    base: isize,
+    /// The `var` dimension's values block, and the offset of its rows.
+    vals: &'a [u8],
+    offset: isize,
+    /// The byte stride between a row's elements.
+    stride: isize,
+    /// The number of rows.
+    pub(super) count: usize,
+}
+
+impl<'a> Rows<'a> {
+    /// The rows of `a`, or `None` when its dimensions are not fixed ones
+    /// around one innermost `var`.
+    pub(super) fn of(a: &'a Array) -> Option<Rows<'a>> {
+        let dims = a.shape();
+        let (last, outer) = dims.split_last()?;
+        if !matches!(last, Dim::Var) || !outer.iter().all(|d| matches!(d, Dim::Fixed(_))) {
+            return None;
+        }
+        let (fixed, m) = a.arrmeta().fixed_dims();
+        let Arrmeta::Var {
+            values,
+            offset,
+            stride,
+            ..
+        } = m
+        else {
+            return None;
+        };
+        let shape: Vec<usize> = fixed.iter().map(|(n, _)| *n).collect();
+        Some(Rows {
+            count: shape.iter().product(),
+            shape,
+            fixed,
+            data: a.data_block().bytes(),
+            base: a.data_offset() as isize,
+            vals: values.bytes(),
+            offset: *offset as isize,
+            stride: *stride,
+        })
+    }
+
+    /// Row `r`'s first element's byte offset in the values block, and its
+    /// length.
+    pub(super) fn pair(&self, mut r: usize, name: &str) -> Result<(i128, usize), Error> {
+        let mut at = self.base;
+        if let [(_, s)] = self.fixed[..] {
+            at += r as isize * s;
+        } else {
+            for &(n, s) in self.fixed.iter().rev() {
+                at += (r % n) as isize * s;
+                r /= n;
+            }
+        }
+        let pair = usize::try_from(at)
+            .ok()
+            .and_then(|at| self.data.get(at..at.checked_add(PAIR_SIZE)?))
+            .ok_or_else(|| outside(name, "a var row's (start, length) pair"))?;
+        let (start, len) = read_pair(pair);
+        Ok((self.offset as i128 + start as i64 as i128, len as usize))
+    }
+
+    /// Row `r`'s elements: borrowed when contiguous and aligned, gathered
+    /// otherwise.
+    pub(super) fn row<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
+        let (first, len) = self.pair(r, name)?;
+        let size = std::mem::size_of::<T>();
+        let outside = || outside(name, "a var row");
+        let span = |i: usize| -> Option<&'a [u8]> {
+            let at = first + i as i128 * self.stride as i128;
+            let at = usize::try_from(at).ok()?;
+            self.vals.get(at..at.checked_add(size)?)
+        };
+        if self.stride == size as isize && len > 0 {
+            let start = usize::try_from(first).map_err(|_| outside())?;
+            let bytes = len
+                .checked_mul(size)
+                .and_then(|n| self.vals.get(start..start.checked_add(n)?))
+                .ok_or_else(outside)?;
+            if let Some(xs) = cast_slice(bytes) {
+                return Ok(Cow::Borrowed(xs));
+            }
+        }
+        (0..len)
+            .map(|i| span(i).and_then(read).ok_or_else(outside))
+            .collect::<Result<Vec<T>, Error>>()
+            .map(Cow::Owned)
+    }
+}
+
+/// Rows per unit of work of the per-row fold.
+pub(super) const UNIT_ROWS: usize = 1 << 10;
+
+/// The rows of a `var` dimension of contiguous, aligned `T`s under one
+/// fixed dimension (or none), read as slices with a pair read and a
+/// bounds check each.
+pub(super) struct RowSlices<'a, T> {
+    /// The pairs' bytes, the first pair's offset and the step between them.
+    data: &'a [u8],
+    base: usize,
+    step: isize,
+    /// The values block's bytes and the offset of the rows' starts.
+    vals: &'a [u8],
+    offset: i128,
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<'a, T: Element> RowSlices<'a, T> {
+    pub(super) fn of(rows: &Rows<'a>) -> Option<RowSlices<'a, T>> {
+        let size = std::mem::size_of::<T>();
+        let step = match rows.fixed[..] {
+            [] => 0,
+            [(_, s)] => s,
+            _ => return None,
+        };
+        let aligned =
+            (rows.vals.as_ptr() as usize + rows.offset as usize) % std::mem::align_of::<T>() == 0;
+        (rows.stride == size as isize && aligned && rows.base >= 0).then_some(RowSlices {
+            data: rows.data,
+            base: rows.base as usize,
+            step,
+            vals: rows.vals,
+            offset: rows.offset as i128,
+            _t: std::marker::PhantomData,
+        })
+    }
+
+    /// Row `r`'s elements, or `None` if its pair or elements lie outside
+    /// their blocks (never, for a validated array) or are misaligned.
+    #[inline]
+    pub(super) fn row(&self, r: usize) -> Option<&'a [T]> {
+        let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
+        let at = usize::try_from(at).ok()?;
+        let (start, len) = read_pair(self.data.get(at..at.checked_add(PAIR_SIZE)?)?);
+        if len == 0 {
+            return Some(&[]);
+        }
+        let size = std::mem::size_of::<T>();
+        let first = usize::try_from(self.offset + start as i64 as i128).ok()?;
+        cast_slice(
+            self.vals
+                .get(first..first.checked_add((len as usize).checked_mul(size)?)?)?,
+        )
+    }
+}
+
+impl<'a, T: Element> RowSlices<'a, T> {
+    /// The values block from the rows' offset on, as `B` lanes, for `B`
+    /// of `T`'s size and alignment (`None` otherwise): the bits of the
+    /// rows' elements and of whatever lies between and after them.
+    fn lanes<B: Lane>(&self) -> Option<&'a [B]> {
+        let size = std::mem::size_of::<B>();
+        if std::mem::size_of::<T>() != size
+            || std::mem::align_of::<T>() != std::mem::align_of::<B>()
+        {
+            return None;
+        }
+        let bytes = self.vals.get(usize::try_from(self.offset).ok()?..)?;
+        cast_slice(&bytes[..bytes.len() / size * size])
+    }
+
+    /// Row `r`'s first element's index in [`Self::lanes`] and its length,
+    /// or `None` if its pair lies outside its block or its start is not a
+    /// whole element.
+    #[inline]
+    fn span(&self, r: usize) -> Option<(usize, usize)> {
+        let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
+        let at = usize::try_from(at).ok()?;
+        Self::span_of(self.data.get(at..at.checked_add(PAIR_SIZE)?)?)
+    }
+
+    /// The pairs of rows `first..first + n` as one slice, when they lie
+    /// end to end (the rows of an `N * var * T` in C order, not a view
+    /// that steps over or back along them): a batch's rows then read
+    /// their pairs with one bounds check.
+    #[inline]
+    fn pairs(&self, first: usize, n: usize) -> Option<&'a [u8]> {
+        if self.step != PAIR_SIZE as isize {
+            return None;
+        }
+        let at = self.base.checked_add(first.checked_mul(PAIR_SIZE)?)?;
+        self.data
+            .get(at..at.checked_add(n.checked_mul(PAIR_SIZE)?)?)
+    }
+
+    /// A row's span (as [`Self::span`]) from its pair's bytes.
+    #[inline(always)]
+    fn span_of(pair: &[u8]) -> Option<(usize, usize)> {
+        let (start, len) = read_pair(pair);
+        let size = std::mem::size_of::<T>() as u64;
+        (start % size == 0).then_some((usize::try_from(start / size).ok()?, len as usize))
+    }
+}
+
+/// The error for a `where` mask that does not broadcast to `a`.
+fn mask_mismatch(mask: &Array, a: &Array, name: &str) -> Error {
+    Error::MaskShape {
+        name: name.into(),
+        mask: mask.ty().clone(),
+        array: a.ty().clone(),
+        axis: None,
+    }
+}
+
+/// `mask` broadcast to `a`'s shape, as a `bool` array of that shape.
+pub(super) fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Result<Array, Error> {
+    if mask.dtype().as_scalar() != Some(dynd_types::Scalar::Bool) {
+        return Err(Error::MaskType {
+            name: name.into(),
+            found: mask.dtype().clone(),
+        });
+    }
+    let m = crate::elwise::map2(mask, a, |m: bool, _: T| m)
+        .map_err(|_| mask_mismatch(mask, a, name))?;
+    if m.shape() != a.shape() {
+        return Err(mask_mismatch(mask, a, name));
+    }
+    // Broadcasting goes both ways, but a mask must not stretch the array:
+    // each row of the broadcast mask has the array's row's length (a
+    // longer mask row would otherwise fold a row of length 1 repeated).
+    if let (Some(mr), Some(ar)) = (Rows::of(&m), Rows::of(a)) {
+        for r in 0..ar.count {
+            let (mask_len, array_len) = (mr.pair(r, name)?.1, ar.pair(r, name)?.1);
+            if mask_len != array_len {
+                let mut index = vec![0; ar.shape.len()];
+                let mut rest = r;
+                for (i, n) in index.iter_mut().zip(&ar.shape).rev() {
+                    *i = rest % n.max(&1);
+                    rest /= n.max(&1);
+                }
+                return Err(Error::MaskRow {
+                    name: name.into(),
+                    index,
+                    mask_len,
+                    array_len,
+                });
+            }
+        }
+    }
+    Ok(m)
+}
+
+/// The rows of `mask` (made by [`mask_like`] for `a`), which line up
+/// with `a`'s.
+pub(super) fn mask_rows<'m>(mask: &'m Array, a: &Array, name: &str) -> Result<Rows<'m>, Error> {
+    Rows::of(mask).ok_or_else(|| mask_mismatch(mask, a, name))
+}
+
+/// Folds one row (only the elements its mask keeps).
+fn fold_row<T, F>(xs: &[T], mask: Option<&[bool]>, red: &Reduction<T, F>) -> Option<T>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let f = red.combine;
+    match mask {
+        Some(m) => xs
+            .iter()
+            .zip(m)
+            .filter(|(_, keep)| **keep)
+            .map(|(x, _)| *x)
+            .reduce(f),
+        None if red.reorderable && xs.len() > BLOCK => fold_run(xs, f),
+        None if red.reorderable => fold8(xs, &f),
+        None => xs.iter().copied().reduce(f),
+    }
+}
+
+/// The reduction of an array whose innermost dimension is `var` (see the
+/// module docs), over `axes` (normalised, sorted).
+pub(super) fn reduce_var<T, F>(
+    a: &Array,
+    axes: &[usize],
+    args: &ReduceArgs<'_, T>,
+    red: &Reduction<T, F>,
+    name: &str,
+    start: Option<T>,
+) -> Result<Array, Error>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
+        operation: "a reduction of var dimensions other than one innermost var under fixed ones (`N * var * T`)",
+        ty: a.ty().clone(),
+    })?;
+    let mask = args.mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
+    let mask_rows = mask.as_ref().map(|m| mask_rows(m, a, name)).transpose()?;
+    let nfixed = rows.shape.len();
+    let var_reduced = axes.contains(&nfixed);
+    let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
+    let f = red.combine;
+    let with_start = |r: Option<T>| match (start, r) {
+        (Some(s), Some(r)) => Some(f(s, r)),
+        (s, r) => r.or(s),
+    };
+    // One row, folded (`None` for no element kept).
+    let fold = |r: usize| -> Result<Option<T>, Error> {
+        let xs = rows.row::<T>(r, name)?;
+        let m = match &mask_rows {
+            Some(mr) => Some(mr.row::<bool>(r, name)?),
+            None => None,
+        };
+        Ok(fold_row(&xs, m.as_deref(), red))
+    };
+    if var_reduced && axes.len() == 1 {
+        // Each row is one result element: written in place, rows split
+        // across threads.
+        let mut dims: Vec<usize> = rows.shape.clone();
+        if args.keepdims {
+            dims.push(1);
+        }
+        // Every element is written below (or the call fails and the
+        // array is dropped): no need to zero it first, except for `bool`,
+        // whose slice must hold 0 or 1 from the start.
+        let out_ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
+        let mut out = if T::SCALAR == dynd_types::Scalar::Bool {
+            Array::zeros(&out_ty)?
+        } else {
+            Array::for_overwrite(&out_ty)?
+        };
+        let out_slice = crate::reduce::fresh_elements::<T>(&mut out);
+        if mask_rows.is_none() {
+            if let Some(done) = fold_each_row(
+                &rows,
+                out_slice,
+                red,
+                start,
+                name,
+                None::<fn(T, usize) -> T>,
+            ) {
+                return done.map(|()| out);
+            }
+        }
+        let failed = std::sync::Mutex::new(None);
+        let work = |(i, o): (usize, &mut T)| match fold(i).map(with_start) {
+            Ok(Some(v)) => *o = v,
+            Ok(None) => note_failure(&failed, i, no_identity(name)),
+            Err(e) => note_failure(&failed, i, e),
+        };
+        if out_slice.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
+            out_slice.par_iter_mut().enumerate().for_each(work);
+        } else {
+            out_slice.iter_mut().enumerate().for_each(work);
+        }
+        return match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some((_, e)) => Err(e),
+            None => Ok(out),
+        };
+    }
+    // Each row belongs to one group: the kept fixed dimensions' index.
+    let kept_shape: Vec<usize> = (0..nfixed)
+        .filter(|k| !reduced[*k])
+        .map(|k| rows.shape[k])
+        .collect();
+    let ngroups: usize = kept_shape.iter().product();
+    // One group (the common case: every fixed axis reduced) needs no
+    // index per row.
+    let groups = if ngroups == 1 {
+        Vec::new()
+    } else {
+        group_of_rows(&rows.shape, &reduced)
+    };
+    let group = |r: usize| if ngroups == 1 { 0 } else { groups[r] };
+    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, args.keepdims);
+    if var_reduced {
+        // Fold each row, then the rows of each group, in row order.
+        let per_row: Vec<Option<T>> = if rows.count >= PARALLEL_ROWS {
+            (0..rows.count)
+                .into_par_iter()
+                .map(fold)
+                .collect::<Result<_, _>>()?
+        } else {
+            (0..rows.count).map(fold).collect::<Result<_, _>>()?
+        };
+        let mut acc: Vec<Option<T>> = vec![None; ngroups];
+        for (r, v) in per_row.into_iter().enumerate() {
+            if let Some(v) = v {
+                let g = group(r);
+                acc[g] = Some(acc[g].map_or(v, |p| f(p, v)));
+            }
+        }
+        let values = acc
+            .into_iter()
+            .map(|v| with_start(v).ok_or_else(|| no_identity(name)))
+            .collect::<Result<Vec<T>, Error>>()?;
+        if args.keepdims {
+            out_fixed.push(1);
+        }
+        return Array::from_shape_vec(&out_fixed, values);
+    }
+    // Across the rows: each group's rows folded position by position.
+    if mask_rows.is_none() {
+        let slices = RowSlices::<T>::of(&rows);
+        // Rows `range` folded into one line per group.
+        let fold_rows = |range: std::ops::Range<usize>| -> Result<Vec<Vec<T>>, Error> {
+            if let (Some(walk), Some(neutral)) = (slices.as_ref(), red.neutral) {
+                let across = Across {
+                    walk,
+                    rows: &rows,
+                    groups: &groups,
+                    ngroups,
+                    neutral,
+                    name,
+                };
+                if let Some(l) = walk.lanes::<u64>() {
+                    return across.fold_best(l, range, f);
+                }
+                if let Some(l) = walk.lanes::<u32>() {
+                    return across.fold_best(l, range, f);
+                }
+            }
+            let mut acc: Vec<Vec<T>> = vec![Vec::new(); ngroups];
+            for r in range {
+                let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+                    Some(xs) => Cow::Borrowed(xs),
+                    None => rows.row::<T>(r, name)?,
+                };
+                fold_into_line(&mut acc[group(r)], &xs, f);
+            }
+            Ok(acc)
+        };
+        let acc = if red.reorderable && rows.count >= PARALLEL_ROWS && ngroups <= ACROSS_GROUPS {
+            // Fixed runs of rows fold on their own (in parallel when
+            // there are threads), then merge in run order: the grouping
+            // depends on the row count alone, so the bits do not depend
+            // on the threads.
+            let runs: Vec<std::ops::Range<usize>> = (0..rows.count)
+                .step_by(ACROSS_RUN)
+                .map(|r| r..(r + ACROSS_RUN).min(rows.count))
+                .collect();
+            let parts: Vec<Vec<Vec<T>>> = if rayon::current_num_threads() > 1 {
+                runs.into_par_iter()
+                    .map(fold_rows)
+                    .collect::<Result<_, _>>()?
+            } else {
+                runs.into_iter().map(fold_rows).collect::<Result<_, _>>()?
+            };
+            let mut parts = parts.into_iter();
+            let mut acc = parts.next().unwrap_or_else(|| vec![Vec::new(); ngroups]);
+            for part in parts {
+                for (line, p) in acc.iter_mut().zip(part) {
+                    fold_into_line(line, &p, f);
+                }
+            }
+            acc
+        } else {
+            fold_rows(0..rows.count)?
+        };
+        return var_array(&out_fixed, acc, |v| Ok(start.map_or(v, |s| f(s, v))));
+    }
+    let mut acc: Vec<Vec<Option<T>>> = vec![Vec::new(); ngroups];
+    for r in 0..rows.count {
+        let g = &group(r);
+        let xs = rows.row::<T>(r, name)?;
+        let m = match &mask_rows {
+            Some(mr) => Some(mr.row::<bool>(r, name)?),
+            None => None,
+        };
+        let line = &mut acc[*g];
+        if line.len() < xs.len() {
+            line.resize(xs.len(), None);
+        }
+        for (j, x) in xs.iter().enumerate() {
+            if m.as_ref()
+                .is_none_or(|m| m.get(j).copied().unwrap_or(false))
+            {
+                line[j] = Some(line[j].map_or(*x, |p| f(p, *x)));
+            }
+        }
+    }
+    var_array(&out_fixed, acc, |v| {
+        with_start(v).ok_or_else(|| no_identity(name))
+    })
+}
+
+/// Folds each row of `rows` into `out` (one element per row) on the
+/// unit fast paths (masked blocks for a reorderable reduction with a
+/// neutral element, else by length), units of rows split across threads;
+/// `finish` then runs over each unit's results while they are in cache,
+/// given the rows and the unit's first row. `None` when the rows are not
+/// contiguous, aligned `T`s (the caller folds them row by row).
+fn fold_each_row<T, F, P>(
+    rows: &Rows<'_>,
+    out: &mut [T],
+    red: &Reduction<T, F>,
+    start: Option<T>,
+    name: &str,
+    post: Option<P>,
+) -> Option<Result<(), Error>>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+    P: Fn(T, usize) -> T + Copy + Sync,
+{
+    let walk = RowSlices::<T>::of(rows)?;
+    // Branch-free blocks pay off where a lane is one register lane: the
+    // 4- and 8-byte types.
+    let wide = if !red.reorderable {
+        None
+    } else if let Some(l) = walk.lanes::<u64>() {
+        Some(Wide::U64(l))
+    } else {
+        walk.lanes::<u32>().map(Wide::U32)
+    };
+    Some(each_unit(out, |first, chunk| match (red.neutral, wide) {
+        (Some(n), Some(Wide::U64(l))) => match post {
+            Some(p) => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), p, name),
+            None => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), same, name),
+        },
+        (Some(n), Some(Wide::U32(l))) => match post {
+            Some(p) => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), p, name),
+            None => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), same, name),
+        },
+        _ => fold_unit(&walk, first, chunk, red, start, name).inspect(|()| {
+            if let Some(p) = post {
+                for (i, v) in chunk.iter_mut().enumerate() {
+                    // Every row was read by the fold just now.
+                    let r = first + i;
+                    let len = match walk.span(r) {
+                        Some((_, len)) => len,
+                        None => rows.pair(r, name).map_or(0, |p| p.1),
+                    };
+                    *v = p(*v, len);
+                }
+            }
+        }),
+    }))
+}
+
+/// Runs `work(first row, results)` over `out` in units of [`UNIT_ROWS`]
+/// rows, split across threads when there are many; the error of the
+/// first row that fails, as a serial run reports it.
+pub(super) fn each_unit<T: Send>(
+    out: &mut [T],
+    work: impl Fn(usize, &mut [T]) -> Result<(), Box<(usize, Error)>> + Sync,
+) -> Result<(), Error> {
+    let failed = std::sync::Mutex::new(None);
+    let unit = |(u, chunk): (usize, &mut [T])| {
+        if let Err(e) = work(u * UNIT_ROWS, chunk) {
+            let (i, e) = *e;
+            note_failure(&failed, i, e);
+        }
+    };
+    if out.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
+        out.par_chunks_mut(UNIT_ROWS).enumerate().for_each(unit);
+    } else {
+        out.chunks_mut(UNIT_ROWS).enumerate().for_each(unit);
+    }
+    match failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// [`super::count`] of an array whose innermost dimension is `var` (see
+/// the module docs), over `axes` (normalised, sorted): from the rows'
+/// lengths alone.
+pub(super) fn count_var(
+    a: &Array,
+    axes: &[usize],
+    keepdims: bool,
+    name: &str,
+) -> Result<Array, Error> {
+    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
+        operation:
+            "counting var dimensions other than one innermost var under fixed ones (`N * var * T`)",
+        ty: a.ty().clone(),
+    })?;
+    let nfixed = rows.shape.len();
+    let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
+    let groups = group_of_rows(&rows.shape, &reduced);
+    let ngroups: usize = (0..nfixed)
+        .filter(|k| !reduced[*k])
+        .map(|k| rows.shape[k])
+        .product();
+    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, keepdims);
+    if axes.contains(&nfixed) {
+        let mut acc = vec![0i64; ngroups];
+        for (r, g) in groups.iter().enumerate() {
+            acc[*g] += rows.pair(r, name)?.1 as i64;
+        }
+        if keepdims {
+            out_fixed.push(1);
+        }
+        return Array::from_shape_vec(&out_fixed, acc);
+    }
+    // Across the rows: at position `j`, the rows longer than `j` (a
+    // histogram of the lengths, summed from the longest down).
+    let mut lines: Vec<Vec<i64>> = vec![Vec::new(); ngroups];
+    for (r, g) in groups.iter().enumerate() {
+        let len = rows.pair(r, name)?.1;
+        let line = &mut lines[*g];
+        if line.len() < len + 1 {
+            line.resize(len + 1, 0);
+        }
+        line[len] += 1;
+    }
+    for line in &mut lines {
+        let mut longer = 0;
+        for c in line.iter_mut().rev() {
+            longer += *c;
+            *c = longer;
+        }
+        // Position `j` counts the rows of length `j + 1` or more.
+        if !line.is_empty() {
+            line.remove(0);
+        }
+    }
+    var_array(&out_fixed, lines, Ok)
+}
+
+/// The result's fixed dimensions: `shape` without the `reduced` ones, or
+/// with them as 1 when `keepdims`.
+pub(super) fn result_fixed_dims(shape: &[usize], reduced: &[bool], keepdims: bool) -> Vec<usize> {
+    let mut out = Vec::with_capacity(shape.len() + 1);
+    for (&r, &n) in reduced.iter().zip(shape) {
+        match (r, keepdims) {
+            (false, _) => out.push(n),
+            (true, true) => out.push(1),
+            (true, false) => {}
+        }
+    }
+    out
+}
+
+/// For each row (in C order of the fixed `shape`), the C-order index of its
+/// group: its position in the dimensions not `reduced`.
+pub(super) fn group_of_rows(shape: &[usize], reduced: &[bool]) -> Vec<usize> {
+    // The group is an offset with C-order strides over the kept
+    // dimensions and 0 along the reduced ones.
+    let mut step = 1isize;
+    let mut dims = vec![(0usize, 0isize); shape.len()];
+    for k in (0..shape.len()).rev() {
+        dims[k] = (shape[k], if reduced[k] { 0 } else { step });
+        if !reduced[k] {
+            step *= shape[k] as isize;
+        }
+    }
+    let mut out = Vec::with_capacity(shape.iter().product());
+    dynd_array::offsets::for_each_offset(&dims, |g| out.push(g as usize));
+    out
+}
+
+/// A new `fixed... * var * T` array of the given fixed shape, from one row
+/// of values per element, each value finished by `finish`.
+pub(super) fn var_array<T: Element, V>(
+    shape: &[usize],
+    lines: Vec<Vec<V>>,
+    finish: impl Fn(V) -> Result<T, Error>,
+) -> Result<Array, Error> {
+    let size = std::mem::size_of::<T>();
+    let mut values: Vec<T> = Vec::with_capacity(lines.iter().map(Vec::len).sum());
+    let mut pairs = vec![0u8; lines.len() * PAIR_SIZE];
+    for (line, pair) in lines.into_iter().zip(pairs.chunks_exact_mut(PAIR_SIZE)) {
+        write_pair(pair, (values.len() * size) as u64, line.len() as u64);
+        for v in line {
+            values.push(finish(v)?);
+        }
+    }
+    packed_rows(shape, values, &pairs)
+}
+
+/// The `shape * var * T` array over packed `values`, row `i`'s (byte
+/// start, length) pair at `pairs[i * PAIR_SIZE..]` (checked, as every
+/// array's parts are).
+fn packed_rows<T: Element>(shape: &[usize], values: Vec<T>, pairs: &[u8]) -> Result<Array, Error> {
+    let element = Arrmeta::Var {
+        values: MemoryBlock::from_vec(values),
+        offset: 0,
+        stride: std::mem::size_of::<T>() as isize,
+        packed: true,
+        element: Box::new(Arrmeta::Scalar),
+    };
+    let meta = crate::array::c_order_meta(shape, PAIR_SIZE, element)?;
+    let ty = Type::with_dims(
+        shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
+        T::SCALAR.into(),
+    )?;
+    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(pairs), 0)
+}
+
+/// `sum`, the reduction of `a` (`N * var * T`, or one var dimension
+/// alone) over its `var` axis alone, divided element by element by the
+/// length of its row: a per-row mean without a count array. `None` when
+/// `a` or `sum` is not of that form.
+///
+/// # Errors
+///
+/// A value error if a row's pair lies outside its block (never, for a
+/// validated array).
+pub(super) fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
+    sum: &Array,
+    a: &Array,
+    of_len: impl Fn(usize) -> T,
+    name: &str,
+) -> Result<Option<Array>, Error> {
+    let Some(rows) = Rows::of(a) else {
+        return Ok(None);
+    };
+    let Some(shape) = sum.ty().fixed_shape() else {
+        return Ok(None);
+    };
+    let Ok(xs) = sum.as_slice::<T>() else {
+        return Ok(None);
+    };
+    if xs.len() != rows.count {
+        return Ok(None);
+    }
+    // The pairs read as `RowSlices` reads them where it can (a load and a
+    // bounds check per row), as `Rows::pair` does otherwise.
+    let slices = RowSlices::<T>::of(&rows);
+    let mut means = Vec::with_capacity(xs.len());
+    for (r, &x) in xs.iter().enumerate() {
+        let len = match slices.as_ref().and_then(|s| s.span(r)) {
+            Some((_, len)) => len,
+            None => rows.pair(r, name)?.1,
+        };
+        means.push(x / of_len(len));
+    }
+    Array::from_shape_vec(&shape, means).map(Some)
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests;

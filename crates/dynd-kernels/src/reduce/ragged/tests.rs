@@ -1,0 +1,148 @@
+use super::*;
+
+/// The AVX2 build of the masked-block fold gives the baseline build's
+/// bits (the order of the additions is the same; only the registers
+/// differ).
+#[test]
+fn avx2_and_baseline_folds_give_the_same_bits() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        return;
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let rows: Vec<Vec<f64>> = (0..3000)
+        .map(|_| {
+            let len = (next() % 40) as usize;
+            (0..len)
+                .map(|_| (next() % 2001) as f64 * 1e-3 - 1.0)
+                .collect()
+        })
+        .collect();
+    let a = Array::from_nested(rows).unwrap();
+    let rows = Rows::of(&a).unwrap();
+    let walk = RowSlices::<f64>::of(&rows).unwrap();
+    let lanes = walk.lanes::<u64>().unwrap();
+    let red = Reduction {
+        identity: Some(0.0),
+        combine: |x: f64, y: f64| x + y,
+        reorderable: true,
+        neutral: Some(-0.0),
+    };
+    let mut base = vec![0.0f64; rows.count];
+    let mut avx2 = vec![1.0f64; rows.count];
+    fold_unit_wide(
+        &walk,
+        lanes,
+        0,
+        &mut base,
+        &red,
+        (Some(0.0), -0.0),
+        same,
+        "sum",
+    )
+    .unwrap();
+    // SAFETY: the CPU has AVX2 (checked above).
+    unsafe {
+        fold_unit_wide_avx2(
+            &walk,
+            lanes,
+            0,
+            &mut avx2,
+            &red,
+            (Some(0.0), -0.0),
+            same,
+            "sum",
+        )
+    }
+    .unwrap();
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&base), bits(&avx2));
+}
+
+/// The AVX2 build of the per-row variance gives the baseline build's
+/// bits, for rows of every length up to past the blocked path.
+#[test]
+fn avx2_and_baseline_variances_give_the_same_bits() {
+    if !std::arch::is_x86_feature_detected!("avx2") {
+        return;
+    }
+    let rows: Vec<Vec<f64>> = (0..600)
+        .map(|n| {
+            (0..n % 300)
+                .map(|i| ((i * 7 + n) as f64 * 0.7316).sin() * 1e3 + 1e5)
+                .collect()
+        })
+        .collect();
+    let a = Array::from_nested(rows).unwrap();
+    let rows = Rows::of(&a).unwrap();
+    let walk = RowSlices::<f64>::of(&rows).unwrap();
+    let lanes = walk.lanes::<u64>().unwrap();
+    let long = |xs: &[f64]| xs.len() as f64;
+    for (ddof, root) in [(0, false), (1, true)] {
+        let fin = Finish { ddof, root };
+        let mut base = vec![0.0f64; rows.count];
+        let mut best = vec![1.0f64; rows.count];
+        let unit = VarUnit {
+            rows: &walk,
+            fin,
+            long: &long,
+            name: "var",
+        };
+        unit.run(lanes, 0, &mut base).unwrap();
+        unit.run_best(lanes, 0, &mut best).unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&base), bits(&best), "ddof {ddof}");
+    }
+}
+
+/// A row folds to the same bits wherever it lies: the last rows of the
+/// values (whose last block would reach past them) as the others.
+#[test]
+fn a_rows_fold_does_not_depend_on_where_it_lies() {
+    // Values whose sums round differently in another grouping.
+    let row = |n: usize, k: f64| {
+        (0..n)
+            .map(|i| ((i as f64 + k) * 0.7316).sin() * 1e3)
+            .collect::<Vec<f64>>()
+    };
+    let rows: Vec<Vec<f64>> = (0..40).map(|n| row(n, n as f64 * 0.37)).collect();
+    let mut padded = rows.clone();
+    padded.extend((0..4).map(|_| row(64, 0.5)));
+    let red = Reduction {
+        identity: Some(0.0),
+        combine: |x: f64, y: f64| x + y,
+        reorderable: true,
+        neutral: Some(-0.0),
+    };
+    let fold = |rows: Vec<Vec<f64>>| {
+        // The values exactly as long as the rows (no spare capacity).
+        let mut offsets = vec![0usize];
+        for r in &rows {
+            offsets.push(offsets.last().unwrap() + r.len());
+        }
+        let values: Vec<f64> = rows.concat();
+        let a = Array::from_offsets(values, &offsets).unwrap();
+        let rows = Rows::of(&a).unwrap();
+        let walk = RowSlices::<f64>::of(&rows).unwrap();
+        let lanes = walk.lanes::<u64>().unwrap();
+        let mut out = vec![0.0f64; rows.count];
+        fold_unit_wide(
+            &walk,
+            lanes,
+            0,
+            &mut out,
+            &red,
+            (Some(0.0), -0.0),
+            same,
+            "sum",
+        )
+        .unwrap();
+        out.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+    };
+    assert_eq!(fold(rows.clone())[..], fold(padded)[..rows.len()]);
+}

@@ -1,0 +1,212 @@
+//! The variance of each row in two passes while it is in cache, and the mean of rows.
+
+use super::*;
+
+/// The variance (as `fin` finishes it) of each row of `rows` into `out`,
+/// in two passes over each row while it is in cache: the row's sum folds
+/// as [`fold_unit_wide`] folds it, in masked blocks of [`WIDE`] lanes and
+/// batches of [`BATCH`] rows, and its mean is that over its length; the
+/// squared deviations from the mean then fold the same way, the lanes
+/// past the row's end holding the mean (a deviation of zero). An empty
+/// row's variance is NaN; rows longer than [`BLOCK`] fold as `long`
+/// folds them. `None` when the rows are not contiguous, aligned `T`s.
+pub(crate) fn variance_each_row<T: Float>(
+    rows: &Rows<'_>,
+    out: &mut [T],
+    fin: Finish,
+    long: impl Fn(&[T]) -> T + Sync,
+    name: &str,
+) -> Option<Result<(), Error>> {
+    let walk = RowSlices::<T>::of(rows)?;
+    let wide = match walk.lanes::<u64>() {
+        Some(l) => Wide::U64(l),
+        None => Wide::U32(walk.lanes::<u32>()?),
+    };
+    let unit = VarUnit {
+        rows: &walk,
+        fin,
+        long: &long,
+        name,
+    };
+    Some(each_unit(out, |first, chunk| match wide {
+        Wide::U64(lanes) => unit.run_best(lanes, first, chunk),
+        Wide::U32(lanes) => unit.run_best(lanes, first, chunk),
+    }))
+}
+
+/// What [`VarUnit::run`] folds: the rows, how each variance finishes, how
+/// a row longer than [`BLOCK`] folds, and the operation's name.
+pub(super) struct VarUnit<'r, 'a, T, L> {
+    pub(super) rows: &'r RowSlices<'a, T>,
+    pub(super) fin: Finish,
+    pub(super) long: &'r L,
+    pub(super) name: &'r str,
+}
+
+/// `a + b`, as a function the folds inline.
+#[inline(always)]
+pub(super) fn add<T: Float>(a: T, b: T) -> T {
+    a + b
+}
+
+impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
+    /// [`Self::run`] compiled for the CPU it runs on, as
+    /// [`fold_unit_wide_best`] is.
+    pub(super) fn run_best<B: Lane>(
+        &self,
+        lanes: &[B],
+        first: usize,
+        out: &mut [T],
+    ) -> Result<(), Box<(usize, Error)>> {
+        /// [`VarUnit::run`] with AVX2 enabled.
+        ///
+        /// # Safety
+        ///
+        /// The CPU has AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<T: Float, B: Lane, L: Fn(&[T]) -> T>(
+            unit: &VarUnit<'_, '_, T, L>,
+            lanes: &[B],
+            first: usize,
+            out: &mut [T],
+        ) -> Result<(), Box<(usize, Error)>> {
+            unit.run(lanes, first, out)
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, detected just above.
+            return unsafe { avx2(self, lanes, first, out) };
+        }
+        self.run(lanes, first, out)
+    }
+
+    /// The variance of rows `first..` into `out`, as [`variance_each_row`]
+    /// describes, one batch of rows at a time: each pass folds the batch's
+    /// rows to [`QUAD`] lanes before finishing them (see [`QUAD`]).
+    #[inline(always)]
+    pub(super) fn run<B: Lane>(
+        &self,
+        lanes: &[B],
+        first: usize,
+        out: &mut [T],
+    ) -> Result<(), Box<(usize, Error)>> {
+        let VarUnit {
+            rows,
+            fin,
+            long,
+            name,
+        } = *self;
+        let outside = |r: usize| Box::new((r, outside(name, "a var row")));
+        let mut quads = [[T::ZERO; QUAD]; BATCH];
+        let mut spans = [None; BATCH];
+        let mut lens = [0usize; BATCH];
+        let mut means = [T::ZERO; BATCH];
+        for (b, batch) in out.chunks_mut(BATCH).enumerate() {
+            let first = first + b * BATCH;
+            let n = batch.len().min(BATCH);
+            batch_spans(rows, first, &mut spans[..n]);
+            for i in 0..n {
+                lens[i] = fold_quad(lanes, spans[i], T::ZERO, &add, &mut quads[i]);
+            }
+            // The divisions and roots of the batch run side by side (those
+            // of empty and slow rows too, unused): one row's alone would
+            // wait on the divider.
+            for i in 0..n {
+                means[i] = finish(quads[i], &add);
+            }
+            for i in 0..n {
+                means[i] = means[i] / T::of_count(lens[i]);
+            }
+            for i in 0..n {
+                if lens[i] != 0 && lens[i] != SLOW {
+                    let mean = means[i];
+                    let dev = |x: T| (x - mean) * (x - mean);
+                    let span = spans[i].unwrap_or_default();
+                    match fold_wide(lanes, span, mean, &dev, &add) {
+                        Some(q) => quads[i] = q,
+                        None => lens[i] = SLOW,
+                    }
+                }
+            }
+            for i in 0..n {
+                batch[i] = finish(quads[i], &add);
+            }
+            fin.of_each(&mut batch[..n], &lens[..n]);
+            for (i, o) in batch.iter_mut().enumerate() {
+                *o = match lens[i] {
+                    0 => T::NAN,
+                    SLOW => {
+                        let xs = rows.row(first + i).ok_or_else(|| outside(first + i))?;
+                        match xs.len() {
+                            0 => T::NAN,
+                            len if len > BLOCK => long(xs),
+                            len => {
+                                // One of the last few: in the blocks' order, so
+                                // a row's variance does not depend on where it
+                                // lies.
+                                let sum = fold_wide_slice(xs, T::ZERO, &itself, &add);
+                                let mean = sum / T::of_count(len);
+                                let dev = |x: T| (x - mean) * (x - mean);
+                                fin.of(fold_wide_slice(xs, mean, &dev, &add), len)
+                            }
+                        }
+                    }
+                    _ => *o,
+                };
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The fold's result as it is (no `post` step).
+#[inline(always)]
+pub(super) fn same<T>(v: T, _: usize) -> T {
+    v
+}
+
+/// The mean of each row of `a` (fixed dimensions around an innermost
+/// `var` of `T`: `axis=-1`, no mask), `keepdims` as
+/// [`ReduceArgs`] has it: each unit of rows summed by
+/// `sum` (the bits [`reduce`](crate::reduce::reduce) gives) and divided by its
+/// rows' lengths (`of_len`, read from the row metadata) while in cache,
+/// with no count array and no pass of its own. An empty row's mean is
+/// `0 / 0`. `None` when the rows are not contiguous, aligned `T`s (the
+/// caller divides the sum:
+/// [`divide_by_row_lengths`](crate::reduce::divide_by_row_lengths)).
+///
+/// # Errors
+///
+/// An error from the fold (a row outside its block: never, for a
+/// validated array).
+pub fn mean_of_rows<T, F>(
+    a: &Array,
+    keepdims: bool,
+    sum: &Reduction<T, F>,
+    of_len: impl Fn(usize) -> T + Sync,
+    name: &str,
+) -> Result<Option<Array>, Error>
+where
+    T: Element + std::ops::Div<Output = T>,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let Some(rows) = Rows::of(a) else {
+        return Ok(None);
+    };
+    if RowSlices::<T>::of(&rows).is_none() {
+        return Ok(None);
+    }
+    let mut dims: Vec<usize> = rows.shape.clone();
+    if keepdims {
+        dims.push(1);
+    }
+    let out_ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
+    let mut out = Array::for_overwrite(&out_ty)?;
+    let out_slice = crate::reduce::fresh_elements::<T>(&mut out);
+    let divide = |s: T, len: usize| s / of_len(len);
+    match fold_each_row(&rows, out_slice, sum, sum.identity, name, Some(divide)) {
+        Some(done) => done.map(|()| Some(out)),
+        None => Ok(None),
+    }
+}
