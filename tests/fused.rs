@@ -3,7 +3,7 @@
 //! over dense layouts (views with negative strides, transposes,
 //! broadcasting), ragged rows, NA, casts and shared subexpressions.
 
-use dynd::func::{builtins, select, Eval};
+use dynd::func::{builtins, select, Eval, ReduceOptions};
 use dynd::nd::expr::Expr;
 use dynd::nd::{array, Array, ArrayOps, Index};
 use proptest::prelude::*;
@@ -513,6 +513,22 @@ fn an_expression_is_an_argument_evaluated_once() {
     assert!(e.to_string().starts_with("in 'add(a0, a1)': "), "{e}");
 }
 
+/// The typed options of keyword arrays, read here on their own: the fused
+/// path takes these, the plain call the arrays, so the two readings are
+/// checked against each other.
+fn opts(kw: &[(&str, &Array)]) -> ReduceOptions {
+    kw.iter().fold(ReduceOptions::new(), |o, (k, v)| match *k {
+        "axis" if v.ndim() == 0 => o.axis(v.get::<i64>(&[]).unwrap()),
+        "axis" => o.axis(v.to_vec::<i64>().unwrap()),
+        "keepdims" => o.keepdims(v.get::<bool>(&[]).unwrap()),
+        "skip_na" => o.skip_na(v.get::<bool>(&[]).unwrap()),
+        "ddof" => o.ddof(usize::try_from(v.get::<i64>(&[]).unwrap()).unwrap()),
+        "initial" => o.initial_array((*v).clone()),
+        "where" => o.mask(v),
+        other => panic!("not a reduction keyword: {other}"),
+    })
+}
+
 /// `e` reduced by builtin `name` with `kw`, in parts (which must apply)
 /// and as the plain call on the evaluated value: equal types and bits.
 fn reduces_alike(e: &Expr<'_>, name: &str, kw: &[(&str, &Array)]) -> Array {
@@ -525,7 +541,7 @@ fn reduces_alike(e: &Expr<'_>, name: &str, kw: &[(&str, &Array)]) -> Array {
 fn close_alike(e: &Expr<'_>, name: &str, kw: &[(&str, &Array)]) {
     let r = builtins::get(name).unwrap();
     let parts = e
-        .reduce_fused(&r, kw)
+        .reduce_fused(&r, &opts(kw))
         .unwrap_or_else(|| panic!("{name} of {e} {kw:?} is not computed in parts"));
     let plain = r.call_kw(&[&e.eval_stepwise().unwrap()], kw).unwrap();
     assert_eq!(parts.ty(), plain.ty(), "{name} {kw:?}");
@@ -542,13 +558,13 @@ fn close_alike(e: &Expr<'_>, name: &str, kw: &[(&str, &Array)]) {
         .num_threads(1)
         .build()
         .unwrap();
-    let again = one.install(|| e.reduce_fused(&r, kw)).unwrap();
+    let again = one.install(|| e.reduce_fused(&r, &opts(kw))).unwrap();
     assert_eq!(bits(&again), bits(&parts), "{name} {kw:?} on one thread");
 }
 
 fn reduced_alike(e: &Expr<'_>, r: &dynd::func::Callable, kw: &[(&str, &Array)]) -> Array {
     let parts = e
-        .reduce_fused(r, kw)
+        .reduce_fused(r, &opts(kw))
         .unwrap_or_else(|| panic!("{} of {e} {kw:?} is not computed in parts", r.name()));
     let plain = r.call_kw(&[&e.eval_stepwise().unwrap()], kw).unwrap();
     let what = format!("{} of {e} with {kw:?}", r.name());
@@ -565,7 +581,10 @@ fn reduced_alike(e: &Expr<'_>, r: &dynd::func::Callable, kw: &[(&str, &Array)]) 
         }
     }
     assert_eq!(bits(&parts).is_some(), bits(&plain).is_some());
-    assert_eq!(e.reduce(r, kw).unwrap().to_string(), plain.to_string());
+    assert_eq!(
+        e.reduce(r, &opts(kw)).unwrap().to_string(),
+        plain.to_string()
+    );
     parts
 }
 
@@ -647,7 +666,7 @@ fn reductions_of_expressions_run_in_parts_and_agree() {
     reduces_alike(&e, "sum", &[("axis", &one), ("initial", &init)]);
     reduces_alike(&e, "min", &[("initial", &init)]);
     let sum = builtins::get("sum").unwrap();
-    assert!(e.reduce_fused(&sum, &[("initial", &init)]).is_none());
+    assert!(e.reduce_fused(&sum, &opts(&[("initial", &init)])).is_none());
     // The conveniences.
     let v = e.eval().unwrap();
     for (got, name) in [
@@ -723,7 +742,7 @@ fn a_failing_part_reports_the_plain_error() {
     let e = (&a * 1.0).cast(&"int8".parse().unwrap());
     let sum = builtins::get("sum").unwrap();
     let axis = Array::from_scalar(1i64);
-    let got = e.reduce(&sum, &[("axis", &axis)]).unwrap_err();
+    let got = e.reduce(&sum, &opts(&[("axis", &axis)])).unwrap_err();
     let want = sum
         .call_kw(&[&a], &[])
         .and_then(|_| e.eval_stepwise())
@@ -775,7 +794,7 @@ proptest! {
             kw.push(("skip_na", &skip));
         }
         let plain = e.eval_stepwise().and_then(|v| red.call_kw(&[&v], &kw));
-        let got = e.reduce(&red, &kw);
+        let got = e.reduce(&red, &opts(&kw));
         // `std` across the outer axis combines the parts' moments: close,
         // not the same last bits.
         let exact = !(name == "std" && axis.as_ref().is_none_or(|a| a.get::<i64>(&[0]) == Ok(0)));
@@ -799,7 +818,7 @@ proptest! {
             (Err(g), Err(p)) => prop_assert_eq!(g.to_string(), p.to_string()),
             _ => prop_assert!(false, "{name} of {e}: {got:?} vs {plain:?}"),
         }
-        if let (Some(parts), Ok(p)) = (e.reduce_fused(&red, &kw), &plain) {
+        if let (Some(parts), Ok(p)) = (e.reduce_fused(&red, &opts(&kw)), &plain) {
             prop_assert!(same(&parts, p), "parts: {} of {}", name, e);
         }
     }

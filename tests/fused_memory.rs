@@ -5,7 +5,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
-use dynd::func::Eval;
+use dynd::func::{Eval, ReduceOptions};
 use dynd::nd::Array;
 
 /// The system allocator, counting while `ON` is set.
@@ -119,13 +119,13 @@ fn a_reduced_expression_is_never_made_whole() {
     let a = Array::from_shape_vec(&[n, m], (0..n * m).map(|i| i as f64).collect()).unwrap();
     let b = Array::from_vec((0..m).map(|i| i as f64 * 0.5).collect::<Vec<f64>>());
     let std = dynd::func::builtins::get("std").unwrap();
-    let axis = Array::from_scalar(1i64);
+    let by_row = ReduceOptions::new().axis(1);
     rayon::join(|| (), || ());
     let whole = n * m * 8;
     for (what, f) in [
         (
             "std over rows",
-            &(|| (&a * &b - 1.0).reduce(&std, &[("axis", &axis)]).unwrap()) as &dyn Fn() -> Array,
+            &(|| (&a * &b - 1.0).reduce(&std, &by_row).unwrap()) as &dyn Fn() -> Array,
         ),
         ("max", &|| (&a * &b - 1.0).max().unwrap()),
         ("sum", &|| {

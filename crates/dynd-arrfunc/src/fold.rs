@@ -16,14 +16,13 @@
 //! in C order too.
 //!
 //! ```
-//! use dynd::func::{builtins, Callable};
+//! use dynd::func::{builtins, Callable, ReduceOptions};
 //! use dynd::nd::{array, Array, Value};
 //!
 //! let add_reduce = builtins::get("add").unwrap().reduce()?;
 //! let a = array![[1, 2, 3], [4, 5, 6]];
 //! assert_eq!(add_reduce.call(&[&a])?.to_string(), "21");
-//! let axis = Array::from_scalar(0i64);
-//! assert_eq!(add_reduce.call_kw(&[&a], &[("axis", &axis)])?.to_string(), "[5, 7, 9]");
+//! assert_eq!(add_reduce.reduce_with(&a, &ReduceOptions::new().axis(0))?.to_string(), "[5, 7, 9]");
 //!
 //! // Any binary callable, once declared associative with its identity.
 //! let gcd = Callable::map("gcd", |mut a: u64, mut b: u64| {
@@ -47,18 +46,11 @@ use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::reduce::normalize_axes;
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
-use dynd_macros::checked_signature;
-use dynd_types::{Dim, Scalar, Type, TypeKind};
+use dynd_types::{Dim, Type, TypeKind};
 
-use crate::callable::{Callable, Folding, Keyword, Kwargs};
+use crate::callable::{Callable, Folding};
 use crate::error::Error;
-
-/// The signature of every `.reduce` callable.
-const SIGNATURE: &str =
-    checked_signature!("(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any) -> Any");
-
-/// The signature of every `.accumulate` callable.
-const SCAN_SIGNATURE: &str = checked_signature!("(Any, axis: ?int64) -> Any");
+use crate::options::{AxisKeyword, ReduceOptions};
 
 impl Callable {
     /// Declares this binary callable associative — `f(f(a, b), c) ==
@@ -112,16 +104,14 @@ impl Callable {
         }
         let name = format!("{}.reduce", self.name());
         let op = self.clone();
-        let keywords = vec![
-            Keyword::maybe("axis", None),
-            Keyword::maybe("keepdims", Some(Scalar::Bool)),
-            Keyword::maybe("initial", None),
-            Keyword::maybe("where", None),
-        ];
         let label = name.clone();
-        let mut c = Callable::function(&name, SIGNATURE, keywords, move |args, kw| {
-            fold(&op, &label, args[0], kw)
-        })?;
+        let keywords = [
+            AxisKeyword::Axes,
+            AxisKeyword::Keepdims,
+            AxisKeyword::Initial,
+            AxisKeyword::Where,
+        ];
+        let mut c = Callable::over_axes(&name, &keywords, move |a, o| fold(&op, &label, a, o))?;
         // Declared associative: the results of parts combine with it.
         c.reduction = crate::callable::ReductionKind::Combines;
         Ok(c)
@@ -145,13 +135,13 @@ impl Callable {
     /// 25 times over short ragged rows (`benches/reduce.rs`, `scan`).
     ///
     /// ```
-    /// use dynd::func::{builtins, Callable};
+    /// use dynd::func::{builtins, Callable, ReduceOptions};
     /// use dynd::nd::{array, Array, Complex};
     ///
     /// let running_max = builtins::get("maximum.accumulate")?;
     /// let a = array![[3, 1, 4, 1, 5], [9, 2, 6]];
-    /// let axis = Array::from_scalar(1i64);
-    /// assert_eq!(running_max.call_kw(&[&a], &[("axis", &axis)])?.to_string(), "[[3, 3, 4, 4, 5], [9, 9, 9]]");
+    /// let by_row = ReduceOptions::new().axis(1);
+    /// assert_eq!(running_max.reduce_with(&a, &by_row)?.to_string(), "[[3, 3, 4, 4, 5], [9, 9, 9]]");
     ///
     /// // Not commutative, only associative: the composition of affine maps
     /// // x -> a x + b, as (a, b) pairs packed in a complex number.
@@ -182,17 +172,14 @@ impl Callable {
         let name = format!("{}.accumulate", self.name());
         let op = self.clone();
         let label = name.clone();
-        Callable::function(
-            &name,
-            SCAN_SIGNATURE,
-            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-            move |args, kw| scan(&op, &label, args[0], kw),
-        )
+        Callable::over_axes(&name, &[AxisKeyword::Axis], move |a, o| {
+            scan(&op, &label, a, o)
+        })
     }
 }
 
 /// `a` scanned with `op` along the `axis` keyword's axis.
-fn scan(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+fn scan(op: &Callable, name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     let ndim = a.ndim();
     if ndim == 0 {
         return Err(Error::NeedsArray {
@@ -201,8 +188,7 @@ fn scan(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
             found: a.ty().clone(),
         });
     }
-    let axis = kw.int("axis")?.unwrap_or(0);
-    let axis = normalize_axes(Some(&[axis]), ndim, name)?[0];
+    let axis = normalize_axes(Some(o.axes().unwrap_or(&[0])), ndim, name)?[0];
     let (dims, _) = a.ty().split_dims();
     let along_var = matches!(dims[axis], Dim::Var);
     if dims[..axis].iter().any(|d| matches!(d, Dim::Var))
@@ -297,11 +283,9 @@ fn as_fold_type(a: &Array, r: &Type) -> Result<Array, Error> {
 }
 
 /// `a` folded with `op` as the keywords ask.
-fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
+fn fold(op: &Callable, name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     let identity_value = op.identity();
-    let axes = crate::reductions::axes(name, kw)?;
-    let keepdims = kw.bool("keepdims")?.unwrap_or(false);
-    let mask = crate::reductions::mask(name, kw)?;
+    let (axes, keepdims, mask) = (o.axes(), o.keepdims, o.mask.clone());
     if a.ty().has_var_dim() {
         return Err(dynd_kernels::Error::Unsupported {
             operation: "reducing var dimensions through a callable's .reduce (the builtins sum, prod, min, max, all, any and mean reduce them)",
@@ -320,8 +304,9 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
     let identity = identity_value
         .map(|v| as_r(&Array::from_value(v, None)?))
         .transpose()?;
-    let initial = kw
-        .get("initial")
+    let initial = o
+        .initial
+        .as_ref()
         .map(|v| {
             as_r(v).map_err(|e| Error::KeywordValue {
                 name: name.into(),
@@ -331,7 +316,7 @@ fn fold(op: &Callable, name: &str, a: &Array, kw: &Kwargs<'_>) -> Result<Array, 
             })
         })
         .transpose()?;
-    let axes = normalize_axes(axes.as_deref(), x.ndim(), name)?;
+    let axes = normalize_axes(axes, x.ndim(), name)?;
     let shape: Vec<usize> = x.ty().fixed_shape().unwrap_or_default();
     let kept_shape: Vec<usize> = (0..shape.len())
         .map(|k| if axes.contains(&k) { 1 } else { shape[k] })

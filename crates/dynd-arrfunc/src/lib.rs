@@ -31,7 +31,7 @@
 //! | 5 | `elementwise` |
 //! | 4 | `builtin`, `arrays` |
 //! | 3 | `callable` |
-//! | 2 | `lifted` |
+//! | 2 | `lifted`, `options` |
 //! | 1 | `error` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
@@ -47,12 +47,14 @@ mod error;
 mod eval;
 pub mod fold;
 mod lifted;
+mod options;
 pub mod reductions;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload, ReductionKind};
 pub use error::Error;
 pub use eval::{install as install_evaluator, select, Eval};
 pub use lifted::resolve_lifted;
+pub use options::{Axes, AxisKeyword, ReduceOptions};
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

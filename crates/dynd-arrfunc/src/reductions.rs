@@ -22,16 +22,19 @@
 //! integers is `float64`.
 //!
 //! ```
-//! use dynd::func::builtins;
+//! use dynd::func::{builtins, ReduceOptions};
 //! use dynd::nd::{array, Array};
 //!
-//! let sum = builtins::get("sum").unwrap();
+//! let sum = builtins::SUM.callable();
 //! let a = array![[1, 2, 3], [4, 5, 6]];
 //! assert_eq!(sum.call(&[&a])?.to_string(), "21");
-//! let axis = Array::from_scalar(1i64);
-//! let keep = Array::from_scalar(true);
-//! let r = sum.call_kw(&[&a], &[("axis", &axis), ("keepdims", &keep)])?;
+//! // Keywords as Rust values...
+//! let r = sum.reduce_with(&a, &ReduceOptions::new().axis(1).keepdims(true))?;
 //! assert_eq!((r.to_string(), r.ty().to_string()), ("[[6], [15]]".into(), "2 * 1 * int64".into()));
+//! // ... or, for dynamic callers, as arrays (converted to the same options).
+//! let (axis, keep) = (Array::from_scalar(1i64), Array::from_scalar(true));
+//! let r2 = sum.call_kw(&[&a], &[("axis", &axis), ("keepdims", &keep)])?;
+//! assert_eq!(r2.to_string(), r.to_string());
 //! let max = builtins::get("max").unwrap();
 //! let err = max.call(&[&Array::zeros(&"0 * float64".parse()?)?]).unwrap_err();
 //! assert!(err.to_string().contains("pass `initial`"));
@@ -43,14 +46,15 @@ use dynd_kernels::reduce::{
     Reduction, VarArgs,
 };
 use dynd_kernels::ArrayOps;
-use dynd_kernels::{Array, Complex, Element, ErrorMode, Value};
+use dynd_kernels::{Array, Complex, Element, ErrorMode};
 use dynd_macros::checked_signature;
 use dynd_types::{Dim, Scalar, ScalarCategory, Type};
 
 use crate::builtin::builtins;
-use crate::callable::{Callable, Keyword, Kwargs, ReductionKind};
+use crate::callable::{Callable, ReductionKind};
 use crate::elementwise::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
 use crate::error::Error;
+use crate::options::{AxisKeyword, ReduceOptions};
 
 /// What a reduction builtin computes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -66,56 +70,32 @@ enum Op {
     Std,
 }
 
-/// The keywords of the reductions, each typed once here and declared in
-/// the signatures below.
-fn kw(names: &[&str]) -> Vec<Keyword> {
-    names
-        .iter()
-        .map(|&n| match n {
-            "keepdims" | "skip_na" => Keyword::maybe(n, Some(Scalar::Bool)),
-            "ddof" => Keyword::maybe(n, Some(Scalar::Int64)),
-            _ => Keyword::maybe(n, None),
-        })
-        .collect()
-}
-
 /// A reduction builtin: `f` over the first argument and the keywords,
 /// whose parts combine as `kind` says.
 fn reduction(
     name: &'static str,
-    signature: &str,
-    keywords: &[&str],
+    keywords: &[AxisKeyword],
     kind: ReductionKind,
-    f: fn(&'static str, &Array, &Opts) -> Result<Array, Error>,
+    f: fn(&'static str, &Array, &ReduceOptions) -> Result<Array, Error>,
 ) -> Result<Callable, Error> {
-    let mut c = Callable::function(name, signature, kw(keywords), move |args, kw| {
-        f(name, args[0], &Opts::read(name, kw)?)
-    })?;
+    let mut c = Callable::over_axes(name, keywords, move |a, o| f(name, a, o))?;
     c.reduction = kind;
     Ok(c)
 }
 
 /// A scan builtin along one axis.
 fn scan_builtin(name: &'static str, op: Op) -> Result<Callable, Error> {
-    Callable::function(
-        name,
-        checked_signature!("(Any, axis: ?int64) -> Any"),
-        vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-        move |args, kw| scan(name, op, args[0], kw),
-    )
+    Callable::over_axes(name, &[AxisKeyword::Axis], move |a, o| scan(name, op, a, o))
 }
 
-const FULL: &str = checked_signature!(
-    "(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any, skip_na: ?bool) -> Any"
-);
-const FULL_KW: &[&str] = &["axis", "keepdims", "initial", "where", "skip_na"];
-const SHORT: &str =
-    checked_signature!("(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) -> Any");
-const SHORT_KW: &[&str] = &["axis", "keepdims", "where", "skip_na"];
-const MOMENT: &str = checked_signature!(
-    "(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any, skip_na: ?bool) -> Any"
-);
-const MOMENT_KW: &[&str] = &["axis", "keepdims", "ddof", "where", "skip_na"];
+use AxisKeyword::{Axes, Ddof, Initial, Keepdims, SkipNa, Where};
+
+/// The keywords of `sum`, `prod`, `min` and `max`.
+const FULL: &[AxisKeyword] = &[Axes, Keepdims, Initial, Where, SkipNa];
+/// The keywords of `all`, `any` and `mean`.
+const SHORT: &[AxisKeyword] = &[Axes, Keepdims, Where, SkipNa];
+/// The keywords of `var` and `std`.
+const MOMENT: &[AxisKeyword] = &[Axes, Keepdims, Ddof, Where, SkipNa];
 
 builtins! {
     $ TABLE, __reduction_builtins;
@@ -124,51 +104,51 @@ builtins! {
     /// skip_na: ?bool) -> Any`: the sum over any axes, ragged rows
     /// included; integers accumulate in 64 bits.
     SUM sum "sum" _ None => {
-        reduction("sum", FULL, FULL_KW, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Sum, a, o))
+        reduction("sum", FULL, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Sum, a, o))
     };
 
     /// As `sum`: the product.
     PROD prod "prod" _ None => {
-        reduction("prod", FULL, FULL_KW, ReductionKind::Axes, |n, a, o| over_na(n, Op::Prod, a, o))
+        reduction("prod", FULL, ReductionKind::Axes, |n, a, o| over_na(n, Op::Prod, a, o))
     };
 
     /// As `sum`: the minimum (an empty reduction needs `initial`).
     MIN min "min" _ None => {
-        reduction("min", FULL, FULL_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::Min, a, o))
+        reduction("min", FULL, ReductionKind::Combines, |n, a, o| over_na(n, Op::Min, a, o))
     };
 
     /// As `sum`: the maximum (an empty reduction needs `initial`).
     MAX max "max" _ None => {
-        reduction("max", FULL, FULL_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::Max, a, o))
+        reduction("max", FULL, ReductionKind::Combines, |n, a, o| over_na(n, Op::Max, a, o))
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) ->
     /// Any`: whether every element is true.
     ALL all "all" _ None => {
-        reduction("all", SHORT, SHORT_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::All, a, o))
+        reduction("all", SHORT, ReductionKind::Combines, |n, a, o| over_na(n, Op::All, a, o))
     };
 
     /// As `all`: whether any element is true.
     ANY any "any" _ None => {
-        reduction("any", SHORT, SHORT_KW, ReductionKind::Combines, |n, a, o| over_na(n, Op::Any, a, o))
+        reduction("any", SHORT, ReductionKind::Combines, |n, a, o| over_na(n, Op::Any, a, o))
     };
 
     /// As `all`: the mean, `float64` for integers (the sum divided by the
     /// count).
     MEAN mean "mean" _ None => {
-        reduction("mean", SHORT, SHORT_KW, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Mean, a, o))
+        reduction("mean", SHORT, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Mean, a, o))
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any,
     /// skip_na: ?bool) -> Any`: the variance `Σ(x - mean)² / (n - ddof)`, in
     /// two passes (NaN for `n <= ddof`; float32 stays float32).
     VAR var "var" _ None => {
-        reduction("var", MOMENT, MOMENT_KW, ReductionKind::Axes, |n, a, o| over_na(n, Op::Var, a, o))
+        reduction("var", MOMENT, ReductionKind::Axes, |n, a, o| over_na(n, Op::Var, a, o))
     };
 
     /// As `var`: the standard deviation.
     STD std "std" _ None => {
-        reduction("std", MOMENT, MOMENT_KW, ReductionKind::Axes, |n, a, o| over_na(n, Op::Std, a, o))
+        reduction("std", MOMENT, ReductionKind::Axes, |n, a, o| over_na(n, Op::Std, a, o))
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any`: the number
@@ -177,8 +157,7 @@ builtins! {
     COUNT count "count" _ None => {
         reduction(
             "count",
-            checked_signature!("(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any"),
-            &["axis", "keepdims", "where"],
+            &[Axes, Keepdims, Where],
             ReductionKind::Counts,
             count,
         )
@@ -189,8 +168,7 @@ builtins! {
     NULL_COUNT null_count "null_count" _ None => {
         reduction(
             "null_count",
-            checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
-            &["axis", "keepdims"],
+            &[Axes, Keepdims],
             ReductionKind::Counts,
             null_count,
         )
@@ -214,22 +192,14 @@ builtins! {
     /// sum (a stateful reduction from its four pieces: init, step, combine,
     /// finish).
     KAHAN_SUM kahan_sum "kahan_sum" _ None => {
-        let mut c = Callable::function(
-            "kahan_sum",
-            checked_signature!("(Any, axis: ?Any, keepdims: ?bool) -> Any"),
-            kw(&["axis", "keepdims"]),
-            |args, kw| {
-                let a = args[0];
-                let x = if a.dtype().as_scalar() == Some(Scalar::Float64) {
-                    a.clone()
-                } else {
-                    a.cast(&with_dtype(a, Scalar::Float64)?, ErrorMode::Fractional)?
-                };
-                let axes = axes("kahan_sum", kw)?;
-                let keepdims = kw.bool("keepdims")?.unwrap_or(false);
-                reduce_with(&x, axes.as_deref(), keepdims, &KahanSum, "kahan_sum")
-            },
-        )?;
+        let mut c = Callable::over_axes("kahan_sum", &[Axes, Keepdims], |a, o| {
+            let x = if a.dtype().as_scalar() == Some(Scalar::Float64) {
+                a.clone()
+            } else {
+                a.cast(&with_dtype(a, Scalar::Float64)?, ErrorMode::Fractional)?
+            };
+            reduce_with(&x, o.axes(), o.keepdims, &KahanSum, "kahan_sum")
+        })?;
         c.reduction = ReductionKind::Axes;
         Ok(c)
     };
@@ -242,47 +212,6 @@ builtins! {
     CUMPROD cumprod "cumprod" _ None => { scan_builtin("cumprod", Op::Prod) };
 }
 
-/// A reduction's keywords, read once (absent ones take their defaults).
-#[derive(Clone, Default)]
-struct Opts {
-    axes: Option<Vec<i64>>,
-    keepdims: bool,
-    initial: Option<Array>,
-    mask: Option<Array>,
-    skip_na: bool,
-    ddof: usize,
-}
-
-impl Opts {
-    fn read(name: &str, kw: &Kwargs<'_>) -> Result<Opts, Error> {
-        let ddof = match kw.int("ddof")? {
-            None => 0,
-            Some(d) => usize::try_from(d).map_err(|_| Error::KeywordValue {
-                name: name.to_string(),
-                keyword: "ddof".into(),
-                expected: "a count of at least 0".into(),
-                found: d.to_string(),
-            })?,
-        };
-        Ok(Opts {
-            axes: axes(name, kw)?,
-            keepdims: kw.bool("keepdims")?.unwrap_or(false),
-            initial: kw.get("initial").cloned(),
-            mask: mask(name, kw)?,
-            skip_na: kw.bool("skip_na")?.unwrap_or(false),
-            ddof,
-        })
-    }
-
-    /// These options with `mask` for the `where` mask.
-    fn masked(&self, mask: Option<Array>) -> Opts {
-        Opts {
-            mask,
-            ..self.clone()
-        }
-    }
-}
-
 /// Reduction `op` of `a`; for an option array (`?T`), as `skip_na` says.
 ///
 /// Propagating (the default, as arithmetic does: `1 + NA` is NA, and NumPy
@@ -292,7 +221,7 @@ impl Opts {
 /// value give their identity, as a plain `R`; `min` and `max` (without
 /// `initial`), `mean`, `var` and `std` give NA there, as `?R`. NA never
 /// turns into NaN, nor NaN into NA.
-fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
+fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     if let Some((small, mask, result_dims)) = shrink_empty(name, a, o)? {
         let r = over_na(name, op, &small, &o.masked(mask))?;
         return match result_dims {
@@ -314,7 +243,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
         // The values (NA slots hold zeros), then NA where a group (of the
         // elements `where` keeps) holds an NA element.
         let r = plain(name, op, &values, o)?;
-        let all = Opts {
+        let all = ReduceOptions {
             initial: None,
             ..o.clone()
         };
@@ -331,16 +260,10 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
         Op::Min | Op::Max if o.initial.is_some() => plain(name, op, &values, &skipping),
         _ => {
             // NA where a group keeps no value.
-            let n = dynd_kernels::reduce::count(
-                &values,
-                o.axes.as_deref(),
-                o.keepdims,
-                Some(&keep),
-                name,
-            )?;
+            let n = dynd_kernels::reduce::count(&values, o.axes(), o.keepdims, Some(&keep), name)?;
             let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
             let skipping = match op {
-                Op::Min | Op::Max => Opts {
+                Op::Min | Op::Max => ReduceOptions {
                     initial: Some(extreme(&values, op == Op::Min)?),
                     ..skipping
                 },
@@ -366,7 +289,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &Opts) -> Result<Array, Err
 fn shrink_empty(
     name: &str,
     a: &Array,
-    o: &Opts,
+    o: &ReduceOptions,
 ) -> Result<Option<(Array, Option<Array>, Option<Vec<Dim>>)>, Error> {
     let fixed = |x: &Array| -> Option<Vec<usize>> {
         x.shape()
@@ -383,7 +306,7 @@ fn shrink_empty(
     if !shape.contains(&0) {
         return Ok(None);
     }
-    let reduced = dynd_kernels::reduce::normalize_axes(o.axes.as_deref(), shape.len(), name)?;
+    let reduced = dynd_kernels::reduce::normalize_axes(o.axes(), shape.len(), name)?;
     let no_result = (0..shape.len()).any(|k| shape[k] == 0 && !reduced.contains(&k));
     let small: Vec<usize> = shape
         .iter()
@@ -448,7 +371,7 @@ fn extreme(a: &Array, high: bool) -> Result<Array, Error> {
 }
 
 /// A reduction of an array without NA.
-fn plain(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
+fn plain(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     match op {
         Op::Mean => mean(a, o),
         Op::Var => variance(name, false, a, o),
@@ -486,49 +409,10 @@ fn fill_na(a: &Array, value: &Array) -> Result<Array, Error> {
 
 /// `null_count(x, axis=, keepdims=)`: the NA elements of each group, as
 /// `int64` (0 for a data type that is not an option).
-fn null_count(name: &'static str, a: &Array, o: &Opts) -> Result<Array, Error> {
+fn null_count(name: &'static str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     let missing = is_na(a)?;
     let values = a.option_parts().map_or_else(|| a.clone(), |(v, _)| v);
-    dynd_kernels::reduce::count(&values, o.axes.as_deref(), o.keepdims, Some(&missing), name)
-}
-
-/// The `axis` keyword as a list of axes (`None` for all).
-pub(crate) fn axes(name: &str, kw: &Kwargs<'_>) -> Result<Option<Vec<i64>>, Error> {
-    let Some(a) = kw.get("axis") else {
-        return Ok(None);
-    };
-    let bad = || Error::KeywordValue {
-        name: name.to_string(),
-        keyword: "axis".into(),
-        expected: "an integer or a list of integers".into(),
-        found: format!("{a} ({})", a.ty()),
-    };
-    match a.to_value() {
-        Value::Int(i) => Ok(Some(vec![i64::try_from(i).map_err(|_| bad())?])),
-        Value::List(items) => items
-            .iter()
-            .map(|v| match v {
-                Value::Int(i) => i64::try_from(*i).map_err(|_| bad()),
-                _ => Err(bad()),
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        _ => Err(bad()),
-    }
-}
-
-/// The `where` keyword as a `bool` array.
-pub(crate) fn mask(name: &str, kw: &Kwargs<'_>) -> Result<Option<Array>, Error> {
-    match kw.get("where") {
-        None => Ok(None),
-        Some(m) if m.dtype().as_scalar() == Some(Scalar::Bool) => Ok(Some(m.clone())),
-        Some(m) => Err(Error::KeywordValue {
-            name: name.to_string(),
-            keyword: "where".into(),
-            expected: "a bool array".into(),
-            found: format!("{m} ({})", m.ty()),
-        }),
-    }
+    dynd_kernels::reduce::count(&values, o.axes(), o.keepdims, Some(&missing), name)
 }
 
 /// The type a reduction accumulates `s` in (NumPy's: 64-bit integers for
@@ -587,7 +471,7 @@ fn with_dtype(a: &Array, s: Scalar) -> Result<Type, Error> {
 }
 
 /// Runs reduction `op` of `a` as the keywords ask.
-fn run(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
+fn run(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     if matches!(op, Op::Min | Op::Max)
         && a.dtype().as_scalar().map(Scalar::category) == Some(ScalarCategory::Complex)
     {
@@ -597,7 +481,7 @@ fn run(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
         });
     }
     let (s, acc, input) = prepare(op, a, "a reduction of this data type")?;
-    let (axes, keepdims, mask, initial) = (&o.axes, o.keepdims, &o.mask, o.initial.as_ref());
+    let (axes, keepdims, mask, initial) = (o.axes(), o.keepdims, &o.mask, o.initial.as_ref());
     macro_rules! go {
         ($t:ty, $identity:expr, $f:expr, $reorder:expr, $neutral:expr) => {{
             let initial: Option<$t> = match initial {
@@ -605,7 +489,7 @@ fn run(name: &str, op: Op, a: &Array, o: &Opts) -> Result<Array, Error> {
                 None => None,
             };
             let args = ReduceArgs {
-                axes: axes.as_deref(),
+                axes,
                 keepdims,
                 initial,
                 mask: mask.as_ref(),
@@ -679,7 +563,7 @@ fn scalar_of<T: Element>(name: &str, v: &Array, acc: Scalar) -> Result<T, Error>
 }
 
 /// `sum / count` over the reduced axes (float64 for integers).
-fn mean(a: &Array, o: &Opts) -> Result<Array, Error> {
+fn mean(a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     let s = a.dtype().as_scalar();
     let float = match s {
         Some(Scalar::Float32) => Scalar::Float32,
@@ -697,7 +581,7 @@ fn mean(a: &Array, o: &Opts) -> Result<Array, Error> {
     let last = a.ndim() as i64 - 1;
     let per_row = o.mask.is_none()
         && a.ty().has_var_dim()
-        && matches!(o.axes.as_deref(), Some([ax]) if *ax == last || *ax == -1);
+        && matches!(o.axes(), Some([ax]) if *ax == last || *ax == -1);
     if per_row && o.initial.is_none() {
         let fused = match float {
             Scalar::Float64 => mean_of_rows::<f64>(&x, o.keepdims, |n| n as f64)?,
@@ -748,7 +632,7 @@ fn mean_of_rows<T: Element + Arith + std::ops::Div<Output = T>>(
 /// The number of elements each reduction folds (those `where` keeps;
 /// for an option array, those that are not NA), as `int64` (see
 /// [`dynd_kernels::reduce::count`]).
-fn count(name: &str, a: &Array, o: &Opts) -> Result<Array, Error> {
+fn count(name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     let (a, mask) = match a.option_parts() {
         Some((values, valid)) => {
             let keep = match &o.mask {
@@ -759,15 +643,23 @@ fn count(name: &str, a: &Array, o: &Opts) -> Result<Array, Error> {
         }
         None => (a.clone(), o.mask.clone()),
     };
-    dynd_kernels::reduce::count(&a, o.axes.as_deref(), o.keepdims, mask.as_ref(), name)
+    dynd_kernels::reduce::count(&a, o.axes(), o.keepdims, mask.as_ref(), name)
 }
 
 /// `cumsum` / `cumprod` along one `axis`; without one, along the only
 /// axis of a 1-d array, or of the flattened array (NumPy's rule; ragged
 /// arrays need the axis named).
-fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> {
-    let (a, axis) = match kw.int("axis")? {
-        Some(ax) => (a.clone(), ax),
+fn scan(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+    let (a, axis) = match o.axes() {
+        Some(&[ax]) => (a.clone(), ax),
+        Some(many) => {
+            return Err(Error::KeywordValue {
+                name: name.to_string(),
+                keyword: "axis".into(),
+                expected: "one axis".into(),
+                found: format!("{many:?}"),
+            })
+        }
         None if a.ndim() <= 1 => (a.clone(), 0),
         None if a.ty().has_var_dim() => {
             return Err(Error::NeedsArray {
@@ -796,7 +688,7 @@ fn scan(name: &str, op: Op, a: &Array, kw: &Kwargs<'_>) -> Result<Array, Error> 
 /// [`dynd_kernels::reduce::variance`]): float32 stays float32, float16 is
 /// computed in float32 and rounded once, everything else numeric in
 /// float64.
-fn variance(name: &str, root: bool, a: &Array, o: &Opts) -> Result<Array, Error> {
+fn variance(name: &str, root: bool, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     let s = match a.dtype().as_scalar() {
         Some(s) if s.is_numeric() || s == Scalar::Bool => s,
         _ => {
@@ -822,9 +714,9 @@ fn variance(name: &str, root: bool, a: &Array, o: &Opts) -> Result<Array, Error>
         a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
     };
     let args = VarArgs {
-        axes: o.axes.as_deref(),
+        axes: o.axes(),
         keepdims: o.keepdims,
-        ddof: o.ddof,
+        ddof: o.ddof_value(),
         mask: o.mask.as_ref(),
     };
     let r = match (float, root) {

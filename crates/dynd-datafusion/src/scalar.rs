@@ -11,7 +11,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
     Volatility,
 };
-use dynd::func::{Callable, ReductionKind};
+use dynd::func::{Callable, ReduceOptions, ReductionKind};
 use dynd::nd::{Array, ToArrow};
 use dynd::ndt::Type;
 
@@ -230,23 +230,21 @@ fn reduce_rows(
     initial: Option<&Array>,
 ) -> std::result::Result<Array, dynd::Error> {
     let axes: Vec<i64> = (1..a.ndim() as i64).collect();
-    let axis = Array::from_vec(axes);
-    let mut kw: Vec<(&str, &Array)> = vec![("axis", &axis)];
-    let skip = Array::from_scalar(true);
+    let mut options = ReduceOptions::new().axis(axes);
     if has_option(a.ty()) && r.keywords().iter().any(|k| k.name() == "skip_na") {
-        kw.push(("skip_na", &skip));
+        options = options.skip_na(true);
     }
     if let Some(init) = initial {
-        kw.push(("initial", init));
+        options = options.initial_array(init.clone());
     }
-    r.call_kw(&[a], &kw)
+    r.reduce_with(a, &options)
 }
 
 /// Which rows of `a` have no values (NA not counted).
 fn empty_rows(a: &Array) -> std::result::Result<Vec<bool>, dynd::Error> {
     let count = dynd::func::builtins::get("count")?;
-    let axis = Array::from_vec((1..a.ndim() as i64).collect::<Vec<_>>());
-    let n = count.call_kw(&[a], &[("axis", &axis)])?;
+    let axes: Vec<i64> = (1..a.ndim() as i64).collect();
+    let n = count.reduce_with(a, &ReduceOptions::new().axis(axes))?;
     Ok(n.to_vec::<i64>()?.into_iter().map(|n| n == 0).collect())
 }
 

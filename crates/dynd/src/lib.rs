@@ -183,7 +183,7 @@ pub mod nd {
 /// dimensions, core-dimension overloads (generalised ufuncs), overload
 /// resolution, and the builtin library (the `dynd-arrfunc` crate).
 pub mod func {
-    pub use crate::typed::{ArrayExt, Axes, ReduceOptions};
+    pub use crate::typed::ArrayExt;
 
     // A typed function for each elementwise builtin of one or two arrays
     // (`add(&a, &b)`, `sin(&a)`), made from the builtins' table.
@@ -191,8 +191,8 @@ pub mod func {
 
     #[doc(inline)]
     pub use dynd_arrfunc::{
-        builtins, resolve_lifted, select, Body, Callable, Eval, Keyword, Kwargs, Overload,
-        ReductionKind,
+        builtins, resolve_lifted, select, Axes, AxisKeyword, Body, Callable, Eval, Keyword, Kwargs,
+        Overload, ReduceOptions, ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{
@@ -411,13 +411,11 @@ pub mod __private {
         keepdims: bool,
     ) -> Result<Array, Error> {
         let array = array.into_array()?;
-        let keep = Array::from_scalar(keepdims);
-        let axes = axis.map(|a| Array::from_vec(a.to_vec()));
-        let mut kw: Vec<(&str, &Array)> = vec![("keepdims", &keep)];
-        if let Some(a) = &axes {
-            kw.push(("axis", a));
+        let mut options = crate::func::ReduceOptions::new().keepdims(keepdims);
+        if let Some(a) = axis {
+            options = options.axis(a);
         }
-        r.call_kw(&[&array], &kw)
+        r.reduce_with(&array, &options)
     }
 
     /// Calls the scan `s` of an associative `#[elemental]` fn.
@@ -427,7 +425,7 @@ pub mod __private {
     /// As the scan's call.
     pub fn accumulate(s: &Callable, array: impl IntoArray, axis: i64) -> Result<Array, Error> {
         let array = array.into_array()?;
-        s.call_kw(&[&array], &[("axis", &Array::from_scalar(axis))])
+        s.reduce_with(&array, &crate::func::ReduceOptions::new().axis(axis))
     }
 }
 

@@ -6,12 +6,12 @@
 //! it is calling the builtin (`builtins::get(name)?.call(...)`), with the
 //! same types, broadcasting, ragged rows and errors.
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use dynd_array::expr::{Expr, ScalarOperand};
+use dynd_array::expr::Expr;
 use dynd_array::Array;
-use dynd_arrfunc::{builtins, Callable, Eval};
+use dynd_arrfunc::{builtins, Axes, Callable, Eval, ReduceOptions};
+use dynd_kernels::ArrayOps;
 use dynd_types::Error;
 
 /// The builtin `name`, looked up on first use.
@@ -64,176 +64,6 @@ macro_rules! elementwise_fn {
 }
 
 pub(crate) use {elementwise_fn, elementwise_fns};
-
-/// The axes a reduction runs over: one (`1`, `-1`, `1usize`) or several
-/// (`[0, 1]`, `&[0usize, 2][..]`, `vec![0, 1]`). Negative axes count from
-/// the last.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Axes(AxesRepr);
-
-/// One axis without an allocation, or several.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum AxesRepr {
-    One(i64),
-    Many(Vec<i64>),
-}
-
-impl Axes {
-    /// The axes, as given.
-    pub fn as_slice(&self) -> &[i64] {
-        match &self.0 {
-            AxesRepr::One(a) => std::slice::from_ref(a),
-            AxesRepr::Many(v) => v,
-        }
-    }
-
-    fn to_array(&self) -> Cow<'static, Array> {
-        match &self.0 {
-            AxesRepr::One(a) => axis_array(*a),
-            AxesRepr::Many(v) => Cow::Owned(Array::from_vec(v.clone())),
-        }
-    }
-}
-
-macro_rules! axes_from {
-    ($($t:ty),*) => {$(
-        impl From<$t> for Axes {
-            fn from(axis: $t) -> Axes {
-                // Axes are far below 2^63: a larger one is out of range
-                // anyway, and saturating keeps it so.
-                Axes(AxesRepr::One(i64::try_from(axis).unwrap_or(i64::MAX)))
-            }
-        }
-        impl From<&[$t]> for Axes {
-            fn from(axes: &[$t]) -> Axes {
-                Axes(AxesRepr::Many(
-                    axes.iter().map(|&a| i64::try_from(a).unwrap_or(i64::MAX)).collect(),
-                ))
-            }
-        }
-        impl<const N: usize> From<[$t; N]> for Axes {
-            fn from(axes: [$t; N]) -> Axes {
-                Axes::from(&axes[..])
-            }
-        }
-        impl From<Vec<$t>> for Axes {
-            fn from(axes: Vec<$t>) -> Axes {
-                Axes::from(&axes[..])
-            }
-        }
-    )*};
-}
-axes_from!(i64, i32, isize, usize, u32);
-
-/// The keywords of a reduction, built up: `axis`, `keepdims`, `initial`,
-/// `where`, `ddof` and `skip_na` (see the builtins' docs for what each does; a
-/// builtin refuses a keyword it does not take, naming it).
-///
-/// ```
-/// use dynd::prelude::*;
-///
-/// let a = nd::array![[1.0, 5.0], [], [3.0]];
-/// let opts = ReduceOptions::new().axis(1).keepdims(true).initial(0.0);
-/// assert_eq!(a.max_with(&opts)?.to_string(), "[[5], [0], [3]]");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct ReduceOptions {
-    axis: Option<Axes>,
-    keepdims: bool,
-    initial: Option<Array>,
-    mask: Option<Array>,
-    ddof: Option<Array>,
-    skip_na: bool,
-}
-
-impl ReduceOptions {
-    /// Every axis, no kept dimensions, no initial value, no mask.
-    pub fn new() -> ReduceOptions {
-        ReduceOptions::default()
-    }
-
-    /// Reduce over these axes only.
-    pub fn axis(mut self, axes: impl Into<Axes>) -> ReduceOptions {
-        self.axis = Some(axes.into());
-        self
-    }
-
-    /// Keep each reduced axis as a dimension of size 1, so the result
-    /// broadcasts against the input.
-    pub fn keepdims(mut self, keep: bool) -> ReduceOptions {
-        self.keepdims = keep;
-        self
-    }
-
-    /// Start from this value (`sum`, `prod`, `min`, `max`: the value of an
-    /// empty reduction).
-    pub fn initial(mut self, value: impl ScalarOperand) -> ReduceOptions {
-        self.initial = Some(Array::from_scalar(value));
-        self
-    }
-
-    /// Only the elements where this `bool` array (broadcast to the input)
-    /// is true.
-    pub fn mask(mut self, mask: &Array) -> ReduceOptions {
-        self.mask = Some(mask.clone());
-        self
-    }
-
-    /// Divide by `n - ddof` (`var` and `std` only; 0 by default, 1 for
-    /// the unbiased sample variance).
-    pub fn ddof(mut self, ddof: usize) -> ReduceOptions {
-        self.ddof = Some(Array::from_scalar(ddof as i64));
-        self
-    }
-
-    /// Leave NA elements of an option array (`?T`) out, rather than make
-    /// the result NA where a group holds one (the default, as arithmetic
-    /// propagates NA). Not for `count`, which counts the non-NA elements
-    /// anyway.
-    ///
-    /// ```
-    /// use dynd::prelude::*;
-    ///
-    /// let x = nd::Array::from_json("[[1, null], [2, 3], [null]]", Some(&"3 * var * ?float64".parse()?))?;
-    /// assert_eq!(x.sum_axis(1)?.to_string(), "[null, 5, null]");
-    /// let skip = ReduceOptions::new().axis(1).skip_na(true);
-    /// assert_eq!(x.sum_with(&skip)?.to_string(), "[1, 5, 0]");
-    /// assert_eq!(x.mean_with(&skip)?.to_string(), "[1, 2.5, null]");
-    /// assert_eq!(x.count_axis(1)?.to_string(), "[1, 2, 0]");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn skip_na(mut self, skip: bool) -> ReduceOptions {
-        self.skip_na = skip;
-        self
-    }
-
-    fn call(&self, f: &Callable, a: &Array) -> Result<Array, Error> {
-        let axis = self.axis.as_ref().map(Axes::to_array);
-        let keep = self.keepdims.then(|| Array::from_scalar(true));
-        let mut kw: Vec<(&str, &Array)> = Vec::with_capacity(4);
-        if let Some(axis) = &axis {
-            kw.push(("axis", axis));
-        }
-        if let Some(keep) = &keep {
-            kw.push(("keepdims", keep));
-        }
-        if let Some(initial) = &self.initial {
-            kw.push(("initial", initial));
-        }
-        if let Some(mask) = &self.mask {
-            kw.push(("where", mask));
-        }
-        if let Some(ddof) = &self.ddof {
-            kw.push(("ddof", ddof));
-        }
-        let skip = self.skip_na.then(|| Array::from_scalar(true));
-        if let Some(skip) = &skip {
-            kw.push(("skip_na", skip));
-        }
-        f.call_kw(&[a], &kw)
-    }
-}
 
 macro_rules! reductions {
     (
@@ -292,13 +122,12 @@ macro_rules! reductions {
 
                 fn $axis(&self, axes: impl Into<Axes>) -> Result<Array, Error> {
                     static CELL: OnceLock<Callable> = OnceLock::new();
-                    let axis = axes.into().to_array();
-                    handle(&CELL, stringify!($name)).call_kw(&[self], &[("axis", &axis)])
+                    handle(&CELL, stringify!($name)).reduce_with(self, &ReduceOptions::new().axis(axes))
                 }
 
                 fn $with(&self, options: &ReduceOptions) -> Result<Array, Error> {
                     static CELL: OnceLock<Callable> = OnceLock::new();
-                    options.call(handle(&CELL, stringify!($name)), self)
+                    handle(&CELL, stringify!($name)).reduce_with(self, options)
                 }
             )*
             $($imp)*
@@ -414,25 +243,23 @@ reductions!(
     impl {
         fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
             static CELL: OnceLock<Callable> = OnceLock::new();
-            let axis = axis_array(axis_value(axis));
-            handle(&CELL, "cumsum").call_kw(&[self], &[("axis", &axis)])
+            handle(&CELL, "cumsum").reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
         }
 
         fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
             static CELL: OnceLock<Callable> = OnceLock::new();
-            let axis = axis_array(axis_value(axis));
-            handle(&CELL, "cumprod").call_kw(&[self], &[("axis", &axis)])
+            handle(&CELL, "cumprod").reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
         }
 
         fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            let axis = axis_array(axis_value(axis));
-            op.accumulate()?.call_kw(&[self], &[("axis", &axis)])
+            op.accumulate()?.reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
         }
 
         fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            static CELL: OnceLock<Callable> = OnceLock::new();
-            let axis = axis_array(axis_value(axis));
-            handle(&CELL, "sorted").call_kw(&[self], &[("axis", &axis)])
+            // The builtin `sorted`'s body: a sorted copy.
+            let mut out = self.clone();
+            out.sort(axis_value(axis), false)?;
+            Ok(out)
         }
 
         fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error> {
@@ -440,22 +267,6 @@ reductions!(
         }
     }
 );
-
-/// The 0-d `int64` array of an axis: for the axes arrays have (-32 to
-/// 31), one made once and lent, so a method call neither allocates nor
-/// counts references for its keyword.
-fn axis_array(axis: i64) -> Cow<'static, Array> {
-    const LOW: i64 = -32;
-    static CACHE: [OnceLock<Array>; 64] = [const { OnceLock::new() }; 64];
-    match axis
-        .checked_sub(LOW)
-        .and_then(|i| usize::try_from(i).ok())
-        .and_then(|i| CACHE.get(i))
-    {
-        Some(cell) => Cow::Borrowed(cell.get_or_init(|| Array::from_scalar(axis))),
-        None => Cow::Owned(Array::from_scalar(axis)),
-    }
-}
 
 /// An axis as `i64`: one past `i64::MAX` saturates, and is out of range
 /// anyway.

@@ -17,6 +17,9 @@ pub(crate) struct Function {
     /// `(T, ...) -> R`: more positional arguments may follow.
     pub(super) variadic: bool,
     pub(super) run: Arc<ArrayFn>,
+    /// The typed body of a callable over axes ([`Callable::over_axes`]),
+    /// which `run` wraps for dynamic callers.
+    pub(super) typed: Option<super::over_axes::TypedAxes>,
 }
 
 /// The keyword arguments of one call of a [`Callable::function`], in

@@ -41,6 +41,7 @@ pub use overload::{Body, Overload};
 mod keywords;
 pub(crate) use keywords::Function;
 pub use keywords::{Keyword, Kwargs};
+mod over_axes;
 mod resolve;
 use resolve::*;
 
@@ -300,6 +301,7 @@ impl Callable {
                 positional,
                 variadic,
                 run: Arc::new(f),
+                typed: None,
             }),
             mode: BroadcastMode::NumPy,
             keywords: keywords.into(),

@@ -12,29 +12,20 @@ pub(super) const PART: usize = 1 << 16;
 /// [`Eval::reduce`]); `None` when that is not exact, not possible for the
 /// layout, or anything fails (the caller then makes the value and the
 /// plain call, which reports any error with its full index).
-pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)]) -> Option<Array> {
+pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<Array> {
     use crate::callable::ReductionKind as K;
-    let known = |k: &str| {
-        matches!(
-            k,
-            "axis" | "keepdims" | "ddof" | "skip_na" | "where" | "initial"
-        )
-    };
-    let only = |allowed: &[&str]| kw.iter().all(|(k, _)| allowed.contains(k));
-    if r.reduction == K::None || !kw.iter().all(|(k, _)| known(k)) {
+    let only = |allowed: &[&str]| o.given().all(|k| allowed.contains(&k));
+    if r.reduction == K::None {
         return None;
     }
     let (p, root, ty) = plan(e)?;
     let (dims, dtype) = ty.split_dims();
     let nd = dims.len();
-    let axes = match kw.iter().find(|(k, _)| *k == "axis") {
+    let axes = match o.axes() {
         None => (0..nd).collect(),
-        Some((_, a)) => read_axes(a, nd)?,
+        Some(a) => read_axes(a, nd)?,
     };
-    let keepdims = match kw.iter().find(|(k, _)| *k == "keepdims") {
-        None => false,
-        Some((_, a)) => a.get::<bool>(&[]).ok()?,
-    };
+    let keepdims = o.keepdims;
     let every_axis = nd > 0 && (0..nd).all(|d| axes.contains(&d));
     // `sum` and `mean` of float64 over everything, as the `sum` reduction
     // groups it: each row of the last dimension folded on its own, the
@@ -94,8 +85,7 @@ pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)])
     };
     // `initial` folds in once per group: where a group lies in one part,
     // or where folding it again changes nothing (`min`, `max`).
-    let has = |k: &str| kw.iter().any(|(n, _)| *n == k);
-    if has("initial")
+    if o.initial.is_some()
         && !matches!(mode, Mode::Concat)
         && !(matches!(mode, Mode::Combine(_)) && matches!(r.name(), "min" | "max"))
     {
@@ -126,42 +116,32 @@ pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)])
         return None;
     }
     // A `where` mask is cut as the leaves are.
-    let mask = kw.iter().find(|(k, _)| *k == "where").map(|(_, m)| *m);
+    let mask = o.mask.as_ref();
     if mask.is_some_and(var_outer) {
         return None;
     }
-    let (keep, last) = (Array::from_scalar(true), Array::from_scalar(-1i64));
-    let plain_kw: SmallVec<[(&str, &Array); 6]> =
-        kw.iter().copied().filter(|(k, _)| *k != "where").collect();
-    let axis_kw: SmallVec<[(&str, &Array); 6]> =
-        kw.iter().copied().filter(|(k, _)| *k == "axis").collect();
-    // What each part computes: reductions and their keywords (a part's
-    // `where` is added per part).
-    #[allow(clippy::type_complexity)]
-    let part_calls: SmallVec<[(&Callable, SmallVec<[(&str, &Array); 6]>); 2]> = match &mode {
-        Mode::Concat => smallvec::smallvec![(r, plain_kw.clone())],
-        Mode::Combine(_) => {
-            let mut k: SmallVec<[(&str, &Array); 6]> = plain_kw
-                .iter()
-                .copied()
-                .filter(|(k, _)| *k != "keepdims")
-                .collect();
-            k.push(("keepdims", &keep));
-            smallvec::smallvec![(r, k)]
-        }
+    // The options without the mask (a part's `where` is added per part).
+    let plain = o.masked(None);
+    // What each part computes: reductions and their options.
+    let part_calls: SmallVec<[(&Callable, ReduceOptions); 2]> = match &mode {
+        Mode::Concat => smallvec::smallvec![(r, plain.clone())],
+        Mode::Combine(_) => smallvec::smallvec![(r, plain.clone().keepdims(true))],
         Mode::RowSums => {
             smallvec::smallvec![(
                 crate::reductions::SUM.callable(),
-                smallvec::smallvec![("axis", &last)]
+                ReduceOptions::new().axis(-1)
             )]
         }
         Mode::PartialSums => smallvec::smallvec![
-            (crate::reductions::SUM.callable(), SmallVec::new()),
-            (crate::reductions::COUNT.callable(), SmallVec::new())
+            (crate::reductions::SUM.callable(), ReduceOptions::new()),
+            (crate::reductions::COUNT.callable(), ReduceOptions::new())
         ],
         Mode::Moments => {
-            let mut k = axis_kw.clone();
-            k.push(("keepdims", &keep));
+            let k = ReduceOptions {
+                axis: o.axis.clone(),
+                ..ReduceOptions::new()
+            }
+            .keepdims(true);
             smallvec::smallvec![
                 (crate::reductions::MEAN.callable(), k.clone()),
                 (crate::reductions::VAR.callable(), k)
@@ -194,12 +174,9 @@ pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)])
         let v = pk.eval(root, &tk).ok()??;
         part_calls
             .iter()
-            .map(|(c, kw)| {
-                let mut kw: SmallVec<[(&str, &Array); 6]> = kw.iter().copied().collect();
-                if let Some(m) = &mask_k {
-                    kw.push(("where", m));
-                }
-                c.call_kw(&[&v], &kw).ok()
+            .map(|(c, ok)| match &mask_k {
+                Some(m) => c.reduce_with(&v, &ok.masked(Some(m.clone()))).ok(),
+                None => c.reduce_with(&v, ok).ok(),
             })
             .collect()
     };
@@ -247,7 +224,16 @@ pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)])
             return DIVIDE.callable().call(&[&Array::from_scalar(s), &n]).ok();
         }
         Mode::Moments => {
-            return moments_combined(&results, &axes, &dims, rows, n, keepdims, kw, r.name());
+            return moments_combined(
+                &results,
+                &axes,
+                &dims,
+                rows,
+                n,
+                keepdims,
+                o.ddof_value(),
+                r.name(),
+            );
         }
         _ => {}
     }
@@ -272,7 +258,7 @@ pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, kw: &[(&str, &Array)])
         out.assign_at(&[at], v, ErrorMode::NoCheck).ok()?;
     }
     match mode {
-        Mode::Combine(c) => c.call_kw(&[&out], &plain_kw).ok(),
+        Mode::Combine(c) => c.reduce_with(&out, &plain).ok(),
         _ => Some(out),
     }
 }
@@ -298,13 +284,9 @@ pub(super) fn moments_combined(
     rows: usize,
     n: usize,
     keepdims: bool,
-    kw: &[(&str, &Array)],
+    ddof: usize,
     name: &str,
 ) -> Option<Array> {
-    let ddof = match kw.iter().find(|(k, _)| *k == "ddof") {
-        None => 0,
-        Some((_, d)) => usize::try_from(d.get::<i64>(&[]).ok()?).ok()?,
-    };
     // Elements per group in every part but the outer axis's share.
     let inner: usize = axes
         .iter()
@@ -388,28 +370,11 @@ pub(super) fn fixed(d: &Dim) -> Option<usize> {
     }
 }
 
-/// The `axis` keyword's axes (one or a list; negative from the end) of
-/// an `nd`-dimensional value; `None` for anything else (the plain call
-/// then reports it).
-pub(super) fn read_axes(a: &Array, nd: usize) -> Option<SmallVec<[usize; 4]>> {
-    let ty = Type::with_dims(
-        a.ty().split_dims().0.into_iter().cloned(),
-        Type::from(Scalar::Int64),
-    )
-    .ok()?;
-    let a = a.cast(&ty, ErrorMode::Fractional).ok()?;
-    let list: SmallVec<[i64; 4]> = match a.ndim() {
-        0 => smallvec::smallvec![a.get::<i64>(&[]).ok()?],
-        1 => {
-            let len = fixed(a.shape().first()?)?;
-            (0..len)
-                .map(|i| a.get::<i64>(&[i]).ok())
-                .collect::<Option<_>>()?
-        }
-        _ => return None,
-    };
+/// The axes (negative from the end) of an `nd`-dimensional value; `None`
+/// for one out of range or repeated (the plain call then reports it).
+pub(super) fn read_axes(list: &[i64], nd: usize) -> Option<SmallVec<[usize; 4]>> {
     let mut axes = SmallVec::new();
-    for x in list {
+    for &x in list {
         let d = if x < 0 { x + nd as i64 } else { x };
         let d = usize::try_from(d).ok().filter(|&d| d < nd)?;
         if axes.contains(&d) {

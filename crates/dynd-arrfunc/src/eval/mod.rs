@@ -16,6 +16,7 @@ use crate::builtin::Operator;
 use crate::callable::{Body, Callable};
 use crate::elementwise::{for_operator, DIVIDE, SQRT, WHERE};
 use crate::error::Error;
+use crate::options::ReduceOptions;
 
 mod fused_reduce;
 use fused_reduce::*;
@@ -210,9 +211,9 @@ pub trait Eval {
     /// As [`Eval::eval`], then as `sum`.
     fn sum(&self) -> Result<Array, Error>;
 
-    /// A reduction of the expression's value: `reduction.call_kw(&[&value],
-    /// kw)` (`sum`, `mean`, `min`, `max`, `std`, `count`, ... with `axis`,
-    /// `keepdims`, `ddof`, `skip_na`; an associative `NAME.reduce`), with
+    /// A reduction of the expression's value: `reduction.reduce_with(&value,
+    /// options)` (`sum`, `mean`, `min`, `max`, `std`, `count`, ... with
+    /// `axis`, `keepdims`, `ddof`, `skip_na`; an associative `NAME.reduce`), with
     /// that call's result, type and errors, without making the value: the
     /// expression is evaluated (fused) a part of the result's outer axis at
     /// a time, on the threads above the parallel threshold, and each part
@@ -234,14 +235,14 @@ pub trait Eval {
     /// than once, `skip_na` with `var`) evaluates the expression first.
     ///
     /// ```
-    /// use dynd::func::{builtins, Eval};
-    /// use dynd::nd::{array, Array};
+    /// use dynd::func::{builtins, Eval, ReduceOptions};
+    /// use dynd::nd::array;
     ///
     /// let x = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
-    /// let std = builtins::get("std")?;
-    /// let axis = Array::from_scalar(1i64);
-    /// let r = (&x * 2.0).reduce(&std, &[("axis", &axis)])?;
-    /// let r2 = std.call_kw(&[&(&x * 2.0).eval()?], &[("axis", &axis)])?;
+    /// let std = builtins::STD.callable();
+    /// let by_row = ReduceOptions::new().axis(1);
+    /// let r = (&x * 2.0).reduce(std, &by_row)?;
+    /// let r2 = std.reduce_with(&(&x * 2.0).eval()?, &by_row)?;
     /// assert_eq!(r.to_string(), r2.to_string());
     /// assert_eq!((&x - 3.5).max()?.to_string(), "2.5");
     /// # Ok::<(), dynd::Error>(())
@@ -250,7 +251,7 @@ pub trait Eval {
     /// # Errors
     ///
     /// As [`Eval::eval`], then as the reduction's call.
-    fn reduce(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Result<Array, Error>;
+    fn reduce(&self, reduction: &Callable, options: &ReduceOptions) -> Result<Array, Error>;
 
     /// The mean of every element (the builtin `mean`; see [`Eval::reduce`]).
     ///
@@ -258,7 +259,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn mean(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::MEAN.callable(), &[])
+        self.reduce(crate::reductions::MEAN.callable(), &ReduceOptions::new())
     }
 
     /// The least element (the builtin `min`; see [`Eval::reduce`]).
@@ -267,7 +268,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no least element).
     fn min(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::MIN.callable(), &[])
+        self.reduce(crate::reductions::MIN.callable(), &ReduceOptions::new())
     }
 
     /// The greatest element (the builtin `max`; see [`Eval::reduce`]).
@@ -276,7 +277,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no greatest element).
     fn max(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::MAX.callable(), &[])
+        self.reduce(crate::reductions::MAX.callable(), &ReduceOptions::new())
     }
 
     /// The standard deviation of every element (the builtin `std`, `ddof`
@@ -286,7 +287,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn std(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::STD.callable(), &[])
+        self.reduce(crate::reductions::STD.callable(), &ReduceOptions::new())
     }
 
     /// [`Eval::reduce`] without its fallback: `None` when the reduction is
@@ -294,7 +295,7 @@ pub trait Eval {
     /// its keywords do not allow it, the layout is not one the fused pass
     /// takes, or something failed). For tests and benchmarks that need to
     /// know which path ran.
-    fn reduce_fused(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Option<Array>;
+    fn reduce_fused(&self, reduction: &Callable, options: &ReduceOptions) -> Option<Array>;
 
     /// The fused pass alone: `None` when the expression's layout is not one
     /// it takes, or when planning or running it fails (then
@@ -606,30 +607,30 @@ impl Eval for Expr<'_> {
     }
 
     fn sum(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::SUM.callable(), &[])
+        self.reduce(crate::reductions::SUM.callable(), &ReduceOptions::new())
     }
 
-    fn reduce(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Result<Array, Error> {
+    fn reduce(&self, reduction: &Callable, options: &ReduceOptions) -> Result<Array, Error> {
         if let Cow::Owned(e) = shallow(self)? {
-            return e.reduce(reduction, kw);
+            return e.reduce(reduction, options);
         }
         if !matches!(self, Expr::Leaf(_)) && size_hint(self) >= FUSE_MIN {
-            if let Some(r) = reduce_in_parts(self, reduction, kw) {
+            if let Some(r) = reduce_in_parts(self, reduction, options) {
                 return Ok(r);
             }
         }
         let v = self.eval()?;
-        reduction.call_kw(&[&v], kw)
+        reduction.reduce_with(&v, options)
     }
 
-    fn reduce_fused(&self, reduction: &Callable, kw: &[(&str, &Array)]) -> Option<Array> {
+    fn reduce_fused(&self, reduction: &Callable, options: &ReduceOptions) -> Option<Array> {
         if matches!(self, Expr::Leaf(_)) {
             return None;
         }
         if let Cow::Owned(e) = shallow(self).ok()? {
-            return e.reduce_fused(reduction, kw);
+            return e.reduce_fused(reduction, options);
         }
-        reduce_in_parts(self, reduction, kw)
+        reduce_in_parts(self, reduction, options)
     }
 
     fn eval_fused(&self) -> Option<Array> {

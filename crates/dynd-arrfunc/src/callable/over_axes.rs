@@ -1,0 +1,212 @@
+//! Callables over axes whose keywords are typed: a body taking
+//! [`ReduceOptions`], its signature and keyword list derived from the
+//! [`AxisKeyword`]s it declares, and the one place dynamic callers' keyword
+//! arrays become options (and, for callables without a typed body, options
+//! become keyword arrays).
+
+use super::*;
+use crate::options::{Axes, AxisKeyword, ReduceOptions};
+
+/// The typed body of a callable over axes.
+pub(crate) type AxesFn = dyn Fn(&Array, &ReduceOptions) -> Result<Array, Error> + Send + Sync;
+
+/// A typed body and the keywords it takes.
+#[derive(Clone)]
+pub(crate) struct TypedAxes {
+    pub(super) keywords: Arc<[AxisKeyword]>,
+    pub(super) run: Arc<AxesFn>,
+}
+
+impl Callable {
+    /// A callable of one array and the keywords `keywords` (typed in
+    /// [`ReduceOptions`]; its signature is `(Any, <keyword>: <datashape>,
+    /// ...) -> Any`), computed by `f`. Rust callers pass the options as
+    /// they are ([`Callable::reduce_with`]); [`Callable::call_kw`] converts
+    /// keyword arrays to them.
+    ///
+    /// ```
+    /// use dynd::func::{AxisKeyword, Callable, ReduceOptions};
+    /// use dynd::nd::array;
+    ///
+    /// let peak = Callable::over_axes("peak", &[AxisKeyword::Axes, AxisKeyword::Keepdims], |a, o| {
+    ///     dynd::func::builtins::MAX.callable().reduce_with(a, o)
+    /// })?;
+    /// assert_eq!(peak.signatures()[0].to_string(), "(Any, axis: ?Any, keepdims: ?bool) -> Any");
+    /// let x = array![[1.0, 4.0], [3.0, 2.0]];
+    /// assert_eq!(peak.reduce_with(&x, &ReduceOptions::new().axis(1))?.to_string(), "[4, 3]");
+    /// let axis = dynd::nd::Array::from_scalar(0i64);
+    /// assert_eq!(peak.call_kw(&[&x], &[("axis", &axis)])?.to_string(), "[3, 4]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Callable::function`] (never, for distinct keywords).
+    pub fn over_axes(
+        name: &str,
+        keywords: &[AxisKeyword],
+        f: impl Fn(&Array, &ReduceOptions) -> Result<Array, Error> + Send + Sync + 'static,
+    ) -> Result<Callable, Error> {
+        let params: Vec<String> = keywords
+            .iter()
+            .map(|k| format!(", {}: {}", k.name(), k.datashape()))
+            .collect();
+        let signature = format!("(Any{}) -> Any", params.concat());
+        let declared = keywords
+            .iter()
+            .map(|k| {
+                let scalar = match k {
+                    AxisKeyword::Axis | AxisKeyword::Ddof => Some(Scalar::Int64),
+                    AxisKeyword::Keepdims | AxisKeyword::SkipNa => Some(Scalar::Bool),
+                    _ => None,
+                };
+                Keyword::maybe(k.name(), scalar)
+            })
+            .collect();
+        let typed = TypedAxes {
+            keywords: keywords.into(),
+            run: Arc::new(f),
+        };
+        let (owner, body) = (name.to_string(), typed.clone());
+        let mut c = Callable::function(name, &signature, declared, move |args, kw| {
+            let options = options_of(&owner, &body.keywords, kw)?;
+            (body.run)(args[0], &options)
+        })?;
+        if let Implementation::Function(f) = &mut c.implementation {
+            f.typed = Some(typed);
+        }
+        Ok(c)
+    }
+
+    /// This callable over `a` with typed keywords: a callable made by
+    /// [`Callable::over_axes`] (every builtin reduction, scan and sort)
+    /// takes them as they are; any other gets them as keyword arrays (see
+    /// [`Callable::call_kw`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnknownKeyword`] for an option the callable does not take
+    /// (naming the ones it does), and the callable's own errors.
+    pub fn reduce_with(&self, a: &Array, options: &ReduceOptions) -> Result<Array, Error> {
+        let Some(typed) = self.whole_array_fn().and_then(|f| f.typed.as_ref()) else {
+            let arrays = keyword_arrays(options);
+            let kw: Vec<(&str, &Array)> = arrays.iter().map(|(k, v)| (*k, v)).collect();
+            return self.call_kw(&[a], &kw);
+        };
+        if let Some(k) = options
+            .given()
+            .find(|k| !typed.keywords.iter().any(|d| d.name() == *k))
+        {
+            return Err(Error::UnknownKeyword {
+                name: self.name.to_string(),
+                keyword: k.to_string(),
+                valid: self.keywords.iter().map(|k| k.name.to_string()).collect(),
+            });
+        }
+        check(&self.name, options)?;
+        (typed.run)(a, options)
+    }
+}
+
+/// The checks of values a Rust type does not make: a `where` mask holds
+/// `bool`s.
+fn check(name: &str, o: &ReduceOptions) -> Result<(), Error> {
+    match &o.mask {
+        Some(m) if m.dtype().as_scalar() != Some(Scalar::Bool) => Err(Error::KeywordValue {
+            name: name.to_string(),
+            keyword: "where".into(),
+            expected: "a bool array".into(),
+            found: format!("{m} ({})", m.ty()),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The options a dynamic call gave as keyword arrays (checked against the
+/// declarations already, defaults filled in).
+fn options_of(
+    name: &str,
+    keywords: &[AxisKeyword],
+    kw: &Kwargs<'_>,
+) -> Result<ReduceOptions, Error> {
+    let bad = |keyword: &str, expected: &str, a: &Array| Error::KeywordValue {
+        name: name.to_string(),
+        keyword: keyword.into(),
+        expected: expected.into(),
+        found: format!("{a} ({})", a.ty()),
+    };
+    let mut o = ReduceOptions::new();
+    for k in keywords {
+        let Some(a) = kw.get(k.name()) else {
+            continue;
+        };
+        match k {
+            AxisKeyword::Axes => {
+                let expected = "an integer or a list of integers";
+                let int = |v: &dynd_kernels::Value| match v {
+                    dynd_kernels::Value::Int(i) => i64::try_from(*i).ok(),
+                    _ => None,
+                };
+                o.axis = Some(match a.to_value() {
+                    dynd_kernels::Value::List(items) => Axes::from(
+                        items
+                            .iter()
+                            .map(|v| int(v).ok_or_else(|| bad("axis", expected, a)))
+                            .collect::<Result<Vec<i64>, Error>>()?,
+                    ),
+                    v => Axes::from(int(&v).ok_or_else(|| bad("axis", expected, a))?),
+                });
+            }
+            AxisKeyword::Axis => o.axis = kw.int("axis")?.map(Axes::from),
+            AxisKeyword::Keepdims => o.keepdims = kw.bool("keepdims")?.unwrap_or(false),
+            AxisKeyword::SkipNa => o.skip_na = kw.bool("skip_na")?.unwrap_or(false),
+            AxisKeyword::Initial => o.initial = Some(a.clone()),
+            AxisKeyword::Where => o.mask = Some(a.clone()),
+            AxisKeyword::Ddof => {
+                if let Some(d) = kw.int("ddof")? {
+                    o.ddof = Some(usize::try_from(d).map_err(|_| Error::KeywordValue {
+                        name: name.to_string(),
+                        keyword: "ddof".into(),
+                        expected: "a count of at least 0".into(),
+                        found: d.to_string(),
+                    })?);
+                }
+            }
+        }
+    }
+    check(name, &o)?;
+    Ok(o)
+}
+
+/// The options as keyword arrays, for a callable without a typed body.
+fn keyword_arrays(o: &ReduceOptions) -> Vec<(&'static str, Array)> {
+    let mut kw = Vec::new();
+    if let Some(axes) = &o.axis {
+        kw.push((
+            "axis",
+            match axes.as_slice() {
+                [one] => Array::from_scalar(*one),
+                many => Array::from_vec(many.to_vec()),
+            },
+        ));
+    }
+    if o.keepdims {
+        kw.push(("keepdims", Array::from_scalar(true)));
+    }
+    if let Some(v) = &o.initial {
+        kw.push(("initial", v.clone()));
+    }
+    if let Some(m) = &o.mask {
+        kw.push(("where", m.clone()));
+    }
+    if let Some(d) = o.ddof {
+        kw.push((
+            "ddof",
+            Array::from_scalar(i64::try_from(d).unwrap_or(i64::MAX)),
+        ));
+    }
+    if o.skip_na {
+        kw.push(("skip_na", Array::from_scalar(true)));
+    }
+    kw
+}
