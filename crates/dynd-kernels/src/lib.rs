@@ -37,7 +37,7 @@
 //! | 4 | `assign` |
 //! | 3 | `alloc` |
 //! | 2 | `loops` |
-//! | 1 | `kernel` |
+//! | 1 | `kernel`, `shared` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
@@ -54,6 +54,7 @@ mod loops;
 pub mod na;
 pub mod ops;
 pub mod reduce;
+mod shared;
 mod sort;
 mod strings;
 pub mod take;

@@ -51,6 +51,7 @@ use crate::elwise::push_lifted;
 use crate::error::{Error, KernelError};
 use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
 use crate::loops::Builds;
+use crate::shared::Shared;
 
 /// The most arrays one [`zip`] walks.
 const MAX: usize = 6;
@@ -149,7 +150,7 @@ type RunFn = unsafe fn(env: *const (), run: Run);
 struct ZipLeaf {
     run: RunFn,
     /// The loop, a closure on the caller's stack (see [`walk`]).
-    env: *const (),
+    env: Shared<*const ()>,
     /// Tuple position `i` is kernel operand `pos[i]`: 0 the destination,
     /// `k + 1` source `k`.
     pos: [usize; MAX],
@@ -157,13 +158,6 @@ struct ZipLeaf {
     align: [usize; MAX],
     n: usize,
 }
-
-// SAFETY: the record only carries `env` to `run`; `walk` builds kernels
-// whose runs share `env` among threads only for a closure that is `Sync`
-// (`par_for_each`), and runs them before `env`'s closure goes away.
-unsafe impl Send for ZipLeaf {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for ZipLeaf {}
 
 impl KernelData for ZipLeaf {
     unsafe fn single(
@@ -206,7 +200,7 @@ impl KernelData for ZipLeaf {
         // SAFETY: the engine hands over `count` valid elements of each
         // operand, aligned (checked above), of the element types `walk`
         // checked; `env` is alive and used as `walk` promises.
-        unsafe { (self.run)(self.env, (base, stride, count)) };
+        unsafe { (self.run)(self.env.get(), (base, stride, count)) };
         Ok(())
     }
 
@@ -325,7 +319,11 @@ unsafe fn walk(
     al[..n].copy_from_slice(align);
     let leaf = ZipLeaf {
         run,
-        env,
+        // SAFETY: the record only carries `env` to `run`; `walk` builds
+        // kernels whose runs share `env` among threads only for a closure
+        // that is `Sync` (`par_for_each`), and runs them before `env`'s
+        // closure goes away.
+        env: unsafe { Shared::new(env) },
         pos,
         align: al,
         n,

@@ -42,6 +42,7 @@ use crate::error::Error;
 use crate::kernel::{Child, Kernel, KernelBuilder};
 use crate::loops::{push_dims, Aligned, BlockPtr, Builds, Operands};
 use crate::memory::MemoryBlock;
+use crate::shared::Shared;
 use crate::value::Value;
 use crate::with_numeric;
 
@@ -90,7 +91,8 @@ impl<'a> Plan<'a, '_> {
             }
         }
         let text_base = |m: &Arrmeta| match m {
-            Arrmeta::Text { block } => Some(BlockPtr(block.as_ptr())),
+            // SAFETY: the pointee is a memory block's bytes, which the arrays the kernel is built from keep alive for its lifetime and which are immutable while shared (writes go through the destination, which the kernel owns for the call).
+            Arrmeta::Text { block } => Some(unsafe { BlockPtr::new(block.as_ptr()) }),
             _ => None,
         };
         use dynd_types::Scalar::String as Str;
@@ -196,7 +198,8 @@ impl<'a> Plan<'a, '_> {
                 enc: *encoding,
             }),
             (TypeKind::Scalar(dynd_types::Scalar::String), Arrmeta::Text { block }) => {
-                Some(FixedSrc::Text(BlockPtr(block.as_ptr())))
+                // SAFETY: the pointee is a memory block's bytes, which the arrays the kernel is built from keep alive for its lifetime and which are immutable while shared (writes go through the destination, which the kernel owns for the call).
+                Some(FixedSrc::Text(unsafe { BlockPtr::new(block.as_ptr()) }))
             }
             _ => None,
         };
@@ -412,7 +415,9 @@ fn kernel_with_arena<'a>(
         dst_ty,
         src_ty,
         mode,
-        arena: arena.map(|a| ArenaPtr(a as *const _)),
+        // SAFETY: the arena is a `Mutex`, which threads may share, and the
+        // caller keeps it alive for the kernel's lifetime.
+        arena: arena.map(|a| ArenaPtr(unsafe { Shared::new(a as *const _) })),
         text_leaves: 0,
     };
     plan.element(dst_ty, dst_meta, src_ty, src_meta)?;

@@ -16,17 +16,12 @@ use crate::convert::{Convert, ErrorMode, Num};
 use crate::error::{KernelError, KernelErrorKind};
 use crate::kernel::{KernelCtx, KernelData};
 use crate::loops::BlockPtr;
+use crate::shared::Shared;
 use crate::value::write_float;
 
 /// A text arena pointer (the arena outlives the kernel, like the arrays).
 #[derive(Clone, Copy)]
-pub(crate) struct ArenaPtr(pub(crate) *const Mutex<Vec<u8>>);
-
-// SAFETY: the pointee is a Mutex, which is Send + Sync; the caller keeps it
-// alive for the kernel's lifetime.
-unsafe impl Send for ArenaPtr {}
-// SAFETY: as above.
-unsafe impl Sync for ArenaPtr {}
+pub(crate) struct ArenaPtr(pub(crate) Shared<*const Mutex<Vec<u8>>>);
 
 impl ArenaPtr {
     /// Appends `text` and points the string element `dst` at it.
@@ -49,7 +44,7 @@ impl ArenaPtr {
     /// The arena is alive.
     unsafe fn append(&self, bytes: &[u8]) -> u64 {
         // SAFETY: by the contract.
-        let arena = unsafe { &*self.0 };
+        let arena = unsafe { &*self.0.get() };
         let mut v = arena
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -67,7 +62,7 @@ pub(crate) unsafe fn read_text<'t>(base: BlockPtr, elem: *const u8) -> &'t [u8] 
     unsafe {
         let p = elem as *const u64;
         let (start, len) = (p.read_unaligned(), p.add(1).read_unaligned());
-        std::slice::from_raw_parts(base.0.add(start as usize), len as usize)
+        std::slice::from_raw_parts(base.get().add(start as usize), len as usize)
     }
 }
 

@@ -99,7 +99,13 @@ impl Program {
         let mut b = KernelBuilder::new();
         let fused = self.fused(&mut b, r)?;
         let kernel = b.finish()?;
-        let base: SmallVec<[Leaf0; 4]> = self.leaves.iter().map(|a| Leaf0(a.data_ptr())).collect();
+        // SAFETY: each pointer reaches a leaf array the program holds for
+        // the whole sum; the threads only read through them.
+        let base: SmallVec<[Shared<*const u8>; 4]> = self
+            .leaves
+            .iter()
+            .map(|a| unsafe { Shared::new(a.data_ptr()) })
+            .collect();
         let add = |x: f64, y: f64| x + y;
         // The sum reduction's grouping: each row of the last dimension
         // folded on its own (fixed chunks, pairwise), the rows then added
@@ -114,7 +120,7 @@ impl Program {
             let src: SmallVec<[*const u8; 4]> = base
                 .iter()
                 .zip(&strides)
-                .map(|(p, &st)| p.0.wrapping_offset(at as isize * st))
+                .map(|(p, &st)| p.get().wrapping_offset(at as isize * st))
                 .collect();
             if let Some(vm) = &fused.vm {
                 // The plain float64 loop folds each block of values as

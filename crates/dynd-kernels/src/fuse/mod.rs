@@ -78,6 +78,7 @@ use crate::elwise::{Leaf, LeafFit, PARALLEL_MIN};
 use crate::error::{Error, KernelError};
 use crate::kernel::{Child, Kernel, KernelBuilder};
 use crate::loops::{Axis, Order, Plan, Strides};
+use crate::shared::Shared;
 
 /// Elements per block: every step runs over this many at a time, so the
 /// buffers between steps stay in the first levels of cache.
@@ -528,16 +529,6 @@ struct Fused {
     /// are.
     vm: Option<vm::Vm>,
 }
-
-/// A leaf's first element, handed to the threads of a fused sum.
-#[derive(Clone, Copy)]
-struct Leaf0(*const u8);
-
-// SAFETY: the pointer reaches a leaf array the program holds for the whole
-// sum; the threads only read through it.
-unsafe impl Send for Leaf0 {}
-// SAFETY: as above.
-unsafe impl Sync for Leaf0 {}
 
 thread_local! {
     /// Each thread's chunk of values for a fused sum.

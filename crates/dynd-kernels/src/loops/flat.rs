@@ -6,19 +6,14 @@
 use smallvec::SmallVec;
 
 use crate::loops::{FlatRun, INLINE_ARGS, PARALLEL_MIN};
+use crate::shared::Shared;
 
 /// Pointers handed to the threads of one flat run.
 #[derive(Clone, Copy)]
-struct SendPtrs {
+struct RunPtrs {
     dst: *mut u8,
     src: [*const u8; INLINE_ARGS],
 }
-
-// SAFETY: the threads of a run write disjoint chunks of the destination
-// and only read the sources, which outlive the scope the threads run in.
-unsafe impl Send for SendPtrs {}
-// SAFETY: as above.
-unsafe impl Sync for SendPtrs {}
 
 /// Runs a leaf's loop over `count` elements, in chunks on rayon's threads
 /// when there are at least [`PARALLEL_MIN`] elements and more than one
@@ -68,17 +63,21 @@ unsafe fn run_parallel(
 ) {
     let threads = rayon::current_num_threads();
     let chunk = count.div_ceil(threads * 2).max(PARALLEL_MIN / 2);
-    let mut ptrs = SendPtrs {
+    let mut run = RunPtrs {
         dst,
         src: [std::ptr::null(); INLINE_ARGS],
     };
-    ptrs.src[..src.len()].copy_from_slice(src);
+    run.src[..src.len()].copy_from_slice(src);
+    // SAFETY: the threads of the run write disjoint chunks of the
+    // destination and only read the sources, which outlive the scope the
+    // threads run in.
+    let ptrs = unsafe { Shared::new(run) };
     let n = src.len();
     rayon::scope(|scope| {
         for start in (0..count).step_by(chunk) {
             let len = chunk.min(count - start);
             scope.spawn(move |_| {
-                let p = ptrs;
+                let p = ptrs.get();
                 let at = start as isize;
                 let srcs: SmallVec<[*const u8; INLINE_ARGS]> = (0..n)
                     .map(|k| p.src[k].wrapping_offset(at * src_stride[k]))

@@ -76,6 +76,7 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::error::KernelError;
 use crate::kernel::{Child, KernelCtx, KernelData};
+use crate::shared::Shared;
 
 pub(crate) use elems::{Elems, ElemsMut, Line};
 pub(crate) use flat::run_flat;
@@ -393,9 +394,15 @@ impl Plan {
             1
         };
         let chunk = outer.div_ceil(threads * 2).div_ceil(step) * step;
-        let ptrs = SharedPtrs {
-            dst,
-            src: src.iter().copied().collect(),
+        // SAFETY: the threads of the walk write disjoint parts of the
+        // destination (distinct outer indices of a loop whose destination
+        // stride is not 0) and only read the sources, which outlive the
+        // scope the threads run in.
+        let ptrs = unsafe {
+            Shared::new(WalkPtrs {
+                dst,
+                src: src.iter().copied().collect(),
+            })
         };
         let parts: Vec<(usize, usize)> = (0..outer)
             .step_by(chunk)
@@ -408,10 +415,11 @@ impl Plan {
                 let ptrs = &ptrs;
                 scope.spawn(move |_| {
                     let mut pos: SmallVec<[usize; 8]> = smallvec![0; self.loops.len()];
+                    let p: &WalkPtrs = ptrs;
                     // SAFETY: outer indices `lo..hi` only, valid by the
                     // contract; no other part writes them (the outermost
                     // loop's destination stride is not 0).
-                    let r = unsafe { self.walk(0, lo, hi, ptrs.dst, &ptrs.src, &mut pos, inner) };
+                    let r = unsafe { self.walk(0, lo, hi, p.dst, &p.src, &mut pos, inner) };
                     if let Err(e) = r {
                         *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                     }
@@ -765,15 +773,10 @@ unsafe fn copy_block<T: Copy + Default>(
 }
 
 /// The operands' pointers, handed to the threads of a parallel walk.
-struct SharedPtrs {
+struct WalkPtrs {
     dst: *mut u8,
     src: Ptrs,
 }
-
-// SAFETY: the threads of a walk write disjoint parts of the destination
-// (distinct outer indices of a loop whose destination stride is not 0)
-// and only read the sources, which outlive the scope the threads run in.
-unsafe impl Sync for SharedPtrs {}
 
 /// Fixed dimensions of a destination and its sources, walked by a
 /// [`Plan`]; each innermost run is one strided call of the child.

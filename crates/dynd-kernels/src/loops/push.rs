@@ -74,7 +74,8 @@ fn var_rows(m: &Arrmeta) -> Option<VarRows> {
             stride,
             ..
         } => Some(VarRows {
-            base: BlockPtr(values.as_ptr().wrapping_add(*offset)),
+            // SAFETY: the pointee is a memory block's bytes, which the arrays the kernel is built from keep alive for its lifetime and which are immutable while shared (writes go through the destination, which the kernel owns for the call).
+            base: unsafe { BlockPtr::new(values.as_ptr().wrapping_add(*offset)) },
             stride: *stride,
         }),
         _ => None,

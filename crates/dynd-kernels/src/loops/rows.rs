@@ -8,15 +8,7 @@ use crate::kernel::{Child, KernelCtx, KernelData};
 
 /// Raw pointers into memory blocks that the arrays a kernel was built from
 /// keep alive (the kernel's lifetime is tied to theirs).
-#[derive(Clone, Copy)]
-pub(crate) struct BlockPtr(pub(crate) *const u8);
-
-// SAFETY: the pointee is a memory block's bytes, which are immutable while
-// shared (writes go through the destination, which the kernel owns for the
-// call); the pointer itself is plain data.
-unsafe impl Send for BlockPtr {}
-// SAFETY: as above.
-unsafe impl Sync for BlockPtr {}
+pub(crate) type BlockPtr = crate::shared::Shared<*const u8>;
 
 /// Where a `var` dimension's row elements live.
 #[derive(Clone, Copy)]
@@ -35,7 +27,7 @@ impl VarRows {
     pub(crate) unsafe fn row(&self, elem: *const u8) -> (*const u8, usize) {
         // SAFETY: by the contract.
         let (start, len) = unsafe { super::ragged::pair_at(elem) };
-        (self.base.0.wrapping_offset(start), len)
+        (self.base.get().wrapping_offset(start), len)
     }
 }
 

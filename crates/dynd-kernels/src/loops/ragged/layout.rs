@@ -347,7 +347,10 @@ impl<'a> RowLayout<'a> {
                 rows,
                 (&marks, total),
                 (dst, out_size),
-                Some(Lead { k, base }),
+                Some(Lead {
+                    k,
+                    base: base as usize,
+                }),
             )
         };
         if !done {

@@ -63,18 +63,22 @@ pub(crate) enum Level {
 /// One operand: its layout at the innermost level, its first element, its
 /// byte stride along each of the result's outer dimensions (0 where it
 /// broadcasts or has no such dimension), and its element size.
-pub(crate) struct Operand {
+pub(crate) struct OperandParts {
     pub(crate) level: Level,
     pub(crate) data: *const u8,
     pub(crate) outer: SmallVec<[isize; 4]>,
     pub(crate) size: usize,
 }
 
-// SAFETY: an operand's pointers reach the blocks of an array the caller
-// holds for the whole call; the threads only read through them.
-unsafe impl Send for Operand {}
-// SAFETY: as above.
-unsafe impl Sync for Operand {}
+/// An operand, shareable with the threads of a call.
+pub(crate) type Operand = crate::shared::Shared<OperandParts>;
+
+/// `parts` as an operand.
+fn shared_operand(parts: OperandParts) -> Operand {
+    // SAFETY: an operand's pointers reach the blocks of an array the
+    // caller holds for the whole call; the threads only read through them.
+    unsafe { crate::shared::Shared::new(parts) }
+}
 
 /// The rows of the result, in C order of its outer (fixed) dimensions,
 /// with each operand's byte offset from its first element.
@@ -271,11 +275,13 @@ pub(crate) fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Opt
     }
     let mut outer: SmallVec<[isize; 4]> = SmallVec::from_elem(0, shape.len());
     if and == 0 {
-        return matches!(a.arrmeta(), Arrmeta::Scalar).then(|| Operand {
-            level: Level::Scalar,
-            data: a.data_ptr(),
-            outer,
-            size,
+        return matches!(a.arrmeta(), Arrmeta::Scalar).then(|| {
+            shared_operand(OperandParts {
+                level: Level::Scalar,
+                data: a.data_ptr(),
+                outer,
+                size,
+            })
         });
     }
     // Its dimensions above the last meet the result's last `and - 1` outer ones.
@@ -315,12 +321,12 @@ pub(crate) fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Opt
         },
         _ => return None,
     };
-    Some(Operand {
+    Some(shared_operand(OperandParts {
         level,
         data: a.data_ptr(),
         outer,
         size,
-    })
+    }))
 }
 
 /// The result's length for a row whose operands have lengths `lens`: the
@@ -354,14 +360,10 @@ pub(crate) fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
 pub(crate) struct Lead {
     /// The operand.
     pub(crate) k: usize,
-    /// Its row 0's first byte (its values' first byte).
-    pub(crate) base: *const u8,
+    /// The address of its row 0's first byte (its values' first byte):
+    /// only compared, never read through, so kept as a number.
+    pub(crate) base: usize,
 }
-
-// SAFETY: the pointer is only compared, never read through.
-unsafe impl Send for Lead {}
-// SAFETY: as above.
-unsafe impl Sync for Lead {}
 
 impl Lead {
     /// Whether the lead's row at `p`, of `bytes` bytes, is where the
@@ -479,17 +481,4 @@ pub(super) unsafe fn write_row(
 
 /// A fresh result's pointer, handed to the threads of the per-row and
 /// segmented loops.
-#[derive(Clone, Copy)]
-pub(super) struct Dst(*mut u8);
-
-impl Dst {
-    /// The pointer (a method, so that closures capture the whole `Dst`).
-    pub(super) fn get(self) -> *mut u8 {
-        self.0
-    }
-}
-
-// SAFETY: the threads write disjoint rows of the fresh destination.
-unsafe impl Send for Dst {}
-// SAFETY: as above.
-unsafe impl Sync for Dst {}
+pub(super) type Dst = crate::shared::Shared<*mut u8>;

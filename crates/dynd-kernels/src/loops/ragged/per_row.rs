@@ -34,7 +34,8 @@ pub(super) unsafe fn run_rows(
     (dst, out_size): (*mut u8, usize),
     lead: Option<Lead>,
 ) -> bool {
-    let dst = Dst(dst);
+    // SAFETY: the threads write disjoint rows of the fresh destination.
+    let dst = unsafe { Dst::new(dst) };
     // A binary `float64` operation runs each row in a loop of its own
     // (no call per row).
     let f64_op = f64_op.filter(|op| {

@@ -31,7 +31,7 @@ pub(super) const OPERANDS: usize = MAX_LEAF_ARGS;
 /// rows of contiguous elements, and every one with rows walks them as one
 /// dimension (see [`linear_step`]). Operands with the same pairs (one array
 /// twice, a result and its input) read them once.
-pub(super) struct Segments {
+pub(super) struct SegmentParts {
     /// The distinct row sources: row 0's pair, the step to the next row's,
     /// and the element size.
     sources: SmallVec<[(*const u8, isize, isize); INLINE_ARGS]>,
@@ -41,11 +41,8 @@ pub(super) struct Segments {
     per_row: SmallVec<[(usize, *const u8, isize); INLINE_ARGS]>,
 }
 
-// SAFETY: the pointers reach the blocks of arrays the caller holds for the
-// whole call; the threads only read through them.
-unsafe impl Send for Segments {}
-// SAFETY: as above.
-unsafe impl Sync for Segments {}
+/// The segments, shareable with the threads of a call.
+pub(super) type Segments = crate::shared::Shared<SegmentParts>;
 
 /// What the fast path made: the values, their count, and per operand with
 /// rows the byte offset (from its `base`) of its first non-empty row.
@@ -59,7 +56,7 @@ impl Segments {
     /// The fast path's view of `ops`, or `None` when some operand does
     /// not fit it.
     pub(super) fn plan(shape: &[usize], ops: &[Operand]) -> Option<Segments> {
-        let mut out = Segments {
+        let mut out = SegmentParts {
             sources: SmallVec::new(),
             of: [0; OPERANDS],
             per_row: SmallVec::new(),
@@ -85,7 +82,9 @@ impl Segments {
                 _ => return None,
             }
         }
-        (!out.sources.is_empty()).then_some(out)
+        // SAFETY: the pointers reach the blocks of arrays the caller holds
+        // for the whole call; the threads only read through them.
+        (!out.sources.is_empty()).then_some(unsafe { crate::shared::Shared::new(out) })
     }
 
     /// Row `r`'s pair of source `k`.
@@ -185,7 +184,8 @@ impl Segments {
         let Some(block) = Arc::get_mut(&mut values) else {
             unreachable!("a fresh block has one owner")
         };
-        let dst = Dst(block.as_mut_ptr());
+        // SAFETY: the threads write disjoint rows of the fresh destination.
+        let dst = unsafe { Dst::new(block.as_mut_ptr()) };
         let mut first = [0isize; OPERANDS];
         for (k, op) in ops.iter().enumerate() {
             if matches!(op.level, Level::Var { .. }) {
