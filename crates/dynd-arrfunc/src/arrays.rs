@@ -28,101 +28,151 @@ use dynd_kernels::{Array, ErrorMode, Index, Value};
 use dynd_macros::checked_signature;
 use dynd_types::{Scalar, Type};
 
+use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword, Kwargs};
 use crate::error::Error;
 
-/// The array-function builtins, by name.
-pub(crate) fn builtins() -> Vec<(&'static str, Callable)> {
-    let range = Callable::function(
-        "range",
-        checked_signature!("(Scalar, ..., dtype: ?string) -> Any"),
-        vec![Keyword::maybe("dtype", Some(Scalar::String))],
-        range,
-    )
-    .unwrap_or_else(|e| unreachable!("builtin range: {e}"));
-    let reshape = Callable::function(
-        "reshape",
-        checked_signature!("(Any, Any) -> Any"),
-        vec![],
-        |args, _| {
+builtins! {
+    $ TABLE, __array_builtins;
+
+    /// `(Scalar, ..., dtype: ?string) -> Any`: `range(stop)`,
+    /// `range(start, stop)`, `range(start, stop, step)`, as Python's; int64
+    /// unless a float is given or `dtype` names a type.
+    RANGE range "range" _ None => {
+        Callable::function(
+            "range",
+            checked_signature!("(Scalar, ..., dtype: ?string) -> Any"),
+            vec![Keyword::maybe("dtype", Some(Scalar::String))],
+            range,
+        )
+    };
+
+    /// `(Any, Any) -> Any`: a view where the strides allow, else a copy;
+    /// one `-1` takes the rest.
+    RESHAPE reshape "reshape" _ None => {
+        Callable::function("reshape", checked_signature!("(Any, Any) -> Any"), vec![], |args, _| {
             let shape = ints("reshape", 1, args[1])?;
             args[0].reshape(&shape)
-        },
-    )
-    .unwrap_or_else(|e| unreachable!("builtin reshape: {e}"));
-    let sorted = Callable::function(
-        "sorted",
-        checked_signature!("(Any, axis: ?int64, reverse: ?bool) -> Any"),
-        vec![
-            Keyword::maybe("axis", Some(Scalar::Int64)),
-            Keyword::maybe("reverse", Some(Scalar::Bool)),
-        ],
-        |args, kw| {
-            let mut out = args[0].clone();
-            out.sort(
-                kw.int("axis")?.unwrap_or(-1),
-                kw.bool("reverse")?.unwrap_or(false),
-            )?;
-            Ok(out)
-        },
-    )
-    .unwrap_or_else(|e| unreachable!("builtin sorted: {e}"));
-    let split = Callable::function(
-        "split",
-        checked_signature!("(Any, sep: string) -> Any"),
-        vec![Keyword::required("sep", Scalar::String)],
-        |args, kw| {
-            let sep = kw.string("sep")?.unwrap_or_default();
-            args[0].split_strings(&sep)
-        },
-    )
-    .unwrap_or_else(|e| unreachable!("builtin split: {e}"));
-    let string_length = Callable::function(
-        "string_length",
-        checked_signature!("(Any) -> Any"),
-        vec![],
-        |args, _| args[0].string_lengths(),
-    )
-    .unwrap_or_else(|e| unreachable!("builtin string_length: {e}"));
-    let take = Callable::function(
-        "take",
-        checked_signature!("(Any, Any, axis: ?int64, mode: ?string) -> Any"),
-        vec![
-            Keyword::maybe("axis", Some(Scalar::Int64)),
-            Keyword::maybe("mode", Some(Scalar::String)),
-        ],
-        |args, kw| {
-            let mode = match kw.string("mode")? {
-                Some(m) => m.parse()?,
-                None => TakeMode::Raise,
-            };
-            args[0].take(args[1], kw.int("axis")?, mode)
-        },
-    )
-    .unwrap_or_else(|e| unreachable!("builtin take: {e}"));
-    let index = Callable::function(
-        "index",
-        checked_signature!("(Any, ...) -> Any"),
-        vec![],
-        |args, _| {
+        })
+    };
+
+    /// `(Any, axis: ?int64, reverse: ?bool) -> Any`: a sorted copy (stable,
+    /// NaN last; each ragged row along a `var` axis).
+    SORTED sorted "sorted" _ None => {
+        Callable::function(
+            "sorted",
+            checked_signature!("(Any, axis: ?int64, reverse: ?bool) -> Any"),
+            vec![
+                Keyword::maybe("axis", Some(Scalar::Int64)),
+                Keyword::maybe("reverse", Some(Scalar::Bool)),
+            ],
+            |args, kw| {
+                let mut out = args[0].clone();
+                out.sort(kw.int("axis")?.unwrap_or(-1), kw.bool("reverse")?.unwrap_or(false))?;
+                Ok(out)
+            },
+        )
+    };
+
+    /// `(Any, sep: string) -> Any`: each string split at `sep`: a ragged
+    /// array of views of its characters.
+    SPLIT split "split" _ None => {
+        Callable::function(
+            "split",
+            checked_signature!("(Any, sep: string) -> Any"),
+            vec![Keyword::required("sep", Scalar::String)],
+            |args, kw| {
+                let sep = kw.string("sep")?.unwrap_or_default();
+                args[0].split_strings(&sep)
+            },
+        )
+    };
+
+    /// `(Any) -> Any`: the length of each string in characters (Unicode
+    /// scalar values), as int64.
+    STRING_LENGTH string_length "string_length" _ None => {
+        Callable::function("string_length", checked_signature!("(Any) -> Any"), vec![], |args, _| {
+            args[0].string_lengths()
+        })
+    };
+
+    /// `(Any, Any, axis: ?int64, mode: ?string) -> Any`: elements at the
+    /// indexes along an axis (flattened without one); `mode` is `raise`,
+    /// `wrap` or `clip`.
+    TAKE take "take" _ None => {
+        Callable::function(
+            "take",
+            checked_signature!("(Any, Any, axis: ?int64, mode: ?string) -> Any"),
+            vec![
+                Keyword::maybe("axis", Some(Scalar::Int64)),
+                Keyword::maybe("mode", Some(Scalar::String)),
+            ],
+            |args, kw| {
+                let mode = match kw.string("mode")? {
+                    Some(m) => m.parse()?,
+                    None => TakeMode::Raise,
+                };
+                args[0].take(args[1], kw.int("axis")?, mode)
+            },
+        )
+    };
+
+    /// `(Any, ...) -> Any`: `x[i, j, ...]` with integers and slice strings
+    /// such as `"1:3"` or `"::-1"`; a view.
+    INDEX index "index" _ None => {
+        Callable::function("index", checked_signature!("(Any, ...) -> Any"), vec![], |args, _| {
             let entries = args[1..]
                 .iter()
                 .enumerate()
                 .map(|(i, a)| index_entry(i + 1, a))
                 .collect::<Result<Vec<Index>, Error>>()?;
             args[0].index(&entries)
-        },
-    )
-    .unwrap_or_else(|e| unreachable!("builtin index: {e}"));
-    vec![
-        ("index", index),
-        ("take", take),
-        ("range", range),
-        ("reshape", reshape),
-        ("sorted", sorted),
-        ("split", split),
-        ("string_length", string_length),
-    ]
+        })
+    };
+
+    /// `(Any, string, errmode: ?string) -> Any`: the argument converted to
+    /// the type named by the string (a data type keeps its dimensions);
+    /// `errmode` is `nocheck`, `overflow`, `fractional` (the default) or
+    /// `inexact`.
+    CAST cast "cast" _ None => {
+        Callable::function(
+            "cast",
+            checked_signature!("(Any, string, errmode: ?string) -> Any"),
+            vec![Keyword::optional(
+                "errmode",
+                Scalar::String,
+                Array::from_value(&Value::Str("fractional".into()), None)?,
+            )],
+            cast,
+        )
+    };
+
+    /// `(string) -> Any`: an array of the named type filled with 0 (NA for
+    /// options).
+    ZEROS zeros "zeros" _ None => {
+        Callable::function("zeros", checked_signature!("(string) -> Any"), vec![], |args, _| {
+            Array::zeros(&type_arg("zeros", 0, args[0])?)
+        })
+    };
+
+    /// `(string) -> Any`: an array of the named type filled with 1.
+    ONES ones "ones" _ None => {
+        Callable::function("ones", checked_signature!("(string) -> Any"), vec![], |args, _| {
+            let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;
+            a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)?;
+            Ok(a)
+        })
+    };
+
+    /// `(string, Any) -> Any`: an array of the named type filled with the
+    /// value (checked).
+    FULL full "full" _ None => {
+        Callable::function("full", checked_signature!("(string, Any) -> Any"), vec![], |args, _| {
+            let mut a = Array::zeros(&type_arg("full", 0, args[0])?)?;
+            a.assign(args[1], ErrorMode::Fractional)?;
+            Ok(a)
+        })
+    };
 }
 
 /// Argument `i` of `index`: an integer, or a slice written as Python's
@@ -342,73 +392,24 @@ fn type_arg(name: &str, i: usize, a: &Array) -> Result<Type, Error> {
     }
 }
 
-/// The constructors and the cast: callables over whole arrays whose result
-/// type is an argument's value.
-pub(crate) fn constructors() -> Vec<(&'static str, Callable)> {
-    let build = |name: &'static str,
-                 sig: &str,
-                 kw: Vec<Keyword>,
-                 f: fn(&[&Array], &Kwargs<'_>) -> Result<Array, Error>| {
-        let c = Callable::function(name, sig, kw, f)
-            .unwrap_or_else(|e| unreachable!("builtin {name}: {e}"));
-        (name, c)
+/// `cast(x, type, errmode=)`.
+fn cast(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
+    let target = type_arg("cast", 1, args[1])?;
+    let mode: ErrorMode = match kw.string("errmode")? {
+        Some(m) => m.parse().map_err(|_| Error::KeywordValue {
+            name: "cast".into(),
+            keyword: "errmode".into(),
+            expected: "an error mode (nocheck, overflow, fractional or inexact)".into(),
+            found: format!("'{m}'"),
+        })?,
+        None => ErrorMode::Fractional,
     };
-    vec![
-        build(
-            "cast",
-            checked_signature!("(Any, string, errmode: ?string) -> Any"),
-            vec![Keyword::optional(
-                "errmode",
-                Scalar::String,
-                Array::from_value(&dynd_kernels::Value::Str("fractional".into()), None)
-                    .unwrap_or_else(|e| unreachable!("a string array: {e}")),
-            )],
-            |args, kw| {
-                let target = type_arg("cast", 1, args[1])?;
-                let mode: ErrorMode = match kw.string("errmode")? {
-                    Some(m) => m.parse().map_err(|_| Error::KeywordValue {
-                        name: "cast".into(),
-                        keyword: "errmode".into(),
-                        expected: "an error mode (nocheck, overflow, fractional or inexact)".into(),
-                        found: format!("'{m}'"),
-                    })?,
-                    None => ErrorMode::Fractional,
-                };
-                // A data type keeps the argument's dimensions.
-                let target = if target.is_dim() {
-                    target
-                } else {
-                    let (dims, _) = args[0].ty().split_dims();
-                    Type::with_dims(dims.into_iter().cloned(), target)?
-                };
-                args[0].cast(&target, mode)
-            },
-        ),
-        build(
-            "zeros",
-            checked_signature!("(string) -> Any"),
-            vec![],
-            |args, _| Array::zeros(&type_arg("zeros", 0, args[0])?),
-        ),
-        build(
-            "ones",
-            checked_signature!("(string) -> Any"),
-            vec![],
-            |args, _| {
-                let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;
-                a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)?;
-                Ok(a)
-            },
-        ),
-        build(
-            "full",
-            checked_signature!("(string, Any) -> Any"),
-            vec![],
-            |args, _| {
-                let mut a = Array::zeros(&type_arg("full", 0, args[0])?)?;
-                a.assign(args[1], ErrorMode::Fractional)?;
-                Ok(a)
-            },
-        ),
-    ]
+    // A data type keeps the argument's dimensions.
+    let target = if target.is_dim() {
+        target
+    } else {
+        let (dims, _) = args[0].ty().split_dims();
+        Type::with_dims(dims.into_iter().cloned(), target)?
+    };
+    args[0].cast(&target, mode)
 }

@@ -3,23 +3,9 @@
 //! Library code calls a builtin through its handle instead
 //! ([`ADD`]`.call(...)`; see [`Builtin`]).
 //!
-//! The elementwise, core-dimension and reduction builtins are the handles
-//! below, each documented with its signatures (defined in the tables of
-//! `elementwise/mod.rs` and `reductions.rs`). The rest:
-//!
-//! | name | signatures | notes |
-//! |---|---|---|
-//! | `cast` | `(Any, string, errmode: ?string) -> Any` | the argument converted to the type named by the string (a data type keeps its dimensions); `errmode` is `nocheck`, `overflow`, `fractional` (the default) or `inexact` |
-//! | `zeros`, `ones` | `(string) -> Any` | an array of the named type filled with 0 (NA for options) or 1 |
-//! | `full` | `(string, Any) -> Any` | an array of the named type filled with the value (checked) |
-//! | `range` | `(Scalar, ..., dtype: ?string) -> Any` | `range(stop)`, `range(start, stop)`, `range(start, stop, step)`, as Python's; int64 unless a float is given or `dtype` names a type |
-//! | `reshape` | `(Any, Any) -> Any` | a view where the strides allow, else a copy; one `-1` takes the rest |
-//! | `sorted` | `(Any, axis: ?int64, reverse: ?bool) -> Any` | a sorted copy (stable, NaN last; each ragged row along a `var` axis) |
-//! | `take` | `(Any, Any, axis: ?int64, mode: ?string) -> Any` | elements at the indexes along an axis (flattened without one); `mode` is `raise`, `wrap` or `clip` |
-//! | `index` | `(Any, ...) -> Any` | `x[i, j, ...]` with integers and slice strings such as `"1:3"` or `"::-1"`; a view |
-//! | `split` | `(Any, sep: string) -> Any` | each string split at `sep`: a ragged array of views of its characters |
-//! | `string_length` | `(Any) -> Any` | the length of each string in characters (Unicode scalar values), as int64 |
-//!
+//! Every builtin is a handle below, documented with its signatures: one
+//! entry of a table in `elementwise/mod.rs`, `reductions.rs` or
+//! `arrays.rs` (the array functions, constructors and the cast).
 //!
 //! Associative builtins have a reduction, `NAME.reduce`, and a scan,
 //! `NAME.accumulate` (see [`crate::fold`]).
@@ -41,6 +27,9 @@ use std::sync::OnceLock;
 use crate::callable::Callable;
 use crate::error::Error;
 
+pub use crate::arrays::{
+    CAST, FULL, INDEX, ONES, RANGE, RESHAPE, SORTED, SPLIT, STRING_LENGTH, TAKE, ZEROS,
+};
 pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
 pub use crate::reductions::{
@@ -56,10 +45,6 @@ fn build() -> Result<BTreeMap<&'static str, Callable>, Error> {
     for b in handles() {
         entries.push((b.name(), b.get_or_build()?.clone()));
     }
-    let entries = entries
-        .into_iter()
-        .chain(crate::arrays::constructors())
-        .chain(crate::arrays::builtins());
     for (name, c) in entries {
         if c.name() != name {
             return Err(Error::BuiltinName {
@@ -147,6 +132,7 @@ pub fn handles() -> impl Iterator<Item = &'static Builtin> {
     crate::elementwise::TABLE
         .iter()
         .chain(crate::reductions::TABLE)
+        .chain(crate::arrays::TABLE)
         .copied()
 }
 

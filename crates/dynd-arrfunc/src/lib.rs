@@ -28,8 +28,8 @@
 //! | 8 | `builtins` |
 //! | 7 | `fold`, `eval` |
 //! | 6 | `reductions` |
-//! | 5 | `elementwise` |
-//! | 4 | `builtin`, `arrays` |
+//! | 5 | `elementwise`, `arrays` |
+//! | 4 | `builtin` |
 //! | 3 | `callable` |
 //! | 2 | `lifted`, `options` |
 //! | 1 | `error` |
