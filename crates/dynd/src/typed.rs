@@ -6,20 +6,11 @@
 //! it is calling the builtin (`builtins::get(name)?.call(...)`), with the
 //! same types, broadcasting, ragged rows and errors.
 
-use std::sync::OnceLock;
-
 use dynd_array::expr::Expr;
 use dynd_array::Array;
 use dynd_arrfunc::{builtins, Axes, Callable, Eval, ReduceOptions};
 use dynd_kernels::ArrayOps;
 use dynd_types::Error;
-
-/// The builtin `name`, looked up on first use.
-fn handle(cell: &'static OnceLock<Callable>, name: &str) -> &'static Callable {
-    cell.get_or_init(|| {
-        builtins::get(name).unwrap_or_else(|e| unreachable!("{name} is a builtin: {e}"))
-    })
-}
 
 /// The typed free functions of the elementwise builtins (`func::add(&a,
 /// &b)`, `func::sin(&a)`), one per builtin of one or two arrays, made from
@@ -67,7 +58,7 @@ pub(crate) use {elementwise_fn, elementwise_fns};
 
 macro_rules! reductions {
     (
-        $(($name:ident, $axis:ident, $with:ident, $doc:literal)),* $(,)?;
+        $(($name:ident, $axis:ident, $with:ident, $handle:ident, $doc:literal)),* $(,)?;
         trait { $($decl:tt)* }
         impl { $($imp:tt)* }
     ) => {
@@ -116,18 +107,15 @@ macro_rules! reductions {
         impl ArrayExt for Array {
             $(
                 fn $name(&self) -> Result<Array, Error> {
-                    static CELL: OnceLock<Callable> = OnceLock::new();
-                    handle(&CELL, stringify!($name)).call(&[self])
+                    builtins::$handle.call(&[self])
                 }
 
                 fn $axis(&self, axes: impl Into<Axes>) -> Result<Array, Error> {
-                    static CELL: OnceLock<Callable> = OnceLock::new();
-                    handle(&CELL, stringify!($name)).reduce_with(self, &ReduceOptions::new().axis(axes))
+                    builtins::$handle.callable().reduce_with(self, &ReduceOptions::new().axis(axes))
                 }
 
                 fn $with(&self, options: &ReduceOptions) -> Result<Array, Error> {
-                    static CELL: OnceLock<Callable> = OnceLock::new();
-                    handle(&CELL, stringify!($name)).reduce_with(self, options)
+                    builtins::$handle.callable().reduce_with(self, options)
                 }
             )*
             $($imp)*
@@ -136,26 +124,28 @@ macro_rules! reductions {
 }
 
 reductions!(
-    (sum, sum_axis, sum_with, "sum"),
-    (prod, prod_axis, prod_with, "product"),
-    (mean, mean_axis, mean_with, "mean"),
-    (min, min_axis, min_with, "minimum"),
-    (max, max_axis, max_with, "maximum"),
+    (sum, sum_axis, sum_with, SUM, "sum"),
+    (prod, prod_axis, prod_with, PROD, "product"),
+    (mean, mean_axis, mean_with, MEAN, "mean"),
+    (min, min_axis, min_with, MIN, "minimum"),
+    (max, max_axis, max_with, MAX, "maximum"),
     (
         var,
         var_axis,
         var_with,
+        VAR,
         "variance (two-pass; divided by `n - ddof`, `ddof` 0 unless set in the options)"
     ),
     (
         std,
         std_axis,
         std_with,
+        STD,
         "standard deviation (the square root of the variance)"
     ),
-    (count, count_axis, count_with, "number of elements"),
-    (all, all_axis, all_with, "logical and"),
-    (any, any_axis, any_with, "logical or");
+    (count, count_axis, count_with, COUNT, "number of elements"),
+    (all, all_axis, all_with, ALL, "logical and"),
+    (any, any_axis, any_with, ANY, "logical or");
     trait {
         /// The running sums along `axis` (the builtin `cumsum`; negative
         /// from the last; along a `var` dimension, each ragged row).
@@ -242,13 +232,11 @@ reductions!(
     }
     impl {
         fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            static CELL: OnceLock<Callable> = OnceLock::new();
-            handle(&CELL, "cumsum").reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
+            builtins::CUMSUM.callable().reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
         }
 
         fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            static CELL: OnceLock<Callable> = OnceLock::new();
-            handle(&CELL, "cumprod").reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
+            builtins::CUMPROD.callable().reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
         }
 
         fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error> {
