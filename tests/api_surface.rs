@@ -105,10 +105,10 @@ fn surface() -> (String, Vec<String>) {
                     .skip(1)
                     .filter_map(|s| s.split(['(', ' ']).next())
                     .collect();
-                // The (name, name_axis, name_with) triples.
-                for triple in tokens.split('(') {
-                    let parts: Vec<&str> = triple.split(',').map(str::trim).collect();
-                    if parts.len() >= 4 && parts[3].starts_with('"') {
+                // The (name, name_axis, name_with, HANDLE, "doc") entries.
+                for entry in tokens.split('(') {
+                    let parts: Vec<&str> = entry.split(',').map(str::trim).collect();
+                    if parts.len() >= 5 && parts[4].starts_with('"') {
                         names.extend(&parts[..3]);
                     }
                 }

@@ -251,8 +251,8 @@ impl ReduceOptions {
         self.skip_na
     }
 
-    /// The keywords given, each with the value it has (`keepdims` and
-    /// `skip_na` count as given when true).
+    /// The names of the keywords given (`keepdims` and `skip_na` count as
+    /// given when true).
     pub(crate) fn given(&self) -> impl Iterator<Item = &'static str> + '_ {
         [
             self.axis.is_some().then_some("axis"),

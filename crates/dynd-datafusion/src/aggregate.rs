@@ -120,7 +120,6 @@ pub fn aggregate_udf(r: &Callable) -> Result<AggregateUDF> {
 }
 
 pub(crate) fn aggregate_impl(r: &Callable) -> Result<DyndAggregate> {
-    let get = |name: &str| builtins::get(name).map_err(|e| plan_datafusion_err!("{e}"));
     let plan = match (r.reduction_kind(), r.name()) {
         (ReductionKind::Combines, _) => Plan::Fold {
             reduce: r.clone(),
@@ -129,7 +128,7 @@ pub(crate) fn aggregate_impl(r: &Callable) -> Result<DyndAggregate> {
         },
         (ReductionKind::Counts, _) => Plan::Fold {
             reduce: r.clone(),
-            combine: get("sum")?,
+            combine: builtins::SUM.callable().clone(),
             counts: true,
         },
         (_, "sum" | "prod") => Plan::Fold {
@@ -138,13 +137,13 @@ pub(crate) fn aggregate_impl(r: &Callable) -> Result<DyndAggregate> {
             counts: false,
         },
         (_, "mean") => Plan::Mean {
-            sum: get("sum")?,
-            count: get("count")?,
+            sum: builtins::SUM.callable().clone(),
+            count: builtins::COUNT.callable().clone(),
         },
         (_, "var" | "std") => Plan::Moments {
-            mean: get("mean")?,
-            var: get("var")?,
-            count: get("count")?,
+            mean: builtins::MEAN.callable().clone(),
+            var: builtins::VAR.callable().clone(),
+            count: builtins::COUNT.callable().clone(),
             sqrt: r.name() == "std",
         },
         (_, "kahan_sum") => Plan::Stateful(Arc::new(Stateful::<KahanSum> {
@@ -615,13 +614,9 @@ impl DyndAggregate {
                 let out = run(reduce)?;
                 Ok((out.clone(), out))
             }
-            Plan::Mean { sum, .. } => {
-                let mean = builtins::get("mean").map_err(|e| plan_datafusion_err!("{e}"))?;
-                Ok((run(&mean)?, run(sum)?))
-            }
+            Plan::Mean { sum, .. } => Ok((run(builtins::MEAN.callable())?, run(sum)?)),
             Plan::Moments { .. } => {
-                let var = builtins::get("var").map_err(|e| plan_datafusion_err!("{e}"))?;
-                let out = run(&var)?;
+                let out = run(builtins::VAR.callable())?;
                 Ok((out.clone(), out))
             }
             Plan::Stateful(_) => Ok((DataType::Float64, DataType::Float64)),

@@ -242,7 +242,7 @@ fn reduce_rows(
 
 /// Which rows of `a` have no values (NA not counted).
 fn empty_rows(a: &Array) -> std::result::Result<Vec<bool>, dynd::Error> {
-    let count = dynd::func::builtins::get("count")?;
+    let count = dynd::func::builtins::COUNT.callable();
     let axes: Vec<i64> = (1..a.ndim() as i64).collect();
     let n = count.reduce_with(a, &ReduceOptions::new().axis(axes))?;
     Ok(n.to_vec::<i64>()?.into_iter().map(|n| n == 0).collect())

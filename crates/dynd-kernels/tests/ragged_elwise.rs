@@ -125,7 +125,12 @@ fn ragged_fast_paths_match_the_kernel_path() {
     let slow3 = Leaf::map(|x: f64, y: f64, z: f64| Ok::<f64, String>(x * 100.0 + y * 10.0 + z));
     let mut rng = Rng(0x7a99_ed00);
     let (mut ok, mut errors) = (0, 0);
-    for case in 0..3000 {
+    // 3000 cases, or `DYND_ROBUST_CASES` (fewer under valgrind).
+    let cases: usize = std::env::var("DYND_ROBUST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3000);
+    for case in 0..cases {
         let ndim = rng.below(3);
         let shape: Vec<usize> = (0..ndim).map(|_| rng.below(4)).collect();
         let rows: usize = shape.iter().product();
@@ -194,8 +199,12 @@ fn ragged_fast_paths_match_the_kernel_path() {
             (g, w) => panic!("{}: fast {g:?}, kernel path {w:?}", log()),
         }
     }
-    // Both outcomes are exercised.
-    assert!(ok > 1000 && errors > 100, "{ok} results, {errors} errors");
+    // Both outcomes well represented (a third results, a thirtieth errors
+    // at least).
+    assert!(
+        ok > cases / 3 && errors > cases / 30,
+        "{ok} results, {errors} errors"
+    );
 }
 
 #[test]
