@@ -188,7 +188,8 @@ fn scan(op: &Callable, name: &str, a: &Array, o: &ReduceOptions) -> Result<Array
             found: a.ty().clone(),
         });
     }
-    let axis = normalize_axes(Some(o.axes().unwrap_or(&[0])), ndim, name)?[0];
+    let axis = o.one_axis(name)?.unwrap_or(0);
+    let axis = normalize_axes(Some(&[axis]), ndim, name)?[0];
     let (dims, _) = a.ty().split_dims();
     let along_var = matches!(dims[axis], Dim::Var);
     if dims[..axis].iter().any(|d| matches!(d, Dim::Var))

@@ -251,6 +251,37 @@ impl ReduceOptions {
         self.skip_na
     }
 
+    /// The one axis of a scan or sort (`None` when not given).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KeywordValue`](crate::Error::KeywordValue) naming `name`
+    /// when several axes were given.
+    ///
+    /// ```
+    /// use dynd::func::{builtins, ReduceOptions};
+    /// use dynd::nd::array;
+    ///
+    /// let running_max = builtins::get("maximum.accumulate")?;
+    /// let x = array![[3, 1], [2, 5]];
+    /// assert_eq!(running_max.reduce_with(&x, &ReduceOptions::new().axis(0))?.to_string(), "[[3, 1], [3, 5]]");
+    /// let err = running_max.reduce_with(&x, &ReduceOptions::new().axis([0, 1])).unwrap_err();
+    /// assert!(err.to_string().contains("one axis"), "{err}");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn one_axis(&self, name: &str) -> Result<Option<i64>, crate::Error> {
+        match self.axes() {
+            None => Ok(None),
+            Some(&[axis]) => Ok(Some(axis)),
+            Some(many) => Err(crate::Error::KeywordValue {
+                name: name.to_string(),
+                keyword: "axis".into(),
+                expected: "one axis".into(),
+                found: format!("{many:?}"),
+            }),
+        }
+    }
+
     /// The names of the keywords given (`keepdims` and `skip_na` count as
     /// given when true).
     pub(crate) fn given(&self) -> impl Iterator<Item = &'static str> + '_ {

@@ -650,16 +650,8 @@ fn count(name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
 /// axis of a 1-d array, or of the flattened array (NumPy's rule; ragged
 /// arrays need the axis named).
 fn scan(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
-    let (a, axis) = match o.axes() {
-        Some(&[ax]) => (a.clone(), ax),
-        Some(many) => {
-            return Err(Error::KeywordValue {
-                name: name.to_string(),
-                keyword: "axis".into(),
-                expected: "one axis".into(),
-                found: format!("{many:?}"),
-            })
-        }
+    let (a, axis) = match o.one_axis(name)? {
+        Some(ax) => (a.clone(), ax),
         None if a.ndim() <= 1 => (a.clone(), 0),
         None if a.ty().has_var_dim() => {
             return Err(Error::NeedsArray {
