@@ -6,6 +6,7 @@ Python peers side by side from one sitting.
 
     python3 scripts/peers.py            # the ragged cases; installs the peers on first use
     python3 scripts/peers.py expr       # the expression cases
+    python3 scripts/peers.py ufuncs     # the ufunc cases of `benches/ufuncs.rs`
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -135,6 +136,34 @@ def expr_main():
     print(f"ragged mean((x - m) / s, axis=1) (NumPy bincount)   {ms:9.2f} ms {ms * 1e6 / total:6.2f} ns/value")
 
 
+def ufuncs_main():
+    """`floor`, `isnan` and `bitwise_and` at 1e7, as `benches/ufuncs.rs`
+    makes the data, into an existing output and allocating."""
+    in_venv()
+    import numpy as np
+
+    n = 10_000_000
+    i = np.arange(n, dtype=np.float64)
+    xs = (i - 5e6) * 0.37
+    xs[999::1000] = np.nan
+    ii = np.arange(n, dtype=np.int64)
+    a = ii * np.int64(0x9E3779B9)
+    b = ii ^ np.int64(0x5555)
+    out_f, out_b, out_i = np.empty(n), np.empty(n, dtype=bool), np.empty(n, dtype=np.int64)
+    print(f"NumPy {np.__version__}, n = {n}")
+    cases = [
+        ("floor (into)", lambda: np.floor(xs, out=out_f)),
+        ("floor (alloc)", lambda: np.floor(xs)),
+        ("isnan (into)", lambda: np.isnan(xs, out=out_b)),
+        ("isnan (alloc)", lambda: np.isnan(xs)),
+        ("bitwise_and (into)", lambda: np.bitwise_and(a, b, out=out_i)),
+        ("bitwise_and (alloc)", lambda: np.bitwise_and(a, b)),
+    ]
+    for name, f in cases:
+        ms = median_ms(f)
+        print(f"{name:32s} {ms:9.2f} ms {ms * 1e6 / n:6.2f} ns/element")
+
+
 def main():
     in_venv()
     import awkward as ak
@@ -183,5 +212,7 @@ def main():
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
+    elif sys.argv[1:] == ["ufuncs"]:
+        ufuncs_main()
     else:
         main()

@@ -7,7 +7,8 @@
 //! included) add nodes. The callable layer evaluates it
 //! (`dynd::func::Eval::eval`) in one pass over the result, each node
 //! resolved as the call of its builtin (`add`, `subtract`, `multiply`,
-//! `divide`, `remainder`, `power`, `negative`, the comparisons) would be,
+//! `divide`, `remainder`, `power`, `negative`, the comparisons, and for
+//! `& | ^ << >> !` the bitwise builtins, logical on `bool`) would be,
 //! so promotion, broadcasting, ragged rows and NA follow exactly the rules
 //! of calling them, and a shape or type error is an `Err` from `eval`
 //! naming the node, never a panic in the operator.
@@ -30,7 +31,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
+use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Not, Rem, Shl, Shr, Sub};
 use std::sync::OnceLock;
 
 use dynd_types::Type;
@@ -68,11 +69,21 @@ pub enum BinaryOp {
     Greater,
     /// `>=` ([`Expr::greater_equal`]): the builtin `greater_equal`.
     GreaterEqual,
+    /// `&`: the builtin `bitwise_and` (logical on `bool`).
+    BitAnd,
+    /// `|`: the builtin `bitwise_or` (logical on `bool`).
+    BitOr,
+    /// `^`: the builtin `bitwise_xor` (logical on `bool`).
+    BitXor,
+    /// `<<`: the builtin `left_shift`.
+    LeftShift,
+    /// `>>`: the builtin `right_shift`.
+    RightShift,
 }
 
 impl BinaryOp {
     /// Every binary operator.
-    pub const ALL: [BinaryOp; 12] = [
+    pub const ALL: [BinaryOp; 17] = [
         BinaryOp::Add,
         BinaryOp::Subtract,
         BinaryOp::Multiply,
@@ -85,6 +96,11 @@ impl BinaryOp {
         BinaryOp::LessEqual,
         BinaryOp::Greater,
         BinaryOp::GreaterEqual,
+        BinaryOp::BitAnd,
+        BinaryOp::BitOr,
+        BinaryOp::BitXor,
+        BinaryOp::LeftShift,
+        BinaryOp::RightShift,
     ];
 
     /// The infix symbol (`+`, `%`, `**`, `<=`, …), as the `dynd` tool's
@@ -103,6 +119,11 @@ impl BinaryOp {
             BinaryOp::LessEqual => "<=",
             BinaryOp::Greater => ">",
             BinaryOp::GreaterEqual => ">=",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitOr => "|",
+            BinaryOp::BitXor => "^",
+            BinaryOp::LeftShift => "<<",
+            BinaryOp::RightShift => ">>",
         }
     }
 
@@ -121,6 +142,11 @@ impl BinaryOp {
             BinaryOp::LessEqual => "less_equal",
             BinaryOp::Greater => "greater",
             BinaryOp::GreaterEqual => "greater_equal",
+            BinaryOp::BitAnd => "bitwise_and",
+            BinaryOp::BitOr => "bitwise_or",
+            BinaryOp::BitXor => "bitwise_xor",
+            BinaryOp::LeftShift => "left_shift",
+            BinaryOp::RightShift => "right_shift",
         }
     }
 }
@@ -131,6 +157,9 @@ impl BinaryOp {
 pub enum UnaryOp {
     /// `-x`: the builtin `negative`.
     Negative,
+    /// `!x` (`~x` in the `dynd` tool's expressions): the builtin `invert`
+    /// (logical not on `bool`).
+    Invert,
 }
 
 impl UnaryOp {
@@ -138,6 +167,7 @@ impl UnaryOp {
     pub fn name(self) -> &'static str {
         match self {
             UnaryOp::Negative => "negative",
+            UnaryOp::Invert => "invert",
         }
     }
 }
@@ -587,6 +617,31 @@ impl IntoArray for Expr<'_> {
     }
 }
 
+/// The comparisons as methods of an array, each an expression node (the
+/// operators `<`, `==`, ... cannot return one): `x.greater(0.0)`, and a
+/// mask of two with `&`.
+macro_rules! array_comparisons {
+    ($(($m:ident, $op:ident, $doc:literal)),*) => {
+        impl Array {
+            $(
+                #[doc = concat!("`self ", $doc, " rhs`, elementwise, as an expression (a `bool` result when evaluated):")]
+                /// `(x.greater(0.0) & x.less(1.0)).eval()` is a mask.
+                pub fn $m<'a>(&'a self, rhs: impl Into<Expr<'a>>) -> Expr<'a> {
+                    Expr::Binary(BinaryOp::$op, Box::new((Expr::from(self), rhs.into())))
+                }
+            )*
+        }
+    };
+}
+array_comparisons!(
+    (equal, Equal, "=="),
+    (not_equal, NotEqual, "!="),
+    (less, Less, "<"),
+    (less_equal, LessEqual, "<="),
+    (greater, Greater, ">"),
+    (greater_equal, GreaterEqual, ">=")
+);
+
 /// A Rust number usable as an operand (a 0-dimensional leaf of its own
 /// type). Sealed: the numbers listed in the [module docs](self).
 pub trait ScalarOperand: Element + sealed::Sealed {}
@@ -684,10 +739,15 @@ binary_ops!(
     (Sub, sub, Subtract),
     (Mul, mul, Multiply),
     (Div, div, Divide),
-    (Rem, rem, Remainder)
+    (Rem, rem, Remainder),
+    (BitAnd, bitand, BitAnd),
+    (BitOr, bitor, BitOr),
+    (BitXor, bitxor, BitXor),
+    (Shl, shl, LeftShift),
+    (Shr, shr, RightShift)
 );
 
-macro_rules! negate {
+macro_rules! unary_ops {
     ($([$($g:tt)*], $t:ty, $lt:lifetime);*) => {$(
         impl<$($g)*> Neg for $t {
             type Output = Expr<$lt>;
@@ -696,9 +756,18 @@ macro_rules! negate {
                 Expr::Unary(UnaryOp::Negative, Box::new(self.into()))
             }
         }
+
+        impl<$($g)*> Not for $t {
+            type Output = Expr<$lt>;
+            /// Builds the expression (the builtin `invert`: bitwise on
+            /// integers, logical on `bool`); evaluating it computes.
+            fn not(self) -> Expr<$lt> {
+                Expr::Unary(UnaryOp::Invert, Box::new(self.into()))
+            }
+        }
     )*};
 }
-negate!(
+unary_ops!(
     ['a], &'a Array, 'a;
     [], Array, 'static;
     ['a], Expr<'a>, 'a;

@@ -32,6 +32,8 @@ pub use crate::arrays::{
 };
 pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
+#[doc(no_inline)]
+pub use crate::elementwise::{divmod, frexp, modf};
 pub use crate::reductions::{
     ALL, ANY, COUNT, CUMPROD, CUMSUM, FILL_NA, IS_NA, KAHAN_SUM, MAX, MEAN, MIN, NULL_COUNT, PROD,
     STD, SUM, VAR,
@@ -129,8 +131,13 @@ pub fn get(name: &str) -> Result<Callable, Error> {
 /// Every builtin declared as a [`Builtin`] entry (the elementwise,
 /// core-dimension and reduction ones), in table order.
 pub fn handles() -> impl Iterator<Item = &'static Builtin> {
-    crate::elementwise::TABLE
+    use crate::elementwise as e;
+    e::TABLE
         .iter()
+        .chain(e::ROUNDING)
+        .chain(e::TRANSCENDENTAL)
+        .chain(e::FLOATING)
+        .chain(e::BITWISE)
         .chain(crate::reductions::TABLE)
         .chain(crate::arrays::TABLE)
         .copied()
@@ -198,12 +205,18 @@ mod tests {
             B::LessEqual,
             B::Greater,
             B::GreaterEqual,
+            B::BitAnd,
+            B::BitOr,
+            B::BitXor,
+            B::LeftShift,
+            B::RightShift,
         ];
         for op in binary {
             assert_eq!(for_operator(Operator::Binary(op)).name(), op.name());
         }
-        let neg = for_operator(Operator::Unary(UnaryOp::Negative));
-        assert_eq!(neg.name(), UnaryOp::Negative.name());
+        for op in [UnaryOp::Negative, UnaryOp::Invert] {
+            assert_eq!(for_operator(Operator::Unary(op)).name(), op.name());
+        }
     }
 
     #[test]

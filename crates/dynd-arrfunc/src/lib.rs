@@ -51,6 +51,7 @@ mod options;
 pub mod reductions;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload, ReductionKind};
+pub use elementwise::{divmod, frexp, modf};
 pub use error::Error;
 pub use eval::{install as install_evaluator, select, Eval};
 pub use lifted::resolve_lifted;

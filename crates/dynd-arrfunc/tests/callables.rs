@@ -541,8 +541,8 @@ fn keyword_arguments_are_checked_and_passed() {
         ("[1, -5]".to_string(), "2 * float32".to_string())
     );
     assert_eq!(
-        clip.signatures()[1].to_string(),
-        "(float64, lo: ?float64, hi: ?float64) -> float64"
+        clip.signatures().last().map(ToString::to_string).as_deref(),
+        Some("(float64, lo: ?float64, hi: ?float64) -> float64")
     );
     let err = clip
         .call_kw(&[&x], &[("lo", &lo), ("lo", &hi)])
@@ -839,14 +839,14 @@ fn floor_rounds_down_keeping_signed_zero_and_nan() {
         &[&arr("[NaN, Infinity, -Infinity]", "3 * float32")],
     );
     assert_eq!(nan, Ok("[NaN, Infinity, -Infinity] : 3 * float32".into()));
-    // float16 through float64, integers promoted as for sqrt.
+    // float16 through float64; integers kept (NumPy 2's integer loops).
     assert_eq!(
         call("floor", &[&arr("[2.75, -0.25]", "2 * float16")]),
         Ok("[2, -1] : 2 * float16".into())
     );
     assert_eq!(
         call("floor", &[&arr("[3, -4]", "2 * int16")]),
-        Ok("[3, -4] : 2 * float32".into())
+        Ok("[3, -4] : 2 * int16".into())
     );
     // Ragged rows, and NA through an option.
     assert_eq!(

@@ -1,10 +1,14 @@
 //! `dynd eval`: expressions over JSON literals and named inputs, fused.
 //!
 //! ```text
-//! expr  := sum [('<' | '<=' | '>' | '>=' | '==' | '!=') sum]
+//! expr  := bor [('<' | '<=' | '>' | '>=' | '==' | '!=') bor]
+//! bor   := bxor {'|' bxor}
+//! bxor  := band {'^' band}
+//! band  := shift {'&' shift}
+//! shift := sum {('<<' | '>>') sum}
 //! sum   := term {('+' | '-') term}
 //! term  := unary {('*' | '/' | '%') unary}
-//! unary := '-' unary | power
+//! unary := '-' unary | '~' unary | power
 //! power := atom ['**' unary]
 //! atom  := NAME '(' [arg {',' arg}] ')' | NAME | '(' expr ')' | JSON
 //! arg   := NAME '=' expr | expr
@@ -12,7 +16,10 @@
 //!
 //! A bare `NAME` is an input bound with `--let NAME=JSON` (or
 //! `--let NAME=@file.json`). Operators are the builtins `add`, `subtract`,
-//! `multiply`, `divide`, `remainder`, `power` and the comparisons; the
+//! `multiply`, `divide`, `remainder`, `power`, the comparisons, and the
+//! bitwise `&`, `|`, `^`, `<<`, `>>` and `~` (logical on `bool`), with
+//! Python's precedence (comparisons loosest, then `|`, `^`, `&`, shifts,
+//! `+ -`, `* / %`, unary, `**`); the
 //! whole expression is evaluated as one fused pass where it can be
 //! (`dynd::func::Eval`).
 //!
@@ -22,7 +29,7 @@
 
 use dynd::func::builtins::{self, Operator};
 use dynd::func::Eval;
-use dynd::nd::expr::BinaryOp;
+use dynd::nd::expr::{BinaryOp, UnaryOp};
 use dynd::nd::{Array, Value};
 use dynd::ndt::{BroadcastMode, Type};
 
@@ -207,15 +214,31 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self) -> Result<Expr, String> {
-        let left = self.sum()?;
+        let left = self.bitwise(0)?;
         Ok(match self.op(&["<=", ">=", "==", "!=", "<", ">"]) {
             Some(op) => {
                 self.count()?;
-                let right = self.sum()?;
+                let right = self.bitwise(0)?;
                 call(operator(op).unwrap_or("equal"), vec![left, right])
             }
             None => left,
         })
+    }
+
+    /// The bitwise levels, loosest first (`|`, `^`, `&`, the shifts),
+    /// then `sum`.
+    fn bitwise(&mut self, level: usize) -> Result<Expr, String> {
+        const LEVELS: [&[&str]; 4] = [&["|"], &["^"], &["&"], &["<<", ">>"]];
+        let Some(ops) = LEVELS.get(level) else {
+            return self.sum();
+        };
+        let mut e = self.bitwise(level + 1)?;
+        while let Some(op) = self.op(ops) {
+            self.count()?;
+            let right = self.bitwise(level + 1)?;
+            e = call(operator(op).unwrap_or("bitwise_or"), vec![e, right]);
+        }
+        Ok(e)
     }
 
     fn sum(&mut self) -> Result<Expr, String> {
@@ -249,6 +272,15 @@ impl Parser<'_> {
             let e = self.unary()?;
             self.depth -= 1;
             return Ok(call("negative", vec![e]));
+        }
+        if self.op(&["~"]).is_some() {
+            self.deeper()?;
+            let e = self.unary()?;
+            self.depth -= 1;
+            return Ok(call(
+                builtins::for_operator(Operator::Unary(UnaryOp::Invert)).name(),
+                vec![e],
+            ));
         }
         let base = self.atom()?;
         if self.op(&["**"]).is_some() {
@@ -463,9 +495,15 @@ fn callable(name: &str, mode: BroadcastMode) -> Result<dynd::func::Callable, Str
         names.extend(own.iter().map(|c| c.name()));
         names.extend(SPECIALS.iter().map(|(n, _)| *n));
         names.sort_unstable();
+        let close = dynd::ndt::similar_names(name, names.iter().copied());
+        let hint = match close.as_slice() {
+            [] => String::new(),
+            [one] => format!("; did you mean '{one}'?"),
+            more => format!("; did you mean one of '{}'?", more.join("', '")),
+        };
         return Err(format!(
-            "unknown function '{name}' (known: {})",
-            names.join(", ")
+            "unknown function '{name}'{hint} (`dynd list` shows all {} functions)",
+            names.len()
         ));
     };
     let f = f.map_err(|e| e.to_string())?;

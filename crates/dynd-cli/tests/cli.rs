@@ -417,7 +417,9 @@ fn eval_calls_builtins_on_json_literals() {
 fn eval_errors_say_what_and_where() {
     let cases = [
         ("add([1, 2], [1, 2, 3])", "cannot broadcast dimension 0 of the result: argument 0 has size 2 (2 * int64) and argument 1 has size 3 (3 * int64)"),
-        ("foo(1)", "unknown function 'foo' (known: abs, add,"),
+        ("xyzzy(1)", "unknown function 'xyzzy' (`dynd list` shows all"),
+        ("mena([1])", "unknown function 'mena'; did you mean 'mean'?"),
+        ("florr([1])", "unknown function 'florr'; did you mean 'floor'?"),
         ("add([1, 2", "expected ',' or ']' at byte 9"),
         ("add(1, 2, x=3)", "add: unknown keyword argument 'x' (valid keywords: none)"),
         ("add(1)", "add takes 2 argument(s), 1 given"),
@@ -727,6 +729,38 @@ fn eval_takes_infix_expressions_over_named_inputs() {
     let (code, _, err) = dynd(&["eval", "--let", "x=[1, 2]", "x + [1, 2, 3]"]);
     assert_eq!(code, 1);
     assert!(err.contains("in 'add(a0, a1)': cannot broadcast"), "{err}");
+}
+
+#[test]
+fn eval_has_numpys_ufuncs_and_bitwise_operators() {
+    // Python's precedence: shifts over `&` over `^` over `|`.
+    let (code, out, err) = dynd(&["eval", "--let", "x=[1, 6, 12]", "x & 6 | 1 << 4"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "[16, 22, 20]\ntype: 3 * int64\n");
+    let (_, out, _) = dynd(&["eval", "--let", "x=[1, 6]", "x ^ 3 & 1"]);
+    assert_eq!(out, "[0, 7]\ntype: 2 * int64\n");
+    let (_, out, _) = dynd(&[
+        "eval",
+        "--let",
+        "x=[-1.5, 0.5, 2]",
+        "(x > 0) & (x < 1) | isnan(x)",
+    ]);
+    assert_eq!(out, "[false, true, false]\ntype: 3 * bool\n");
+    let (_, out, _) = dynd(&["eval", "~[0, 5] >> 1"]);
+    assert_eq!(out, "[-1, -3]\ntype: 2 * int64\n");
+    let (_, out, _) = dynd(&["eval", "~[true, false]"]);
+    assert_eq!(out, "[false, true]\ntype: 2 * bool\n");
+    // The ufuncs by NumPy's names, keywords included.
+    let (_, out, _) = dynd(&[
+        "eval",
+        "floor([-1.5, 2.5]) + round([0.125, 2.5], decimals=2)",
+    ]);
+    assert_eq!(out, "[-1.88, 4.5]\ntype: 2 * float64\n");
+    let (_, out, _) = dynd(&["eval", "gcd([12, 18], 8) + bitwise_count([-1, 255])"]);
+    assert_eq!(out, "[5, 10]\ntype: 2 * int64\n");
+    let (code, _, err) = dynd(&["eval", "[1.5] & 1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bitwise_and: no overload"), "{err}");
 }
 
 #[test]

@@ -657,3 +657,36 @@ async fn names_never_shadow_datafusion() -> Result<()> {
     assert!(e.to_string().contains("not a reduction"), "{e}");
     Ok(())
 }
+
+#[tokio::test]
+async fn numpys_ufuncs_are_sql_functions() -> Result<()> {
+    let ctx = ctx_with(table(vec![
+        (
+            "x",
+            Arc::new(Float64Array::from(vec![Some(-1.5), None, Some(f64::NAN), Some(0.5)])) as ArrayRef,
+        ),
+        ("i", Arc::new(Int64Array::from(vec![12, 5, -1, 6]))),
+        ("l", list_col(vec![Some(vec![Some(0.5), Some(-2.25)]), Some(vec![]), None, Some(vec![Some(1.0)])])),
+    ]))?;
+    // DataFusion's own `floor` stays DataFusion's; dynd's is `dynd_floor`.
+    let r = column(&ctx, "SELECT dynd_floor(x) FROM t").await?;
+    let got = f64s(&r);
+    assert_eq!((got[0], got[1], got[3]), (Some(-2.0), None, Some(0.0)));
+    assert!(got[2].is_some_and(f64::is_nan));
+    let r = column(&ctx, "SELECT arcsin(x) FROM t").await?;
+    assert_eq!(f64s(&r)[0].map(f64::is_nan), Some(true));
+    assert_eq!(f64s(&r)[3], Some(0.5f64.asin()));
+    let r = column(&ctx, "SELECT bitwise_and(i, 6) FROM t").await?;
+    let ints: Vec<Option<i64>> = r.as_primitive::<Int64Type>().iter().collect();
+    assert_eq!(ints, [Some(4), Some(4), Some(6), Some(6)]);
+    let r = column(&ctx, "SELECT dynd_isnan(x) FROM t").await?;
+    let b: Vec<Option<bool>> = r.as_boolean().iter().collect();
+    assert_eq!(b, [Some(false), None, Some(true), Some(false)]);
+    // Over list columns, with dynd's broadcasting.
+    let r = column(&ctx, "SELECT dynd_ceil(l) FROM t").await?;
+    assert_eq!(
+        lists(&r),
+        [Some(vec![Some(1.0), Some(-2.0)]), Some(vec![]), None, Some(vec![Some(1.0)])]
+    );
+    Ok(())
+}

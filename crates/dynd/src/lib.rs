@@ -84,9 +84,9 @@ pub mod ndt {
     #[doc(inline)]
     pub use dynd_types::{
         broadcast, broadcast_dim, broadcast_dim_lists, can_cast_safely, promote, promote_scalars,
-        ArrmetaLayout, Binding, Bindings, BroadcastMode, DataLayout, Dim, Encoding, Mismatch, Name,
-        ParseError, ParseErrorKind, ResolveError, Scalar, ScalarCategory, Signature, Struct, Tuple,
-        Type, TypeKind, MAX_DEPTH, MAX_DIMS, MAX_LEVELS,
+        similar_names, ArrmetaLayout, Binding, Bindings, BroadcastMode, DataLayout, Dim, Encoding,
+        Mismatch, Name, ParseError, ParseErrorKind, ResolveError, Scalar, ScalarCategory,
+        Signature, Struct, Tuple, Type, TypeKind, MAX_DEPTH, MAX_DIMS, MAX_LEVELS,
     };
 }
 
@@ -188,11 +188,16 @@ pub mod func {
     // A typed function for each elementwise builtin of one or two arrays
     // (`add(&a, &b)`, `sin(&a)`), made from the builtins' table.
     dynd_arrfunc::__elementwise_builtins!(crate::typed::elementwise_fns);
+    dynd_arrfunc::__rounding_builtins!(crate::typed::elementwise_fns);
+    dynd_arrfunc::__transcendental_builtins!(crate::typed::elementwise_fns);
+    dynd_arrfunc::__floating_builtins!(crate::typed::elementwise_fns);
+    dynd_arrfunc::__bitwise_builtins!(crate::typed::elementwise_fns);
+    pub use crate::typed::{clip, round};
 
     #[doc(inline)]
     pub use dynd_arrfunc::{
-        builtins, resolve_lifted, select, Axes, AxisKeyword, Body, Callable, Eval, Keyword, Kwargs,
-        Overload, ReduceOptions, ReductionKind,
+        builtins, divmod, frexp, modf, resolve_lifted, select, Axes, AxisKeyword, Body, Callable,
+        Eval, Keyword, Kwargs, Overload, ReduceOptions, ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{

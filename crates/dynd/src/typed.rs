@@ -56,6 +56,53 @@ macro_rules! elementwise_fn {
 
 pub(crate) use {elementwise_fn, elementwise_fns};
 
+/// NumPy's `round`: each element rounded half to even at `decimals`
+/// places (negative: to tens, hundreds, ...), the builtin `round` (see
+/// [`builtins::ROUND`](crate::func::builtins::ROUND)).
+///
+/// ```
+/// use dynd::{func, nd::array};
+///
+/// // NumPy's scaling: 2.675 * 100 rounds to 267.5, then to even.
+/// assert_eq!(func::round(&array![0.125, 2.675, -1.5], 2)?.to_string(), "[0.12, 2.68, -1.5]");
+/// assert_eq!(func::round(&array![125_i32, 135], -1)?.to_string(), "[120, 140]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Callable::call`]: no overload for the type.
+pub fn round(a: &Array, decimals: i64) -> Result<Array, Error> {
+    let d = Array::from_scalar(decimals);
+    builtins::ROUND
+        .callable()
+        .call_kw(&[a], &[("decimals", &d)])
+}
+
+/// NumPy's `clip`: each element limited to `[lo, hi]` (`None` for no
+/// bound), the builtin `clip` (see
+/// [`builtins::CLIP`](crate::func::builtins::CLIP)): integers keep their
+/// type, NaN stays NaN.
+///
+/// ```
+/// use dynd::{func, nd::array};
+///
+/// assert_eq!(func::clip(&array![-3_i8, 5, 120], Some(0.0), Some(100.0))?.to_string(), "[0, 5, 100]");
+/// assert_eq!(func::clip(&array![-0.5, f64::NAN], Some(0.0), None)?.to_string(), "[0, NaN]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Callable::call`]: no overload for the type.
+pub fn clip(a: &Array, lo: Option<f64>, hi: Option<f64>) -> Result<Array, Error> {
+    let lo = Array::from_scalar(lo.unwrap_or(f64::NEG_INFINITY));
+    let hi = Array::from_scalar(hi.unwrap_or(f64::INFINITY));
+    builtins::CLIP
+        .callable()
+        .call_kw(&[a], &[("lo", &lo), ("hi", &hi)])
+}
+
 macro_rules! reductions {
     (
         $(($name:ident, $axis:ident, $with:ident, $handle:ident, $doc:literal)),* $(,)?;

@@ -320,6 +320,15 @@ impl Callable {
         self
     }
 
+    /// The same callable under another name (an alias: NumPy's `mod` of
+    /// `remainder`), sharing its overloads; its errors name the alias.
+    pub(crate) fn renamed(&self, name: &str) -> Callable {
+        Callable {
+            name: name.into(),
+            ..self.clone()
+        }
+    }
+
     /// The same callable whose last `keywords.len()` leaf inputs are
     /// keyword arguments, in this order.
     ///

@@ -19,18 +19,114 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-mod math;
-
 use dynd_array::expr::{BinaryOp, UnaryOp};
 use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf};
-use dynd_kernels::{Array, Complex, Element, Value, F16};
+use dynd_kernels::{Complex, Element, Value, F16};
 use dynd_macros::checked_signature;
 use dynd_types::Scalar;
 
 use crate::builtin::{builtins, entry, Fold, Kind, Operator};
-use crate::callable::{Callable, Keyword, Overload};
+use crate::callable::{Callable, Overload};
 use crate::error::Error;
 use math::*;
+
+/// Overloads of `|x| body` for each listed element type.
+macro_rules! each1 {
+    ([$($t:ty),*], |$x:ident| $body:expr) => {
+        vec![$(Overload::new(Leaf::map(|$x: $t| $body))),*]
+    };
+}
+
+/// Overloads of `|x, y| body` for each listed element type (both
+/// arguments of it).
+macro_rules! each2 {
+    ([$($t:ty),*], |$x:ident, $y:ident| $body:expr) => {
+        vec![$(Overload::new(Leaf::map(|$x: $t, $y: $t| $body))),*]
+    };
+}
+
+/// `$m!([every integer type], rest)`.
+macro_rules! ints {
+    ($m:ident, $($rest:tt)*) => {
+        $m!([i8, i16, i32, i64, i128, u8, u16, u32, u64, u128], $($rest)*)
+    };
+}
+
+/// `$m!([both complex types], rest)`.
+macro_rules! complexes {
+    ($m:ident, $($rest:tt)*) => {
+        $m!([Complex<f32>, Complex<f64>], $($rest)*)
+    };
+}
+
+/// Overloads of `|x| body` for `float16`, `float32` and `float64`:
+/// `float16` computed in `float64` and rounded once (a `bool` body is
+/// returned as it is).
+macro_rules! floats1 {
+    (|$x:ident| $body:expr) => {
+        vec![
+            Overload::new(Leaf::map(|$x: F16| {
+                let $x = $x.to_f64();
+                $crate::elementwise::ToHalf::to_half($body)
+            })),
+            Overload::new(Leaf::map(|$x: f32| $body)),
+            Overload::new(Leaf::map(|$x: f64| $body)),
+        ]
+    };
+}
+
+/// Overloads of `|x, y| body` for the three float types, as [`floats1`].
+macro_rules! floats2 {
+    (|$x:ident, $y:ident| $body:expr) => {
+        vec![
+            Overload::new(Leaf::map(|$x: F16, $y: F16| {
+                let ($x, $y) = ($x.to_f64(), $y.to_f64());
+                $crate::elementwise::ToHalf::to_half($body)
+            })),
+            Overload::new(Leaf::map(|$x: f32, $y: f32| $body)),
+            Overload::new(Leaf::map(|$x: f64, $y: f64| $body)),
+        ]
+    };
+}
+
+/// A `float16` body's result: a float64 rounded once to half, anything
+/// else (`bool`, integers) as it is.
+pub(crate) trait ToHalf {
+    type Out;
+    fn to_half(self) -> Self::Out;
+}
+impl ToHalf for f64 {
+    type Out = F16;
+    #[inline(always)]
+    fn to_half(self) -> F16 {
+        F16::from_f64(self)
+    }
+}
+impl ToHalf for bool {
+    type Out = bool;
+    #[inline(always)]
+    fn to_half(self) -> bool {
+        self
+    }
+}
+
+/// The same callable as `of` under another name (NumPy's aliases).
+fn alias(of: &'static crate::builtin::Builtin, name: &'static str) -> Result<Callable, Error> {
+    Ok(of.get_or_build()?.renamed(name))
+}
+
+mod bitwise;
+mod cmath;
+mod floating;
+mod math;
+mod real;
+mod rounding;
+mod transcendental;
+
+pub use bitwise::*;
+pub use floating::*;
+pub use rounding::*;
+pub use transcendental::*;
 
 /// Overloads of a binary function for each listed type.
 macro_rules! over2 {
@@ -71,15 +167,6 @@ macro_rules! complex {
 fn with(mut base: Vec<Overload>, extra: Vec<Overload>) -> Vec<Overload> {
     base.extend(extra);
     base
-}
-
-/// `x` limited to `[lo, hi]`; NaN stays NaN.
-fn clip(x: f64, lo: f64, hi: f64) -> f64 {
-    if x.is_nan() {
-        x
-    } else {
-        x.max(lo).min(hi)
-    }
 }
 
 /// `sum(a[i] * b[i])`.
@@ -199,6 +286,11 @@ fn f64_op(overloads: Vec<Overload>, op: F64Op) -> Vec<Overload> {
         .collect()
 }
 
+/// An associative builtin without an identity, taking no keywords.
+fn entry_assoc(name: &'static str, overloads: Vec<Overload>) -> Result<Callable, Error> {
+    entry(name, overloads, Fold::Associative(None), vec![])
+}
+
 /// A builtin that is not associative and takes no keywords.
 fn plain(name: &'static str, overloads: Vec<Overload>) -> Result<Callable, Error> {
     entry(name, overloads, Fold::No, vec![])
@@ -225,18 +317,6 @@ macro_rules! integers {
 macro_rules! floats {
     ($m:ident, $f:ident) => {
         $m!($f, [F16, f32, f64])
-    };
-}
-
-/// Overloads of the float method `$m` (`f64::floor`, …) for every float
-/// type, `float16` computed in `float64` and rounded once.
-macro_rules! float_method {
-    ($m:ident) => {
-        vec![
-            Overload::new(Leaf::map(|x: F16| F16::from_f64(x.to_f64().$m()))),
-            Overload::new(Leaf::map(|x: f32| x.$m())),
-            Overload::new(Leaf::map(|x: f64| x.$m())),
-        ]
     };
 }
 
@@ -388,26 +468,6 @@ builtins! {
         plain("tan", with(floats!(over1, tan), complex!(1, c_tan)))
     };
 
-    /// `(T) -> T` for floats: the largest integer not above `x` (`-0.0` and
-    /// NaN stay); integers promote to the cheapest float that holds them.
-    FLOOR floor "floor" 1 None => {
-        plain("floor", float_method!(floor))
-    };
-
-    /// `(T, lo: ?float64, hi: ?float64) -> T` for floats: the keywords
-    /// default to -inf and +inf; NaN stays NaN.
-    CLIP clip "clip" _ None => {
-        let overloads = vec![
-            Overload::new(Leaf::map(|x: f32, lo: f64, hi: f64| clip(f64::from(x), lo, hi) as f32)),
-            Overload::new(Leaf::map(clip)),
-        ];
-        let keywords = vec![
-            Keyword::optional("lo", Scalar::Float64, Array::from_scalar(f64::NEG_INFINITY)),
-            Keyword::optional("hi", Scalar::Float64, Array::from_scalar(f64::INFINITY)),
-        ];
-        entry("clip", overloads, Fold::No, keywords)
-    };
-
     /// `(bool, bool) -> bool`. Associative, identity `true`.
     LOGICAL_AND logical_and "logical_and" 2 None => {
         entry("logical_and", vec![Overload::new(Leaf::map(|a: bool, b: bool| a && b))], boolean(true), vec![])
@@ -469,8 +529,10 @@ builtins! {
 
 /// The builtin an `Expr` operator calls.
 pub fn for_operator(op: Operator) -> &'static crate::builtin::Builtin {
+    // The operators' builtins are in these two tables.
     match TABLE
         .iter()
+        .chain(BITWISE)
         .find(|b| b.kind() == Kind::Elementwise(arity(op), Some(op)))
     {
         Some(b) => b,

@@ -12,7 +12,7 @@ use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
 use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
 
-use crate::builtin::Operator;
+use crate::builtin::{Builtin, Operator};
 use crate::callable::{Body, Callable};
 use crate::elementwise::{for_operator, DIVIDE, SQRT, WHERE};
 use crate::error::Error;
@@ -50,6 +50,27 @@ impl Callable {
             Function(Arc::new(self.clone())),
             args.into_iter().map(Into::into).collect(),
         )
+    }
+}
+
+impl Builtin {
+    /// The call of this builtin on `args` as an expression node, to fuse
+    /// with the rest of an expression (see [`Eval`]).
+    ///
+    /// ```
+    /// use dynd::func::{builtins::{FLOOR, ISFINITE}, select, Eval};
+    /// use dynd::nd::{array, expr::Expr};
+    ///
+    /// let x = array![1.5, f64::INFINITY, -0.5];
+    /// let r = select(ISFINITE.expr([&x]), FLOOR.expr([&x]) * 2.0, 0.0).eval()?;
+    /// assert_eq!(r.to_string(), "[2, 0, -2]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn expr<'a, E: Into<Expr<'a>>>(
+        &'static self,
+        args: impl IntoIterator<Item = E>,
+    ) -> Expr<'a> {
+        self.callable().expr(args)
     }
 }
 

@@ -1,0 +1,178 @@
+//! NumPy's ufuncs at 1e7 elements: `floor` and `isnan` of `float64`, and
+//! `bitwise_and` of two separate `int64` arrays, each as the builtin (into
+//! an existing output and allocating, on one thread and two) against a
+//! hand-written loop and ndarray in the same run.
+//!
+//! `cargo bench --bench ufuncs`
+
+#![allow(missing_docs)] // criterion_group! generates undocumented fns
+
+mod common;
+
+use std::hint::black_box;
+
+use common::pools;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use dynd::func::builtins::{BITWISE_AND, FLOOR, ISNAN};
+use dynd::nd::Array;
+use ndarray::Array1;
+
+const N: usize = 10_000_000;
+
+/// Values with fractions, signs and a NaN every 1000th.
+fn floats() -> Vec<f64> {
+    (0..N)
+        .map(|i| {
+            if i % 1000 == 999 {
+                f64::NAN
+            } else {
+                (i as f64 - 5e6) * 0.37
+            }
+        })
+        .collect()
+}
+
+fn floor(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ufuncs/floor_1e7");
+    g.throughput(Throughput::Elements(N as u64)).sample_size(20);
+    let xs = floats();
+    let a = Array::from_vec(xs.clone());
+    let mut out = Array::from_vec(vec![0.0f64; N]);
+    for (threads, pool) in pools() {
+        g.bench_function(BenchmarkId::new("dynd_into", threads), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    FLOOR
+                        .callable()
+                        .call_into(&mut out, &[black_box(&a)])
+                        .unwrap()
+                })
+            })
+        });
+        g.bench_function(BenchmarkId::new("dynd_alloc", threads), |b| {
+            b.iter(|| pool.install(|| FLOOR.call(&[black_box(&a)]).unwrap()))
+        });
+    }
+    let mut hand = vec![0.0f64; N];
+    g.bench_function("hand_into", |b| {
+        b.iter(|| {
+            for (o, x) in hand.iter_mut().zip(black_box(&xs)) {
+                *o = x.floor();
+            }
+        })
+    });
+    g.bench_function("hand_alloc", |b| {
+        b.iter(|| {
+            black_box(&xs)
+                .iter()
+                .map(|x| x.floor())
+                .collect::<Vec<f64>>()
+        })
+    });
+    let na = Array1::from_vec(xs.clone());
+    let mut nout = Array1::<f64>::zeros(N);
+    g.bench_function("ndarray_into", |b| {
+        b.iter(|| {
+            ndarray::Zip::from(&mut nout)
+                .and(black_box(&na))
+                .for_each(|o, x| *o = x.floor())
+        })
+    });
+    g.bench_function("ndarray_alloc", |b| {
+        b.iter(|| black_box(&na).mapv(f64::floor))
+    });
+    g.finish();
+}
+
+fn isnan(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ufuncs/isnan_1e7");
+    g.throughput(Throughput::Elements(N as u64)).sample_size(20);
+    let xs = floats();
+    let a = Array::from_vec(xs.clone());
+    let mut out = Array::from_vec(vec![false; N]);
+    for (threads, pool) in pools() {
+        g.bench_function(BenchmarkId::new("dynd_into", threads), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    ISNAN
+                        .callable()
+                        .call_into(&mut out, &[black_box(&a)])
+                        .unwrap()
+                })
+            })
+        });
+        g.bench_function(BenchmarkId::new("dynd_alloc", threads), |b| {
+            b.iter(|| pool.install(|| ISNAN.call(&[black_box(&a)]).unwrap()))
+        });
+    }
+    let mut hand = vec![false; N];
+    g.bench_function("hand_into", |b| {
+        b.iter(|| {
+            for (o, x) in hand.iter_mut().zip(black_box(&xs)) {
+                *o = x.is_nan();
+            }
+        })
+    });
+    g.bench_function("hand_alloc", |b| {
+        b.iter(|| {
+            black_box(&xs)
+                .iter()
+                .map(|x| x.is_nan())
+                .collect::<Vec<bool>>()
+        })
+    });
+    let na = Array1::from_vec(xs.clone());
+    g.bench_function("ndarray_alloc", |b| {
+        b.iter(|| black_box(&na).mapv(f64::is_nan))
+    });
+    g.finish();
+}
+
+fn bitwise_and(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ufuncs/bitwise_and_1e7");
+    g.throughput(Throughput::Elements(N as u64)).sample_size(20);
+    let xs: Vec<i64> = (0..N as i64).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let ys: Vec<i64> = (0..N as i64).map(|i| i ^ 0x5555).collect();
+    let (a, bb) = (Array::from_vec(xs.clone()), Array::from_vec(ys.clone()));
+    let mut out = Array::from_vec(vec![0i64; N]);
+    for (threads, pool) in pools() {
+        g.bench_function(BenchmarkId::new("dynd_into", threads), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    BITWISE_AND
+                        .callable()
+                        .call_into(&mut out, &[black_box(&a), black_box(&bb)])
+                        .unwrap()
+                })
+            })
+        });
+        g.bench_function(BenchmarkId::new("dynd_alloc", threads), |b| {
+            b.iter(|| pool.install(|| BITWISE_AND.call(&[black_box(&a), black_box(&bb)]).unwrap()))
+        });
+    }
+    let mut hand = vec![0i64; N];
+    g.bench_function("hand_into", |b| {
+        b.iter(|| {
+            for ((o, x), y) in hand.iter_mut().zip(black_box(&xs)).zip(black_box(&ys)) {
+                *o = x & y;
+            }
+        })
+    });
+    let (na, nb) = (Array1::from_vec(xs.clone()), Array1::from_vec(ys.clone()));
+    let mut nout = Array1::<i64>::zeros(N);
+    g.bench_function("ndarray_into", |b| {
+        b.iter(|| {
+            ndarray::Zip::from(&mut nout)
+                .and(black_box(&na))
+                .and(black_box(&nb))
+                .for_each(|o, x, y| *o = x & y)
+        })
+    });
+    g.bench_function("ndarray_alloc", |b| {
+        b.iter(|| black_box(&na) & black_box(&nb))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, floor, isnan, bitwise_and);
+criterion_main!(benches);
