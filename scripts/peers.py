@@ -6,7 +6,7 @@ Python peers side by side from one sitting.
 
     python3 scripts/peers.py            # the ragged cases; installs the peers on first use
     python3 scripts/peers.py expr       # the expression cases
-    python3 scripts/peers.py ufuncs     # the ufunc cases of `benches/ufuncs.rs`
+    python3 scripts/peers.py ufuncs     # `benches/ufuncs.rs` and `benches/array_fns.rs`
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -138,7 +138,8 @@ def expr_main():
 
 def ufuncs_main():
     """`floor`, `isnan` and `bitwise_and` at 1e7, as `benches/ufuncs.rs`
-    makes the data, into an existing output and allocating."""
+    makes the data, into an existing output and allocating; `argmax`,
+    `sort`, `unique` and `concatenate` as `benches/array_fns.rs`."""
     in_venv()
     import numpy as np
 
@@ -152,16 +153,38 @@ def ufuncs_main():
     out_f, out_b, out_i = np.empty(n), np.empty(n, dtype=bool), np.empty(n, dtype=np.int64)
     print(f"NumPy {np.__version__}, n = {n}")
     cases = [
-        ("floor (into)", lambda: np.floor(xs, out=out_f)),
-        ("floor (alloc)", lambda: np.floor(xs)),
-        ("isnan (into)", lambda: np.isnan(xs, out=out_b)),
-        ("isnan (alloc)", lambda: np.isnan(xs)),
-        ("bitwise_and (into)", lambda: np.bitwise_and(a, b, out=out_i)),
-        ("bitwise_and (alloc)", lambda: np.bitwise_and(a, b)),
+        ("floor (into)", lambda: np.floor(xs, out=out_f), n),
+        ("floor (alloc)", lambda: np.floor(xs), n),
+        ("isnan (into)", lambda: np.isnan(xs, out=out_b), n),
+        ("isnan (alloc)", lambda: np.isnan(xs), n),
+        ("bitwise_and (into)", lambda: np.bitwise_and(a, b, out=out_i), n),
+        ("bitwise_and (alloc)", lambda: np.bitwise_and(a, b), n),
     ]
-    for name, f in cases:
+    # `benches/array_fns.rs`'s data: xorshift values in [0, 1e6) + 0.5.
+    def xorshift(count, seed):
+        mask = (1 << 64) - 1
+        s = seed | 1
+        out = np.empty(count)
+        for k in range(count):
+            s ^= (s << 13) & mask
+            s ^= s >> 7
+            s ^= (s << 17) & mask
+            out[k] = (s % 1_000_000) + 0.5
+        return out
+
+    v = xorshift(n, 0x9E3779B97F4A7C15)
+    small = np.floor(xorshift(1_000_000, 7) / 1000.0)
+    p, q = xorshift(n // 2, 3), xorshift(n // 2, 5)
+    cases += [
+        ("argmax 1e7", lambda: np.argmax(v), n),
+        ("sort 1e7 (np.sort, quicksort)", lambda: np.sort(v), n),
+        ("sort 1e7 (np.sort, stable)", lambda: np.sort(v, kind="stable"), n),
+        ("unique 1e6", lambda: np.unique(small), 1_000_000),
+        ("concatenate 2 x 5e6", lambda: np.concatenate([p, q]), n),
+    ]
+    for name, f, count in cases:
         ms = median_ms(f)
-        print(f"{name:32s} {ms:9.2f} ms {ms * 1e6 / n:6.2f} ns/element")
+        print(f"{name:32s} {ms:9.2f} ms {ms * 1e6 / count:6.2f} ns/element")
 
 
 def main():

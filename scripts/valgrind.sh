@@ -28,19 +28,46 @@ for line in sys.stdin:
 # paths, so a few dozen per property serve here at a twentieth of the cost.
 export PROPTEST_CASES="${PROPTEST_CASES:-24}" DYND_ROBUST_CASES="${DYND_ROBUST_CASES:-200}"
 
+# Valgrind runs a program on one core: the binaries run side by side,
+# one per core (VALGRIND_JOBS to change), each logging to its own file,
+# printed whole when it ends.
+jobs="${VALGRIND_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+run_one() {
+  local bin=$1 name start
+  name=$(basename "$bin")
+  start=$SECONDS
+  {
+    echo "== valgrind $name"
+    if valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+        --show-leak-kinds=definite "$bin" --test-threads=1 -q; then
+      echo "   ($((SECONDS - start)) s)"
+    else
+      echo "!! valgrind reported errors in $name ($((SECONDS - start)) s)"
+      touch "$logs/failed"
+    fi
+  } > "$logs/$name.log" 2>&1
+  cat "$logs/$name.log"
+}
+
 status=0
+running=0
 for bin in "${bins[@]}"; do
   name=$(basename "$bin")
   if [ -n "$filter" ] && [[ "$name" != *"$filter"* ]]; then continue; fi
-  echo "== valgrind $name"
-  start=$SECONDS
-  if ! valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-      --show-leak-kinds=definite "$bin" --test-threads=1 -q; then
-    echo "!! valgrind reported errors in $name"
-    status=1
+  run_one "$bin" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
   fi
-  echo "   ($((SECONDS - start)) s)"
 done
+wait
+if [ -e "$logs/failed" ]; then
+  status=1
+fi
 # A panic inside a user function (serial, parallel, transposed, ragged,
 # reduction loops) must leave no leak or double free: dynd-arrfunc's panic
 # tests, then more calls, under valgrind.

@@ -215,7 +215,7 @@ fn index_entry(i: usize, a: &Array) -> Result<Index, Error> {
 }
 
 /// Argument `i` as a list of integers (one integer is a list of one).
-fn ints(name: &str, i: usize, a: &Array) -> Result<Vec<i64>, Error> {
+pub(crate) fn ints(name: &str, i: usize, a: &Array) -> Result<Vec<i64>, Error> {
     let bad = || Error::ArgumentValue {
         name: name.into(),
         arg: i,

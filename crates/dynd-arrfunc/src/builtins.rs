@@ -4,8 +4,10 @@
 //! ([`ADD`]`.call(...)`; see [`Builtin`]).
 //!
 //! Every builtin is a handle below, documented with its signatures: one
-//! entry of a table in `elementwise/mod.rs`, `reductions.rs` or
-//! `arrays.rs` (the array functions, constructors and the cast).
+//! entry of a table in `elementwise/*.rs` (NumPy's ufuncs),
+//! `reductions.rs`, `arrays.rs` (constructors, views, the cast),
+//! `ordering.rs` (argmax, sort, unique, ...) or `shaping.rs`
+//! (concatenate, stack, ...).
 //!
 //! Associative builtins have a reduction, `NAME.reduce`, and a scan,
 //! `NAME.accumulate` (see [`crate::fold`]).
@@ -34,10 +36,14 @@ pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
 #[doc(no_inline)]
 pub use crate::elementwise::{divmod, frexp, modf};
+pub use crate::ordering::{
+    ARGMAX, ARGMIN, ARGSORT, COUNT_NONZERO, NONZERO, SEARCHSORTED, SORT, UNIQUE,
+};
 pub use crate::reductions::{
     ALL, ANY, COUNT, CUMPROD, CUMSUM, FILL_NA, IS_NA, KAHAN_SUM, MAX, MEAN, MIN, NULL_COUNT, PROD,
     STD, SUM, VAR,
 };
+pub use crate::shaping::{ARANGE, CONCATENATE, DIFF, FLIP, LINSPACE, REPEAT, STACK, TILE};
 
 /// Every builtin by name, from each module's entries; a name given twice,
 /// or an entry whose callable has another name, is refused.
@@ -140,6 +146,8 @@ pub fn handles() -> impl Iterator<Item = &'static Builtin> {
         .chain(e::BITWISE)
         .chain(crate::reductions::TABLE)
         .chain(crate::arrays::TABLE)
+        .chain(crate::ordering::TABLE)
+        .chain(crate::shaping::TABLE)
         .copied()
 }
 

@@ -27,8 +27,8 @@
 //! |---|---|
 //! | 8 | `builtins` |
 //! | 7 | `fold`, `eval` |
-//! | 6 | `reductions` |
-//! | 5 | `elementwise`, `arrays` |
+//! | 6 | `reductions`, `shaping` |
+//! | 5 | `elementwise`, `arrays`, `ordering` |
 //! | 4 | `builtin` |
 //! | 3 | `callable` |
 //! | 2 | `lifted`, `options` |
@@ -48,7 +48,9 @@ mod eval;
 pub mod fold;
 mod lifted;
 mod options;
+mod ordering;
 pub mod reductions;
+mod shaping;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload, ReductionKind};
 pub use elementwise::{divmod, frexp, modf};
@@ -56,6 +58,11 @@ pub use error::Error;
 pub use eval::{install as install_evaluator, select, Eval};
 pub use lifted::resolve_lifted;
 pub use options::{Axes, AxisKeyword, ReduceOptions};
+pub use ordering::{
+    argmax, argmin, argsort, count_nonzero, nonzero, searchsorted, sort, unique, unique_counts,
+    unique_index,
+};
+pub use shaping::{concatenate, diff, flip, linspace, repeat, stack, tile};
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

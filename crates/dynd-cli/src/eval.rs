@@ -23,6 +23,8 @@
 //! whole expression is evaluated as one fused pass where it can be
 //! (`dynd::func::Eval`).
 //!
+//! `where(x)` with one argument is `nonzero(x)`, as in NumPy.
+//!
 //! Besides the builtins (among them `cast(x, "TYPE", errmode="...")`,
 //! `zeros("TYPE")`, `ones("TYPE")` and `full("TYPE", VALUE)`),
 //! `array(VALUE, "TYPE")` gives a literal an explicit type.
@@ -359,6 +361,12 @@ impl Parser<'_> {
                 }
             }
             self.depth -= 1;
+            // NumPy's `where(x)` with one argument is `nonzero(x)`.
+            let name = if name == "where" && args.len() == 1 && kwargs.is_empty() {
+                "nonzero".to_string()
+            } else {
+                name
+            };
             return Ok(Expr::Call { name, args, kwargs });
         }
         let (v, n) = Value::parse_json_prefix(&self.text[self.pos..]).map_err(|e| match e {

@@ -764,6 +764,28 @@ fn eval_has_numpys_ufuncs_and_bitwise_operators() {
 }
 
 #[test]
+fn eval_has_the_common_array_functions() {
+    let (code, out, err) = dynd(&[
+        "eval",
+        "--let",
+        "x=[[3, 9, 1], [9, 2, 7]]",
+        "argmax(x, axis=1)",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "[1, 0]\ntype: 2 * int64\n");
+    let (_, out, _) = dynd(&["eval", "--let", "x=[[3, 9, 1], [9, 2, 7]]", "unique(x)"]);
+    assert_eq!(out, "[1, 2, 3, 7, 9]\ntype: 5 * int64\n");
+    let (_, out, _) = dynd(&["eval", "concatenate([1, 2], [3.5], [4], axis=0)"]);
+    assert_eq!(out, "[1, 2, 3.5, 4]\ntype: 4 * float64\n");
+    let (_, out, _) = dynd(&["eval", "--let", "x=[0, 5, 0, 7]", "where(x)"]);
+    assert_eq!(out, "[[1, 3]]\ntype: 1 * 2 * int64\n");
+    let (_, out, _) = dynd(&["eval", "sort([3, 1, 2], ascending=false)"]);
+    assert_eq!(out, "[3, 2, 1]\ntype: 3 * int64\n");
+    let (_, out, _) = dynd(&["eval", "diff(linspace(0, 1, num=5))"]);
+    assert_eq!(out, "[0.25, 0.25, 0.25, 0.25]\ntype: 4 * float64\n");
+}
+
+#[test]
 fn sql_without_the_tool_says_how_to_install_it() {
     // No dynd-sql beside the test binary's dynd, and none on an empty PATH.
     let out = Command::new(env!("CARGO_BIN_EXE_dynd"))

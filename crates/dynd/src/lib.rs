@@ -157,6 +157,9 @@ pub mod nd {
         IntoValue, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Shape, ShapeSize,
         Value, F16,
     };
+    /// Arrays made from others (also in [`func`](crate::func)).
+    #[doc(no_inline)]
+    pub use dynd_arrfunc::{concatenate, linspace, stack};
     /// Arrow arrays and record batches in and out, sharing buffers
     /// (feature `arrow`).
     #[cfg(feature = "arrow")]
@@ -196,8 +199,10 @@ pub mod func {
 
     #[doc(inline)]
     pub use dynd_arrfunc::{
-        builtins, divmod, frexp, modf, resolve_lifted, select, Axes, AxisKeyword, Body, Callable,
-        Eval, Keyword, Kwargs, Overload, ReduceOptions, ReductionKind,
+        argmax, argmin, argsort, builtins, concatenate, count_nonzero, diff, divmod, flip, frexp,
+        linspace, modf, nonzero, repeat, resolve_lifted, searchsorted, select, sort, stack, tile,
+        unique, unique_counts, unique_index, Axes, AxisKeyword, Body, Callable, Eval, Keyword,
+        Kwargs, Overload, ReduceOptions, ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{

@@ -9,7 +9,6 @@
 use dynd_array::expr::Expr;
 use dynd_array::Array;
 use dynd_arrfunc::{builtins, Axes, Callable, Eval, ReduceOptions};
-use dynd_kernels::ArrayOps;
 use dynd_types::Error;
 
 /// The typed free functions of the elementwise builtins (`func::add(&a,
@@ -236,8 +235,8 @@ reductions!(
         /// [`Callable::accumulate`] otherwise.
         fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// A sorted copy, along `axis` (the builtin `sorted`: stable,
-        /// ascending, NaN last; ragged rows each on their own).
+        /// A sorted copy, along `axis` (the builtin `sort`: ascending, NaN
+        /// last; ragged rows each on their own).
         /// [`ArrayOps::sort`](crate::nd::ArrayOps::sort) sorts in place.
         ///
         /// ```
@@ -253,6 +252,80 @@ reductions!(
         /// As the builtin: a type without an order (complex, strings,
         /// structures), an axis out of range.
         fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// The flat index (C order) of the largest element: the first of
+        /// equal maxima, the first NaN if any (NumPy's `argmax`; see
+        /// [`func::argmax`](crate::func::argmax)).
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// let x = nd::array![[3.0, 9.0, 1.0], [9.0, 2.0, 7.0]];
+        /// assert_eq!(x.argmax()?.to_string(), "1");
+        /// assert_eq!(x.argmax_axis(1)?.to_string(), "[1, 0]");
+        /// assert_eq!(x.argmin_axis(0)?.to_string(), "[0, 1, 0]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// An empty array, a type without an order, `var` dimensions (not
+        /// yet).
+        fn argmax(&self) -> Result<Array, Error>;
+
+        /// The index of the largest element along `axis` (negative from the
+        /// last), that axis removed.
+        ///
+        /// # Errors
+        ///
+        /// As [`argmax`](ArrayExt::argmax), and an axis out of range.
+        fn argmax_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// The flat index of the smallest element (NumPy's `argmin`).
+        ///
+        /// # Errors
+        ///
+        /// As [`argmax`](ArrayExt::argmax).
+        fn argmin(&self) -> Result<Array, Error>;
+
+        /// The index of the smallest element along `axis`.
+        ///
+        /// # Errors
+        ///
+        /// As [`argmax_axis`](ArrayExt::argmax_axis).
+        fn argmin_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// The indexes that sort the array along `axis`, ascending, stable,
+        /// NaN last (NumPy's `argsort`).
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// let x = nd::array![3, 1, 2, 1];
+        /// assert_eq!(x.argsort(-1)?.to_string(), "[1, 3, 2, 0]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// As [`argmax_axis`](ArrayExt::argmax_axis).
+        fn argsort(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+
+        /// The distinct values, sorted, over every element (NumPy's
+        /// `unique`; [`func::unique_counts`](crate::func::unique_counts)
+        /// also counts them).
+        ///
+        /// ```
+        /// use dynd::prelude::*;
+        ///
+        /// assert_eq!(nd::array![[2, 1], [2, 5]].unique()?.to_string(), "[1, 2, 5]");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        ///
+        /// # Errors
+        ///
+        /// A type without an order, `var` dimensions (not yet).
+        fn unique(&self) -> Result<Array, Error>;
 
         /// Writes the value of expression `e` into this array, fused (as
         /// [`Eval::eval_into`](crate::func::Eval::eval_into): the type
@@ -291,10 +364,31 @@ reductions!(
         }
 
         fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            // The builtin `sorted`'s body: a sorted copy.
-            let mut out = self.clone();
-            out.sort(axis_value(axis), false)?;
-            Ok(out)
+            dynd_arrfunc::sort(self, axis_value(axis), true)
+        }
+
+        fn argmax(&self) -> Result<Array, Error> {
+            dynd_arrfunc::argmax(self, None, false)
+        }
+
+        fn argmax_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+            dynd_arrfunc::argmax(self, Some(axis_value(axis)), false)
+        }
+
+        fn argmin(&self) -> Result<Array, Error> {
+            dynd_arrfunc::argmin(self, None, false)
+        }
+
+        fn argmin_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+            dynd_arrfunc::argmin(self, Some(axis_value(axis)), false)
+        }
+
+        fn argsort(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+            dynd_arrfunc::argsort(self, axis_value(axis), true)
+        }
+
+        fn unique(&self) -> Result<Array, Error> {
+            dynd_arrfunc::unique(self)
         }
 
         fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error> {

@@ -1,0 +1,754 @@
+//! The array functions that order or search values, dense arrays first
+//! (ragged rows come with the ragged operations): [`argmax`],
+//! [`argmin`], [`argsort`], [`sort`], [`unique`] (and its counts and
+//! first indexes), [`searchsorted`], [`count_nonzero`] and [`nonzero`];
+//! each also a builtin of the same name for dynamic callers.
+//!
+//! Their order is NumPy's: numbers ascending, every NaN after them
+//! (`argmax` stops at the first NaN, as NumPy's does), `false` before
+//! `true`; complex numbers and strings have none here (an error).
+//!
+//! ```
+//! use dynd::func::{argmax, argsort, searchsorted, unique};
+//! use dynd::nd::array;
+//!
+//! let x = array![[3.0, 9.0, 1.0], [7.0, 2.0, 7.0]];
+//! assert_eq!(argmax(&x, None, false)?.to_string(), "1"); // flat, C order
+//! assert_eq!(argmax(&x, Some(1), false)?.to_string(), "[1, 0]");
+//! assert_eq!(argsort(&x, -1, true)?.to_string(), "[[2, 0, 1], [1, 0, 2]]");
+//! assert_eq!(unique(&x)?.to_string(), "[1, 2, 3, 7, 9]");
+//! assert_eq!(searchsorted(&array![1, 3, 5], &array![0, 3, 6], false)?.to_string(), "[0, 1, 3]");
+//! # Ok::<(), dynd::Error>(())
+//! ```
+
+use std::cmp::Ordering;
+
+use dynd_kernels::ArrayOps;
+use dynd_kernels::{Array, Complex, Element, ErrorMode, F16};
+use dynd_types::{Scalar, Type};
+
+use crate::builtin::builtins;
+use crate::callable::{Callable, Keyword};
+use crate::error::Error;
+
+/// An element with NumPy's sort order: numbers ascending, NaN after them
+/// (`-0.0` and `0.0` equal, so stable orders keep them as they came).
+pub(crate) trait Key: Element + Copy + PartialOrd {
+    /// Whether this is a NaN.
+    fn nan(self) -> bool {
+        false
+    }
+    /// The order: NaN last (NaNs equal among themselves).
+    #[inline(always)]
+    fn order(&self, o: &Self) -> Ordering {
+        match self.partial_cmp(o) {
+            Some(c) => c,
+            None => self.nan().cmp(&o.nan()),
+        }
+    }
+    /// The same value under [`Key::order`] (all NaNs are one value).
+    #[inline(always)]
+    fn same(&self, o: &Self) -> bool {
+        self.order(o) == Ordering::Equal
+    }
+    /// Sorts `v` in [`Key::order`], not necessarily stably (for values,
+    /// where only equal values could swap).
+    fn sort_values(v: &mut [Self]) {
+        v.sort_unstable_by(|a, b| a.order(b));
+    }
+}
+
+macro_rules! int_key {
+    ($($t:ty),*) => {$(
+        impl Key for $t {
+            fn sort_values(v: &mut [Self]) {
+                v.sort_unstable();
+            }
+        }
+    )*};
+}
+int_key!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+
+macro_rules! float_key {
+    ($($t:ty),*) => {$(
+        impl Key for $t {
+            #[inline(always)]
+            fn nan(self) -> bool {
+                self.is_nan()
+            }
+            fn sort_values(v: &mut [Self]) {
+                // The NaNs to the end, the numbers by the branch-free total
+                // order (-0 before 0: equal under `order`, so still sorted).
+                let mut numbers = 0;
+                for k in 0..v.len() {
+                    if !v[k].is_nan() {
+                        v.swap(numbers, k);
+                        numbers += 1;
+                    }
+                }
+                v[..numbers].sort_unstable_by(<$t>::total_cmp);
+            }
+        }
+    )*};
+}
+float_key!(f32, f64);
+impl Key for F16 {
+    fn nan(self) -> bool {
+        self.to_f32().is_nan()
+    }
+    fn order(&self, o: &Self) -> Ordering {
+        self.to_f32().order(&o.to_f32())
+    }
+}
+
+/// A dense array's elements in C order, for the typed passes below: the
+/// array's own memory when it is C-contiguous, else a copy.
+fn values<T: Key>(x: &Array) -> Result<std::borrow::Cow<'_, [T]>, Error> {
+    Ok(match x.as_slice::<T>() {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => std::borrow::Cow::Owned(x.to_vec::<T>()?),
+    })
+}
+
+/// The fixed shape of `x`, or why it has none here.
+fn dense_shape(x: &Array, op: &'static str) -> Result<Vec<usize>, Error> {
+    x.ty().fixed_shape().ok_or(Error::Unsupported {
+        operation: ragged_note(op),
+        ty: x.ty().clone(),
+    })
+}
+
+fn ragged_note(op: &'static str) -> &'static str {
+    match op {
+        "argmax" => "argmax over var (ragged) dimensions",
+        "argmin" => "argmin over var (ragged) dimensions",
+        "argsort" => "argsort over var (ragged) dimensions",
+        "unique" => "unique over var (ragged) dimensions",
+        "searchsorted" => "searchsorted over var (ragged) dimensions",
+        "count_nonzero" => "count_nonzero over var (ragged) dimensions",
+        _ => "nonzero over var (ragged) dimensions",
+    }
+}
+
+/// The data type's scalar, for an ordered one (not complex, text or NA).
+fn ordered_scalar(x: &Array, op: &'static str) -> Result<Scalar, Error> {
+    x.dtype()
+        .as_scalar()
+        .filter(|s| {
+            !matches!(
+                s,
+                Scalar::Complex64 | Scalar::Complex128 | Scalar::String | Scalar::Bytes
+            )
+        })
+        .ok_or_else(|| Error::Unsupported {
+            operation: match op {
+                "argmax" | "argmin" => {
+                    "argmax/argmin of this data type (it has no order; NA: fill_na first)"
+                }
+                "searchsorted" => {
+                    "searchsorted of this data type (it has no order; NA: fill_na first)"
+                }
+                _ => "ordering this data type (it has no order; NA: fill_na first)",
+            },
+            ty: x.ty().clone(),
+        })
+}
+
+/// `x` with `axis` moved last, in C order (a copy unless it already was):
+/// its lines along `axis` are consecutive runs of `n` elements.
+fn axis_last(x: &Array, axis: usize, ndim: usize) -> Result<Array, Error> {
+    if axis + 1 == ndim {
+        return x.compact();
+    }
+    let perm: Vec<usize> = (0..ndim).filter(|&k| k != axis).chain([axis]).collect();
+    x.permute_axes(&perm)?.compact()
+}
+
+/// The inverse of [`axis_last`] for a result of the same shape: the last
+/// dimension back at `axis` (a view).
+fn axis_back(r: Array, axis: usize, ndim: usize) -> Result<Array, Error> {
+    if axis + 1 == ndim {
+        return Ok(r);
+    }
+    // Dimension k of the view is dimension perm[k] of `r`.
+    let perm: Vec<usize> = (0..ndim)
+        .map(|k| match k.cmp(&axis) {
+            Ordering::Less => k,
+            Ordering::Equal => ndim - 1,
+            Ordering::Greater => k - 1,
+        })
+        .collect();
+    r.permute_axes(&perm)
+}
+
+fn axis_of(axis: i64, ndim: usize, op: &str) -> Result<usize, Error> {
+    Ok(dynd_kernels::reduce::normalize_axes(Some(&[axis]), ndim, op)?[0])
+}
+
+/// The first index of the largest (`max`) or smallest element, NaN
+/// winning at its first place; `None` for no elements. One pass in blocks
+/// whose extreme is found by a loop the compiler vectorises; a block is
+/// scanned again only when it holds a new extreme or a NaN.
+fn arg_extreme<T: Key>(xs: &[T], max: bool) -> Option<usize> {
+    const BLOCK: usize = 512;
+    let first = *xs.first()?;
+    if first.nan() {
+        return Some(0);
+    }
+    let better = |a: T, b: T| if max { a > b } else { a < b };
+    let (mut best, mut at) = (first, 0);
+    for (b, block) in xs.chunks(BLOCK).enumerate() {
+        let mut m = block[0];
+        let mut nan = false;
+        for &x in block {
+            // Branch-free: a select the vectoriser turns into max/min.
+            m = if better(x, m) { x } else { m };
+            nan |= x.nan();
+        }
+        if nan {
+            // The first NaN wins over every number.
+            return Some(b * BLOCK + block.iter().position(|x| x.nan()).unwrap_or(0));
+        }
+        if better(m, best) {
+            best = m;
+            at = b * BLOCK
+                + block
+                    .iter()
+                    .position(|&x| !better(m, x) && !better(x, m))
+                    .unwrap_or(0);
+        }
+    }
+    Some(at)
+}
+
+/// `argmax`/`argmin` for element type `T`.
+fn arg_extreme_typed<T: Key>(
+    x: &Array,
+    axis: Option<usize>,
+    shape: &[usize],
+    keepdims: bool,
+    max: bool,
+    op: &'static str,
+) -> Result<Array, Error> {
+    let empty = || Error::Argument {
+        op,
+        what: "the array",
+        expected: "non-empty along the axis (NumPy raises too)",
+        found: x.ty().to_string().into(),
+    };
+    match axis {
+        None => {
+            let xs = values::<T>(x)?;
+            let i = arg_extreme(&xs, max).ok_or_else(empty)? as i64;
+            if keepdims {
+                Array::from_shape_vec(&vec![1; shape.len()], vec![i])
+            } else {
+                Ok(Array::from_scalar(i))
+            }
+        }
+        Some(axis) => {
+            let n = shape[axis];
+            let rows: usize = shape
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != axis)
+                .map(|(_, d)| d)
+                .product();
+            if n == 0 {
+                if rows == 0 {
+                    let mut out_shape = shape.to_vec();
+                    out_shape[axis] = 1;
+                    if !keepdims {
+                        out_shape.remove(axis);
+                    }
+                    return Array::from_shape_vec(&out_shape, Vec::<i64>::new());
+                }
+                return Err(empty());
+            }
+            let moved = axis_last(x, axis, shape.len())?;
+            let xs = values::<T>(&moved)?;
+            let out: Vec<i64> = xs
+                .chunks_exact(n)
+                .map(|row| arg_extreme(row, max).unwrap_or(0) as i64)
+                .collect();
+            let mut out_shape = shape.to_vec();
+            if keepdims {
+                out_shape[axis] = 1;
+            } else {
+                out_shape.remove(axis);
+            }
+            Array::from_shape_vec(&out_shape, out)
+        }
+    }
+}
+
+fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Result<Array, Error> {
+    let op = if max { "argmax" } else { "argmin" };
+    let shape = dense_shape(x, op)?;
+    let s = ordered_scalar(x, op)?;
+    let axis = axis.map(|a| axis_of(a, shape.len(), op)).transpose()?;
+    dynd_array::with_numeric!(ordered s, T => arg_extreme_typed::<T>(x, axis, &shape, keepdims, max, op),
+        Err(Error::Unsupported { operation: "argmax/argmin of this data type", ty: x.ty().clone() }))
+}
+
+/// The index of the largest element (NumPy's `argmax`): over everything
+/// (`axis` `None`: the flat index in C order) or along `axis` (negative
+/// from the last); `keepdims` keeps that axis with length 1, so the
+/// result indexes `x` with `take`. The first of equal maxima; the first
+/// NaN if there is one. `int64`.
+///
+/// # Errors
+///
+/// An empty array or axis (NumPy raises too), an axis out of range, a
+/// data type without order (complex, strings; `?T`: fill NA first),
+/// `var` dimensions (not yet).
+pub fn argmax(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Error> {
+    arg_extreme_of(x, axis, keepdims, true)
+}
+
+/// The index of the smallest element (NumPy's `argmin`), as [`argmax`].
+///
+/// # Errors
+///
+/// As [`argmax`].
+pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Error> {
+    arg_extreme_of(x, axis, keepdims, false)
+}
+
+/// The indexes that sort `x` along `axis` (NumPy's `argsort`, stable:
+/// equal elements keep their order), ascending or descending (then equal
+/// elements still keep theirs); NaN last either way. `int64`, `x`'s shape.
+///
+/// # Errors
+///
+/// As [`argmax`] (an empty axis gives an empty result).
+pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    let shape = dense_shape(x, "argsort")?;
+    let s = ordered_scalar(x, "argsort")?;
+    let axis = axis_of(axis, shape.len().max(1), "argsort")?;
+    if shape.is_empty() {
+        return Ok(Array::from_scalar(0i64));
+    }
+    dynd_array::with_numeric!(ordered s, T => argsort_typed::<T>(x, axis, &shape, ascending),
+        Err(Error::Unsupported { operation: "argsort of this data type", ty: x.ty().clone() }))
+}
+
+fn argsort_typed<T: Key>(
+    x: &Array,
+    axis: usize,
+    shape: &[usize],
+    ascending: bool,
+) -> Result<Array, Error> {
+    let n = shape[axis];
+    let moved = axis_last(x, axis, shape.len())?;
+    let xs = values::<T>(&moved)?;
+    let mut out: Vec<i64> = Vec::with_capacity(xs.len());
+    let mut idx: Vec<u32> = Vec::new();
+    let mut idx64: Vec<usize> = Vec::new();
+    // With `n == 0` there are no elements, so no rows.
+    for row in xs.chunks_exact(n.max(1)) {
+        if n <= u32::MAX as usize {
+            idx.clear();
+            idx.extend(0..n as u32);
+            sort_indexes(&mut idx, row, ascending);
+            out.extend(idx.iter().map(|&i| i64::from(i)));
+        } else {
+            idx64.clear();
+            idx64.extend(0..n);
+            sort_indexes(&mut idx64, row, ascending);
+            out.extend(idx64.iter().map(|&i| i as i64));
+        }
+    }
+    let mut moved_shape: Vec<usize> = shape.to_vec();
+    let last = moved_shape.remove(axis);
+    moved_shape.push(last);
+    axis_back(Array::from_shape_vec(&moved_shape, out)?, axis, shape.len())
+}
+
+/// Sorts `idx` (positions in `row`) stably by their elements, NaN last.
+fn sort_indexes<I: Copy + TryInto<usize>, T: Key>(idx: &mut [I], row: &[T], ascending: bool) {
+    let at = |i: I| row[i.try_into().unwrap_or(0)];
+    idx.sort_by(|&a, &b| {
+        let (x, y) = (at(a), at(b));
+        let c = x.order(&y);
+        if ascending || x.nan() || y.nan() {
+            c
+        } else {
+            c.reverse()
+        }
+    });
+}
+
+/// A sorted copy of `x` along `axis` (`ascending`, or descending), NaN
+/// last: NumPy's and Awkward's `sort` (the builtin `sorted` is its older
+/// name, with `reverse`). Each ragged row along an innermost `var` axis.
+///
+/// # Errors
+///
+/// An axis out of range, a data type without order.
+pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    let mut out = x.clone();
+    out.sort(axis, !ascending)?;
+    Ok(out)
+}
+
+/// The distinct values of `x`, sorted (NumPy's `unique` over everything):
+/// all NaNs are one value, placed last; `-0.0` and `0.0` are one value.
+///
+/// # Errors
+///
+/// A data type without order, `var` dimensions (not yet).
+pub fn unique(x: &Array) -> Result<Array, Error> {
+    Ok(unique_all(x, false, false)?.0)
+}
+
+/// The distinct values of `x` (as [`unique`]) and how often each occurs
+/// (`int64`): NumPy's `unique(x, return_counts=True)`.
+///
+/// # Errors
+///
+/// As [`unique`].
+pub fn unique_counts(x: &Array) -> Result<(Array, Array), Error> {
+    let (v, c, _) = unique_all(x, true, false)?;
+    Ok((v, c.unwrap_or_else(|| Array::from_vec(Vec::<i64>::new()))))
+}
+
+/// The distinct values of `x` (as [`unique`]) and the flat index (C
+/// order) of each one's first occurrence: NumPy's
+/// `unique(x, return_index=True)`.
+///
+/// # Errors
+///
+/// As [`unique`].
+pub fn unique_index(x: &Array) -> Result<(Array, Array), Error> {
+    let (v, _, i) = unique_all(x, false, true)?;
+    Ok((v, i.unwrap_or_else(|| Array::from_vec(Vec::<i64>::new()))))
+}
+
+type Uniques = (Array, Option<Array>, Option<Array>);
+
+fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
+    dense_shape(x, "unique")?;
+    let s = ordered_scalar(x, "unique")?;
+    dynd_array::with_numeric!(ordered s, T => unique_typed::<T>(x, counts, index),
+        Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
+}
+
+fn unique_typed<T: Key>(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
+    let xs = values::<T>(x)?;
+    if index {
+        // A stable sort of the positions: each run's first is the first
+        // occurrence.
+        let mut idx: Vec<usize> = (0..xs.len()).collect();
+        sort_indexes(&mut idx, &xs, true);
+        let (mut vals, mut firsts, mut ns) = (Vec::new(), Vec::new(), Vec::new());
+        for &i in &idx {
+            match vals.last() {
+                Some(v) if xs[i].same(v) => *ns.last_mut().unwrap_or(&mut 0) += 1,
+                _ => {
+                    vals.push(xs[i]);
+                    firsts.push(i as i64);
+                    ns.push(1i64);
+                }
+            }
+        }
+        return Ok((
+            Array::from_vec(vals),
+            counts.then(|| Array::from_vec(ns)),
+            Some(Array::from_vec(firsts)),
+        ));
+    }
+    let mut v = xs.into_owned();
+    T::sort_values(&mut v);
+    let mut ns: Vec<i64> = Vec::new();
+    if counts {
+        let mut k = 0;
+        while k < v.len() {
+            let run = v[k..].iter().take_while(|y| y.same(&v[k])).count();
+            ns.push(run as i64);
+            k += run;
+        }
+    }
+    v.dedup_by(|a, b| a.same(b));
+    Ok((
+        Array::from_vec(v),
+        counts.then(|| Array::from_vec(ns)),
+        None,
+    ))
+}
+
+/// Where each of `values` would go in the 1-dimensional ascending
+/// `sorted` to keep it sorted (NumPy's `searchsorted`): the first such
+/// place, or the last with `right`. Both are converted to their common
+/// type first (NumPy's promotion); NaN sorts last. `int64`, `values`'
+/// shape.
+///
+/// # Errors
+///
+/// `sorted` not 1-dimensional, types without a common ordered type.
+pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array, Error> {
+    let shape = dense_shape(values, "searchsorted")?;
+    if sorted.ndim() != 1 || dense_shape(sorted, "searchsorted").is_err() {
+        return Err(Error::Argument {
+            op: "searchsorted",
+            what: "the sorted array",
+            expected: "1-dimensional",
+            found: sorted.ty().to_string().into(),
+        });
+    }
+    let common: Type = dynd_types::promote(sorted.dtype(), values.dtype())?;
+    let (a, v) = (with_dtype(sorted, &common)?, with_dtype(values, &common)?);
+    let s = ordered_scalar(&a, "searchsorted")?;
+    dynd_array::with_numeric!(ordered s, T => {
+        let (hay, needles) = (self::values::<T>(&a)?, self::values::<T>(&v)?);
+        let out: Vec<i64> = needles
+            .iter()
+            .map(|x| {
+                hay.partition_point(|y| match y.order(x) {
+                    Ordering::Less => true,
+                    Ordering::Equal => right,
+                    Ordering::Greater => false,
+                }) as i64
+            })
+            .collect();
+        Array::from_shape_vec(&shape, out)
+    }, Err(Error::Unsupported { operation: "searchsorted of this data type", ty: a.ty().clone() }))
+}
+
+/// `x` (dense) with data type `dtype` (itself when it has it).
+fn with_dtype(x: &Array, dtype: &Type) -> Result<Array, Error> {
+    if x.dtype() == dtype {
+        return Ok(x.clone());
+    }
+    let dims = x.ty().fixed_shape().unwrap_or_default();
+    let ty = Type::with_dims(dims.into_iter().map(dynd_types::Dim::Fixed), dtype.clone())?;
+    x.cast(&ty, ErrorMode::NoCheck)
+}
+
+/// Whether an element is not zero (`false` is zero; NaN is not).
+trait NonZero: Element + Copy {
+    fn nonzero(self) -> bool;
+}
+macro_rules! nonzero_num {
+    ($($t:ty),*) => {$(
+        impl NonZero for $t {
+            #[inline(always)]
+            #[allow(clippy::float_cmp)]
+            fn nonzero(self) -> bool { self != (0 as $t) }
+        }
+    )*};
+}
+nonzero_num!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64);
+impl NonZero for bool {
+    fn nonzero(self) -> bool {
+        self
+    }
+}
+impl NonZero for F16 {
+    fn nonzero(self) -> bool {
+        self.0 & 0x7fff != 0
+    }
+}
+impl NonZero for Complex<f32> {
+    fn nonzero(self) -> bool {
+        self.re.nonzero() || self.im.nonzero()
+    }
+}
+impl NonZero for Complex<f64> {
+    fn nonzero(self) -> bool {
+        self.re.nonzero() || self.im.nonzero()
+    }
+}
+
+/// How many elements of `x` are not zero (NumPy's `count_nonzero`): over
+/// everything (`axis` `None`) or along `axis`. `int64`.
+///
+/// # Errors
+///
+/// An axis out of range; strings and `var` dimensions (not yet).
+pub fn count_nonzero(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
+    let shape = dense_shape(x, "count_nonzero")?;
+    let s = x.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
+        operation: "count_nonzero of this data type (NA: fill_na first)",
+        ty: x.ty().clone(),
+    })?;
+    let axis = axis
+        .map(|a| axis_of(a, shape.len(), "count_nonzero"))
+        .transpose()?;
+    dynd_array::with_numeric!(s, T => count_nonzero_typed::<T>(x, axis, &shape),
+        Err(Error::Unsupported { operation: "count_nonzero of this data type", ty: x.ty().clone() }))
+}
+
+fn count_nonzero_typed<T: NonZero>(
+    x: &Array,
+    axis: Option<usize>,
+    shape: &[usize],
+) -> Result<Array, Error> {
+    let count = |xs: &[T]| xs.iter().filter(|x| x.nonzero()).count() as i64;
+    let all = |a: &Array| -> Result<Vec<T>, Error> {
+        Ok(match a.as_slice::<T>() {
+            Ok(s) => s.to_vec(),
+            Err(_) => a.to_vec::<T>()?,
+        })
+    };
+    match axis {
+        None => Ok(Array::from_scalar(count(&all(x)?))),
+        Some(axis) => {
+            let n = shape[axis];
+            let moved = axis_last(x, axis, shape.len())?;
+            let xs = all(&moved)?;
+            let mut out_shape = shape.to_vec();
+            out_shape.remove(axis);
+            let out: Vec<i64> = if n == 0 {
+                vec![0; out_shape.iter().product()]
+            } else {
+                xs.chunks_exact(n).map(count).collect()
+            };
+            Array::from_shape_vec(&out_shape, out)
+        }
+    }
+}
+
+/// The indexes of the elements that are not zero, one `int64` array per
+/// dimension of `x` (NumPy's `nonzero`, and `where` with one argument),
+/// in C order.
+///
+/// # Errors
+///
+/// Strings, `?T` and `var` dimensions (not yet).
+pub fn nonzero(x: &Array) -> Result<Vec<Array>, Error> {
+    let shape = dense_shape(x, "nonzero")?;
+    let s = x.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
+        operation: "nonzero of this data type (NA: fill_na first)",
+        ty: x.ty().clone(),
+    })?;
+    let flat: Vec<usize> = dynd_array::with_numeric!(s, T => {
+        let xs = match x.as_slice::<T>() {
+            Ok(s) => s.to_vec(),
+            Err(_) => x.to_vec::<T>()?,
+        };
+        xs.iter().enumerate().filter(|(_, v)| v.nonzero()).map(|(i, _)| i).collect()
+    }, return Err(Error::Unsupported { operation: "nonzero of this data type", ty: x.ty().clone() }));
+    let mut per_dim = vec![Vec::with_capacity(flat.len()); shape.len()];
+    for mut i in flat {
+        for (d, &n) in shape.iter().enumerate().rev() {
+            per_dim[d].push((i % n) as i64);
+            i /= n;
+        }
+    }
+    Ok(per_dim.into_iter().map(Array::from_vec).collect())
+}
+
+/// The `axis` keyword of the ordering builtins.
+fn axis_kw() -> Keyword {
+    Keyword::maybe("axis", Some(Scalar::Int64))
+}
+
+builtins! {
+    $ TABLE, __ordering_builtins;
+
+    /// `(Any, axis: ?int64, keepdims: ?bool) -> Any`: the index of the
+    /// largest element, flat in C order without `axis`; the first NaN if
+    /// any (NumPy's). `int64`.
+    ARGMAX argmax "argmax" _ None => {
+        Callable::function(
+            "argmax",
+            dynd_macros::checked_signature!("(Any, axis: ?int64, keepdims: ?bool) -> Any"),
+            vec![axis_kw(), Keyword::maybe("keepdims", Some(Scalar::Bool))],
+            |args, kw| argmax(args[0], kw.int("axis")?, kw.bool("keepdims")?.unwrap_or(false)),
+        )
+    };
+
+    /// `(Any, axis: ?int64, keepdims: ?bool) -> Any`: the index of the
+    /// smallest element, as `argmax`.
+    ARGMIN argmin "argmin" _ None => {
+        Callable::function(
+            "argmin",
+            dynd_macros::checked_signature!("(Any, axis: ?int64, keepdims: ?bool) -> Any"),
+            vec![axis_kw(), Keyword::maybe("keepdims", Some(Scalar::Bool))],
+            |args, kw| argmin(args[0], kw.int("axis")?, kw.bool("keepdims")?.unwrap_or(false)),
+        )
+    };
+
+    /// `(Any, axis: ?int64, ascending: ?bool) -> Any`: the indexes that sort
+    /// along `axis` (default -1), stable, NaN last. `int64`.
+    ARGSORT argsort "argsort" _ None => {
+        Callable::function(
+            "argsort",
+            dynd_macros::checked_signature!("(Any, axis: ?int64, ascending: ?bool) -> Any"),
+            vec![axis_kw(), Keyword::maybe("ascending", Some(Scalar::Bool))],
+            |args, kw| argsort(args[0], kw.int("axis")?.unwrap_or(-1), kw.bool("ascending")?.unwrap_or(true)),
+        )
+    };
+
+    /// `(Any, axis: ?int64, ascending: ?bool) -> Any`: a sorted copy along
+    /// `axis` (default -1), NaN last; each ragged row along an innermost
+    /// `var` axis. `sorted` is its older name (with `reverse`).
+    SORT sort "sort" _ None => {
+        Callable::function(
+            "sort",
+            dynd_macros::checked_signature!("(Any, axis: ?int64, ascending: ?bool) -> Any"),
+            vec![axis_kw(), Keyword::maybe("ascending", Some(Scalar::Bool))],
+            |args, kw| sort(args[0], kw.int("axis")?.unwrap_or(-1), kw.bool("ascending")?.unwrap_or(true)),
+        )
+    };
+
+    /// `(Any) -> Any`: the distinct values, sorted, over every element (one
+    /// NaN, last). The Rust functions `unique_counts` and `unique_index` also
+    /// give the counts and first indexes.
+    UNIQUE unique "unique" _ None => {
+        Callable::function("unique", dynd_macros::checked_signature!("(Any) -> Any"), vec![], |args, _| unique(args[0]))
+    };
+
+    /// `(Any, Any, side: ?string) -> Any`: where each value would go in the
+    /// 1-dimensional ascending array to keep it sorted; `side` is `left`
+    /// (the first such place, the default) or `right`. `int64`.
+    SEARCHSORTED searchsorted "searchsorted" _ None => {
+        Callable::function(
+            "searchsorted",
+            dynd_macros::checked_signature!("(Any, Any, side: ?string) -> Any"),
+            vec![Keyword::maybe("side", Some(Scalar::String))],
+            |args, kw| {
+                let right = match kw.string("side")?.as_deref() {
+                    None | Some("left") => false,
+                    Some("right") => true,
+                    Some(other) => {
+                        return Err(Error::Argument {
+                            op: "searchsorted",
+                            what: "side",
+                            expected: "'left' or 'right'",
+                            found: other.into(),
+                        })
+                    }
+                };
+                searchsorted(args[0], args[1], right)
+            },
+        )
+    };
+
+    /// `(Any, axis: ?int64) -> Any`: how many elements are not zero, over
+    /// everything or along `axis`. `int64`.
+    COUNT_NONZERO count_nonzero "count_nonzero" _ None => {
+        Callable::function(
+            "count_nonzero",
+            dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
+            vec![axis_kw()],
+            |args, kw| count_nonzero(args[0], kw.int("axis")?),
+        )
+    };
+
+    /// `(Any) -> Any`: the indexes of the nonzero elements as a `ndim *
+    /// count * int64` array, one row per dimension (NumPy's `nonzero`
+    /// stacked; `where(x)` with one argument in `dynd eval`).
+    NONZERO nonzero "nonzero" _ None => {
+        Callable::function("nonzero", dynd_macros::checked_signature!("(Any) -> Any"), vec![], |args, _| {
+            let parts = nonzero(args[0])?;
+            let count = parts.first().map_or(0, |p| p.ty().fixed_shape().map_or(0, |s| s[0]));
+            let mut flat = Vec::with_capacity(parts.len() * count);
+            for p in &parts {
+                flat.extend(p.to_vec::<i64>()?);
+            }
+            Array::from_shape_vec(&[parts.len(), count], flat)
+        })
+    };
+}
