@@ -38,6 +38,7 @@ fn fixed(x: &Array, op: &'static str) -> Result<Vec<usize>, Error> {
             "concatenate" => "concatenate over var (ragged) dimensions",
             "stack" => "stack over var (ragged) dimensions",
             "tile" => "tile over var (ragged) dimensions",
+            "diff" => "diff over var (ragged) dimensions",
             _ => "repeat over var (ragged) dimensions",
         },
         ty: x.ty().clone(),
@@ -211,7 +212,7 @@ pub fn flip(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
 /// # Errors
 ///
 /// A negative count, a count list of the wrong length, an axis out of
-/// range, `var` dimensions (not yet).
+/// range, a result too large to allocate, `var` dimensions (not yet).
 pub fn repeat(x: &Array, repeats: &[i64], axis: Option<i64>) -> Result<Array, Error> {
     let (x, axis) = match axis {
         Some(a) => (x.clone(), axis_of(a, x.ndim(), "repeat")?),
@@ -236,7 +237,9 @@ pub fn repeat(x: &Array, repeats: &[i64], axis: Option<i64>) -> Result<Array, Er
         });
     }
     let count = |i: usize| repeats[if repeats.len() == 1 { 0 } else { i }] as usize;
+    let total = (0..n).try_fold(0usize, |t, i| t.checked_add(count(i)));
     let mut idx: Vec<i64> = Vec::new();
+    reserve(&mut idx, total)?;
     for i in 0..n {
         idx.extend(std::iter::repeat_n(i as i64, count(i)));
     }
@@ -249,7 +252,8 @@ pub fn repeat(x: &Array, repeats: &[i64], axis: Option<i64>) -> Result<Array, Er
 ///
 /// # Errors
 ///
-/// A negative count, `var` dimensions (not yet).
+/// A negative count, a result too large to allocate, `var` dimensions
+/// (not yet).
 pub fn tile(x: &Array, reps: &[i64]) -> Result<Array, Error> {
     if let Some(r) = reps.iter().find(|r| **r < 0) {
         return Err(Error::Argument {
@@ -271,9 +275,9 @@ pub fn tile(x: &Array, reps: &[i64]) -> Result<Array, Error> {
         if r == 1 {
             continue;
         }
-        let idx: Vec<i64> = (0..n.saturating_mul(r))
-            .map(|i| (i % n.max(1)) as i64)
-            .collect();
+        let mut idx: Vec<i64> = Vec::new();
+        reserve(&mut idx, n.checked_mul(r))?;
+        idx.extend((0..n * r).map(|i| (i % n.max(1)) as i64));
         x = x.take(&Array::from_vec(idx), Some(axis as i64), TakeMode::Raise)?;
     }
     Ok(x)
@@ -285,11 +289,14 @@ pub fn tile(x: &Array, reps: &[i64]) -> Result<Array, Error> {
 ///
 /// # Errors
 ///
-/// An axis out of range, a type `subtract` does not take.
+/// An axis out of range, a type `subtract` does not take, `var`
+/// dimensions (not yet).
 pub fn diff(x: &Array, n: usize, axis: i64) -> Result<Array, Error> {
-    let axis = axis_of(axis, x.ndim(), "diff")?;
+    let shape = fixed(x, "diff")?;
+    let axis = axis_of(axis, shape.len(), "diff")?;
     let mut r = x.clone();
-    for _ in 0..n {
+    // Past the axis' length every further difference is empty.
+    for _ in 0..n.min(shape[axis]) {
         let (hi, lo) = (
             r.index(&along(axis, 1, None, 1))?,
             r.index(&along(axis, 0, Some(-1), 1))?,
@@ -333,6 +340,16 @@ pub fn linspace(start: f64, stop: f64, num: usize, endpoint: bool) -> Result<Arr
         v[num - 1] = stop;
     }
     Ok(Array::from_vec(v))
+}
+
+/// Room for `count` indexes (`None`: more than `usize` counts), or the
+/// allocation error a huge count deserves (not an abort).
+fn reserve(v: &mut Vec<i64>, count: Option<usize>) -> Result<(), Error> {
+    let bytes = count.map_or(u64::MAX, |c| (c as u64).saturating_mul(8));
+    match count {
+        Some(c) if v.try_reserve_exact(c).is_ok() => Ok(()),
+        _ => Err(Error::Alloc { bytes }),
+    }
 }
 
 /// A keyword's integer value, or `default`.

@@ -456,6 +456,9 @@ fn flip_repeat_tile() {
     );
     assert_eq!(show(repeat(&m, &[0], Some(1))), "[[], []] : 2 * 0 * int64");
     assert!(show(repeat(&m, &[-1], None)).contains("at least 0"));
+    // Counts past memory are an allocation error, not an abort.
+    assert!(show(repeat(&m, &[i64::MAX], None)).contains("cannot allocate"));
+    assert!(show(tile(&m, &[i64::MAX, 3])).contains("cannot allocate"));
     assert!(show(repeat(&m, &[1, 2, 3], Some(0))).contains("one per element"));
     assert_eq!(show(tile(&array![1, 2], &[2])), "[1, 2, 1, 2] : 4 * int64");
     assert_eq!(
@@ -493,6 +496,7 @@ fn diff_linspace_arange() {
     );
     assert_eq!(show(diff(&array![1, 4], 0, -1)), "[1, 4] : 2 * int64");
     assert_eq!(show(diff(&array![1, 4], 3, -1)), "[] : 0 * int64");
+    assert_eq!(show(diff(&array![1, 4], usize::MAX, -1)), "[] : 0 * int64");
     assert_eq!(
         show(diff(&array![[1, 2], [4, 8]], 1, 0)),
         "[[3, 6]] : 1 * 2 * int64"

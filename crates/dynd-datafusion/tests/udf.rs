@@ -663,10 +663,23 @@ async fn numpys_ufuncs_are_sql_functions() -> Result<()> {
     let ctx = ctx_with(table(vec![
         (
             "x",
-            Arc::new(Float64Array::from(vec![Some(-1.5), None, Some(f64::NAN), Some(0.5)])) as ArrayRef,
+            Arc::new(Float64Array::from(vec![
+                Some(-1.5),
+                None,
+                Some(f64::NAN),
+                Some(0.5),
+            ])) as ArrayRef,
         ),
         ("i", Arc::new(Int64Array::from(vec![12, 5, -1, 6]))),
-        ("l", list_col(vec![Some(vec![Some(0.5), Some(-2.25)]), Some(vec![]), None, Some(vec![Some(1.0)])])),
+        (
+            "l",
+            list_col(vec![
+                Some(vec![Some(0.5), Some(-2.25)]),
+                Some(vec![]),
+                None,
+                Some(vec![Some(1.0)]),
+            ]),
+        ),
     ]))?;
     // DataFusion's own `floor` stays DataFusion's; dynd's is `dynd_floor`.
     let r = column(&ctx, "SELECT dynd_floor(x) FROM t").await?;
@@ -686,7 +699,12 @@ async fn numpys_ufuncs_are_sql_functions() -> Result<()> {
     let r = column(&ctx, "SELECT dynd_ceil(l) FROM t").await?;
     assert_eq!(
         lists(&r),
-        [Some(vec![Some(1.0), Some(-2.0)]), Some(vec![]), None, Some(vec![Some(1.0)])]
+        [
+            Some(vec![Some(1.0), Some(-2.0)]),
+            Some(vec![]),
+            None,
+            Some(vec![Some(1.0)])
+        ]
     );
     Ok(())
 }
