@@ -76,14 +76,22 @@ macro_rules! float_key {
             fn nan(self) -> bool {
                 self.is_nan()
             }
+            #[inline(always)]
+            fn same(&self, o: &Self) -> bool {
+                self == o || (self.is_nan() && o.is_nan())
+            }
             fn sort_values(v: &mut [Self]) {
-                // The NaNs to the end, the numbers by the branch-free total
-                // order (-0 before 0: equal under `order`, so still sorted).
-                let mut numbers = 0;
-                for k in 0..v.len() {
-                    if !v[k].is_nan() {
-                        v.swap(numbers, k);
-                        numbers += 1;
+                // The NaNs to the end (when there are any), the numbers by
+                // the branch-free total order (-0 before 0: equal under
+                // `order`, so still sorted).
+                let mut numbers = v.len();
+                if v.iter().any(|x| x.is_nan()) {
+                    numbers = 0;
+                    for k in 0..v.len() {
+                        if !v[k].is_nan() {
+                            v.swap(numbers, k);
+                            numbers += 1;
+                        }
                     }
                 }
                 v[..numbers].sort_unstable_by(<$t>::total_cmp);
