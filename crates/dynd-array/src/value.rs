@@ -175,7 +175,7 @@ impl Value {
     /// string `"NaN"`, `"Infinity"` or `"-Infinity"`.
     pub fn to_json(&self) -> String {
         let mut s = String::new();
-        let _ = self.write_json(&mut s, true);
+        let _ = self.write_json(&mut s, true, Style::default());
         s
     }
 
@@ -183,17 +183,45 @@ impl Value {
     /// for floats (`1`) and the bare words `NaN`, `Infinity`, `-Infinity`.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
-        let _ = self.write_json(&mut s, false);
+        let _ = self.write_json(&mut s, false, Style::default());
         s
     }
 
-    fn write_json(&self, out: &mut String, strict: bool) -> fmt::Result {
+    /// [`Value::to_text`] with each element formatted as `format!` would
+    /// with `precision` digits after the point (floats) and padded to
+    /// `width` (every element, right-aligned): what `{:8.3}` on an array
+    /// gives.
+    pub(crate) fn to_text_styled(&self, precision: Option<usize>, width: Option<usize>) -> String {
+        let mut s = String::new();
+        let _ = self.write_json(&mut s, false, Style { precision, width });
+        s
+    }
+
+    fn write_json(&self, out: &mut String, strict: bool, style: Style) -> fmt::Result {
+        if style.width.is_some() && !matches!(self, Value::List(_) | Value::Object(_)) {
+            // One element, then padded on its left to the width.
+            let mut one = String::new();
+            self.write_json(
+                &mut one,
+                strict,
+                Style {
+                    width: None,
+                    ..style
+                },
+            )?;
+            let width = style.width.unwrap_or(0);
+            return write!(out, "{one:>width$}");
+        }
         match self {
             Value::Null => out.write_str("null"),
             Value::Bool(b) => write!(out, "{b}"),
             Value::Int(i) => write!(out, "{i}"),
             Value::UInt(u) => write!(out, "{u}"),
             Value::Float(x) if strict => write_json_float(out, *x),
+            Value::Float(x) if x.is_finite() && style.precision.is_some() => {
+                let p = style.precision.unwrap_or(0);
+                write!(out, "{x:.p$}")
+            }
             Value::Float(x) => write_float(out, *x),
             Value::Str(s) => write_json_string(out, s),
             Value::List(items) => {
@@ -202,7 +230,7 @@ impl Value {
                     if i > 0 {
                         out.write_str(", ")?;
                     }
-                    v.write_json(out, strict)?;
+                    v.write_json(out, strict, style)?;
                 }
                 out.write_char(']')
             }
@@ -214,12 +242,19 @@ impl Value {
                     }
                     write_json_string(out, k)?;
                     out.write_str(": ")?;
-                    v.write_json(out, strict)?;
+                    v.write_json(out, strict, style)?;
                 }
                 out.write_char('}')
             }
         }
     }
+}
+
+/// How `Display` formats each element: `{:width.precision}`.
+#[derive(Clone, Copy, Default)]
+struct Style {
+    precision: Option<usize>,
+    width: Option<usize>,
 }
 
 impl fmt::Display for Value {

@@ -176,7 +176,7 @@ impl Array {
     fn write_text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (leaves, lists) = self.census(SUMMARY_THRESHOLD + 1);
         if leaves <= SUMMARY_THRESHOLD && lists <= SUMMARY_THRESHOLD {
-            return f.write_str(&self.to_value().to_text());
+            return f.write_str(&self.to_value().to_text_styled(f.precision(), f.width()));
         }
         let mut budget = SUMMARY_THRESHOLD;
         write_summary(
@@ -236,11 +236,15 @@ pub(super) fn write_summary(
     offset: isize,
     budget: &mut usize,
 ) -> fmt::Result {
+    let leaf = |f: &mut fmt::Formatter<'_>| {
+        let text = read_value(ty, meta, data, offset).to_text_styled(f.precision(), f.width());
+        f.write_str(&text)
+    };
     let TypeKind::Dim(_, elem) = ty.kind() else {
-        return f.write_str(&read_value(ty, meta, data, offset).to_text());
+        return leaf(f);
     };
     let Some((n, element, data, first, stride)) = dim_entries(meta, data, offset) else {
-        return f.write_str(&read_value(ty, meta, data, offset).to_text());
+        return leaf(f);
     };
     f.write_str("[")?;
     let shown: Vec<Option<usize>> = if n > 2 * SUMMARY_EDGE {
@@ -274,6 +278,18 @@ impl fmt::Display for Array {
     /// [`SUMMARY_THRESHOLD`] elements prints a summary
     /// (`[0, 1, 2, ..., 997, 998, 999]`), as NumPy does. [`Array::to_json`]
     /// always writes every element.
+    ///
+    /// A precision and width apply to each element, as ndarray's do:
+    ///
+    /// ```
+    /// let a = dynd::nd::array![[0.1 + 0.2, 1.0], [f64::NAN, -2.5]];
+    /// assert_eq!(format!("{a:.3}"), "[[0.300, 1.000], [NaN, -2.500]]");
+    /// assert_eq!(format!("{a:7.2}"), "[[   0.30,    1.00], [    NaN,   -2.50]]");
+    /// assert_eq!(format!("{:4}", dynd::nd::array![1, 22]), "[   1,   22]");
+    /// // Summaries too.
+    /// let long = dynd::nd::Array::from_vec((0..2000).map(f64::from).collect::<Vec<_>>());
+    /// assert!(format!("{long:.1}").starts_with("[0.0, 1.0, 2.0, ..., 1997.0"));
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.write_text(f)
     }
