@@ -111,31 +111,20 @@ impl Key for F16 {
 
 /// A dense array's elements in C order, for the typed passes below: the
 /// array's own memory when it is C-contiguous, else a copy.
-fn values<T: Key>(x: &Array) -> Result<std::borrow::Cow<'_, [T]>, Error> {
+fn values<T: Element>(x: &Array) -> Result<std::borrow::Cow<'_, [T]>, Error> {
     Ok(match x.as_slice::<T>() {
         Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(_) => std::borrow::Cow::Owned(x.to_vec::<T>()?),
     })
 }
 
-/// The fixed shape of `x`, or why it has none here.
-fn dense_shape(x: &Array, op: &'static str) -> Result<Vec<usize>, Error> {
+/// The fixed shape of `x`, or the error that `operation` (`"argmax over
+/// var (ragged) dimensions"`) is not supported for its type.
+pub(crate) fn dense_shape(x: &Array, operation: &'static str) -> Result<Vec<usize>, Error> {
     x.ty().fixed_shape().ok_or(Error::Unsupported {
-        operation: ragged_note(op),
+        operation,
         ty: x.ty().clone(),
     })
-}
-
-fn ragged_note(op: &'static str) -> &'static str {
-    match op {
-        "argmax" => "argmax over var (ragged) dimensions",
-        "argmin" => "argmin over var (ragged) dimensions",
-        "argsort" => "argsort over var (ragged) dimensions",
-        "unique" => "unique over var (ragged) dimensions",
-        "searchsorted" => "searchsorted over var (ragged) dimensions",
-        "count_nonzero" => "count_nonzero over var (ragged) dimensions",
-        _ => "nonzero over var (ragged) dimensions",
-    }
 }
 
 /// The data type's scalar, for an ordered one (not complex, text or NA).
@@ -189,7 +178,7 @@ fn axis_back(r: Array, axis: usize, ndim: usize) -> Result<Array, Error> {
     r.permute_axes(&perm)
 }
 
-fn axis_of(axis: i64, ndim: usize, op: &str) -> Result<usize, Error> {
+pub(crate) fn axis_of(axis: i64, ndim: usize, op: &str) -> Result<usize, Error> {
     Ok(dynd_kernels::reduce::normalize_axes(Some(&[axis]), ndim, op)?[0])
 }
 
@@ -291,8 +280,12 @@ fn arg_extreme_typed<T: Key>(
 }
 
 fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Result<Array, Error> {
-    let op = if max { "argmax" } else { "argmin" };
-    let shape = dense_shape(x, op)?;
+    let (op, ragged) = if max {
+        ("argmax", "argmax over var (ragged) dimensions")
+    } else {
+        ("argmin", "argmin over var (ragged) dimensions")
+    };
+    let shape = dense_shape(x, ragged)?;
     let s = ordered_scalar(x, op)?;
     let axis = axis.map(|a| axis_of(a, shape.len(), op)).transpose()?;
     dynd_array::with_numeric!(ordered s, T => arg_extreme_typed::<T>(x, axis, &shape, keepdims, max, op),
@@ -331,7 +324,7 @@ pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 ///
 /// As [`argmax`] (an empty axis gives an empty result).
 pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
-    let shape = dense_shape(x, "argsort")?;
+    let shape = dense_shape(x, "argsort over var (ragged) dimensions")?;
     let s = ordered_scalar(x, "argsort")?;
     let axis = axis_of(axis, shape.len().max(1), "argsort")?;
     if shape.is_empty() {
@@ -436,7 +429,7 @@ pub fn unique_index(x: &Array) -> Result<(Array, Array), Error> {
 type Uniques = (Array, Option<Array>, Option<Array>);
 
 fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
-    dense_shape(x, "unique")?;
+    dense_shape(x, "unique over var (ragged) dimensions")?;
     let s = ordered_scalar(x, "unique")?;
     dynd_array::with_numeric!(ordered s, T => unique_typed::<T>(x, counts, index),
         Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
@@ -451,8 +444,8 @@ fn unique_typed<T: Key>(x: &Array, counts: bool, index: bool) -> Result<Uniques,
         sort_indexes(&mut idx, &xs, true);
         let (mut vals, mut firsts, mut ns) = (Vec::new(), Vec::new(), Vec::new());
         for &i in &idx {
-            match vals.last() {
-                Some(v) if xs[i].same(v) => *ns.last_mut().unwrap_or(&mut 0) += 1,
+            match (vals.last(), ns.last_mut()) {
+                (Some(v), Some(n)) if xs[i].same(v) => *n += 1,
                 _ => {
                     vals.push(xs[i]);
                     firsts.push(i as i64);
@@ -495,8 +488,10 @@ fn unique_typed<T: Key>(x: &Array, counts: bool, index: bool) -> Result<Uniques,
 ///
 /// `sorted` not 1-dimensional, types without a common ordered type.
 pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array, Error> {
-    let shape = dense_shape(values, "searchsorted")?;
-    if sorted.ndim() != 1 || dense_shape(sorted, "searchsorted").is_err() {
+    let shape = dense_shape(values, "searchsorted over var (ragged) dimensions")?;
+    if sorted.ndim() != 1
+        || dense_shape(sorted, "searchsorted over var (ragged) dimensions").is_err()
+    {
         return Err(Error::Argument {
             op: "searchsorted",
             what: "the sorted array",
@@ -575,7 +570,7 @@ impl NonZero for Complex<f64> {
 ///
 /// An axis out of range; strings and `var` dimensions (not yet).
 pub fn count_nonzero(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
-    let shape = dense_shape(x, "count_nonzero")?;
+    let shape = dense_shape(x, "count_nonzero over var (ragged) dimensions")?;
     let s = x.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
         operation: "count_nonzero of this data type (NA: fill_na first)",
         ty: x.ty().clone(),
@@ -593,18 +588,12 @@ fn count_nonzero_typed<T: NonZero>(
     shape: &[usize],
 ) -> Result<Array, Error> {
     let count = |xs: &[T]| xs.iter().filter(|x| x.nonzero()).count() as i64;
-    let all = |a: &Array| -> Result<Vec<T>, Error> {
-        Ok(match a.as_slice::<T>() {
-            Ok(s) => s.to_vec(),
-            Err(_) => a.to_vec::<T>()?,
-        })
-    };
     match axis {
-        None => Ok(Array::from_scalar(count(&all(x)?))),
+        None => Ok(Array::from_scalar(count(&values::<T>(x)?))),
         Some(axis) => {
             let n = shape[axis];
             let moved = axis_last(x, axis, shape.len())?;
-            let xs = all(&moved)?;
+            let xs = values::<T>(&moved)?;
             let mut out_shape = shape.to_vec();
             out_shape.remove(axis);
             let out: Vec<i64> = if n == 0 {
@@ -625,17 +614,13 @@ fn count_nonzero_typed<T: NonZero>(
 ///
 /// Strings, `?T` and `var` dimensions (not yet).
 pub fn nonzero(x: &Array) -> Result<Vec<Array>, Error> {
-    let shape = dense_shape(x, "nonzero")?;
+    let shape = dense_shape(x, "nonzero over var (ragged) dimensions")?;
     let s = x.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
         operation: "nonzero of this data type (NA: fill_na first)",
         ty: x.ty().clone(),
     })?;
     let flat: Vec<usize> = dynd_array::with_numeric!(s, T => {
-        let xs = match x.as_slice::<T>() {
-            Ok(s) => s.to_vec(),
-            Err(_) => x.to_vec::<T>()?,
-        };
-        xs.iter().enumerate().filter(|(_, v)| v.nonzero()).map(|(i, _)| i).collect()
+        values::<T>(x)?.iter().enumerate().filter(|(_, v)| v.nonzero()).map(|(i, _)| i).collect()
     }, return Err(Error::Unsupported { operation: "nonzero of this data type", ty: x.ty().clone() }));
     let mut per_dim = vec![Vec::with_capacity(flat.len()); shape.len()];
     for mut i in flat {

@@ -27,23 +27,7 @@ use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::elementwise::{NOT_EQUAL, SUBTRACT};
 use crate::error::Error;
-
-fn axis_of(axis: i64, ndim: usize, op: &str) -> Result<usize, Error> {
-    Ok(dynd_kernels::reduce::normalize_axes(Some(&[axis]), ndim, op)?[0])
-}
-
-fn fixed(x: &Array, op: &'static str) -> Result<Vec<usize>, Error> {
-    x.ty().fixed_shape().ok_or(Error::Unsupported {
-        operation: match op {
-            "concatenate" => "concatenate over var (ragged) dimensions",
-            "stack" => "stack over var (ragged) dimensions",
-            "tile" => "tile over var (ragged) dimensions",
-            "diff" => "diff over var (ragged) dimensions",
-            _ => "repeat over var (ragged) dimensions",
-        },
-        ty: x.ty().clone(),
-    })
-}
+use crate::ordering::{axis_of, dense_shape};
 
 /// `len` elements from `start` along `axis` of an `ndim`-dimensional
 /// array, every other dimension whole.
@@ -70,7 +54,7 @@ pub fn concatenate(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
             found: "none".into(),
         });
     };
-    let shape0 = fixed(first, "concatenate")?;
+    let shape0 = dense_shape(first, "concatenate over var (ragged) dimensions")?;
     if shape0.is_empty() {
         return Err(Error::Argument {
             op: "concatenate",
@@ -83,7 +67,7 @@ pub fn concatenate(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
     let mut dtype = first.dtype().clone();
     let mut total = 0usize;
     for a in arrays {
-        let s = fixed(a, "concatenate")?;
+        let s = dense_shape(a, "concatenate over var (ragged) dimensions")?;
         let same = s.len() == shape0.len()
             && s.iter()
                 .zip(&shape0)
@@ -162,12 +146,12 @@ pub fn stack(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
     let Some(first) = arrays.first() else {
         return concatenate(&[], 0);
     };
-    let shape0 = fixed(first, "stack")?;
+    let shape0 = dense_shape(first, "stack over var (ragged) dimensions")?;
     let ndim = shape0.len() + 1;
     let axis = axis_of(axis, ndim, "stack")?;
     let mut expanded = Vec::with_capacity(arrays.len());
     for a in arrays {
-        if fixed(a, "stack")? != shape0 {
+        if dense_shape(a, "stack over var (ragged) dimensions")? != shape0 {
             return Err(Error::Argument {
                 op: "stack",
                 what: "the arrays' shapes",
@@ -218,7 +202,7 @@ pub fn repeat(x: &Array, repeats: &[i64], axis: Option<i64>) -> Result<Array, Er
         Some(a) => (x.clone(), axis_of(a, x.ndim(), "repeat")?),
         None => (x.reshape([-1i64])?, 0),
     };
-    let shape = fixed(&x, "repeat")?;
+    let shape = dense_shape(&x, "repeat over var (ragged) dimensions")?;
     let n = shape[axis];
     if repeats.len() != 1 && repeats.len() != n {
         return Err(Error::Argument {
@@ -267,7 +251,7 @@ pub fn tile(x: &Array, reps: &[i64]) -> Result<Array, Error> {
     while x.ndim() < reps.len() {
         x = x.expand_dims(0)?;
     }
-    let shape = fixed(&x, "tile")?;
+    let shape = dense_shape(&x, "tile over var (ragged) dimensions")?;
     let reps: Vec<usize> = std::iter::repeat_n(1, shape.len() - reps.len())
         .chain(reps.iter().map(|&r| r as usize))
         .collect();
@@ -292,7 +276,7 @@ pub fn tile(x: &Array, reps: &[i64]) -> Result<Array, Error> {
 /// An axis out of range, a type `subtract` does not take, `var`
 /// dimensions (not yet).
 pub fn diff(x: &Array, n: usize, axis: i64) -> Result<Array, Error> {
-    let shape = fixed(x, "diff")?;
+    let shape = dense_shape(x, "diff over var (ragged) dimensions")?;
     let axis = axis_of(axis, shape.len(), "diff")?;
     let mut r = x.clone();
     // Past the axis' length every further difference is empty.

@@ -19,16 +19,17 @@ use dynd_kernels::elwise::Leaf;
 use dynd_kernels::{Complex, F16};
 
 use super::cmath::*;
-use super::math::{c_cosh, c_pow, c_sinh, c_tanh};
+use super::math::{c_cosh, c_pow, c_sinh, c_tanh, Real};
 use super::real::{self, Flt};
 use super::{alias, plain, with};
 use crate::builtin::builtins;
 use crate::callable::Overload;
 
-/// Float overloads of `|x| x.method()`, then the complex ones of `$c`.
+/// Float overloads of the method `$m` (`Flt::exp2`), then the complex
+/// ones of `$c`.
 macro_rules! float_and_complex {
-    ($m:ident, $c:ident) => {
-        with(floats1!(|x| Flt::$m(x)), complexes!(each1, |z| $c(z)))
+    ($m:path, $c:ident) => {
+        with(floats1!(|x| $m(x)), complexes!(each1, |z| $c(z)))
     };
 }
 
@@ -37,27 +38,27 @@ builtins! {
 
     /// `(T) -> T` for floats and complex: `2^x`.
     EXP2 exp2 "exp2" 1 None => {
-        plain("exp2", float_and_complex!(exp2, c_exp2))
+        plain("exp2", float_and_complex!(Flt::exp2, c_exp2))
     };
 
     /// `(T) -> T` for floats and complex: `e^x - 1`, accurate near 0.
     EXPM1 expm1 "expm1" 1 None => {
-        plain("expm1", float_and_complex!(exp_m1, c_expm1))
+        plain("expm1", float_and_complex!(Flt::exp_m1, c_expm1))
     };
 
     /// `(T) -> T` for floats and complex: the base-2 logarithm.
     LOG2 log2 "log2" 1 None => {
-        plain("log2", float_and_complex!(log2, c_log2))
+        plain("log2", float_and_complex!(Flt::log2, c_log2))
     };
 
     /// `(T) -> T` for floats and complex: the base-10 logarithm.
     LOG10 log10 "log10" 1 None => {
-        plain("log10", float_and_complex!(log10, c_log10))
+        plain("log10", float_and_complex!(Flt::log10, c_log10))
     };
 
     /// `(T) -> T` for floats and complex: `log(1 + x)`, accurate near 0.
     LOG1P log1p "log1p" 1 None => {
-        plain("log1p", float_and_complex!(ln_1p, c_log1p))
+        plain("log1p", float_and_complex!(Flt::ln_1p, c_log1p))
     };
 
     /// `(T, T) -> T` for floats: `log(e^x + e^y)` without overflow
@@ -84,50 +85,50 @@ builtins! {
     /// `(T) -> T` for floats and complex: the inverse sine (complex: the
     /// principal branch, cuts along the real axis outside `[-1, 1]`).
     ARCSIN arcsin "arcsin" 1 None => {
-        plain("arcsin", float_and_complex!(asin, c_asin))
+        plain("arcsin", float_and_complex!(Flt::asin, c_asin))
     };
 
     /// `(T) -> T` for floats and complex: the inverse cosine.
     ARCCOS arccos "arccos" 1 None => {
-        plain("arccos", float_and_complex!(acos, c_acos))
+        plain("arccos", float_and_complex!(Flt::acos, c_acos))
     };
 
     /// `(T) -> T` for floats and complex: the inverse tangent (complex:
     /// cuts along the imaginary axis outside `[-i, i]`).
     ARCTAN arctan "arctan" 1 None => {
-        plain("arctan", float_and_complex!(atan, c_atan))
+        plain("arctan", float_and_complex!(Flt::atan, c_atan))
     };
 
     /// `(T) -> T` for floats and complex (complex after C99 Annex G).
     SINH sinh "sinh" 1 None => {
-        plain("sinh", with(floats1!(|x| super::math::Real::sinh(x)), complexes!(each1, |z| c_sinh(z))))
+        plain("sinh", float_and_complex!(Real::sinh, c_sinh))
     };
 
     /// `(T) -> T` for floats and complex.
     COSH cosh "cosh" 1 None => {
-        plain("cosh", with(floats1!(|x| super::math::Real::cosh(x)), complexes!(each1, |z| c_cosh(z))))
+        plain("cosh", float_and_complex!(Real::cosh, c_cosh))
     };
 
     /// `(T) -> T` for floats and complex (complex by Kahan's formula).
     TANH tanh "tanh" 1 None => {
-        plain("tanh", float_and_complex!(tanh, c_tanh))
+        plain("tanh", float_and_complex!(Flt::tanh, c_tanh))
     };
 
     /// `(T) -> T` for floats and complex: the inverse hyperbolic sine.
     ARCSINH arcsinh "arcsinh" 1 None => {
-        plain("arcsinh", float_and_complex!(asinh, c_asinh))
+        plain("arcsinh", float_and_complex!(Flt::asinh, c_asinh))
     };
 
     /// `(T) -> T` for floats and complex: the inverse hyperbolic cosine
     /// (NaN below 1 for floats).
     ARCCOSH arccosh "arccosh" 1 None => {
-        plain("arccosh", float_and_complex!(acosh, c_acosh))
+        plain("arccosh", float_and_complex!(Flt::acosh, c_acosh))
     };
 
     /// `(T) -> T` for floats and complex: the inverse hyperbolic tangent
     /// (`±inf` at `±1`).
     ARCTANH arctanh "arctanh" 1 None => {
-        plain("arctanh", float_and_complex!(atanh, c_atanh))
+        plain("arctanh", float_and_complex!(Flt::atanh, c_atanh))
     };
 
     /// `(T) -> T` for floats: degrees to radians, `x * (π / 180)`.
@@ -153,7 +154,7 @@ builtins! {
     /// `(T, T) -> T` for floats: `sqrt(x² + y²)` without overflow or
     /// underflow in between.
     HYPOT hypot "hypot" 2 None => {
-        plain("hypot", floats2!(|x, y| super::math::Real::hypot(x, y)))
+        plain("hypot", floats2!(|x, y| Real::hypot(x, y)))
     };
 }
 
