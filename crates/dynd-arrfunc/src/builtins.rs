@@ -6,8 +6,9 @@
 //! Every builtin is a handle below, documented with its signatures: one
 //! entry of a table in `elementwise/*.rs` (NumPy's ufuncs),
 //! `reductions.rs`, `arrays.rs` (constructors, views, the cast),
-//! `ordering.rs` (argmax, sort, unique, ...) or `shaping.rs`
-//! (concatenate, stack, ...).
+//! `ordering.rs` (argmax, sort, unique, ...), `shaping.rs`
+//! (concatenate, stack, ...) or `lists.rs` (num, flatten, pad, softmax,
+//! filter, ...: the per-row functions of ragged arrays).
 //!
 //! Associative builtins have a reduction, `NAME.reduce`, and a scan,
 //! `NAME.accumulate` (see [`crate::fold`]).
@@ -42,6 +43,10 @@ pub use crate::ordering::{
 pub use crate::reductions::{
     ALL, ANY, COUNT, CUMPROD, CUMSUM, FILL_NA, IS_NA, KAHAN_SUM, MAX, MEAN, MIN, NULL_COUNT, PROD,
     STD, SUM, VAR,
+};
+pub use crate::lists::{
+    FILTER, FLATTEN, LOCAL_INDEX, LOGSUMEXP, LOG_SOFTMAX, NUM, PAD, SOFTMAX, TAKE_ALONG_AXIS,
+    UNFLATTEN, UNPAD,
 };
 pub use crate::shaping::{ARANGE, CONCATENATE, DIFF, FLIP, LINSPACE, REPEAT, STACK, TILE};
 
@@ -148,6 +153,7 @@ pub fn handles() -> impl Iterator<Item = &'static Builtin> {
         .chain(crate::arrays::TABLE)
         .chain(crate::ordering::TABLE)
         .chain(crate::shaping::TABLE)
+        .chain(crate::lists::TABLE)
         .copied()
 }
 

@@ -27,11 +27,11 @@
 //! |---|---|
 //! | 8 | `builtins` |
 //! | 7 | `fold`, `eval` |
-//! | 6 | `reductions`, `shaping` |
+//! | 6 | `reductions`, `shaping`, `lists` |
 //! | 5 | `elementwise`, `arrays`, `ordering` |
 //! | 4 | `builtin` |
 //! | 3 | `callable` |
-//! | 2 | `lifted`, `options` |
+//! | 2 | `lifted`, `options`, `rows` |
 //! | 1 | `error` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
@@ -47,8 +47,10 @@ mod error;
 mod eval;
 pub mod fold;
 mod lifted;
+mod lists;
 mod options;
 mod ordering;
+mod rows;
 pub mod reductions;
 mod shaping;
 
@@ -60,9 +62,13 @@ pub use lifted::resolve_lifted;
 pub use options::{Axes, AxisKeyword, ReduceOptions};
 pub use ordering::{
     argmax, argmin, argsort, count_nonzero, nonzero, searchsorted, sort, unique, unique_counts,
-    unique_index,
+    unique_index, unique_rows,
 };
 pub use shaping::{concatenate, diff, flip, linspace, repeat, stack, tile};
+pub use lists::{
+    filter, flatten, local_index, log_softmax, logsumexp, num, pad, softmax, take_along_axis,
+    unflatten, unpad,
+};
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

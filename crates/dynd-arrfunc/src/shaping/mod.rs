@@ -27,7 +27,9 @@ use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::elementwise::{NOT_EQUAL, SUBTRACT};
 use crate::error::Error;
-use crate::ordering::{axis_of, dense_shape};
+use crate::ordering::{axis_of, dense_shape, last_axis};
+
+mod ragged;
 
 /// `len` elements from `start` along `axis` of an `ndim`-dimensional
 /// array, every other dimension whole.
@@ -44,7 +46,21 @@ fn along(axis: usize, start: i64, stop: Option<i64>, step: i64) -> Vec<Index> {
 /// # Errors
 ///
 /// No arrays, shapes that differ off the axis, an axis out of range,
-/// data types without a common one, `var` dimensions (not yet).
+/// data types without a common one.
+///
+/// With `var` dimensions, `axis=0` appends the rows of each array (the
+/// dimensions below the first alike but for row lengths) and the last
+/// axis joins row `i` of each array into row `i` (Polars'
+/// `concat_list`; the arrays' dimensions above the rows alike).
+///
+/// ```
+/// use dynd::nd::Array;
+/// let a = Array::from_nested(vec![vec![1, 2], vec![]])?;
+/// let b = Array::from_nested(vec![vec![3.5], vec![4.5, 5.5]])?;
+/// assert_eq!(dynd::func::concatenate(&[&a, &b], 0)?.to_string(), "[[1, 2], [], [3.5], [4.5, 5.5]]");
+/// assert_eq!(dynd::func::concatenate(&[&a, &b], 1)?.to_string(), "[[1, 2, 3.5], [4.5, 5.5]]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
 pub fn concatenate(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
     let Some(first) = arrays.first() else {
         return Err(Error::Argument {
@@ -54,6 +70,9 @@ pub fn concatenate(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
             found: "none".into(),
         });
     };
+    if arrays.iter().any(|a| a.ty().has_var_dim()) {
+        return ragged::concatenate(arrays, axis);
+    }
     let shape0 = dense_shape(first, "concatenate over var (ragged) dimensions")?;
     if shape0.is_empty() {
         return Err(Error::Argument {
@@ -273,9 +292,13 @@ pub fn tile(x: &Array, reps: &[i64]) -> Result<Array, Error> {
 ///
 /// # Errors
 ///
-/// An axis out of range, a type `subtract` does not take, `var`
-/// dimensions (not yet).
+/// An axis out of range, a type `subtract` does not take; with `var`
+/// dimensions, an axis other than the last (each row's differences).
 pub fn diff(x: &Array, n: usize, axis: i64) -> Result<Array, Error> {
+    if x.ty().has_var_dim() {
+        last_axis(x, axis, "diff")?;
+        return ragged::diff(x, n);
+    }
     let shape = dense_shape(x, "diff over var (ragged) dimensions")?;
     let axis = axis_of(axis, shape.len(), "diff")?;
     let mut r = x.clone();

@@ -24,99 +24,18 @@
 use std::cmp::Ordering;
 
 use dynd_kernels::ArrayOps;
-use dynd_kernels::{Array, Complex, Element, ErrorMode, F16};
+use dynd_kernels::{Array, ErrorMode};
 use dynd_types::{Scalar, Type};
 
 use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
 
-/// An element with NumPy's sort order: numbers ascending, NaN after them
-/// (`-0.0` and `0.0` equal, so stable orders keep them as they came).
-pub(crate) trait Key: Element + Copy + PartialOrd {
-    /// Whether this is a NaN.
-    fn nan(self) -> bool {
-        false
-    }
-    /// The order: NaN last (NaNs equal among themselves).
-    #[inline(always)]
-    fn order(&self, o: &Self) -> Ordering {
-        match self.partial_cmp(o) {
-            Some(c) => c,
-            None => self.nan().cmp(&o.nan()),
-        }
-    }
-    /// The same value under [`Key::order`] (all NaNs are one value).
-    #[inline(always)]
-    fn same(&self, o: &Self) -> bool {
-        self.order(o) == Ordering::Equal
-    }
-    /// Sorts `v` in [`Key::order`], not necessarily stably (for values,
-    /// where only equal values could swap).
-    fn sort_values(v: &mut [Self]) {
-        v.sort_unstable_by(|a, b| a.order(b));
-    }
-}
+mod key;
+mod per_row;
 
-macro_rules! int_key {
-    ($($t:ty),*) => {$(
-        impl Key for $t {
-            fn sort_values(v: &mut [Self]) {
-                v.sort_unstable();
-            }
-        }
-    )*};
-}
-int_key!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
-
-macro_rules! float_key {
-    ($($t:ty),*) => {$(
-        impl Key for $t {
-            #[inline(always)]
-            fn nan(self) -> bool {
-                self.is_nan()
-            }
-            #[inline(always)]
-            fn same(&self, o: &Self) -> bool {
-                self == o || (self.is_nan() && o.is_nan())
-            }
-            fn sort_values(v: &mut [Self]) {
-                // The NaNs to the end (when there are any), the numbers by
-                // the branch-free total order (-0 before 0: equal under
-                // `order`, so still sorted).
-                let mut numbers = v.len();
-                if v.iter().any(|x| x.is_nan()) {
-                    numbers = 0;
-                    for k in 0..v.len() {
-                        if !v[k].is_nan() {
-                            v.swap(numbers, k);
-                            numbers += 1;
-                        }
-                    }
-                }
-                v[..numbers].sort_unstable_by(<$t>::total_cmp);
-            }
-        }
-    )*};
-}
-float_key!(f32, f64);
-impl Key for F16 {
-    fn nan(self) -> bool {
-        self.to_f32().is_nan()
-    }
-    fn order(&self, o: &Self) -> Ordering {
-        self.to_f32().order(&o.to_f32())
-    }
-}
-
-/// A dense array's elements in C order, for the typed passes below: the
-/// array's own memory when it is C-contiguous, else a copy.
-fn values<T: Element>(x: &Array) -> Result<std::borrow::Cow<'_, [T]>, Error> {
-    Ok(match x.as_slice::<T>() {
-        Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => std::borrow::Cow::Owned(x.to_vec::<T>()?),
-    })
-}
+pub(crate) use per_row::split_na;
+use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, NonZero};
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over
 /// var (ragged) dimensions"`) is not supported for its type.
@@ -127,29 +46,6 @@ pub(crate) fn dense_shape(x: &Array, operation: &'static str) -> Result<Vec<usiz
     })
 }
 
-/// The data type's scalar, for an ordered one (not complex, text or NA).
-fn ordered_scalar(x: &Array, op: &'static str) -> Result<Scalar, Error> {
-    x.dtype()
-        .as_scalar()
-        .filter(|s| {
-            !matches!(
-                s,
-                Scalar::Complex64 | Scalar::Complex128 | Scalar::String | Scalar::Bytes
-            )
-        })
-        .ok_or_else(|| Error::Unsupported {
-            operation: match op {
-                "argmax" | "argmin" => {
-                    "argmax/argmin of this data type (it has no order; NA: fill_na first)"
-                }
-                "searchsorted" => {
-                    "searchsorted of this data type (it has no order; NA: fill_na first)"
-                }
-                _ => "ordering this data type (it has no order; NA: fill_na first)",
-            },
-            ty: x.ty().clone(),
-        })
-}
 
 /// `x` with `axis` moved last, in C order (a copy unless it already was):
 /// its lines along `axis` are consecutive runs of `n` elements.
@@ -182,41 +78,6 @@ pub(crate) fn axis_of(axis: i64, ndim: usize, op: &str) -> Result<usize, Error> 
     Ok(dynd_kernels::reduce::normalize_axes(Some(&[axis]), ndim, op)?[0])
 }
 
-/// The first index of the largest (`max`) or smallest element, NaN
-/// winning at its first place; `None` for no elements. One pass in blocks
-/// whose extreme is found by a loop the compiler vectorises; a block is
-/// scanned again only when it holds a new extreme or a NaN.
-fn arg_extreme<T: Key>(xs: &[T], max: bool) -> Option<usize> {
-    const BLOCK: usize = 512;
-    let first = *xs.first()?;
-    if first.nan() {
-        return Some(0);
-    }
-    let better = |a: T, b: T| if max { a > b } else { a < b };
-    let (mut best, mut at) = (first, 0);
-    for (b, block) in xs.chunks(BLOCK).enumerate() {
-        let mut m = block[0];
-        let mut nan = false;
-        for &x in block {
-            // Branch-free: a select the vectoriser turns into max/min.
-            m = if better(x, m) { x } else { m };
-            nan |= x.nan();
-        }
-        if nan {
-            // The first NaN wins over every number.
-            return Some(b * BLOCK + block.iter().position(|x| x.nan()).unwrap_or(0));
-        }
-        if better(m, best) {
-            best = m;
-            at = b * BLOCK
-                + block
-                    .iter()
-                    .position(|&x| !better(m, x) && !better(x, m))
-                    .unwrap_or(0);
-        }
-    }
-    Some(at)
-}
 
 /// `argmax`/`argmin` for element type `T`.
 fn arg_extreme_typed<T: Key>(
@@ -279,13 +140,30 @@ fn arg_extreme_typed<T: Key>(
     }
 }
 
+/// Checks that `axis` is the last one of `x`, the one ragged arrays work
+/// along (row by row).
+pub(crate) fn last_axis(x: &Array, axis: i64, op: &'static str) -> Result<(), Error> {
+    let ndim = x.ndim();
+    if axis_of(axis, ndim.max(1), op)? + 1 == ndim.max(1) {
+        return Ok(());
+    }
+    Err(Error::Argument {
+        op,
+        what: "the axis of an array with var dimensions",
+        expected: "the last one (-1): each row on its own",
+        found: format!("{axis} of {}", x.ty()).into(),
+    })
+}
+
 fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Result<Array, Error> {
-    let (op, ragged) = if max {
-        ("argmax", "argmax over var (ragged) dimensions")
-    } else {
-        ("argmin", "argmin over var (ragged) dimensions")
-    };
-    let shape = dense_shape(x, ragged)?;
+    let op = if max { "argmax" } else { "argmin" };
+    if x.ty().has_var_dim() {
+        if let Some(a) = axis {
+            last_axis(x, a, op)?;
+        }
+        return per_row::arg_extreme_rows(x, axis.is_none(), keepdims, max);
+    }
+    let shape = dense_shape(x, "argmax over var (ragged) dimensions")?;
     let s = ordered_scalar(x, op)?;
     let axis = axis.map(|a| axis_of(a, shape.len(), op)).transpose()?;
     dynd_array::with_numeric!(ordered s, T => arg_extreme_typed::<T>(x, axis, &shape, keepdims, max, op),
@@ -324,6 +202,10 @@ pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 ///
 /// As [`argmax`] (an empty axis gives an empty result).
 pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    if x.ty().has_var_dim() {
+        last_axis(x, axis, "argsort")?;
+        return per_row::argsort_rows(x, ascending);
+    }
     let shape = dense_shape(x, "argsort over var (ragged) dimensions")?;
     let s = ordered_scalar(x, "argsort")?;
     let axis = axis_of(axis, shape.len().max(1), "argsort")?;
@@ -366,19 +248,6 @@ fn argsort_typed<T: Key>(
     axis_back(Array::from_shape_vec(&moved_shape, out)?, axis, shape.len())
 }
 
-/// Sorts `idx` (positions in `row`) stably by their elements, NaN last.
-fn sort_indexes<I: Copy + TryInto<usize>, T: Key>(idx: &mut [I], row: &[T], ascending: bool) {
-    let at = |i: I| row[i.try_into().unwrap_or(0)];
-    idx.sort_by(|&a, &b| {
-        let (x, y) = (at(a), at(b));
-        let c = x.order(&y);
-        if ascending || x.nan() || y.nan() {
-            c
-        } else {
-            c.reverse()
-        }
-    });
-}
 
 /// A sorted copy of `x` along `axis` (`ascending`, or descending), NaN
 /// last: NumPy's and Awkward's `sort` (the builtin `sorted` is its older
@@ -401,6 +270,23 @@ pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
 /// A data type without order, `var` dimensions (not yet).
 pub fn unique(x: &Array) -> Result<Array, Error> {
     Ok(unique_all(x, false, false)?.0)
+}
+
+/// The distinct values of each row along the last axis, sorted (as
+/// [`unique`] does for all of them): Polars' `list.unique`, a `var` row
+/// per row whatever the input's rows were.
+///
+/// ```
+/// let x = dynd::nd::Array::from_nested(vec![vec![3, 1, 3], vec![], vec![2, 2]])?;
+/// assert_eq!(dynd::func::unique_rows(&x)?.to_string(), "[[1, 3], [], [2]]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// A scalar, a data type without order (`?T`: fill NA first).
+pub fn unique_rows(x: &Array) -> Result<Array, Error> {
+    per_row::unique_rows(x)
 }
 
 /// The distinct values of `x` (as [`unique`]) and how often each occurs
@@ -429,7 +315,9 @@ pub fn unique_index(x: &Array) -> Result<(Array, Array), Error> {
 type Uniques = (Array, Option<Array>, Option<Array>);
 
 fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
-    dense_shape(x, "unique over var (ragged) dimensions")?;
+    if x.ty().has_var_dim() {
+        return unique_all(&per_row::all_values(x, "unique")?, counts, index);
+    }
     let s = ordered_scalar(x, "unique")?;
     dynd_array::with_numeric!(ordered s, T => unique_typed::<T>(x, counts, index),
         Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
@@ -528,40 +416,6 @@ fn with_dtype(x: &Array, dtype: &Type) -> Result<Array, Error> {
     x.cast(&ty, ErrorMode::NoCheck)
 }
 
-/// Whether an element is not zero (`false` is zero; NaN is not).
-trait NonZero: Element + Copy {
-    fn nonzero(self) -> bool;
-}
-macro_rules! nonzero_num {
-    ($($t:ty),*) => {$(
-        impl NonZero for $t {
-            #[inline(always)]
-            #[allow(clippy::float_cmp)]
-            fn nonzero(self) -> bool { self != (0 as $t) }
-        }
-    )*};
-}
-nonzero_num!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64);
-impl NonZero for bool {
-    fn nonzero(self) -> bool {
-        self
-    }
-}
-impl NonZero for F16 {
-    fn nonzero(self) -> bool {
-        self.0 & 0x7fff != 0
-    }
-}
-impl NonZero for Complex<f32> {
-    fn nonzero(self) -> bool {
-        self.re.nonzero() || self.im.nonzero()
-    }
-}
-impl NonZero for Complex<f64> {
-    fn nonzero(self) -> bool {
-        self.re.nonzero() || self.im.nonzero()
-    }
-}
 
 /// How many elements of `x` are not zero (NumPy's `count_nonzero`): over
 /// everything (`axis` `None`) or along `axis`. `int64`.
@@ -570,6 +424,12 @@ impl NonZero for Complex<f64> {
 ///
 /// An axis out of range; strings and `var` dimensions (not yet).
 pub fn count_nonzero(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
+    if x.ty().has_var_dim() {
+        if let Some(a) = axis {
+            last_axis(x, a, "count_nonzero")?;
+        }
+        return per_row::count_nonzero_rows(x, axis.is_none());
+    }
     let shape = dense_shape(x, "count_nonzero over var (ragged) dimensions")?;
     let s = x.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
         operation: "count_nonzero of this data type (NA: fill_na first)",
@@ -686,11 +546,19 @@ builtins! {
         )
     };
 
-    /// `(Any) -> Any`: the distinct values, sorted, over every element (one
-    /// NaN, last). The Rust functions `unique_counts` and `unique_index` also
+    /// `(Any, axis: ?int64) -> Any`: the distinct values, sorted, over
+    /// every element (one NaN, last), or of each row with `axis=-1`. The Rust functions `unique_counts` and `unique_index` also
     /// give the counts and first indexes.
     UNIQUE unique "unique" _ None => {
-        Callable::function("unique", dynd_macros::checked_signature!("(Any) -> Any"), vec![], |args, _| unique(args[0]))
+        Callable::function("unique", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"), vec![axis_kw()], |args, kw| {
+            match kw.int("axis")? {
+                None => unique(args[0]),
+                Some(a) => {
+                    last_axis(args[0], a, "unique")?;
+                    unique_rows(args[0])
+                }
+            }
+        })
     };
 
     /// `(Any, Any, side: ?string) -> Any`: where each value would go in the

@@ -1,0 +1,710 @@
+//! The list functions: what users of Awkward Array and Polars' list
+//! namespace reach for on ragged rows, for any array whose last dimension
+//! holds the rows (`N * var * T`, deeper `var` levels, fixed dimensions
+//! above or in place of the rows).
+//!
+//! - structure: [`num`] (row lengths), [`flatten`] (one level),
+//!   [`unflatten`] (its inverse), [`local_index`] (each element's place
+//!   in its row);
+//! - dense and back: [`pad`] (to a fixed length, NA or a fill value) and
+//!   [`unpad`];
+//! - per row, numerically stable: [`softmax`], [`log_softmax`],
+//!   [`logsumexp`] (the row's maximum is subtracted first);
+//! - selection: [`filter`] (by a boolean array of the same rows) and
+//!   [`take_along_axis`] (by per-row indexes, such as `argmax` with
+//!   `keepdims`).
+//!
+//! ```
+//! use dynd::func::{argmax, filter, flatten, num, pad, softmax, take_along_axis};
+//! use dynd::nd::Array;
+//!
+//! let x = Array::from_nested(vec![vec![1.0, 5.0, 2.0], vec![], vec![-3.0]])?;
+//! assert_eq!(num(&x, 1)?.to_string(), "[3, 0, 1]");
+//! assert_eq!(flatten(&x, Some(1))?.to_string(), "[1, 5, 2, -3]");
+//! assert_eq!(pad(&x, 2, true, None)?.to_string(), "[[1, 5], [null, null], [-3, null]]");
+//! let positive = x.greater(0.0).eval()?;
+//! assert_eq!(filter(&x, &positive)?.to_string(), "[[1, 5, 2], [], []]");
+//! let best = argmax(&x, Some(-1), true)?; // ?int64, NA for the empty row
+//! assert_eq!(take_along_axis(&x, &best, -1)?.to_string(), "[[5], [null], [-3]]");
+//! assert_eq!(softmax(&x, -1)?.to_nested::<f64>()?[2], [1.0]);
+//! # Ok::<(), dynd::Error>(())
+//! ```
+
+use dynd_kernels::{Array, ArrayOps, Element, ErrorMode};
+use dynd_types::ScalarCategory::{Bool, Float, SignedInt, UnsignedInt};
+use dynd_types::{Dim, Scalar, Type, TypeKind};
+
+use crate::builtin::builtins;
+use crate::callable::{Callable, Keyword};
+use crate::error::Error;
+use crate::ordering::{axis_of, last_axis, split_na};
+use crate::rows::{element_type, gather, select, slice, Piece, Rows};
+
+/// `x`'s dimension `axis` (negative from the last), for a function that
+/// takes any.
+fn dim_of(x: &Array, axis: i64, op: &'static str) -> Result<usize, Error> {
+    if x.ndim() == 0 {
+        return Err(Error::Unsupported {
+            operation: op,
+            ty: x.ty().clone(),
+        });
+    }
+    axis_of(axis, x.ndim(), op)
+}
+
+/// A one-dimensional array of integers as `i64`s.
+fn int64s(a: &Array, op: &'static str, what: &'static str) -> Result<Vec<i64>, Error> {
+    let int = a
+        .dtype()
+        .as_scalar()
+        .is_some_and(|s| matches!(s.category(), SignedInt | UnsignedInt));
+    match a.ty().fixed_shape().as_deref() {
+        Some(&[n]) if int => {
+            let ty = Type::with_dims([Dim::Fixed(n)], Scalar::Int64.into())?;
+            Ok(a.cast(&ty, ErrorMode::Overflow)?.to_vec::<i64>()?)
+        }
+        _ => Err(Error::Argument {
+            op,
+            what,
+            expected: "a one-dimensional array of integers",
+            found: a.ty().to_string().into(),
+        }),
+    }
+}
+
+/// The length of each row along `axis` (Awkward's `num`; `axis=1` by
+/// default in the builtin): `int64`, one per element of the dimensions
+/// above; `axis=0` gives the length of the first dimension.
+///
+/// # Errors
+///
+/// A scalar, an axis out of range.
+pub fn num(x: &Array, axis: i64) -> Result<Array, Error> {
+    let axis = dim_of(x, axis, "num of a scalar")?;
+    let rows = Rows::at(x, axis, "num of a scalar")?;
+    let lengths: Vec<i64> = rows.offsets.windows(2).map(|w| w[1] - w[0]).collect();
+    rows.wrap(Array::from_vec(lengths))
+}
+
+/// The elements of `x` one level flatter: `axis = Some(1)` joins the
+/// rows of the second dimension end to end (Awkward's `flatten(axis=1)`,
+/// `N * var * T` to `M * T`, `N * var * var * T` to `M * var * T`);
+/// `None` gives every value in order, as one `K * T` dimension.
+///
+/// # Errors
+///
+/// A scalar; an axis other than 1 (or its negative form).
+pub fn flatten(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
+    let Some(axis) = axis else {
+        return Ok(Rows::of(x, "flatten of a scalar")?.values);
+    };
+    if x.ndim() < 2 || dim_of(x, axis, "flatten")? != 1 {
+        return Err(Error::Argument {
+            op: "flatten",
+            what: "axis",
+            expected: "1 (one level, into the first dimension) or none (every value)",
+            found: format!("{axis} of {}", x.ty()).into(),
+        });
+    }
+    Ok(Rows::at(x, 1, "flatten")?.values)
+}
+
+/// The inverse of [`flatten`]: `values` (any `M * T`) grouped into rows
+/// of `counts` (integers, one per row, summing to `M`): `N * var * T`,
+/// sharing the values' memory.
+///
+/// # Errors
+///
+/// Counts that are not integers, are negative, or do not add up to the
+/// values' length.
+pub fn unflatten(values: &Array, counts: &Array) -> Result<Array, Error> {
+    let counts = int64s(counts, "unflatten", "the counts")?;
+    let m = match values.ty().kind() {
+        TypeKind::Dim(Dim::Fixed(m), _) => *m,
+        _ => {
+            return Err(Error::Argument {
+                op: "unflatten",
+                what: "the values",
+                expected: "an array with a fixed first dimension",
+                found: values.ty().to_string().into(),
+            })
+        }
+    };
+    let mut offsets = Vec::with_capacity(counts.len() + 1);
+    offsets.push(0i64);
+    let mut total = 0i64;
+    for (i, &c) in counts.iter().enumerate() {
+        if c < 0 {
+            return Err(Error::Argument {
+                op: "unflatten",
+                what: "the counts",
+                expected: "at least 0",
+                found: format!("{c} at index {i}").into(),
+            });
+        }
+        total = total.saturating_add(c);
+        offsets.push(total);
+    }
+    if total != m as i64 {
+        return Err(Error::Argument {
+            op: "unflatten",
+            what: "the counts",
+            expected: "adding up to the values' length",
+            found: format!("a sum of {total} for {m} values").into(),
+        });
+    }
+    Ok(Array::from_offsets(values.clone(), &offsets)?)
+}
+
+/// Each element's index within its row along the last axis (Awkward's
+/// `local_index`): `int64`, `x`'s rows.
+///
+/// # Errors
+///
+/// A scalar.
+pub fn local_index(x: &Array) -> Result<Array, Error> {
+    let rows = Rows::of(x, "local_index of a scalar")?;
+    let mut out: Vec<i64> = Vec::with_capacity(rows.values.ty().fixed_shape().map_or(0, |s| s[0]));
+    for w in rows.offsets.windows(2) {
+        out.extend(0..w[1] - w[0]);
+    }
+    rows.wrap_rows(Array::from_vec(out), &rows.offsets)
+}
+
+/// The option type of `t` (itself when it is one).
+fn optional(t: &Type) -> Result<Type, Error> {
+    Ok(match t.kind() {
+        TypeKind::Option(_) => t.clone(),
+        _ => Type::option(t.clone())?,
+    })
+}
+
+/// The rows along the last axis padded to `n` (Awkward's `pad_none`):
+/// with NA (the element type becomes `?T`) or with `fill` (a scalar;
+/// the element type is the common one). With `clip`, longer rows are cut
+/// to `n` and the rows become a fixed dimension `n`; without, longer rows
+/// stay as they are and the rows stay `var`.
+///
+/// # Errors
+///
+/// A scalar; a `fill` that is not a scalar or has no common type with
+/// the elements.
+pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Array, Error> {
+    let rows = Rows::of(x, "pad of a scalar")?;
+    let ety = element_type(&rows.values);
+    let (values, fill) = match fill {
+        None => {
+            let t = optional(&ety)?;
+            (cast_to(&rows.values, &t)?, None)
+        }
+        Some(f) => {
+            if f.ndim() != 0 {
+                return Err(Error::Argument {
+                    op: "pad",
+                    what: "fill",
+                    expected: "a scalar",
+                    found: f.ty().to_string().into(),
+                });
+            }
+            let t = if ety.is_dim() {
+                ety.clone()
+            } else {
+                dynd_types::promote(&ety, f.dtype())?
+            };
+            let one = Array::from_vec(vec![0u8]).cast(&t, ErrorMode::NoCheck)?;
+            let mut one = one;
+            one.assign(f, ErrorMode::NoCheck)?;
+            (cast_to(&rows.values, &t)?, Some(one))
+        }
+    };
+    let lens = rows.offsets.windows(2).map(|w| (w[1] - w[0]) as usize);
+    let mut offsets = Vec::with_capacity(rows.count() + 1);
+    offsets.push(0i64);
+    let mut total = 0usize;
+    for len in lens.clone() {
+        total += if clip { n } else { len.max(n) };
+        offsets.push(total as i64);
+    }
+    let pieces = rows.offsets.windows(2).flat_map(|w| {
+        let len = (w[1] - w[0]) as usize;
+        let take = if clip { len.min(n) } else { len };
+        [
+            Piece::Take {
+                src: 0,
+                start: w[0] as usize,
+                len: take,
+            },
+            Piece::Fill(n.saturating_sub(take)),
+        ]
+    });
+    let out = gather(&[&values], fill.as_ref(), pieces, total)?;
+    match (clip, rows.fixed) {
+        (true, _) => rows.wrap_fixed(out, n),
+        (false, Some(k)) => rows.wrap_fixed(out, k.max(n)),
+        (false, None) => rows.wrap_rows(out, &offsets),
+    }
+}
+
+/// `values` cast to `t` (itself when it has that element type).
+fn cast_to(values: &Array, t: &Type) -> Result<Array, Error> {
+    if &element_type(values) == t {
+        return Ok(values.clone());
+    }
+    let ty = Type::with_dims([Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))], t.clone())?;
+    Ok(values.cast(&ty, ErrorMode::NoCheck)?)
+}
+
+/// The inverse of [`pad`]: the rows along the last axis cut to
+/// `lengths` (integers, one per row), or, without lengths, the valid
+/// elements of each row of a `?T` array (NA dropped, the element type
+/// `T`). Rows are `var`.
+///
+/// # Errors
+///
+/// A scalar; lengths of another count than the rows, negative or longer
+/// than their row; no lengths for elements that are not `?T`.
+pub fn unpad(x: &Array, lengths: Option<&Array>) -> Result<Array, Error> {
+    let rows = Rows::of(x, "unpad of a scalar")?;
+    let Some(lengths) = lengths else {
+        let (values, valid) = split_na(&rows.values)?;
+        let Some(valid) = valid else {
+            return Err(Error::Argument {
+                op: "unpad",
+                what: "the array without lengths",
+                expected: "elements of an option type (`?T`), NA marking the padding",
+                found: x.ty().to_string().into(),
+            });
+        };
+        let mut offsets = Vec::with_capacity(rows.count() + 1);
+        offsets.push(0i64);
+        let mut total = 0i64;
+        for w in rows.offsets.windows(2) {
+            total += valid[w[0] as usize..w[1] as usize].iter().filter(|&&v| v).count() as i64;
+            offsets.push(total);
+        }
+        let kept = select(&values, &valid)?;
+        return rows.wrap_rows(kept, &offsets);
+    };
+    let lengths = int64s(lengths, "unpad", "the lengths")?;
+    if lengths.len() != rows.count() {
+        return Err(Error::Argument {
+            op: "unpad",
+            what: "the lengths",
+            expected: "one per row",
+            found: format!("{} lengths for {} rows", lengths.len(), rows.count()).into(),
+        });
+    }
+    let mut offsets = Vec::with_capacity(rows.count() + 1);
+    offsets.push(0i64);
+    let mut total = 0usize;
+    for (i, (&l, w)) in lengths.iter().zip(rows.offsets.windows(2)).enumerate() {
+        if l < 0 || l > w[1] - w[0] {
+            return Err(Error::Argument {
+                op: "unpad",
+                what: "the lengths",
+                expected: "from 0 to the row's length",
+                found: format!("{l} for row {i} of length {}", w[1] - w[0]).into(),
+            });
+        }
+        total += l as usize;
+        offsets.push(total as i64);
+    }
+    let pieces = rows
+        .offsets
+        .windows(2)
+        .zip(&lengths)
+        .map(|(w, &l)| Piece::Take {
+            src: 0,
+            start: w[0] as usize,
+            len: l as usize,
+        });
+    let out = gather(&[&rows.values], None, pieces, total)?;
+    rows.wrap_rows(out, &offsets)
+}
+
+/// A float type the soft functions compute in.
+trait Soft: Element + Copy + PartialOrd {
+    const NEG_INF: Self;
+    const ZERO: Self;
+    fn exp(self) -> Self;
+    fn ln(self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn recip(self) -> Self;
+    fn max(self, o: Self) -> Self;
+    fn finite(self) -> bool;
+}
+
+macro_rules! soft {
+    ($($t:ty),*) => {$(
+        impl Soft for $t {
+            const NEG_INF: Self = <$t>::NEG_INFINITY;
+            const ZERO: Self = 0.0;
+            #[inline(always)]
+            fn exp(self) -> Self { <$t>::exp(self) }
+            #[inline(always)]
+            fn ln(self) -> Self { <$t>::ln(self) }
+            #[inline(always)]
+            fn sub(self, o: Self) -> Self { self - o }
+            #[inline(always)]
+            fn add(self, o: Self) -> Self { self + o }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self { self * o }
+            #[inline(always)]
+            fn recip(self) -> Self { 1.0 / self }
+            #[inline(always)]
+            fn max(self, o: Self) -> Self { <$t>::max(self, o) }
+            #[inline(always)]
+            fn finite(self) -> bool { self.is_finite() }
+        }
+    )*};
+}
+soft!(f32, f64);
+
+/// Which of the soft functions.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SoftOp {
+    Softmax,
+    LogSoftmax,
+    LogSumExp,
+}
+
+/// The row's maximum to subtract (0 when it is not finite, so that
+/// infinities give what `exp` and `ln` say) and the sum of the shifted
+/// exponentials.
+#[inline]
+fn shift_sum<T: Soft>(row: &[T], ok: Option<&[bool]>, out: Option<&mut [T]>) -> (T, T) {
+    let mut m = T::NEG_INF;
+    match ok {
+        None => row.iter().for_each(|&x| m = m.max(x)),
+        Some(ok) => row.iter().zip(ok).filter(|(_, &v)| v).for_each(|(&x, _)| m = m.max(x)),
+    }
+    if !m.finite() {
+        m = T::ZERO;
+    }
+    let mut sum = T::ZERO;
+    match (ok, out) {
+        (None, Some(out)) => {
+            for (o, &x) in out.iter_mut().zip(row) {
+                let e = x.sub(m).exp();
+                *o = e;
+                sum = sum.add(e);
+            }
+        }
+        (None, None) => row.iter().for_each(|&x| sum = sum.add(x.sub(m).exp())),
+        (Some(ok), out) => {
+            let mut out = out;
+            for (k, (&x, &v)) in row.iter().zip(ok).enumerate() {
+                if v {
+                    let e = x.sub(m).exp();
+                    if let Some(o) = out.as_deref_mut() {
+                        o[k] = e;
+                    }
+                    sum = sum.add(e);
+                }
+            }
+        }
+    }
+    (m, sum)
+}
+
+fn soft_typed<T: Soft>(
+    rows: &Rows,
+    values: &Array,
+    ok: Option<&[bool]>,
+    op: SoftOp,
+) -> Result<Array, Error> {
+    let xs = slice::<T>(values)?;
+    let n = rows.count();
+    if op == SoftOp::LogSumExp {
+        let mut out: Vec<T> = Vec::with_capacity(n);
+        for w in rows.offsets.windows(2) {
+            let r = w[0] as usize..w[1] as usize;
+            let (m, sum) = shift_sum(&xs[r.clone()], ok.map(|o| &o[r]), None);
+            out.push(m.add(sum.ln()));
+        }
+        return rows.wrap(Array::from_vec(out));
+    }
+    let mut out: Vec<T> = vec![T::ZERO; xs.len()];
+    for w in rows.offsets.windows(2) {
+        let r = w[0] as usize..w[1] as usize;
+        let row = &xs[r.clone()];
+        let ok = ok.map(|o| &o[r.clone()]);
+        let o = &mut out[r];
+        if op == SoftOp::Softmax {
+            let (_, sum) = shift_sum(row, ok, Some(&mut *o));
+            let inv = sum.recip();
+            o.iter_mut().for_each(|e| *e = e.mul(inv));
+        } else {
+            let (m, sum) = shift_sum(row, ok, None);
+            let log_sum = sum.ln();
+            o.iter_mut().zip(row).for_each(|(e, &x)| *e = x.sub(m).sub(log_sum));
+        }
+    }
+    let mut values = Array::from_vec(out);
+    if let Some(ok) = ok {
+        values = Array::from_option_parts(&values, &Array::from_vec(ok.to_vec()))?;
+    }
+    rows.wrap_rows(values, &rows.offsets)
+}
+
+fn soft(x: &Array, axis: i64, op: SoftOp, name: &'static str) -> Result<Array, Error> {
+    last_axis(x, axis, name)?;
+    let rows = Rows::of(x, name)?;
+    let (values, valid) = split_na(&rows.values)?;
+    let ok = valid.as_deref();
+    match values.dtype().as_scalar() {
+        Some(Scalar::Float32) => soft_typed::<f32>(&rows, &values, ok, op),
+        Some(Scalar::Float64) => soft_typed::<f64>(&rows, &values, ok, op),
+        Some(s) if matches!(s.category(), Bool | SignedInt | UnsignedInt | Float) => {
+            let t = Type::with_dims([Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))], Scalar::Float64.into())?;
+            let f = values.cast(&t, ErrorMode::NoCheck)?;
+            soft_typed::<f64>(&rows, &f, ok, op)
+        }
+        _ => Err(Error::Unsupported {
+            operation: name,
+            ty: x.ty().clone(),
+        }),
+    }
+}
+
+/// Each row's softmax along the last axis, `exp(x - max) / sum(exp(x -
+/// max))`: stable for large values; an empty row stays empty, a row of
+/// one is `[1]`; NA elements stay NA and are left out of the sum.
+/// `float32` stays `float32`; other real numbers compute in `float64`.
+///
+/// # Errors
+///
+/// An axis other than the last, a data type that is not a real number.
+pub fn softmax(x: &Array, axis: i64) -> Result<Array, Error> {
+    soft(x, axis, SoftOp::Softmax, "softmax")
+}
+
+/// Each row's `log(softmax(x))`, computed as `x - max - log(sum(exp(x -
+/// max)))` (no `log` of a rounded-to-zero softmax), as [`softmax`].
+///
+/// # Errors
+///
+/// As [`softmax`].
+pub fn log_softmax(x: &Array, axis: i64) -> Result<Array, Error> {
+    soft(x, axis, SoftOp::LogSoftmax, "log_softmax")
+}
+
+/// Each row's `log(sum(exp(x)))`, computed as `max + log(sum(exp(x -
+/// max)))`: one value per row; `-inf` for an empty row (the log of an
+/// empty sum), the value itself for a row of one.
+///
+/// # Errors
+///
+/// As [`softmax`].
+pub fn logsumexp(x: &Array, axis: i64) -> Result<Array, Error> {
+    soft(x, axis, SoftOp::LogSumExp, "logsumexp")
+}
+
+/// The elements of `x` where `mask` (booleans with the same rows: the
+/// same dimensions and row lengths, such as `x > 0`) is true (Awkward's
+/// `x[mask]`): rows of the kept elements, `var`. NA in the mask drops.
+///
+/// # Errors
+///
+/// A mask that is not boolean or has other rows.
+pub fn filter(x: &Array, mask: &Array) -> Result<Array, Error> {
+    let rows = Rows::of(x, "filter of a scalar")?;
+    let keep = Rows::of(mask, "filter by a scalar")?;
+    if !rows.same_shape(&keep) {
+        return Err(Error::Argument {
+            op: "filter",
+            what: "the mask",
+            expected: "the array's dimensions and row lengths",
+            found: format!("{} for an array of {}", mask.ty(), x.ty()).into(),
+        });
+    }
+    let (m, valid) = split_na(&keep.values)?;
+    if m.dtype().as_scalar() != Some(Scalar::Bool) {
+        return Err(Error::Argument {
+            op: "filter",
+            what: "the mask",
+            expected: "bool or ?bool elements",
+            found: mask.ty().to_string().into(),
+        });
+    }
+    let mut m = slice::<bool>(&m)?.into_owned();
+    if let Some(valid) = valid {
+        m.iter_mut().zip(valid).for_each(|(k, v)| *k &= v);
+    }
+    let mut offsets = Vec::with_capacity(rows.count() + 1);
+    offsets.push(0i64);
+    let mut total = 0i64;
+    for w in rows.offsets.windows(2) {
+        total += m[w[0] as usize..w[1] as usize].iter().filter(|&&k| k).count() as i64;
+        offsets.push(total);
+    }
+    let kept = select(&rows.values, &m)?;
+    rows.wrap_rows(kept, &offsets)
+}
+
+/// The elements of `x` at per-row indexes along the last axis (NumPy's
+/// and Awkward's `take_along_axis`, `x[idx]` for ragged `idx`): `idx`
+/// has `x`'s dimensions above the rows and rows of any length, such as
+/// `argmax(x, keepdims=true)`; negative indexes count from the row's
+/// end; an NA index gives NA (the element type becomes `?T`).
+///
+/// # Errors
+///
+/// Indexes that are not integers, other dimensions above the rows, an
+/// index outside its row (saying which).
+pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error> {
+    last_axis(x, axis, "take_along_axis")?;
+    let rows = Rows::of(x, "take_along_axis of a scalar")?;
+    let at = Rows::of(idx, "take_along_axis by a scalar")?;
+    if !rows.same_outer(&at) {
+        return Err(Error::Argument {
+            op: "take_along_axis",
+            what: "the indexes",
+            expected: "the array's dimensions above the rows (rows of any length)",
+            found: format!("{} for an array of {}", idx.ty(), x.ty()).into(),
+        });
+    }
+    let (ix, valid) = split_na(&at.values)?;
+    let int = ix
+        .dtype()
+        .as_scalar()
+        .is_some_and(|s| matches!(s.category(), SignedInt | UnsignedInt));
+    if !int {
+        return Err(Error::Argument {
+            op: "take_along_axis",
+            what: "the indexes",
+            expected: "integers",
+            found: idx.ty().to_string().into(),
+        });
+    }
+    let ix = cast_to(&ix, &Scalar::Int64.into())?;
+    let ix = slice::<i64>(&ix)?;
+    let mut pieces = Vec::with_capacity(ix.len());
+    for (r, (w, v)) in rows.offsets.windows(2).zip(at.offsets.windows(2)).enumerate() {
+        let len = w[1] - w[0];
+        for k in v[0] as usize..v[1] as usize {
+            if valid.as_ref().is_some_and(|ok| !ok[k]) {
+                pieces.push(Piece::Fill(1));
+                continue;
+            }
+            let i = ix[k];
+            let j = if i < 0 { i + len } else { i };
+            if !(0..len).contains(&j) {
+                return Err(Error::Argument {
+                    op: "take_along_axis",
+                    what: "an index",
+                    expected: "inside its row (negative from its end)",
+                    found: format!("{i} for row {r} of length {len}").into(),
+                });
+            }
+            pieces.push(Piece::Take {
+                src: 0,
+                start: (w[0] + j) as usize,
+                len: 1,
+            });
+        }
+    }
+    let values = if valid.is_some() {
+        cast_to(&rows.values, &optional(&element_type(&rows.values))?)?
+    } else {
+        rows.values.clone()
+    };
+    let out = gather(&[&values], None, pieces.into_iter(), ix.len())?;
+    at.wrap_rows(out, &at.offsets)
+}
+
+builtins! {
+    $ TABLE, __lists_builtins;
+
+    /// `(Any, axis: ?int64) -> Any`: the length of each row along `axis`
+    /// (default 1), `int64`.
+    NUM num "num" _ None => {
+        Callable::function("num", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
+            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+            |args, kw| num(args[0], kw.int("axis")?.unwrap_or(1)))
+    };
+
+    /// `(Any, axis: ?int64, all: ?bool) -> Any`: one level flatter (`axis=1`,
+    /// the default), or every value in order with `all=true`.
+    FLATTEN flatten "flatten" _ None => {
+        Callable::function("flatten", dynd_macros::checked_signature!("(Any, axis: ?int64, all: ?bool) -> Any"),
+            vec![Keyword::maybe("axis", Some(Scalar::Int64)), Keyword::maybe("all", Some(Scalar::Bool))],
+            |args, kw| {
+                if kw.bool("all")?.unwrap_or(false) {
+                    return flatten(args[0], None);
+                }
+                flatten(args[0], Some(kw.int("axis")?.unwrap_or(1)))
+            })
+    };
+
+    /// `(Any, Any) -> Any`: values grouped into rows of the given counts.
+    UNFLATTEN unflatten "unflatten" _ None => {
+        Callable::function("unflatten", dynd_macros::checked_signature!("(Any, Any) -> Any"), vec![],
+            |args, _| unflatten(args[0], args[1]))
+    };
+
+    /// `(Any) -> Any`: each element's index in its row, `int64`.
+    LOCAL_INDEX local_index "local_index" _ None => {
+        Callable::function("local_index", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| local_index(args[0]))
+    };
+
+    /// `(Any, Any, clip: ?bool, fill: ?Any) -> Any`: rows padded to a
+    /// length with NA (or `fill`); cut and fixed with `clip=true`.
+    PAD pad "pad" _ None => {
+        Callable::function("pad", dynd_macros::checked_signature!("(Any, Any, clip: ?bool, fill: ?Any) -> Any"),
+            vec![Keyword::maybe("clip", Some(Scalar::Bool)), Keyword::maybe("fill", None)],
+            |args, kw| {
+                let n = crate::arrays::ints("pad", 1, args[1])?;
+                let n = match n.as_slice() {
+                    [n] if *n >= 0 => *n as usize,
+                    _ => return Err(Error::Argument { op: "pad", what: "the length", expected: "one integer, at least 0", found: args[1].to_string().into() }),
+                };
+                pad(args[0], n, kw.bool("clip")?.unwrap_or(false), kw.get("fill"))
+            })
+    };
+
+    /// `(Any, ...) -> Any`: rows cut to the given lengths, or the valid
+    /// elements of each row of a `?T` array.
+    UNPAD unpad "unpad" _ None => {
+        Callable::function("unpad", dynd_macros::checked_signature!("(Any, ...) -> Any"), vec![],
+            |args, _| unpad(args[0], args.get(1).copied()))
+    };
+
+    /// `(Any, axis: ?int64) -> Any`: each row's softmax, stable.
+    SOFTMAX softmax "softmax" _ None => {
+        Callable::function("softmax", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
+            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+            |args, kw| softmax(args[0], kw.int("axis")?.unwrap_or(-1)))
+    };
+
+    /// `(Any, axis: ?int64) -> Any`: each row's log-softmax, stable.
+    LOG_SOFTMAX log_softmax "log_softmax" _ None => {
+        Callable::function("log_softmax", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
+            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+            |args, kw| log_softmax(args[0], kw.int("axis")?.unwrap_or(-1)))
+    };
+
+    /// `(Any, axis: ?int64) -> Any`: each row's log-sum-exp, stable.
+    LOGSUMEXP logsumexp "logsumexp" _ None => {
+        Callable::function("logsumexp", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
+            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+            |args, kw| logsumexp(args[0], kw.int("axis")?.unwrap_or(-1)))
+    };
+
+    /// `(Any, Any) -> Any`: the elements where a boolean array of the same
+    /// rows is true.
+    FILTER filter "filter" _ None => {
+        Callable::function("filter", dynd_macros::checked_signature!("(Any, Any) -> Any"), vec![],
+            |args, _| filter(args[0], args[1]))
+    };
+
+    /// `(Any, Any, axis: ?int64) -> Any`: the elements at per-row indexes.
+    TAKE_ALONG_AXIS take_along_axis "take_along_axis" _ None => {
+        Callable::function("take_along_axis", dynd_macros::checked_signature!("(Any, Any, axis: ?int64) -> Any"),
+            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
+            |args, kw| take_along_axis(args[0], args[1], kw.int("axis")?.unwrap_or(-1)))
+    };
+}

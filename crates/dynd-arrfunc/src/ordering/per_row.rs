@@ -1,0 +1,234 @@
+//! The ordering functions along the rows of arrays with `var`
+//! dimensions: each row of the last dimension on its own, whatever
+//! dimensions stand above it (read and rebuilt by [`Rows`]). `?T`
+//! elements are skipped by `argmax`/`argmin` and sort last.
+
+use dynd_kernels::ArrayOps;
+use dynd_kernels::Array;
+use dynd_types::TypeKind;
+
+use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, NonZero};
+use crate::error::Error;
+use crate::rows::{slice, Rows};
+
+/// The values without NA (the `T` values of `?T`) and, for `?T`, which
+/// are valid.
+pub(crate) fn split_na(values: &Array) -> Result<(Array, Option<Vec<bool>>), Error> {
+    if !matches!(values.dtype().kind(), TypeKind::Option(_)) {
+        return Ok((values.clone(), None));
+    }
+    match values.option_parts() {
+        Some((v, ok)) => {
+            let ok = slice::<bool>(&ok)?.into_owned();
+            Ok((v, Some(ok)))
+        }
+        None => Ok((values.clone(), None)),
+    }
+}
+
+/// A `?int64` array from indexes and whether each is there.
+fn optional(values: Vec<i64>, valid: Vec<bool>) -> Result<Array, Error> {
+    Ok(Array::from_option_parts(
+        &Array::from_vec(values),
+        &Array::from_vec(valid),
+    )?)
+}
+
+/// `argmax` (`max`) or `argmin` of each row; `None` for `axis` gives the
+/// flat index over every value.
+pub(crate) fn arg_extreme_rows(
+    x: &Array,
+    flat: bool,
+    keepdims: bool,
+    max: bool,
+) -> Result<Array, Error> {
+    let op = if max { "argmax" } else { "argmin" };
+    let rows = Rows::of(x, op)?;
+    let (vals, valid) = split_na(&rows.values)?;
+    let s = ordered_scalar(&vals, op)?;
+    dynd_array::with_numeric!(ordered s, T => {
+        let xs = slice::<T>(&vals)?;
+        if flat {
+            return match valid {
+                None if max => arg_in::<T, true>(&xs, None),
+                None => arg_in::<T, false>(&xs, None),
+                Some(ref ok) if max => arg_in::<T, true>(&xs, Some(ok)),
+                Some(ref ok) => arg_in::<T, false>(&xs, Some(ok)),
+            }
+            .map(|i| Array::from_scalar(i as i64))
+            .ok_or_else(|| Error::Argument {
+                op,
+                what: "the array",
+                expected: "at least one value (NumPy raises too)",
+                found: x.ty().to_string().into(),
+            });
+        }
+        let ok = valid.as_deref();
+        let (at, there) = if max {
+            per_row::<T, true>(&rows, &xs, ok)
+        } else {
+            per_row::<T, false>(&rows, &xs, ok)
+        };
+        // Dense rows without NA keep NumPy's `int64`; ragged ones (and
+        // NA) say "no element" with NA, decided by the type alone.
+        let inner = if rows.fixed.is_some() && valid.is_none() {
+            if rows.fixed == Some(0) && rows.count() > 0 {
+                return Err(Error::Argument {
+                    op,
+                    what: "the array",
+                    expected: "non-empty along the axis (NumPy raises too)",
+                    found: x.ty().to_string().into(),
+                });
+            }
+            Array::from_vec(at)
+        } else {
+            optional(at, there)?
+        };
+        let inner = if keepdims { inner.split_first(rows.count(), 1)? } else { inner };
+        rows.wrap(inner)
+    }, Err(Error::Unsupported { operation: "argmax/argmin of this data type", ty: x.ty().clone() }))
+}
+
+/// The first extreme of `xs` among the valid ones.
+fn arg_in<T: Key, const MAX: bool>(xs: &[T], ok: Option<&[bool]>) -> Option<usize> {
+    let Some(ok) = ok else {
+        return arg_extreme_row::<T, MAX>(xs);
+    };
+    let mut best: Option<(T, usize)> = None;
+    for (i, (&x, &v)) in xs.iter().zip(ok).enumerate() {
+        if v && best.is_none_or(|(b, _)| x.beats::<MAX>(b)) {
+            best = Some((x, i));
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// Each row's extreme: the indexes and whether the row had one.
+fn per_row<T: Key, const MAX: bool>(
+    rows: &Rows,
+    xs: &[T],
+    ok: Option<&[bool]>,
+) -> (Vec<i64>, Vec<bool>) {
+    let n = rows.count();
+    let (mut at, mut there) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for w in rows.offsets.windows(2) {
+        let r = w[0] as usize..w[1] as usize;
+        let a = match ok {
+            None => arg_extreme_row::<T, MAX>(&xs[r]),
+            Some(ok) => arg_in::<T, MAX>(&xs[r.clone()], Some(&ok[r])),
+        };
+        at.push(a.map_or(0, |a| a as i64));
+        there.push(a.is_some());
+    }
+    (at, there)
+}
+
+/// The indexes that sort each row, stably (NA last, after NaN).
+pub(crate) fn argsort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
+    let rows = Rows::of(x, "argsort")?;
+    let (vals, valid) = split_na(&rows.values)?;
+    let s = ordered_scalar(&vals, "argsort")?;
+    let out = dynd_array::with_numeric!(ordered s, T => {
+        let xs = slice::<T>(&vals)?;
+        argsort_typed::<T>(&rows, &xs, valid.as_deref(), ascending)
+    }, return Err(Error::Unsupported { operation: "argsort of this data type", ty: x.ty().clone() }));
+    rows.wrap_rows(Array::from_vec(out), &rows.offsets)
+}
+
+fn argsort_typed<T: Key>(rows: &Rows, xs: &[T], ok: Option<&[bool]>, ascending: bool) -> Vec<i64> {
+    let mut out: Vec<i64> = Vec::with_capacity(xs.len());
+    let mut idx: Vec<u32> = Vec::new();
+    let mut idx64: Vec<usize> = Vec::new();
+    for w in rows.offsets.windows(2) {
+        let r = w[0] as usize..w[1] as usize;
+        let row = &xs[r.clone()];
+        match ok {
+            Some(ok) => {
+                // NA after every value, in their order; the values sorted.
+                let ok = &ok[r];
+                idx64.clear();
+                idx64.extend((0..row.len()).filter(|&i| ok[i]));
+                let base = out.len();
+                sort_indexes(&mut idx64, row, ascending);
+                out.extend(idx64.iter().map(|&i| i as i64));
+                out.extend((0..row.len()).filter(|&i| !ok[i]).map(|i| i as i64));
+                debug_assert_eq!(out.len() - base, row.len());
+            }
+            None if row.len() <= u32::MAX as usize => {
+                idx.clear();
+                idx.extend(0..row.len() as u32);
+                sort_indexes(&mut idx, row, ascending);
+                out.extend(idx.iter().map(|&i| i64::from(i)));
+            }
+            None => {
+                idx64.clear();
+                idx64.extend(0..row.len());
+                sort_indexes(&mut idx64, row, ascending);
+                out.extend(idx64.iter().map(|&i| i as i64));
+            }
+        }
+    }
+    out
+}
+
+/// The distinct values of each row, sorted (NaN last, once).
+pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
+    let rows = Rows::of(x, "unique")?;
+    let s = ordered_scalar(&rows.values, "unique")?;
+    dynd_array::with_numeric!(ordered s, T => {
+        let xs = slice::<T>(&rows.values)?;
+        let mut out: Vec<T> = Vec::with_capacity(xs.len());
+        let mut offsets = Vec::with_capacity(rows.count() + 1);
+        offsets.push(0i64);
+        for w in rows.offsets.windows(2) {
+            let start = out.len();
+            out.extend_from_slice(&xs[w[0] as usize..w[1] as usize]);
+            let row = &mut out[start..];
+            T::sort_values(row);
+            // Keep the first of each run of equal values.
+            let mut kept = 0;
+            for k in 0..row.len() {
+                if kept == 0 || !row[k].same(&row[kept - 1]) {
+                    row[kept] = row[k];
+                    kept += 1;
+                }
+            }
+            out.truncate(start + kept);
+            offsets.push(out.len() as i64);
+        }
+        let values = Array::from_vec(out);
+        // Rows of one length are a coincidence of the data: always `var`.
+        let inner = Array::from_offsets(values, &offsets)?;
+        rows.wrap(inner)
+    }, Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
+}
+
+/// Every value of `x` (`K * T`), for the functions over all of them.
+pub(crate) fn all_values(x: &Array, op: &'static str) -> Result<Array, Error> {
+    Ok(Rows::of(x, op)?.values)
+}
+
+/// How many values are not zero in each row (`int64`; NA is not
+/// counted), or over all of them (`flat`).
+pub(crate) fn count_nonzero_rows(x: &Array, flat: bool) -> Result<Array, Error> {
+    let rows = Rows::of(x, "count_nonzero")?;
+    let (vals, valid) = split_na(&rows.values)?;
+    let s = vals.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
+        operation: "count_nonzero of this data type",
+        ty: x.ty().clone(),
+    })?;
+    let counts: Vec<i64> = dynd_array::with_numeric!(s, T => {
+        let xs = slice::<T>(&vals)?;
+        let count = |r: std::ops::Range<usize>| -> i64 {
+            match valid.as_deref() {
+                None => xs[r].iter().filter(|x| x.nonzero()).count() as i64,
+                Some(ok) => xs[r.clone()].iter().zip(&ok[r]).filter(|(x, &v)| v && x.nonzero()).count() as i64,
+            }
+        };
+        if flat {
+            return Ok(Array::from_scalar(count(0..xs.len())));
+        }
+        rows.offsets.windows(2).map(|w| count(w[0] as usize..w[1] as usize)).collect()
+    }, return Err(Error::Unsupported { operation: "count_nonzero of this data type", ty: x.ty().clone() }));
+    rows.wrap(Array::from_vec(counts))
+}

@@ -1,0 +1,435 @@
+//! The rows of any array along its last dimension, as one flat run of
+//! values and `rows + 1` offsets, and back: the one layout every per-row
+//! function here works on, whatever stands above the rows.
+//!
+//! An array of type `2 * var * var * 3 * ?float64` has rows of three
+//! along its last axis; `2 * var * var * ?float64` has ragged rows. Either
+//! way [`Rows::of`] reads the dimensions above the rows (fixed ones and
+//! `var` ones, each with its own offsets) and leaves the elements as a
+//! `K * T` array with the offsets of each row in it, sharing the memory
+//! when the rows lie end to end. A function computes on that and hands
+//! its result back to [`Rows::wrap`] (one value per row: the dimensions
+//! above, then the value) or [`Rows::wrap_rows`] (a row per row), which
+//! rebuild the dimensions above without copying what they hold.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use dynd_kernels::{Array, Arrmeta, Element};
+use dynd_types::{Dim, Type, TypeKind};
+
+use crate::error::Error;
+
+/// A dimension above the rows.
+#[derive(Clone, Debug)]
+enum Outer {
+    /// A fixed dimension of `n` under `above` elements of the one above.
+    Fixed { above: usize, n: usize },
+    /// A `var` dimension with its offsets over the elements below.
+    Var(Vec<i64>),
+}
+
+/// The rows of an array along its last dimension: see the module docs.
+#[derive(Clone, Debug)]
+pub(crate) struct Rows {
+    /// The dimensions between the first and the rows, outermost first.
+    outer: Vec<Outer>,
+    /// The first dimension's length (rows or groups of rows).
+    top: usize,
+    /// The array was a lone row (`n * T` or `var * T`), seen as `1 * ...`.
+    unit: bool,
+    /// Row `i` is `values[offsets[i]..offsets[i + 1]]`.
+    pub(crate) offsets: Vec<i64>,
+    /// The length of every row when the row dimension is fixed.
+    pub(crate) fixed: Option<usize>,
+    /// The elements, `K * T` (any stride).
+    pub(crate) values: Array,
+}
+
+fn unsupported(operation: &'static str, x: &Array) -> Error {
+    Error::Unsupported {
+        operation,
+        ty: x.ty().clone(),
+    }
+}
+
+/// `x` (`var * T` or `n * T`) as `1 * ...`, sharing its memory.
+fn unit_view(x: &Array) -> Result<Array, Error> {
+    let ty = Type::with_dims([Dim::Fixed(1)], x.ty().clone())?;
+    let meta = Arrmeta::Fixed {
+        size: 1,
+        stride: 0,
+        element: Box::new(x.arrmeta().clone()),
+    };
+    Ok(Array::try_from_parts(
+        ty,
+        Arc::new(meta),
+        x.data_block().clone(),
+        x.data_offset(),
+    )?)
+}
+
+/// `x` of type `a * b * rest` (both fixed) as `(a·b) * rest`, copying the
+/// elements' bytes only if the two dimensions are not in C order.
+fn merge_first(x: &Array) -> Result<Array, Error> {
+    let c = x.compact()?;
+    let TypeKind::Dim(Dim::Fixed(a), inner) = c.ty().kind() else {
+        unreachable!("merge_first is called on two fixed dimensions")
+    };
+    let TypeKind::Dim(Dim::Fixed(b), rest) = inner.kind() else {
+        unreachable!("merge_first is called on two fixed dimensions")
+    };
+    let Some((_, _, Arrmeta::Fixed { stride, element, .. })) = c.arrmeta().as_fixed() else {
+        unreachable!("a fixed dimension's arrmeta is fixed")
+    };
+    let n = a * b;
+    let ty = Type::with_dims([Dim::Fixed(n)], rest.clone())?;
+    let meta = Arrmeta::Fixed {
+        size: n,
+        stride: *stride,
+        element: element.clone(),
+    };
+    Ok(Array::try_from_parts(
+        ty,
+        Arc::new(meta),
+        c.data_block().clone(),
+        c.data_offset(),
+    )?)
+}
+
+/// The length of a fixed first dimension (0 for another type).
+fn first_len(t: &Type) -> usize {
+    match t.kind() {
+        TypeKind::Dim(Dim::Fixed(n), _) => *n,
+        _ => 0,
+    }
+}
+
+impl Rows {
+    /// The rows of `x` along its last dimension; `operation` names what
+    /// is refused for a scalar (`"argmax of a scalar"`).
+    pub(crate) fn of(x: &Array, operation: &'static str) -> Result<Rows, Error> {
+        match x.ndim() {
+            0 => Err(unsupported(operation, x)),
+            n => Rows::at(x, n - 1, operation),
+        }
+    }
+
+    /// The rows of `x` along dimension `axis` (0 is the whole array as
+    /// one row): the values are the elements under that dimension, which
+    /// may be arrays themselves.
+    pub(crate) fn at(x: &Array, axis: usize, operation: &'static str) -> Result<Rows, Error> {
+        if axis >= x.ndim() {
+            return Err(unsupported(operation, x));
+        }
+        // `cur` is `count * D * rest`, D the dimension `depth` of `x`.
+        let (mut cur, unit, mut depth) = if axis == 0 {
+            (unit_view(x)?, true, 0)
+        } else {
+            match x.ty().kind() {
+                TypeKind::Dim(Dim::Fixed(_), _) => (x.clone(), false, 1),
+                // A `var` first dimension: one group of rows.
+                _ => (unit_view(x)?, true, 0),
+            }
+        };
+        let top = first_len(cur.ty());
+        let mut outer = Vec::new();
+        loop {
+            let TypeKind::Dim(Dim::Fixed(count), inner) = cur.ty().kind() else {
+                unreachable!("the loop keeps a fixed first dimension")
+            };
+            let count = *count;
+            let here = depth == axis;
+            match inner.kind() {
+                TypeKind::Dim(Dim::Fixed(n), _) => {
+                    let n = *n;
+                    let merged = merge_first(&cur)?;
+                    if !here {
+                        outer.push(Outer::Fixed { above: count, n });
+                        cur = merged;
+                        depth += 1;
+                        continue;
+                    }
+                    let offsets = (0..=count).map(|i| (i * n) as i64).collect();
+                    return Ok(Rows {
+                        outer,
+                        top,
+                        unit,
+                        offsets,
+                        fixed: Some(n),
+                        values: merged,
+                    });
+                }
+                TypeKind::Dim(Dim::Var, _) => {
+                    let (values, offsets) = cur.to_offsets()?;
+                    if !here {
+                        outer.push(Outer::Var(offsets));
+                        cur = values;
+                        depth += 1;
+                        continue;
+                    }
+                    return Ok(Rows {
+                        outer,
+                        top,
+                        unit,
+                        offsets,
+                        fixed: None,
+                        values,
+                    });
+                }
+                _ => unreachable!("`axis` is below `ndim`"),
+            }
+        }
+    }
+
+    /// Whether `other` has the same dimensions above its rows and rows of
+    /// the same lengths.
+    pub(crate) fn same_shape(&self, other: &Rows) -> bool {
+        self.offsets == other.offsets && self.same_outer(other)
+    }
+
+    /// Whether `other` has the same dimensions above its rows and as many
+    /// rows (of any lengths).
+    pub(crate) fn same_outer(&self, other: &Rows) -> bool {
+        self.unit == other.unit
+            && self.top == other.top
+            && self.offsets.len() == other.offsets.len()
+            && self.outer.len() == other.outer.len()
+            && self.outer.iter().zip(&other.outer).all(|(a, b)| match (a, b) {
+                (Outer::Fixed { n: p, .. }, Outer::Fixed { n: q, .. }) => p == q,
+                (Outer::Var(p), Outer::Var(q)) => p == q,
+                _ => false,
+            })
+    }
+
+    /// How many rows.
+    pub(crate) fn count(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// The dimensions above the rows put back over `inner`, whose first
+    /// dimension has one element per row.
+    pub(crate) fn wrap(&self, inner: Array) -> Result<Array, Error> {
+        let mut cur = inner;
+        for level in self.outer.iter().rev() {
+            cur = match level {
+                Outer::Fixed { above, n } => cur.split_first(*above, *n)?,
+                Outer::Var(offsets) => Array::from_offsets(cur, offsets)?,
+            };
+        }
+        debug_assert_eq!(first_len(cur.ty()), self.top);
+        if self.unit {
+            cur = cur.at(0)?;
+        }
+        Ok(cur)
+    }
+
+    /// Rows of a result (`values` and their `offsets`) put back under the
+    /// dimensions above: a fixed row dimension stays fixed if every row
+    /// keeps its length.
+    pub(crate) fn wrap_rows(&self, values: Array, offsets: &[i64]) -> Result<Array, Error> {
+        let rows = offsets.len() - 1;
+        let inner = match self.fixed {
+            Some(n) if offsets == self.offsets.as_slice() => values.split_first(rows, n)?,
+            _ => Array::from_offsets(values, offsets)?,
+        };
+        self.wrap(inner)
+    }
+
+    /// Rows of `n` each (`values` holds `rows × n`), as a fixed dimension.
+    pub(crate) fn wrap_fixed(&self, values: Array, n: usize) -> Result<Array, Error> {
+        let inner = values.split_first(self.count(), n)?;
+        self.wrap(inner)
+    }
+}
+
+/// `values` (`K * T`) as a slice: its memory when contiguous, else a copy.
+pub(crate) fn slice<T: Element>(values: &Array) -> Result<Cow<'_, [T]>, Error> {
+    Ok(match values.as_slice::<T>() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(values.to_vec::<T>()?),
+    })
+}
+
+/// A piece of a gathered result.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Piece {
+    /// `len` elements of source `src` from `start`.
+    Take { src: usize, start: usize, len: usize },
+    /// `count` copies of the fill element (NA, all zero bytes, without
+    /// one).
+    Fill(usize),
+}
+
+/// The element type under the first dimension of `a`.
+pub(crate) fn element_type(a: &Array) -> Type {
+    match a.ty().kind() {
+        TypeKind::Dim(_, e) => e.clone(),
+        _ => a.ty().clone(),
+    }
+}
+
+/// The elements of `sources` (each `K * T`, one element type, any `T`) in
+/// `pieces`, end to end, as a `total * T` array; `fill` (a `1 * T`
+/// array) for [`Piece::Fill`]. The bytes are copied in words of the
+/// widest unsigned integer that divides the element size, so text,
+/// options, rows and structs move as numbers do; what elements point
+/// into is shared (the first source's blocks).
+pub(crate) fn gather(
+    sources: &[&Array],
+    fill: Option<&Array>,
+    pieces: impl Iterator<Item = Piece>,
+    total: usize,
+) -> Result<Array, Error> {
+    let ty = element_type(sources[0]);
+    let size = ty.data_layout()?.size;
+    let compact: Vec<Array> = sources.iter().map(|v| v.compact()).collect::<Result<_, _>>()?;
+    let Some((_, _, element)) = compact[0].arrmeta().as_fixed() else {
+        unreachable!("gather takes `K * T` arrays")
+    };
+    let element = element.clone();
+    if compact.len() > 1 && (element.has_var() || element.has_text()) {
+        // Their rows or text live in each source's own block.
+        return Err(Error::Unsupported {
+            operation: "joining elements that hold rows or text from different arrays",
+            ty: sources[1].ty().clone(),
+        });
+    }
+    let fill = fill.map(|f| f.compact()).transpose()?;
+    macro_rules! words {
+        ($w:ty) => {{
+            const W: usize = std::mem::size_of::<$w>();
+            let w = size / W;
+            let to_words = |b: &[u8]| -> Vec<$w> {
+                b.chunks_exact(W)
+                    .map(|c| <$w>::from_ne_bytes(c.try_into().unwrap_or_default()))
+                    .collect()
+            };
+            let src: Vec<Cow<'_, [$w]>> = compact
+                .iter()
+                .map(|v| {
+                    let start = v.data_offset();
+                    let all = &v.data_block().bytes()[start..start + first_len(v.ty()) * size];
+                    match dynd_array::element::cast_slice::<$w>(all) {
+                        Some(s) => Cow::Borrowed(s),
+                        None => Cow::Owned(to_words(all)),
+                    }
+                })
+                .collect();
+            let fill_words: Vec<$w> = match &fill {
+                Some(f) => {
+                    let start = f.data_offset();
+                    to_words(&f.data_block().bytes()[start..start + size])
+                }
+                None => vec![0; w],
+            };
+            let mut out: Vec<$w> = Vec::new();
+            out.try_reserve_exact(total * w).map_err(|_| Error::Alloc {
+                bytes: (total as u64).saturating_mul(size as u64),
+            })?;
+            for p in pieces {
+                match p {
+                    Piece::Take { src: k, start, len } => {
+                        out.extend_from_slice(&src[k][start * w..(start + len) * w])
+                    }
+                    Piece::Fill(count) if w == 1 => out.resize(out.len() + count, fill_words[0]),
+                    Piece::Fill(count) => {
+                        for _ in 0..count {
+                            out.extend_from_slice(&fill_words);
+                        }
+                    }
+                }
+            }
+            debug_assert_eq!(out.len(), total * w);
+            dynd_array::memory::MemoryBlock::from_vec(out)
+        }};
+    }
+    let block = if size == 0 {
+        dynd_array::memory::MemoryBlock::zeroed(0)?
+    } else if size % 8 == 0 {
+        words!(u64)
+    } else if size % 4 == 0 {
+        words!(u32)
+    } else if size % 2 == 0 {
+        words!(u16)
+    } else {
+        words!(u8)
+    };
+    let out_ty = Type::with_dims([Dim::Fixed(total)], ty)?;
+    let meta = Arrmeta::Fixed {
+        size: total,
+        stride: size as isize,
+        element: Box::new(element),
+    };
+    Ok(Array::try_from_parts(out_ty, Arc::new(meta), block, 0)?)
+}
+
+/// The elements of `values` (`K * T`, any `T`) where `keep` is true, in
+/// order, as an `M * T` array (the bytes moved as in [`gather`]).
+pub(crate) fn select(values: &Array, keep: &[bool]) -> Result<Array, Error> {
+    let size = element_type(values).data_layout()?.size;
+    let total = keep.iter().filter(|&&k| k).count();
+    if matches!(size, 1 | 2 | 4 | 8) {
+        // One word per element: a branch-free store of every element, the
+        // end moving on only past the kept ones.
+        let c = values.compact()?;
+        let start = c.data_offset();
+        let bytes = &c.data_block().bytes()[start..start + keep.len() * size];
+        macro_rules! pick {
+            ($w:ty) => {{
+                let src: Cow<'_, [$w]> = match dynd_array::element::cast_slice::<$w>(bytes) {
+                    Some(s) => Cow::Borrowed(s),
+                    None => Cow::Owned(
+                        bytes
+                            .chunks_exact(size)
+                            .map(|b| <$w>::from_ne_bytes(b.try_into().unwrap_or_default()))
+                            .collect(),
+                    ),
+                };
+                let mut out: Vec<$w> = vec![0; total + 1];
+                let mut at = 0;
+                for (&x, &k) in src.iter().zip(keep) {
+                    out[at] = x;
+                    at += usize::from(k);
+                }
+                out.truncate(total);
+                dynd_array::memory::MemoryBlock::from_vec(out)
+            }};
+        }
+        let block = match size {
+            1 => pick!(u8),
+            2 => pick!(u16),
+            4 => pick!(u32),
+            _ => pick!(u64),
+        };
+        let Some((_, _, element)) = c.arrmeta().as_fixed() else {
+            unreachable!("select takes a `K * T` array")
+        };
+        let ty = Type::with_dims([Dim::Fixed(total)], element_type(values))?;
+        let meta = Arrmeta::Fixed {
+            size: total,
+            stride: size as isize,
+            element: Box::new(element.clone()),
+        };
+        return Ok(Array::try_from_parts(ty, Arc::new(meta), block, 0)?);
+    }
+    // Wider elements: runs of kept ones.
+    let mut pieces = Vec::new();
+    let mut k = 0;
+    while k < keep.len() {
+        if !keep[k] {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < keep.len() && keep[k] {
+            k += 1;
+        }
+        pieces.push(Piece::Take {
+            src: 0,
+            start,
+            len: k - start,
+        });
+    }
+    gather(&[values], None, pieces.into_iter(), total)
+}

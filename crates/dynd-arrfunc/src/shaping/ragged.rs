@@ -1,0 +1,157 @@
+//! `concatenate` and `diff` over `var` dimensions: rows appended
+//! (`axis=0`), rows joined (the last axis), each row's differences.
+
+use dynd_kernels::{Array, ArrayOps, ErrorMode};
+use dynd_types::{Dim, Scalar, Type, TypeKind};
+
+use crate::elementwise::{NOT_EQUAL, SUBTRACT};
+use crate::error::Error;
+use crate::ordering::axis_of;
+use crate::rows::{element_type, gather, Piece, Rows};
+
+/// The arrays (one of them at least with `var` dimensions) joined along
+/// `axis`: 0 appends their rows, the last joins row `i` of each.
+pub(super) fn concatenate(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
+    let ndim = arrays[0].ndim();
+    if ndim == 0 || arrays.iter().any(|a| a.ndim() != ndim) {
+        return Err(mismatch(arrays, "as many dimensions, at least one"));
+    }
+    match axis_of(axis, ndim, "concatenate")? {
+        0 => append(arrays),
+        a if a + 1 == ndim => join_rows(arrays),
+        _ => Err(Error::Argument {
+            op: "concatenate",
+            what: "the axis of arrays with var dimensions",
+            expected: "0 (rows appended) or the last (rows joined)",
+            found: axis.to_string().into(),
+        }),
+    }
+}
+
+fn mismatch(arrays: &[&Array], expected: &'static str) -> Error {
+    Error::Argument {
+        op: "concatenate",
+        what: "the arrays",
+        expected,
+        found: arrays
+            .iter()
+            .map(|a| a.ty().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+            .into(),
+    }
+}
+
+/// Along the first dimension: the rows of each array in turn, their
+/// elements in a common type.
+fn append(arrays: &[&Array]) -> Result<Array, Error> {
+    if arrays.iter().all(|a| !a.ty().has_var_dim()) {
+        return super::concatenate(arrays, 0);
+    }
+    let var_second = |a: &&Array| {
+        matches!(a.ty().kind(), TypeKind::Dim(Dim::Fixed(_), e)
+            if matches!(e.kind(), TypeKind::Dim(Dim::Var, _)))
+    };
+    if !arrays.iter().all(var_second) {
+        return Err(mismatch(
+            arrays,
+            "alike below the first dimension: `N * var * ...` each",
+        ));
+    }
+    let mut values = Vec::with_capacity(arrays.len());
+    let mut offsets = vec![0i64];
+    for a in arrays {
+        let (v, o) = a.to_offsets()?;
+        let base = *offsets.last().unwrap_or(&0);
+        offsets.extend(o[1..].iter().map(|x| x + base));
+        values.push(v);
+    }
+    let refs: Vec<&Array> = values.iter().collect();
+    Ok(Array::from_offsets(append(&refs)?, &offsets)?)
+}
+
+/// Along the last dimension: row `i` of each array, end to end.
+fn join_rows(arrays: &[&Array]) -> Result<Array, Error> {
+    let rows: Vec<Rows> = arrays
+        .iter()
+        .map(|a| Rows::of(a, "concatenate"))
+        .collect::<Result<_, _>>()?;
+    if rows.iter().any(|r| !r.same_outer(&rows[0])) {
+        return Err(mismatch(
+            arrays,
+            "alike above the rows (the same dimensions and row counts)",
+        ));
+    }
+    let mut t = element_type(&rows[0].values);
+    for r in &rows[1..] {
+        t = dynd_types::promote(&t, &element_type(&r.values))?;
+    }
+    let values: Vec<Array> = rows
+        .iter()
+        .map(|r| {
+            if element_type(&r.values) == t {
+                return Ok(r.values.clone());
+            }
+            let n = r.values.ty().fixed_shape().map_or(0, |s| s[0]);
+            let ty = Type::with_dims([Dim::Fixed(n)], t.clone())?;
+            Ok(r.values.cast(&ty, ErrorMode::NoCheck)?)
+        })
+        .collect::<Result<_, Error>>()?;
+    let count = rows[0].count();
+    let mut offsets = Vec::with_capacity(count + 1);
+    offsets.push(0i64);
+    let mut total = 0i64;
+    for i in 0..count {
+        total += rows.iter().map(|r| r.offsets[i + 1] - r.offsets[i]).sum::<i64>();
+        offsets.push(total);
+    }
+    let pieces = (0..count).flat_map(|i| {
+        rows.iter().enumerate().map(move |(k, r)| Piece::Take {
+            src: k,
+            start: r.offsets[i] as usize,
+            len: (r.offsets[i + 1] - r.offsets[i]) as usize,
+        })
+    });
+    let refs: Vec<&Array> = values.iter().collect();
+    let out = gather(&refs, None, pieces, total as usize)?;
+    match rows.iter().map(|r| r.fixed).sum::<Option<usize>>() {
+        Some(n) => rows[0].wrap_fixed(out, n),
+        None => rows[0].wrap_rows(out, &offsets),
+    }
+}
+
+/// The `n`-th difference of each row along the last axis (`not_equal`
+/// for `bool`); a row of length `k` gives `k - n` (at least 0).
+pub(super) fn diff(x: &Array, n: usize) -> Result<Array, Error> {
+    let mut r = x.clone();
+    for _ in 0..n {
+        let rows = Rows::of(&r, "diff of a scalar")?;
+        let shorter = |w: &[i64]| (w[1] - w[0] - 1).max(0) as usize;
+        let mut offsets = Vec::with_capacity(rows.count() + 1);
+        offsets.push(0i64);
+        let mut total = 0usize;
+        for w in rows.offsets.windows(2) {
+            total += shorter(w);
+            offsets.push(total as i64);
+        }
+        let part = |from: usize| {
+            let pieces = rows.offsets.windows(2).map(move |w| Piece::Take {
+                src: 0,
+                start: w[0] as usize + if shorter(w) > 0 { from } else { 0 },
+                len: shorter(w),
+            });
+            gather(&[&rows.values], None, pieces, total)
+        };
+        let (hi, lo) = (part(1)?, part(0)?);
+        let values = if hi.dtype().as_scalar() == Some(Scalar::Bool) {
+            NOT_EQUAL.call(&[&hi, &lo])?
+        } else {
+            SUBTRACT.call(&[&hi, &lo])?
+        };
+        r = match rows.fixed {
+            Some(k) => rows.wrap_fixed(values, k.saturating_sub(1))?,
+            None => rows.wrap_rows(values, &offsets)?,
+        };
+    }
+    Ok(r)
+}
