@@ -38,7 +38,9 @@ use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
 use crate::ordering::{axis_of, last_axis, split_na};
-use crate::rows::{element_type, gather, select, slice, Piece, Rows};
+use crate::rows::{
+    chunks, element_type, gather, par_fill, per_row, positions, select, slice, Piece, Rows,
+};
 
 /// `x`'s dimension `axis` (negative from the last), for a function that
 /// takes any.
@@ -164,11 +166,29 @@ pub fn unflatten(values: &Array, counts: &Array) -> Result<Array, Error> {
 /// A scalar.
 pub fn local_index(x: &Array) -> Result<Array, Error> {
     let rows = Rows::of(x, "local_index of a scalar")?;
-    let mut out: Vec<i64> = Vec::with_capacity(rows.values.ty().fixed_shape().map_or(0, |s| s[0]));
-    for w in rows.offsets.windows(2) {
-        out.extend(0..w[1] - w[0]);
+    let o = &rows.offsets;
+    let mut out = vec![0i64; o[o.len() - 1] as usize];
+    par_fill(&mut out, &positions(o), &chunks(o), |run, part| {
+        let base = o[run.start];
+        for r in run {
+            let row = &mut part[(o[r] - base) as usize..(o[r + 1] - base) as usize];
+            row.iter_mut().zip(0..).for_each(|(x, i)| *x = i);
+        }
+    });
+    rows.wrap_rows(Array::from_vec(out), o)
+}
+
+/// The offsets of rows that keep the elements `keep` marks.
+fn counted(offsets: &[i64], keep: &[bool]) -> Vec<i64> {
+    let counts = per_row(offsets, |r| keep[r].iter().filter(|&&k| k).count() as i64);
+    let mut out = Vec::with_capacity(counts.len() + 1);
+    out.push(0i64);
+    let mut total = 0;
+    for c in counts {
+        total += c;
+        out.push(total);
     }
-    rows.wrap_rows(Array::from_vec(out), &rows.offsets)
+    out
 }
 
 /// The option type of `t` (itself when it is one).
@@ -217,27 +237,30 @@ pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Arra
             (cast_to(&rows.values, &t)?, Some(one))
         }
     };
-    let lens = rows.offsets.windows(2).map(|w| (w[1] - w[0]) as usize);
+    let mut at = Vec::with_capacity(rows.count() + 1);
+    at.push(0usize);
     let mut offsets = Vec::with_capacity(rows.count() + 1);
     offsets.push(0i64);
-    let mut total = 0usize;
-    for len in lens.clone() {
-        total += if clip { n } else { len.max(n) };
+    for w in rows.offsets.windows(2) {
+        let len = (w[1] - w[0]) as usize;
+        let total = at[at.len() - 1] + if clip { n } else { len.max(n) };
+        at.push(total);
         offsets.push(total as i64);
     }
-    let pieces = rows.offsets.windows(2).flat_map(|w| {
-        let len = (w[1] - w[0]) as usize;
+    let o = &rows.offsets;
+    let out = gather(&[&values], fill.as_ref(), (&at, o), |i| {
+        let len = (o[i + 1] - o[i]) as usize;
         let take = if clip { len.min(n) } else { len };
         [
             Piece::Take {
                 src: 0,
-                start: w[0] as usize,
+                start: o[i] as usize,
                 len: take,
             },
             Piece::Fill(n.saturating_sub(take)),
         ]
-    });
-    let out = gather(&[&values], fill.as_ref(), pieces, total)?;
+        .into_iter()
+    })?;
     match (clip, rows.fixed) {
         (true, _) => rows.wrap_fixed(out, n),
         (false, Some(k)) => rows.wrap_fixed(out, k.max(n)),
@@ -275,14 +298,8 @@ pub fn unpad(x: &Array, lengths: Option<&Array>) -> Result<Array, Error> {
                 found: x.ty().to_string().into(),
             });
         };
-        let mut offsets = Vec::with_capacity(rows.count() + 1);
-        offsets.push(0i64);
-        let mut total = 0i64;
-        for w in rows.offsets.windows(2) {
-            total += valid[w[0] as usize..w[1] as usize].iter().filter(|&&v| v).count() as i64;
-            offsets.push(total);
-        }
-        let kept = select(&values, &valid)?;
+        let offsets = counted(&rows.offsets, &valid);
+        let kept = select(&values, &valid, &rows.offsets, &offsets)?;
         return rows.wrap_rows(kept, &offsets);
     };
     let lengths = int64s(lengths, "unpad", "the lengths")?;
@@ -309,21 +326,20 @@ pub fn unpad(x: &Array, lengths: Option<&Array>) -> Result<Array, Error> {
         total += l as usize;
         offsets.push(total as i64);
     }
-    let pieces = rows
-        .offsets
-        .windows(2)
-        .zip(&lengths)
-        .map(|(w, &l)| Piece::Take {
+    let o = &rows.offsets;
+    let at = positions(&offsets);
+    let out = gather(&[&rows.values], None, (&at, o), |i| {
+        std::iter::once(Piece::Take {
             src: 0,
-            start: w[0] as usize,
-            len: l as usize,
-        });
-    let out = gather(&[&rows.values], None, pieces, total)?;
+            start: o[i] as usize,
+            len: lengths[i] as usize,
+        })
+    })?;
     rows.wrap_rows(out, &offsets)
 }
 
 /// A float type the soft functions compute in.
-trait Soft: Element + Copy + PartialOrd {
+trait Soft: Element + Copy + Default + PartialOrd + Send + Sync {
     const NEG_INF: Self;
     const ZERO: Self;
     fn exp(self) -> Self;
@@ -416,32 +432,33 @@ fn soft_typed<T: Soft>(
     op: SoftOp,
 ) -> Result<Array, Error> {
     let xs = slice::<T>(values)?;
-    let n = rows.count();
+    let o = &rows.offsets;
     if op == SoftOp::LogSumExp {
-        let mut out: Vec<T> = Vec::with_capacity(n);
-        for w in rows.offsets.windows(2) {
-            let r = w[0] as usize..w[1] as usize;
-            let (m, sum) = shift_sum(&xs[r.clone()], ok.map(|o| &o[r]), None);
-            out.push(m.add(sum.ln()));
-        }
+        let out = per_row(o, |r| {
+            let (m, sum) = shift_sum(&xs[r.clone()], ok.map(|v| &v[r]), None);
+            m.add(sum.ln())
+        });
         return rows.wrap(Array::from_vec(out));
     }
     let mut out: Vec<T> = vec![T::ZERO; xs.len()];
-    for w in rows.offsets.windows(2) {
-        let r = w[0] as usize..w[1] as usize;
-        let row = &xs[r.clone()];
-        let ok = ok.map(|o| &o[r.clone()]);
-        let o = &mut out[r];
-        if op == SoftOp::Softmax {
-            let (_, sum) = shift_sum(row, ok, Some(&mut *o));
-            let inv = sum.recip();
-            o.iter_mut().for_each(|e| *e = e.mul(inv));
-        } else {
-            let (m, sum) = shift_sum(row, ok, None);
-            let log_sum = sum.ln();
-            o.iter_mut().zip(row).for_each(|(e, &x)| *e = x.sub(m).sub(log_sum));
+    par_fill(&mut out, &positions(o), &chunks(o), |run, part| {
+        let base = o[run.start];
+        for i in run {
+            let r = o[i] as usize..o[i + 1] as usize;
+            let row = &xs[r.clone()];
+            let ok = ok.map(|v| &v[r]);
+            let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
+            if op == SoftOp::Softmax {
+                let (_, sum) = shift_sum(row, ok, Some(&mut *out));
+                let inv = sum.recip();
+                out.iter_mut().for_each(|e| *e = e.mul(inv));
+            } else {
+                let (m, sum) = shift_sum(row, ok, None);
+                let log_sum = sum.ln();
+                out.iter_mut().zip(row).for_each(|(e, &x)| *e = x.sub(m).sub(log_sum));
+            }
         }
-    }
+    });
     let mut values = Array::from_vec(out);
     if let Some(ok) = ok {
         values = Array::from_option_parts(&values, &Array::from_vec(ok.to_vec()))?;
@@ -533,14 +550,8 @@ pub fn filter(x: &Array, mask: &Array) -> Result<Array, Error> {
     if let Some(valid) = valid {
         m.iter_mut().zip(valid).for_each(|(k, v)| *k &= v);
     }
-    let mut offsets = Vec::with_capacity(rows.count() + 1);
-    offsets.push(0i64);
-    let mut total = 0i64;
-    for w in rows.offsets.windows(2) {
-        total += m[w[0] as usize..w[1] as usize].iter().filter(|&&k| k).count() as i64;
-        offsets.push(total);
-    }
-    let kept = select(&rows.values, &m)?;
+    let offsets = counted(&rows.offsets, &m);
+    let kept = select(&rows.values, &m, &rows.offsets, &offsets)?;
     rows.wrap_rows(kept, &offsets)
 }
 
@@ -581,37 +592,62 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
     }
     let ix = cast_to(&ix, &Scalar::Int64.into())?;
     let ix = slice::<i64>(&ix)?;
-    let mut pieces = Vec::with_capacity(ix.len());
-    for (r, (w, v)) in rows.offsets.windows(2).zip(at.offsets.windows(2)).enumerate() {
-        let len = w[1] - w[0];
-        for k in v[0] as usize..v[1] as usize {
-            if valid.as_ref().is_some_and(|ok| !ok[k]) {
-                pieces.push(Piece::Fill(1));
-                continue;
+    // Each index as a position in the values: -1 for NA, -2 outside
+    // its row (the first such is reported).
+    let mut src = vec![0i64; ix.len()];
+    let (o, p) = (&rows.offsets, &at.offsets);
+    par_fill(&mut src, &positions(p), &chunks(p), |run, part| {
+        let mut k = 0;
+        for r in run {
+            let len = o[r + 1] - o[r];
+            for q in p[r] as usize..p[r + 1] as usize {
+                part[k] = if valid.as_ref().is_some_and(|ok| !ok[q]) {
+                    -1
+                } else {
+                    let i = ix[q];
+                    let j = if i < 0 { i + len } else { i };
+                    if (0..len).contains(&j) {
+                        o[r] + j
+                    } else {
+                        -2
+                    }
+                };
+                k += 1;
             }
-            let i = ix[k];
-            let j = if i < 0 { i + len } else { i };
-            if !(0..len).contains(&j) {
-                return Err(Error::Argument {
-                    op: "take_along_axis",
-                    what: "an index",
-                    expected: "inside its row (negative from its end)",
-                    found: format!("{i} for row {r} of length {len}").into(),
-                });
-            }
-            pieces.push(Piece::Take {
-                src: 0,
-                start: (w[0] + j) as usize,
-                len: 1,
-            });
         }
+    });
+    if let Some(q) = src.iter().position(|&s| s == -2) {
+        let r = p.partition_point(|&v| v <= q as i64) - 1;
+        return Err(Error::Argument {
+            op: "take_along_axis",
+            what: "an index",
+            expected: "inside its row (negative from its end)",
+            found: format!("{} for row {r} of length {}", ix[q], o[r + 1] - o[r]).into(),
+        });
     }
-    let values = if valid.is_some() {
-        cast_to(&rows.values, &optional(&element_type(&rows.values))?)?
-    } else {
-        rows.values.clone()
+    let out = gather(&[&rows.values], None, (&positions(p), p), |r| {
+        src[p[r] as usize..p[r + 1] as usize].iter().map(|&s| {
+            if s < 0 {
+                Piece::Fill(1)
+            } else {
+                Piece::Take {
+                    src: 0,
+                    start: s as usize,
+                    len: 1,
+                }
+            }
+        })
+    })?;
+    // NA where the index was: the values' own NA, or NA made here.
+    let out = match (valid, element_type(&rows.values).kind()) {
+        (Some(ok), TypeKind::Option(_)) => {
+            let (v, there) = split_na(&out)?;
+            let there: Vec<bool> = there.map_or(ok.clone(), |t| t.iter().zip(&ok).map(|(a, b)| *a && *b).collect());
+            Array::from_option_parts(&v, &Array::from_vec(there))?
+        }
+        (Some(ok), _) => Array::from_option_parts(&out, &Array::from_vec(ok))?,
+        (None, _) => out,
     };
-    let out = gather(&[&values], None, pieces.into_iter(), ix.len())?;
     at.wrap_rows(out, &at.offsets)
 }
 

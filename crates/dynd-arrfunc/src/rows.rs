@@ -13,7 +13,11 @@
 //! rebuild the dimensions above without copying what they hold.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
+
+use dynd_array::memory::MemoryBlock;
+use rayon::prelude::*;
 
 use dynd_kernels::{Array, Arrmeta, Element};
 use dynd_types::{Dim, Type, TypeKind};
@@ -251,6 +255,83 @@ pub(crate) fn slice<T: Element>(values: &Array) -> Result<Cow<'_, [T]>, Error> {
     })
 }
 
+/// Values per parallel task of the per-row loops (rows are never split).
+const CHUNK_VALUES: i64 = 1 << 15;
+
+/// The rows in runs of about [`CHUNK_VALUES`] values (and at most as
+/// many rows), for the threads.
+pub(crate) fn chunks(offsets: &[i64]) -> Vec<Range<usize>> {
+    let rows = offsets.len() - 1;
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < rows {
+        let goal = offsets[start] + CHUNK_VALUES;
+        // The first row past the goal, at least one row further.
+        let mut end = start + offsets[start..].partition_point(|&o| o < goal).max(1);
+        end = end.min(rows).min(start + CHUNK_VALUES as usize);
+        out.push(start..end);
+        start = end;
+    }
+    out
+}
+
+/// Fills `out` by runs of rows in parallel: `f(rows, part)` writes the
+/// part of `out` from `at[rows.start]` to `at[rows.end]` (`at` has one
+/// entry per row and one past the last).
+pub(crate) fn par_fill<T: Send>(
+    out: &mut [T],
+    at: &[usize],
+    runs: &[Range<usize>],
+    f: impl Fn(Range<usize>, &mut [T]) + Sync,
+) {
+    if runs.len() <= 1 || rayon::current_num_threads() == 1 {
+        for r in runs {
+            let part = &mut out[at[r.start]..at[r.end]];
+            f(r.clone(), part);
+        }
+        return;
+    }
+    let mut parts = Vec::with_capacity(runs.len());
+    let mut rest = out;
+    let mut pos = 0;
+    for r in runs {
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(at[r.end] - pos);
+        pos = at[r.end];
+        parts.push((r.clone(), head));
+        rest = tail;
+    }
+    parts.into_par_iter().for_each(|(r, part)| f(r, part));
+}
+
+/// `f` of each run of rows in parallel, the results in order.
+pub(crate) fn par_map<R: Send>(runs: &[Range<usize>], f: impl Fn(Range<usize>) -> R + Sync) -> Vec<R> {
+    if runs.len() <= 1 || rayon::current_num_threads() == 1 {
+        return runs.iter().map(|r| f(r.clone())).collect();
+    }
+    runs.par_iter().map(|r| f(r.clone())).collect()
+}
+
+/// One value per row: `f(row values range)` for each row, in parallel.
+pub(crate) fn per_row<R: Send + Copy + Default>(
+    offsets: &[i64],
+    f: impl Fn(Range<usize>) -> R + Sync,
+) -> Vec<R> {
+    let rows = offsets.len() - 1;
+    let mut out = vec![R::default(); rows];
+    let at: Vec<usize> = (0..=rows).collect();
+    par_fill(&mut out, &at, &chunks(offsets), |r, part| {
+        for (o, i) in part.iter_mut().zip(r) {
+            *o = f(offsets[i] as usize..offsets[i + 1] as usize);
+        }
+    });
+    out
+}
+
+/// The offsets as `usize` positions.
+pub(crate) fn positions(offsets: &[i64]) -> Vec<usize> {
+    offsets.iter().map(|&o| o as usize).collect()
+}
+
 /// A piece of a gathered result.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Piece {
@@ -269,18 +350,9 @@ pub(crate) fn element_type(a: &Array) -> Type {
     }
 }
 
-/// The elements of `sources` (each `K * T`, one element type, any `T`) in
-/// `pieces`, end to end, as a `total * T` array; `fill` (a `1 * T`
-/// array) for [`Piece::Fill`]. The bytes are copied in words of the
-/// widest unsigned integer that divides the element size, so text,
-/// options, rows and structs move as numbers do; what elements point
-/// into is shared (the first source's blocks).
-pub(crate) fn gather(
-    sources: &[&Array],
-    fill: Option<&Array>,
-    pieces: impl Iterator<Item = Piece>,
-    total: usize,
-) -> Result<Array, Error> {
+/// The compact `K * T` sources and their element record, checked to be
+/// joinable.
+fn sources_of(sources: &[&Array]) -> Result<(Vec<Array>, Arrmeta, Type, usize), Error> {
     let ty = element_type(sources[0]);
     let size = ty.data_layout()?.size;
     let compact: Vec<Array> = sources.iter().map(|v| v.compact()).collect::<Result<_, _>>()?;
@@ -295,66 +367,46 @@ pub(crate) fn gather(
             ty: sources[1].ty().clone(),
         });
     }
-    let fill = fill.map(|f| f.compact()).transpose()?;
-    macro_rules! words {
-        ($w:ty) => {{
-            const W: usize = std::mem::size_of::<$w>();
-            let w = size / W;
-            let to_words = |b: &[u8]| -> Vec<$w> {
-                b.chunks_exact(W)
-                    .map(|c| <$w>::from_ne_bytes(c.try_into().unwrap_or_default()))
-                    .collect()
-            };
-            let src: Vec<Cow<'_, [$w]>> = compact
-                .iter()
-                .map(|v| {
-                    let start = v.data_offset();
-                    let all = &v.data_block().bytes()[start..start + first_len(v.ty()) * size];
-                    match dynd_array::element::cast_slice::<$w>(all) {
-                        Some(s) => Cow::Borrowed(s),
-                        None => Cow::Owned(to_words(all)),
-                    }
-                })
-                .collect();
-            let fill_words: Vec<$w> = match &fill {
-                Some(f) => {
-                    let start = f.data_offset();
-                    to_words(&f.data_block().bytes()[start..start + size])
-                }
-                None => vec![0; w],
-            };
-            let mut out: Vec<$w> = Vec::new();
-            out.try_reserve_exact(total * w).map_err(|_| Error::Alloc {
-                bytes: (total as u64).saturating_mul(size as u64),
-            })?;
-            for p in pieces {
-                match p {
-                    Piece::Take { src: k, start, len } => {
-                        out.extend_from_slice(&src[k][start * w..(start + len) * w])
-                    }
-                    Piece::Fill(count) if w == 1 => out.resize(out.len() + count, fill_words[0]),
-                    Piece::Fill(count) => {
-                        for _ in 0..count {
-                            out.extend_from_slice(&fill_words);
-                        }
-                    }
-                }
+    Ok((compact, element, ty, size))
+}
+
+/// An array's first `n` elements' bytes.
+fn bytes_of(a: &Array, n: usize, size: usize) -> &[u8] {
+    let start = a.data_offset();
+    &a.data_block().bytes()[start..start + n * size]
+}
+
+/// An unsigned integer that elements are moved in.
+trait Word: Element + Copy + Default + Send + Sync {
+    /// From its native-endian bytes.
+    fn from_bytes(b: &[u8]) -> Self;
+}
+
+macro_rules! word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            fn from_bytes(b: &[u8]) -> Self {
+                <$t>::from_ne_bytes(b.try_into().unwrap_or_default())
             }
-            debug_assert_eq!(out.len(), total * w);
-            dynd_array::memory::MemoryBlock::from_vec(out)
-        }};
+        }
+    )*};
+}
+word!(u8, u16, u32, u64);
+
+/// Bytes as words (borrowed when aligned, else copied).
+fn words_of<W: Word>(b: &[u8]) -> Cow<'_, [W]> {
+    match dynd_array::element::cast_slice::<W>(b) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(
+            b.chunks_exact(std::mem::size_of::<W>())
+                .map(W::from_bytes)
+                .collect(),
+        ),
     }
-    let block = if size == 0 {
-        dynd_array::memory::MemoryBlock::zeroed(0)?
-    } else if size % 8 == 0 {
-        words!(u64)
-    } else if size % 4 == 0 {
-        words!(u32)
-    } else if size % 2 == 0 {
-        words!(u16)
-    } else {
-        words!(u8)
-    };
+}
+
+/// A fresh `total * T` array over `block`.
+fn result(ty: Type, element: Arrmeta, size: usize, total: usize, block: Arc<MemoryBlock>) -> Result<Array, Error> {
     let out_ty = Type::with_dims([Dim::Fixed(total)], ty)?;
     let meta = Arrmeta::Fixed {
         size: total,
@@ -364,72 +416,188 @@ pub(crate) fn gather(
     Ok(Array::try_from_parts(out_ty, Arc::new(meta), block, 0)?)
 }
 
-/// The elements of `values` (`K * T`, any `T`) where `keep` is true, in
-/// order, as an `M * T` array (the bytes moved as in [`gather`]).
-pub(crate) fn select(values: &Array, keep: &[bool]) -> Result<Array, Error> {
-    let size = element_type(values).data_layout()?.size;
-    let total = keep.iter().filter(|&&k| k).count();
-    if matches!(size, 1 | 2 | 4 | 8) {
-        // One word per element: a branch-free store of every element, the
-        // end moving on only past the kept ones.
-        let c = values.compact()?;
-        let start = c.data_offset();
-        let bytes = &c.data_block().bytes()[start..start + keep.len() * size];
-        macro_rules! pick {
-            ($w:ty) => {{
-                let src: Cow<'_, [$w]> = match dynd_array::element::cast_slice::<$w>(bytes) {
-                    Some(s) => Cow::Borrowed(s),
-                    None => Cow::Owned(
-                        bytes
-                            .chunks_exact(size)
-                            .map(|b| <$w>::from_ne_bytes(b.try_into().unwrap_or_default()))
-                            .collect(),
-                    ),
-                };
-                let mut out: Vec<$w> = vec![0; total + 1];
-                let mut at = 0;
-                for (&x, &k) in src.iter().zip(keep) {
-                    out[at] = x;
-                    at += usize::from(k);
+/// The widest word that divides `size` (for an element size above 0).
+fn word_for(size: usize) -> usize {
+    [8, 4, 2, 1].into_iter().find(|w| size % w == 0).unwrap_or(1)
+}
+
+/// A zeroed block of `count` words `W` (untouched pages stay unmapped
+/// until written), or the allocation error.
+fn zeroed_words<W: Word>(count: usize) -> Result<Arc<MemoryBlock>, Error> {
+    let bytes = count.checked_mul(std::mem::size_of::<W>()).ok_or(Error::Alloc { bytes: u64::MAX })?;
+    Ok(MemoryBlock::zeroed(bytes)?)
+}
+
+/// A new `n * T` array whose elements `f` writes (they start as zero
+/// bytes, a valid value of every number type).
+pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Result<Array, Error> {
+    let size = std::mem::size_of::<T>();
+    let mut block = MemoryBlock::zeroed(n.checked_mul(size).ok_or(Error::Alloc { bytes: u64::MAX })?)?;
+    let Some(b) = Arc::get_mut(&mut block) else {
+        unreachable!("a fresh block has one owner")
+    };
+    let Some(out) = dynd_array::element::cast_slice_mut::<T>(b.bytes_mut()) else {
+        unreachable!("blocks are aligned for every scalar")
+    };
+    f(out);
+    result(T::SCALAR.into(), Arrmeta::Scalar, size, n, block)
+}
+
+/// The words of a fresh block (its only owner).
+fn words_mut<W: Word>(block: &mut Arc<MemoryBlock>) -> &mut [W] {
+    let Some(b) = Arc::get_mut(block) else {
+        unreachable!("a fresh block has one owner")
+    };
+    let Some(w) = dynd_array::element::cast_slice_mut::<W>(b.bytes_mut()) else {
+        unreachable!("blocks are aligned for every scalar")
+    };
+    w
+}
+
+/// A result of `rows` rows built from pieces of `sources` (each `K * T`,
+/// one element type, any `T`): row `i` holds the pieces `pieces(i)`
+/// yields, `at[i + 1] - at[i]` elements in all; `fill` (a `1 * T` array)
+/// for [`Piece::Fill`], all-zero bytes (NA) without one; `weight` (value
+/// offsets) spreads the rows over the threads. The bytes are copied in
+/// words of the widest unsigned integer that divides the element size,
+/// so text, options, rows and structs move as numbers do; what elements
+/// point into is shared.
+pub(crate) fn gather<I: Iterator<Item = Piece>>(
+    sources: &[&Array],
+    fill: Option<&Array>,
+    (at, weight): (&[usize], &[i64]),
+    pieces: impl Fn(usize) -> I + Sync,
+) -> Result<Array, Error> {
+    let (compact, element, ty, size) = sources_of(sources)?;
+    let total = at[at.len() - 1];
+    let fill = fill.map(|f| f.compact()).transpose()?;
+    let runs = chunks(weight);
+    fn run<W: Word, I: Iterator<Item = Piece>>(
+        compact: &[Array],
+        fill: Option<&Array>,
+        (size, total): (usize, usize),
+        (at, runs): (&[usize], &[Range<usize>]),
+        pieces: &(impl Fn(usize) -> I + Sync),
+    ) -> Result<Arc<MemoryBlock>, Error> {
+        let w = size / std::mem::size_of::<W>();
+        let src: Vec<Cow<'_, [W]>> = compact
+            .iter()
+            .map(|v| words_of::<W>(bytes_of(v, first_len(v.ty()), size)))
+            .collect();
+        let fill: Vec<W> = match fill {
+            Some(f) => words_of::<W>(bytes_of(f, 1, size)).into_owned(),
+            None => vec![W::default(); w],
+        };
+        let zero = fill.iter().all(|&x| x == W::default());
+        let mut block = zeroed_words::<W>(total.checked_mul(w).ok_or(Error::Alloc { bytes: u64::MAX })?)?;
+        let out = words_mut::<W>(&mut block);
+        let at_w: Vec<usize> = at.iter().map(|&a| a * w).collect();
+        par_fill(out, &at_w, runs, |rows, part| {
+            let mut k = 0;
+            for i in rows {
+                for p in pieces(i) {
+                    match p {
+                        Piece::Take { src: s, start, len: 1 } if w == 1 => {
+                            part[k] = src[s][start];
+                            k += 1;
+                        }
+                        Piece::Take { src: s, start, len } => {
+                            let n = len * w;
+                            part[k..k + n].copy_from_slice(&src[s][start * w..start * w + n]);
+                            k += n;
+                        }
+                        // The block is zeroed already.
+                        Piece::Fill(count) if zero => k += count * w,
+                        Piece::Fill(count) if w == 1 => {
+                            part[k..k + count].fill(fill[0]);
+                            k += count;
+                        }
+                        Piece::Fill(count) => {
+                            for _ in 0..count {
+                                part[k..k + w].copy_from_slice(&fill);
+                                k += w;
+                            }
+                        }
+                    }
                 }
-                out.truncate(total);
-                dynd_array::memory::MemoryBlock::from_vec(out)
-            }};
-        }
-        let block = match size {
-            1 => pick!(u8),
-            2 => pick!(u16),
-            4 => pick!(u32),
-            _ => pick!(u64),
-        };
-        let Some((_, _, element)) = c.arrmeta().as_fixed() else {
-            unreachable!("select takes a `K * T` array")
-        };
-        let ty = Type::with_dims([Dim::Fixed(total)], element_type(values))?;
-        let meta = Arrmeta::Fixed {
-            size: total,
-            stride: size as isize,
-            element: Box::new(element.clone()),
-        };
-        return Ok(Array::try_from_parts(ty, Arc::new(meta), block, 0)?);
+            }
+            debug_assert_eq!(k, part.len());
+        });
+        Ok(block)
     }
-    // Wider elements: runs of kept ones.
-    let mut pieces = Vec::new();
-    let mut k = 0;
-    while k < keep.len() {
-        if !keep[k] {
-            k += 1;
-            continue;
-        }
-        let start = k;
-        while k < keep.len() && keep[k] {
-            k += 1;
-        }
-        pieces.push(Piece::Take {
-            src: 0,
-            start,
-            len: k - start,
+    let args = (&compact[..], fill.as_ref());
+    let block = match (size, word_for(size)) {
+        (0, _) => MemoryBlock::zeroed(0)?,
+        (_, 8) => run::<u64, I>(args.0, args.1, (size, total), (at, &runs), &pieces)?,
+        (_, 4) => run::<u32, I>(args.0, args.1, (size, total), (at, &runs), &pieces)?,
+        (_, 2) => run::<u16, I>(args.0, args.1, (size, total), (at, &runs), &pieces)?,
+        _ => run::<u8, I>(args.0, args.1, (size, total), (at, &runs), &pieces)?,
+    };
+    result(ty, element, size, total, block)
+}
+
+/// The elements of `values` (`K * T`, any `T`) where `keep` is true, row
+/// by row (`offsets` in, `kept` the result's offsets), as an `M * T`
+/// array; elements of one word are stored branch-free.
+pub(crate) fn select(values: &Array, keep: &[bool], offsets: &[i64], kept: &[i64]) -> Result<Array, Error> {
+    let (compact, element, ty, size) = sources_of(&[values])?;
+    let total = kept[kept.len() - 1] as usize;
+    if size == 0 || size > 8 || word_for(size) != size {
+        let at = positions(kept);
+        return gather(&[values], None, (&at, offsets), |i| {
+            let (mut k, end) = (offsets[i] as usize, offsets[i + 1] as usize);
+            std::iter::from_fn(move || {
+                while k < end && !keep[k] {
+                    k += 1;
+                }
+                let start = k;
+                while k < end && keep[k] {
+                    k += 1;
+                }
+                (k > start).then_some(Piece::Take { src: 0, start, len: k - start })
+            })
         });
     }
-    gather(&[values], None, pieces.into_iter(), total)
+    fn run<W: Word>(
+        src: &[u8],
+        keep: &[bool],
+        (offsets, kept): (&[i64], &[i64]),
+        total: usize,
+    ) -> Result<Arc<MemoryBlock>, Error> {
+        let src = words_of::<W>(src);
+        // One slot past the end: every element is stored, the end moves
+        // on past the kept ones only.
+        let mut block = zeroed_words::<W>(total + 1)?;
+        let out = words_mut::<W>(&mut block);
+        let at: Vec<usize> = kept.iter().map(|&k| k as usize).collect();
+        let mut at_slack = at.clone();
+        if let Some(last) = at_slack.last_mut() {
+            *last += 1;
+        }
+        par_fill(out, &at_slack, &chunks(offsets), |rows, part| {
+            let from = offsets[rows.start] as usize..offsets[rows.end] as usize;
+            let mut k = 0;
+            let (xs, ks) = (&src[from.clone()], &keep[from]);
+            let n = part.len();
+            for (&x, &keep) in xs.iter().zip(ks) {
+                // The slot past a run's end belongs to the next run (or is
+                // the spare one), so a dropped last element is stored at
+                // `k < n` only.
+                if k < n {
+                    part[k] = x;
+                }
+                k += usize::from(keep);
+            }
+        });
+        Ok(block)
+    }
+    let k = first_len(compact[0].ty());
+    let bytes = bytes_of(&compact[0], k, size);
+    let block = match size {
+        1 => run::<u8>(bytes, keep, (offsets, kept), total)?,
+        2 => run::<u16>(bytes, keep, (offsets, kept), total)?,
+        4 => run::<u32>(bytes, keep, (offsets, kept), total)?,
+        _ => run::<u64>(bytes, keep, (offsets, kept), total)?,
+    };
+    result(ty, element, size, total, block)
 }

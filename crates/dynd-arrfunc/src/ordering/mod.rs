@@ -257,6 +257,10 @@ fn argsort_typed<T: Key>(
 ///
 /// An axis out of range, a data type without order.
 pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    if x.ty().has_var_dim() {
+        last_axis(x, axis, "sort")?;
+        return per_row::sort_rows(x, ascending);
+    }
     let mut out = x.clone();
     out.sort(axis, !ascending)?;
     Ok(out)

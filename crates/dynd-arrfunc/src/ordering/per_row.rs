@@ -9,7 +9,7 @@ use dynd_types::TypeKind;
 
 use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, NonZero};
 use crate::error::Error;
-use crate::rows::{slice, Rows};
+use crate::rows::{self, chunks, gather, new_values, positions, slice, Piece, Rows};
 
 /// The values without NA (the `T` values of `?T`) and, for `?T`, which
 /// are valid.
@@ -104,23 +104,20 @@ fn arg_in<T: Key, const MAX: bool>(xs: &[T], ok: Option<&[bool]>) -> Option<usiz
 }
 
 /// Each row's extreme: the indexes and whether the row had one.
-fn per_row<T: Key, const MAX: bool>(
+fn per_row<T: Key + Send + Sync, const MAX: bool>(
     rows: &Rows,
     xs: &[T],
     ok: Option<&[bool]>,
 ) -> (Vec<i64>, Vec<bool>) {
-    let n = rows.count();
-    let (mut at, mut there) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for w in rows.offsets.windows(2) {
-        let r = w[0] as usize..w[1] as usize;
+    let at = rows::per_row(&rows.offsets, |r| {
         let a = match ok {
             None => arg_extreme_row::<T, MAX>(&xs[r]),
             Some(ok) => arg_in::<T, MAX>(&xs[r.clone()], Some(&ok[r])),
         };
-        at.push(a.map_or(0, |a| a as i64));
-        there.push(a.is_some());
-    }
-    (at, there)
+        a.map_or(-1, |a| a as i64)
+    });
+    let there = at.iter().map(|&a| a >= 0).collect();
+    (at.into_iter().map(|a| a.max(0)).collect(), there)
 }
 
 /// The indexes that sort each row, stably (NA last, after NaN).
@@ -135,40 +132,91 @@ pub(crate) fn argsort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
     rows.wrap_rows(Array::from_vec(out), &rows.offsets)
 }
 
-fn argsort_typed<T: Key>(rows: &Rows, xs: &[T], ok: Option<&[bool]>, ascending: bool) -> Vec<i64> {
-    let mut out: Vec<i64> = Vec::with_capacity(xs.len());
-    let mut idx: Vec<u32> = Vec::new();
-    let mut idx64: Vec<usize> = Vec::new();
-    for w in rows.offsets.windows(2) {
-        let r = w[0] as usize..w[1] as usize;
-        let row = &xs[r.clone()];
-        match ok {
-            Some(ok) => {
-                // NA after every value, in their order; the values sorted.
-                let ok = &ok[r];
-                idx64.clear();
-                idx64.extend((0..row.len()).filter(|&i| ok[i]));
-                let base = out.len();
-                sort_indexes(&mut idx64, row, ascending);
-                out.extend(idx64.iter().map(|&i| i as i64));
-                out.extend((0..row.len()).filter(|&i| !ok[i]).map(|i| i as i64));
-                debug_assert_eq!(out.len() - base, row.len());
-            }
-            None if row.len() <= u32::MAX as usize => {
-                idx.clear();
-                idx.extend(0..row.len() as u32);
-                sort_indexes(&mut idx, row, ascending);
-                out.extend(idx.iter().map(|&i| i64::from(i)));
-            }
-            None => {
-                idx64.clear();
-                idx64.extend(0..row.len());
-                sort_indexes(&mut idx64, row, ascending);
-                out.extend(idx64.iter().map(|&i| i as i64));
+fn argsort_typed<T: Key + Send + Sync>(
+    rows: &Rows,
+    xs: &[T],
+    ok: Option<&[bool]>,
+    ascending: bool,
+) -> Vec<i64> {
+    let o = &rows.offsets;
+    let mut out = vec![0i64; xs.len()];
+    rows::par_fill(&mut out, &positions(o), &chunks(o), |run, part| {
+        let base = o[run.start];
+        let mut idx: Vec<u32> = Vec::new();
+        let mut idx64: Vec<usize> = Vec::new();
+        for i in run {
+            let r = o[i] as usize..o[i + 1] as usize;
+            let row = &xs[r.clone()];
+            let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
+            match ok {
+                Some(ok) => {
+                    // NA after every value, in their order; the values sorted.
+                    let ok = &ok[r];
+                    idx64.clear();
+                    idx64.extend((0..row.len()).filter(|&i| ok[i]));
+                    sort_indexes(&mut idx64, row, ascending);
+                    let na = (0..row.len()).filter(|&i| !ok[i]);
+                    for (o, i) in out.iter_mut().zip(idx64.iter().copied().chain(na)) {
+                        *o = i as i64;
+                    }
+                }
+                None if row.len() <= u32::MAX as usize => {
+                    idx.clear();
+                    idx.extend(0..row.len() as u32);
+                    sort_indexes(&mut idx, row, ascending);
+                    out.iter_mut().zip(&idx).for_each(|(o, &i)| *o = i64::from(i));
+                }
+                None => {
+                    idx64.clear();
+                    idx64.extend(0..row.len());
+                    sort_indexes(&mut idx64, row, ascending);
+                    out.iter_mut().zip(&idx64).for_each(|(o, &i)| *o = i as i64);
+                }
             }
         }
-    }
+    });
     out
+}
+
+/// Each row sorted (NaN last, then NA), ascending or descending.
+pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
+    let rows = Rows::of(x, "sort")?;
+    let (vals, valid) = split_na(&rows.values)?;
+    let s = ordered_scalar(&vals, "sort")?;
+    let o = &rows.offsets;
+    let sorted = dynd_array::with_numeric!(ordered s, T => {
+        let xs = slice::<T>(&vals)?;
+        if let Some(ok) = valid.as_deref() {
+            // NA: by the indexes that sort, NA after the values.
+            let idx = argsort_typed::<T>(&rows, &xs, Some(ok), ascending);
+            let at = positions(o);
+            let out = gather(&[&rows.values], None, (&at, o), |r| {
+                let base = at[r];
+                idx[base..at[r + 1]].iter().map(move |&i| Piece::Take {
+                    src: 0,
+                    start: base + i as usize,
+                    len: 1,
+                })
+            })?;
+            return rows.wrap_rows(out, o);
+        }
+        new_values::<T>(xs.len(), |out| {
+            rows::par_fill(out, &positions(o), &chunks(o), |run, part| {
+                let base = o[run.start];
+                part.copy_from_slice(&xs[base as usize..o[run.end] as usize]);
+                for i in run {
+                    let row = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
+                    T::sort_values(row);
+                    if !ascending {
+                        // The numbers reversed; NaN stays last.
+                        let numbers = row.iter().rposition(|x| !x.nan()).map_or(0, |p| p + 1);
+                        row[..numbers].reverse();
+                    }
+                }
+            })
+        })?
+    }, return Err(Error::Unsupported { operation: "sort of this data type", ty: x.ty().clone() }));
+    rows.wrap_rows(sorted, o)
 }
 
 /// The distinct values of each row, sorted (NaN last, once).
@@ -177,24 +225,38 @@ pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
     let s = ordered_scalar(&rows.values, "unique")?;
     dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&rows.values)?;
-        let mut out: Vec<T> = Vec::with_capacity(xs.len());
+        let o = &rows.offsets;
+        // Each run of rows on its own: its distinct values and their
+        // counts per row; then end to end.
+        let parts = rows::par_map(&chunks(o), |run| {
+            let mut out: Vec<T> = Vec::with_capacity((o[run.end] - o[run.start]) as usize);
+            let mut lens = Vec::with_capacity(run.len());
+            for i in run {
+                let start = out.len();
+                out.extend_from_slice(&xs[o[i] as usize..o[i + 1] as usize]);
+                let row = &mut out[start..];
+                T::sort_values(row);
+                // Keep the first of each run of equal values.
+                let mut kept = 0;
+                for k in 0..row.len() {
+                    if kept == 0 || !row[k].same(&row[kept - 1]) {
+                        row[kept] = row[k];
+                        kept += 1;
+                    }
+                }
+                out.truncate(start + kept);
+                lens.push(kept as i64);
+            }
+            (out, lens)
+        });
+        let mut out: Vec<T> = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
         let mut offsets = Vec::with_capacity(rows.count() + 1);
         offsets.push(0i64);
-        for w in rows.offsets.windows(2) {
-            let start = out.len();
-            out.extend_from_slice(&xs[w[0] as usize..w[1] as usize]);
-            let row = &mut out[start..];
-            T::sort_values(row);
-            // Keep the first of each run of equal values.
-            let mut kept = 0;
-            for k in 0..row.len() {
-                if kept == 0 || !row[k].same(&row[kept - 1]) {
-                    row[kept] = row[k];
-                    kept += 1;
-                }
+        for (values, lens) in parts {
+            out.extend_from_slice(&values);
+            for l in lens {
+                offsets.push(offsets[offsets.len() - 1] + l);
             }
-            out.truncate(start + kept);
-            offsets.push(out.len() as i64);
         }
         let values = Array::from_vec(out);
         // Rows of one length are a coincidence of the data: always `var`.
@@ -228,7 +290,7 @@ pub(crate) fn count_nonzero_rows(x: &Array, flat: bool) -> Result<Array, Error> 
         if flat {
             return Ok(Array::from_scalar(count(0..xs.len())));
         }
-        rows.offsets.windows(2).map(|w| count(w[0] as usize..w[1] as usize)).collect()
+        rows::per_row(&rows.offsets, count)
     }, return Err(Error::Unsupported { operation: "count_nonzero of this data type", ty: x.ty().clone() }));
     rows.wrap(Array::from_vec(counts))
 }

@@ -98,22 +98,21 @@ fn join_rows(arrays: &[&Array]) -> Result<Array, Error> {
         })
         .collect::<Result<_, Error>>()?;
     let count = rows[0].count();
-    let mut offsets = Vec::with_capacity(count + 1);
-    offsets.push(0i64);
-    let mut total = 0i64;
+    let mut at = Vec::with_capacity(count + 1);
+    at.push(0usize);
     for i in 0..count {
-        total += rows.iter().map(|r| r.offsets[i + 1] - r.offsets[i]).sum::<i64>();
-        offsets.push(total);
+        let len: i64 = rows.iter().map(|r| r.offsets[i + 1] - r.offsets[i]).sum();
+        at.push(at[i] + len as usize);
     }
-    let pieces = (0..count).flat_map(|i| {
+    let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
+    let refs: Vec<&Array> = values.iter().collect();
+    let out = gather(&refs, None, (&at, &offsets), |i| {
         rows.iter().enumerate().map(move |(k, r)| Piece::Take {
             src: k,
             start: r.offsets[i] as usize,
             len: (r.offsets[i + 1] - r.offsets[i]) as usize,
         })
-    });
-    let refs: Vec<&Array> = values.iter().collect();
-    let out = gather(&refs, None, pieces, total as usize)?;
+    })?;
     match rows.iter().map(|r| r.fixed).sum::<Option<usize>>() {
         Some(n) => rows[0].wrap_fixed(out, n),
         None => rows[0].wrap_rows(out, &offsets),
@@ -126,21 +125,23 @@ pub(super) fn diff(x: &Array, n: usize) -> Result<Array, Error> {
     let mut r = x.clone();
     for _ in 0..n {
         let rows = Rows::of(&r, "diff of a scalar")?;
-        let shorter = |w: &[i64]| (w[1] - w[0] - 1).max(0) as usize;
-        let mut offsets = Vec::with_capacity(rows.count() + 1);
-        offsets.push(0i64);
-        let mut total = 0usize;
-        for w in rows.offsets.windows(2) {
-            total += shorter(w);
-            offsets.push(total as i64);
+        let o = &rows.offsets;
+        let shorter = |i: usize| (o[i + 1] - o[i] - 1).max(0) as usize;
+        let mut at = Vec::with_capacity(rows.count() + 1);
+        at.push(0usize);
+        for i in 0..rows.count() {
+            at.push(at[i] + shorter(i));
         }
+        let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
         let part = |from: usize| {
-            let pieces = rows.offsets.windows(2).map(move |w| Piece::Take {
-                src: 0,
-                start: w[0] as usize + if shorter(w) > 0 { from } else { 0 },
-                len: shorter(w),
-            });
-            gather(&[&rows.values], None, pieces, total)
+            gather(&[&rows.values], None, (&at, o), |i| {
+                let len = shorter(i);
+                std::iter::once(Piece::Take {
+                    src: 0,
+                    start: o[i] as usize + if len > 0 { from } else { 0 },
+                    len,
+                })
+            })
         };
         let (hi, lo) = (part(1)?, part(0)?);
         let values = if hi.dtype().as_scalar() == Some(Scalar::Bool) {
