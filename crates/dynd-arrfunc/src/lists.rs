@@ -16,6 +16,7 @@
 //!
 //! ```
 //! use dynd::func::{argmax, filter, flatten, num, pad, softmax, take_along_axis};
+//! use dynd::func::Eval;
 //! use dynd::nd::Array;
 //!
 //! let x = Array::from_nested(vec![vec![1.0, 5.0, 2.0], vec![], vec![-3.0]])?;

@@ -221,6 +221,10 @@ builtins! {
 /// value give their identity, as a plain `R`; `min` and `max` (without
 /// `initial`), `mean`, `var` and `std` give NA there, as `?R`. NA never
 /// turns into NaN, nor NaN into NA.
+///
+/// The same holds without NA over a `var` axis, where a row may be empty:
+/// `min`, `max` (without `initial`), `mean`, `var` and `std` give `?R`,
+/// NA for an empty row (Awkward's `mask_identity=True`).
 fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
     if let Some((small, mask, result_dims)) = shrink_empty(name, a, o)? {
         let r = over_na(name, op, &small, &o.masked(mask))?;
@@ -237,7 +241,26 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
                 ty: a.ty().clone(),
             });
         }
-        return plain(name, op, a, o);
+        return match op {
+            Op::Min | Op::Max | Op::Mean | Op::Var | Op::Std
+                if o.initial.is_none() && reduces_var(a, o) =>
+            {
+                // Awkward's `mask_identity`: over a `var` axis a group may
+                // be empty, so the result is `?R` (from the type alone),
+                // NA where a group has no element.
+                let n = dynd_kernels::reduce::count(a, o.axes(), o.keepdims, o.mask.as_ref(), name)?;
+                let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
+                let o = match op {
+                    Op::Min | Op::Max => ReduceOptions {
+                        initial: Some(extreme(a, op == Op::Min)?),
+                        ..o.clone()
+                    },
+                    _ => o.clone(),
+                };
+                Ok(Array::from_option_parts(&plain(name, op, a, &o)?, &any)?)
+            }
+            _ => plain(name, op, a, o),
+        };
     };
     if !o.skip_na {
         // The values (NA slots hold zeros), then NA where a group (of the
@@ -272,6 +295,22 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
             let r = plain(name, op, &values, &skipping)?;
             Ok(Array::from_option_parts(&r, &any)?)
         }
+    }
+}
+
+/// Whether the reduction folds a `var` dimension of `a` (every one without
+/// axes).
+fn reduces_var(a: &Array, o: &ReduceOptions) -> bool {
+    let dims: Vec<&Dim> = a.ty().dims().collect();
+    match o.axes() {
+        None => dims.iter().any(|d| matches!(d, Dim::Var)),
+        Some(axes) => axes.iter().any(|&ax| {
+            let k = if ax < 0 { ax + dims.len() as i64 } else { ax };
+            usize::try_from(k)
+                .ok()
+                .and_then(|k| dims.get(k))
+                .is_some_and(|d| matches!(d, Dim::Var))
+        }),
     }
 }
 
