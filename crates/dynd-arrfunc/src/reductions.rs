@@ -301,7 +301,11 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
 /// Whether the reduction folds a `var` dimension of `a` (every one without
 /// axes).
 fn reduces_var(a: &Array, o: &ReduceOptions) -> bool {
-    let dims: Vec<&Dim> = a.ty().dims().collect();
+    reduces_var_of(a.ty(), o)
+}
+
+fn reduces_var_of(ty: &Type, o: &ReduceOptions) -> bool {
+    let dims: Vec<&Dim> = ty.dims().collect();
     match o.axes() {
         None => dims.iter().any(|d| matches!(d, Dim::Var)),
         Some(axes) => axes.iter().any(|&ax| {
@@ -311,6 +315,31 @@ fn reduces_var(a: &Array, o: &ReduceOptions) -> bool {
                 .and_then(|k| dims.get(k))
                 .is_some_and(|d| matches!(d, Dim::Var))
         }),
+    }
+}
+
+/// Whether reduction `name` over an array of type `ty` (no NA) gives
+/// `?R`, NA for the empty groups of a `var` axis: `min`, `max` (without
+/// `initial`), `mean`, `var`, `std`; and for `min`/`max` the `initial`
+/// that stands in for the empty groups before they are masked.
+pub(crate) fn masks_empty_groups(
+    name: &str,
+    ty: &Type,
+    o: &ReduceOptions,
+) -> Option<Option<Array>> {
+    if o.initial.is_some() || !reduces_var_of(ty, o) {
+        return None;
+    }
+    if matches!(ty.dtype().kind(), dynd_types::TypeKind::Option(_)) {
+        return None;
+    }
+    match name {
+        "mean" | "var" | "std" => Some(None),
+        "min" | "max" => {
+            let a = Array::zeros(ty.dtype()).ok()?;
+            Some(Some(extreme(&a, name == "min").ok()?))
+        }
+        _ => None,
     }
 }
 

@@ -138,9 +138,15 @@ pub fn register(ctx: &SessionContext, f: &Callable) -> Result<Registered> {
 }
 
 /// Registers every dynd builtin (and `NAME_reduce` for the associative
-/// ones) as [`register`] does; builtins with no DataFusion form (`take`,
-/// `sort`, the scans, `string_length`, `is_na`, `fill_na`: functions over
-/// whole arrays) are left out.
+/// ones) as [`register`] does, and the list functions, each over the
+/// list of every row of a `List`/`LargeList` column: `argmax`, `argmin`,
+/// `sort`, `sort_descending`, `argsort`, `unique`, `softmax`,
+/// `log_softmax`, `logsumexp`, `num`, `local_index`, `count_nonzero`,
+/// `diff`, `pad(list, n)` (NULL padding), `filter(list, mask)`,
+/// `take_along_axis(list, indexes)` and `concatenate(list, list)`.
+/// Other builtins with no DataFusion form (`take`, the scans,
+/// `string_length`, `is_na`, `fill_na`: functions over whole arrays) are
+/// left out.
 ///
 /// # Errors
 ///
@@ -169,6 +175,13 @@ pub fn register_in(state: &mut SessionState, f: &Callable) -> Result<Registered>
 /// As [`register_all`].
 pub fn register_all_in(state: &mut SessionState) -> Result<Registered> {
     let mut added = Registered::default();
+    for &l in scalar::LIST_FUNCTIONS {
+        let u = scalar::list_impl(l);
+        let (name, aliases) = names(state, u.name());
+        added.scalar.insert(name.clone());
+        added.scalar.extend(aliases.iter().cloned());
+        state.register_udf(Arc::new(ScalarUDF::new_from_impl(u.named(name, aliases))))?;
+    }
     for f in builtins::all() {
         if f.is_overloaded() || f.reduction_kind() != ReductionKind::None {
             add(state, f, &mut added)?;

@@ -25,6 +25,82 @@ enum Body {
     Rows(Callable),
     /// A reduction over every dimension of each row (`row_mean`).
     RowReduction(Callable),
+    /// A list function over each row's list (`softmax(list)`).
+    List(ListFn),
+}
+
+/// A dynd list function as SQL calls it: the column first (one list per
+/// row), then any further columns or literals.
+#[derive(Clone, Copy)]
+pub(crate) struct ListFn {
+    /// The SQL name (registered as `dynd_NAME`, and `NAME` when free).
+    name: &'static str,
+    /// How many arguments.
+    arity: usize,
+    /// The call on whole columns (`N * var * T` and the rest).
+    f: fn(&[&Array]) -> std::result::Result<Array, dynd::Error>,
+}
+
+impl std::fmt::Debug for ListFn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ListFn({})", self.name)
+    }
+}
+
+/// An integer argument (a literal, one row).
+fn int_arg(a: &Array, what: &'static str) -> std::result::Result<i64, dynd::Error> {
+    a.cast(&Type::from(dynd::ndt::Scalar::Int64), dynd::nd::ErrorMode::Overflow)
+        .ok()
+        .filter(|c| c.ndim() == 0)
+        .and_then(|c| c.get::<i64>(&[]).ok())
+        .ok_or_else(|| dynd::Error::Argument {
+            op: "pad",
+            what,
+            expected: "an integer literal",
+            found: a.ty().to_string().into(),
+        })
+}
+
+/// The list functions SQL has: per row of a `List`/`LargeList` column.
+pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
+    use dynd::func as f;
+    &[
+        ListFn { name: "argmax", arity: 1, f: |a| f::argmax(a[0], Some(-1), false) },
+        ListFn { name: "argmin", arity: 1, f: |a| f::argmin(a[0], Some(-1), false) },
+        ListFn { name: "sort", arity: 1, f: |a| f::sort(a[0], -1, true) },
+        ListFn { name: "sort_descending", arity: 1, f: |a| f::sort(a[0], -1, false) },
+        ListFn { name: "argsort", arity: 1, f: |a| f::argsort(a[0], -1, true) },
+        ListFn { name: "unique", arity: 1, f: |a| f::unique_rows(a[0]) },
+        ListFn { name: "softmax", arity: 1, f: |a| f::softmax(a[0], -1) },
+        ListFn { name: "log_softmax", arity: 1, f: |a| f::log_softmax(a[0], -1) },
+        ListFn { name: "logsumexp", arity: 1, f: |a| f::logsumexp(a[0], -1) },
+        ListFn { name: "num", arity: 1, f: |a| f::num(a[0], -1) },
+        ListFn { name: "local_index", arity: 1, f: |a| f::local_index(a[0]) },
+        ListFn { name: "count_nonzero", arity: 1, f: |a| f::count_nonzero(a[0], Some(-1)) },
+        ListFn { name: "diff", arity: 1, f: |a| f::diff(a[0], 1, -1) },
+        ListFn {
+            name: "pad",
+            arity: 2,
+            f: |a| {
+                let n = int_arg(a[1], "the length")?;
+                let n = usize::try_from(n).map_err(|_| dynd::Error::Argument {
+                    op: "pad",
+                    what: "the length",
+                    expected: "at least 0",
+                    found: n.to_string().into(),
+                })?;
+                f::pad(a[0], n, false, None)
+            },
+        },
+        ListFn { name: "filter", arity: 2, f: |a| f::filter(a[0], a[1]) },
+        ListFn { name: "take_along_axis", arity: 2, f: |a| f::take_along_axis(a[0], a[1], -1) },
+        ListFn { name: "concatenate", arity: 2, f: |a| f::concatenate(&[a[0], a[1]], -1) },
+    ]
+};
+
+/// The scalar UDF of a list function.
+pub(crate) fn list_impl(f: ListFn) -> DyndScalarUdf {
+    udf(f.name.to_string(), Body::List(f))
 }
 
 /// A dynd callable as a DataFusion scalar UDF (see [`scalar_udf`] and
@@ -152,6 +228,7 @@ impl DyndScalarUdf {
         let (row, f) = match &self.body {
             Body::Rows(f) => (false, f),
             Body::RowReduction(f) => (true, f),
+            Body::List(l) => return (true, format!("list {}", l.name), Vec::new()),
         };
         let sigs = f.signatures().iter().map(|s| s.to_string()).collect();
         (row, f.name().to_string(), sigs)
@@ -187,6 +264,35 @@ impl DyndScalarUdf {
                 let one = sample(row)?;
                 let out = reduce_rows(r, &one, None)?;
                 Ok(out.dtype().clone())
+            }
+            Body::List(l) => {
+                if rows.len() != l.arity {
+                    return Err(dynd::Error::Arity {
+                        name: l.name.to_string(),
+                        expected: l.arity,
+                        found: rows.len(),
+                    });
+                }
+                // The call on one sample row of each type tells the
+                // result's row type (literal arguments as scalars).
+                let args = rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let one = sample(t)?;
+                        if i == 0 || t.is_dim() {
+                            Ok(one)
+                        } else {
+                            one.at(0)
+                        }
+                    })
+                    .collect::<std::result::Result<Vec<_>, dynd::Error>>()?;
+                let refs: Vec<&Array> = args.iter().collect();
+                let out = (l.f)(&refs)?;
+                match out.ty().kind() {
+                    dynd::ndt::TypeKind::Dim(_, row) => Ok(row.clone()),
+                    _ => Ok(out.ty().clone()),
+                }
             }
         }
     }
@@ -496,6 +602,17 @@ impl DyndScalarUdf {
         }
         let f = match &self.body {
             Body::Rows(f) => f,
+            Body::List(l) => {
+                let mut args = Vec::with_capacity(arrays.len());
+                for (i, a) in arrays.iter().enumerate() {
+                    let d = Array::from_arrow(a.as_ref()).map_err(|e| exec(&self.name, e))?;
+                    let d = if scalar(i) && i > 0 { d.at(0) } else { Ok(d) };
+                    args.push(d.map_err(|e| exec(&self.name, e))?);
+                }
+                let refs: Vec<&Array> = args.iter().collect();
+                let out = (l.f)(&refs).map_err(|e| exec(&self.name, e))?;
+                return out.to_arrow().map_err(|e| exec(&self.name, e));
+            }
             Body::RowReduction(r) => {
                 // One argument: a column (a scalar is a column of one row).
                 let Some(a) = arrays.first() else {

@@ -103,7 +103,7 @@ pub mod ndt {
 ///     a.mean_axis(1)                                  // a reduction's error
 /// }
 ///
-/// assert_eq!(row_means("[[1, 2], [3], []]")?.to_string(), "[1.5, 3, NaN]");
+/// assert_eq!(row_means("[[1, 2], [3], []]")?.to_string(), "[1.5, 3, null]"); // NA: an empty row has no mean
 ///
 /// // Each variant carries the values involved: here, where the value
 /// // failed and why (a list of one row for a dimension of three).

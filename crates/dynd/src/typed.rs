@@ -120,7 +120,7 @@ macro_rules! reductions {
         /// assert_eq!(x.sum()?.to_string(), "13");
         /// assert_eq!(x.sum_axis(1)?.to_string(), "[9, 4, 0]");
         /// assert_eq!(x.count_axis(1)?.to_string(), "[3, 1, 0]");
-        /// assert_eq!(x.mean_axis(-1)?.to_string(), "[3, 4, NaN]");
+        /// assert_eq!(x.mean_axis(-1)?.to_string(), "[3, 4, null]"); // `?float64`: NA for the empty row
         /// # Ok::<(), Box<dyn std::error::Error>>(())
         /// ```
         pub trait ArrayExt {

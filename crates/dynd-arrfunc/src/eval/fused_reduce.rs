@@ -13,6 +13,30 @@ pub(super) const PART: usize = 1 << 16;
 /// layout, or anything fails (the caller then makes the value and the
 /// plain call, which reports any error with its full index).
 pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<Array> {
+    if r.reduction != crate::callable::ReductionKind::None {
+        let (_, _, ty) = plan(e)?;
+        if let Some(initial) = crate::reductions::masks_empty_groups(r.name(), &ty, o) {
+            // As the plain reduction: `?R`, NA for an empty group, from
+            // the groups' counts (in parts too).
+            let with_initial = ReduceOptions {
+                initial,
+                ..o.clone()
+            };
+            let v = reduce_plain_parts(e, r, &with_initial)?;
+            if matches!(v.dtype().kind(), dynd_types::TypeKind::Option(_)) {
+                // The parts were reduced by the builtin, which masks.
+                return Some(v);
+            }
+            let n = reduce_plain_parts(e, crate::reductions::COUNT.callable(), o)?;
+            let any = crate::elementwise::GREATER.call(&[&n, &Array::from_scalar(0i64)]).ok()?;
+            return Array::from_option_parts(&v, &any).ok();
+        }
+    }
+    reduce_plain_parts(e, r, o)
+}
+
+/// [`reduce_in_parts`] without the NA of empty groups.
+fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<Array> {
     use crate::callable::ReductionKind as K;
     let only = |allowed: &[&str]| o.given().all(|k| allowed.contains(&k));
     if r.reduction == K::None {
