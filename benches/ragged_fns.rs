@@ -152,10 +152,16 @@ fn per_row(c: &mut Criterion) {
     g.sample_size(15);
     g.bench_function("argmax_hand", |b| b.iter(|| hand_argmax(black_box(&v), &o)));
     g.bench_function("sort_hand", |b| b.iter(|| hand_sort(black_box(&v), &o)));
-    g.bench_function("softmax_hand", |b| b.iter(|| hand_softmax(black_box(&v), &o)));
+    g.bench_function("softmax_hand", |b| {
+        b.iter(|| hand_softmax(black_box(&v), &o))
+    });
     g.bench_function("pad20_hand", |b| b.iter(|| hand_pad(black_box(&v), &o, 20)));
-    g.bench_function("flatten_hand", |b| b.iter(|| hand_flatten(black_box(&v), &o)));
-    g.bench_function("filter_hand", |b| b.iter(|| hand_filter(black_box(&v), &o, &keep)));
+    g.bench_function("flatten_hand", |b| {
+        b.iter(|| hand_flatten(black_box(&v), &o))
+    });
+    g.bench_function("filter_hand", |b| {
+        b.iter(|| hand_filter(black_box(&v), &o, &keep))
+    });
     g.bench_function("concatenate1_hand", |b| {
         b.iter(|| hand_concat(black_box(&v), black_box(&w), &o, &p))
     });

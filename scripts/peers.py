@@ -7,6 +7,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py            # the ragged cases; installs the peers on first use
     python3 scripts/peers.py expr       # the expression cases
     python3 scripts/peers.py ufuncs     # `benches/ufuncs.rs` and `benches/array_fns.rs`
+    python3 scripts/peers.py ragged_fns # `benches/ragged_fns.rs`: Awkward and Polars
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -24,7 +25,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, ".venv-peers")
-PEERS = ["numpy", "awkward", "numexpr"]
+PEERS = ["numpy", "awkward", "numexpr", "polars"]
 ROWS = 1_000_000
 
 
@@ -187,6 +188,68 @@ def ufuncs_main():
         print(f"{name:32s} {ms:9.2f} ms {ms * 1e6 / count:6.2f} ns/element")
 
 
+def ragged_fns_main():
+    """The per-row cases of `benches/ragged_fns.rs` in Awkward Array and
+    Polars' list namespace: the same row lengths and the same seeded
+    values in [-1, 1) (a 64-bit xorshift, `(s >> 11) / 2^52 - 1`)."""
+    in_venv()
+    os.environ.setdefault("POLARS_MAX_THREADS", "1")  # one thread, as the Rust side's `_1t`
+    import awkward as ak
+    import numpy as np
+    import polars as pl
+
+    mask = (1 << 64) - 1
+
+    def data(lens, seed):
+        s = seed | 1
+        out = np.empty(int(sum(lens)), dtype=np.float64)
+        for k in range(len(out)):
+            s ^= (s << 13) & mask
+            s ^= s >> 7
+            s ^= (s << 17) & mask
+            out[k] = (s >> 11) / float(1 << 52) - 1.0
+        return out
+
+    lens = np.array(lengths(ROWS), dtype=np.int64)
+    offsets = np.zeros(ROWS + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    total = int(offsets[-1])
+    v = data(lens, 0x2545F4914F6CDD1D)
+    w = data(lens, 0x9E3779B97F4A7C15)
+    layout = lambda vals: ak.contents.ListOffsetArray(ak.index.Index64(offsets.copy()), ak.contents.NumpyArray(vals))
+    x, y = ak.Array(layout(v)), ak.Array(layout(w))
+    keep = x > 0
+    best = ak.argmax(x, axis=1, keepdims=True)
+    px = pl.Series("x", ak.to_list(x), dtype=pl.List(pl.Float64))
+    py = pl.Series("y", ak.to_list(y), dtype=pl.List(pl.Float64))
+    frame = pl.DataFrame([px, py])
+
+    def pl_softmax():
+        e = (pl.col("x").list.eval(pl.element() - pl.element().max())).list.eval(pl.element().exp())
+        return frame.select(e.list.eval(pl.element() / pl.element().sum()))
+
+    cases = [
+        ("argmax per row (Awkward)", lambda: ak.argmax(x, axis=1)),
+        ("argmax per row (Polars list.arg_max)", lambda: px.list.arg_max()),
+        ("sort per row (Awkward)", lambda: ak.sort(x, axis=1)),
+        ("sort per row (Polars list.sort)", lambda: px.list.sort()),
+        ("softmax per row (Awkward)", lambda: ak.softmax(x, axis=1)),
+        ("softmax per row (Polars list.eval)", pl_softmax),
+        ("pad to 20, fill 0 (Awkward)", lambda: ak.fill_none(ak.pad_none(x, 20, clip=True), 0.0)),
+        ("flatten (Awkward)", lambda: ak.flatten(x)),
+        ("flatten (Polars explode)", lambda: px.explode()),
+        ("filter x > 0 (Awkward)", lambda: x[keep]),
+        ("filter x > 0 (Polars list.eval)", lambda: px.list.eval(pl.element().filter(pl.element() > 0))),
+        ("concatenate rows (Awkward)", lambda: ak.concatenate([x, y], axis=1)),
+        ("concatenate rows (Polars concat_list)", lambda: frame.select(pl.concat_list("x", "y"))),
+        ("take argmax keepdims (Awkward)", lambda: x[best]),
+    ]
+    print(f"{ROWS} rows, {total} values; Awkward {ak.__version__}, Polars {pl.__version__}")
+    for name, f in cases:
+        ms = median_ms(f, repeat=7)
+        print(f"{name:48s} {ms:9.2f} ms {ms * 1e6 / total:6.2f} ns/value")
+
+
 def main():
     in_venv()
     import awkward as ak
@@ -237,5 +300,7 @@ if __name__ == "__main__":
         expr_main()
     elif sys.argv[1:] == ["ufuncs"]:
         ufuncs_main()
+    elif sys.argv[1:] == ["ragged_fns"]:
+        ragged_fns_main()
     else:
         main()

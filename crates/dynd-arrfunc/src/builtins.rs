@@ -37,16 +37,16 @@ pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
 #[doc(no_inline)]
 pub use crate::elementwise::{divmod, frexp, modf};
+pub use crate::lists::{
+    FILTER, FLATTEN, LOCAL_INDEX, LOGSUMEXP, LOG_SOFTMAX, NUM, PAD, SOFTMAX, TAKE_ALONG_AXIS,
+    UNFLATTEN, UNPAD,
+};
 pub use crate::ordering::{
     ARGMAX, ARGMIN, ARGSORT, COUNT_NONZERO, NONZERO, SEARCHSORTED, SORT, UNIQUE,
 };
 pub use crate::reductions::{
     ALL, ANY, COUNT, CUMPROD, CUMSUM, FILL_NA, IS_NA, KAHAN_SUM, MAX, MEAN, MIN, NULL_COUNT, PROD,
     STD, SUM, VAR,
-};
-pub use crate::lists::{
-    FILTER, FLATTEN, LOCAL_INDEX, LOGSUMEXP, LOG_SOFTMAX, NUM, PAD, SOFTMAX, TAKE_ALONG_AXIS,
-    UNFLATTEN, UNPAD,
 };
 pub use crate::shaping::{ARANGE, CONCATENATE, DIFF, FLIP, LINSPACE, REPEAT, STACK, TILE};
 

@@ -50,8 +50,8 @@ mod lifted;
 mod lists;
 mod options;
 mod ordering;
-mod rows;
 pub mod reductions;
+mod rows;
 mod shaping;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload, ReductionKind};
@@ -59,16 +59,16 @@ pub use elementwise::{divmod, frexp, modf};
 pub use error::Error;
 pub use eval::{install as install_evaluator, select, Eval};
 pub use lifted::resolve_lifted;
+pub use lists::{
+    filter, flatten, local_index, log_softmax, logsumexp, num, pad, softmax, take_along_axis,
+    unflatten, unpad,
+};
 pub use options::{Axes, AxisKeyword, ReduceOptions};
 pub use ordering::{
     argmax, argmin, argsort, count_nonzero, nonzero, searchsorted, sort, unique, unique_counts,
     unique_index, unique_rows,
 };
 pub use shaping::{concatenate, diff, flip, linspace, repeat, stack, tile};
-pub use lists::{
-    filter, flatten, local_index, log_softmax, logsumexp, num, pad, softmax, take_along_axis,
-    unflatten, unpad,
-};
 
 /// The type layer this crate builds on.
 pub use dynd_types as types;

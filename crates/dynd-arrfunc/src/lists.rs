@@ -274,7 +274,10 @@ fn cast_to(values: &Array, t: &Type) -> Result<Array, Error> {
     if &element_type(values) == t {
         return Ok(values.clone());
     }
-    let ty = Type::with_dims([Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))], t.clone())?;
+    let ty = Type::with_dims(
+        [Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))],
+        t.clone(),
+    )?;
     Ok(values.cast(&ty, ErrorMode::NoCheck)?)
 }
 
@@ -395,7 +398,11 @@ fn shift_sum<T: Soft>(row: &[T], ok: Option<&[bool]>, out: Option<&mut [T]>) -> 
     let mut m = T::NEG_INF;
     match ok {
         None => row.iter().for_each(|&x| m = m.max(x)),
-        Some(ok) => row.iter().zip(ok).filter(|(_, &v)| v).for_each(|(&x, _)| m = m.max(x)),
+        Some(ok) => row
+            .iter()
+            .zip(ok)
+            .filter(|(_, &v)| v)
+            .for_each(|(&x, _)| m = m.max(x)),
     }
     if !m.finite() {
         m = T::ZERO;
@@ -456,7 +463,9 @@ fn soft_typed<T: Soft>(
             } else {
                 let (m, sum) = shift_sum(row, ok, None);
                 let log_sum = sum.ln();
-                out.iter_mut().zip(row).for_each(|(e, &x)| *e = x.sub(m).sub(log_sum));
+                out.iter_mut()
+                    .zip(row)
+                    .for_each(|(e, &x)| *e = x.sub(m).sub(log_sum));
             }
         }
     });
@@ -476,7 +485,10 @@ fn soft(x: &Array, axis: i64, op: SoftOp, name: &'static str) -> Result<Array, E
         Some(Scalar::Float32) => soft_typed::<f32>(&rows, &values, ok, op),
         Some(Scalar::Float64) => soft_typed::<f64>(&rows, &values, ok, op),
         Some(s) if matches!(s.category(), Bool | SignedInt | UnsignedInt | Float) => {
-            let t = Type::with_dims([Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))], Scalar::Float64.into())?;
+            let t = Type::with_dims(
+                [Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))],
+                Scalar::Float64.into(),
+            )?;
             let f = values.cast(&t, ErrorMode::NoCheck)?;
             soft_typed::<f64>(&rows, &f, ok, op)
         }
@@ -643,7 +655,9 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
     let out = match (valid, element_type(&rows.values).kind()) {
         (Some(ok), TypeKind::Option(_)) => {
             let (v, there) = split_na(&out)?;
-            let there: Vec<bool> = there.map_or(ok.clone(), |t| t.iter().zip(&ok).map(|(a, b)| *a && *b).collect());
+            let there: Vec<bool> = there.map_or(ok.clone(), |t| {
+                t.iter().zip(&ok).map(|(a, b)| *a && *b).collect()
+            });
             Array::from_option_parts(&v, &Array::from_vec(there))?
         }
         (Some(ok), _) => Array::from_option_parts(&out, &Array::from_vec(ok))?,

@@ -248,7 +248,8 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
                 // Awkward's `mask_identity`: over a `var` axis a group may
                 // be empty, so the result is `?R` (from the type alone),
                 // NA where a group has no element.
-                let n = dynd_kernels::reduce::count(a, o.axes(), o.keepdims, o.mask.as_ref(), name)?;
+                let n =
+                    dynd_kernels::reduce::count(a, o.axes(), o.keepdims, o.mask.as_ref(), name)?;
                 let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
                 let o = match op {
                     Op::Min | Op::Max => ReduceOptions {

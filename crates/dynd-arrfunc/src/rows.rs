@@ -83,7 +83,14 @@ fn merge_first(x: &Array) -> Result<Array, Error> {
     let TypeKind::Dim(Dim::Fixed(b), rest) = inner.kind() else {
         unreachable!("merge_first is called on two fixed dimensions")
     };
-    let Some((_, _, Arrmeta::Fixed { stride, element, .. })) = c.arrmeta().as_fixed() else {
+    let Some((
+        _,
+        _,
+        Arrmeta::Fixed {
+            stride, element, ..
+        },
+    )) = c.arrmeta().as_fixed()
+    else {
         unreachable!("a fixed dimension's arrmeta is fixed")
     };
     let n = a * b;
@@ -199,11 +206,15 @@ impl Rows {
             && self.top == other.top
             && self.offsets.len() == other.offsets.len()
             && self.outer.len() == other.outer.len()
-            && self.outer.iter().zip(&other.outer).all(|(a, b)| match (a, b) {
-                (Outer::Fixed { n: p, .. }, Outer::Fixed { n: q, .. }) => p == q,
-                (Outer::Var(p), Outer::Var(q)) => p == q,
-                _ => false,
-            })
+            && self
+                .outer
+                .iter()
+                .zip(&other.outer)
+                .all(|(a, b)| match (a, b) {
+                    (Outer::Fixed { n: p, .. }, Outer::Fixed { n: q, .. }) => p == q,
+                    (Outer::Var(p), Outer::Var(q)) => p == q,
+                    _ => false,
+                })
     }
 
     /// How many rows.
@@ -304,7 +315,10 @@ pub(crate) fn par_fill<T: Send>(
 }
 
 /// `f` of each run of rows in parallel, the results in order.
-pub(crate) fn par_map<R: Send>(runs: &[Range<usize>], f: impl Fn(Range<usize>) -> R + Sync) -> Vec<R> {
+pub(crate) fn par_map<R: Send>(
+    runs: &[Range<usize>],
+    f: impl Fn(Range<usize>) -> R + Sync,
+) -> Vec<R> {
     if runs.len() <= 1 || rayon::current_num_threads() == 1 {
         return runs.iter().map(|r| f(r.clone())).collect();
     }
@@ -336,7 +350,11 @@ pub(crate) fn positions(offsets: &[i64]) -> Vec<usize> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Piece {
     /// `len` elements of source `src` from `start`.
-    Take { src: usize, start: usize, len: usize },
+    Take {
+        src: usize,
+        start: usize,
+        len: usize,
+    },
     /// `count` copies of the fill element (NA, all zero bytes, without
     /// one).
     Fill(usize),
@@ -355,7 +373,10 @@ pub(crate) fn element_type(a: &Array) -> Type {
 fn sources_of(sources: &[&Array]) -> Result<(Vec<Array>, Arrmeta, Type, usize), Error> {
     let ty = element_type(sources[0]);
     let size = ty.data_layout()?.size;
-    let compact: Vec<Array> = sources.iter().map(|v| v.compact()).collect::<Result<_, _>>()?;
+    let compact: Vec<Array> = sources
+        .iter()
+        .map(|v| v.compact())
+        .collect::<Result<_, _>>()?;
     let Some((_, _, element)) = compact[0].arrmeta().as_fixed() else {
         unreachable!("gather takes `K * T` arrays")
     };
@@ -406,7 +427,13 @@ fn words_of<W: Word>(b: &[u8]) -> Cow<'_, [W]> {
 }
 
 /// A fresh `total * T` array over `block`.
-fn result(ty: Type, element: Arrmeta, size: usize, total: usize, block: Arc<MemoryBlock>) -> Result<Array, Error> {
+fn result(
+    ty: Type,
+    element: Arrmeta,
+    size: usize,
+    total: usize,
+    block: Arc<MemoryBlock>,
+) -> Result<Array, Error> {
     let out_ty = Type::with_dims([Dim::Fixed(total)], ty)?;
     let meta = Arrmeta::Fixed {
         size: total,
@@ -418,13 +445,18 @@ fn result(ty: Type, element: Arrmeta, size: usize, total: usize, block: Arc<Memo
 
 /// The widest word that divides `size` (for an element size above 0).
 fn word_for(size: usize) -> usize {
-    [8, 4, 2, 1].into_iter().find(|w| size % w == 0).unwrap_or(1)
+    [8, 4, 2, 1]
+        .into_iter()
+        .find(|w| size % w == 0)
+        .unwrap_or(1)
 }
 
 /// A zeroed block of `count` words `W` (untouched pages stay unmapped
 /// until written), or the allocation error.
 fn zeroed_words<W: Word>(count: usize) -> Result<Arc<MemoryBlock>, Error> {
-    let bytes = count.checked_mul(std::mem::size_of::<W>()).ok_or(Error::Alloc { bytes: u64::MAX })?;
+    let bytes = count
+        .checked_mul(std::mem::size_of::<W>())
+        .ok_or(Error::Alloc { bytes: u64::MAX })?;
     Ok(MemoryBlock::zeroed(bytes)?)
 }
 
@@ -432,7 +464,10 @@ fn zeroed_words<W: Word>(count: usize) -> Result<Arc<MemoryBlock>, Error> {
 /// bytes, a valid value of every number type).
 pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Result<Array, Error> {
     let size = std::mem::size_of::<T>();
-    let mut block = MemoryBlock::zeroed(n.checked_mul(size).ok_or(Error::Alloc { bytes: u64::MAX })?)?;
+    let mut block = MemoryBlock::zeroed(
+        n.checked_mul(size)
+            .ok_or(Error::Alloc { bytes: u64::MAX })?,
+    )?;
     let Some(b) = Arc::get_mut(&mut block) else {
         unreachable!("a fresh block has one owner")
     };
@@ -489,7 +524,11 @@ pub(crate) fn gather<I: Iterator<Item = Piece>>(
             None => vec![W::default(); w],
         };
         let zero = fill.iter().all(|&x| x == W::default());
-        let mut block = zeroed_words::<W>(total.checked_mul(w).ok_or(Error::Alloc { bytes: u64::MAX })?)?;
+        let mut block = zeroed_words::<W>(
+            total
+                .checked_mul(w)
+                .ok_or(Error::Alloc { bytes: u64::MAX })?,
+        )?;
         let out = words_mut::<W>(&mut block);
         let at_w: Vec<usize> = at.iter().map(|&a| a * w).collect();
         par_fill(out, &at_w, runs, |rows, part| {
@@ -497,7 +536,11 @@ pub(crate) fn gather<I: Iterator<Item = Piece>>(
             for i in rows {
                 for p in pieces(i) {
                     match p {
-                        Piece::Take { src: s, start, len: 1 } if w == 1 => {
+                        Piece::Take {
+                            src: s,
+                            start,
+                            len: 1,
+                        } if w == 1 => {
                             part[k] = src[s][start];
                             k += 1;
                         }
@@ -539,7 +582,12 @@ pub(crate) fn gather<I: Iterator<Item = Piece>>(
 /// The elements of `values` (`K * T`, any `T`) where `keep` is true, row
 /// by row (`offsets` in, `kept` the result's offsets), as an `M * T`
 /// array; elements of one word are stored branch-free.
-pub(crate) fn select(values: &Array, keep: &[bool], offsets: &[i64], kept: &[i64]) -> Result<Array, Error> {
+pub(crate) fn select(
+    values: &Array,
+    keep: &[bool],
+    offsets: &[i64],
+    kept: &[i64],
+) -> Result<Array, Error> {
     let (compact, element, ty, size) = sources_of(&[values])?;
     let total = kept[kept.len() - 1] as usize;
     if size == 0 || size > 8 || word_for(size) != size {
@@ -554,7 +602,11 @@ pub(crate) fn select(values: &Array, keep: &[bool], offsets: &[i64], kept: &[i64
                 while k < end && keep[k] {
                     k += 1;
                 }
-                (k > start).then_some(Piece::Take { src: 0, start, len: k - start })
+                (k > start).then_some(Piece::Take {
+                    src: 0,
+                    start,
+                    len: k - start,
+                })
             })
         });
     }

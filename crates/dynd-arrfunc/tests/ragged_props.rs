@@ -58,7 +58,10 @@ fn rows_strategy(na: bool) -> impl Strategy<Value = Rows> {
 fn view(rows: &Rows, na: bool, outer: i64, inner: i64) -> (Array, Rows) {
     let a = make(rows, if na { "?int32" } else { "float64" });
     let v = a
-        .index(&[Index::slice(None, None, outer), Index::slice(None, None, inner)])
+        .index(&[
+            Index::slice(None, None, outer),
+            Index::slice(None, None, inner),
+        ])
         .unwrap();
     let r: Rows = stepped(rows, outer)
         .iter()
@@ -68,7 +71,10 @@ fn view(rows: &Rows, na: bool, outer: i64, inner: i64) -> (Array, Rows) {
 }
 
 fn steps() -> impl Strategy<Value = (i64, i64)> {
-    (prop_oneof![Just(1i64), Just(2), Just(-1)], prop_oneof![Just(1i64), Just(-1), Just(2)])
+    (
+        prop_oneof![Just(1i64), Just(2), Just(-1)],
+        prop_oneof![Just(1i64), Just(-1), Just(2)],
+    )
 }
 
 /// NumPy's order with NA last: the first extreme among the values.
@@ -204,7 +210,10 @@ fn large_arrays_split_across_threads_agree_with_the_reference() {
         })
         .collect();
     let x = Array::from_nested(rows.clone()).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     pool.install(|| {
         let am = argmax(&x, Some(-1), false).unwrap();
         let (v, ok) = dynd_kernels::ArrayOps::option_parts(&am).unwrap();
@@ -216,12 +225,18 @@ fn large_arrays_split_across_threads_agree_with_the_reference() {
         let mask = x.greater(0.0);
         let mask = dynd_arrfunc::Eval::eval(&mask).unwrap();
         let kept = filter(&x, &mask).unwrap().to_nested::<f64>().unwrap();
-        let joined = concatenate(&[&x, &x], 1).unwrap().to_nested::<f64>().unwrap();
+        let joined = concatenate(&[&x, &x], 1)
+            .unwrap()
+            .to_nested::<f64>()
+            .unwrap();
         for (k, row) in rows.iter().enumerate() {
-            let best = row.iter().enumerate().fold(None, |b: Option<(usize, f64)>, (i, &x)| match b {
-                Some((_, m)) if m >= x => b,
-                _ => Some((i, x)),
-            });
+            let best =
+                row.iter()
+                    .enumerate()
+                    .fold(None, |b: Option<(usize, f64)>, (i, &x)| match b {
+                        Some((_, m)) if m >= x => b,
+                        _ => Some((i, x)),
+                    });
             assert_eq!(best.map(|b| b.0 as i64), ok[k].then_some(v[k]), "row {k}");
             let mut want = row.clone();
             want.sort_by(|a, b| b.total_cmp(a));
@@ -229,7 +244,11 @@ fn large_arrays_split_across_threads_agree_with_the_reference() {
             let m = row.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b));
             let e: Vec<f64> = row.iter().map(|v| (v - m).exp()).collect();
             let sum: f64 = e.iter().sum();
-            assert_eq!(sm[k], e.iter().map(|v| v * (1.0 / sum)).collect::<Vec<_>>(), "row {k}");
+            assert_eq!(
+                sm[k],
+                e.iter().map(|v| v * (1.0 / sum)).collect::<Vec<_>>(),
+                "row {k}"
+            );
             let mut p = row.clone();
             p.resize(5, 0.0);
             assert_eq!(&padded[k * 5..k * 5 + 5], &p[..5], "row {k}");

@@ -786,6 +786,45 @@ fn eval_has_the_common_array_functions() {
 }
 
 #[test]
+fn eval_has_the_ragged_list_functions() {
+    let x = "x=[[1, 5, 2], [], [-3]]";
+    let run = |expr: &str| {
+        let (code, out, err) = dynd(&["eval", "--let", x, expr]);
+        assert_eq!(code, 0, "{expr}: {err}");
+        out
+    };
+    assert_eq!(
+        run("argmax(x, axis=-1)"),
+        "[1, null, 0]\ntype: 3 * ?int64\n"
+    );
+    assert_eq!(run("num(x)"), "[3, 0, 1]\ntype: 3 * int64\n");
+    assert_eq!(
+        run("sort(x, ascending=false)"),
+        "[[5, 2, 1], [], [-3]]\ntype: 3 * var * int64\n"
+    );
+    assert_eq!(
+        run("pad(x, 2, clip=true, fill=0)"),
+        "[[1, 5], [0, 0], [-3, 0]]\ntype: 3 * 2 * int64\n"
+    );
+    assert_eq!(
+        run("filter(x, x > 1)"),
+        "[[5, 2], [], []]\ntype: 3 * var * int64\n"
+    );
+    assert_eq!(
+        run("concatenate(x, x, axis=-1)"),
+        "[[1, 5, 2, 1, 5, 2], [], [-3, -3]]\ntype: 3 * var * int64\n"
+    );
+    assert_eq!(
+        run("logsumexp(x - x)"),
+        "[1.0986122886681098, -Infinity, 0]\ntype: 3 * float64\n"
+    );
+    assert_eq!(run("max(x, axis=1)"), "[5, null, -3]\ntype: 3 * ?int64\n");
+    let (code, _, err) = dynd(&["eval", "--let", x, "argmax(x, axis=0)"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the last one (-1)"), "{err}");
+}
+
+#[test]
 fn sql_without_the_tool_says_how_to_install_it() {
     // No dynd-sql beside the test binary's dynd, and none on an empty PATH.
     let out = Command::new(env!("CARGO_BIN_EXE_dynd"))

@@ -1,7 +1,10 @@
 //! dynd functions inside DataFusion against DataFusion's own, over
 //! generated tables: `hypot(x, y)` vs `sqrt(x * x + y * y)` (1e7 rows), the
 //! per-row mean of a `List<Float64>` column (1e6 rows, 0–19 values each)
-//! vs `array_avg`, and grouped `kahan_sum`/`dynd_std` vs `sum`/`stddev_pop`
+//! vs `array_avg`, the list functions (`argmax`, `sort`, `unique`, `pad`,
+//! `concatenate`, `softmax` per row) vs DataFusion's nearest
+//! (`array_position(d, array_max(d))`, `array_sort`, `array_distinct`,
+//! `array_resize`, `array_concat`, an `unnest` + window rewrite), and grouped `kahan_sum`/`dynd_std` vs `sum`/`stddev_pop`
 //! (1e7 rows, 1000 groups). Each on 1 and 2 partitions (threads).
 #![allow(missing_docs)] // criterion_group! generates undocumented fns
 
@@ -99,6 +102,29 @@ fn bench(c: &mut Criterion) {
         ("hypot/datafusion", "SELECT sqrt(x * x + y * y) FROM p"),
         ("row_mean/dynd", "SELECT row_mean(d) FROM s"),
         ("row_mean/datafusion", "SELECT array_avg(d) FROM s"),
+        // The list functions beside DataFusion's nearest.
+        ("list_argmax/dynd", "SELECT argmax(d) FROM s"),
+        (
+            "list_argmax/datafusion",
+            "SELECT array_position(d, array_max(d)) FROM s",
+        ),
+        ("list_max/dynd", "SELECT row_max(d) FROM s"),
+        ("list_max/datafusion", "SELECT array_max(d) FROM s"),
+        ("list_sort/dynd", "SELECT sort(d) FROM s"),
+        ("list_sort/datafusion", "SELECT array_sort(d) FROM s"),
+        ("list_unique/dynd", "SELECT unique(d) FROM s"),
+        ("list_unique/datafusion", "SELECT array_distinct(d) FROM s"),
+        ("list_pad/dynd", "SELECT pad(d, 20) FROM s"),
+        ("list_pad/datafusion", "SELECT array_resize(d, 20) FROM s"),
+        ("list_concat/dynd", "SELECT dynd_concatenate(d, d) FROM s"),
+        ("list_concat/datafusion", "SELECT array_concat(d, d) FROM s"),
+        ("list_softmax/dynd", "SELECT softmax(d) FROM s"),
+        (
+            "list_softmax/datafusion_unnest",
+            "SELECT id, array_agg(exp(v - m) / z) FROM (SELECT id, v, max(v) OVER (PARTITION BY id) AS m, \
+             sum(exp(v)) OVER (PARTITION BY id) / exp(max(v) OVER (PARTITION BY id)) AS z \
+             FROM (SELECT id, unnest(d) AS v FROM (SELECT row_number() OVER () AS id, d FROM s))) GROUP BY id",
+        ),
         (
             "grouped_sum/dynd_kahan",
             "SELECT k, kahan_sum(x) FROM p GROUP BY k",

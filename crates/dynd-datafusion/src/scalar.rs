@@ -49,35 +49,91 @@ impl std::fmt::Debug for ListFn {
 
 /// An integer argument (a literal, one row).
 fn int_arg(a: &Array, what: &'static str) -> std::result::Result<i64, dynd::Error> {
-    a.cast(&Type::from(dynd::ndt::Scalar::Int64), dynd::nd::ErrorMode::Overflow)
-        .ok()
-        .filter(|c| c.ndim() == 0)
-        .and_then(|c| c.get::<i64>(&[]).ok())
-        .ok_or_else(|| dynd::Error::Argument {
-            op: "pad",
-            what,
-            expected: "an integer literal",
-            found: a.ty().to_string().into(),
-        })
+    dynd::nd::ArrayOps::cast(
+        a,
+        &Type::from(dynd::ndt::Scalar::Int64),
+        dynd::nd::ErrorMode::Overflow,
+    )
+    .ok()
+    .filter(|c| c.ndim() == 0)
+    .and_then(|c| c.get::<i64>(&[]).ok())
+    .ok_or_else(|| dynd::Error::Argument {
+        op: "pad",
+        what,
+        expected: "an integer literal",
+        found: a.ty().to_string().into(),
+    })
 }
 
 /// The list functions SQL has: per row of a `List`/`LargeList` column.
 pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
     use dynd::func as f;
     &[
-        ListFn { name: "argmax", arity: 1, f: |a| f::argmax(a[0], Some(-1), false) },
-        ListFn { name: "argmin", arity: 1, f: |a| f::argmin(a[0], Some(-1), false) },
-        ListFn { name: "sort", arity: 1, f: |a| f::sort(a[0], -1, true) },
-        ListFn { name: "sort_descending", arity: 1, f: |a| f::sort(a[0], -1, false) },
-        ListFn { name: "argsort", arity: 1, f: |a| f::argsort(a[0], -1, true) },
-        ListFn { name: "unique", arity: 1, f: |a| f::unique_rows(a[0]) },
-        ListFn { name: "softmax", arity: 1, f: |a| f::softmax(a[0], -1) },
-        ListFn { name: "log_softmax", arity: 1, f: |a| f::log_softmax(a[0], -1) },
-        ListFn { name: "logsumexp", arity: 1, f: |a| f::logsumexp(a[0], -1) },
-        ListFn { name: "num", arity: 1, f: |a| f::num(a[0], -1) },
-        ListFn { name: "local_index", arity: 1, f: |a| f::local_index(a[0]) },
-        ListFn { name: "count_nonzero", arity: 1, f: |a| f::count_nonzero(a[0], Some(-1)) },
-        ListFn { name: "diff", arity: 1, f: |a| f::diff(a[0], 1, -1) },
+        ListFn {
+            name: "argmax",
+            arity: 1,
+            f: |a| f::argmax(a[0], Some(-1), false),
+        },
+        ListFn {
+            name: "argmin",
+            arity: 1,
+            f: |a| f::argmin(a[0], Some(-1), false),
+        },
+        ListFn {
+            name: "sort",
+            arity: 1,
+            f: |a| f::sort(a[0], -1, true),
+        },
+        ListFn {
+            name: "sort_descending",
+            arity: 1,
+            f: |a| f::sort(a[0], -1, false),
+        },
+        ListFn {
+            name: "argsort",
+            arity: 1,
+            f: |a| f::argsort(a[0], -1, true),
+        },
+        ListFn {
+            name: "unique",
+            arity: 1,
+            f: |a| f::unique_rows(a[0]),
+        },
+        ListFn {
+            name: "softmax",
+            arity: 1,
+            f: |a| f::softmax(a[0], -1),
+        },
+        ListFn {
+            name: "log_softmax",
+            arity: 1,
+            f: |a| f::log_softmax(a[0], -1),
+        },
+        ListFn {
+            name: "logsumexp",
+            arity: 1,
+            f: |a| f::logsumexp(a[0], -1),
+        },
+        ListFn {
+            name: "num",
+            arity: 1,
+            f: |a| f::num(a[0], -1),
+        },
+        ListFn {
+            name: "local_index",
+            arity: 1,
+            f: |a| f::local_index(a[0]),
+        },
+        ListFn {
+            name: "count_nonzero",
+            arity: 1,
+            f: |a| f::count_nonzero(a[0], Some(-1)),
+        },
+        ListFn {
+            name: "diff",
+            arity: 1,
+            f: |a| f::diff(a[0], 1, -1),
+        },
         ListFn {
             name: "pad",
             arity: 2,
@@ -92,9 +148,21 @@ pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
                 f::pad(a[0], n, false, None)
             },
         },
-        ListFn { name: "filter", arity: 2, f: |a| f::filter(a[0], a[1]) },
-        ListFn { name: "take_along_axis", arity: 2, f: |a| f::take_along_axis(a[0], a[1], -1) },
-        ListFn { name: "concatenate", arity: 2, f: |a| f::concatenate(&[a[0], a[1]], -1) },
+        ListFn {
+            name: "filter",
+            arity: 2,
+            f: |a| f::filter(a[0], a[1]),
+        },
+        ListFn {
+            name: "take_along_axis",
+            arity: 2,
+            f: |a| f::take_along_axis(a[0], a[1], -1),
+        },
+        ListFn {
+            name: "concatenate",
+            arity: 2,
+            f: |a| f::concatenate(&[a[0], a[1]], -1),
+        },
     ]
 };
 

@@ -708,3 +708,72 @@ async fn numpys_ufuncs_are_sql_functions() -> Result<()> {
     );
     Ok(())
 }
+
+#[tokio::test]
+async fn ragged_list_functions_are_sql_functions() -> Result<()> {
+    let l = list_col(vec![
+        Some(vec![Some(1.0), Some(5.0), Some(2.0)]),
+        Some(vec![]),
+        None,
+        Some(vec![Some(-3.0), None, Some(7.0)]),
+    ]);
+    let ctx = ctx_with(table(vec![("l", l)]))?;
+    let ints =
+        |r: &ArrayRef| -> Vec<Option<i64>> { r.as_primitive::<Int64Type>().iter().collect() };
+    // Per row: an empty row (or a NULL row) gives NULL; NA is skipped.
+    let r = column(&ctx, "SELECT argmax(l) FROM t").await?;
+    assert_eq!(ints(&r), [Some(1), None, None, Some(2)]);
+    let r = column(&ctx, "SELECT dynd_argmin(l) FROM t").await?;
+    assert_eq!(ints(&r), [Some(0), None, None, Some(0)]);
+    let r = column(&ctx, "SELECT num(l) FROM t").await?;
+    assert_eq!(ints(&r), [Some(3), Some(0), None, Some(3)]);
+    // Rows back: sorted (NULL last), padded, filtered, joined.
+    let r = column(&ctx, "SELECT sort(l) FROM t").await?;
+    assert_eq!(
+        lists(&r),
+        [
+            Some(vec![Some(1.0), Some(2.0), Some(5.0)]),
+            Some(vec![]),
+            None,
+            Some(vec![Some(-3.0), Some(7.0), None])
+        ]
+    );
+    let r = column(&ctx, "SELECT pad(l, 2) FROM t").await?;
+    assert_eq!(
+        lists(&r),
+        [
+            Some(vec![Some(1.0), Some(5.0), Some(2.0)]),
+            Some(vec![None, None]),
+            None,
+            Some(vec![Some(-3.0), None, Some(7.0)])
+        ]
+    );
+    let r = column(&ctx, "SELECT softmax(l) FROM t").await?;
+    let rows = lists(&r);
+    assert_eq!(rows[3].as_ref().map(|v| v[1]), Some(None));
+    let total: f64 = rows[0].as_ref().unwrap().iter().map(|v| v.unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-15);
+    let r = column(&ctx, "SELECT logsumexp(l) FROM t").await?;
+    assert_eq!(f64s(&r)[1], Some(f64::NEG_INFINITY));
+    let r = column(&ctx, "SELECT dynd_concatenate(l, l) FROM t").await?;
+    assert_eq!(lists(&r)[0].as_ref().map(Vec::len), Some(6));
+    let r = column(&ctx, "SELECT unique(dynd_concatenate(l, l)) FROM t").await?;
+    assert_eq!(
+        lists(&r),
+        [
+            Some(vec![Some(1.0), Some(2.0), Some(5.0)]),
+            Some(vec![]),
+            None,
+            Some(vec![Some(-3.0), Some(7.0), None])
+        ]
+    );
+    // The same functions over a LargeList column.
+    let large = datafusion::arrow::compute::cast(
+        &list_col(vec![Some(vec![Some(2.0), Some(9.0)]), Some(vec![])]),
+        &DataType::LargeList(Arc::new(Field::new_list_field(DataType::Float64, true))),
+    )?;
+    let ctx = ctx_with(table(vec![("l", large)]))?;
+    let r = column(&ctx, "SELECT argmax(l) FROM t").await?;
+    assert_eq!(ints(&r), [Some(1), None]);
+    Ok(())
+}

@@ -28,7 +28,9 @@ pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> 
                 return Some(v);
             }
             let n = reduce_plain_parts(e, crate::reductions::COUNT.callable(), o)?;
-            let any = crate::elementwise::GREATER.call(&[&n, &Array::from_scalar(0i64)]).ok()?;
+            let any = crate::elementwise::GREATER
+                .call(&[&n, &Array::from_scalar(0i64)])
+                .ok()?;
             return Array::from_option_parts(&v, &any).ok();
         }
     }

@@ -180,7 +180,11 @@ pub(crate) fn arg_extreme<T: Key>(xs: &[T], max: bool) -> Option<usize> {
 }
 
 /// Sorts `idx` (positions in `row`) stably by their elements, NaN last.
-pub(crate) fn sort_indexes<I: Copy + TryInto<usize>, T: Key>(idx: &mut [I], row: &[T], ascending: bool) {
+pub(crate) fn sort_indexes<I: Copy + TryInto<usize>, T: Key>(
+    idx: &mut [I],
+    row: &[T],
+    ascending: bool,
+) {
     let at = |i: I| row[i.try_into().unwrap_or(0)];
     idx.sort_by(|&a, &b| {
         let (x, y) = (at(a), at(b));

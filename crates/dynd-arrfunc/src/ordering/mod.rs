@@ -34,8 +34,8 @@ use crate::error::Error;
 mod key;
 mod per_row;
 
-pub(crate) use per_row::split_na;
 use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, NonZero};
+pub(crate) use per_row::split_na;
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over
 /// var (ragged) dimensions"`) is not supported for its type.
@@ -45,7 +45,6 @@ pub(crate) fn dense_shape(x: &Array, operation: &'static str) -> Result<Vec<usiz
         ty: x.ty().clone(),
     })
 }
-
 
 /// `x` with `axis` moved last, in C order (a copy unless it already was):
 /// its lines along `axis` are consecutive runs of `n` elements.
@@ -77,7 +76,6 @@ fn axis_back(r: Array, axis: usize, ndim: usize) -> Result<Array, Error> {
 pub(crate) fn axis_of(axis: i64, ndim: usize, op: &str) -> Result<usize, Error> {
     Ok(dynd_kernels::reduce::normalize_axes(Some(&[axis]), ndim, op)?[0])
 }
-
 
 /// `argmax`/`argmin` for element type `T`.
 fn arg_extreme_typed<T: Key>(
@@ -248,7 +246,6 @@ fn argsort_typed<T: Key>(
     axis_back(Array::from_shape_vec(&moved_shape, out)?, axis, shape.len())
 }
 
-
 /// A sorted copy of `x` along `axis` (`ascending`, or descending), NaN
 /// last: NumPy's and Awkward's `sort` (the builtin `sorted` is its older
 /// name, with `reverse`). Each ragged row along an innermost `var` axis.
@@ -288,7 +285,7 @@ pub fn unique(x: &Array) -> Result<Array, Error> {
 ///
 /// # Errors
 ///
-/// A scalar, a data type without order (`?T`: fill NA first).
+/// A scalar, a data type without order.
 pub fn unique_rows(x: &Array) -> Result<Array, Error> {
     per_row::unique_rows(x)
 }
@@ -419,7 +416,6 @@ fn with_dtype(x: &Array, dtype: &Type) -> Result<Array, Error> {
     let ty = Type::with_dims(dims.into_iter().map(dynd_types::Dim::Fixed), dtype.clone())?;
     x.cast(&ty, ErrorMode::NoCheck)
 }
-
 
 /// How many elements of `x` are not zero (NumPy's `count_nonzero`): over
 /// everything (`axis` `None`) or along `axis`. `int64`.

@@ -3,8 +3,8 @@
 //! dimensions stand above it (read and rebuilt by [`Rows`]). `?T`
 //! elements are skipped by `argmax`/`argmin` and sort last.
 
-use dynd_kernels::ArrayOps;
 use dynd_kernels::Array;
+use dynd_kernels::ArrayOps;
 use dynd_types::TypeKind;
 
 use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, NonZero};
@@ -164,7 +164,9 @@ fn argsort_typed<T: Key + Send + Sync>(
                     idx.clear();
                     idx.extend(0..row.len() as u32);
                     sort_indexes(&mut idx, row, ascending);
-                    out.iter_mut().zip(&idx).for_each(|(o, &i)| *o = i64::from(i));
+                    out.iter_mut()
+                        .zip(&idx)
+                        .for_each(|(o, &i)| *o = i64::from(i));
                 }
                 None => {
                     idx64.clear();
@@ -222,18 +224,33 @@ pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
 /// The distinct values of each row, sorted (NaN last, once).
 pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
     let rows = Rows::of(x, "unique")?;
-    let s = ordered_scalar(&rows.values, "unique")?;
+    let (vals, valid) = split_na(&rows.values)?;
+    let s = ordered_scalar(&vals, "unique")?;
     dynd_array::with_numeric!(ordered s, T => {
-        let xs = slice::<T>(&rows.values)?;
+        let xs = slice::<T>(&vals)?;
+        let ok = valid.as_deref();
         let o = &rows.offsets;
-        // Each run of rows on its own: its distinct values and their
-        // counts per row; then end to end.
+        // Each run of rows on its own: its distinct values (then one NA
+        // if the row has any) and their counts per row; then end to end.
         let parts = rows::par_map(&chunks(o), |run| {
             let mut out: Vec<T> = Vec::with_capacity((o[run.end] - o[run.start]) as usize);
+            let mut na_at = Vec::new();
             let mut lens = Vec::with_capacity(run.len());
             for i in run {
                 let start = out.len();
-                out.extend_from_slice(&xs[o[i] as usize..o[i + 1] as usize]);
+                let r = o[i] as usize..o[i + 1] as usize;
+                let mut na = false;
+                match ok {
+                    None => out.extend_from_slice(&xs[r]),
+                    Some(ok) => {
+                        for (&x, &v) in xs[r.clone()].iter().zip(&ok[r]) {
+                            if v {
+                                out.push(x);
+                            }
+                            na |= !v;
+                        }
+                    }
+                }
                 let row = &mut out[start..];
                 T::sort_values(row);
                 // Keep the first of each run of equal values.
@@ -245,20 +262,31 @@ pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
                     }
                 }
                 out.truncate(start + kept);
-                lens.push(kept as i64);
+                if na {
+                    na_at.push(out.len());
+                    out.push(xs[o[i] as usize]);
+                }
+                lens.push((kept + usize::from(na)) as i64);
             }
-            (out, lens)
+            (out, lens, na_at)
         });
         let mut out: Vec<T> = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+        let mut na_at = Vec::new();
         let mut offsets = Vec::with_capacity(rows.count() + 1);
         offsets.push(0i64);
-        for (values, lens) in parts {
+        for (values, lens, nas) in parts {
+            na_at.extend(nas.iter().map(|k| k + out.len()));
             out.extend_from_slice(&values);
             for l in lens {
                 offsets.push(offsets[offsets.len() - 1] + l);
             }
         }
-        let values = Array::from_vec(out);
+        let mut values = Array::from_vec(out);
+        if ok.is_some() {
+            let mut there = vec![true; values.ty().fixed_shape().map_or(0, |s| s[0])];
+            na_at.iter().for_each(|&k| there[k] = false);
+            values = Array::from_option_parts(&values, &Array::from_vec(there))?;
+        }
         // Rows of one length are a coincidence of the data: always `var`.
         let inner = Array::from_offsets(values, &offsets)?;
         rows.wrap(inner)
