@@ -40,7 +40,8 @@ use crate::callable::{Callable, Keyword};
 use crate::error::Error;
 use crate::ordering::{axis_of, last_axis, split_na};
 use crate::rows::{
-    chunks, element_type, gather, par_fill, per_row, positions, select, slice, Piece, Rows,
+    chunks, element_type, gather, new_values, par_fill, per_row, positions, select, slice, Piece,
+    Rows,
 };
 
 /// `x`'s dimension `axis` (negative from the last), for a function that
@@ -213,6 +214,11 @@ fn optional(t: &Type) -> Result<Type, Error> {
 pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Array, Error> {
     let rows = Rows::of(x, "pad of a scalar")?;
     let ety = element_type(&rows.values);
+    if let (None, Some(s)) = (fill, ety.as_scalar().filter(|s| s.is_numeric())) {
+        // Numbers padded with NA: the values and where they are, typed.
+        return dynd_array::with_numeric!(s, T => pad_na::<T>(&rows, n, clip),
+            Err(Error::Unsupported { operation: "pad of this data type", ty: x.ty().clone() }));
+    }
     let (values, fill) = match fill {
         None => {
             let t = optional(&ety)?;
@@ -266,6 +272,56 @@ pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Arra
         (true, _) => rows.wrap_fixed(out, n),
         (false, Some(k)) => rows.wrap_fixed(out, k.max(n)),
         (false, None) => rows.wrap_rows(out, &offsets),
+    }
+}
+
+/// [`pad`] of numbers with NA: the values copied (NA slots left zero) and
+/// the validity written beside them, then joined as `?T`.
+fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Array, Error> {
+    let xs = slice::<T>(&rows.values)?;
+    let o = &rows.offsets;
+    let width = |i: usize| {
+        let len = (o[i + 1] - o[i]) as usize;
+        if clip {
+            n
+        } else {
+            len.max(n)
+        }
+    };
+    let mut at = Vec::with_capacity(rows.count() + 1);
+    at.push(0usize);
+    for i in 0..rows.count() {
+        at.push(at[i] + width(i));
+    }
+    let total = at[at.len() - 1];
+    let runs = chunks(o);
+    let values = new_values::<T>(total, |out| {
+        par_fill(out, &at, &runs, |run, part| {
+            let base = at[run.start];
+            for i in run {
+                let row = &xs[o[i] as usize..o[i + 1] as usize];
+                let k = row.len().min(width(i));
+                part[at[i] - base..at[i] - base + k].copy_from_slice(&row[..k]);
+            }
+        })
+    })?;
+    let valid = new_values::<bool>(total, |out| {
+        par_fill(out, &at, &runs, |run, part| {
+            let base = at[run.start];
+            for i in run {
+                let k = ((o[i + 1] - o[i]) as usize).min(width(i));
+                part[at[i] - base..at[i] - base + k].fill(true);
+            }
+        })
+    })?;
+    let out = Array::from_option_parts(&values, &valid)?;
+    match (clip, rows.fixed) {
+        (true, _) => rows.wrap_fixed(out, n),
+        (false, Some(k)) => rows.wrap_fixed(out, k.max(n)),
+        (false, None) => {
+            let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
+            rows.wrap_rows(out, &offsets)
+        }
     }
 }
 
@@ -605,10 +661,46 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
     }
     let ix = cast_to(&ix, &Scalar::Int64.into())?;
     let ix = slice::<i64>(&ix)?;
+    let (o, p) = (&rows.offsets, &at.offsets);
+    // Numbers: the values picked in one pass (NA as zero, then marked).
+    if let Some(s) = rows.values.dtype().as_scalar().filter(|s| s.is_numeric()) {
+        let bad = std::sync::atomic::AtomicBool::new(false);
+        let ok = valid.as_deref();
+        let picked = dynd_array::with_numeric!(s, T => {
+            let xs = slice::<T>(&rows.values)?;
+            new_values::<T>(ix.len(), |out| {
+                par_fill(out, &positions(p), &chunks(p), |run, part| {
+                    let base = p[run.start] as usize;
+                    for r in run {
+                        let len = o[r + 1] - o[r];
+                        for q in p[r] as usize..p[r + 1] as usize {
+                            if ok.is_some_and(|ok| !ok[q]) {
+                                continue;
+                            }
+                            let i = ix[q];
+                            let j = if i < 0 { i + len } else { i };
+                            if (0..len).contains(&j) {
+                                part[q - base] = xs[(o[r] + j) as usize];
+                            } else {
+                                bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                            }
+                        }
+                    }
+                })
+            })
+            .map(Some)?
+        }, None);
+        if let Some(picked) = picked.filter(|_| !bad.into_inner()) {
+            let out = match valid {
+                Some(ok) => Array::from_option_parts(&picked, &Array::from_vec(ok))?,
+                None => picked,
+            };
+            return at.wrap_rows(out, &at.offsets);
+        }
+    }
     // Each index as a position in the values: -1 for NA, -2 outside
     // its row (the first such is reported).
     let mut src = vec![0i64; ix.len()];
-    let (o, p) = (&rows.offsets, &at.offsets);
     par_fill(&mut src, &positions(p), &chunks(p), |run, part| {
         let mut k = 0;
         for r in run {

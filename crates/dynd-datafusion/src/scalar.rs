@@ -457,6 +457,8 @@ fn row_reduce(name: &str, r: &Callable, arrow: &ArrayRef, a: &Array) -> Result<A
     };
     let no_value = matches!(r.name(), "mean" | "var" | "std");
     let (out, empty) = match reduce_rows(r, a, None) {
+        // NA for the empty rows already (a reduction over `var` rows).
+        Ok(out) if matches!(out.dtype().kind(), dynd::ndt::TypeKind::Option(_)) => (out, None),
         Ok(out) if no_value => (out, Some(empty()?)),
         Ok(out) => (out, None),
         Err(e) => {
