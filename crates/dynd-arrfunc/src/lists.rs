@@ -157,7 +157,7 @@ pub fn unflatten(values: &Array, counts: &Array) -> Result<Array, Error> {
             found: format!("a sum of {total} for {m} values").into(),
         });
     }
-    Ok(Array::from_offsets(values.clone(), &offsets)?)
+    Array::from_offsets(values.clone(), &offsets)
 }
 
 /// Each element's index within its row along the last axis (Awkward's
@@ -334,7 +334,7 @@ fn cast_to(values: &Array, t: &Type) -> Result<Array, Error> {
         [Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))],
         t.clone(),
     )?;
-    Ok(values.cast(&ty, ErrorMode::NoCheck)?)
+    values.cast(&ty, ErrorMode::NoCheck)
 }
 
 /// The inverse of [`pad`]: the rows along the last axis cut to

@@ -65,12 +65,7 @@ fn unit_view(x: &Array) -> Result<Array, Error> {
         stride: 0,
         element: Box::new(x.arrmeta().clone()),
     };
-    Ok(Array::try_from_parts(
-        ty,
-        Arc::new(meta),
-        x.data_block().clone(),
-        x.data_offset(),
-    )?)
+    Array::try_from_parts(ty, Arc::new(meta), x.data_block().clone(), x.data_offset())
 }
 
 /// `x` of type `a * b * rest` (both fixed) as `(a·b) * rest`, copying the
@@ -100,12 +95,7 @@ fn merge_first(x: &Array) -> Result<Array, Error> {
         stride: *stride,
         element: element.clone(),
     };
-    Ok(Array::try_from_parts(
-        ty,
-        Arc::new(meta),
-        c.data_block().clone(),
-        c.data_offset(),
-    )?)
+    Array::try_from_parts(ty, Arc::new(meta), c.data_block().clone(), c.data_offset())
 }
 
 /// The length of a fixed first dimension (0 for another type).
@@ -440,7 +430,7 @@ fn result(
         stride: size as isize,
         element: Box::new(element),
     };
-    Ok(Array::try_from_parts(out_ty, Arc::new(meta), block, 0)?)
+    Array::try_from_parts(out_ty, Arc::new(meta), block, 0)
 }
 
 /// The widest word that divides `size` (for an element size above 0).
@@ -457,7 +447,7 @@ fn zeroed_words<W: Word>(count: usize) -> Result<Arc<MemoryBlock>, Error> {
     let bytes = count
         .checked_mul(std::mem::size_of::<W>())
         .ok_or(Error::Alloc { bytes: u64::MAX })?;
-    Ok(MemoryBlock::zeroed(bytes)?)
+    MemoryBlock::zeroed(bytes)
 }
 
 /// A new `n * T` array whose elements `f` writes (they start as zero

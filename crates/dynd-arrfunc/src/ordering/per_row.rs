@@ -28,10 +28,7 @@ pub(crate) fn split_na(values: &Array) -> Result<(Array, Option<Vec<bool>>), Err
 
 /// A `?int64` array from indexes and whether each is there.
 fn optional(values: Vec<i64>, valid: Vec<bool>) -> Result<Array, Error> {
-    Ok(Array::from_option_parts(
-        &Array::from_vec(values),
-        &Array::from_vec(valid),
-    )?)
+    Array::from_option_parts(&Array::from_vec(values), &Array::from_vec(valid))
 }
 
 /// `argmax` (`max`) or `argmin` of each row; `None` for `axis` gives the

@@ -67,7 +67,7 @@ fn append(arrays: &[&Array]) -> Result<Array, Error> {
         values.push(v);
     }
     let refs: Vec<&Array> = values.iter().collect();
-    Ok(Array::from_offsets(append(&refs)?, &offsets)?)
+    Array::from_offsets(append(&refs)?, &offsets)
 }
 
 /// Along the last dimension: row `i` of each array, end to end.
@@ -94,7 +94,7 @@ fn join_rows(arrays: &[&Array]) -> Result<Array, Error> {
             }
             let n = r.values.ty().fixed_shape().map_or(0, |s| s[0]);
             let ty = Type::with_dims([Dim::Fixed(n)], t.clone())?;
-            Ok(r.values.cast(&ty, ErrorMode::NoCheck)?)
+            r.values.cast(&ty, ErrorMode::NoCheck)
         })
         .collect::<Result<_, Error>>()?;
     let count = rows[0].count();
