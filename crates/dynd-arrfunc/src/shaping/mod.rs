@@ -39,6 +39,15 @@ fn along(axis: usize, start: i64, stop: Option<i64>, step: i64) -> Vec<Index> {
     ix
 }
 
+/// The arrays' types, for an error that they do not fit together.
+fn types_of(arrays: &[&Array]) -> String {
+    arrays
+        .iter()
+        .map(|a| a.ty().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The arrays joined along an existing `axis` (NumPy's `concatenate`):
 /// the same number of dimensions and the same sizes but along `axis`;
 /// the data type is their common one (NumPy's promotion).
@@ -97,12 +106,7 @@ pub fn concatenate(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
                 op: "concatenate",
                 what: "the arrays' shapes",
                 expected: "equal except along the axis",
-                found: arrays
-                    .iter()
-                    .map(|a| a.ty().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-                    .into(),
+                found: types_of(arrays).into(),
             });
         }
         total = total.checked_add(s[axis]).ok_or(Error::Size {

@@ -33,12 +33,7 @@ fn mismatch(arrays: &[&Array], expected: &'static str) -> Error {
         op: "concatenate",
         what: "the arrays",
         expected,
-        found: arrays
-            .iter()
-            .map(|a| a.ty().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-            .into(),
+        found: super::types_of(arrays).into(),
     }
 }
 
