@@ -31,6 +31,8 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+use std::borrow::Cow;
+
 use dynd_kernels::{Array, ArrayOps, Element, ErrorMode};
 use dynd_types::ScalarCategory::{Bool, Float, SignedInt, UnsignedInt};
 use dynd_types::{Dim, Scalar, Type, TypeKind};
@@ -40,8 +42,8 @@ use crate::callable::{Callable, Keyword};
 use crate::error::Error;
 use crate::ordering::{axis_of, last_axis, split_na};
 use crate::rows::{
-    chunks, element_type, gather, new_values, par_fill, per_row, positions, select, slice, Piece,
-    Rows,
+    chunks, element_type, gather, new_values, option_indexes, par_fill, per_row, positions, select,
+    slice, Piece, Rows,
 };
 
 /// `x`'s dimension `axis` (negative from the last), for a function that
@@ -646,21 +648,27 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
             found: format!("{} for an array of {}", idx.ty(), x.ty()).into(),
         });
     }
-    let (ix, valid) = split_na(&at.values)?;
-    let int = ix
-        .dtype()
-        .as_scalar()
-        .is_some_and(|s| matches!(s.category(), SignedInt | UnsignedInt));
-    if !int {
-        return Err(Error::Argument {
-            op: "take_along_axis",
-            what: "the indexes",
-            expected: "integers",
-            found: idx.ty().to_string().into(),
-        });
-    }
-    let ix = cast_to(&ix, &Scalar::Int64.into())?;
-    let ix = slice::<i64>(&ix)?;
+    // `?int64` indexes (`argmax` with `keepdims`) read in one pass.
+    let (ix, valid): (Cow<'_, [i64]>, Option<Vec<bool>>) = match option_indexes(&at.values) {
+        Some((ix, ok)) => (Cow::Owned(ix), Some(ok)),
+        None => {
+            let (ix, valid) = split_na(&at.values)?;
+            let int = ix
+                .dtype()
+                .as_scalar()
+                .is_some_and(|s| matches!(s.category(), SignedInt | UnsignedInt));
+            if !int {
+                return Err(Error::Argument {
+                    op: "take_along_axis",
+                    what: "the indexes",
+                    expected: "integers",
+                    found: idx.ty().to_string().into(),
+                });
+            }
+            let ix = cast_to(&ix, &Scalar::Int64.into())?;
+            (Cow::Owned(slice::<i64>(&ix)?.into_owned()), valid)
+        }
+    };
     let (o, p) = (&rows.offsets, &at.offsets);
     // Numbers: the values picked in one pass (NA as zero, then marked).
     if let Some(s) = rows.values.dtype().as_scalar().filter(|s| s.is_numeric()) {

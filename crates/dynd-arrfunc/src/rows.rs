@@ -20,7 +20,7 @@ use dynd_array::memory::MemoryBlock;
 use rayon::prelude::*;
 
 use dynd_kernels::{Array, Arrmeta, Element};
-use dynd_types::{Dim, Type, TypeKind};
+use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::error::Error;
 
@@ -466,6 +466,44 @@ pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Resu
     };
     f(out);
     result(T::SCALAR.into(), Arrmeta::Scalar, size, n, block)
+}
+
+/// A `n * ?int64` array of indexes, NA where an index is negative: the
+/// value and its validity byte written side by side in one pass.
+pub(crate) fn optional_indexes(v: &[i64]) -> Result<Array, Error> {
+    // `?int64` is the value, then a `bool` byte (1: there), then padding.
+    const THERE: u64 = u64::from_ne_bytes([1, 0, 0, 0, 0, 0, 0, 0]);
+    let mut words: Vec<u64> = Vec::new();
+    words
+        .try_reserve_exact(v.len() * 2)
+        .map_err(|_| Error::Alloc {
+            bytes: (v.len() as u64).saturating_mul(16),
+        })?;
+    words.extend(
+        v.iter()
+            .flat_map(|&i| if i >= 0 { [i as u64, THERE] } else { [0, 0] }),
+    );
+    let ty = Type::option(Scalar::Int64.into())?;
+    let meta = dynd_array::array::dtype_meta(&ty)?;
+    result(ty, meta, 16, v.len(), MemoryBlock::from_vec(words))
+}
+
+/// A `K * ?int64` array as its values and their validity, read in one
+/// pass over its words (`None` for another element type).
+pub(crate) fn option_indexes(values: &Array) -> Option<(Vec<i64>, Vec<bool>)> {
+    if element_type(values) != Type::option(Scalar::Int64.into()).ok()? {
+        return None;
+    }
+    let c = values.compact().ok()?;
+    let k = first_len(c.ty());
+    let words = dynd_array::element::cast_slice::<u64>(bytes_of(&c, k, 16))?;
+    let mut ix = Vec::with_capacity(k);
+    let mut ok = Vec::with_capacity(k);
+    for w in words.chunks_exact(2) {
+        ix.push(w[0] as i64);
+        ok.push(w[1].to_ne_bytes()[0] != 0);
+    }
+    Some((ix, ok))
 }
 
 /// The words of a fresh block (its only owner).

@@ -26,11 +26,6 @@ pub(crate) fn split_na(values: &Array) -> Result<(Array, Option<Vec<bool>>), Err
     }
 }
 
-/// A `?int64` array from indexes and whether each is there.
-fn optional(values: Vec<i64>, valid: Vec<bool>) -> Result<Array, Error> {
-    Array::from_option_parts(&Array::from_vec(values), &Array::from_vec(valid))
-}
-
 /// `argmax` (`max`) or `argmin` of each row; `None` for `axis` gives the
 /// flat index over every value.
 pub(crate) fn arg_extreme_rows(
@@ -61,7 +56,7 @@ pub(crate) fn arg_extreme_rows(
             });
         }
         let ok = valid.as_deref();
-        let (at, there) = if max {
+        let at = if max {
             per_row::<T, true>(&rows, &xs, ok)
         } else {
             per_row::<T, false>(&rows, &xs, ok)
@@ -79,7 +74,7 @@ pub(crate) fn arg_extreme_rows(
             }
             Array::from_vec(at)
         } else {
-            optional(at, there)?
+            rows::optional_indexes(&at)?
         };
         let inner = if keepdims { inner.split_first(rows.count(), 1)? } else { inner };
         rows.wrap(inner)
@@ -100,21 +95,19 @@ fn arg_in<T: Key, const MAX: bool>(xs: &[T], ok: Option<&[bool]>) -> Option<usiz
     best.map(|(_, i)| i)
 }
 
-/// Each row's extreme: the indexes and whether the row had one.
+/// Each row's extreme: its index, or -1 for a row without one.
 fn per_row<T: Key + Send + Sync, const MAX: bool>(
     rows: &Rows,
     xs: &[T],
     ok: Option<&[bool]>,
-) -> (Vec<i64>, Vec<bool>) {
-    let at = rows::per_row(&rows.offsets, |r| {
+) -> Vec<i64> {
+    rows::per_row(&rows.offsets, |r| {
         let a = match ok {
             None => arg_extreme_row::<T, MAX>(&xs[r]),
             Some(ok) => arg_in::<T, MAX>(&xs[r.clone()], Some(&ok[r])),
         };
         a.map_or(-1, |a| a as i64)
-    });
-    let there = at.iter().map(|&a| a >= 0).collect();
-    (at.into_iter().map(|a| a.max(0)).collect(), there)
+    })
 }
 
 /// The indexes that sort each row, stably (NA last, after NaN).
