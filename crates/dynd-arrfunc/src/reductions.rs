@@ -253,7 +253,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
                 let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
                 let o = match op {
                     Op::Min | Op::Max => ReduceOptions {
-                        initial: Some(extreme(a, op == Op::Min)?),
+                        initial: Some(extreme(a.dtype(), op == Op::Min)?),
                         ..o.clone()
                     },
                     _ => o.clone(),
@@ -288,7 +288,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
             let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
             let skipping = match op {
                 Op::Min | Op::Max => ReduceOptions {
-                    initial: Some(extreme(&values, op == Op::Min)?),
+                    initial: Some(extreme(values.dtype(), op == Op::Min)?),
                     ..skipping
                 },
                 _ => skipping,
@@ -336,10 +336,7 @@ pub(crate) fn masks_empty_groups(
     }
     match name {
         "mean" | "var" | "std" => Some(None),
-        "min" | "max" => {
-            let a = Array::zeros(ty.dtype()).ok()?;
-            Some(Some(extreme(&a, name == "min").ok()?))
-        }
+        "min" | "max" => Some(Some(extreme(ty.dtype(), name == "min").ok()?)),
         _ => None,
     }
 }
@@ -428,12 +425,12 @@ fn shrink_empty(
 
 /// The value `min` (`high`) or `max` starts from for `a`'s data type: the
 /// largest (or smallest) value, infinities for floats.
-fn extreme(a: &Array, high: bool) -> Result<Array, Error> {
+fn extreme(dtype: &Type, high: bool) -> Result<Array, Error> {
     let unsupported = || dynd_kernels::Error::Unsupported {
         operation: "min and max of this data type",
-        ty: a.ty().clone(),
+        ty: dtype.clone(),
     };
-    let s = a.dtype().as_scalar().ok_or_else(unsupported)?;
+    let s = dtype.as_scalar().ok_or_else(unsupported)?;
     dynd_kernels::with_numeric!(ordered s, T => {
         Ok(Array::from_scalar::<T>(if high { T::TOP } else { T::BOTTOM }))
     }, Err(unsupported()))

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use dynd_array::memory::MemoryBlock;
 use rayon::prelude::*;
 
-use dynd_kernels::{Array, Arrmeta, Element};
+use dynd_kernels::{Array, ArrayOps, Arrmeta, Element, ErrorMode};
 use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::error::Error;
@@ -246,6 +246,16 @@ impl Rows {
         let inner = values.split_first(self.count(), n)?;
         self.wrap(inner)
     }
+}
+
+/// `values` (`K * T`) cast to element type `t` (themselves when they
+/// have it).
+pub(crate) fn cast_to(values: &Array, t: &Type) -> Result<Array, Error> {
+    if &element_type(values) == t {
+        return Ok(values.clone());
+    }
+    let ty = Type::with_dims([Dim::Fixed(first_len(values.ty()))], t.clone())?;
+    values.cast(&ty, ErrorMode::NoCheck)
 }
 
 /// `values` (`K * T`) as a slice: its memory when contiguous, else a copy.

@@ -46,8 +46,8 @@ mod soft;
 pub use soft::{log_softmax, logsumexp, softmax};
 
 use crate::rows::{
-    chunks, element_type, gather, new_values, option_indexes, par_fill, per_row, positions, select,
-    slice, Piece, Rows,
+    cast_to, chunks, element_type, gather, new_values, option_indexes, par_fill, per_row,
+    positions, select, slice, Piece, Rows,
 };
 
 /// `x`'s dimension `axis` (negative from the last), for a function that
@@ -274,10 +274,16 @@ pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Arra
         ]
         .into_iter()
     })?;
+    padded(&rows, out, n, clip, &offsets)
+}
+
+/// Padded rows put back: fixed when clipped or when the rows were fixed,
+/// else `var` with their `offsets`.
+fn padded(rows: &Rows, out: Array, n: usize, clip: bool, offsets: &[i64]) -> Result<Array, Error> {
     match (clip, rows.fixed) {
         (true, _) => rows.wrap_fixed(out, n),
         (false, Some(k)) => rows.wrap_fixed(out, k.max(n)),
-        (false, None) => rows.wrap_rows(out, &offsets),
+        (false, None) => rows.wrap_rows(out, offsets),
     }
 }
 
@@ -321,26 +327,8 @@ fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Arr
         })
     })?;
     let out = Array::from_option_parts(&values, &valid)?;
-    match (clip, rows.fixed) {
-        (true, _) => rows.wrap_fixed(out, n),
-        (false, Some(k)) => rows.wrap_fixed(out, k.max(n)),
-        (false, None) => {
-            let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
-            rows.wrap_rows(out, &offsets)
-        }
-    }
-}
-
-/// `values` cast to `t` (itself when it has that element type).
-fn cast_to(values: &Array, t: &Type) -> Result<Array, Error> {
-    if &element_type(values) == t {
-        return Ok(values.clone());
-    }
-    let ty = Type::with_dims(
-        [Dim::Fixed(values.ty().fixed_shape().map_or(0, |s| s[0]))],
-        t.clone(),
-    )?;
-    values.cast(&ty, ErrorMode::NoCheck)
+    let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
+    padded(rows, out, n, clip, &offsets)
 }
 
 /// The inverse of [`pad`]: the rows along the last axis cut to

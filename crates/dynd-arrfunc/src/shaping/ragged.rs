@@ -1,13 +1,13 @@
 //! `concatenate` and `diff` over `var` dimensions: rows appended
 //! (`axis=0`), rows joined (the last axis), each row's differences.
 
-use dynd_kernels::{Array, ArrayOps, ErrorMode};
-use dynd_types::{Dim, Scalar, Type, TypeKind};
+use dynd_kernels::Array;
+use dynd_types::{Dim, Scalar, TypeKind};
 
 use crate::elementwise::{NOT_EQUAL, SUBTRACT};
 use crate::error::Error;
 use crate::ordering::axis_of;
-use crate::rows::{element_type, gather, Piece, Rows};
+use crate::rows::{cast_to, element_type, gather, Piece, Rows};
 
 /// The arrays (one of them at least with `var` dimensions) joined along
 /// `axis`: 0 appends their rows, the last joins row `i` of each.
@@ -83,14 +83,7 @@ fn join_rows(arrays: &[&Array]) -> Result<Array, Error> {
     }
     let values: Vec<Array> = rows
         .iter()
-        .map(|r| {
-            if element_type(&r.values) == t {
-                return Ok(r.values.clone());
-            }
-            let n = r.values.ty().fixed_shape().map_or(0, |s| s[0]);
-            let ty = Type::with_dims([Dim::Fixed(n)], t.clone())?;
-            r.values.cast(&ty, ErrorMode::NoCheck)
-        })
+        .map(|r| cast_to(&r.values, &t))
         .collect::<Result<_, Error>>()?;
     let count = rows[0].count();
     let mut at = Vec::with_capacity(count + 1);
