@@ -287,17 +287,17 @@ pub(crate) fn chunks(offsets: &[i64]) -> Vec<Range<usize>> {
 }
 
 /// Fills `out` by runs of rows in parallel: `f(rows, part)` writes the
-/// part of `out` from `at[rows.start]` to `at[rows.end]` (`at` has one
-/// entry per row and one past the last).
+/// part of `out` from `at(rows.start)` to `at(rows.end)` (`at` gives
+/// where each row starts, and the end for one past the last).
 pub(crate) fn par_fill<T: Send>(
     out: &mut [T],
-    at: &[usize],
+    at: impl Fn(usize) -> usize,
     runs: &[Range<usize>],
     f: impl Fn(Range<usize>, &mut [T]) + Sync,
 ) {
     if runs.len() <= 1 || rayon::current_num_threads() == 1 {
         for r in runs {
-            let part = &mut out[at[r.start]..at[r.end]];
+            let part = &mut out[at(r.start)..at(r.end)];
             f(r.clone(), part);
         }
         return;
@@ -306,8 +306,8 @@ pub(crate) fn par_fill<T: Send>(
     let mut rest = out;
     let mut pos = 0;
     for r in runs {
-        let (head, tail) = std::mem::take(&mut rest).split_at_mut(at[r.end] - pos);
-        pos = at[r.end];
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(at(r.end) - pos);
+        pos = at(r.end);
         parts.push((r.clone(), head));
         rest = tail;
     }
@@ -332,12 +332,16 @@ pub(crate) fn per_row<R: Send + Copy + Default>(
 ) -> Vec<R> {
     let rows = offsets.len() - 1;
     let mut out = vec![R::default(); rows];
-    let at: Vec<usize> = (0..=rows).collect();
-    par_fill(&mut out, &at, &chunks(offsets), |r, part| {
-        for (o, i) in part.iter_mut().zip(r) {
-            *o = f(offsets[i] as usize..offsets[i + 1] as usize);
-        }
-    });
+    par_fill(
+        &mut out,
+        |i| i,
+        &chunks(offsets),
+        |r, part| {
+            for (o, i) in part.iter_mut().zip(r) {
+                *o = f(offsets[i] as usize..offsets[i + 1] as usize);
+            }
+        },
+    );
     out
 }
 
@@ -568,42 +572,46 @@ pub(crate) fn gather<I: Iterator<Item = Piece>>(
                 .ok_or(Error::Alloc { bytes: u64::MAX })?,
         )?;
         let out = words_mut::<W>(&mut block);
-        let at_w: Vec<usize> = at.iter().map(|&a| a * w).collect();
-        par_fill(out, &at_w, runs, |rows, part| {
-            let mut k = 0;
-            for i in rows {
-                for p in pieces(i) {
-                    match p {
-                        Piece::Take {
-                            src: s,
-                            start,
-                            len: 1,
-                        } if w == 1 => {
-                            part[k] = src[s][start];
-                            k += 1;
-                        }
-                        Piece::Take { src: s, start, len } => {
-                            let n = len * w;
-                            part[k..k + n].copy_from_slice(&src[s][start * w..start * w + n]);
-                            k += n;
-                        }
-                        // The block is zeroed already.
-                        Piece::Fill(count) if zero => k += count * w,
-                        Piece::Fill(count) if w == 1 => {
-                            part[k..k + count].fill(fill[0]);
-                            k += count;
-                        }
-                        Piece::Fill(count) => {
-                            for _ in 0..count {
-                                part[k..k + w].copy_from_slice(&fill);
-                                k += w;
+        par_fill(
+            out,
+            |i| at[i] * w,
+            runs,
+            |rows, part| {
+                let mut k = 0;
+                for i in rows {
+                    for p in pieces(i) {
+                        match p {
+                            Piece::Take {
+                                src: s,
+                                start,
+                                len: 1,
+                            } if w == 1 => {
+                                part[k] = src[s][start];
+                                k += 1;
+                            }
+                            Piece::Take { src: s, start, len } => {
+                                let n = len * w;
+                                part[k..k + n].copy_from_slice(&src[s][start * w..start * w + n]);
+                                k += n;
+                            }
+                            // The block is zeroed already.
+                            Piece::Fill(count) if zero => k += count * w,
+                            Piece::Fill(count) if w == 1 => {
+                                part[k..k + count].fill(fill[0]);
+                                k += count;
+                            }
+                            Piece::Fill(count) => {
+                                for _ in 0..count {
+                                    part[k..k + w].copy_from_slice(&fill);
+                                    k += w;
+                                }
                             }
                         }
                     }
                 }
-            }
-            debug_assert_eq!(k, part.len());
-        });
+                debug_assert_eq!(k, part.len());
+            },
+        );
         Ok(block)
     }
     let args = (&compact[..], fill.as_ref());
@@ -659,12 +667,10 @@ pub(crate) fn select(
         // on past the kept ones only.
         let mut block = zeroed_words::<W>(total + 1)?;
         let out = words_mut::<W>(&mut block);
-        let at: Vec<usize> = kept.iter().map(|&k| k as usize).collect();
-        let mut at_slack = at.clone();
-        if let Some(last) = at_slack.last_mut() {
-            *last += 1;
-        }
-        par_fill(out, &at_slack, &chunks(offsets), |rows, part| {
+        // The last run also owns the spare slot.
+        let last = kept.len() - 1;
+        let at = |i: usize| kept[i] as usize + usize::from(i == last);
+        par_fill(out, at, &chunks(offsets), |rows, part| {
             let from = offsets[rows.start] as usize..offsets[rows.end] as usize;
             let mut k = 0;
             let (xs, ks) = (&src[from.clone()], &keep[from]);

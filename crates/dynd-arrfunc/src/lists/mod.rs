@@ -176,13 +176,18 @@ pub fn local_index(x: &Array) -> Result<Array, Error> {
     let rows = Rows::of(x, "local_index of a scalar")?;
     let o = &rows.offsets;
     let mut out = vec![0i64; o[o.len() - 1] as usize];
-    par_fill(&mut out, &positions(o), &chunks(o), |run, part| {
-        let base = o[run.start];
-        for r in run {
-            let row = &mut part[(o[r] - base) as usize..(o[r + 1] - base) as usize];
-            row.iter_mut().zip(0..).for_each(|(x, i)| *x = i);
-        }
-    });
+    par_fill(
+        &mut out,
+        |i| o[i] as usize,
+        &chunks(o),
+        |run, part| {
+            let base = o[run.start];
+            for r in run {
+                let row = &mut part[(o[r] - base) as usize..(o[r + 1] - base) as usize];
+                row.iter_mut().zip(0..).for_each(|(x, i)| *x = i);
+            }
+        },
+    );
     rows.wrap_rows(Array::from_vec(out), o)
 }
 
@@ -308,23 +313,33 @@ fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Arr
     let total = at[at.len() - 1];
     let runs = chunks(o);
     let values = new_values::<T>(total, |out| {
-        par_fill(out, &at, &runs, |run, part| {
-            let base = at[run.start];
-            for i in run {
-                let row = &xs[o[i] as usize..o[i + 1] as usize];
-                let k = row.len().min(width(i));
-                part[at[i] - base..at[i] - base + k].copy_from_slice(&row[..k]);
-            }
-        })
+        par_fill(
+            out,
+            |i| at[i],
+            &runs,
+            |run, part| {
+                let base = at[run.start];
+                for i in run {
+                    let row = &xs[o[i] as usize..o[i + 1] as usize];
+                    let k = row.len().min(width(i));
+                    part[at[i] - base..at[i] - base + k].copy_from_slice(&row[..k]);
+                }
+            },
+        )
     })?;
     let valid = new_values::<bool>(total, |out| {
-        par_fill(out, &at, &runs, |run, part| {
-            let base = at[run.start];
-            for i in run {
-                let k = ((o[i + 1] - o[i]) as usize).min(width(i));
-                part[at[i] - base..at[i] - base + k].fill(true);
-            }
-        })
+        par_fill(
+            out,
+            |i| at[i],
+            &runs,
+            |run, part| {
+                let base = at[run.start];
+                for i in run {
+                    let k = ((o[i + 1] - o[i]) as usize).min(width(i));
+                    part[at[i] - base..at[i] - base + k].fill(true);
+                }
+            },
+        )
     })?;
     let out = Array::from_option_parts(&values, &valid)?;
     let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
@@ -479,7 +494,7 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
         let picked = dynd_array::with_numeric!(s, T => {
             let xs = slice::<T>(&rows.values)?;
             new_values::<T>(ix.len(), |out| {
-                par_fill(out, &positions(p), &chunks(p), |run, part| {
+                par_fill(out, |i| p[i] as usize, &chunks(p), |run, part| {
                     let base = p[run.start] as usize;
                     for r in run {
                         let len = o[r + 1] - o[r];
@@ -511,26 +526,31 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
     // Each index as a position in the values: -1 for NA, -2 outside
     // its row (the first such is reported).
     let mut src = vec![0i64; ix.len()];
-    par_fill(&mut src, &positions(p), &chunks(p), |run, part| {
-        let mut k = 0;
-        for r in run {
-            let len = o[r + 1] - o[r];
-            for q in p[r] as usize..p[r + 1] as usize {
-                part[k] = if valid.as_ref().is_some_and(|ok| !ok[q]) {
-                    -1
-                } else {
-                    let i = ix[q];
-                    let j = if i < 0 { i + len } else { i };
-                    if (0..len).contains(&j) {
-                        o[r] + j
+    par_fill(
+        &mut src,
+        |i| p[i] as usize,
+        &chunks(p),
+        |run, part| {
+            let mut k = 0;
+            for r in run {
+                let len = o[r + 1] - o[r];
+                for q in p[r] as usize..p[r + 1] as usize {
+                    part[k] = if valid.as_ref().is_some_and(|ok| !ok[q]) {
+                        -1
                     } else {
-                        -2
-                    }
-                };
-                k += 1;
+                        let i = ix[q];
+                        let j = if i < 0 { i + len } else { i };
+                        if (0..len).contains(&j) {
+                            o[r] + j
+                        } else {
+                            -2
+                        }
+                    };
+                    k += 1;
+                }
             }
-        }
-    });
+        },
+    );
     if let Some(q) = src.iter().position(|&s| s == -2) {
         let r = p.partition_point(|&v| v <= q as i64) - 1;
         return Err(Error::Argument {

@@ -7,7 +7,7 @@ use dynd_types::{Dim, Scalar, Type};
 
 use crate::error::Error;
 use crate::ordering::{last_axis, split_na};
-use crate::rows::{chunks, par_fill, per_row, positions, slice, Rows};
+use crate::rows::{chunks, par_fill, per_row, slice, Rows};
 
 /// A float type the soft functions compute in.
 trait Soft: Element + Copy + Default + PartialOrd + Send + Sync {
@@ -116,26 +116,31 @@ fn soft_typed<T: Soft>(
         return rows.wrap(Array::from_vec(out));
     }
     let mut out: Vec<T> = vec![T::ZERO; xs.len()];
-    par_fill(&mut out, &positions(o), &chunks(o), |run, part| {
-        let base = o[run.start];
-        for i in run {
-            let r = o[i] as usize..o[i + 1] as usize;
-            let row = &xs[r.clone()];
-            let ok = ok.map(|v| &v[r]);
-            let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
-            if op == SoftOp::Softmax {
-                let (_, sum) = shift_sum(row, ok, Some(&mut *out));
-                let inv = sum.recip();
-                out.iter_mut().for_each(|e| *e = e.mul(inv));
-            } else {
-                let (m, sum) = shift_sum(row, ok, None);
-                let log_sum = sum.ln();
-                out.iter_mut()
-                    .zip(row)
-                    .for_each(|(e, &x)| *e = x.sub(m).sub(log_sum));
+    par_fill(
+        &mut out,
+        |i| o[i] as usize,
+        &chunks(o),
+        |run, part| {
+            let base = o[run.start];
+            for i in run {
+                let r = o[i] as usize..o[i + 1] as usize;
+                let row = &xs[r.clone()];
+                let ok = ok.map(|v| &v[r]);
+                let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
+                if op == SoftOp::Softmax {
+                    let (_, sum) = shift_sum(row, ok, Some(&mut *out));
+                    let inv = sum.recip();
+                    out.iter_mut().for_each(|e| *e = e.mul(inv));
+                } else {
+                    let (m, sum) = shift_sum(row, ok, None);
+                    let log_sum = sum.ln();
+                    out.iter_mut()
+                        .zip(row)
+                        .for_each(|(e, &x)| *e = x.sub(m).sub(log_sum));
+                }
             }
-        }
-    });
+        },
+    );
     let mut values = Array::from_vec(out);
     if let Some(ok) = ok {
         values = Array::from_option_parts(&values, &Array::from_vec(ok.to_vec()))?;

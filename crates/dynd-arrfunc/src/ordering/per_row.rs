@@ -130,43 +130,48 @@ fn argsort_typed<T: Key + Send + Sync>(
 ) -> Vec<i64> {
     let o = &rows.offsets;
     let mut out = vec![0i64; xs.len()];
-    rows::par_fill(&mut out, &positions(o), &chunks(o), |run, part| {
-        let base = o[run.start];
-        let mut idx: Vec<u32> = Vec::new();
-        let mut idx64: Vec<usize> = Vec::new();
-        for i in run {
-            let r = o[i] as usize..o[i + 1] as usize;
-            let row = &xs[r.clone()];
-            let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
-            match ok {
-                Some(ok) => {
-                    // NA after every value, in their order; the values sorted.
-                    let ok = &ok[r];
-                    idx64.clear();
-                    idx64.extend((0..row.len()).filter(|&i| ok[i]));
-                    sort_indexes(&mut idx64, row, ascending);
-                    let na = (0..row.len()).filter(|&i| !ok[i]);
-                    for (o, i) in out.iter_mut().zip(idx64.iter().copied().chain(na)) {
-                        *o = i as i64;
+    rows::par_fill(
+        &mut out,
+        |i| o[i] as usize,
+        &chunks(o),
+        |run, part| {
+            let base = o[run.start];
+            let mut idx: Vec<u32> = Vec::new();
+            let mut idx64: Vec<usize> = Vec::new();
+            for i in run {
+                let r = o[i] as usize..o[i + 1] as usize;
+                let row = &xs[r.clone()];
+                let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
+                match ok {
+                    Some(ok) => {
+                        // NA after every value, in their order; the values sorted.
+                        let ok = &ok[r];
+                        idx64.clear();
+                        idx64.extend((0..row.len()).filter(|&i| ok[i]));
+                        sort_indexes(&mut idx64, row, ascending);
+                        let na = (0..row.len()).filter(|&i| !ok[i]);
+                        for (o, i) in out.iter_mut().zip(idx64.iter().copied().chain(na)) {
+                            *o = i as i64;
+                        }
+                    }
+                    None if row.len() <= u32::MAX as usize => {
+                        idx.clear();
+                        idx.extend(0..row.len() as u32);
+                        sort_indexes(&mut idx, row, ascending);
+                        out.iter_mut()
+                            .zip(&idx)
+                            .for_each(|(o, &i)| *o = i64::from(i));
+                    }
+                    None => {
+                        idx64.clear();
+                        idx64.extend(0..row.len());
+                        sort_indexes(&mut idx64, row, ascending);
+                        out.iter_mut().zip(&idx64).for_each(|(o, &i)| *o = i as i64);
                     }
                 }
-                None if row.len() <= u32::MAX as usize => {
-                    idx.clear();
-                    idx.extend(0..row.len() as u32);
-                    sort_indexes(&mut idx, row, ascending);
-                    out.iter_mut()
-                        .zip(&idx)
-                        .for_each(|(o, &i)| *o = i64::from(i));
-                }
-                None => {
-                    idx64.clear();
-                    idx64.extend(0..row.len());
-                    sort_indexes(&mut idx64, row, ascending);
-                    out.iter_mut().zip(&idx64).for_each(|(o, &i)| *o = i as i64);
-                }
             }
-        }
-    });
+        },
+    );
     out
 }
 
@@ -193,7 +198,7 @@ pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
             return rows.wrap_rows(out, o);
         }
         new_values::<T>(xs.len(), |out| {
-            rows::par_fill(out, &positions(o), &chunks(o), |run, part| {
+            rows::par_fill(out, |i| o[i] as usize, &chunks(o), |run, part| {
                 let base = o[run.start];
                 part.copy_from_slice(&xs[base as usize..o[run.end] as usize]);
                 for i in run {
