@@ -482,42 +482,129 @@ pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Resu
     result(T::SCALAR.into(), Arrmeta::Scalar, size, n, block)
 }
 
-/// A `n * ?int64` array of indexes, NA where an index is negative: the
-/// value and its validity byte written side by side in one pass.
-pub(crate) fn optional_indexes(v: &[i64]) -> Result<Array, Error> {
-    // `?int64` is the value, then a `bool` byte (1: there), then padding.
-    const THERE: u64 = u64::from_ne_bytes([1, 0, 0, 0, 0, 0, 0, 0]);
-    let mut words: Vec<u64> = Vec::new();
-    words
-        .try_reserve_exact(v.len() * 2)
-        .map_err(|_| Error::Alloc {
-            bytes: (v.len() as u64).saturating_mul(16),
-        })?;
-    words.extend(
-        v.iter()
-            .flat_map(|&i| if i >= 0 { [i as u64, THERE] } else { [0, 0] }),
-    );
-    let ty = Type::option(Scalar::Int64.into())?;
+/// A new `n * ?T` array whose elements `f` writes, for the element types
+/// whose option is the value, then its flag byte, padded to twice the
+/// value's size (every number but the complex ones): `f` gets the `2n`
+/// words as `T`s, all zero (NA), and the word that marks a value there;
+/// element `i` is `[value, there]` at `2i`. `None` for another layout.
+pub(crate) fn new_options<T: Element>(
+    n: usize,
+    f: impl FnOnce(&mut [T], T),
+) -> Result<Option<Array>, Error> {
+    let size = std::mem::size_of::<T>();
+    let ty = Type::option(T::SCALAR.into())?;
+    if ty.data_layout()?.size != 2 * size {
+        return Ok(None);
+    }
+    // The flag byte first, the padding after it: as one `T`'s bytes.
+    let mut flag = [0u8; 16];
+    flag[0] = 1;
+    let Some(there) = dynd_array::element::read::<T>(&flag[..size]) else {
+        return Ok(None);
+    };
+    let mut block = MemoryBlock::zeroed(
+        n.checked_mul(2 * size)
+            .ok_or(Error::Alloc { bytes: u64::MAX })?,
+    )?;
+    let Some(b) = Arc::get_mut(&mut block) else {
+        unreachable!("a fresh block has one owner")
+    };
+    let Some(out) = dynd_array::element::cast_slice_mut::<T>(b.bytes_mut()) else {
+        unreachable!("blocks are aligned for every scalar")
+    };
+    f(out, there);
     let meta = dynd_array::array::dtype_meta(&ty)?;
-    result(ty, meta, 16, v.len(), MemoryBlock::from_vec(words))
+    result(ty, meta, 2 * size, n, block).map(Some)
 }
 
-/// A `K * ?int64` array as its values and their validity, read in one
-/// pass over its words (`None` for another element type).
-pub(crate) fn option_indexes(values: &Array) -> Option<(Vec<i64>, Vec<bool>)> {
+/// As [`new_values`], for floats and an `f` that writes every element:
+/// the block is not cleared first (a reused block keeps the bytes it had;
+/// every bit pattern is a float, so an element `f` left alone would be an
+/// unspecified number, never an invalid value).
+pub(crate) fn new_floats<T: Element + dynd_kernels::rowwise::Float>(
+    n: usize,
+    f: impl FnOnce(&mut [T]),
+) -> Result<Array, Error> {
+    let size = std::mem::size_of::<T>();
+    let mut block = MemoryBlock::for_overwrite(
+        n.checked_mul(size)
+            .ok_or(Error::Alloc { bytes: u64::MAX })?,
+    )?;
+    let Some(b) = Arc::get_mut(&mut block) else {
+        unreachable!("a fresh block has one owner")
+    };
+    let Some(out) = dynd_array::element::cast_slice_mut::<T>(b.bytes_mut()) else {
+        unreachable!("blocks are aligned for every scalar")
+    };
+    f(out);
+    result(T::SCALAR.into(), Arrmeta::Scalar, size, n, block)
+}
+
+/// A `n * ?int64` array of indexes, NA where an index is negative: the
+/// value and its flag written side by side in one pass.
+pub(crate) fn optional_indexes(v: &[i64]) -> Result<Array, Error> {
+    let out = new_options::<i64>(v.len(), |out, there| {
+        for (w, &i) in out.chunks_exact_mut(2).zip(v) {
+            if i >= 0 {
+                w[0] = i;
+                w[1] = there;
+            }
+        }
+    })?;
+    // `?int64` is a value and a flag in 16 bytes on every target.
+    out.ok_or(Error::Unsupported {
+        operation: "indexes of this layout",
+        ty: Type::option(Scalar::Int64.into())?,
+    })
+}
+
+/// Integer indexes as a per-row function reads them, in place where they
+/// are `?int64` (each a value word and a flag word), else as `int64` with
+/// their validity.
+pub(crate) enum Indexes<'a> {
+    /// The words of a compact `K * ?int64` array.
+    Words(&'a [u64]),
+    /// The indexes, and which are there (all when `None`).
+    Plain(Cow<'a, [i64]>, Option<Vec<bool>>),
+}
+
+impl Indexes<'_> {
+    /// Index `q`, or `None` where it is NA.
+    #[inline(always)]
+    pub(crate) fn get(&self, q: usize) -> Option<i64> {
+        match self {
+            Indexes::Words(w) => (w[2 * q + 1].to_ne_bytes()[0] != 0).then_some(w[2 * q] as i64),
+            Indexes::Plain(ix, ok) => ok.as_ref().is_none_or(|ok| ok[q]).then_some(ix[q]),
+        }
+    }
+
+    /// How many indexes there are.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Indexes::Words(w) => w.len() / 2,
+            Indexes::Plain(ix, _) => ix.len(),
+        }
+    }
+
+    /// Whether any index may be NA (decided by the type).
+    pub(crate) fn optional(&self) -> bool {
+        !matches!(self, Indexes::Plain(_, None))
+    }
+}
+
+/// A `K * ?int64` array compacted, for [`index_words`] (`None` for another
+/// element type).
+pub(crate) fn option_index_array(values: &Array) -> Option<Array> {
     if element_type(values) != Type::option(Scalar::Int64.into()).ok()? {
         return None;
     }
-    let c = values.compact().ok()?;
+    values.compact().ok()
+}
+
+/// The words of an array made by [`option_index_array`].
+pub(crate) fn index_words(c: &Array) -> Option<Indexes<'_>> {
     let k = first_len(c.ty());
-    let words = dynd_array::element::cast_slice::<u64>(bytes_of(&c, k, 16))?;
-    let mut ix = Vec::with_capacity(k);
-    let mut ok = Vec::with_capacity(k);
-    for w in words.chunks_exact(2) {
-        ix.push(w[0] as i64);
-        ok.push(w[1].to_ne_bytes()[0] != 0);
-    }
-    Some((ix, ok))
+    dynd_array::element::cast_slice::<u64>(bytes_of(c, k, 16)).map(Indexes::Words)
 }
 
 /// The words of a fresh block (its only owner).

@@ -37,7 +37,7 @@
 //! | 4 | `assign` |
 //! | 3 | `alloc` |
 //! | 2 | `loops` |
-//! | 1 | `kernel`, `shared` |
+//! | 1 | `kernel`, `shared`, `math`, `rowwise` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
@@ -51,9 +51,11 @@ pub mod elwise;
 pub mod fuse;
 pub mod kernel;
 mod loops;
+pub mod math;
 pub mod na;
 pub mod ops;
 pub mod reduce;
+pub mod rowwise;
 mod shared;
 mod sort;
 mod strings;

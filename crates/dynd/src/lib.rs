@@ -133,6 +133,11 @@ pub use dynd_types::{
     ArrowProblem, LayoutProblem, OffsetsProblem, SignatureProblem, TypeRule, ValueProblem,
 };
 
+/// Vectorised elementary functions over slices, within one ULP, compiled
+/// for the CPU they run on (what the soft functions call).
+#[doc(inline)]
+pub use dynd_kernels::math;
+
 /// Arrays: [`nd::Array`] (a type, arrmeta and data in shared memory
 /// blocks), views, JSON, and assignment with broadcasting and error modes
 /// (the `dynd-kernels` crate).

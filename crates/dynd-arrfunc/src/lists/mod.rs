@@ -46,8 +46,8 @@ mod soft;
 pub use soft::{log_softmax, logsumexp, softmax};
 
 use crate::rows::{
-    cast_to, chunks, element_type, gather, new_values, option_indexes, par_fill, per_row,
-    positions, select, slice, Piece, Rows,
+    cast_to, chunks, element_type, gather, index_words, new_options, new_values,
+    option_index_array, par_fill, per_row, positions, select, slice, Indexes, Piece, Rows,
 };
 
 /// `x`'s dimension `axis` (negative from the last), for a function that
@@ -312,36 +312,63 @@ fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Arr
     }
     let total = at[at.len() - 1];
     let runs = chunks(o);
-    let values = new_values::<T>(total, |out| {
+    // Each value beside its flag, in one pass (the padding stays zero: NA).
+    let fill = |out: &mut [T], there: T| {
         par_fill(
             out,
-            |i| at[i],
+            |i| 2 * at[i],
             &runs,
             |run, part| {
-                let base = at[run.start];
+                let base = 2 * at[run.start];
                 for i in run {
                     let row = &xs[o[i] as usize..o[i + 1] as usize];
                     let k = row.len().min(width(i));
-                    part[at[i] - base..at[i] - base + k].copy_from_slice(&row[..k]);
+                    let dst = &mut part[2 * at[i] - base..2 * (at[i] + k) - base];
+                    for (d, &x) in dst.chunks_exact_mut(2).zip(&row[..k]) {
+                        d[0] = x;
+                        d[1] = there;
+                    }
                 }
             },
         )
-    })?;
-    let valid = new_values::<bool>(total, |out| {
-        par_fill(
-            out,
-            |i| at[i],
-            &runs,
-            |run, part| {
-                let base = at[run.start];
-                for i in run {
-                    let k = ((o[i + 1] - o[i]) as usize).min(width(i));
-                    part[at[i] - base..at[i] - base + k].fill(true);
-                }
-            },
-        )
-    })?;
-    let out = Array::from_option_parts(&values, &valid)?;
+    };
+    let out = match new_options::<T>(total, fill)? {
+        Some(out) => out,
+        None => {
+            // Options laid out otherwise (complex): values and validity
+            // apart, then joined.
+            let values = new_values::<T>(total, |out| {
+                par_fill(
+                    out,
+                    |i| at[i],
+                    &runs,
+                    |run, part| {
+                        let base = at[run.start];
+                        for i in run {
+                            let row = &xs[o[i] as usize..o[i + 1] as usize];
+                            let k = row.len().min(width(i));
+                            part[at[i] - base..at[i] - base + k].copy_from_slice(&row[..k]);
+                        }
+                    },
+                )
+            })?;
+            let valid = new_values::<bool>(total, |out| {
+                par_fill(
+                    out,
+                    |i| at[i],
+                    &runs,
+                    |run, part| {
+                        let base = at[run.start];
+                        for i in run {
+                            let k = ((o[i + 1] - o[i]) as usize).min(width(i));
+                            part[at[i] - base..at[i] - base + k].fill(true);
+                        }
+                    },
+                )
+            })?;
+            Array::from_option_parts(&values, &valid)?
+        }
+    };
     let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
     padded(rows, out, n, clip, &offsets)
 }
@@ -465,9 +492,10 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
             found: format!("{} for an array of {}", idx.ty(), x.ty()).into(),
         });
     }
-    // `?int64` indexes (`argmax` with `keepdims`) read in one pass.
-    let (ix, valid): (Cow<'_, [i64]>, Option<Vec<bool>>) = match option_indexes(&at.values) {
-        Some((ix, ok)) => (Cow::Owned(ix), Some(ok)),
+    // `?int64` indexes (`argmax` with `keepdims`) are read in place.
+    let held = option_index_array(&at.values);
+    let ix = match held.as_ref().and_then(index_words) {
+        Some(words) => words,
         None => {
             let (ix, valid) = split_na(&at.values)?;
             let int = ix
@@ -483,44 +511,19 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
                 });
             }
             let ix = cast_to(&ix, &Scalar::Int64.into())?;
-            (Cow::Owned(slice::<i64>(&ix)?.into_owned()), valid)
+            Indexes::Plain(Cow::Owned(slice::<i64>(&ix)?.into_owned()), valid)
         }
     };
     let (o, p) = (&rows.offsets, &at.offsets);
-    // Numbers: the values picked in one pass (NA as zero, then marked).
+    // Numbers: the values picked in one pass, with their flags beside them
+    // where an index may be NA.
     if let Some(s) = rows.values.dtype().as_scalar().filter(|s| s.is_numeric()) {
-        let bad = std::sync::atomic::AtomicBool::new(false);
-        let ok = valid.as_deref();
         let picked = dynd_array::with_numeric!(s, T => {
             let xs = slice::<T>(&rows.values)?;
-            new_values::<T>(ix.len(), |out| {
-                par_fill(out, |i| p[i] as usize, &chunks(p), |run, part| {
-                    let base = p[run.start] as usize;
-                    for r in run {
-                        let len = o[r + 1] - o[r];
-                        for q in p[r] as usize..p[r + 1] as usize {
-                            if ok.is_some_and(|ok| !ok[q]) {
-                                continue;
-                            }
-                            let i = ix[q];
-                            let j = if i < 0 { i + len } else { i };
-                            if (0..len).contains(&j) {
-                                part[q - base] = xs[(o[r] + j) as usize];
-                            } else {
-                                bad.store(true, std::sync::atomic::Ordering::Relaxed);
-                            }
-                        }
-                    }
-                })
-            })
-            .map(Some)?
+            take_numbers(&xs, o, p, &ix)?
         }, None);
-        if let Some(picked) = picked.filter(|_| !bad.into_inner()) {
-            let out = match valid {
-                Some(ok) => Array::from_option_parts(&picked, &Array::from_vec(ok))?,
-                None => picked,
-            };
-            return at.wrap_rows(out, &at.offsets);
+        if let Some(picked) = picked {
+            return at.wrap_rows(picked, &at.offsets);
         }
     }
     // Each index as a position in the values: -1 for NA, -2 outside
@@ -535,15 +538,15 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
             for r in run {
                 let len = o[r + 1] - o[r];
                 for q in p[r] as usize..p[r + 1] as usize {
-                    part[k] = if valid.as_ref().is_some_and(|ok| !ok[q]) {
-                        -1
-                    } else {
-                        let i = ix[q];
-                        let j = if i < 0 { i + len } else { i };
-                        if (0..len).contains(&j) {
-                            o[r] + j
-                        } else {
-                            -2
+                    part[k] = match ix.get(q) {
+                        None => -1,
+                        Some(i) => {
+                            let j = if i < 0 { i + len } else { i };
+                            if (0..len).contains(&j) {
+                                o[r] + j
+                            } else {
+                                -2
+                            }
                         }
                     };
                     k += 1;
@@ -557,7 +560,12 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
             op: "take_along_axis",
             what: "an index",
             expected: "inside its row (negative from its end)",
-            found: format!("{} for row {r} of length {}", ix[q], o[r + 1] - o[r]).into(),
+            found: format!(
+                "{} for row {r} of length {}",
+                ix.get(q).unwrap_or(0),
+                o[r + 1] - o[r]
+            )
+            .into(),
         });
     }
     let out = gather(&[&rows.values], None, (&positions(p), p), |r| {
@@ -574,6 +582,11 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
         })
     })?;
     // NA where the index was: the values' own NA, or NA made here.
+    let valid = ix.optional().then(|| {
+        (0..ix.len())
+            .map(|q| ix.get(q).is_some())
+            .collect::<Vec<bool>>()
+    });
     let out = match (valid, element_type(&rows.values).kind()) {
         (Some(ok), TypeKind::Option(_)) => {
             let (v, there) = split_na(&out)?;
@@ -586,6 +599,92 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
         (None, _) => out,
     };
     at.wrap_rows(out, &at.offsets)
+}
+
+/// [`take_along_axis`] of numbers: row `r` of the result holds, for each
+/// of its indexes `ix[p[r]..p[r + 1]]`, the element of row `r` of `xs`
+/// (rows at offsets `o`) it points at, in one pass; `?T` with NA where an
+/// index is NA when any may be. `None` if an index lies outside its row
+/// (the general path reports which) or `?T` is laid out otherwise.
+fn take_numbers<T: Element>(
+    xs: &[T],
+    o: &[i64],
+    p: &[i64],
+    ix: &Indexes<'_>,
+) -> Result<Option<Array>, Error> {
+    // One loop per way of reading the indexes (no match per element).
+    let n = ix.len();
+    match ix {
+        Indexes::Words(w) => take_by(xs, (o, p), n, true, |q| {
+            (w[2 * q + 1].to_ne_bytes()[0] != 0).then_some(w[2 * q] as i64)
+        }),
+        Indexes::Plain(v, None) => take_by(xs, (o, p), n, false, |q| Some(v[q])),
+        Indexes::Plain(v, Some(ok)) => take_by(xs, (o, p), n, true, |q| ok[q].then_some(v[q])),
+    }
+}
+
+/// [`take_numbers`] with index `q` read by `get` (`None` for NA), `?T`
+/// out when `optional`.
+fn take_by<T: Element>(
+    xs: &[T],
+    (o, p): (&[i64], &[i64]),
+    n: usize,
+    optional: bool,
+    get: impl Fn(usize) -> Option<i64> + Sync,
+) -> Result<Option<Array>, Error> {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let bad = AtomicBool::new(false);
+    // The element row `r`'s index `i` points at, if inside the row.
+    let pick = |r: usize, i: i64| {
+        let len = o[r + 1] - o[r];
+        let j = if i < 0 { i + len } else { i };
+        if (0..len).contains(&j) {
+            xs.get((o[r] + j) as usize).copied()
+        } else {
+            bad.store(true, Relaxed);
+            None
+        }
+    };
+    let runs = chunks(p);
+    let out = if optional {
+        new_options::<T>(n, |out, there| {
+            par_fill(
+                out,
+                |i| 2 * p[i] as usize,
+                &runs,
+                |run, part| {
+                    let base = 2 * p[run.start] as usize;
+                    for r in run {
+                        for q in p[r] as usize..p[r + 1] as usize {
+                            if let Some(x) = get(q).and_then(|i| pick(r, i)) {
+                                part[2 * q - base] = x;
+                                part[2 * q + 1 - base] = there;
+                            }
+                        }
+                    }
+                },
+            )
+        })?
+    } else {
+        Some(new_values::<T>(n, |out| {
+            par_fill(
+                out,
+                |i| p[i] as usize,
+                &runs,
+                |run, part| {
+                    let base = p[run.start] as usize;
+                    for r in run {
+                        for q in p[r] as usize..p[r + 1] as usize {
+                            if let Some(x) = get(q).and_then(|i| pick(r, i)) {
+                                part[q - base] = x;
+                            }
+                        }
+                    }
+                },
+            )
+        })?)
+    };
+    Ok(out.filter(|_| !bad.into_inner()))
 }
 
 builtins! {

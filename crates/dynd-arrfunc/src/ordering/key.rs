@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use dynd_kernels::{Array, Complex, Element, F16};
+use dynd_kernels::{rowwise, Array, Complex, Element, F16};
 use dynd_types::Scalar;
 
 use crate::error::Error;
@@ -29,6 +29,12 @@ pub(crate) trait Key: Element + Copy + PartialOrd {
     fn same(&self, o: &Self) -> bool {
         self.order(o) == Ordering::Equal
     }
+    /// Whether [`Key::arg_rows`] has a branch-free kernel for the type.
+    const ARG_ROWS: bool = false;
+    /// Each row's first extreme (as [`arg_extreme_row`] finds it) into
+    /// `out`, -1 for an empty row, where [`Key::ARG_ROWS`]; nothing
+    /// written otherwise.
+    fn arg_rows(_xs: &[Self], _offsets: &[i64], _max: bool, _out: &mut [i64]) {}
     /// Sorts `v` in [`Key::order`], not necessarily stably (for values,
     /// where only equal values could swap).
     fn sort_values(v: &mut [Self]) {
@@ -51,15 +57,25 @@ pub(crate) trait Key: Element + Copy + PartialOrd {
 }
 
 macro_rules! int_key {
-    ($($t:ty),*) => {$(
+    ($($t:ty),*; $($fast:ty),*) => {$(
         impl Key for $t {
             fn sort_values(v: &mut [Self]) {
                 v.sort_unstable();
             }
         }
+    )*$(
+        impl Key for $fast {
+            fn sort_values(v: &mut [Self]) {
+                v.sort_unstable();
+            }
+            const ARG_ROWS: bool = true;
+            fn arg_rows(xs: &[Self], offsets: &[i64], max: bool, out: &mut [i64]) {
+                rowwise::arg_extremes(xs, offsets, max, out);
+            }
+        }
     )*};
 }
-int_key!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+int_key!(bool, i8, i16, i128, u8, u16, u128; i32, i64, u32, u64);
 
 macro_rules! float_key {
     ($($t:ty),*) => {$(
@@ -80,6 +96,10 @@ macro_rules! float_key {
             #[inline(always)]
             fn same(&self, o: &Self) -> bool {
                 self == o || (self.is_nan() && o.is_nan())
+            }
+            const ARG_ROWS: bool = true;
+            fn arg_rows(xs: &[Self], offsets: &[i64], max: bool, out: &mut [i64]) {
+                rowwise::arg_extremes(xs, offsets, max, out);
             }
             fn sort_values(v: &mut [Self]) {
                 // The NaNs to the end (when there are any), the numbers by

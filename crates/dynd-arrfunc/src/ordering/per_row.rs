@@ -101,7 +101,21 @@ fn per_row<T: Key + Send + Sync, const MAX: bool>(
     xs: &[T],
     ok: Option<&[bool]>,
 ) -> Vec<i64> {
-    rows::per_row(&rows.offsets, |r| {
+    let o = &rows.offsets;
+    if ok.is_none() && T::ARG_ROWS {
+        // The branch-free kernel, over runs of rows on the threads.
+        let mut out = vec![0i64; rows.count()];
+        rows::par_fill(
+            &mut out,
+            |i| i,
+            &rows::chunks(o),
+            |run, part| {
+                T::arg_rows(xs, &o[run.start..=run.end], MAX, part);
+            },
+        );
+        return out;
+    }
+    rows::per_row(o, |r| {
         let a = match ok {
             None => arg_extreme_row::<T, MAX>(&xs[r]),
             Some(ok) => arg_in::<T, MAX>(&xs[r.clone()], Some(&ok[r])),
