@@ -464,14 +464,21 @@ fn zeroed_words<W: Word>(count: usize) -> Result<Arc<MemoryBlock>, Error> {
     MemoryBlock::zeroed(bytes)
 }
 
-/// A new `n * T` array whose elements `f` writes (they start as zero
-/// bytes, a valid value of every number type).
-pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Result<Array, Error> {
-    let size = std::mem::size_of::<T>();
-    let mut block = MemoryBlock::zeroed(
-        n.checked_mul(size)
-            .ok_or(Error::Alloc { bytes: u64::MAX })?,
-    )?;
+/// A fresh block of `n` `T`s, cleared (`zero`) or as the allocator or
+/// the reuse cache gives it, after `f` wrote into them.
+fn filled<T: Element>(
+    n: usize,
+    zero: bool,
+    f: impl FnOnce(&mut [T]),
+) -> Result<Arc<MemoryBlock>, Error> {
+    let bytes = n
+        .checked_mul(std::mem::size_of::<T>())
+        .ok_or(Error::Alloc { bytes: u64::MAX })?;
+    let mut block = if zero {
+        MemoryBlock::zeroed(bytes)?
+    } else {
+        MemoryBlock::for_overwrite(bytes)?
+    };
     let Some(b) = Arc::get_mut(&mut block) else {
         unreachable!("a fresh block has one owner")
     };
@@ -479,7 +486,20 @@ pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Resu
         unreachable!("blocks are aligned for every scalar")
     };
     f(out);
-    result(T::SCALAR.into(), Arrmeta::Scalar, size, n, block)
+    Ok(block)
+}
+
+/// A new `n * T` array whose elements `f` writes (they start as zero
+/// bytes, a valid value of every number type).
+pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Result<Array, Error> {
+    let size = std::mem::size_of::<T>();
+    result(
+        T::SCALAR.into(),
+        Arrmeta::Scalar,
+        size,
+        n,
+        filled(n, true, f)?,
+    )
 }
 
 /// A new `n * ?T` array whose elements `f` writes, for the element types
@@ -502,17 +522,8 @@ pub(crate) fn new_options<T: Element>(
     let Some(there) = dynd_array::element::read::<T>(&flag[..size]) else {
         return Ok(None);
     };
-    let mut block = MemoryBlock::zeroed(
-        n.checked_mul(2 * size)
-            .ok_or(Error::Alloc { bytes: u64::MAX })?,
-    )?;
-    let Some(b) = Arc::get_mut(&mut block) else {
-        unreachable!("a fresh block has one owner")
-    };
-    let Some(out) = dynd_array::element::cast_slice_mut::<T>(b.bytes_mut()) else {
-        unreachable!("blocks are aligned for every scalar")
-    };
-    f(out, there);
+    let words = n.checked_mul(2).ok_or(Error::Alloc { bytes: u64::MAX })?;
+    let block = filled(words, true, |out| f(out, there))?;
     let meta = dynd_array::array::dtype_meta(&ty)?;
     result(ty, meta, 2 * size, n, block).map(Some)
 }
@@ -526,18 +537,13 @@ pub(crate) fn new_floats<T: Element + dynd_kernels::rowwise::Float>(
     f: impl FnOnce(&mut [T]),
 ) -> Result<Array, Error> {
     let size = std::mem::size_of::<T>();
-    let mut block = MemoryBlock::for_overwrite(
-        n.checked_mul(size)
-            .ok_or(Error::Alloc { bytes: u64::MAX })?,
-    )?;
-    let Some(b) = Arc::get_mut(&mut block) else {
-        unreachable!("a fresh block has one owner")
-    };
-    let Some(out) = dynd_array::element::cast_slice_mut::<T>(b.bytes_mut()) else {
-        unreachable!("blocks are aligned for every scalar")
-    };
-    f(out);
-    result(T::SCALAR.into(), Arrmeta::Scalar, size, n, block)
+    result(
+        T::SCALAR.into(),
+        Arrmeta::Scalar,
+        size,
+        n,
+        filled(n, false, f)?,
+    )
 }
 
 /// A `n * ?int64` array of indexes, NA where an index is negative: the

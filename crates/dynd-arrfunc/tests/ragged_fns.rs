@@ -191,6 +191,26 @@ fn pad_and_unpad_round_trip() {
         show(pad(&x(), 2, true, None)),
         "[[1, 5], [null, null], [-3, null]] : 3 * 2 * ?float64"
     );
+    // Every number type: the typed one-pass path (value and flag side by
+    // side), and the complex numbers, whose options are laid out otherwise.
+    for t in [
+        "int8",
+        "uint16",
+        "float32",
+        "int64",
+        "complex64",
+        "complex128",
+    ] {
+        let a = arr("[[1, 2, 3], []]", &format!("2 * var * {t}"));
+        let got = show(pad(&a, 2, true, None));
+        let ty = pad(&a, 2, true, None).unwrap().ty().to_string();
+        assert_eq!(ty, format!("2 * 2 * ?{}", a.dtype()), "{got}");
+        assert!(
+            got.starts_with("[[1, 2], [null, null]]")
+                || got.starts_with("[[[1, 0], [2, 0]], [null, null]]"),
+            "{got}"
+        );
+    }
     let zero = Array::from_scalar(0i64);
     assert_eq!(
         show(pad(&x(), 3, true, Some(&zero))),

@@ -150,12 +150,8 @@ fn each_row<T: Extreme, const MAX: bool, const BLOCKS: bool>(
     for (dst, o) in out.iter_mut().zip(offsets.windows(2)) {
         let (s, e) = (o[0] as usize, o[1] as usize);
         let len = e.saturating_sub(s);
-        let lanes = s
-            .checked_add(WIDE)
-            .and_then(|end| xs.get(s..end))
-            .filter(|_| BLOCKS);
-        *dst = match lanes.map(<&[T; WIDE]>::try_from) {
-            Some(Ok(b)) if len <= WIDE => {
+        *dst = match lanes(xs, s).filter(|_| BLOCKS) {
+            Some(b) if len <= WIDE => {
                 let k = block::<T, MAX>(b, len) as i64;
                 if len == 0 {
                     -1
@@ -252,6 +248,18 @@ impl Float for f64 {
     }
 }
 
+/// The `WIDE` values from `at`, if they lie inside `xs`.
+#[inline(always)]
+fn lanes<T>(xs: &[T], at: usize) -> Option<&[T; WIDE]> {
+    xs.get(at..at.checked_add(WIDE)?)?.try_into().ok()
+}
+
+/// [`lanes`], to write.
+#[inline(always)]
+fn lanes_mut<T>(xs: &mut [T], at: usize) -> Option<&mut [T; WIDE]> {
+    xs.get_mut(at..at.checked_add(WIDE)?)?.try_into().ok()
+}
+
 /// `KEEP`'s masks for a row of `len` (`0..=WIDE`) lanes.
 #[inline(always)]
 fn keep(len: usize) -> Option<&'static [u64; WIDE]> {
@@ -307,13 +315,7 @@ fn shift_each<T: Float, const BLOCKS: bool>(
     for (m_out, o) in maxes.iter_mut().zip(offsets.windows(2)) {
         let (s, len) = span(o);
         let d = s.wrapping_sub(base);
-        let src = xs
-            .get(s..s.saturating_add(WIDE))
-            .and_then(|b| <&[T; WIDE]>::try_from(b).ok());
-        let dst = shifted
-            .get_mut(d..d.saturating_add(WIDE))
-            .and_then(|b| <&mut [T; WIDE]>::try_from(b).ok());
-        match (src, dst, keep(len)) {
+        match (lanes(xs, s), lanes_mut(shifted, d), keep(len)) {
             (Some(src), Some(dst), Some(k)) if BLOCKS => {
                 let mut lanes = [T::LOW; WIDE];
                 for l in 0..WIDE {
@@ -348,10 +350,7 @@ fn sum_each<T: Float, const BLOCKS: bool>(es: &[T], offsets: &[i64], sums: &mut 
     for (sum, o) in sums.iter_mut().zip(offsets.windows(2)) {
         let (s, len) = span(o);
         let d = s.wrapping_sub(base);
-        let src = es
-            .get(d..d.saturating_add(WIDE))
-            .and_then(|b| <&[T; WIDE]>::try_from(b).ok());
-        match (src, keep(len)) {
+        match (lanes(es, d), keep(len)) {
             (Some(src), Some(k)) if BLOCKS => {
                 let mut lanes = [T::ZERO; WIDE];
                 for l in 0..WIDE {
@@ -378,10 +377,7 @@ fn scale_each<T: Float, const MUL: bool, const BLOCKS: bool>(
         let (s, len) = span(o);
         let d = s.wrapping_sub(base);
         let op = |v: T| if MUL { v * f } else { v + f };
-        let dst = vals
-            .get_mut(d..d.saturating_add(WIDE))
-            .and_then(|b| <&mut [T; WIDE]>::try_from(b).ok());
-        match (dst, keep(len)) {
+        match (lanes_mut(vals, d), keep(len)) {
             (Some(dst), Some(k)) if BLOCKS => {
                 // Read, changed in the row's lanes only, written whole.
                 for l in 0..WIDE {

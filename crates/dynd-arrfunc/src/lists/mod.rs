@@ -226,9 +226,12 @@ pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Arra
     let rows = Rows::of(x, "pad of a scalar")?;
     let ety = element_type(&rows.values);
     if let (None, Some(s)) = (fill, ety.as_scalar().filter(|s| s.is_numeric())) {
-        // Numbers padded with NA: the values and where they are, typed.
-        return dynd_array::with_numeric!(s, T => pad_na::<T>(&rows, n, clip),
-            Err(Error::Unsupported { operation: "pad of this data type", ty: x.ty().clone() }));
+        // Numbers padded with NA: each value beside its flag, typed (the
+        // complex numbers, whose options are laid out otherwise, go on).
+        let typed = dynd_array::with_numeric!(s, T => pad_na::<T>(&rows, n, clip)?, None);
+        if let Some(out) = typed {
+            return Ok(out);
+        }
     }
     let (values, fill) = match fill {
         None => {
@@ -292,9 +295,9 @@ fn padded(rows: &Rows, out: Array, n: usize, clip: bool, offsets: &[i64]) -> Res
     }
 }
 
-/// [`pad`] of numbers with NA: the values copied (NA slots left zero) and
-/// the validity written beside them, then joined as `?T`.
-fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Array, Error> {
+/// [`pad`] of numbers with NA: each value copied beside its flag in one
+/// pass (NA slots left zero); `None` where `?T` is not laid out so.
+fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Option<Array>, Error> {
     let xs = slice::<T>(&rows.values)?;
     let o = &rows.offsets;
     let width = |i: usize| {
@@ -332,45 +335,11 @@ fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Arr
             },
         )
     };
-    let out = match new_options::<T>(total, fill)? {
-        Some(out) => out,
-        None => {
-            // Options laid out otherwise (complex): values and validity
-            // apart, then joined.
-            let values = new_values::<T>(total, |out| {
-                par_fill(
-                    out,
-                    |i| at[i],
-                    &runs,
-                    |run, part| {
-                        let base = at[run.start];
-                        for i in run {
-                            let row = &xs[o[i] as usize..o[i + 1] as usize];
-                            let k = row.len().min(width(i));
-                            part[at[i] - base..at[i] - base + k].copy_from_slice(&row[..k]);
-                        }
-                    },
-                )
-            })?;
-            let valid = new_values::<bool>(total, |out| {
-                par_fill(
-                    out,
-                    |i| at[i],
-                    &runs,
-                    |run, part| {
-                        let base = at[run.start];
-                        for i in run {
-                            let k = ((o[i + 1] - o[i]) as usize).min(width(i));
-                            part[at[i] - base..at[i] - base + k].fill(true);
-                        }
-                    },
-                )
-            })?;
-            Array::from_option_parts(&values, &valid)?
-        }
+    let Some(out) = new_options::<T>(total, fill)? else {
+        return Ok(None);
     };
     let offsets: Vec<i64> = at.iter().map(|&a| a as i64).collect();
-    padded(rows, out, n, clip, &offsets)
+    padded(rows, out, n, clip, &offsets).map(Some)
 }
 
 /// The inverse of [`pad`]: the rows along the last axis cut to
