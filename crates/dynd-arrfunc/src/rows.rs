@@ -492,13 +492,18 @@ fn filled<T: Element>(
 /// A new `n * T` array whose elements `f` writes (they start as zero
 /// bytes, a valid value of every number type).
 pub(crate) fn new_values<T: Element>(n: usize, f: impl FnOnce(&mut [T])) -> Result<Array, Error> {
-    let size = std::mem::size_of::<T>();
+    scalars(n, true, f)
+}
+
+/// A new `n * T` array of [`filled`]'s block.
+fn scalars<T: Element>(n: usize, zero: bool, f: impl FnOnce(&mut [T])) -> Result<Array, Error> {
+    let block = filled(n, zero, f)?;
     result(
         T::SCALAR.into(),
         Arrmeta::Scalar,
-        size,
+        std::mem::size_of::<T>(),
         n,
-        filled(n, true, f)?,
+        block,
     )
 }
 
@@ -536,14 +541,7 @@ pub(crate) fn new_floats<T: Element + dynd_kernels::rowwise::Float>(
     n: usize,
     f: impl FnOnce(&mut [T]),
 ) -> Result<Array, Error> {
-    let size = std::mem::size_of::<T>();
-    result(
-        T::SCALAR.into(),
-        Arrmeta::Scalar,
-        size,
-        n,
-        filled(n, false, f)?,
-    )
+    scalars(n, false, f)
 }
 
 /// A `n * ?int64` array of indexes, NA where an index is negative: the

@@ -462,18 +462,21 @@ dispatched!(
 mod tests {
     use super::*;
 
+    /// The next state of a 64-bit xorshift.
+    fn xorshift(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
     /// Every path (the block, the element-by-element tail) against a
     /// plain reference, rows of every length to past `WIDE`, with NaN,
     /// infinities and ties.
     #[test]
     fn agrees_with_a_plain_loop() {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = || xorshift(&mut s);
         let mut xs = Vec::new();
         let mut offsets = vec![0i64];
         for r in 0..3000 {
@@ -529,12 +532,7 @@ mod tests {
     #[test]
     fn soft_passes_agree() {
         let mut s = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = || xorshift(&mut s);
         let mut xs = vec![7.0f64; 5];
         let mut offsets = vec![5i64];
         for _ in 0..2000 {

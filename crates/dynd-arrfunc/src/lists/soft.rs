@@ -14,7 +14,6 @@ use crate::rows::{chunks, new_floats, new_values, par_fill, per_row, slice, Rows
 
 /// A float type the soft functions compute in.
 trait Soft: Element + Copy + Default + PartialOrd + Send + Sync + rowwise::Float {
-    const NEG_INF: Self;
     fn exp(self) -> Self;
     /// Each element's exponential, over the slice at SIMD speed.
     fn exp_all(xs: &mut [Self]);
@@ -26,7 +25,6 @@ trait Soft: Element + Copy + Default + PartialOrd + Send + Sync + rowwise::Float
 macro_rules! soft {
     ($($t:ty: $exp_all:path),*) => {$(
         impl Soft for $t {
-            const NEG_INF: Self = <$t>::NEG_INFINITY;
             #[inline(always)]
             fn exp(self) -> Self { <$t>::exp(self) }
             #[inline(always)]
@@ -55,7 +53,7 @@ enum SoftOp {
 /// exponentials.
 #[inline]
 fn shift_sum<T: Soft>(row: &[T], ok: Option<&[bool]>, out: Option<&mut [T]>) -> (T, T) {
-    let mut m = T::NEG_INF;
+    let mut m = T::LOW;
     match ok {
         None => row.iter().for_each(|&x| m = m.max(x)),
         Some(ok) => row
