@@ -516,6 +516,25 @@ pub(crate) fn new_options<T: Element>(
     n: usize,
     f: impl FnOnce(&mut [T], T),
 ) -> Result<Option<Array>, Error> {
+    options(n, true, f)
+}
+
+/// As [`new_options`], for an `f` that writes both words of every
+/// element: the block is not cleared first (its bytes are initialised
+/// but unspecified until `f` writes them).
+pub(crate) fn new_options_written<T: Element>(
+    n: usize,
+    f: impl FnOnce(&mut [T], T),
+) -> Result<Option<Array>, Error> {
+    options(n, false, f)
+}
+
+/// [`new_options`] over a block cleared (`zero`) or not.
+fn options<T: Element>(
+    n: usize,
+    zero: bool,
+    f: impl FnOnce(&mut [T], T),
+) -> Result<Option<Array>, Error> {
     let size = std::mem::size_of::<T>();
     let ty = Type::option(T::SCALAR.into())?;
     if ty.data_layout()?.size != 2 * size {
@@ -528,7 +547,7 @@ pub(crate) fn new_options<T: Element>(
         return Ok(None);
     };
     let words = n.checked_mul(2).ok_or(Error::Alloc { bytes: u64::MAX })?;
-    let block = filled(words, true, |out| f(out, there))?;
+    let block = filled(words, zero, |out| f(out, there))?;
     let meta = dynd_array::array::dtype_meta(&ty)?;
     result(ty, meta, 2 * size, n, block).map(Some)
 }

@@ -140,17 +140,21 @@ fn in_row<T: Extreme, const MAX: bool>(row: &[T]) -> Option<usize> {
 }
 
 /// Each row as a block where `BLOCKS` (the wide registers pay for the
-/// masking), else element by element.
+/// masking), else element by element; written as one `i64` per row (-1
+/// for an empty row), or where `PAIRS` as two (the index and `there`, or
+/// two zeros).
 #[inline(always)]
-fn each_row<T: Extreme, const MAX: bool, const BLOCKS: bool>(
+fn each_row<T: Extreme, const MAX: bool, const BLOCKS: bool, const PAIRS: bool>(
     xs: &[T],
     offsets: &[i64],
+    there: i64,
     out: &mut [i64],
 ) {
-    for (dst, o) in out.iter_mut().zip(offsets.windows(2)) {
+    let width = if PAIRS { 2 } else { 1 };
+    for (dst, o) in out.chunks_exact_mut(width).zip(offsets.windows(2)) {
         let (s, e) = (o[0] as usize, o[1] as usize);
         let len = e.saturating_sub(s);
-        *dst = match lanes(xs, s).filter(|_| BLOCKS) {
+        let k = match lanes(xs, s).filter(|_| BLOCKS) {
             Some(b) if len <= WIDE => {
                 let k = block::<T, MAX>(b, len) as i64;
                 if len == 0 {
@@ -164,6 +168,13 @@ fn each_row<T: Extreme, const MAX: bool, const BLOCKS: bool>(
                 .and_then(in_row::<T, MAX>)
                 .map_or(-1, |k| k as i64),
         };
+        if PAIRS {
+            let found = k >= 0;
+            dst[0] = k & -(found as i64);
+            dst[1] = there & -(found as i64);
+        } else {
+            dst[0] = k;
+        }
     }
 }
 
@@ -172,18 +183,35 @@ fn each_row<T: Extreme, const MAX: bool, const BLOCKS: bool>(
 /// if it has one, or -1 for an empty row, into `out[i]` (`out` has one
 /// element fewer than `offsets`; offsets outside `xs` give -1).
 pub fn arg_extremes<T: Extreme>(xs: &[T], offsets: &[i64], max: bool, out: &mut [i64]) {
+    dispatch(xs, offsets, max, None, out)
+}
+
+/// [`arg_extremes`] written as `?int64` words: two per row, the index
+/// then `there` (the word that marks a value), or two zeros (NA) for an
+/// empty row.
+pub fn arg_extremes_optional<T: Extreme>(
+    xs: &[T],
+    offsets: &[i64],
+    max: bool,
+    there: i64,
+    out: &mut [i64],
+) {
+    dispatch(xs, offsets, max, Some(there), out)
+}
+
+fn dispatch<T: Extreme>(xs: &[T], offsets: &[i64], max: bool, there: Option<i64>, out: &mut [i64]) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
             // SAFETY: the CPU has AVX-512F, detected just above.
-            return unsafe { arg_extremes_avx512(xs, offsets, max, out) };
+            return unsafe { arg_extremes_avx512(xs, offsets, max, there, out) };
         }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2, detected just above.
-            return unsafe { arg_extremes_avx2(xs, offsets, max, out) };
+            return unsafe { arg_extremes_avx2(xs, offsets, max, there, out) };
         }
     }
-    arg_extremes_any::<T, false>(xs, offsets, max, out)
+    arg_extremes_any::<T, false>(xs, offsets, max, there, out)
 }
 
 #[inline(always)]
@@ -191,35 +219,49 @@ fn arg_extremes_any<T: Extreme, const BLOCKS: bool>(
     xs: &[T],
     offsets: &[i64],
     max: bool,
+    there: Option<i64>,
     out: &mut [i64],
 ) {
-    if max {
-        each_row::<T, true, BLOCKS>(xs, offsets, out)
-    } else {
-        each_row::<T, false, BLOCKS>(xs, offsets, out)
+    match (max, there) {
+        (true, None) => each_row::<T, true, BLOCKS, false>(xs, offsets, 0, out),
+        (false, None) => each_row::<T, false, BLOCKS, false>(xs, offsets, 0, out),
+        (true, Some(t)) => each_row::<T, true, BLOCKS, true>(xs, offsets, t, out),
+        (false, Some(t)) => each_row::<T, false, BLOCKS, true>(xs, offsets, t, out),
     }
 }
 
-/// [`arg_extremes`] with AVX2.
+/// [`arg_extremes_any`] with AVX2.
 ///
 /// # Safety
 ///
 /// The CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn arg_extremes_avx2<T: Extreme>(xs: &[T], offsets: &[i64], max: bool, out: &mut [i64]) {
-    arg_extremes_any::<T, true>(xs, offsets, max, out)
+unsafe fn arg_extremes_avx2<T: Extreme>(
+    xs: &[T],
+    offsets: &[i64],
+    max: bool,
+    there: Option<i64>,
+    out: &mut [i64],
+) {
+    arg_extremes_any::<T, true>(xs, offsets, max, there, out)
 }
 
-/// [`arg_extremes`] with AVX-512F.
+/// [`arg_extremes_any`] with AVX-512F.
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512F.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2")]
-unsafe fn arg_extremes_avx512<T: Extreme>(xs: &[T], offsets: &[i64], max: bool, out: &mut [i64]) {
-    arg_extremes_any::<T, true>(xs, offsets, max, out)
+unsafe fn arg_extremes_avx512<T: Extreme>(
+    xs: &[T],
+    offsets: &[i64],
+    max: bool,
+    there: Option<i64>,
+    out: &mut [i64],
+) {
+    arg_extremes_any::<T, true>(xs, offsets, max, there, out)
 }
 
 /// A float type the per-row soft kernels take (`f32`, `f64`).
@@ -499,9 +541,12 @@ mod tests {
             let mut got = vec![0i64; offsets.len() - 1];
             arg_extremes(&xs, &offsets, max, &mut got);
             let mut plain = vec![0i64; offsets.len() - 1];
-            arg_extremes_any::<f64, false>(&xs, &offsets, max, &mut plain);
+            arg_extremes_any::<f64, false>(&xs, &offsets, max, None, &mut plain);
             let mut blocks = vec![0i64; offsets.len() - 1];
-            arg_extremes_any::<f64, true>(&xs, &offsets, max, &mut blocks);
+            arg_extremes_any::<f64, true>(&xs, &offsets, max, None, &mut blocks);
+            // As `?int64` words, over a buffer of garbage.
+            let mut pairs = vec![-9i64; 2 * (offsets.len() - 1)];
+            arg_extremes_optional(&xs, &offsets, max, 7, &mut pairs);
             for (i, o) in offsets.windows(2).enumerate() {
                 let row = &xs[o[0] as usize..o[1] as usize];
                 let want = row.iter().position(|x| x.is_nan()).or_else(|| {
@@ -518,6 +563,8 @@ mod tests {
                 assert_eq!(got[i], want, "row {i} {row:?} max {max}");
                 assert_eq!(plain[i], want, "row {i} {row:?} max {max}");
                 assert_eq!(blocks[i], want, "row {i} {row:?} max {max}");
+                let pair = if want < 0 { [0, 0] } else { [want, 7] };
+                assert_eq!(pairs[2 * i..2 * i + 2], pair, "row {i} {row:?} max {max}");
             }
         }
         let ints = [5i32, 1, 5, -7, 0];

@@ -260,6 +260,14 @@ impl<'a> VarLevel<'a> {
         let (start, len) = read_pair(&self.data[at as usize..at as usize + PAIR_SIZE]);
         (start as i64, len as usize)
     }
+
+    /// The first non-empty row's start (`None` when every row is empty).
+    fn first_start(&self) -> Option<i64> {
+        (0..self.rows)
+            .map(|i| self.pair(i))
+            .find(|p| p.1 > 0)
+            .map(|p| p.0)
+    }
 }
 
 /// The rows of a ragged array (`N * var * T`) as slices: see
@@ -547,22 +555,27 @@ impl Array {
         let level = VarLevel::of(self, "to_offsets")?;
         let mut offsets = Vec::with_capacity(level.rows + 1);
         offsets.push(0i64);
-        // Whether each non-empty row starts where the one before ended.
-        let mut origin: Option<i64> = None;
-        let mut next: Option<i64> = None;
+        // Whether each non-empty row starts where the one before ended:
+        // `total` elements past the first non-empty row's start.
+        let origin = level.first_start();
+        let (base, stride) = (origin.unwrap_or(0), level.stride as i64);
         let mut total = 0i64;
         let mut end_to_end = true;
-        for i in 0..level.rows {
-            let (start, len) = level.pair(i);
-            if len > 0 {
-                if let Some(n) = next {
-                    end_to_end &= start == n;
-                }
-                origin.get_or_insert(start);
-                next = Some(start + len as i64 * level.stride as i64);
-            }
+        let mut scan = |(start, len): (i64, usize)| {
+            end_to_end &= (len == 0) | (start == base + total * stride);
             total += len as i64;
-            offsets.push(total);
+            total
+        };
+        if level.step == PAIR_SIZE as isize {
+            // The pairs side by side (every array a function made).
+            let end = level.first + level.rows * PAIR_SIZE;
+            let pairs = level.data[level.first..end].chunks_exact(PAIR_SIZE);
+            offsets.extend(pairs.map(|p| {
+                let (start, len) = read_pair(p);
+                scan((start as i64, len as usize))
+            }));
+        } else {
+            offsets.extend((0..level.rows).map(|i| scan(level.pair(i))));
         }
         if !end_to_end {
             // One copy of the rows' elements, end to end (rows may step

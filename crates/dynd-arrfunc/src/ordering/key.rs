@@ -32,9 +32,12 @@ pub(crate) trait Key: Element + Copy + PartialOrd {
     /// Whether [`Key::arg_rows`] has a branch-free kernel for the type.
     const ARG_ROWS: bool = false;
     /// Each row's first extreme (as [`arg_extreme_row`] finds it) into
-    /// `out`, -1 for an empty row, where [`Key::ARG_ROWS`]; nothing
+    /// `out`, -1 for an empty row (as `?int64` words where `there` is
+    /// given: see `rowwise::arg_extremes_optional`), where
+    /// [`Key::ARG_ROWS`]; nothing
     /// written otherwise.
-    fn arg_rows(_xs: &[Self], _offsets: &[i64], _max: bool, _out: &mut [i64]) {}
+    fn arg_rows(_xs: &[Self], _offsets: &[i64], _max: bool, _there: Option<i64>, _out: &mut [i64]) {
+    }
     /// Sorts `v` in [`Key::order`], not necessarily stably (for values,
     /// where only equal values could swap).
     fn sort_values(v: &mut [Self]) {
@@ -69,8 +72,11 @@ macro_rules! int_key {
                 v.sort_unstable();
             }
             const ARG_ROWS: bool = true;
-            fn arg_rows(xs: &[Self], offsets: &[i64], max: bool, out: &mut [i64]) {
-                rowwise::arg_extremes(xs, offsets, max, out);
+            fn arg_rows(xs: &[Self], offsets: &[i64], max: bool, there: Option<i64>, out: &mut [i64]) {
+                match there {
+                    None => rowwise::arg_extremes(xs, offsets, max, out),
+                    Some(t) => rowwise::arg_extremes_optional(xs, offsets, max, t, out),
+                }
             }
         }
     )*};
@@ -98,8 +104,11 @@ macro_rules! float_key {
                 self == o || (self.is_nan() && o.is_nan())
             }
             const ARG_ROWS: bool = true;
-            fn arg_rows(xs: &[Self], offsets: &[i64], max: bool, out: &mut [i64]) {
-                rowwise::arg_extremes(xs, offsets, max, out);
+            fn arg_rows(xs: &[Self], offsets: &[i64], max: bool, there: Option<i64>, out: &mut [i64]) {
+                match there {
+                    None => rowwise::arg_extremes(xs, offsets, max, out),
+                    Some(t) => rowwise::arg_extremes_optional(xs, offsets, max, t, out),
+                }
             }
             fn sort_values(v: &mut [Self]) {
                 // The NaNs to the end (when there are any), the numbers by

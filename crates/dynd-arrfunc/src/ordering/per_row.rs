@@ -56,6 +56,13 @@ pub(crate) fn arg_extreme_rows(
             });
         }
         let ok = valid.as_deref();
+        if ok.is_none() && T::ARG_ROWS && rows.fixed.is_none() {
+            // Ragged rows: the `?int64` words written by the kernel.
+            if let Some(inner) = arg_words::<T>(&rows, &xs, max)? {
+                let inner = if keepdims { inner.split_first(rows.count(), 1)? } else { inner };
+                return rows.wrap(inner);
+            }
+        }
         let at = if max {
             per_row::<T, true>(&rows, &xs, ok)
         } else {
@@ -95,6 +102,27 @@ fn arg_in<T: Key, const MAX: bool>(xs: &[T], ok: Option<&[bool]>) -> Option<usiz
     best.map(|(_, i)| i)
 }
 
+/// Each row's extreme as a `?int64` (NA for an empty row), written by
+/// the branch-free kernel over runs of rows on the threads (`None` where
+/// `?int64` is not two words).
+fn arg_words<T: Key + Send + Sync>(
+    rows: &Rows,
+    xs: &[T],
+    max: bool,
+) -> Result<Option<Array>, Error> {
+    let o = &rows.offsets;
+    rows::new_options_written::<i64>(rows.count(), |out, there| {
+        rows::par_fill(
+            out,
+            |i| 2 * i,
+            &rows::chunks(o),
+            |run, part| {
+                T::arg_rows(xs, &o[run.start..=run.end], max, Some(there), part);
+            },
+        );
+    })
+}
+
 /// Each row's extreme: its index, or -1 for a row without one.
 fn per_row<T: Key + Send + Sync, const MAX: bool>(
     rows: &Rows,
@@ -110,7 +138,7 @@ fn per_row<T: Key + Send + Sync, const MAX: bool>(
             |i| i,
             &rows::chunks(o),
             |run, part| {
-                T::arg_rows(xs, &o[run.start..=run.end], MAX, part);
+                T::arg_rows(xs, &o[run.start..=run.end], MAX, None, part);
             },
         );
         return out;
