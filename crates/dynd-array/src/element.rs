@@ -13,7 +13,9 @@ use dynd_types::Scalar;
 /// - `size_of::<Self>() == SCALAR.size()` and `align_of::<Self>() <= SCALAR.align()`;
 /// - no padding bytes, no pointers, no drop glue (it is `Copy`);
 /// - every value kernels may write is a valid `Self` (kernels write `bool`s
-///   as 0 or 1 only).
+///   as 0 or 1 only);
+/// - all-zero bytes are a valid `Self` (fresh arrays are zeroed, and NA
+///   elements hold zero bytes).
 pub unsafe trait Element: Copy + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// The dynd scalar this type is.
     const SCALAR: Scalar;
@@ -184,6 +186,82 @@ impl fmt::Debug for F16 {
 impl fmt::Display for F16 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.to_f32())
+    }
+}
+
+/// What an array's elements read out as and are made from: an
+/// [`Element`] `T` for a `T` array, or `Option<T>` for a `?T` array
+/// (`None` where the element is NA). [`Array::to_vec`](crate::Array::to_vec),
+/// [`Array::to_nested`](crate::Array::to_nested) and
+/// [`Array::from_nested`](crate::Array::from_nested) take either.
+///
+/// ```
+/// use dynd::nd::Array;
+///
+/// let a = Array::from_nested(vec![vec![Some(1.5), None], vec![]])?;
+/// assert_eq!(a.ty().to_string(), "2 * var * ?float64");
+/// assert_eq!(a.to_nested::<Option<f64>>()?, vec![vec![Some(1.5), None], vec![]]);
+/// // A `T` array reads as `Option<T>` too, every element there.
+/// assert_eq!(Array::from_vec(vec![7i32]).to_vec::<Option<i32>>()?, [Some(7)]);
+/// # Ok::<(), dynd::Error>(())
+/// ```
+pub trait Item: Copy + PartialEq + fmt::Debug + Send + Sync + 'static + item::Sealed {
+    /// The number underneath (`T` for both `T` and `Option<T>`).
+    type Number: Element;
+    /// Whether this is `Option<T>`, whose arrays have data type `?T`.
+    const OPTION: bool;
+    /// The item of a value that is there (`true`) or NA.
+    fn from_parts(value: Self::Number, there: bool) -> Self;
+    /// The value (zero bytes where NA) and whether it is there.
+    fn to_parts(self) -> (Self::Number, bool);
+}
+
+mod item {
+    /// Implemented by [`Element`](super::Element) types and their options only.
+    pub trait Sealed {}
+    impl<T: super::Element> Sealed for T {}
+    impl<T: super::Element> Sealed for Option<T> {}
+}
+
+impl<T: Element> Item for T {
+    type Number = T;
+    const OPTION: bool = false;
+    #[inline(always)]
+    fn from_parts(value: T, _: bool) -> T {
+        value
+    }
+    #[inline(always)]
+    fn to_parts(self) -> (T, bool) {
+        (self, true)
+    }
+}
+
+impl<T: Element> Item for Option<T> {
+    type Number = T;
+    const OPTION: bool = true;
+    #[inline(always)]
+    fn from_parts(value: T, there: bool) -> Option<T> {
+        there.then_some(value)
+    }
+    #[inline(always)]
+    fn to_parts(self) -> (T, bool) {
+        match self {
+            Some(v) => (v, true),
+            None => (zero(), false),
+        }
+    }
+}
+
+/// The value of `T` whose bytes are all zero (`0`, `false`, `0 + 0i`),
+/// which arrays of `T` hold where NA and in fresh zeroed blocks.
+pub fn zero<T: Element>() -> T {
+    const ZEROS: [u8; 32] = [0; 32];
+    match read::<T>(&ZEROS) {
+        Some(z) => z,
+        None => match read::<T>(&vec![0u8; std::mem::size_of::<T>()]) {
+            Some(z) => z,
+            None => unreachable!("as many zero bytes as a T"),
+        },
     }
 }
 

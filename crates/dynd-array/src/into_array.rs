@@ -7,7 +7,7 @@ use crate::value::{IntoValue, Value};
 /// shared without copying), scalars, `Vec`s and slices of scalars
 /// (a `Vec` is taken over without copying), nested `Vec`s (ragged ones
 /// give `var` dimensions; the data type is the element type's, not
-/// inferred), strings.
+/// inferred), `Option`s of scalars in them (`?T`, `None` as NA), strings.
 ///
 /// ```
 /// use dynd::nd::{Array, IntoArray};
@@ -15,6 +15,8 @@ use crate::value::{IntoValue, Value};
 /// let a = vec![vec![1.5f32], vec![2.0, 3.0]].into_array()?;
 /// assert_eq!(a.ty().to_string(), "2 * var * float32");
 /// assert_eq!(7u8.into_array()?.ty().to_string(), "uint8");
+/// let o = vec![vec![Some(1.0), None], vec![]].into_array()?;
+/// assert_eq!(o.ty().to_string(), "2 * var * ?float64");
 /// # Ok::<(), dynd::Error>(())
 /// ```
 pub trait IntoArray {
@@ -93,6 +95,30 @@ impl<T: crate::Element + IntoValue> IntoArray for Vec<Vec<T>> {
 impl<T: crate::Element + IntoValue> IntoArray for Vec<Vec<Vec<T>>> {
     fn into_array(self) -> Result<crate::Array, crate::Error> {
         nested::<T>(self.into_value())
+    }
+}
+
+impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Option<T> {
+    fn into_array(self) -> Result<crate::Array, crate::Error> {
+        crate::Array::from_nested(self)
+    }
+}
+
+impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Vec<Option<T>> {
+    fn into_array(self) -> Result<crate::Array, crate::Error> {
+        crate::Array::from_nested(self)
+    }
+}
+
+impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Vec<Vec<Option<T>>> {
+    fn into_array(self) -> Result<crate::Array, crate::Error> {
+        crate::Array::from_nested(self)
+    }
+}
+
+impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Vec<Vec<Vec<Option<T>>>> {
+    fn into_array(self) -> Result<crate::Array, crate::Error> {
+        crate::Array::from_nested(self)
     }
 }
 

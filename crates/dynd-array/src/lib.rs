@@ -163,7 +163,7 @@ pub mod view;
 pub use array::{infer_type, Array};
 pub use arrmeta::Arrmeta;
 pub use convert::ErrorMode;
-pub use element::{Complex, Element, F16};
+pub use element::{Complex, Element, Item, F16};
 pub use error::{Error, KernelError, KernelErrorKind};
 pub use expr::Expr;
 pub use fn_types::{LeafInput, LeafOutput, LeafReturn};

@@ -584,6 +584,7 @@ impl<T: IntoValue, const N: usize> IntoValue for [T; N] {
 macro_rules! __value {
     ([ $($inner:tt)* ]) => { $crate::Value::List($crate::__value_list!([] $($inner)*)) };
     (null) => { $crate::Value::Null };
+    (None) => { $crate::Value::Null };
     ($e:expr) => { $crate::IntoValue::into_value($e) };
 }
 
@@ -595,6 +596,9 @@ macro_rules! __value_list {
         $crate::__value_list!([$($done,)* $crate::__value!([ $($inner)* ])] $($($rest)*)?)
     };
     ([$($done:expr),*] null $(, $($rest:tt)*)?) => {
+        $crate::__value_list!([$($done,)* $crate::Value::Null] $($($rest)*)?)
+    };
+    ([$($done:expr),*] None $(, $($rest:tt)*)?) => {
         $crate::__value_list!([$($done,)* $crate::Value::Null] $($($rest)*)?)
     };
     ([$($done:expr),*] $e:expr $(, $($rest:tt)*)?) => {

@@ -336,7 +336,7 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
     match kw.string("dtype")? {
         None => Ok(out),
         Some(d) => {
-            let dtype: Type = d.parse().map_err(dynd_types::Error::from)?;
+            let dtype: Type = d.parse()?;
             let (dims, _) = out.ty().split_dims();
             let ty = Type::with_dims(dims.into_iter().cloned(), dtype)?;
             Ok(out.cast(&ty, ErrorMode::Fractional)?)
@@ -378,9 +378,7 @@ fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, Error> {
 /// A datashape given as a string argument.
 fn type_arg(name: &str, i: usize, a: &Array) -> Result<Type, Error> {
     match a.to_value() {
-        dynd_kernels::Value::Str(text) => {
-            Ok(text.parse::<Type>().map_err(dynd_types::Error::from)?)
-        }
+        dynd_kernels::Value::Str(text) => Ok(text.parse::<Type>()?),
         _ => Err(Error::ArgumentValue {
             name: name.into(),
             arg: i,

@@ -35,7 +35,7 @@ use std::process::ExitCode;
 
 mod eval;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use dynd::nd::{Array, ErrorMode, Value as NdValue};
 use dynd::ndt::{self, BroadcastMode, ParseError, Type};
 use serde_json::{json, Map, Value};
@@ -524,8 +524,32 @@ fn emit(text: impl std::fmt::Display) -> Result<(), ExitCode> {
     }
 }
 
+/// The first argument, when it names a subcommand of `dynd type` given
+/// at the top level (`dynd parse …` for `dynd type parse …`).
+fn type_subcommand(args: &[std::ffi::OsString]) -> Option<&str> {
+    let first = args.get(1)?.to_str()?;
+    Cli::command()
+        .find_subcommand("type")?
+        .get_subcommands()
+        .any(|c| c.get_name() == first)
+        .then_some(first)
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+                if let Some(sub) = type_subcommand(&args) {
+                    eprint!("{}", e.render());
+                    eprintln!("\n  tip: '{sub}' is a subcommand of 'type': 'dynd type {sub} ...'");
+                    return ExitCode::from(2);
+                }
+            }
+            e.exit()
+        }
+    };
     if let Command::Sql { args } = &cli.command {
         return sql(args);
     }

@@ -1044,3 +1044,27 @@ mod soundness {
         std::fs::remove_dir_all(&dir).ok();
     }
 }
+
+/// A `type` subcommand given at the top level points at `dynd type …`;
+/// other unknown subcommands get clap's own message.
+#[test]
+fn type_subcommands_at_the_top_level_point_at_type() {
+    for sub in ["parse", "match", "info"] {
+        let (code, stdout, stderr) = dynd(&[sub, "3 * int32"]);
+        assert_eq!(code, 2, "{sub}");
+        assert!(stdout.is_empty());
+        assert!(
+            stderr.contains(&format!(
+                "'{sub}' is a subcommand of 'type': 'dynd type {sub} ...'"
+            )),
+            "{stderr}"
+        );
+    }
+    let (code, _, stderr) = dynd(&["prase", "x"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("unrecognized subcommand 'prase'"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("subcommand of 'type'"), "{stderr}");
+}

@@ -21,7 +21,7 @@
 //!
 //! // Errors say where, with a caret.
 //! let err = "3 * {x: int32,, y: int8}".parse::<Type>().unwrap_err();
-//! assert_eq!(err.offset(), 14);
+//! assert_eq!(err.offset(), Some(14));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -6,7 +6,7 @@
 //! let json = serde_json::to_string(&t).unwrap();
 //! assert_eq!(json, r#""3 * var * ?float64""#);
 //! assert_eq!(serde_json::from_str::<dynd::ndt::Type>(&json).unwrap(), t);
-//! # Ok::<(), dynd::ndt::ParseError>(())
+//! # Ok::<(), dynd::Error>(())
 //! ```
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};

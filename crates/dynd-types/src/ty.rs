@@ -307,7 +307,7 @@ impl Type {
     /// let (dims, dtype) = t.split_dims();
     /// assert_eq!(dims.len(), 2);
     /// assert_eq!(dtype.to_string(), "int32");
-    /// # Ok::<(), dynd::ndt::ParseError>(())
+    /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn split_dims(&self) -> (SmallVec<[&Dim; 4]>, &Type) {
         let mut dims = SmallVec::new();

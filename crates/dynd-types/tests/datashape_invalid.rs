@@ -177,7 +177,7 @@ const CASES: &[(&str, usize, &str)] = &[
 fn invalid_datashapes_report_offset_and_expectation() {
     let mut failures = Vec::new();
     for (input, offset, fragment) in CASES {
-        match input.parse::<Type>() {
+        match Type::parse(input) {
             Ok(t) => failures.push(format!("{input:?}: parsed as {t}")),
             Err(e) => {
                 let msg = e.to_string();
@@ -201,9 +201,7 @@ fn invalid_datashapes_report_offset_and_expectation() {
 
 #[test]
 fn errors_render_the_line_with_a_caret() {
-    let err = "{\n  x: int32,\n  y: flaot64\n}"
-        .parse::<Type>()
-        .unwrap_err();
+    let err = Type::parse("{\n  x: int32,\n  y: flaot64\n}").unwrap_err();
     assert_eq!((err.line(), err.column(), err.offset()), (3, 6, 19));
     assert_eq!(
         err.to_string(),
@@ -218,7 +216,7 @@ fn errors_render_the_line_with_a_caret() {
 
 #[test]
 fn caret_counts_characters_not_bytes() {
-    let err = "{'café': int32, 'ñ': flo}".parse::<Type>().unwrap_err();
+    let err = Type::parse("{'café': int32, 'ñ': flo}").unwrap_err();
     assert_eq!(err.offset(), 23);
     assert_eq!(err.column(), 22);
     assert!(err
@@ -229,30 +227,30 @@ fn caret_counts_characters_not_bytes() {
 #[test]
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let deep = format!("{}int32{}", "(".repeat(10_000), ")".repeat(10_000));
-    let err = deep.parse::<Type>().unwrap_err();
+    let err = Type::parse(&deep).unwrap_err();
     assert!(
         matches!(err.kind(), ParseErrorKind::TooDeep { limit: 64 }),
         "{err}"
     );
     let deep_options = format!("{}int32{}", "option[".repeat(1000), "]".repeat(1000));
-    assert!(deep_options.parse::<Type>().is_err());
+    assert!(Type::parse(&deep_options).is_err());
     let deep_structs = format!("{}int32{}", "{a: ".repeat(1000), "}".repeat(1000));
     assert!(matches!(
-        deep_structs.parse::<Type>().unwrap_err().kind(),
+        Type::parse(&deep_structs).unwrap_err().kind(),
         ParseErrorKind::TooDeep { .. }
     ));
     // Nesting within the limit parses.
     let ok = format!("{}int32{}", "(".repeat(30), ")".repeat(30));
-    assert!(ok.parse::<Type>().is_ok());
+    assert!(Type::parse(&ok).is_ok());
 }
 
 #[test]
 fn too_many_dimensions_is_an_error() {
     let many = format!("{}int32", "2 * ".repeat(129));
-    let err = many.parse::<Type>().unwrap_err();
+    let err = Type::parse(&many).unwrap_err();
     assert!(err.message().contains("more than 128 dimensions"), "{err}");
     let ok = format!("{}int32", "2 * ".repeat(128));
-    assert_eq!(ok.parse::<Type>().unwrap().ndim(), 128);
-    let err = "2**64 * 2**65 * int8".parse::<Type>().unwrap_err();
+    assert_eq!(Type::parse(&ok).unwrap().ndim(), 128);
+    let err = Type::parse("2**64 * 2**65 * int8").unwrap_err();
     assert!(err.message().contains("more than 128 dimensions"), "{err}");
 }

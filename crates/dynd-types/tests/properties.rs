@@ -193,7 +193,7 @@ proptest! {
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
         let text = String::from_utf8_lossy(&bytes);
-        if let Err(e) = text.parse::<Type>() {
+        if let Err(e) = Type::parse(&text) {
             prop_assert!(e.offset() <= text.len());
             let _ = e.to_string();
         }
@@ -201,7 +201,7 @@ proptest! {
 
     #[test]
     fn token_soup_never_panics_and_round_trips_when_valid(text in token_soup()) {
-        match text.parse::<Type>() {
+        match Type::parse(&text) {
             Ok(t) => prop_assert_eq!(t.to_string().parse::<Type>(), Ok(t)),
             Err(e) => {
                 prop_assert!(e.offset() <= text.len());

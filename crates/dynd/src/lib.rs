@@ -28,7 +28,7 @@
 //!
 //! // ... or parsed at run time, with an error that points at the problem:
 //! let err = "3 * var * flaot64".parse::<Type>().unwrap_err();
-//! assert_eq!(err.offset(), 10);
+//! assert_eq!(err.offset(), Some(10));
 //!
 //! // Broadcasting, ragged dimensions included:
 //! let r = ndt::broadcast(&[t, "3 * 1 * {x: int32, y: ?float64}".parse()?], BroadcastMode::NumPy)?;
@@ -159,8 +159,8 @@ pub mod nd {
     #[doc(inline)]
     pub use dynd_array::{
         array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, Index, IntoArray,
-        IntoValue, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Shape, ShapeSize,
-        Value, F16,
+        IntoValue, Item, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Shape,
+        ShapeSize, Value, F16,
     };
     /// Arrays made from others (also in [`func`](crate::func)).
     #[doc(no_inline)]

@@ -23,7 +23,7 @@ use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind, ValueProblem};
 
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::convert::{ErrorMode, Fail, Num};
-use crate::element::{cast_slice, Element};
+use crate::element::{cast_slice, read, Element, Item};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 use crate::scalar_io::{read_num, write_num};
@@ -549,14 +549,27 @@ impl Array {
         })
     }
 
-    /// The elements in C order (any strides), copied.
+    /// The elements in C order (any strides), copied: as `T`s for a `T`
+    /// array, or as `Option<T>`s for a `?T` (or a `T`) array (see
+    /// [`Item`]).
+    ///
+    /// ```
+    /// use dynd::nd::array;
+    ///
+    /// let a = array![1.5, null, 3.0];
+    /// assert_eq!(a.to_vec::<Option<f64>>()?, [Some(1.5), None, Some(3.0)]);
+    /// // NA has no `f64`: the error says how to read it.
+    /// let e = a.to_vec::<f64>().unwrap_err().to_string();
+    /// assert!(e.contains("Option<T>") && e.contains("fill_na"), "{e}");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
     ///
     /// # Errors
     ///
     /// [`Error::DtypeMismatch`] for another data type;
     /// [`Error::NeedsArray`] for `var` dimensions.
-    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>, Error> {
-        self.check_dtype::<T>()?;
+    pub fn to_vec<T: Item>(&self) -> Result<Vec<T>, Error> {
+        let option = self.check_item::<T>()?;
         if self.ty.has_var_dim() {
             return Err(Error::NeedsArray {
                 op: "to_vec".into(),
@@ -564,25 +577,49 @@ impl Array {
                 found: self.ty.clone(),
             });
         }
-        if let Ok(xs) = self.as_slice::<T>() {
-            return Ok(xs.to_vec());
+        if !option {
+            if let Ok(xs) = self.as_slice::<T::Number>() {
+                return Ok(xs.iter().map(|&x| T::from_parts(x, true)).collect());
+            }
         }
-        let size = std::mem::size_of::<T>();
+        let size = std::mem::size_of::<T::Number>();
         let data = self.data.bytes();
         let mut out = Vec::new();
         let (dims, _) = self.meta.fixed_dims();
         let base = self.offset as isize;
         crate::offsets::for_each_offset(&dims, |at| {
-            let x = usize::try_from(base + at)
-                .ok()
-                .and_then(|at| data.get(at..at.checked_add(size)?))
-                .and_then(cast_slice::<T>);
-            match x {
-                Some(x) => out.push(x[0]),
-                None => unreachable!("a validated array's elements are aligned and in its block"),
+            // The value, then (for `?T`) its flag byte.
+            let item = usize::try_from(base + at).ok().and_then(|at| {
+                let x = data
+                    .get(at..at.checked_add(size)?)
+                    .and_then(read::<T::Number>)?;
+                let there = !option || *data.get(at + size)? != 0;
+                Some(T::from_parts(x, there))
+            });
+            match item {
+                Some(x) => out.push(x),
+                None => unreachable!("a validated array's elements are in its block"),
             }
         });
         Ok(out)
+    }
+
+    /// Whether this array's elements are `?T` where `I` reads `T` or
+    /// `Option<T>` (`Ok(false)` for a `T` array).
+    pub(crate) fn check_item<I: Item>(&self) -> Result<bool, Error> {
+        let number = I::Number::SCALAR;
+        match self.dtype().kind() {
+            TypeKind::Scalar(s) if *s == number => Ok(false),
+            TypeKind::Option(t) if I::OPTION && t.as_scalar() == Some(number) => Ok(true),
+            _ => Err(Error::DtypeMismatch {
+                actual: self.dtype().clone(),
+                requested: if I::OPTION {
+                    Type::option(number.into())?
+                } else {
+                    number.into()
+                },
+            }),
+        }
     }
 
     /// One element of a numeric array, by index.
@@ -699,14 +736,16 @@ pub fn c_order_meta(shape: &[usize], elem_size: usize, element: Arrmeta) -> Resu
 }
 
 /// An array literal: nested lists (ragged rows give a `var` dimension),
-/// Rust expressions, and `null` for NA. The type is
-/// [inferred](crate::array::infer_type).
+/// Rust expressions (`Option`s among them), and `null` or `None` for NA.
+/// The type is [inferred](crate::array::infer_type).
 ///
 /// ```
 /// let a = dynd::nd::array![[1, 2, 3], [4, 5, 6]];
 /// assert_eq!(a.ty().to_string(), "2 * 3 * int64");
 /// let b = dynd::nd::array![1.5, null];
 /// assert_eq!(b.ty().to_string(), "2 * ?float64");
+/// let c = dynd::nd::array![Some(1.5), None];
+/// assert_eq!(c.to_string(), b.to_string());
 /// ```
 ///
 /// # Panics

@@ -49,7 +49,7 @@ use dynd_types::{Dim, LayoutProblem, OffsetsProblem, Type, TypeKind, ValueProble
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
-use crate::element::{cast_slice, Element};
+use crate::element::{cast_slice, Element, Item};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 
@@ -552,7 +552,12 @@ impl Array {
     ///
     /// [`Error::NeedsArray`] for a type other than `N * var * T`.
     pub fn to_offsets(&self) -> Result<(Array, Vec<i64>), Error> {
-        let level = VarLevel::of(self, "to_offsets")?;
+        self.offsets_for("to_offsets")
+    }
+
+    /// [`Array::to_offsets`] for the call `op` (which errors name).
+    pub(crate) fn offsets_for(&self, op: &'static str) -> Result<(Array, Vec<i64>), Error> {
+        let level = VarLevel::of(self, op)?;
         let mut offsets = Vec::with_capacity(level.rows + 1);
         offsets.push(0i64);
         // Whether each non-empty row starts where the one before ended:

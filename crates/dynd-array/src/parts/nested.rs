@@ -4,17 +4,23 @@
 use super::*;
 
 impl Array {
-    /// The rows of a ragged array (`N * var * T`), copied into `Vec`s.
+    /// The rows of a ragged array (`N * var * T`), copied into `Vec`s: of `T`s, or of `Option<T>`s for `?T` data (see
+    /// [`Item`]).
     ///
     /// # Errors
     ///
     /// As [`Array::to_offsets`], and [`Error::DtypeMismatch`] if the
     /// elements are not `T`s.
-    pub fn to_nested<T: Element>(&self) -> Result<Vec<Vec<T>>, Error> {
-        if let Ok(rows) = self.rows::<T>() {
-            return Ok(rows.iter().map(<[T]>::to_vec).collect());
+    pub fn to_nested<T: Item>(&self) -> Result<Vec<Vec<T>>, Error> {
+        if !T::OPTION {
+            if let Ok(rows) = self.rows::<T::Number>() {
+                return Ok(rows
+                    .iter()
+                    .map(|r| r.iter().map(|&x| T::from_parts(x, true)).collect())
+                    .collect());
+            }
         }
-        let (values, offsets) = self.to_offsets()?;
+        let (values, offsets) = self.offsets_for("to_nested")?;
         let values = values.to_vec::<T>()?;
         Ok(offsets
             .windows(2)
@@ -23,7 +29,8 @@ impl Array {
     }
 
     /// An array from nested Rust `Vec`s, slices and arrays of numbers or
-    /// bools, typed by their Rust types (see the [module docs](crate::parts)):
+    /// bools, or of `Option`s of them (`?T` data, `None` as NA), typed by
+    /// their Rust types (see the [module docs](crate::parts)):
     /// the outermost level is a fixed dimension of its length, every `Vec`
     /// or slice under it a `var` dimension, every `[T; N]` a fixed one. The
     /// values are copied once into one flat run; no value tree is built.
@@ -37,7 +44,7 @@ impl Array {
     /// # Ok::<(), dynd::Error>(())
     /// ```
     ///
-    /// For strings, options or a type inferred from the data, build a
+    /// For strings or a type inferred from the data, build a
     /// [`Value`](crate::Value) (or use `array!`) and [`Array::from_value`].
     ///
     /// # Errors
@@ -53,10 +60,15 @@ impl Array {
         V::levels(&mut levels);
         let mut flat = Flat {
             values: Vec::new(),
+            valid: Vec::new(),
             lengths: vec![Vec::new(); levels.len()],
             totals: vec![0; levels.len()],
         };
         v.flatten(0, &mut flat);
+        if V::OPTION {
+            let a = options(&flat.values, &flat.valid, !levels.is_empty())?;
+            return Ok((grouped(a, &levels, &flat)?, levels, flat));
+        }
         if levels.is_empty() {
             let a = match flat.values[..] {
                 [x] => Array::from_scalar(x),
@@ -64,26 +76,8 @@ impl Array {
             };
             return Ok((a, levels, flat));
         }
-        let mut a = Array::from_vec(std::mem::take(&mut flat.values));
-        // Innermost level first: group the flat run into rows or blocks;
-        // the outermost level is the run's (or the rows') count already.
-        for (k, level) in levels.iter().enumerate().skip(1).rev() {
-            a = match level {
-                Level::Var => {
-                    let lengths = &flat.lengths[k];
-                    let mut offsets = Vec::with_capacity(lengths.len() + 1);
-                    let mut total = 0u64;
-                    offsets.push(0u64);
-                    for &l in lengths {
-                        total += l as u64;
-                        offsets.push(total);
-                    }
-                    Array::from_offsets(a, &offsets)?
-                }
-                Level::Fixed(n) => a.split_first(flat.totals[k - 1], *n)?,
-            };
-        }
-        Ok((a, levels, flat))
+        let a = Array::from_vec(std::mem::take(&mut flat.values));
+        Ok((grouped(a, &levels, &flat)?, levels, flat))
     }
 
     /// As [`Array::from_nested`], with the dimensions checked against
@@ -140,6 +134,64 @@ impl Array {
     }
 }
 
+/// The flat run `a` of a [`Nested`] value grouped into its levels, the
+/// innermost first (the outermost is the run's or the rows' count).
+fn grouped<T>(mut a: Array, levels: &[Level], flat: &Flat<T>) -> Result<Array, Error> {
+    // Innermost level first: group the flat run into rows or blocks;
+    // the outermost level is the run's (or the rows') count already.
+    for (k, level) in levels.iter().enumerate().skip(1).rev() {
+        a = match level {
+            Level::Var => {
+                let lengths = &flat.lengths[k];
+                let mut offsets = Vec::with_capacity(lengths.len() + 1);
+                let mut total = 0u64;
+                offsets.push(0u64);
+                for &l in lengths {
+                    total += l as u64;
+                    offsets.push(total);
+                }
+                Array::from_offsets(a, &offsets)?
+            }
+            Level::Fixed(n) => a.split_first(flat.totals[k - 1], *n)?,
+        };
+    }
+    Ok(a)
+}
+
+/// A `n * ?T` array (a 0-d `?T` for one value when not `dims`) of
+/// `values` where `valid`, NA elsewhere: each element the value's bytes,
+/// then its flag byte, then zero padding (the layout of `?T`).
+fn options<T: Element>(values: &[T], valid: &[bool], dims: bool) -> Result<Array, Error> {
+    let ty = Type::option(T::SCALAR.into())?;
+    let size = ty.data_layout()?.size;
+    let n = values.len();
+    let bytes = n
+        .checked_mul(size)
+        .ok_or(Error::Alloc { bytes: u64::MAX })?;
+    let mut block = MemoryBlock::zeroed(bytes)?;
+    let Some(b) = Arc::get_mut(&mut block) else {
+        unreachable!("a fresh block has one owner")
+    };
+    let value = std::mem::size_of::<T>();
+    for ((out, &x), &there) in b.bytes_mut().chunks_exact_mut(size).zip(values).zip(valid) {
+        if there {
+            crate::element::write(out, x);
+            out[value] = 1;
+        }
+    }
+    let meta = crate::array::dtype_meta(&ty)?;
+    if !dims {
+        return Array::try_from_parts(ty, Arc::new(meta), block, 0);
+    }
+    let out_ty = Type::with_dims([Dim::Fixed(n)], ty)?;
+    let meta = Arrmeta::Fixed {
+        size: n,
+        stride: size as isize,
+        element: Box::new(meta),
+    };
+    Array::try_from_parts(out_ty, Arc::new(meta), block, 0)
+}
+
 /// An array built from a [`Nested`] value, its levels, and the value
 /// flattened (the values themselves moved into the array).
 pub(super) type NestedParts<T> = (Array, Vec<Level>, Flat<T>);
@@ -159,6 +211,8 @@ pub enum Level {
 #[derive(Debug)]
 pub struct Flat<T> {
     values: Vec<T>,
+    /// Which values are there, for `Option` leaves.
+    valid: Vec<bool>,
     lengths: Vec<Vec<usize>>,
     totals: Vec<usize>,
 }
@@ -170,6 +224,8 @@ pub struct Flat<T> {
 pub trait Nested: sealed::Sealed {
     /// The scalar at the bottom.
     type Elem: Element;
+    /// Whether the leaves are `Option`s (the array's data is `?T`).
+    const OPTION: bool = false;
     /// Appends this type's levels, outermost first.
     fn levels(out: &mut Vec<Level>);
     /// Appends this value (at level `depth`) to `flat`.
@@ -223,6 +279,19 @@ nested_scalar!(
     crate::Complex<f64>
 );
 
+impl<T: Element + Nested<Elem = T>> sealed::Sealed for Option<T> {}
+/// An optional number: `?T` data, `None` as NA.
+impl<T: Element + Nested<Elem = T>> Nested for Option<T> {
+    type Elem = T;
+    const OPTION: bool = true;
+    fn levels(_: &mut Vec<Level>) {}
+    fn flatten(&self, _: usize, flat: &mut Flat<T>) {
+        let (value, there) = Item::to_parts(*self);
+        flat.values.push(value);
+        flat.valid.push(there);
+    }
+}
+
 /// Appends the items of one container at level `depth` to `flat`: a run
 /// of scalars in one copy, anything else item by item.
 pub(super) fn flatten_items<X: Nested>(items: &[X], depth: usize, flat: &mut Flat<X::Elem>) {
@@ -238,6 +307,7 @@ pub(super) fn flatten_items<X: Nested>(items: &[X], depth: usize, flat: &mut Fla
 impl<X: Nested> sealed::Sealed for [X] {}
 impl<X: Nested> Nested for [X] {
     type Elem = X::Elem;
+    const OPTION: bool = X::OPTION;
     fn levels(out: &mut Vec<Level>) {
         out.push(Level::Var);
         X::levels(out);
@@ -253,6 +323,7 @@ impl<X: Nested> Nested for [X] {
 impl<X: Nested> sealed::Sealed for Vec<X> {}
 impl<X: Nested> Nested for Vec<X> {
     type Elem = X::Elem;
+    const OPTION: bool = X::OPTION;
     fn levels(out: &mut Vec<Level>) {
         <[X]>::levels(out)
     }
@@ -264,6 +335,7 @@ impl<X: Nested> Nested for Vec<X> {
 impl<X: Nested + ?Sized> sealed::Sealed for &X {}
 impl<X: Nested + ?Sized> Nested for &X {
     type Elem = X::Elem;
+    const OPTION: bool = X::OPTION;
     fn levels(out: &mut Vec<Level>) {
         X::levels(out)
     }
@@ -275,6 +347,7 @@ impl<X: Nested + ?Sized> Nested for &X {
 impl<X: Nested, const N: usize> sealed::Sealed for [X; N] {}
 impl<X: Nested, const N: usize> Nested for [X; N] {
     type Elem = X::Elem;
+    const OPTION: bool = X::OPTION;
     fn levels(out: &mut Vec<Level>) {
         out.push(Level::Fixed(N));
         X::levels(out);

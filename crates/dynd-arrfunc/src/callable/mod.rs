@@ -279,7 +279,7 @@ impl Callable {
         keywords: Vec<Keyword>,
         f: impl Fn(&[&Array], &Kwargs<'_>) -> Result<Array, Error> + Send + Sync + 'static,
     ) -> Result<Callable, Error> {
-        let signature: Type = signature.parse().map_err(dynd_types::Error::from)?;
+        let signature: Type = signature.parse()?;
         let TypeKind::Callable(sig) = signature.kind() else {
             return Err(Error::NotASignature { ty: signature });
         };

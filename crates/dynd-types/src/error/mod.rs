@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::ty::{Dim, Name, Type};
+use crate::ty::{Dim, Name, Type, TypeKind};
 
 mod kernel;
 pub use kernel::{KernelError, KernelErrorKind};
@@ -279,7 +279,10 @@ pub enum Error {
     #[error("the array is read-only")]
     ReadOnly,
     /// A typed view of the wrong element type.
-    #[error("the array's data type is {actual}, not {requested}")]
+    #[error(
+        "the array's data type is {actual}, not {requested}{}",
+        option_hint(actual, requested)
+    )]
     DtypeMismatch {
         /// The array's data type.
         actual: Type,
@@ -664,6 +667,15 @@ impl From<KernelError> for Error {
 }
 
 impl Error {
+    /// The byte offset in the input text of a parse error
+    /// ([`Error::Parse`]); `None` for the other errors.
+    pub fn offset(&self) -> Option<usize> {
+        match self {
+            Error::Parse(e) => Some(e.offset()),
+            _ => None,
+        }
+    }
+
     /// [`Error::Alloc`] for `bytes`, saturating at `u64::MAX`.
     pub fn alloc(bytes: u128) -> Error {
         Error::Alloc {
@@ -759,6 +771,17 @@ impl fmt::Display for DimSize<'_> {
     }
 }
 
+/// How to read `?T` data as `T`, for a [`Error::DtypeMismatch`] between
+/// the two.
+fn option_hint(actual: &Type, requested: &Type) -> &'static str {
+    match actual.kind() {
+        TypeKind::Option(inner) if inner == requested => {
+            " (it may hold NA: read it as `Option<T>`, or replace NA first with `fill_na`)"
+        }
+        _ => "",
+    }
+}
+
 #[cfg(test)]
 mod excerpt_tests {
     use super::excerpt;
@@ -776,3 +799,4 @@ mod excerpt_tests {
         assert!(excerpt(&wide).starts_with(&"é".repeat(80)));
     }
 }
+

@@ -9,7 +9,7 @@ use super::*;
 /// a caret under the problem:
 ///
 /// ```
-/// let err = "3 * var * int3".parse::<dynd::ndt::Type>().unwrap_err();
+/// let err = dynd::ndt::Type::parse("3 * var * int3").unwrap_err();
 /// assert_eq!(err.offset(), 10);
 /// assert_eq!(
 ///     err.to_string(),

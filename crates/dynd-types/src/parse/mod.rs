@@ -610,7 +610,9 @@ impl<'a> Parser<'a> {
 }
 
 impl Type {
-    /// Parses a datashape. Same as `text.parse::<Type>()`.
+    /// Parses a datashape: `text.parse::<Type>()` with the parse error
+    /// itself (its offset, line, column and kind) rather than the
+    /// library's [`Error`](crate::Error).
     ///
     /// # Errors
     ///
@@ -620,18 +622,29 @@ impl Type {
     }
 }
 
+/// `"…".parse::<Type>()`, failing with the library's one error type
+/// ([`Error::Parse`](crate::Error::Parse), whose
+/// [`offset`](crate::Error::offset) gives where):
+///
+/// ```
+/// use dynd::ndt::Type;
+///
+/// let e = "3 * var * int3".parse::<Type>().unwrap_err();
+/// assert!(matches!(e, dynd::Error::Parse(_)));
+/// assert_eq!(e.offset(), Some(10));
+/// ```
 impl FromStr for Type {
-    type Err = ParseError;
+    type Err = crate::Error;
 
-    fn from_str(text: &str) -> Result<Type, ParseError> {
-        Type::parse(text)
+    fn from_str(text: &str) -> Result<Type, crate::Error> {
+        Ok(Type::parse(text)?)
     }
 }
 
 impl TryFrom<&str> for Type {
-    type Error = ParseError;
+    type Error = crate::Error;
 
-    fn try_from(text: &str) -> Result<Type, ParseError> {
-        Type::parse(text)
+    fn try_from(text: &str) -> Result<Type, crate::Error> {
+        text.parse()
     }
 }
