@@ -488,3 +488,40 @@ fn an_expression_error_names_its_node() {
         .to_string()
         .starts_with("in 'add(multiply(a0, 2), subtract(a1, 1))': "));
 }
+
+/// A ragged array against its own reduction without `keepdims`: the
+/// reduction's outer axis lines up with the rows, and the message says
+/// to keep the axes; another ragged mismatch gets no such hint.
+#[test]
+fn ragged_mismatch_with_a_reduction_suggests_keepdims() {
+    let trips =
+        nd::Array::from_nested(vec![vec![1.0, 2.0, 3.0], vec![4.0], vec![5.0, 6.0]]).unwrap();
+    let means = trips.mean_axis(1).unwrap();
+    let hint = "; hint: if one argument is a reduction of the other along its rows, \
+                reduce with keepdims=true so that its axes line up";
+    let by_expr = (&trips - &means).eval().unwrap_err().to_string();
+    assert_eq!(
+        by_expr,
+        format!(
+            "in 'subtract(a0, a1)': a ragged row of length 2 cannot broadcast to length 3, \
+             at index [2]{hint}"
+        )
+    );
+    let by_call = dynd::func::subtract(&trips, &means)
+        .unwrap_err()
+        .to_string();
+    assert!(by_call.ends_with(hint), "{by_call}");
+    // With keepdims the two line up.
+    let kept = trips
+        .mean_with(&dynd::func::ReduceOptions::new().axis(1).keepdims(true))
+        .unwrap();
+    let centred = (&trips - &kept).eval().unwrap();
+    assert_eq!(centred.to_string(), "[[-1, 0, 1], [0], [-0.5, 0.5]]");
+    // Two ragged arrays of different rows: no reduction, no hint.
+    let other = nd::Array::from_nested(vec![vec![1.0, 2.0], vec![4.0], vec![5.0, 6.0]]).unwrap();
+    let plain = (&trips - &other).eval().unwrap_err().to_string();
+    assert!(
+        plain.ends_with("a ragged row of length 2 cannot broadcast to length 3, at index [0]"),
+        "{plain}"
+    );
+}

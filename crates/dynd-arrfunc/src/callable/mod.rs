@@ -628,6 +628,10 @@ impl Callable {
     /// As [`Callable::resolve`], and kernel errors (a ragged row that does
     /// not fit names the row and both lengths).
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
+        self.call_args(args).map_err(|e| hinted(e, args))
+    }
+
+    fn call_args(&self, args: &[&Array]) -> Result<Array, Error> {
         // Function callables take keywords by name; overloads with keywords
         // given only the positional arguments take the keywords' defaults.
         if self.whole_array_fn().is_some()
@@ -666,6 +670,10 @@ impl Callable {
     /// [`Error::Out`] if `out`'s type differs from the result's; otherwise as
     /// [`Callable::call`].
     pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
+        self.call_args_into(out, args).map_err(|e| hinted(e, args))
+    }
+
+    fn call_args_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
         if self.whole_array_fn().is_some() {
             let r = self.call(args)?;
             if r.ty() != out.ty() {
@@ -794,4 +802,11 @@ impl Callable {
             })
             .collect()
     }
+}
+
+/// `e` with [`keepdims_hint`](crate::error::keepdims_hint)'s suggestion
+/// for the arguments `args`.
+pub(crate) fn hinted(e: Error, args: &[&Array]) -> Error {
+    let tys: smallvec::SmallVec<[&Type; 4]> = args.iter().map(|a| a.ty()).collect();
+    crate::error::keepdims_hint(e, &tys)
 }

@@ -605,26 +605,86 @@ fn shallow<'e, 'a>(e: &'e Expr<'a>) -> Result<Cow<'e, Expr<'a>>, Error> {
     e.evaluate_deep_parts(MAX_EVAL_DEPTH, &mut |part| part.eval())
 }
 
+/// [`Eval::eval`] of an expression that is not a leaf.
+fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
+    if let Cow::Owned(e) = shallow(e)? {
+        return e.eval();
+    }
+    let n = size_hint(e);
+    if n < PARALLEL_MIN {
+        // Serial either way: the plain float64 loop where it applies.
+        if let Some(r) = dense_f64(e) {
+            return r;
+        }
+    }
+    if n < FUSE_MIN {
+        return stepwise(e, &mut 0).map(Cow::into_owned);
+    }
+    eval_large(e)
+}
+
+/// [`Eval::eval_into`], without the keepdims hint.
+fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
+    if let Cow::Owned(e) = shallow(this)? {
+        return e.eval_into(out);
+    }
+    let fuse = size_hint(this) >= FUSE_MIN;
+    if let Some((p, root, ty)) = fuse.then(|| plan(this)).flatten() {
+        let fits = out.ty() == &ty || {
+            let joint = broadcast(&[ty.clone(), out.ty().clone()], BroadcastMode::NumPy).ok();
+            joint.is_some_and(|j| j.split_dims().0 == out.ty().split_dims().0)
+                && out.dtype() == ty.dtype()
+        };
+        if !fits {
+            return Err(Error::Out {
+                name: this.to_string(),
+                out: out.ty().clone(),
+                result: ty,
+            });
+        }
+        if let Ok(true) = p.eval_into(root, out) {
+            return Ok(());
+        }
+    }
+    let mut next = 0;
+    match this {
+        Expr::Leaf(_) | Expr::Cast(..) => {
+            let value = this.eval()?;
+            Ok(out.assign(&value, ErrorMode::Fractional)?)
+        }
+        _ => {
+            let Some((c, args)) = call_of(this)? else {
+                unreachable!("leaves and casts are handled above")
+            };
+            let values = args
+                .iter()
+                .map(|a| stepwise(a, &mut next))
+                .collect::<Result<SmallVec<[Cow<'_, Array>; 4]>, Error>>()?;
+            let refs: SmallVec<[&Array; 4]> = values.iter().map(|v| &**v).collect();
+            c.call_into(out, &refs).map_err(|err| named(this, 0, err))
+        }
+    }
+}
+
+/// `err` with the keepdims hint for the arrays `e` computes on.
+fn hinted(err: Error, e: &Expr<'_>) -> Error {
+    match err {
+        Error::Kernel(_) => {
+            let leaves = e.leaves();
+            let tys: SmallVec<[&Type; 4]> = leaves.iter().map(|a| a.ty()).collect();
+            crate::error::keepdims_hint(err, &tys)
+        }
+        other => other,
+    }
+}
+
 impl Eval for Expr<'_> {
     #[inline]
     fn eval(&self) -> Result<Array, Error> {
         if let Expr::Leaf(a) = self {
             return Ok((**a).clone());
         }
-        if let Cow::Owned(e) = shallow(self)? {
-            return e.eval();
-        }
-        let n = size_hint(self);
-        if n < PARALLEL_MIN {
-            // Serial either way: the plain float64 loop where it applies.
-            if let Some(r) = dense_f64(self) {
-                return r;
-            }
-        }
-        if n < FUSE_MIN {
-            return stepwise(self, &mut 0).map(Cow::into_owned);
-        }
-        eval_large(self)
+        eval_any(self).map_err(|e| hinted(e, self))
     }
 
     fn sum(&self) -> Result<Array, Error> {
@@ -663,45 +723,7 @@ impl Eval for Expr<'_> {
     }
 
     fn eval_into(&self, out: &mut Array) -> Result<(), Error> {
-        if let Cow::Owned(e) = shallow(self)? {
-            return e.eval_into(out);
-        }
-        let fuse = size_hint(self) >= FUSE_MIN;
-        if let Some((p, root, ty)) = fuse.then(|| plan(self)).flatten() {
-            let fits = out.ty() == &ty || {
-                let joint = broadcast(&[ty.clone(), out.ty().clone()], BroadcastMode::NumPy).ok();
-                joint.is_some_and(|j| j.split_dims().0 == out.ty().split_dims().0)
-                    && out.dtype() == ty.dtype()
-            };
-            if !fits {
-                return Err(Error::Out {
-                    name: self.to_string(),
-                    out: out.ty().clone(),
-                    result: ty,
-                });
-            }
-            if let Ok(true) = p.eval_into(root, out) {
-                return Ok(());
-            }
-        }
-        let mut next = 0;
-        match self {
-            Expr::Leaf(_) | Expr::Cast(..) => {
-                let value = self.eval()?;
-                Ok(out.assign(&value, ErrorMode::Fractional)?)
-            }
-            _ => {
-                let Some((c, args)) = call_of(self)? else {
-                    unreachable!("leaves and casts are handled above")
-                };
-                let values = args
-                    .iter()
-                    .map(|a| stepwise(a, &mut next))
-                    .collect::<Result<SmallVec<[Cow<'_, Array>; 4]>, Error>>()?;
-                let refs: SmallVec<[&Array; 4]> = values.iter().map(|v| &**v).collect();
-                c.call_into(out, &refs).map_err(|err| named(self, 0, err))
-            }
-        }
+        eval_into_any(self, out).map_err(|e| hinted(e, self))
     }
 
     fn eval_stepwise(&self) -> Result<Array, Error> {

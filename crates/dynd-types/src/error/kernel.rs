@@ -19,6 +19,7 @@ use super::*;
 pub struct KernelError {
     kind: KernelErrorKind,
     path: Vec<usize>,
+    hint: Option<&'static str>,
 }
 
 /// What went wrong in a [`KernelError`].
@@ -124,6 +125,7 @@ impl KernelError {
         KernelError {
             kind,
             path: Vec::new(),
+            hint: None,
         }
     }
 
@@ -148,6 +150,33 @@ impl KernelError {
     pub fn path(&self) -> &[usize] {
         &self.path
     }
+
+    /// The same error with a suggestion of what to do, which the message
+    /// ends with (the caller that knows the arguments adds it):
+    ///
+    /// ```
+    /// use dynd::nd::{KernelError, KernelErrorKind};
+    ///
+    /// let e = KernelError::new(KernelErrorKind::RaggedRow { len: 3, expected: 4 })
+    ///     .at(0)
+    ///     .with_hint("reduce with keepdims=true");
+    /// assert_eq!(e.hint(), Some("reduce with keepdims=true"));
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "a ragged row of length 3 cannot broadcast to length 4, at index [0]; \
+    ///      hint: reduce with keepdims=true"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn with_hint(mut self, hint: &'static str) -> KernelError {
+        self.hint = Some(hint);
+        self
+    }
+
+    /// The suggestion given with [`KernelError::with_hint`], if any.
+    pub fn hint(&self) -> Option<&'static str> {
+        self.hint
+    }
 }
 
 impl fmt::Display for KernelError {
@@ -156,6 +185,9 @@ impl fmt::Display for KernelError {
         if !self.path.is_empty() {
             let idx: Vec<String> = self.path.iter().map(usize::to_string).collect();
             write!(f, ", at index [{}]", idx.join(", "))?;
+        }
+        if let Some(hint) = self.hint {
+            write!(f, "; hint: {hint}")?;
         }
         Ok(())
     }

@@ -799,4 +799,3 @@ mod excerpt_tests {
         assert!(excerpt(&wide).starts_with(&"é".repeat(80)));
     }
 }
-
