@@ -120,11 +120,15 @@ fn surface() -> (String, Vec<String>) {
             }
         }
     }
-    // The typed functions made from the builtins' table: one per
-    // elementwise builtin of one or two arrays.
+    // The typed functions made from the builtins' tables: one per
+    // elementwise builtin of one to three arrays, function of one or two
+    // arrays and reduction with options (`where` as `where_`).
     for b in dynd::func::builtins::handles() {
-        if let dynd::func::builtins::Kind::Elementwise(1 | 2, _) = b.kind() {
-            out.push(format!("fn dynd::func::{}  [generated]", b.name()));
+        use dynd::func::builtins::Kind;
+        if let Kind::Elementwise(1..=3, _) | Kind::Function(1 | 2) | Kind::Reduction = b.kind() {
+            let name = b.name();
+            let name = if name == "where" { "where_" } else { name };
+            out.push(format!("fn dynd::func::{name}  [generated]"));
         }
     }
     out.sort();

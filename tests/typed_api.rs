@@ -252,3 +252,97 @@ fn typed_scans_and_sorts_are_the_builtins() {
         .to_string();
     assert_eq!(e, "subtract has no scan: it is not declared associative");
 }
+
+/// Every builtin is reachable from Rust by name: a function of
+/// `dynd::func`, a method of `ArrayExt`, or (listed here) a method of
+/// `Array`/`ArrayOps` or another function; checked against the pinned
+/// facade surface, so a new builtin without a Rust way in fails here.
+#[test]
+fn every_builtin_has_a_rust_function_or_method() {
+    let surface = include_str!("api/facade.txt");
+    let elsewhere = [
+        ("cast", "ArrayOps::cast"),
+        ("index", "Array::index"),
+        ("reshape", "Array::reshape"),
+        ("take", "ArrayOps::take"),
+        ("zeros", "Array::zeros"),
+        ("split", "ArrayOps::split_strings"),
+        ("range", "func::arange"),
+    ];
+    let mut missing = Vec::new();
+    for c in dynd::func::builtins::all() {
+        let name = c.name();
+        let reached = surface.contains(&format!("fn dynd::func::{name} "))
+            || surface.contains(&format!("fn dynd::func::{name}_ "))
+            || surface.contains(&format!("use dynd::func::{name} = "))
+            || surface.contains(&format!("method dynd::func::ArrayExt::{name}\n"))
+            || elsewhere.iter().any(|(n, _)| *n == name);
+        if !reached {
+            missing.push(name.to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "builtins without a Rust function: {missing:?}"
+    );
+}
+
+/// The functions the builtins' tables generate beyond the elementwise
+/// ones, and the hand-written constructors, each against the builtin
+/// called by name.
+#[test]
+fn table_generated_functions_match_the_builtins() -> Result<(), dynd::Error> {
+    use dynd::func::ReduceOptions;
+    let x = nd::array![[1.5, null], [null, null, 4.0]];
+    let by_name = |name: &str, args: &[&nd::Array]| builtins::get(name)?.call(args);
+    let fill = nd::Array::from_scalar(0.0);
+    assert_eq!(
+        func::fill_na(&x, &fill)?.to_string(),
+        "[[1.5, 0], [0, 0, 4]]"
+    );
+    assert_eq!(
+        func::is_na(&x)?.to_string(),
+        by_name("is_na", &[&x])?.to_string()
+    );
+    let per_row = ReduceOptions::new().axis(1);
+    assert_eq!(func::null_count(&x, &per_row)?.to_string(), "[1, 2]");
+    assert_eq!(
+        func::null_count(&x, &ReduceOptions::new())?.to_string(),
+        "3"
+    );
+    let tiny = nd::array![1e16, 1.0, -1e16];
+    assert_eq!(
+        func::kahan_sum(&tiny, &ReduceOptions::new())?.to_string(),
+        "1"
+    );
+    let (a, b) = (
+        nd::array![[1.0, 2.0], [3.0, 4.0]],
+        nd::array![[0.0, 1.0], [1.0, 0.0]],
+    );
+    assert_eq!(func::matmul(&a, &b)?.to_string(), "[[2, 1], [4, 3]]");
+    assert_eq!(func::dot(&a, &b)?.to_string(), "[2, 3]");
+    assert_eq!(
+        func::cross(&nd::array![1, 0, 0], &nd::array![0, 1, 0])?.to_string(),
+        "[0, 0, 1]"
+    );
+    assert_eq!(func::norm(&nd::array![3.0, 4.0])?.to_string(), "5");
+    let cond = nd::array![true, false];
+    assert_eq!(
+        func::where_(&cond, &nd::array![1, 2], &nd::array![10, 20])?.to_string(),
+        "[1, 20]"
+    );
+    let words = nd::array!["añb", ""];
+    assert_eq!(func::string_length(&words)?.to_string(), "[3, 0]");
+    let ints = [0i64, 5, 2].map(nd::Array::from_scalar);
+    let by_hand = by_name("range", &[&ints[0], &ints[1], &ints[2]])?;
+    assert_eq!(func::arange(0, 5, 2)?.to_string(), by_hand.to_string());
+    assert_eq!(
+        func::ones(&"2 * bool".parse()?)?.to_string(),
+        "[true, true]"
+    );
+    assert_eq!(
+        func::full(&"2 * int16".parse()?, &nd::array![7])?.to_string(),
+        "[7, 7]"
+    );
+    Ok(())
+}

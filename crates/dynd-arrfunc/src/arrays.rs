@@ -90,7 +90,7 @@ builtins! {
 
     /// `(Any) -> Any`: the length of each string in characters (Unicode
     /// scalar values), as int64.
-    STRING_LENGTH string_length "string_length" _ None => {
+    STRING_LENGTH string_length "string_length" f1 None => {
         Callable::function("string_length", checked_signature!("(Any) -> Any"), vec![], |args, _| {
             args[0].string_lengths()
         })

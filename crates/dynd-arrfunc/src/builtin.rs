@@ -35,8 +35,14 @@ pub enum Kind {
     /// An elementwise function of this many arrays (broadcast together),
     /// and the `Expr` operator that calls it, if any.
     Elementwise(usize, Option<Operator>),
-    /// A function of core dimensions (a generalised ufunc), or one whose
-    /// keywords the typed API does not cover.
+    /// A function of this many arrays and no keywords (core dimensions,
+    /// whole arrays): the facade's typed function passes them as they are.
+    Function(usize),
+    /// A function of an array over axes, with
+    /// [`ReduceOptions`](crate::ReduceOptions) as its keywords.
+    Reduction,
+    /// A function whose keywords the generated typed functions do not
+    /// cover (a hand-written function or method does).
     Other,
 }
 
@@ -174,9 +180,12 @@ pub(crate) fn entry(
 /// }
 /// ```
 ///
-/// The number after the name is the arity of an elementwise builtin (the
-/// facade makes a typed function of that many arrays), `_` for one the
-/// typed API does not cover; then the operator that calls it, if any.
+/// The token after the name says which typed function the facade makes:
+/// the arity of an elementwise builtin (a function of that many arrays),
+/// `f1`/`f2` for another builtin of one or two arrays without keywords,
+/// `axes` for one of an array and `ReduceOptions`, `_` for one the table
+/// does not cover (a hand-written function or method does); then the
+/// operator that calls it, if any.
 ///
 /// Each entry gives a `pub static` handle with the doc comment, whose
 /// callable the block builds on first use; `TABLE` lists the table's
@@ -222,11 +231,21 @@ macro_rules! builtins {
     };
 }
 
-/// A builtin's [`Kind`] from its table entry: `_` for
-/// [`Kind::Other`], else the arity and operator of an elementwise one.
+/// A builtin's [`Kind`] from its table entry: `_` (no typed function),
+/// `f1`/`f2` for [`Kind::Function`], `axes` for [`Kind::Reduction`], else
+/// the arity and operator of an elementwise one.
 macro_rules! kind {
     (_, $op:expr) => {
         $crate::builtin::Kind::Other
+    };
+    (f1, $op:expr) => {
+        $crate::builtin::Kind::Function(1)
+    };
+    (f2, $op:expr) => {
+        $crate::builtin::Kind::Function(2)
+    };
+    (axes, $op:expr) => {
+        $crate::builtin::Kind::Reduction
     };
     ($n:literal, $op:expr) => {
         $crate::builtin::Kind::Elementwise($n, $op)

@@ -165,7 +165,7 @@ builtins! {
 
     /// `(Any, axis: ?Any, keepdims: ?bool) -> Any`: the number of NA
     /// elements over the axes.
-    NULL_COUNT null_count "null_count" _ None => {
+    NULL_COUNT null_count "null_count" axes None => {
         reduction(
             "null_count",
             &[Axes, Keepdims],
@@ -176,13 +176,13 @@ builtins! {
 
     /// `(Any) -> Any`: `bool`, true where an option array holds NA (false
     /// everywhere for other types).
-    IS_NA is_na "is_na" _ None => {
+    IS_NA is_na "is_na" f1 None => {
         Callable::function("is_na", checked_signature!("(Any) -> Any"), vec![], |args, _| is_na(args[0]))
     };
 
     /// `(Any, Any) -> Any`: NA replaced by the value (broadcast); the result
     /// is no longer an option.
-    FILL_NA fill_na "fill_na" _ None => {
+    FILL_NA fill_na "fill_na" f2 None => {
         Callable::function("fill_na", checked_signature!("(Any, Any) -> Any"), vec![], |args, _| {
             fill_na(args[0], args[1])
         })
@@ -191,7 +191,7 @@ builtins! {
     /// `(Any, axis: ?Any, keepdims: ?bool) -> Any`: a compensated float64
     /// sum (a stateful reduction from its four pieces: init, step, combine,
     /// finish).
-    KAHAN_SUM kahan_sum "kahan_sum" _ None => {
+    KAHAN_SUM kahan_sum "kahan_sum" axes None => {
         let mut c = Callable::over_axes("kahan_sum", &[Axes, Keepdims], |a, o| {
             let x = if a.dtype().as_scalar() == Some(Scalar::Float64) {
                 a.clone()

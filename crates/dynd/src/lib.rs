@@ -193,14 +193,17 @@ pub mod nd {
 pub mod func {
     pub use crate::typed::ArrayExt;
 
-    // A typed function for each elementwise builtin of one or two arrays
-    // (`add(&a, &b)`, `sin(&a)`), made from the builtins' table.
-    dynd_arrfunc::__elementwise_builtins!(crate::typed::elementwise_fns);
-    dynd_arrfunc::__rounding_builtins!(crate::typed::elementwise_fns);
-    dynd_arrfunc::__transcendental_builtins!(crate::typed::elementwise_fns);
-    dynd_arrfunc::__floating_builtins!(crate::typed::elementwise_fns);
-    dynd_arrfunc::__bitwise_builtins!(crate::typed::elementwise_fns);
-    pub use crate::typed::{clip, round};
+    // A typed function for each builtin its table marks (`add(&a, &b)`,
+    // `sin(&a)`, `fill_na(&a, &v)`, `null_count(&a, &options)`), made
+    // from the builtins' tables.
+    dynd_arrfunc::__elementwise_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__rounding_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__transcendental_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__floating_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__bitwise_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__reduction_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__array_builtins!(crate::typed::builtin_fns);
+    pub use crate::typed::{arange, clip, full, ones, round};
 
     #[doc(inline)]
     pub use dynd_arrfunc::{

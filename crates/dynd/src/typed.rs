@@ -11,19 +11,22 @@ use dynd_array::Array;
 use dynd_arrfunc::{builtins, Axes, Callable, Eval, ReduceOptions};
 use dynd_types::Error;
 
-/// The typed free functions of the elementwise builtins (`func::add(&a,
-/// &b)`, `func::sin(&a)`), one per builtin of one or two arrays, made from
-/// the builtins' table (`dynd_arrfunc::__elementwise_builtins!` calls this
-/// with each entry): adding a builtin there adds its function here.
-macro_rules! elementwise_fns {
+/// The typed free functions of the builtins (`func::add(&a, &b)`,
+/// `func::sin(&a)`, `func::fill_na(&a, &v)`), one per builtin its table
+/// marks, made from the builtins' tables (`dynd_arrfunc::__elementwise_builtins!`
+/// and the others call this with each entry): adding a builtin there adds
+/// its function here.
+macro_rules! builtin_fns {
     ($(($fname:ident, $handle:ident, $arity:tt))*) => {
-        $($crate::typed::elementwise_fn!($fname, $handle, $arity);)*
+        $($crate::typed::builtin_fn!($fname, $handle, $arity);)*
     };
 }
 
-/// One typed function, by the builtin's arity (none for three arrays or
-/// core-dimension builtins, which go through the builtin's handle).
-macro_rules! elementwise_fn {
+/// One typed function, by the builtin's table entry (see the
+/// `builtins!` table's docs): elementwise of 1, 2 or 3 arrays, `f1`/`f2`
+/// for other builtins of one or two arrays, `axes` for those that take
+/// `ReduceOptions`; none for `_`.
+macro_rules! builtin_fn {
     ($fname:ident, $handle:ident, 1) => {
         #[doc = concat!("The builtin `", stringify!($fname), "` of each element (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for its signatures).")]
         ///
@@ -50,10 +53,64 @@ macro_rules! elementwise_fn {
             $crate::func::builtins::$handle.call(&[a, b])
         }
     };
+    ($fname:ident, $handle:ident, 3) => {
+        #[doc = concat!("The builtin `", stringify!($fname), "` of three arrays, elementwise with broadcasting (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for its signatures).")]
+        ///
+        /// # Errors
+        ///
+        /// As [`Callable::call`](crate::func::Callable::call): no overload
+        /// for the types, shapes that do not broadcast.
+        pub fn $fname(
+            a: &$crate::nd::Array,
+            b: &$crate::nd::Array,
+            c: &$crate::nd::Array,
+        ) -> Result<$crate::nd::Array, $crate::Error> {
+            $crate::func::builtins::$handle.call(&[a, b, c])
+        }
+    };
+    ($fname:ident, $handle:ident, f1) => {
+        #[doc = concat!("The builtin `", stringify!($fname), "` (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for what it does and its signatures).")]
+        ///
+        /// # Errors
+        ///
+        /// As [`Callable::call`](crate::func::Callable::call): no overload
+        /// for the type.
+        pub fn $fname(a: &$crate::nd::Array) -> Result<$crate::nd::Array, $crate::Error> {
+            $crate::func::builtins::$handle.call(&[a])
+        }
+    };
+    ($fname:ident, $handle:ident, f2) => {
+        #[doc = concat!("The builtin `", stringify!($fname), "` of two arrays (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for what it does and its signatures).")]
+        ///
+        /// # Errors
+        ///
+        /// As [`Callable::call`](crate::func::Callable::call): no overload
+        /// for the types, shapes that do not broadcast.
+        pub fn $fname(
+            a: &$crate::nd::Array,
+            b: &$crate::nd::Array,
+        ) -> Result<$crate::nd::Array, $crate::Error> {
+            $crate::func::builtins::$handle.call(&[a, b])
+        }
+    };
+    ($fname:ident, $handle:ident, axes) => {
+        #[doc = concat!("The builtin `", stringify!($fname), "` over the axes and with the keywords of `options` (`&ReduceOptions::new()` for every axis; see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ")).")]
+        ///
+        /// # Errors
+        ///
+        /// As the builtin: a type it does not take, an axis out of range, a
+        /// keyword it does not take.
+        pub fn $fname(
+            a: &$crate::nd::Array,
+            options: &$crate::func::ReduceOptions,
+        ) -> Result<$crate::nd::Array, $crate::Error> {
+            $crate::func::builtins::$handle.callable().reduce_with(a, options)
+        }
+    };
     ($fname:ident, $handle:ident, $other:tt) => {};
 }
 
-pub(crate) use {elementwise_fn, elementwise_fns};
+pub(crate) use {builtin_fn, builtin_fns};
 
 /// NumPy's `round`: each element rounded half to even at `decimals`
 /// places (negative: to tens, hundreds, ...), the builtin `round` (see
@@ -401,4 +458,68 @@ reductions!(
 /// anyway.
 fn axis_value(axis: impl TryInto<i64>) -> i64 {
     axis.try_into().unwrap_or(i64::MAX)
+}
+
+/// An array of type `ty` filled with 1 (the builtin `ones`; `true` for
+/// `bool`, `1 + 0i` for complex).
+///
+/// ```
+/// use dynd::{func, ndt::Type};
+///
+/// let t: Type = "2 * 3 * int8".parse()?;
+/// assert_eq!(func::ones(&t)?.to_string(), "[[1, 1, 1], [1, 1, 1]]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Array::zeros`]: a type without a fixed size (`var`, symbolic).
+pub fn ones(ty: &dynd_types::Type) -> Result<Array, Error> {
+    let t = Array::from_value(&dynd_array::Value::Str(ty.to_string()), None)?;
+    builtins::ONES.call(&[&t])
+}
+
+/// An array of type `ty` filled with `value` (broadcast to it, the
+/// conversion checked as `cast`'s default mode does: the builtin `full`).
+///
+/// ```
+/// use dynd::{func, ndt::Type, nd::array};
+///
+/// let t: Type = "2 * 2 * float32".parse()?;
+/// assert_eq!(func::full(&t, &array![1.5, -1.0])?.to_string(), "[[1.5, -1], [1.5, -1]]");
+/// assert!(func::full(&"3 * int8".parse()?, &array![1000]).is_err()); // does not fit
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Array::zeros`], and a value that does not broadcast to `ty` or
+/// does not fit its data type.
+pub fn full(ty: &dynd_types::Type, value: &Array) -> Result<Array, Error> {
+    let t = Array::from_value(&dynd_array::Value::Str(ty.to_string()), None)?;
+    builtins::FULL.call(&[&t, value])
+}
+
+/// Evenly spaced values from `start` up to (not including) `stop` by
+/// `step`, as NumPy's `arange` (the builtin `range`): `int64` for
+/// integers, `float64` for floats.
+///
+/// ```
+/// use dynd::func;
+///
+/// assert_eq!(func::arange(0, 10, 3)?.to_string(), "[0, 3, 6, 9]");
+/// assert_eq!(func::arange(1.0, 0.0, -0.25)?.to_string(), "[1, 0.75, 0.5, 0.25]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// A zero step, or more values than memory holds.
+pub fn arange<T: dynd_array::Element>(start: T, stop: T, step: T) -> Result<Array, Error> {
+    let (a, b, c) = (
+        Array::from_scalar(start),
+        Array::from_scalar(stop),
+        Array::from_scalar(step),
+    );
+    builtins::RANGE.call(&[&a, &b, &c])
 }

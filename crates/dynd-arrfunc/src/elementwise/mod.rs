@@ -500,14 +500,14 @@ builtins! {
 
     /// `(N * T, N * T) -> T` for int32, int64, uint64, float32, float64: the
     /// inner product of the last dimensions; leading ones broadcast.
-    DOT dot "dot" _ None => {
+    DOT dot "dot" f2 None => {
         plain("dot", over_core!(dot, checked_signature!("(N * T, N * T) -> T"), [i32, i64, u64, f32, f64]))
     };
 
     /// `(M * N * T, N * P * T) -> M * P * T` for int32, int64, uint64,
     /// float32, float64: stacks of matrices broadcast over their leading
     /// dimensions.
-    MATMUL matmul "matmul" _ None => {
+    MATMUL matmul "matmul" f2 None => {
         plain(
             "matmul",
             over_core!(matmul, checked_signature!("(M * N * T, N * P * T) -> M * P * T"), [i32, i64, u64, f32, f64]),
@@ -516,13 +516,13 @@ builtins! {
 
     /// `(3 * T, 3 * T) -> 3 * T` for int32, int64, float32, float64: a
     /// fixed-size core.
-    CROSS cross "cross" _ None => {
+    CROSS cross "cross" f2 None => {
         plain("cross", over_core!(cross, checked_signature!("(3 * T, 3 * T) -> 3 * T"), [i32, i64, f32, f64]))
     };
 
     /// `(N * T) -> T` for floats: Euclidean, scaled by the largest magnitude
     /// (no overflow for huge components).
-    NORM norm "norm" _ None => {
+    NORM norm "norm" f1 None => {
         plain("norm", over_core!(norm, checked_signature!("(N * T) -> T"), [f32, f64]))
     };
 }
