@@ -10,7 +10,7 @@ use crate::value::{IntoValue, Value};
 /// inferred), `Option`s of scalars in them (`?T`, `None` as NA), strings.
 ///
 /// ```
-/// use dynd::nd::{Array, IntoArray};
+/// use dynd::nd::IntoArray;
 ///
 /// let a = vec![vec![1.5f32], vec![2.0, 3.0]].into_array()?;
 /// assert_eq!(a.ty().to_string(), "2 * var * float32");

@@ -13,7 +13,7 @@
 //! values live in `dynd-kernels`, on top of this crate.
 //!
 //! ```
-//! use dynd::nd::{array, Array, Index};
+//! use dynd::nd::{array, Index};
 //!
 //! let a = array![[1.0, 2.0, 3.0], [4.0]];        // 2 * var * float64
 //! let tail = a.index(&[Index::ALL, Index::slice(Some(1), None, 1)])?;
@@ -39,6 +39,8 @@
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
+// Doc examples are code users copy: no warnings in them either.
+#![doc(test(attr(deny(warnings))))]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 /// Runs `$body` with `$t` the Rust type of the numeric scalar `$s`, or

@@ -1,16 +1,28 @@
-//! `ndarray` arrays in and out, without copying (feature `ndarray`).
+//! `ndarray` arrays in and out, without copying where the memory can be
+//! shared (feature `ndarray`, built against ndarray 0.17, re-exported
+//! here as [`ndarray`](self::ndarray) so a crate can use the very version
+//! dynd's impls are for).
 //!
-//! An owned `ndarray::Array` becomes a dynd [`Array`] over the same
-//! memory, in whatever memory order and with whatever strides it has
-//! ([`From`] for 0 to 6 dimensions, [`TryFrom`] for `ArrayD`); and
-//! [`Array::as_ndarray`] borrows any array of fixed dimensions as an
-//! `ArrayViewD`, negative and zero strides included. Ragged (`var`)
-//! dimensions, options, strings and strides that are not whole elements
-//! have no ndarray form: those are errors that say so.
+//! - An owned `ndarray::Array` becomes a dynd [`Array`] over the same
+//!   memory, in whatever memory order and with whatever strides it has
+//!   ([`From`] for 0 to 6 dimensions, [`TryFrom`] for `ArrayD`); a view
+//!   (`ArrayView`, `ArrayViewMut`) is copied once, since a dynd array owns
+//!   (shares) its memory and a view borrows another's.
+//! - [`Array::as_ndarray`] borrows any array of fixed dimensions as an
+//!   `ArrayViewD`, negative and zero strides included;
+//!   [`Array::as_ndarray_dim`] as an `ArrayView` of a fixed number of
+//!   dimensions (`Ix2`), and [`Array::to_ndarray`] copies into an owned
+//!   `ndarray::Array` of one.
+//! - [`Array::from_ndarray`] takes any of these and, given an array of
+//!   another ndarray version, fails to compile with a message that names
+//!   the version dynd needs.
+//!
+//! Ragged (`var`) dimensions, options, strings and strides that are not
+//! whole elements have no ndarray form: those are errors that say so.
 //!
 //! ```
 //! use dynd::nd::Array;
-//! use ndarray::{array, Axis};
+//! use ndarray::{array, Axis, Ix2}; // or dynd::nd::ndarray_interop::ndarray
 //!
 //! let m = array![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
 //! let at = m.as_ptr();
@@ -18,16 +30,25 @@
 //! assert_eq!(a.ty().to_string(), "3 * 2 * float64");
 //! assert_eq!(a.as_ndarray::<f64>()?.as_ptr(), at);
 //!
-//! // A dynd result viewed by ndarray.
-//! let v = a.as_ndarray::<f64>()?;
-//! assert_eq!(v.sum_axis(Axis(1)).iter().copied().collect::<Vec<_>>(), [5.0, 7.0, 9.0]);
+//! // A dynd result viewed by ndarray, with its number of dimensions.
+//! let v = a.as_ndarray_dim::<f64, Ix2>()?;
+//! assert_eq!(v.sum_axis(Axis(1)).to_vec(), [5.0, 7.0, 9.0]);
+//! let owned: ndarray::Array2<f64> = a.to_ndarray()?;
+//! assert_eq!(owned, v);
+//!
+//! // A borrowed view goes in as a copy.
+//! let b = Array::from(owned.slice(ndarray::s![.., 1]));
+//! assert_eq!(b.to_string(), "[4, 5, 6]");
 //! # Ok::<(), dynd::Error>(())
 //! ```
+
+/// The ndarray crate, at the version these conversions are for (0.17).
+pub use ndarray;
 
 use std::sync::Arc;
 
 use dynd_types::{Dim, Type, TypeKind};
-use ndarray::{ArrayViewD, Axis, IxDyn, ShapeBuilder};
+use ndarray::{ArrayView, ArrayViewD, ArrayViewMut, Axis, Dimension, IxDyn, ShapeBuilder};
 
 use crate::array::Array;
 use crate::arrmeta::Arrmeta;
@@ -72,12 +93,9 @@ macro_rules! from_ndarray {
             /// The ndarray array's elements, not copied, in its memory
             /// order and strides.
             fn from(a: ndarray::Array<T, $d>) -> Array {
-                let shape = a.shape().to_vec();
-                let strides = a.strides().to_vec();
-                let (vec, first) = a.into_raw_vec_and_offset();
                 // At most 6 dimensions, each element inside the vector:
                 // the type and layout are always valid.
-                match from_parts(&shape, &strides, vec, first) {
+                match a.into_dynd() {
                     Ok(a) => a,
                     Err(e) => unreachable!("an ndarray array's layout is valid: {e}"),
                 }
@@ -105,14 +123,125 @@ impl<T: Element> TryFrom<ndarray::ArrayD<T>> for Array {
     ///
     /// [`Error::Invalid`] for more dimensions than a type holds.
     fn try_from(a: ndarray::ArrayD<T>) -> Result<Array, Error> {
-        let shape = a.shape().to_vec();
-        let strides = a.strides().to_vec();
-        let (vec, first) = a.into_raw_vec_and_offset();
+        a.into_dynd()
+    }
+}
+
+impl<T: Element, D: Dimension> From<ArrayView<'_, T, D>> for Array {
+    /// The view's elements, copied once in its logical (C) order: a dynd
+    /// array shares memory it owns, and a view borrows another's.
+    fn from(v: ArrayView<'_, T, D>) -> Array {
+        let shape = v.shape().to_vec();
+        let strides = c_strides(&shape);
+        let vec: Vec<T> = v.iter().copied().collect();
+        match from_parts(&shape, &strides, vec, None) {
+            Ok(a) => a,
+            Err(e) => unreachable!("a C-order copy's layout is valid: {e}"),
+        }
+    }
+}
+
+impl<T: Element, D: Dimension> From<ArrayViewMut<'_, T, D>> for Array {
+    /// As the `ArrayView` conversion: the elements copied once.
+    fn from(v: ArrayViewMut<'_, T, D>) -> Array {
+        Array::from(v.view())
+    }
+}
+
+/// The strides, in elements, of C order over `shape`.
+fn c_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut step = 1isize;
+    for (s, &n) in strides.iter_mut().zip(shape).rev() {
+        *s = step;
+        step *= n.max(1) as isize;
+    }
+    strides
+}
+
+/// An ndarray 0.17 array or view that [`Array::from_ndarray`] takes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an ndarray 0.17 array or view of dynd element type",
+    note = "dynd's `ndarray` feature is built against ndarray 0.17: depend on `ndarray = \"0.17\"`, \
+            or use the version dynd re-exports as `dynd::nd::ndarray_interop::ndarray`"
+)]
+pub trait FromNdarray: sealed::Sealed {
+    /// The dynd array.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] for more dimensions than a type holds.
+    fn into_dynd(self) -> Result<Array, Error>;
+}
+
+mod sealed {
+    /// The ndarray types [`FromNdarray`](super::FromNdarray) is for.
+    pub trait Sealed {}
+}
+
+impl<T: Element, D: Dimension> sealed::Sealed for ndarray::Array<T, D> {}
+impl<T: Element, D: Dimension> FromNdarray for ndarray::Array<T, D> {
+    fn into_dynd(self) -> Result<Array, Error> {
+        let shape = self.shape().to_vec();
+        let strides = self.strides().to_vec();
+        let (vec, first) = self.into_raw_vec_and_offset();
         from_parts(&shape, &strides, vec, first)
     }
 }
 
+impl<T: Element, D: Dimension> sealed::Sealed for ArrayView<'_, T, D> {}
+impl<T: Element, D: Dimension> FromNdarray for ArrayView<'_, T, D> {
+    fn into_dynd(self) -> Result<Array, Error> {
+        Ok(Array::from(self))
+    }
+}
+
+impl<T: Element, D: Dimension> sealed::Sealed for ArrayViewMut<'_, T, D> {}
+impl<T: Element, D: Dimension> FromNdarray for ArrayViewMut<'_, T, D> {
+    fn into_dynd(self) -> Result<Array, Error> {
+        Ok(Array::from(self))
+    }
+}
+
 impl Array {
+    /// An array from an ndarray 0.17 array (its memory shared, not
+    /// copied) or view (copied once): any number of dimensions. An array
+    /// of another ndarray version is a compile error that names 0.17.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Invalid`] for more dimensions than a type holds.
+    pub fn from_ndarray<A: FromNdarray>(a: A) -> Result<Array, Error> {
+        a.into_dynd()
+    }
+
+    /// [`Array::as_ndarray`] with `D` dimensions (`Ix1`, `Ix2`, ...): an
+    /// `ArrayView<T, D>` of this array's memory.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::as_ndarray`], and [`Error::NeedsArray`] for another
+    /// number of dimensions.
+    pub fn as_ndarray_dim<T: Element, D: Dimension>(&self) -> Result<ArrayView<'_, T, D>, Error> {
+        self.as_ndarray::<T>()?
+            .into_dimensionality::<D>()
+            .map_err(|_| Error::NeedsArray {
+                op: "as_ndarray_dim".into(),
+                expected: dims_text(D::NDIM),
+                found: self.ty().clone(),
+            })
+    }
+
+    /// The elements copied into an owned `ndarray::Array<T, D>` (C
+    /// order): `let m: Array2<f64> = a.to_ndarray()?`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::as_ndarray_dim`].
+    pub fn to_ndarray<T: Element, D: Dimension>(&self) -> Result<ndarray::Array<T, D>, Error> {
+        Ok(self.as_ndarray_dim::<T, D>()?.to_owned())
+    }
+
     /// The array as an ndarray view of its memory, without copying: any
     /// fixed dimensions and strides (negative, zero), elements of type
     /// `T`.
@@ -190,6 +319,21 @@ impl Array {
         debug_assert_eq!(view.ndim(), shape.len());
         Ok(view)
     }
+}
+
+/// What [`Array::as_ndarray_dim`] takes, for its error.
+fn dims_text(n: Option<usize>) -> &'static str {
+    const TEXT: [&str; 7] = [
+        "an array of 0 dimensions (a scalar)",
+        "an array of 1 fixed dimension",
+        "an array of 2 fixed dimensions",
+        "an array of 3 fixed dimensions",
+        "an array of 4 fixed dimensions",
+        "an array of 5 fixed dimensions",
+        "an array of 6 fixed dimensions",
+    ];
+    n.and_then(|n| TEXT.get(n).copied())
+        .unwrap_or("an array of fixed dimensions")
 }
 
 #[cfg(test)]

@@ -157,3 +157,56 @@ proptest! {
         prop_assert_eq!(d.to_vec::<i32>().unwrap(), flat);
     }
 }
+
+/// ndarray views go in as copies (any strides, C order out); typed views
+/// and owned arrays of a fixed number of dimensions come out; the wrong
+/// number of dimensions is an error naming the one expected.
+#[test]
+fn views_in_and_typed_views_out() {
+    use ndarray::{Ix1, Ix2, Ix3};
+    let m = array![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    // A strided, reversed view: copied in its logical order.
+    let v = m.slice(s![..;-1, 1..]);
+    let a = Array::from(v);
+    assert_eq!(a.ty().to_string(), "2 * 2 * float64");
+    assert_eq!(a.to_string(), "[[5, 6], [2, 3]]");
+    assert!(a.is_c_contiguous());
+    // A mutable view, and from_ndarray for every kind.
+    let mut w = m.clone();
+    let b = Array::from(w.column_mut(2));
+    assert_eq!(b.to_string(), "[3, 6]");
+    assert_eq!(
+        Array::from_ndarray(m.row(1)).unwrap().to_string(),
+        "[4, 5, 6]"
+    );
+    assert_eq!(
+        Array::from_ndarray(m.clone()).unwrap().to_string(),
+        "[[1, 2, 3], [4, 5, 6]]"
+    );
+    let empty = ndarray::Array2::<i32>::zeros((0, 3));
+    assert_eq!(Array::from(empty.view()).ty().to_string(), "0 * 3 * int32");
+
+    // Out: a typed view of the same memory, and an owned copy.
+    let d = Array::from(m.clone());
+    let view = d.as_ndarray_dim::<f64, Ix2>().unwrap();
+    assert_eq!(view, m);
+    assert_eq!(view.as_ptr(), d.as_ndarray::<f64>().unwrap().as_ptr());
+    let owned: Array2<f64> = d.to_ndarray().unwrap();
+    assert_eq!(owned, m);
+    let row = d.index(&[Index::At(1)]).unwrap();
+    assert_eq!(
+        row.as_ndarray_dim::<f64, Ix1>().unwrap().to_vec(),
+        [4.0, 5.0, 6.0]
+    );
+    // The wrong number of dimensions, the wrong element type.
+    let e = d.as_ndarray_dim::<f64, Ix3>().unwrap_err();
+    assert!(matches!(e, Error::NeedsArray { .. }));
+    assert!(
+        e.to_string().contains("an array of 3 fixed dimensions"),
+        "{e}"
+    );
+    assert!(matches!(
+        d.to_ndarray::<f32, Ix2>(),
+        Err(Error::DtypeMismatch { .. })
+    ));
+}

@@ -185,6 +185,53 @@ impl Parser<'_> {
         Some(found)
     }
 
+    /// An optionally signed integer literal at the cursor, consumed.
+    fn int(&mut self) -> Result<Option<i64>, String> {
+        self.ws();
+        let rest = &self.text[self.pos..];
+        let sign = usize::from(rest.starts_with('-'));
+        let digits = rest[sign..]
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len() - sign);
+        if digits == 0 {
+            if sign == 1 {
+                return Err(error_at(self.text, self.pos, "expected digits after '-'"));
+            }
+            return Ok(None);
+        }
+        let text = &rest[..sign + digits];
+        let n = text
+            .parse::<i64>()
+            .map_err(|_| error_at(self.text, self.pos, &format!("index {text} is too large")))?;
+        self.pos += text.len();
+        Ok(Some(n))
+    }
+
+    /// One entry of `[...]`: an integer, or a slice `start:stop:step`
+    /// with any part left out (as the `index` builtin takes it, a string).
+    fn subscript(&mut self) -> Result<Expr, String> {
+        let at = self.pos;
+        let mut parts = vec![self.int()?];
+        while parts.len() < 3 && self.eat(':') {
+            parts.push(self.int()?);
+        }
+        match parts[..] {
+            [Some(i)] => Ok(Expr::Literal(Value::Int(i.into()))),
+            [None] => Err(error_at(
+                self.text,
+                at,
+                "expected an integer index or a slice such as 1:, :3 or ::-1",
+            )),
+            _ => {
+                let text: Vec<String> = parts
+                    .iter()
+                    .map(|p| p.map_or(String::new(), |i| i.to_string()))
+                    .collect();
+                Ok(Expr::Literal(Value::Str(text.join(":"))))
+            }
+        }
+    }
+
     /// One more operator or call, or the size error.
     fn count(&mut self) -> Result<(), String> {
         self.operators += 1;
@@ -284,7 +331,24 @@ impl Parser<'_> {
                 vec![e],
             ));
         }
-        let base = self.atom()?;
+        let mut base = self.atom()?;
+        // NumPy's indexing: `a[1:]`, `a[:, 0]`, `a[::-1]`, any number of
+        // times (`a[0][1]`), as a call of `index`.
+        while self.eat('[') {
+            self.count()?;
+            let mut args = vec![base];
+            loop {
+                args.push(self.subscript()?);
+                if self.eat(',') {
+                    continue;
+                }
+                if self.eat(']') {
+                    break;
+                }
+                return Err(error_at(self.text, self.pos, "expected ',' or ']'"));
+            }
+            base = call("index", args);
+        }
         if self.op(&["**"]).is_some() {
             self.deeper()?;
             let exp = self.unary()?;

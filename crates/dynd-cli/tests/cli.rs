@@ -1068,3 +1068,51 @@ fn type_subcommands_at_the_top_level_point_at_type() {
     );
     assert!(!stderr.contains("subcommand of 'type'"), "{stderr}");
 }
+
+/// NumPy's indexing and slicing in infix `eval`: integers, slices with
+/// any part left out, negative steps, several per bracket and brackets
+/// in a row, binding tighter than unary minus; mistakes say where.
+#[test]
+fn eval_indexes_and_slices_like_numpy() {
+    let x = "x=[[1, 2, 3], [4, 5, 6]]";
+    let cases = [
+        ("x[1:]", json!([[4, 5, 6]])),
+        ("x[:, 0]", json!([1, 4])),
+        ("x[::-1]", json!([[4, 5, 6], [1, 2, 3]])),
+        ("x[-1, ::2]", json!([4, 6])),
+        ("x[0][1]", json!(2)),
+        ("-x[0, 1:] * 2", json!([-4, -6])),
+        ("sum(x[:, 1:], axis=1)", json!([5, 11])),
+        ("[1, 2, 3][::2]", json!([1, 3])),
+        ("r[1]", json!([2, 3])),
+    ];
+    for (expr, want) in cases {
+        let (code, v) = dynd_json(&[
+            "eval",
+            "--json",
+            "--let",
+            x,
+            "--let",
+            "r=[[1], [2, 3]]",
+            expr,
+        ]);
+        assert_eq!((code, &v["value"]), (0, &want), "{expr}: {v}");
+    }
+    for (expr, msg) in [
+        ("x[1:2:3:4]", "expected ',' or ']' at byte 7"),
+        (
+            "x[a]",
+            "expected an integer index or a slice such as 1:, :3 or ::-1 at byte 2",
+        ),
+        ("x[0", "expected ',' or ']' at byte 3"),
+        (
+            "x[:, -5]",
+            "index -5 is out of bounds for dimension 1 of size 3",
+        ),
+    ] {
+        let (code, v) = dynd_json(&["eval", "--json", "--let", x, expr]);
+        assert_eq!(code, 1, "{expr}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(msg), "{expr}: {e}");
+    }
+}

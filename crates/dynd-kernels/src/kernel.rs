@@ -15,7 +15,7 @@
 //! far, once each. The root is the last record pushed.
 //!
 //! ```
-//! use dynd_kernels::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
+//! use dynd_kernels::kernel::{KernelBuilder, KernelCtx, KernelData};
 //! use dynd::nd::KernelError;
 //!
 //! /// Copies one f64.

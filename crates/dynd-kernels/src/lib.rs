@@ -41,6 +41,8 @@
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
+// Doc examples are code users copy: no warnings in them either.
+#![doc(test(attr(deny(warnings))))]
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 mod alloc;

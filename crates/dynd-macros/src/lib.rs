@@ -16,6 +16,8 @@
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
+// Doc examples are code users copy: no warnings in them either.
+#![doc(test(attr(deny(warnings))))]
 
 use proc_macro::TokenStream;
 use quote::quote_spanned;

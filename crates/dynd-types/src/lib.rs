@@ -4,7 +4,7 @@
 //! *datashape*: dimensions, outermost first, over a data type.
 //!
 //! ```
-//! use dynd::ndt::{broadcast, promote, BroadcastMode, Type};
+//! use dynd::ndt::{broadcast, BroadcastMode, Type};
 //!
 //! // Parse and print: one canonical spelling, aliases normalised.
 //! let t: Type = "3 *  var * {x: int, 'sepal length': real}".parse()?;
@@ -53,6 +53,8 @@
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
+// Doc examples are code users copy: no warnings in them either.
+#![doc(test(attr(deny(warnings))))]
 #![forbid(unsafe_code)]
 
 mod bindings;

@@ -59,7 +59,7 @@ impl Builtin {
     ///
     /// ```
     /// use dynd::func::{builtins::{FLOOR, ISFINITE}, select, Eval};
-    /// use dynd::nd::{array, expr::Expr};
+    /// use dynd::nd::array;
     ///
     /// let x = array![1.5, f64::INFINITY, -0.5];
     /// let r = select(ISFINITE.expr([&x]), FLOOR.expr([&x]) * 2.0, 0.0).eval()?;
