@@ -2,7 +2,7 @@
 //! `#[elemental]`, then the pieces under it — datashape types, signatures,
 //! broadcasting, arrays with views and checked assignment, builtins.
 //!
-//! Run it with `cargo run --example quickstart` (from the repository root).
+//! Run it with `cargo run -p dynd --example quickstart`.
 
 use dynd::nd::Value;
 use dynd::prelude::*;

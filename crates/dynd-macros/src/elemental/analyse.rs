@@ -180,7 +180,7 @@ pub(super) fn analyze(
             "`#[elemental]` fns run inside array loops and cannot be `async`",
         );
     }
-    if let Some(t) = &sig.unsafety {
+    if let syn::Safety::Unsafe(t) = &sig.safety {
         errors.push(&t, "`#[elemental]` fns cannot be `unsafe fn`: the loops call them on every element without a safety contract");
     }
     if let Some(v) = &sig.variadic {
