@@ -98,30 +98,6 @@ impl<T: crate::Element + IntoValue> IntoArray for Vec<Vec<Vec<T>>> {
     }
 }
 
-impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Option<T> {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        crate::Array::from_nested(self)
-    }
-}
-
-impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Vec<Option<T>> {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        crate::Array::from_nested(self)
-    }
-}
-
-impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Vec<Vec<Option<T>>> {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        crate::Array::from_nested(self)
-    }
-}
-
-impl<T: crate::Element + crate::Nested<Elem = T>> IntoArray for Vec<Vec<Vec<Option<T>>>> {
-    fn into_array(self) -> Result<crate::Array, crate::Error> {
-        crate::Array::from_nested(self)
-    }
-}
-
 impl IntoArray for &str {
     fn into_array(self) -> Result<crate::Array, crate::Error> {
         crate::Array::from_value(&Value::Str(self.to_string()), None)

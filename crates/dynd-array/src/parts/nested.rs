@@ -292,6 +292,31 @@ impl<T: Element + Nested<Elem = T>> Nested for Option<T> {
     }
 }
 
+// `Option`s of numbers, nested, as arguments: `?T` arrays.
+impl<T: Element + Nested<Elem = T>> crate::into_array::IntoArray for Option<T> {
+    fn into_array(self) -> Result<Array, Error> {
+        Array::from_nested(self)
+    }
+}
+
+impl<T: Element + Nested<Elem = T>> crate::into_array::IntoArray for Vec<Option<T>> {
+    fn into_array(self) -> Result<Array, Error> {
+        Array::from_nested(self)
+    }
+}
+
+impl<T: Element + Nested<Elem = T>> crate::into_array::IntoArray for Vec<Vec<Option<T>>> {
+    fn into_array(self) -> Result<Array, Error> {
+        Array::from_nested(self)
+    }
+}
+
+impl<T: Element + Nested<Elem = T>> crate::into_array::IntoArray for Vec<Vec<Vec<Option<T>>>> {
+    fn into_array(self) -> Result<Array, Error> {
+        Array::from_nested(self)
+    }
+}
+
 /// Appends the items of one container at level `depth` to `flat`: a run
 /// of scalars in one copy, anything else item by item.
 pub(super) fn flatten_items<X: Nested>(items: &[X], depth: usize, flat: &mut Flat<X::Elem>) {
