@@ -1,6 +1,6 @@
 //! `ndarray` arrays in and out, without copying where the memory can be
 //! shared (feature `ndarray`, built against ndarray 0.17, re-exported
-//! here as [`ndarray`](self::ndarray) so a crate can use the very version
+//! here as [`ndarray`] so a crate can use the very version
 //! dynd's impls are for).
 //!
 //! - An owned `ndarray::Array` becomes a dynd [`Array`] over the same

@@ -33,7 +33,6 @@
 //! [`arrow_schema`]) so a user's versions match dynd's.
 //!
 //! ```
-//! use std::sync::Arc;
 //! use dynd_kernels::arrow_interop::arrow_array::{cast::AsArray, types::Float64Type, ListArray};
 //! use dynd_kernels::{Array, ToArrow};
 //!
