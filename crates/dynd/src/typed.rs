@@ -475,8 +475,7 @@ fn axis_value(axis: impl TryInto<i64>) -> i64 {
 ///
 /// As [`Array::zeros`]: a type without a fixed size (`var`, symbolic).
 pub fn ones(ty: &dynd_types::Type) -> Result<Array, Error> {
-    let t = Array::from_value(&dynd_array::Value::Str(ty.to_string()), None)?;
-    builtins::ONES.call(&[&t])
+    builtins::ONES.call(&[&type_name(ty)?])
 }
 
 /// An array of type `ty` filled with `value` (broadcast to it, the
@@ -496,8 +495,7 @@ pub fn ones(ty: &dynd_types::Type) -> Result<Array, Error> {
 /// As [`Array::zeros`], and a value that does not broadcast to `ty` or
 /// does not fit its data type.
 pub fn full(ty: &dynd_types::Type, value: &Array) -> Result<Array, Error> {
-    let t = Array::from_value(&dynd_array::Value::Str(ty.to_string()), None)?;
-    builtins::FULL.call(&[&t, value])
+    builtins::FULL.call(&[&type_name(ty)?, value])
 }
 
 /// Evenly spaced values from `start` up to (not including) `stop` by
@@ -522,4 +520,9 @@ pub fn arange<T: dynd_array::Element>(start: T, stop: T, step: T) -> Result<Arra
         Array::from_scalar(step),
     );
     builtins::RANGE.call(&[&a, &b, &c])
+}
+
+/// `ty` written out, as the builtins that make arrays take their type.
+fn type_name(ty: &dynd_types::Type) -> Result<Array, Error> {
+    Array::from_value(&dynd_array::Value::Str(ty.to_string()), None)
 }

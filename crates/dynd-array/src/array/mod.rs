@@ -502,14 +502,8 @@ impl Array {
     }
 
     fn check_dtype<T: Element>(&self) -> Result<(), Error> {
-        if self.dtype().as_scalar() == Some(T::SCALAR) {
-            Ok(())
-        } else {
-            Err(Error::DtypeMismatch {
-                actual: self.dtype().clone(),
-                requested: T::SCALAR.into(),
-            })
-        }
+        // A plain `T` never reads `?T` data: `Ok` means `T` elements.
+        self.check_item::<T>().map(|_| ())
     }
 
     /// The elements as the `Vec<T>` they live in, without copying: the
