@@ -170,7 +170,7 @@ pub use error::{Error, KernelError, KernelErrorKind};
 pub use expr::Expr;
 pub use fn_types::{LeafInput, LeafOutput, LeafReturn};
 pub use into_array::IntoArray;
-pub use parts::{Nested, Offset, RaggedRows};
+pub use parts::{FromLevels, Levels, Nested, Offset, RaggedRows};
 pub use value::{IntoValue, Value};
 pub use view::{Index, Shape, ShapeSize};
 

@@ -639,3 +639,256 @@ mod var_ragged_props {
             .collect()
     }
 }
+
+#[test]
+fn nested_var_dimensions_reduce_over_any_axis() {
+    let a = arr("[[1, 2, 3], [], [4, 5], [6]]", "var * var * int64");
+    let f = arr("[[1, 2, 3], [], [4, 5], [6]]", "var * var * float64");
+    let o = arr("[[1, null, 3], [], [null], [6]]", "var * var * ?float64");
+    let b = arr("[[true, false], [], [true]]", "var * var * bool");
+    let deep = arr(
+        "[[[1, 2], [3]], [[4], [], [5, 6, 7]], []]",
+        "var * var * var * int64",
+    );
+    let cases: &[Case<'_>] = &[
+        ("sum", &a, &[("axis", "1")], "[6, 0, 9, 6] : var * int64"),
+        ("sum", &a, &[("axis", "0")], "[11, 7, 3] : var * int64"),
+        ("sum", &a, &[], "21 : int64"),
+        (
+            "sum",
+            &a,
+            &[("axis", "0"), ("keepdims", "true")],
+            "[[11, 7, 3]] : 1 * var * int64",
+        ),
+        ("prod", &a, &[("axis", "0")], "[24, 10, 3] : var * int64"),
+        ("max", &a, &[("axis", "0")], "[6, 5, 3] : var * ?int64"),
+        (
+            "min",
+            &a,
+            &[("axis", "1"), ("initial", "0")],
+            "[0, 0, 0, 0] : var * int64",
+        ),
+        ("count", &a, &[("axis", "0")], "[3, 2, 1] : var * int64"),
+        ("count", &a, &[("axis", "-1")], "[3, 0, 2, 1] : var * int64"),
+        (
+            "mean",
+            &f,
+            &[("axis", "0")],
+            "[3.6666666666666665, 3.5, 3] : var * ?float64",
+        ),
+        (
+            "mean",
+            &a,
+            &[("axis", "1")],
+            "[2, null, 4.5, 6] : var * ?float64",
+        ),
+        (
+            "var",
+            &f,
+            &[("axis", "0")],
+            "[4.222222222222222, 2.25, 0] : var * ?float64",
+        ),
+        (
+            "std",
+            &f,
+            &[("axis", "0"), ("ddof", "1")],
+            "[2.516611478423583, 2.1213203435596424, NaN] : var * ?float64",
+        ),
+        // NA propagates unless skipped, as in every reduction of `?T`.
+        (
+            "sum",
+            &o,
+            &[("axis", "0")],
+            "[null, null, 3] : var * ?float64",
+        ),
+        (
+            "sum",
+            &o,
+            &[("axis", "0"), ("skip_na", "true")],
+            "[7, 0, 3] : var * float64",
+        ),
+        (
+            "mean",
+            &o,
+            &[("axis", "1"), ("skip_na", "true")],
+            "[2, null, null, 6] : var * ?float64",
+        ),
+        ("any", &b, &[("axis", "0")], "[true, false] : var * bool"),
+        (
+            "all",
+            &b,
+            &[("axis", "1")],
+            "[false, true, true] : var * bool",
+        ),
+        (
+            "sum",
+            &deep,
+            &[("axis", "1")],
+            "[[4, 2], [9, 6, 7], []] : var * var * int64",
+        ),
+        (
+            "sum",
+            &deep,
+            &[("axis", "[0, 2]")],
+            "[7, 3, 18] : var * int64",
+        ),
+        (
+            "max",
+            &deep,
+            &[("axis", "[0, 1]")],
+            "[5, 6, 7] : var * ?int64",
+        ),
+    ];
+    for (name, x, kw, want) in cases {
+        assert_eq!(
+            call(name, x, kw).as_deref(),
+            Ok(*want),
+            "{name} {kw:?} of {x}"
+        );
+    }
+    // An empty row's maximum is NA (the result is `?T` by its type).
+    let r = call("max", &a, &[("axis", "1")]);
+    assert_eq!(r.as_deref(), Ok("[3, null, 5, 6] : var * ?int64"));
+    // A `where` mask in the array's shape.
+    let m = arr(
+        "[[true, false, true], [], [false, true], [true]]",
+        "var * var * bool",
+    );
+    let kw = [("axis", "0")];
+    let values: Vec<Array> =
+        vec![Array::from_value(&Value::parse_json("0").unwrap(), None).unwrap()];
+    let r = builtins::get("sum")
+        .unwrap()
+        .call_kw(&[&a], &[("axis", &values[0]), ("where", &m)])
+        .unwrap();
+    assert_eq!(r.to_string(), "[7, 5, 3]", "{kw:?}");
+}
+
+mod nested_props {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    type Deep = Vec<Vec<Vec<i64>>>;
+
+    fn json(v: &Deep) -> String {
+        serde_like(v)
+    }
+
+    fn serde_like(v: &Deep) -> String {
+        let inner = |r: &Vec<i64>| {
+            format!(
+                "[{}]",
+                r.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let mid =
+            |r: &Vec<Vec<i64>>| format!("[{}]", r.iter().map(inner).collect::<Vec<_>>().join(", "));
+        format!("[{}]", v.iter().map(mid).collect::<Vec<_>>().join(", "))
+    }
+
+    /// Every element's index path at each depth (1: the outer rows, 2:
+    /// their lists, 3: the values), with the value at depth 3.
+    fn paths(v: &Deep) -> Vec<(Vec<usize>, Option<i64>)> {
+        let mut out = Vec::new();
+        for (i, mid) in v.iter().enumerate() {
+            out.push((vec![i], None));
+            for (j, inner) in mid.iter().enumerate() {
+                out.push((vec![i, j], None));
+                for (k, x) in inner.iter().enumerate() {
+                    out.push((vec![i, j, k], Some(*x)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The result's positions (index paths at every depth) and leaf values.
+    fn positions(r: &Array) -> (BTreeSet<Vec<usize>>, BTreeMap<Vec<usize>, i64>) {
+        let levels = r.to_levels::<i64>().unwrap();
+        let n = levels.dims.len();
+        let mut set = BTreeSet::new();
+        let mut vals = BTreeMap::new();
+        // Walk the levels depth first.
+        fn go(
+            l: &dynd_kernels::Levels<i64>,
+            depth: usize,
+            path: &mut Vec<usize>,
+            at: &mut Vec<usize>,
+            set: &mut BTreeSet<Vec<usize>>,
+            vals: &mut BTreeMap<Vec<usize>, i64>,
+        ) {
+            if depth == l.dims.len() {
+                vals.insert(path.clone(), l.values[at[depth]]);
+                at[depth] += 1;
+                return;
+            }
+            let len = l.lengths[depth][at[depth]];
+            at[depth] += 1;
+            for p in 0..len {
+                path.push(p);
+                set.insert(path.clone());
+                go(l, depth + 1, path, at, set, vals);
+                path.pop();
+            }
+        }
+        go(
+            &levels,
+            0,
+            &mut Vec::new(),
+            &mut vec![0; n + 1],
+            &mut set,
+            &mut vals,
+        );
+        (set, vals)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn sums_and_counts_match_the_union_of_positions(
+            v in prop::collection::vec(
+                prop::collection::vec(prop::collection::vec(-9i64..10, 0..4), 0..4),
+                0..5,
+            ),
+            axes in prop::sample::subsequence(vec![0usize, 1, 2], 1..=3),
+        ) {
+            let a = arr(&json(&v), "var * var * var * int64");
+            let axis = format!("[{}]", axes.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "));
+            let kept: Vec<usize> = (0..3).filter(|k| !axes.contains(k)).collect();
+            let project = |p: &[usize]| -> Vec<usize> {
+                kept.iter().filter(|&&k| k < p.len()).map(|&k| p[k]).collect()
+            };
+            // The reference: a position for every element of a kept
+            // dimension (projected), the values summed and counted by
+            // their projected paths.
+            let mut want_pos = BTreeSet::new();
+            let mut sums: BTreeMap<Vec<usize>, (i64, i64)> = BTreeMap::new();
+            for (p, x) in paths(&v) {
+                let last = p.len() - 1;
+                if kept.contains(&last) {
+                    want_pos.insert(project(&p));
+                }
+                if let Some(x) = x {
+                    let e = sums.entry(project(&p)).or_default();
+                    *e = (e.0 + x, e.1 + 1);
+                }
+            }
+            for (name, pick) in [("sum", 0), ("count", 1)] {
+                let r = builtins::get(name).unwrap().call_kw(
+                    &[&a],
+                    &[("axis", &Array::from_value(&Value::parse_json(&axis).unwrap(), None).unwrap())],
+                ).unwrap();
+                let (pos, vals) = positions(&r);
+                prop_assert_eq!(&pos, &want_pos, "{} {} of {}", name, axis, a);
+                for (p, got) in vals {
+                    let want = sums.get(&p).map_or(0, |s| if pick == 0 { s.0 } else { s.1 });
+                    prop_assert_eq!(got, want, "{} {} of {} at {:?}", name, axis, a, p);
+                }
+            }
+        }
+    }
+}

@@ -332,6 +332,15 @@ pub enum OffsetsProblem {
         /// The number of values.
         values: usize,
     },
+    /// Levels (list lengths per dimension, and values) that disagree:
+    /// `dim` is the dimension, or the number of dimensions for the values.
+    #[error("at dimension {dim}: {problem}")]
+    Levels {
+        /// The dimension.
+        dim: usize,
+        /// What disagrees.
+        problem: String,
+    },
     /// More rows than an array can describe.
     #[error("{rows} rows are too many")]
     TooManyRows {

@@ -160,9 +160,9 @@ pub mod nd {
     pub use dynd_array::serde_impl;
     #[doc(inline)]
     pub use dynd_array::{
-        array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, Index, IntoArray,
-        IntoValue, Item, KernelError, KernelErrorKind, Nested, Offset, RaggedRows, Shape,
-        ShapeSize, Value, F16,
+        array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, FromLevels, Index,
+        IntoArray, IntoValue, Item, KernelError, KernelErrorKind, Levels, Nested, Offset,
+        RaggedRows, Shape, ShapeSize, Value, F16,
     };
     /// Arrays made from others (also in [`func`](crate::func)).
     #[doc(no_inline)]

@@ -53,6 +53,8 @@ use crate::element::{cast_slice, Element, Item};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 
+mod levels;
+pub use levels::{FromLevels, Levels};
 mod nested;
 pub use nested::{Flat, Level, Nested};
 

@@ -4,14 +4,26 @@
 use super::*;
 
 impl Array {
-    /// The rows of a ragged array (`N * var * T`), copied into `Vec`s: of `T`s, or of `Option<T>`s for `?T` data (see
-    /// [`Item`]).
+    /// The rows of a two-dimensional array (`N * var * T`, `var * var *
+    /// T`, `N * M * T`, …) copied into `Vec`s: of `T`s, or of `Option<T>`s
+    /// for `?T` data (see [`Item`]). [`Array::to_nested_as`] takes any
+    /// number of dimensions.
     ///
     /// # Errors
     ///
-    /// As [`Array::to_offsets`], and [`Error::DtypeMismatch`] if the
-    /// elements are not `T`s.
+    /// [`Error::NeedsArray`] for an array of other than two dimensions;
+    /// [`Error::DtypeMismatch`] if the elements are not `T`s.
     pub fn to_nested<T: Item>(&self) -> Result<Vec<Vec<T>>, Error> {
+        if self.ndim() != 2 {
+            return Err(Error::NeedsArray {
+                op: "to_nested".into(),
+                expected: "an array of two dimensions (to_nested_as takes any number)",
+                found: self.ty().clone(),
+            });
+        }
+        if !matches!(self.shape()[..], [Dim::Fixed(_), Dim::Var]) {
+            return self.to_nested_as();
+        }
         if !T::OPTION {
             if let Ok(rows) = self.rows::<T::Number>() {
                 return Ok(rows
@@ -67,7 +79,11 @@ impl Array {
         v.flatten(0, &mut flat);
         if V::OPTION {
             let a = options(&flat.values, &flat.valid, !levels.is_empty())?;
-            return Ok((grouped(a, &levels, &flat)?, levels, flat));
+            return Ok((
+                grouped(a, &levels, &flat.lengths, &flat.totals)?,
+                levels,
+                flat,
+            ));
         }
         if levels.is_empty() {
             let a = match flat.values[..] {
@@ -77,7 +93,11 @@ impl Array {
             return Ok((a, levels, flat));
         }
         let a = Array::from_vec(std::mem::take(&mut flat.values));
-        Ok((grouped(a, &levels, &flat)?, levels, flat))
+        Ok((
+            grouped(a, &levels, &flat.lengths, &flat.totals)?,
+            levels,
+            flat,
+        ))
     }
 
     /// As [`Array::from_nested`], with the dimensions checked against
@@ -136,13 +156,18 @@ impl Array {
 
 /// The flat run `a` of a [`Nested`] value grouped into its levels, the
 /// innermost first (the outermost is the run's or the rows' count).
-fn grouped<T>(mut a: Array, levels: &[Level], flat: &Flat<T>) -> Result<Array, Error> {
+pub(super) fn grouped(
+    mut a: Array,
+    levels: &[Level],
+    lengths: &[Vec<usize>],
+    totals: &[usize],
+) -> Result<Array, Error> {
     // Innermost level first: group the flat run into rows or blocks;
     // the outermost level is the run's (or the rows') count already.
     for (k, level) in levels.iter().enumerate().skip(1).rev() {
         a = match level {
             Level::Var => {
-                let lengths = &flat.lengths[k];
+                let lengths = &lengths[k];
                 let mut offsets = Vec::with_capacity(lengths.len() + 1);
                 let mut total = 0u64;
                 offsets.push(0u64);
@@ -152,7 +177,7 @@ fn grouped<T>(mut a: Array, levels: &[Level], flat: &Flat<T>) -> Result<Array, E
                 }
                 Array::from_offsets(a, &offsets)?
             }
-            Level::Fixed(n) => a.split_first(flat.totals[k - 1], *n)?,
+            Level::Fixed(n) => a.split_first(totals[k - 1], *n)?,
         };
     }
     Ok(a)
@@ -161,7 +186,11 @@ fn grouped<T>(mut a: Array, levels: &[Level], flat: &Flat<T>) -> Result<Array, E
 /// A `n * ?T` array (a 0-d `?T` for one value when not `dims`) of
 /// `values` where `valid`, NA elsewhere: each element the value's bytes,
 /// then its flag byte, then zero padding (the layout of `?T`).
-fn options<T: Element>(values: &[T], valid: &[bool], dims: bool) -> Result<Array, Error> {
+pub(super) fn options<T: Element>(
+    values: &[T],
+    valid: &[bool],
+    dims: bool,
+) -> Result<Array, Error> {
     let ty = Type::option(T::SCALAR.into())?;
     let size = ty.data_layout()?.size;
     let n = values.len();

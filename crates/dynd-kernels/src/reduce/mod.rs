@@ -219,8 +219,7 @@ fn element<T: Element>(elems: &Elems<'_>, off: isize, name: &str) -> Result<T, E
 /// reduction that is not reorderable, or a mask with neither identity nor
 /// `initial`; [`Error::EmptyReduction`]; [`Error::MaskType`] or
 /// [`Error::MaskShape`] for a mask that is not `bool` or does not
-/// broadcast to `a`;
-/// [`Error::Unsupported`] for other `var` layouts.
+/// broadcast to `a`.
 pub fn reduce<T, F>(
     a: &Array,
     args: &ReduceArgs<'_, T>,
@@ -546,8 +545,7 @@ fn reduce_masked<T: Element, F: Fn(T, T) -> T>(
 /// # Errors
 ///
 /// As [`reduce`] for the axes and the mask; [`Error::Unsupported`] for
-/// option data types (counting the elements that are not NA) and `var`
-/// layouts other than fixed dimensions around one innermost `var`.
+/// option data types (counting the elements that are not NA).
 pub fn count(
     a: &Array,
     axes: Option<&[i64]>,

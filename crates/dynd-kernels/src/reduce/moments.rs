@@ -18,8 +18,8 @@ use rayon::prelude::*;
 
 use super::float::{Finish, Float};
 use super::ragged::{
-    each_unit, group_of_rows, mask_like, result_fixed_dims, var_array, RowSlices, Rows,
-    ACROSS_GROUPS, ACROSS_RUN, PARALLEL_ROWS,
+    each_unit, fold_tree, group_of_rows, mask_like, result_fixed_dims, tree_of, var_array,
+    RowSlices, Rows, ACROSS_GROUPS, ACROSS_RUN, PARALLEL_ROWS,
 };
 use super::{
     check_dtype, element, fold_pairwise_exact, line, normalize_axes, BLOCK, CHUNK, PARALLEL_RUN,
@@ -526,6 +526,35 @@ fn across_lines<'r, T: Float>(
     Ok(acc)
 }
 
+/// [`variance`] of an array of any nesting of fixed and `var` dimensions
+/// (see [`super::ragged::fold_tree`]), in one pass: each group's count,
+/// mean and sum of squared deviations, merged as Chan, Golub and LeVeque
+/// merge them (`M2 = M2a + M2b + d² na nb / n` for the means' difference
+/// `d`), which stays accurate far from zero as the two passes do.
+fn variance_nested<T: Float>(
+    a: &Array,
+    axes: &[usize],
+    keepdims: bool,
+    fin: Finish,
+    mask: Option<&Array>,
+    name: &str,
+) -> Result<Array, Error> {
+    let tree = tree_of(a, mask, |x: T| (1usize, x, T::ZERO), name)?;
+    let merge = |(na, ma, sa): (usize, T, T), (nb, mb, sb): (usize, T, T)| {
+        let n = na + nb;
+        let d = mb - ma;
+        let (fa, fb, fn_) = (T::of_count(na), T::of_count(nb), T::of_count(n));
+        (n, ma + d * fb / fn_, sa + sb + d * d * fa * fb / fn_)
+    };
+    let finish = |acc: Option<(usize, T, T)>| {
+        Ok(match acc {
+            Some((n, _, squares)) => fin.of(squares, n),
+            None => T::NAN,
+        })
+    };
+    fold_tree(tree, axes, keepdims, merge, finish)
+}
+
 /// [`variance`] of an array of fixed dimensions around one innermost `var`.
 fn variance_var<T: Float>(
     a: &Array,
@@ -535,10 +564,9 @@ fn variance_var<T: Float>(
     mask: Option<&Array>,
     name: &str,
 ) -> Result<Array, Error> {
-    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
-        operation: "a variance of var dimensions other than one innermost var under fixed ones (`N * var * T`)",
-        ty: a.ty().clone(),
-    })?;
+    let Some(rows) = Rows::of(a) else {
+        return variance_nested::<T>(a, axes, keepdims, fin, mask, name);
+    };
     let nfixed = rows.shape.len();
     let var_reduced = axes.contains(&nfixed);
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();

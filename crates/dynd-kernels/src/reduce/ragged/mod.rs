@@ -8,6 +8,11 @@
 //! `[[1, 2, 3], [4, 5]]` summed over axis 0 is `[5, 7, 3]`, of type
 //! `var * int64`. A `where` mask broadcasts to the array as an elementwise
 //! operand would (a `var` row of the mask has the data row's length or 1).
+//!
+//! Other nestings (`var * var * T`, `N * var * var * T`, `var * 3 * T`)
+//! reduce over any of their axes by the same left-aligned rule, through
+//! their levels (see the `nested` module): one general pass, not the
+//! vectorised row folds.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -32,6 +37,8 @@ use variance::*;
 mod across;
 pub(crate) use across::accumulate_rows;
 use across::*;
+mod nested;
+pub(super) use nested::{fold_tree, tree_of};
 
 /// Rows at least this many are folded in parallel.
 pub(super) const PARALLEL_ROWS: usize = 1 << 12;
@@ -335,10 +342,15 @@ where
     T: Element,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
-    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
-        operation: "a reduction of var dimensions other than one innermost var under fixed ones (`N * var * T`)",
-        ty: a.ty().clone(),
-    })?;
+    let f = red.combine;
+    let Some(rows) = Rows::of(a) else {
+        let finish = |r: Option<T>| match (start, r) {
+            (Some(s), Some(r)) => Ok(f(s, r)),
+            (s, r) => r.or(s).ok_or_else(|| no_identity(name)),
+        };
+        let tree = tree_of(a, args.mask, |x: T| x, name)?;
+        return fold_tree(tree, axes, args.keepdims, f, finish);
+    };
     let mask = args.mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
     let mask_rows = mask.as_ref().map(|m| mask_rows(m, a, name)).transpose()?;
     let nfixed = rows.shape.len();
@@ -617,11 +629,10 @@ pub(super) fn count_var(
     keepdims: bool,
     name: &str,
 ) -> Result<Array, Error> {
-    let rows = Rows::of(a).ok_or_else(|| Error::Unsupported {
-        operation:
-            "counting var dimensions other than one innermost var under fixed ones (`N * var * T`)",
-        ty: a.ty().clone(),
-    })?;
+    let Some(rows) = Rows::of(a) else {
+        let count = |n: Option<i64>| Ok(n.unwrap_or(0));
+        return fold_tree(nested::ones_of(a)?, axes, keepdims, |x, y| x + y, count);
+    };
     let nfixed = rows.shape.len();
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
     let groups = group_of_rows(&rows.shape, &reduced);
