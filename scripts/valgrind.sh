@@ -5,7 +5,7 @@
 # Any memory error or definite leak fails the run.
 #
 #   scripts/valgrind.sh            # all of dynd-array's and dynd-kernels' tests
-#   scripts/valgrind.sh builder    # only test binaries whose name contains "builder"
+#   scripts/valgrind.sh builder    # only the jobs (binary.module) whose name contains "builder"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter="${1:-}"
@@ -28,21 +28,55 @@ for line in sys.stdin:
 # paths, so a few dozen per property serve here at a twentieth of the cost.
 export PROPTEST_CASES="${PROPTEST_CASES:-24}" DYND_ROBUST_CASES="${DYND_ROBUST_CASES:-200}"
 
-# Valgrind runs a program on one core: the binaries run side by side,
-# one per core (VALGRIND_JOBS to change), each logging to its own file,
-# printed whole when it ends.
+# Valgrind runs a program on one core: the work is split into jobs, one
+# per test module of each binary (the integration tests are one binary of
+# many modules), run side by side, one per core (VALGRIND_JOBS to change),
+# each logging to its own file, printed whole when it ends.
 jobs="${VALGRIND_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
+# Each job: a binary and a file of the test names it runs (one module's).
+# The slowest modules first (measured: reduce ~5 min, moments ~3,
+# ragged_elwise ~3, ragged_segments ~2), so that the short ones fill the
+# other core around them.
+mapfile -t job_files < <(
+  for bin in "${bins[@]}"; do
+    "$bin" --list --format terse 2>/dev/null | sed -n 's/: test$//p' |
+      BIN="$bin" LOGS="$logs" python3 -c '
+import os, sys
+bin, logs = os.environ["BIN"], os.environ["LOGS"]
+groups = {}
+for name in sys.stdin.read().split():
+    groups.setdefault(name.split("::")[0], []).append(name)
+for module, names in groups.items():
+    path = os.path.join(logs, "%s.%s.job" % (os.path.basename(bin), module))
+    with open(path, "w") as f:
+        f.write(bin + "\n" + "\n".join(names) + "\n")
+    print(path)
+'
+  done
+)
+ordered=()
+for slow in reduce moments ragged_elwise ragged_segments elwise; do
+  for job in "${job_files[@]}"; do
+    [[ "$job" == *".$slow.job" ]] && ordered+=("$job")
+  done
+done
+for job in "${job_files[@]}"; do
+  [[ " ${ordered[*]} " == *" $job "* ]] || ordered+=("$job")
+done
+
 run_one() {
-  local bin=$1 name start
-  name=$(basename "$bin")
+  local job=$1 bin name start
+  mapfile -t lines < "$job"
+  bin=${lines[0]}
+  name=$(basename "$job" .job)
   start=$SECONDS
   {
     echo "== valgrind $name"
     if valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-        --show-leak-kinds=definite "$bin" --test-threads=1 -q; then
+        --show-leak-kinds=definite "$bin" --exact "${lines[@]:1}" --test-threads=1 -q; then
       echo "   ($((SECONDS - start)) s)"
     else
       echo "!! valgrind reported errors in $name ($((SECONDS - start)) s)"
@@ -52,25 +86,12 @@ run_one() {
   cat "$logs/$name.log"
 }
 
-# The slowest binaries first (measured: reduce ~5 min, moments ~3,
-# ragged_elwise ~3, ragged_segments ~2, the kernels' unit tests ~2), so
-# that the short ones fill the other core around them.
-ordered=()
-for slow in reduce moments ragged_elwise ragged_segments dynd_kernels elwise; do
-  for bin in "${bins[@]}"; do
-    [[ "$(basename "$bin")" == "$slow-"* ]] && ordered+=("$bin")
-  done
-done
-for bin in "${bins[@]}"; do
-  [[ " ${ordered[*]} " == *" $bin "* ]] || ordered+=("$bin")
-done
-
 status=0
 running=0
-for bin in "${ordered[@]}"; do
-  name=$(basename "$bin")
+for job in "${ordered[@]}"; do
+  name=$(basename "$job" .job)
   if [ -n "$filter" ] && [[ "$name" != *"$filter"* ]]; then continue; fi
-  run_one "$bin" &
+  run_one "$job" &
   running=$((running + 1))
   if [ "$running" -ge "$jobs" ]; then
     wait -n || true
@@ -86,7 +107,7 @@ fi
 # tests, then more calls, under valgrind.
 if [ -z "$filter" ] || [[ "panics_threads" == *"$filter"* ]]; then
   panics_bin=$(
-    cargo test -p dynd-arrfunc --test panics_threads --no-run --message-format=json 2>/dev/null |
+    cargo test -p dynd-arrfunc --test it --no-run --message-format=json 2>/dev/null |
       python3 -c '
 import json, sys
 for line in sys.stdin:
@@ -97,7 +118,7 @@ for line in sys.stdin:
   )
   echo "== valgrind $(basename "$panics_bin") a_panic"
   if ! valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-      --show-leak-kinds=definite "$panics_bin" a_panic --test-threads=1 -q; then
+      --show-leak-kinds=definite "$panics_bin" panics_threads::a_panic --test-threads=1 -q; then
     echo "!! valgrind reported errors in panics_threads"
     status=1
   fi

@@ -2,7 +2,7 @@
 //! name through `dynd` (modules, re-exports, items, the prelude), read
 //! from the facade's source with `syn` and compared with
 //! `tests/api/facade.txt`. A change to the surface shows here as a diff;
-//! after an intended one, `UPDATE_API=1 cargo test --test api_surface`
+//! after an intended one, `UPDATE_API=1 cargo test --test it api_surface`
 //! rewrites the file, and the diff goes in the commit.
 //!
 //! Also checked: no glob re-exports (each name is chosen).
@@ -152,7 +152,7 @@ fn the_facade_surface_is_the_pinned_one() {
         let gone: Vec<&&str> = old.iter().filter(|l| !new.contains(l)).collect();
         let added: Vec<&&str> = new.iter().filter(|l| !old.contains(l)).collect();
         panic!(
-            "the facade's public surface changed (UPDATE_API=1 cargo test --test api_surface pins the new one)\nremoved: {gone:#?}\nadded: {added:#?}"
+            "the facade's public surface changed (UPDATE_API=1 cargo test --test it api_surface pins the new one)\nremoved: {gone:#?}\nadded: {added:#?}"
         );
     }
 }

@@ -18,7 +18,7 @@
 //! code and macro bodies, through the re-exports modules declare.
 //! `#[cfg(test)]` items are left out: a test may reach anything.
 //!
-//! `LAYERING=print cargo test --test layering -- --nocapture` prints each
+//! `LAYERING=print cargo test --test it layering -- --nocapture` prints each
 //! crate's module graph.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -487,4 +487,50 @@ fn the_check_sees_cycles_and_upward_imports() {
     // `super::a::Thing` is `b`'s own item re-exported by `a`: b -> b,
     // which is no edge.
     assert_eq!(pairs, [("a", "b"), ("a", "c")]);
+}
+
+/// Every `tests/*.rs` file (and `tests/*/mod.rs` directory) of a package
+/// that sets `autotests = false` is compiled: a module of its
+/// `tests/main.rs`, or a `[[test]]` of its own. A file named nowhere would
+/// never build or run, and nothing else would notice.
+#[test]
+fn every_test_file_is_compiled() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut packages = vec![root.to_path_buf()];
+    let mut members: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    members.sort();
+    packages.extend(members);
+    let mut checked = 0;
+    for package in packages {
+        let Ok(manifest) = std::fs::read_to_string(package.join("Cargo.toml")) else {
+            continue;
+        };
+        if !manifest.contains("autotests = false") {
+            continue;
+        }
+        let tests = package.join("tests");
+        let main = std::fs::read_to_string(tests.join("main.rs")).unwrap_or_default();
+        for entry in std::fs::read_dir(&tests).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let file = path.extension().is_some_and(|e| e == "rs") && name != "main";
+            let dir = path.join("mod.rs").exists();
+            if !(file || dir) {
+                continue;
+            }
+            let module = main.contains(&format!("\nmod {name};"));
+            let target = manifest.contains(&format!("path = \"tests/{name}.rs\""));
+            assert!(
+                module || (file && target),
+                "{} is compiled by nothing: add `mod {name};` to tests/main.rs or a [[test]] to {}",
+                path.display(),
+                package.join("Cargo.toml").display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "only {checked} test files found");
 }

@@ -9,7 +9,7 @@
 //!
 //! `DYND_ROBUST_CASES=N` sets the cases per category (default 3000); the
 //! ignored `long_run` runs 10^6 per category. Run it under a memory limit
-//! (`ulimit -v 12000000; cargo test --release --test robustness --
+//! (`ulimit -v 12000000; cargo test --release --test it robustness --
 //! --ignored long_run`): some calls legitimately ask for many GiB
 //! (`range(int32(-2147483648), 2)`), which the limit turns into
 //! allocation errors instead of minutes of writing. The view chains are in
@@ -18,8 +18,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-#[path = "../crates/dynd-kernels/tests/common/campaign.rs"]
-mod harness;
+use crate::harness;
 use harness::{campaign, cases, Rng};
 
 use dynd::func::builtins;

@@ -7,8 +7,7 @@
 //! `DYND_ROBUST_CASES=N` sets the campaign's cases per category (default
 //! 2000); the ignored `long_run` runs 10^6 per category.
 
-#[path = "../crates/dynd-kernels/tests/common/campaign.rs"]
-mod harness;
+use crate::harness;
 use harness::{campaign, cases, Rng};
 
 use dynd::func::builtins;

@@ -12,9 +12,7 @@
 use dynd_kernels::elwise::{apply, F64Op, Leaf};
 use dynd_kernels::{Array, Index};
 
-#[path = "common/campaign.rs"]
-#[allow(dead_code)]
-mod harness;
+use crate::harness;
 
 use harness::Rng;
 

@@ -9,8 +9,7 @@
 //! `DYND_ROBUST_CASES=N` sets the number of cases (default 5000; the
 //! ignored `long_run` test runs 10^6).
 
-#[path = "common/campaign.rs"]
-mod harness;
+use crate::harness;
 use dynd_kernels::ArrayOps;
 use harness::{cases, Rng};
 

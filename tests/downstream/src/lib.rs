@@ -1,7 +1,14 @@
 //! A downstream crate: it depends on `dynd` alone (no inner crate), as a
 //! user's crate would, and defines twenty-one `#[elemental]` fns covering every
 //! form. Its tests call each one on arrays; the root README's build-cost
-//! figures were measured on this crate.
+//! figures were measured on this crate. The README's examples are its
+//! doctests: they compile against `dynd` (and, with the `ndarray` feature,
+//! `ndarray = "0.17"` as `cargo add` gives it) and nothing else.
+
+/// The README's examples, compiled and run as this crate's doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;
 
 use dynd::nd::{Complex, F16};
 use dynd::prelude::*;

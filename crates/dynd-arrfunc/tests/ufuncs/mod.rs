@@ -14,12 +14,12 @@ use dynd_kernels::{Array, Element};
 use dynd_types::Type;
 
 /// `json` as an array of type `ty`.
-pub fn arr(json: &str, ty: &str) -> Array {
+pub(crate) fn arr(json: &str, ty: &str) -> Array {
     Array::from_json(json, Some(&ty.parse::<Type>().unwrap())).unwrap()
 }
 
 /// The builtin `name` on `args`, printed with its type.
-pub fn show(name: &str, args: &[&Array]) -> String {
+pub(crate) fn show(name: &str, args: &[&Array]) -> String {
     match builtins::get(name).unwrap().call(args) {
         Ok(a) => format!("{a} : {}", a.ty()),
         Err(e) => format!("error: {e}"),
@@ -27,7 +27,7 @@ pub fn show(name: &str, args: &[&Array]) -> String {
 }
 
 /// The builtin `name` of one array of `T`, as a `Vec<R>`.
-pub fn map1<T: Element, R: Element>(name: &str, x: &[T]) -> Vec<R> {
+pub(crate) fn map1<T: Element, R: Element>(name: &str, x: &[T]) -> Vec<R> {
     let a = Array::from_vec(x.to_vec());
     let r = builtins::get(name).unwrap().call(&[&a]).unwrap();
     r.to_vec::<R>()
@@ -35,7 +35,7 @@ pub fn map1<T: Element, R: Element>(name: &str, x: &[T]) -> Vec<R> {
 }
 
 /// The builtin `name` of two arrays of `T`, as a `Vec<R>`.
-pub fn map2<T: Element, U: Element, R: Element>(name: &str, x: &[T], y: &[U]) -> Vec<R> {
+pub(crate) fn map2<T: Element, U: Element, R: Element>(name: &str, x: &[T], y: &[U]) -> Vec<R> {
     let (a, b) = (Array::from_vec(x.to_vec()), Array::from_vec(y.to_vec()));
     let r = builtins::get(name).unwrap().call(&[&a, &b]).unwrap();
     r.to_vec::<R>()
@@ -43,7 +43,7 @@ pub fn map2<T: Element, U: Element, R: Element>(name: &str, x: &[T], y: &[U]) ->
 }
 
 /// Floats equal to the bit, but any NaN equals any NaN.
-pub trait Same: Copy + std::fmt::Debug {
+pub(crate) trait Same: Copy + std::fmt::Debug {
     /// Whether `self` and `o` are the same value.
     fn same(self, o: Self) -> bool;
 }
@@ -61,7 +61,7 @@ impl Same for f32 {
 /// `got` equals `want` element by element ([`Same`]), or a message naming
 /// the first difference.
 #[track_caller]
-pub fn check<T: Same>(what: &str, got: &[T], want: &[T]) {
+pub(crate) fn check<T: Same>(what: &str, got: &[T], want: &[T]) {
     assert_eq!(got.len(), want.len(), "{what}: {got:?} vs {want:?}");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         assert!(
@@ -74,7 +74,7 @@ pub fn check<T: Same>(what: &str, got: &[T], want: &[T]) {
 /// `got` within `ulps` units in the last place of `want` (the same NaN,
 /// infinities and signed zeros exactly).
 #[track_caller]
-pub fn close(what: &str, got: &[f64], want: &[f64], ulps: u64) {
+pub(crate) fn close(what: &str, got: &[f64], want: &[f64], ulps: u64) {
     assert_eq!(got.len(), want.len(), "{what}");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         let ok = if w.is_finite() && *w != 0.0 {

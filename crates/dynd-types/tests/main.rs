@@ -1,0 +1,10 @@
+//! The integration tests, one module per file, in one binary: linking the
+//! library once instead of once per file keeps `target/` and the build
+//! small. Files that count allocations with a global allocator are test
+//! targets of their own (see `Cargo.toml`).
+
+mod broadcast_promote;
+mod datashape_invalid;
+mod datashape_match;
+mod datashape_valid;
+mod properties;

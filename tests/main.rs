@@ -1,0 +1,20 @@
+//! The integration tests, one module per file, in one binary: linking the
+//! library once instead of once per file keeps `target/` and the build
+//! small. Files that count allocations with a global allocator are test
+//! targets of their own (see `Cargo.toml`).
+
+/// The robustness campaigns' harness, shared by several modules.
+#[path = "../crates/dynd-kernels/tests/common/campaign.rs"]
+#[allow(dead_code)]
+mod harness;
+
+mod api_surface;
+mod errors;
+mod facade;
+mod fused;
+mod layering;
+mod options;
+mod robustness;
+mod soundness;
+mod typed_api;
+mod zip;
