@@ -1,6 +1,7 @@
 //! A fused evaluation allocates its result and small block buffers, never
-//! an intermediate as large as the result: counted by a global allocator
-//! that records every allocation made while the expression is evaluated.
+//! an intermediate as large as the result; a small call allocates its
+//! result alone: counted by a global allocator that records every
+//! allocation made while the expression is evaluated or the call made.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -14,11 +15,13 @@ struct Counting;
 static ON: AtomicBool = AtomicBool::new(false);
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
 static TOTAL: AtomicUsize = AtomicUsize::new(0);
+static COUNT: AtomicUsize = AtomicUsize::new(0);
 
 fn note(size: usize) {
     if ON.load(Relaxed) {
         LARGEST.fetch_max(size, Relaxed);
         TOTAL.fetch_add(size, Relaxed);
+        COUNT.fetch_add(1, Relaxed);
     }
 }
 
@@ -141,5 +144,58 @@ fn a_reduced_expression_is_never_made_whole() {
             total < whole / 2,
             "{what}: {total} bytes allocated of {whole}"
         );
+    }
+}
+
+/// The number of allocations `f` makes (after two calls to warm up: the
+/// resolution caches, the thread's spare blocks).
+fn allocations<R>(mut f: impl FnMut() -> R) -> usize {
+    drop(f());
+    drop(f());
+    COUNT.store(0, Relaxed);
+    ON.store(true, Relaxed);
+    let r = f();
+    ON.store(false, Relaxed);
+    drop(r);
+    COUNT.load(Relaxed)
+}
+
+/// Small calls allocate their result and nothing else (issue: small calls
+/// at the floor): the overload, the plan and the result's layout come
+/// from caches after the first call.
+#[test]
+fn small_calls_allocate_their_result_only() {
+    use dynd::func::builtins;
+    use dynd::prelude::*;
+    let _one = one_at_a_time();
+    let add = builtins::get("add").unwrap();
+    let (a, b) = (Array::from_vec(vec![1.5f64]), Array::from_vec(vec![2.5f64]));
+    let m = Array::from_shape_vec(&[4, 4], (0..16).map(|i| i as f64).collect()).unwrap();
+    let v = |k: f64| Array::from_vec((0..1000).map(|i| i as f64 * k).collect::<Vec<f64>>());
+    let (x, y, z, w, u) = (v(1.0), v(0.5), v(0.25), v(2.0), v(3.0));
+    let mut out = Array::from_vec(vec![0.0f64]);
+    let mut out_1000 = Array::from_vec(vec![0.0f64; 1000]);
+    // The expressions are built once: building one allocates its nodes.
+    let sum = &a + &b;
+    let e = &x * &y + &z * &w - &u;
+    let counts = [
+        ("add", allocations(|| add.call(&[&a, &b]).unwrap())),
+        ("a + b", allocations(|| sum.eval().unwrap())),
+        (
+            "add into",
+            allocations(|| add.call_into(&mut out, &[&a, &b]).unwrap()),
+        ),
+        ("sum_axis", allocations(|| m.sum_axis(1).unwrap())),
+        ("expr", allocations(|| e.eval().unwrap())),
+        (
+            "expr into",
+            allocations(|| e.eval_into(&mut out_1000).unwrap()),
+        ),
+    ];
+    // The result (its block, or its arrmeta: small blocks are reused
+    // from the thread's spares), and nothing else; none into an output.
+    for (what, n) in counts {
+        let most = if what.ends_with("into") { 0 } else { 1 };
+        assert!(n <= most, "{what}: {n} allocations ({counts:?})");
     }
 }

@@ -347,20 +347,34 @@ impl Array {
 
     /// Whether all dimensions are fixed and laid out in C order without gaps.
     pub fn is_c_contiguous(&self) -> bool {
-        let Ok(layout) = self.dtype().data_layout() else {
-            return false;
-        };
-        let Some(shape) = self.ty.fixed_shape() else {
-            return false;
-        };
-        let mut expected = layout.size as isize;
-        for (n, stride) in shape.iter().zip(self.strides()).rev() {
-            if *n > 1 && stride != expected {
-                return false;
-            }
-            expected *= *n as isize;
+        self.c_contiguous_count().is_some()
+    }
+
+    /// The element count, if all dimensions are fixed and laid out in C
+    /// order without gaps (one walk over the arrmeta, no allocation).
+    fn c_contiguous_count(&self) -> Option<usize> {
+        if self.ty.has_var_dim() {
+            return None;
         }
-        true
+        let size = self.dtype().data_layout().ok()?.size as isize;
+        // Outermost first: each dimension longer than 1 must step over
+        // the whole of what is inside it.
+        let mut dims: smallvec::SmallVec<[(usize, isize); 8]> = smallvec::SmallVec::new();
+        let mut m = &*self.meta;
+        while let Some((n, stride, element)) = m.as_fixed() {
+            dims.push((n, stride));
+            m = element;
+        }
+        let mut expected = size;
+        let mut count = 1usize;
+        for &(n, stride) in dims.iter().rev() {
+            if n > 1 && stride != expected {
+                return None;
+            }
+            expected *= n as isize;
+            count *= n;
+        }
+        Some(count)
     }
 
     /// Whether writes are refused (the data is borrowed `'static` memory).
@@ -478,14 +492,13 @@ impl Array {
     /// a layout that is not one contiguous run.
     pub fn as_slice<T: Element>(&self) -> Result<&[T], Error> {
         self.check_dtype::<T>()?;
-        if !self.is_c_contiguous() {
+        let Some(count) = self.c_contiguous_count() else {
             return Err(Error::NeedsArray {
                 op: "as_slice".into(),
                 expected: "a C-contiguous array (to_vec copies any layout)",
                 found: self.ty.clone(),
             });
-        }
-        let count: usize = self.ty.fixed_shape().map_or(0, |s| s.iter().product());
+        };
         if count == 0 {
             // An empty view's offset is not checked against its block
             // (it reaches no element), so it is not read.

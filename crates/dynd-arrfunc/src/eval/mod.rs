@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp, MAX_EVAL_DEPTH};
-use dynd_kernels::fuse::{eval_dense_f64, F64Arg, Program, Slot};
+use dynd_kernels::fuse::{eval_dense_f64, eval_dense_f64_into, F64Arg, Program, Slot};
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
 use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
@@ -515,6 +515,30 @@ fn size_hint(e: &Expr<'_>) -> usize {
 /// other node, cast, layout or shape gives `None`, and the general
 /// evaluation (which reports errors) runs instead.
 fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
+    let (w, ty) = dense_f64_steps(e)?;
+    eval_dense_f64(&w.steps, &w.leaves, &ty).transpose()
+}
+
+/// [`dense_f64`] into `out` (of the result's type exactly): `Some(Ok(()))`
+/// when written, `None` where the general evaluation must run.
+fn dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
+    let (w, ty) = dense_f64_steps(e)?;
+    match eval_dense_f64_into(&w.steps, &w.leaves, &ty, out) {
+        Ok(true) => Some(Ok(())),
+        Ok(false) => None,
+        Err(e) => Some(Err(e)),
+    }
+}
+
+/// The steps and leaves of [`dense_f64`]'s loop over `e`, and the result
+/// type.
+struct DenseSteps<'e> {
+    steps: SmallVec<[(dynd_kernels::elwise::F64Op, [F64Arg; 2]); 8]>,
+    leaves: SmallVec<[&'e Array; 8]>,
+}
+
+/// `e` lowered to [`DenseSteps`], if it is plain `float64` arithmetic.
+fn dense_f64_steps<'e>(e: &'e Expr<'_>) -> Option<(DenseSteps<'e>, Type)> {
     struct Walk<'e> {
         steps: SmallVec<[(dynd_kernels::elwise::F64Op, [F64Arg; 2]); 8]>,
         leaves: SmallVec<[&'e Array; 8]>,
@@ -575,7 +599,11 @@ fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
     if root != F64Arg::Step(w.steps.len().checked_sub(1)?) {
         return None;
     }
-    eval_dense_f64(&w.steps, &w.leaves, &ty).transpose()
+    let steps = DenseSteps {
+        steps: w.steps,
+        leaves: w.leaves,
+    };
+    Some((steps, ty))
 }
 
 /// [`Eval::eval`] of an expression large enough to fuse: fused, or node
@@ -611,6 +639,13 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
         return e.eval();
     }
     let n = size_hint(e);
+    if n < FUSE_MIN {
+        // One call over arrays (`&a + &b`): the call itself, with nothing
+        // to plan or fuse.
+        if let Some(r) = one_call(e) {
+            return r;
+        }
+    }
     if n < PARALLEL_MIN {
         // Serial either way: the plain float64 loop where it applies.
         if let Some(r) = dense_f64(e) {
@@ -623,12 +658,40 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
     eval_large(e)
 }
 
+/// `e` evaluated as one call, when it is one node whose operands are all
+/// arrays (`None` otherwise).
+fn one_call(e: &Expr<'_>) -> Option<Result<Array, Error>> {
+    fn leaf<'e>(x: &'e Expr<'_>) -> Option<&'e Array> {
+        match x {
+            Expr::Leaf(a) => Some(a),
+            _ => None,
+        }
+    }
+    let (c, args): (&Callable, SmallVec<[&Array; 4]>) = match e {
+        Expr::Unary(op, x) => (unary(*op), smallvec::smallvec![leaf(x)?]),
+        Expr::Binary(op, xy) => (binary(*op), smallvec::smallvec![leaf(&xy.0)?, leaf(&xy.1)?]),
+        Expr::Call(f, xs) => (
+            f.0.as_any().downcast_ref::<Callable>()?,
+            xs.iter().map(leaf).collect::<Option<_>>()?,
+        ),
+        _ => return None,
+    };
+    Some(c.call(&args).map_err(|err| named(e, 0, err)))
+}
+
 /// [`Eval::eval_into`], without the keepdims hint.
 fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
     if let Cow::Owned(e) = shallow(this)? {
         return e.eval_into(out);
     }
-    let fuse = size_hint(this) >= FUSE_MIN;
+    let n = size_hint(this);
+    if n < PARALLEL_MIN && !matches!(this, Expr::Leaf(_)) {
+        // Serial either way: the plain float64 loop where it applies.
+        if let Some(r) = dense_f64_into(this, out) {
+            return r;
+        }
+    }
+    let fuse = n >= FUSE_MIN;
     if let Some((p, root, ty)) = fuse.then(|| plan(this)).flatten() {
         let fits = out.ty() == &ty || {
             let joint = broadcast(&[ty.clone(), out.ty().clone()], BroadcastMode::NumPy).ok();

@@ -289,8 +289,50 @@ pub fn eval_dense_f64(
     leaves: &[&Array],
     ty: &Type,
 ) -> Result<Option<Array>, Error> {
+    let mut out = None;
+    let done = dense_f64_run(steps, leaves, ty, |_| {
+        let mut a = Array::for_overwrite(ty)?;
+        let dst = a.fresh_data_ptr();
+        Ok((out.insert(a), dst))
+    })?;
+    Ok(done.then_some(out).flatten())
+}
+
+/// [`eval_dense_f64`] into `out`, which must have type `ty` exactly
+/// (`Ok(false)`, nothing written, otherwise or where `eval_dense_f64`
+/// gives `None`). `out` may be one of the leaves: it is made the only
+/// owner of its memory first, so the leaves read what it held before.
+///
+/// # Errors
+///
+/// An allocation failure where `out`'s memory is shared and must be
+/// copied first.
+pub fn eval_dense_f64_into(
+    steps: &[(crate::elwise::F64Op, [F64Arg; 2])],
+    leaves: &[&Array],
+    ty: &Type,
+    out: &mut Array,
+) -> Result<bool, Error> {
+    if out.ty() != ty || crate::elwise::contiguous_count(out, ty).is_none() {
+        return Ok(false);
+    }
+    dense_f64_run(steps, leaves, ty, |_| {
+        let dst = crate::assign::data_mut_ptr(out)?;
+        Ok(((), dst))
+    })
+}
+
+/// The checks and the loop of [`eval_dense_f64`], writing where
+/// `dst(count)` says (called once, after every check passed): `Ok(false)`
+/// where a check fails.
+fn dense_f64_run<R>(
+    steps: &[(crate::elwise::F64Op, [F64Arg; 2])],
+    leaves: &[&Array],
+    ty: &Type,
+    dst: impl FnOnce(usize) -> Result<(R, *mut u8), Error>,
+) -> Result<bool, Error> {
     let Some(last) = steps.len().checked_sub(1) else {
-        return Ok(None);
+        return Ok(false);
     };
     let mut count = 1usize;
     let mut t = ty;
@@ -299,7 +341,7 @@ pub fn eval_dense_f64(
         t = element;
     }
     if t.as_scalar() != Some(Scalar::Float64) {
-        return Ok(None);
+        return Ok(false);
     }
     let mut src: SmallVec<[*const u8; 8]> = SmallVec::new();
     let mut strides: SmallVec<[isize; 8]> = SmallVec::new();
@@ -307,7 +349,7 @@ pub fn eval_dense_f64(
         let stride = match crate::elwise::contiguous_count(a, ty) {
             Some((0, Scalar::Float64)) if a.ndim() == 0 => 0,
             Some((n, Scalar::Float64)) if n == count => 8,
-            _ => return Ok(None),
+            _ => return Ok(false),
         };
         src.push(a.data_ptr());
         strides.push(stride);
@@ -320,7 +362,7 @@ pub fn eval_dense_f64(
             _ => None,
         };
         let (Some(a), Some(b)) = (arg(args[0]), arg(args[1])) else {
-            return Ok(None);
+            return Ok(false);
         };
         vm_steps.push(vm::VmStep {
             op,
@@ -334,17 +376,18 @@ pub fn eval_dense_f64(
         steps: vm_steps,
         regs: last,
     };
-    let mut out = Array::for_overwrite(ty)?;
-    let dst = out.fresh_data_ptr();
+    let (_out, dst) = dst(count)?;
     with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
         // SAFETY: every leaf is a float64 array read in place: `count`
         // C-contiguous elements (stride 8) or one (stride 0), checked
-        // above; `out` is a fresh, unique, C-contiguous array of `count`
-        // float64s (no leaf's memory), every one of which the loop writes;
+        // above; `dst` is `count` C-contiguous float64s of a fresh array
+        // or of an `out` made the only owner of its memory (no leaf's
+        // memory, by the callers' contract), every one of which the loop
+        // writes;
         // `bufs` holds `last + EXTRA_BUFFERS` buffers of CHUNK float64s,
         // this thread's; step `j` writes only register `j` and reads
         // registers of earlier steps.
         unsafe { vm.run(bufs, vm::BUF_WORDS * 16, dst, 8, &src, &strides, count) }
     });
-    Ok(Some(out))
+    Ok(true)
 }

@@ -28,8 +28,9 @@
 
 use dynd_types::{Dim, Type};
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
-use crate::array::Array;
+use crate::array::{Array, FreshLayout};
 use crate::element::Element;
 use crate::error::Error;
 use crate::loops::{Elems, Line};
@@ -150,10 +151,19 @@ fn no_identity(name: &str) -> Error {
 /// [`Error::AxisOutOfBounds`] for an axis out of range (naming it and the
 /// number of dimensions), [`Error::DuplicateAxis`] for one given twice.
 pub fn normalize_axes(axes: Option<&[i64]>, ndim: usize, name: &str) -> Result<Vec<usize>, Error> {
+    normalize_axes_inline(axes, ndim, name).map(SmallVec::into_vec)
+}
+
+/// [`normalize_axes`] without an allocation for up to eight axes.
+pub(crate) fn normalize_axes_inline(
+    axes: Option<&[i64]>,
+    ndim: usize,
+    name: &str,
+) -> Result<SmallVec<[usize; 8]>, Error> {
     let Some(axes) = axes else {
         return Ok((0..ndim).collect());
     };
-    let mut out = Vec::with_capacity(axes.len());
+    let mut out = SmallVec::with_capacity(axes.len());
     for &ax in axes {
         let n = ndim as i64;
         if ax >= n || ax < -n {
@@ -232,7 +242,7 @@ where
 {
     check_dtype::<T>(a, name, "reduction")?;
     let ndim = a.ndim();
-    let axes = normalize_axes(args.axes, ndim, name)?;
+    let axes = normalize_axes_inline(args.axes, ndim, name)?;
     if !red.reorderable && axes.len() > 1 {
         return Err(Error::Reduction {
             name: name.into(),
@@ -248,6 +258,11 @@ where
     }
     if a.ty().has_var_dim() {
         return ragged::reduce_var(a, &axes, args, red, name, start);
+    }
+    if args.mask.is_none() {
+        if let Some(r) = reduce_small(a, &axes, args.keepdims, start, red, name) {
+            return r;
+        }
     }
     let shape: Vec<usize> = a
         .shape()
@@ -312,6 +327,142 @@ where
         reduce_rows(&src, &kept, &red_dims, out_slice, start, red, name)?;
     }
     Ok(out)
+}
+
+/// A small reduction's input type, axes and `keepdims`, and its result's
+/// layout.
+type SmallResult = (Type, SmallVec<[usize; 8]>, bool, FreshLayout);
+
+thread_local! {
+    /// The last small reduction's [`SmallResult`] (see [`reduce_small`]).
+    static SMALL_RESULT: std::cell::RefCell<Option<SmallResult>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Arrays of at most this many elements, C-contiguous, reduce without
+/// the general planner (see [`reduce_small`]).
+const SMALL: usize = 1024;
+
+/// [`reduce`] of a small C-contiguous array over leading or trailing axes
+/// (`None` for any other case): the same folds in the same order as the
+/// general path ([`reduce_runs`] for trailing axes, [`reduce_rows`] for
+/// leading ones), so the same bits, without its offset tables and
+/// per-dimension vectors. A small call's cost is then the result's
+/// allocation and the fold.
+fn reduce_small<T, F>(
+    a: &Array,
+    axes: &[usize],
+    keepdims: bool,
+    start: Option<T>,
+    red: &Reduction<T, F>,
+    name: &str,
+) -> Option<Result<Array, Error>>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    let xs = a.as_slice::<T>().ok()?;
+    let ndim = a.ndim();
+    let k = axes.len();
+    if xs.len() > SMALL || k == 0 {
+        return None;
+    }
+    let trailing = axes.iter().enumerate().all(|(i, &ax)| ax == ndim - k + i);
+    let leading = axes.iter().enumerate().all(|(i, &ax)| ax == i);
+    if !(trailing || leading) {
+        return None;
+    }
+    let mut shape: SmallVec<[usize; 8]> = SmallVec::new();
+    let mut out_dims: SmallVec<[Dim; 8]> = SmallVec::new();
+    let mut count = 1usize;
+    for (i, d) in a.ty().dims().enumerate() {
+        let Dim::Fixed(n) = d else { return None };
+        shape.push(*n);
+        if axes.contains(&i) {
+            count *= n;
+            if keepdims {
+                out_dims.push(Dim::Fixed(1));
+            }
+        } else {
+            out_dims.push(Dim::Fixed(*n));
+        }
+    }
+    if count == 0 && start.is_none() {
+        return Some(Err(no_identity(name)));
+    }
+    Some((|| {
+        // The result's layout, worked out once for a loop of calls on
+        // arrays of one type (kept per thread): the result is then its
+        // block alone.
+        let layout = SMALL_RESULT.with(|last| -> Result<FreshLayout, Error> {
+            let mut last = last.borrow_mut();
+            if let Some((ty, ax, keep, layout)) = &*last {
+                if ty == a.ty()
+                    && ax[..] == axes[..]
+                    && *keep == keepdims
+                    && layout.ty().dtype().as_scalar() == Some(T::SCALAR)
+                {
+                    return Ok(layout.clone());
+                }
+            }
+            let layout = FreshLayout::new(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
+            *last = Some((
+                a.ty().clone(),
+                axes.iter().copied().collect(),
+                keepdims,
+                layout.clone(),
+            ));
+            Ok(layout)
+        })?;
+        // Every element is written below, except `bool`'s, whose slice
+        // must hold 0 or 1 from the start.
+        let mut out = layout.allocate(T::SCALAR == dynd_types::Scalar::Bool)?;
+        let out_slice = fresh_elements::<T>(&mut out);
+        let f = red.combine;
+        if trailing {
+            // Each result element: its rows of the innermost axis folded
+            // as runs, the runs combined in order (as `reduce_runs`).
+            let row = shape[ndim - 1];
+            if count == 0 || row == 0 {
+                let s = start.unwrap_or_else(|| unreachable!("checked above"));
+                out_slice.fill(s);
+                return Ok(out);
+            }
+            for (o, part) in out_slice.iter_mut().zip(xs.chunks_exact(count)) {
+                let mut acc = start;
+                for run in part.chunks_exact(row) {
+                    let r = if red.reorderable {
+                        fold_run(run, f)
+                    } else {
+                        run.iter().copied().reduce(f)
+                    };
+                    if let Some(r) = r {
+                        acc = Some(acc.map_or(r, |a| f(a, r)));
+                    }
+                }
+                *o = acc.unwrap_or_else(|| unreachable!("a non-empty fold or a start"));
+            }
+        } else {
+            // The kept innermost part as rows, combined elementwise in
+            // order (as `reduce_rows`).
+            let width = out_slice.len();
+            if let Some(s) = start {
+                out_slice.fill(s);
+            }
+            if width > 0 {
+                for (r, line) in xs.chunks_exact(width).enumerate() {
+                    if r == 0 && start.is_none() {
+                        out_slice.copy_from_slice(line);
+                    } else {
+                        for (o, &x) in out_slice.iter_mut().zip(line) {
+                            *o = f(*o, x);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    })())
 }
 
 /// Each result element folds the reduced axes; the innermost of those is
