@@ -30,6 +30,10 @@ fn add_one(c: &mut Criterion) {
     g.bench_function("dynd_call", |bch| {
         bch.iter(|| add.call(&[black_box(&a), black_box(&b)]).unwrap())
     });
+    let prepared = add.prepare(&[a.ty(), b.ty()]).unwrap();
+    g.bench_function("dynd_prepared", |bch| {
+        bch.iter(|| prepared.call(&[black_box(&a), black_box(&b)]).unwrap())
+    });
     g.bench_function("dynd_operator", |bch| {
         bch.iter(|| (black_box(&a) + black_box(&b)).eval().unwrap())
     });

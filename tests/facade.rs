@@ -97,3 +97,44 @@ fn one_error_type_from_every_layer() {
         "{e}"
     );
 }
+
+#[test]
+fn a_prepared_call_serves_many_threads() {
+    fn assert_send_sync<T: Send + Sync + 'static>() {}
+    assert_send_sync::<dynd::func::Prepared>();
+    let add = dynd::func::builtins::get("add").unwrap();
+    let x = dynd::nd::Array::from_vec(vec![1.0f64, 2.0, 3.0]);
+    let p = add.prepare(&[x.ty(), x.ty()]).unwrap();
+    std::thread::scope(|s| {
+        for k in 0..4 {
+            let (p, x) = (&p, &x);
+            s.spawn(move || {
+                let y = dynd::nd::Array::from_vec(vec![k as f64; 3]);
+                let r = p.call(&[x, &y]).unwrap();
+                assert_eq!(
+                    r.to_vec::<f64>().unwrap(),
+                    [1.0 + k as f64, 2.0 + k as f64, 3.0 + k as f64]
+                );
+                let mut out = dynd::nd::Array::from_vec(vec![0.0f64; 3]);
+                p.call_into(&mut out, &[x, &y]).unwrap();
+                assert_eq!(out.to_vec::<f64>().unwrap(), r.to_vec::<f64>().unwrap());
+            });
+        }
+    });
+    // A strided view of the prepared type takes the general path.
+    let wide = dynd::nd::Array::from_vec(vec![1.0f64, 0.0, 2.0, 0.0, 3.0, 0.0]);
+    let every_other = wide
+        .index(&[dynd::nd::Index::slice(None, None, 2)])
+        .unwrap();
+    assert_eq!(every_other.ty(), x.ty());
+    assert_eq!(
+        p.call(&[&every_other, &x])
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap(),
+        [2.0, 4.0, 6.0]
+    );
+    // Function callables are not prepared.
+    let sum = dynd::func::builtins::get("sum").unwrap();
+    assert!(sum.prepare(&[x.ty()]).is_err());
+}

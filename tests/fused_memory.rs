@@ -178,8 +178,13 @@ fn small_calls_allocate_their_result_only() {
     // The expressions are built once: building one allocates its nodes.
     let sum = &a + &b;
     let e = &x * &y + &z * &w - &u;
+    let prepared = add.prepare(&[a.ty(), b.ty()]).unwrap();
     let counts = [
         ("add", allocations(|| add.call(&[&a, &b]).unwrap())),
+        (
+            "prepared add",
+            allocations(|| prepared.call(&[&a, &b]).unwrap()),
+        ),
         ("a + b", allocations(|| sum.eval().unwrap())),
         (
             "add into",

@@ -56,7 +56,7 @@ pub mod reductions;
 mod rows;
 mod shaping;
 
-pub use callable::{Body, Callable, Keyword, Kwargs, Overload, ReductionKind};
+pub use callable::{Body, Callable, Keyword, Kwargs, Overload, Prepared, ReductionKind};
 pub use elementwise::{divmod, frexp, modf};
 pub use error::Error;
 pub use eval::{install as install_evaluator, select, Eval};

@@ -213,7 +213,8 @@ pub mod func {
         flatten, flip, frexp, linspace, local_index, log_softmax, logsumexp, modf, nonzero, num,
         pad, repeat, resolve_lifted, searchsorted, select, softmax, sort, stack, take_along_axis,
         tile, unflatten, unique, unique_counts, unique_index, unique_rows, unpad, Axes,
-        AxisKeyword, Body, Callable, Eval, Keyword, Kwargs, Overload, ReduceOptions, ReductionKind,
+        AxisKeyword, Body, Callable, Eval, Keyword, Kwargs, Overload, Prepared, ReduceOptions,
+        ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{

@@ -42,6 +42,8 @@ mod keywords;
 pub(crate) use keywords::Function;
 pub use keywords::{Keyword, Kwargs};
 mod over_axes;
+mod prepared;
+pub use prepared::Prepared;
 mod resolve;
 use resolve::*;
 
@@ -640,6 +642,11 @@ impl Callable {
             return self.call_kw(args, &[]);
         }
         let resolution = self.resolved(args)?;
+        self.call_resolved(&resolution, args)
+    }
+
+    /// The call of overload arguments already resolved to `resolution`.
+    fn call_resolved(&self, resolution: &Resolution, args: &[&Array]) -> Result<Array, Error> {
         if let Some(plan) = &resolution.plan {
             if let Some(out) = plan.call(args)? {
                 return Ok(out);
@@ -686,6 +693,17 @@ impl Callable {
             return out.assign(&r, ErrorMode::NoCheck);
         }
         let resolution = self.resolved(args)?;
+        self.call_resolved_into(&resolution, out, args)
+    }
+
+    /// The call into `out` of overload arguments already resolved to
+    /// `resolution`.
+    fn call_resolved_into(
+        &self,
+        resolution: &Resolution,
+        out: &mut Array,
+        args: &[&Array],
+    ) -> Result<(), Error> {
         if let Some(plan) = &resolution.plan {
             // The plan checks `out` itself: exactly the result's fixed
             // dimensions, in C order, over its data type (so `out` has the
