@@ -356,7 +356,6 @@ where
     let nfixed = rows.shape.len();
     let var_reduced = axes.contains(&nfixed);
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
-    let f = red.combine;
     let with_start = |r: Option<T>| match (start, r) {
         (Some(s), Some(r)) => Some(f(s, r)),
         (s, r) => r.or(s),
