@@ -754,14 +754,12 @@ fn nested_var_dimensions_reduce_over_any_axis() {
         "[[true, false, true], [], [false, true], [true]]",
         "var * var * bool",
     );
-    let kw = [("axis", "0")];
-    let values: Vec<Array> =
-        vec![Array::from_value(&Value::parse_json("0").unwrap(), None).unwrap()];
+    let axis0 = Array::from_scalar(0i64);
     let r = builtins::get("sum")
         .unwrap()
-        .call_kw(&[&a], &[("axis", &values[0]), ("where", &m)])
+        .call_kw(&[&a], &[("axis", &axis0), ("where", &m)])
         .unwrap();
-    assert_eq!(r.to_string(), "[7, 5, 3]", "{kw:?}");
+    assert_eq!(r.to_string(), "[7, 5, 3]");
 }
 
 mod nested_props {
@@ -771,23 +769,9 @@ mod nested_props {
 
     type Deep = Vec<Vec<Vec<i64>>>;
 
+    /// `v` as JSON (a nested `Vec` of integers prints as its JSON).
     fn json(v: &Deep) -> String {
-        serde_like(v)
-    }
-
-    fn serde_like(v: &Deep) -> String {
-        let inner = |r: &Vec<i64>| {
-            format!(
-                "[{}]",
-                r.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        let mid =
-            |r: &Vec<Vec<i64>>| format!("[{}]", r.iter().map(inner).collect::<Vec<_>>().join(", "));
-        format!("[{}]", v.iter().map(mid).collect::<Vec<_>>().join(", "))
+        format!("{v:?}")
     }
 
     /// Every element's index path at each depth (1: the outer rows, 2:

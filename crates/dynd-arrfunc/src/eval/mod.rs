@@ -661,21 +661,14 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
 /// `e` evaluated as one call, when it is one node whose operands are all
 /// arrays (`None` otherwise).
 fn one_call(e: &Expr<'_>) -> Option<Result<Array, Error>> {
-    fn leaf<'e>(x: &'e Expr<'_>) -> Option<&'e Array> {
-        match x {
-            Expr::Leaf(a) => Some(a),
+    let (c, operands) = call_of(e).ok()??;
+    let args = operands
+        .iter()
+        .map(|x| match x {
+            Expr::Leaf(a) => Some(&**a),
             _ => None,
-        }
-    }
-    let (c, args): (&Callable, SmallVec<[&Array; 4]>) = match e {
-        Expr::Unary(op, x) => (unary(*op), smallvec::smallvec![leaf(x)?]),
-        Expr::Binary(op, xy) => (binary(*op), smallvec::smallvec![leaf(&xy.0)?, leaf(&xy.1)?]),
-        Expr::Call(f, xs) => (
-            f.0.as_any().downcast_ref::<Callable>()?,
-            xs.iter().map(leaf).collect::<Option<_>>()?,
-        ),
-        _ => return None,
-    };
+        })
+        .collect::<Option<SmallVec<[&Array; 4]>>>()?;
     Some(c.call(&args).map_err(|err| named(e, 0, err)))
 }
 

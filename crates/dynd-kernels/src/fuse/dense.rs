@@ -290,7 +290,7 @@ pub fn eval_dense_f64(
     ty: &Type,
 ) -> Result<Option<Array>, Error> {
     let mut out = None;
-    let done = dense_f64_run(steps, leaves, ty, |_| {
+    let done = dense_f64_run(steps, leaves, ty, || {
         let mut a = Array::for_overwrite(ty)?;
         let dst = a.fresh_data_ptr();
         Ok((out.insert(a), dst))
@@ -316,20 +316,20 @@ pub fn eval_dense_f64_into(
     if out.ty() != ty || crate::elwise::contiguous_count(out, ty).is_none() {
         return Ok(false);
     }
-    dense_f64_run(steps, leaves, ty, |_| {
+    dense_f64_run(steps, leaves, ty, || {
         let dst = crate::assign::data_mut_ptr(out)?;
         Ok(((), dst))
     })
 }
 
-/// The checks and the loop of [`eval_dense_f64`], writing where
-/// `dst(count)` says (called once, after every check passed): `Ok(false)`
-/// where a check fails.
+/// The checks and the loop of [`eval_dense_f64`], writing where `dst()`
+/// says (called once, after every check passed): `Ok(false)` where a
+/// check fails.
 fn dense_f64_run<R>(
     steps: &[(crate::elwise::F64Op, [F64Arg; 2])],
     leaves: &[&Array],
     ty: &Type,
-    dst: impl FnOnce(usize) -> Result<(R, *mut u8), Error>,
+    dst: impl FnOnce() -> Result<(R, *mut u8), Error>,
 ) -> Result<bool, Error> {
     let Some(last) = steps.len().checked_sub(1) else {
         return Ok(false);
@@ -376,7 +376,7 @@ fn dense_f64_run<R>(
         steps: vm_steps,
         regs: last,
     };
-    let (_out, dst) = dst(count)?;
+    let (_out, dst) = dst()?;
     with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
         // SAFETY: every leaf is a float64 array read in place: `count`
         // C-contiguous elements (stride 8) or one (stride 0), checked
