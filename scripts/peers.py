@@ -8,6 +8,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py expr       # the expression cases
     python3 scripts/peers.py ufuncs     # `benches/ufuncs.rs` and `benches/array_fns.rs`
     python3 scripts/peers.py ragged_fns # `benches/ragged_fns.rs`: Awkward and Polars
+    python3 scripts/peers.py math       # `benches/math.rs`: NumPy, numexpr
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -295,6 +296,59 @@ def main():
         print(f"{name:48s} {ms:9.2f} ms {ms * 1e6 / total:6.2f} ns/value")
 
 
+def math_values(n, lo, hi, k):
+    """`benches/math.rs`'s arguments: a 64-bit xorshift seeded with
+    0x9e3779b97f4a7c15 ^ k, `lo + (hi - lo) * (s >> 11) / 2^53`."""
+    import numpy as np
+
+    mask = (1 << 64) - 1
+    s = 0x9E3779B97F4A7C15 ^ k
+    out = np.empty(n)
+    for i in range(n):
+        s ^= (s << 13) & mask
+        s ^= s >> 7
+        s ^= (s << 17) & mask
+        out[i] = lo + (hi - lo) * ((s >> 11) / float(1 << 53))
+    return out
+
+
+def math_main():
+    """`sin`, `cos`, `exp`, `log`, `tanh` and `power` at 1e4 and 1e6
+    (float64 and float32), and `sin(a)*exp(-b) + c` at 1e6, as
+    `benches/math.rs` makes the data; NumPy (its own SIMD loops where it
+    has them) and numexpr (1 and 2 threads)."""
+    in_venv()
+    import numexpr as ne
+    import numpy as np
+
+    print(f"NumPy {np.__version__}, numexpr {ne.__version__}")
+    ranges = {"sin": (-10, 10), "cos": (-10, 10), "exp": (-20, 20), "log": (1e-3, 1e3), "tanh": (-5, 5)}
+    for n in [10_000, 1_000_000]:
+        repeat = 200 if n <= 10_000 else 30
+        for name, (lo, hi) in ranges.items():
+            x = math_values(n, lo, hi, 1)
+            x32 = x.astype(np.float32)
+            f = getattr(np, name)
+            for label, arr in (("float64", x), ("float32", x32)):
+                ms = median_ms(lambda: f(arr), repeat)
+                print(f"n={n:<9} {name:5s} {label} (NumPy)                 {ms * 1e6 / n:6.2f} ns/element")
+            for threads in (1, 2):
+                ne.set_num_threads(threads)
+                ms = median_ms(lambda: ne.evaluate(f"{name}(x)", local_dict={"x": x}), repeat)
+                print(f"n={n:<9} {name:5s} float64 (numexpr, {threads} thread(s))   {ms * 1e6 / n:6.2f} ns/element")
+        x, y = math_values(n, 1e-3, 1e3, 2), math_values(n, -10, 10, 3)
+        ms = median_ms(lambda: np.power(x, y), repeat)
+        print(f"n={n:<9} pow   float64 (NumPy)                 {ms * 1e6 / n:6.2f} ns/element")
+    n = 1_000_000
+    a, b, c = math_values(n, -10, 10, 4), math_values(n, -5, 5, 5), math_values(n, -1, 1, 6)
+    ms = median_ms(lambda: np.sin(a) * np.exp(-b) + c, 30)
+    print(f"n={n:<9} sin(a)*exp(-b) + c (NumPy)            {ms * 1e6 / n:6.2f} ns/element")
+    for threads in (1, 2):
+        ne.set_num_threads(threads)
+        ms = median_ms(lambda: ne.evaluate("sin(a)*exp(-b) + c", local_dict={"a": a, "b": b, "c": c}), 30)
+        print(f"n={n:<9} sin(a)*exp(-b) + c (numexpr, {threads} thread(s)) {ms * 1e6 / n:6.2f} ns/element")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
@@ -302,5 +356,7 @@ if __name__ == "__main__":
         ufuncs_main()
     elif sys.argv[1:] == ["ragged_fns"]:
         ragged_fns_main()
+    elif sys.argv[1:] == ["math"]:
+        math_main()
     else:
         main()

@@ -171,6 +171,7 @@ fn doc_examples_use_the_facade_paths() {
         "crates/dynd-kernels/src/kernel.rs",
         "crates/dynd-kernels/src/elwise/mod.rs",
         "crates/dynd-kernels/src/elwise/gufunc.rs",
+        "crates/dynd-kernels/src/elwise/vector.rs",
         "crates/dynd-kernels/src/reduce/mod.rs",
         "crates/dynd-kernels/src/reduce/moments.rs",
         "crates/dynd-kernels/src/reduce/scan.rs",

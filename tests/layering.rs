@@ -376,6 +376,7 @@ fn crates() -> Vec<(&'static str, PathBuf)> {
     [
         ("dynd-types", "crates/dynd-types/src/lib.rs"),
         ("dynd-array", "crates/dynd-array/src/lib.rs"),
+        ("dynd-math", "crates/dynd-math/src/lib.rs"),
         ("dynd-kernels", "crates/dynd-kernels/src/lib.rs"),
         ("dynd-arrfunc", "crates/dynd-arrfunc/src/lib.rs"),
         ("dynd-macros", "crates/dynd-macros/src/lib.rs"),

@@ -37,7 +37,7 @@
 //! | 4 | `assign` |
 //! | 3 | `alloc` |
 //! | 2 | `loops` |
-//! | 1 | `kernel`, `shared`, `math`, `rowwise` |
+//! | 1 | `kernel`, `shared`, `rowwise` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
@@ -53,7 +53,9 @@ pub mod elwise;
 pub mod fuse;
 pub mod kernel;
 mod loops;
-pub mod math;
+/// The vectorised elementary functions (the `dynd-math` crate), which
+/// the elementwise math leaves run ([`elwise::Leaf::unary_math`]).
+pub use dynd_math as math;
 pub mod na;
 pub mod ops;
 pub mod reduce;

@@ -135,8 +135,11 @@ pub use dynd_types::{
     ArrowProblem, LayoutProblem, OffsetsProblem, SignatureProblem, TypeRule, ValueProblem,
 };
 
-/// Vectorised elementary functions over slices, within one ULP, compiled
-/// for the CPU they run on (what the soft functions call).
+/// Vectorised elementary functions (the `dynd-math` crate): slices in
+/// place and scalars, `float64` and `float32`, within one ULP, on the
+/// best of AVX-512, AVX2 or the baseline the CPU has. The builtins'
+/// float loops run on them; `#[elemental]` bodies can call the scalar
+/// forms (`dynd::math::sin(x)`).
 #[doc(inline)]
 pub use dynd_kernels::math;
 

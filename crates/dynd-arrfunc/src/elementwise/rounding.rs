@@ -153,7 +153,7 @@ builtins! {
 
     /// `(T) -> T` for floats: the real cube root (`cbrt(-8) == -2`).
     CBRT cbrt "cbrt" 1 None => {
-        plain("cbrt", floats1!(|x| x.cbrt()))
+        plain("cbrt", super::vector(floats1!(|x| x.cbrt()), dynd_kernels::math::Unary::Cbrt))
     };
 
     /// `(T) -> bool` for `bool`, integers (always false), floats and complex

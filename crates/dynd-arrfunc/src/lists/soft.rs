@@ -38,7 +38,17 @@ macro_rules! soft {
         }
     )*};
 }
-soft!(f32: math::exp_in_place_f32, f64: math::exp_in_place);
+/// `exp` over a `float32` slice, vectorised.
+fn exp_f32(xs: &mut [f32]) {
+    math::Unary::Exp.map_f32(xs)
+}
+
+/// `exp` over a `float64` slice, vectorised.
+fn exp_f64(xs: &mut [f64]) {
+    math::Unary::Exp.map(xs)
+}
+
+soft!(f32: exp_f32, f64: exp_f64);
 
 /// Which of the soft functions.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -58,6 +58,7 @@ pub(crate) use gufunc::apply_core_into;
 mod lift;
 mod maps;
 mod ragged;
+mod vector;
 
 use smallvec::{smallvec, SmallVec};
 

@@ -1,0 +1,225 @@
+//! The exponential family: `exp`, `exp2`, `expm1`, and the hyperbolic
+//! `sinh`, `cosh`, `tanh`, all from one reduction.
+//!
+//! `x = k ln 2 + r` with `k = round(x / ln 2)` and `|r| <= ln 2 / 2`
+//! (Cody and Waite: `ln 2` in two parts, the first with trailing zeros so
+//! that `k * LN2_HI` is exact), carried as `r + c` with `c` the rounding
+//! error of `r`. Then `e^(r + c) - 1 = r + r^2 P(r) + c e^r`, with `P` the
+//! Taylor polynomial to degree 13 (the first term left out is below
+//! `2^-57` of the result), kept as an unevaluated sum `hi + lo` so that
+//! `expm1` and the hyperbolic functions lose nothing to cancellation.
+//! Scaling by `2^k` is done in two exact halves, so that results near
+//! overflow and subnormal results are rounded once.
+
+use crate::ops::*;
+
+const INV_LN2: f64 = std::f64::consts::LOG2_E;
+/// `ln 2`'s leading 32 bits (`k * LN2_HI` is exact for every `k` here).
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+/// `ln 2 - LN2_HI`, rounded.
+const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
+/// `ln 2`, rounded.
+const LN2: f64 = std::f64::consts::LN_2;
+/// `ln 2 - LN2`, rounded.
+const LN2_ERR: f64 = f64::from_bits(0x3c7a_bc9e_3b39_803f);
+
+/// Past this, `e^x` overflows; the argument is clamped here first.
+const X_MAX: f64 = 710.0;
+/// Below this, `e^x` is below half the smallest subnormal.
+const X_MIN: f64 = -746.0;
+
+/// `1/n!` for `n = 2..=13`: `P(r) = sum P[i] r^i`.
+const P: [f64; 12] = {
+    let mut c = [0.0; 12];
+    let mut n = 2;
+    while n <= 13 {
+        c[n - 2] = inv_factorial(n as u32);
+        n += 1;
+    }
+    c
+};
+
+/// `ln(2)^n / n!` for `n = 1..=13`: `2^r - 1 = sum Q[i] r^(i+1)` for
+/// `|r| <= 1/2`.
+const Q: [f64; 13] = {
+    let mut c = [0.0; 13];
+    let mut p = 1.0;
+    let mut n = 1;
+    while n <= 13 {
+        p *= LN2;
+        c[n - 1] = p * inv_factorial(n as u32);
+        n += 1;
+    }
+    c[0] = LN2;
+    c
+};
+
+/// `e^x = 2^k (1 + hi + lo)`, for `x` already clamped to
+/// `[X_MIN, X_MAX]`, and `xlo` a small addition to `x` (the low part of
+/// a double-double argument; 0 otherwise). `|hi| < 0.35`, `|lo| < 0.2 |hi|`
+/// (not normalised: `hi` is `r` itself).
+#[inline(always)]
+pub(crate) fn parts<const FMA: bool>(x: f64, xlo: f64) -> (f64, f64, f64) {
+    let k = round(x * INV_LN2);
+    // Exact: `k * LN2_HI` has at most 43 bits and lies within a factor 2
+    // of `x` (or `k` is 0).
+    let a = fma::<FMA>(-k, LN2_HI, x);
+    let (r, c) = two_sum(a, -(k * LN2_LO));
+    let c = c + xlo;
+    let q = r * r * estrin12::<FMA>(r, &P);
+    // e^(r + c) - 1 = (e^r - 1) + c e^r, with e^r's own approximation
+    // (the argument's low part can be as large as 2^-45).
+    let lo = fma::<FMA>(c, 1.0 + (r + q), q);
+    (k, r, lo)
+}
+
+/// `2^x = 2^k (1 + hi + lo)`, for `x` clamped to `[-1075, 1025]`.
+#[inline(always)]
+fn parts2<const FMA: bool>(x: f64) -> (f64, f64, f64) {
+    let k = round(x);
+    let r = x - k;
+    // 2^r - 1 = r (ln 2 + r q(r)); the leading product carried exactly.
+    let (h, e) = two_prod::<FMA>(r, LN2);
+    let rest = r
+        * r
+        * horner::<FMA, 12>(
+            r,
+            &[
+                Q[1], Q[2], Q[3], Q[4], Q[5], Q[6], Q[7], Q[8], Q[9], Q[10], Q[11], Q[12],
+            ],
+        );
+    // `ln 2`'s own rounding error (`ln 2 - LN2`) times r.
+    let lo = e + rest + r * LN2_ERR;
+    (k, h, lo)
+}
+
+/// `2^k (1 + hi + lo)`, rounded once.
+#[inline(always)]
+fn finish(k: f64, hi: f64, lo: f64) -> f64 {
+    let (s, e) = fast_two_sum(1.0, hi);
+    scale(s + (e + lo), k)
+}
+
+/// `e^x`.
+#[inline(always)]
+pub(crate) fn exp<const FMA: bool>(x: f64) -> f64 {
+    // Clamped by selects (a NaN passes both and stays NaN throughout).
+    let xc = if x > X_MAX { X_MAX } else { x };
+    let xc = if xc < X_MIN { X_MIN } else { xc };
+    let (k, hi, lo) = parts::<FMA>(xc, 0.0);
+    finish(k, hi, lo)
+}
+
+/// `e^(x + xlo)` for a double-double argument (the caller clamps `x`
+/// to `[X_MIN, X_MAX]` and zeroes `xlo` when it does).
+#[inline(always)]
+pub(crate) fn exp_dd<const FMA: bool>(x: f64, xlo: f64) -> f64 {
+    let (k, hi, lo) = parts::<FMA>(x, xlo);
+    finish(k, hi, lo)
+}
+
+/// The range `exp_dd` takes.
+pub(crate) const EXP_RANGE: (f64, f64) = (X_MIN, X_MAX);
+
+/// `2^x`.
+#[inline(always)]
+pub(crate) fn exp2<const FMA: bool>(x: f64) -> f64 {
+    let xc = if x > 1025.0 { 1025.0 } else { x };
+    let xc = if xc < -1076.0 { -1076.0 } else { xc };
+    let (k, hi, lo) = parts2::<FMA>(xc);
+    finish(k, hi, lo)
+}
+
+/// `e^x - 1`.
+#[inline(always)]
+pub(crate) fn expm1<const FMA: bool>(x: f64) -> f64 {
+    // Past 40, `e^x - 1` rounds to `e^x`; below -40, to -1.
+    let big = x > 40.0;
+    let xc = if x > 40.0 { 40.0 } else { x };
+    let xc = if xc < -40.0 { -40.0 } else { xc };
+    let (k, hi, lo) = parts::<FMA>(xc, 0.0);
+    // 2^k (hi + lo) + (2^k - 1): `2^k - 1` and `2^k hi` are exact.
+    let two = pow2(k);
+    let (s, e) = two_sum(two - 1.0, two * hi);
+    let small = s + (e + two * lo);
+    let r = if big { exp::<FMA>(x) } else { small };
+    // -0 stays -0.
+    if x == 0.0 {
+        x
+    } else {
+        r
+    }
+}
+
+/// `e^|x| - 1 = (hi + lo)` as a double-double, for `|x| <= 22`.
+#[inline(always)]
+fn expm1_dd<const FMA: bool>(ax: f64) -> (f64, f64) {
+    let (k, hi, lo) = parts::<FMA>(ax, 0.0);
+    let two = pow2(k);
+    let (s, e) = two_sum(two - 1.0, two * hi);
+    fast_two_sum(s, e + two * lo)
+}
+
+/// `e^|x| / 2` for `|x|` up to past the overflow of `sinh` and `cosh`.
+#[inline(always)]
+fn half_exp<const FMA: bool>(ax: f64) -> f64 {
+    let xc = if ax > X_MAX + 1.0 { X_MAX + 1.0 } else { ax };
+    let (k, hi, lo) = parts::<FMA>(xc, 0.0);
+    finish(k - 1.0, hi, lo)
+}
+
+/// `tanh(x)`.
+#[inline(always)]
+pub(crate) fn tanh<const FMA: bool>(x: f64) -> f64 {
+    let ax = abs(x);
+    // tanh(|x|) = n / (n + 2) with n = e^(2|x|) - 1; past 22 it rounds
+    // to 1.
+    let t = if ax > 22.0 { 44.0 } else { 2.0 * ax };
+    let (n, nn) = expm1_dd::<FMA>(t);
+    let (d, dd) = two_sum(n, 2.0);
+    let (q, qq) = dd_div::<FMA>(n, nn, d, dd + nn);
+    let r = if ax > 22.0 { 1.0 } else { q + qq };
+    copysign(r, x)
+}
+
+/// `sinh(x)`.
+#[inline(always)]
+pub(crate) fn sinh<const FMA: bool>(x: f64) -> f64 {
+    let ax = abs(x);
+    // sinh = (e - 1/e) / 2 = n (n + 2) / (2 (n + 1)) with n = e^|x| - 1,
+    // free of cancellation; past 22 the `1/e` is below the last bit.
+    let t = if ax > 22.0 { 22.0 } else { ax };
+    let (n, nn) = expm1_dd::<FMA>(t);
+    let (a, aa) = two_sum(n, 2.0);
+    let (num, numl) = dd_mul::<FMA>(n, nn, a, aa + nn);
+    let (b, bb) = two_sum(n, 1.0);
+    let (q, qq) = dd_div::<FMA>(num, numl, b, bb + nn);
+    let r = if ax > 22.0 {
+        half_exp::<FMA>(ax)
+    } else {
+        0.5 * (q + qq)
+    };
+    // Tiny arguments (and -0) are their own sinh.
+    let r = if ax < 1e-8 { ax } else { r };
+    copysign(r, x)
+}
+
+/// `cosh(x)`.
+#[inline(always)]
+pub(crate) fn cosh<const FMA: bool>(x: f64) -> f64 {
+    let ax = abs(x);
+    let t = if ax > 22.0 { 22.0 } else { ax };
+    // cosh = (e + 1/e) / 2 with e = 2^k (1 + hi + lo) as a double-double.
+    let (k, hi, lo) = parts::<FMA>(t, 0.0);
+    let two = pow2(k);
+    let (e, ee) = fast_two_sum(two, two * hi);
+    let (e, ee) = fast_two_sum(e, ee + two * lo);
+    let (i, ii) = dd_div::<FMA>(1.0, 0.0, e, ee);
+    let (s, ss) = fast_two_sum(e, i);
+    let small = 0.5 * (s + (ss + ee + ii));
+    if ax > 22.0 {
+        half_exp::<FMA>(ax)
+    } else {
+        small
+    }
+}
