@@ -44,7 +44,8 @@
 //! last bit (both within one ULP).
 //!
 //! `float32` is computed in `float64` and rounded once (so within one
-//! ULP, and nearly always correctly rounded).
+//! ULP, and nearly always correctly rounded); `exp`, `log`, `sin`, `cos`
+//! and `tanh` take shorter polynomials for it.
 //!
 //! # Choosing the path
 //!
@@ -65,7 +66,7 @@
 //! | 4 | `simd` |
 //! | 3 | `inverse` |
 //! | 2 | `log`, `trig` |
-//! | 1 | `exp` |
+//! | 1 | `exp`, `single` |
 //! | 0 | `ops`, `sealed` |
 
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -75,6 +76,7 @@ mod inverse;
 mod log;
 mod ops;
 mod simd;
+mod single;
 mod trig;
 
 use std::sync::atomic::{AtomicU8, Ordering};

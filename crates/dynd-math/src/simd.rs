@@ -3,7 +3,7 @@
 //! compiled for AVX2 or AVX-512 is sound only on a CPU that has it, which
 //! [`Isa::available`] checks before every such call.
 
-use crate::{exp, inverse, log, trig, Binary, Isa, Unary};
+use crate::{exp, inverse, log, single, trig, Binary, Isa, Unary};
 
 /// Elements per chunk: the original arguments of a chunk are kept on the
 /// stack for the lanes that need the slow path after the vector pass.
@@ -165,7 +165,8 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
 }
 
 /// `f` over `float32` values, computed in `float64` a chunk at a time
-/// and rounded once.
+/// and rounded once: `exp`, `log`, `sin`, `cos` and `tanh` by their
+/// shorter `float32` forms, the others by the `float64` loops.
 #[inline(always)]
 fn unary_f32<const FMA: bool>(f: Unary, xs: &mut [f32]) {
     let mut wide = [0.0f64; CHUNK];
@@ -174,7 +175,14 @@ fn unary_f32<const FMA: bool>(f: Unary, xs: &mut [f32]) {
         for i in 0..wide.len() {
             wide[i] = chunk[i] as f64;
         }
-        unary::<FMA>(f, wide);
+        match f {
+            Unary::Exp => each!(wide, single::exp::<FMA>),
+            Unary::Log => each!(wide, single::log::<FMA>),
+            Unary::Tanh => each!(wide, single::tanh::<FMA>),
+            Unary::Sin => with_edges!(wide, single::sin::<FMA>, trig::is_edge, f64::sin),
+            Unary::Cos => with_edges!(wide, single::cos::<FMA>, trig::is_edge, f64::cos),
+            _ => unary::<FMA>(f, wide),
+        }
         for i in 0..wide.len() {
             chunk[i] = wide[i] as f32;
         }

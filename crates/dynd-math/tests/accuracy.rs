@@ -676,6 +676,42 @@ fn special_values_on_every_path() {
             let mut v = [f64::NAN];
             f.map_with(isa, &mut v);
             assert!(v[0].is_nan(), "{}(NaN) on {}", f.name(), isa.name());
+            let mut v = [f32::NAN];
+            f.map_f32_with(isa, &mut v);
+            assert!(v[0].is_nan(), "{}f(NaN) on {}", f.name(), isa.name());
+        }
+        let inf32 = f32::INFINITY;
+        let single: &[(Unary, f32, f32)] = &[
+            (Unary::Exp, 0.0, 1.0),
+            (Unary::Exp, -inf32, 0.0),
+            (Unary::Exp, inf32, inf32),
+            (Unary::Exp, 89.0, inf32),
+            (Unary::Exp, -104.0, 0.0),
+            (Unary::Exp, -103.0, core_math::expf(-103.0)),
+            (Unary::Log, 1.0, 0.0),
+            (Unary::Log, 0.0, -inf32),
+            (Unary::Log, inf32, inf32),
+            (Unary::Log, 1e-45, core_math::logf(1e-45)),
+            (Unary::Sin, -0.0, -0.0),
+            (Unary::Sin, 1e-40, 1e-40),
+            (Unary::Sin, 1e30, core_math::sinf(1e30)),
+            (Unary::Cos, 0.0, 1.0),
+            (Unary::Cos, -inf32, f32::NAN),
+            (Unary::Tanh, -0.0, -0.0),
+            (Unary::Tanh, inf32, 1.0),
+            (Unary::Tanh, -inf32, -1.0),
+            (Unary::Tanh, 1e-30, 1e-30),
+        ];
+        for &(f, x, want) in single {
+            let mut v = [x];
+            f.map_f32_with(isa, &mut v);
+            assert!(
+                v[0].to_bits() == want.to_bits() || (v[0].is_nan() && want.is_nan()),
+                "{}f({x:e}) on {}: {:e}, want {want:e}",
+                f.name(),
+                isa.name(),
+                v[0]
+            );
         }
         // pow: C99 Annex F, F.9.4.4, against the C reference.
         let special = [
