@@ -27,12 +27,18 @@ macro_rules! each {
 /// the vector path (`$is_edge`).
 macro_rules! with_edges {
     ($xs:expr, $lane:expr, $is_edge:expr, $slow:expr) => {{
-        let mut orig = [0.0; CHUNK];
         for chunk in $xs.chunks_mut(CHUNK) {
-            let orig = &mut orig[..chunk.len()];
-            orig.copy_from_slice(chunk);
-            each!(chunk, $lane);
-            fix_edges(chunk, orig, $is_edge, $slow);
+            // Most chunks have no such argument: checked in bulk first,
+            // so that only the others keep a copy of their arguments.
+            if chunk.iter().any(|&x| $is_edge(x)) {
+                let mut orig = [0.0; CHUNK];
+                let orig = &mut orig[..chunk.len()];
+                orig.copy_from_slice(chunk);
+                each!(chunk, $lane);
+                fix_edges(chunk, orig, $is_edge, $slow);
+            } else {
+                each!(chunk, $lane);
+            }
         }
     }};
 }
@@ -41,16 +47,22 @@ macro_rules! with_edges {
 /// pairs `$is_edge` picks out (zeros, infinities, NaNs).
 macro_rules! binary_loop {
     ($xs:expr, $ys:expr, $main:expr, $is_edge:expr, $edge:expr) => {{
-        let mut orig = [0.0; CHUNK];
         for (chunk, ys) in $xs.chunks_mut(CHUNK).zip($ys.chunks(CHUNK)) {
-            let orig = &mut orig[..chunk.len()];
-            orig.copy_from_slice(chunk);
             let n = chunk.len().min(ys.len());
             let (chunk, ys) = (&mut chunk[..n], &ys[..n]);
-            for i in 0..n {
-                chunk[i] = $main(chunk[i], ys[i]);
+            if chunk.iter().zip(ys).any(|(&x, &y)| $is_edge(x, y)) {
+                let mut orig = [0.0; CHUNK];
+                let orig = &mut orig[..n];
+                orig.copy_from_slice(chunk);
+                for i in 0..n {
+                    chunk[i] = $main(chunk[i], ys[i]);
+                }
+                fix_edges2(chunk, orig, ys, $is_edge, $edge);
+            } else {
+                for i in 0..n {
+                    chunk[i] = $main(chunk[i], ys[i]);
+                }
             }
-            fix_edges2(chunk, &orig[..n], ys, $is_edge, $edge);
         }
     }};
 }
@@ -58,12 +70,9 @@ macro_rules! binary_loop {
 /// `out[i] = slow(orig[i])` where `is_edge(orig[i])`. The slow function
 /// is called through an opaque pointer, so that the compiler cannot
 /// vectorise this loop by calling it on every lane and blending (it is a
-/// pure function, and it tried); lanes are checked first in bulk.
+/// pure function, and it tried).
 #[inline(always)]
 fn fix_edges(out: &mut [f64], orig: &[f64], is_edge: fn(f64) -> bool, slow: fn(f64) -> f64) {
-    if !orig.iter().any(|&x| is_edge(x)) {
-        return;
-    }
     let slow = std::hint::black_box(slow);
     for (o, &x) in out.iter_mut().zip(orig) {
         if is_edge(x) {
@@ -81,9 +90,6 @@ fn fix_edges2(
     is_edge: fn(f64, f64) -> bool,
     edge: fn(f64, f64) -> f64,
 ) {
-    if !xs.iter().zip(ys).any(|(&x, &y)| is_edge(x, y)) {
-        return;
-    }
     let edge = std::hint::black_box(edge);
     for ((o, &x), &y) in out.iter_mut().zip(xs).zip(ys) {
         if is_edge(x, y) {
@@ -160,8 +166,10 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
     for i in 0..n {
         (s[i], c[i]) = trig::sincos::<FMA>(xs[i]);
     }
-    fix_edges(s, xs, trig::is_edge, f64::sin);
-    fix_edges(c, xs, trig::is_edge, f64::cos);
+    if xs.iter().any(|&x| trig::is_edge(x)) {
+        fix_edges(s, xs, trig::is_edge, f64::sin);
+        fix_edges(c, xs, trig::is_edge, f64::cos);
+    }
 }
 
 /// `f` over `float32` values, computed in `float64` a chunk at a time

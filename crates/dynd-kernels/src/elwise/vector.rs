@@ -96,6 +96,37 @@ unsafe fn scatter<T: Copy>(buf: &[T], dst: *mut u8, stride: isize) {
     }
 }
 
+/// For a contiguous run with an aligned destination: the source copied
+/// into the destination (they may overlap), and the destination as a
+/// slice for the math loop to work on in place. `None` for other runs.
+///
+/// # Safety
+///
+/// As [`KernelData::strided`](crate::kernel::KernelData::strided):
+/// `count` elements of `T` readable at `src` (at its stride) and room for
+/// them at `dst`, with nothing else reading or writing the destination
+/// while the slice lives.
+#[inline]
+unsafe fn contiguous<'a, T: Copy>(
+    dst: *mut u8,
+    dst_stride: isize,
+    src: *const u8,
+    src_stride: isize,
+    count: usize,
+) -> Option<&'a mut [T]> {
+    let size = std::mem::size_of::<T>() as isize;
+    if dst_stride != size || src_stride != size || (dst as usize) % std::mem::align_of::<T>() != 0 {
+        return None;
+    }
+    // SAFETY: `count` elements at each pointer by the strided contract;
+    // `copy` allows the two runs to overlap (an in-place call).
+    unsafe { std::ptr::copy(src, dst, count * size as usize) };
+    // SAFETY: the destination run is `count` aligned, initialised (just
+    // written) elements of `T`, and no other reference to it lives during
+    // the kernel call.
+    Some(unsafe { std::slice::from_raw_parts_mut(dst.cast::<T>(), count) })
+}
+
 /// The loop of a one-argument math leaf over `T`.
 #[derive(Clone, Copy)]
 struct UnaryLoop<T>(Unary, std::marker::PhantomData<T>);
@@ -111,6 +142,12 @@ impl<T: MathFloat> MapLoop for UnaryLoop<T> {
         src_stride: &[isize],
         count: usize,
     ) -> Result<(), KernelError> {
+        // SAFETY: the strided contract, forwarded.
+        if let Some(out) = unsafe { contiguous::<T>(dst, dst_stride, src[0], src_stride[0], count) }
+        {
+            T::unary(self.0, out);
+            return Ok(());
+        }
         let mut buf = [T::default(); CHUNK];
         let mut done = 0;
         while done < count {
@@ -154,6 +191,21 @@ impl<T: MathFloat> MapLoop for BinaryLoop<T> {
         src_stride: &[isize],
         count: usize,
     ) -> Result<(), KernelError> {
+        let size = std::mem::size_of::<T>();
+        let (y, bytes) = (src[1] as usize, count * size);
+        let apart = y + bytes <= dst as usize || dst as usize + bytes <= y;
+        if src_stride[1] == size as isize && y % std::mem::align_of::<T>() == 0 && apart {
+            // SAFETY: the strided contract, forwarded.
+            let out = unsafe { contiguous::<T>(dst, dst_stride, src[0], src_stride[0], count) };
+            if let Some(out) = out {
+                // SAFETY: `count` contiguous, aligned elements of `T` at
+                // `src[1]` (checked just above), readable by the strided
+                // contract, and apart from `out`.
+                let ys = unsafe { std::slice::from_raw_parts(src[1].cast::<T>(), count) };
+                T::binary(self.0, out, ys);
+                return Ok(());
+            }
+        }
         let (mut xs, mut ys) = ([T::default(); CHUNK], [T::default(); CHUNK]);
         let mut done = 0;
         while done < count {
