@@ -293,7 +293,8 @@ fn math_loops_give_the_same_bits_on_every_layout() {
     let n = 1003;
     let x: Vec<f64> = (0..n).map(|i| (i as f64 - 500.0) * 0.0137).collect();
     let pos: Vec<f64> = x.iter().map(|v| v.abs() + 0.25).collect();
-    let unary: [(&str, &[f64], fn(f64) -> f64); 8] = [
+    type Case<'a> = (&'a str, &'a [f64], fn(f64) -> f64);
+    let unary: [Case; 8] = [
         ("sin", &x, f64::sin),
         ("cos", &x, f64::cos),
         ("tan", &x, f64::tan),
