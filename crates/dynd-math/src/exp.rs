@@ -110,6 +110,29 @@ pub(crate) fn exp<const FMA: bool>(x: f64) -> f64 {
     finish(k, hi, lo)
 }
 
+/// `e^x` for `|x| < 708` (a normal result): one rounding less in the
+/// reduction than [`parts`] (the low part of `ln 2` taken by a fused
+/// multiply-add), and `2^k` added to the exponent field directly.
+#[inline(always)]
+pub(crate) fn exp_fast<const FMA: bool>(x: f64) -> f64 {
+    let t = x * INV_LN2 + ROUND;
+    let k = t - ROUND;
+    let r = fma::<FMA>(-k, LN2_LO, fma::<FMA>(-k, LN2_HI, x));
+    let q = r * r * estrin12::<FMA>(r, &P);
+    let (s, e) = fast_two_sum(1.0, r);
+    let m = s + (e + q);
+    // `t`'s low bits hold k (two's complement): shifted into the
+    // exponent field, they add k to m's exponent.
+    f64::from_bits(m.to_bits().wrapping_add(t.to_bits() << 52))
+}
+
+/// Whether `exp(x)` needs [`exp`] rather than [`exp_fast`]: results near
+/// overflow, subnormal or zero, and infinities and NaN.
+#[inline(always)]
+pub(crate) fn exp_is_edge(x: f64) -> bool {
+    abs(x) >= 708.0 || x.is_nan()
+}
+
 /// `e^(x + xlo)` for a double-double argument (the caller clamps `x`
 /// to `[X_MIN, X_MAX]` and zeroes `xlo` when it does).
 #[inline(always)]

@@ -101,6 +101,25 @@ pub(crate) fn log<const FMA: bool>(x: f64) -> f64 {
     edges(x, r)
 }
 
+/// `log(x)` for a normal, finite, positive `x`: no subnormal scaling and
+/// no special values.
+#[inline(always)]
+pub(crate) fn log_fast<const FMA: bool>(x: f64) -> f64 {
+    let bits = x.to_bits();
+    let k = (bits.wrapping_sub(SQRT_HALF_BITS) as i64) >> 52;
+    let m = f64::from_bits(bits.wrapping_sub((k as u64) << 52));
+    let (k, f) = (k as f64, m - 1.0);
+    let (hfsq, t) = kernel::<FMA>(f);
+    k * LN2_HI - ((hfsq - (t + k * LN2_LO)) - f)
+}
+
+/// Whether `log(x)` needs [`log`] rather than [`log_fast`]: zero,
+/// negative, subnormal, infinite or NaN.
+#[inline(always)]
+pub(crate) fn log_is_edge(x: f64) -> bool {
+    x < f64::MIN_POSITIVE || x == f64::INFINITY || x.is_nan()
+}
+
 /// `log(1 + f)` as `hi + lo`, with `hi` holding at most 21 bits (so that
 /// its products with 32-bit constants are exact).
 #[inline(always)]

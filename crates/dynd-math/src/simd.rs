@@ -103,10 +103,20 @@ fn fix_edges2(
 #[inline(always)]
 fn unary<const FMA: bool>(f: Unary, xs: &mut [f64]) {
     match f {
-        Unary::Exp => each!(xs, exp::exp::<FMA>),
+        Unary::Exp => with_edges!(
+            xs,
+            exp::exp_fast::<FMA>,
+            exp::exp_is_edge,
+            exp::exp::<false>
+        ),
         Unary::Exp2 => each!(xs, exp::exp2::<FMA>),
         Unary::Expm1 => each!(xs, exp::expm1::<FMA>),
-        Unary::Log => each!(xs, log::log::<FMA>),
+        Unary::Log => with_edges!(
+            xs,
+            log::log_fast::<FMA>,
+            log::log_is_edge,
+            log::log::<false>
+        ),
         Unary::Log2 => each!(xs, log::log2::<FMA>),
         Unary::Log10 => each!(xs, log::log10::<FMA>),
         Unary::Log1p => each!(xs, log::log1p::<FMA>),

@@ -335,15 +335,9 @@ impl Leaf {
     /// float64) -> float64`, or `(float64) -> float64`), marked so fused
     /// evaluation can run chains of them in one loop.
     pub fn f64_op(op: F64Op) -> Leaf {
-        let mut leaf = match op {
-            F64Op::Add => Leaf::map(|x: f64, y: f64| x + y),
-            F64Op::Sub => Leaf::map(|x: f64, y: f64| x - y),
-            F64Op::Mul => Leaf::map(|x: f64, y: f64| x * y),
-            F64Op::Div => Leaf::map(|x: f64, y: f64| x / y),
-            F64Op::Neg => Leaf::map(|x: f64| -x),
-            F64Op::Abs => Leaf::map(|x: f64| x.abs()),
-            F64Op::Sqrt => Leaf::map(|x: f64| x.sqrt()),
-        };
+        // Its loops are compiled per instruction set (the same IEEE
+        // operation on each).
+        let mut leaf = Leaf::f64_op_loop(op);
         leaf.f64_op = Some(op);
         leaf
     }

@@ -306,3 +306,157 @@ impl Leaf {
         }
     }
 }
+
+/// The loop of a plain `float64` operation ([`F64Op`]) of `N` arguments,
+/// compiled for each instruction set and chosen at run time (AVX-512,
+/// AVX2 or the baseline build): the same IEEE operation on each, so the
+/// same bits.
+#[derive(Clone, Copy)]
+struct F64Loop<const N: usize>(F64Op);
+
+/// `dst[i] = op(a[i], b[i])` over `count` strided elements (`b` is `a`
+/// for a unary operation), contiguous runs as plain indexed loops the
+/// compiler vectorises.
+///
+/// # Safety
+///
+/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
+/// `float64` elements.
+#[inline(always)]
+unsafe fn f64_loop(
+    op: F64Op,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    macro_rules! each {
+        ($f:expr) => {{
+            let f = $f;
+            if ds == 8 && a.1 == 8 && b.1 == 8 {
+                let (d, x, y) = (dst.cast::<f64>(), a.0.cast::<f64>(), b.0.cast::<f64>());
+                for i in 0..count {
+                    // SAFETY: element `i` of each run (the contract); the
+                    // runs may be the same memory (an in-place call), so
+                    // raw pointers, read before written.
+                    unsafe {
+                        d.add(i).write_unaligned(f(
+                            x.add(i).read_unaligned(),
+                            y.add(i).read_unaligned(),
+                        ))
+                    };
+                }
+            } else {
+                for i in 0..count as isize {
+                    // SAFETY: as above, at the runs' strides.
+                    unsafe {
+                        let v = f(
+                            a.0.offset(i * a.1).cast::<f64>().read_unaligned(),
+                            b.0.offset(i * b.1).cast::<f64>().read_unaligned(),
+                        );
+                        dst.offset(i * ds).cast::<f64>().write_unaligned(v)
+                    };
+                }
+            }
+        }};
+    }
+    match op {
+        F64Op::Add => each!(|x: f64, y: f64| x + y),
+        F64Op::Sub => each!(|x: f64, y: f64| x - y),
+        F64Op::Mul => each!(|x: f64, y: f64| x * y),
+        F64Op::Div => each!(|x: f64, y: f64| x / y),
+        F64Op::Neg => each!(|x: f64, _: f64| -x),
+        F64Op::Abs => each!(|x: f64, _: f64| x.abs()),
+        F64Op::Sqrt => each!(|x: f64, _: f64| x.sqrt()),
+    }
+}
+
+/// [`f64_loop`] compiled for AVX2.
+///
+/// # Safety
+///
+/// As [`f64_loop`], on a CPU with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn f64_loop_avx2(
+    op: F64Op,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    // SAFETY: forwarded.
+    unsafe { f64_loop(op, dst, ds, a, b, count) }
+}
+
+/// [`f64_loop`] compiled for AVX-512.
+///
+/// # Safety
+///
+/// As [`f64_loop`], on a CPU with AVX-512 F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx2")]
+unsafe fn f64_loop_avx512(
+    op: F64Op,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    // SAFETY: forwarded.
+    unsafe { f64_loop(op, dst, ds, a, b, count) }
+}
+
+impl<const N: usize> MapLoop for F64Loop<N> {
+    const ARITY: usize = N;
+
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let a = (src[0], src_stride[0]);
+        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
+        match dynd_math::Isa::active() {
+            // SAFETY: `Isa::active` is a set this CPU has; the pointers
+            // are the caller's contract, forwarded.
+            #[cfg(target_arch = "x86_64")]
+            dynd_math::Isa::Avx512 => unsafe {
+                f64_loop_avx512(self.0, dst, dst_stride, a, b, count)
+            },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            dynd_math::Isa::Avx2 => unsafe { f64_loop_avx2(self.0, dst, dst_stride, a, b, count) },
+            // SAFETY: the caller's contract, forwarded.
+            _ => unsafe { f64_loop(self.0, dst, dst_stride, a, b, count) },
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        let args = if N == 2 {
+            "float64, float64"
+        } else {
+            "float64"
+        };
+        format!("map ({args}) -> float64")
+    }
+}
+
+impl Leaf {
+    /// The leaf of a plain `float64` operation, its loops dispatched by
+    /// instruction set ([`Leaf::f64_op`]'s kernel).
+    pub(super) fn f64_op_loop(op: F64Op) -> Leaf {
+        let f64s = [dynd_types::Scalar::Float64; 2];
+        match op.arity() {
+            1 => Leaf::from_map_loop(F64Loop::<1>(op), &f64s[..1], f64s[0]),
+            _ => Leaf::from_map_loop(F64Loop::<2>(op), &f64s, f64s[0]),
+        }
+    }
+}

@@ -11,6 +11,8 @@
 
 use smallvec::SmallVec;
 
+use dynd_math::Isa;
+
 use crate::elwise::F64Op;
 
 /// Elements per chunk: every step runs over this many before the next
@@ -241,6 +243,53 @@ impl Vm {
         strides: &[isize],
         count: usize,
     ) {
+        let args = (bufs, buf_bytes, dst, dst_stride, src, strides, count);
+        match Isa::active() {
+            // SAFETY: `Isa::active` is a set this CPU has; the rest is
+            // the caller's contract, forwarded.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { self.run_avx512(args) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { self.run_avx2(args) },
+            // SAFETY: the caller's contract, forwarded.
+            _ => unsafe { self.run_any(args) },
+        }
+    }
+
+    /// [`Vm::run`] compiled for AVX2 and FMA.
+    ///
+    /// # Safety
+    ///
+    /// As [`Vm::run`], on a CPU with AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn run_avx2(&self, args: RunArgs<'_>) {
+        // SAFETY: forwarded.
+        unsafe { self.run_any(args) }
+    }
+
+    /// [`Vm::run`] compiled for AVX-512.
+    ///
+    /// # Safety
+    ///
+    /// As [`Vm::run`], on a CPU with AVX-512 F, DQ and VL.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn run_avx512(&self, args: RunArgs<'_>) {
+        // SAFETY: forwarded.
+        unsafe { self.run_any(args) }
+    }
+
+    /// The body of [`Vm::run`], inlined into each instruction set's copy
+    /// (the same IEEE operations on each, so the same bits).
+    ///
+    /// # Safety
+    ///
+    /// As [`Vm::run`].
+    #[inline(always)]
+    unsafe fn run_any(&self, args: RunArgs<'_>) {
+        let (bufs, buf_bytes, dst, dst_stride, src, strides, count) = args;
         let inputs = inputs(src, strides);
         let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
         let result = reg(self.regs);
@@ -292,8 +341,55 @@ impl Vm {
         src: &[*const u8],
         strides: &[isize],
         count: usize,
-        folds: &mut impl Extend<Option<f64>>,
+        folds: &mut Folds,
     ) {
+        let args = (bufs, buf_bytes, src, strides, count);
+        match Isa::active() {
+            // SAFETY: `Isa::active` is a set this CPU has; the rest is
+            // the caller's contract, forwarded.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => unsafe { self.fold_avx512(args, folds) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => unsafe { self.fold_avx2(args, folds) },
+            // SAFETY: the caller's contract, forwarded.
+            _ => unsafe { self.fold_any(args, folds) },
+        }
+    }
+
+    /// [`Vm::fold_blocks`] compiled for AVX2 and FMA.
+    ///
+    /// # Safety
+    ///
+    /// As [`Vm::fold_blocks`], on a CPU with AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn fold_avx2(&self, args: FoldArgs<'_>, folds: &mut Folds) {
+        // SAFETY: forwarded.
+        unsafe { self.fold_any(args, folds) }
+    }
+
+    /// [`Vm::fold_blocks`] compiled for AVX-512.
+    ///
+    /// # Safety
+    ///
+    /// As [`Vm::fold_blocks`], on a CPU with AVX-512 F, DQ and VL.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+    unsafe fn fold_avx512(&self, args: FoldArgs<'_>, folds: &mut Folds) {
+        // SAFETY: forwarded.
+        unsafe { self.fold_any(args, folds) }
+    }
+
+    /// The body of [`Vm::fold_blocks`], inlined into each instruction
+    /// set's copy (the same operations in the same order on each).
+    ///
+    /// # Safety
+    ///
+    /// As [`Vm::fold_blocks`].
+    #[inline(always)]
+    unsafe fn fold_any(&self, args: FoldArgs<'_>, folds: &mut Folds) {
+        let (bufs, buf_bytes, src, strides, count) = args;
         let block = crate::reduce::PAIRWISE_BLOCK;
         // Chunks start on a multiple of 8 within their block, so element
         // `i` of a block always lands in lane `i % 8`.
@@ -380,6 +476,24 @@ impl Vm {
         }
     }
 }
+
+/// [`Vm::run`]'s arguments, passed on to each instruction set's copy.
+type RunArgs<'a> = (
+    *mut u8,
+    usize,
+    *mut u8,
+    isize,
+    &'a [*const u8],
+    &'a [isize],
+    usize,
+);
+
+/// The block folds [`Vm::fold_blocks`] appends to (the caller's).
+pub(super) type Folds = SmallVec<[Option<f64>; 128]>;
+
+/// [`Vm::fold_blocks`]'s arguments, passed on to each instruction set's
+/// copy.
+type FoldArgs<'a> = (*mut u8, usize, &'a [*const u8], &'a [isize], usize);
 
 /// Where the root's values go.
 enum Root<'a> {
