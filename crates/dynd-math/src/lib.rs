@@ -301,14 +301,14 @@ impl Unary {
     /// the C library's (glibc's) function in our measurements (AMD Zen 4,
     /// `float64`, 1e6 arguments; `cargo bench --bench math`): the builtins
     /// use the C library where it does not. Without AVX2 the loops are
-    /// two lanes wide and without FMA, and only `sin`, `cos`, `tan`,
-    /// `tanh`, `expm1` and `log1p` win; the inverse trigonometric
-    /// functions, whose table lookups do not vectorise on AVX2, and
-    /// `arccosh` win on neither x86 path yet.
+    /// two lanes wide and without FMA, and only `exp`, `log`, `sin`,
+    /// `cos`, `tan`, `tanh`, `expm1` and `log1p` win; the inverse
+    /// trigonometric functions, whose table lookups do not vectorise on
+    /// AVX2, and `arccosh` win on neither x86 path yet.
     pub fn beats_libm(self, isa: Isa) -> bool {
         use Unary::*;
         match isa {
-            Isa::Portable => matches!(self, Sin | Cos | Tan | Tanh | Expm1 | Log1p),
+            Isa::Portable => matches!(self, Exp | Log | Sin | Cos | Tan | Tanh | Expm1 | Log1p),
             Isa::Avx2 => !matches!(
                 self,
                 Sinh | Arcsin | Arccos | Arctan | Arcsinh | Arccosh | Arctanh

@@ -7,7 +7,7 @@ use crate::{exp, inverse, log, single, trig, Binary, Isa, Unary};
 
 /// Elements per chunk: the original arguments of a chunk are kept on the
 /// stack for the lanes that need the slow path after the vector pass.
-const CHUNK: usize = 256;
+const CHUNK: usize = 1024;
 
 // The loops below are macros and plain `for` loops, not iterator
 // adaptors with closures: an adaptor that the compiler declines to
@@ -28,9 +28,10 @@ macro_rules! each {
 macro_rules! with_edges {
     ($xs:expr, $lane:expr, $is_edge:expr, $slow:expr) => {{
         for chunk in $xs.chunks_mut(CHUNK) {
-            // Most chunks have no such argument: checked in bulk first,
-            // so that only the others keep a copy of their arguments.
-            if chunk.iter().any(|&x| $is_edge(x)) {
+            // Most chunks have no such argument: checked in bulk first (a
+            // fold, not `any`, whose early exit does not vectorise), so
+            // that only the others keep a copy of their arguments.
+            if chunk.iter().fold(false, |e, &x| e | $is_edge(x)) {
                 let mut orig = [0.0; CHUNK];
                 let orig = &mut orig[..chunk.len()];
                 orig.copy_from_slice(chunk);
@@ -50,7 +51,11 @@ macro_rules! binary_loop {
         for (chunk, ys) in $xs.chunks_mut(CHUNK).zip($ys.chunks(CHUNK)) {
             let n = chunk.len().min(ys.len());
             let (chunk, ys) = (&mut chunk[..n], &ys[..n]);
-            if chunk.iter().zip(ys).any(|(&x, &y)| $is_edge(x, y)) {
+            if chunk
+                .iter()
+                .zip(ys)
+                .fold(false, |e, (&x, &y)| e | $is_edge(x, y))
+            {
                 let mut orig = [0.0; CHUNK];
                 let orig = &mut orig[..n];
                 orig.copy_from_slice(chunk);
@@ -176,7 +181,7 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
     for i in 0..n {
         (s[i], c[i]) = trig::sincos::<FMA>(xs[i]);
     }
-    if xs.iter().any(|&x| trig::is_edge(x)) {
+    if xs.iter().fold(false, |e, &x| e | trig::is_edge(x)) {
         fix_edges(s, xs, trig::is_edge, f64::sin);
         fix_edges(c, xs, trig::is_edge, f64::cos);
     }
