@@ -13,31 +13,13 @@
 
 use crate::ops::*;
 
-const INV_LN2: f64 = std::f64::consts::LOG2_E;
-/// `ln 2`'s leading 32 bits (`k * LN2_HI` is exact for every `k` here).
-const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
-/// `ln 2 - LN2_HI`, rounded.
-const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
-/// `ln 2`, rounded.
-const LN2: f64 = std::f64::consts::LN_2;
-/// `ln 2 - LN2`, rounded.
-const LN2_ERR: f64 = f64::from_bits(0x3c7a_bc9e_3b39_803f);
-
 /// Past this, `e^x` overflows; the argument is clamped here first.
 const X_MAX: f64 = 710.0;
 /// Below this, `e^x` is below half the smallest subnormal.
 const X_MIN: f64 = -746.0;
 
 /// `1/n!` for `n = 2..=13`: `P(r) = sum P[i] r^i`.
-const P: [f64; 12] = {
-    let mut c = [0.0; 12];
-    let mut n = 2;
-    while n <= 13 {
-        c[n - 2] = inv_factorial(n as u32);
-        n += 1;
-    }
-    c
-};
+const P: [f64; 12] = inv_factorials(2);
 
 /// `ln(2)^n / n!` for `n = 1..=13`: `2^r - 1 = sum Q[i] r^(i+1)` for
 /// `|r| <= 1/2`.

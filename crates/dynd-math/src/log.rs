@@ -12,8 +12,6 @@
 use crate::exp::{exp_dd, EXP_RANGE};
 use crate::ops::*;
 
-const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
-const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 /// `1/ln 2` in a 32-bit leading part and the rest.
 const INV_LN2_HI: f64 = f64::from_bits(0x3ff7_1547_6520_0000);
 const INV_LN2_LO: f64 = f64::from_bits(0x3de7_05fc_2eef_a200);
@@ -29,27 +27,11 @@ const TWO_THIRDS: (f64, f64) = (2.0 / 3.0, f64::from_bits(0x3c85_5555_5555_5555)
 const SQRT_HALF_BITS: u64 = 0x3fe6_a09e_667f_3bcd;
 
 /// `2/(2i+1)` for `i = 1..=10`: `R(z) = sum L[i-1] z^i`.
-const L: [f64; 10] = {
-    let mut c = [0.0; 10];
-    let mut i = 1;
-    while i <= 10 {
-        c[i - 1] = 2.0 / (2 * i + 1) as f64;
-        i += 1;
-    }
-    c
-};
+const L: [f64; 10] = odd_reciprocals(1);
 
 /// `2/(2i+1)` for `i = 2..=14`: the series after its cubic term to
 /// `s^29`, below `2^-76` (`pow` needs `log x` to about `2^-66`).
-const L_POW: [f64; 13] = {
-    let mut c = [0.0; 13];
-    let mut i = 2;
-    while i <= 14 {
-        c[i - 2] = 2.0 / (2 * i + 1) as f64;
-        i += 1;
-    }
-    c
-};
+const L_POW: [f64; 13] = odd_reciprocals(2);
 
 /// `x = 2^k (1 + f)` with `1 + f` in `[sqrt(1/2), sqrt(2))`, for finite
 /// positive `x` (other inputs give garbage that the callers replace).

@@ -107,6 +107,65 @@ pub(crate) fn abs(x: f64) -> f64 {
     f64::from_bits(x.to_bits() & !(1 << 63))
 }
 
+/// `ln 2`, rounded.
+pub(crate) const LN2: f64 = std::f64::consts::LN_2;
+/// `ln 2`'s leading 32 bits (`k * LN2_HI` is exact for every `k` the
+/// reductions make).
+pub(crate) const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+/// `ln 2 - LN2_HI`, rounded.
+pub(crate) const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
+/// `ln 2 - LN2`, rounded.
+pub(crate) const LN2_ERR: f64 = f64::from_bits(0x3c7a_bc9e_3b39_803f);
+/// `1 / ln 2`, rounded.
+pub(crate) const INV_LN2: f64 = std::f64::consts::LOG2_E;
+/// `2 / pi`, rounded.
+pub(crate) const INV_PIO2: f64 = std::f64::consts::FRAC_2_PI;
+/// `pi/2` in parts: the first two of 33 bits (their products with
+/// `k < 2^20` are exact), then the next bits, then the rest.
+pub(crate) const PIO2_1: f64 = f64::from_bits(0x3ff9_21fb_5440_0000);
+pub(crate) const PIO2_2: f64 = f64::from_bits(0x3dd0_b461_1a60_0000);
+pub(crate) const PIO2_3: f64 = f64::from_bits(0x3ba3_198a_2e00_0000);
+pub(crate) const PIO2_4: f64 = f64::from_bits(0x397b_839a_2520_49c1);
+/// `pi/2 - PIO2_1 - PIO2_2`, rounded (for `float32`'s reduction).
+pub(crate) const PIO2_3_FULL: f64 = f64::from_bits(0x3ba3_198a_2e03_7073);
+
+/// `1/n!` for `n = first, first + 1, …`: Taylor coefficients of `exp`.
+pub(crate) const fn inv_factorials<const N: usize>(first: u32) -> [f64; N] {
+    let mut c = [0.0; N];
+    let mut i = 0;
+    while i < N {
+        c[i] = inv_factorial(first + i as u32);
+        i += 1;
+    }
+    c
+}
+
+/// `(-1)^n / (2n + odd)!` for `n = first, first + 1, …`: Taylor
+/// coefficients of `sin` (`odd = 1`) and `cos` (`odd = 0`).
+pub(crate) const fn alternating<const N: usize>(first: u32, odd: u32) -> [f64; N] {
+    let mut c = [0.0; N];
+    let mut i = 0;
+    while i < N {
+        let n = first + i as u32;
+        let v = inv_factorial(2 * n + odd);
+        c[i] = if n % 2 == 1 { -v } else { v };
+        i += 1;
+    }
+    c
+}
+
+/// `2/(2i+1)` for `i = first, first + 1, …`: the series of `2 atanh(s)`
+/// that the logarithms use.
+pub(crate) const fn odd_reciprocals<const N: usize>(first: u32) -> [f64; N] {
+    let mut c = [0.0; N];
+    let mut i = 0;
+    while i < N {
+        c[i] = 2.0 / (2 * (first + i as u32) + 1) as f64;
+        i += 1;
+    }
+    c
+}
+
 /// `1 / n!` as a constant (`n!` is exact in `f64` up to `22!`).
 pub(crate) const fn inv_factorial(n: u32) -> f64 {
     let mut f = 1.0;

@@ -7,19 +7,8 @@
 
 use crate::ops::*;
 
-const INV_LN2: f64 = std::f64::consts::LOG2_E;
-const LN2: f64 = std::f64::consts::LN_2;
-
 /// `1/n!` for `n = 2..=8`.
-const E: [f64; 7] = {
-    let mut c = [0.0; 7];
-    let mut n = 2;
-    while n <= 8 {
-        c[n - 2] = inv_factorial(n as u32);
-        n += 1;
-    }
-    c
-};
+const E: [f64; 7] = inv_factorials(2);
 
 /// `e^x - 1 = 2^k (1 + p) - 1`: `(k, p)` for `x` clamped to
 /// `[-110, 90]` (`|p| < 0.42`, relative error below `2^-32`).
@@ -56,7 +45,7 @@ pub(crate) fn tanh<const FMA: bool>(x: f64) -> f64 {
 }
 
 /// `2/(2i+1)` for `i = 1..=5`.
-const L: [f64; 5] = [2.0 / 3.0, 2.0 / 5.0, 2.0 / 7.0, 2.0 / 9.0, 2.0 / 11.0];
+const L: [f64; 5] = odd_reciprocals(1);
 
 /// `log(x)`.
 #[inline(always)]
@@ -82,32 +71,9 @@ pub(crate) fn log<const FMA: bool>(x: f64) -> f64 {
     }
 }
 
-const INV_PIO2: f64 = std::f64::consts::FRAC_2_PI;
-const PIO2_1: f64 = f64::from_bits(0x3ff9_21fb_5440_0000);
-const PIO2_2: f64 = f64::from_bits(0x3dd0_b461_1a60_0000);
-const PIO2_3: f64 = f64::from_bits(0x3ba3_198a_2e03_7073);
-
 /// `(-1)^n / (2n+1)!` for `n = 1..=5` and `(-1)^n / (2n)!` for `n = 1..=6`.
-const S: [f64; 5] = {
-    let mut c = [0.0; 5];
-    let mut n = 1;
-    while n <= 5 {
-        let v = inv_factorial(2 * n + 1);
-        c[n as usize - 1] = if n % 2 == 1 { -v } else { v };
-        n += 1;
-    }
-    c
-};
-const C: [f64; 6] = {
-    let mut c = [0.0; 6];
-    let mut n = 1;
-    while n <= 6 {
-        let v = inv_factorial(2 * n);
-        c[n as usize - 1] = if n % 2 == 1 { -v } else { v };
-        n += 1;
-    }
-    c
-};
+const S: [f64; 5] = alternating(1, 1);
+const C: [f64; 6] = alternating(1, 0);
 
 /// `(sin x, cos x)` for `|x| <= trig::LIMIT`.
 #[inline(always)]
@@ -117,7 +83,7 @@ pub(crate) fn sincos<const FMA: bool>(x: f64) -> (f64, f64) {
     // float32's reach (its doubles come no closer than 2^-30 to a
     // multiple of pi/2).
     let r = (x - k * PIO2_1) - k * PIO2_2;
-    let r = fma::<FMA>(-k, PIO2_3, r);
+    let r = fma::<FMA>(-k, PIO2_3_FULL, r);
     let z = r * r;
     let s = fma::<FMA>(r * z, horner::<FMA, 5>(z, &S), r);
     let c = fma::<FMA>(z, horner::<FMA, 6>(z, &C), 1.0);

@@ -17,35 +17,11 @@ use crate::ops::*;
 /// be exact.
 pub(crate) const LIMIT: f64 = 1.6e6;
 
-const INV_PIO2: f64 = std::f64::consts::FRAC_2_PI;
-const PIO2_1: f64 = f64::from_bits(0x3ff9_21fb_5440_0000);
-const PIO2_2: f64 = f64::from_bits(0x3dd0_b461_1a60_0000);
-const PIO2_3: f64 = f64::from_bits(0x3ba3_198a_2e00_0000);
-const PIO2_4: f64 = f64::from_bits(0x397b_839a_2520_49c1);
-
 /// `(-1)^n / (2n+1)!` for `n = 1..=8`: `sin r = r + r^3 S(r^2)`.
-const S: [f64; 8] = {
-    let mut c = [0.0; 8];
-    let mut n = 1;
-    while n <= 8 {
-        let v = inv_factorial(2 * n + 1);
-        c[n as usize - 1] = if n % 2 == 1 { -v } else { v };
-        n += 1;
-    }
-    c
-};
+const S: [f64; 8] = alternating(1, 1);
 
 /// `(-1)^n / (2n)!` for `n = 2..=9`: `cos r = 1 - r^2/2 + r^4 C(r^2)`.
-const C: [f64; 8] = {
-    let mut c = [0.0; 8];
-    let mut n = 2;
-    while n <= 9 {
-        let v = inv_factorial(2 * n);
-        c[n as usize - 2] = if n % 2 == 1 { -v } else { v };
-        n += 1;
-    }
-    c
-};
+const C: [f64; 8] = alternating(2, 0);
 
 /// `x = k pi/2 + (r + rr)` for `|x| <= LIMIT`.
 #[inline(always)]
