@@ -115,7 +115,8 @@ unsafe fn contiguous<'a, T: Copy>(
     count: usize,
 ) -> Option<&'a mut [T]> {
     let size = std::mem::size_of::<T>() as isize;
-    if dst_stride != size || src_stride != size || (dst as usize) % std::mem::align_of::<T>() != 0 {
+    let aligned = (dst as usize) % std::mem::align_of::<T>() == 0 && !dst.is_null();
+    if dst_stride != size || src_stride != size || !aligned {
         return None;
     }
     // SAFETY: `count` elements at each pointer by the strided contract;
@@ -194,7 +195,8 @@ impl<T: MathFloat> MapLoop for BinaryLoop<T> {
         let size = std::mem::size_of::<T>();
         let (y, bytes) = (src[1] as usize, count * size);
         let apart = y + bytes <= dst as usize || dst as usize + bytes <= y;
-        if src_stride[1] == size as isize && y % std::mem::align_of::<T>() == 0 && apart {
+        let aligned = y % std::mem::align_of::<T>() == 0 && y != 0;
+        if src_stride[1] == size as isize && aligned && apart {
             // SAFETY: the strided contract, forwarded.
             let out = unsafe { contiguous::<T>(dst, dst_stride, src[0], src_stride[0], count) };
             if let Some(out) = out {
