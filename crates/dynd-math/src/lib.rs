@@ -8,11 +8,13 @@
 //! are compiled three times (the x86-64 baseline, AVX2 with FMA, and
 //! AVX-512) and the best one the CPU has is picked once per process.
 //! The few arguments the vector path does not cover (trigonometric
-//! arguments past 1.6e6, `pow` at zeros, infinities and NaNs) are fixed
-//! up lane by lane after the vector pass.
+//! arguments past 1.6e6, `exp` near overflow and underflow, `log` of
+//! subnormals, zeros and negatives, `pow`, `arctan2` and `hypot` at
+//! zeros, infinities and NaNs) are fixed up lane by lane after the
+//! vector pass.
 //!
 //! Slices are transformed in place ([`Unary::map`], [`Binary::map`],
-//! [`sincos`]); scalar functions ([`sin`], [`exp`], …) take `f64` or
+//! [`sincos_slices`]); scalar functions ([`sin`], [`exp`], …) take `f64` or
 //! `f32` and compute as the portable loop does.
 //!
 //! ```
