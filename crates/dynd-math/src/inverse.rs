@@ -109,10 +109,6 @@ const PI: (f64, f64) = (
     f64::from_bits(0x4009_21fb_5444_2d18),
     f64::from_bits(0x3ca1_a626_3314_5c07),
 );
-const LN2: (f64, f64) = (
-    std::f64::consts::LN_2,
-    f64::from_bits(0x3c7a_bc9e_3b39_803f),
-);
 
 /// `(-1)^n / (2n+1)` for `n = 1..=7`.
 const T: [f64; 7] = {
@@ -287,8 +283,8 @@ pub(crate) fn asinh<const FMA: bool>(x: f64) -> f64 {
     // Past 1e150, sqrt(x^2 + 1) is |x| to far below the last bit:
     // log(2|x|) = log|x| + ln 2.
     let (bh, bl) = log_dd::<FMA>(if big { ax } else { 1.0 });
-    let (bh, be) = two_sum(bh, LN2.0);
-    let bl = be + bl + LN2.1;
+    let (bh, be) = two_sum(bh, LN2);
+    let bl = be + bl + LN2_ERR;
     let r = if big { bh + bl } else { h + l };
     let r = if ax < 1e-9 { ax } else { r };
     let r = if ax == f64::INFINITY { ax } else { r };
@@ -307,8 +303,8 @@ pub(crate) fn acosh<const FMA: bool>(x: f64) -> f64 {
     let (g, gl) = two_sum(a, s);
     let (h, l) = log_of_dd::<FMA>(g, gl + sl);
     let (bh, bl) = log_dd::<FMA>(if big { x } else { 1.0 });
-    let (bh, be) = two_sum(bh, LN2.0);
-    let bl = be + bl + LN2.1;
+    let (bh, be) = two_sum(bh, LN2);
+    let bl = be + bl + LN2_ERR;
     let r = if big { bh + bl } else { h + l };
     let r = if x == f64::INFINITY { x } else { r };
     if x >= 1.0 {

@@ -9,6 +9,10 @@ use crate::{exp, inverse, log, single, trig, Binary, Isa, Unary};
 /// stack for the lanes that need the slow path after the vector pass.
 const CHUNK: usize = 1024;
 
+/// `float32` values widened per pass: a smaller buffer, which every call
+/// zeroes (a short call should not pay for 8 KB).
+const WIDE: usize = 256;
+
 // The loops below are macros and plain `for` loops, not iterator
 // adaptors with closures: an adaptor that the compiler declines to
 // inline is compiled without the caller's target features, and its
@@ -192,8 +196,8 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
 /// shorter `float32` forms, the others by the `float64` loops.
 #[inline(always)]
 fn unary_f32<const FMA: bool>(f: Unary, xs: &mut [f32]) {
-    let mut wide = [0.0f64; CHUNK];
-    for chunk in xs.chunks_mut(CHUNK) {
+    let mut wide = [0.0f64; WIDE];
+    for chunk in xs.chunks_mut(WIDE) {
         let wide = &mut wide[..chunk.len()];
         for i in 0..wide.len() {
             wide[i] = chunk[i] as f64;
@@ -215,8 +219,8 @@ fn unary_f32<const FMA: bool>(f: Unary, xs: &mut [f32]) {
 /// [`binary`] over `float32` values, as [`unary_f32`].
 #[inline(always)]
 fn binary_f32<const FMA: bool>(f: Binary, xs: &mut [f32], ys: &[f32]) {
-    let (mut wx, mut wy) = ([0.0f64; CHUNK], [0.0f64; CHUNK]);
-    for (chunk, ys) in xs.chunks_mut(CHUNK).zip(ys.chunks(CHUNK)) {
+    let (mut wx, mut wy) = ([0.0f64; WIDE], [0.0f64; WIDE]);
+    for (chunk, ys) in xs.chunks_mut(WIDE).zip(ys.chunks(WIDE)) {
         let n = chunk.len().min(ys.len());
         let (wx, wy) = (&mut wx[..n], &mut wy[..n]);
         for i in 0..n {

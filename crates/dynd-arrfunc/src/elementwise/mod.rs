@@ -275,35 +275,36 @@ macro_rules! select {
 /// function, within one ULP, at SIMD speed), where those beat the C
 /// library's on this CPU ([`Unary::beats_libm`]).
 pub(super) fn vector(overloads: Vec<Overload>, f: Unary) -> Vec<Overload> {
-    if !f.beats_libm(Isa::active()) {
-        return overloads;
-    }
-    overloads
-        .into_iter()
-        .map(|o| {
-            let plain = o.inputs().len() == 1
-                && o.inputs()[0] == o.output()
-                && o.options().iter().all(|opt| !opt);
-            match Leaf::unary_math(f, o.output()) {
-                Some(leaf) if plain => Overload::new(leaf),
-                _ => o,
-            }
-        })
-        .collect()
+    on_vector_loops(overloads, 1, f.beats_libm(Isa::active()), |s| {
+        Leaf::unary_math(f, s)
+    })
 }
 
 /// [`vector`] for a function of two arguments.
 pub(super) fn vector2(overloads: Vec<Overload>, f: Binary) -> Vec<Overload> {
-    if !f.beats_libm(Isa::active()) {
+    on_vector_loops(overloads, 2, f.beats_libm(Isa::active()), |s| {
+        Leaf::binary_math(f, s)
+    })
+}
+
+/// The overloads of `arity` arguments all of the result's type (no NA)
+/// replaced by `leaf(type)` where that gives one, if `faster`.
+fn on_vector_loops(
+    overloads: Vec<Overload>,
+    arity: usize,
+    faster: bool,
+    leaf: impl Fn(Scalar) -> Option<Leaf>,
+) -> Vec<Overload> {
+    if !faster {
         return overloads;
     }
     overloads
         .into_iter()
         .map(|o| {
-            let plain = o.inputs().len() == 2
+            let plain = o.inputs().len() == arity
                 && o.inputs().iter().all(|&s| s == o.output())
                 && o.options().iter().all(|opt| !opt);
-            match Leaf::binary_math(f, o.output()) {
+            match leaf(o.output()) {
                 Some(leaf) if plain => Overload::new(leaf),
                 _ => o,
             }
