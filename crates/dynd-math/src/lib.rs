@@ -322,19 +322,59 @@ impl Unary {
     /// Replaces each element of `xs` with the function of it, on
     /// [`Isa::active`]'s loops.
     pub fn map(self, xs: &mut [f64]) {
-        simd::run_unary(Isa::active(), self, xs)
+        simd::run_unary_in_place(Isa::active(), self, xs)
     }
 
     /// [`Unary::map`] for `float32` (computed in `float64`, rounded once).
     pub fn map_f32(self, xs: &mut [f32]) {
-        simd::run_unary_f32(Isa::active(), self, xs)
+        simd::run_unary_f32(Isa::active(), self, None, xs)
+    }
+
+    /// The function of each element of `xs` into `out`, on
+    /// [`Isa::active`]'s loops: for a result stored apart from its
+    /// arguments, cheaper than copying them into `out` and calling
+    /// [`Unary::map`] (each element is read once and written once).
+    ///
+    /// ```
+    /// use dynd_math::Unary;
+    ///
+    /// let xs = [0.0f32, 1.0];
+    /// let mut out = [0.0f32; 2];
+    /// Unary::Exp.map_into(&xs, &mut out);
+    /// assert_eq!(out, [1.0, std::f32::consts::E]);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the slices' lengths differ.
+    pub fn map_into<T: Float>(self, xs: &[T], out: &mut [T]) {
+        self.map_into_with(Isa::active(), xs, out);
+    }
+
+    /// [`Unary::map_into`] on the loops of `isa`; `false` (and `out`
+    /// untouched) if this CPU does not have it.
+    ///
+    /// # Panics
+    ///
+    /// If the slices' lengths differ.
+    pub fn map_into_with<T: Float>(self, isa: Isa, xs: &[T], out: &mut [T]) -> bool {
+        assert_eq!(
+            xs.len(),
+            out.len(),
+            "{}: slices of different lengths",
+            self.name()
+        );
+        isa.available() && {
+            T::unary_into(isa, self, xs, out);
+            true
+        }
     }
 
     /// [`Unary::map`] on the loops of `isa`; `false` (and `xs` untouched)
     /// if this CPU does not have it.
     pub fn map_with(self, isa: Isa, xs: &mut [f64]) -> bool {
         isa.available() && {
-            simd::run_unary(isa, self, xs);
+            simd::run_unary_in_place(isa, self, xs);
             true
         }
     }
@@ -342,7 +382,7 @@ impl Unary {
     /// [`Unary::map_f32`] on the loops of `isa`, as [`Unary::map_with`].
     pub fn map_f32_with(self, isa: Isa, xs: &mut [f32]) -> bool {
         isa.available() && {
-            simd::run_unary_f32(isa, self, xs);
+            simd::run_unary_f32(isa, self, None, xs);
             true
         }
     }
@@ -420,7 +460,7 @@ impl Binary {
             self.name()
         );
         isa.available() && {
-            simd::run_binary(isa, self, xs, ys);
+            simd::run_binary_in_place(isa, self, xs, ys);
             true
         }
     }
@@ -438,7 +478,35 @@ impl Binary {
             self.name()
         );
         isa.available() && {
-            simd::run_binary_f32(isa, self, xs, ys);
+            simd::run_binary_f32(isa, self, None, ys, xs);
+            true
+        }
+    }
+
+    /// The function of each pair `(xs[i], ys[i])` into `out[i]`, as
+    /// [`Unary::map_into`].
+    ///
+    /// # Panics
+    ///
+    /// If the slices' lengths differ.
+    pub fn map_into<T: Float>(self, xs: &[T], ys: &[T], out: &mut [T]) {
+        self.map_into_with(Isa::active(), xs, ys, out);
+    }
+
+    /// [`Binary::map_into`] on the loops of `isa`; `false` (and `out`
+    /// untouched) if this CPU does not have it.
+    ///
+    /// # Panics
+    ///
+    /// If the slices' lengths differ.
+    pub fn map_into_with<T: Float>(self, isa: Isa, xs: &[T], ys: &[T], out: &mut [T]) -> bool {
+        assert!(
+            xs.len() == ys.len() && xs.len() == out.len(),
+            "{}: slices of different lengths",
+            self.name()
+        );
+        isa.available() && {
+            T::binary_into(isa, self, xs, ys, out);
             true
         }
     }
@@ -476,6 +544,10 @@ pub trait Float: Copy + sealed::Sealed {
     fn to_f64(self) -> f64;
     #[doc(hidden)]
     fn from_f64(x: f64) -> Self;
+    #[doc(hidden)]
+    fn unary_into(isa: Isa, f: Unary, xs: &[Self], out: &mut [Self]);
+    #[doc(hidden)]
+    fn binary_into(isa: Isa, f: Binary, xs: &[Self], ys: &[Self], out: &mut [Self]);
 }
 
 impl Float for f64 {
@@ -485,6 +557,12 @@ impl Float for f64 {
     fn from_f64(x: f64) -> Self {
         x
     }
+    fn unary_into(isa: Isa, f: Unary, xs: &[f64], out: &mut [f64]) {
+        simd::run_unary(isa, f, xs, out)
+    }
+    fn binary_into(isa: Isa, f: Binary, xs: &[f64], ys: &[f64], out: &mut [f64]) {
+        simd::run_binary(isa, f, xs, ys, out)
+    }
 }
 
 impl Float for f32 {
@@ -493,6 +571,12 @@ impl Float for f32 {
     }
     fn from_f64(x: f64) -> Self {
         x as f32
+    }
+    fn unary_into(isa: Isa, f: Unary, xs: &[f32], out: &mut [f32]) {
+        simd::run_unary_f32(isa, f, Some(xs), out)
+    }
+    fn binary_into(isa: Isa, f: Binary, xs: &[f32], ys: &[f32], out: &mut [f32]) {
+        simd::run_binary_f32(isa, f, Some(xs), ys, out)
     }
 }
 

@@ -9,40 +9,48 @@ use crate::{exp, inverse, log, single, trig, Binary, Isa, Unary};
 /// stack for the lanes that need the slow path after the vector pass.
 const CHUNK: usize = 1024;
 
-/// `float32` values widened per pass: a smaller buffer, which every call
-/// zeroes (a short call should not pay for 8 KB).
-const WIDE: usize = 256;
+/// `float32` values widened per pass: small buffers, which every call
+/// zeroes (a short call should not pay for kilobytes).
+const WIDE: usize = 128;
+
+/// Elements staged per pass of an in-place call, as [`WIDE`].
+const STAGE: usize = 128;
 
 // The loops below are macros and plain `for` loops, not iterator
 // adaptors with closures: an adaptor that the compiler declines to
 // inline is compiled without the caller's target features, and its
 // `mul_add`s become library calls.
+//
+// Every loop reads a source slice and writes a destination slice of the
+// same length: a result computed where it is stored, with no copy of the
+// arguments first (an out-of-place call on a large array would otherwise
+// move its bytes twice). The in-place forms stage a chunk at a time on
+// the stack (`in_place!`).
 
-/// `$x = $lane($x)` over the slice.
+/// `$dst[i] = $lane($src[i])`.
 macro_rules! each {
-    ($xs:expr, $lane:expr) => {
-        for x in $xs.iter_mut() {
-            *x = $lane(*x);
+    ($src:expr, $dst:expr, $lane:expr) => {{
+        let (src, dst): (&[f64], &mut [f64]) = ($src, $dst);
+        let n = src.len().min(dst.len());
+        let (src, dst) = (&src[..n], &mut dst[..n]);
+        for i in 0..n {
+            dst[i] = $lane(src[i]);
         }
-    };
+    }};
 }
 
-/// The vector pass over a chunk, then `$slow` for the arguments past
-/// the vector path (`$is_edge`).
+/// [`each!`] a chunk at a time, then `$slow` for the arguments past the
+/// vector path (`$is_edge`), read again from the source chunk while it
+/// is in cache.
 macro_rules! with_edges {
-    ($xs:expr, $lane:expr, $is_edge:expr, $slow:expr) => {{
-        for chunk in $xs.chunks_mut(CHUNK) {
-            // Most chunks have no such argument: checked in bulk first (a
-            // fold, not `any`, whose early exit does not vectorise), so
-            // that only the others keep a copy of their arguments.
-            if chunk.iter().fold(false, |e, &x| e | $is_edge(x)) {
-                let mut orig = [0.0; CHUNK];
-                let orig = &mut orig[..chunk.len()];
-                orig.copy_from_slice(chunk);
-                each!(chunk, $lane);
-                fix_edges(chunk, orig, $is_edge, $slow);
-            } else {
-                each!(chunk, $lane);
+    ($src:expr, $dst:expr, $lane:expr, $is_edge:expr, $slow:expr) => {{
+        let (src, dst): (&[f64], &mut [f64]) = ($src, $dst);
+        for (src, dst) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)) {
+            each!(src, &mut *dst, $lane);
+            // Most chunks have no such argument: checked in bulk (a fold,
+            // not `any`, whose early exit does not vectorise).
+            if src.iter().fold(false, |e, &x| e | $is_edge(x)) {
+                fix_edges(dst, src, $is_edge, $slow);
             }
         }
     }};
@@ -51,26 +59,21 @@ macro_rules! with_edges {
 /// A function of two arguments: the vector pass, then `$edge` for the
 /// pairs `$is_edge` picks out (zeros, infinities, NaNs).
 macro_rules! binary_loop {
-    ($xs:expr, $ys:expr, $main:expr, $is_edge:expr, $edge:expr) => {{
-        for (chunk, ys) in $xs.chunks_mut(CHUNK).zip($ys.chunks(CHUNK)) {
-            let n = chunk.len().min(ys.len());
-            let (chunk, ys) = (&mut chunk[..n], &ys[..n]);
-            if chunk
+    ($xs:expr, $ys:expr, $dst:expr, $main:expr, $is_edge:expr, $edge:expr) => {{
+        let (xs, ys, dst): (&[f64], &[f64], &mut [f64]) = ($xs, $ys, $dst);
+        let chunks = xs.chunks(CHUNK).zip(ys.chunks(CHUNK));
+        for ((xs, ys), dst) in chunks.zip(dst.chunks_mut(CHUNK)) {
+            let n = xs.len().min(ys.len()).min(dst.len());
+            let (xs, ys, dst) = (&xs[..n], &ys[..n], &mut dst[..n]);
+            for i in 0..n {
+                dst[i] = $main(xs[i], ys[i]);
+            }
+            if xs
                 .iter()
                 .zip(ys)
                 .fold(false, |e, (&x, &y)| e | $is_edge(x, y))
             {
-                let mut orig = [0.0; CHUNK];
-                let orig = &mut orig[..n];
-                orig.copy_from_slice(chunk);
-                for i in 0..n {
-                    chunk[i] = $main(chunk[i], ys[i]);
-                }
-                fix_edges2(chunk, orig, ys, $is_edge, $edge);
-            } else {
-                for i in 0..n {
-                    chunk[i] = $main(chunk[i], ys[i]);
-                }
+                fix_edges2(dst, xs, ys, $is_edge, $edge);
             }
         }
     }};
@@ -107,73 +110,74 @@ fn fix_edges2(
     }
 }
 
-/// `f` over `xs` in place; `FMA` says whether the build has fused
-/// multiply-add (the AVX2 and AVX-512 builds).
+/// `f` of `src` into `dst` (of `src`'s length); `FMA` says whether the
+/// build has fused multiply-add (the AVX2 and AVX-512 builds).
 #[inline(always)]
-fn unary<const FMA: bool>(f: Unary, xs: &mut [f64]) {
+fn unary<const FMA: bool>(f: Unary, src: &[f64], dst: &mut [f64]) {
     match f {
         Unary::Exp => with_edges!(
-            xs,
+            src,
+            dst,
             exp::exp_fast::<FMA>,
             exp::exp_is_edge,
             exp::exp::<false>
         ),
-        Unary::Exp2 => each!(xs, exp::exp2::<FMA>),
-        Unary::Expm1 => each!(xs, exp::expm1::<FMA>),
+        Unary::Exp2 => each!(src, dst, exp::exp2::<FMA>),
+        Unary::Expm1 => each!(src, dst, exp::expm1::<FMA>),
         Unary::Log => with_edges!(
-            xs,
+            src,
+            dst,
             log::log_fast::<FMA>,
             log::log_is_edge,
             log::log::<false>
         ),
-        Unary::Log2 => each!(xs, log::log2::<FMA>),
-        Unary::Log10 => each!(xs, log::log10::<FMA>),
-        Unary::Log1p => each!(xs, log::log1p::<FMA>),
-        Unary::Sinh => each!(xs, exp::sinh::<FMA>),
-        Unary::Cosh => each!(xs, exp::cosh::<FMA>),
-        Unary::Tanh => each!(xs, exp::tanh::<FMA>),
-        Unary::Arcsin => each!(xs, inverse::asin::<FMA>),
-        Unary::Arccos => each!(xs, inverse::acos::<FMA>),
-        Unary::Arctan => each!(xs, inverse::atan::<FMA>),
-        Unary::Arcsinh => each!(xs, inverse::asinh::<FMA>),
-        Unary::Arccosh => each!(xs, inverse::acosh::<FMA>),
-        Unary::Arctanh => each!(xs, inverse::atanh::<FMA>),
-        Unary::Cbrt => each!(xs, inverse::cbrt::<FMA>),
-        Unary::Sin => with_edges!(xs, trig::sin::<FMA>, trig::is_edge, f64::sin),
-        Unary::Cos => with_edges!(xs, trig::cos::<FMA>, trig::is_edge, f64::cos),
-        Unary::Tan => with_edges!(xs, trig::tan::<FMA>, trig::is_edge, f64::tan),
+        Unary::Log2 => each!(src, dst, log::log2::<FMA>),
+        Unary::Log10 => each!(src, dst, log::log10::<FMA>),
+        Unary::Log1p => each!(src, dst, log::log1p::<FMA>),
+        Unary::Sinh => each!(src, dst, exp::sinh::<FMA>),
+        Unary::Cosh => each!(src, dst, exp::cosh::<FMA>),
+        Unary::Tanh => each!(src, dst, exp::tanh::<FMA>),
+        Unary::Arcsin => each!(src, dst, inverse::asin::<FMA>),
+        Unary::Arccos => each!(src, dst, inverse::acos::<FMA>),
+        Unary::Arctan => each!(src, dst, inverse::atan::<FMA>),
+        Unary::Arcsinh => each!(src, dst, inverse::asinh::<FMA>),
+        Unary::Arccosh => each!(src, dst, inverse::acosh::<FMA>),
+        Unary::Arctanh => each!(src, dst, inverse::atanh::<FMA>),
+        Unary::Cbrt => each!(src, dst, inverse::cbrt::<FMA>),
+        Unary::Sin => with_edges!(src, dst, trig::sin::<FMA>, trig::is_edge, f64::sin),
+        Unary::Cos => with_edges!(src, dst, trig::cos::<FMA>, trig::is_edge, f64::cos),
+        Unary::Tan => with_edges!(src, dst, trig::tan::<FMA>, trig::is_edge, f64::tan),
     }
 }
 
-/// `f(xs, ys)` into `xs`.
+/// `f(xs, ys)` into `dst` (all of one length).
 #[inline(always)]
-fn binary<const FMA: bool>(f: Binary, xs: &mut [f64], ys: &[f64]) {
+fn binary<const FMA: bool>(f: Binary, xs: &[f64], ys: &[f64], dst: &mut [f64]) {
     match f {
         Binary::Pow => binary_loop!(
             xs,
             ys,
+            dst,
             log::pow_main::<FMA>,
             log::pow_is_edge,
             log::pow_edge
         ),
-        Binary::Arctan2 => {
-            binary_loop!(
-                xs,
-                ys,
-                inverse::atan2_main::<FMA>,
-                inverse::atan2_is_edge,
-                f64::atan2
-            )
-        }
-        Binary::Hypot => {
-            binary_loop!(
-                xs,
-                ys,
-                inverse::hypot_main::<FMA>,
-                inverse::hypot_is_edge,
-                f64::hypot
-            )
-        }
+        Binary::Arctan2 => binary_loop!(
+            xs,
+            ys,
+            dst,
+            inverse::atan2_main::<FMA>,
+            inverse::atan2_is_edge,
+            f64::atan2
+        ),
+        Binary::Hypot => binary_loop!(
+            xs,
+            ys,
+            dst,
+            inverse::hypot_main::<FMA>,
+            inverse::hypot_is_edge,
+            f64::hypot
+        ),
     }
 }
 
@@ -191,45 +195,54 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
     }
 }
 
-/// `f` over `float32` values, computed in `float64` a chunk at a time
-/// and rounded once: `exp`, `log`, `sin`, `cos` and `tanh` by their
-/// shorter `float32` forms, the others by the `float64` loops.
+/// `f` of `float32` values (`src`, or `dst` itself where `src` is
+/// `None`) into `dst`, computed in `float64` a chunk at a time and rounded
+/// once: `exp`, `log`, `sin`, `cos` and `tanh` by their shorter `float32`
+/// forms, the others by the `float64` loops.
 #[inline(always)]
-fn unary_f32<const FMA: bool>(f: Unary, xs: &mut [f32]) {
-    let mut wide = [0.0f64; WIDE];
-    for chunk in xs.chunks_mut(WIDE) {
-        let wide = &mut wide[..chunk.len()];
-        for i in 0..wide.len() {
-            wide[i] = chunk[i] as f64;
+fn unary_f32<const FMA: bool>(f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
+    let (mut wide, mut out) = ([0.0f64; WIDE], [0.0f64; WIDE]);
+    for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
+        let n = dst.len();
+        let (wide, out) = (&mut wide[..n], &mut out[..n]);
+        let src = src.map_or(&*dst, |s| &s[k * WIDE..][..n]);
+        for i in 0..n {
+            wide[i] = src[i] as f64;
         }
+        let wide = &*wide;
         match f {
-            Unary::Exp => each!(wide, single::exp::<FMA>),
-            Unary::Log => each!(wide, single::log::<FMA>),
-            Unary::Tanh => each!(wide, single::tanh::<FMA>),
-            Unary::Sin => with_edges!(wide, single::sin::<FMA>, trig::is_edge, f64::sin),
-            Unary::Cos => with_edges!(wide, single::cos::<FMA>, trig::is_edge, f64::cos),
-            _ => unary::<FMA>(f, wide),
+            Unary::Exp => each!(wide, out, single::exp::<FMA>),
+            Unary::Log => each!(wide, out, single::log::<FMA>),
+            Unary::Tanh => each!(wide, out, single::tanh::<FMA>),
+            Unary::Sin => with_edges!(wide, out, single::sin::<FMA>, trig::is_edge, f64::sin),
+            Unary::Cos => with_edges!(wide, out, single::cos::<FMA>, trig::is_edge, f64::cos),
+            _ => unary::<FMA>(f, wide, out),
         }
-        for i in 0..wide.len() {
-            chunk[i] = wide[i] as f32;
+        for i in 0..n {
+            dst[i] = out[i] as f32;
         }
     }
 }
 
-/// [`binary`] over `float32` values, as [`unary_f32`].
+/// [`binary`] over `float32` values (`xs`, or `dst` itself where `xs` is
+/// `None`), as [`unary_f32`].
 #[inline(always)]
-fn binary_f32<const FMA: bool>(f: Binary, xs: &mut [f32], ys: &[f32]) {
-    let (mut wx, mut wy) = ([0.0f64; WIDE], [0.0f64; WIDE]);
-    for (chunk, ys) in xs.chunks_mut(WIDE).zip(ys.chunks(WIDE)) {
-        let n = chunk.len().min(ys.len());
-        let (wx, wy) = (&mut wx[..n], &mut wy[..n]);
+fn binary_f32<const FMA: bool>(f: Binary, xs: Option<&[f32]>, ys: &[f32], dst: &mut [f32]) {
+    let (mut wx, mut wy, mut out) = ([0.0f64; WIDE], [0.0f64; WIDE], [0.0f64; WIDE]);
+    for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
+        let n = dst.len();
+        let (wx, wy, out) = (&mut wx[..n], &mut wy[..n], &mut out[..n]);
+        let (xs, ys) = (
+            xs.map_or(&*dst, |s| &s[k * WIDE..][..n]),
+            &ys[k * WIDE..][..n],
+        );
         for i in 0..n {
-            wx[i] = chunk[i] as f64;
+            wx[i] = xs[i] as f64;
             wy[i] = ys[i] as f64;
         }
-        binary::<FMA>(f, wx, wy);
+        binary::<FMA>(f, wx, wy, out);
         for i in 0..n {
-            chunk[i] = wx[i] as f32;
+            dst[i] = out[i] as f32;
         }
     }
 }
@@ -242,23 +255,28 @@ macro_rules! isa_loops {
             use super::*;
 
             $(#[target_feature(enable = $features)])?
-            pub(super) unsafe fn unary(f: Unary, xs: &mut [f64]) {
-                super::unary::<{ $fma }>(f, xs)
+            pub(super) unsafe fn unary(f: Unary, src: &[f64], dst: &mut [f64]) {
+                super::unary::<{ $fma }>(f, src, dst)
             }
 
             $(#[target_feature(enable = $features)])?
-            pub(super) unsafe fn unary_f32(f: Unary, xs: &mut [f32]) {
-                super::unary_f32::<{ $fma }>(f, xs)
+            pub(super) unsafe fn unary_f32(f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
+                super::unary_f32::<{ $fma }>(f, src, dst)
             }
 
             $(#[target_feature(enable = $features)])?
-            pub(super) unsafe fn binary(f: Binary, xs: &mut [f64], ys: &[f64]) {
-                super::binary::<{ $fma }>(f, xs, ys)
+            pub(super) unsafe fn binary(f: Binary, xs: &[f64], ys: &[f64], dst: &mut [f64]) {
+                super::binary::<{ $fma }>(f, xs, ys, dst)
             }
 
             $(#[target_feature(enable = $features)])?
-            pub(super) unsafe fn binary_f32(f: Binary, xs: &mut [f32], ys: &[f32]) {
-                super::binary_f32::<{ $fma }>(f, xs, ys)
+            pub(super) unsafe fn binary_f32(
+                f: Binary,
+                xs: Option<&[f32]>,
+                ys: &[f32],
+                dst: &mut [f32],
+            ) {
+                super::binary_f32::<{ $fma }>(f, xs, ys, dst)
             }
 
             $(#[target_feature(enable = $features)])?
@@ -294,28 +312,63 @@ macro_rules! dispatch {
     }};
 }
 
-/// The ISA's loops for `f` over `xs` (`isa` available).
-pub(crate) fn run_unary(isa: Isa, f: Unary, xs: &mut [f64]) {
-    debug_assert!(isa.available());
-    dispatch!(isa, unary(f, xs))
+/// `f` over `xs` in place, a chunk at a time staged on the stack (the
+/// loops read one slice and write another).
+macro_rules! in_place {
+    ($xs:expr, |$buf:ident, $chunk:ident| $run:expr) => {{
+        let mut staged = [0.0; STAGE];
+        for $chunk in $xs.chunks_mut(STAGE) {
+            let $buf = &mut staged[..$chunk.len()];
+            $buf.copy_from_slice($chunk);
+            let $buf = &*$buf;
+            $run;
+        }
+    }};
 }
 
-/// As [`run_unary`] for `float32`.
-pub(crate) fn run_unary_f32(isa: Isa, f: Unary, xs: &mut [f32]) {
-    debug_assert!(isa.available());
-    dispatch!(isa, unary_f32(f, xs))
+/// The ISA's loops for `f` of `src` into `dst` (`isa` available, equal
+/// lengths).
+pub(crate) fn run_unary(isa: Isa, f: Unary, src: &[f64], dst: &mut [f64]) {
+    debug_assert!(isa.available() && src.len() == dst.len());
+    dispatch!(isa, unary(f, src, dst))
 }
 
-/// The ISA's loops for `f(xs, ys)` into `xs` (equal lengths).
-pub(crate) fn run_binary(isa: Isa, f: Binary, xs: &mut [f64], ys: &[f64]) {
-    debug_assert!(isa.available() && xs.len() == ys.len());
-    dispatch!(isa, binary(f, xs, ys))
+/// [`run_unary`] in place.
+pub(crate) fn run_unary_in_place(isa: Isa, f: Unary, xs: &mut [f64]) {
+    in_place!(xs, |buf, chunk| run_unary(isa, f, buf, chunk))
 }
 
-/// As [`run_binary`] for `float32`.
-pub(crate) fn run_binary_f32(isa: Isa, f: Binary, xs: &mut [f32], ys: &[f32]) {
-    debug_assert!(isa.available() && xs.len() == ys.len());
-    dispatch!(isa, binary_f32(f, xs, ys))
+/// As [`run_unary`] for `float32`: from `src`, or in place where it is
+/// `None`.
+pub(crate) fn run_unary_f32(isa: Isa, f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
+    debug_assert!(isa.available() && src.is_none_or(|s| s.len() == dst.len()));
+    dispatch!(isa, unary_f32(f, src, dst))
+}
+
+/// The ISA's loops for `f(xs, ys)` into `dst` (equal lengths).
+pub(crate) fn run_binary(isa: Isa, f: Binary, xs: &[f64], ys: &[f64], dst: &mut [f64]) {
+    debug_assert!(isa.available() && xs.len() == ys.len() && xs.len() == dst.len());
+    dispatch!(isa, binary(f, xs, ys, dst))
+}
+
+/// [`run_binary`] into `xs`.
+pub(crate) fn run_binary_in_place(isa: Isa, f: Binary, xs: &mut [f64], ys: &[f64]) {
+    let mut ys = ys.chunks(STAGE);
+    in_place!(xs, |buf, chunk| run_binary(
+        isa,
+        f,
+        buf,
+        ys.next().unwrap_or_default(),
+        chunk
+    ))
+}
+
+/// As [`run_binary`] for `float32`: from `xs`, or from `dst` itself
+/// where it is `None`.
+pub(crate) fn run_binary_f32(isa: Isa, f: Binary, xs: Option<&[f32]>, ys: &[f32], dst: &mut [f32]) {
+    debug_assert!(isa.available() && ys.len() == dst.len());
+    debug_assert!(xs.is_none_or(|s| s.len() == dst.len()));
+    dispatch!(isa, binary_f32(f, xs, ys, dst))
 }
 
 /// The ISA's `sincos` loop (equal lengths).
@@ -342,8 +395,8 @@ pub(crate) mod scalar {
             Unary::Cos => trig(trig::cos::<false>, f64::cos),
             Unary::Tan => trig(trig::tan::<false>, f64::tan),
             _ => {
-                let mut v = [x];
-                super::unary::<false>(f, &mut v);
+                let mut v = [0.0];
+                super::unary::<false>(f, &[x], &mut v);
                 v[0]
             }
         }

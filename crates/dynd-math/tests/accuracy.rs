@@ -768,3 +768,63 @@ fn sincos_is_sin_and_cos() {
         );
     }
 }
+
+/// Whether two slices hold the same bits.
+fn same_bits<T: Copy + Into<f64>>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(&x, &y)| x.into().to_bits() == y.into().to_bits())
+}
+
+#[test]
+fn into_and_in_place_give_the_same_bits() {
+    // A length that is no multiple of any chunk or staging size.
+    const LEN: usize = (1 << 15) + 37;
+    for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
+        for f in Unary::ALL {
+            let xs = &arguments(f)[..LEN];
+            let mut in_place = xs.to_vec();
+            f.map_with(isa, &mut in_place);
+            let mut out = vec![0.0; LEN];
+            assert!(f.map_into_with(isa, xs, &mut out));
+            assert!(same_bits(&out, &in_place), "{} on {}", f.name(), isa.name());
+
+            let xs32: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+            let mut in_place = xs32.clone();
+            f.map_f32_with(isa, &mut in_place);
+            let mut out = vec![0.0f32; LEN];
+            f.map_into_with(isa, &xs32, &mut out);
+            assert!(
+                same_bits(&out, &in_place),
+                "{}f on {}",
+                f.name(),
+                isa.name()
+            );
+        }
+        let args = pair_arguments();
+        let (xs, ys): (Vec<f64>, Vec<f64>) = args[..LEN].iter().copied().unzip();
+        for f in Binary::ALL {
+            let mut in_place = xs.clone();
+            f.map_with(isa, &mut in_place, &ys);
+            let mut out = vec![0.0; LEN];
+            assert!(f.map_into_with(isa, &xs, &ys, &mut out));
+            assert!(same_bits(&out, &in_place), "{} on {}", f.name(), isa.name());
+
+            let (xs32, ys32): (Vec<f32>, Vec<f32>) = args[..LEN]
+                .iter()
+                .map(|&(x, y)| (x as f32, y as f32))
+                .unzip();
+            let mut in_place = xs32.clone();
+            f.map_f32_with(isa, &mut in_place, &ys32);
+            let mut out = vec![0.0f32; LEN];
+            f.map_into_with(isa, &xs32, &ys32, &mut out);
+            assert!(
+                same_bits(&out, &in_place),
+                "{}f on {}",
+                f.name(),
+                isa.name()
+            );
+        }
+    }
+}

@@ -1,9 +1,10 @@
-//! Leaves of the vectorised elementary functions ([`dynd_math`]): the
-//! strided loop gathers a chunk of arguments into a buffer on the stack,
-//! runs the function's SIMD loop over it in place, and scatters the
-//! results, so that strided, broadcast and ragged operands (which the
-//! engine hands to a leaf as strided runs) take the same vector code as
-//! contiguous ones.
+//! Leaves of the vectorised elementary functions ([`dynd_math`]): a
+//! contiguous run is computed from its source straight into its
+//! destination; otherwise the strided loop gathers a chunk of arguments
+//! into a buffer on the stack, runs the function's SIMD loop over it in
+//! place, and scatters the results, so that strided, broadcast and ragged
+//! operands (which the engine hands to a leaf as strided runs) take the
+//! same vector code as contiguous ones.
 
 use dynd_math::{Binary, Unary};
 
@@ -15,7 +16,7 @@ use crate::error::KernelError;
 const CHUNK: usize = 256;
 
 /// A float type the math loops take.
-trait MathFloat: Copy + Default + Send + Sync + 'static {
+trait MathFloat: dynd_math::Float + Default + Send + Sync + 'static {
     const SCALAR: dynd_types::Scalar;
     fn unary(f: Unary, xs: &mut [Self]);
     fn binary(f: Binary, xs: &mut [Self], ys: &[Self]);
@@ -96,16 +97,26 @@ unsafe fn scatter<T: Copy>(buf: &[T], dst: *mut u8, stride: isize) {
     }
 }
 
-/// For a contiguous run with an aligned destination: the source copied
-/// into the destination (they may overlap), and the destination as a
-/// slice for the math loop to work on in place. `None` for other runs.
+/// A contiguous run's destination, and its source where that lies apart.
+enum Run<'a, T> {
+    /// The destination, holding the arguments: computed in place.
+    Same(&'a mut [T]),
+    /// The source and the destination, apart: read from one, written to
+    /// the other.
+    Apart(&'a [T], &'a mut [T]),
+}
+
+/// For a contiguous run with an aligned destination: the run as slices.
+/// A source that is the destination, or lies apart from it aligned, is
+/// used where it is; any other (overlapping in part, or unaligned) is
+/// copied into the destination first. `None` for other runs.
 ///
 /// # Safety
 ///
 /// As [`KernelData::strided`](crate::kernel::KernelData::strided):
 /// `count` elements of `T` readable at `src` (at its stride) and room for
-/// them at `dst`, with nothing else reading or writing the destination
-/// while the slice lives.
+/// them at `dst`, with nothing else writing the source or reading or
+/// writing the destination while the slices live.
 #[inline]
 unsafe fn contiguous<'a, T: Copy>(
     dst: *mut u8,
@@ -113,19 +124,32 @@ unsafe fn contiguous<'a, T: Copy>(
     src: *const u8,
     src_stride: isize,
     count: usize,
-) -> Option<&'a mut [T]> {
-    let size = std::mem::size_of::<T>() as isize;
-    let aligned = (dst as usize) % std::mem::align_of::<T>() == 0 && !dst.is_null();
-    if dst_stride != size || src_stride != size || !aligned {
+) -> Option<Run<'a, T>> {
+    let size = std::mem::size_of::<T>();
+    let aligned = |p: usize| p % std::mem::align_of::<T>() == 0 && p != 0;
+    let (d, s, bytes) = (dst as usize, src as usize, count * size);
+    if dst_stride != size as isize || src_stride != size as isize || !aligned(d) {
         return None;
     }
-    // SAFETY: `count` elements at each pointer by the strided contract;
-    // `copy` allows the two runs to overlap (an in-place call).
-    unsafe { std::ptr::copy(src, dst, count * size as usize) };
-    // SAFETY: the destination run is `count` aligned, initialised (just
-    // written) elements of `T`, and no other reference to it lives during
-    // the kernel call.
-    Some(unsafe { std::slice::from_raw_parts_mut(dst.cast::<T>(), count) })
+    let same = s == d;
+    let apart = (s + bytes <= d || d + bytes <= s) && aligned(s);
+    if !same && !apart {
+        // SAFETY: `count` elements at each pointer by the strided
+        // contract; `copy` allows the two runs to overlap.
+        unsafe { std::ptr::copy(src, dst, bytes) };
+    }
+    // SAFETY: `count` aligned (checked) elements of `T` at `dst` by the
+    // strided contract, initialised (the caller's memory holds valid
+    // values of `T`, or the copy just made), and no other reference to
+    // them lives during the kernel call.
+    let out = unsafe { std::slice::from_raw_parts_mut(dst.cast::<T>(), count) };
+    if !apart {
+        return Some(Run::Same(out));
+    }
+    // SAFETY: as above, for `count` elements at `src`, which lie apart
+    // from the destination's and are only read.
+    let xs = unsafe { std::slice::from_raw_parts(src.cast::<T>(), count) };
+    Some(Run::Apart(xs, out))
 }
 
 /// The loop of a one-argument math leaf over `T`.
@@ -144,9 +168,12 @@ impl<T: MathFloat> MapLoop for UnaryLoop<T> {
         count: usize,
     ) -> Result<(), KernelError> {
         // SAFETY: the strided contract, forwarded.
-        if let Some(out) = unsafe { contiguous::<T>(dst, dst_stride, src[0], src_stride[0], count) }
+        if let Some(run) = unsafe { contiguous::<T>(dst, dst_stride, src[0], src_stride[0], count) }
         {
-            T::unary(self.0, out);
+            match run {
+                Run::Same(out) => T::unary(self.0, out),
+                Run::Apart(xs, out) => self.0.map_into(xs, out),
+            }
             return Ok(());
         }
         let mut buf = [T::default(); CHUNK];
@@ -198,13 +225,16 @@ impl<T: MathFloat> MapLoop for BinaryLoop<T> {
         let aligned = y % std::mem::align_of::<T>() == 0 && y != 0;
         if src_stride[1] == size as isize && aligned && apart {
             // SAFETY: the strided contract, forwarded.
-            let out = unsafe { contiguous::<T>(dst, dst_stride, src[0], src_stride[0], count) };
-            if let Some(out) = out {
-                // SAFETY: `count` contiguous, aligned elements of `T` at
-                // `src[1]` (checked just above), readable by the strided
-                // contract, and apart from `out`.
-                let ys = unsafe { std::slice::from_raw_parts(src[1].cast::<T>(), count) };
-                T::binary(self.0, out, ys);
+            let run = unsafe { contiguous::<T>(dst, dst_stride, src[0], src_stride[0], count) };
+            // SAFETY: `count` contiguous, aligned elements of `T` at
+            // `src[1]` (checked just above), readable by the strided
+            // contract, and apart from the destination.
+            let ys = || unsafe { std::slice::from_raw_parts(src[1].cast::<T>(), count) };
+            if let Some(run) = run {
+                match run {
+                    Run::Same(out) => T::binary(self.0, out, ys()),
+                    Run::Apart(xs, out) => self.0.map_into(xs, ys(), out),
+                }
                 return Ok(());
             }
         }
