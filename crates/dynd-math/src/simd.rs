@@ -195,31 +195,83 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
     }
 }
 
+/// `$dst[i] = $lane($src[i] as f64) as f32`, from `$src`, or in place
+/// where it is `None`: one pass, nothing staged.
+macro_rules! each_f32 {
+    ($src:expr, $dst:expr, $lane:expr) => {{
+        let (src, dst): (Option<&[f32]>, &mut [f32]) = ($src, $dst);
+        match src {
+            Some(src) => {
+                let n = src.len().min(dst.len());
+                let (src, dst) = (&src[..n], &mut dst[..n]);
+                for i in 0..n {
+                    dst[i] = $lane(src[i] as f64) as f32;
+                }
+            }
+            None => {
+                for x in dst.iter_mut() {
+                    *x = $lane(*x as f64) as f32;
+                }
+            }
+        }
+    }};
+}
+
+/// [`each_f32!`] a chunk at a time, then `$slow` for the arguments past
+/// the vector path (`$is_edge`); in place, a chunk that has one keeps a
+/// copy of its arguments first.
+macro_rules! with_edges_f32 {
+    ($src:expr, $dst:expr, $lane:expr, $is_edge:expr, $slow:expr) => {{
+        let (src, dst): (Option<&[f32]>, &mut [f32]) = ($src, $dst);
+        let mut kept = [0.0f32; WIDE];
+        for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
+            let n = dst.len();
+            let src = src.map(|s| &s[k * WIDE..][..n]);
+            let args = src.unwrap_or(&*dst);
+            // A fold, not `any`: see `with_edges!`.
+            let edge = args.iter().fold(false, |e, &x| e | $is_edge(x as f64));
+            if edge {
+                kept[..n].copy_from_slice(args);
+            }
+            each_f32!(src, &mut *dst, $lane);
+            if edge {
+                let slow = std::hint::black_box($slow as fn(f64) -> f64);
+                for (o, &x) in dst.iter_mut().zip(&kept[..n]) {
+                    if $is_edge(x as f64) {
+                        *o = slow(x as f64) as f32;
+                    }
+                }
+            }
+        }
+    }};
+}
+
 /// `f` of `float32` values (`src`, or `dst` itself where `src` is
-/// `None`) into `dst`, computed in `float64` a chunk at a time and rounded
-/// once: `exp`, `log`, `sin`, `cos` and `tanh` by their shorter `float32`
-/// forms, the others by the `float64` loops.
+/// `None`) into `dst`, computed in `float64` and rounded once: `exp`,
+/// `log`, `sin`, `cos` and `tanh` by their shorter `float32` forms in one
+/// pass, the others by the `float64` loops a chunk at a time.
 #[inline(always)]
 fn unary_f32<const FMA: bool>(f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
-    let (mut wide, mut out) = ([0.0f64; WIDE], [0.0f64; WIDE]);
-    for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
-        let n = dst.len();
-        let (wide, out) = (&mut wide[..n], &mut out[..n]);
-        let src = src.map_or(&*dst, |s| &s[k * WIDE..][..n]);
-        for i in 0..n {
-            wide[i] = src[i] as f64;
-        }
-        let wide = &*wide;
-        match f {
-            Unary::Exp => each!(wide, out, single::exp::<FMA>),
-            Unary::Log => each!(wide, out, single::log::<FMA>),
-            Unary::Tanh => each!(wide, out, single::tanh::<FMA>),
-            Unary::Sin => with_edges!(wide, out, single::sin::<FMA>, trig::is_edge, f64::sin),
-            Unary::Cos => with_edges!(wide, out, single::cos::<FMA>, trig::is_edge, f64::cos),
-            _ => unary::<FMA>(f, wide, out),
-        }
-        for i in 0..n {
-            dst[i] = out[i] as f32;
+    match f {
+        Unary::Exp => each_f32!(src, dst, single::exp::<FMA>),
+        Unary::Log => each_f32!(src, dst, single::log::<FMA>),
+        Unary::Tanh => each_f32!(src, dst, single::tanh::<FMA>),
+        Unary::Sin => with_edges_f32!(src, dst, single::sin::<FMA>, trig::is_edge, f64::sin),
+        Unary::Cos => with_edges_f32!(src, dst, single::cos::<FMA>, trig::is_edge, f64::cos),
+        _ => {
+            let (mut wide, mut out) = ([0.0f64; WIDE], [0.0f64; WIDE]);
+            for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
+                let n = dst.len();
+                let (wide, out) = (&mut wide[..n], &mut out[..n]);
+                let src = src.map_or(&*dst, |s| &s[k * WIDE..][..n]);
+                for i in 0..n {
+                    wide[i] = src[i] as f64;
+                }
+                unary::<FMA>(f, wide, out);
+                for i in 0..n {
+                    dst[i] = out[i] as f32;
+                }
+            }
         }
     }
 }
