@@ -13,9 +13,11 @@
 //! zeros, infinities and NaNs) are fixed up lane by lane after the
 //! vector pass.
 //!
-//! Slices are transformed in place ([`Unary::map`], [`Binary::map`],
-//! [`sincos_slices`]); scalar functions ([`sin`], [`exp`], …) take `f64` or
-//! `f32` and compute as the portable loop does.
+//! Slices are transformed in place ([`Unary::map`], [`Binary::map`]) or
+//! read into another slice ([`Unary::map_into`], [`Binary::map_into`],
+//! [`sincos_slices`]), which for a result stored apart from its arguments
+//! reads and writes each element once; scalar functions ([`sin`],
+//! [`exp`], …) take `f64` or `f32` and compute as the portable loop does.
 //!
 //! ```
 //! use dynd_math::{Unary, Binary};
@@ -27,6 +29,10 @@
 //! let mut x = vec![2.0, -2.0, 10.0];
 //! Binary::Pow.map(&mut x, &[10.0, 3.0, -1.0]);
 //! assert_eq!(x, [1024.0, -8.0, 0.1]);
+//!
+//! let mut logs = [0.0f32; 2];
+//! Unary::Log.map_into(&[1.0, 8.0], &mut logs);
+//! assert_eq!(logs, [0.0, 8.0f32.ln()]);
 //!
 //! assert_eq!(dynd_math::exp(1.0f32), std::f32::consts::E);
 //! assert_eq!(dynd_math::log(1.0f64), 0.0);
