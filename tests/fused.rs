@@ -126,6 +126,30 @@ fn comparisons_and_select_fuse() {
 }
 
 #[test]
+fn rounding_fuses_and_agrees() {
+    // Quarters: ties (x.5) and both signs, large enough to fuse.
+    let shape = [61usize, 89];
+    let x = Array::from_shape_vec(&shape, seq(shape[0] * shape[1], 0.25)).unwrap();
+    let big = 4503599627370495.5;
+    let halves = [-2.5, -1.5, -0.5, -0.0, 0.5, 1.5, 2.5, big];
+    let a = Array::from_vec(halves.to_vec());
+    for (name, want) in [
+        ("floor", [-3.0, -2.0, -1.0, -0.0, 0.0, 1.0, 2.0, big - 0.5]),
+        ("ceil", [-2.0, -1.0, -0.0, -0.0, 1.0, 2.0, 3.0, big + 0.5]),
+        ("trunc", [-2.0, -1.0, -0.0, -0.0, 0.0, 1.0, 2.0, big - 0.5]),
+        ("rint", [-2.0, -2.0, -0.0, -0.0, 0.0, 2.0, 2.0, big + 0.5]),
+    ] {
+        let f = builtins::get(name).unwrap();
+        fused(&(f.expr([&x * 1.5]) - &x)).unwrap();
+        // Small: the dense loop of `eval`, and the call itself.
+        let want = bits(&Array::from_vec(want.to_vec()));
+        let r = (f.expr([&a * 1.0]) * 1.0).eval().unwrap();
+        assert_eq!(bits(&r), want, "{name}");
+        assert_eq!(bits(&f.call(&[&a]).unwrap()), want, "{name}");
+    }
+}
+
+#[test]
 fn common_subexpressions_give_the_same_values() {
     let a = Array::from_vec(seq(5000, 0.01));
     let b = Array::from_vec(seq(5000, 0.02));

@@ -17,14 +17,14 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-use dynd_kernels::elwise::Leaf;
+use dynd_kernels::elwise::{F64Op, Leaf};
 use dynd_kernels::{Array, Complex, F16};
 use dynd_types::Scalar;
 
 use super::cmath::*;
 use super::math::Real;
 use super::real::{self, signbit_f16, Flt, Int};
-use super::{alias, plain, with, ABS};
+use super::{alias, f64_op, plain, with, ABS};
 use crate::builtin::{builtins, entry, Fold};
 use crate::callable::{Keyword, Overload};
 
@@ -73,24 +73,24 @@ builtins! {
     /// infinities and NaN stay); integers are kept, type and value (NumPy
     /// 2's integer loops).
     FLOOR floor "floor" 1 None => {
-        plain("floor", ints_kept(floats1!(|x| x.floor())))
+        plain("floor", ints_kept(f64_op(floats1!(|x| x.floor()), F64Op::Floor)))
     };
 
     /// `(T) -> T`: floats: the smallest integer not below `x`; integers
     /// kept.
     CEIL ceil "ceil" 1 None => {
-        plain("ceil", ints_kept(floats1!(|x| x.ceil())))
+        plain("ceil", ints_kept(f64_op(floats1!(|x| x.ceil()), F64Op::Ceil)))
     };
 
     /// `(T) -> T`: floats: rounded toward zero; integers kept.
     TRUNC trunc "trunc" 1 None => {
-        plain("trunc", ints_kept(floats1!(|x| x.trunc())))
+        plain("trunc", ints_kept(f64_op(floats1!(|x| x.trunc()), F64Op::Trunc)))
     };
 
     /// `(T) -> T`: floats: to the nearest integer, halves to even
     /// (`rint(2.5) == 2`); integers kept.
     RINT rint "rint" 1 None => {
-        plain("rint", ints_kept(floats1!(|x| Flt::rint(x))))
+        plain("rint", ints_kept(f64_op(floats1!(|x| Flt::rint(x)), F64Op::Rint)))
     };
 
     /// `(T, decimals: int64) -> T` for every integer, float and complex

@@ -401,6 +401,10 @@ unsafe fn f64_loop(
         F64Op::Neg => each!(|x: f64, _: f64| -x),
         F64Op::Abs => each!(|x: f64, _: f64| x.abs()),
         F64Op::Sqrt => each!(|x: f64, _: f64| x.sqrt()),
+        F64Op::Floor => each!(|x: f64, _: f64| x.floor()),
+        F64Op::Ceil => each!(|x: f64, _: f64| x.ceil()),
+        F64Op::Trunc => each!(|x: f64, _: f64| x.trunc()),
+        F64Op::Rint => each!(|x: f64, _: f64| x.round_ties_even()),
     }
 }
 
@@ -489,6 +493,98 @@ impl Leaf {
         match op.arity() {
             1 => Leaf::from_map_loop(F64Loop::<1>(op), &f64s[..1], f64s[0]),
             _ => Leaf::from_map_loop(F64Loop::<2>(op), &f64s, f64s[0]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynd_math::Isa;
+
+    /// Every operation on every instruction set this CPU has, contiguous
+    /// and strided, gives the bits of [`F64Op::apply`] (the rounding ones
+    /// are single instructions on AVX2 and AVX-512, a library call on the
+    /// baseline).
+    #[test]
+    fn every_path_gives_the_bits_of_apply() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            4503599627370495.5,
+            -4503599627370495.5,
+            9007199254740993.0,
+            1e300,
+            -1e-310,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        xs.extend((0..200).map(|i| (i as f64 - 100.0) * 0.37));
+        let ys: Vec<f64> = xs.iter().rev().copied().collect();
+        let n = xs.len();
+        let ops = [
+            F64Op::Add,
+            F64Op::Sub,
+            F64Op::Mul,
+            F64Op::Div,
+            F64Op::Neg,
+            F64Op::Abs,
+            F64Op::Sqrt,
+            F64Op::Floor,
+            F64Op::Ceil,
+            F64Op::Trunc,
+            F64Op::Rint,
+        ];
+        for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
+            for op in ops {
+                let want: Vec<u64> = xs
+                    .iter()
+                    .zip(&ys)
+                    .map(|(&x, &y)| op.apply(x, y).to_bits())
+                    .collect();
+                // Contiguous, then every other element of a doubled run.
+                for step in [1usize, 2] {
+                    let spread = |v: &[f64]| -> Vec<f64> {
+                        v.iter().flat_map(|&x| [x, 7.0]).take(n * step).collect()
+                    };
+                    let (x, y) = if step == 1 {
+                        (xs.clone(), ys.clone())
+                    } else {
+                        (spread(&xs), spread(&ys))
+                    };
+                    let mut out = vec![0.0f64; n * step];
+                    let stride = 8 * step as isize;
+                    let (d, a, b) = (
+                        out.as_mut_ptr().cast::<u8>(),
+                        (x.as_ptr().cast::<u8>(), stride),
+                        (y.as_ptr().cast::<u8>(), stride),
+                    );
+                    let b = if op.arity() == 2 { b } else { a };
+                    match isa {
+                        // SAFETY: `n` float64s `stride` apart in each
+                        // vector; the CPU has the set (filtered).
+                        #[cfg(target_arch = "x86_64")]
+                        Isa::Avx512 => unsafe { f64_loop_avx512(op, d, stride, a, b, n) },
+                        // SAFETY: as above.
+                        #[cfg(target_arch = "x86_64")]
+                        Isa::Avx2 => unsafe { f64_loop_avx2(op, d, stride, a, b, n) },
+                        // SAFETY: as above.
+                        _ => unsafe { f64_loop(op, d, stride, a, b, n) },
+                    }
+                    let got: Vec<u64> = out.iter().step_by(step).map(|v| v.to_bits()).collect();
+                    assert_eq!(got, want, "{op:?} on {} at step {step}", isa.name());
+                }
+            }
         }
     }
 }

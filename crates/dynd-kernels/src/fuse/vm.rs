@@ -92,6 +92,10 @@ fn apply(op: F64Op, out: &mut [f64], a: Opnd<'_>, b: Opnd<'_>) {
         F64Op::Neg => each(out, a, a, |x, _| -x),
         F64Op::Abs => each(out, a, a, |x, _| x.abs()),
         F64Op::Sqrt => each(out, a, a, |x, _| x.sqrt()),
+        F64Op::Floor => each(out, a, a, |x, _| x.floor()),
+        F64Op::Ceil => each(out, a, a, |x, _| x.ceil()),
+        F64Op::Trunc => each(out, a, a, |x, _| x.trunc()),
+        F64Op::Rint => each(out, a, a, |x, _| x.round_ties_even()),
     }
 }
 
@@ -154,6 +158,10 @@ fn apply_fold(op: F64Op, acc: &mut [f64; 8], m: usize, a: Opnd<'_>, b: Opnd<'_>)
         F64Op::Neg => each(acc, m, a, a, |x, _| -x),
         F64Op::Abs => each(acc, m, a, a, |x, _| x.abs()),
         F64Op::Sqrt => each(acc, m, a, a, |x, _| x.sqrt()),
+        F64Op::Floor => each(acc, m, a, a, |x, _| x.floor()),
+        F64Op::Ceil => each(acc, m, a, a, |x, _| x.ceil()),
+        F64Op::Trunc => each(acc, m, a, a, |x, _| x.trunc()),
+        F64Op::Rint => each(acc, m, a, a, |x, _| x.round_ties_even()),
     }
 }
 

@@ -134,6 +134,14 @@ pub enum F64Op {
     Abs,
     /// `√x`.
     Sqrt,
+    /// The largest integer not above `x`.
+    Floor,
+    /// The smallest integer not below `x`.
+    Ceil,
+    /// `x` rounded toward zero.
+    Trunc,
+    /// `x` rounded to the nearest integer, ties to even.
+    Rint,
 }
 
 impl F64Op {
@@ -141,7 +149,13 @@ impl F64Op {
     pub fn arity(self) -> usize {
         match self {
             F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div => 2,
-            F64Op::Neg | F64Op::Abs | F64Op::Sqrt => 1,
+            F64Op::Neg
+            | F64Op::Abs
+            | F64Op::Sqrt
+            | F64Op::Floor
+            | F64Op::Ceil
+            | F64Op::Trunc
+            | F64Op::Rint => 1,
         }
     }
 
@@ -156,6 +170,10 @@ impl F64Op {
             F64Op::Neg => -x,
             F64Op::Abs => x.abs(),
             F64Op::Sqrt => x.sqrt(),
+            F64Op::Floor => x.floor(),
+            F64Op::Ceil => x.ceil(),
+            F64Op::Trunc => x.trunc(),
+            F64Op::Rint => x.round_ties_even(),
         }
     }
 }
