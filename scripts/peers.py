@@ -9,6 +9,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py ufuncs     # `benches/ufuncs.rs` and `benches/array_fns.rs`
     python3 scripts/peers.py ragged_fns # `benches/ragged_fns.rs`: Awkward and Polars
     python3 scripts/peers.py math       # `benches/math.rs`: NumPy, numexpr
+    python3 scripts/peers.py plain      # `benches/elwise.rs` add and `benches/reduce.rs` sum
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -349,6 +350,26 @@ def math_main():
         print(f"n={n:<9} sin(a)*exp(-b) + c (numexpr, {threads} thread(s)) {ms * 1e6 / n:6.2f} ns/element")
 
 
+def plain_main():
+    """Contiguous `add` into an existing output at 1e3, 1e5 and 1e7 (as
+    `benches/elwise.rs`'s `add_contiguous`) and `sum` of 1e7 (as
+    `benches/reduce.rs`'s `sum_1e7`)."""
+    in_venv()
+    import numpy as np
+
+    print(f"NumPy {np.__version__}")
+    for n in (1_000, 100_000, 10_000_000):
+        i = np.arange(n, dtype=np.float64)
+        a, b, out = i, i * 2.0, np.zeros(n)
+        repeat = 15 if n >= 10_000_000 else 2001
+        ms = median_ms(lambda: np.add(a, b, out=out), repeat)
+        print(f"add into, n={n:<9} {ms * 1e3:10.2f} us {ms * 1e6 / n:6.3f} ns/element")
+    n = 10_000_000
+    xs = (np.arange(n) % 1000).astype(np.float64) * 0.001
+    ms = median_ms(lambda: xs.sum(), 31)
+    print(f"sum, n={n:<9}      {ms * 1e3:10.2f} us {ms * 1e6 / n:6.3f} ns/element")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
@@ -358,5 +379,7 @@ if __name__ == "__main__":
         ragged_fns_main()
     elif sys.argv[1:] == ["math"]:
         math_main()
+    elif sys.argv[1:] == ["plain"]:
+        plain_main()
     else:
         main()

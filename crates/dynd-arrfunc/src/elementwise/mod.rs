@@ -312,16 +312,23 @@ fn on_vector_loops(
         .collect()
 }
 
+/// The `float64` and `float32` overloads of `op` (plain: no NA) replaced
+/// by its dispatched loops ([`Leaf::f64_op`], which fused evaluation also
+/// reads, and [`Leaf::f32_op`]).
 fn f64_op(overloads: Vec<Overload>, op: F64Op) -> Vec<Overload> {
     overloads
         .into_iter()
         .map(|o| {
-            let float64 = o.inputs().len() == op.arity()
-                && o.inputs().iter().all(|s| *s == Scalar::Float64)
-                && o.output() == Scalar::Float64
-                && o.options().iter().all(|opt| !opt);
-            if float64 {
+            let all = |t: Scalar| {
+                o.inputs().len() == op.arity()
+                    && o.inputs().iter().all(|s| *s == t)
+                    && o.output() == t
+                    && o.options().iter().all(|opt| !opt)
+            };
+            if all(Scalar::Float64) {
                 Overload::new(Leaf::f64_op(op))
+            } else if all(Scalar::Float32) {
+                Overload::new(Leaf::f32_op(op))
             } else {
                 o
             }

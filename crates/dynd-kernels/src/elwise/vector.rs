@@ -339,23 +339,80 @@ impl Leaf {
     }
 }
 
-/// The loop of a plain `float64` operation ([`F64Op`]) of `N` arguments,
-/// compiled for each instruction set and chosen at run time (AVX-512,
-/// AVX2 or the baseline build): the same IEEE operation on each, so the
-/// same bits.
+/// The loop of a plain floating-point operation ([`F64Op`]) of `N`
+/// arguments over `T` (`f64` or `f32`), compiled for each instruction
+/// set and chosen at run time (AVX-512, AVX2 or the baseline build): the
+/// same IEEE operation on each, so the same bits.
 #[derive(Clone, Copy)]
-struct F64Loop<const N: usize>(F64Op);
+struct FloatLoop<T, const N: usize>(F64Op, std::marker::PhantomData<T>);
 
-/// `dst[i] = op(a[i], b[i])` over `count` strided elements (`b` is `a`
-/// for a unary operation), contiguous runs as plain indexed loops the
-/// compiler vectorises.
+/// The element types of [`FloatLoop`]: their operations as methods the
+/// loop calls generically (each one instruction where the CPU has it).
+trait OpFloat:
+    Copy
+    + Send
+    + Sync
+    + 'static
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    const SCALAR: dynd_types::Scalar;
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn trunc(self) -> Self;
+    fn rint(self) -> Self;
+}
+
+macro_rules! op_float {
+    ($t:ty, $scalar:ident) => {
+        impl OpFloat for $t {
+            const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn floor(self) -> Self {
+                <$t>::floor(self)
+            }
+            #[inline(always)]
+            fn ceil(self) -> Self {
+                <$t>::ceil(self)
+            }
+            #[inline(always)]
+            fn trunc(self) -> Self {
+                <$t>::trunc(self)
+            }
+            #[inline(always)]
+            fn rint(self) -> Self {
+                <$t>::round_ties_even(self)
+            }
+        }
+    };
+}
+
+op_float!(f64, Float64);
+op_float!(f32, Float32);
+
+/// `dst[i] = op(a[i], b[i])` over `count` strided elements of `T` (`b`
+/// is `a` for a unary operation), contiguous runs as plain indexed loops
+/// the compiler vectorises.
 ///
 /// # Safety
 ///
 /// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
-/// `float64` elements.
+/// elements of `T`.
 #[inline(always)]
-unsafe fn f64_loop(
+unsafe fn float_loop<T: OpFloat>(
     op: F64Op,
     dst: *mut u8,
     ds: isize,
@@ -363,11 +420,12 @@ unsafe fn f64_loop(
     b: (*const u8, isize),
     count: usize,
 ) {
+    let size = std::mem::size_of::<T>() as isize;
     macro_rules! each {
         ($f:expr) => {{
             let f = $f;
-            if ds == 8 && a.1 == 8 && b.1 == 8 {
-                let (d, x, y) = (dst.cast::<f64>(), a.0.cast::<f64>(), b.0.cast::<f64>());
+            if ds == size && a.1 == size && b.1 == size {
+                let (d, x, y) = (dst.cast::<T>(), a.0.cast::<T>(), b.0.cast::<T>());
                 for i in 0..count {
                     // SAFETY: element `i` of each run (the contract); the
                     // runs may be the same memory (an in-place call), so
@@ -384,38 +442,38 @@ unsafe fn f64_loop(
                     // SAFETY: as above, at the runs' strides.
                     unsafe {
                         let v = f(
-                            a.0.offset(i * a.1).cast::<f64>().read_unaligned(),
-                            b.0.offset(i * b.1).cast::<f64>().read_unaligned(),
+                            a.0.offset(i * a.1).cast::<T>().read_unaligned(),
+                            b.0.offset(i * b.1).cast::<T>().read_unaligned(),
                         );
-                        dst.offset(i * ds).cast::<f64>().write_unaligned(v)
+                        dst.offset(i * ds).cast::<T>().write_unaligned(v)
                     };
                 }
             }
         }};
     }
     match op {
-        F64Op::Add => each!(|x: f64, y: f64| x + y),
-        F64Op::Sub => each!(|x: f64, y: f64| x - y),
-        F64Op::Mul => each!(|x: f64, y: f64| x * y),
-        F64Op::Div => each!(|x: f64, y: f64| x / y),
-        F64Op::Neg => each!(|x: f64, _: f64| -x),
-        F64Op::Abs => each!(|x: f64, _: f64| x.abs()),
-        F64Op::Sqrt => each!(|x: f64, _: f64| x.sqrt()),
-        F64Op::Floor => each!(|x: f64, _: f64| x.floor()),
-        F64Op::Ceil => each!(|x: f64, _: f64| x.ceil()),
-        F64Op::Trunc => each!(|x: f64, _: f64| x.trunc()),
-        F64Op::Rint => each!(|x: f64, _: f64| x.round_ties_even()),
+        F64Op::Add => each!(|x: T, y: T| x + y),
+        F64Op::Sub => each!(|x: T, y: T| x - y),
+        F64Op::Mul => each!(|x: T, y: T| x * y),
+        F64Op::Div => each!(|x: T, y: T| x / y),
+        F64Op::Neg => each!(|x: T, _: T| -x),
+        F64Op::Abs => each!(|x: T, _: T| x.abs()),
+        F64Op::Sqrt => each!(|x: T, _: T| x.sqrt()),
+        F64Op::Floor => each!(|x: T, _: T| x.floor()),
+        F64Op::Ceil => each!(|x: T, _: T| x.ceil()),
+        F64Op::Trunc => each!(|x: T, _: T| x.trunc()),
+        F64Op::Rint => each!(|x: T, _: T| x.rint()),
     }
 }
 
-/// [`f64_loop`] compiled for AVX2.
+/// [`float_loop`] compiled for AVX2.
 ///
 /// # Safety
 ///
-/// As [`f64_loop`], on a CPU with AVX2.
+/// As [`float_loop`], on a CPU with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn f64_loop_avx2(
+unsafe fn float_loop_avx2<T: OpFloat>(
     op: F64Op,
     dst: *mut u8,
     ds: isize,
@@ -424,17 +482,17 @@ unsafe fn f64_loop_avx2(
     count: usize,
 ) {
     // SAFETY: forwarded.
-    unsafe { f64_loop(op, dst, ds, a, b, count) }
+    unsafe { float_loop::<T>(op, dst, ds, a, b, count) }
 }
 
-/// [`f64_loop`] compiled for AVX-512.
+/// [`float_loop`] compiled for AVX-512.
 ///
 /// # Safety
 ///
-/// As [`f64_loop`], on a CPU with AVX-512 F.
+/// As [`float_loop`], on a CPU with AVX-512 F.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx2")]
-unsafe fn f64_loop_avx512(
+unsafe fn float_loop_avx512<T: OpFloat>(
     op: F64Op,
     dst: *mut u8,
     ds: isize,
@@ -443,10 +501,38 @@ unsafe fn f64_loop_avx512(
     count: usize,
 ) {
     // SAFETY: forwarded.
-    unsafe { f64_loop(op, dst, ds, a, b, count) }
+    unsafe { float_loop::<T>(op, dst, ds, a, b, count) }
 }
 
-impl<const N: usize> MapLoop for F64Loop<N> {
+/// [`float_loop`] on the loops of `isa`.
+///
+/// # Safety
+///
+/// As [`float_loop`], on a CPU that has `isa`.
+#[inline(always)]
+unsafe fn float_loop_on<T: OpFloat>(
+    isa: dynd_math::Isa,
+    op: F64Op,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    match isa {
+        // SAFETY: the CPU has the set; the pointers are the caller's
+        // contract, forwarded.
+        #[cfg(target_arch = "x86_64")]
+        dynd_math::Isa::Avx512 => unsafe { float_loop_avx512::<T>(op, dst, ds, a, b, count) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        dynd_math::Isa::Avx2 => unsafe { float_loop_avx2::<T>(op, dst, ds, a, b, count) },
+        // SAFETY: the caller's contract, forwarded.
+        _ => unsafe { float_loop::<T>(op, dst, ds, a, b, count) },
+    }
+}
+
+impl<T: OpFloat, const N: usize> MapLoop for FloatLoop<T, N> {
     const ARITY: usize = N;
 
     unsafe fn strided_loop(
@@ -459,29 +545,20 @@ impl<const N: usize> MapLoop for F64Loop<N> {
     ) -> Result<(), KernelError> {
         let a = (src[0], src_stride[0]);
         let b = if N == 2 { (src[1], src_stride[1]) } else { a };
-        match dynd_math::Isa::active() {
-            // SAFETY: `Isa::active` is a set this CPU has; the pointers
-            // are the caller's contract, forwarded.
-            #[cfg(target_arch = "x86_64")]
-            dynd_math::Isa::Avx512 => unsafe {
-                f64_loop_avx512(self.0, dst, dst_stride, a, b, count)
-            },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            dynd_math::Isa::Avx2 => unsafe { f64_loop_avx2(self.0, dst, dst_stride, a, b, count) },
-            // SAFETY: the caller's contract, forwarded.
-            _ => unsafe { f64_loop(self.0, dst, dst_stride, a, b, count) },
-        }
+        let isa = dynd_math::Isa::active();
+        // SAFETY: `Isa::active` is a set this CPU has; the pointers are
+        // the caller's contract, forwarded.
+        unsafe { float_loop_on::<T>(isa, self.0, dst, dst_stride, a, b, count) };
         Ok(())
     }
 
     fn describe(&self) -> String {
-        let args = if N == 2 {
-            "float64, float64"
+        let t = T::SCALAR;
+        if N == 2 {
+            format!("map ({t}, {t}) -> {t}")
         } else {
-            "float64"
-        };
-        format!("map ({args}) -> float64")
+            format!("map ({t}) -> {t}")
+        }
     }
 }
 
@@ -489,10 +566,36 @@ impl Leaf {
     /// The leaf of a plain `float64` operation, its loops dispatched by
     /// instruction set ([`Leaf::f64_op`]'s kernel).
     pub(super) fn f64_op_loop(op: F64Op) -> Leaf {
-        let f64s = [dynd_types::Scalar::Float64; 2];
+        Leaf::float_op_loop::<f64>(op)
+    }
+
+    /// The leaf of the operation `op` over `float32` (`(float32,
+    /// float32) -> float32`, or `(float32) -> float32`), its loops
+    /// dispatched by instruction set as [`Leaf::f64_op`]'s are. Unlike
+    /// those, it is not marked for the fused `float64` loop.
+    ///
+    /// ```
+    /// use dynd_kernels::elwise::{apply, F64Op, Leaf};
+    /// use dynd::nd::Array;
+    ///
+    /// let floor = Leaf::f32_op(F64Op::Floor);
+    /// let r = apply(&[&Array::from_vec(vec![-1.5f32, 2.5])], &floor)?;
+    /// assert_eq!(r.to_vec::<f32>()?, [-2.0, 2.0]);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn f32_op(op: F64Op) -> Leaf {
+        Leaf::float_op_loop::<f32>(op)
+    }
+
+    fn float_op_loop<T: OpFloat>(op: F64Op) -> Leaf {
+        let types = [T::SCALAR; 2];
         match op.arity() {
-            1 => Leaf::from_map_loop(F64Loop::<1>(op), &f64s[..1], f64s[0]),
-            _ => Leaf::from_map_loop(F64Loop::<2>(op), &f64s, f64s[0]),
+            1 => Leaf::from_map_loop(
+                FloatLoop::<T, 1>(op, Default::default()),
+                &types[..1],
+                types[0],
+            ),
+            _ => Leaf::from_map_loop(FloatLoop::<T, 2>(op, Default::default()), &types, types[0]),
         }
     }
 }
@@ -570,19 +673,48 @@ mod tests {
                         (y.as_ptr().cast::<u8>(), stride),
                     );
                     let b = if op.arity() == 2 { b } else { a };
-                    match isa {
-                        // SAFETY: `n` float64s `stride` apart in each
-                        // vector; the CPU has the set (filtered).
-                        #[cfg(target_arch = "x86_64")]
-                        Isa::Avx512 => unsafe { f64_loop_avx512(op, d, stride, a, b, n) },
-                        // SAFETY: as above.
-                        #[cfg(target_arch = "x86_64")]
-                        Isa::Avx2 => unsafe { f64_loop_avx2(op, d, stride, a, b, n) },
-                        // SAFETY: as above.
-                        _ => unsafe { f64_loop(op, d, stride, a, b, n) },
-                    }
+                    // SAFETY: `n` float64s `stride` apart in each vector;
+                    // the CPU has the set (filtered).
+                    unsafe { float_loop_on::<f64>(isa, op, d, stride, a, b, n) };
                     let got: Vec<u64> = out.iter().step_by(step).map(|v| v.to_bits()).collect();
                     assert_eq!(got, want, "{op:?} on {} at step {step}", isa.name());
+
+                    // The same in float32.
+                    let narrow = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
+                    let (x32, y32) = (narrow(&x), narrow(&y));
+                    let mut out32 = vec![0.0f32; n * step];
+                    let stride = 4 * step as isize;
+                    let (d, a, b) = (
+                        out32.as_mut_ptr().cast::<u8>(),
+                        (x32.as_ptr().cast::<u8>(), stride),
+                        (y32.as_ptr().cast::<u8>(), stride),
+                    );
+                    let b = if op.arity() == 2 { b } else { a };
+                    // SAFETY: as above, for float32s.
+                    unsafe { float_loop_on::<f32>(isa, op, d, stride, a, b, n) };
+                    let want32: Vec<u32> = x32
+                        .iter()
+                        .zip(&y32)
+                        .step_by(step)
+                        .map(|(&x, &y)| {
+                            match op {
+                                F64Op::Add => x + y,
+                                F64Op::Sub => x - y,
+                                F64Op::Mul => x * y,
+                                F64Op::Div => x / y,
+                                F64Op::Neg => -x,
+                                F64Op::Abs => x.abs(),
+                                F64Op::Sqrt => x.sqrt(),
+                                F64Op::Floor => x.floor(),
+                                F64Op::Ceil => x.ceil(),
+                                F64Op::Trunc => x.trunc(),
+                                F64Op::Rint => x.round_ties_even(),
+                            }
+                            .to_bits()
+                        })
+                        .collect();
+                    let got32: Vec<u32> = out32.iter().step_by(step).map(|v| v.to_bits()).collect();
+                    assert_eq!(got32, want32, "{op:?} f32 on {} at step {step}", isa.name());
                 }
             }
         }
