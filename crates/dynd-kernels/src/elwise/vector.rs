@@ -605,10 +605,46 @@ mod tests {
     use super::*;
     use dynd_math::Isa;
 
+    /// The loop of `op` over `xs` and `ys` (as `T`, every `step`-th
+    /// element of runs `step` times as long) on `isa`, as `f64` bits.
+    fn run<T: OpFloat + Into<f64>>(
+        isa: Isa,
+        op: F64Op,
+        xs: &[f64],
+        ys: &[f64],
+        step: usize,
+        narrow: fn(f64) -> T,
+    ) -> Vec<u64> {
+        let n = xs.len();
+        let spread = |v: &[f64]| -> Vec<T> {
+            v.iter()
+                .flat_map(|&x| std::iter::once(x).chain(std::iter::repeat_n(7.0, step - 1)))
+                .map(narrow)
+                .collect()
+        };
+        let (x, y) = (spread(xs), spread(ys));
+        let mut out = vec![narrow(0.0); n * step];
+        let stride = (std::mem::size_of::<T>() * step) as isize;
+        let a = (x.as_ptr().cast::<u8>(), stride);
+        let b = if op.arity() == 2 {
+            (y.as_ptr().cast::<u8>(), stride)
+        } else {
+            a
+        };
+        // SAFETY: `n` elements of `T`, `stride` bytes apart, in each
+        // vector; the CPU has the set (the caller's filter).
+        unsafe { float_loop_on::<T>(isa, op, out.as_mut_ptr().cast(), stride, a, b, n) };
+        out.into_iter()
+            .step_by(step)
+            .map(|v| v.into().to_bits())
+            .collect()
+    }
+
     /// Every operation on every instruction set this CPU has, contiguous
-    /// and strided, gives the bits of [`F64Op::apply`] (the rounding ones
-    /// are single instructions on AVX2 and AVX-512, a library call on the
-    /// baseline).
+    /// and strided, in `float64` and `float32`, gives the bits of
+    /// [`F64Op::apply`] (rounded to `float32`, which for these operations
+    /// is the `float32` operation). The rounding ones are single
+    /// instructions on AVX2 and AVX-512, a library call on the baseline.
     #[test]
     fn every_path_gives_the_bits_of_apply() {
         let mut xs = vec![
@@ -624,6 +660,7 @@ mod tests {
             4503599627370495.5,
             -4503599627370495.5,
             9007199254740993.0,
+            8388607.5,
             1e300,
             -1e-310,
             f64::MIN_POSITIVE,
@@ -634,7 +671,11 @@ mod tests {
         ];
         xs.extend((0..200).map(|i| (i as f64 - 100.0) * 0.37));
         let ys: Vec<f64> = xs.iter().rev().copied().collect();
-        let n = xs.len();
+        let (xs32, ys32): (Vec<f64>, Vec<f64>) = xs
+            .iter()
+            .zip(&ys)
+            .map(|(&x, &y)| ((x as f32) as f64, (y as f32) as f64))
+            .unzip();
         let ops = [
             F64Op::Add,
             F64Op::Sub,
@@ -648,73 +689,21 @@ mod tests {
             F64Op::Trunc,
             F64Op::Rint,
         ];
+        let want = |xs: &[f64], ys: &[f64], op: F64Op, narrow: fn(f64) -> f64| -> Vec<u64> {
+            let pairs = xs.iter().zip(ys);
+            pairs
+                .map(|(&x, &y)| narrow(op.apply(x, y)).to_bits())
+                .collect()
+        };
         for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
             for op in ops {
-                let want: Vec<u64> = xs
-                    .iter()
-                    .zip(&ys)
-                    .map(|(&x, &y)| op.apply(x, y).to_bits())
-                    .collect();
-                // Contiguous, then every other element of a doubled run.
-                for step in [1usize, 2] {
-                    let spread = |v: &[f64]| -> Vec<f64> {
-                        v.iter().flat_map(|&x| [x, 7.0]).take(n * step).collect()
-                    };
-                    let (x, y) = if step == 1 {
-                        (xs.clone(), ys.clone())
-                    } else {
-                        (spread(&xs), spread(&ys))
-                    };
-                    let mut out = vec![0.0f64; n * step];
-                    let stride = 8 * step as isize;
-                    let (d, a, b) = (
-                        out.as_mut_ptr().cast::<u8>(),
-                        (x.as_ptr().cast::<u8>(), stride),
-                        (y.as_ptr().cast::<u8>(), stride),
-                    );
-                    let b = if op.arity() == 2 { b } else { a };
-                    // SAFETY: `n` float64s `stride` apart in each vector;
-                    // the CPU has the set (filtered).
-                    unsafe { float_loop_on::<f64>(isa, op, d, stride, a, b, n) };
-                    let got: Vec<u64> = out.iter().step_by(step).map(|v| v.to_bits()).collect();
-                    assert_eq!(got, want, "{op:?} on {} at step {step}", isa.name());
-
-                    // The same in float32.
-                    let narrow = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
-                    let (x32, y32) = (narrow(&x), narrow(&y));
-                    let mut out32 = vec![0.0f32; n * step];
-                    let stride = 4 * step as isize;
-                    let (d, a, b) = (
-                        out32.as_mut_ptr().cast::<u8>(),
-                        (x32.as_ptr().cast::<u8>(), stride),
-                        (y32.as_ptr().cast::<u8>(), stride),
-                    );
-                    let b = if op.arity() == 2 { b } else { a };
-                    // SAFETY: as above, for float32s.
-                    unsafe { float_loop_on::<f32>(isa, op, d, stride, a, b, n) };
-                    let want32: Vec<u32> = x32
-                        .iter()
-                        .zip(&y32)
-                        .step_by(step)
-                        .map(|(&x, &y)| {
-                            match op {
-                                F64Op::Add => x + y,
-                                F64Op::Sub => x - y,
-                                F64Op::Mul => x * y,
-                                F64Op::Div => x / y,
-                                F64Op::Neg => -x,
-                                F64Op::Abs => x.abs(),
-                                F64Op::Sqrt => x.sqrt(),
-                                F64Op::Floor => x.floor(),
-                                F64Op::Ceil => x.ceil(),
-                                F64Op::Trunc => x.trunc(),
-                                F64Op::Rint => x.round_ties_even(),
-                            }
-                            .to_bits()
-                        })
-                        .collect();
-                    let got32: Vec<u32> = out32.iter().step_by(step).map(|v| v.to_bits()).collect();
-                    assert_eq!(got32, want32, "{op:?} f32 on {} at step {step}", isa.name());
+                let want64 = want(&xs, &ys, op, |v| v);
+                let want32 = want(&xs32, &ys32, op, |v| (v as f32) as f64);
+                for step in [1, 2] {
+                    let got = run::<f64>(isa, op, &xs, &ys, step, |v| v);
+                    assert_eq!(got, want64, "{op:?} on {} at step {step}", isa.name());
+                    let got = run::<f32>(isa, op, &xs32, &ys32, step, |v| v as f32);
+                    assert_eq!(got, want32, "{op:?} f32 on {} at step {step}", isa.name());
                 }
             }
         }
