@@ -5,8 +5,8 @@
 
 use crate::{exp, inverse, log, single, trig, Binary, Isa, Unary};
 
-/// Elements per chunk: the original arguments of a chunk are kept on the
-/// stack for the lanes that need the slow path after the vector pass.
+/// Elements per chunk of the fix-up pass: a chunk's source is read again,
+/// from cache, for the lanes that need the slow path.
 const CHUNK: usize = 1024;
 
 /// `float32` values widened per pass: small buffers, which every call
