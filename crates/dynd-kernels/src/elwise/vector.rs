@@ -1,8 +1,8 @@
 //! Leaves of the vectorised elementary functions ([`dynd_math`]): a
 //! contiguous run is computed from its source straight into its
 //! destination; otherwise the strided loop gathers a chunk of arguments
-//! into a buffer on the stack, runs the function's SIMD loop over it in
-//! place, and scatters the results, so that strided, broadcast and ragged
+//! into a buffer on the stack, runs the function's SIMD loop from it into
+//! a second one, and scatters the results, so that strided, broadcast and ragged
 //! operands (which the engine hands to a leaf as strided runs) take the
 //! same vector code as contiguous ones.
 
@@ -12,7 +12,8 @@ use super::maps::{MapLeaf, MapLoop};
 use super::*;
 use crate::error::KernelError;
 
-/// Elements per chunk (two `f64` buffers of this size live on the stack).
+/// Elements per chunk (two or three buffers of this size live on the
+/// stack).
 const CHUNK: usize = 256;
 
 /// A float type the math loops take.
@@ -176,24 +177,24 @@ impl<T: MathFloat> MapLoop for UnaryLoop<T> {
             }
             return Ok(());
         }
-        let mut buf = [T::default(); CHUNK];
+        let (mut xs, mut outs) = ([T::default(); CHUNK], [T::default(); CHUNK]);
         let mut done = 0;
         while done < count {
             let n = (count - done).min(CHUNK);
-            let b = &mut buf[..n];
+            let (x, o) = (&mut xs[..n], &mut outs[..n]);
             // SAFETY: elements `done..done + n` of the run, by the
             // strided contract (`count` elements at each pointer).
             unsafe {
                 gather(
-                    b,
+                    x,
                     src[0].offset(done as isize * src_stride[0]),
                     src_stride[0],
                 )
             };
-            T::unary(self.0, b);
+            self.0.map_into(x, o);
             // SAFETY: as above, for the destination (read before written:
             // an in-place run is gathered before it is scattered).
-            unsafe { scatter(b, dst.offset(done as isize * dst_stride), dst_stride) };
+            unsafe { scatter(o, dst.offset(done as isize * dst_stride), dst_stride) };
             done += n;
         }
         Ok(())
@@ -239,10 +240,11 @@ impl<T: MathFloat> MapLoop for BinaryLoop<T> {
             }
         }
         let (mut xs, mut ys) = ([T::default(); CHUNK], [T::default(); CHUNK]);
+        let mut outs = [T::default(); CHUNK];
         let mut done = 0;
         while done < count {
             let n = (count - done).min(CHUNK);
-            let (x, y) = (&mut xs[..n], &mut ys[..n]);
+            let (x, y, o) = (&mut xs[..n], &mut ys[..n], &mut outs[..n]);
             // SAFETY: elements `done..done + n` of both inputs, by the
             // strided contract.
             unsafe {
@@ -257,9 +259,9 @@ impl<T: MathFloat> MapLoop for BinaryLoop<T> {
                     src_stride[1],
                 );
             }
-            T::binary(self.0, x, y);
+            self.0.map_into(x, y, o);
             // SAFETY: as above, for the destination.
-            unsafe { scatter(x, dst.offset(done as isize * dst_stride), dst_stride) };
+            unsafe { scatter(o, dst.offset(done as isize * dst_stride), dst_stride) };
             done += n;
         }
         Ok(())
