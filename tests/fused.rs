@@ -902,3 +902,50 @@ fn small_float64_expressions_run_as_one_loop_with_the_calls_bits() {
         assert_eq!((x.ty(), bits(&x)), (y.ty(), bits(&y)), "{e}");
     }
 }
+
+/// Small plain-float64 expressions keep their lowering per thread, by
+/// shape: an expression of the same operators over arrays of other
+/// types, other leaf sharing or other operators must not reuse another's
+/// steps. Each is evaluated twice (lowered, then kept) and compared with
+/// the stepwise values.
+#[test]
+fn kept_lowerings_are_reused_only_by_their_own_shape() {
+    let a = Array::from_vec(seq(1000, 1.0));
+    let b = Array::from_vec(seq(1000, 0.5));
+    let c = Array::from_vec(seq(1000, -0.25));
+    let short = Array::from_vec(seq(999, 2.0));
+    let ints = Array::from_vec((0..1000).collect::<Vec<i64>>());
+    let sqrt = builtins::get("sqrt").unwrap();
+    let abs = builtins::get("abs").unwrap();
+    let exprs: Vec<Expr<'_>> = vec![
+        &a * &b + &c,
+        &a * &a + &c, // a leaf shared where the first had two arrays
+        &a * &b + &a,
+        &a * &b - &c,  // another operator
+        &a * &b + 2.0, // a scalar leaf
+        &short * &short + 1.0,
+        &a * &ints + &c, // another leaf type: promoted, not plain
+        sqrt.expr([&a * &b]) + &c,
+        abs.expr([&a * &b]) + &c, // another callable, same arity
+        abs.expr([&c]) * &a - sqrt.expr([&b]),
+    ];
+    for _ in 0..2 {
+        for e in &exprs {
+            let r = e.eval().unwrap();
+            let s = e.eval_stepwise().unwrap();
+            assert_eq!(r.ty(), s.ty(), "types of {e}");
+            assert_eq!(bits(&r), bits(&s), "bits of {e}");
+            let n = r.to_vec::<f64>().unwrap().len();
+            let mut out = Array::from_vec(vec![0.0f64; n]);
+            if out.ty() == r.ty() {
+                e.eval_into(&mut out).unwrap();
+                assert_eq!(bits(&out), bits(&s), "bits into of {e}");
+            }
+        }
+    }
+    // The same shape over arrays of another length is refused by the
+    // broadcast as a call would refuse it, kept lowering or not.
+    for _ in 0..2 {
+        assert!((&a * &b + &short).eval().is_err());
+    }
+}

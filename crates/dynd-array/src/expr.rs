@@ -350,6 +350,31 @@ impl<'a> Expr<'a> {
         deepest
     }
 
+    /// Whether the tree has more than `limit` operator levels: what
+    /// `depth() > limit` says, found by a walk that recurses at most
+    /// `limit.min(64)` levels and allocates nothing for a tree that
+    /// shallow (the check every evaluation makes first).
+    fn deeper_than(&self, limit: usize) -> bool {
+        /// Whether `e` has more than `budget` levels (recursing at most
+        /// `budget + 1` deep).
+        fn deeper(e: &Expr<'_>, budget: usize) -> bool {
+            let ops = e.operands();
+            match budget.checked_sub(1) {
+                _ if ops.is_empty() => false,
+                None => true,
+                Some(rest) => ops.into_iter().any(|x| deeper(x, rest)),
+            }
+        }
+        // Recursion bounded by a small constant; a tree deeper than that
+        // is measured by the walk that keeps its stack on the heap.
+        const RECURSE: usize = 64;
+        if limit <= RECURSE {
+            deeper(self, limit)
+        } else {
+            deeper(self, RECURSE) && self.depth() > limit
+        }
+    }
+
     /// The tree with every part `limit` levels high replaced by a leaf of
     /// its value, computed by `eval` bottom up, so that no walk of the
     /// result (nor `eval` on a part) goes deeper than `limit`; the tree
@@ -365,7 +390,7 @@ impl<'a> Expr<'a> {
         limit: usize,
         eval: &mut dyn FnMut(&Expr<'a>) -> Result<Array, Error>,
     ) -> Result<Cow<'_, Expr<'a>>, Error> {
-        if self.depth() <= limit {
+        if !self.deeper_than(limit) {
             return Ok(Cow::Borrowed(self));
         }
         let limit = limit.max(1);
@@ -509,7 +534,7 @@ impl<'a> Expr<'a> {
     /// Moves the operands that are themselves nodes out to `stack`,
     /// leaving leaves in their place, so that dropping this node goes
     /// one level deep.
-    fn take_operands(&mut self, stack: &mut Vec<Expr<'a>>) {
+    fn take_operands(&mut self, stack: &mut smallvec::SmallVec<[Expr<'a>; 8]>) {
         let mut take = |x: &mut Expr<'a>| {
             if !matches!(x, Expr::Leaf(_)) {
                 stack.push(std::mem::replace(x, placeholder()));
@@ -531,7 +556,9 @@ impl Drop for Expr<'_> {
     /// Drops the tree without recursion (a deep tree would overflow the
     /// stack otherwise).
     fn drop(&mut self) {
-        let mut stack = Vec::new();
+        // Inline room for the operands of a small tree: dropping one (an
+        // expression a user writes and evaluates) allocates nothing.
+        let mut stack = smallvec::SmallVec::new();
         self.take_operands(&mut stack);
         while let Some(mut e) = stack.pop() {
             e.take_operands(&mut stack);

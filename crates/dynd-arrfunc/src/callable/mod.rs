@@ -67,6 +67,14 @@ pub struct Callable {
     pub(crate) reduction: ReductionKind,
 }
 
+impl Callable {
+    /// Whether `other` is this callable, or a clone of it that resolves
+    /// every argument type as it does (its overloads unchanged since).
+    pub(crate) fn resolves_as(&self, other: &Callable) -> bool {
+        Arc::ptr_eq(&self.cache, &other.cache)
+    }
+}
+
 /// How a reduction callable (`sum`, `min`, `NAME.reduce`, ...) may be
 /// computed over parts of its argument: every reduction treats the groups
 /// it folds independently, so parts along an axis it keeps give parts of

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp, MAX_EVAL_DEPTH};
-use dynd_kernels::fuse::{eval_dense_f64, eval_dense_f64_into, F64Arg, Program, Slot};
+use dynd_kernels::fuse::{Program, Slot};
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
 use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
@@ -18,6 +18,8 @@ use crate::elementwise::{for_operator, DIVIDE, SQRT, WHERE};
 use crate::error::Error;
 use crate::options::ReduceOptions;
 
+mod dense;
+use dense::{dense_f64, dense_f64_into};
 mod fused_reduce;
 use fused_reduce::*;
 
@@ -505,105 +507,6 @@ fn size_hint(e: &Expr<'_>) -> usize {
         Expr::Call(_, args) => args.iter().map(size_hint).max().unwrap_or(0),
         _ => usize::MAX,
     }
-}
-
-/// The value of `e` when it is plain `float64` arithmetic (the builtins'
-/// float64 `+ - * /`, negation, `abs`, `sqrt`) over C-contiguous float64
-/// arrays of one type and float64 scalars: one loop over the leaves, no
-/// kernel built and no intermediate array (what makes small expressions
-/// cheaper than the calls). Each node is resolved as a call would be; any
-/// other node, cast, layout or shape gives `None`, and the general
-/// evaluation (which reports errors) runs instead.
-fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
-    let (w, ty) = dense_f64_steps(e)?;
-    eval_dense_f64(&w.steps, &w.leaves, &ty).transpose()
-}
-
-/// [`dense_f64`] into `out` (of the result's type exactly): `Some(Ok(()))`
-/// when written, `None` where the general evaluation must run.
-fn dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
-    let (w, ty) = dense_f64_steps(e)?;
-    match eval_dense_f64_into(&w.steps, &w.leaves, &ty, out) {
-        Ok(true) => Some(Ok(())),
-        Ok(false) => None,
-        Err(e) => Some(Err(e)),
-    }
-}
-
-/// The steps and leaves of [`dense_f64`]'s loop over `e`, and the result
-/// type.
-struct DenseSteps<'e> {
-    steps: SmallVec<[(dynd_kernels::elwise::F64Op, [F64Arg; 2]); 8]>,
-    leaves: SmallVec<[&'e Array; 8]>,
-}
-
-/// `e` lowered to [`DenseSteps`], if it is plain `float64` arithmetic.
-fn dense_f64_steps<'e>(e: &'e Expr<'_>) -> Option<(DenseSteps<'e>, Type)> {
-    struct Walk<'e> {
-        steps: SmallVec<[(dynd_kernels::elwise::F64Op, [F64Arg; 2]); 8]>,
-        leaves: SmallVec<[&'e Array; 8]>,
-    }
-    impl<'e> Walk<'e> {
-        fn walk(&mut self, e: &'e Expr<'_>) -> Option<(F64Arg, Type)> {
-            if let Expr::Leaf(a) = e {
-                if a.dtype().as_scalar() != Some(Scalar::Float64) {
-                    return None;
-                }
-                // The same array (by address) is one leaf.
-                let k = match self.leaves.iter().position(|l| std::ptr::eq(*l, &**a)) {
-                    Some(k) => k,
-                    None => {
-                        self.leaves.push(a);
-                        self.leaves.len() - 1
-                    }
-                };
-                return Some((F64Arg::Leaf(k), a.ty().clone()));
-            }
-            let (c, args) = call_of(e).ok()??;
-            if args.len() > 2 || c.whole_array_fn().is_some() || !c.keywords().is_empty() {
-                return None;
-            }
-            let mut lowered: SmallVec<[(F64Arg, Type); 2]> = SmallVec::new();
-            for a in &args {
-                lowered.push(self.walk(a)?);
-            }
-            let types: SmallVec<[&Type; 2]> = lowered.iter().map(|(_, t)| t).collect();
-            let resolution = c.resolved_types(&types).ok()?;
-            let Body::Elementwise(leaf) = c.overloads()[resolution.index].body() else {
-                return None;
-            };
-            let op = leaf.as_f64_op()?;
-            if !resolution.as_is || op.arity() != args.len() {
-                return None;
-            }
-            let first = lowered[0].0;
-            let second = lowered.get(1).map_or(first, |l| l.0);
-            // A step already made (same operation, same arguments) is
-            // computed once.
-            let step = (op, [first, second]);
-            let j = match self.steps.iter().position(|s| *s == step) {
-                Some(j) => j,
-                None => {
-                    self.steps.push(step);
-                    self.steps.len() - 1
-                }
-            };
-            Some((F64Arg::Step(j), resolution.ty.clone()))
-        }
-    }
-    let mut w = Walk {
-        steps: SmallVec::new(),
-        leaves: SmallVec::new(),
-    };
-    let (root, ty) = w.walk(e)?;
-    if root != F64Arg::Step(w.steps.len().checked_sub(1)?) {
-        return None;
-    }
-    let steps = DenseSteps {
-        steps: w.steps,
-        leaves: w.leaves,
-    };
-    Some((steps, ty))
 }
 
 /// [`Eval::eval`] of an expression large enough to fuse: fused, or node

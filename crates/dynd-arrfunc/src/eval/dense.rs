@@ -1,0 +1,248 @@
+//! Plain `float64` expressions over dense arrays ([`dense_f64`]): lowered
+//! to a list of [`F64Op`] steps, then one loop over the leaves.
+//!
+//! Lowering resolves every node as a call would, which costs more than
+//! the loop itself for a thousand elements. So each thread keeps the
+//! lowerings of the last few expression shapes it evaluated: the tree's
+//! operators and callables, its leaves' types and which leaves are the
+//! same array. An expression of a kept shape (the same expression
+//! evaluated again in a loop, over new arrays of the same types) reuses
+//! the steps after one walk that compares it to the shape.
+
+use std::cell::RefCell;
+
+use smallvec::SmallVec;
+
+use dynd_kernels::elwise::F64Op;
+use dynd_kernels::expr::{BinaryOp, Expr, UnaryOp};
+use dynd_kernels::fuse::{eval_dense_f64, eval_dense_f64_into, F64Arg};
+use dynd_kernels::Array;
+use dynd_types::{Scalar, Type};
+
+use super::call_of;
+use crate::callable::{Body, Callable};
+use crate::error::Error;
+
+/// A lowered expression's steps.
+type Steps = SmallVec<[(F64Op, [F64Arg; 2]); 8]>;
+
+/// An expression's distinct leaves, in the order of their first use.
+type Leaves<'e> = SmallVec<[&'e Array; 8]>;
+
+/// The value of `e` when it is plain `float64` arithmetic (the builtins'
+/// float64 `+ - * /`, negation, `abs`, `sqrt`, rounding) over C-contiguous
+/// float64 arrays of one type and float64 scalars: one loop over the
+/// leaves, no kernel built and no intermediate array (what makes small
+/// expressions cheaper than the calls). Each node is resolved as a call
+/// would be; any other node, cast, layout or shape gives `None`, and the
+/// general evaluation (which reports errors) runs instead.
+pub(super) fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
+    with_lowered(e, |steps, leaves, ty| {
+        eval_dense_f64(steps, leaves, ty).transpose()
+    })
+    .flatten()
+}
+
+/// [`dense_f64`] into `out` (of the result's type exactly): `Some(Ok(()))`
+/// when written, `None` where the general evaluation must run.
+pub(super) fn dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
+    with_lowered(e, |steps, leaves, ty| {
+        match eval_dense_f64_into(steps, leaves, ty, out) {
+            Ok(true) => Some(Ok(())),
+            Ok(false) => None,
+            Err(e) => Some(Err(e)),
+        }
+    })
+    .flatten()
+}
+
+/// One node of a [`Shape`], in preorder.
+enum Token {
+    /// A leaf of this type, the `k`th distinct array of the expression.
+    Leaf(Type, usize),
+    /// An operator node.
+    Unary(UnaryOp),
+    /// An operator node.
+    Binary(BinaryOp),
+    /// A call of this callable (kept, so its identity stays its own) on
+    /// this many operands.
+    Call(Callable, usize),
+}
+
+/// A lowered expression and what another must match to share it.
+struct Shape {
+    tokens: SmallVec<[Token; 12]>,
+    steps: Steps,
+    ty: Type,
+}
+
+/// How many shapes a thread keeps: a loop body evaluating a few
+/// expressions finds each of them.
+const KEPT: usize = 4;
+
+thread_local! {
+    /// This thread's last [`KEPT`] shapes, newest first.
+    static SHAPES: RefCell<Vec<Shape>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` on `e`'s steps, distinct leaves and result type: those of a
+/// kept shape `e` matches, or lowered now (and kept); `None` when `e` is
+/// not plain `float64` arithmetic.
+fn with_lowered<R>(
+    e: &Expr<'_>,
+    f: impl FnOnce(&[(F64Op, [F64Arg; 2])], &[&Array], &Type) -> R,
+) -> Option<R> {
+    let mut leaves = Leaves::new();
+    SHAPES.with(|cell| {
+        // A thread already inside this function (an evaluator called
+        // back) lowers without the kept shapes.
+        let Ok(mut shapes) = cell.try_borrow_mut() else {
+            let (steps, ty) = lower(e, &mut leaves)?;
+            return Some(f(&steps, &leaves, &ty));
+        };
+        let hit = shapes.iter().position(|s| {
+            leaves.clear();
+            let mut at = 0;
+            matches(e, &s.tokens, &mut at, &mut leaves) && at == s.tokens.len()
+        });
+        let at = match hit {
+            Some(k) => k,
+            None => {
+                leaves.clear();
+                let (steps, ty) = lower(e, &mut leaves)?;
+                let mut tokens = SmallVec::new();
+                tokenize(e, &leaves, &mut tokens);
+                shapes.truncate(KEPT - 1);
+                shapes.insert(0, Shape { tokens, steps, ty });
+                0
+            }
+        };
+        let s = &shapes[at];
+        Some(f(&s.steps, &leaves, &s.ty))
+    })
+}
+
+/// The index of array `a` among `leaves` (by address), added if new.
+fn leaf_index<'e>(leaves: &mut Leaves<'e>, a: &'e Array) -> usize {
+    match leaves.iter().position(|l| std::ptr::eq(*l, a)) {
+        Some(k) => k,
+        None => {
+            leaves.push(a);
+            leaves.len() - 1
+        }
+    }
+}
+
+/// Whether `e` matches `tokens` from `*at` on (advanced past its nodes),
+/// collecting its distinct leaves. Recurses once per level, as lowering
+/// does (the evaluator bounds the depth first).
+fn matches<'e>(e: &'e Expr<'_>, tokens: &[Token], at: &mut usize, leaves: &mut Leaves<'e>) -> bool {
+    let Some(token) = tokens.get(*at) else {
+        return false;
+    };
+    *at += 1;
+    match (e, token) {
+        (Expr::Leaf(a), Token::Leaf(ty, k)) => a.ty() == ty && leaf_index(leaves, a) == *k,
+        (Expr::Unary(op, x), Token::Unary(want)) => op == want && matches(x, tokens, at, leaves),
+        (Expr::Binary(op, xy), Token::Binary(want)) => {
+            op == want && matches(&xy.0, tokens, at, leaves) && matches(&xy.1, tokens, at, leaves)
+        }
+        (Expr::Call(g, args), Token::Call(c, n)) => {
+            args.len() == *n
+                && g.0
+                    .as_any()
+                    .downcast_ref::<Callable>()
+                    .is_some_and(|g| g.resolves_as(c))
+                && args.iter().all(|x| matches(x, tokens, at, leaves))
+        }
+        _ => false,
+    }
+}
+
+/// `e`'s nodes in preorder as [`Token`]s (`e` lowered, with `leaves` its
+/// distinct leaves).
+fn tokenize(e: &Expr<'_>, leaves: &[&Array], out: &mut SmallVec<[Token; 12]>) {
+    match e {
+        Expr::Leaf(a) => {
+            let k = leaves.iter().position(|l| std::ptr::eq(*l, &**a));
+            out.push(Token::Leaf(a.ty().clone(), k.unwrap_or(usize::MAX)));
+        }
+        Expr::Unary(op, x) => {
+            out.push(Token::Unary(*op));
+            tokenize(x, leaves, out);
+        }
+        Expr::Binary(op, xy) => {
+            out.push(Token::Binary(*op));
+            tokenize(&xy.0, leaves, out);
+            tokenize(&xy.1, leaves, out);
+        }
+        Expr::Call(g, args) => {
+            let c = g.0.as_any().downcast_ref::<Callable>();
+            // Lowering took only dynd callables.
+            out.push(match c {
+                Some(c) => Token::Call(c.clone(), args.len()),
+                None => Token::Leaf(Type::from(Scalar::Bool), usize::MAX),
+            });
+            for x in args {
+                tokenize(x, leaves, out);
+            }
+        }
+        // Lowering takes no other node; one that never matches.
+        _ => out.push(Token::Leaf(Type::from(Scalar::Bool), usize::MAX)),
+    }
+}
+
+/// `e` lowered to steps, its distinct leaves added to `leaves` (empty at
+/// first), and the result type, if it is plain `float64` arithmetic.
+fn lower<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<(Steps, Type)> {
+    fn walk<'e>(
+        e: &'e Expr<'_>,
+        steps: &mut Steps,
+        leaves: &mut Leaves<'e>,
+    ) -> Option<(F64Arg, Type)> {
+        if let Expr::Leaf(a) = e {
+            if a.dtype().as_scalar() != Some(Scalar::Float64) {
+                return None;
+            }
+            // The same array (by address) is one leaf.
+            let k = leaf_index(leaves, a);
+            return Some((F64Arg::Leaf(k), a.ty().clone()));
+        }
+        let (c, args) = call_of(e).ok()??;
+        if args.len() > 2 || c.whole_array_fn().is_some() || !c.keywords().is_empty() {
+            return None;
+        }
+        let mut lowered: SmallVec<[(F64Arg, Type); 2]> = SmallVec::new();
+        for a in &args {
+            lowered.push(walk(a, steps, leaves)?);
+        }
+        let types: SmallVec<[&Type; 2]> = lowered.iter().map(|(_, t)| t).collect();
+        let resolution = c.resolved_types(&types).ok()?;
+        let Body::Elementwise(leaf) = c.overloads()[resolution.index].body() else {
+            return None;
+        };
+        let op = leaf.as_f64_op()?;
+        if !resolution.as_is || op.arity() != args.len() {
+            return None;
+        }
+        let first = lowered[0].0;
+        let second = lowered.get(1).map_or(first, |l| l.0);
+        // A step already made (same operation, same arguments) is
+        // computed once.
+        let step = (op, [first, second]);
+        let j = match steps.iter().position(|s| *s == step) {
+            Some(j) => j,
+            None => {
+                steps.push(step);
+                steps.len() - 1
+            }
+        };
+        Some((F64Arg::Step(j), resolution.ty.clone()))
+    }
+    let mut steps = Steps::new();
+    let (root, ty) = walk(e, &mut steps, leaves)?;
+    if root != F64Arg::Step(steps.len().checked_sub(1)?) {
+        return None;
+    }
+    Some((steps, ty))
+}
