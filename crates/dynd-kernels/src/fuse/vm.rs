@@ -302,9 +302,16 @@ impl Vm {
         let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
         let result = reg(self.regs);
         let dense_out = dst_stride == 8 && dst.align_offset(std::mem::align_of::<f64>()) == 0;
+        // A result written in place starts its second chunk on a cache
+        // line, so that every full vector store after the first chunk
+        // stays within one line (a store across two costs two).
+        let head = match dst.align_offset(64).min(64) / 8 % 8 {
+            k if dense_out && k > 0 => CHUNK - 8 + k,
+            _ => CHUNK,
+        };
         let mut start = 0;
         while start < count {
-            let m = CHUNK.min(count - start);
+            let m = if start == 0 { head } else { CHUNK }.min(count - start);
             let out = if dense_out {
                 dst.wrapping_offset(start as isize * 8).cast::<f64>()
             } else {
