@@ -368,14 +368,12 @@ fn dense_f64_run<R>(
             op,
             args: [a, b],
             out: (j != last).then_some(j),
+            inner: None,
         });
     }
     // Step `j` writes register `j`, the last the result: a register is
     // never written by a step that reads it.
-    let vm = vm::Vm {
-        steps: vm_steps,
-        regs: last,
-    };
+    let vm = vm::Vm::new(vm_steps, last);
     let (_out, dst) = dst()?;
     with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
         // SAFETY: every leaf is a float64 array read in place: `count`

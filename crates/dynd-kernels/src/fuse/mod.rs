@@ -461,6 +461,7 @@ impl Program {
                         op,
                         args: [first, second],
                         out,
+                        inner: None,
                     });
                     Some(v)
                 }
@@ -473,7 +474,7 @@ impl Program {
                 size: step.size,
             });
         }
-        let vm = vm_steps.map(|steps| vm::Vm { steps, regs: nbuf });
+        let vm = vm_steps.map(|steps| vm::Vm::new(steps, nbuf));
         let max_size = order.iter().map(|&j| self.steps[j].size).max().unwrap_or(1);
         // Whole 16-byte words per buffer, so each starts aligned.
         // The float64 loop's registers hold a chunk each, and its result

@@ -363,3 +363,83 @@ fn dense_float64_programs_run_without_kernels() {
     let missing = [(F64Op::Add, [F64Arg::Leaf(3), F64Arg::Leaf(0)])];
     assert!(eval_dense_f64(&missing, &[&a], &ty).unwrap().is_none());
 }
+
+/// Every pair of `+ - * /` steps the float64 loop folds into one pass
+/// (the inner value as the outer step's first operand and as its second,
+/// over leaves, registers and a broadcast scalar, which falls back to two
+/// passes) gives the bits of the two operations one after the other.
+#[test]
+fn folded_pairs_give_the_bits_of_their_two_steps() {
+    use crate::elwise::F64Op;
+    let n = 333; // no multiple of a chunk or a vector
+    let ty: Type = format!("{n} * float64").parse().unwrap();
+    let v = |k: f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| ((i as f64 + k) * 0.618_033_988_7).fract() * 7.0 - 3.0 + k)
+            .collect()
+    };
+    let (xa, xb, xc) = (v(0.25), v(1.5), v(-2.0));
+    let (a, b, c) = (
+        Array::from_vec(xa.clone()),
+        Array::from_vec(xb.clone()),
+        Array::from_vec(xc.clone()),
+    );
+    let s = Array::from_scalar(0.75f64);
+    let ops = [F64Op::Add, F64Op::Sub, F64Op::Mul, F64Op::Div];
+    for inner in ops {
+        for outer in ops {
+            // `other` is leaf 2 (an array, or the scalar), or the value of
+            // a first step `c * b` (a register).
+            for other in ["leaf", "scalar", "register"] {
+                for first in [true, false] {
+                    let mut steps: Vec<(F64Op, [F64Arg; 2])> = Vec::new();
+                    let z = if other == "register" {
+                        steps.push((F64Op::Mul, [F64Arg::Leaf(2), F64Arg::Leaf(1)]));
+                        F64Arg::Step(0)
+                    } else {
+                        F64Arg::Leaf(2)
+                    };
+                    let j = steps.len();
+                    steps.push((inner, [F64Arg::Leaf(0), F64Arg::Leaf(1)]));
+                    let args = if first {
+                        [F64Arg::Step(j), z]
+                    } else {
+                        [z, F64Arg::Step(j)]
+                    };
+                    steps.push((outer, args));
+                    let third = if other == "scalar" { &s } else { &c };
+                    let r = eval_dense_f64(&steps, &[&a, &b, third], &ty)
+                        .unwrap()
+                        .unwrap();
+                    let want: Vec<u64> = (0..n)
+                        .map(|i| {
+                            let (x, y) = (xa[i], xb[i]);
+                            let zv = match other {
+                                "leaf" => xc[i],
+                                "scalar" => 0.75,
+                                _ => xc[i] * y,
+                            };
+                            let g = inner.apply(x, y);
+                            let out = if first {
+                                outer.apply(g, zv)
+                            } else {
+                                outer.apply(zv, g)
+                            };
+                            out.to_bits()
+                        })
+                        .collect();
+                    let got: Vec<u64> = r
+                        .to_vec::<f64>()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.to_bits())
+                        .collect();
+                    assert_eq!(
+                        got, want,
+                        "{inner:?} then {outer:?}, {other}, first: {first}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -42,6 +42,68 @@ pub(super) struct VmStep {
     pub(super) op: F64Op,
     pub(super) args: [VmArg; 2],
     pub(super) out: Option<usize>,
+    /// An earlier step computed in the same pass (see [`Vm::new`]): its
+    /// value is one of the operands, and `args` holds the other twice.
+    pub(super) inner: Option<Inner>,
+}
+
+/// A step folded into the next one, which alone reads its value.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Inner {
+    op: F64Op,
+    args: [VmArg; 2],
+    /// The register it wrote: still its own, for a chunk whose operands
+    /// the pass does not take (a broadcast scalar, a gathered leaf).
+    reg: usize,
+    /// Whether its value is the outer operation's first operand.
+    first: bool,
+}
+
+/// The binary operations a pair of steps fuses over.
+fn pairs(op: F64Op) -> bool {
+    matches!(op, F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div)
+}
+
+/// `out[i] = outer(inner(x[i], y[i]), z[i])` (the operands of `outer`
+/// swapped where `first` is false): two operations in one pass, each
+/// inlined and vectorised, the inner value never stored. The same IEEE
+/// operations in the same order as the two steps, so the same bits.
+#[inline(always)]
+fn apply_pair(inner: F64Op, outer: F64Op, first: bool, out: &mut [f64], [x, y, z]: [&[f64]; 3]) {
+    #[inline(always)]
+    fn each(out: &mut [f64], [x, y, z]: [&[f64]; 3], f: impl Fn(f64, f64, f64) -> f64) {
+        for (((o, x), y), z) in out.iter_mut().zip(x).zip(y).zip(z) {
+            *o = f(*x, *y, *z);
+        }
+    }
+    #[inline(always)]
+    fn with_inner(
+        outer: F64Op,
+        first: bool,
+        out: &mut [f64],
+        xyz: [&[f64]; 3],
+        g: impl Fn(f64, f64) -> f64,
+    ) {
+        match (outer, first) {
+            (F64Op::Add, true) => each(out, xyz, |x, y, z| g(x, y) + z),
+            (F64Op::Add, false) => each(out, xyz, |x, y, z| z + g(x, y)),
+            (F64Op::Sub, true) => each(out, xyz, |x, y, z| g(x, y) - z),
+            (F64Op::Sub, false) => each(out, xyz, |x, y, z| z - g(x, y)),
+            (F64Op::Mul, true) => each(out, xyz, |x, y, z| g(x, y) * z),
+            (F64Op::Mul, false) => each(out, xyz, |x, y, z| z * g(x, y)),
+            (F64Op::Div, true) => each(out, xyz, |x, y, z| g(x, y) / z),
+            (F64Op::Div, false) => each(out, xyz, |x, y, z| z / g(x, y)),
+            _ => unreachable!("only pairs of + - * / are fused"),
+        }
+    }
+    let xyz = [x, y, z];
+    match inner {
+        F64Op::Add => with_inner(outer, first, out, xyz, |x, y| x + y),
+        F64Op::Sub => with_inner(outer, first, out, xyz, |x, y| x - y),
+        F64Op::Mul => with_inner(outer, first, out, xyz, |x, y| x * y),
+        F64Op::Div => with_inner(outer, first, out, xyz, |x, y| x / y),
+        _ => unreachable!("only pairs of + - * / are fused"),
+    }
 }
 
 /// A program of `float64` operations.
@@ -221,6 +283,61 @@ unsafe fn operand<'a>(
 }
 
 impl Vm {
+    /// The program of `steps` over `regs` registers, with each binary
+    /// step (`+ - * /`) whose value only the next binary step reads
+    /// folded into that one: the pair runs as one pass over a chunk, so
+    /// the value is neither stored nor loaded again (`a*b + c` is one
+    /// loop). A pair is not folded where the outer step writes a register
+    /// the inner one reads, which one pass cannot do elementwise.
+    pub(super) fn new(steps: SmallVec<[VmStep; 8]>, regs: usize) -> Vm {
+        let reads = |s: &VmStep, r: usize| {
+            let mut args = s.args.iter().chain(s.inner.iter().flat_map(|i| &i.args));
+            args.any(|a| matches!(a, VmArg::Reg(x) if *x == r))
+        };
+        // How many steps read each register (a register may be reused:
+        // all its readers together).
+        let mut readers: SmallVec<[u32; 16]> = smallvec::smallvec![0; regs];
+        for s in &steps {
+            for (r, n) in readers.iter_mut().enumerate() {
+                *n += u32::from(reads(s, r));
+            }
+        }
+        let mut out: SmallVec<[VmStep; 8]> = SmallVec::new();
+        let mut rest = &steps[..];
+        while let [p, tail @ ..] = rest {
+            let pair = tail.first().and_then(|s| {
+                let r = p.out.filter(|&r| readers.get(r) == Some(&1))?;
+                let plain = p.inner.is_none() && s.inner.is_none() && pairs(p.op) && pairs(s.op);
+                let first = matches!(s.args[0], VmArg::Reg(x) if x == r);
+                let second = matches!(s.args[1], VmArg::Reg(x) if x == r);
+                let clash = s.out.is_some_and(|o| reads(p, o));
+                let other = if first { s.args[1] } else { s.args[0] };
+                (plain && first != second && !clash).then(|| VmStep {
+                    op: s.op,
+                    args: [other, other],
+                    out: s.out,
+                    inner: Some(Inner {
+                        op: p.op,
+                        args: p.args,
+                        reg: r,
+                        first,
+                    }),
+                })
+            });
+            match pair {
+                Some(step) => {
+                    out.push(step);
+                    rest = &tail[1..];
+                }
+                None => {
+                    out.push(p.clone());
+                    rest = tail;
+                }
+            }
+        }
+        Vm { steps: out, regs }
+    }
+
     /// The buffers a run needs: one per register and [`EXTRA_BUFFERS`].
     pub(super) fn buffers(&self) -> usize {
         self.regs + EXTRA_BUFFERS
@@ -412,10 +529,11 @@ impl Vm {
         let inputs = inputs(src, strides);
         let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
         let result = reg(self.regs);
-        // A program of one step over leaves read in place or broadcast
-        // uses no buffer: its chunks can be whole blocks.
-        let direct =
-            self.steps.len() == 1 && !inputs.iter().any(|i| matches!(i, Input::Strided(..)));
+        // A program of one step (not a folded pair, which may fall back
+        // to its register) over leaves read in place or broadcast uses no
+        // buffer: its chunks can be whole blocks.
+        let direct = matches!(&self.steps[..], [s] if s.inner.is_none())
+            && !inputs.iter().any(|i| matches!(i, Input::Strided(..)));
         let chunk = if direct { block.max(CHUNK) } else { CHUNK };
         let mut first = 0;
         while first < count {
@@ -472,6 +590,13 @@ impl Vm {
     ) {
         let (g0, g1) = (reg(self.regs + 1), reg(self.regs + 2));
         for step in &self.steps {
+            if let Some(inner) = step.inner {
+                // SAFETY: as for a single step below: the operands are
+                // registers neither step writes, leaves and the gather
+                // buffers; the inner step's own register is its alone.
+                unsafe { self.pair(step, inner, reg, inputs, start, m, &mut root) };
+                continue;
+            }
             // SAFETY: the operands are registers this step does not write
             // (the buffer assignment), leaves and the gather buffers, valid
             // for these elements (the contract); `out` is `m` writable f64s
@@ -488,6 +613,89 @@ impl Vm {
                     (None, Root::Fold(acc)) => apply_fold(step.op, acc, m, a, b),
                 }
             }
+        }
+    }
+}
+
+impl Vm {
+    /// A folded pair of steps over elements `start..start + m` (see
+    /// [`Vm::new`]): one pass where every operand is a slice read in
+    /// place and the root is stored; otherwise the inner step into its
+    /// register, then the outer one.
+    ///
+    /// # Safety
+    ///
+    /// As [`Vm::chunk`].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn pair(
+        &self,
+        step: &VmStep,
+        inner: Inner,
+        reg: impl Fn(usize) -> *mut f64 + Copy,
+        inputs: &[Input],
+        start: usize,
+        m: usize,
+        root: &mut Root<'_>,
+    ) {
+        let (g0, g1) = (reg(self.regs + 1), reg(self.regs + 2));
+        let gathered =
+            |a: VmArg| matches!(a, VmArg::Leaf(k) if matches!(inputs[k], Input::Strided(..)));
+        // SAFETY: the inner step's operands are registers that neither
+        // step writes (the buffer assignment, and `Vm::new` folds no pair
+        // whose outer step writes one), leaves and the gather buffers.
+        let (x, y) = unsafe {
+            (
+                operand(inner.args[0], reg, inputs, start, m, g0),
+                operand(inner.args[1], reg, inputs, start, m, g1),
+            )
+        };
+        let out = match (step.out, &*root) {
+            // SAFETY: the outer step's register, which no operand is.
+            (Some(r), _) => Some(unsafe { std::slice::from_raw_parts_mut(reg(r), m) }),
+            // SAFETY: the stored root's place, which no operand reaches.
+            (None, Root::Store(p)) => Some(unsafe { std::slice::from_raw_parts_mut(*p, m) }),
+            (None, Root::Fold(_)) => None,
+        };
+        if let (Some(out), Opnd::Slice(x), Opnd::Slice(y), false) =
+            (out, x, y, gathered(step.args[0]))
+        {
+            // SAFETY: the other operand is a register the outer step does
+            // not write or a leaf read in place (not gathered: both
+            // gather buffers hold the inner operands).
+            if let Opnd::Slice(z) = unsafe { operand(step.args[0], reg, inputs, start, m, g0) } {
+                apply_pair(inner.op, step.op, inner.first, out, [x, y, z]);
+                return;
+            }
+        }
+        // SAFETY: the inner step's own register, which only the outer
+        // step reads.
+        let r = unsafe { std::slice::from_raw_parts_mut(reg(inner.reg), m) };
+        apply(inner.op, r, x, y);
+        let value = Opnd::Slice(r);
+        // SAFETY: as above; the gather buffers are free again.
+        let other = unsafe { operand(step.args[0], reg, inputs, start, m, g0) };
+        let (a, b) = if inner.first {
+            (value, other)
+        } else {
+            (other, value)
+        };
+        match (step.out, root) {
+            // SAFETY: as above.
+            (Some(o), _) => apply(
+                step.op,
+                unsafe { std::slice::from_raw_parts_mut(reg(o), m) },
+                a,
+                b,
+            ),
+            // SAFETY: as above.
+            (None, Root::Store(p)) => apply(
+                step.op,
+                unsafe { std::slice::from_raw_parts_mut(*p, m) },
+                a,
+                b,
+            ),
+            (None, Root::Fold(acc)) => apply_fold(step.op, acc, m, a, b),
         }
     }
 }
