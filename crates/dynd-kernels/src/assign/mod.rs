@@ -438,6 +438,18 @@ pub(crate) fn make_unique(this: &mut Array) -> Result<(), Error> {
     if this.is_readonly() {
         return Err(Error::ReadOnly);
     }
+    if plain_fixed(this.arrmeta()) {
+        // Fixed dimensions, none repeating an element, over a plain
+        // element (the common case, on every small call into an array):
+        // nothing overlaps and there is no `var` block, so only the data
+        // block may need its own copy. The general steps below decide
+        // the same, with more walks.
+        let (_, data, _) = this.parts_mut();
+        if Arc::get_mut(data).is_none() {
+            *data = MemoryBlock::try_from_bytes(data.bytes())?;
+        }
+        return Ok(());
+    }
     if crate::overlap::overlaps(this)? {
         // A fresh array of the same type has disjoint rows, and an
         // assignment between equal types is exact in any mode.
@@ -470,6 +482,19 @@ pub(crate) fn make_unique(this: &mut Array) -> Result<(), Error> {
         unique_values(Arc::make_mut(meta))?;
     }
     Ok(())
+}
+
+/// Whether `meta` is fixed dimensions over a scalar record, with no
+/// dimension of two or more elements repeating one (stride 0).
+fn plain_fixed(meta: &Arrmeta) -> bool {
+    let mut m = meta;
+    while let Some((n, stride, element)) = m.as_fixed() {
+        if n > 1 && stride == 0 {
+            return false;
+        }
+        m = element;
+    }
+    matches!(m, Arrmeta::Scalar)
 }
 
 /// The address of `a`'s first element, for writing: `a` is made the
