@@ -556,8 +556,12 @@ impl Drop for Expr<'_> {
     /// Drops the tree without recursion (a deep tree would overflow the
     /// stack otherwise).
     fn drop(&mut self) {
-        // Inline room for the operands of a small tree: dropping one (an
-        // expression a user writes and evaluates) allocates nothing.
+        // A node over leaves is left to its fields' own drops (one level);
+        // any other keeps its operands on an inline stack, so dropping an
+        // expression a user writes allocates nothing.
+        if self.operands().iter().all(|x| matches!(x, Expr::Leaf(_))) {
+            return;
+        }
         let mut stack = smallvec::SmallVec::new();
         self.take_operands(&mut stack);
         while let Some(mut e) = stack.pop() {
