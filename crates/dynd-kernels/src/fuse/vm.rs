@@ -312,7 +312,7 @@ impl Vm {
                 let second = matches!(s.args[1], VmArg::Reg(x) if x == r);
                 let clash = s.out.is_some_and(|o| reads(p, o));
                 let other = if first { s.args[1] } else { s.args[0] };
-                (plain && first != second && !clash).then(|| VmStep {
+                (plain && first != second && !clash).then_some(VmStep {
                     op: s.op,
                     args: [other, other],
                     out: s.out,
