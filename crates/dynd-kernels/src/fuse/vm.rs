@@ -605,15 +605,44 @@ impl Vm {
             unsafe {
                 let a = operand(step.args[0], reg, inputs, start, m, g0);
                 let b = operand(step.args[1], reg, inputs, start, m, g1);
-                match (step.out, &mut root) {
-                    (Some(r), _) => apply(step.op, std::slice::from_raw_parts_mut(reg(r), m), a, b),
-                    (None, Root::Store(p)) => {
-                        apply(step.op, std::slice::from_raw_parts_mut(*p, m), a, b)
-                    }
-                    (None, Root::Fold(acc)) => apply_fold(step.op, acc, m, a, b),
-                }
+                write(step, reg, m, &mut root, a, b);
             }
         }
+    }
+}
+
+/// `step`'s operation on `a` and `b` over `m` elements, into its register
+/// or the root (stored or folded).
+///
+/// # Safety
+///
+/// `step`'s register (or a stored root's place) is `m` writable `f64`s
+/// that neither operand reaches.
+#[inline(always)]
+unsafe fn write(
+    step: &VmStep,
+    reg: impl Fn(usize) -> *mut f64,
+    m: usize,
+    root: &mut Root<'_>,
+    a: Opnd<'_>,
+    b: Opnd<'_>,
+) {
+    match (step.out, root) {
+        // SAFETY: the contract.
+        (Some(r), _) => apply(
+            step.op,
+            unsafe { std::slice::from_raw_parts_mut(reg(r), m) },
+            a,
+            b,
+        ),
+        // SAFETY: the contract.
+        (None, Root::Store(p)) => apply(
+            step.op,
+            unsafe { std::slice::from_raw_parts_mut(*p, m) },
+            a,
+            b,
+        ),
+        (None, Root::Fold(acc)) => apply_fold(step.op, acc, m, a, b),
     }
 }
 
@@ -680,23 +709,9 @@ impl Vm {
         } else {
             (other, value)
         };
-        match (step.out, root) {
-            // SAFETY: as above.
-            (Some(o), _) => apply(
-                step.op,
-                unsafe { std::slice::from_raw_parts_mut(reg(o), m) },
-                a,
-                b,
-            ),
-            // SAFETY: as above.
-            (None, Root::Store(p)) => apply(
-                step.op,
-                unsafe { std::slice::from_raw_parts_mut(*p, m) },
-                a,
-                b,
-            ),
-            (None, Root::Fold(acc)) => apply_fold(step.op, acc, m, a, b),
-        }
+        // SAFETY: the outer step's register or the root's place, which no
+        // operand reaches (as above).
+        unsafe { write(step, reg, m, root, a, b) }
     }
 }
 
