@@ -128,11 +128,7 @@ impl MemoryBlock {
             }
             _ => return,
         };
-        if Arc::strong_count(&block) == 1 && Arc::weak_count(&block) == 0 {
-            // The counts were read with relaxed loads: this fence orders
-            // every access made through a clone dropped on another thread
-            // (its release decrement) before the block's reuse here.
-            std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+        if MemoryBlock::is_unique(&block) {
             let _ = spares.try_with(move |spare| {
                 if let Ok(mut spare) = spare.try_borrow_mut() {
                     if spare.len() < max {
@@ -141,6 +137,64 @@ impl MemoryBlock {
                 }
             });
         }
+    }
+
+    /// Whether `block` is a small (inline) block and its memory's last
+    /// reference: the kind [`MemoryBlock::reuse_small`] takes back.
+    #[inline]
+    pub(crate) fn is_small_and_unique(block: &Arc<MemoryBlock>) -> bool {
+        matches!(block.owner, Owner::Inline) && MemoryBlock::is_unique(block)
+    }
+
+    /// Whether `block` could serve as a small block of `len` bytes.
+    #[inline]
+    pub(crate) fn serves_small(block: &Arc<MemoryBlock>, len: usize) -> bool {
+        matches!(block.owner, Owner::Inline) && len > 0 && len <= INLINE_BYTES
+    }
+
+    /// `block`, a small block kept since it was its memory's last
+    /// reference (see [`MemoryBlock::is_small_and_unique`]), made a fresh
+    /// block of `len` bytes (zeroed with `zero`, otherwise with
+    /// unspecified values), if it [serves](MemoryBlock::serves_small) that
+    /// length; otherwise it is released as [`MemoryBlock::recycle`] does.
+    #[inline]
+    pub(crate) fn reuse_small(
+        mut block: Arc<MemoryBlock>,
+        len: usize,
+        zero: bool,
+    ) -> Option<Arc<MemoryBlock>> {
+        if !MemoryBlock::serves_small(&block, len) {
+            MemoryBlock::recycle(block);
+            return None;
+        }
+        if !zero && block.len == len {
+            // Nothing to write: no compare-and-swap for `&mut` (a writer
+            // checks uniqueness again before it writes).
+            return Some(block);
+        }
+        match Arc::get_mut(&mut block) {
+            Some(b) => {
+                b.len = len;
+                if zero {
+                    *b.inline.get_mut() = [0; INLINE_BYTES / 16];
+                }
+                Some(block)
+            }
+            None => None,
+        }
+    }
+
+    /// Whether `block` is its memory's only reference, with plain loads
+    /// (no compare-and-swap): the caller holds that reference, so no other
+    /// can appear.
+    #[inline]
+    fn is_unique(block: &Arc<MemoryBlock>) -> bool {
+        let unique = Arc::strong_count(block) == 1 && Arc::weak_count(block) == 0;
+        // The counts were read with relaxed loads: this fence orders
+        // every access made through a clone dropped on another thread
+        // (its release decrement) before the block's reuse here.
+        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+        unique
     }
 
     /// A mid-size block kept on this thread whose allocation [`fits`]
@@ -168,13 +222,9 @@ impl MemoryBlock {
     /// memory's only reference and writable (for a fresh array's writes).
     #[inline]
     pub fn unique_ptr(block: &Arc<MemoryBlock>) -> Option<*mut u8> {
-        // Plain loads instead of `Arc::get_mut`'s compare-and-swap: the
-        // caller holds the only reference mutably (through its array), so
-        // no reference can appear while the address is used, and the
-        // acquire fence orders drops of former clones on other threads
-        // before the writes.
-        let unique = Arc::strong_count(block) == 1 && Arc::weak_count(block) == 0;
-        std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+        // The caller holds the only reference mutably (through its
+        // array), so no reference can appear while the address is used.
+        let unique = MemoryBlock::is_unique(block);
         // Writing through `base()` is allowed from a shared reference: the
         // inline bytes are in an `UnsafeCell`, other bytes are behind a raw
         // pointer the block owns.
@@ -238,7 +288,7 @@ pub fn release_cached() -> usize {
 }
 
 /// Bytes a block holds inside itself, with no allocation of their own.
-const INLINE_BYTES: usize = 128;
+pub(crate) const INLINE_BYTES: usize = 128;
 
 enum Owner {
     /// Allocated here with this layout (size > 0).

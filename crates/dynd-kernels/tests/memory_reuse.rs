@@ -100,3 +100,89 @@ fn mid_size_blocks_are_recycled_on_their_thread_for_results_of_about_their_size(
     assert_ne!(other.data_block().as_ptr(), first);
     assert_eq!(view.to_vec::<f64>().unwrap().len(), n - 1);
 }
+
+#[test]
+fn small_arrays_dropped_pass_their_parts_to_the_next_fresh_array() {
+    let a = Array::from_vec(vec![1.0f64, 2.0]);
+    let b = Array::from_vec(vec![10.0f64, 20.0]);
+    let add = |x: f64, y: f64| x + y;
+    let mul = |x: f64, y: f64| x * y;
+
+    // A result dropped: the next result of its type takes its block (its
+    // type and arrmeta with it), every value its own.
+    let r = elwise::map2(&a, &b, add).unwrap();
+    let (first, meta) = (r.data_block().as_ptr(), r.arrmeta_arc());
+    drop(r);
+    let r = elwise::map2(&a, &b, mul).unwrap();
+    assert_eq!(
+        r.data_block().as_ptr(),
+        first,
+        "the dropped parts are reused"
+    );
+    assert!(std::sync::Arc::ptr_eq(&r.arrmeta_arc(), &meta));
+    assert_eq!(r.to_vec::<f64>().unwrap(), [10.0, 40.0]);
+    drop(meta);
+
+    // `zeros` of the type takes them zeroed.
+    drop(r);
+    let z = Array::zeros(&"2 * float64".parse().unwrap()).unwrap();
+    assert_eq!(z.data_block().as_ptr(), first);
+    assert_eq!(z.to_vec::<f64>().unwrap(), [0.0, 0.0]);
+
+    // Parts still shared (a clone, a view at an offset) are not kept:
+    // later results never write what the survivor reads.
+    let clone = z.clone();
+    drop(z);
+    let r = elwise::map2(&a, &b, add).unwrap();
+    assert_ne!(r.data_block().as_ptr(), first);
+    let view = r
+        .index(&[dynd_kernels::Index::slice(Some(1), None, 1)])
+        .unwrap();
+    drop(r);
+    for _ in 0..8 {
+        let again = elwise::map2(&a, &b, mul).unwrap();
+        assert_eq!(again.to_vec::<f64>().unwrap(), [10.0, 40.0]);
+    }
+    assert_eq!(clone.to_vec::<f64>().unwrap(), [0.0, 0.0]);
+    assert_eq!(view.to_vec::<f64>().unwrap(), [22.0]);
+    drop(view);
+
+    // Arrays of many small layouts made and dropped in turn (more than a
+    // thread keeps): each has its own type, shape and values; a kept block
+    // of another layout serves a new one, resized.
+    for round in 0..3 {
+        let mut made = Vec::new();
+        for n in 1..=6usize {
+            let x = Array::from_vec((0..n).map(|i| (i + round) as i32).collect());
+            let y = elwise::map1(&x, |v: i32| i64::from(v) * 3).unwrap();
+            let z = elwise::map1(&x, |v: i32| f64::from(v) / 2.0).unwrap();
+            assert_eq!(y.ty().to_string(), format!("{n} * int64"));
+            assert_eq!(z.ty().to_string(), format!("{n} * float64"));
+            made.push((n, y, z));
+            if n % 2 == 0 {
+                drop(made.remove(0));
+            }
+        }
+        for (n, y, z) in made {
+            let want: Vec<i64> = (0..n).map(|i| (i + round) as i64 * 3).collect();
+            assert_eq!(y.to_vec::<i64>().unwrap(), want);
+            let want: Vec<f64> = (0..n).map(|i| (i + round) as f64 / 2.0).collect();
+            assert_eq!(z.to_vec::<f64>().unwrap(), want);
+        }
+        let s = Array::zeros(&"3 * 2 * int16".parse().unwrap()).unwrap();
+        assert_eq!(s.to_vec::<i16>().unwrap(), [0; 6]);
+    }
+}
+
+#[test]
+fn parts_kept_on_a_thread_that_ends_are_released() {
+    // Under valgrind (scripts/valgrind.sh), a leak here is a failure.
+    std::thread::spawn(|| {
+        for n in 1..=8usize {
+            let x = Array::from_vec(vec![1.5f64; n]);
+            drop(elwise::map1(&x, |v: f64| v * 2.0).unwrap());
+        }
+    })
+    .join()
+    .unwrap();
+}

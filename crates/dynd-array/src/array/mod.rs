@@ -35,6 +35,7 @@ mod infer;
 pub use infer::infer_type;
 mod display;
 use display::*;
+mod kept;
 pub use display::{SUMMARY_EDGE, SUMMARY_THRESHOLD};
 
 /// A dynamically typed n-dimensional array.
@@ -46,9 +47,11 @@ pub use display::{SUMMARY_EDGE, SUMMARY_THRESHOLD};
 #[derive(Clone)]
 pub struct Array {
     ty: Type,
-    meta: Arc<Arrmeta>,
-    /// Dropped by hand, in [`Drop`]: a small block goes back to this
-    /// thread's spares without a clone.
+    /// Dropped by hand, in [`Drop`], as `data` is.
+    meta: ManuallyDrop<Arc<Arrmeta>>,
+    /// Dropped by hand, in [`Drop`]: a small block is kept on this thread
+    /// with the arrmeta (see [`kept`]), or goes back to this thread's
+    /// spares, without a clone.
     data: ManuallyDrop<Arc<MemoryBlock>>,
     offset: usize,
 }
@@ -95,6 +98,11 @@ impl FreshLayout {
     /// unspecified element values (text pairs are zeroed either way).
     #[inline]
     pub fn allocate(&self, zero: bool) -> Result<Array, Error> {
+        if self.size <= crate::memory::INLINE_BYTES {
+            if let Some(array) = self.take_kept(zero || self.text) {
+                return Ok(array);
+            }
+        }
         // Text (start, length) pairs must point into their (empty) blocks
         // even before a kernel writes them: those blocks are zeroed.
         let data = if zero || self.text {
@@ -110,14 +118,45 @@ impl FreshLayout {
         // blocks.
         Ok(unsafe { Array::from_parts_unchecked(self.ty.clone(), self.meta.clone(), data, 0) })
     }
+
+    /// A fresh array of this layout from the parts of a small array
+    /// dropped on this thread (see [`kept`]): its arrmeta too if it had
+    /// this layout, otherwise its block alone. Zeroed with `zero`,
+    /// otherwise with unspecified element values.
+    #[inline]
+    fn take_kept(&self, zero: bool) -> Option<Array> {
+        let k = kept::take(&self.meta, self.size)?;
+        let meta = if Arc::ptr_eq(&k.meta, &self.meta) {
+            k.meta
+        } else {
+            self.meta.clone()
+        };
+        let data = MemoryBlock::reuse_small(k.data, self.size, zero)?;
+        // SAFETY: as in `allocate`: `meta` is this layout's own arrmeta
+        // (the same allocation), the C-order arrmeta of `ty`, over a fresh
+        // block of exactly `ty`'s size, aligned as every block, at offset
+        // 0; text pairs (a layout with text asks for `zero`) are zero.
+        Some(unsafe { Array::from_parts_unchecked(self.ty.clone(), meta, data, 0) })
+    }
 }
 
 impl Drop for Array {
     #[inline]
     fn drop(&mut self) {
-        // SAFETY: `data` is not used again: this is the array's drop.
-        let data = unsafe { ManuallyDrop::take(&mut self.data) };
-        MemoryBlock::recycle(data);
+        // SAFETY: `data` and `meta` are not used again: this is the
+        // array's drop.
+        let (data, meta) = unsafe {
+            (
+                ManuallyDrop::take(&mut self.data),
+                ManuallyDrop::take(&mut self.meta),
+            )
+        };
+        if self.offset == 0 && MemoryBlock::is_small_and_unique(&data) {
+            kept::keep(meta, data);
+        } else {
+            drop(meta);
+            MemoryBlock::recycle(data);
+        }
     }
 }
 
@@ -191,11 +230,11 @@ impl Array {
         Array {
             ty: Type::with_dims([Dim::Fixed(n)], T::SCALAR.into())
                 .unwrap_or_else(|_| unreachable!()),
-            meta: Arc::new(Arrmeta::Fixed {
+            meta: ManuallyDrop::new(Arc::new(Arrmeta::Fixed {
                 size: n,
                 stride: std::mem::size_of::<T>() as isize,
                 element: Box::new(Arrmeta::Scalar),
-            }),
+            })),
             data: ManuallyDrop::new(MemoryBlock::from_vec(v)),
             offset: 0,
         }
@@ -212,11 +251,11 @@ impl Array {
         Array {
             ty: Type::with_dims([Dim::Fixed(s.len())], T::SCALAR.into())
                 .unwrap_or_else(|_| unreachable!()),
-            meta: Arc::new(Arrmeta::Fixed {
+            meta: ManuallyDrop::new(Arc::new(Arrmeta::Fixed {
                 size: s.len(),
                 stride: std::mem::size_of::<T>() as isize,
                 element: Box::new(Arrmeta::Scalar),
-            }),
+            })),
             data: ManuallyDrop::new(MemoryBlock::from_static(s)),
             offset: 0,
         }
@@ -337,7 +376,7 @@ impl Array {
     /// The byte strides of the leading fixed dimensions (up to the first `var`).
     pub fn strides(&self) -> Vec<isize> {
         let mut out = Vec::new();
-        let mut m = &*self.meta;
+        let mut m: &Arrmeta = &self.meta;
         while let Some((_, stride, element)) = m.as_fixed() {
             out.push(stride);
             m = element;
@@ -360,7 +399,7 @@ impl Array {
         // Outermost first: each dimension longer than 1 must step over
         // the whole of what is inside it.
         let mut dims: smallvec::SmallVec<[(usize, isize); 8]> = smallvec::SmallVec::new();
-        let mut m = &*self.meta;
+        let mut m: &Arrmeta = &self.meta;
         while let Some((n, stride, element)) = m.as_fixed() {
             dims.push((n, stride));
             m = element;
@@ -400,7 +439,7 @@ impl Array {
         crate::validate::validate(&ty, &meta, &data, offset)?;
         Ok(Array {
             ty,
-            meta,
+            meta: ManuallyDrop::new(meta),
             data: ManuallyDrop::new(data),
             offset,
         })
@@ -428,7 +467,7 @@ impl Array {
         );
         Array {
             ty,
-            meta,
+            meta: ManuallyDrop::new(meta),
             data: ManuallyDrop::new(data),
             offset,
         }
@@ -437,23 +476,33 @@ impl Array {
     /// The type, data block and arrmeta, for writing.
     #[inline]
     pub fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
-        (&self.ty, &mut self.data, &mut self.meta)
+        (&self.ty, &mut self.data, &mut *self.meta)
     }
 
     /// The arrmeta, shared.
     #[inline]
     pub fn arrmeta_arc(&self) -> Arc<Arrmeta> {
-        self.meta.clone()
+        Arc::clone(&self.meta)
     }
 
     /// The address of the first element of an array just allocated (the
     /// only owner of its memory, with no `var` dimensions), for writing.
     #[inline]
     pub fn fresh_data_ptr(&mut self) -> *mut u8 {
-        match MemoryBlock::unique_ptr(&self.data) {
-            Some(base) => base.wrapping_add(self.offset),
+        match self.owned_data_ptr() {
+            Some(p) => p,
             None => unreachable!("a fresh array owns its memory"),
         }
+    }
+
+    /// The address of the first element, for writing, when this handle is
+    /// the only owner of its data block and the block is writable (`None`
+    /// otherwise), found with plain loads of the counts: [`Array::unique_data_ptr`]
+    /// without its compare-and-swap (holding `&mut self`, no other
+    /// reference to the block can appear).
+    #[inline]
+    pub fn owned_data_ptr(&mut self) -> Option<*mut u8> {
+        MemoryBlock::unique_ptr(&self.data).map(|base| base.wrapping_add(self.offset))
     }
 
     /// The address of the first element, for writing, when this handle is
@@ -548,7 +597,11 @@ impl Array {
         if !whole {
             return Err(self);
         }
-        let (ty, meta, block) = (self.ty.clone(), self.meta.clone(), Arc::clone(&self.data));
+        let (ty, meta, block) = (
+            self.ty.clone(),
+            Arc::clone(&self.meta),
+            Arc::clone(&self.data),
+        );
         drop(self);
         MemoryBlock::into_vec::<T>(block).map_err(|block| {
             // SAFETY: the parts of the valid array just taken apart.
@@ -637,7 +690,7 @@ impl Array {
     /// bounds or of the wrong length.
     pub fn get<T: Element>(&self, index: &[usize]) -> Result<T, Error> {
         self.check_dtype::<T>()?;
-        let mut m = &*self.meta;
+        let mut m: &Arrmeta = &self.meta;
         let mut offset = self.offset as isize;
         let mut data: &[u8] = self.data.bytes();
         for (axis, &i) in index.iter().enumerate() {

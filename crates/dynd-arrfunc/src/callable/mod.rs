@@ -653,13 +653,23 @@ impl Callable {
         self.call_resolved(&resolution, args)
     }
 
-    /// The call of overload arguments already resolved to `resolution`.
+    /// The call of overload arguments already resolved to `resolution`:
+    /// its flat plan inline (a small call's result is then made in the
+    /// caller's frame, not moved out through each layer), anything else
+    /// out of line.
+    #[inline]
     fn call_resolved(&self, resolution: &Resolution, args: &[&Array]) -> Result<Array, Error> {
         if let Some(plan) = &resolution.plan {
             if let Some(out) = plan.call(args)? {
                 return Ok(out);
             }
         }
+        self.call_general(resolution, args)
+    }
+
+    /// [`Callable::call_resolved`] where the flat plan does not apply.
+    #[inline(never)]
+    fn call_general(&self, resolution: &Resolution, args: &[&Array]) -> Result<Array, Error> {
         let (index, ty, as_is) = (resolution.index, &resolution.ty, resolution.as_is);
         let o = &self.overloads()[index];
         let (cast, refs): (Vec<Array>, Vec<&Array>);
@@ -706,6 +716,7 @@ impl Callable {
 
     /// The call into `out` of overload arguments already resolved to
     /// `resolution`.
+    #[inline]
     fn call_resolved_into(
         &self,
         resolution: &Resolution,
@@ -720,6 +731,17 @@ impl Callable {
                 return Ok(());
             }
         }
+        self.call_general_into(resolution, out, args)
+    }
+
+    /// [`Callable::call_resolved_into`] where the flat plan does not apply.
+    #[inline(never)]
+    fn call_general_into(
+        &self,
+        resolution: &Resolution,
+        out: &mut Array,
+        args: &[&Array],
+    ) -> Result<(), Error> {
         let (index, result, as_is) = (resolution.index, &resolution.ty, resolution.as_is);
         let o = &self.overloads()[index];
         let core = matches!(o.body, Body::Core(_));

@@ -108,29 +108,38 @@ impl Prepared {
     }
 
     /// The arguments have the prepared types.
+    #[inline]
     fn check(&self, args: &[&Array]) -> Result<(), Error> {
+        if args.len() == self.types.len() && args.iter().zip(&self.types).all(|(a, t)| a.ty() == t)
+        {
+            return Ok(());
+        }
+        Err(self.mismatch(args))
+    }
+
+    /// What is wrong with arguments that do not have the prepared types.
+    #[cold]
+    fn mismatch(&self, args: &[&Array]) -> Error {
         if args.len() != self.types.len() {
-            return Err(Error::Arity {
+            return Error::Arity {
                 name: self.callable.name().to_string(),
                 expected: self.types.len(),
                 found: args.len(),
-            });
+            };
         }
-        match args.iter().zip(&self.types).position(|(a, t)| a.ty() != t) {
-            None => Ok(()),
-            Some(k) => {
-                let types: Vec<String> = self.types.iter().map(Type::to_string).collect();
-                Err(Error::ArgumentType {
-                    arg: k,
-                    found: args[k].ty().clone(),
-                    expected: self.types[k].clone(),
-                    what: format!(
-                        "{} as prepared for ({})",
-                        self.callable.name(),
-                        types.join(", ")
-                    ),
-                })
-            }
+        let k = (args.iter().zip(&self.types))
+            .position(|(a, t)| a.ty() != t)
+            .unwrap_or_default();
+        let types: Vec<String> = self.types.iter().map(Type::to_string).collect();
+        Error::ArgumentType {
+            arg: k,
+            found: args[k].ty().clone(),
+            expected: self.types[k].clone(),
+            what: format!(
+                "{} as prepared for ({})",
+                self.callable.name(),
+                types.join(", ")
+            ),
         }
     }
 }

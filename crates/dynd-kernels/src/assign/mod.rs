@@ -504,6 +504,13 @@ fn plain_fixed(meta: &Arrmeta) -> bool {
 ///
 /// As [`make_unique`].
 pub(crate) fn data_mut_ptr(a: &mut Array) -> Result<*mut u8, Error> {
+    if plain_fixed(a.arrmeta()) {
+        // As `make_unique`'s first case, which then has nothing to do
+        // when the block is already the array's own and writable.
+        if let Some(p) = a.owned_data_ptr() {
+            return Ok(p);
+        }
+    }
     make_unique(a)?;
     match a.unique_data_ptr() {
         Some(p) => Ok(p),

@@ -204,6 +204,7 @@ impl FlatPlan {
     /// # Errors
     ///
     /// [`Error::Alloc`](crate::Error) if the result cannot be allocated.
+    #[inline]
     pub fn call(&self, srcs: &[&Array]) -> Result<Option<Array>, Error> {
         let mut sources = FlatSources::new(srcs.len());
         if !self.sources(srcs, &mut sources) {
@@ -229,6 +230,7 @@ impl FlatPlan {
     ///
     /// [`Error::Alloc`](crate::Error) if `out`'s memory, shared, cannot be
     /// copied.
+    #[inline]
     pub fn call_into(&self, out: &mut Array, srcs: &[&Array]) -> Result<bool, Error> {
         if out.dtype().as_scalar() != Some(self.output)
             || !self.fits(out.arrmeta(), self.output.size())

@@ -348,6 +348,10 @@ impl Leaf {
 #[derive(Clone, Copy)]
 struct FloatLoop<T, const N: usize>(F64Op, std::marker::PhantomData<T>);
 
+/// Runs shorter than this skip the instruction-set dispatch of
+/// [`FloatLoop`] (a small call's loop is a few scalar operations).
+const SHORT_RUN: usize = 4;
+
 /// The element types of [`FloatLoop`]: their operations as methods the
 /// loop calls generically (each one instruction where the CPU has it).
 trait OpFloat:
@@ -547,6 +551,13 @@ impl<T: OpFloat, const N: usize> MapLoop for FloatLoop<T, N> {
     ) -> Result<(), KernelError> {
         let a = (src[0], src_stride[0]);
         let b = if N == 2 { (src[1], src_stride[1]) } else { a };
+        if count < SHORT_RUN {
+            // SAFETY: the caller's contract, forwarded. A few elements
+            // gain nothing from wider vectors, and the same operations
+            // give the same bits on every path.
+            unsafe { float_loop::<T>(self.0, dst, dst_stride, a, b, count) };
+            return Ok(());
+        }
         let isa = dynd_math::Isa::active();
         // SAFETY: `Isa::active` is a set this CPU has; the pointers are
         // the caller's contract, forwarded.
