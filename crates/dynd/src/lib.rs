@@ -224,6 +224,9 @@ pub mod func {
         CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, F64Op, FlatPlan, Leaf, LeafInput,
         LeafOutput, LeafReturn,
     };
+    /// Plain `float64` programs over dense arrays, their loop built once.
+    #[doc(inline)]
+    pub use dynd_kernels::fuse::{DenseF64, F64Arg};
     /// Stateful reductions from DyND's four pieces (init, step, combine,
     /// finish), and the compensated sum built from them.
     #[doc(inline)]

@@ -7,7 +7,8 @@
 //! operators and callables, its leaves' types and which leaves are the
 //! same array. An expression of a kept shape (the same expression
 //! evaluated again in a loop, over new arrays of the same types) reuses
-//! the steps after one walk that compares it to the shape.
+//! the steps, their loop already built, after one walk that compares it
+//! to the shape.
 
 use std::cell::RefCell;
 
@@ -15,7 +16,7 @@ use smallvec::SmallVec;
 
 use dynd_kernels::elwise::F64Op;
 use dynd_kernels::expr::{BinaryOp, Expr, UnaryOp};
-use dynd_kernels::fuse::{eval_dense_f64, eval_dense_f64_into, F64Arg};
+use dynd_kernels::fuse::{DenseF64, F64Arg};
 use dynd_kernels::Array;
 use dynd_types::{Scalar, Type};
 
@@ -37,21 +38,16 @@ type Leaves<'e> = SmallVec<[&'e Array; 8]>;
 /// would be; any other node, cast, layout or shape gives `None`, and the
 /// general evaluation (which reports errors) runs instead.
 pub(super) fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
-    with_lowered(e, |steps, leaves, ty| {
-        eval_dense_f64(steps, leaves, ty).transpose()
-    })
-    .flatten()
+    with_lowered(e, |d, leaves| d.eval(leaves).transpose()).flatten()
 }
 
 /// [`dense_f64`] into `out` (of the result's type exactly): `Some(Ok(()))`
 /// when written, `None` where the general evaluation must run.
 pub(super) fn dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
-    with_lowered(e, |steps, leaves, ty| {
-        match eval_dense_f64_into(steps, leaves, ty, out) {
-            Ok(true) => Some(Ok(())),
-            Ok(false) => None,
-            Err(e) => Some(Err(e)),
-        }
+    with_lowered(e, |d, leaves| match d.eval_into(leaves, out) {
+        Ok(true) => Some(Ok(())),
+        Ok(false) => None,
+        Err(e) => Some(Err(e)),
     })
     .flatten()
 }
@@ -69,11 +65,11 @@ enum Token {
     Call(Callable, usize),
 }
 
-/// A lowered expression and what another must match to share it.
+/// A lowered expression, its loop built, and what another must match to
+/// share it.
 struct Shape {
     tokens: SmallVec<[Token; 12]>,
-    steps: Steps,
-    ty: Type,
+    dense: DenseF64,
 }
 
 /// How many shapes a thread keeps: a loop body evaluating a few
@@ -85,20 +81,18 @@ thread_local! {
     static SHAPES: RefCell<Vec<Shape>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` on `e`'s steps, distinct leaves and result type: those of a
-/// kept shape `e` matches, or lowered now (and kept); `None` when `e` is
-/// not plain `float64` arithmetic.
-fn with_lowered<R>(
-    e: &Expr<'_>,
-    f: impl FnOnce(&[(F64Op, [F64Arg; 2])], &[&Array], &Type) -> R,
-) -> Option<R> {
+/// Runs `f` on `e`'s loop and distinct leaves: those of a kept shape `e`
+/// matches, or lowered now (and kept); `None` when `e` is not plain
+/// `float64` arithmetic.
+fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&DenseF64, &[&Array]) -> R) -> Option<R> {
     let mut leaves = Leaves::new();
     SHAPES.with(|cell| {
         // A thread already inside this function (an evaluator called
         // back) lowers without the kept shapes.
         let Ok(mut shapes) = cell.try_borrow_mut() else {
             let (steps, ty) = lower(e, &mut leaves)?;
-            return Some(f(&steps, &leaves, &ty));
+            let dense = DenseF64::new(&steps, leaves.len(), &ty)?;
+            return Some(f(&dense, &leaves));
         };
         let hit = shapes.iter().position(|s| {
             leaves.clear();
@@ -110,15 +104,15 @@ fn with_lowered<R>(
             None => {
                 leaves.clear();
                 let (steps, ty) = lower(e, &mut leaves)?;
+                let dense = DenseF64::new(&steps, leaves.len(), &ty)?;
                 let mut tokens = SmallVec::new();
                 tokenize(e, &leaves, &mut tokens);
                 shapes.truncate(KEPT - 1);
-                shapes.insert(0, Shape { tokens, steps, ty });
+                shapes.insert(0, Shape { tokens, dense });
                 0
             }
         };
-        let s = &shapes[at];
-        Some(f(&s.steps, &leaves, &s.ty))
+        Some(f(&shapes[at].dense, &leaves))
     })
 }
 

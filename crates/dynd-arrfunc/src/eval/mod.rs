@@ -490,22 +490,26 @@ const FUSE_MIN: usize = 4096;
 /// one, whose count is not in its type).
 fn size_hint(e: &Expr<'_>) -> usize {
     match e {
-        Expr::Leaf(a) => {
-            let (mut n, mut m) = (1usize, a.arrmeta());
-            while let Some((k, _, element)) = m.as_fixed() {
-                n = n.saturating_mul(k);
-                m = element;
-            }
-            if m.has_var() {
-                usize::MAX
-            } else {
-                n
-            }
-        }
+        Expr::Leaf(a) => size_hint_of(a),
         Expr::Unary(_, x) | Expr::Cast(_, x) => size_hint(x),
         Expr::Binary(_, xy) => size_hint(&xy.0).max(size_hint(&xy.1)),
         Expr::Call(_, args) => args.iter().map(size_hint).max().unwrap_or(0),
         _ => usize::MAX,
+    }
+}
+
+/// [`size_hint`] of one array: its element count, `usize::MAX` with `var`
+/// dimensions.
+fn size_hint_of(a: &Array) -> usize {
+    let (mut n, mut m) = (1usize, a.arrmeta());
+    while let Some((k, _, element)) = m.as_fixed() {
+        n = n.saturating_mul(k);
+        m = element;
+    }
+    if m.has_var() {
+        usize::MAX
+    } else {
+        n
     }
 }
 
@@ -538,17 +542,15 @@ fn shallow<'e, 'a>(e: &'e Expr<'a>) -> Result<Cow<'e, Expr<'a>>, Error> {
 
 /// [`Eval::eval`] of an expression that is not a leaf.
 fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
+    // One call over arrays (`&a + &b`, two levels: never deep), small:
+    // the call itself, with nothing to plan or fuse.
+    if let Some(r) = one_call(e) {
+        return r;
+    }
     if let Cow::Owned(e) = shallow(e)? {
         return e.eval();
     }
     let n = size_hint(e);
-    if n < FUSE_MIN {
-        // One call over arrays (`&a + &b`): the call itself, with nothing
-        // to plan or fuse.
-        if let Some(r) = one_call(e) {
-            return r;
-        }
-    }
     if n < PARALLEL_MIN {
         // Serial either way: the plain float64 loop where it applies.
         if let Some(r) = dense_f64(e) {
@@ -562,17 +564,44 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
 }
 
 /// `e` evaluated as one call, when it is one node whose operands are all
-/// arrays (`None` otherwise).
+/// arrays, of fewer than [`FUSE_MIN`] elements (`None` otherwise). No
+/// collection is made: this is every small operator call's path.
+#[inline]
 fn one_call(e: &Expr<'_>) -> Option<Result<Array, Error>> {
-    let (c, operands) = call_of(e).ok()??;
-    let args = operands
-        .iter()
-        .map(|x| match x {
+    fn leaf<'e>(x: &'e Expr<'_>) -> Option<&'e Array> {
+        match x {
             Expr::Leaf(a) => Some(&**a),
             _ => None,
-        })
-        .collect::<Option<SmallVec<[&Array; 4]>>>()?;
-    Some(c.call(&args).map_err(|err| named(e, 0, err)))
+        }
+    }
+    let small = |a: &Array| size_hint_of(a) < FUSE_MIN;
+    let r = match e {
+        Expr::Binary(op, xy) => {
+            let (a, b) = (leaf(&xy.0)?, leaf(&xy.1)?);
+            if !small(a) || !small(b) {
+                return None;
+            }
+            binary(*op).call(&[a, b])
+        }
+        Expr::Unary(op, x) => {
+            let a = leaf(x).filter(|a| small(a))?;
+            unary(*op).call(&[a])
+        }
+        Expr::Call(f, args) => {
+            let c = f.0.as_any().downcast_ref::<Callable>()?;
+            let (first, rest) = args.split_first()?;
+            let mut arrays = [leaf(first)?; 4];
+            if rest.len() >= arrays.len() || !small(arrays[0]) {
+                return None;
+            }
+            for (slot, x) in arrays[1..].iter_mut().zip(rest) {
+                *slot = leaf(x).filter(|a| small(a))?;
+            }
+            c.call(&arrays[..args.len()])
+        }
+        _ => return None,
+    };
+    Some(r.map_err(|err| named(e, 0, err)))
 }
 
 /// [`Eval::eval_into`], without the keepdims hint.

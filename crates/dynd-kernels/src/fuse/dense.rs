@@ -276,7 +276,8 @@ pub enum F64Arg {
 /// leaf read in place; no kernel is built and no intermediate array made,
 /// so this is the cheap way for small expressions. The values are those
 /// of evaluating step by step, bit for bit (the same IEEE operations in
-/// the same order per element).
+/// the same order per element). [`DenseF64`] keeps the loop for another
+/// evaluation.
 ///
 /// `Ok(None)` when a leaf or `ty` is not so laid out, a step refers to a
 /// later one, or there is no step.
@@ -289,13 +290,10 @@ pub fn eval_dense_f64(
     leaves: &[&Array],
     ty: &Type,
 ) -> Result<Option<Array>, Error> {
-    let mut out = None;
-    let done = dense_f64_run(steps, leaves, ty, || {
-        let mut a = Array::for_overwrite(ty)?;
-        let dst = a.fresh_data_ptr();
-        Ok((out.insert(a), dst))
-    })?;
-    Ok(done.then_some(out).flatten())
+    match DenseF64::new(steps, leaves.len(), ty) {
+        Some(d) => d.eval(leaves),
+        None => Ok(None),
+    }
 }
 
 /// [`eval_dense_f64`] into `out`, which must have type `ty` exactly
@@ -313,79 +311,173 @@ pub fn eval_dense_f64_into(
     ty: &Type,
     out: &mut Array,
 ) -> Result<bool, Error> {
-    if out.ty() != ty || crate::elwise::contiguous_count(out, ty).is_none() {
-        return Ok(false);
+    match DenseF64::new(steps, leaves.len(), ty) {
+        Some(d) => d.eval_into(leaves, out),
+        None => Ok(false),
     }
-    dense_f64_run(steps, leaves, ty, || {
-        let dst = crate::assign::data_mut_ptr(out)?;
-        Ok(((), dst))
-    })
 }
 
-/// The checks and the loop of [`eval_dense_f64`], writing where `dst()`
-/// says (called once, after every check passed): `Ok(false)` where a
-/// check fails.
-fn dense_f64_run<R>(
-    steps: &[(crate::elwise::F64Op, [F64Arg; 2])],
-    leaves: &[&Array],
-    ty: &Type,
-    dst: impl FnOnce() -> Result<(R, *mut u8), Error>,
-) -> Result<bool, Error> {
-    let Some(last) = steps.len().checked_sub(1) else {
-        return Ok(false);
-    };
-    let mut count = 1usize;
-    let mut t = ty;
-    while let TypeKind::Dim(Dim::Fixed(n), element) = t.kind() {
-        count = count.saturating_mul(*n);
-        t = element;
+/// A program of [`eval_dense_f64`] made ready once: its steps checked and
+/// its loop built for results of one type, so that evaluating it again
+/// over new leaves only checks their layouts and runs.
+///
+/// ```
+/// use dynd::func::{DenseF64, F64Arg, F64Op};
+/// use dynd::nd::Array;
+///
+/// // a * b + a over three elements.
+/// let steps = [
+///     (F64Op::Mul, [F64Arg::Leaf(0), F64Arg::Leaf(1)]),
+///     (F64Op::Add, [F64Arg::Step(0), F64Arg::Leaf(0)]),
+/// ];
+/// let ty = "3 * float64".parse()?;
+/// let d = DenseF64::new(&steps, 2, &ty).expect("the steps are in order");
+/// for k in 0..3 {
+///     let a = Array::from_vec(vec![1.0, 2.0, 3.0]);
+///     let b = Array::from_scalar(k as f64);
+///     let r = d.eval(&[&a, &b])?.expect("dense float64 leaves");
+///     assert_eq!(r.to_vec::<f64>()?, [1.0 + k as f64, 2.0 + 2.0 * k as f64, 3.0 + 3.0 * k as f64]);
+/// }
+/// # Ok::<(), dynd::Error>(())
+/// ```
+pub struct DenseF64 {
+    vm: vm::Vm,
+    ty: Type,
+    count: usize,
+    leaves: usize,
+}
+
+impl std::fmt::Debug for DenseF64 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DenseF64")
+            .field("ty", &self.ty)
+            .field("steps", &self.vm.steps.len())
+            .field("leaves", &self.leaves)
+            .finish()
     }
-    if t.as_scalar() != Some(Scalar::Float64) {
-        return Ok(false);
+}
+
+impl DenseF64 {
+    /// The program `steps` over `leaves` leaves for results of type `ty`
+    /// (fixed dimensions over `float64`); `None` when `ty` is not so, a
+    /// step reads a later one or a leaf past `leaves`, or there is no
+    /// step.
+    pub fn new(
+        steps: &[(crate::elwise::F64Op, [F64Arg; 2])],
+        leaves: usize,
+        ty: &Type,
+    ) -> Option<DenseF64> {
+        let last = steps.len().checked_sub(1)?;
+        let mut count = 1usize;
+        let mut t = ty;
+        while let TypeKind::Dim(Dim::Fixed(n), element) = t.kind() {
+            count = count.saturating_mul(*n);
+            t = element;
+        }
+        if t.as_scalar() != Some(Scalar::Float64) {
+            return None;
+        }
+        let mut vm_steps: SmallVec<[vm::VmStep; 8]> = SmallVec::new();
+        for (j, &(op, args)) in steps.iter().enumerate() {
+            let arg = |a: F64Arg| match a {
+                F64Arg::Leaf(k) if k < leaves => Some(vm::VmArg::Leaf(k)),
+                F64Arg::Step(i) if i < j => Some(vm::VmArg::Reg(i)),
+                _ => None,
+            };
+            vm_steps.push(vm::VmStep {
+                op,
+                args: [arg(args[0])?, arg(args[1])?],
+                out: (j != last).then_some(j),
+                inner: None,
+            });
+        }
+        // Step `j` writes register `j`, the last the result: a register is
+        // never written by a step that reads it.
+        Some(DenseF64 {
+            vm: vm::Vm::new(vm_steps, last),
+            ty: ty.clone(),
+            count,
+            leaves,
+        })
     }
-    let mut src: SmallVec<[*const u8; 8]> = SmallVec::new();
-    let mut strides: SmallVec<[isize; 8]> = SmallVec::new();
-    for a in leaves {
-        let stride = match crate::elwise::contiguous_count(a, ty) {
-            Some((0, Scalar::Float64)) if a.ndim() == 0 => 0,
-            Some((n, Scalar::Float64)) if n == count => 8,
-            _ => return Ok(false),
-        };
-        src.push(a.data_ptr());
-        strides.push(stride);
+
+    /// The result type.
+    pub fn ty(&self) -> &Type {
+        &self.ty
     }
-    let mut vm_steps: SmallVec<[vm::VmStep; 8]> = SmallVec::new();
-    for (j, &(op, args)) in steps.iter().enumerate() {
-        let arg = |a: F64Arg| match a {
-            F64Arg::Leaf(k) if k < leaves.len() => Some(vm::VmArg::Leaf(k)),
-            F64Arg::Step(i) if i < j => Some(vm::VmArg::Reg(i)),
-            _ => None,
-        };
-        let (Some(a), Some(b)) = (arg(args[0]), arg(args[1])) else {
+
+    /// Evaluates the program over `leaves` into a new array (as
+    /// [`eval_dense_f64`]): `Ok(None)` when the leaves are not as many as
+    /// planned, each C-contiguous `float64` of the result's type or 0-d
+    /// `float64`.
+    ///
+    /// # Errors
+    ///
+    /// An allocation failure for the result.
+    pub fn eval(&self, leaves: &[&Array]) -> Result<Option<Array>, Error> {
+        let mut out = None;
+        let done = self.run(leaves, || {
+            let mut a = Array::for_overwrite(&self.ty)?;
+            let dst = a.fresh_data_ptr();
+            Ok((out.insert(a), dst))
+        })?;
+        Ok(done.then_some(out).flatten())
+    }
+
+    /// [`DenseF64::eval`] into `out`, which must have the result type
+    /// exactly (as [`eval_dense_f64_into`]; `Ok(false)` where nothing was
+    /// written).
+    ///
+    /// # Errors
+    ///
+    /// An allocation failure where `out`'s memory is shared and must be
+    /// copied first.
+    pub fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
+        if out.ty() != &self.ty || crate::elwise::contiguous_count(out, &self.ty).is_none() {
             return Ok(false);
-        };
-        vm_steps.push(vm::VmStep {
-            op,
-            args: [a, b],
-            out: (j != last).then_some(j),
-            inner: None,
-        });
+        }
+        self.run(leaves, || {
+            let dst = crate::assign::data_mut_ptr(out)?;
+            Ok(((), dst))
+        })
     }
-    // Step `j` writes register `j`, the last the result: a register is
-    // never written by a step that reads it.
-    let vm = vm::Vm::new(vm_steps, last);
-    let (_out, dst) = dst()?;
-    with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
-        // SAFETY: every leaf is a float64 array read in place: `count`
-        // C-contiguous elements (stride 8) or one (stride 0), checked
-        // above; `dst` is `count` C-contiguous float64s of a fresh array
-        // or of an `out` made the only owner of its memory (no leaf's
-        // memory, by the callers' contract), every one of which the loop
-        // writes;
-        // `bufs` holds `last + EXTRA_BUFFERS` buffers of CHUNK float64s,
-        // this thread's; step `j` writes only register `j` and reads
-        // registers of earlier steps.
-        unsafe { vm.run(bufs, vm::BUF_WORDS * 16, dst, 8, &src, &strides, count) }
-    });
-    Ok(true)
+
+    /// The leaves' checks and the loop, writing where `dst()` says
+    /// (called once, after every check passed): `Ok(false)` where a check
+    /// fails.
+    fn run<R>(
+        &self,
+        leaves: &[&Array],
+        dst: impl FnOnce() -> Result<(R, *mut u8), Error>,
+    ) -> Result<bool, Error> {
+        if leaves.len() != self.leaves {
+            return Ok(false);
+        }
+        let mut src: SmallVec<[*const u8; 8]> = SmallVec::new();
+        let mut strides: SmallVec<[isize; 8]> = SmallVec::new();
+        for a in leaves {
+            let stride = match crate::elwise::contiguous_count(a, &self.ty) {
+                Some((0, Scalar::Float64)) if a.ndim() == 0 => 0,
+                Some((n, Scalar::Float64)) if n == self.count => 8,
+                _ => return Ok(false),
+            };
+            src.push(a.data_ptr());
+            strides.push(stride);
+        }
+        let (_out, dst) = dst()?;
+        let vm = &self.vm;
+        with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
+            // SAFETY: every leaf is a float64 array read in place: `count`
+            // C-contiguous elements (stride 8) or one (stride 0), checked
+            // above, as many as the steps read; `dst` is `count`
+            // C-contiguous float64s of a fresh array or of an `out` made
+            // the only owner of its memory (no leaf's memory, by the
+            // callers' contract), every one of which the loop writes;
+            // `bufs` holds the VM's buffers of CHUNK float64s, this
+            // thread's; step `j` writes only register `j` and reads
+            // registers of earlier steps (checked in `new`).
+            unsafe { vm.run(bufs, vm::BUF_WORDS * 16, dst, 8, &src, &strides, self.count) }
+        });
+        Ok(true)
+    }
 }

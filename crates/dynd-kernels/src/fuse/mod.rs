@@ -62,7 +62,7 @@
 mod dense;
 mod ragged;
 mod vm;
-pub use dense::{eval_dense_f64, eval_dense_f64_into, F64Arg};
+pub use dense::{eval_dense_f64, eval_dense_f64_into, DenseF64, F64Arg};
 
 use std::cell::RefCell;
 use std::sync::Arc;
