@@ -1,10 +1,13 @@
 //! Memory blocks: reference-counted, aligned bytes that arrays point into.
 //!
 //! A block is shared by every array and view made from it (`Arc`). Its
-//! bytes are only written through `&mut MemoryBlock`, which a shared block
-//! hands out only while it is uniquely referenced (`Arc::get_mut`), so a
-//! shared block is immutable and reading it from many threads is sound.
-//! Arrays whose blocks are shared copy on write.
+//! bytes are only written while it is uniquely referenced: through
+//! `&mut MemoryBlock` (`Arc::get_mut`), or through the address
+//! `MemoryBlock::unique_ptr` gives the holder of its only reference (the
+//! counts read with plain loads and an acquire fence: that holder has it
+//! mutably, so no other reference can appear). So a shared block is
+//! immutable and reading it from many threads is sound. Arrays whose
+//! blocks are shared copy on write.
 //!
 //! Writing raw bytes is crate-private: only kernels write, and they write
 //! valid values of the element types (a `bool` is 0 or 1), so typed reads
