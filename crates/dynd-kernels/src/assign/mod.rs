@@ -443,9 +443,11 @@ pub(crate) fn make_unique(this: &mut Array) -> Result<(), Error> {
         // element (the common case, on every small call into an array):
         // nothing overlaps and there is no `var` block, so only the data
         // block may need its own copy. The general steps below decide
-        // the same, with more walks.
-        let (_, data, _) = this.parts_mut();
-        if Arc::get_mut(data).is_none() {
+        // the same, with more walks. Whether the block is the array's own
+        // is read with plain loads (`&mut` to the array: no reference can
+        // appear meanwhile), not `Arc::get_mut`'s compare-and-swap.
+        if this.owned_data_ptr().is_none() {
+            let (_, data, _) = this.parts_mut();
             *data = MemoryBlock::try_from_bytes(data.bytes())?;
         }
         return Ok(());
@@ -504,15 +506,8 @@ fn plain_fixed(meta: &Arrmeta) -> bool {
 ///
 /// As [`make_unique`].
 pub(crate) fn data_mut_ptr(a: &mut Array) -> Result<*mut u8, Error> {
-    if plain_fixed(a.arrmeta()) {
-        // As `make_unique`'s first case, which then has nothing to do
-        // when the block is already the array's own and writable.
-        if let Some(p) = a.owned_data_ptr() {
-            return Ok(p);
-        }
-    }
     make_unique(a)?;
-    match a.unique_data_ptr() {
+    match a.owned_data_ptr() {
         Some(p) => Ok(p),
         None => unreachable!("make_unique made the data unique"),
     }

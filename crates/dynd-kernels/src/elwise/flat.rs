@@ -241,12 +241,7 @@ impl FlatPlan {
         if !self.sources(srcs, &mut sources) {
             return Ok(false);
         }
-        // `out` fits: C order over a scalar, no element repeated, so
-        // owning its block is all `data_mut_ptr` would see to.
-        let dst = match out.owned_data_ptr() {
-            Some(p) => p,
-            None => crate::assign::data_mut_ptr(out)?,
-        };
+        let dst = crate::assign::data_mut_ptr(out)?;
         // SAFETY: `out`, now the only owner of its memory, holds `count`
         // C-contiguous elements of the leaf's output type (checked by
         // `fits` above); the sources are as `sources` checked them, and
