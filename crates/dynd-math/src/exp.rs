@@ -46,7 +46,16 @@ pub(crate) fn parts<const FMA: bool>(x: f64, xlo: f64) -> (f64, f64, f64) {
     // Exact: `k * LN2_HI` has at most 43 bits and lies within a factor 2
     // of `x` (or `k` is 0).
     let a = fma::<FMA>(-k, LN2_HI, x);
-    let (r, c) = two_sum(a, -(k * LN2_LO));
+    let (r, c) = if FMA {
+        // `r = a - k LN2_LO` rounded once, and what the rounding lost:
+        // `a - r` is near `k LN2_LO`, below `2^-23`, so computing it
+        // errs by at most `2^-76`, and the second multiply-add rounds
+        // only the small correction.
+        let r = (-k).mul_add(LN2_LO, a);
+        (r, (-k).mul_add(LN2_LO, a - r))
+    } else {
+        two_sum(a, -(k * LN2_LO))
+    };
     let c = c + xlo;
     let q = r * r * estrin12::<FMA>(r, &P);
     // e^(r + c) - 1 = (e^r - 1) + c e^r, with e^r's own approximation
@@ -121,6 +130,19 @@ pub(crate) fn exp_is_edge(x: f64) -> bool {
 pub(crate) fn exp_dd<const FMA: bool>(x: f64, xlo: f64) -> f64 {
     let (k, hi, lo) = parts::<FMA>(x, xlo);
     finish(k, hi, lo)
+}
+
+/// `e^(x + xlo)` for `|x| < 708` (a normal result): [`exp_dd`] with
+/// `2^k` added to the exponent field directly, as [`exp_fast`] does.
+#[inline(always)]
+pub(crate) fn exp_dd_normal<const FMA: bool>(x: f64, xlo: f64) -> f64 {
+    let (k, hi, lo) = parts::<FMA>(x, xlo);
+    let (s, e) = fast_two_sum(1.0, hi);
+    let m = s + (e + lo);
+    // `k + ROUND` holds k in its low bits (two's complement), which the
+    // shift moves to the exponent field (no float-to-integer conversion,
+    // which does not vectorise).
+    f64::from_bits(m.to_bits().wrapping_add((k + ROUND).to_bits() << 52))
 }
 
 /// The range `exp_dd` takes.

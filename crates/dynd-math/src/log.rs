@@ -5,12 +5,19 @@
 //! `s = f / (2 + f)`, `log(1 + f) = 2 atanh(s) = 2s + 2s^3/3 + 2s^5/5 +
 //! …`; `|s| <= 0.1716`, so ten terms after `2s` reach below `2^-60` of
 //! the result. Written as `f - f^2/2 + s (f^2/2 + R)` the leading part is
-//! exact and the rounding of `s` only touches the small correction. `pow`
-//! carries `log x` as a double-double accurate to about `2^-66`, so that
-//! `y log x` keeps its last bits for `exp` even when it is near 700.
+//! exact and the rounding of `s` only touches the small correction.
+//!
+//! `pow` (and the inverse hyperbolic functions) carry `log x` as a
+//! double-double accurate to about `2^-66`, so that `y log x` keeps its
+//! last bits for `exp` even when it is near 700. That one is
+//! table-driven ([`log_dd`]): 128 entries, from `scripts/log_table.py`,
+//! make the reduced argument exact and small, so the series is short and
+//! there is no division.
 
-use crate::exp::{exp_dd, EXP_RANGE};
+use crate::exp::{exp_dd, exp_dd_normal, EXP_RANGE};
 use crate::ops::*;
+
+mod table;
 
 /// `1/ln 2` in a 32-bit leading part and the rest.
 const INV_LN2_HI: f64 = f64::from_bits(0x3ff7_1547_6520_0000);
@@ -21,17 +28,11 @@ const INV_LN10_LO: f64 = f64::from_bits(0x3dbb_9438_ca9a_add5);
 /// `log10(2)` likewise.
 const LOG10_2_HI: f64 = f64::from_bits(0x3fd3_4413_5080_0000);
 const LOG10_2_LO: f64 = f64::from_bits(0x3ddf_79fe_f311_f12b);
-/// `2/3` as a double-double.
-const TWO_THIRDS: (f64, f64) = (2.0 / 3.0, f64::from_bits(0x3c85_5555_5555_5555));
 /// The bits of `sqrt(1/2)`.
 const SQRT_HALF_BITS: u64 = 0x3fe6_a09e_667f_3bcd;
 
 /// `2/(2i+1)` for `i = 1..=10`: `R(z) = sum L[i-1] z^i`.
 const L: [f64; 10] = odd_reciprocals(1);
-
-/// `2/(2i+1)` for `i = 2..=14`: the series after its cubic term to
-/// `s^29`, below `2^-76` (`pow` needs `log x` to about `2^-66`).
-const L_POW: [f64; 13] = odd_reciprocals(2);
 
 /// `x = 2^k (1 + f)` with `1 + f` in `[sqrt(1/2), sqrt(2))`, for finite
 /// positive `x` (other inputs give garbage that the callers replace).
@@ -158,31 +159,87 @@ pub(crate) fn log1p<const FMA: bool>(x: f64) -> f64 {
     }
 }
 
+/// Where the reduced argument's bit patterns start for [`log_dd`]: `x =
+/// 2^k z` with the bits of `z` in `[OFF, OFF + 2^52)`, so `z` in
+/// `[0.709, 1.418)`; entry `i` of the table covers the `2^45` patterns
+/// from `OFF + i 2^45`.
+const OFF: u64 = 0x3fe6_b000_0000_0000;
+
+/// `(-1)^i / i` for `i = 4..=10`: `log(1 + r) = r - r^2/2 + r^3 (1/3 +
+/// r P(r))`. With `|r| < 0.0059` the first term left out, `r^11/11`, is
+/// below `2^-84` of `r`.
+const LOG1P_TAIL: [f64; 7] = [-0.25, 0.2, -1.0 / 6.0, 1.0 / 7.0, -0.125, 1.0 / 9.0, -0.1];
+
 /// `log(x)` as a double-double, within about `2^-66` relative, for
 /// finite positive `x`.
+///
+/// Table-driven: `x = 2^k z`, and `z`'s entry gives `invc` (8
+/// significant bits, near `1/z`) and `log c = -log(invc)` as a
+/// double-double. Then `r = z invc - 1` is exact (one fused
+/// multiply-add; without FMA, `z` split so that each product is exact and
+/// `r` carried as `r + rl`), `|r| < 0.0059`, and `log x = k ln 2 + log c +
+/// log(1 + r)`. The leading sums are exact: `|k ln 2| > |log c| > |r| >
+/// r^2/2` wherever the larger is not zero (the smallest nonzero `|log
+/// c|` is 0.0077), so each is a [`fast_two_sum`]; `r^2/2` is an exact
+/// product, and the series' rest is below `2^-22` of `r`. The entry
+/// holding 1 has `invc = 1` and `log c = 0`, so near `x = 1` the result
+/// is the series in `r = x - 1` alone, accurate relative to itself.
 #[inline(always)]
 pub(crate) fn log_dd<const FMA: bool>(x: f64) -> (f64, f64) {
-    let (k, f) = reduce(x);
-    // s = f / (2 + f) to twice the precision: 2 + f exactly as d + dl,
-    // the quotient's remainder exactly through `two_prod`.
-    let (d, dl) = fast_two_sum(2.0, f);
-    let s = f / d;
-    let (p, pe) = two_prod::<FMA>(s, d);
-    let sl = (((f - p) - pe) - s * dl) / d;
-    // log(1 + f) = 2s + (2/3) s^3 + s^5 Q(s^2): the cubic term as a
-    // double-double, the rest (below 2^-12 of the result) plainly.
-    let (z, ze) = two_prod::<FMA>(s, s);
-    let (c, ce) = two_prod::<FMA>(s, z);
-    let ce = ce + s * ze + 3.0 * z * sl;
-    let (t, te) = two_prod::<FMA>(TWO_THIRDS.0, c);
-    let te = te + TWO_THIRDS.0 * ce + TWO_THIRDS.1 * c;
-    let q = horner::<FMA, 13>(z, &L_POW);
-    let rest = c * z * q;
-    let (h, hl) = fast_two_sum(2.0 * s, t);
-    let hl = hl + (2.0 * sl + te + rest);
-    // Plus k ln 2 (`k * LN2_HI` exact).
-    let (a, ae) = two_sum(k * LN2_HI, h);
-    fast_two_sum(a, ae + hl + k * LN2_LO_FULL.0 + k * LN2_LO_FULL.1)
+    log_dd_finish::<FMA>(log_dd_lookup(x))
+}
+
+/// The first part of [`log_dd`]: `x = 2^k z` and `z`'s table entry, as
+/// `[k, z, logc, packed]` (`packed` as the bits of a float), which a loop
+/// over slices keeps for a block before [`log_dd_finish`].
+#[inline(always)]
+pub(crate) fn log_dd_lookup(x: f64) -> [f64; 4] {
+    let sub = x < f64::MIN_POSITIVE;
+    let xs = if sub { x * 18_014_398_509_481_984.0 } else { x };
+    let bits = xs.to_bits();
+    let tmp = bits.wrapping_sub(OFF);
+    let (logc, packed) = table::TABLE[((tmp >> 45) & 127) as usize];
+    let k = (tmp as i64) >> 52;
+    let z = f64::from_bits(bits.wrapping_sub((k as u64) << 52));
+    let k = k as f64 - if sub { 54.0 } else { 0.0 };
+    [k, z, logc, f64::from_bits(packed)]
+}
+
+/// The rest of [`log_dd`], from [`log_dd_lookup`]'s parts.
+#[inline(always)]
+pub(crate) fn log_dd_finish<const FMA: bool>([k, z, logc, packed]: [f64; 4]) -> (f64, f64) {
+    let packed = packed.to_bits();
+    let invc = f64::from_bits((packed & 0x7_ffff) << 45);
+    let logc_tail = f64::from_bits(packed & !0x7_ffff);
+    let (r, rl) = if FMA {
+        (z.mul_add(invc, -1.0), 0.0)
+    } else {
+        // `zh` keeps 45 significant bits, so `zh * invc` (53 bits) and
+        // `(z - zh) * invc` (16) are exact, and `zh * invc` is within
+        // a factor 2 of 1.
+        let zh = f64::from_bits(z.to_bits() & !0xff);
+        two_sum(zh * invc - 1.0, (z - zh) * invc)
+    };
+    // k ln 2 + log c + r - r^2/2, each sum carried exactly.
+    let (a, ae) = fast_two_sum(k * LN2_HI, logc);
+    let (b, be) = fast_two_sum(a, r);
+    let (q, qe) = two_prod::<FMA>(-0.5 * r, r);
+    let (s, se) = fast_two_sum(b, q);
+    // r^3 (1/3 - r/4 + r^2/5 - ... - r^7/10), by Estrin's scheme.
+    let r2 = r * r;
+    let r4 = r2 * r2;
+    let c01 = fma::<FMA>(r, LOG1P_TAIL[0], 1.0 / 3.0);
+    let c23 = fma::<FMA>(r, LOG1P_TAIL[2], LOG1P_TAIL[1]);
+    let c45 = fma::<FMA>(r, LOG1P_TAIL[4], LOG1P_TAIL[3]);
+    let c67 = fma::<FMA>(r, LOG1P_TAIL[6], LOG1P_TAIL[5]);
+    let c03 = fma::<FMA>(r2, c23, c01);
+    let c47 = fma::<FMA>(r2, c67, c45);
+    let p = r2 * r * fma::<FMA>(r4, c47, c03);
+    let lo = (ae + be) + (se + qe);
+    let lo = lo + (p + (k * LN2_LO_FULL.0 + (k * LN2_LO_FULL.1 + logc_tail)));
+    // log(1 + r + rl) = log(1 + r) + rl / (1 + r).
+    let lo = lo + fma::<FMA>(-rl, r, rl);
+    fast_two_sum(s, lo)
 }
 
 /// `ln 2 - LN2_HI` as a double-double.
@@ -193,8 +250,6 @@ const LN2_LO_FULL: (f64, f64) = (LN2_LO, f64::from_bits(0x3a8c_c01f_97b5_7a08));
 /// inputs are [`pow_edge`]'s.
 #[inline(always)]
 pub(crate) fn pow_main<const FMA: bool>(x: f64, y: f64) -> f64 {
-    let ax = abs(x);
-    let (l, ll) = log_dd::<FMA>(ax);
     // Past 1e300, y log x saturates `exp` as y itself would (log x is 0
     // or at least 2^-53 in magnitude), and the exact product below needs
     // no overflow.
@@ -203,28 +258,67 @@ pub(crate) fn pow_main<const FMA: bool>(x: f64, y: f64) -> f64 {
     } else {
         y
     };
-    let (t, tl) = two_prod::<FMA>(yc, l);
-    let tl = tl + yc * ll;
+    let (t, tl) = pow_log::<FMA>(x, yc);
     let (lo, hi) = EXP_RANGE;
     let out = !(t >= lo && t <= hi);
     let t = if t > hi { hi } else { t };
     let t = if t < lo { lo } else { t };
     let tl = if out { 0.0 } else { tl };
-    let r = exp_dd::<FMA>(t, tl);
-    // y's parity: below 2^52, `ay + 2^52` has the integer in its low
-    // bits; from 2^52 to 2^53 `ay` itself does; above, integers are even.
-    let ay = abs(y);
+    pow_sign(x, y) * exp_dd::<FMA>(t, tl)
+}
+
+/// `y log|x|` as a double-double: the first part of `pow`, with
+/// [`pow_sign`]; then [`pow_exp`] where it covers the result, else
+/// [`pow_main`]. A loop over slices runs the parts as passes of their
+/// own ([`log_dd_lookup`], [`pow_log_finish`], [`pow_exp`]).
+#[inline(always)]
+pub(crate) fn pow_log<const FMA: bool>(x: f64, y: f64) -> (f64, f64) {
+    pow_log_finish::<FMA>(log_dd_lookup(abs(x)), y)
+}
+
+/// [`pow_log`] from the table lookup of `|x|` ([`log_dd_lookup`]),
+/// which a loop runs in a pass of its own.
+#[inline(always)]
+pub(crate) fn pow_log_finish<const FMA: bool>(parts: [f64; 4], y: f64) -> (f64, f64) {
+    let (l, ll) = log_dd_finish::<FMA>(parts);
+    let (t, tl) = two_prod::<FMA>(y, l);
+    (t, fma::<FMA>(y, ll, tl))
+}
+
+/// Whether [`pow_exp`] covers `y log|x| = t + tl`: a normal result, and
+/// a product that did not overflow (for `|y|` past about `2^995`, the
+/// split of `two_prod` without FMA does, and `tl` is NaN).
+#[inline(always)]
+pub(crate) fn pow_exp_covers(t: f64, tl: f64) -> bool {
+    abs(t + tl) < 708.0
+}
+
+/// `e^(t + tl)` where [`pow_exp_covers`] it: `x^y` for `|x|`
+/// from [`pow_log`].
+#[inline(always)]
+pub(crate) fn pow_exp<const FMA: bool>(t: f64, tl: f64) -> f64 {
+    exp_dd_normal::<FMA>(t, tl)
+}
+
+/// `x^y`'s sign as a factor of `|x|^y`: 1, -1 for a negative `x` and
+/// an odd integer `y`, NaN for a negative `x` and a non-integer `y`.
+#[inline(always)]
+pub(crate) fn pow_sign(x: f64, y: f64) -> f64 {
+    // `(v + 2^52) - 2^52` rounds a non-negative `v` below 2^52 to an
+    // integer and leaves every integer as it is (above 2^52 all are), so
+    // `|y|` is an integer where that changes nothing, and an odd one
+    // where `|y| / 2` (exact) then changes.
     const TWO52: f64 = 4_503_599_627_370_496.0;
-    let yr = if ay < TWO52 { round(ay) } else { ay };
-    let integer = yr == ay;
-    let low = if ay < TWO52 { ay + TWO52 } else { ay };
-    let odd = integer && ay < 2.0 * TWO52 && (low.to_bits() & 1) == 1;
+    let ay = abs(y);
+    let integer = (ay + TWO52) - TWO52 == ay;
+    let h = 0.5 * ay;
+    let odd = integer && (h + TWO52) - TWO52 != h;
     let neg = x < 0.0;
-    let r = if neg && odd { -r } else { r };
+    let s = if neg && odd { -1.0 } else { 1.0 };
     if neg && !integer {
         f64::NAN
     } else {
-        r
+        s
     }
 }
 
@@ -264,5 +358,83 @@ pub(crate) fn pow_edge(x: f64, y: f64) -> f64 {
         -mag
     } else {
         mag
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every bit pattern range of the table: its `invc` keeps `r` under
+    /// 0.0059 at both ends (so the series is long enough and `r` is
+    /// exact), the entry holding 1 is exactly `(1, 0, 0)`, and `logc` is
+    /// `-ln(invc)` (to the library `ln`'s last bit; the generator's 60
+    /// digits give the rest).
+    #[test]
+    fn the_table_covers_its_ranges() {
+        for i in 0..128u64 {
+            let lo = f64::from_bits(OFF + (i << 45));
+            let hi = f64::from_bits(OFF + ((i + 1) << 45));
+            let (k, z, logc, packed) = {
+                let [k, z, logc, packed] = log_dd_lookup(lo);
+                (k, z, logc, packed.to_bits())
+            };
+            assert_eq!((k, z), (0.0, lo), "entry {i}");
+            let invc = f64::from_bits((packed & 0x7_ffff) << 45);
+            let tail = f64::from_bits(packed & !0x7_ffff);
+            // Eight significant bits.
+            assert_eq!(invc.to_bits() & ((1 << 45) - 1), 0);
+            for end in [lo, hi] {
+                assert!(
+                    (end * invc - 1.0).abs() < 0.0059,
+                    "entry {i}: {end} * {invc}"
+                );
+            }
+            if lo <= 1.0 && 1.0 < hi {
+                assert_eq!((invc, logc, tail), (1.0, 0.0, 0.0));
+            } else {
+                assert!((logc + invc.ln()).abs() <= f64::EPSILON * logc.abs());
+                assert!(tail.abs() <= f64::EPSILON * logc.abs());
+            }
+        }
+    }
+
+    /// `r = z invc - 1` is the same exact number both ways: one fused
+    /// multiply-add, and the split products without one.
+    #[test]
+    fn the_reduction_is_exact_with_and_without_fma() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let x = f64::from_bits(OFF + (s >> 12) % (1 << 52));
+            let [_, z, _, packed] = log_dd_lookup(x);
+            let invc = f64::from_bits((packed.to_bits() & 0x7_ffff) << 45);
+            let fused = z.mul_add(invc, -1.0);
+            let zh = f64::from_bits(z.to_bits() & !0xff);
+            let (r, rl) = two_sum(zh * invc - 1.0, (z - zh) * invc);
+            // The split's parts are exact and `two_sum` is, so a zero
+            // low part says the exact `r` is one double: the fused one.
+            assert_eq!((fused, 0.0), (r, rl), "z = {z}, invc = {invc}");
+        }
+    }
+
+    #[test]
+    fn log_dd_is_exact_at_one_and_at_powers_of_two() {
+        assert_eq!(log_dd::<true>(1.0), (0.0, 0.0));
+        assert_eq!(log_dd::<false>(1.0), (0.0, 0.0));
+        for k in [-1074, -1060, -1022, -1, 1, 10, 1023] {
+            let x = if k < -1022 {
+                f64::from_bits(1 << (k + 1074))
+            } else {
+                f64::from_bits(((k + 1023) as u64) << 52)
+            };
+            for (h, l) in [log_dd::<true>(x), log_dd::<false>(x)] {
+                // k ln 2, correctly rounded in the leading part.
+                assert_eq!(h, core_math::log(x), "2^{k}");
+                assert!(l.abs() <= f64::EPSILON * h.abs());
+            }
+        }
     }
 }

