@@ -178,9 +178,10 @@ const LOG1P_TAIL: [f64; 7] = [-0.25, 0.2, -1.0 / 6.0, 1.0 / 7.0, -0.125, 1.0 / 9
 /// double-double. Then `r = z invc - 1` is exact (one fused
 /// multiply-add; without FMA, `z` split so that each product is exact and
 /// `r` carried as `r + rl`), `|r| < 0.0059`, and `log x = k ln 2 + log c +
-/// log(1 + r)`. The leading sums are exact: `|k ln 2| > |log c| > |r| >
-/// r^2/2` wherever the larger is not zero (the smallest nonzero `|log
-/// c|` is 0.0077), so each is a [`fast_two_sum`]; `r^2/2` is an exact
+/// log(1 + r)`. The leading sums are exact: `k ln 2`'s high part plus
+/// `log c`'s (a multiple of `2^-43`) is, and `|log c| > |r| > r^2/2`
+/// wherever the larger is not zero (the smallest nonzero `|log c|` is
+/// 0.0077), so the others are [`fast_two_sum`]s; `r^2/2` is an exact
 /// product, and the series' rest is below `2^-22` of `r`. The entry
 /// holding 1 has `invc = 1` and `log c = 0`, so near `x = 1` the result
 /// is the series in `r = x - 1` alone, accurate relative to itself.
@@ -220,8 +221,9 @@ pub(crate) fn log_dd_finish<const FMA: bool>([k, z, logc, packed]: [f64; 4]) -> 
         let zh = f64::from_bits(z.to_bits() & !0xff);
         two_sum(zh * invc - 1.0, (z - zh) * invc)
     };
-    // k ln 2 + log c + r - r^2/2, each sum carried exactly.
-    let (a, ae) = fast_two_sum(k * LN2_HI, logc);
+    // k ln 2 + log c + r - r^2/2, each sum carried exactly (the first is
+    // exact: both terms are multiples of 2^-43 below 2^10).
+    let a = k * LN2_HI + logc;
     let (b, be) = fast_two_sum(a, r);
     let (q, qe) = two_prod::<FMA>(-0.5 * r, r);
     let (s, se) = fast_two_sum(b, q);
@@ -235,15 +237,14 @@ pub(crate) fn log_dd_finish<const FMA: bool>([k, z, logc, packed]: [f64; 4]) -> 
     let c03 = fma::<FMA>(r2, c23, c01);
     let c47 = fma::<FMA>(r2, c67, c45);
     let p = r2 * r * fma::<FMA>(r4, c47, c03);
-    let lo = (ae + be) + (se + qe);
-    let lo = lo + (p + (k * LN2_LO_FULL.0 + (k * LN2_LO_FULL.1 + logc_tail)));
+    // `k` times the rest of ln 2 (`LN2_LO` leaves out below `2^-85`, so
+    // at most `2^-74`, next to a result of at least 0.34 where k is not
+    // 0).
+    let lo = (be + se) + (qe + (p + (k * LN2_LO + logc_tail)));
     // log(1 + r + rl) = log(1 + r) + rl / (1 + r).
     let lo = lo + fma::<FMA>(-rl, r, rl);
     fast_two_sum(s, lo)
 }
-
-/// `ln 2 - LN2_HI` as a double-double.
-const LN2_LO_FULL: (f64, f64) = (LN2_LO, f64::from_bits(0x3a8c_c01f_97b5_7a08));
 
 /// `x^y` for finite positive `x` and finite `y`, and for negative `x`
 /// (the sign from `y`'s parity, NaN for a non-integer `y`); the other
@@ -291,6 +292,19 @@ pub(crate) fn pow_log_finish<const FMA: bool>(parts: [f64; 4], y: f64) -> (f64, 
 #[inline(always)]
 pub(crate) fn pow_exp_covers(t: f64, tl: f64) -> bool {
     abs(t + tl) < 708.0
+}
+
+/// The first part of `pow` over slices: [`log_dd_lookup`] of `|x|`, with
+/// a NaN `logc` for a zero, infinite or NaN `x`, so that `y log|x|` is
+/// NaN and [`pow_exp_covers`] sends those lanes to the general path (an
+/// infinite or NaN `y` makes it infinite or NaN too), which has C99's
+/// table.
+#[inline(always)]
+pub(crate) fn pow_lookup(x: f64) -> [f64; 4] {
+    let ax = abs(x);
+    let [k, z, logc, packed] = log_dd_lookup(ax);
+    let ordinary = ax < f64::INFINITY && ax > 0.0;
+    [k, z, if ordinary { logc } else { f64::NAN }, packed]
 }
 
 /// `e^(t + tl)` where [`pow_exp_covers`] it: `x^y` for `|x|`
@@ -367,9 +381,9 @@ mod tests {
 
     /// Every bit pattern range of the table: its `invc` keeps `r` under
     /// 0.0059 at both ends (so the series is long enough and `r` is
-    /// exact), the entry holding 1 is exactly `(1, 0, 0)`, and `logc` is
-    /// `-ln(invc)` (to the library `ln`'s last bit; the generator's 60
-    /// digits give the rest).
+    /// exact), the entry holding 1 is exactly `(1, 0, 0)`, and `logc` plus
+    /// its tail is `-ln(invc)` (to the library `ln`'s last bit; the
+    /// generator's 60 digits give the rest).
     #[test]
     fn the_table_covers_its_ranges() {
         for i in 0..128u64 {
@@ -393,8 +407,10 @@ mod tests {
             if lo <= 1.0 && 1.0 < hi {
                 assert_eq!((invc, logc, tail), (1.0, 0.0, 0.0));
             } else {
-                assert!((logc + invc.ln()).abs() <= f64::EPSILON * logc.abs());
-                assert!(tail.abs() <= f64::EPSILON * logc.abs());
+                // The head a multiple of 2^-43; with the tail, -ln(invc).
+                assert_eq!(logc, (logc * 2f64.powi(43)).round() / 2f64.powi(43));
+                assert!(tail.abs() <= 2f64.powi(-44));
+                assert!((logc + tail + invc.ln()).abs() <= f64::EPSILON * logc.abs());
             }
         }
     }

@@ -84,8 +84,9 @@ macro_rules! binary_loop {
 /// the sign, then `exp`. Run as one loop, each element's work is one
 /// long serial chain that the processor cannot overlap with the next
 /// element's; the passes are each short enough that it does (this is
-/// about 30% faster). The rare lanes `pow_exp` does not cover, with the
-/// special arguments, are then redone by the general path.
+/// about 30% faster). The rare lanes `pow_exp` does not cover, among
+/// them every special argument (`pow_lookup`), are then redone by the
+/// general path.
 #[inline(always)]
 fn pow_loop<const FMA: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
     let (mut t, mut tl, mut sign) = ([0.0; STAGE], [0.0; STAGE], [0.0; STAGE]);
@@ -100,14 +101,14 @@ fn pow_loop<const FMA: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
         let [p0, p1, p2, p3] = &mut parts;
         let (p0, p1, p2, p3) = (&mut p0[..n], &mut p1[..n], &mut p2[..n], &mut p3[..n]);
         for i in 0..n {
-            [p0[i], p1[i], p2[i], p3[i]] = log::log_dd_lookup(xs[i].abs());
+            [p0[i], p1[i], p2[i], p3[i]] = log::pow_lookup(xs[i]);
         }
         for i in 0..n {
             let parts = [p0[i], p1[i], p2[i], p3[i]];
             (t[i], tl[i]) = log::pow_log_finish::<FMA>(parts, ys[i]);
             sign[i] = log::pow_sign(xs[i], ys[i]);
         }
-        let rare = |i: usize| log::pow_is_edge(xs[i], ys[i]) | !log::pow_exp_covers(t[i], tl[i]);
+        let rare = |i: usize| !log::pow_exp_covers(t[i], tl[i]);
         let mut any = false;
         for i in 0..n {
             dst[i] = sign[i] * log::pow_exp::<FMA>(t[i], tl[i]);
