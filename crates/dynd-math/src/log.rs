@@ -10,7 +10,7 @@
 //! `pow` (and the inverse hyperbolic functions) carry `log x` as a
 //! double-double accurate to about `2^-66`, so that `y log x` keeps its
 //! last bits for `exp` even when it is near 700. That one is
-//! table-driven ([`log_dd`]): 128 entries, from `scripts/log_table.py`,
+//! table-driven ([`log_dd`]): 32 entries, from `scripts/log_table.py`,
 //! make the reduced argument exact and small, so the series is short and
 //! there is no division.
 
@@ -159,30 +159,35 @@ pub(crate) fn log1p<const FMA: bool>(x: f64) -> f64 {
     }
 }
 
-/// Where the reduced argument's bit patterns start for [`log_dd`]: `x =
-/// 2^k z` with the bits of `z` in `[OFF, OFF + 2^52)`, so `z` in
-/// `[0.709, 1.418)`; entry `i` of the table covers the `2^45` patterns
-/// from `OFF + i 2^45`.
-const OFF: u64 = 0x3fe6_b000_0000_0000;
-
-/// `(-1)^i / i` for `i = 4..=10`: `log(1 + r) = r - r^2/2 + r^3 (1/3 +
-/// r P(r))`. With `|r| < 0.0059` the first term left out, `r^11/11`, is
-/// below `2^-84` of `r`.
-const LOG1P_TAIL: [f64; 7] = [-0.25, 0.2, -1.0 / 6.0, 1.0 / 7.0, -0.125, 1.0 / 9.0, -0.1];
+/// `(-1)^(i+1) / i` for `i = 3..=12`: `log(1 + r) = r - r^2/2 + r^3
+/// P(r)`. With `|r| < 0.0227` the first term left out, `r^13/13`, is
+/// below `2^-69` of `r`.
+const LOG1P_TAIL: [f64; 10] = [
+    1.0 / 3.0,
+    -0.25,
+    0.2,
+    -1.0 / 6.0,
+    1.0 / 7.0,
+    -0.125,
+    1.0 / 9.0,
+    -0.1,
+    1.0 / 11.0,
+    -1.0 / 12.0,
+];
 
 /// `log(x)` as a double-double, within about `2^-66` relative, for
 /// finite positive `x`.
 ///
-/// Table-driven: `x = 2^k z`, and `z`'s entry gives `invc` (8
+/// Table-driven: `x = 2^k z`, and `z`'s entry (of 32) gives `invc` (6
 /// significant bits, near `1/z`) and `log c = -log(invc)` as a
 /// double-double. Then `r = z invc - 1` is exact (one fused
 /// multiply-add; without FMA, `z` split so that each product is exact and
-/// `r` carried as `r + rl`), `|r| < 0.0059`, and `log x = k ln 2 + log c +
+/// `r` carried as `r + rl`), `|r| < 0.0227`, and `log x = k ln 2 + log c +
 /// log(1 + r)`. The leading sums are exact: `k ln 2`'s high part plus
 /// `log c`'s (a multiple of `2^-43`) is, and `|log c| > |r| > r^2/2`
 /// wherever the larger is not zero (the smallest nonzero `|log c|` is
-/// 0.0077), so the others are [`fast_two_sum`]s; `r^2/2` is an exact
-/// product, and the series' rest is below `2^-22` of `r`. The entry
+/// 0.031), so the others are [`fast_two_sum`]s; `r^2/2` is an exact
+/// product, and the series' rest is below `2^-12` of `r`. The entry
 /// holding 1 has `invc = 1` and `log c = 0`, so near `x = 1` the result
 /// is the series in `r = x - 1` alone, accurate relative to itself.
 #[inline(always)]
@@ -195,16 +200,44 @@ pub(crate) fn log_dd<const FMA: bool>(x: f64) -> (f64, f64) {
 /// over slices keeps for a block before [`log_dd_finish`].
 #[inline(always)]
 pub(crate) fn log_dd_lookup(x: f64) -> [f64; 4] {
+    let (i, k, z) = log_dd_index(x);
+    let (logc, packed) = log_dd_entry(i);
+    [k, z, logc, packed]
+}
+
+/// `x = 2^k z` as `(i, k, z)`, `i` the index of `z`'s table entry.
+#[inline(always)]
+pub(crate) fn log_dd_index(x: f64) -> (u64, f64, f64) {
     let sub = x < f64::MIN_POSITIVE;
     let xs = if sub { x * 18_014_398_509_481_984.0 } else { x };
     let bits = xs.to_bits();
-    let tmp = bits.wrapping_sub(OFF);
-    let (logc, packed) = table::TABLE[((tmp >> 45) & 127) as usize];
+    let tmp = bits.wrapping_sub(table::OFF);
     let k = (tmp as i64) >> 52;
     let z = f64::from_bits(bits.wrapping_sub((k as u64) << 52));
     let k = k as f64 - if sub { 54.0 } else { 0.0 };
-    [k, z, logc, f64::from_bits(packed)]
+    (tmp >> table::BITS, k, z)
 }
+
+/// Table entry `i % 32`, as `(logc, packed)` (`packed` as the bits of a
+/// float; [`log_dd_finish`] unpacks it).
+#[inline(always)]
+pub(crate) fn log_dd_entry(i: u64) -> (f64, f64) {
+    let (logc, packed) = table::TABLE[i as usize % table::TABLE.len()];
+    (logc, f64::from_bits(packed))
+}
+
+/// The table as two columns, `logc` and `packed` (as the bits of
+/// floats), for a loop that keeps it in vector registers.
+pub(crate) const TABLE_COLUMNS: [[f64; 32]; 2] = {
+    let mut c = [[0.0; 32]; 2];
+    let mut i = 0;
+    while i < 32 {
+        c[0][i] = table::TABLE[i].0;
+        c[1][i] = f64::from_bits(table::TABLE[i].1);
+        i += 1;
+    }
+    c
+};
 
 /// The rest of [`log_dd`], from [`log_dd_lookup`]'s parts.
 #[inline(always)]
@@ -215,8 +248,8 @@ pub(crate) fn log_dd_finish<const FMA: bool>([k, z, logc, packed]: [f64; 4]) -> 
     let (r, rl) = if FMA {
         (z.mul_add(invc, -1.0), 0.0)
     } else {
-        // `zh` keeps 45 significant bits, so `zh * invc` (53 bits) and
-        // `(z - zh) * invc` (16) are exact, and `zh * invc` is within
+        // `zh` keeps 45 significant bits, so `zh * invc` (51 bits) and
+        // `(z - zh) * invc` (14) are exact, and `zh * invc` is within
         // a factor 2 of 1.
         let zh = f64::from_bits(z.to_bits() & !0xff);
         two_sum(zh * invc - 1.0, (z - zh) * invc)
@@ -227,22 +260,15 @@ pub(crate) fn log_dd_finish<const FMA: bool>([k, z, logc, packed]: [f64; 4]) -> 
     let (b, be) = fast_two_sum(a, r);
     let (q, qe) = two_prod::<FMA>(-0.5 * r, r);
     let (s, se) = fast_two_sum(b, q);
-    // r^3 (1/3 - r/4 + r^2/5 - ... - r^7/10), by Estrin's scheme.
-    let r2 = r * r;
-    let r4 = r2 * r2;
-    let c01 = fma::<FMA>(r, LOG1P_TAIL[0], 1.0 / 3.0);
-    let c23 = fma::<FMA>(r, LOG1P_TAIL[2], LOG1P_TAIL[1]);
-    let c45 = fma::<FMA>(r, LOG1P_TAIL[4], LOG1P_TAIL[3]);
-    let c67 = fma::<FMA>(r, LOG1P_TAIL[6], LOG1P_TAIL[5]);
-    let c03 = fma::<FMA>(r2, c23, c01);
-    let c47 = fma::<FMA>(r2, c67, c45);
-    let p = r2 * r * fma::<FMA>(r4, c47, c03);
+    // r^3 (1/3 - r/4 + r^2/5 - ... - r^9/12).
+    let p = r * r * r * estrin10::<FMA>(r, &LOG1P_TAIL);
     // `k` times the rest of ln 2 (`LN2_LO` leaves out below `2^-85`, so
     // at most `2^-74`, next to a result of at least 0.34 where k is not
     // 0).
     let lo = (be + se) + (qe + (p + (k * LN2_LO + logc_tail)));
-    // log(1 + r + rl) = log(1 + r) + rl / (1 + r).
-    let lo = lo + fma::<FMA>(-rl, r, rl);
+    // log(1 + r + rl) = log(1 + r) + rl / (1 + r); `rl` is 0 with FMA
+    // (left out: the compiler cannot drop `-0 * r + 0` by itself).
+    let lo = if FMA { lo } else { lo + fma::<FMA>(-rl, r, rl) };
     fast_two_sum(s, lo)
 }
 
@@ -294,17 +320,17 @@ pub(crate) fn pow_exp_covers(t: f64, tl: f64) -> bool {
     abs(t + tl) < 708.0
 }
 
-/// The first part of `pow` over slices: [`log_dd_lookup`] of `|x|`, with
-/// a NaN `logc` for a zero, infinite or NaN `x`, so that `y log|x|` is
-/// NaN and [`pow_exp_covers`] sends those lanes to the general path (an
-/// infinite or NaN `y` makes it infinite or NaN too), which has C99's
-/// table.
+/// The first part of `pow` over slices: [`log_dd_index`] of `|x|`, and
+/// 0, or NaN for a zero, infinite or NaN `x`, to add to `logc` so that
+/// `y log|x|` is NaN and [`pow_exp_covers`] sends those lanes to the
+/// general path, which has C99's table (an infinite or NaN `y` makes the
+/// product infinite or NaN too).
 #[inline(always)]
-pub(crate) fn pow_lookup(x: f64) -> [f64; 4] {
+pub(crate) fn pow_index(x: f64) -> (u64, f64, f64, f64) {
     let ax = abs(x);
-    let [k, z, logc, packed] = log_dd_lookup(ax);
+    let (i, k, z) = log_dd_index(ax);
     let ordinary = ax < f64::INFINITY && ax > 0.0;
-    [k, z, if ordinary { logc } else { f64::NAN }, packed]
+    (i, k, z, if ordinary { 0.0 } else { f64::NAN })
 }
 
 /// `e^(t + tl)` where [`pow_exp_covers`] it: `x^y` for `|x|`
@@ -380,15 +406,16 @@ mod tests {
     use super::*;
 
     /// Every bit pattern range of the table: its `invc` keeps `r` under
-    /// 0.0059 at both ends (so the series is long enough and `r` is
+    /// 0.0227 at both ends (so the series is long enough and `r` is
     /// exact), the entry holding 1 is exactly `(1, 0, 0)`, and `logc` plus
     /// its tail is `-ln(invc)` (to the library `ln`'s last bit; the
     /// generator's 60 digits give the rest).
     #[test]
     fn the_table_covers_its_ranges() {
-        for i in 0..128u64 {
-            let lo = f64::from_bits(OFF + (i << 45));
-            let hi = f64::from_bits(OFF + ((i + 1) << 45));
+        use table::{BITS, OFF, TABLE};
+        for i in 0..TABLE.len() as u64 {
+            let lo = f64::from_bits(OFF + (i << BITS));
+            let hi = f64::from_bits(OFF + ((i + 1) << BITS));
             let (k, z, logc, packed) = {
                 let [k, z, logc, packed] = log_dd_lookup(lo);
                 (k, z, logc, packed.to_bits())
@@ -396,11 +423,11 @@ mod tests {
             assert_eq!((k, z), (0.0, lo), "entry {i}");
             let invc = f64::from_bits((packed & 0x7_ffff) << 45);
             let tail = f64::from_bits(packed & !0x7_ffff);
-            // Eight significant bits.
-            assert_eq!(invc.to_bits() & ((1 << 45) - 1), 0);
+            // Six significant bits.
+            assert_eq!(invc.to_bits() & ((1 << 47) - 1), 0);
             for end in [lo, hi] {
                 assert!(
-                    (end * invc - 1.0).abs() < 0.0059,
+                    (end * invc - 1.0).abs() < 0.0227,
                     "entry {i}: {end} * {invc}"
                 );
             }
@@ -424,7 +451,7 @@ mod tests {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
-            let x = f64::from_bits(OFF + (s >> 12) % (1 << 52));
+            let x = f64::from_bits(table::OFF + (s >> 12) % (1 << 52));
             let [_, z, _, packed] = log_dd_lookup(x);
             let invc = f64::from_bits((packed.to_bits() & 0x7_ffff) << 45);
             let fused = z.mul_add(invc, -1.0);

@@ -1,7 +1,10 @@
 //! The loops over slices, compiled once per instruction set and chosen at
 //! run time. This is the crate's only `unsafe` code: calling a function
 //! compiled for AVX2 or AVX-512 is sound only on a CPU that has it, which
-//! [`Isa::available`] checks before every such call.
+//! [`Isa::available`] checks before every such call; and the one loop
+//! written with AVX-512 intrinsics (`pow`'s table lookup, from registers
+//! where the compiler would gather from memory) loads and stores through
+//! pointers to slices it has bounds-checked.
 
 use crate::{exp, inverse, log, single, trig, Binary, Isa, Unary};
 
@@ -88,23 +91,36 @@ macro_rules! binary_loop {
 /// them every special argument (`pow_lookup`), are then redone by the
 /// general path.
 #[inline(always)]
-fn pow_loop<const FMA: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
+fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
     let (mut t, mut tl, mut sign) = ([0.0; STAGE], [0.0; STAGE], [0.0; STAGE]);
+    let (mut idx, mut edge) = ([0u64; STAGE], [0.0; STAGE]);
     let mut parts = [[0.0; STAGE]; 4];
     let chunks = xs.chunks(STAGE).zip(ys.chunks(STAGE));
     for ((xs, ys), dst) in chunks.zip(dst.chunks_mut(STAGE)) {
         let n = xs.len().min(ys.len()).min(dst.len());
         let (xs, ys, dst) = (&xs[..n], &ys[..n], &mut dst[..n]);
         let (t, tl, sign) = (&mut t[..n], &mut tl[..n], &mut sign[..n]);
+        let (idx, edge) = (&mut idx[..n], &mut edge[..n]);
         // The lookup's parts one array each: an array of `[f64; 4]`
         // would be read and written with shuffles.
         let [p0, p1, p2, p3] = &mut parts;
         let (p0, p1, p2, p3) = (&mut p0[..n], &mut p1[..n], &mut p2[..n], &mut p3[..n]);
         for i in 0..n {
-            [p0[i], p1[i], p2[i], p3[i]] = log::pow_lookup(xs[i]);
+            (idx[i], p0[i], p1[i], edge[i]) = log::pow_index(xs[i]);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if AVX512 {
+            // SAFETY: `AVX512` is set only in the AVX-512 build of these
+            // loops, which runs only where `Isa::available` found it.
+            unsafe { entries_avx512(idx, p2, p3) };
+        }
+        if !AVX512 || cfg!(not(target_arch = "x86_64")) {
+            for i in 0..n {
+                (p2[i], p3[i]) = log::log_dd_entry(idx[i]);
+            }
         }
         for i in 0..n {
-            let parts = [p0[i], p1[i], p2[i], p3[i]];
+            let parts = [p0[i], p1[i], p2[i] + edge[i], p3[i]];
             (t[i], tl[i]) = log::pow_log_finish::<FMA>(parts, ys[i]);
             sign[i] = log::pow_sign(xs[i], ys[i]);
         }
@@ -123,6 +139,51 @@ fn pow_loop<const FMA: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
                 }
             }
         }
+    }
+}
+
+/// `(logc[i], packed[i]) = log::log_dd_entry(idx[i])`, eight lanes at a
+/// time from the table held in registers (two permutes of 16 entries and
+/// a blend per column), where the compiler's vector loop would gather
+/// from memory, which is several times slower.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn entries_avx512(idx: &[u64], logc: &mut [f64], packed: &mut [f64]) {
+    use std::arch::x86_64::*;
+    let n = idx.len().min(logc.len()).min(packed.len());
+    let cols = &log::TABLE_COLUMNS;
+    // SAFETY: each load reads 8 of a column's 32 floats.
+    let load = |c: &[f64; 32], at: usize| unsafe { _mm512_loadu_pd(c[at..at + 8].as_ptr()) };
+    let (c0, c1) = (&cols[0], &cols[1]);
+    let (l0, l1, l2, l3) = (load(c0, 0), load(c0, 8), load(c0, 16), load(c0, 24));
+    let (q0, q1, q2, q3) = (load(c1, 0), load(c1, 8), load(c1, 16), load(c1, 24));
+    let sixteen = _mm512_set1_epi64(16);
+    let mut i = 0;
+    while i + 8 <= n {
+        // SAFETY: `idx[i..i + 8]` is 8 in-bounds `u64`s.
+        let j = unsafe { _mm512_loadu_epi64(idx[i..i + 8].as_ptr().cast()) };
+        // Bits 0-3 pick one of 16 entries; bit 4 the half of the table.
+        let high = _mm512_test_epi64_mask(j, sixteen);
+        let lc = _mm512_mask_blend_pd(
+            high,
+            _mm512_permutex2var_pd(l0, j, l1),
+            _mm512_permutex2var_pd(l2, j, l3),
+        );
+        let pk = _mm512_mask_blend_pd(
+            high,
+            _mm512_permutex2var_pd(q0, j, q1),
+            _mm512_permutex2var_pd(q2, j, q3),
+        );
+        // SAFETY: `logc[i..i + 8]` and `packed[i..i + 8]` are 8 in-bounds
+        // floats each.
+        unsafe {
+            _mm512_storeu_pd(logc[i..i + 8].as_mut_ptr(), lc);
+            _mm512_storeu_pd(packed[i..i + 8].as_mut_ptr(), pk);
+        }
+        i += 8;
+    }
+    for i in i..n {
+        (logc[i], packed[i]) = log::log_dd_entry(idx[i]);
     }
 }
 
@@ -210,9 +271,9 @@ fn unary<const FMA: bool>(f: Unary, src: &[f64], dst: &mut [f64]) {
 
 /// `f(xs, ys)` into `dst` (all of one length).
 #[inline(always)]
-fn binary<const FMA: bool>(f: Binary, xs: &[f64], ys: &[f64], dst: &mut [f64]) {
+fn binary<const FMA: bool, const AVX512: bool>(f: Binary, xs: &[f64], ys: &[f64], dst: &mut [f64]) {
     match f {
-        Binary::Pow => pow_loop::<FMA>(xs, ys, dst),
+        Binary::Pow => pow_loop::<FMA, AVX512>(xs, ys, dst),
         Binary::Arctan2 => binary_loop!(
             xs,
             ys,
@@ -330,7 +391,12 @@ fn unary_f32<const FMA: bool>(f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
 /// [`binary`] over `float32` values (`xs`, or `dst` itself where `xs` is
 /// `None`), as [`unary_f32`].
 #[inline(always)]
-fn binary_f32<const FMA: bool>(f: Binary, xs: Option<&[f32]>, ys: &[f32], dst: &mut [f32]) {
+fn binary_f32<const FMA: bool, const AVX512: bool>(
+    f: Binary,
+    xs: Option<&[f32]>,
+    ys: &[f32],
+    dst: &mut [f32],
+) {
     let (mut wx, mut wy, mut out) = ([0.0f64; WIDE], [0.0f64; WIDE], [0.0f64; WIDE]);
     for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
         let n = dst.len();
@@ -343,7 +409,7 @@ fn binary_f32<const FMA: bool>(f: Binary, xs: Option<&[f32]>, ys: &[f32], dst: &
             wx[i] = xs[i] as f64;
             wy[i] = ys[i] as f64;
         }
-        binary::<FMA>(f, wx, wy, out);
+        binary::<FMA, AVX512>(f, wx, wy, out);
         for i in 0..n {
             dst[i] = out[i] as f32;
         }
@@ -351,9 +417,10 @@ fn binary_f32<const FMA: bool>(f: Binary, xs: Option<&[f32]>, ys: &[f32], dst: &
 }
 
 /// One set of loops per instruction set: `$name::unary` and the others,
-/// compiled with `$features` (none for the portable build).
+/// compiled with `$features` (none for the portable build); `$avx512`
+/// says the build has AVX-512, for the loops that call its intrinsics.
 macro_rules! isa_loops {
-    ($name:ident, $fma:expr, $($features:literal)?) => {
+    ($name:ident, $fma:expr, $avx512:expr, $($features:literal)?) => {
         mod $name {
             use super::*;
 
@@ -369,7 +436,7 @@ macro_rules! isa_loops {
 
             $(#[target_feature(enable = $features)])?
             pub(super) unsafe fn binary(f: Binary, xs: &[f64], ys: &[f64], dst: &mut [f64]) {
-                super::binary::<{ $fma }>(f, xs, ys, dst)
+                super::binary::<{ $fma }, { $avx512 }>(f, xs, ys, dst)
             }
 
             $(#[target_feature(enable = $features)])?
@@ -379,7 +446,7 @@ macro_rules! isa_loops {
                 ys: &[f32],
                 dst: &mut [f32],
             ) {
-                super::binary_f32::<{ $fma }>(f, xs, ys, dst)
+                super::binary_f32::<{ $fma }, { $avx512 }>(f, xs, ys, dst)
             }
 
             $(#[target_feature(enable = $features)])?
@@ -390,11 +457,11 @@ macro_rules! isa_loops {
     };
 }
 
-isa_loops!(portable, false,);
+isa_loops!(portable, false, false,);
 #[cfg(target_arch = "x86_64")]
-isa_loops!(avx2, true, "avx2,fma");
+isa_loops!(avx2, true, false, "avx2,fma");
 #[cfg(target_arch = "x86_64")]
-isa_loops!(avx512, true, "avx512f,avx512dq,avx512vl,avx2,fma");
+isa_loops!(avx512, true, true, "avx512f,avx512dq,avx512vl,avx2,fma");
 
 /// Calls `$f` of the loops for `$isa`, which the caller has checked is
 /// available.
