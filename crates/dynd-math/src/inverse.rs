@@ -268,6 +268,18 @@ fn log_of_dd<const FMA: bool>(a: f64, al: f64) -> (f64, f64) {
     fast_two_sum(h, l + al / a)
 }
 
+/// `h + l`, plus `ln 2` where `add`, rounded once.
+#[inline(always)]
+fn plus_ln2_if(add: bool, (h, l): (f64, f64)) -> f64 {
+    let (bh, be) = two_sum(h, LN2);
+    let bl = be + l + LN2_ERR;
+    if add {
+        bh + bl
+    } else {
+        h + l
+    }
+}
+
 /// `arcsinh(x)`.
 #[inline(always)]
 pub(crate) fn asinh<const FMA: bool>(x: f64) -> f64 {
@@ -279,13 +291,11 @@ pub(crate) fn asinh<const FMA: bool>(x: f64) -> f64 {
     let (w, we) = two_sum(p, 1.0);
     let (s, sl) = dd_sqrt::<FMA>(w, we + pe);
     let (g, gl) = two_sum(a, s);
-    let (h, l) = log_of_dd::<FMA>(g, gl + sl);
     // Past 1e150, sqrt(x^2 + 1) is |x| to far below the last bit:
-    // log(2|x|) = log|x| + ln 2.
-    let (bh, bl) = log_dd::<FMA>(if big { ax } else { 1.0 });
-    let (bh, be) = two_sum(bh, LN2);
-    let bl = be + bl + LN2_ERR;
-    let r = if big { bh + bl } else { h + l };
+    // log(2|x|) = log|x| + ln 2. One logarithm either way (a loop with
+    // two table lookups per element is not vectorised on AVX2).
+    let (g, gl) = if big { (ax, 0.0) } else { (g, gl + sl) };
+    let r = plus_ln2_if(big, log_of_dd::<FMA>(g, gl));
     let r = if ax < 1e-9 { ax } else { r };
     let r = if ax == f64::INFINITY { ax } else { r };
     copysign(r, x)
@@ -301,11 +311,9 @@ pub(crate) fn acosh<const FMA: bool>(x: f64) -> f64 {
     let (w, we) = two_sum(p, -1.0);
     let (s, sl) = dd_sqrt::<FMA>(w, we + pe);
     let (g, gl) = two_sum(a, s);
-    let (h, l) = log_of_dd::<FMA>(g, gl + sl);
-    let (bh, bl) = log_dd::<FMA>(if big { x } else { 1.0 });
-    let (bh, be) = two_sum(bh, LN2);
-    let bl = be + bl + LN2_ERR;
-    let r = if big { bh + bl } else { h + l };
+    // Past 1e150, log(2x) = log x + ln 2, as in `asinh`.
+    let (g, gl) = if big { (x, 0.0) } else { (g, gl + sl) };
+    let r = plus_ln2_if(big, log_of_dd::<FMA>(g, gl));
     let r = if x == f64::INFINITY { x } else { r };
     if x >= 1.0 {
         r

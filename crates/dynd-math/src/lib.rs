@@ -315,18 +315,19 @@ impl Unary {
     /// `float64`, 1e6 arguments; `cargo bench --bench math`): the builtins
     /// use the C library where it does not. Without AVX2 the loops are
     /// two lanes wide and without FMA, and only `exp`, `log`, `sin`,
-    /// `cos`, `tan`, `tanh`, `expm1` and `log1p` win; the inverse
-    /// trigonometric functions, whose table lookups do not vectorise on
-    /// AVX2, and `arccosh` win on neither x86 path yet.
+    /// `cos`, `tan`, `tanh`, `expm1`, `log1p` and `arcsinh` win; the
+    /// inverse trigonometric functions, whose table lookups do not
+    /// vectorise on AVX2, win on neither x86 path yet, and `arccosh` only
+    /// with AVX-512.
     pub fn beats_libm(self, isa: Isa) -> bool {
         use Unary::*;
         match isa {
-            Isa::Portable => matches!(self, Exp | Log | Sin | Cos | Tan | Tanh | Expm1 | Log1p),
-            Isa::Avx2 => !matches!(
+            Isa::Portable => matches!(
                 self,
-                Sinh | Arcsin | Arccos | Arctan | Arcsinh | Arccosh | Arctanh
+                Exp | Log | Sin | Cos | Tan | Tanh | Expm1 | Log1p | Arcsinh
             ),
-            Isa::Avx512 => !matches!(self, Arcsin | Arccos | Arctan | Arccosh),
+            Isa::Avx2 => !matches!(self, Sinh | Arcsin | Arccos | Arctan | Arccosh),
+            Isa::Avx512 => !matches!(self, Arcsin | Arccos | Arctan),
         }
     }
 
