@@ -204,8 +204,15 @@ pub(crate) fn tanh<const FMA: bool>(x: f64) -> f64 {
     let t = if ax > 22.0 { 44.0 } else { 2.0 * ax };
     let (n, nn) = expm1_dd::<FMA>(t);
     let (d, dd) = two_sum(n, 2.0);
-    let (q, qq) = dd_div::<FMA>(n, nn, d, dd + nn);
-    let r = if ax > 22.0 { 1.0 } else { q + qq };
+    // n / (d + dd + nn) with one division: `q = n (1/d)` is within two
+    // roundings, `n - q d` is exact (`q d` is within a few roundings of
+    // `n`), and the remainder times `1/d` corrects `q` far below its last
+    // bit. (A second division, as `dd_div` has, costs 10% here.)
+    let inv = 1.0 / d;
+    let q = n * inv;
+    let (p, pe) = two_prod::<FMA>(q, d);
+    let rem = (((n - p) - pe) + nn) - q * (dd + nn);
+    let r = if ax > 22.0 { 1.0 } else { q + rem * inv };
     copysign(r, x)
 }
 
