@@ -86,10 +86,10 @@ macro_rules! binary_loop {
 /// elements: the table lookup of `log|x|`, the rest of `y log|x|` and
 /// the sign, then `exp`. Run as one loop, each element's work is one
 /// long serial chain that the processor cannot overlap with the next
-/// element's; the passes are each short enough that it does (this is
-/// about 30% faster). The rare lanes `pow_exp` does not cover, among
-/// them every special argument (`pow_lookup`), are then redone by the
-/// general path.
+/// element's; the passes are each short enough that it does (about 15%
+/// faster on AVX-512). The rare lanes `pow_exp` does not cover, among
+/// them every special argument (`log::pow_index` makes their logarithm
+/// NaN), are then redone by the general path.
 #[inline(always)]
 fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
     let (mut t, mut tl, mut sign) = ([0.0; STAGE], [0.0; STAGE], [0.0; STAGE]);
