@@ -14,7 +14,7 @@
 //! make the reduced argument exact and small, so the series is short and
 //! there is no division.
 
-use crate::exp::{exp_dd, exp_dd_normal, EXP_RANGE};
+use crate::exp::{exp_dd, EXP_RANGE};
 use crate::ops::*;
 
 mod table;
@@ -295,9 +295,9 @@ pub(crate) fn pow_main<const FMA: bool>(x: f64, y: f64) -> f64 {
 }
 
 /// `y log|x|` as a double-double: the first part of `pow`, with
-/// [`pow_sign`]; then [`pow_exp`] where it covers the result, else
-/// [`pow_main`]. A loop over slices runs the parts as passes of their
-/// own ([`log_dd_lookup`], [`pow_log_finish`], [`pow_exp`]).
+/// [`pow_sign`]; then `exp_dd_normal` where [`pow_exp_covers`] the
+/// result, else [`pow_main`]. A loop over slices runs the parts as passes
+/// of their own ([`log_dd_lookup`], [`pow_log_finish`], `exp_dd_normal`).
 #[inline(always)]
 pub(crate) fn pow_log<const FMA: bool>(x: f64, y: f64) -> (f64, f64) {
     pow_log_finish::<FMA>(log_dd_lookup(abs(x)), y)
@@ -312,7 +312,7 @@ pub(crate) fn pow_log_finish<const FMA: bool>(parts: [f64; 4], y: f64) -> (f64, 
     (t, fma::<FMA>(y, ll, tl))
 }
 
-/// Whether [`pow_exp`] covers `y log|x| = t + tl`: a normal result, and
+/// Whether `exp_dd_normal` covers `y log|x| = t + tl`: a normal result, and
 /// a product that did not overflow (for `|y|` past about `2^995`, the
 /// split of `two_prod` without FMA does, and `tl` is NaN).
 #[inline(always)]
@@ -331,13 +331,6 @@ pub(crate) fn pow_index(x: f64) -> (u64, f64, f64, f64) {
     let (i, k, z) = log_dd_index(ax);
     let ordinary = ax < f64::INFINITY && ax > 0.0;
     (i, k, z, if ordinary { 0.0 } else { f64::NAN })
-}
-
-/// `e^(t + tl)` where [`pow_exp_covers`] it: `x^y` for `|x|`
-/// from [`pow_log`].
-#[inline(always)]
-pub(crate) fn pow_exp<const FMA: bool>(t: f64, tl: f64) -> f64 {
-    exp_dd_normal::<FMA>(t, tl)
 }
 
 /// `x^y`'s sign as a factor of `|x|^y`: 1, -1 for a negative `x` and
@@ -359,6 +352,16 @@ pub(crate) fn pow_sign(x: f64, y: f64) -> f64 {
         f64::NAN
     } else {
         s
+    }
+}
+
+/// `x^y` for any arguments, one at a time: [`pow_edge`]'s table for the
+/// special ones, [`pow_main`] for the others.
+pub(crate) fn pow<const FMA: bool>(x: f64, y: f64) -> f64 {
+    if pow_is_edge(x, y) {
+        pow_edge(x, y)
+    } else {
+        pow_main::<FMA>(x, y)
     }
 }
 

@@ -87,7 +87,7 @@ macro_rules! binary_loop {
 /// the sign, then `exp`. Run as one loop, each element's work is one
 /// long serial chain that the processor cannot overlap with the next
 /// element's; the passes are each short enough that it does (about 15%
-/// faster on AVX-512). The rare lanes `pow_exp` does not cover, among
+/// faster on AVX-512). The rare lanes `exp_dd_normal` does not cover, among
 /// them every special argument (`log::pow_index` makes their logarithm
 /// NaN), are then redone by the general path.
 #[inline(always)]
@@ -127,12 +127,12 @@ fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &m
         let rare = |i: usize| !log::pow_exp_covers(t[i], tl[i]);
         let mut any = false;
         for i in 0..n {
-            dst[i] = sign[i] * log::pow_exp::<FMA>(t[i], tl[i]);
+            dst[i] = sign[i] * exp::exp_dd_normal::<FMA>(t[i], tl[i]);
             any |= rare(i);
         }
         if any {
             // Through an opaque pointer, as in `fix_edges`.
-            let slow = std::hint::black_box(pow_slow::<FMA> as fn(f64, f64) -> f64);
+            let slow = std::hint::black_box(log::pow::<FMA> as fn(f64, f64) -> f64);
             for i in 0..n {
                 if rare(i) {
                     dst[i] = slow(xs[i], ys[i]);
@@ -184,17 +184,6 @@ fn entries_avx512(idx: &[u64], logc: &mut [f64], packed: &mut [f64]) {
     }
     for i in i..n {
         (logc[i], packed[i]) = log::log_dd_entry(idx[i]);
-    }
-}
-
-/// `pow(x, y)` by the general path: the special arguments by C99's
-/// table, the others with the clamps and two-step scaling that results
-/// near overflow and underflow need.
-fn pow_slow<const FMA: bool>(x: f64, y: f64) -> f64 {
-    if log::pow_is_edge(x, y) {
-        log::pow_edge(x, y)
-    } else {
-        log::pow_main::<FMA>(x, y)
     }
 }
 
@@ -575,8 +564,7 @@ pub(crate) mod scalar {
     /// `f(x, y)` as the portable loop computes it.
     pub(crate) fn binary(f: Binary, x: f64, y: f64) -> f64 {
         match f {
-            Binary::Pow if log::pow_is_edge(x, y) => log::pow_edge(x, y),
-            Binary::Pow => log::pow_main::<false>(x, y),
+            Binary::Pow => log::pow::<false>(x, y),
             Binary::Arctan2 if inverse::atan2_is_edge(x, y) => x.atan2(y),
             Binary::Arctan2 => inverse::atan2_main::<false>(x, y),
             Binary::Hypot if inverse::hypot_is_edge(x, y) => x.hypot(y),
