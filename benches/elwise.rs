@@ -54,6 +54,16 @@ fn contiguous(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("macro_alloc", n), |bch| {
             bch.iter(|| madd.call(&[black_box(&a), black_box(&b)]).unwrap())
         });
+        // The arguments and the output in the library's own blocks (huge
+        // pages where the system has them, as NumPy's own arrays are).
+        let (oa, ob) = (Array::from_slice(&xs), Array::from_slice(&ys));
+        let mut oout = Array::from_slice(&vec![0.0f64; n]);
+        g.bench_function(BenchmarkId::new("dynd_into_own_blocks", n), |bch| {
+            bch.iter(|| {
+                add.call_into(&mut oout, &[black_box(&oa), black_box(&ob)])
+                    .unwrap()
+            })
+        });
         let mut hand = vec![0.0f64; n];
         g.bench_function(BenchmarkId::new("hand_loop", n), |bch| {
             bch.iter(|| {

@@ -119,6 +119,17 @@ fn unary(c: &mut Criterion) {
             g.bench_function(BenchmarkId::new("dynd_f32_1t", n), |b| {
                 p1.1.install(|| b.iter(|| builtin(black_box(&a32))))
             });
+            if n >= 1_000_000 {
+                // The arguments copied into the library's own blocks (huge
+                // pages where the system has them, as NumPy's are).
+                let (own, own32) = (Array::from_slice(&v), Array::from_slice(&v32));
+                g.bench_function(BenchmarkId::new("dynd_1t_own_block", n), |b| {
+                    p1.1.install(|| b.iter(|| builtin(black_box(&own))))
+                });
+                g.bench_function(BenchmarkId::new("dynd_f32_1t_own_block", n), |b| {
+                    p1.1.install(|| b.iter(|| builtin(black_box(&own32))))
+                });
+            }
         }
         g.finish();
     }
@@ -152,6 +163,12 @@ fn pow(c: &mut Criterion) {
         for (t, pool) in [("1t", &p1.1), ("2t", &p2.1)] {
             g.bench_function(BenchmarkId::new(format!("dynd_{t}"), n), |bn| {
                 pool.install(|| bn.iter(|| builtins::POWER.call(&[black_box(&a), &b]).unwrap()))
+            });
+        }
+        if n >= 1_000_000 {
+            let (oa, ob) = (Array::from_slice(&x), Array::from_slice(&y));
+            g.bench_function(BenchmarkId::new("dynd_1t_own_blocks", n), |bn| {
+                p1.1.install(|| bn.iter(|| builtins::POWER.call(&[black_box(&oa), &ob]).unwrap()))
             });
         }
     }

@@ -42,6 +42,13 @@ fn total(c: &mut Criterion) {
     g.bench_function("dynd_serial", |b| {
         b.iter(|| serial.install(|| sum.call(&[black_box(&a)]).unwrap()))
     });
+    // The same values copied into the library's own block (huge pages
+    // where the system has them, as NumPy's own arrays are): the other
+    // rows read the caller's `Vec`.
+    let own = Array::from_slice(&xs);
+    g.bench_function("dynd_serial_own_block", |b| {
+        b.iter(|| serial.install(|| sum.call(&[black_box(&own)]).unwrap()))
+    });
     g.bench_function("hand_8_accumulators", |b| b.iter(|| sum8(black_box(&xs))));
     g.bench_function("ndarray", |b| b.iter(|| black_box(&na).sum()));
     // Two passes: the mean, then the squared deviations.

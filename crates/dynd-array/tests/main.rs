@@ -3,5 +3,6 @@
 //! small. Files that count allocations with a global allocator are test
 //! targets of their own (see `Cargo.toml`).
 
+mod memory;
 mod ndarray;
 mod serde;

@@ -227,6 +227,13 @@ impl Array {
     /// A 1-d array over the elements of `v`, without copying them.
     pub fn from_vec<T: Element>(v: Vec<T>) -> Array {
         let n = v.len();
+        Array::vector::<T>(n, MemoryBlock::from_vec(v))
+    }
+
+    /// A 1-d array of `n` elements of `T` over a block of exactly their
+    /// bytes, which hold values of `T`, at offset 0.
+    fn vector<T: Element>(n: usize, data: Arc<MemoryBlock>) -> Array {
+        debug_assert_eq!(data.len(), n * std::mem::size_of::<T>());
         Array {
             ty: Type::with_dims([Dim::Fixed(n)], T::SCALAR.into())
                 .unwrap_or_else(|_| unreachable!()),
@@ -235,15 +242,29 @@ impl Array {
                 stride: std::mem::size_of::<T>() as isize,
                 element: Box::new(Arrmeta::Scalar),
             })),
-            data: ManuallyDrop::new(MemoryBlock::from_vec(v)),
+            data: ManuallyDrop::new(data),
             offset: 0,
         }
     }
 
     /// A 1-d array holding a copy of `s` (see [`Array::from_static`] and
-    /// [`Array::from_vec`] for the zero-copy constructors).
+    /// [`Array::from_vec`] for the zero-copy constructors), in a block of
+    /// this library's (so a large one is on huge pages where the system
+    /// has them, see [`HUGE_PAGE_MIN`](crate::memory::HUGE_PAGE_MIN)).
     pub fn from_slice<T: Element>(s: &[T]) -> Array {
-        Array::from_vec(s.to_vec())
+        let copied = MemoryBlock::for_overwrite(std::mem::size_of_val(s))
+            .ok()
+            .and_then(|mut data| {
+                let dst =
+                    crate::element::cast_slice_mut::<T>(Arc::get_mut(&mut data)?.bytes_mut())?;
+                dst.copy_from_slice(s);
+                Some(data)
+            });
+        match copied {
+            Some(data) => Array::vector::<T>(s.len(), data),
+            // Out of memory: as a `Vec` does.
+            None => Array::from_vec(s.to_vec()),
+        }
     }
 
     /// A read-only 1-d array over a `'static` slice, without copying it.
