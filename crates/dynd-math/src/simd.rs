@@ -318,6 +318,27 @@ macro_rules! each_f32 {
     }};
 }
 
+/// As [`each_f32!`] for a native `float32` lane (`f32 -> f32`).
+macro_rules! each_native_f32 {
+    ($src:expr, $dst:expr, $lane:expr) => {{
+        let (src, dst): (Option<&[f32]>, &mut [f32]) = ($src, $dst);
+        match src {
+            Some(src) => {
+                let n = src.len().min(dst.len());
+                let (src, dst) = (&src[..n], &mut dst[..n]);
+                for i in 0..n {
+                    dst[i] = $lane(src[i]);
+                }
+            }
+            None => {
+                for x in dst.iter_mut() {
+                    *x = $lane(*x);
+                }
+            }
+        }
+    }};
+}
+
 /// [`each_f32!`] a chunk at a time, then `$slow` for the arguments past
 /// the vector path (`$is_edge`); in place, a chunk that has one keeps a
 /// copy of its arguments first.
@@ -348,14 +369,15 @@ macro_rules! with_edges_f32 {
 }
 
 /// `f` of `float32` values (`src`, or `dst` itself where `src` is
-/// `None`) into `dst`, computed in `float64` and rounded once: `exp`,
-/// `log`, `sin`, `cos` and `tanh` by their shorter `float32` forms in one
-/// pass, the others by the `float64` loops a chunk at a time.
+/// `None`) into `dst`: `exp` and `log` computed in `float32`
+/// ([`single::native`]); the others computed in `float64` and rounded
+/// once, `sin`, `cos` and `tanh` by their shorter `float32` forms in one
+/// pass, the rest by the `float64` loops a chunk at a time.
 #[inline(always)]
 fn unary_f32<const FMA: bool>(f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
     match f {
-        Unary::Exp => each_f32!(src, dst, single::exp::<FMA>),
-        Unary::Log => each_f32!(src, dst, single::log::<FMA>),
+        Unary::Exp => each_native_f32!(src, dst, single::native::exp::<FMA>),
+        Unary::Log => each_native_f32!(src, dst, single::native::log::<FMA>),
         Unary::Tanh => each_f32!(src, dst, single::tanh::<FMA>),
         Unary::Sin => with_edges_f32!(src, dst, single::sin::<FMA>, trig::is_edge, f64::sin),
         Unary::Cos => with_edges_f32!(src, dst, single::cos::<FMA>, trig::is_edge, f64::cos),

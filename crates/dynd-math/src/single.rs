@@ -1,9 +1,12 @@
-//! Faster `float32` forms of `exp`, `log`, `sin`, `cos` and `tanh`:
-//! computed in `float64` like the others, but with the shorter
-//! polynomials and plain (not double-double) reductions that `float32`'s
-//! 24 bits allow. Each keeps its `float64` result within `2^-30` of the
-//! true value, so that the one rounding to `float32` stays within one ULP.
-//! Arguments are `float32` values held in `float64`.
+//! Faster `float32` forms of `sin`, `cos` and `tanh`: computed in
+//! `float64` like the others, but with the shorter polynomials and plain
+//! (not double-double) reductions that `float32`'s 24 bits allow. Each
+//! keeps its `float64` result within `2^-30` of the true value, so that
+//! the one rounding to `float32` stays within one ULP. Arguments are
+//! `float32` values held in `float64`.
+//!
+//! `exp` and `log` are computed in `float32` itself ([`native`]), twice
+//! the lanes per vector.
 
 use crate::ops::*;
 
@@ -21,15 +24,6 @@ fn exp_parts<const FMA: bool>(x: f64) -> (f64, f64) {
     (k, fma::<FMA>(r * r, horner::<FMA, 7>(r, &E), r))
 }
 
-/// `e^x`.
-#[inline(always)]
-pub(crate) fn exp<const FMA: bool>(x: f64) -> f64 {
-    let x = if x > 90.0 { 90.0 } else { x };
-    let x = if x < -110.0 { -110.0 } else { x };
-    let (k, p) = exp_parts::<FMA>(x);
-    (1.0 + p) * pow2(k)
-}
-
 /// `tanh(x) = n / (n + 2)` with `n = e^(2|x|) - 1`.
 #[inline(always)]
 pub(crate) fn tanh<const FMA: bool>(x: f64) -> f64 {
@@ -42,33 +36,6 @@ pub(crate) fn tanh<const FMA: bool>(x: f64) -> f64 {
     let r = n / (n + 2.0);
     let r = if ax > 10.0 { 1.0 } else { r };
     copysign(r, x)
-}
-
-/// `2/(2i+1)` for `i = 1..=5`.
-const L: [f64; 5] = odd_reciprocals(1);
-
-/// `log(x)`.
-#[inline(always)]
-pub(crate) fn log<const FMA: bool>(x: f64) -> f64 {
-    // A float32 argument is a normal float64: no subnormal scaling.
-    let bits = x.to_bits();
-    let k = (bits.wrapping_sub(0x3fe6_a09e_667f_3bcd) as i64) >> 52;
-    let m = f64::from_bits(bits.wrapping_sub((k as u64) << 52));
-    let f = m - 1.0;
-    let s = f / (2.0 + f);
-    let z = s * s;
-    let r = fma::<FMA>(
-        k as f64,
-        LN2,
-        fma::<FMA>(s * z, horner::<FMA, 5>(z, &L), 2.0 * s),
-    );
-    let r = if x == f64::INFINITY { x } else { r };
-    let r = if x == 0.0 { f64::NEG_INFINITY } else { r };
-    if x >= 0.0 {
-        r
-    } else {
-        f64::NAN
-    }
 }
 
 /// `(-1)^n / (2n+1)!` for `n = 1..=5` and `(-1)^n / (2n)!` for `n = 1..=6`.
@@ -111,4 +78,129 @@ pub(crate) fn sin<const FMA: bool>(x: f64) -> f64 {
 #[inline(always)]
 pub(crate) fn cos<const FMA: bool>(x: f64) -> f64 {
     sincos::<FMA>(x).1
+}
+
+/// Native `float32` forms: computed in `float32` itself, so that a
+/// vector holds twice the lanes of the `float64` forms above (AVX-512:
+/// sixteen). Each argues its error below one ULP in its comments, and
+/// the accuracy test checks it over every path.
+pub(crate) mod native {
+    /// `a * b + c`: fused where the build has FMA, else two roundings (the
+    /// callers' error bounds allow for either).
+    #[inline(always)]
+    fn fma<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
+        if FMA {
+            a.mul_add(b, c)
+        } else {
+            a * b + c
+        }
+    }
+
+    /// `1.5 * 2^23`: adding and subtracting it rounds a float32 below
+    /// `2^22` in magnitude to an integer (ties to even).
+    const ROUND: f32 = 12_582_912.0;
+
+    /// `2^n` for an integer `n` in `-126..=127` held in a float.
+    #[inline(always)]
+    fn pow2(n: f32) -> f32 {
+        // `n + 127` is an integer in 1..=254: adding 2^23 puts it in the
+        // low bits, and the shift moves it to the exponent field.
+        f32::from_bits((n + 127.0 + 8_388_608.0).to_bits() << 23)
+    }
+
+    /// `1/n!` for `n = 2..=8`, rounded to float32.
+    const E: [f32; 7] = {
+        let c = crate::ops::inv_factorials::<7>(2);
+        let mut r = [0.0f32; 7];
+        let mut i = 0;
+        while i < 7 {
+            r[i] = c[i] as f32;
+            i += 1;
+        }
+        r
+    };
+
+    /// `ln 2` in two parts: the first of 15 significant bits, so that its
+    /// product with any `|k| <= 512` is exact.
+    const LN2_HI: f32 = 22_713.0 / 32_768.0;
+    const LN2_LO: f32 = 1.428_606_8e-6;
+
+    /// `e^x`.
+    ///
+    /// `x = k ln 2 + r` with `|r| <= 0.347` (`k ln2_hi` exact, `r`'s
+    /// error below 2^-32); `e^r = 1 + (r + r^2 q(r))` by Taylor's series
+    /// to `r^8` (truncation below 2^-31 relative). `r^2 q` is below 0.07
+    /// and carries about one rounding of its own, so `1 + ...` is off by
+    /// at most 0.5 ULP (its rounding) plus about 0.1; the scaling by
+    /// `2^k`, in two exact halves, rounds once more only where the result
+    /// is subnormal (as the true value's rounding does).
+    #[inline(always)]
+    pub(crate) fn exp<const FMA: bool>(x: f32) -> f32 {
+        // e^89 overflows and e^-104 is below half the least subnormal;
+        // comparisons keep a NaN.
+        let x = if x > 89.0 { 89.0 } else { x };
+        let x = if x < -104.0 { -104.0 } else { x };
+        let k = (x * std::f32::consts::LOG2_E + ROUND) - ROUND;
+        let r = fma::<FMA>(-k, LN2_HI, x);
+        let r = fma::<FMA>(-k, LN2_LO, r);
+        let mut q = E[6];
+        let mut i = 6;
+        while i > 0 {
+            i -= 1;
+            q = fma::<FMA>(q, r, E[i]);
+        }
+        let y = 1.0 + fma::<FMA>(r * r, q, r);
+        // k in -150..=129: two halves, each a normal power of two.
+        let half = (k * 0.5 + ROUND) - ROUND;
+        y * pow2(half) * pow2(k - half)
+    }
+
+    /// `2/(2i+1)` for `i = 1..=4`, rounded to float32.
+    const L: [f32; 4] = {
+        let c = crate::ops::odd_reciprocals::<4>(1);
+        [c[0] as f32, c[1] as f32, c[2] as f32, c[3] as f32]
+    };
+
+    /// `log(x)`.
+    ///
+    /// `x = 2^k (1 + f)` with `1 + f` in `[sqrt(1/2), sqrt(2))` (`f`
+    /// exact). `log(1 + f) = f - (h - s (h + R))` with `h = f^2/2`,
+    /// `s = f/(2 + f)` and `R` the series of `2 atanh s - 2s` past its
+    /// first term, as fdlibm arranges it: `s` and `R`'s relative errors of
+    /// a few ULP reach the result scaled by `s (h + R) < 0.02`, `h`'s by
+    /// `h/log(1+f) < 0.25`; then `k ln2_hi` (exact) is added last.
+    #[inline(always)]
+    pub(crate) fn log<const FMA: bool>(x: f32) -> f32 {
+        // Subnormal arguments are scaled into the normal range first.
+        let tiny = x < f32::MIN_POSITIVE;
+        let xs = if tiny { x * 8_388_608.0 } else { x };
+        let bits = xs.to_bits();
+        // The exponent relative to sqrt(1/2)'s bits, so that the mantissa
+        // lands in [sqrt(1/2), sqrt(2)).
+        let k = (bits.wrapping_sub(0x3f35_04f3) as i32) >> 23;
+        let m = f32::from_bits(bits.wrapping_sub((k as u32) << 23));
+        let k = k as f32 - if tiny { 23.0 } else { 0.0 };
+        let f = m - 1.0;
+        let s = f / (2.0 + f);
+        let z = s * s;
+        let h = 0.5 * f * f;
+        let mut p = L[3];
+        let mut i = 3;
+        while i > 1 {
+            i -= 1;
+            p = fma::<FMA>(p, z, L[i]);
+        }
+        // R = z (2/3 + z (2/5 + ...)): the series of 2 atanh(s) / s - 2,
+        // which with s (h + R) makes log(1 + f) - f + h.
+        let r = z * fma::<FMA>(p, z, L[0]);
+        let r = fma::<FMA>(s, h + r, k * LN2_LO);
+        let r = fma::<FMA>(k, LN2_HI, f - (h - r));
+        let r = if xs == f32::INFINITY { xs } else { r };
+        let r = if x == 0.0 { f32::NEG_INFINITY } else { r };
+        if x >= 0.0 {
+            r
+        } else {
+            f32::NAN
+        }
+    }
 }

@@ -375,6 +375,76 @@ fn accuracy_f32_every_function_and_path() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The float32 functions computed in float32 itself (`exp`, `log`),
+/// over a sweep of every float32: each `STRIDE`-th bit pattern (about
+/// 8.4 million, both signs, subnormals, infinities and NaNs included) on
+/// every path. `exhaustive_native_f32` (ignored: minutes) checks all 2^32.
+#[test]
+fn native_f32_over_a_sweep_of_every_float32() {
+    const STRIDE: u64 = 509;
+    let xs: Vec<f32> = (0..1u64 << 32)
+        .step_by(STRIDE as usize)
+        .map(|b| f32::from_bits(b as u32))
+        .collect();
+    let failures: Vec<String> = native_f32_check(&xs)
+        .into_iter()
+        .filter_map(|(label, worst)| (worst.0 > 1).then(|| format!("{label}: {worst:?}")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// [`native_f32_over_a_sweep_of_every_float32`] over every float32
+/// (`cargo test --release -p dynd-math --test accuracy -- --ignored
+/// --nocapture`), printing each function's and path's maximum.
+#[test]
+#[ignore]
+fn exhaustive_native_f32() {
+    let mut worst: Vec<(String, (u64, f32, f32, f32))> = Vec::new();
+    for hi in 0..256u32 {
+        let xs: Vec<f32> = (0..1u32 << 24)
+            .map(|lo| f32::from_bits(hi << 24 | lo))
+            .collect();
+        for (label, w) in native_f32_check(&xs) {
+            match worst.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, old)) if old.0 >= w.0 => {}
+                Some((_, old)) => *old = w,
+                None => worst.push((label, w)),
+            }
+        }
+    }
+    for (label, w) in &worst {
+        println!(
+            "{label}: at most {} ULP (worst {w:?}) over all 2^32 arguments",
+            w.0
+        );
+    }
+    assert!(worst.iter().all(|(_, w)| w.0 <= 1));
+}
+
+/// The worst case (ULP, argument, result, correctly rounded result) of
+/// each native float32 function and path on `xs`.
+fn native_f32_check(xs: &[f32]) -> Vec<(String, (u64, f32, f32, f32))> {
+    let mut worsts = Vec::new();
+    for f in [Unary::Exp, Unary::Log] {
+        let want: Vec<f32> = xs.iter().map(|&x| reference32(f, x)).collect();
+        for isa in Isa::ALL {
+            let mut got = xs.to_vec();
+            if !f.map_f32_with(isa, &mut got) {
+                continue;
+            }
+            let worst = xs
+                .iter()
+                .zip(&got)
+                .zip(&want)
+                .map(|((&x, &g), &c)| (steps32(g, c), x, g, c))
+                .max_by_key(|w| w.0)
+                .unwrap();
+            worsts.push((format!("{}f on {}", f.name(), isa.name()), worst));
+        }
+    }
+    worsts
+}
+
 /// `pow`'s arguments: ordinary powers, bases near 1 with large exponents,
 /// results near overflow and underflow, and negative bases.
 fn pow_arguments() -> Vec<(f64, f64)> {
