@@ -165,6 +165,13 @@ fn pow(c: &mut Criterion) {
                 pool.install(|| bn.iter(|| builtins::POWER.call(&[black_box(&a), &b]).unwrap()))
             });
         }
+        let (a32, b32) = (
+            Array::from_vec(x.iter().map(|&v| v as f32).collect::<Vec<f32>>()),
+            Array::from_vec(y.iter().map(|&v| v as f32).collect::<Vec<f32>>()),
+        );
+        g.bench_function(BenchmarkId::new("dynd_f32_1t", n), |bn| {
+            p1.1.install(|| bn.iter(|| builtins::POWER.call(&[black_box(&a32), &b32]).unwrap()))
+        });
         if n >= 1_000_000 {
             let (oa, ob) = (Array::from_slice(&x), Array::from_slice(&y));
             g.bench_function(BenchmarkId::new("dynd_1t_own_blocks", n), |bn| {

@@ -408,6 +408,9 @@ fn binary_f32<const FMA: bool, const AVX512: bool>(
     ys: &[f32],
     dst: &mut [f32],
 ) {
+    if f == Binary::Pow {
+        return pow_f32::<FMA>(xs, ys, dst);
+    }
     let (mut wx, mut wy, mut out) = ([0.0f64; WIDE], [0.0f64; WIDE], [0.0f64; WIDE]);
     for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
         let n = dst.len();
@@ -423,6 +426,37 @@ fn binary_f32<const FMA: bool, const AVX512: bool>(
         binary::<FMA, AVX512>(f, wx, wy, out);
         for i in 0..n {
             dst[i] = out[i] as f32;
+        }
+    }
+}
+
+/// `pow` over `float32` values (`xs`, or `dst` itself where `xs` is
+/// `None`): [`single::pow`] on every lane, then the lanes it does not
+/// cover ([`single::pow_is_edge`]) by the `float64` `pow`, each rounded
+/// once.
+#[inline(always)]
+fn pow_f32<const FMA: bool>(xs: Option<&[f32]>, ys: &[f32], dst: &mut [f32]) {
+    let mut kept = [0.0f32; WIDE];
+    for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
+        let n = dst.len();
+        let ys = &ys[k * WIDE..][..n];
+        let xs = xs.map_or(&*dst, |s| &s[k * WIDE..][..n]);
+        let kept = &mut kept[..n];
+        kept.copy_from_slice(xs);
+        let edge = kept
+            .iter()
+            .zip(ys)
+            .fold(false, |e, (&x, &y)| e | single::pow_is_edge(x, y));
+        for i in 0..n {
+            dst[i] = single::pow::<FMA>(kept[i] as f64, ys[i] as f64) as f32;
+        }
+        if edge {
+            let slow = std::hint::black_box(log::pow::<FMA> as fn(f64, f64) -> f64);
+            for ((o, &x), &y) in dst.iter_mut().zip(&*kept).zip(ys) {
+                if single::pow_is_edge(x, y) {
+                    *o = slow(x as f64, y as f64) as f32;
+                }
+            }
         }
     }
 }

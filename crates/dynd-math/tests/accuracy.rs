@@ -474,6 +474,71 @@ fn pow_arguments() -> Vec<(f64, f64)> {
     v
 }
 
+/// `powf`'s arguments, in float32's own ranges: ordinary powers over the
+/// whole exponent range, bases near 1 with large exponents, results near
+/// overflow and underflow (subnormal ones included), and negative bases
+/// with integer and non-integer exponents.
+fn powf_arguments() -> Vec<(f32, f32)> {
+    let mut r = Rng(0xf32f_32f3_2f32_f32f);
+    (0..N)
+        .map(|i| {
+            let (x, y) = match i % 4 {
+                0 => (r.log_uniform(-149, 128, false), r.uniform(-4.0, 4.0)),
+                1 => (1.0 + r.log_uniform(-24, -1, true), r.uniform(-1e6, 1e6)),
+                2 => {
+                    let x = r.log_uniform(-30, 30, false);
+                    let t = if r.next() & 1 == 0 {
+                        r.uniform(85.0, 92.0)
+                    } else {
+                        r.uniform(-108.0, -85.0)
+                    };
+                    (x, t / x.ln())
+                }
+                _ => {
+                    let x = -r.log_uniform(-8, 8, false);
+                    let y = (r.next() % 61) as f64 - 30.0;
+                    (x, if r.next() & 3 == 0 { y + 0.5 } else { y })
+                }
+            };
+            (x as f32, y as f32)
+        })
+        .collect()
+}
+
+#[test]
+fn accuracy_powf_every_path() {
+    let args = powf_arguments();
+    let want: Vec<f32> = args.iter().map(|&(x, y)| core_math::powf(x, y)).collect();
+    let ys: Vec<f32> = args.iter().map(|a| a.1).collect();
+    let mut failures = Vec::new();
+    for isa in Isa::ALL {
+        let mut got: Vec<f32> = args.iter().map(|a| a.0).collect();
+        if !Binary::Pow.map_f32_with(isa, &mut got, &ys) {
+            continue;
+        }
+        let (mut worst, mut exact) = (0, 0);
+        for (&(x, y), (&g, &c)) in args.iter().zip(got.iter().zip(&want)) {
+            let s = steps32(g, c);
+            exact += usize::from(s == 0);
+            if s > 1 {
+                failures.push(format!(
+                    "powf({x:e}, {y:e}) on {}: {g:e}, want {c:e} ({s} ULP)",
+                    isa.name()
+                ));
+            }
+            worst = worst.max(s);
+        }
+        println!(
+            "| powf | {} | {worst} | {:.4}% | {} |",
+            isa.name(),
+            100.0 * exact as f64 / args.len() as f64,
+            args.len()
+        );
+    }
+    failures.truncate(20);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn accuracy_pow_every_path() {
     let args = pow_arguments();
