@@ -431,12 +431,12 @@ fn binary_f32<const FMA: bool, const AVX512: bool>(
 }
 
 /// `pow` over `float32` values (`xs`, or `dst` itself where `xs` is
-/// `None`): [`single::pow`] on every lane, then the lanes it does not
-/// cover ([`single::pow_is_edge`]) by the `float64` `pow`, each rounded
-/// once.
+/// `None`): [`single::pow_t`] then [`single::pow_exp`] on every lane, in
+/// two passes, then the lanes they do not cover
+/// ([`single::pow_is_edge`]) by the `float64` `pow`, each rounded once.
 #[inline(always)]
 fn pow_f32<const FMA: bool>(xs: Option<&[f32]>, ys: &[f32], dst: &mut [f32]) {
-    let mut kept = [0.0f32; WIDE];
+    let (mut kept, mut stage) = ([0.0f32; WIDE], [0.0f64; WIDE]);
     for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
         let n = dst.len();
         let ys = &ys[k * WIDE..][..n];
@@ -447,8 +447,14 @@ fn pow_f32<const FMA: bool>(xs: Option<&[f32]>, ys: &[f32], dst: &mut [f32]) {
             .iter()
             .zip(ys)
             .fold(false, |e, (&x, &y)| e | single::pow_is_edge(x, y));
+        // Two passes, each a short enough chain for the processor to
+        // overlap many elements.
+        let t = &mut stage[..n];
         for i in 0..n {
-            dst[i] = single::pow::<FMA>(kept[i] as f64, ys[i] as f64) as f32;
+            t[i] = single::pow_t::<FMA>(kept[i] as f64, ys[i] as f64);
+        }
+        for i in 0..n {
+            dst[i] = single::pow_exp::<FMA>(t[i]) as f32;
         }
         if edge {
             let slow = std::hint::black_box(log::pow::<FMA> as fn(f64, f64) -> f64);

