@@ -53,6 +53,20 @@ fn floor(c: &mut Criterion) {
             b.iter(|| pool.install(|| FLOOR.call(&[black_box(&a)]).unwrap()))
         });
     }
+    // The argument and the output in the library's own blocks (huge pages
+    // where the system has them, as NumPy's own arrays are), one thread.
+    let (own, mut own_out) = (Array::from_slice(&xs), Array::from_slice(&vec![0.0f64; N]));
+    let [(_, one), _] = pools();
+    g.bench_function("dynd_into_own_blocks_1t", |b| {
+        b.iter(|| {
+            one.install(|| {
+                FLOOR
+                    .callable()
+                    .call_into(&mut own_out, &[black_box(&own)])
+                    .unwrap()
+            })
+        })
+    });
     let mut hand = vec![0.0f64; N];
     g.bench_function("hand_into", |b| {
         b.iter(|| {
