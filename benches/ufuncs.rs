@@ -119,6 +119,19 @@ fn isnan(c: &mut Criterion) {
             b.iter(|| pool.install(|| ISNAN.call(&[black_box(&a)]).unwrap()))
         });
     }
+    // In the library's own blocks (huge pages), one thread.
+    let (own, mut own_out) = (Array::from_slice(&xs), Array::from_slice(&vec![false; N]));
+    let [(_, one), _] = pools();
+    g.bench_function("dynd_into_own_blocks_1t", |b| {
+        b.iter(|| {
+            one.install(|| {
+                ISNAN
+                    .callable()
+                    .call_into(&mut own_out, &[black_box(&own)])
+                    .unwrap()
+            })
+        })
+    });
     let mut hand = vec![false; N];
     g.bench_function("hand_into", |b| {
         b.iter(|| {
@@ -164,6 +177,20 @@ fn bitwise_and(c: &mut Criterion) {
             b.iter(|| pool.install(|| BITWISE_AND.call(&[black_box(&a), black_box(&bb)]).unwrap()))
         });
     }
+    // In the library's own blocks (huge pages), one thread.
+    let (oa, ob) = (Array::from_slice(&xs), Array::from_slice(&ys));
+    let mut own_out = Array::from_slice(&vec![0i64; N]);
+    let [(_, one), _] = pools();
+    g.bench_function("dynd_into_own_blocks_1t", |b| {
+        b.iter(|| {
+            one.install(|| {
+                BITWISE_AND
+                    .callable()
+                    .call_into(&mut own_out, &[black_box(&oa), black_box(&ob)])
+                    .unwrap()
+            })
+        })
+    });
     let mut hand = vec![0i64; N];
     g.bench_function("hand_into", |b| {
         b.iter(|| {
