@@ -296,29 +296,8 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
     }
 }
 
-/// `$dst[i] = $lane($src[i] as f64) as f32`, from `$src`, or in place
-/// where it is `None`: one pass, nothing staged.
-macro_rules! each_f32 {
-    ($src:expr, $dst:expr, $lane:expr) => {{
-        let (src, dst): (Option<&[f32]>, &mut [f32]) = ($src, $dst);
-        match src {
-            Some(src) => {
-                let n = src.len().min(dst.len());
-                let (src, dst) = (&src[..n], &mut dst[..n]);
-                for i in 0..n {
-                    dst[i] = $lane(src[i] as f64) as f32;
-                }
-            }
-            None => {
-                for x in dst.iter_mut() {
-                    *x = $lane(*x as f64) as f32;
-                }
-            }
-        }
-    }};
-}
-
-/// As [`each_f32!`] for a native `float32` lane (`f32 -> f32`).
+/// `$dst[i] = $lane($src[i])` for a `float32` lane (`f32 -> f32`), from
+/// `$src`, or in place where it is `None`: one pass, nothing staged.
 macro_rules! each_native_f32 {
     ($src:expr, $dst:expr, $lane:expr) => {{
         let (src, dst): (Option<&[f32]>, &mut [f32]) = ($src, $dst);
@@ -337,6 +316,14 @@ macro_rules! each_native_f32 {
             }
         }
     }};
+}
+
+/// [`each_native_f32!`] of a lane computed in `float64`: `$lane(x as
+/// f64) as f32`.
+macro_rules! each_f32 {
+    ($src:expr, $dst:expr, $lane:expr) => {
+        each_native_f32!($src, $dst, |x: f32| $lane(x as f64) as f32)
+    };
 }
 
 /// [`each_f32!`] a chunk at a time, then `$slow` for the arguments past

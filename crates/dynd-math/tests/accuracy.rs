@@ -44,6 +44,19 @@ fn steps32(a: f32, b: f32) -> u64 {
     key(a).abs_diff(key(b))
 }
 
+/// The worst of `got` against the correctly rounded `want`: (ULP,
+/// argument, result, correctly rounded result).
+fn worst32<A: Copy>(
+    args: impl Iterator<Item = A>,
+    got: &[f32],
+    want: &[f32],
+) -> (u64, A, f32, f32) {
+    args.zip(got.iter().zip(want))
+        .map(|(x, (&g, &c))| (steps32(g, c), x, g, c))
+        .max_by_key(|w| w.0)
+        .expect("some arguments")
+}
+
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
 
@@ -346,13 +359,7 @@ fn accuracy_f32_every_function_and_path() {
             if !f.map_f32_with(isa, &mut got) {
                 continue;
             }
-            let worst = xs
-                .iter()
-                .zip(&got)
-                .zip(&want)
-                .map(|((&x, &g), &c)| (steps32(g, c), x, g, c))
-                .max_by_key(|w| w.0)
-                .unwrap();
+            let worst = worst32(xs.iter().copied(), &got, &want);
             let exact = xs
                 .iter()
                 .zip(&got)
@@ -432,13 +439,7 @@ fn native_f32_check(xs: &[f32]) -> Vec<(String, (u64, f32, f32, f32))> {
             if !f.map_f32_with(isa, &mut got) {
                 continue;
             }
-            let worst = xs
-                .iter()
-                .zip(&got)
-                .zip(&want)
-                .map(|((&x, &g), &c)| (steps32(g, c), x, g, c))
-                .max_by_key(|w| w.0)
-                .unwrap();
+            let worst = worst32(xs.iter().copied(), &got, &want);
             worsts.push((format!("{}f on {}", f.name(), isa.name()), worst));
         }
     }
