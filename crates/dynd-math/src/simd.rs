@@ -427,18 +427,22 @@ fn pow_f32<const FMA: bool>(xs: Option<&[f32]>, ys: &[f32], dst: &mut [f32]) {
     for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
         let n = dst.len();
         let ys = &ys[k * WIDE..][..n];
-        let xs = xs.map_or(&*dst, |s| &s[k * WIDE..][..n]);
+        let t = &mut stage[..n];
         let kept = &mut kept[..n];
-        kept.copy_from_slice(xs);
-        let edge = kept
+        // Two passes, each a short enough chain for the processor to
+        // overlap many elements; the first reads every argument before the
+        // second writes (so in place is sound), and a chunk with an edge
+        // keeps a copy of its bases for the fix-up.
+        let xs = xs.map_or(&*dst, |s| &s[k * WIDE..][..n]);
+        for i in 0..n {
+            t[i] = single::pow_t::<FMA>(xs[i] as f64, ys[i] as f64);
+        }
+        let edge = xs
             .iter()
             .zip(ys)
             .fold(false, |e, (&x, &y)| e | single::pow_is_edge(x, y));
-        // Two passes, each a short enough chain for the processor to
-        // overlap many elements.
-        let t = &mut stage[..n];
-        for i in 0..n {
-            t[i] = single::pow_t::<FMA>(kept[i] as f64, ys[i] as f64);
+        if edge {
+            kept.copy_from_slice(xs);
         }
         for i in 0..n {
             dst[i] = single::pow_exp::<FMA>(t[i]) as f32;
