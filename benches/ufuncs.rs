@@ -1,5 +1,6 @@
-//! NumPy's ufuncs at 1e7 elements: `floor` and `isnan` of `float64`, and
-//! `bitwise_and` of two separate `int64` arrays, each as the builtin (into
+//! NumPy's ufuncs at 1e7 elements: `floor` and `isnan` of `float64`,
+//! `less` of two separate `float64` arrays and `bitwise_and` of two
+//! separate `int64` arrays, each as the builtin (into
 //! an existing output and allocating, on one thread and two) against a
 //! hand-written loop and ndarray in the same run.
 //!
@@ -13,7 +14,7 @@ use std::hint::black_box;
 
 use common::pools;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use dynd::func::builtins::{BITWISE_AND, FLOOR, ISNAN};
+use dynd::func::builtins::{BITWISE_AND, FLOOR, ISNAN, LESS};
 use dynd::nd::Array;
 use ndarray::Array1;
 
@@ -155,6 +156,46 @@ fn isnan(c: &mut Criterion) {
     g.finish();
 }
 
+fn less(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ufuncs/less_1e7");
+    g.throughput(Throughput::Elements(N as u64)).sample_size(20);
+    let xs = floats();
+    let ys: Vec<f64> = xs.iter().rev().copied().collect();
+    let (a, b) = (Array::from_vec(xs.clone()), Array::from_vec(ys.clone()));
+    let mut out = Array::from_vec(vec![false; N]);
+    let [(_, one), _] = pools();
+    g.bench_function("dynd_into_1t", |bch| {
+        bch.iter(|| {
+            one.install(|| {
+                LESS.callable()
+                    .call_into(&mut out, &[black_box(&a), black_box(&b)])
+                    .unwrap()
+            })
+        })
+    });
+    // In the library's own blocks (huge pages), one thread.
+    let (oa, ob) = (Array::from_slice(&xs), Array::from_slice(&ys));
+    let mut own_out = Array::from_slice(&vec![false; N]);
+    g.bench_function("dynd_into_own_blocks_1t", |bch| {
+        bch.iter(|| {
+            one.install(|| {
+                LESS.callable()
+                    .call_into(&mut own_out, &[black_box(&oa), black_box(&ob)])
+                    .unwrap()
+            })
+        })
+    });
+    let mut hand = vec![false; N];
+    g.bench_function("hand_into", |bch| {
+        bch.iter(|| {
+            for ((o, x), y) in hand.iter_mut().zip(black_box(&xs)).zip(black_box(&ys)) {
+                *o = x < y;
+            }
+        })
+    });
+    g.finish();
+}
+
 fn bitwise_and(c: &mut Criterion) {
     let mut g = c.benchmark_group("ufuncs/bitwise_and_1e7");
     g.throughput(Throughput::Elements(N as u64)).sample_size(20);
@@ -215,5 +256,5 @@ fn bitwise_and(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, floor, isnan, bitwise_and);
+criterion_group!(benches, floor, isnan, less, bitwise_and);
 criterion_main!(benches);

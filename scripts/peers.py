@@ -140,7 +140,7 @@ def expr_main():
 
 
 def ufuncs_main():
-    """`floor`, `isnan` and `bitwise_and` at 1e7, as `benches/ufuncs.rs`
+    """`floor`, `isnan`, `less` and `bitwise_and` at 1e7, as `benches/ufuncs.rs`
     makes the data, into an existing output and allocating; `argmax`,
     `sort`, `unique` and `concatenate` as `benches/array_fns.rs`."""
     in_venv()
@@ -150,6 +150,7 @@ def ufuncs_main():
     i = np.arange(n, dtype=np.float64)
     xs = (i - 5e6) * 0.37
     xs[999::1000] = np.nan
+    ys = xs[::-1].copy()
     ii = np.arange(n, dtype=np.int64)
     a = ii * np.int64(0x9E3779B9)
     b = ii ^ np.int64(0x5555)
@@ -160,6 +161,7 @@ def ufuncs_main():
         ("floor (alloc)", lambda: np.floor(xs), n),
         ("isnan (into)", lambda: np.isnan(xs, out=out_b), n),
         ("isnan (alloc)", lambda: np.isnan(xs), n),
+        ("less (into)", lambda: np.less(xs, ys, out=out_b), n),
         ("bitwise_and (into)", lambda: np.bitwise_and(a, b, out=out_i), n),
         ("bitwise_and (alloc)", lambda: np.bitwise_and(a, b), n),
     ]

@@ -20,7 +20,7 @@
 //! ```
 
 use dynd_array::expr::{BinaryOp, UnaryOp};
-use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf};
+use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf, Predicate};
 use dynd_kernels::math::{Binary, Isa, Unary};
 use dynd_kernels::{Complex, Element, Value, F16};
 use dynd_macros::checked_signature;
@@ -280,6 +280,27 @@ pub(super) fn vector(overloads: Vec<Overload>, f: Unary) -> Vec<Overload> {
     })
 }
 
+/// The overloads of `p`'s arity whose arguments are all of one type with
+/// a loop compiled for each instruction set ([`Leaf::predicate`]:
+/// `float64`, `float32`, `int64`, `int32`) replaced by that leaf; the
+/// others as they are.
+pub(super) fn predicate(overloads: Vec<Overload>, p: Predicate) -> Vec<Overload> {
+    overloads
+        .into_iter()
+        .map(|o| {
+            let ins = o.inputs();
+            let plain = ins.len() == p.arity()
+                && ins.iter().all(|&s| s == ins[0])
+                && o.output() == Scalar::Bool
+                && o.options().iter().all(|opt| !opt);
+            match plain.then(|| Leaf::predicate(p, ins[0])).flatten() {
+                Some(leaf) => Overload::new(leaf),
+                None => o,
+            }
+        })
+        .collect()
+}
+
 /// [`vector`] for a function of two arguments.
 pub(super) fn vector2(overloads: Vec<Overload>, f: Binary) -> Vec<Overload> {
     on_vector_loops(overloads, 2, f.beats_libm(Isa::active()), |s| {
@@ -448,33 +469,33 @@ builtins! {
 
     /// `(T, T) -> bool` for every numeric `T`, complex included.
     EQUAL equal "equal" 2 Some(Operator::Binary(BinaryOp::Equal)) => {
-        plain("equal", with(numeric!(over2, eq), complex!(2, c_eq)))
+        plain("equal", with(predicate(numeric!(over2, eq), Predicate::Equal), complex!(2, c_eq)))
     };
 
     /// `(T, T) -> bool` for every numeric `T`, complex included.
     NOT_EQUAL not_equal "not_equal" 2 Some(Operator::Binary(BinaryOp::NotEqual)) => {
-        plain("not_equal", with(numeric!(over2, ne), complex!(2, c_ne)))
+        plain("not_equal", with(predicate(numeric!(over2, ne), Predicate::NotEqual), complex!(2, c_ne)))
     };
 
     /// `(T, T) -> bool` for every real numeric `T` (complex numbers have no
     /// order).
     LESS less "less" 2 Some(Operator::Binary(BinaryOp::Less)) => {
-        plain("less", numeric!(over2, lt))
+        plain("less", predicate(numeric!(over2, lt), Predicate::Less))
     };
 
     /// `(T, T) -> bool` for every real numeric `T`.
     LESS_EQUAL less_equal "less_equal" 2 Some(Operator::Binary(BinaryOp::LessEqual)) => {
-        plain("less_equal", numeric!(over2, le))
+        plain("less_equal", predicate(numeric!(over2, le), Predicate::LessEqual))
     };
 
     /// `(T, T) -> bool` for every real numeric `T`.
     GREATER greater "greater" 2 Some(Operator::Binary(BinaryOp::Greater)) => {
-        plain("greater", numeric!(over2, gt))
+        plain("greater", predicate(numeric!(over2, gt), Predicate::Greater))
     };
 
     /// `(T, T) -> bool` for every real numeric `T`.
     GREATER_EQUAL greater_equal "greater_equal" 2 Some(Operator::Binary(BinaryOp::GreaterEqual)) => {
-        plain("greater_equal", numeric!(over2, ge))
+        plain("greater_equal", predicate(numeric!(over2, ge), Predicate::GreaterEqual))
     };
 
     /// `(T) -> T` for every numeric `T`; integers wrap (`-int8(-128) == -128`).

@@ -17,14 +17,14 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-use dynd_kernels::elwise::{F64Op, Leaf};
+use dynd_kernels::elwise::{F64Op, Leaf, Predicate};
 use dynd_kernels::{Array, Complex, F16};
 use dynd_types::Scalar;
 
 use super::cmath::*;
 use super::math::Real;
 use super::real::{self, signbit_f16, Flt, Int};
-use super::{alias, f64_op, plain, with, ABS};
+use super::{alias, f64_op, plain, predicate, with, ABS};
 use crate::builtin::{builtins, entry, Fold};
 use crate::callable::{Keyword, Overload};
 
@@ -162,7 +162,7 @@ builtins! {
         let mut overloads = vec![Overload::new(Leaf::map(|_: bool| false))];
         overloads.extend(ints!(each1, |_x| false));
         overloads.extend(floats1!(|x| x.is_nan()));
-        plain("isnan", with(overloads, complexes!(each1, |z| c_isnan(z))))
+        plain("isnan", with(predicate(overloads, Predicate::IsNan), complexes!(each1, |z| c_isnan(z))))
     };
 
     /// `(T) -> bool` for `bool`, integers (always false), floats and complex
@@ -171,7 +171,7 @@ builtins! {
         let mut overloads = vec![Overload::new(Leaf::map(|_: bool| false))];
         overloads.extend(ints!(each1, |_x| false));
         overloads.extend(floats1!(|x| x.is_infinite()));
-        plain("isinf", with(overloads, complexes!(each1, |z| c_isinf(z))))
+        plain("isinf", with(predicate(overloads, Predicate::IsInf), complexes!(each1, |z| c_isinf(z))))
     };
 
     /// `(T) -> bool` for `bool`, integers (always true), floats and complex
@@ -180,7 +180,7 @@ builtins! {
         let mut overloads = vec![Overload::new(Leaf::map(|_: bool| true))];
         overloads.extend(ints!(each1, |_x| true));
         overloads.extend(floats1!(|x| x.is_finite()));
-        plain("isfinite", with(overloads, complexes!(each1, |z| c_isfinite(z))))
+        plain("isfinite", with(predicate(overloads, Predicate::IsFinite), complexes!(each1, |z| c_isfinite(z))))
     };
 
     /// `(T) -> bool` for floats: the sign bit (`signbit(-0.0)`, and of a

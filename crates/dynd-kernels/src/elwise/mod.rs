@@ -59,6 +59,7 @@ mod lift;
 mod maps;
 mod ragged;
 mod vector;
+pub use vector::Predicate;
 
 use smallvec::{smallvec, SmallVec};
 
