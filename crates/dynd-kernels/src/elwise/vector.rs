@@ -409,6 +409,49 @@ macro_rules! op_float {
 op_float!(f64, Float64);
 op_float!(f32, Float32);
 
+/// `dst[i] = f(a[i], b[i])` over `count` strided arguments of `T` into
+/// results of `R`: contiguous runs as plain indexed loops the compiler
+/// vectorises (in whatever instruction set the caller is compiled for).
+///
+/// # Safety
+///
+/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
+/// arguments of `T` and results of `R`.
+#[inline(always)]
+unsafe fn zip_loop<T: Copy, R: Copy>(
+    f: impl Fn(T, T) -> R,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    let size = std::mem::size_of::<T>() as isize;
+    if ds == std::mem::size_of::<R>() as isize && a.1 == size && b.1 == size {
+        let (d, x, y) = (dst.cast::<R>(), a.0.cast::<T>(), b.0.cast::<T>());
+        for i in 0..count {
+            // SAFETY: element `i` of each run (the contract); the runs may
+            // be the same memory (an in-place call), so raw pointers, read
+            // before written.
+            unsafe {
+                d.add(i)
+                    .write_unaligned(f(x.add(i).read_unaligned(), y.add(i).read_unaligned()))
+            };
+        }
+    } else {
+        for i in 0..count as isize {
+            // SAFETY: as above, at the runs' strides.
+            unsafe {
+                let v = f(
+                    a.0.offset(i * a.1).cast::<T>().read_unaligned(),
+                    b.0.offset(i * b.1).cast::<T>().read_unaligned(),
+                );
+                dst.offset(i * ds).cast::<R>().write_unaligned(v)
+            };
+        }
+    }
+}
+
 /// `dst[i] = op(a[i], b[i])` over `count` strided elements of `T` (`b`
 /// is `a` for a unary operation), contiguous runs as plain indexed loops
 /// the compiler vectorises.
@@ -426,36 +469,11 @@ unsafe fn float_loop<T: OpFloat>(
     b: (*const u8, isize),
     count: usize,
 ) {
-    let size = std::mem::size_of::<T>() as isize;
     macro_rules! each {
-        ($f:expr) => {{
-            let f = $f;
-            if ds == size && a.1 == size && b.1 == size {
-                let (d, x, y) = (dst.cast::<T>(), a.0.cast::<T>(), b.0.cast::<T>());
-                for i in 0..count {
-                    // SAFETY: element `i` of each run (the contract); the
-                    // runs may be the same memory (an in-place call), so
-                    // raw pointers, read before written.
-                    unsafe {
-                        d.add(i).write_unaligned(f(
-                            x.add(i).read_unaligned(),
-                            y.add(i).read_unaligned(),
-                        ))
-                    };
-                }
-            } else {
-                for i in 0..count as isize {
-                    // SAFETY: as above, at the runs' strides.
-                    unsafe {
-                        let v = f(
-                            a.0.offset(i * a.1).cast::<T>().read_unaligned(),
-                            b.0.offset(i * b.1).cast::<T>().read_unaligned(),
-                        );
-                        dst.offset(i * ds).cast::<T>().write_unaligned(v)
-                    };
-                }
-            }
-        }};
+        ($f:expr) => {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { zip_loop::<T, T>($f, dst, ds, a, b, count) }
+        };
     }
     match op {
         F64Op::Add => each!(|x: T, y: T| x + y),
@@ -472,71 +490,82 @@ unsafe fn float_loop<T: OpFloat>(
     }
 }
 
-/// [`float_loop`] compiled for AVX2.
+/// For a loop body `$body::<T: $bound>(op: $op, dst, ds, a, b, count)`
+/// (`#[inline(always)]`), `$on::<T>(isa, ...)`: the body compiled for
+/// AVX-512 (F, DQ and VL: what [`dynd_math::Isa::Avx512`] stands for) and
+/// for AVX2 as well as for the baseline, run on `isa`'s copy.
 ///
-/// # Safety
-///
-/// As [`float_loop`], on a CPU with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn float_loop_avx2<T: OpFloat>(
-    op: F64Op,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    // SAFETY: forwarded.
-    unsafe { float_loop::<T>(op, dst, ds, a, b, count) }
+/// `$on`'s safety contract is `$body`'s, on a CPU that has `isa`.
+macro_rules! isa_copies {
+    ($on:ident, $body:ident, $bound:path, $op:ty) => {
+        #[doc = concat!("[`", stringify!($body), "`] on the loops of `isa`.")]
+        ///
+        /// # Safety
+        ///
+        #[doc = concat!("As [`", stringify!($body), "`], on a CPU that has `isa`.")]
+        #[inline(always)]
+        unsafe fn $on<T: $bound>(
+            isa: dynd_math::Isa,
+            op: $op,
+            dst: *mut u8,
+            ds: isize,
+            a: (*const u8, isize),
+            b: (*const u8, isize),
+            count: usize,
+        ) {
+            /// The body compiled for AVX-512.
+            ///
+            /// # Safety
+            ///
+            /// As the body's, on a CPU with AVX-512 F, DQ and VL.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2")]
+            unsafe fn avx512<T: $bound>(
+                op: $op,
+                dst: *mut u8,
+                ds: isize,
+                a: (*const u8, isize),
+                b: (*const u8, isize),
+                count: usize,
+            ) {
+                // SAFETY: forwarded.
+                unsafe { $body::<T>(op, dst, ds, a, b, count) }
+            }
+            /// The body compiled for AVX2.
+            ///
+            /// # Safety
+            ///
+            /// As the body's, on a CPU with AVX2.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2")]
+            unsafe fn avx2<T: $bound>(
+                op: $op,
+                dst: *mut u8,
+                ds: isize,
+                a: (*const u8, isize),
+                b: (*const u8, isize),
+                count: usize,
+            ) {
+                // SAFETY: forwarded.
+                unsafe { $body::<T>(op, dst, ds, a, b, count) }
+            }
+            match isa {
+                // SAFETY: the CPU has the set (`Isa::Avx512` is AVX-512 F,
+                // DQ and VL with AVX2); the pointers are the caller's
+                // contract, forwarded.
+                #[cfg(target_arch = "x86_64")]
+                dynd_math::Isa::Avx512 => unsafe { avx512::<T>(op, dst, ds, a, b, count) },
+                // SAFETY: as above.
+                #[cfg(target_arch = "x86_64")]
+                dynd_math::Isa::Avx2 => unsafe { avx2::<T>(op, dst, ds, a, b, count) },
+                // SAFETY: the caller's contract, forwarded.
+                _ => unsafe { $body::<T>(op, dst, ds, a, b, count) },
+            }
+        }
+    };
 }
 
-/// [`float_loop`] compiled for AVX-512.
-///
-/// # Safety
-///
-/// As [`float_loop`], on a CPU with AVX-512 F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2")]
-unsafe fn float_loop_avx512<T: OpFloat>(
-    op: F64Op,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    // SAFETY: forwarded.
-    unsafe { float_loop::<T>(op, dst, ds, a, b, count) }
-}
-
-/// [`float_loop`] on the loops of `isa`.
-///
-/// # Safety
-///
-/// As [`float_loop`], on a CPU that has `isa`.
-#[inline(always)]
-unsafe fn float_loop_on<T: OpFloat>(
-    isa: dynd_math::Isa,
-    op: F64Op,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    match isa {
-        // SAFETY: the CPU has the set; the pointers are the caller's
-        // contract, forwarded.
-        #[cfg(target_arch = "x86_64")]
-        dynd_math::Isa::Avx512 => unsafe { float_loop_avx512::<T>(op, dst, ds, a, b, count) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        dynd_math::Isa::Avx2 => unsafe { float_loop_avx2::<T>(op, dst, ds, a, b, count) },
-        // SAFETY: the caller's contract, forwarded.
-        _ => unsafe { float_loop::<T>(op, dst, ds, a, b, count) },
-    }
-}
+isa_copies!(float_loop_on, float_loop, OpFloat, F64Op);
 
 impl<T: OpFloat, const N: usize> MapLoop for FloatLoop<T, N> {
     const ARITY: usize = N;
@@ -735,34 +764,12 @@ unsafe fn pred_loop<T: PredElem>(
     b: (*const u8, isize),
     count: usize,
 ) {
-    let size = std::mem::size_of::<T>() as isize;
     macro_rules! each {
-        ($f:expr) => {{
-            let f = $f;
-            if ds == 1 && a.1 == size && b.1 == size {
-                let (x, y) = (a.0.cast::<T>(), b.0.cast::<T>());
-                for i in 0..count {
-                    // SAFETY: element `i` of each run (the contract); a
-                    // `bool` is written as 0 or 1.
-                    unsafe {
-                        dst.add(i)
-                            .cast::<bool>()
-                            .write(f(x.add(i).read_unaligned(), y.add(i).read_unaligned()))
-                    };
-                }
-            } else {
-                for i in 0..count as isize {
-                    // SAFETY: as above, at the runs' strides.
-                    unsafe {
-                        let v = f(
-                            a.0.offset(i * a.1).cast::<T>().read_unaligned(),
-                            b.0.offset(i * b.1).cast::<T>().read_unaligned(),
-                        );
-                        dst.offset(i * ds).cast::<bool>().write(v)
-                    };
-                }
-            }
-        }};
+        ($f:expr) => {
+            // SAFETY: the caller's contract, forwarded (a `bool` result is
+            // written as 0 or 1).
+            unsafe { zip_loop::<T, bool>($f, dst, ds, a, b, count) }
+        };
     }
     // One loop per test, so that each is a plain vector loop.
     match p {
@@ -778,72 +785,7 @@ unsafe fn pred_loop<T: PredElem>(
     }
 }
 
-/// [`pred_loop`] compiled for AVX2.
-///
-/// # Safety
-///
-/// As [`pred_loop`], on a CPU with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn pred_loop_avx2<T: PredElem>(
-    p: Predicate,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    // SAFETY: forwarded.
-    unsafe { pred_loop::<T>(p, dst, ds, a, b, count) }
-}
-
-/// [`pred_loop`] compiled for AVX-512.
-///
-/// # Safety
-///
-/// As [`pred_loop`], on a CPU with AVX-512 F, DQ and VL (what
-/// [`dynd_math::Isa::Avx512`] stands for).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2")]
-unsafe fn pred_loop_avx512<T: PredElem>(
-    p: Predicate,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    // SAFETY: forwarded.
-    unsafe { pred_loop::<T>(p, dst, ds, a, b, count) }
-}
-
-/// [`pred_loop`] on the loops of `isa`.
-///
-/// # Safety
-///
-/// As [`pred_loop`], on a CPU that has `isa`.
-#[inline(always)]
-unsafe fn pred_loop_on<T: PredElem>(
-    isa: dynd_math::Isa,
-    p: Predicate,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    match isa {
-        // SAFETY: the CPU has the set (`Isa::Avx512` is AVX-512 F, DQ
-        // and VL with AVX2); the pointers are the caller's contract.
-        #[cfg(target_arch = "x86_64")]
-        dynd_math::Isa::Avx512 => unsafe { pred_loop_avx512::<T>(p, dst, ds, a, b, count) },
-        // SAFETY: as above.
-        #[cfg(target_arch = "x86_64")]
-        dynd_math::Isa::Avx2 => unsafe { pred_loop_avx2::<T>(p, dst, ds, a, b, count) },
-        // SAFETY: the caller's contract, forwarded.
-        _ => unsafe { pred_loop::<T>(p, dst, ds, a, b, count) },
-    }
-}
+isa_copies!(pred_loop_on, pred_loop, PredElem, Predicate);
 
 /// The loop of a [`Predicate`] of `N` arguments over `T`.
 #[derive(Clone, Copy)]
