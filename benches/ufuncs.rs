@@ -2,7 +2,9 @@
 //! `less` of two separate `float64` arrays and `bitwise_and` of two
 //! separate `int64` arrays, each as the builtin (into
 //! an existing output and allocating, on one thread and two) against a
-//! hand-written loop and ndarray in the same run.
+//! hand-written loop and ndarray in the same run; and integer `multiply`,
+//! `maximum` and `add` of two separate arrays of 1e5 (in cache), where
+//! the loop's instruction set shows.
 //!
 //! `cargo bench --bench ufuncs`
 
@@ -14,7 +16,7 @@ use std::hint::black_box;
 
 use common::pools;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use dynd::func::builtins::{BITWISE_AND, FLOOR, ISNAN, LESS};
+use dynd::func::builtins::{Builtin, ADD, BITWISE_AND, FLOOR, ISNAN, LESS, MAXIMUM, MULTIPLY};
 use dynd::nd::Array;
 use ndarray::Array1;
 
@@ -256,5 +258,61 @@ fn bitwise_and(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, floor, isnan, less, bitwise_and);
+/// `f` of two separate arrays of 1e5 integers into an existing output,
+/// one thread: the builtin against a hand loop and ndarray's `Zip`.
+fn int_case<T>(c: &mut Criterion, name: &str, builtin: &Builtin, f: fn(T, T) -> T)
+where
+    T: dynd::nd::Element + Copy + Default + TryFrom<i64> + Send + Sync + 'static,
+{
+    const M: usize = 100_000;
+    let mut g = c.benchmark_group(format!("ufuncs/{name}_1e5"));
+    g.throughput(Throughput::Elements(M as u64));
+    let of = |v: i64| T::try_from(v).unwrap_or_default();
+    let xs: Vec<T> = (0..M as i64)
+        .map(|i| of((i * 7919) % 20011 - 10000))
+        .collect();
+    let ys: Vec<T> = (0..M as i64)
+        .map(|i| of((i * 104_729) % 30011 - 15000))
+        .collect();
+    let (a, b) = (Array::from_slice(&xs), Array::from_slice(&ys));
+    let mut out = Array::from_slice(&vec![T::default(); M]);
+    let [(_, one), _] = pools();
+    g.bench_function("dynd_into_1t", |bch| {
+        bch.iter(|| {
+            one.install(|| {
+                builtin
+                    .callable()
+                    .call_into(&mut out, &[black_box(&a), black_box(&b)])
+                    .unwrap()
+            })
+        })
+    });
+    let mut hand = vec![T::default(); M];
+    g.bench_function("hand_into", |bch| {
+        bch.iter(|| {
+            for ((o, &x), &y) in hand.iter_mut().zip(black_box(&xs)).zip(black_box(&ys)) {
+                *o = f(x, y);
+            }
+        })
+    });
+    let (na, nb) = (Array1::from_vec(xs.clone()), Array1::from_vec(ys.clone()));
+    let mut nout = Array1::<T>::from_elem(M, T::default());
+    g.bench_function("ndarray_into", |bch| {
+        bch.iter(|| {
+            ndarray::Zip::from(&mut nout)
+                .and(black_box(&na))
+                .and(black_box(&nb))
+                .for_each(|o, &x, &y| *o = f(x, y))
+        })
+    });
+    g.finish();
+}
+
+fn ints_in_cache(c: &mut Criterion) {
+    int_case::<i64>(c, "multiply_i64", &MULTIPLY, i64::wrapping_mul);
+    int_case::<i64>(c, "maximum_i64", &MAXIMUM, std::cmp::max);
+    int_case::<i32>(c, "add_i32", &ADD, i32::wrapping_add);
+}
+
+criterion_group!(benches, floor, isnan, less, bitwise_and, ints_in_cache);
 criterion_main!(benches);

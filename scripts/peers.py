@@ -141,7 +141,8 @@ def expr_main():
 
 def ufuncs_main():
     """`floor`, `isnan`, `less` and `bitwise_and` at 1e7, as `benches/ufuncs.rs`
-    makes the data, into an existing output and allocating; `argmax`,
+    makes the data, into an existing output and allocating; integer
+    `multiply`, `maximum` and `add` at 1e5; `argmax`,
     `sort`, `unique` and `concatenate` as `benches/array_fns.rs`."""
     in_venv()
     import numpy as np
@@ -164,6 +165,16 @@ def ufuncs_main():
         ("less (into)", lambda: np.less(xs, ys, out=out_b), n),
         ("bitwise_and (into)", lambda: np.bitwise_and(a, b, out=out_i), n),
         ("bitwise_and (alloc)", lambda: np.bitwise_and(a, b), n),
+    ]
+    # `ints_in_cache`: two separate arrays of 1e5, into an existing output.
+    m = 100_000
+    im = np.arange(m, dtype=np.int64)
+    p64, q64 = (im * 7919) % 20011 - 10000, (im * 104_729) % 30011 - 15000
+    p32, q32, o64, o32 = p64.astype(np.int32), q64.astype(np.int32), np.empty(m, np.int64), np.empty(m, np.int32)
+    cases += [
+        ("multiply int64 1e5 (into)", lambda: np.multiply(p64, q64, out=o64), m),
+        ("maximum int64 1e5 (into)", lambda: np.maximum(p64, q64, out=o64), m),
+        ("add int32 1e5 (into)", lambda: np.add(p32, q32, out=o32), m),
     ]
     # `benches/array_fns.rs`'s data: xorshift values in [0, 1e6) + 0.5.
     def xorshift(count, seed):

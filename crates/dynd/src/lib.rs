@@ -221,8 +221,8 @@ pub mod func {
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{
-        CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, F64Op, FlatPlan, Leaf, LeafInput,
-        LeafOutput, LeafReturn,
+        CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, F64Op, FlatPlan, IntOp, Leaf,
+        LeafInput, LeafOutput, LeafReturn, Predicate,
     };
     /// Plain `float64` programs over dense arrays, their loop built once.
     #[doc(inline)]

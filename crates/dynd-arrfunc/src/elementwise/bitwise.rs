@@ -18,12 +18,12 @@
 //! ```
 
 use dynd_array::expr::{BinaryOp, UnaryOp};
-use dynd_kernels::elwise::Leaf;
+use dynd_kernels::elwise::{IntOp, Leaf};
 use dynd_kernels::{Complex, F16};
 
 use super::cmath::c_angle;
 use super::real::Int;
-use super::{alias, entry_assoc, plain, with};
+use super::{alias, entry_assoc, int_op, plain, with};
 use crate::builtin::{builtins, Operator};
 use crate::callable::Overload;
 
@@ -62,26 +62,27 @@ builtins! {
     /// `(T, T) -> T` for `bool` (logical) and integers: `a & b`, the
     /// operator `&`. Associative, no identity.
     BITWISE_AND bitwise_and "bitwise_and" 2 Some(Operator::Binary(BinaryOp::BitAnd)) => {
-        entry_assoc("bitwise_and", bool_and_ints2!(|a, b| a & b))
+        entry_assoc("bitwise_and", int_op(bool_and_ints2!(|a, b| a & b), IntOp::BitAnd))
     };
 
     /// `(T, T) -> T` for `bool` and integers: `a | b`, the operator `|`.
     /// Associative, no identity.
     BITWISE_OR bitwise_or "bitwise_or" 2 Some(Operator::Binary(BinaryOp::BitOr)) => {
-        entry_assoc("bitwise_or", bool_and_ints2!(|a, b| a | b))
+        entry_assoc("bitwise_or", int_op(bool_and_ints2!(|a, b| a | b), IntOp::BitOr))
     };
 
     /// `(T, T) -> T` for `bool` and integers: `a ^ b`, the operator `^`.
     /// Associative, no identity.
     BITWISE_XOR bitwise_xor "bitwise_xor" 2 Some(Operator::Binary(BinaryOp::BitXor)) => {
-        entry_assoc("bitwise_xor", bool_and_ints2!(|a, b| a ^ b))
+        entry_assoc("bitwise_xor", int_op(bool_and_ints2!(|a, b| a ^ b), IntOp::BitXor))
     };
 
     /// `(T) -> T` for `bool` (logical not) and integers (every bit
     /// flipped: `invert(0_u8) == 255`, `invert(5) == -6`): the operator `!`
     /// (`~` in `dynd eval`).
     INVERT invert "invert" 1 Some(Operator::Unary(UnaryOp::Invert)) => {
-        plain("invert", with(vec![Overload::new(Leaf::map(|a: bool| !a))], ints!(each1, |a| !a)))
+        let ints = int_op(ints!(each1, |a| !a), IntOp::Invert);
+        plain("invert", with(vec![Overload::new(Leaf::map(|a: bool| !a))], ints))
     };
 
     /// `bitwise_not`: the same function as `invert`.

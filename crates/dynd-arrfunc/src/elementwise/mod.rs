@@ -20,7 +20,7 @@
 //! ```
 
 use dynd_array::expr::{BinaryOp, UnaryOp};
-use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, Leaf, Predicate};
+use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, IntOp, Leaf, Predicate};
 use dynd_kernels::math::{Binary, Isa, Unary};
 use dynd_kernels::{Complex, Element, Value, F16};
 use dynd_macros::checked_signature;
@@ -285,20 +285,19 @@ pub(super) fn vector(overloads: Vec<Overload>, f: Unary) -> Vec<Overload> {
 /// `float64`, `float32`, `int64`, `int32`) replaced by that leaf; the
 /// others as they are.
 pub(super) fn predicate(overloads: Vec<Overload>, p: Predicate) -> Vec<Overload> {
-    overloads
-        .into_iter()
-        .map(|o| {
-            let ins = o.inputs();
-            let plain = ins.len() == p.arity()
-                && ins.iter().all(|&s| s == ins[0])
-                && o.output() == Scalar::Bool
-                && o.options().iter().all(|opt| !opt);
-            match plain.then(|| Leaf::predicate(p, ins[0])).flatten() {
-                Some(leaf) => Overload::new(leaf),
-                None => o,
-            }
-        })
-        .collect()
+    swap_plain(
+        overloads,
+        p.arity(),
+        |_| Scalar::Bool,
+        |s| Leaf::predicate(p, s),
+    )
+}
+
+/// The overloads of `op` over the integer types of up to 64 bits (plain:
+/// no NA) replaced by its loops compiled for each instruction set
+/// ([`Leaf::int_op`]: the same wrapping results); the others as they are.
+fn int_op(overloads: Vec<Overload>, op: IntOp) -> Vec<Overload> {
+    swap_plain(overloads, op.arity(), |s| s, |s| Leaf::int_op(op, s))
 }
 
 /// [`vector`] for a function of two arguments.
@@ -319,39 +318,45 @@ fn on_vector_loops(
     if !faster {
         return overloads;
     }
-    overloads
-        .into_iter()
-        .map(|o| {
-            let plain = o.inputs().len() == arity
-                && o.inputs().iter().all(|&s| s == o.output())
-                && o.options().iter().all(|opt| !opt);
-            match leaf(o.output()) {
-                Some(leaf) if plain => Overload::new(leaf),
-                _ => o,
-            }
-        })
-        .collect()
+    swap_plain(overloads, arity, |s| s, leaf)
 }
 
 /// The `float64` and `float32` overloads of `op` (plain: no NA) replaced
 /// by its dispatched loops ([`Leaf::f64_op`], which fused evaluation also
 /// reads, and [`Leaf::f32_op`]).
 fn f64_op(overloads: Vec<Overload>, op: F64Op) -> Vec<Overload> {
+    swap_plain(
+        overloads,
+        op.arity(),
+        |s| s,
+        |s| match s {
+            Scalar::Float64 => Some(Leaf::f64_op(op)),
+            Scalar::Float32 => Some(Leaf::f32_op(op)),
+            _ => None,
+        },
+    )
+}
+
+/// The plain overloads (no NA) of `arity` arguments all of one type `t`,
+/// with the result `output(t)`, replaced by `leaf(t)` where that gives
+/// one; the others as they are.
+fn swap_plain(
+    overloads: Vec<Overload>,
+    arity: usize,
+    output: impl Fn(Scalar) -> Scalar,
+    leaf: impl Fn(Scalar) -> Option<Leaf>,
+) -> Vec<Overload> {
     overloads
         .into_iter()
         .map(|o| {
-            let all = |t: Scalar| {
-                o.inputs().len() == op.arity()
-                    && o.inputs().iter().all(|s| *s == t)
-                    && o.output() == t
-                    && o.options().iter().all(|opt| !opt)
-            };
-            if all(Scalar::Float64) {
-                Overload::new(Leaf::f64_op(op))
-            } else if all(Scalar::Float32) {
-                Overload::new(Leaf::f32_op(op))
-            } else {
-                o
+            let ins = o.inputs();
+            let plain = ins.len() == arity
+                && ins.iter().all(|&s| s == ins[0])
+                && o.output() == output(ins[0])
+                && o.options().iter().all(|opt| !opt);
+            match plain.then(|| leaf(ins[0])).flatten() {
+                Some(leaf) => Overload::new(leaf),
+                None => o,
             }
         })
         .collect()
@@ -399,19 +404,22 @@ builtins! {
     /// on overflow (two's complement), as NumPy's do; `float16` is computed in
     /// `float64` and rounded once. Associative, identity 0.
     ADD add "add" 2 Some(Operator::Binary(BinaryOp::Add)) => {
-        let overloads = with(f64_op(numeric!(over2, add), F64Op::Add), complex!(2, c_add));
+        let overloads = int_op(f64_op(numeric!(over2, add), F64Op::Add), IntOp::Add);
+        let overloads = with(overloads, complex!(2, c_add));
         entry("add", overloads, int(0), vec![])
     };
 
     /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
     SUBTRACT subtract "subtract" 2 Some(Operator::Binary(BinaryOp::Subtract)) => {
-        plain("subtract", with(f64_op(numeric!(over2, sub), F64Op::Sub), complex!(2, c_sub)))
+        let overloads = int_op(f64_op(numeric!(over2, sub), F64Op::Sub), IntOp::Sub);
+        plain("subtract", with(overloads, complex!(2, c_sub)))
     };
 
     /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
     /// Associative, identity 1.
     MULTIPLY multiply "multiply" 2 Some(Operator::Binary(BinaryOp::Multiply)) => {
-        let overloads = with(f64_op(numeric!(over2, mul), F64Op::Mul), complex!(2, c_mul));
+        let overloads = int_op(f64_op(numeric!(over2, mul), F64Op::Mul), IntOp::Mul);
+        let overloads = with(overloads, complex!(2, c_mul));
         entry("multiply", overloads, int(1), vec![])
     };
 
@@ -453,13 +461,15 @@ builtins! {
     /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
     /// Associative, no identity.
     MAXIMUM maximum "maximum" 2 None => {
-        entry("maximum", numeric!(over2, maximum), Fold::Associative(None), vec![])
+        let overloads = int_op(numeric!(over2, maximum), IntOp::Maximum);
+        entry("maximum", overloads, Fold::Associative(None), vec![])
     };
 
     /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
     /// Associative, no identity.
     MINIMUM minimum "minimum" 2 None => {
-        entry("minimum", numeric!(over2, minimum), Fold::Associative(None), vec![])
+        let overloads = int_op(numeric!(over2, minimum), IntOp::Minimum);
+        entry("minimum", overloads, Fold::Associative(None), vec![])
     };
 
     /// `(T, T) -> T` for floats: the angle of the point `(b, a)`.
@@ -500,13 +510,15 @@ builtins! {
 
     /// `(T) -> T` for every numeric `T`; integers wrap (`-int8(-128) == -128`).
     NEGATIVE negative "negative" 1 Some(Operator::Unary(UnaryOp::Negative)) => {
-        plain("negative", with(f64_op(numeric!(over1, negative), F64Op::Neg), complex!(1, c_neg)))
+        let overloads = int_op(f64_op(numeric!(over1, negative), F64Op::Neg), IntOp::Neg);
+        plain("negative", with(overloads, complex!(1, c_neg)))
     };
 
     /// `(T) -> T` for every numeric `T`; `abs` of complex is real; integers
     /// wrap (`abs(int8(-128)) == -128`).
     ABS abs "abs" 1 None => {
-        plain("abs", with(f64_op(numeric!(over1, abs), F64Op::Abs), complex!(1, c_abs)))
+        let overloads = int_op(f64_op(numeric!(over1, abs), F64Op::Abs), IntOp::Abs);
+        plain("abs", with(overloads, complex!(1, c_abs)))
     };
 
     /// `(T) -> T` for floats and complex: the principal square root;

@@ -58,8 +58,9 @@ pub(crate) use gufunc::apply_core_into;
 mod lift;
 mod maps;
 mod ragged;
+mod typed;
 mod vector;
-pub use vector::Predicate;
+pub use typed::{IntOp, Predicate};
 
 use smallvec::{smallvec, SmallVec};
 

@@ -1,0 +1,290 @@
+//! Plain float operations ([`F64Op`]) over `float64` and `float32`.
+
+use super::*;
+
+/// The loop of a plain floating-point operation ([`F64Op`]) of `N`
+/// arguments over `T` (`f64` or `f32`), compiled for each instruction
+/// set and chosen at run time (AVX-512, AVX2 or the baseline build): the
+/// same IEEE operation on each, so the same bits.
+#[derive(Clone, Copy)]
+struct FloatLoop<T, const N: usize>(F64Op, std::marker::PhantomData<T>);
+
+/// The element types of [`FloatLoop`]: their operations as methods the
+/// loop calls generically (each one instruction where the CPU has it).
+trait OpFloat:
+    Copy
+    + Send
+    + Sync
+    + 'static
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    const SCALAR: dynd_types::Scalar;
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn trunc(self) -> Self;
+    fn rint(self) -> Self;
+}
+
+macro_rules! op_float {
+    ($t:ty, $scalar:ident) => {
+        impl OpFloat for $t {
+            const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline(always)]
+            fn floor(self) -> Self {
+                <$t>::floor(self)
+            }
+            #[inline(always)]
+            fn ceil(self) -> Self {
+                <$t>::ceil(self)
+            }
+            #[inline(always)]
+            fn trunc(self) -> Self {
+                <$t>::trunc(self)
+            }
+            #[inline(always)]
+            fn rint(self) -> Self {
+                <$t>::round_ties_even(self)
+            }
+        }
+    };
+}
+
+op_float!(f64, Float64);
+op_float!(f32, Float32);
+
+/// `dst[i] = op(a[i], b[i])` over `count` strided elements of `T` (`b`
+/// is `a` for a unary operation), contiguous runs as plain indexed loops
+/// the compiler vectorises.
+///
+/// # Safety
+///
+/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
+/// elements of `T`.
+#[inline(always)]
+unsafe fn float_loop<T: OpFloat>(
+    op: F64Op,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    macro_rules! each {
+        ($f:expr) => {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { zip_loop::<T, T>($f, dst, ds, a, b, count) }
+        };
+    }
+    match op {
+        F64Op::Add => each!(|x: T, y: T| x + y),
+        F64Op::Sub => each!(|x: T, y: T| x - y),
+        F64Op::Mul => each!(|x: T, y: T| x * y),
+        F64Op::Div => each!(|x: T, y: T| x / y),
+        F64Op::Neg => each!(|x: T, _: T| -x),
+        F64Op::Abs => each!(|x: T, _: T| x.abs()),
+        F64Op::Sqrt => each!(|x: T, _: T| x.sqrt()),
+        F64Op::Floor => each!(|x: T, _: T| x.floor()),
+        F64Op::Ceil => each!(|x: T, _: T| x.ceil()),
+        F64Op::Trunc => each!(|x: T, _: T| x.trunc()),
+        F64Op::Rint => each!(|x: T, _: T| x.rint()),
+    }
+}
+
+isa_copies!(float_loop_on, float_loop, OpFloat, F64Op);
+
+impl<T: OpFloat, const N: usize> MapLoop for FloatLoop<T, N> {
+    const ARITY: usize = N;
+
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let a = (src[0], src_stride[0]);
+        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
+        if count < SHORT_RUN {
+            // SAFETY: the caller's contract, forwarded. A few elements
+            // gain nothing from wider vectors, and the same operations
+            // give the same bits on every path.
+            unsafe { float_loop::<T>(self.0, dst, dst_stride, a, b, count) };
+            return Ok(());
+        }
+        let isa = dynd_math::Isa::active();
+        // SAFETY: `Isa::active` is a set this CPU has; the pointers are
+        // the caller's contract, forwarded.
+        unsafe { float_loop_on::<T>(isa, self.0, dst, dst_stride, a, b, count) };
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        let t = T::SCALAR;
+        if N == 2 {
+            format!("map ({t}, {t}) -> {t}")
+        } else {
+            format!("map ({t}) -> {t}")
+        }
+    }
+}
+
+impl Leaf {
+    /// The leaf of a plain `float64` operation, its loops dispatched by
+    /// instruction set ([`Leaf::f64_op`]'s kernel).
+    pub(in crate::elwise) fn f64_op_loop(op: F64Op) -> Leaf {
+        Leaf::float_op_loop::<f64>(op)
+    }
+
+    /// The leaf of the operation `op` over `float32` (`(float32,
+    /// float32) -> float32`, or `(float32) -> float32`), its loops
+    /// dispatched by instruction set as [`Leaf::f64_op`]'s are. Unlike
+    /// those, it is not marked for the fused `float64` loop.
+    ///
+    /// ```
+    /// use dynd_kernels::elwise::{apply, F64Op, Leaf};
+    /// use dynd::nd::Array;
+    ///
+    /// let floor = Leaf::f32_op(F64Op::Floor);
+    /// let r = apply(&[&Array::from_vec(vec![-1.5f32, 2.5])], &floor)?;
+    /// assert_eq!(r.to_vec::<f32>()?, [-2.0, 2.0]);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn f32_op(op: F64Op) -> Leaf {
+        Leaf::float_op_loop::<f32>(op)
+    }
+
+    fn float_op_loop<T: OpFloat>(op: F64Op) -> Leaf {
+        let types = [T::SCALAR; 2];
+        match op.arity() {
+            1 => Leaf::from_map_loop(
+                FloatLoop::<T, 1>(op, Default::default()),
+                &types[..1],
+                types[0],
+            ),
+            _ => Leaf::from_map_loop(FloatLoop::<T, 2>(op, Default::default()), &types, types[0]),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynd_math::Isa;
+
+    fn run<T: OpFloat + Into<f64>>(
+        isa: Isa,
+        op: F64Op,
+        xs: &[f64],
+        ys: &[f64],
+        step: usize,
+        narrow: fn(f64) -> T,
+    ) -> Vec<u64> {
+        let n = xs.len();
+        let spread = |v: &[f64]| -> Vec<T> {
+            v.iter()
+                .flat_map(|&x| std::iter::once(x).chain(std::iter::repeat_n(7.0, step - 1)))
+                .map(narrow)
+                .collect()
+        };
+        let (x, y) = (spread(xs), spread(ys));
+        let mut out = vec![narrow(0.0); n * step];
+        let stride = (std::mem::size_of::<T>() * step) as isize;
+        let a = (x.as_ptr().cast::<u8>(), stride);
+        let b = if op.arity() == 2 {
+            (y.as_ptr().cast::<u8>(), stride)
+        } else {
+            a
+        };
+        // SAFETY: `n` elements of `T`, `stride` bytes apart, in each
+        // vector; the CPU has the set (the caller's filter).
+        unsafe { float_loop_on::<T>(isa, op, out.as_mut_ptr().cast(), stride, a, b, n) };
+        out.into_iter()
+            .step_by(step)
+            .map(|v| v.into().to_bits())
+            .collect()
+    }
+
+    /// Every operation on every instruction set this CPU has, contiguous
+    /// and strided, in `float64` and `float32`, gives the bits of
+    /// [`F64Op::apply`] (rounded to `float32`, which for these operations
+    /// is the `float32` operation). The rounding ones are single
+    /// instructions on AVX2 and AVX-512, a library call on the baseline.
+    #[test]
+    fn every_path_gives_the_bits_of_apply() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            4503599627370495.5,
+            -4503599627370495.5,
+            9007199254740993.0,
+            8388607.5,
+            1e300,
+            -1e-310,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        xs.extend((0..200).map(|i| (i as f64 - 100.0) * 0.37));
+        let ys: Vec<f64> = xs.iter().rev().copied().collect();
+        let (xs32, ys32): (Vec<f64>, Vec<f64>) = xs
+            .iter()
+            .zip(&ys)
+            .map(|(&x, &y)| ((x as f32) as f64, (y as f32) as f64))
+            .unzip();
+        let ops = [
+            F64Op::Add,
+            F64Op::Sub,
+            F64Op::Mul,
+            F64Op::Div,
+            F64Op::Neg,
+            F64Op::Abs,
+            F64Op::Sqrt,
+            F64Op::Floor,
+            F64Op::Ceil,
+            F64Op::Trunc,
+            F64Op::Rint,
+        ];
+        let want = |xs: &[f64], ys: &[f64], op: F64Op, narrow: fn(f64) -> f64| -> Vec<u64> {
+            let pairs = xs.iter().zip(ys);
+            pairs
+                .map(|(&x, &y)| narrow(op.apply(x, y)).to_bits())
+                .collect()
+        };
+        for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
+            for op in ops {
+                let want64 = want(&xs, &ys, op, |v| v);
+                let want32 = want(&xs32, &ys32, op, |v| (v as f32) as f64);
+                for step in [1, 2] {
+                    let got = run::<f64>(isa, op, &xs, &ys, step, |v| v);
+                    assert_eq!(got, want64, "{op:?} on {} at step {step}", isa.name());
+                    let got = run::<f32>(isa, op, &xs32, &ys32, step, |v| v as f32);
+                    assert_eq!(got, want32, "{op:?} f32 on {} at step {step}", isa.name());
+                }
+            }
+        }
+    }
+}

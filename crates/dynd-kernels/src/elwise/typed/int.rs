@@ -1,0 +1,406 @@
+//! Wrapping integer arithmetic and bitwise operations ([`IntOp`]) over
+//! the integer types up to 64 bits.
+
+use super::*;
+
+/// An integer operation whose loops [`Leaf::int_op`] compiles for each
+/// instruction set: two's-complement arithmetic that wraps on overflow
+/// (NumPy's integer ufuncs, without their warnings), the bitwise
+/// operations, and the larger and smaller of two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IntOp {
+    /// `x + y`, wrapping.
+    Add,
+    /// `x - y`, wrapping.
+    Sub,
+    /// `x * y`, wrapping.
+    Mul,
+    /// `x & y`.
+    BitAnd,
+    /// `x | y`.
+    BitOr,
+    /// `x ^ y`.
+    BitXor,
+    /// The larger of `x` and `y`.
+    Maximum,
+    /// The smaller of `x` and `y`.
+    Minimum,
+    /// `-x`, wrapping (`-MIN == MIN`; `0 - x` for unsigned types).
+    Neg,
+    /// `!x`: every bit flipped.
+    Invert,
+    /// `|x|`, wrapping (`|MIN| == MIN`; `x` for unsigned types).
+    Abs,
+}
+
+impl IntOp {
+    /// How many arguments it takes: 1 or 2.
+    pub fn arity(self) -> usize {
+        match self {
+            IntOp::Neg | IntOp::Invert | IntOp::Abs => 1,
+            _ => 2,
+        }
+    }
+
+    /// Whether the result's bits do not depend on reading the arguments
+    /// as signed or unsigned (so `int64` and `uint64` share a loop).
+    fn sign_blind(self) -> bool {
+        !matches!(self, IntOp::Maximum | IntOp::Minimum | IntOp::Abs)
+    }
+
+    /// The operation on `x` (and `y`; a unary one ignores it).
+    #[inline(always)]
+    fn apply<T: IntElem>(self, x: T, y: T) -> T {
+        match self {
+            IntOp::Add => x.wrapping_add(y),
+            IntOp::Sub => x.wrapping_sub(y),
+            IntOp::Mul => x.wrapping_mul(y),
+            IntOp::BitAnd => x & y,
+            IntOp::BitOr => x | y,
+            IntOp::BitXor => x ^ y,
+            IntOp::Maximum => x.max(y),
+            IntOp::Minimum => x.min(y),
+            IntOp::Neg => x.wrapping_neg(),
+            IntOp::Invert => !x,
+            IntOp::Abs => x.wrapping_abs(),
+        }
+    }
+}
+
+/// The element types of [`IntOp`]'s loops.
+trait IntElem:
+    Copy
+    + Ord
+    + Send
+    + Sync
+    + 'static
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    fn wrapping_add(self, y: Self) -> Self;
+    fn wrapping_sub(self, y: Self) -> Self;
+    fn wrapping_mul(self, y: Self) -> Self;
+    fn wrapping_neg(self) -> Self;
+    fn wrapping_abs(self) -> Self;
+}
+
+macro_rules! int_elem {
+    ($($t:ty => $abs:expr),*) => {$(
+        impl IntElem for $t {
+            #[inline(always)]
+            fn wrapping_add(self, y: Self) -> Self {
+                <$t>::wrapping_add(self, y)
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, y: Self) -> Self {
+                <$t>::wrapping_sub(self, y)
+            }
+            #[inline(always)]
+            fn wrapping_mul(self, y: Self) -> Self {
+                <$t>::wrapping_mul(self, y)
+            }
+            #[inline(always)]
+            fn wrapping_neg(self) -> Self {
+                <$t>::wrapping_neg(self)
+            }
+            #[inline(always)]
+            fn wrapping_abs(self) -> Self {
+                let abs: fn($t) -> $t = $abs;
+                abs(self)
+            }
+        }
+    )*};
+}
+
+int_elem!(
+    i8 => i8::wrapping_abs, i16 => i16::wrapping_abs,
+    i32 => i32::wrapping_abs, i64 => i64::wrapping_abs,
+    u8 => |x| x, u16 => |x| x, u32 => |x| x, u64 => |x| x
+);
+
+/// `dst[i] = op(a[i], b[i])` over `count` strided elements of `T` (`b`
+/// is `a` for a unary operation), contiguous runs as plain indexed loops
+/// the compiler vectorises.
+///
+/// # Safety
+///
+/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
+/// elements of `T`.
+#[inline(always)]
+unsafe fn int_loop<T: IntElem>(
+    op: IntOp,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    macro_rules! each {
+        ($op:ident) => {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { zip_loop::<T, T>(|x: T, y: T| IntOp::$op.apply(x, y), dst, ds, a, b, count) }
+        };
+    }
+    // One loop per operation, so that each is a plain vector loop.
+    match op {
+        IntOp::Add => each!(Add),
+        IntOp::Sub => each!(Sub),
+        IntOp::Mul => each!(Mul),
+        IntOp::BitAnd => each!(BitAnd),
+        IntOp::BitOr => each!(BitOr),
+        IntOp::BitXor => each!(BitXor),
+        IntOp::Maximum => each!(Maximum),
+        IntOp::Minimum => each!(Minimum),
+        IntOp::Neg => each!(Neg),
+        IntOp::Invert => each!(Invert),
+        IntOp::Abs => each!(Abs),
+    }
+}
+
+isa_copies!(int_loop_on, int_loop, IntElem, IntOp);
+
+/// The loop of an [`IntOp`] of `N` arguments, over elements of the
+/// width of `T` (the leaf's type is `scalar`; a sign-blind operation on a
+/// signed type runs the unsigned type's loop).
+#[derive(Clone, Copy)]
+struct IntLoop<T, const N: usize> {
+    op: IntOp,
+    scalar: dynd_types::Scalar,
+    elem: std::marker::PhantomData<T>,
+}
+
+impl<T: IntElem, const N: usize> MapLoop for IntLoop<T, N> {
+    const ARITY: usize = N;
+
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let a = (src[0], src_stride[0]);
+        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
+        let isa = if count < SHORT_RUN {
+            dynd_math::Isa::Portable
+        } else {
+            dynd_math::Isa::active()
+        };
+        // SAFETY: `Isa::active` is a set this CPU has (the portable loop
+        // needs none); the pointers are the caller's contract, forwarded.
+        unsafe { int_loop_on::<T>(isa, self.op, dst, dst_stride, a, b, count) };
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        let t = self.scalar;
+        if N == 2 {
+            format!("{:?} ({t}, {t}) -> {t}", self.op)
+        } else {
+            format!("{:?} ({t}) -> {t}", self.op)
+        }
+    }
+}
+
+impl Leaf {
+    /// The leaf of `op` over `scalar` (an integer type of up to 64 bits;
+    /// `None` for others), its loops compiled for AVX2 and AVX-512 and
+    /// chosen at run time as [`Leaf::predicate`]'s are.
+    ///
+    /// ```
+    /// use dynd_kernels::elwise::{apply, IntOp, Leaf};
+    /// use dynd::nd::Array;
+    /// use dynd::ndt::Scalar;
+    ///
+    /// let add = Leaf::int_op(IntOp::Add, Scalar::Int8).unwrap();
+    /// let (a, b) = (Array::from_vec(vec![100i8, -3]), Array::from_vec(vec![100i8, 2]));
+    /// assert_eq!(apply(&[&a, &b], &add)?.to_vec::<i8>()?, [-56, -1]);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn int_op(op: IntOp, scalar: dynd_types::Scalar) -> Option<Leaf> {
+        use dynd_types::Scalar as S;
+        let blind = op.sign_blind();
+        Some(match scalar {
+            S::UInt8 => Leaf::int_loop::<u8>(op, scalar),
+            S::UInt16 => Leaf::int_loop::<u16>(op, scalar),
+            S::UInt32 => Leaf::int_loop::<u32>(op, scalar),
+            S::UInt64 => Leaf::int_loop::<u64>(op, scalar),
+            S::Int8 if blind => Leaf::int_loop::<u8>(op, scalar),
+            S::Int16 if blind => Leaf::int_loop::<u16>(op, scalar),
+            S::Int32 if blind => Leaf::int_loop::<u32>(op, scalar),
+            S::Int64 if blind => Leaf::int_loop::<u64>(op, scalar),
+            S::Int8 => Leaf::int_loop::<i8>(op, scalar),
+            S::Int16 => Leaf::int_loop::<i16>(op, scalar),
+            S::Int32 => Leaf::int_loop::<i32>(op, scalar),
+            S::Int64 => Leaf::int_loop::<i64>(op, scalar),
+            _ => return None,
+        })
+    }
+
+    fn int_loop<T: IntElem>(op: IntOp, scalar: dynd_types::Scalar) -> Leaf {
+        let types = [scalar; 2];
+        let elem = std::marker::PhantomData::<T>;
+        match op.arity() {
+            1 => Leaf::from_map_loop(IntLoop::<T, 1> { op, scalar, elem }, &types[..1], scalar),
+            _ => Leaf::from_map_loop(IntLoop::<T, 2> { op, scalar, elem }, &types, scalar),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynd_math::Isa;
+
+    const OPS: [IntOp; 11] = [
+        IntOp::Add,
+        IntOp::Sub,
+        IntOp::Mul,
+        IntOp::BitAnd,
+        IntOp::BitOr,
+        IntOp::BitXor,
+        IntOp::Maximum,
+        IntOp::Minimum,
+        IntOp::Neg,
+        IntOp::Invert,
+        IntOp::Abs,
+    ];
+
+    /// What the leaf of `op` over `scalar` writes for `xs` and `ys`
+    /// (every `step`-th element of runs `step` times as long, into a
+    /// destination of the same step), with `DYND_SIMD`'s choice replaced
+    /// by `isa`: the leaf's own loop, run through its strided entry.
+    fn run<T: IntElem + Default + std::fmt::Debug>(
+        isa: Isa,
+        op: IntOp,
+        xs: &[T],
+        ys: &[T],
+        step: usize,
+    ) -> Vec<T> {
+        let spread = |v: &[T]| -> Vec<T> {
+            v.iter()
+                .flat_map(|&x| std::iter::repeat_n(x, step))
+                .collect()
+        };
+        let (x, y) = (spread(xs), spread(ys));
+        let n = xs.len();
+        let sentinel = !T::default();
+        let mut out = vec![sentinel; n * step];
+        let stride = (std::mem::size_of::<T>() * step) as isize;
+        let a = (x.as_ptr().cast::<u8>(), stride);
+        let b = if op.arity() == 2 {
+            (y.as_ptr().cast::<u8>(), stride)
+        } else {
+            a
+        };
+        // SAFETY: `n` elements of `T`, `stride` bytes apart, in each
+        // argument and in `out`; the CPU has the set (the caller's
+        // filter).
+        unsafe { int_loop_on::<T>(isa, op, out.as_mut_ptr().cast(), stride, a, b, n) };
+        for (i, v) in out.iter().enumerate() {
+            assert!(
+                i % step == 0 || *v == sentinel,
+                "written between elements at {i}"
+            );
+        }
+        out.into_iter().step_by(step).collect()
+    }
+
+    /// The exact result of `op` on `x` and `y`, in `i128`: the wrapping
+    /// operations' result is this, truncated to the type's width.
+    fn exact(op: IntOp, x: i128, y: i128, bits: u32) -> i128 {
+        match op {
+            IntOp::Add => x + y,
+            IntOp::Sub => x - y,
+            IntOp::Mul => x.wrapping_mul(y),
+            IntOp::BitAnd => x & y,
+            IntOp::BitOr => x | y,
+            IntOp::BitXor => x ^ y,
+            IntOp::Maximum => x.max(y),
+            IntOp::Minimum => x.min(y),
+            IntOp::Neg => -x,
+            IntOp::Invert => !x & ((1i128 << bits) - 1),
+            IntOp::Abs => x.abs(),
+        }
+    }
+
+    /// Every operation over `xs` and `ys` (as `T`) on every instruction
+    /// set this CPU has, contiguous and strided, gives the exact result
+    /// truncated to `T` (`wide` and `narrow` convert).
+    fn check<T: IntElem + Default + std::fmt::Debug>(
+        name: &str,
+        xs: &[T],
+        ys: &[T],
+        wide: fn(T) -> i128,
+        narrow: fn(i128) -> T,
+    ) {
+        let bits = 8 * std::mem::size_of::<T>() as u32;
+        for op in OPS {
+            let want: Vec<T> = xs
+                .iter()
+                .zip(ys)
+                .map(|(&x, &y)| narrow(exact(op, wide(x), wide(y), bits)))
+                .collect();
+            for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
+                for step in [1, 3] {
+                    let got = run(isa, op, xs, ys, step);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{op:?} over {name} on {} at step {step}",
+                        isa.name()
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every operation, every width, signed and unsigned, on every path:
+    /// the extremes (where the wrapping and the signed order show) and a
+    /// spread of values, against the exact results truncated.
+    #[test]
+    fn every_int_op_on_every_path_matches_the_scalar_operation() {
+        let mut xs: Vec<i64> = vec![0, 1, -1, 2, -2, i64::MAX, i64::MIN, i64::MIN + 1, 1 << 32];
+        xs.extend((0..120).map(|i: i64| {
+            i.wrapping_mul(0x9e37_79b9_7f4a_7c15_u64 as i64)
+                .rotate_left(i as u32)
+        }));
+        let ys: Vec<i64> = xs.iter().rev().copied().collect();
+        macro_rules! each_type {
+            ($($t:ty),*) => {$(
+                let x: Vec<$t> = xs.iter().map(|&v| v as $t).collect();
+                let y: Vec<$t> = ys.iter().map(|&v| v as $t).collect();
+                check(stringify!($t), &x, &y, |v| v as i128, |v| v as $t);
+            )*};
+        }
+        each_type!(i8, i16, i32, i64, u8, u16, u32, u64);
+        // The extremes wrap as documented.
+        assert_eq!(IntOp::Abs.apply(i8::MIN, 0), i8::MIN);
+        assert_eq!(IntOp::Neg.apply(1u8, 0), 255);
+    }
+
+    /// The leaves of the signed types run the unsigned loop only where
+    /// that gives the same bits: `maximum` and `abs` keep the sign.
+    #[test]
+    fn signed_leaves_keep_the_signed_order() -> Result<(), crate::Error> {
+        use crate::array::Array;
+        use dynd_types::Scalar;
+        let (a, b) = (
+            Array::from_vec(vec![-5i32; 7]),
+            Array::from_vec(vec![3i32; 7]),
+        );
+        let max = Leaf::int_op(IntOp::Maximum, Scalar::Int32).unwrap_or_else(|| unreachable!());
+        assert_eq!(apply(&[&a, &b], &max)?.to_vec::<i32>()?, [3; 7]);
+        let abs = Leaf::int_op(IntOp::Abs, Scalar::Int32).unwrap_or_else(|| unreachable!());
+        assert_eq!(apply(&[&a], &abs)?.to_vec::<i32>()?, [5; 7]);
+        let add = Leaf::int_op(IntOp::Add, Scalar::Int32).unwrap_or_else(|| unreachable!());
+        assert_eq!(apply(&[&a, &b], &add)?.to_vec::<i32>()?, [-2; 7]);
+        assert!(Leaf::int_op(IntOp::Add, Scalar::Int128).is_none());
+        assert!(Leaf::int_op(IntOp::Add, Scalar::Float64).is_none());
+        Ok(())
+    }
+}

@@ -1,0 +1,343 @@
+//! Tests of one or two numbers giving `bool`s ([`Predicate`]).
+
+use super::*;
+
+/// A test of one or two numbers giving a `bool`: the classification
+/// and comparison leaves whose loops [`Leaf::predicate`] compiles for
+/// each instruction set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Predicate {
+    /// `x` is NaN.
+    IsNan,
+    /// `x` is infinite.
+    IsInf,
+    /// `x` is neither infinite nor NaN.
+    IsFinite,
+    /// `x == y` (IEEE: NaN equals nothing).
+    Equal,
+    /// `x != y`.
+    NotEqual,
+    /// `x < y`.
+    Less,
+    /// `x <= y`.
+    LessEqual,
+    /// `x > y`.
+    Greater,
+    /// `x >= y`.
+    GreaterEqual,
+}
+
+impl Predicate {
+    /// How many arguments it takes: 1 or 2.
+    pub fn arity(self) -> usize {
+        match self {
+            Predicate::IsNan | Predicate::IsInf | Predicate::IsFinite => 1,
+            _ => 2,
+        }
+    }
+
+    /// The test of `x` (and `y`; a one-argument test ignores it).
+    #[inline(always)]
+    fn test<T: PredElem>(self, x: T, y: T) -> bool {
+        match self {
+            Predicate::IsNan => x.is_nan(),
+            Predicate::IsInf => x.is_infinite(),
+            Predicate::IsFinite => x.is_finite(),
+            Predicate::Equal => x == y,
+            Predicate::NotEqual => x != y,
+            Predicate::Less => x < y,
+            Predicate::LessEqual => x <= y,
+            Predicate::Greater => x > y,
+            Predicate::GreaterEqual => x >= y,
+        }
+    }
+}
+
+/// The element types of [`Predicate`]'s loops.
+trait PredElem: Copy + PartialOrd + Send + Sync + 'static {
+    const SCALAR: dynd_types::Scalar;
+    fn is_nan(self) -> bool;
+    fn is_infinite(self) -> bool;
+    fn is_finite(self) -> bool;
+}
+
+macro_rules! pred_float {
+    ($t:ty, $scalar:ident) => {
+        impl PredElem for $t {
+            const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            #[inline(always)]
+            fn is_infinite(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+            #[inline(always)]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+        }
+    };
+}
+
+macro_rules! pred_int {
+    ($t:ty, $scalar:ident) => {
+        impl PredElem for $t {
+            const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                false
+            }
+            #[inline(always)]
+            fn is_infinite(self) -> bool {
+                false
+            }
+            #[inline(always)]
+            fn is_finite(self) -> bool {
+                true
+            }
+        }
+    };
+}
+
+pred_float!(f64, Float64);
+pred_float!(f32, Float32);
+pred_int!(i64, Int64);
+pred_int!(i32, Int32);
+
+/// `dst[i] = p(a[i], b[i])` over `count` strided elements of `T` into
+/// `bool`s (`b` is `a` for a one-argument test), contiguous runs as plain
+/// indexed loops the compiler vectorises.
+///
+/// # Safety
+///
+/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
+/// arguments of `T` and a `bool` destination.
+#[inline(always)]
+unsafe fn pred_loop<T: PredElem>(
+    p: Predicate,
+    dst: *mut u8,
+    ds: isize,
+    a: (*const u8, isize),
+    b: (*const u8, isize),
+    count: usize,
+) {
+    macro_rules! each {
+        ($f:expr) => {
+            // SAFETY: the caller's contract, forwarded (a `bool` result is
+            // written as 0 or 1).
+            unsafe { zip_loop::<T, bool>($f, dst, ds, a, b, count) }
+        };
+    }
+    // One loop per test, so that each is a plain vector loop.
+    match p {
+        Predicate::IsNan => each!(|x: T, y: T| Predicate::IsNan.test(x, y)),
+        Predicate::IsInf => each!(|x: T, y: T| Predicate::IsInf.test(x, y)),
+        Predicate::IsFinite => each!(|x: T, y: T| Predicate::IsFinite.test(x, y)),
+        Predicate::Equal => each!(|x: T, y: T| Predicate::Equal.test(x, y)),
+        Predicate::NotEqual => each!(|x: T, y: T| Predicate::NotEqual.test(x, y)),
+        Predicate::Less => each!(|x: T, y: T| Predicate::Less.test(x, y)),
+        Predicate::LessEqual => each!(|x: T, y: T| Predicate::LessEqual.test(x, y)),
+        Predicate::Greater => each!(|x: T, y: T| Predicate::Greater.test(x, y)),
+        Predicate::GreaterEqual => each!(|x: T, y: T| Predicate::GreaterEqual.test(x, y)),
+    }
+}
+
+isa_copies!(pred_loop_on, pred_loop, PredElem, Predicate);
+
+/// The loop of a [`Predicate`] of `N` arguments over `T`.
+#[derive(Clone, Copy)]
+struct PredLoop<T, const N: usize>(Predicate, std::marker::PhantomData<T>);
+
+impl<T: PredElem, const N: usize> MapLoop for PredLoop<T, N> {
+    const ARITY: usize = N;
+
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let a = (src[0], src_stride[0]);
+        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
+        let isa = if count < SHORT_RUN {
+            dynd_math::Isa::Portable
+        } else {
+            dynd_math::Isa::active()
+        };
+        // SAFETY: `Isa::active` is a set this CPU has (the portable loop
+        // needs none); the pointers are the caller's contract, forwarded.
+        unsafe { pred_loop_on::<T>(isa, self.0, dst, dst_stride, a, b, count) };
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        let t = T::SCALAR;
+        if N == 2 {
+            format!("{:?} ({t}, {t}) -> bool", self.0)
+        } else {
+            format!("{:?} ({t}) -> bool", self.0)
+        }
+    }
+}
+
+impl Leaf {
+    /// The leaf of `p` over `scalar` (`float64`, `float32`, `int64` or
+    /// `int32`; `None` for others), its loops compiled for AVX2 and
+    /// AVX-512 and chosen at run time as [`Leaf::f32_op`]'s are.
+    ///
+    /// ```
+    /// use dynd_kernels::elwise::{apply, Leaf, Predicate};
+    /// use dynd::nd::Array;
+    /// use dynd::ndt::Scalar;
+    ///
+    /// let less = Leaf::predicate(Predicate::Less, Scalar::Float64).unwrap();
+    /// let (a, b) = (Array::from_vec(vec![1.0, f64::NAN, 3.0]), Array::from_vec(vec![2.0, 0.0, 3.0]));
+    /// assert_eq!(apply(&[&a, &b], &less)?.to_vec::<bool>()?, [true, false, false]);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn predicate(p: Predicate, scalar: dynd_types::Scalar) -> Option<Leaf> {
+        use dynd_types::Scalar as S;
+        Some(match scalar {
+            S::Float64 => Leaf::predicate_loop::<f64>(p),
+            S::Float32 => Leaf::predicate_loop::<f32>(p),
+            S::Int64 => Leaf::predicate_loop::<i64>(p),
+            S::Int32 => Leaf::predicate_loop::<i32>(p),
+            _ => return None,
+        })
+    }
+
+    fn predicate_loop<T: PredElem>(p: Predicate) -> Leaf {
+        let types = [T::SCALAR; 2];
+        let out = dynd_types::Scalar::Bool;
+        match p.arity() {
+            1 => Leaf::from_map_loop(PredLoop::<T, 1>(p, Default::default()), &types[..1], out),
+            _ => Leaf::from_map_loop(PredLoop::<T, 2>(p, Default::default()), &types, out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynd_math::Isa;
+
+    /// `p` over `xs` and `ys` (every `step`-th element of runs `step`
+    /// times as long, into a destination of the same step) on `isa`.
+    fn run_pred<T: PredElem>(isa: Isa, p: Predicate, xs: &[T], ys: &[T], step: usize) -> Vec<bool> {
+        let spread = |v: &[T]| -> Vec<T> {
+            v.iter()
+                .flat_map(|&x| std::iter::repeat_n(x, step))
+                .collect()
+        };
+        let (x, y) = (spread(xs), spread(ys));
+        let n = xs.len();
+        // Bytes other than the written ones keep 2 (not a `bool`), so a
+        // loop writing where it should not is seen.
+        let mut out = vec![2u8; n * step];
+        let stride = (std::mem::size_of::<T>() * step) as isize;
+        let a = (x.as_ptr().cast::<u8>(), stride);
+        let b = if p.arity() == 2 {
+            (y.as_ptr().cast::<u8>(), stride)
+        } else {
+            a
+        };
+        // SAFETY: `n` elements of `T`, `stride` bytes apart, in each
+        // argument, and `n` bytes `step` apart in `out`; the CPU has the
+        // set (the caller's filter).
+        unsafe { pred_loop_on::<T>(isa, p, out.as_mut_ptr(), step as isize, a, b, n) };
+        for (i, &v) in out.iter().enumerate() {
+            assert!(i % step != 0 || v <= 1, "not a bool at {i}");
+            assert!(i % step == 0 || v == 2, "written between elements at {i}");
+        }
+        out.into_iter().step_by(step).map(|v| v == 1).collect()
+    }
+
+    /// Every predicate on every instruction set this CPU has, contiguous
+    /// and strided, over `float64`, `float32`, `int64` and `int32`
+    /// (NaNs, infinities, signed zeros, extremes), gives what the scalar
+    /// operators give.
+    #[test]
+    fn every_predicate_on_every_path_matches_the_operators() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.5,
+            f64::MIN_POSITIVE,
+            -1e-310,
+            1e300,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        xs.extend((0..100).map(|i| ((i * 37) % 23) as f64 - 11.0));
+        let ys: Vec<f64> = xs.iter().rev().copied().collect();
+        let preds = [
+            Predicate::IsNan,
+            Predicate::IsInf,
+            Predicate::IsFinite,
+            Predicate::Equal,
+            Predicate::NotEqual,
+            Predicate::Less,
+            Predicate::LessEqual,
+            Predicate::Greater,
+            Predicate::GreaterEqual,
+        ];
+        fn check<T: PredElem + std::fmt::Debug>(p: Predicate, xs: &[T], ys: &[T]) {
+            let want: Vec<bool> = xs.iter().zip(ys).map(|(&x, &y)| p.test(x, y)).collect();
+            for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
+                for step in [1, 3] {
+                    let got = run_pred(isa, p, xs, ys, step);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{p:?} over {:?} on {} at step {step}",
+                        T::SCALAR,
+                        isa.name()
+                    );
+                }
+            }
+        }
+        let (xs32, ys32): (Vec<f32>, Vec<f32>) = xs
+            .iter()
+            .zip(&ys)
+            .map(|(&x, &y)| (x as f32, y as f32))
+            .unzip();
+        let ints = |v: &[f64]| -> Vec<i64> {
+            v.iter()
+                .map(|&x| {
+                    if x.is_finite() {
+                        (x * 1e6) as i64
+                    } else {
+                        i64::MIN
+                    }
+                })
+                .chain([i64::MAX, -1, 0])
+                .collect()
+        };
+        let (xi, yi) = (ints(&xs), ints(&ys));
+        let (xi32, yi32): (Vec<i32>, Vec<i32>) = xi
+            .iter()
+            .zip(&yi)
+            .map(|(&x, &y)| (x as i32, y as i32))
+            .unzip();
+        for p in preds {
+            check(p, &xs, &ys);
+            check(p, &xs32, &ys32);
+            check(p, &xi, &yi);
+            check(p, &xi32, &yi32);
+        }
+        // The classification tests match the float methods.
+        assert!(
+            Predicate::IsNan.test(f64::NAN, 0.0) && !Predicate::IsFinite.test(f64::INFINITY, 0.0)
+        );
+    }
+}
