@@ -1,5 +1,7 @@
 //! Reduction benchmarks: dynd's `sum` (the builtin callable), `add.reduce`,
-//! `sorted` and `take` against hand-written loops and ndarray, in the same run.
+//! `sorted` and `take` against hand-written loops and ndarray, in the same run;
+//! `sum` and `max` of 1e5 (in cache) over `float64` and `int64`, where the
+//! fold's instruction set shows.
 //!
 //! `cargo bench --bench reduce`
 
@@ -340,5 +342,57 @@ fn scan(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, total, axes, ragged, sort, take, scan);
+/// `sum` and `max` of 1e5 elements (in cache), on the calling thread
+/// (below the parallel threshold; a pool's `install` would add its
+/// wake-up): the builtin against a hand loop (eight accumulators for the
+/// float sum, as the builtin's tree has; iterator folds otherwise) and
+/// ndarray.
+fn in_cache(c: &mut Criterion) {
+    const M: usize = 100_000;
+    let floats: Vec<f64> = (0..M).map(|i| ((i * 7919) % 20011) as f64 * 0.37).collect();
+    let ints: Vec<i64> = (0..M as i64).map(|i| (i * 7919) % 20011 - 10000).collect();
+    for f in ["sum", "max"] {
+        let callable = builtins::get(f).unwrap();
+        let mut g = c.benchmark_group(format!("reduce/{f}_1e5"));
+        g.throughput(Throughput::Elements(M as u64));
+        let (a, ai) = (Array::from_slice(&floats), Array::from_slice(&ints));
+        g.bench_function("dynd_f64", |b| {
+            b.iter(|| callable.call(&[black_box(&a)]).unwrap())
+        });
+        g.bench_function("dynd_i64", |b| {
+            b.iter(|| callable.call(&[black_box(&ai)]).unwrap())
+        });
+        let (na, nai) = (
+            Array1::from_vec(floats.clone()),
+            Array1::from_vec(ints.clone()),
+        );
+        if f == "sum" {
+            g.bench_function("hand_f64", |b| b.iter(|| sum8(black_box(&floats))));
+            g.bench_function("hand_i64", |b| {
+                b.iter(|| {
+                    black_box(&ints)
+                        .iter()
+                        .fold(0i64, |s, &x| s.wrapping_add(x))
+                })
+            });
+            g.bench_function("ndarray_f64", |b| b.iter(|| black_box(&na).sum()));
+            g.bench_function("ndarray_i64", |b| b.iter(|| black_box(&nai).sum()));
+        } else {
+            g.bench_function("hand_f64", |b| {
+                b.iter(|| {
+                    black_box(&floats)
+                        .iter()
+                        .fold(f64::NEG_INFINITY, |m, &x| m.max(x))
+                })
+            });
+            g.bench_function("hand_i64", |b| b.iter(|| black_box(&ints).iter().max()));
+            g.bench_function("ndarray_i64", |b| {
+                b.iter(|| black_box(&nai).fold(i64::MIN, |m, &x| m.max(x)))
+            });
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, total, axes, ragged, sort, take, scan, in_cache);
 criterion_main!(benches);

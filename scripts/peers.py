@@ -142,7 +142,7 @@ def expr_main():
 def ufuncs_main():
     """`floor`, `isnan`, `less` and `bitwise_and` at 1e7, as `benches/ufuncs.rs`
     makes the data, into an existing output and allocating; integer
-    `multiply`, `maximum` and `add` at 1e5; `argmax`,
+    `multiply`, `maximum` and `add` at 1e4; `argmax`,
     `sort`, `unique` and `concatenate` as `benches/array_fns.rs`."""
     in_venv()
     import numpy as np
@@ -166,15 +166,15 @@ def ufuncs_main():
         ("bitwise_and (into)", lambda: np.bitwise_and(a, b, out=out_i), n),
         ("bitwise_and (alloc)", lambda: np.bitwise_and(a, b), n),
     ]
-    # `ints_in_cache`: two separate arrays of 1e5, into an existing output.
-    m = 100_000
+    # `ints_in_cache`: two separate arrays of 1e4, into an existing output.
+    m = 10_000
     im = np.arange(m, dtype=np.int64)
     p64, q64 = (im * 7919) % 20011 - 10000, (im * 104_729) % 30011 - 15000
     p32, q32, o64, o32 = p64.astype(np.int32), q64.astype(np.int32), np.empty(m, np.int64), np.empty(m, np.int32)
     cases += [
-        ("multiply int64 1e5 (into)", lambda: np.multiply(p64, q64, out=o64), m),
-        ("maximum int64 1e5 (into)", lambda: np.maximum(p64, q64, out=o64), m),
-        ("add int32 1e5 (into)", lambda: np.add(p32, q32, out=o32), m),
+        ("multiply int64 1e4 (into)", lambda: np.multiply(p64, q64, out=o64), m),
+        ("maximum int64 1e4 (into)", lambda: np.maximum(p64, q64, out=o64), m),
+        ("add int32 1e4 (into)", lambda: np.add(p32, q32, out=o32), m),
     ]
     # `benches/array_fns.rs`'s data: xorshift values in [0, 1e6) + 0.5.
     def xorshift(count, seed):
@@ -365,8 +365,9 @@ def math_main():
 
 def plain_main():
     """Contiguous `add` into an existing output at 1e3, 1e5 and 1e7 (as
-    `benches/elwise.rs`'s `add_contiguous`) and `sum` of 1e7 (as
-    `benches/reduce.rs`'s `sum_1e7`)."""
+    `benches/elwise.rs`'s `add_contiguous`), `sum` of 1e7 (as
+    `benches/reduce.rs`'s `sum_1e7`), and `sum`/`max` of 1e5 (as its
+    `in_cache`)."""
     in_venv()
     import numpy as np
 
@@ -381,6 +382,13 @@ def plain_main():
     xs = (np.arange(n) % 1000).astype(np.float64) * 0.001
     ms = median_ms(lambda: xs.sum(), 31)
     print(f"sum, n={n:<9}      {ms * 1e3:10.2f} us {ms * 1e6 / n:6.3f} ns/element")
+    # `reduce/{sum,max}_1e5` (in cache).
+    m = 100_000
+    im = np.arange(m, dtype=np.int64)
+    fl, it = ((im * 7919) % 20011).astype(np.float64) * 0.37, (im * 7919) % 20011 - 10000
+    for name, f in [("sum f64", fl.sum), ("sum i64", it.sum), ("max f64", fl.max), ("max i64", it.max)]:
+        ms = median_ms(f, 2001)
+        print(f"{name}, n={m:<9}   {ms * 1e3:10.2f} us {ms * 1e6 / m:6.3f} ns/element")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@
 //! | 3 | `alloc` |
 //! | 2 | `loops` |
 //! | 1 | `kernel`, `shared`, `rowwise` |
+//! | 0 | `isa` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
@@ -51,6 +52,7 @@ pub mod arrow_interop;
 pub mod assign;
 pub mod elwise;
 pub mod fuse;
+mod isa;
 pub mod kernel;
 mod loops;
 /// The vectorised elementary functions (the `dynd-math` crate), which

@@ -20,6 +20,8 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+use crate::isa::Isa;
+
 /// Rows up to this long are one block of lanes.
 pub const WIDE: usize = 32;
 
@@ -200,18 +202,16 @@ pub fn arg_extremes_optional<T: Extreme>(
 }
 
 fn dispatch<T: Extreme>(xs: &[T], offsets: &[i64], max: bool, there: Option<i64>, out: &mut [i64]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F, detected just above.
-            return unsafe { arg_extremes_avx512(xs, offsets, max, there, out) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, detected just above.
-            return unsafe { arg_extremes_avx2(xs, offsets, max, there, out) };
-        }
+    match Isa::active() {
+        Isa::Portable => arg_extremes_any::<T, false>(xs, offsets, max, there, out),
+        // SAFETY: `Isa::active` is a set this CPU has.
+        isa => unsafe {
+            crate::isa::on!(
+                isa,
+                arg_extremes_any::<T, true>(xs, offsets, max, there, out)
+            )
+        },
     }
-    arg_extremes_any::<T, false>(xs, offsets, max, there, out)
 }
 
 #[inline(always)]
@@ -228,40 +228,6 @@ fn arg_extremes_any<T: Extreme, const BLOCKS: bool>(
         (true, Some(t)) => each_row::<T, true, BLOCKS, true>(xs, offsets, t, out),
         (false, Some(t)) => each_row::<T, false, BLOCKS, true>(xs, offsets, t, out),
     }
-}
-
-/// [`arg_extremes_any`] with AVX2.
-///
-/// # Safety
-///
-/// The CPU has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn arg_extremes_avx2<T: Extreme>(
-    xs: &[T],
-    offsets: &[i64],
-    max: bool,
-    there: Option<i64>,
-    out: &mut [i64],
-) {
-    arg_extremes_any::<T, true>(xs, offsets, max, there, out)
-}
-
-/// [`arg_extremes_any`] with AVX-512F.
-///
-/// # Safety
-///
-/// The CPU has AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2")]
-unsafe fn arg_extremes_avx512<T: Extreme>(
-    xs: &[T],
-    offsets: &[i64],
-    max: bool,
-    there: Option<i64>,
-    out: &mut [i64],
-) {
-    arg_extremes_any::<T, true>(xs, offsets, max, there, out)
 }
 
 /// A float type the per-row soft kernels take (`f32`, `f64`).
@@ -435,41 +401,18 @@ fn scale_each<T: Float, const MUL: bool, const BLOCKS: bool>(
     }
 }
 
-/// Generates `$name`, which runs `$body::<.., true>` compiled with
-/// AVX-512F or AVX2 where the CPU has them (blocks of lanes pay off in
-/// wide registers), else `$body::<.., false>` (element by element).
+/// Generates `$name`, which runs `$body::<.., true>` compiled for the
+/// wide registers [`Isa::active`] chooses (blocks of lanes pay off
+/// there), or on the baseline `$body::<.., false>` (element by element).
 macro_rules! dispatched {
     ($(#[$doc:meta])* $name:ident, $body:ident, [$($c:tt)*], ($($arg:ident: $ty:ty),*)) => {
         $(#[$doc])*
         pub fn $name<T: Float>($($arg: $ty),*) {
-            /// # Safety
-            ///
-            /// The CPU has AVX-512F.
-            #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = "avx512f,avx2")]
-            unsafe fn wide512<T: Float>($($arg: $ty),*) {
-                $body::<T, $($c)* true>($($arg),*)
+            match Isa::active() {
+                Isa::Portable => $body::<T, $($c)* false>($($arg),*),
+                // SAFETY: `Isa::active` is a set this CPU has.
+                isa => unsafe { crate::isa::on!(isa, $body::<T, $($c)* true>($($arg),*)) },
             }
-            /// # Safety
-            ///
-            /// The CPU has AVX2.
-            #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = "avx2")]
-            unsafe fn wide256<T: Float>($($arg: $ty),*) {
-                $body::<T, $($c)* true>($($arg),*)
-            }
-            #[cfg(target_arch = "x86_64")]
-            {
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: the CPU has AVX-512F, detected just above.
-                    return unsafe { wide512::<T>($($arg),*) };
-                }
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2, detected just above.
-                    return unsafe { wide256::<T>($($arg),*) };
-                }
-            }
-            $body::<T, $($c)* false>($($arg),*)
         }
     };
 }

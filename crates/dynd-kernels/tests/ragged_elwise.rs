@@ -166,7 +166,14 @@ fn ragged_fast_paths_match_the_kernel_path() {
         // The plain float64 operations take loops of their own (a
         // segmented loop, a loop per row): each against the kernel path.
         if nargs == 2 {
-            for op in [F64Op::Add, F64Op::Sub, F64Op::Mul, F64Op::Div] {
+            for op in [
+                F64Op::Add,
+                F64Op::Sub,
+                F64Op::Mul,
+                F64Op::Div,
+                F64Op::Maximum,
+                F64Op::Minimum,
+            ] {
                 let got = apply(&refs, &Leaf::f64_op(op));
                 let want = apply(
                     &refs,

@@ -84,7 +84,14 @@ fn want_bits(rows: &[Vec<f64>], f: impl Fn(usize, f64) -> f64) -> Vec<Vec<u64>> 
         .collect()
 }
 
-const OPS: [F64Op; 4] = [F64Op::Add, F64Op::Sub, F64Op::Mul, F64Op::Div];
+const OPS: [F64Op; 6] = [
+    F64Op::Add,
+    F64Op::Sub,
+    F64Op::Mul,
+    F64Op::Div,
+    F64Op::Maximum,
+    F64Op::Minimum,
+];
 
 #[test]
 fn a_value_per_row_runs_with_the_per_row_bits() {

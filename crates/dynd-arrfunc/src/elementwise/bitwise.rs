@@ -94,14 +94,16 @@ builtins! {
     /// shift or one of the type's width or more gives 0 (NumPy's; Rust's
     /// `<<` would panic or wrap the amount).
     LEFT_SHIFT left_shift "left_shift" 2 Some(Operator::Binary(BinaryOp::LeftShift)) => {
-        plain("left_shift", ints!(each2, |a, b| Int::shl(a, b)))
+        let ints = int_op(ints!(each2, |a, b| Int::shl(a, b)), IntOp::ShiftLeft);
+        plain("left_shift", ints)
     };
 
     /// `(T, T) -> T` for integers: `a >> b` (arithmetic for signed
     /// types), the operator `>>`; a negative shift or one of the width or
     /// more gives the sign fill, 0 or -1 (NumPy's).
     RIGHT_SHIFT right_shift "right_shift" 2 Some(Operator::Binary(BinaryOp::RightShift)) => {
-        plain("right_shift", ints!(each2, |a, b| Int::shr(a, b)))
+        let ints = int_op(ints!(each2, |a, b| Int::shr(a, b)), IntOp::ShiftRight);
+        plain("right_shift", ints)
     };
 
     /// `(T) -> uint8` for integers: the number of 1 bits of `|x|` (NumPy 2's

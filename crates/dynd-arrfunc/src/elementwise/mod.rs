@@ -282,8 +282,8 @@ pub(super) fn vector(overloads: Vec<Overload>, f: Unary) -> Vec<Overload> {
 
 /// The overloads of `p`'s arity whose arguments are all of one type with
 /// a loop compiled for each instruction set ([`Leaf::predicate`]:
-/// `float64`, `float32`, `int64`, `int32`) replaced by that leaf; the
-/// others as they are.
+/// `float64`, `float32` and the integers up to 64 bits) replaced by that
+/// leaf; the others as they are.
 pub(super) fn predicate(overloads: Vec<Overload>, p: Predicate) -> Vec<Overload> {
     swap_plain(
         overloads,
@@ -461,14 +461,16 @@ builtins! {
     /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
     /// Associative, no identity.
     MAXIMUM maximum "maximum" 2 None => {
-        let overloads = int_op(numeric!(over2, maximum), IntOp::Maximum);
+        let overloads = f64_op(numeric!(over2, maximum), F64Op::Maximum);
+        let overloads = int_op(overloads, IntOp::Maximum);
         entry("maximum", overloads, Fold::Associative(None), vec![])
     };
 
     /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
     /// Associative, no identity.
     MINIMUM minimum "minimum" 2 None => {
-        let overloads = int_op(numeric!(over2, minimum), IntOp::Minimum);
+        let overloads = f64_op(numeric!(over2, minimum), F64Op::Minimum);
+        let overloads = int_op(overloads, IntOp::Minimum);
         entry("minimum", overloads, Fold::Associative(None), vec![])
     };
 

@@ -385,7 +385,14 @@ fn folded_pairs_give_the_bits_of_their_two_steps() {
         Array::from_vec(xc.clone()),
     );
     let s = Array::from_scalar(0.75f64);
-    let ops = [F64Op::Add, F64Op::Sub, F64Op::Mul, F64Op::Div];
+    let ops = [
+        F64Op::Add,
+        F64Op::Sub,
+        F64Op::Mul,
+        F64Op::Div,
+        F64Op::Maximum,
+        F64Op::Minimum,
+    ];
     for inner in ops {
         for outer in ops {
             // `other` is leaf 2 (an array, or the scalar), or the value of

@@ -11,8 +11,6 @@
 
 use smallvec::SmallVec;
 
-use dynd_math::Isa;
-
 use crate::elwise::F64Op;
 
 /// Elements per chunk: every step runs over this many before the next
@@ -151,6 +149,8 @@ fn apply(op: F64Op, out: &mut [f64], a: Opnd<'_>, b: Opnd<'_>) {
         F64Op::Sub => each(out, a, b, |x, y| x - y),
         F64Op::Mul => each(out, a, b, |x, y| x * y),
         F64Op::Div => each(out, a, b, |x, y| x / y),
+        F64Op::Maximum => each(out, a, b, |x, y| F64Op::Maximum.apply(x, y)),
+        F64Op::Minimum => each(out, a, b, |x, y| F64Op::Minimum.apply(x, y)),
         F64Op::Neg => each(out, a, a, |x, _| -x),
         F64Op::Abs => each(out, a, a, |x, _| x.abs()),
         F64Op::Sqrt => each(out, a, a, |x, _| x.sqrt()),
@@ -217,6 +217,8 @@ fn apply_fold(op: F64Op, acc: &mut [f64; 8], m: usize, a: Opnd<'_>, b: Opnd<'_>)
         F64Op::Sub => each(acc, m, a, b, |x, y| x - y),
         F64Op::Mul => each(acc, m, a, b, |x, y| x * y),
         F64Op::Div => each(acc, m, a, b, |x, y| x / y),
+        F64Op::Maximum => each(acc, m, a, b, |x, y| F64Op::Maximum.apply(x, y)),
+        F64Op::Minimum => each(acc, m, a, b, |x, y| F64Op::Minimum.apply(x, y)),
         F64Op::Neg => each(acc, m, a, a, |x, _| -x),
         F64Op::Abs => each(acc, m, a, a, |x, _| x.abs()),
         F64Op::Sqrt => each(acc, m, a, a, |x, _| x.sqrt()),
@@ -369,41 +371,9 @@ impl Vm {
         count: usize,
     ) {
         let args = (bufs, buf_bytes, dst, dst_stride, src, strides, count);
-        match Isa::active() {
-            // SAFETY: `Isa::active` is a set this CPU has; the rest is
-            // the caller's contract, forwarded.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { self.run_avx512(args) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { self.run_avx2(args) },
-            // SAFETY: the caller's contract, forwarded.
-            _ => unsafe { self.run_any(args) },
-        }
-    }
-
-    /// [`Vm::run`] compiled for AVX2 and FMA.
-    ///
-    /// # Safety
-    ///
-    /// As [`Vm::run`], on a CPU with AVX2 and FMA.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn run_avx2(&self, args: RunArgs<'_>) {
-        // SAFETY: forwarded.
-        unsafe { self.run_any(args) }
-    }
-
-    /// [`Vm::run`] compiled for AVX-512.
-    ///
-    /// # Safety
-    ///
-    /// As [`Vm::run`], on a CPU with AVX-512 F, DQ and VL.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn run_avx512(&self, args: RunArgs<'_>) {
-        // SAFETY: forwarded.
-        unsafe { self.run_any(args) }
+        // SAFETY: `isa::best!` runs on a set this CPU has; the rest
+        // is the caller's contract, forwarded.
+        crate::isa::best!(unsafe { self.run_any(args) })
     }
 
     /// The body of [`Vm::run`], inlined into each instruction set's copy
@@ -476,41 +446,9 @@ impl Vm {
         folds: &mut Folds,
     ) {
         let args = (bufs, buf_bytes, src, strides, count);
-        match Isa::active() {
-            // SAFETY: `Isa::active` is a set this CPU has; the rest is
-            // the caller's contract, forwarded.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512 => unsafe { self.fold_avx512(args, folds) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2 => unsafe { self.fold_avx2(args, folds) },
-            // SAFETY: the caller's contract, forwarded.
-            _ => unsafe { self.fold_any(args, folds) },
-        }
-    }
-
-    /// [`Vm::fold_blocks`] compiled for AVX2 and FMA.
-    ///
-    /// # Safety
-    ///
-    /// As [`Vm::fold_blocks`], on a CPU with AVX2 and FMA.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn fold_avx2(&self, args: FoldArgs<'_>, folds: &mut Folds) {
-        // SAFETY: forwarded.
-        unsafe { self.fold_any(args, folds) }
-    }
-
-    /// [`Vm::fold_blocks`] compiled for AVX-512.
-    ///
-    /// # Safety
-    ///
-    /// As [`Vm::fold_blocks`], on a CPU with AVX-512 F, DQ and VL.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn fold_avx512(&self, args: FoldArgs<'_>, folds: &mut Folds) {
-        // SAFETY: forwarded.
-        unsafe { self.fold_any(args, folds) }
+        // SAFETY: `isa::best!` runs on a set this CPU has; the rest
+        // is the caller's contract, forwarded.
+        crate::isa::best!(unsafe { self.fold_any(args, folds) })
     }
 
     /// The body of [`Vm::fold_blocks`], inlined into each instruction

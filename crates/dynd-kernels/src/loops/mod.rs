@@ -128,6 +128,12 @@ pub enum F64Op {
     Mul,
     /// `x / y`.
     Div,
+    /// The larger of `x` and `y`, NaN if either is NaN (NumPy's
+    /// `maximum`).
+    Maximum,
+    /// The smaller of `x` and `y`, NaN if either is NaN (NumPy's
+    /// `minimum`).
+    Minimum,
     /// `-x`.
     Neg,
     /// `|x|`.
@@ -148,7 +154,9 @@ impl F64Op {
     /// How many arguments it takes: 1 or 2.
     pub fn arity(self) -> usize {
         match self {
-            F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div => 2,
+            F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div | F64Op::Maximum | F64Op::Minimum => {
+                2
+            }
             F64Op::Neg
             | F64Op::Abs
             | F64Op::Sqrt
@@ -167,6 +175,11 @@ impl F64Op {
             F64Op::Sub => x - y,
             F64Op::Mul => x * y,
             F64Op::Div => x / y,
+            // `|`, not `||`: a select, so loops over it vectorise.
+            F64Op::Maximum if x.is_nan() | y.is_nan() => f64::NAN,
+            F64Op::Minimum if x.is_nan() | y.is_nan() => f64::NAN,
+            F64Op::Maximum => x.max(y),
+            F64Op::Minimum => x.min(y),
             F64Op::Neg => -x,
             F64Op::Abs => x.abs(),
             F64Op::Sqrt => x.sqrt(),

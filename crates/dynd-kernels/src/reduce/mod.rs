@@ -454,9 +454,7 @@ where
                     if r == 0 && start.is_none() {
                         out_slice.copy_from_slice(line);
                     } else {
-                        for (o, &x) in out_slice.iter_mut().zip(line) {
-                            *o = f(*o, x);
-                        }
+                        combine_into(out_slice, line, &f);
                     }
                 }
             }
@@ -554,11 +552,7 @@ where
             let seed = r == 0 && start.is_none();
             match line.as_slice() {
                 Some(xs) if seed => out_row.copy_from_slice(xs),
-                Some(xs) => {
-                    for (o, &x) in out_row.iter_mut().zip(xs) {
-                        *o = f(*o, x);
-                    }
-                }
+                Some(xs) => combine_into(out_row, xs, &f),
                 None => {
                     for (j, o) in out_row.iter_mut().enumerate() {
                         let x = line.get(j);

@@ -29,12 +29,33 @@ trait OpFloat:
     fn ceil(self) -> Self;
     fn trunc(self) -> Self;
     fn rint(self) -> Self;
+    /// The larger, NaN if either is NaN.
+    fn maximum(self, y: Self) -> Self;
+    /// The smaller, NaN if either is NaN.
+    fn minimum(self, y: Self) -> Self;
 }
 
 macro_rules! op_float {
     ($t:ty, $scalar:ident) => {
         impl OpFloat for $t {
             const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
+            // `|`, not `||`: a select, so the loops vectorise.
+            #[inline(always)]
+            fn maximum(self, y: Self) -> Self {
+                if self.is_nan() | y.is_nan() {
+                    <$t>::NAN
+                } else {
+                    <$t>::max(self, y)
+                }
+            }
+            #[inline(always)]
+            fn minimum(self, y: Self) -> Self {
+                if self.is_nan() | y.is_nan() {
+                    <$t>::NAN
+                } else {
+                    <$t>::min(self, y)
+                }
+            }
             #[inline(always)]
             fn abs(self) -> Self {
                 <$t>::abs(self)
@@ -94,6 +115,8 @@ unsafe fn float_loop<T: OpFloat>(
         F64Op::Sub => each!(|x: T, y: T| x - y),
         F64Op::Mul => each!(|x: T, y: T| x * y),
         F64Op::Div => each!(|x: T, y: T| x / y),
+        F64Op::Maximum => each!(|x: T, y: T| x.maximum(y)),
+        F64Op::Minimum => each!(|x: T, y: T| x.minimum(y)),
         F64Op::Neg => each!(|x: T, _: T| -x),
         F64Op::Abs => each!(|x: T, _: T| x.abs()),
         F64Op::Sqrt => each!(|x: T, _: T| x.sqrt()),
@@ -260,6 +283,8 @@ mod tests {
             F64Op::Sub,
             F64Op::Mul,
             F64Op::Div,
+            F64Op::Maximum,
+            F64Op::Minimum,
             F64Op::Neg,
             F64Op::Abs,
             F64Op::Sqrt,

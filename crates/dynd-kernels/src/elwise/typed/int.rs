@@ -26,6 +26,12 @@ pub enum IntOp {
     Maximum,
     /// The smaller of `x` and `y`.
     Minimum,
+    /// `x << y`; a negative `y` or one of the type's width or more gives
+    /// 0 (NumPy's `left_shift`).
+    ShiftLeft,
+    /// `x >> y`, arithmetic for signed types; a negative `y` or one of the
+    /// width or more gives the sign fill, 0 or -1 (NumPy's `right_shift`).
+    ShiftRight,
     /// `-x`, wrapping (`-MIN == MIN`; `0 - x` for unsigned types).
     Neg,
     /// `!x`: every bit flipped.
@@ -46,7 +52,10 @@ impl IntOp {
     /// Whether the result's bits do not depend on reading the arguments
     /// as signed or unsigned (so `int64` and `uint64` share a loop).
     fn sign_blind(self) -> bool {
-        !matches!(self, IntOp::Maximum | IntOp::Minimum | IntOp::Abs)
+        !matches!(
+            self,
+            IntOp::Maximum | IntOp::Minimum | IntOp::Abs | IntOp::ShiftLeft | IntOp::ShiftRight
+        )
     }
 
     /// The operation on `x` (and `y`; a unary one ignores it).
@@ -61,6 +70,8 @@ impl IntOp {
             IntOp::BitXor => x ^ y,
             IntOp::Maximum => x.max(y),
             IntOp::Minimum => x.min(y),
+            IntOp::ShiftLeft => x.shift_left(y),
+            IntOp::ShiftRight => x.shift_right(y),
             IntOp::Neg => x.wrapping_neg(),
             IntOp::Invert => !x,
             IntOp::Abs => x.wrapping_abs(),
@@ -85,6 +96,8 @@ trait IntElem:
     fn wrapping_mul(self, y: Self) -> Self;
     fn wrapping_neg(self) -> Self;
     fn wrapping_abs(self) -> Self;
+    fn shift_left(self, by: Self) -> Self;
+    fn shift_right(self, by: Self) -> Self;
 }
 
 macro_rules! int_elem {
@@ -110,6 +123,26 @@ macro_rules! int_elem {
             fn wrapping_abs(self) -> Self {
                 let abs: fn($t) -> $t = $abs;
                 abs(self)
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn shift_left(self, by: Self) -> Self {
+                if by >= 0 && by < <$t>::BITS as $t {
+                    self << by as u32
+                } else {
+                    0
+                }
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn shift_right(self, by: Self) -> Self {
+                if by >= 0 && by < <$t>::BITS as $t {
+                    self >> by as u32
+                } else if self < 0 {
+                    !0
+                } else {
+                    0
+                }
             }
         }
     )*};
@@ -154,6 +187,8 @@ unsafe fn int_loop<T: IntElem>(
         IntOp::BitXor => each!(BitXor),
         IntOp::Maximum => each!(Maximum),
         IntOp::Minimum => each!(Minimum),
+        IntOp::ShiftLeft => each!(ShiftLeft),
+        IntOp::ShiftRight => each!(ShiftRight),
         IntOp::Neg => each!(Neg),
         IntOp::Invert => each!(Invert),
         IntOp::Abs => each!(Abs),
@@ -256,7 +291,7 @@ mod tests {
     use super::*;
     use dynd_math::Isa;
 
-    const OPS: [IntOp; 11] = [
+    const OPS: [IntOp; 13] = [
         IntOp::Add,
         IntOp::Sub,
         IntOp::Mul,
@@ -265,6 +300,8 @@ mod tests {
         IntOp::BitXor,
         IntOp::Maximum,
         IntOp::Minimum,
+        IntOp::ShiftLeft,
+        IntOp::ShiftRight,
         IntOp::Neg,
         IntOp::Invert,
         IntOp::Abs,
@@ -322,6 +359,10 @@ mod tests {
             IntOp::BitXor => x ^ y,
             IntOp::Maximum => x.max(y),
             IntOp::Minimum => x.min(y),
+            IntOp::ShiftLeft if (0..bits as i128).contains(&y) => x << y,
+            IntOp::ShiftRight if (0..bits as i128).contains(&y) => x >> y,
+            IntOp::ShiftLeft => 0,
+            IntOp::ShiftRight => -((x < 0) as i128),
             IntOp::Neg => -x,
             IntOp::Invert => !x & ((1i128 << bits) - 1),
             IntOp::Abs => x.abs(),
@@ -339,7 +380,13 @@ mod tests {
         narrow: fn(i128) -> T,
     ) {
         let bits = 8 * std::mem::size_of::<T>() as u32;
+        // Shift counts from -2 to past the width.
+        let counts: Vec<T> = (0..xs.len())
+            .map(|i| narrow((i as u32 % (bits + 4)) as i128 - 2))
+            .collect();
         for op in OPS {
+            let shift = matches!(op, IntOp::ShiftLeft | IntOp::ShiftRight);
+            let ys = if shift { &counts[..] } else { ys };
             let want: Vec<T> = xs
                 .iter()
                 .zip(ys)

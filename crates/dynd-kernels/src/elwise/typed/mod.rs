@@ -1,8 +1,8 @@
 //! Leaves whose loops are compiled for each instruction set (AVX-512,
 //! AVX2 and the baseline build) and chosen at run time by
 //! [`dynd_math::Isa::active`]: one generic loop body per family, written
-//! as a plain indexed loop the compiler vectorises, copied per set by
-//! [`isa_copies!`]. The families: plain float operations ([`F64Op`] over
+//! as a plain indexed loop the compiler vectorises, compiled per set by
+//! [`crate::isa::on`]. The families: plain float operations ([`F64Op`] over
 //! `float64` and `float32`), tests giving `bool`s ([`Predicate`]), and
 //! wrapping integer and bitwise operations ([`IntOp`]). Each gives the
 //! same bits on every path (the same operations), which the tests check
@@ -68,20 +68,19 @@ pub(super) unsafe fn zip_loop<T: Copy, R: Copy>(
 
 /// For a loop body `$body::<T: $bound>(op: $op, dst, ds, a, b, count)`
 /// (`#[inline(always)]`), `$on::<T>(isa, ...)`: the body compiled for
-/// AVX-512 (F, DQ and VL: what [`dynd_math::Isa::Avx512`] stands for) and
-/// for AVX2 as well as for the baseline, run on `isa`'s copy.
+/// `isa` ([`crate::isa::on!`]).
 ///
 /// `$on`'s safety contract is `$body`'s, on a CPU that has `isa`.
 macro_rules! isa_copies {
     ($on:ident, $body:ident, $bound:path, $op:ty) => {
-        #[doc = concat!("[`", stringify!($body), "`] on the loops of `isa`.")]
+        #[doc = concat!("[`", stringify!($body), "`] compiled for `isa`.")]
         ///
         /// # Safety
         ///
         #[doc = concat!("As [`", stringify!($body), "`], on a CPU that has `isa`.")]
         #[inline(always)]
         unsafe fn $on<T: $bound>(
-            isa: dynd_math::Isa,
+            isa: crate::isa::Isa,
             op: $op,
             dst: *mut u8,
             ds: isize,
@@ -89,54 +88,9 @@ macro_rules! isa_copies {
             b: (*const u8, isize),
             count: usize,
         ) {
-            /// The body compiled for AVX-512.
-            ///
-            /// # Safety
-            ///
-            /// As the body's, on a CPU with AVX-512 F, DQ and VL.
-            #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2")]
-            unsafe fn avx512<T: $bound>(
-                op: $op,
-                dst: *mut u8,
-                ds: isize,
-                a: (*const u8, isize),
-                b: (*const u8, isize),
-                count: usize,
-            ) {
-                // SAFETY: forwarded.
-                unsafe { $body::<T>(op, dst, ds, a, b, count) }
-            }
-            /// The body compiled for AVX2.
-            ///
-            /// # Safety
-            ///
-            /// As the body's, on a CPU with AVX2.
-            #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = "avx2")]
-            unsafe fn avx2<T: $bound>(
-                op: $op,
-                dst: *mut u8,
-                ds: isize,
-                a: (*const u8, isize),
-                b: (*const u8, isize),
-                count: usize,
-            ) {
-                // SAFETY: forwarded.
-                unsafe { $body::<T>(op, dst, ds, a, b, count) }
-            }
-            match isa {
-                // SAFETY: the CPU has the set (`Isa::Avx512` is AVX-512 F,
-                // DQ and VL with AVX2); the pointers are the caller's
-                // contract, forwarded.
-                #[cfg(target_arch = "x86_64")]
-                dynd_math::Isa::Avx512 => unsafe { avx512::<T>(op, dst, ds, a, b, count) },
-                // SAFETY: as above.
-                #[cfg(target_arch = "x86_64")]
-                dynd_math::Isa::Avx2 => unsafe { avx2::<T>(op, dst, ds, a, b, count) },
-                // SAFETY: the caller's contract, forwarded.
-                _ => unsafe { $body::<T>(op, dst, ds, a, b, count) },
-            }
+            // SAFETY: the CPU has `isa`, and the pointers are the body's
+            // contract: both the caller's, forwarded.
+            unsafe { crate::isa::on!(isa, $body::<T>(op, dst, ds, a, b, count)) }
         }
     };
 }

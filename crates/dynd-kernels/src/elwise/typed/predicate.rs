@@ -106,6 +106,12 @@ pred_float!(f64, Float64);
 pred_float!(f32, Float32);
 pred_int!(i64, Int64);
 pred_int!(i32, Int32);
+pred_int!(i16, Int16);
+pred_int!(i8, Int8);
+pred_int!(u64, UInt64);
+pred_int!(u32, UInt32);
+pred_int!(u16, UInt16);
+pred_int!(u8, UInt8);
 
 /// `dst[i] = p(a[i], b[i])` over `count` strided elements of `T` into
 /// `bool`s (`b` is `a` for a one-argument test), contiguous runs as plain
@@ -186,8 +192,8 @@ impl<T: PredElem, const N: usize> MapLoop for PredLoop<T, N> {
 }
 
 impl Leaf {
-    /// The leaf of `p` over `scalar` (`float64`, `float32`, `int64` or
-    /// `int32`; `None` for others), its loops compiled for AVX2 and
+    /// The leaf of `p` over `scalar` (`float64`, `float32`, or an integer
+    /// type of up to 64 bits; `None` for others), its loops compiled for AVX2 and
     /// AVX-512 and chosen at run time as [`Leaf::f32_op`]'s are.
     ///
     /// ```
@@ -207,6 +213,12 @@ impl Leaf {
             S::Float32 => Leaf::predicate_loop::<f32>(p),
             S::Int64 => Leaf::predicate_loop::<i64>(p),
             S::Int32 => Leaf::predicate_loop::<i32>(p),
+            S::Int16 => Leaf::predicate_loop::<i16>(p),
+            S::Int8 => Leaf::predicate_loop::<i8>(p),
+            S::UInt64 => Leaf::predicate_loop::<u64>(p),
+            S::UInt32 => Leaf::predicate_loop::<u32>(p),
+            S::UInt16 => Leaf::predicate_loop::<u16>(p),
+            S::UInt8 => Leaf::predicate_loop::<u8>(p),
             _ => return None,
         })
     }
@@ -258,9 +270,9 @@ mod tests {
     }
 
     /// Every predicate on every instruction set this CPU has, contiguous
-    /// and strided, over `float64`, `float32`, `int64` and `int32`
-    /// (NaNs, infinities, signed zeros, extremes), gives what the scalar
-    /// operators give.
+    /// and strided, over `float64`, `float32` and every integer type up
+    /// to 64 bits (NaNs, infinities, signed zeros, extremes, values that
+    /// wrap when narrowed), gives what the scalar operators give.
     #[test]
     fn every_predicate_on_every_path_matches_the_operators() {
         let mut xs = vec![
@@ -334,6 +346,14 @@ mod tests {
             check(p, &xs32, &ys32);
             check(p, &xi, &yi);
             check(p, &xi32, &yi32);
+            macro_rules! narrower {
+                ($($t:ty),*) => {$(
+                    let x: Vec<$t> = xi.iter().map(|&v| v as $t).collect();
+                    let y: Vec<$t> = yi.iter().map(|&v| v as $t).collect();
+                    check(p, &x, &y);
+                )*};
+            }
+            narrower!(i16, i8, u64, u32, u16, u8);
         }
         // The classification tests match the float methods.
         assert!(

@@ -80,30 +80,8 @@ unsafe fn rows_f64_best(
     out: (*mut f64, *mut f64),
     lead: Option<(usize, isize)>,
 ) -> bool {
-    /// [`rows_f64`] with AVX2 enabled.
-    ///
-    /// # Safety
-    ///
-    /// As [`rows_f64`]; the CPU has AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn avx2(
-        op: F64Op,
-        walk: &mut Walk<'_>,
-        range: std::ops::Range<usize>,
-        out: (*mut f64, *mut f64),
-        lead: Option<(usize, isize)>,
-    ) -> bool {
-        // SAFETY: forwarded.
-        unsafe { rows_f64(op, walk, range, out, lead) }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: forwarded; the CPU has AVX2, detected just above.
-        return unsafe { avx2(op, walk, range, out, lead) };
-    }
-    // SAFETY: forwarded.
-    unsafe { rows_f64(op, walk, range, out, lead) }
+    // SAFETY: forwarded (`isa::best` runs on a set the CPU has).
+    crate::isa::best!(unsafe { rows_f64(op, walk, range, out, lead) })
 }
 
 /// [`run_rows`]'s loop for a binary `float64` operation: each row of the
@@ -141,6 +119,8 @@ unsafe fn rows_f64(
             F64Op::Sub => each!(|x, y| x - y),
             F64Op::Mul => each!(|x, y| x * y),
             F64Op::Div => each!(|x, y| x / y),
+            F64Op::Maximum => each!(|x, y| F64Op::Maximum.apply(x, y)),
+            F64Op::Minimum => each!(|x, y| F64Op::Minimum.apply(x, y)),
             // Unary: never here (the caller checks the arity).
             _ => unreachable!("a binary operation"),
         }

@@ -69,35 +69,15 @@ pub(super) struct Across<'a, T> {
 }
 
 impl<T: Element> Across<'_, T> {
-    /// [`Self::fold`] compiled for the CPU it runs on (AVX2 where it has
-    /// it); the same bits either way.
+    /// [`Self::fold`] compiled for the CPU it runs on
+    /// ([`crate::isa::best!`]); the same bits on every set.
     pub(super) fn fold_best<B: Lane, F: Fn(T, T) -> T + Copy>(
         &self,
         lanes: &[B],
         range: std::ops::Range<usize>,
         f: F,
     ) -> Result<Vec<Vec<T>>, Error> {
-        /// [`Across::fold`] with AVX2 enabled.
-        ///
-        /// # Safety
-        ///
-        /// The CPU has AVX2.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
-        unsafe fn avx2<T: Element, B: Lane, F: Fn(T, T) -> T + Copy>(
-            across: &Across<'_, T>,
-            lanes: &[B],
-            range: std::ops::Range<usize>,
-            f: F,
-        ) -> Result<Vec<Vec<T>>, Error> {
-            across.fold(lanes, range, f)
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, detected just above.
-            return unsafe { avx2(self, lanes, range, f) };
-        }
-        self.fold(lanes, range, f)
+        crate::isa::best!(self.fold(lanes, range, f))
     }
 
     /// Rows `range` folded into one line per group. `lanes` are the values

@@ -1,13 +1,10 @@
 use super::*;
 
-/// The AVX2 build of the masked-block fold gives the baseline build's
-/// bits (the order of the additions is the same; only the registers
-/// differ).
+/// The masked-block fold gives the baseline build's bits on every
+/// instruction set the CPU has (the order of the additions is the same;
+/// only the registers differ).
 #[test]
-fn avx2_and_baseline_folds_give_the_same_bits() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        return;
-    }
+fn every_set_folds_to_the_baseline_bits() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -34,43 +31,23 @@ fn avx2_and_baseline_folds_give_the_same_bits() {
         neutral: Some(-0.0),
     };
     let mut base = vec![0.0f64; rows.count];
-    let mut avx2 = vec![1.0f64; rows.count];
-    fold_unit_wide(
-        &walk,
-        lanes,
-        0,
-        &mut base,
-        &red,
-        (Some(0.0), -0.0),
-        same,
-        "sum",
-    )
-    .unwrap();
-    // SAFETY: the CPU has AVX2 (checked above).
-    unsafe {
-        fold_unit_wide_avx2(
-            &walk,
-            lanes,
-            0,
-            &mut avx2,
-            &red,
-            (Some(0.0), -0.0),
-            same,
-            "sum",
-        )
-    }
-    .unwrap();
+    let start = (Some(0.0), -0.0);
+    fold_unit_wide(&walk, lanes, 0, &mut base, &red, start, same, "sum").unwrap();
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-    assert_eq!(bits(&base), bits(&avx2));
+    for isa in crate::isa::available() {
+        let mut got = vec![1.0f64; rows.count];
+        // SAFETY: the CPU has `isa`.
+        unsafe { fold_unit_wide_on(isa, &walk, lanes, 0, &mut got, &red, start, same, "sum") }
+            .unwrap();
+        assert_eq!(bits(&base), bits(&got), "{}", isa.name());
+    }
 }
 
-/// The AVX2 build of the per-row variance gives the baseline build's
-/// bits, for rows of every length up to past the blocked path.
+/// The per-row variance gives the baseline build's bits on every
+/// instruction set the CPU has, for rows of every length up to past the
+/// blocked path.
 #[test]
-fn avx2_and_baseline_variances_give_the_same_bits() {
-    if !std::arch::is_x86_feature_detected!("avx2") {
-        return;
-    }
+fn every_set_gives_the_baseline_variances() {
     let rows: Vec<Vec<f64>> = (0..600)
         .map(|n| {
             (0..n % 300)
@@ -86,7 +63,6 @@ fn avx2_and_baseline_variances_give_the_same_bits() {
     for (ddof, root) in [(0, false), (1, true)] {
         let fin = Finish { ddof, root };
         let mut base = vec![0.0f64; rows.count];
-        let mut best = vec![1.0f64; rows.count];
         let unit = VarUnit {
             rows: &walk,
             fin,
@@ -94,9 +70,13 @@ fn avx2_and_baseline_variances_give_the_same_bits() {
             name: "var",
         };
         unit.run(lanes, 0, &mut base).unwrap();
-        unit.run_best(lanes, 0, &mut best).unwrap();
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&base), bits(&best), "ddof {ddof}");
+        for isa in crate::isa::available() {
+            let mut got = vec![1.0f64; rows.count];
+            // SAFETY: the CPU has `isa`.
+            unsafe { unit.run_on(isa, lanes, 0, &mut got) }.unwrap();
+            assert_eq!(bits(&base), bits(&got), "ddof {ddof} on {}", isa.name());
+        }
     }
 }
 

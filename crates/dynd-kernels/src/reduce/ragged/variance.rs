@@ -58,27 +58,24 @@ impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
         first: usize,
         out: &mut [T],
     ) -> Result<(), Box<(usize, Error)>> {
-        /// [`VarUnit::run`] with AVX2 enabled.
-        ///
-        /// # Safety
-        ///
-        /// The CPU has AVX2.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
-        unsafe fn avx2<T: Float, B: Lane, L: Fn(&[T]) -> T>(
-            unit: &VarUnit<'_, '_, T, L>,
-            lanes: &[B],
-            first: usize,
-            out: &mut [T],
-        ) -> Result<(), Box<(usize, Error)>> {
-            unit.run(lanes, first, out)
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, detected just above.
-            return unsafe { avx2(self, lanes, first, out) };
-        }
-        self.run(lanes, first, out)
+        // SAFETY: `Isa::active` is a set this CPU has.
+        unsafe { self.run_on(crate::isa::Isa::active(), lanes, first, out) }
+    }
+
+    /// [`Self::run`] compiled for `isa`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU has `isa`.
+    pub(super) unsafe fn run_on<B: Lane>(
+        &self,
+        isa: crate::isa::Isa,
+        lanes: &[B],
+        first: usize,
+        out: &mut [T],
+    ) -> Result<(), Box<(usize, Error)>> {
+        // SAFETY: the CPU has `isa` (the caller's contract).
+        unsafe { crate::isa::on!(isa, self.run(lanes, first, out)) }
     }
 
     /// The variance of rows `first..` into `out`, as [`variance_each_row`]

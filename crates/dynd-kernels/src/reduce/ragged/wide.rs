@@ -1,6 +1,7 @@
 //! Per-row folds of contiguous rows, wide: blocks of lanes masked at each row's end, in batches of rows.
 
 use super::*;
+use crate::isa::Isa;
 
 /// The values block as lanes of its elements' width.
 #[derive(Clone, Copy)]
@@ -201,10 +202,10 @@ pub(super) fn fold_wide_slice<T: Copy>(
     acc[0]
 }
 
-/// [`fold_unit_wide`] compiled for the CPU it runs on: with AVX2 where
-/// the CPU has it (a 16-lane block of `f64` is then four registers, not
-/// eight), as the baseline build otherwise. Both fold in the same order:
-/// the same bits either way.
+/// [`fold_unit_wide`] compiled for the CPU it runs on
+/// ([`Isa::active`]: with AVX2 a 16-lane block of `f64` is four
+/// registers, not eight; with AVX-512 two). Every set folds in the same
+/// order: the same bits.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fold_unit_wide_best<T, B, F, P>(
     rows: &RowSlices<'_, T>,
@@ -222,23 +223,30 @@ where
     F: Fn(T, T) -> T + Copy + Send + Sync,
     P: Fn(T, usize) -> T + Copy,
 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, detected just above.
-        return unsafe { fold_unit_wide_avx2(rows, lanes, first, out, red, start, post, name) };
+    // SAFETY: `Isa::active` is a set this CPU has.
+    unsafe {
+        fold_unit_wide_on(
+            Isa::active(),
+            rows,
+            lanes,
+            first,
+            out,
+            red,
+            start,
+            post,
+            name,
+        )
     }
-    fold_unit_wide(rows, lanes, first, out, red, start, post, name)
 }
 
-/// [`fold_unit_wide`] with AVX2 enabled.
+/// [`fold_unit_wide`] compiled for `isa`.
 ///
 /// # Safety
 ///
-/// The CPU has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+/// The CPU has `isa`.
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn fold_unit_wide_avx2<T, B, F, P>(
+pub(super) unsafe fn fold_unit_wide_on<T, B, F, P>(
+    isa: Isa,
     rows: &RowSlices<'_, T>,
     lanes: &[B],
     first: usize,
@@ -254,7 +262,13 @@ where
     F: Fn(T, T) -> T + Copy + Send + Sync,
     P: Fn(T, usize) -> T + Copy,
 {
-    fold_unit_wide(rows, lanes, first, out, red, start, post, name)
+    // SAFETY: the CPU has `isa` (the caller's contract).
+    unsafe {
+        crate::isa::on!(
+            isa,
+            fold_unit_wide(rows, lanes, first, out, red, start, post, name)
+        )
+    }
 }
 
 /// Rows whose folds [`fold_unit_wide`] keeps at [`QUAD`] lanes before

@@ -146,26 +146,6 @@ pub(super) unsafe fn chained_best<const V: usize>(
     range: std::ops::Range<usize>,
     count: usize,
 ) -> bool {
-    /// [`chained`] with AVX2 enabled.
-    ///
-    /// # Safety
-    ///
-    /// As [`verify_rows`]; the CPU has AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn avx2<const V: usize>(
-        src: [(*const u8, isize, isize, isize); V],
-        range: std::ops::Range<usize>,
-        count: usize,
-    ) -> bool {
-        // SAFETY: forwarded.
-        unsafe { chained::<V>(src, range, count) }
-    }
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: forwarded; the CPU has AVX2, detected just above.
-        return unsafe { avx2::<V>(src, range, count) };
-    }
-    // SAFETY: forwarded.
-    unsafe { chained::<V>(src, range, count) }
+    // SAFETY: `Isa::active`'s set, which the CPU has; the rest forwarded.
+    crate::isa::best!(unsafe { chained::<V>(src, range, count) })
 }

@@ -347,7 +347,7 @@ pub(super) struct RowScalar {
 }
 
 impl RowScalar {
-    /// Runs `op`, compiled for the CPU (AVX2 where it has it).
+    /// Runs `op`, compiled for the CPU ([`crate::isa::best!`]).
     ///
     /// # Safety
     ///
@@ -355,24 +355,8 @@ impl RowScalar {
     /// readable, `out` is writable for `count` elements and nothing else
     /// reaches them meanwhile, and the rows' lengths add up to `count`.
     pub(super) unsafe fn run_best(&self, op: F64Op) {
-        /// [`RowScalar::run`] with AVX2 enabled.
-        ///
-        /// # Safety
-        ///
-        /// As [`RowScalar::run_best`]; the CPU has AVX2.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
-        unsafe fn avx2(rows: &RowScalar, op: F64Op) {
-            // SAFETY: forwarded.
-            unsafe { rows.run(op) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: forwarded; the CPU has AVX2, detected just above.
-            return unsafe { avx2(self, op) };
-        }
         // SAFETY: forwarded.
-        unsafe { self.run(op) }
+        crate::isa::best!(unsafe { self.run(op) })
     }
 
     /// `op` per row, as [`Segments::row_scalar_f64`] describes.
@@ -394,6 +378,10 @@ impl RowScalar {
                 (F64Op::Sub, false) => self.each(|s, x| x - s),
                 (F64Op::Div, true) => self.each(|s, x| s / x),
                 (F64Op::Div, false) => self.each(|s, x| x / s),
+                (F64Op::Maximum, true) => self.each(|s, x| F64Op::Maximum.apply(s, x)),
+                (F64Op::Maximum, false) => self.each(|s, x| F64Op::Maximum.apply(x, s)),
+                (F64Op::Minimum, true) => self.each(|s, x| F64Op::Minimum.apply(s, x)),
+                (F64Op::Minimum, false) => self.each(|s, x| F64Op::Minimum.apply(x, s)),
                 // Unary: never with a value per row (the caller checks).
                 _ => unreachable!("a binary operation"),
             }
