@@ -2,14 +2,13 @@
 
 use super::*;
 
-/// The loop of a plain floating-point operation ([`F64Op`]) of `N`
-/// arguments over `T` (`f64` or `f32`), compiled for each instruction
-/// set and chosen at run time (AVX-512, AVX2 or the baseline build): the
-/// same IEEE operation on each, so the same bits.
+/// A plain floating-point operation ([`F64Op`]) over `T` (`f64` or
+/// `f32`), as a [`Family`]: the same IEEE operation on every set, so the
+/// same bits.
 #[derive(Clone, Copy)]
-struct FloatLoop<T, const N: usize>(F64Op, std::marker::PhantomData<T>);
+struct FloatFn<T>(F64Op, std::marker::PhantomData<T>);
 
-/// The element types of [`FloatLoop`]: their operations as methods the
+/// The element types of [`FloatFn`]: their operations as methods the
 /// loop calls generically (each one instruction where the CPU has it).
 trait OpFloat:
     Copy
@@ -127,38 +126,24 @@ unsafe fn float_loop<T: OpFloat>(
     }
 }
 
-isa_copies!(float_loop_on, float_loop, OpFloat, F64Op);
-
-impl<T: OpFloat, const N: usize> MapLoop for FloatLoop<T, N> {
-    const ARITY: usize = N;
-
-    unsafe fn strided_loop(
-        &self,
+impl<T: OpFloat> Family for FloatFn<T> {
+    unsafe fn run_on(
+        self,
+        isa: Isa,
         dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
+        ds: isize,
+        a: (*const u8, isize),
+        b: (*const u8, isize),
         count: usize,
-    ) -> Result<(), KernelError> {
-        let a = (src[0], src_stride[0]);
-        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
-        if count < SHORT_RUN {
-            // SAFETY: the caller's contract, forwarded. A few elements
-            // gain nothing from wider vectors, and the same operations
-            // give the same bits on every path.
-            unsafe { float_loop::<T>(self.0, dst, dst_stride, a, b, count) };
-            return Ok(());
-        }
-        let isa = dynd_math::Isa::active();
-        // SAFETY: `Isa::active` is a set this CPU has; the pointers are
-        // the caller's contract, forwarded.
-        unsafe { float_loop_on::<T>(isa, self.0, dst, dst_stride, a, b, count) };
-        Ok(())
+    ) {
+        // SAFETY: the caller's contract (the CPU has `isa`; the
+        // pointers), forwarded.
+        unsafe { crate::isa::on!(isa, float_loop::<T>(self.0, dst, ds, a, b, count)) }
     }
 
-    fn describe(&self) -> String {
+    fn describe(self, arity: usize) -> String {
         let t = T::SCALAR;
-        if N == 2 {
+        if arity == 2 {
             format!("map ({t}, {t}) -> {t}")
         } else {
             format!("map ({t}) -> {t}")
@@ -192,15 +177,8 @@ impl Leaf {
     }
 
     fn float_op_loop<T: OpFloat>(op: F64Op) -> Leaf {
-        let types = [T::SCALAR; 2];
-        match op.arity() {
-            1 => Leaf::from_map_loop(
-                FloatLoop::<T, 1>(op, Default::default()),
-                &types[..1],
-                types[0],
-            ),
-            _ => Leaf::from_map_loop(FloatLoop::<T, 2>(op, Default::default()), &types, types[0]),
-        }
+        let f = FloatFn::<T>(op, std::marker::PhantomData);
+        Leaf::dispatched(f, op.arity(), T::SCALAR, T::SCALAR)
     }
 }
 
@@ -235,7 +213,16 @@ mod tests {
         };
         // SAFETY: `n` elements of `T`, `stride` bytes apart, in each
         // vector; the CPU has the set (the caller's filter).
-        unsafe { float_loop_on::<T>(isa, op, out.as_mut_ptr().cast(), stride, a, b, n) };
+        unsafe {
+            FloatFn::<T>(op, Default::default()).run_on(
+                isa,
+                out.as_mut_ptr().cast(),
+                stride,
+                a,
+                b,
+                n,
+            )
+        };
         out.into_iter()
             .step_by(step)
             .map(|v| v.into().to_bits())

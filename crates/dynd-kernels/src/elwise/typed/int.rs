@@ -195,45 +195,34 @@ unsafe fn int_loop<T: IntElem>(
     }
 }
 
-isa_copies!(int_loop_on, int_loop, IntElem, IntOp);
-
-/// The loop of an [`IntOp`] of `N` arguments, over elements of the
-/// width of `T` (the leaf's type is `scalar`; a sign-blind operation on a
-/// signed type runs the unsigned type's loop).
+/// An [`IntOp`] over elements of the width of `T`, as a [`Family`]
+/// (the leaf's type is `scalar`; a sign-blind operation on a signed
+/// type runs the unsigned type's loop).
 #[derive(Clone, Copy)]
-struct IntLoop<T, const N: usize> {
+struct IntFn<T> {
     op: IntOp,
     scalar: dynd_types::Scalar,
     elem: std::marker::PhantomData<T>,
 }
 
-impl<T: IntElem, const N: usize> MapLoop for IntLoop<T, N> {
-    const ARITY: usize = N;
-
-    unsafe fn strided_loop(
-        &self,
+impl<T: IntElem> Family for IntFn<T> {
+    unsafe fn run_on(
+        self,
+        isa: Isa,
         dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
+        ds: isize,
+        a: (*const u8, isize),
+        b: (*const u8, isize),
         count: usize,
-    ) -> Result<(), KernelError> {
-        let a = (src[0], src_stride[0]);
-        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
-        let isa = if count < SHORT_RUN {
-            dynd_math::Isa::Portable
-        } else {
-            dynd_math::Isa::active()
-        };
-        // SAFETY: `Isa::active` is a set this CPU has (the portable loop
-        // needs none); the pointers are the caller's contract, forwarded.
-        unsafe { int_loop_on::<T>(isa, self.op, dst, dst_stride, a, b, count) };
-        Ok(())
+    ) {
+        // SAFETY: the caller's contract (the CPU has `isa`; the
+        // pointers), forwarded.
+        unsafe { crate::isa::on!(isa, int_loop::<T>(self.op, dst, ds, a, b, count)) }
     }
 
-    fn describe(&self) -> String {
+    fn describe(self, arity: usize) -> String {
         let t = self.scalar;
-        if N == 2 {
+        if arity == 2 {
             format!("{:?} ({t}, {t}) -> {t}", self.op)
         } else {
             format!("{:?} ({t}) -> {t}", self.op)
@@ -277,12 +266,8 @@ impl Leaf {
     }
 
     fn int_loop<T: IntElem>(op: IntOp, scalar: dynd_types::Scalar) -> Leaf {
-        let types = [scalar; 2];
         let elem = std::marker::PhantomData::<T>;
-        match op.arity() {
-            1 => Leaf::from_map_loop(IntLoop::<T, 1> { op, scalar, elem }, &types[..1], scalar),
-            _ => Leaf::from_map_loop(IntLoop::<T, 2> { op, scalar, elem }, &types, scalar),
-        }
+        Leaf::dispatched(IntFn { op, scalar, elem }, op.arity(), scalar, scalar)
     }
 }
 
@@ -334,10 +319,16 @@ mod tests {
         } else {
             a
         };
+        // The leaf's type only names it; the loop is `T`'s.
+        let f = IntFn::<T> {
+            op,
+            scalar: dynd_types::Scalar::Int64,
+            elem: std::marker::PhantomData,
+        };
         // SAFETY: `n` elements of `T`, `stride` bytes apart, in each
         // argument and in `out`; the CPU has the set (the caller's
         // filter).
-        unsafe { int_loop_on::<T>(isa, op, out.as_mut_ptr().cast(), stride, a, b, n) };
+        unsafe { f.run_on(isa, out.as_mut_ptr().cast(), stride, a, b, n) };
         for (i, v) in out.iter().enumerate() {
             assert!(
                 i % step == 0 || *v == sentinel,

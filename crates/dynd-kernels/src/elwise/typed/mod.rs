@@ -11,6 +11,7 @@
 use super::maps::MapLoop;
 use super::*;
 use crate::error::KernelError;
+use crate::isa::Isa;
 
 mod float;
 mod int;
@@ -66,33 +67,79 @@ pub(super) unsafe fn zip_loop<T: Copy, R: Copy>(
     }
 }
 
-/// For a loop body `$body::<T: $bound>(op: $op, dst, ds, a, b, count)`
-/// (`#[inline(always)]`), `$on::<T>(isa, ...)`: the body compiled for
-/// `isa` ([`crate::isa::on!`]).
-///
-/// `$on`'s safety contract is `$body`'s, on a CPU that has `isa`.
-macro_rules! isa_copies {
-    ($on:ident, $body:ident, $bound:path, $op:ty) => {
-        #[doc = concat!("[`", stringify!($body), "`] compiled for `isa`.")]
-        ///
-        /// # Safety
-        ///
-        #[doc = concat!("As [`", stringify!($body), "`], on a CPU that has `isa`.")]
-        #[inline(always)]
-        unsafe fn $on<T: $bound>(
-            isa: crate::isa::Isa,
-            op: $op,
-            dst: *mut u8,
-            ds: isize,
-            a: (*const u8, isize),
-            b: (*const u8, isize),
-            count: usize,
-        ) {
-            // SAFETY: the CPU has `isa`, and the pointers are the body's
-            // contract: both the caller's, forwarded.
-            unsafe { crate::isa::on!(isa, $body::<T>(op, dst, ds, a, b, count)) }
-        }
-    };
+/// A family of loops: each member's body, compiled for an instruction
+/// set, and how its leaf describes itself.
+trait Family: Copy + Send + Sync + 'static {
+    /// `dst[i] = self(a[i], b[i])` over `count` strided elements (`b` is
+    /// `a` for one argument), the body compiled for `isa`
+    /// ([`crate::isa::on!`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`KernelData::strided`](crate::kernel::KernelData::strided)
+    /// for the family's argument and result types, on a CPU that has
+    /// `isa`.
+    unsafe fn run_on(
+        self,
+        isa: Isa,
+        dst: *mut u8,
+        ds: isize,
+        a: (*const u8, isize),
+        b: (*const u8, isize),
+        count: usize,
+    );
+
+    /// The leaf's description, for `arity` arguments.
+    fn describe(self, arity: usize) -> String;
 }
 
-pub(super) use isa_copies;
+/// The leaf loop of a family member of `N` arguments: runs shorter than
+/// [`SHORT_RUN`] on the baseline copy, others on [`Isa::active`]'s.
+#[derive(Clone, Copy)]
+struct Dispatched<F, const N: usize>(F);
+
+impl<F: Family, const N: usize> MapLoop for Dispatched<F, N> {
+    const ARITY: usize = N;
+
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let a = (src[0], src_stride[0]);
+        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
+        let isa = if count < SHORT_RUN {
+            Isa::Portable
+        } else {
+            Isa::active()
+        };
+        // SAFETY: `Isa::active` is a set this CPU has (the portable loop
+        // needs none); the pointers are the caller's contract, forwarded.
+        unsafe { self.0.run_on(isa, dst, dst_stride, a, b, count) };
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe(N)
+    }
+}
+
+impl Leaf {
+    /// The leaf of the family member `f` of `arity` arguments of type
+    /// `input`, giving `output`.
+    fn dispatched<F: Family>(
+        f: F,
+        arity: usize,
+        input: dynd_types::Scalar,
+        output: dynd_types::Scalar,
+    ) -> Leaf {
+        let types = [input; 2];
+        match arity {
+            1 => Leaf::from_map_loop(Dispatched::<F, 1>(f), &types[..1], output),
+            _ => Leaf::from_map_loop(Dispatched::<F, 2>(f), &types, output),
+        }
+    }
+}

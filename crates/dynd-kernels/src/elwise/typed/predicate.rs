@@ -151,39 +151,28 @@ unsafe fn pred_loop<T: PredElem>(
     }
 }
 
-isa_copies!(pred_loop_on, pred_loop, PredElem, Predicate);
-
-/// The loop of a [`Predicate`] of `N` arguments over `T`.
+/// A [`Predicate`] over `T`, as a [`Family`].
 #[derive(Clone, Copy)]
-struct PredLoop<T, const N: usize>(Predicate, std::marker::PhantomData<T>);
+struct PredFn<T>(Predicate, std::marker::PhantomData<T>);
 
-impl<T: PredElem, const N: usize> MapLoop for PredLoop<T, N> {
-    const ARITY: usize = N;
-
-    unsafe fn strided_loop(
-        &self,
+impl<T: PredElem> Family for PredFn<T> {
+    unsafe fn run_on(
+        self,
+        isa: Isa,
         dst: *mut u8,
-        dst_stride: isize,
-        src: &[*const u8],
-        src_stride: &[isize],
+        ds: isize,
+        a: (*const u8, isize),
+        b: (*const u8, isize),
         count: usize,
-    ) -> Result<(), KernelError> {
-        let a = (src[0], src_stride[0]);
-        let b = if N == 2 { (src[1], src_stride[1]) } else { a };
-        let isa = if count < SHORT_RUN {
-            dynd_math::Isa::Portable
-        } else {
-            dynd_math::Isa::active()
-        };
-        // SAFETY: `Isa::active` is a set this CPU has (the portable loop
-        // needs none); the pointers are the caller's contract, forwarded.
-        unsafe { pred_loop_on::<T>(isa, self.0, dst, dst_stride, a, b, count) };
-        Ok(())
+    ) {
+        // SAFETY: the caller's contract (the CPU has `isa`; the
+        // pointers), forwarded.
+        unsafe { crate::isa::on!(isa, pred_loop::<T>(self.0, dst, ds, a, b, count)) }
     }
 
-    fn describe(&self) -> String {
+    fn describe(self, arity: usize) -> String {
         let t = T::SCALAR;
-        if N == 2 {
+        if arity == 2 {
             format!("{:?} ({t}, {t}) -> bool", self.0)
         } else {
             format!("{:?} ({t}) -> bool", self.0)
@@ -224,12 +213,8 @@ impl Leaf {
     }
 
     fn predicate_loop<T: PredElem>(p: Predicate) -> Leaf {
-        let types = [T::SCALAR; 2];
-        let out = dynd_types::Scalar::Bool;
-        match p.arity() {
-            1 => Leaf::from_map_loop(PredLoop::<T, 1>(p, Default::default()), &types[..1], out),
-            _ => Leaf::from_map_loop(PredLoop::<T, 2>(p, Default::default()), &types, out),
-        }
+        let f = PredFn::<T>(p, std::marker::PhantomData);
+        Leaf::dispatched(f, p.arity(), T::SCALAR, dynd_types::Scalar::Bool)
     }
 }
 
@@ -261,7 +246,9 @@ mod tests {
         // SAFETY: `n` elements of `T`, `stride` bytes apart, in each
         // argument, and `n` bytes `step` apart in `out`; the CPU has the
         // set (the caller's filter).
-        unsafe { pred_loop_on::<T>(isa, p, out.as_mut_ptr(), step as isize, a, b, n) };
+        unsafe {
+            PredFn::<T>(p, Default::default()).run_on(isa, out.as_mut_ptr(), step as isize, a, b, n)
+        };
         for (i, &v) in out.iter().enumerate() {
             assert!(i % step != 0 || v <= 1, "not a bool at {i}");
             assert!(i % step == 0 || v == 2, "written between elements at {i}");
