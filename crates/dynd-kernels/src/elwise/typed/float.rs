@@ -86,59 +86,37 @@ macro_rules! op_float {
 op_float!(f64, Float64);
 op_float!(f32, Float32);
 
-/// `dst[i] = op(a[i], b[i])` over `count` strided elements of `T` (`b`
-/// is `a` for a unary operation), contiguous runs as plain indexed loops
-/// the compiler vectorises.
-///
-/// # Safety
-///
-/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
-/// elements of `T`.
-#[inline(always)]
-unsafe fn float_loop<T: OpFloat>(
-    op: F64Op,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    macro_rules! each {
-        ($f:expr) => {
-            // SAFETY: the caller's contract, forwarded.
-            unsafe { zip_loop::<T, T>($f, dst, ds, a, b, count) }
-        };
-    }
-    match op {
-        F64Op::Add => each!(|x: T, y: T| x + y),
-        F64Op::Sub => each!(|x: T, y: T| x - y),
-        F64Op::Mul => each!(|x: T, y: T| x * y),
-        F64Op::Div => each!(|x: T, y: T| x / y),
-        F64Op::Maximum => each!(|x: T, y: T| x.maximum(y)),
-        F64Op::Minimum => each!(|x: T, y: T| x.minimum(y)),
-        F64Op::Neg => each!(|x: T, _: T| -x),
-        F64Op::Abs => each!(|x: T, _: T| x.abs()),
-        F64Op::Sqrt => each!(|x: T, _: T| x.sqrt()),
-        F64Op::Floor => each!(|x: T, _: T| x.floor()),
-        F64Op::Ceil => each!(|x: T, _: T| x.ceil()),
-        F64Op::Trunc => each!(|x: T, _: T| x.trunc()),
-        F64Op::Rint => each!(|x: T, _: T| x.rint()),
-    }
-}
-
 impl<T: OpFloat> Family for FloatFn<T> {
-    unsafe fn run_on(
+    #[inline(always)]
+    unsafe fn body(
         self,
-        isa: Isa,
         dst: *mut u8,
         ds: isize,
         a: (*const u8, isize),
         b: (*const u8, isize),
         count: usize,
     ) {
-        // SAFETY: the caller's contract (the CPU has `isa`; the
-        // pointers), forwarded.
-        unsafe { crate::isa::on!(isa, float_loop::<T>(self.0, dst, ds, a, b, count)) }
+        macro_rules! each {
+            ($f:expr) => {
+                // SAFETY: the caller's contract, forwarded.
+                unsafe { zip_loop::<T, T>($f, dst, ds, a, b, count) }
+            };
+        }
+        match self.0 {
+            F64Op::Add => each!(|x: T, y: T| x + y),
+            F64Op::Sub => each!(|x: T, y: T| x - y),
+            F64Op::Mul => each!(|x: T, y: T| x * y),
+            F64Op::Div => each!(|x: T, y: T| x / y),
+            F64Op::Maximum => each!(|x: T, y: T| x.maximum(y)),
+            F64Op::Minimum => each!(|x: T, y: T| x.minimum(y)),
+            F64Op::Neg => each!(|x: T, _: T| -x),
+            F64Op::Abs => each!(|x: T, _: T| x.abs()),
+            F64Op::Sqrt => each!(|x: T, _: T| x.sqrt()),
+            F64Op::Floor => each!(|x: T, _: T| x.floor()),
+            F64Op::Ceil => each!(|x: T, _: T| x.ceil()),
+            F64Op::Trunc => each!(|x: T, _: T| x.trunc()),
+            F64Op::Rint => each!(|x: T, _: T| x.rint()),
+        }
     }
 
     fn describe(self, arity: usize) -> String {

@@ -154,47 +154,6 @@ int_elem!(
     u8 => |x| x, u16 => |x| x, u32 => |x| x, u64 => |x| x
 );
 
-/// `dst[i] = op(a[i], b[i])` over `count` strided elements of `T` (`b`
-/// is `a` for a unary operation), contiguous runs as plain indexed loops
-/// the compiler vectorises.
-///
-/// # Safety
-///
-/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
-/// elements of `T`.
-#[inline(always)]
-unsafe fn int_loop<T: IntElem>(
-    op: IntOp,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    macro_rules! each {
-        ($op:ident) => {
-            // SAFETY: the caller's contract, forwarded.
-            unsafe { zip_loop::<T, T>(|x: T, y: T| IntOp::$op.apply(x, y), dst, ds, a, b, count) }
-        };
-    }
-    // One loop per operation, so that each is a plain vector loop.
-    match op {
-        IntOp::Add => each!(Add),
-        IntOp::Sub => each!(Sub),
-        IntOp::Mul => each!(Mul),
-        IntOp::BitAnd => each!(BitAnd),
-        IntOp::BitOr => each!(BitOr),
-        IntOp::BitXor => each!(BitXor),
-        IntOp::Maximum => each!(Maximum),
-        IntOp::Minimum => each!(Minimum),
-        IntOp::ShiftLeft => each!(ShiftLeft),
-        IntOp::ShiftRight => each!(ShiftRight),
-        IntOp::Neg => each!(Neg),
-        IntOp::Invert => each!(Invert),
-        IntOp::Abs => each!(Abs),
-    }
-}
-
 /// An [`IntOp`] over elements of the width of `T`, as a [`Family`]
 /// (the leaf's type is `scalar`; a sign-blind operation on a signed
 /// type runs the unsigned type's loop).
@@ -206,18 +165,39 @@ struct IntFn<T> {
 }
 
 impl<T: IntElem> Family for IntFn<T> {
-    unsafe fn run_on(
+    #[inline(always)]
+    unsafe fn body(
         self,
-        isa: Isa,
         dst: *mut u8,
         ds: isize,
         a: (*const u8, isize),
         b: (*const u8, isize),
         count: usize,
     ) {
-        // SAFETY: the caller's contract (the CPU has `isa`; the
-        // pointers), forwarded.
-        unsafe { crate::isa::on!(isa, int_loop::<T>(self.op, dst, ds, a, b, count)) }
+        macro_rules! each {
+            ($op:ident) => {
+                // SAFETY: the caller's contract, forwarded.
+                unsafe {
+                    zip_loop::<T, T>(|x: T, y: T| IntOp::$op.apply(x, y), dst, ds, a, b, count)
+                }
+            };
+        }
+        // One loop per operation, so that each is a plain vector loop.
+        match self.op {
+            IntOp::Add => each!(Add),
+            IntOp::Sub => each!(Sub),
+            IntOp::Mul => each!(Mul),
+            IntOp::BitAnd => each!(BitAnd),
+            IntOp::BitOr => each!(BitOr),
+            IntOp::BitXor => each!(BitXor),
+            IntOp::Maximum => each!(Maximum),
+            IntOp::Minimum => each!(Minimum),
+            IntOp::ShiftLeft => each!(ShiftLeft),
+            IntOp::ShiftRight => each!(ShiftRight),
+            IntOp::Neg => each!(Neg),
+            IntOp::Invert => each!(Invert),
+            IntOp::Abs => each!(Abs),
+        }
     }
 
     fn describe(self, arity: usize) -> String {

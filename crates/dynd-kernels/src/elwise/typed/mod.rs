@@ -71,14 +71,29 @@ pub(super) unsafe fn zip_loop<T: Copy, R: Copy>(
 /// set, and how its leaf describes itself.
 trait Family: Copy + Send + Sync + 'static {
     /// `dst[i] = self(a[i], b[i])` over `count` strided elements (`b` is
-    /// `a` for one argument), the body compiled for `isa`
-    /// ([`crate::isa::on!`]).
+    /// `a` for one argument), contiguous runs as plain indexed loops the
+    /// compiler vectorises: `#[inline(always)]` in each family, so that
+    /// [`Family::run_on`] compiles it for its set.
     ///
     /// # Safety
     ///
     /// As [`KernelData::strided`](crate::kernel::KernelData::strided)
-    /// for the family's argument and result types, on a CPU that has
-    /// `isa`.
+    /// for the family's argument and result types.
+    unsafe fn body(
+        self,
+        dst: *mut u8,
+        ds: isize,
+        a: (*const u8, isize),
+        b: (*const u8, isize),
+        count: usize,
+    );
+
+    /// [`Family::body`] compiled for `isa` ([`crate::isa::on!`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`Family::body`], on a CPU that has `isa`.
+    #[inline(always)]
     unsafe fn run_on(
         self,
         isa: Isa,
@@ -87,7 +102,11 @@ trait Family: Copy + Send + Sync + 'static {
         a: (*const u8, isize),
         b: (*const u8, isize),
         count: usize,
-    );
+    ) {
+        // SAFETY: the caller's contract (the CPU has `isa`; the
+        // pointers), forwarded.
+        unsafe { crate::isa::on!(isa, self.body(dst, ds, a, b, count)) }
+    }
 
     /// The leaf's description, for `arity` arguments.
     fn describe(self, arity: usize) -> String;

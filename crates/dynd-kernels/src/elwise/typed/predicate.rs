@@ -113,61 +113,39 @@ pred_int!(u32, UInt32);
 pred_int!(u16, UInt16);
 pred_int!(u8, UInt8);
 
-/// `dst[i] = p(a[i], b[i])` over `count` strided elements of `T` into
-/// `bool`s (`b` is `a` for a one-argument test), contiguous runs as plain
-/// indexed loops the compiler vectorises.
-///
-/// # Safety
-///
-/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
-/// arguments of `T` and a `bool` destination.
-#[inline(always)]
-unsafe fn pred_loop<T: PredElem>(
-    p: Predicate,
-    dst: *mut u8,
-    ds: isize,
-    a: (*const u8, isize),
-    b: (*const u8, isize),
-    count: usize,
-) {
-    macro_rules! each {
-        ($f:expr) => {
-            // SAFETY: the caller's contract, forwarded (a `bool` result is
-            // written as 0 or 1).
-            unsafe { zip_loop::<T, bool>($f, dst, ds, a, b, count) }
-        };
-    }
-    // One loop per test, so that each is a plain vector loop.
-    match p {
-        Predicate::IsNan => each!(|x: T, y: T| Predicate::IsNan.test(x, y)),
-        Predicate::IsInf => each!(|x: T, y: T| Predicate::IsInf.test(x, y)),
-        Predicate::IsFinite => each!(|x: T, y: T| Predicate::IsFinite.test(x, y)),
-        Predicate::Equal => each!(|x: T, y: T| Predicate::Equal.test(x, y)),
-        Predicate::NotEqual => each!(|x: T, y: T| Predicate::NotEqual.test(x, y)),
-        Predicate::Less => each!(|x: T, y: T| Predicate::Less.test(x, y)),
-        Predicate::LessEqual => each!(|x: T, y: T| Predicate::LessEqual.test(x, y)),
-        Predicate::Greater => each!(|x: T, y: T| Predicate::Greater.test(x, y)),
-        Predicate::GreaterEqual => each!(|x: T, y: T| Predicate::GreaterEqual.test(x, y)),
-    }
-}
-
 /// A [`Predicate`] over `T`, as a [`Family`].
 #[derive(Clone, Copy)]
 struct PredFn<T>(Predicate, std::marker::PhantomData<T>);
 
 impl<T: PredElem> Family for PredFn<T> {
-    unsafe fn run_on(
+    #[inline(always)]
+    unsafe fn body(
         self,
-        isa: Isa,
         dst: *mut u8,
         ds: isize,
         a: (*const u8, isize),
         b: (*const u8, isize),
         count: usize,
     ) {
-        // SAFETY: the caller's contract (the CPU has `isa`; the
-        // pointers), forwarded.
-        unsafe { crate::isa::on!(isa, pred_loop::<T>(self.0, dst, ds, a, b, count)) }
+        macro_rules! each {
+            ($f:expr) => {
+                // SAFETY: the caller's contract, forwarded (a `bool` result is
+                // written as 0 or 1).
+                unsafe { zip_loop::<T, bool>($f, dst, ds, a, b, count) }
+            };
+        }
+        // One loop per test, so that each is a plain vector loop.
+        match self.0 {
+            Predicate::IsNan => each!(|x: T, y: T| Predicate::IsNan.test(x, y)),
+            Predicate::IsInf => each!(|x: T, y: T| Predicate::IsInf.test(x, y)),
+            Predicate::IsFinite => each!(|x: T, y: T| Predicate::IsFinite.test(x, y)),
+            Predicate::Equal => each!(|x: T, y: T| Predicate::Equal.test(x, y)),
+            Predicate::NotEqual => each!(|x: T, y: T| Predicate::NotEqual.test(x, y)),
+            Predicate::Less => each!(|x: T, y: T| Predicate::Less.test(x, y)),
+            Predicate::LessEqual => each!(|x: T, y: T| Predicate::LessEqual.test(x, y)),
+            Predicate::Greater => each!(|x: T, y: T| Predicate::Greater.test(x, y)),
+            Predicate::GreaterEqual => each!(|x: T, y: T| Predicate::GreaterEqual.test(x, y)),
+        }
     }
 
     fn describe(self, arity: usize) -> String {
