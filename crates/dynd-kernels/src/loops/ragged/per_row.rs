@@ -68,7 +68,7 @@ pub(super) unsafe fn run_rows(
     }
 }
 
-/// [`rows_f64`] compiled for the CPU it runs on (AVX2 where it has it).
+/// [`rows_f64`] compiled for the CPU it runs on ([`crate::isa::best!`]).
 ///
 /// # Safety
 ///

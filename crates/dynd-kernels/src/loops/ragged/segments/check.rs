@@ -135,8 +135,8 @@ pub(super) unsafe fn chained<const V: usize>(
     ok && end == expected && count as u64 <= (u64::MAX >> shift[0])
 }
 
-/// [`chained`] compiled for the CPU it runs on (AVX2 where the CPU has
-/// it: four pairs a step); the same answer either way.
+/// [`chained`] compiled for the CPU it runs on ([`crate::isa::best!`]:
+/// four pairs a step on AVX2); the same answer on every set.
 ///
 /// # Safety
 ///
