@@ -2,8 +2,8 @@
 //!
 //! The library is built for the target's baseline (SSE2 on x86-64). Its
 //! hot loops are written once, as plain loops the compiler vectorises,
-//! and run through [`on`] or [`best`], which compile the closure they are
-//! given three times: for AVX-512 (F, DQ and VL), for AVX2 with FMA, and
+//! and run through [`on!`] or [`best!`], which compile the closure they
+//! are given three times: for AVX-512 (F, DQ and VL), for AVX2 with FMA, and
 //! for the baseline. [`Isa::active`] chooses, once per process: the best
 //! set the CPU has, capped by the environment variable `DYND_SIMD`
 //! (`portable`, `avx2` or `avx512`), which is how the tests and the
