@@ -27,7 +27,6 @@ fn pairwise_from_blocks_is_pairwise() {
 /// scalar loop's.
 #[test]
 fn dispatched_folds_on_every_path_are_the_pairwise_fold() {
-    use dynd_math::Isa;
     let xs: Vec<f64> = (0..CHUNK)
         .map(|i| ((i as f64) * 0.7316).sin() * 1e3)
         .collect();
@@ -42,7 +41,7 @@ fn dispatched_folds_on_every_path_are_the_pairwise_fold() {
         f: impl Fn(T, T) -> T,
         lens: &[usize],
     ) {
-        for isa in Isa::ALL.into_iter().filter(|i| i.available()) {
+        for isa in crate::isa::available() {
             for &len in lens {
                 let xs = &xs[..len];
                 // SAFETY: the CPU has `isa` (filtered above).

@@ -2,7 +2,7 @@
 //! AVX2 and the baseline build) and chosen at run time by
 //! [`dynd_math::Isa::active`]: one generic loop body per family, written
 //! as a plain indexed loop the compiler vectorises, compiled per set by
-//! [`crate::isa::on`]. The families: plain float operations ([`F64Op`] over
+//! [`crate::isa::on!`]. The families: plain float operations ([`F64Op`] over
 //! `float64` and `float32`), tests giving `bool`s ([`Predicate`]), and
 //! wrapping integer and bitwise operations ([`IntOp`]). Each gives the
 //! same bits on every path (the same operations), which the tests check
