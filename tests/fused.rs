@@ -943,6 +943,21 @@ fn kept_lowerings_are_reused_only_by_their_own_shape() {
             }
         }
     }
+    // A kept shape over arrays of the same types in other layouts (a
+    // reversed leaf, an output that is every other element of a longer
+    // array) reads and writes them through their own strides.
+    let rev = a.index(&[Index::slice(None, None, -1)]).unwrap();
+    let e = &rev * &b + &c;
+    let s = e.eval_stepwise().unwrap();
+    for _ in 0..2 {
+        let r = e.eval().unwrap();
+        assert_eq!(bits(&r), bits(&s), "bits of {e}");
+        let wide = Array::from_vec(vec![0.0f64; 2000]);
+        let mut out = wide.index(&[Index::slice(None, None, 2)]).unwrap();
+        (&a * &b + &c).eval_into(&mut out).unwrap();
+        let want = (&a * &b + &c).eval_stepwise().unwrap();
+        assert_eq!(bits(&out), bits(&want), "bits into every other element");
+    }
     // The same shape over arrays of another length is refused by the
     // broadcast as a call would refuse it, kept lowering or not.
     for _ in 0..2 {

@@ -552,16 +552,77 @@ impl<'a> Expr<'a> {
     }
 }
 
+/// How many levels of a tree [`Drop`] takes apart by recursion before it
+/// goes on with a stack of its own.
+const DROP_RECURSION: usize = 64;
+
+thread_local! {
+    /// How many nested [`Drop`] calls of this thread are taking a node
+    /// apart by recursion.
+    static DROP_LEVEL: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl Drop for Expr<'_> {
-    /// Drops the tree without recursion (a deep tree would overflow the
-    /// stack otherwise).
+    /// Drops the tree without unbounded recursion (a deep tree would
+    /// overflow the stack otherwise): a node over leaves is left to its
+    /// fields' own drops (one level); any other drops its operands here,
+    /// by recursion for the first [`DROP_RECURSION`] levels, below that
+    /// on an inline stack, so dropping an expression a user writes
+    /// allocates nothing.
     fn drop(&mut self) {
-        // A node over leaves is left to its fields' own drops (one level);
-        // any other keeps its operands on an inline stack, so dropping an
-        // expression a user writes allocates nothing.
-        if self.operands().iter().all(|x| matches!(x, Expr::Leaf(_))) {
+        if !self.has_node_operand() {
             return;
         }
+        let level = DROP_LEVEL.with(|l| l.get());
+        if level >= DROP_RECURSION {
+            self.drop_operands_on_stack();
+            return;
+        }
+        /// Restores the level when the operands are dropped (or a drop
+        /// unwinds).
+        struct Restore(usize);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                DROP_LEVEL.with(|l| l.set(self.0));
+            }
+        }
+        let _restore = Restore(level);
+        DROP_LEVEL.with(|l| l.set(level + 1));
+        let take = |x: &mut Expr<'_>| {
+            if !matches!(x, Expr::Leaf(_)) {
+                drop(std::mem::replace(x, placeholder()));
+            }
+        };
+        match self {
+            Expr::Leaf(_) => {}
+            Expr::Unary(_, x) | Expr::Cast(_, x) => take(x),
+            Expr::Binary(_, xy) => {
+                take(&mut xy.0);
+                take(&mut xy.1);
+            }
+            Expr::Call(_, args) => args.iter_mut().for_each(take),
+        }
+    }
+}
+
+impl Expr<'_> {
+    /// Whether an operand is a node, not a leaf.
+    #[inline]
+    fn has_node_operand(&self) -> bool {
+        let node = |x: &Expr<'_>| !matches!(x, Expr::Leaf(_));
+        match self {
+            Expr::Leaf(_) => false,
+            Expr::Unary(_, x) | Expr::Cast(_, x) => node(x),
+            Expr::Binary(_, xy) => node(&xy.0) || node(&xy.1),
+            Expr::Call(_, args) => args.iter().any(node),
+        }
+    }
+
+    /// Drops the operands below this node without recursion: each node
+    /// taken apart on an inline stack, its operands left as leaves (so
+    /// its own drop is one level).
+    #[inline(never)]
+    fn drop_operands_on_stack(&mut self) {
         let mut stack = smallvec::SmallVec::new();
         self.take_operands(&mut stack);
         while let Some(mut e) = stack.pop() {

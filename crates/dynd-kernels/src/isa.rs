@@ -45,6 +45,42 @@ macro_rules! best {
 }
 pub(crate) use best;
 
+/// `$body` compiled for the set `$isa` capped at AVX2 (twice: for AVX2
+/// with FMA and for the baseline), for loops that AVX-512 does not make
+/// faster: `unsafe`, as [`run_upto_avx2`].
+macro_rules! upto_avx2 {
+    ($isa:expr, $body:expr) => {
+        $crate::isa::run_upto_avx2(
+            $isa,
+            #[inline(always)]
+            || $body,
+        )
+    };
+}
+pub(crate) use upto_avx2;
+
+/// `body()` with AVX-512 F, DQ and VL (and AVX2 and FMA) enabled.
+///
+/// # Safety
+///
+/// The CPU has them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
+unsafe fn avx512<R>(body: impl FnOnce() -> R) -> R {
+    body()
+}
+
+/// `body()` with AVX2 and FMA enabled.
+///
+/// # Safety
+///
+/// The CPU has them.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn avx2<R>(body: impl FnOnce() -> R) -> R {
+    body()
+}
+
 /// `body()`, compiled for `isa`'s instructions (through [`on!`]).
 ///
 /// # Safety
@@ -52,26 +88,6 @@ pub(crate) use best;
 /// The CPU has `isa` ([`Isa::available`]; [`Isa::active`] always is).
 #[inline(always)]
 pub(crate) unsafe fn run_on<R>(isa: Isa, body: impl FnOnce() -> R) -> R {
-    /// `body()` with AVX-512 F, DQ and VL (and AVX2 and FMA) enabled.
-    ///
-    /// # Safety
-    ///
-    /// The CPU has them.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512dq,avx512vl,avx2,fma")]
-    unsafe fn avx512<R>(body: impl FnOnce() -> R) -> R {
-        body()
-    }
-    /// `body()` with AVX2 and FMA enabled.
-    ///
-    /// # Safety
-    ///
-    /// The CPU has them.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn avx2<R>(body: impl FnOnce() -> R) -> R {
-        body()
-    }
     match isa {
         // SAFETY: the CPU has the set (the caller's contract):
         // `Isa::Avx512` stands for exactly these features.
@@ -80,6 +96,22 @@ pub(crate) unsafe fn run_on<R>(isa: Isa, body: impl FnOnce() -> R) -> R {
         // SAFETY: as above; `Isa::Avx2` is AVX2 with FMA.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { avx2(body) },
+        _ => body(),
+    }
+}
+
+/// `body()`, compiled for `isa` capped at AVX2 (through [`upto_avx2!`]).
+///
+/// # Safety
+///
+/// The CPU has `isa`.
+#[inline(always)]
+pub(crate) unsafe fn run_upto_avx2<R>(isa: Isa, body: impl FnOnce() -> R) -> R {
+    match isa {
+        // SAFETY: the CPU has `isa` (the caller's contract), and both
+        // sets include AVX2 with FMA.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512 | Isa::Avx2 => unsafe { avx2(body) },
         _ => body(),
     }
 }

@@ -14,7 +14,7 @@ use std::cell::RefCell;
 
 use smallvec::SmallVec;
 
-use dynd_kernels::elwise::F64Op;
+use dynd_kernels::elwise::{F64Op, PARALLEL_MIN};
 use dynd_kernels::expr::{BinaryOp, Expr, UnaryOp};
 use dynd_kernels::fuse::{DenseF64, F64Arg};
 use dynd_kernels::Array;
@@ -45,6 +45,26 @@ pub(super) fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
 /// when written, `None` where the general evaluation must run.
 pub(super) fn dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
     with_lowered(e, |d, leaves| match d.eval_into(leaves, out) {
+        Ok(true) => Some(Ok(())),
+        Ok(false) => None,
+        Err(e) => Some(Err(e)),
+    })
+    .flatten()
+}
+
+/// [`dense_f64`] for an expression of a kept shape whose result is small
+/// enough to evaluate on one thread, and `None` for any other: tried
+/// before any other walk of `e`. Matching walks no deeper than the kept
+/// shape, which was lowered from a tree of bounded depth, and the leaves'
+/// types it compares fix the result's size; so neither the depth bound
+/// nor the size walk is needed first.
+pub(super) fn kept_dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
+    with_kept(e, |d, leaves| d.eval(leaves).transpose()).flatten()
+}
+
+/// [`kept_dense_f64`] into `out`, as [`dense_f64_into`].
+pub(super) fn kept_dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
+    with_kept(e, |d, leaves| match d.eval_into(leaves, out) {
         Ok(true) => Some(Ok(())),
         Ok(false) => None,
         Err(e) => Some(Err(e)),
@@ -113,6 +133,24 @@ fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&DenseF64, &[&Array]) -> R) -> O
             }
         };
         Some(f(&shapes[at].dense, &leaves))
+    })
+}
+
+/// Runs `f` on the loop of a kept shape `e` matches, of a result below
+/// [`PARALLEL_MIN`] elements, and `e`'s distinct leaves; `None` when there
+/// is none (nothing lowered or kept).
+fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&DenseF64, &[&Array]) -> R) -> Option<R> {
+    let mut leaves = Leaves::new();
+    SHAPES.with(|cell| {
+        let shapes = cell.try_borrow().ok()?;
+        let s = shapes.iter().find(|s| {
+            leaves.clear();
+            let mut at = 0;
+            s.dense.len() < PARALLEL_MIN
+                && matches(e, &s.tokens, &mut at, &mut leaves)
+                && at == s.tokens.len()
+        })?;
+        Some(f(&s.dense, &leaves))
     })
 }
 

@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::options::ReduceOptions;
 
 mod dense;
-use dense::{dense_f64, dense_f64_into};
+use dense::{dense_f64, dense_f64_into, kept_dense_f64, kept_dense_f64_into};
 mod fused_reduce;
 use fused_reduce::*;
 
@@ -547,6 +547,11 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
     if let Some(r) = one_call(e) {
         return r;
     }
+    // A small plain float64 expression evaluated before (in a loop, say):
+    // its kept loop, with no other walk.
+    if let Some(r) = kept_dense_f64(e) {
+        return r;
+    }
     if let Cow::Owned(e) = shallow(e)? {
         return e.eval();
     }
@@ -606,6 +611,10 @@ fn one_call(e: &Expr<'_>) -> Option<Result<Array, Error>> {
 
 /// [`Eval::eval_into`], without the keepdims hint.
 fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
+    // As in `eval_any`: a kept small float64 loop first.
+    if let Some(r) = kept_dense_f64_into(this, out) {
+        return r;
+    }
     if let Cow::Owned(e) = shallow(this)? {
         return e.eval_into(out);
     }

@@ -80,7 +80,6 @@ pub use crate::loops::{F64Op, INLINE_ARGS, MAX_LEAF_ARGS, PARALLEL_MIN};
 pub use dims::push_elwise;
 pub(crate) use dims::push_lifted;
 use dims::*;
-pub(crate) use flat::contiguous_count;
 pub use flat::FlatPlan;
 use flat::*;
 pub use gufunc::{apply_core, CoreFn, CoreLeaf, CoreSlice, CoreSliceMut};

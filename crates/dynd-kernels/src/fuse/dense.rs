@@ -343,6 +343,9 @@ pub fn eval_dense_f64_into(
 pub struct DenseF64 {
     vm: vm::Vm,
     ty: Type,
+    /// The result's dimensions, as C-contiguous float64 arrays of the
+    /// result's type have them (a leaf's layout is checked against this).
+    dims: SmallVec<[(usize, isize); 4]>,
     count: usize,
     leaves: usize,
 }
@@ -368,14 +371,20 @@ impl DenseF64 {
         ty: &Type,
     ) -> Option<DenseF64> {
         let last = steps.len().checked_sub(1)?;
-        let mut count = 1usize;
+        let mut dims: SmallVec<[(usize, isize); 4]> = SmallVec::new();
         let mut t = ty;
         while let TypeKind::Dim(Dim::Fixed(n), element) = t.kind() {
-            count = count.saturating_mul(*n);
+            dims.push((*n, 0));
             t = element;
         }
         if t.as_scalar() != Some(Scalar::Float64) {
             return None;
+        }
+        // C-order strides in bytes, from the last dimension.
+        let mut count = 1usize;
+        for (n, stride) in dims.iter_mut().rev() {
+            *stride = isize::try_from(count.checked_mul(8)?).ok()?;
+            count = count.checked_mul(*n)?;
         }
         let mut vm_steps: SmallVec<[vm::VmStep; 8]> = SmallVec::new();
         for (j, &(op, args)) in steps.iter().enumerate() {
@@ -396,6 +405,7 @@ impl DenseF64 {
         Some(DenseF64 {
             vm: vm::Vm::new(vm_steps, last),
             ty: ty.clone(),
+            dims,
             count,
             leaves,
         })
@@ -404,6 +414,16 @@ impl DenseF64 {
     /// The result type.
     pub fn ty(&self) -> &Type {
         &self.ty
+    }
+
+    /// The number of elements of a result.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether a result has no element.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
     }
 
     /// Evaluates the program over `leaves` into a new array (as
@@ -433,13 +453,35 @@ impl DenseF64 {
     /// An allocation failure where `out`'s memory is shared and must be
     /// copied first.
     pub fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
-        if out.ty() != &self.ty || crate::elwise::contiguous_count(out, &self.ty).is_none() {
+        if !self.fits(out) {
             return Ok(false);
         }
         self.run(leaves, || {
             let dst = crate::assign::data_mut_ptr(out)?;
             Ok(((), dst))
         })
+    }
+
+    /// Whether `a` is a C-contiguous array of the result's type: its data
+    /// type `float64` and its arrmeta exactly the result's fixed
+    /// dimensions (the arrmeta of a `var` or other dimension is of
+    /// another kind), C-contiguous (a dimension of one element may have
+    /// any stride).
+    #[inline]
+    fn fits(&self, a: &Array) -> bool {
+        if a.dtype().as_scalar() != Some(Scalar::Float64) {
+            return false;
+        }
+        let mut m = a.arrmeta();
+        for &(n, step) in &self.dims {
+            match m.as_fixed() {
+                Some((len, stride, element)) if len == n && (n == 1 || stride == step) => {
+                    m = element
+                }
+                _ => return false,
+            }
+        }
+        matches!(m, Arrmeta::Scalar)
     }
 
     /// The leaves' checks and the loop, writing where `dst()` says
@@ -456,9 +498,9 @@ impl DenseF64 {
         let mut src: SmallVec<[*const u8; 8]> = SmallVec::new();
         let mut strides: SmallVec<[isize; 8]> = SmallVec::new();
         for a in leaves {
-            let stride = match crate::elwise::contiguous_count(a, &self.ty) {
-                Some((0, Scalar::Float64)) if a.ndim() == 0 => 0,
-                Some((n, Scalar::Float64)) if n == self.count => 8,
+            let stride = match a.ty().as_scalar() {
+                Some(Scalar::Float64) => 0,
+                None if self.fits(a) => 8,
                 _ => return Ok(false),
             };
             src.push(a.data_ptr());

@@ -15,7 +15,7 @@
 //! When every step is a plain `float64` operation ([`F64Op`](crate::elwise::F64Op): the
 //! builtins' `float64` `add`, `subtract`, `multiply`, `divide`, `negative`,
 //! `abs` and `sqrt`, or any leaf made by [`Leaf::f64_op`]), the steps run
-//! together instead, all of them over one chunk of 64 elements before the
+//! together instead, all of them over one chunk of 256 elements before the
 //! next, each operation's loop compiled in (no kernel call per step): every
 //! leaf then streams from memory at once, as in a hand-written loop, and
 //! the bits are the same.

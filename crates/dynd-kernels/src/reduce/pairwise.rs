@@ -126,11 +126,9 @@ pub(super) unsafe fn fold_chunk_on<T: Copy, F: Fn(T, T) -> T>(
     // gain nothing, and with AVX-512 on LLVM vectorises [`fold8`] across
     // its chunks with gathers instead (an `int64` sum of 1e5 ran 3x slower
     // than on AVX2, a `float64` max 1.2x). One call per block.
-    let isa = isa.min(Isa::Avx2);
     for (b, x) in blocks.iter_mut().zip(xs.chunks(BLOCK)) {
-        // SAFETY: the CPU has `isa` (the caller's contract: it has the
-        // set passed, which includes AVX2 when that is wider).
-        *b = unsafe { isa::on!(isa, fold8(x, f)) };
+        // SAFETY: the CPU has `isa` (the caller's contract).
+        *b = unsafe { isa::upto_avx2!(isa, fold8(x, f)) };
     }
     fold_pairwise_blocks(blocks, xs.len(), f)
 }
