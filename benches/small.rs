@@ -1,7 +1,7 @@
 //! Small calls, where the fixed cost per call is all there is: a
 //! 1-element `add` (allocating, and into an existing output), a 4×4
 //! `sum_axis(1)`, and the expression `a*b + c*d - e` at 1,000 float64
-//! (`eval` and `eval_into`), each beside `ndarray` and a hand-written
+//! (`eval` and `eval_into`) and int64, each beside `ndarray` or a hand-written
 //! loop in the same run. One thread: the calls are far below the
 //! parallel thresholds.
 //!
@@ -52,6 +52,13 @@ fn add_one(c: &mut Criterion) {
     g.bench_function("dynd_call_into", |bch| {
         bch.iter(|| {
             add.call_into(&mut out, &[black_box(&a), black_box(&b)])
+                .unwrap()
+        })
+    });
+    g.bench_function("dynd_prepared_into", |bch| {
+        bch.iter(|| {
+            prepared
+                .call_into(&mut out, &[black_box(&a), black_box(&b)])
                 .unwrap()
         })
     });
@@ -144,5 +151,43 @@ fn expr_1000(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, add_one, sum_4x4, expr_1000);
+/// The same expression over int64: the leaves' own loops in one pass
+/// (`DenseSteps`), beside the node-by-node evaluation and a hand loop.
+fn expr_i64_1000(c: &mut Criterion) {
+    const N: i64 = 1000;
+    let v = |k: i64| (0..N).map(|i| i * k + 1).collect::<Vec<i64>>();
+    let (xa, xb, xc, xd, xe) = (v(1), v(5), v(3), v(2), v(7));
+    let arr = |x: &Vec<i64>| Array::from_vec(x.clone());
+    let (a, b, cc, d, e) = (arr(&xa), arr(&xb), arr(&xc), arr(&xd), arr(&xe));
+    let mut g = c.benchmark_group("small/expr_i64_1000");
+    g.bench_function("dynd_eval", |bch| {
+        bch.iter(|| (black_box(&a) * &b + &cc * &d - &e).eval().unwrap())
+    });
+    g.bench_function("dynd_stepwise", |bch| {
+        bch.iter(|| {
+            (black_box(&a) * &b + &cc * &d - &e)
+                .eval_stepwise()
+                .unwrap()
+        })
+    });
+    g.bench_function("hand_fused", |bch| {
+        bch.iter(|| {
+            let (a, b, c, d, e) = (black_box(&xa), &xb, &xc, &xd, &xe);
+            a.iter()
+                .zip(b)
+                .zip(c)
+                .zip(d)
+                .zip(e)
+                .map(|((((a, b), c), d), e)| {
+                    a.wrapping_mul(*b)
+                        .wrapping_add(c.wrapping_mul(*d))
+                        .wrapping_sub(*e)
+                })
+                .collect::<Vec<i64>>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, add_one, sum_4x4, expr_1000, expr_i64_1000);
 criterion_main!(benches);

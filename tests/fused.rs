@@ -964,3 +964,60 @@ fn kept_lowerings_are_reused_only_by_their_own_shape() {
         assert!((&a * &b + &short).eval().is_err());
     }
 }
+
+/// Small expressions of other data types than plain `float64` (integers,
+/// `float32`, comparisons and `bool` logic, math functions) run as one
+/// loop of the leaves' own loops, with the stepwise values: each is
+/// evaluated three times (lowered, then kept), with `eval` and
+/// `eval_into`, and again over a reversed leaf and a leaf that
+/// broadcasts, which take the general path.
+#[test]
+fn small_expressions_of_any_builtin_type_match_the_stepwise_values() {
+    let same = |x: &Array, y: &Array, what: &str| {
+        assert_eq!(x.ty(), y.ty(), "type of {what}");
+        match bits(y) {
+            Some(b) => assert_eq!(bits(x), Some(b), "bits of {what}"),
+            None => assert_eq!(x.to_string(), y.to_string(), "values of {what}"),
+        }
+    };
+    let n = 700;
+    let iv = |k: i64| Array::from_vec((0..n as i64).map(|i| (i * k) % 97 - 40).collect::<Vec<_>>());
+    let (i, j, l) = (iv(1), iv(31), iv(-7));
+    let narrow = |k: f64| Array::from_vec(seq(n, k).iter().map(|&x| x as f32).collect::<Vec<_>>());
+    let (f, g) = (narrow(0.5), narrow(-1.25));
+    let (x, y) = (Array::from_vec(seq(n, 0.01)), Array::from_vec(seq(n, 0.5)));
+    let small = Array::from_vec((0..n as i32).map(|i| i % 13 - 6).collect::<Vec<_>>());
+    let exp = builtins::get("exp").unwrap();
+    let exprs: Vec<Expr<'_>> = vec![
+        &i * &j + &l,
+        &i * &j - &l * 3i64,
+        (&i * &j).less(&l),
+        Expr::from(&i).less(&j) & Expr::from(&l).greater_equal(&j),
+        &f * &g + &f,
+        -(&f / &g),
+        exp.expr([&x]) * &y + 1.0,
+        &small * &small - 7i32,
+        select(Expr::from(&i).greater(0i64), &x, &y),
+    ];
+    for _ in 0..3 {
+        for e in &exprs {
+            let s = e.eval_stepwise().unwrap();
+            same(&e.eval().unwrap(), &s, &e.to_string());
+            let mut out = Array::zeros(s.ty()).unwrap();
+            e.eval_into(&mut out).unwrap();
+            same(&out, &s, &format!("{e} into"));
+        }
+    }
+    // The same shapes over leaves the one loop does not take.
+    let rev = i.index(&[Index::slice(None, None, -1)]).unwrap();
+    let rows = Array::from_shape_vec(&[3, n], (0..3 * n as i64).collect::<Vec<_>>()).unwrap();
+    for e in [&rev * &j + &l, &rows * &j + &l] {
+        for _ in 0..2 {
+            same(
+                &e.eval().unwrap(),
+                &e.eval_stepwise().unwrap(),
+                &e.to_string(),
+            );
+        }
+    }
+}

@@ -175,9 +175,14 @@ fn small_calls_allocate_their_result_only() {
     let (x, y, z, w, u) = (v(1.0), v(0.5), v(0.25), v(2.0), v(3.0));
     let mut out = Array::from_vec(vec![0.0f64]);
     let mut out_1000 = Array::from_vec(vec![0.0f64; 1000]);
+    // Other data types: the leaves' own loops, one pass.
+    let iv = |k: i64| Array::from_vec((0..1000).map(|i| i * k).collect::<Vec<i64>>());
+    let (i, j, l) = (iv(1), iv(3), iv(-2));
+    let mut out_bool = Array::from_vec(vec![false; 1000]);
     // The expressions are built once: building one allocates its nodes.
     let sum = &a + &b;
     let e = &x * &y + &z * &w - &u;
+    let ints = (&i * &j + &l).less(&j);
     let prepared = add.prepare(&[a.ty(), b.ty()]).unwrap();
     let counts = [
         ("add", allocations(|| add.call(&[&a, &b]).unwrap())),
@@ -195,6 +200,11 @@ fn small_calls_allocate_their_result_only() {
         (
             "expr into",
             allocations(|| e.eval_into(&mut out_1000).unwrap()),
+        ),
+        ("int64 expr", allocations(|| ints.eval().unwrap())),
+        (
+            "int64 expr into",
+            allocations(|| ints.eval_into(&mut out_bool).unwrap()),
         ),
     ];
     // The result (its block, or its arrmeta: small blocks are reused

@@ -224,9 +224,10 @@ pub mod func {
         CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, F64Op, FlatPlan, IntOp, Leaf,
         LeafInput, LeafOutput, LeafReturn, Predicate,
     };
-    /// Plain `float64` programs over dense arrays, their loop built once.
+    /// Small programs over dense arrays, their loop built once: plain
+    /// `float64` ones, and steps of any builtin number type.
     #[doc(inline)]
-    pub use dynd_kernels::fuse::{DenseF64, F64Arg};
+    pub use dynd_kernels::fuse::{DenseF64, DenseSteps, F64Arg};
     /// Stateful reductions from DyND's four pieces (init, step, combine,
     /// finish), and the compensated sum built from them.
     #[doc(inline)]

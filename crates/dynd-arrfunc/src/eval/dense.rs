@@ -1,5 +1,9 @@
-//! Plain `float64` expressions over dense arrays ([`dense_f64`]): lowered
-//! to a list of [`F64Op`] steps, then one loop over the leaves.
+//! Small expressions over dense arrays ([`dense_small`]): lowered to a
+//! list of steps, then one loop over the leaves, a chunk at a time. Plain
+//! `float64` arithmetic lowers to [`F64Op`] steps run by [`DenseF64`]
+//! (each operation's loop compiled in, pairs fused); any other expression
+//! of elementwise builtins over builtin numbers and `bool` lowers to the
+//! leaves' own loops, run by [`DenseSteps`].
 //!
 //! Lowering resolves every node as a call would, which costs more than
 //! the loop itself for a thousand elements. So each thread keeps the
@@ -14,9 +18,10 @@ use std::cell::RefCell;
 
 use smallvec::SmallVec;
 
+use dynd_kernels::elwise::Leaf;
 use dynd_kernels::elwise::{F64Op, PARALLEL_MIN};
 use dynd_kernels::expr::{BinaryOp, Expr, UnaryOp};
-use dynd_kernels::fuse::{DenseF64, F64Arg};
+use dynd_kernels::fuse::{DenseF64, DenseSteps, F64Arg};
 use dynd_kernels::Array;
 use dynd_types::{Scalar, Type};
 
@@ -30,46 +35,81 @@ type Steps = SmallVec<[(F64Op, [F64Arg; 2]); 8]>;
 /// An expression's distinct leaves, in the order of their first use.
 type Leaves<'e> = SmallVec<[&'e Array; 8]>;
 
-/// The value of `e` when it is plain `float64` arithmetic (the builtins'
-/// float64 `+ - * /`, negation, `abs`, `sqrt`, rounding) over C-contiguous
-/// float64 arrays of one type and float64 scalars: one loop over the
-/// leaves, no kernel built and no intermediate array (what makes small
-/// expressions cheaper than the calls). Each node is resolved as a call
-/// would be; any other node, cast, layout or shape gives `None`, and the
-/// general evaluation (which reports errors) runs instead.
-pub(super) fn dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
+/// The value of `e` when it is elementwise builtins over C-contiguous
+/// arrays of one shape (or 0-d) whose nodes need no conversion of their
+/// arguments: one loop over the leaves, no kernel built and no
+/// intermediate array (what makes small expressions cheaper than the
+/// calls). Each node is resolved as a call would be; any other node,
+/// conversion, layout or shape gives `None`, and the general evaluation
+/// (which reports errors) runs instead.
+pub(super) fn dense_small(e: &Expr<'_>) -> Option<Result<Array, Error>> {
     with_lowered(e, |d, leaves| d.eval(leaves).transpose()).flatten()
 }
 
-/// [`dense_f64`] into `out` (of the result's type exactly): `Some(Ok(()))`
-/// when written, `None` where the general evaluation must run.
-pub(super) fn dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
-    with_lowered(e, |d, leaves| match d.eval_into(leaves, out) {
-        Ok(true) => Some(Ok(())),
-        Ok(false) => None,
-        Err(e) => Some(Err(e)),
-    })
-    .flatten()
+/// [`dense_small`] into `out` (C-contiguous, of the result's type):
+/// `Some(Ok(()))` when written, `None` where the general evaluation must
+/// run.
+pub(super) fn dense_small_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
+    with_lowered(e, |d, leaves| into(d, leaves, out)).flatten()
 }
 
-/// [`dense_f64`] for an expression of a kept shape whose result is small
-/// enough to evaluate on one thread, and `None` for any other: tried
-/// before any other walk of `e`. Matching walks no deeper than the kept
-/// shape, which was lowered from a tree of bounded depth, and the leaves'
-/// types it compares fix the result's size; so neither the depth bound
-/// nor the size walk is needed first.
-pub(super) fn kept_dense_f64(e: &Expr<'_>) -> Option<Result<Array, Error>> {
+/// [`dense_small`] for an expression of a kept shape whose result is
+/// small enough to evaluate on one thread, and `None` for any other:
+/// tried before any other walk of `e`. Matching walks no deeper than the
+/// kept shape, which was lowered from a tree of bounded depth, and the
+/// leaves' types it compares fix the result's size; so neither the depth
+/// bound nor the size walk is needed first.
+pub(super) fn kept_dense(e: &Expr<'_>) -> Option<Result<Array, Error>> {
     with_kept(e, |d, leaves| d.eval(leaves).transpose()).flatten()
 }
 
-/// [`kept_dense_f64`] into `out`, as [`dense_f64_into`].
-pub(super) fn kept_dense_f64_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
-    with_kept(e, |d, leaves| match d.eval_into(leaves, out) {
+/// [`kept_dense`] into `out`, as [`dense_small_into`].
+pub(super) fn kept_dense_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
+    with_kept(e, |d, leaves| into(d, leaves, out)).flatten()
+}
+
+/// `d` evaluated over `leaves` into `out`: `None` where it does not
+/// take them.
+fn into(d: &Loop, leaves: &[&Array], out: &mut Array) -> Option<Result<(), Error>> {
+    match d.eval_into(leaves, out) {
         Ok(true) => Some(Ok(())),
         Ok(false) => None,
         Err(e) => Some(Err(e)),
-    })
-    .flatten()
+    }
+}
+
+/// A lowered expression's loop.
+enum Loop {
+    /// Plain `float64` arithmetic.
+    F64(DenseF64),
+    /// The leaves' own loops.
+    Steps(DenseSteps),
+}
+
+impl Loop {
+    /// The number of elements of a result.
+    fn len(&self) -> usize {
+        match self {
+            Loop::F64(d) => d.len(),
+            Loop::Steps(d) => d.len(),
+        }
+    }
+
+    /// As [`DenseF64::eval`].
+    fn eval(&self, leaves: &[&Array]) -> Result<Option<Array>, Error> {
+        match self {
+            Loop::F64(d) => d.eval(leaves),
+            Loop::Steps(d) => d.eval(leaves),
+        }
+    }
+
+    /// As [`DenseF64::eval_into`].
+    fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
+        match self {
+            Loop::F64(d) => d.eval_into(leaves, out),
+            Loop::Steps(d) => d.eval_into(leaves, out),
+        }
+    }
 }
 
 /// One node of a [`Shape`], in preorder.
@@ -89,7 +129,7 @@ enum Token {
 /// share it.
 struct Shape {
     tokens: SmallVec<[Token; 12]>,
-    dense: DenseF64,
+    dense: Loop,
 }
 
 /// How many shapes a thread keeps: a loop body evaluating a few
@@ -102,16 +142,14 @@ thread_local! {
 }
 
 /// Runs `f` on `e`'s loop and distinct leaves: those of a kept shape `e`
-/// matches, or lowered now (and kept); `None` when `e` is not plain
-/// `float64` arithmetic.
-fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&DenseF64, &[&Array]) -> R) -> Option<R> {
+/// matches, or lowered now (and kept); `None` when `e` does not lower.
+fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&Loop, &[&Array]) -> R) -> Option<R> {
     let mut leaves = Leaves::new();
     SHAPES.with(|cell| {
         // A thread already inside this function (an evaluator called
         // back) lowers without the kept shapes.
         let Ok(mut shapes) = cell.try_borrow_mut() else {
-            let (steps, ty) = lower(e, &mut leaves)?;
-            let dense = DenseF64::new(&steps, leaves.len(), &ty)?;
+            let dense = lower_loop(e, &mut leaves)?;
             return Some(f(&dense, &leaves));
         };
         let hit = shapes.iter().position(|s| {
@@ -123,8 +161,7 @@ fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&DenseF64, &[&Array]) -> R) -> O
             Some(k) => k,
             None => {
                 leaves.clear();
-                let (steps, ty) = lower(e, &mut leaves)?;
-                let dense = DenseF64::new(&steps, leaves.len(), &ty)?;
+                let dense = lower_loop(e, &mut leaves)?;
                 let mut tokens = SmallVec::new();
                 tokenize(e, &leaves, &mut tokens);
                 shapes.truncate(KEPT - 1);
@@ -136,10 +173,26 @@ fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&DenseF64, &[&Array]) -> R) -> O
     })
 }
 
+/// `e`'s loop, its distinct leaves added to `leaves` (empty at first):
+/// the `float64` one where it is plain `float64` arithmetic, the leaves'
+/// own loops otherwise; `None` when it lowers to neither.
+fn lower_loop<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<Loop> {
+    if let Some((steps, ty)) = lower(e, leaves) {
+        if let Some(d) = DenseF64::new(&steps, leaves.len(), &ty) {
+            return Some(Loop::F64(d));
+        }
+    }
+    leaves.clear();
+    let (steps, ty) = lower_steps(e, leaves)?;
+    let args: SmallVec<[(&Leaf, &[F64Arg]); 8]> = steps.iter().map(|(l, a)| (l, &a[..])).collect();
+    let dtypes: SmallVec<[Type; 8]> = leaves.iter().map(|a| a.dtype().clone()).collect();
+    DenseSteps::new(&args, &dtypes, &ty).map(Loop::Steps)
+}
+
 /// Runs `f` on the loop of a kept shape `e` matches, of a result below
 /// [`PARALLEL_MIN`] elements, and `e`'s distinct leaves; `None` when there
 /// is none (nothing lowered or kept).
-fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&DenseF64, &[&Array]) -> R) -> Option<R> {
+fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&Loop, &[&Array]) -> R) -> Option<R> {
     let mut leaves = Leaves::new();
     SHAPES.with(|cell| {
         let shapes = cell.try_borrow().ok()?;
@@ -225,7 +278,8 @@ fn tokenize(e: &Expr<'_>, leaves: &[&Array], out: &mut SmallVec<[Token; 12]>) {
 }
 
 /// `e` lowered to steps, its distinct leaves added to `leaves` (empty at
-/// first), and the result type, if it is plain `float64` arithmetic.
+/// first), and the result type, if it is plain `float64` arithmetic (the
+/// builtins' `float64` leaves marked with an [`F64Op`]).
 fn lower<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<(Steps, Type)> {
     fn walk<'e>(
         e: &'e Expr<'_>,
@@ -277,4 +331,47 @@ fn lower<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<(Steps, Type)> 
         return None;
     }
     Some((steps, ty))
+}
+
+/// A lowered expression's steps of the leaves' own loops: each leaf and
+/// its arguments.
+type LeafSteps = SmallVec<[(Leaf, SmallVec<[F64Arg; 4]>); 8]>;
+
+/// `e` lowered to steps of its nodes' leaves, its distinct leaves added
+/// to `leaves` (empty at first), and the result type, if every node is an
+/// elementwise callable without keywords whose arguments need no
+/// conversion, over leaves of builtin scalar data types.
+fn lower_steps<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<(LeafSteps, Type)> {
+    fn walk<'e>(
+        e: &'e Expr<'_>,
+        steps: &mut LeafSteps,
+        leaves: &mut Leaves<'e>,
+    ) -> Option<(F64Arg, Type)> {
+        if let Expr::Leaf(a) = e {
+            a.dtype().as_scalar()?;
+            let k = leaf_index(leaves, a);
+            return Some((F64Arg::Leaf(k), a.ty().clone()));
+        }
+        let (c, args) = call_of(e).ok()??;
+        if args.len() > 4 || c.whole_array_fn().is_some() || !c.keywords().is_empty() {
+            return None;
+        }
+        let mut lowered: SmallVec<[(F64Arg, Type); 4]> = SmallVec::new();
+        for a in &args {
+            lowered.push(walk(a, steps, leaves)?);
+        }
+        let types: SmallVec<[&Type; 4]> = lowered.iter().map(|(_, t)| t).collect();
+        let resolution = c.resolved_types(&types).ok()?;
+        let Body::Elementwise(leaf) = c.overloads()[resolution.index].body() else {
+            return None;
+        };
+        if !resolution.as_is || leaf.inputs().len() != args.len() {
+            return None;
+        }
+        steps.push((leaf.clone(), lowered.iter().map(|(a, _)| *a).collect()));
+        Some((F64Arg::Step(steps.len() - 1), resolution.ty.clone()))
+    }
+    let mut steps = LeafSteps::new();
+    let (root, ty) = walk(e, &mut steps, leaves)?;
+    (root == F64Arg::Step(steps.len().checked_sub(1)?)).then_some((steps, ty))
 }

@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::options::ReduceOptions;
 
 mod dense;
-use dense::{dense_f64, dense_f64_into, kept_dense_f64, kept_dense_f64_into};
+use dense::{dense_small, dense_small_into, kept_dense, kept_dense_into};
 mod fused_reduce;
 use fused_reduce::*;
 
@@ -156,7 +156,13 @@ fn call_of<'e, 'a>(e: &'e Expr<'a>) -> Result<Option<CallNode<'e, 'a>>, Error> {
 /// loop over small chunks with every leaf streaming at once, and, below
 /// the parallel threshold, without planning the pass or building kernels:
 /// so `a*b + c*d - e` over a thousand elements costs less than the four
-/// calls.
+/// calls. Below that threshold, other elementwise builtins over such
+/// arrays of builtin numbers and `bool` (integers, `float32`,
+/// comparisons, the math functions) whose arguments need no conversion
+/// run the same way, each node's own loop over a chunk before the next
+/// chunk ([`DenseSteps`](dynd_kernels::fuse::DenseSteps)). A thread keeps
+/// the last few such expressions' loops, so evaluating one again over
+/// arrays of the same types only checks their layouts and runs.
 ///
 /// Nodes that are not elementwise (gufuncs such as `dot`, callables with
 /// keywords or over whole arrays) are computed first and enter the pass
@@ -480,8 +486,9 @@ fn eval_node(e: &Expr<'_>) -> Result<Array, Error> {
     }
 }
 
-/// Below this many elements (of the largest leaf) an expression is
-/// evaluated node by node: the fused pass's fixed cost (planning every
+/// Below this many elements (of the largest leaf) an expression that the
+/// one-loop paths (`dense_small`) do not take is evaluated node by node:
+/// the fused pass's fixed cost (planning every
 /// node, building the steps' kernels) is then more than the memory traffic
 /// it saves. Measured on `a*b + c*d - e`: equal at about 3000 elements.
 const FUSE_MIN: usize = 4096;
@@ -547,9 +554,9 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
     if let Some(r) = one_call(e) {
         return r;
     }
-    // A small plain float64 expression evaluated before (in a loop, say):
-    // its kept loop, with no other walk.
-    if let Some(r) = kept_dense_f64(e) {
+    // A small expression evaluated before (in a loop, say): its kept
+    // loop, with no other walk.
+    if let Some(r) = kept_dense(e) {
         return r;
     }
     if let Cow::Owned(e) = shallow(e)? {
@@ -557,8 +564,8 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
     }
     let n = size_hint(e);
     if n < PARALLEL_MIN {
-        // Serial either way: the plain float64 loop where it applies.
-        if let Some(r) = dense_f64(e) {
+        // Serial either way: one loop over the leaves where it applies.
+        if let Some(r) = dense_small(e) {
             return r;
         }
     }
@@ -611,8 +618,8 @@ fn one_call(e: &Expr<'_>) -> Option<Result<Array, Error>> {
 
 /// [`Eval::eval_into`], without the keepdims hint.
 fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
-    // As in `eval_any`: a kept small float64 loop first.
-    if let Some(r) = kept_dense_f64_into(this, out) {
+    // As in `eval_any`: a kept small loop first.
+    if let Some(r) = kept_dense_into(this, out) {
         return r;
     }
     if let Cow::Owned(e) = shallow(this)? {
@@ -620,8 +627,8 @@ fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
     }
     let n = size_hint(this);
     if n < PARALLEL_MIN && !matches!(this, Expr::Leaf(_)) {
-        // Serial either way: the plain float64 loop where it applies.
-        if let Some(r) = dense_f64_into(this, out) {
+        // Serial either way: one loop over the leaves where it applies.
+        if let Some(r) = dense_small_into(this, out) {
             return r;
         }
     }

@@ -299,21 +299,28 @@ impl FlatPlan {
     }
 
     /// Whether `meta` has exactly the result's fixed dimensions, in C
-    /// order over elements of `size` bytes (a dimension of one element
-    /// may have any stride).
+    /// order over elements of `size` bytes.
     fn fits(&self, meta: &Arrmeta, size: usize) -> bool {
-        let mut m = meta;
-        for &(n, step) in &self.shape {
-            let Some((len, stride, element)) = m.as_fixed() else {
-                return false;
-            };
-            if len != n || (n > 1 && stride != step * size as isize) {
-                return false;
-            }
-            m = element;
-        }
-        matches!(m, Arrmeta::Scalar)
+        fits_c_order(meta, &self.shape, size)
     }
+}
+
+/// Whether `meta` has exactly the fixed dimensions `dims` (each a length
+/// and the C-order step along it in elements), in C order over elements
+/// of `size` bytes: a dimension of one element may have any stride, and
+/// the arrmeta of any other kind of dimension does not fit.
+pub(crate) fn fits_c_order(meta: &Arrmeta, dims: &[(usize, isize)], size: usize) -> bool {
+    let mut m = meta;
+    for &(n, step) in dims {
+        let Some((len, stride, element)) = m.as_fixed() else {
+            return false;
+        };
+        if len != n || (n > 1 && stride != step * size as isize) {
+            return false;
+        }
+        m = element;
+    }
+    matches!(m, Arrmeta::Scalar)
 }
 
 /// The sources of a flat run: each one's first element and its stride

@@ -80,6 +80,7 @@ pub use crate::loops::{F64Op, INLINE_ARGS, MAX_LEAF_ARGS, PARALLEL_MIN};
 pub use dims::push_elwise;
 pub(crate) use dims::push_lifted;
 use dims::*;
+pub(crate) use flat::fits_c_order;
 pub use flat::FlatPlan;
 use flat::*;
 pub use gufunc::{apply_core, CoreFn, CoreLeaf, CoreSlice, CoreSliceMut};
@@ -381,6 +382,11 @@ impl Leaf {
         } else {
             self.output.into()
         })
+    }
+
+    /// The loop without a kernel, for a leaf that cannot fail.
+    pub(crate) fn flat_run(&self) -> Option<std::sync::Arc<dyn FlatRun>> {
+        self.flat.clone()
     }
 
     /// Whether `other` runs the same function (a clone of this leaf).

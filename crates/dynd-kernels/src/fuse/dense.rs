@@ -343,8 +343,8 @@ pub fn eval_dense_f64_into(
 pub struct DenseF64 {
     vm: vm::Vm,
     ty: Type,
-    /// The result's dimensions, as C-contiguous float64 arrays of the
-    /// result's type have them (a leaf's layout is checked against this).
+    /// The result's dimensions and their C-order steps in elements (a
+    /// leaf's layout is checked against these).
     dims: SmallVec<[(usize, isize); 4]>,
     count: usize,
     leaves: usize,
@@ -380,10 +380,10 @@ impl DenseF64 {
         if t.as_scalar() != Some(Scalar::Float64) {
             return None;
         }
-        // C-order strides in bytes, from the last dimension.
+        // C-order steps in elements, from the last dimension.
         let mut count = 1usize;
-        for (n, stride) in dims.iter_mut().rev() {
-            *stride = isize::try_from(count.checked_mul(8)?).ok()?;
+        for (n, step) in dims.iter_mut().rev() {
+            *step = isize::try_from(count).ok()?;
             count = count.checked_mul(*n)?;
         }
         let mut vm_steps: SmallVec<[vm::VmStep; 8]> = SmallVec::new();
@@ -464,24 +464,11 @@ impl DenseF64 {
 
     /// Whether `a` is a C-contiguous array of the result's type: its data
     /// type `float64` and its arrmeta exactly the result's fixed
-    /// dimensions (the arrmeta of a `var` or other dimension is of
-    /// another kind), C-contiguous (a dimension of one element may have
-    /// any stride).
+    /// dimensions in C order.
     #[inline]
     fn fits(&self, a: &Array) -> bool {
-        if a.dtype().as_scalar() != Some(Scalar::Float64) {
-            return false;
-        }
-        let mut m = a.arrmeta();
-        for &(n, step) in &self.dims {
-            match m.as_fixed() {
-                Some((len, stride, element)) if len == n && (n == 1 || stride == step) => {
-                    m = element
-                }
-                _ => return false,
-            }
-        }
-        matches!(m, Arrmeta::Scalar)
+        a.dtype().as_scalar() == Some(Scalar::Float64)
+            && crate::elwise::fits_c_order(a.arrmeta(), &self.dims, 8)
     }
 
     /// The leaves' checks and the loop, writing where `dst()` says

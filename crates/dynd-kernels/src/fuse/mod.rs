@@ -61,8 +61,10 @@
 
 mod dense;
 mod ragged;
+mod steps;
 mod vm;
 pub use dense::{eval_dense_f64, eval_dense_f64_into, DenseF64, F64Arg};
+pub use steps::DenseSteps;
 
 use std::cell::RefCell;
 use std::sync::Arc;
