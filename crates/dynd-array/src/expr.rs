@@ -531,13 +531,13 @@ impl<'a> Expr<'a> {
         Ok(())
     }
 
-    /// Moves the operands that are themselves nodes out to `stack`,
-    /// leaving leaves in their place, so that dropping this node goes
-    /// one level deep.
-    fn take_operands(&mut self, stack: &mut smallvec::SmallVec<[Expr<'a>; 8]>) {
+    /// Moves the operands that are themselves nodes out to `to`, leaving
+    /// leaves in their place, so that dropping this node goes one level
+    /// deep.
+    fn take_operands(&mut self, mut to: impl FnMut(Expr<'a>)) {
         let mut take = |x: &mut Expr<'a>| {
             if !matches!(x, Expr::Leaf(_)) {
-                stack.push(std::mem::replace(x, placeholder()));
+                to(std::mem::replace(x, placeholder()));
             }
         };
         match self {
@@ -588,20 +588,7 @@ impl Drop for Expr<'_> {
         }
         let _restore = Restore(level);
         DROP_LEVEL.with(|l| l.set(level + 1));
-        let take = |x: &mut Expr<'_>| {
-            if !matches!(x, Expr::Leaf(_)) {
-                drop(std::mem::replace(x, placeholder()));
-            }
-        };
-        match self {
-            Expr::Leaf(_) => {}
-            Expr::Unary(_, x) | Expr::Cast(_, x) => take(x),
-            Expr::Binary(_, xy) => {
-                take(&mut xy.0);
-                take(&mut xy.1);
-            }
-            Expr::Call(_, args) => args.iter_mut().for_each(take),
-        }
+        self.take_operands(drop);
     }
 }
 
@@ -623,10 +610,10 @@ impl Expr<'_> {
     /// its own drop is one level).
     #[inline(never)]
     fn drop_operands_on_stack(&mut self) {
-        let mut stack = smallvec::SmallVec::new();
-        self.take_operands(&mut stack);
+        let mut stack: smallvec::SmallVec<[Expr<'_>; 8]> = smallvec::SmallVec::new();
+        self.take_operands(|e| stack.push(e));
         while let Some(mut e) = stack.pop() {
-            e.take_operands(&mut stack);
+            e.take_operands(|x| stack.push(x));
         }
     }
 }

@@ -160,26 +160,14 @@ impl FlatPlan {
     /// cannot fail.
     pub fn new(ty: &Type, leaf: &Leaf) -> Option<FlatPlan> {
         let flat = leaf.flat.clone()?;
-        let (dims, dtype) = ty.split_dims();
-        let output = dtype.as_scalar()?;
+        let output = ty.dtype().as_scalar()?;
         if output != leaf.output
             || !(output.is_numeric() || output == Scalar::Bool)
             || leaf.inputs.len() > INLINE_ARGS
         {
             return None;
         }
-        let mut shape: SmallVec<[(usize, isize); 4]> = SmallVec::new();
-        for d in &dims {
-            let Dim::Fixed(n) = d else {
-                return None;
-            };
-            shape.push((*n, 0));
-        }
-        let mut after = 1usize;
-        for (n, step) in shape.iter_mut().rev() {
-            *step = isize::try_from(after).ok()?;
-            after = after.checked_mul(*n)?;
-        }
+        let (shape, after, _) = c_order_dims(ty)?;
         Some(FlatPlan {
             out: FreshLayout::new(ty).ok()?,
             shape,
@@ -303,6 +291,30 @@ impl FlatPlan {
     fn fits(&self, meta: &Arrmeta, size: usize) -> bool {
         fits_c_order(meta, &self.shape, size)
     }
+}
+
+/// Fixed dimensions with their C-order steps in elements, from the first.
+pub(crate) type CDims = SmallVec<[(usize, isize); 4]>;
+
+/// The dimensions of `ty` with their C-order steps (as [`fits_c_order`]
+/// takes them), the number of elements, and the data type below them;
+/// `None` when a dimension is not fixed or the count overflows.
+pub(crate) fn c_order_dims(ty: &Type) -> Option<(CDims, usize, &Type)> {
+    let mut dims = CDims::new();
+    let mut t = ty;
+    while let TypeKind::Dim(d, element) = t.kind() {
+        let Dim::Fixed(n) = d else {
+            return None;
+        };
+        dims.push((*n, 0));
+        t = element;
+    }
+    let mut count = 1usize;
+    for (n, step) in dims.iter_mut().rev() {
+        *step = isize::try_from(count).ok()?;
+        count = count.checked_mul(*n)?;
+    }
+    Some((dims, count, t))
 }
 
 /// Whether `meta` has exactly the fixed dimensions `dims` (each a length

@@ -345,7 +345,7 @@ pub struct DenseF64 {
     ty: Type,
     /// The result's dimensions and their C-order steps in elements (a
     /// leaf's layout is checked against these).
-    dims: SmallVec<[(usize, isize); 4]>,
+    dims: crate::elwise::CDims,
     count: usize,
     leaves: usize,
 }
@@ -371,20 +371,9 @@ impl DenseF64 {
         ty: &Type,
     ) -> Option<DenseF64> {
         let last = steps.len().checked_sub(1)?;
-        let mut dims: SmallVec<[(usize, isize); 4]> = SmallVec::new();
-        let mut t = ty;
-        while let TypeKind::Dim(Dim::Fixed(n), element) = t.kind() {
-            dims.push((*n, 0));
-            t = element;
-        }
-        if t.as_scalar() != Some(Scalar::Float64) {
+        let (dims, count, dtype) = crate::elwise::c_order_dims(ty)?;
+        if dtype.as_scalar() != Some(Scalar::Float64) {
             return None;
-        }
-        // C-order steps in elements, from the last dimension.
-        let mut count = 1usize;
-        for (n, step) in dims.iter_mut().rev() {
-            *step = isize::try_from(count).ok()?;
-            count = count.checked_mul(*n)?;
         }
         let mut vm_steps: SmallVec<[vm::VmStep; 8]> = SmallVec::new();
         for (j, &(op, args)) in steps.iter().enumerate() {
@@ -435,13 +424,7 @@ impl DenseF64 {
     ///
     /// An allocation failure for the result.
     pub fn eval(&self, leaves: &[&Array]) -> Result<Option<Array>, Error> {
-        let mut out = None;
-        let done = self.run(leaves, || {
-            let mut a = Array::for_overwrite(&self.ty)?;
-            let dst = a.fresh_data_ptr();
-            Ok((out.insert(a), dst))
-        })?;
-        Ok(done.then_some(out).flatten())
+        fresh_result(&self.ty, |dst| self.run(leaves, dst))
     }
 
     /// [`DenseF64::eval`] into `out`, which must have the result type
@@ -453,13 +436,8 @@ impl DenseF64 {
     /// An allocation failure where `out`'s memory is shared and must be
     /// copied first.
     pub fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
-        if !self.fits(out) {
-            return Ok(false);
-        }
-        self.run(leaves, || {
-            let dst = crate::assign::data_mut_ptr(out)?;
-            Ok(((), dst))
-        })
+        let fits = self.fits(out);
+        into_result(out, fits, |dst| self.run(leaves, dst))
     }
 
     /// Whether `a` is a C-contiguous array of the result's type: its data
@@ -474,11 +452,7 @@ impl DenseF64 {
     /// The leaves' checks and the loop, writing where `dst()` says
     /// (called once, after every check passed): `Ok(false)` where a check
     /// fails.
-    fn run<R>(
-        &self,
-        leaves: &[&Array],
-        dst: impl FnOnce() -> Result<(R, *mut u8), Error>,
-    ) -> Result<bool, Error> {
+    fn run(&self, leaves: &[&Array], dst: Destination<'_>) -> Result<bool, Error> {
         if leaves.len() != self.leaves {
             return Ok(false);
         }
@@ -493,7 +467,7 @@ impl DenseF64 {
             src.push(a.data_ptr());
             strides.push(stride);
         }
-        let (_out, dst) = dst()?;
+        let dst = dst()?;
         let vm = &self.vm;
         with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
             // SAFETY: every leaf is a float64 array read in place: `count`
@@ -509,4 +483,40 @@ impl DenseF64 {
         });
         Ok(true)
     }
+}
+
+/// Where a dense loop writes its result: called once, after every check
+/// passed, it gives the first element of C-contiguous memory of the
+/// result's type that the loop writes whole and no leaf reads.
+pub(super) type Destination<'a> = &'a mut dyn FnMut() -> Result<*mut u8, Error>;
+
+/// A fresh array of type `ty`, written by `run` through its
+/// [`Destination`]: `None` where `run` says its checks failed (`false`).
+pub(super) fn fresh_result(
+    ty: &Type,
+    run: impl FnOnce(Destination<'_>) -> Result<bool, Error>,
+) -> Result<Option<Array>, Error> {
+    let mut out = None;
+    let done = run(&mut || {
+        let mut a = Array::for_overwrite(ty)?;
+        let dst = a.fresh_data_ptr();
+        out = Some(a);
+        Ok(dst)
+    })?;
+    Ok(out.filter(|_| done))
+}
+
+/// `run` writing into `out`, where it `fits` (C-contiguous, of the
+/// result's type): made the only owner of its memory first, so a leaf
+/// sharing it reads what it held before; `false` where it does not fit or
+/// `run`'s checks failed.
+pub(super) fn into_result(
+    out: &mut Array,
+    fits: bool,
+    run: impl FnOnce(Destination<'_>) -> Result<bool, Error>,
+) -> Result<bool, Error> {
+    if !fits {
+        return Ok(false);
+    }
+    run(&mut || crate::assign::data_mut_ptr(out))
 }

@@ -44,8 +44,8 @@ pub struct DenseSteps {
     /// Each leaf's data type.
     leaves: SmallVec<[Scalar; 8]>,
     ty: Type,
-    /// The result's dimensions and their C-order strides in elements.
-    dims: SmallVec<[(usize, isize); 4]>,
+    /// The result's dimensions and their C-order steps in elements.
+    dims: crate::elwise::CDims,
     count: usize,
     /// 16-byte words of the steps' buffers together.
     words: usize,
@@ -118,21 +118,9 @@ impl DenseSteps {
             at += vm::CHUNK * size;
         }
         let last = out.last()?;
-        let (dims, dtype) = ty.split_dims();
+        let (shape, count, dtype) = crate::elwise::c_order_dims(ty)?;
         if dtype.as_scalar() != Some(last.output) {
             return None;
-        }
-        let mut shape: SmallVec<[(usize, isize); 4]> = SmallVec::new();
-        for d in &dims {
-            let Dim::Fixed(n) = d else {
-                return None;
-            };
-            shape.push((*n, 0));
-        }
-        let mut count = 1usize;
-        for (n, step) in shape.iter_mut().rev() {
-            *step = isize::try_from(count).ok()?;
-            count = count.checked_mul(*n)?;
         }
         Some(DenseSteps {
             steps: out,
@@ -167,13 +155,7 @@ impl DenseSteps {
     ///
     /// An allocation failure for the result.
     pub fn eval(&self, leaves: &[&Array]) -> Result<Option<Array>, Error> {
-        let mut out = None;
-        let done = self.run(leaves, || {
-            let mut a = Array::for_overwrite(&self.ty)?;
-            let dst = a.fresh_data_ptr();
-            Ok((out.insert(a), dst))
-        })?;
-        Ok(done.then_some(out).flatten())
+        dense::fresh_result(&self.ty, |dst| self.run(leaves, dst))
     }
 
     /// [`DenseSteps::eval`] into `out`, which must be C-contiguous of the
@@ -186,16 +168,8 @@ impl DenseSteps {
     /// An allocation failure where `out`'s memory is shared and must be
     /// copied first.
     pub fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
-        let Some(last) = self.steps.last() else {
-            return Ok(false);
-        };
-        if !self.fits(out, last.output) {
-            return Ok(false);
-        }
-        self.run(leaves, || {
-            let dst = crate::assign::data_mut_ptr(out)?;
-            Ok(((), dst))
-        })
+        let fits = self.steps.last().is_some_and(|s| self.fits(out, s.output));
+        dense::into_result(out, fits, |dst| self.run(leaves, dst))
     }
 
     /// Whether `a` has data type `dtype` and the result's dimensions in C
@@ -208,11 +182,7 @@ impl DenseSteps {
     /// The leaves' checks and the loop, writing where `dst()` says
     /// (called once, after every check passed): `Ok(false)` where a check
     /// fails.
-    fn run<R>(
-        &self,
-        leaves: &[&Array],
-        dst: impl FnOnce() -> Result<(R, *mut u8), Error>,
-    ) -> Result<bool, Error> {
+    fn run(&self, leaves: &[&Array], dst: dense::Destination<'_>) -> Result<bool, Error> {
         if leaves.len() != self.leaves.len() {
             return Ok(false);
         }
@@ -227,7 +197,7 @@ impl DenseSteps {
             src.push(a.data_ptr());
             strides.push(stride);
         }
-        let (_out, dst) = dst()?;
+        let dst = dst()?;
         with_buffers(self.words, |bufs| {
             // SAFETY: every leaf is read in place, of the data type its
             // steps read: `count` C-contiguous elements (its element
