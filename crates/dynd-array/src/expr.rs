@@ -566,7 +566,7 @@ impl Drop for Expr<'_> {
     /// Drops the tree without unbounded recursion (a deep tree would
     /// overflow the stack otherwise): a node over leaves is left to its
     /// fields' own drops (one level); any other drops its operands here,
-    /// by recursion for the first [`DROP_RECURSION`] levels, below that
+    /// by recursion for the first 64 levels (`DROP_RECURSION`), below that
     /// on an inline stack, so dropping an expression a user writes
     /// allocates nothing.
     fn drop(&mut self) {

@@ -7,7 +7,7 @@ use crate::loops::FlatRun;
 /// A program of elementwise steps over C-contiguous leaves, each step a
 /// leaf's own loop (the one a call of it runs on such arrays), made ready
 /// once for results of one type: evaluating it runs every step over a
-/// chunk of [`vm::CHUNK`] elements before the next chunk, with earlier
+/// chunk of 256 elements before the next chunk, with earlier
 /// steps' values in small per-thread buffers. No kernel is built and no
 /// intermediate array made, so this is the cheap way for small
 /// expressions whose data types [`DenseF64`] does not take (integers,
