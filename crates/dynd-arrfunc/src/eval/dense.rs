@@ -177,13 +177,10 @@ fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&Loop, &[&Array]) -> R) -> Optio
 /// the `float64` one where it is plain `float64` arithmetic, the leaves'
 /// own loops otherwise; `None` when it lowers to neither.
 fn lower_loop<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<Loop> {
-    if let Some((steps, ty)) = lower(e, leaves) {
-        if let Some(d) = DenseF64::new(&steps, leaves.len(), &ty) {
-            return Some(Loop::F64(d));
-        }
-    }
-    leaves.clear();
     let (steps, ty) = lower_steps(e, leaves)?;
+    if let Some(d) = f64_steps(&steps, leaves).and_then(|s| DenseF64::new(&s, leaves.len(), &ty)) {
+        return Some(Loop::F64(d));
+    }
     let args: SmallVec<[(&Leaf, &[F64Arg]); 8]> = steps.iter().map(|(l, a)| (l, &a[..])).collect();
     let dtypes: SmallVec<[Type; 8]> = leaves.iter().map(|a| a.dtype().clone()).collect();
     DenseSteps::new(&args, &dtypes, &ty).map(Loop::Steps)
@@ -277,60 +274,37 @@ fn tokenize(e: &Expr<'_>, leaves: &[&Array], out: &mut SmallVec<[Token; 12]>) {
     }
 }
 
-/// `e` lowered to steps, its distinct leaves added to `leaves` (empty at
-/// first), and the result type, if it is plain `float64` arithmetic (the
-/// builtins' `float64` leaves marked with an [`F64Op`]).
-fn lower<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<(Steps, Type)> {
-    fn walk<'e>(
-        e: &'e Expr<'_>,
-        steps: &mut Steps,
-        leaves: &mut Leaves<'e>,
-    ) -> Option<(F64Arg, Type)> {
-        if let Expr::Leaf(a) = e {
-            if a.dtype().as_scalar() != Some(Scalar::Float64) {
-                return None;
-            }
-            // The same array (by address) is one leaf.
-            let k = leaf_index(leaves, a);
-            return Some((F64Arg::Leaf(k), a.ty().clone()));
-        }
-        let (c, args) = call_of(e).ok()??;
-        if args.len() > 2 || c.whole_array_fn().is_some() || !c.keywords().is_empty() {
-            return None;
-        }
-        let mut lowered: SmallVec<[(F64Arg, Type); 2]> = SmallVec::new();
-        for a in &args {
-            lowered.push(walk(a, steps, leaves)?);
-        }
-        let types: SmallVec<[&Type; 2]> = lowered.iter().map(|(_, t)| t).collect();
-        let resolution = c.resolved_types(&types).ok()?;
-        let Body::Elementwise(leaf) = c.overloads()[resolution.index].body() else {
-            return None;
-        };
-        let op = leaf.as_f64_op()?;
-        if !resolution.as_is || op.arity() != args.len() {
-            return None;
-        }
-        let first = lowered[0].0;
-        let second = lowered.get(1).map_or(first, |l| l.0);
-        // A step already made (same operation, same arguments) is
-        // computed once.
-        let step = (op, [first, second]);
-        let j = match steps.iter().position(|s| *s == step) {
-            Some(j) => j,
-            None => {
-                steps.push(step);
-                steps.len() - 1
-            }
-        };
-        Some((F64Arg::Step(j), resolution.ty.clone()))
-    }
-    let mut steps = Steps::new();
-    let (root, ty) = walk(e, &mut steps, leaves)?;
-    if root != F64Arg::Step(steps.len().checked_sub(1)?) {
+/// `steps` as plain `float64` operations, if every one is (a builtin's
+/// `float64` leaf marked with an [`F64Op`], as many arguments as the
+/// operation takes) over `float64` leaves; a step equal to an earlier one
+/// (same operation, same arguments) is that one, computed once.
+fn f64_steps(steps: &LeafSteps, leaves: &[&Array]) -> Option<Steps> {
+    if leaves
+        .iter()
+        .any(|a| a.dtype().as_scalar() != Some(Scalar::Float64))
+    {
         return None;
     }
-    Some((steps, ty))
+    let mut out = Steps::new();
+    // Where each of `steps` went in `out`.
+    let mut at: SmallVec<[usize; 8]> = SmallVec::new();
+    for (leaf, args) in steps {
+        let op = leaf.as_f64_op().filter(|op| op.arity() == args.len())?;
+        let arg = |a: F64Arg| match a {
+            F64Arg::Step(i) => F64Arg::Step(at[i]),
+            leaf => leaf,
+        };
+        let first = arg(args[0]);
+        let step = (op, [first, args.get(1).map_or(first, |&a| arg(a))]);
+        at.push(match out.iter().position(|s| *s == step) {
+            Some(j) => j,
+            None => {
+                out.push(step);
+                out.len() - 1
+            }
+        });
+    }
+    (at.last() == Some(&(out.len() - 1))).then_some(out)
 }
 
 /// A lowered expression's steps of the leaves' own loops: each leaf and

@@ -436,17 +436,8 @@ impl DenseF64 {
     /// An allocation failure where `out`'s memory is shared and must be
     /// copied first.
     pub fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
-        let fits = self.fits(out);
+        let fits = fits_dense(out, Scalar::Float64, &self.dims);
         into_result(out, fits, |dst| self.run(leaves, dst))
-    }
-
-    /// Whether `a` is a C-contiguous array of the result's type: its data
-    /// type `float64` and its arrmeta exactly the result's fixed
-    /// dimensions in C order.
-    #[inline]
-    fn fits(&self, a: &Array) -> bool {
-        a.dtype().as_scalar() == Some(Scalar::Float64)
-            && crate::elwise::fits_c_order(a.arrmeta(), &self.dims, 8)
     }
 
     /// The leaves' checks and the loop, writing where `dst()` says
@@ -456,17 +447,10 @@ impl DenseF64 {
         if leaves.len() != self.leaves {
             return Ok(false);
         }
-        let mut src: SmallVec<[*const u8; 8]> = SmallVec::new();
-        let mut strides: SmallVec<[isize; 8]> = SmallVec::new();
-        for a in leaves {
-            let stride = match a.ty().as_scalar() {
-                Some(Scalar::Float64) => 0,
-                None if self.fits(a) => 8,
-                _ => return Ok(false),
-            };
-            src.push(a.data_ptr());
-            strides.push(stride);
-        }
+        let types = std::iter::repeat(Scalar::Float64);
+        let Some((src, strides)) = dense_sources(leaves, types, &self.dims) else {
+            return Ok(false);
+        };
         let dst = dst()?;
         let vm = &self.vm;
         with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {
@@ -519,4 +503,34 @@ pub(super) fn into_result(
         return Ok(false);
     }
     run(&mut || crate::assign::data_mut_ptr(out))
+}
+
+/// Whether `a` has data type `t` and exactly the fixed dimensions `dims`
+/// (as [`c_order_dims`](crate::elwise::c_order_dims) gives them), in C
+/// order.
+pub(super) fn fits_dense(a: &Array, t: Scalar, dims: &[(usize, isize)]) -> bool {
+    a.dtype().as_scalar() == Some(t) && crate::elwise::fits_c_order(a.arrmeta(), dims, t.size())
+}
+
+/// Each leaf's first element and stride for a dense loop over `dims`,
+/// the leaves of the data types `types` in order: its element size where
+/// it fits `dims` in C order, 0 where it is 0-d; `None` where a leaf is
+/// neither.
+#[allow(clippy::type_complexity)]
+pub(super) fn dense_sources(
+    leaves: &[&Array],
+    types: impl IntoIterator<Item = Scalar>,
+    dims: &[(usize, isize)],
+) -> Option<(SmallVec<[*const u8; 8]>, SmallVec<[isize; 8]>)> {
+    let mut src = SmallVec::new();
+    let mut strides = SmallVec::new();
+    for (a, t) in leaves.iter().zip(types) {
+        strides.push(match a.ty().as_scalar() {
+            Some(s) if s == t => 0,
+            None if fits_dense(a, t, dims) => t.size() as isize,
+            _ => return None,
+        });
+        src.push(a.data_ptr());
+    }
+    Some((src, strides))
 }

@@ -168,15 +168,9 @@ impl DenseSteps {
     /// An allocation failure where `out`'s memory is shared and must be
     /// copied first.
     pub fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
-        let fits = self.steps.last().is_some_and(|s| self.fits(out, s.output));
+        let fits =
+            (self.steps.last()).is_some_and(|s| dense::fits_dense(out, s.output, &self.dims));
         dense::into_result(out, fits, |dst| self.run(leaves, dst))
-    }
-
-    /// Whether `a` has data type `dtype` and the result's dimensions in C
-    /// order.
-    fn fits(&self, a: &Array, dtype: Scalar) -> bool {
-        a.dtype().as_scalar() == Some(dtype)
-            && crate::elwise::fits_c_order(a.arrmeta(), &self.dims, dtype.size())
     }
 
     /// The leaves' checks and the loop, writing where `dst()` says
@@ -186,17 +180,10 @@ impl DenseSteps {
         if leaves.len() != self.leaves.len() {
             return Ok(false);
         }
-        let mut src: SmallVec<[*const u8; 8]> = SmallVec::new();
-        let mut strides: SmallVec<[isize; 8]> = SmallVec::new();
-        for (a, &t) in leaves.iter().zip(&self.leaves) {
-            let stride = match a.ty().as_scalar() {
-                Some(s) if s == t => 0,
-                None if self.fits(a, t) => t.size() as isize,
-                _ => return Ok(false),
-            };
-            src.push(a.data_ptr());
-            strides.push(stride);
-        }
+        let types = self.leaves.iter().copied();
+        let Some((src, strides)) = dense::dense_sources(leaves, types, &self.dims) else {
+            return Ok(false);
+        };
         let dst = dst()?;
         with_buffers(self.words, |bufs| {
             // SAFETY: every leaf is read in place, of the data type its
