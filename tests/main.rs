@@ -16,5 +16,6 @@ mod layering;
 mod options;
 mod robustness;
 mod soundness;
+mod soundness3;
 mod typed_api;
 mod zip;

@@ -67,7 +67,7 @@ builtins! {
                 Keyword::maybe("reverse", Some(Scalar::Bool)),
             ],
             |args, kw| {
-                let mut out = args[0].clone();
+                let mut out = args[0].clone().into_writable()?;
                 out.sort(kw.int("axis")?.unwrap_or(-1), kw.bool("reverse")?.unwrap_or(false))?;
                 Ok(out)
             },

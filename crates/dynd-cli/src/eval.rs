@@ -149,10 +149,7 @@ impl Parser<'_> {
         }
         let word = &rest[..n];
         // JSON words are literals, not names.
-        if matches!(
-            word,
-            "null" | "true" | "false" | "NaN" | "nan" | "inf" | "Infinity"
-        ) {
+        if is_literal_word(word) {
             return None;
         }
         self.pos += n;
@@ -312,10 +309,15 @@ impl Parser<'_> {
 
     fn unary(&mut self) -> Result<Expr, String> {
         self.ws();
-        // A minus before a digit is part of a JSON number.
-        let number = self.text[self.pos..]
-            .strip_prefix('-')
-            .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        // A minus before a digit or an infinity is part of a JSON number
+        // (`array(-Infinity, "float32")` takes a literal).
+        let number = self.text[self.pos..].strip_prefix('-').is_some_and(|r| {
+            r.starts_with(|c: char| c.is_ascii_digit())
+                || ["Infinity", "inf"].iter().any(|w| {
+                    r.strip_prefix(w)
+                        .is_some_and(|t| !t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+                })
+        });
         if !number && self.op(&["-"]).is_some() {
             self.deeper()?;
             let e = self.unary()?;
@@ -484,6 +486,11 @@ pub(crate) fn binding(text: &str) -> Result<(String, Array), String> {
     if !is_name {
         return Err(format!("--let {text}: '{name}' is not a name"));
     }
+    if is_literal_word(name) {
+        return Err(format!(
+            "--let {text}: '{name}' is a literal in expressions, not a name; choose another name"
+        ));
+    }
     let json = match value.strip_prefix('@') {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| format!("--let {name}: cannot read {path}: {e}"))?,
@@ -491,6 +498,15 @@ pub(crate) fn binding(text: &str) -> Result<(String, Array), String> {
     };
     let a = Array::from_json(&json, None).map_err(|e| format!("--let {name}: {e}"))?;
     Ok((name.to_string(), a))
+}
+
+/// Whether `word` is a JSON literal word in an expression (so never the
+/// name of an input).
+fn is_literal_word(word: &str) -> bool {
+    matches!(
+        word,
+        "null" | "true" | "false" | "NaN" | "nan" | "inf" | "Infinity"
+    )
 }
 
 /// The bindings, checked to name each input once.

@@ -65,6 +65,17 @@ pub trait ArrayOps {
     /// one sorted along.
     fn sort(&mut self, axis: i64, reverse: bool) -> Result<(), Error>;
 
+    /// The array made the only owner of memory it may write: itself where
+    /// it already is, else with a copy of each block it shares or may not
+    /// write (an Arrow buffer, a view of a read-only array). The values
+    /// and the type are unchanged; what a function that returns a changed
+    /// copy (`sort`) starts from, so that read-only input works.
+    ///
+    /// # Errors
+    ///
+    /// An allocation error for a copy.
+    fn into_writable(self) -> Result<Array, Error>;
+
     /// Each string split at every `sep` (as Python's `str.split(sep)`: an
     /// empty string gives one empty piece), in a `var` row per string. The
     /// pieces are views: they share this array's character block.
@@ -251,6 +262,11 @@ impl ArrayOps for Array {
 
     fn sort(&mut self, axis: i64, reverse: bool) -> Result<(), Error> {
         crate::sort::sort(self, axis, reverse)
+    }
+
+    fn into_writable(mut self) -> Result<Array, Error> {
+        crate::assign::make_owned(&mut self)?;
+        Ok(self)
     }
 
     fn split_strings(&self, sep: &str) -> Result<Array, Error> {

@@ -310,30 +310,12 @@ impl Unary {
         }
     }
 
-    /// The function of `x` (as the portable loop computes it).
+    /// The function of `x`, as [`Isa::active`]'s loop computes it: the
+    /// same bits as [`Unary::map`] over a slice holding `x`.
     pub fn eval(self, x: f64) -> f64 {
-        simd::scalar::unary(self, x)
-    }
-
-    /// Whether this function's loop on `isa` ran faster than a loop over
-    /// the C library's (glibc's) function in our measurements (AMD Zen 4,
-    /// `float64`, 1e6 arguments; `cargo bench --bench math`): the builtins
-    /// use the C library where it does not. Without AVX2 the loops are
-    /// two lanes wide and without FMA, and only `exp`, `log`, `sin`,
-    /// `cos`, `tan`, `tanh`, `expm1`, `log1p` and `arcsinh` win; the
-    /// inverse trigonometric functions, whose table lookups do not
-    /// vectorise on AVX2, win on neither x86 path yet, and `arccosh` only
-    /// with AVX-512.
-    pub fn beats_libm(self, isa: Isa) -> bool {
-        use Unary::*;
-        match isa {
-            Isa::Portable => matches!(
-                self,
-                Exp | Log | Sin | Cos | Tan | Tanh | Expm1 | Log1p | Arcsinh
-            ),
-            Isa::Avx2 => !matches!(self, Sinh | Arcsin | Arccos | Arctan | Arccosh),
-            Isa::Avx512 => !matches!(self, Arcsin | Arccos | Arctan),
-        }
+        let mut out = [0.0];
+        simd::run_unary(Isa::active(), self, &[x], &mut out);
+        out[0]
     }
 
     /// Replaces each element of `xs` with the function of it, on
@@ -432,18 +414,12 @@ impl Binary {
         }
     }
 
-    /// The function of `(x, y)` (as the portable loop computes it).
+    /// The function of `(x, y)`, as [`Isa::active`]'s loop computes it
+    /// (the same bits as [`Binary::map`]).
     pub fn eval(self, x: f64, y: f64) -> f64 {
-        simd::scalar::binary(self, x, y)
-    }
-
-    /// As [`Unary::beats_libm`].
-    pub fn beats_libm(self, isa: Isa) -> bool {
-        match isa {
-            Isa::Portable => false,
-            Isa::Avx2 => !matches!(self, Binary::Arctan2),
-            Isa::Avx512 => true,
-        }
+        let mut out = [0.0];
+        simd::run_binary(Isa::active(), self, &[x], &[y], &mut out);
+        out[0]
     }
 
     /// Replaces each `xs[i]` with the function of `(xs[i], ys[i])`.
@@ -607,8 +583,13 @@ mod sealed {
 macro_rules! scalar_fns {
     ($($(#[$doc:meta])* $name:ident => $f:ident;)*) => {$(
         $(#[$doc])*
+        ///
+        /// As [`Isa::active`]'s loop computes it: the same bits as the
+        /// function over an array of `T` (`float32` on its own loop).
         pub fn $name<T: Float>(x: T) -> T {
-            T::from_f64(Unary::$f.eval(x.to_f64()))
+            let mut out = [x];
+            T::unary_into(Isa::active(), Unary::$f, &[x], &mut out);
+            out[0]
         }
     )*};
 }
@@ -658,21 +639,28 @@ scalar_fns! {
 
 /// `x^y`.
 pub fn pow<T: Float>(x: T, y: T) -> T {
-    T::from_f64(Binary::Pow.eval(x.to_f64(), y.to_f64()))
+    let mut out = [x];
+    T::binary_into(Isa::active(), Binary::Pow, &[x], &[y], &mut out);
+    out[0]
 }
 
 /// `arctan(y/x)` in the quadrant of `(x, y)` (C's `atan2(y, x)`).
 pub fn arctan2<T: Float>(y: T, x: T) -> T {
-    T::from_f64(Binary::Arctan2.eval(y.to_f64(), x.to_f64()))
+    let mut out = [y];
+    T::binary_into(Isa::active(), Binary::Arctan2, &[y], &[x], &mut out);
+    out[0]
 }
 
 /// `sqrt(x^2 + y^2)`.
 pub fn hypot<T: Float>(x: T, y: T) -> T {
-    T::from_f64(Binary::Hypot.eval(x.to_f64(), y.to_f64()))
+    let mut out = [x];
+    T::binary_into(Isa::active(), Binary::Hypot, &[x], &[y], &mut out);
+    out[0]
 }
 
 /// `(sin x, cos x)`.
 pub fn sincos<T: Float>(x: T) -> (T, T) {
-    let (s, c) = simd::scalar::sincos(x.to_f64());
-    (T::from_f64(s), T::from_f64(c))
+    let (mut s, mut c) = ([0.0], [0.0]);
+    simd::run_sincos(Isa::active(), &[x.to_f64()], &mut s, &mut c);
+    (T::from_f64(s[0]), T::from_f64(c[0]))
 }

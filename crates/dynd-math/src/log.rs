@@ -337,15 +337,19 @@ pub(crate) fn pow_index(x: f64) -> (u64, f64, f64, f64) {
 /// an odd integer `y`, NaN for a negative `x` and a non-integer `y`.
 #[inline(always)]
 pub(crate) fn pow_sign(x: f64, y: f64) -> f64 {
-    // `(v + 2^52) - 2^52` rounds a non-negative `v` below 2^52 to an
-    // integer and leaves every integer as it is (above 2^52 all are), so
-    // `|y|` is an integer where that changes nothing, and an odd one
-    // where `|y| / 2` (exact) then changes.
+    // Every float of magnitude 2^52 or more is an integer, and every one
+    // of 2^53 or more is even. Below 2^52, `(v + 2^52) - 2^52` rounds a
+    // non-negative `v` to an integer, so `|y|` is an integer where that
+    // changes nothing. Below 2^53, `|y| / 2` (exact) is below 2^52 and
+    // is a half-integer for an odd `|y|`, which the same rounding then
+    // changes. (Past those bounds the rounding itself is inexact: the
+    // test alone called 2^52 + 1 a fraction and 2^53 + 2 odd.)
     const TWO52: f64 = 4_503_599_627_370_496.0;
+    const TWO53: f64 = 9_007_199_254_740_992.0;
     let ay = abs(y);
-    let integer = (ay + TWO52) - TWO52 == ay;
+    let integer = ay >= TWO52 || (ay + TWO52) - TWO52 == ay;
     let h = 0.5 * ay;
-    let odd = integer && (h + TWO52) - TWO52 != h;
+    let odd = ay < TWO53 && integer && (h + TWO52) - TWO52 != h;
     let neg = x < 0.0;
     let s = if neg && odd { -1.0 } else { 1.0 };
     if neg && !integer {

@@ -252,9 +252,9 @@ fn unary<const FMA: bool>(f: Unary, src: &[f64], dst: &mut [f64]) {
         Unary::Arccosh => each!(src, dst, inverse::acosh::<FMA>),
         Unary::Arctanh => each!(src, dst, inverse::atanh::<FMA>),
         Unary::Cbrt => each!(src, dst, inverse::cbrt::<FMA>),
-        Unary::Sin => with_edges!(src, dst, trig::sin::<FMA>, trig::is_edge, f64::sin),
-        Unary::Cos => with_edges!(src, dst, trig::cos::<FMA>, trig::is_edge, f64::cos),
-        Unary::Tan => with_edges!(src, dst, trig::tan::<FMA>, trig::is_edge, f64::tan),
+        Unary::Sin => with_edges!(src, dst, trig::sin::<FMA>, trig::is_edge, trig::sin_slow),
+        Unary::Cos => with_edges!(src, dst, trig::cos::<FMA>, trig::is_edge, trig::cos_slow),
+        Unary::Tan => with_edges!(src, dst, trig::tan::<FMA>, trig::is_edge, trig::tan_slow),
     }
 }
 
@@ -291,8 +291,8 @@ fn sincos<const FMA: bool>(xs: &[f64], s: &mut [f64], c: &mut [f64]) {
         (s[i], c[i]) = trig::sincos::<FMA>(xs[i]);
     }
     if xs.iter().fold(false, |e, &x| e | trig::is_edge(x)) {
-        fix_edges(s, xs, trig::is_edge, f64::sin);
-        fix_edges(c, xs, trig::is_edge, f64::cos);
+        fix_edges(s, xs, trig::is_edge, trig::sin_slow);
+        fix_edges(c, xs, trig::is_edge, trig::cos_slow);
     }
 }
 
@@ -366,8 +366,8 @@ fn unary_f32<const FMA: bool>(f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
         Unary::Exp => each_native_f32!(src, dst, single::native::exp::<FMA>),
         Unary::Log => each_native_f32!(src, dst, single::native::log::<FMA>),
         Unary::Tanh => each_f32!(src, dst, single::tanh::<FMA>),
-        Unary::Sin => with_edges_f32!(src, dst, single::sin::<FMA>, trig::is_edge, f64::sin),
-        Unary::Cos => with_edges_f32!(src, dst, single::cos::<FMA>, trig::is_edge, f64::cos),
+        Unary::Sin => with_edges_f32!(src, dst, single::sin::<FMA>, trig::is_edge, trig::sin_slow),
+        Unary::Cos => with_edges_f32!(src, dst, single::cos::<FMA>, trig::is_edge, trig::cos_slow),
         _ => {
             let (mut wide, mut out) = ([0.0f64; WIDE], [0.0f64; WIDE]);
             for (k, dst) in dst.chunks_mut(WIDE).enumerate() {
@@ -589,48 +589,3 @@ pub(crate) fn run_sincos(isa: Isa, xs: &[f64], s: &mut [f64], c: &mut [f64]) {
     dispatch!(isa, sincos(xs, s, c))
 }
 
-/// The portable build's scalar functions.
-pub(crate) mod scalar {
-    use super::*;
-
-    /// `f(x)` as the portable loop computes it.
-    pub(crate) fn unary(f: Unary, x: f64) -> f64 {
-        let trig = |fast: fn(f64) -> f64, slow: fn(f64) -> f64| {
-            if trig::is_edge(x) {
-                slow(x)
-            } else {
-                fast(x)
-            }
-        };
-        match f {
-            Unary::Sin => trig(trig::sin::<false>, f64::sin),
-            Unary::Cos => trig(trig::cos::<false>, f64::cos),
-            Unary::Tan => trig(trig::tan::<false>, f64::tan),
-            _ => {
-                let mut v = [0.0];
-                super::unary::<false>(f, &[x], &mut v);
-                v[0]
-            }
-        }
-    }
-
-    /// `f(x, y)` as the portable loop computes it.
-    pub(crate) fn binary(f: Binary, x: f64, y: f64) -> f64 {
-        match f {
-            Binary::Pow => log::pow::<false>(x, y),
-            Binary::Arctan2 if inverse::atan2_is_edge(x, y) => x.atan2(y),
-            Binary::Arctan2 => inverse::atan2_main::<false>(x, y),
-            Binary::Hypot if inverse::hypot_is_edge(x, y) => x.hypot(y),
-            Binary::Hypot => inverse::hypot_main::<false>(x, y),
-        }
-    }
-
-    /// `(sin x, cos x)` as the portable loop computes them.
-    pub(crate) fn sincos(x: f64) -> (f64, f64) {
-        if trig::is_edge(x) {
-            (x.sin(), x.cos())
-        } else {
-            trig::sincos::<false>(x)
-        }
-    }
-}

@@ -5,13 +5,16 @@
 //! 33 bits or fewer so that their products with `k < 2^20` are exact, and
 //! the differences summed without error (Cody and Waite, extended to 152
 //! bits of `pi/2`: enough for the doubles closest to a multiple of
-//! `pi/2`). Arguments past [`LIMIT`] are reduced by the platform's libm
-//! (Payne and Hanek's method there), lane by lane after the vector pass.
+//! `pi/2`). Arguments past [`LIMIT`] are reduced exactly by Payne and
+//! Hanek's method ([`large`]), lane by lane after the vector pass, and go
+//! through the same polynomials.
 //! On `[-pi/4, pi/4]` both `sin` and `cos` are Taylor polynomials (the
 //! first term left out below `2^-60`), their leading terms kept exact,
 //! and `tan` is their quotient to double-double precision.
 
 use crate::ops::*;
+
+mod large;
 
 /// Beyond this, `k` could reach `2^20` and the reduction here would not
 /// be exact.
@@ -58,9 +61,14 @@ fn cos_k<const FMA: bool>(r: f64, rr: f64) -> (f64, f64) {
 #[inline(always)]
 fn both<const FMA: bool>(x: f64) -> ((f64, f64), (f64, f64)) {
     let (k, r, rr) = reduce::<FMA>(x);
-    let (s, c) = (sin_k::<FMA>(r, rr), cos_k::<FMA>(r, rr));
     // The quadrant: k mod 4, from the low bits of `k + ROUND`.
-    let q = (k + ROUND).to_bits();
+    turn::<FMA>((k + ROUND).to_bits(), r, rr)
+}
+
+/// `sin` and `cos` of `q pi/2 + (r + rr)`, from the low two bits of `q`.
+#[inline(always)]
+fn turn<const FMA: bool>(q: u64, r: f64, rr: f64) -> ((f64, f64), (f64, f64)) {
+    let (s, c) = (sin_k::<FMA>(r, rr), cos_k::<FMA>(r, rr));
     let (s, c) = if q & 1 == 0 {
         (s, c)
     } else {
@@ -77,6 +85,37 @@ fn both<const FMA: bool>(x: f64) -> ((f64, f64), (f64, f64)) {
 #[inline(always)]
 pub(crate) fn is_edge(x: f64) -> bool {
     abs(x) > LIMIT || x.is_nan()
+}
+
+/// [`both`] for any `x`: past [`LIMIT`], reduced by [`large::reduce`];
+/// NaN for infinities and NaN.
+fn both_any(x: f64) -> ((f64, f64), (f64, f64)) {
+    if !is_edge(x) {
+        both::<false>(x)
+    } else if x.is_finite() {
+        let (q, r, rr) = large::reduce(x);
+        turn::<false>(q, r, rr)
+    } else {
+        let nan = x - x;
+        ((nan, nan), (nan, nan))
+    }
+}
+
+/// `sin(x)` for any `x` (the lanes the vector loop leaves out).
+pub(crate) fn sin_slow(x: f64) -> f64 {
+    let ((h, l), _) = both_any(x);
+    h + l
+}
+
+/// `cos(x)` for any `x`.
+pub(crate) fn cos_slow(x: f64) -> f64 {
+    let (_, (h, l)) = both_any(x);
+    h + l
+}
+
+/// `tan(x)` for any `x`.
+pub(crate) fn tan_slow(x: f64) -> f64 {
+    quotient::<false>(both_any(x))
 }
 
 /// `sin(x)` for `|x| <= LIMIT`.
@@ -101,16 +140,21 @@ pub(crate) fn cos<const FMA: bool>(x: f64) -> f64 {
 /// `tan(x)` for `|x| <= LIMIT`.
 #[inline(always)]
 pub(crate) fn tan<const FMA: bool>(x: f64) -> f64 {
-    let ((s, sl), (c, cl)) = both::<FMA>(x);
+    if abs(x) < 1.5e-8 {
+        x
+    } else {
+        quotient::<FMA>(both::<FMA>(x))
+    }
+}
+
+/// `s / c` for the double-doubles `(s, c)` of [`both`].
+#[inline(always)]
+fn quotient<const FMA: bool>(((s, sl), (c, cl)): ((f64, f64), (f64, f64))) -> f64 {
     // The sine's parts are `r` and the rest: normalised for the division.
     let (s, sl) = fast_two_sum(s, sl);
     let (c, cl) = fast_two_sum(c, cl);
     let (q, ql) = dd_div::<FMA>(s, sl, c, cl);
-    if abs(x) < 1.5e-8 {
-        x
-    } else {
-        q + ql
-    }
+    q + ql
 }
 
 /// `(sin x, cos x)` for `|x| <= LIMIT`.

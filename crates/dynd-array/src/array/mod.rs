@@ -390,8 +390,73 @@ impl Array {
     }
 
     /// The dimensions: `Dim::Fixed(n)` or `Dim::Var`, outermost first.
+    /// [`Array::dims`] gives the sizes of an array whose dimensions are
+    /// all fixed.
     pub fn shape(&self) -> Vec<Dim> {
         self.ty.split_dims().0.into_iter().cloned().collect()
+    }
+
+    /// The size of the first dimension, as NumPy's `len(x)`: a fixed
+    /// dimension's size, or the length of the one row an outermost `var`
+    /// dimension holds; 0 for a 0-d array, which has no dimension.
+    ///
+    /// ```
+    /// use dynd::nd::Array;
+    ///
+    /// assert_eq!(Array::from_vec(vec![1.0, 2.0, 3.0]).len(), 3);
+    /// let ragged = Array::from_json("[[1], [2, 3]]", Some(&"var * var * int64".parse()?))?;
+    /// assert_eq!(ragged.len(), 2);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        match self.ty.split_dims().0.first() {
+            Some(Dim::Fixed(n)) => *n,
+            // Validated: the row's pair lies inside the data block.
+            Some(Dim::Var) => self
+                .data
+                .bytes()
+                .get(self.offset..self.offset.saturating_add(PAIR_SIZE))
+                .map_or(0, |pair| read_pair(pair).1 as usize),
+            _ => 0,
+        }
+    }
+
+    /// Whether the first dimension is empty (or there is none: a 0-d
+    /// array), as [`Array::len`] is 0.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The sizes of the dimensions, outermost first, for an array whose
+    /// dimensions are all fixed (`[2, 3]` for `2 * 3 * float64`; `[]` for
+    /// a 0-d array).
+    ///
+    /// ```
+    /// let a = dynd::nd::Array::from_json("[[1, 2, 3], [4, 5, 6]]", None)?;
+    /// assert_eq!(a.dims()?, [2, 3]);
+    /// let n: i64 = a.dims()?[0] as i64;
+    /// assert_eq!(n, 2);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NeedsArray`] for an array with a `var` dimension, which
+    /// has no one size ([`Array::shape`] describes it).
+    pub fn dims(&self) -> Result<Vec<usize>, Error> {
+        self.ty
+            .split_dims()
+            .0
+            .into_iter()
+            .map(|d| match d {
+                Dim::Fixed(n) => Ok(*n),
+                _ => Err(Error::NeedsArray {
+                    op: "dims".into(),
+                    expected: "fixed dimensions only (a var dimension has no one size: see shape)",
+                    found: self.ty.clone(),
+                }),
+            })
+            .collect()
     }
 
     /// The byte strides of the leading fixed dimensions (up to the first `var`).

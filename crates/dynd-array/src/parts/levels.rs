@@ -37,10 +37,19 @@ impl<T> Levels<T> {
     /// The number of lists at dimension `k` (the elements at dimension
     /// `k - 1`; one for the outermost), or of values for `k` = the number
     /// of dimensions.
+    /// Saturates at `usize::MAX` where the lengths above sum past it
+    /// (which no array can hold: [`Array::from_levels`] refuses them).
     pub fn count(&self, k: usize) -> usize {
+        self.checked_count(k).unwrap_or(usize::MAX)
+    }
+
+    /// [`Levels::count`], `None` where the lengths sum past `usize::MAX`.
+    fn checked_count(&self, k: usize) -> Option<usize> {
         match k {
-            0 => 1,
-            _ => self.lengths[k - 1].iter().sum(),
+            0 => Some(1),
+            _ => self.lengths[k - 1]
+                .iter()
+                .try_fold(0usize, |sum, &n| sum.checked_add(n)),
         }
     }
 
@@ -58,8 +67,16 @@ impl<T> Levels<T> {
                 ),
             ));
         }
+        let count = |k: usize| {
+            self.checked_count(k).ok_or_else(|| {
+                (
+                    k - 1,
+                    format!("the lengths sum past {} lists at dimension {k}", usize::MAX),
+                )
+            })
+        };
         for (k, (dim, lengths)) in self.dims.iter().zip(&self.lengths).enumerate() {
-            let lists = self.count(k);
+            let lists = count(k)?;
             if lengths.len() != lists {
                 return Err((
                     k,
@@ -73,13 +90,13 @@ impl<T> Levels<T> {
             }
         }
         let k = self.dims.len();
-        if self.values.len() != self.count(k) {
+        let values = count(k)?;
+        if self.values.len() != values {
             return Err((
                 k,
                 format!(
-                    "{} values for the {} the lengths hold",
-                    self.values.len(),
-                    self.count(k)
+                    "{} values for the {values} the lengths hold",
+                    self.values.len()
                 ),
             ));
         }

@@ -58,15 +58,15 @@ pub(super) fn c_asinh<T: Flt>(z: C<T>) -> C<T> {
 
 /// `atanh z`: `¼ log1p(4x / ((1-x)² + y²)) + ½ i atan2(2y, (1-x)(1+x) - y²)`
 /// for `x >= 0` (odd symmetry for the rest, so that `log1p` never
-/// cancels); past `1e150` in magnitude, `Re(1/z) ± iπ/2` (where the
-/// squares would overflow).
+/// cancels); past `Real::SQUARE_BIG` in magnitude, `Re(1/z) ± iπ/2`
+/// (where the squares would overflow).
 pub(super) fn c_atanh<T: Flt>(z: C<T>) -> C<T> {
     let (x, y) = (z.re, z.im);
     if x.is_sign_negative() {
         let r = c_atanh(c(-x, -y));
         return c(-r.re, -r.im);
     }
-    let big = T::from_f64(1e150);
+    let big = T::SQUARE_BIG;
     let two = T::ONE + T::ONE;
     let half_pi = T::from_f64(std::f64::consts::FRAC_PI_2);
     if x.is_nan() || y.is_nan() {

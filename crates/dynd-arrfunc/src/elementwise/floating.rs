@@ -60,9 +60,11 @@ builtins! {
     SPACING spacing "spacing" 1 None => {
         plain("spacing", vec![
             Overload::new(Leaf::map(|x: F16| {
-                let away = F16::from_f64(f64::INFINITY.copysign(x.to_f64()));
-                let next = next_after_f16(x, away);
-                if x.to_f64().is_finite() { F16::from_f64(next.to_f64() - x.to_f64()) } else { F16::from_f64(f64::NAN) }
+                // As `real::spacing`: both zeros give the smallest positive.
+                let ax = F16(x.0 & 0x7fff);
+                let next = next_after_f16(ax, F16::from_f64(f64::INFINITY));
+                let s = next.to_f64() - ax.to_f64();
+                if !x.to_f64().is_finite() { F16::from_f64(f64::NAN) } else if x.to_f64() < 0.0 { F16::from_f64(-s) } else { F16::from_f64(s) }
             })),
             Overload::new(Leaf::map(real::spacing::<f32>)),
             Overload::new(Leaf::map(real::spacing::<f64>)),

@@ -103,8 +103,11 @@ macro_rules! arith_float {
             #[inline(always)] fn sub(self, o: Self) -> Self { self - o }
             #[inline(always)] fn floor_div(self, o: Self) -> Self { (self / o).floor() }
             #[inline(always)] fn rem(self, o: Self) -> Self {
+                // The divisor's sign, a zero remainder included (NumPy's
+                // and Python's `-4.0 % 2.0 == 0.0`, `0.0 % -1.0 == -0.0`).
                 let r = self % o;
-                if r != 0.0 && ((r < 0.0) != (o < 0.0)) { r + o } else { r }
+                if r == 0.0 { (0.0 as $t).copysign(o) }
+                else if (r < 0.0) != (o < 0.0) { r + o } else { r }
             }
             #[inline(always)] fn neg(self) -> Self { -self }
             #[inline(always)] fn abs(self) -> Self { <$t>::abs(self) }
@@ -216,7 +219,15 @@ pub(super) trait Real:
     /// Past this `|x|`, `tanh(x)` is ±1 to the last bit, and `sinh(x)²`
     /// may overflow: `ctanh` takes its asymptotic form.
     const TANH_BIG: Self;
+    /// Past this magnitude a square may overflow (`1e150` for `f64`,
+    /// `1e18` for `f32`): `catanh` takes its asymptotic form.
+    const SQUARE_BIG: Self;
     fn abs(self) -> Self;
+    /// The value as `f64` (exact).
+    fn as_f64(self) -> f64;
+    /// `ln(hypot(self, o))`, accurate where the hypotenuse is near 1 (the
+    /// real part of a complex logarithm near the unit circle).
+    fn ln_hypot(self, o: Self) -> Self;
     fn hypot(self, o: Self) -> Self;
     fn sqrt(self) -> Self;
     fn exp(self) -> Self;
@@ -240,7 +251,11 @@ macro_rules! real {
             const ONE: Self = 1.0;
             const NAN: Self = <$t>::NAN;
             const TANH_BIG: Self = if <$t>::MANTISSA_DIGITS > 24 { 22.0 } else { 9.0 };
+            const SQUARE_BIG: Self = if <$t>::MANTISSA_DIGITS > 24 { 1e150_f64 as $t } else { 1e18 };
             fn abs(self) -> Self { <$t>::abs(self) }
+            fn as_f64(self) -> f64 { self as f64 }
+            // `f32` in `f64`: its squares and their sum near 1 are exact.
+            fn ln_hypot(self, o: Self) -> Self { ln_hypot(self as f64, o as f64) as $t }
             fn tan(self) -> Self { <$t>::tan(self) }
             fn is_finite(self) -> bool { <$t>::is_finite(self) }
             fn is_nan(self) -> bool { <$t>::is_nan(self) }
@@ -259,6 +274,28 @@ macro_rules! real {
     )*};
 }
 real!(f32, f64);
+
+/// `ln(hypot(x, y))`: where the hypotenuse is near 1, `log1p(x² + y² - 1)
+/// / 2` with the squares split exactly (fused multiply-adds) and the sum
+/// carried in two parts, so that `log(0.6 + 0.8i)` keeps its real part
+/// (`2.2e-17`, not 0); elsewhere the logarithm of `hypot`.
+fn ln_hypot(x: f64, y: f64) -> f64 {
+    let h = x.hypot(y);
+    if !(h > 0.7 && h < 1.42) {
+        return h.ln();
+    }
+    let (p, q) = (x * x, y * y);
+    let (pe, qe) = (x.mul_add(x, -p), y.mul_add(y, -q));
+    // Knuth's two-sum, twice: p - 1 + q with each rounding error kept.
+    let two_sum = |a: f64, b: f64| {
+        let s = a + b;
+        let bb = s - a;
+        (s, (a - (s - bb)) + (b - bb))
+    };
+    let (s1, t1) = two_sum(p, -1.0);
+    let (s2, t2) = two_sum(s1, q);
+    (s2 + ((t1 + t2) + (pe + qe))).ln_1p() * 0.5
+}
 
 pub(super) fn c_add<T: Real>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
     Complex::new(a.re + b.re, a.im + b.im)
@@ -426,7 +463,7 @@ pub(super) fn times_minus_i<T: Real>(a: Complex<T>) -> Complex<T> {
 
 /// The principal logarithm.
 pub(super) fn c_log<T: Real>(a: Complex<T>) -> Complex<T> {
-    Complex::new(a.re.hypot(a.im).ln(), a.im.atan2(a.re))
+    Complex::new(a.re.ln_hypot(a.im), a.im.atan2(a.re))
 }
 /// `sin z = -i sinh(iz)`: `sin(1000i)` is `0 + inf i`.
 pub(super) fn c_sin<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
@@ -441,8 +478,28 @@ pub(super) fn c_tan<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {
     times_minus_i(c_tanh(times_i(a)))
 }
 /// `a ** b` as `exp(b log a)`; `0 ** b` is 1 for `b == 0`, 0 for `b` with a
-/// positive real part, NaN otherwise.
+/// positive real part, NaN otherwise. An integer exponent below 100 in
+/// magnitude is multiplied out by squaring (as NumPy does), so that
+/// `(1+2i)**2` is exactly `-3+4i` and `a**1` is `a`.
 pub(super) fn c_pow<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    let n = b.re.as_f64();
+    if b.im == T::ZERO && n == n.trunc() && n.abs() < 100.0 {
+        let mut k = n.abs() as u32;
+        let (mut acc, mut p) = (None, a);
+        loop {
+            if k & 1 == 1 {
+                acc = Some(acc.map_or(p, |r| c_mul(r, p)));
+            }
+            k >>= 1;
+            if k == 0 {
+                break;
+            }
+            p = c_mul(p, p);
+        }
+        let one = Complex::new(T::ONE, T::ZERO);
+        let r = acc.unwrap_or(one);
+        return if n < 0.0 { c_div(one, r) } else { r };
+    }
     if a.re == T::ZERO && a.im == T::ZERO {
         return if b.re == T::ZERO && b.im == T::ZERO {
             Complex::new(T::ONE, T::ZERO)

@@ -21,7 +21,7 @@
 
 use dynd_array::expr::{BinaryOp, UnaryOp};
 use dynd_kernels::elwise::{CoreLeaf, CoreSlice, CoreSliceMut, F64Op, IntOp, Leaf, Predicate};
-use dynd_kernels::math::{Binary, Isa, Unary};
+use dynd_kernels::math::{Binary, Unary};
 use dynd_kernels::{Complex, Element, Value, F16};
 use dynd_macros::checked_signature;
 use dynd_types::Scalar;
@@ -268,16 +268,15 @@ macro_rules! select {
     };
 }
 
-/// The float64 overload of `overloads` made the plain operation `op`: the
-/// same function, which fused evaluation runs in one loop per expression.
 /// `overloads` with the `float32` and `float64` ones replaced by
-/// [`dynd_math`](dynd_kernels::math)'s vector loops for `f` (the same
-/// function, within one ULP, at SIMD speed), where those beat the C
-/// library's on this CPU ([`Unary::beats_libm`]).
+/// [`dynd_math`](dynd_kernels::math)'s loops for `f`, on every path: within
+/// one ULP of the correctly rounded result, the same bits as the scalar
+/// `dynd::math` functions, and at SIMD speed where the CPU has it. (The C
+/// library's functions, which some paths once took where they ran faster,
+/// are not within one ULP everywhere: Rust's `acosh` overflows past
+/// 1e154, glibc's `sinhf` is 2 ULP off.)
 pub(super) fn vector(overloads: Vec<Overload>, f: Unary) -> Vec<Overload> {
-    on_vector_loops(overloads, 1, f.beats_libm(Isa::active()), |s| {
-        Leaf::unary_math(f, s)
-    })
+    swap_plain(overloads, 1, |s| s, |s| Leaf::unary_math(f, s))
 }
 
 /// The overloads of `p`'s arity whose arguments are all of one type with
@@ -302,23 +301,7 @@ fn int_op(overloads: Vec<Overload>, op: IntOp) -> Vec<Overload> {
 
 /// [`vector`] for a function of two arguments.
 pub(super) fn vector2(overloads: Vec<Overload>, f: Binary) -> Vec<Overload> {
-    on_vector_loops(overloads, 2, f.beats_libm(Isa::active()), |s| {
-        Leaf::binary_math(f, s)
-    })
-}
-
-/// The overloads of `arity` arguments all of the result's type (no NA)
-/// replaced by `leaf(type)` where that gives one, if `faster`.
-fn on_vector_loops(
-    overloads: Vec<Overload>,
-    arity: usize,
-    faster: bool,
-    leaf: impl Fn(Scalar) -> Option<Leaf>,
-) -> Vec<Overload> {
-    if !faster {
-        return overloads;
-    }
-    swap_plain(overloads, arity, |s| s, leaf)
+    swap_plain(overloads, 2, |s| s, |s| Leaf::binary_math(f, s))
 }
 
 /// The `float64` and `float32` overloads of `op` (plain: no NA) replaced

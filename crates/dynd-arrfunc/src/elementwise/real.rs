@@ -299,12 +299,20 @@ pub(super) fn heaviside<T: Flt>(x: T, h0: T) -> T {
 }
 
 /// The distance to the next value away from zero, signed as `x`
-/// (NumPy's `spacing`); NaN for infinities and NaN.
+/// (NumPy's `spacing`); NaN for infinities and NaN. Both zeros give the
+/// smallest positive value, as NumPy's does (a negative zero is not below
+/// zero).
 pub(super) fn spacing<T: Flt>(x: T) -> T {
     if !x.is_finite() {
         return T::NAN;
     }
-    x.next_after(T::INFINITY.copysign(x)) - x
+    let ax = x.abs();
+    let s = ax.next_after(T::INFINITY) - ax;
+    if x < T::ZERO {
+        -s
+    } else {
+        s
+    }
 }
 
 /// The fractional part, signed as `x` (C's `modf`): `modf(inf)` is 0.

@@ -159,17 +159,22 @@ pub(crate) fn ordered_scalar(x: &Array, op: &'static str) -> Result<Scalar, Erro
             )
         })
         .ok_or_else(|| Error::Unsupported {
-            operation: match op {
-                "argmax" | "argmin" => {
-                    "argmax/argmin of this data type (it has no order; NA: fill_na first)"
-                }
-                "searchsorted" => {
-                    "searchsorted of this data type (it has no order; NA: fill_na first)"
-                }
-                _ => "ordering this data type (it has no order; NA: fill_na first)",
+            // The hint names only what applies: NA data can be filled.
+            operation: match (op, na_data(x)) {
+                ("argmax" | "argmin", true) => "argmax/argmin of NA data (fill_na first)",
+                ("argmax" | "argmin", false) => "argmax/argmin of this data type (it has no order)",
+                ("searchsorted", true) => "searchsorted of NA data (fill_na first)",
+                ("searchsorted", false) => "searchsorted of this data type (it has no order)",
+                (_, true) => "ordering NA data (fill_na first)",
+                (_, false) => "ordering this data type (it has no order)",
             },
             ty: x.ty().clone(),
         })
+}
+
+/// Whether `x`'s data type is `?T` (which `fill_na` makes plain).
+pub(crate) fn na_data(x: &Array) -> bool {
+    matches!(x.dtype().kind(), dynd_types::TypeKind::Option(_))
 }
 
 /// The first index of the largest (`max`) or smallest element, NaN

@@ -258,7 +258,8 @@ pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
         last_axis(x, axis, "sort")?;
         return per_row::sort_rows(x, ascending);
     }
-    let mut out = x.clone();
+    // A copy of what `x` may not write (an Arrow buffer) is sorted.
+    let mut out = x.clone().into_writable()?;
     out.sort(axis, !ascending)?;
     Ok(out)
 }
@@ -432,7 +433,11 @@ pub fn count_nonzero(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
     }
     let shape = dense_shape(x, "count_nonzero over var (ragged) dimensions")?;
     let s = x.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
-        operation: "count_nonzero of this data type (NA: fill_na first)",
+        operation: if key::na_data(x) {
+            "count_nonzero of NA data (fill_na first)"
+        } else {
+            "count_nonzero of this data type"
+        },
         ty: x.ty().clone(),
     })?;
     let axis = axis
@@ -472,11 +477,23 @@ fn count_nonzero_typed<T: NonZero>(
 ///
 /// # Errors
 ///
-/// Strings, `?T` and `var` dimensions (not yet).
+/// A 0-d array (as NumPy 2: it has no dimension to index; `atleast_1d`
+/// first), strings, `?T` and `var` dimensions (not yet).
 pub fn nonzero(x: &Array) -> Result<Vec<Array>, Error> {
     let shape = dense_shape(x, "nonzero over var (ragged) dimensions")?;
+    if shape.is_empty() {
+        return Err(Error::NeedsArray {
+            op: "nonzero".into(),
+            expected: "at least one dimension (a 0-d value has no index to report: atleast_1d first)",
+            found: x.ty().clone(),
+        });
+    }
     let s = x.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
-        operation: "nonzero of this data type (NA: fill_na first)",
+        operation: if key::na_data(x) {
+            "nonzero of NA data (fill_na first)"
+        } else {
+            "nonzero of this data type"
+        },
         ty: x.ty().clone(),
     })?;
     let flat: Vec<usize> = dynd_array::with_numeric!(s, T => {

@@ -438,6 +438,14 @@ pub(crate) fn make_unique(this: &mut Array) -> Result<(), Error> {
     if this.is_readonly() {
         return Err(Error::ReadOnly);
     }
+    make_owned(this)
+}
+
+/// [`make_unique`] for an array that may be read-only: a block this
+/// handle may not write is copied as a shared one is (for a function
+/// that returns a changed copy of its input; [`make_unique`] refuses
+/// read-only arrays, whose writes would be lost on the caller's view).
+pub(crate) fn make_owned(this: &mut Array) -> Result<(), Error> {
     if plain_fixed(this.arrmeta()) {
         // Fixed dimensions, none repeating an element, over a plain
         // element (the common case, on every small call into an array):
@@ -459,7 +467,7 @@ pub(crate) fn make_unique(this: &mut Array) -> Result<(), Error> {
         return Ok(());
     }
     let (_, data, meta) = this.parts_mut();
-    if Arc::get_mut(data).is_none() {
+    if Arc::get_mut(data).is_none() || !data.is_writable() {
         *data = MemoryBlock::try_from_bytes(data.bytes())?;
     }
     fn unique_values(m: &mut Arrmeta) -> Result<(), Error> {

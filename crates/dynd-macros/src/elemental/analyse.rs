@@ -88,6 +88,10 @@ pub(super) fn classify(
                 errors.push(&ty, format!("`#[elemental]` needs concrete scalar types, not trait objects or `impl Trait`; the scalar types are {SUPPORTED}"));
                 None
             }
+            syn::Type::Path(p) if p.path.is_ident("str") => {
+                errors.push(&ty, format!("`#[elemental]` does not take text yet: strings are not element types of `#[elemental]` fns (the scalar types are {SUPPORTED})"));
+                None
+            }
             inner => {
                 errors.push(&ty,
                     format!(

@@ -1,0 +1,8 @@
+use dynd::elemental;
+
+#[elemental]
+fn domain(url: &str) -> i64 {
+    url.len() as i64
+}
+
+fn main() {}
