@@ -47,24 +47,47 @@ fn w1_power_of_a_negative_base_past_2_to_52() {
     for k in [1u64, 3, 5, 1 << 20, (1 << 52) - 1] {
         let y = (4_503_599_627_370_496u64 + k) as f64;
         let odd = k % 2 == 1;
-        let r = f64s(&get("power").call(&[&json("[-1.0]"), &Array::from_vec(vec![y])]).unwrap());
+        let r = f64s(
+            &get("power")
+                .call(&[&json("[-1.0]"), &Array::from_vec(vec![y])])
+                .unwrap(),
+        );
         assert_eq!(r, [if odd { -1.0 } else { 1.0 }], "(-1)^{y}");
         assert_eq!(dynd::math::pow(-1.0, y), r[0]);
     }
     let r = get("power")
-        .call(&[&typed("[-1.0]", "1 * float32"), &typed("[16777217.0]", "1 * float32")])
+        .call(&[
+            &typed("[-1.0]", "1 * float32"),
+            &typed("[16777217.0]", "1 * float32"),
+        ])
         .unwrap();
     assert_eq!(r.to_string(), "[1]");
 }
 
 #[test]
 fn w2_w3_w4_inverse_hyperbolic_and_float32_functions_within_one_ulp() {
-    let r = f64s(&get("arccosh").call(&[&json("[1.7976931348623157e308, 1.0000000000000002]")]).unwrap());
+    let r = f64s(
+        &get("arccosh")
+            .call(&[&json("[1.7976931348623157e308, 1.0000000000000002]")])
+            .unwrap(),
+    );
     assert_eq!(r[0], 710.475860073944);
     // acosh(1 + 2^-52) = 2.1073424255447017e-08 (correctly rounded).
-    assert!((r[1] - 2.1073424255447017e-08).abs() <= 2.0 * f64::EPSILON * r[1], "{}", r[1]);
-    let r = f64s(&get("arctanh").call(&[&json("[-0.9999999999999999]")]).unwrap());
-    assert!((r[0] + 18.714973875118524).abs() <= 18.8 * f64::EPSILON, "{}", r[0]);
+    assert!(
+        (r[1] - 2.1073424255447017e-08).abs() <= 2.0 * f64::EPSILON * r[1],
+        "{}",
+        r[1]
+    );
+    let r = f64s(
+        &get("arctanh")
+            .call(&[&json("[-0.9999999999999999]")])
+            .unwrap(),
+    );
+    assert!(
+        (r[0] + 18.714973875118524).abs() <= 18.8 * f64::EPSILON,
+        "{}",
+        r[0]
+    );
     // float32: within one ULP of the correctly rounded values.
     let cases: [(&str, f32, f32); 4] = [
         ("sinh", -0.768_481_1, -0.846_385_7),
@@ -82,7 +105,11 @@ fn w2_w3_w4_inverse_hyperbolic_and_float32_functions_within_one_ulp() {
 
 #[test]
 fn w5_sine_of_a_huge_argument_near_a_multiple_of_pi_over_2() {
-    let r = f64s(&get("sin").call(&[&json("[1.2853022199154463e174]")]).unwrap());
+    let r = f64s(
+        &get("sin")
+            .call(&[&json("[1.2853022199154463e174]")])
+            .unwrap(),
+    );
     let want = -4.970732575237069e-18;
     assert!((r[0] - want).abs() <= want.abs() * f64::EPSILON, "{}", r[0]);
     assert_eq!(dynd::math::sin(1.2853022199154463e174), r[0]);
@@ -104,7 +131,10 @@ fn w6_complex_power_with_an_integer_exponent_multiplies_out() {
     assert_eq!(p(-1.0), "[[0.2, -0.4]]");
     // (100i)^89 = 100^89 i exactly up to the last rounding.
     let r = get("power")
-        .call(&[&typed("[[0, 100]]", "1 * complex[float64]"), &typed("[[89, 0]]", "1 * complex[float64]")])
+        .call(&[
+            &typed("[[0, 100]]", "1 * complex[float64]"),
+            &typed("[[89, 0]]", "1 * complex[float64]"),
+        ])
         .unwrap();
     let want = 1e178;
     let im = match r.to_value() {
@@ -119,7 +149,10 @@ fn w6_complex_power_with_an_integer_exponent_multiplies_out() {
     };
     assert!((im - want).abs() <= 4.0 * f64::EPSILON * want, "{im:e}");
     let r = get("power")
-        .call(&[&typed("[[0, -2.5]]", "1 * complex[float32]"), &typed("[[89, 0]]", "1 * complex[float32]")])
+        .call(&[
+            &typed("[[0, -2.5]]", "1 * complex[float32]"),
+            &typed("[[89, 0]]", "1 * complex[float32]"),
+        ])
         .unwrap();
     assert!(r.to_string().starts_with("[[0, "), "{r}");
 }
@@ -157,16 +190,26 @@ fn w8_complex64_arctan_and_arctanh_of_huge_arguments() {
 fn w9_a_zero_remainder_takes_the_divisors_sign() {
     for ty in ["3 * float64", "3 * float32", "3 * float16"] {
         let r = get("remainder")
-            .call(&[&typed("[0.0, 4.0, -4.0]", ty), &typed("[-1.0, -2.0, 2.0]", ty)])
+            .call(&[
+                &typed("[0.0, 4.0, -4.0]", ty),
+                &typed("[-1.0, -2.0, 2.0]", ty),
+            ])
             .unwrap();
         let signs = |a: &Array| -> Vec<bool> {
-            f64s(&a.cast(&"3 * float64".parse().unwrap(), ErrorMode::NoCheck).unwrap())
-                .iter()
-                .map(|z| *z == 0.0 && z.is_sign_negative())
-                .collect()
+            f64s(
+                &a.cast(&"3 * float64".parse().unwrap(), ErrorMode::NoCheck)
+                    .unwrap(),
+            )
+            .iter()
+            .map(|z| *z == 0.0 && z.is_sign_negative())
+            .collect()
         };
         assert_eq!(signs(&r), [true, true, false], "{ty}: {r}");
-        let (_, m) = dynd::func::divmod(&typed("[0.0, 4.0, -4.0]", ty), &typed("[-1.0, -2.0, 2.0]", ty)).unwrap();
+        let (_, m) = dynd::func::divmod(
+            &typed("[0.0, 4.0, -4.0]", ty),
+            &typed("[-1.0, -2.0, 2.0]", ty),
+        )
+        .unwrap();
         assert_eq!(signs(&m), [true, true, false], "{ty}: {m}");
     }
 }
@@ -175,23 +218,34 @@ fn w9_a_zero_remainder_takes_the_divisors_sign() {
 fn w10_spacing_of_either_zero_is_positive() {
     let r = f64s(&get("spacing").call(&[&json("[-0.0, 0.0, -1.0]")]).unwrap());
     assert!(same_bits(&r, &[5e-324, 5e-324, -f64::EPSILON]), "{r:?}");
-    let r = get("spacing").call(&[&typed("[-0.0]", "1 * float32")]).unwrap();
+    let r = get("spacing")
+        .call(&[&typed("[-0.0]", "1 * float32")])
+        .unwrap();
     assert_eq!(r.to_vec::<f32>().unwrap(), [f32::from_bits(1)]);
-    let r = get("spacing").call(&[&typed("[-0.0]", "1 * float16")]).unwrap();
+    let r = get("spacing")
+        .call(&[&typed("[-0.0]", "1 * float16")])
+        .unwrap();
     assert_eq!(r.to_string(), "[6e-8]");
 }
 
 #[test]
 fn nonzero_of_a_0d_value_is_an_error() {
-    let e = dynd::func::nonzero(&typed("5", "int64")).unwrap_err().to_string();
+    let e = dynd::func::nonzero(&typed("5", "int64"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("nonzero") && e.contains("atleast_1d"), "{e}");
-    assert_eq!(dynd::func::nonzero(&json("[0, 5]")).unwrap()[0].to_string(), "[1]");
+    assert_eq!(
+        dynd::func::nonzero(&json("[0, 5]")).unwrap()[0].to_string(),
+        "[1]"
+    );
 }
 
 #[test]
 fn scalar_math_functions_give_the_loops_bits() {
     let xs: Vec<f64> = (0..3000).map(|i| i as f64 * 0.81 + 2415.0).collect();
-    for f in ["sin", "cos", "tan", "exp", "log", "arcsinh", "arccosh", "tanh", "cbrt"] {
+    for f in [
+        "sin", "cos", "tan", "exp", "log", "arcsinh", "arccosh", "tanh", "cbrt",
+    ] {
         let loop_bits = f64s(&get(f).call(&[&Array::from_vec(xs.clone())]).unwrap());
         let scalar: fn(f64) -> f64 = match f {
             "sin" => dynd::math::sin,
@@ -208,7 +262,11 @@ fn scalar_math_functions_give_the_loops_bits() {
             assert_eq!(scalar(x).to_bits(), l.to_bits(), "{f}({x})");
         }
         let xs32: Vec<f32> = xs.iter().map(|&x| (x * 1e-3) as f32).collect();
-        let l32 = get(f).call(&[&Array::from_vec(xs32.clone())]).unwrap().to_vec::<f32>().unwrap();
+        let l32 = get(f)
+            .call(&[&Array::from_vec(xs32.clone())])
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap();
         let s32: fn(f32) -> f32 = match f {
             "sin" => dynd::math::sin,
             "cos" => dynd::math::cos,
@@ -242,9 +300,15 @@ fn sorting_read_only_input_returns_a_sorted_copy() {
     static VALUES: [f64; 4] = [3.0, f64::NAN, 1.0, 2.0];
     let x = Array::from_static(&VALUES);
     assert!(x.is_readonly());
-    assert_eq!(dynd::func::sort(&x, 0, true).unwrap().to_string(), "[1, 2, 3, NaN]");
+    assert_eq!(
+        dynd::func::sort(&x, 0, true).unwrap().to_string(),
+        "[1, 2, 3, NaN]"
+    );
     assert_eq!(x.sorted(0).unwrap().to_string(), "[1, 2, 3, NaN]");
-    assert_eq!(get("sorted").call(&[&x]).unwrap().to_string(), "[1, 2, 3, NaN]");
+    assert_eq!(
+        get("sorted").call(&[&x]).unwrap().to_string(),
+        "[1, 2, 3, NaN]"
+    );
     // The input is as it was, and still read-only; sorting it in place
     // is refused.
     assert_eq!(x.to_string(), "[3, NaN, 1, 2]");
@@ -277,7 +341,8 @@ fn every_builtin_takes_read_only_input_and_views() {
     for c in builtins::all() {
         for inputs in [variants(&FLOATS), variants(&INTS)] {
             for two_d in [false, true] {
-                let [plain, read_only, view] = inputs.clone().map(|a| if two_d { shaped(&a) } else { a });
+                let [plain, read_only, view] =
+                    inputs.clone().map(|a| if two_d { shaped(&a) } else { a });
                 for arity in 1..=3 {
                     let want = c.call(&vec![&plain; arity]);
                     for (what, a) in [("read-only", &read_only), ("view", &view)] {
@@ -292,8 +357,12 @@ fn every_builtin_takes_read_only_input_and_views() {
                                 "{}({arity} x {} {what}): {:?} vs {:?}",
                                 c.name(),
                                 a.ty(),
-                                want.as_ref().map(|w| w.to_string()).map_err(|e| e.to_string()),
-                                got.as_ref().map(|w| w.to_string()).map_err(|e| e.to_string()),
+                                want.as_ref()
+                                    .map(|w| w.to_string())
+                                    .map_err(|e| e.to_string()),
+                                got.as_ref()
+                                    .map(|w| w.to_string())
+                                    .map_err(|e| e.to_string()),
                             ));
                         }
                     }

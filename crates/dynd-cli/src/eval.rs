@@ -7,7 +7,7 @@
 //! band  := shift {'&' shift}
 //! shift := sum {('<<' | '>>') sum}
 //! sum   := term {('+' | '-') term}
-//! term  := unary {('*' | '/' | '%') unary}
+//! term  := unary {('*' | '/' | '//' | '%') unary}
 //! unary := '-' unary | '~' unary | power
 //! power := atom ['**' unary]
 //! atom  := NAME '(' [arg {',' arg}] ')' | NAME | '(' expr ')' | JSON
@@ -16,14 +16,17 @@
 //!
 //! A bare `NAME` is an input bound with `--let NAME=JSON` (or
 //! `--let NAME=@file.json`). Operators are the builtins `add`, `subtract`,
-//! `multiply`, `divide`, `remainder`, `power`, the comparisons, and the
+//! `multiply`, `divide`, `floor_divide` (`//`), `remainder`, `power`, the comparisons, and the
 //! bitwise `&`, `|`, `^`, `<<`, `>>` and `~` (logical on `bool`), with
 //! Python's precedence (comparisons loosest, then `|`, `^`, `&`, shifts,
 //! `+ -`, `* / %`, unary, `**`); the
 //! whole expression is evaluated as one fused pass where it can be
 //! (`dynd::func::Eval`).
 //!
-//! `where(x)` with one argument is `nonzero(x)`, as in NumPy.
+//! `where(x)` with one argument is `nonzero(x)`, as in NumPy. Subscripts
+//! take integers, slices, `None`/`newaxis` (`x[:, None]`) and a boolean
+//! mask alone (`x[x > 1]`, as `filter`: the kept elements of each row);
+//! `NAME.outer(x, y)` is the callable's outer product (`equal.outer`).
 //!
 //! Besides the builtins (among them `cast(x, "TYPE", errmode="...")`,
 //! `zeros("TYPE")`, `ones("TYPE")` and `full("TYPE", VALUE)`),
@@ -36,8 +39,13 @@ use dynd::nd::{Array, Value};
 use dynd::ndt::{BroadcastMode, Type};
 
 /// Functions `eval` knows besides the builtins, with their signatures.
-pub(crate) const SPECIALS: &[(&str, &str)] =
-    &[("array", "array(VALUE, \"TYPE\"): VALUE as an array of TYPE")];
+pub(crate) const SPECIALS: &[(&str, &str)] = &[
+    ("array", "array(VALUE, \"TYPE\"): VALUE as an array of TYPE"),
+    (
+        "expand_dims",
+        "expand_dims(x, AXIS): x with a new axis of length 1 at AXIS (x[:, None])",
+    ),
+];
 
 /// The great-circle distance in kilometres between two points given as
 /// latitude and longitude in degrees (the haversine formula) — a function
@@ -75,6 +83,57 @@ enum Expr {
 fn operator(text: &str) -> Option<&'static str> {
     let op = BinaryOp::ALL.into_iter().find(|op| op.symbol() == text)?;
     Some(builtins::for_operator(Operator::Binary(op)).name())
+}
+
+/// One entry of a subscript `x[...]`.
+enum Subscript {
+    /// An integer or a slice (as `index` takes them).
+    Plain(Expr),
+    /// `None` or `newaxis`.
+    NewAxis,
+    /// Any other expression: a boolean mask.
+    Mask(Expr),
+}
+
+/// `base[subs]` as calls: `filter` for a mask (alone), else `index` of
+/// the integers and slices, then `expand_dims` where each new axis lands
+/// (after the slices and new axes before it; an integer drops its axis).
+fn index_call(base: Expr, subs: Vec<Subscript>) -> Result<Expr, &'static str> {
+    if subs.iter().any(|s| matches!(s, Subscript::Mask(_))) {
+        let mut subs = subs;
+        return match (subs.len(), subs.pop()) {
+            (1, Some(Subscript::Mask(mask))) => Ok(call("filter", vec![base, mask])),
+            _ => Err("a boolean mask indexes alone: x[mask]"),
+        };
+    }
+    let mut new_axes = Vec::new();
+    let mut kept = 0i64;
+    let mut plain = vec![base];
+    for s in subs {
+        match s {
+            Subscript::NewAxis => {
+                new_axes.push(kept);
+                kept += 1;
+            }
+            Subscript::Plain(e) => {
+                kept += i64::from(matches!(e, Expr::Literal(Value::Str(_))));
+                plain.push(e);
+            }
+            Subscript::Mask(_) => unreachable!("handled above"),
+        }
+    }
+    let mut e = if plain.len() > 1 {
+        call("index", plain)
+    } else {
+        plain.remove(0)
+    };
+    for axis in new_axes {
+        e = call(
+            "expand_dims",
+            vec![e, Expr::Literal(Value::Int(axis.into()))],
+        );
+    }
+    Ok(e)
 }
 
 /// A call of builtin `name` on `args`, as the operators make it.
@@ -204,27 +263,52 @@ impl Parser<'_> {
         Ok(Some(n))
     }
 
-    /// One entry of `[...]`: an integer, or a slice `start:stop:step`
-    /// with any part left out (as the `index` builtin takes it, a string).
-    fn subscript(&mut self) -> Result<Expr, String> {
+    /// One entry of `[...]`: an integer, a slice `start:stop:step` with
+    /// any part left out (as the `index` builtin takes it, a string),
+    /// `None` or `newaxis` (a new axis of length 1), or any other
+    /// expression: a boolean mask.
+    fn subscript(&mut self) -> Result<Subscript, String> {
+        self.ws();
+        let rest = &self.text[self.pos..];
+        for word in ["None", "newaxis"] {
+            let after = rest.strip_prefix(word);
+            if after
+                .is_some_and(|t| !t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+            {
+                self.pos += word.len();
+                return Ok(Subscript::NewAxis);
+            }
+        }
         let at = self.pos;
+        let digits = rest.trim_start_matches('-');
+        let number = digits.starts_with(|c: char| c.is_ascii_digit()) && {
+            // An integer alone (not `1.5`, not `x > 1`): up to `,` `:` `]`.
+            let end = digits
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(digits.len());
+            digits[end..].trim_start().starts_with([',', ':', ']'])
+        };
+        if !number && !rest.starts_with(':') {
+            self.pos = at;
+            return Ok(Subscript::Mask(self.expr()?));
+        }
         let mut parts = vec![self.int()?];
         while parts.len() < 3 && self.eat(':') {
             parts.push(self.int()?);
         }
         match parts[..] {
-            [Some(i)] => Ok(Expr::Literal(Value::Int(i.into()))),
+            [Some(i)] => Ok(Subscript::Plain(Expr::Literal(Value::Int(i.into())))),
             [None] => Err(error_at(
                 self.text,
                 at,
-                "expected an integer index or a slice such as 1:, :3 or ::-1",
+                "expected an integer index, a slice such as 1:, :3 or ::-1, None, or a mask",
             )),
             _ => {
                 let text: Vec<String> = parts
                     .iter()
                     .map(|p| p.map_or(String::new(), |i| i.to_string()))
                     .collect();
-                Ok(Expr::Literal(Value::Str(text.join(":"))))
+                Ok(Subscript::Plain(Expr::Literal(Value::Str(text.join(":")))))
             }
         }
     }
@@ -299,10 +383,14 @@ impl Parser<'_> {
 
     fn term(&mut self) -> Result<Expr, String> {
         let mut e = self.unary()?;
-        while let Some(op) = self.op(&["*", "/", "%"]) {
+        while let Some(op) = self.op(&["//", "*", "/", "%"]) {
             self.count()?;
             let right = self.unary()?;
-            e = call(operator(op).unwrap_or("multiply"), vec![e, right]);
+            let name = match op {
+                "//" => "floor_divide",
+                op => operator(op).unwrap_or("multiply"),
+            };
+            e = call(name, vec![e, right]);
         }
         Ok(e)
     }
@@ -314,8 +402,9 @@ impl Parser<'_> {
         let number = self.text[self.pos..].strip_prefix('-').is_some_and(|r| {
             r.starts_with(|c: char| c.is_ascii_digit())
                 || ["Infinity", "inf"].iter().any(|w| {
-                    r.strip_prefix(w)
-                        .is_some_and(|t| !t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+                    r.strip_prefix(w).is_some_and(|t| {
+                        !t.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    })
                 })
         });
         if !number && self.op(&["-"]).is_some() {
@@ -334,13 +423,16 @@ impl Parser<'_> {
             ));
         }
         let mut base = self.atom()?;
-        // NumPy's indexing: `a[1:]`, `a[:, 0]`, `a[::-1]`, any number of
-        // times (`a[0][1]`), as a call of `index`.
+        // NumPy's indexing: `a[1:]`, `a[:, 0]`, `a[::-1]`, `a[:, None]`,
+        // any number of times (`a[0][1]`), as a call of `index` (then
+        // `expand_dims` for each new axis); `a[a > 1]`, a boolean mask, as
+        // a call of `filter`.
         while self.eat('[') {
             self.count()?;
-            let mut args = vec![base];
+            let at = self.pos;
+            let mut subs = Vec::new();
             loop {
-                args.push(self.subscript()?);
+                subs.push(self.subscript()?);
                 if self.eat(',') {
                     continue;
                 }
@@ -349,7 +441,7 @@ impl Parser<'_> {
                 }
                 return Err(error_at(self.text, self.pos, "expected ',' or ']'"));
             }
-            base = call("index", args);
+            base = index_call(base, subs).map_err(|m| error_at(self.text, at, m))?;
         }
         if self.op(&["**"]).is_some() {
             self.deeper()?;
@@ -551,7 +643,9 @@ fn lower<'v>(
             }
         },
         Expr::Call { name, args, kwargs }
-            if kwargs.is_empty() && !name.contains('.') && name != "array" =>
+            if kwargs.is_empty()
+                && !name.contains('.')
+                && !SPECIALS.iter().any(|(special, _)| special == name) =>
         {
             let f = callable(name, mode)?;
             let args = args
@@ -651,6 +745,27 @@ fn run(e: &Expr, mode: BroadcastMode, inputs: &[(String, Array)]) -> Result<Arra
                 return Err("array's first argument must be a JSON literal".into());
             };
             Array::from_value(v, Some(&type_arg(&args[1], "array's type")?)).map_err(err)
+        }
+        "expand_dims" => {
+            arity(2)?;
+            no_kwargs(&[])?;
+            let x = run(&args[0], mode, inputs)?;
+            let Expr::Literal(Value::Int(axis)) = &args[1] else {
+                return Err("expand_dims's axis must be an integer literal".into());
+            };
+            let axis = usize::try_from(*axis)
+                .map_err(|_| format!("expand_dims: axis {axis} must be at least 0"))?;
+            x.expand_dims(axis).map_err(err)
+        }
+        _ if name.ends_with(".outer") => {
+            no_kwargs(&[])?;
+            let f = callable(&name[..name.len() - ".outer".len()], mode)?;
+            let values = args
+                .iter()
+                .map(|a| run(a, mode, inputs))
+                .collect::<Result<Vec<_>, _>>()?;
+            let refs: Vec<&Array> = values.iter().collect();
+            f.outer(&refs).map_err(err)
         }
         _ => {
             let f = callable(name, mode)?;

@@ -1100,9 +1100,11 @@ fn eval_indexes_and_slices_like_numpy() {
     }
     for (expr, msg) in [
         ("x[1:2:3:4]", "expected ',' or ']' at byte 7"),
+        // Any other expression is a mask: here an unbound name.
+        ("x[a]", "unknown name 'a'"),
         (
-            "x[a]",
-            "expected an integer index or a slice such as 1:, :3 or ::-1 at byte 2",
+            "x[x > 1, 0]",
+            "a boolean mask indexes alone: x[mask] at byte 2",
         ),
         ("x[0", "expected ',' or ']' at byte 3"),
         (
@@ -1114,5 +1116,63 @@ fn eval_indexes_and_slices_like_numpy() {
         assert_eq!(code, 1, "{expr}");
         let e = v["error"].as_str().unwrap();
         assert!(e.contains(msg), "{expr}: {e}");
+    }
+}
+
+/// Issue 57's command-line reproducers.
+#[test]
+fn eval_third_soundness_pass() {
+    let x = "x=[[1, 2, 3], [4, 5, 6]]";
+    let cases = [
+        // A negative infinity literal is a literal (array's first argument).
+        (
+            r#"array(-Infinity, "float32")"#,
+            json!(f64::NEG_INFINITY.to_string()),
+            "float32",
+        ),
+        ("array(-inf, \"float64\") < 0", json!(true), "bool"),
+        // `//` is floor_divide.
+        ("7 // 2", json!(3), "int64"),
+        ("-7.0 // 2", json!(-4.0), "float64"),
+        // None / newaxis, masks, outer.
+        ("x[x > 2]", json!([[3], [4, 5, 6]]), "2 * var * int64"),
+        ("x[0][x[0] >= 2]", json!([2, 3]), "var * int64"),
+        (
+            "equal.outer([1, 2], [1, 2, 3])",
+            json!([[true, false, false], [false, true, false]]),
+            "2 * 3 * bool",
+        ),
+        // Wrong results before: pow's parity past 2^52.
+        ("power(-1.0, 4503599627370497.0)", json!(-1.0), "float64"),
+        ("remainder(0.0, -1.0)", json!(-0.0), "float64"),
+    ];
+    for (expr, want, ty) in cases {
+        let (code, v) = dynd_json(&["eval", "--json", "--let", x, expr]);
+        assert_eq!(code, 0, "{expr}: {v}");
+        if want.is_string() {
+            assert_eq!(
+                v["value"].to_string().trim_matches('"'),
+                "-Infinity",
+                "{expr}: {v}"
+            );
+        } else {
+            assert_eq!(v["value"], want, "{expr}: {v}");
+        }
+        assert_eq!(v["type"], ty, "{expr}: {v}");
+    }
+    for (expr, shape) in [
+        ("x[:, None]", "2 * 1 * 3 * int64"),
+        ("x[None]", "1 * 2 * 3 * int64"),
+        ("x[1, newaxis]", "1 * 3 * int64"),
+    ] {
+        let (code, v) = dynd_json(&["eval", "--json", "--let", x, expr]);
+        assert_eq!((code, v["type"].as_str()), (0, Some(shape)), "{expr}: {v}");
+    }
+    // A --let name that is a literal keyword is refused, not ignored.
+    for word in ["null", "true", "false", "NaN", "Infinity"] {
+        let (code, v) = dynd_json(&["eval", "--json", "--let", &format!("{word}=1"), word]);
+        assert_eq!(code, 1, "{word}");
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains("is a literal in expressions"), "{word}: {e}");
     }
 }

@@ -39,6 +39,11 @@ pub(crate) struct ListFn {
     arity: usize,
     /// The call on whole columns (`N * var * T` and the rest).
     f: fn(&[&Array]) -> std::result::Result<Array, dynd::Error>,
+    /// The result's row type from the arguments' row types, where a call
+    /// on a sample row cannot tell it (the sample's values are not valid
+    /// arguments: an index of 1 into a row of one); `None` plans from the
+    /// sample call.
+    plan: Option<fn(&[Type]) -> std::result::Result<Type, dynd::Error>>,
 }
 
 impl std::fmt::Debug for ListFn {
@@ -72,71 +77,85 @@ pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
         ListFn {
             name: "argmax",
             arity: 1,
+            plan: None,
             f: |a| f::argmax(a[0], Some(-1), false),
         },
         ListFn {
             name: "argmin",
             arity: 1,
+            plan: None,
             f: |a| f::argmin(a[0], Some(-1), false),
         },
         ListFn {
             name: "sort",
             arity: 1,
+            plan: None,
             f: |a| f::sort(a[0], -1, true),
         },
         ListFn {
             name: "sort_descending",
             arity: 1,
+            plan: None,
             f: |a| f::sort(a[0], -1, false),
         },
         ListFn {
             name: "argsort",
             arity: 1,
+            plan: None,
             f: |a| f::argsort(a[0], -1, true),
         },
         ListFn {
             name: "unique",
             arity: 1,
+            plan: None,
             f: |a| f::unique_rows(a[0]),
         },
         ListFn {
             name: "softmax",
             arity: 1,
+            plan: None,
             f: |a| f::softmax(a[0], -1),
         },
         ListFn {
             name: "log_softmax",
             arity: 1,
+            plan: None,
             f: |a| f::log_softmax(a[0], -1),
         },
         ListFn {
             name: "logsumexp",
             arity: 1,
+            plan: None,
             f: |a| f::logsumexp(a[0], -1),
         },
         ListFn {
             name: "num",
             arity: 1,
+            plan: None,
             f: |a| f::num(a[0], -1),
         },
         ListFn {
             name: "local_index",
             arity: 1,
+            plan: None,
             f: |a| f::local_index(a[0]),
         },
         ListFn {
             name: "count_nonzero",
             arity: 1,
+            plan: None,
             f: |a| f::count_nonzero(a[0], Some(-1)),
         },
         ListFn {
             name: "diff",
             arity: 1,
+            plan: None,
             f: |a| f::diff(a[0], 1, -1),
         },
         ListFn {
             name: "pad",
             arity: 2,
+            plan: None,
             f: |a| {
                 let n = int_arg(a[1], "the length")?;
                 let n = usize::try_from(n).map_err(|_| dynd::Error::Argument {
@@ -151,16 +170,29 @@ pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
         ListFn {
             name: "filter",
             arity: 2,
+            plan: None,
             f: |a| f::filter(a[0], a[1]),
         },
         ListFn {
             name: "take_along_axis",
             arity: 2,
+            // A row of the indexes' dimension over the values' elements.
+            plan: Some(|rows| match (rows[0].kind(), rows[1].kind()) {
+                (dynd::ndt::TypeKind::Dim(_, values), dynd::ndt::TypeKind::Dim(dim, _)) => {
+                    Type::dim(dim.clone(), values.clone())
+                }
+                _ => Err(dynd::Error::NeedsArray {
+                    op: "take_along_axis".into(),
+                    expected: "a list of values and a list of indexes",
+                    found: rows[0].clone(),
+                }),
+            }),
             f: |a| f::take_along_axis(a[0], a[1], -1),
         },
         ListFn {
             name: "concatenate",
             arity: 2,
+            plan: None,
             f: |a| f::concatenate(&[a[0], a[1]], -1),
         },
     ]
@@ -340,6 +372,9 @@ impl DyndScalarUdf {
                         expected: l.arity,
                         found: rows.len(),
                     });
+                }
+                if let Some(plan) = l.plan {
+                    return plan(rows);
                 }
                 // The call on one sample row of each type tells the
                 // result's row type (literal arguments as scalars).

@@ -777,3 +777,42 @@ async fn ragged_list_functions_are_sql_functions() -> Result<()> {
     assert_eq!(ints(&r), [Some(1), None]);
     Ok(())
 }
+
+/// Issue 57: `take_along_axis` plans from the argument types (a sample
+/// row's index of 1 into a row of one is out of bounds), and `power` of a
+/// negative base past 2^52 keeps the exponent's parity.
+#[tokio::test]
+async fn take_along_axis_plans_and_power_keeps_parity() -> Result<()> {
+    let l = list_col(vec![
+        Some(vec![Some(1.0), Some(5.0), Some(2.0)]),
+        Some(vec![Some(4.0)]),
+    ]);
+    let i: ArrayRef = Arc::new(ListArray::from_iter_primitive::<Int64Type, _, _>(vec![
+        Some(vec![Some(2), Some(0)]),
+        Some(vec![Some(0), Some(0), Some(0)]),
+    ]));
+    let ctx = ctx_with(table(vec![("l", l), ("i", i)]))?;
+    let r = column(&ctx, "SELECT take_along_axis(l, i) FROM t").await?;
+    assert_eq!(
+        lists(&r),
+        [
+            Some(vec![Some(2.0), Some(1.0)]),
+            Some(vec![Some(4.0), Some(4.0), Some(4.0)])
+        ]
+    );
+    let r = column(&ctx, "SELECT take_along_axis(l, argsort(l)) FROM t").await?;
+    assert_eq!(lists(&r)[0], Some(vec![Some(1.0), Some(2.0), Some(5.0)]));
+    let r = column(
+        &ctx,
+        "SELECT dynd_power(-1.0, 4503599627370497.0), dynd_power(-2.0, 9007199254740994.0)",
+    )
+    .await?;
+    assert_eq!(f64s(&r), [Some(-1.0)]);
+    let batches = ctx
+        .sql("SELECT dynd_power(-2.0, 9007199254740994.0)")
+        .await?
+        .collect()
+        .await?;
+    assert_eq!(f64s(batches[0].column(0)), [Some(f64::INFINITY)]);
+    Ok(())
+}

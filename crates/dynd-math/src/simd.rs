@@ -588,4 +588,3 @@ pub(crate) fn run_sincos(isa: Isa, xs: &[f64], s: &mut [f64], c: &mut [f64]) {
     debug_assert!(isa.available() && xs.len() == s.len() && xs.len() == c.len());
     dispatch!(isa, sincos(xs, s, c))
 }
-

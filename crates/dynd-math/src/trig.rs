@@ -96,7 +96,7 @@ fn both_any(x: f64) -> ((f64, f64), (f64, f64)) {
         let (q, r, rr) = large::reduce(x);
         turn::<false>(q, r, rr)
     } else {
-        let nan = x - x;
+        let nan = f64::NAN;
         ((nan, nan), (nan, nan))
     }
 }

@@ -381,7 +381,8 @@ reductions!(
         ///
         /// # Errors
         ///
-        /// A type without an order, `var` dimensions (not yet).
+        /// A type without an order. (`var` dimensions are flattened, as
+        /// NumPy's `unique` flattens.)
         fn unique(&self) -> Result<Array, Error>;
 
         /// Writes the value of expression `e` into this array, fused (as

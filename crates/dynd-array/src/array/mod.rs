@@ -165,9 +165,9 @@ impl Array {
     ///
     /// # Errors
     ///
-    /// [`Error::FromValue`] naming the element that does not fit the type;
-    /// [`Error::Unsupported`] for types arrays do not hold yet (tuples,
-    /// structs, fixed strings).
+    /// [`Error::FromValue`] naming the element that does not fit the type
+    /// (tuples, structs and fixed strings included: `[1, 2.5]` as
+    /// `(int64, float64)`, `{"x": 1}` as `{x: int64}`).
     pub fn from_value(v: &Value, ty: Option<&Type>) -> Result<Array, Error> {
         // Every walk below recurses once per level: a value deeper than
         // any type can be is refused before one starts.

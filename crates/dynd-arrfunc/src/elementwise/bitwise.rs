@@ -122,7 +122,8 @@ builtins! {
     /// `(complex[T]) -> T`: the imaginary part; `(T) -> T` for integers and
     /// floats: 0 of the type.
     IMAG imag "imag" 1 None => {
-        let mut overloads = ints!(each1, |_x| 0);
+        // `x ^ x`: the zero of `x`'s own type (a literal 0 is `i32`).
+        let mut overloads = ints!(each1, |x| x ^ x);
         overloads.push(Overload::new(Leaf::map(|_: F16| F16(0))));
         overloads.push(Overload::new(Leaf::map(|_: f32| 0.0_f32)));
         overloads.push(Overload::new(Leaf::map(|_: f64| 0.0_f64)));
@@ -143,9 +144,13 @@ builtins! {
 
     /// `(complex[T]) -> T`: the argument `atan2(im, re)` in radians;
     /// `(T) -> T` for floats: 0, or π for negative `x` (and `-0.0`), as
-    /// NumPy's `angle`; integers promote to a float.
+    /// NumPy's `angle`; integers promote to a float (`int8` to
+    /// `float16`), `bool` to `float64` (as NumPy 2's `angle`, whose
+    /// Python 0 makes a `bool` argument a default integer).
     ANGLE angle "angle" 1 None => {
-        plain("angle", with(floats1!(|x| super::math::Real::atan2(0.0, x)), complexes!(each1, |z| c_angle(z))))
+        let mut overloads = floats1!(|x| super::math::Real::atan2(0.0, x));
+        overloads.push(Overload::new(Leaf::map(|_: bool| 0.0_f64)));
+        plain("angle", with(overloads, complexes!(each1, |z| c_angle(z))))
     };
 }
 

@@ -77,16 +77,25 @@ builtins! {
         plain("fmod", with(ints!(each2, |x, y| Int::fmod(x, y)), floats2!(|x, y| x % y)))
     };
 
-    /// `(T, T) -> T` for integers and floats: the larger, a NaN ignored
-    /// (NaN only when both are). Associative, no identity.
+    /// `(T, T) -> T` for integers, floats and complex (NumPy's order):
+    /// the larger, a NaN ignored (NaN only when both are). Associative,
+    /// no identity.
     FMAX fmax "fmax" 2 None => {
-        entry_assoc("fmax", with(ints!(each2, |x, y| x.max(y)), floats2!(|x, y| x.fmax(y))))
+        let complex = vec![
+            Overload::new(Leaf::map(super::math::c_fmax::<f32>)),
+            Overload::new(Leaf::map(super::math::c_fmax::<f64>)),
+        ];
+        entry_assoc("fmax", with(with(ints!(each2, |x, y| x.max(y)), floats2!(|x, y| x.fmax(y))), complex))
     };
 
-    /// `(T, T) -> T` for integers and floats: the smaller, a NaN ignored.
-    /// Associative, no identity.
+    /// `(T, T) -> T` for integers, floats and complex: the smaller, a NaN
+    /// ignored. Associative, no identity.
     FMIN fmin "fmin" 2 None => {
-        entry_assoc("fmin", with(ints!(each2, |x, y| x.min(y)), floats2!(|x, y| x.fmin(y))))
+        let complex = vec![
+            Overload::new(Leaf::map(super::math::c_fmin::<f32>)),
+            Overload::new(Leaf::map(super::math::c_fmin::<f64>)),
+        ];
+        entry_assoc("fmin", with(with(ints!(each2, |x, y| x.min(y)), floats2!(|x, y| x.fmin(y))), complex))
     };
 
     /// `(T, T) -> T` for floats: 0 for `x < 0`, `h0` for `x == 0`, 1 for

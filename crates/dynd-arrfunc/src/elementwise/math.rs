@@ -334,6 +334,54 @@ pub(super) fn c_eq<T: Real>(a: Complex<T>, b: Complex<T>) -> bool {
 pub(super) fn c_ne<T: Real>(a: Complex<T>, b: Complex<T>) -> bool {
     a != b
 }
+
+// NumPy's order of complex numbers: by the real parts, then the
+// imaginary ones; a NaN part makes a comparison false (so `maximum` and
+// `minimum` propagate it, `fmax` and `fmin` skip it).
+
+fn has_nan<T: Real>(a: Complex<T>) -> bool {
+    a.re.is_nan() || a.im.is_nan()
+}
+pub(super) fn c_lt<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> bool {
+    (a.re < b.re && !a.im.is_nan() && !b.im.is_nan()) || (a.re == b.re && a.im < b.im)
+}
+pub(super) fn c_le<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> bool {
+    (a.re < b.re && !a.im.is_nan() && !b.im.is_nan()) || (a.re == b.re && a.im <= b.im)
+}
+pub(super) fn c_gt<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> bool {
+    c_lt(b, a)
+}
+pub(super) fn c_ge<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> bool {
+    c_le(b, a)
+}
+pub(super) fn c_maximum<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    if c_ge(a, b) || has_nan(a) {
+        a
+    } else {
+        b
+    }
+}
+pub(super) fn c_minimum<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    if c_le(a, b) || has_nan(a) {
+        a
+    } else {
+        b
+    }
+}
+pub(super) fn c_fmax<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    if c_ge(a, b) || has_nan(b) {
+        a
+    } else {
+        b
+    }
+}
+pub(super) fn c_fmin<T: Real + PartialOrd>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+    if c_le(a, b) || has_nan(b) {
+        a
+    } else {
+        b
+    }
+}
 /// The principal square root (the branch cut along the negative reals;
 /// the sign of a zero imaginary part picks the side).
 pub(super) fn c_sqrt<T: Real + PartialOrd>(a: Complex<T>) -> Complex<T> {

@@ -53,6 +53,50 @@ macro_rules! ints {
     };
 }
 
+/// `logical_*` overloads: `bool`, then every number as its truth (not
+/// zero; NaN is true), each `(T, T) -> bool`.
+macro_rules! logical2 {
+    (|$a:ident, $b:ident| $body:expr) => {{
+        let mut v = vec![Overload::new(Leaf::map(|$a: bool, $b: bool| $body))];
+        logical2!(@ v, |$a, $b| $body, [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64]);
+        v.push(Overload::new(Leaf::map(|$a: F16, $b: F16| {
+            let ($a, $b) = ($a.to_f64() != 0.0, $b.to_f64() != 0.0);
+            $body
+        })));
+        v.push(Overload::new(Leaf::map(|$a: Complex<f32>, $b: Complex<f32>| {
+            let ($a, $b) = ($a.re != 0.0 || $a.im != 0.0, $b.re != 0.0 || $b.im != 0.0);
+            $body
+        })));
+        v.push(Overload::new(Leaf::map(|$a: Complex<f64>, $b: Complex<f64>| {
+            let ($a, $b) = ($a.re != 0.0 || $a.im != 0.0, $b.re != 0.0 || $b.im != 0.0);
+            $body
+        })));
+        v
+    }};
+    (@ $v:ident, |$a:ident, $b:ident| $body:expr, [$($t:ty),*]) => {
+        $($v.push(Overload::new(Leaf::map(|$a: $t, $b: $t| {
+            #[allow(clippy::float_cmp)]
+            let ($a, $b) = ($a != (0 as $t), $b != (0 as $t));
+            $body
+        })));)*
+    };
+}
+
+/// `logical_not`'s overloads for every number: true where zero.
+macro_rules! logical1 {
+    () => {{
+        let mut v = Vec::new();
+        logical1!(@ v, [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64]);
+        v.push(Overload::new(Leaf::map(|a: F16| a.to_f64() == 0.0)));
+        v.push(Overload::new(Leaf::map(|a: Complex<f32>| a.re == 0.0 && a.im == 0.0)));
+        v.push(Overload::new(Leaf::map(|a: Complex<f64>| a.re == 0.0 && a.im == 0.0)));
+        v
+    }};
+    (@ $v:ident, [$($t:ty),*]) => {
+        $($v.push(Overload::new(Leaf::map(|a: $t| a == (0 as $t))));)*
+    };
+}
+
 /// `$m!([both complex types], rest)`.
 macro_rules! complexes {
     ($m:ident, $($rest:tt)*) => {
@@ -441,19 +485,20 @@ builtins! {
         plain("power", overloads)
     };
 
-    /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
-    /// Associative, no identity.
+    /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates;
+    /// complex: NumPy's order (real parts, then imaginary). Associative,
+    /// no identity.
     MAXIMUM maximum "maximum" 2 None => {
         let overloads = f64_op(numeric!(over2, maximum), F64Op::Maximum);
-        let overloads = int_op(overloads, IntOp::Maximum);
+        let overloads = with(int_op(overloads, IntOp::Maximum), complex!(2, c_maximum));
         entry("maximum", overloads, Fold::Associative(None), vec![])
     };
 
-    /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates.
-    /// Associative, no identity.
+    /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates;
+    /// complex: NumPy's order. Associative, no identity.
     MINIMUM minimum "minimum" 2 None => {
         let overloads = f64_op(numeric!(over2, minimum), F64Op::Minimum);
-        let overloads = int_op(overloads, IntOp::Minimum);
+        let overloads = with(int_op(overloads, IntOp::Minimum), complex!(2, c_minimum));
         entry("minimum", overloads, Fold::Associative(None), vec![])
     };
 
@@ -472,25 +517,25 @@ builtins! {
         plain("not_equal", with(predicate(numeric!(over2, ne), Predicate::NotEqual), complex!(2, c_ne)))
     };
 
-    /// `(T, T) -> bool` for every real numeric `T` (complex numbers have no
-    /// order).
+    /// `(T, T) -> bool` for every numeric `T`; complex numbers in NumPy's
+    /// order (by real parts, then imaginary; a NaN part compares false).
     LESS less "less" 2 Some(Operator::Binary(BinaryOp::Less)) => {
-        plain("less", predicate(numeric!(over2, lt), Predicate::Less))
+        plain("less", with(predicate(numeric!(over2, lt), Predicate::Less), complex!(2, c_lt)))
     };
 
-    /// `(T, T) -> bool` for every real numeric `T`.
+    /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
     LESS_EQUAL less_equal "less_equal" 2 Some(Operator::Binary(BinaryOp::LessEqual)) => {
-        plain("less_equal", predicate(numeric!(over2, le), Predicate::LessEqual))
+        plain("less_equal", with(predicate(numeric!(over2, le), Predicate::LessEqual), complex!(2, c_le)))
     };
 
-    /// `(T, T) -> bool` for every real numeric `T`.
+    /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
     GREATER greater "greater" 2 Some(Operator::Binary(BinaryOp::Greater)) => {
-        plain("greater", predicate(numeric!(over2, gt), Predicate::Greater))
+        plain("greater", with(predicate(numeric!(over2, gt), Predicate::Greater), complex!(2, c_gt)))
     };
 
-    /// `(T, T) -> bool` for every real numeric `T`.
+    /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
     GREATER_EQUAL greater_equal "greater_equal" 2 Some(Operator::Binary(BinaryOp::GreaterEqual)) => {
-        plain("greater_equal", predicate(numeric!(over2, ge), Predicate::GreaterEqual))
+        plain("greater_equal", with(predicate(numeric!(over2, ge), Predicate::GreaterEqual), complex!(2, c_ge)))
     };
 
     /// `(T) -> T` for every numeric `T`; integers wrap (`-int8(-128) == -128`).
@@ -538,24 +583,30 @@ builtins! {
         plain("tan", with(vector(floats!(over1, tan), Unary::Tan), complex!(1, c_tan)))
     };
 
-    /// `(bool, bool) -> bool`. Associative, identity `true`.
+    /// `(bool, bool) -> bool`, and `(T, T) -> bool` for numbers (each
+    /// true where not zero; NaN is true), as NumPy. Associative, identity
+    /// `true`.
     LOGICAL_AND logical_and "logical_and" 2 None => {
-        entry("logical_and", vec![Overload::new(Leaf::map(|a: bool, b: bool| a && b))], boolean(true), vec![])
+        entry("logical_and", logical2!(|a, b| a && b), boolean(true), vec![])
     };
 
-    /// `(bool, bool) -> bool`. Associative, identity `false`.
+    /// `(bool, bool) -> bool`, and `(T, T) -> bool` for numbers, as
+    /// `logical_and`. Associative, identity `false`.
     LOGICAL_OR logical_or "logical_or" 2 None => {
-        entry("logical_or", vec![Overload::new(Leaf::map(|a: bool, b: bool| a || b))], boolean(false), vec![])
+        entry("logical_or", logical2!(|a, b| a || b), boolean(false), vec![])
     };
 
-    /// `(bool, bool) -> bool`. Associative, identity `false`.
+    /// `(bool, bool) -> bool`, and `(T, T) -> bool` for numbers, as
+    /// `logical_and`. Associative, identity `false`.
     LOGICAL_XOR logical_xor "logical_xor" 2 None => {
-        entry("logical_xor", vec![Overload::new(Leaf::map(|a: bool, b: bool| a != b))], boolean(false), vec![])
+        entry("logical_xor", logical2!(|a, b| a != b), boolean(false), vec![])
     };
 
-    /// `(bool) -> bool`.
+    /// `(bool) -> bool`, and `(T) -> bool` for numbers (true where zero).
     LOGICAL_NOT logical_not "logical_not" 1 None => {
-        plain("logical_not", vec![Overload::new(Leaf::map(|a: bool| !a))])
+        let mut overloads = vec![Overload::new(Leaf::map(|a: bool| !a))];
+        overloads.extend(logical1!());
+        plain("logical_not", overloads)
     };
 
     /// `(bool, T, T) -> T` for bool and every numeric `T`: NumPy's

@@ -87,10 +87,12 @@ builtins! {
         plain("trunc", ints_kept(f64_op(floats1!(|x| x.trunc()), F64Op::Trunc)))
     };
 
-    /// `(T) -> T`: floats: to the nearest integer, halves to even
-    /// (`rint(2.5) == 2`); integers kept.
+    /// `(T) -> T` for floats: to the nearest integer, halves to even
+    /// (`rint(2.5) == 2`). Integers promote to a float, as NumPy 2's
+    /// `rint` does (`int8` to `float16`, `int64` to `float64`; `floor`,
+    /// `ceil` and `trunc` keep them).
     RINT rint "rint" 1 None => {
-        plain("rint", ints_kept(f64_op(floats1!(|x| Flt::rint(x)), F64Op::Rint)))
+        plain("rint", f64_op(floats1!(|x| Flt::rint(x)), F64Op::Rint))
     };
 
     /// `(T, decimals: int64) -> T` for every integer, float and complex

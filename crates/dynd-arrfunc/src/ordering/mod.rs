@@ -177,8 +177,9 @@ fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Re
 /// # Errors
 ///
 /// An empty array or axis (NumPy raises too), an axis out of range, a
-/// data type without order (complex, strings; `?T`: fill NA first),
-/// `var` dimensions (not yet).
+/// data type without order (complex, strings; `?T`: fill NA first). Over
+/// `var` dimensions: flat without `axis`, each row along the innermost
+/// one (NA for an empty row).
 pub fn argmax(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Error> {
     arg_extreme_of(x, axis, keepdims, true)
 }
@@ -269,7 +270,8 @@ pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
 ///
 /// # Errors
 ///
-/// A data type without order, `var` dimensions (not yet).
+/// A data type without order. (`var` dimensions are flattened with the
+/// rest; [`unique_rows`] keeps the rows.)
 pub fn unique(x: &Array) -> Result<Array, Error> {
     Ok(unique_all(x, false, false)?.0)
 }
@@ -423,7 +425,8 @@ fn with_dtype(x: &Array, dtype: &Type) -> Result<Array, Error> {
 ///
 /// # Errors
 ///
-/// An axis out of range; strings and `var` dimensions (not yet).
+/// An axis out of range; strings. (Over `var` dimensions: everything, or
+/// each row along the innermost axis.)
 pub fn count_nonzero(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
     if x.ty().has_var_dim() {
         if let Some(a) = axis {
@@ -484,7 +487,8 @@ pub fn nonzero(x: &Array) -> Result<Vec<Array>, Error> {
     if shape.is_empty() {
         return Err(Error::NeedsArray {
             op: "nonzero".into(),
-            expected: "at least one dimension (a 0-d value has no index to report: atleast_1d first)",
+            expected:
+                "at least one dimension (a 0-d value has no index to report: atleast_1d first)",
             found: x.ty().clone(),
         });
     }

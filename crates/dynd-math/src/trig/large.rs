@@ -137,15 +137,7 @@ mod tests {
     /// bit extraction).
     #[test]
     fn agrees_with_the_short_reduction_where_both_hold() {
-        for x in [
-            1.6e6,
-            -1_048_576.5,
-            1_234_567.0,
-            1e6,
-            -33.0,
-            0.9,
-            100.0,
-        ] {
+        for x in [1.6e6, -1_048_576.5, 1_234_567.0, 1e6, -33.0, 0.9, 100.0] {
             let (q, r, rr) = reduce(x);
             let k = (x * INV_PIO2).round();
             let a = x - k * PIO2_1;
