@@ -374,3 +374,41 @@ fn every_builtin_takes_read_only_input_and_views() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 300, "only {checked} calls succeeded");
 }
+
+#[test]
+fn result_types_follow_numpy_2() {
+    let i8s = typed("[1, -2, 3]", "3 * int8");
+    let ty = |f: &str, a: &Array| get(f).call(&[a]).unwrap().ty().to_string();
+    assert_eq!(ty("rint", &i8s), "3 * float16");
+    assert_eq!(ty("rint", &json("[1, 2]")), "2 * float64");
+    assert_eq!(ty("floor", &i8s), "3 * int8");
+    assert_eq!(ty("imag", &i8s), "3 * int8");
+    assert_eq!(ty("angle", &json("[true, false]")), "2 * float64");
+    assert_eq!(ty("angle", &i8s), "3 * float16");
+}
+
+#[test]
+fn logical_functions_take_numbers_and_complex_numbers_order() {
+    let r = get("logical_and").call(&[&json("[1.5, 0.0, NaN]"), &json("[2, 3, 1]")]).unwrap();
+    assert_eq!(r.to_string(), "[true, false, true]");
+    assert_eq!(get("logical_not").call(&[&json("[0, 7]")]).unwrap().to_string(), "[true, false]");
+    let a = typed("[[1, 2], [1, 1], [NaN, 0]]", "3 * complex[float64]");
+    let b = typed("[[1, 1], [2, 0], [2, 0]]", "3 * complex[float64]");
+    let f = |name: &str| get(name).call(&[&a, &b]).unwrap().to_string();
+    assert_eq!(f("maximum"), "[[1, 2], [2, 0], [NaN, 0]]");
+    assert_eq!(f("fmax"), "[[1, 2], [2, 0], [2, 0]]");
+    assert_eq!(f("minimum"), "[[1, 1], [1, 1], [NaN, 0]]");
+    assert_eq!(f("less"), "[false, true, false]");
+    assert_eq!(f("greater_equal"), "[true, false, false]");
+}
+
+#[test]
+fn len_and_dims() {
+    let a = json("[[1, 2, 3], [4, 5, 6]]");
+    assert_eq!((a.len(), a.dims().unwrap()), (2, vec![2, 3]));
+    let r = typed("[[1], [2, 3], []]", "var * var * int64");
+    assert_eq!(r.len(), 3);
+    assert!(r.dims().unwrap_err().to_string().contains("var"));
+    assert_eq!(typed("5", "int64").len(), 0);
+    assert!(Array::from_vec(Vec::<f64>::new()).is_empty());
+}
