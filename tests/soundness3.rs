@@ -240,14 +240,10 @@ fn nonzero_of_a_0d_value_is_an_error() {
     );
 }
 
-#[test]
-fn scalar_math_functions_give_the_loops_bits() {
-    let xs: Vec<f64> = (0..3000).map(|i| i as f64 * 0.81 + 2415.0).collect();
-    for f in [
-        "sin", "cos", "tan", "exp", "log", "arcsinh", "arccosh", "tanh", "cbrt",
-    ] {
-        let loop_bits = f64s(&get(f).call(&[&Array::from_vec(xs.clone())]).unwrap());
-        let scalar: fn(f64) -> f64 = match f {
+/// The scalar `dynd::math` function called `name`, for `f64` or `f32`.
+macro_rules! scalar_fn {
+    ($name:expr, $t:ty) => {{
+        let f: fn($t) -> $t = match $name {
             "sin" => dynd::math::sin,
             "cos" => dynd::math::cos,
             "tan" => dynd::math::tan,
@@ -258,6 +254,18 @@ fn scalar_math_functions_give_the_loops_bits() {
             "tanh" => dynd::math::tanh,
             _ => dynd::math::cbrt,
         };
+        f
+    }};
+}
+
+#[test]
+fn scalar_math_functions_give_the_loops_bits() {
+    let xs: Vec<f64> = (0..3000).map(|i| i as f64 * 0.81 + 2415.0).collect();
+    for f in [
+        "sin", "cos", "tan", "exp", "log", "arcsinh", "arccosh", "tanh", "cbrt",
+    ] {
+        let loop_bits = f64s(&get(f).call(&[&Array::from_vec(xs.clone())]).unwrap());
+        let scalar = scalar_fn!(f, f64);
         for (&x, &l) in xs.iter().zip(&loop_bits) {
             assert_eq!(scalar(x).to_bits(), l.to_bits(), "{f}({x})");
         }
@@ -267,19 +275,9 @@ fn scalar_math_functions_give_the_loops_bits() {
             .unwrap()
             .to_vec::<f32>()
             .unwrap();
-        let s32: fn(f32) -> f32 = match f {
-            "sin" => dynd::math::sin,
-            "cos" => dynd::math::cos,
-            "tan" => dynd::math::tan,
-            "exp" => dynd::math::exp,
-            "log" => dynd::math::log,
-            "arcsinh" => dynd::math::arcsinh,
-            "arccosh" => dynd::math::arccosh,
-            "tanh" => dynd::math::tanh,
-            _ => dynd::math::cbrt,
-        };
+        let scalar = scalar_fn!(f, f32);
         for (&x, &l) in xs32.iter().zip(&l32) {
-            assert_eq!(s32(x).to_bits(), l.to_bits(), "{f}({x}) as float32");
+            assert_eq!(scalar(x).to_bits(), l.to_bits(), "{f}({x}) as float32");
         }
     }
 }
@@ -389,9 +387,17 @@ fn result_types_follow_numpy_2() {
 
 #[test]
 fn logical_functions_take_numbers_and_complex_numbers_order() {
-    let r = get("logical_and").call(&[&json("[1.5, 0.0, NaN]"), &json("[2, 3, 1]")]).unwrap();
+    let r = get("logical_and")
+        .call(&[&json("[1.5, 0.0, NaN]"), &json("[2, 3, 1]")])
+        .unwrap();
     assert_eq!(r.to_string(), "[true, false, true]");
-    assert_eq!(get("logical_not").call(&[&json("[0, 7]")]).unwrap().to_string(), "[true, false]");
+    assert_eq!(
+        get("logical_not")
+            .call(&[&json("[0, 7]")])
+            .unwrap()
+            .to_string(),
+        "[true, false]"
+    );
     let a = typed("[[1, 2], [1, 1], [NaN, 0]]", "3 * complex[float64]");
     let b = typed("[[1, 1], [2, 0], [2, 0]]", "3 * complex[float64]");
     let f = |name: &str| get(name).call(&[&a, &b]).unwrap().to_string();

@@ -787,7 +787,10 @@ fn int128_float16_and_complex_have_overloads() {
         Ok("[[1, 1]] : 1 * complex[float64]".into())
     );
     // Complex numbers compare in NumPy's order: real parts, then imaginary.
-    assert_eq!(call("less", &[&z, &w]), Ok("[true, false] : 2 * bool".into()));
+    assert_eq!(
+        call("less", &[&z, &w]),
+        Ok("[true, false] : 2 * bool".into())
+    );
 }
 
 #[test]
