@@ -200,7 +200,10 @@ fn free_functions_are_the_builtins() {
     same(&func::floor(&a).unwrap(), &call("floor", &[&a]));
     same(&func::add(&a, &a).unwrap(), &call("add", &[&a, &a]));
     // Numbers are truth values (NumPy's `logical_and`); strings are not.
-    same(&func::logical_and(&a, &a).unwrap(), &call("logical_and", &[&a, &a]));
+    same(
+        &func::logical_and(&a, &a).unwrap(),
+        &call("logical_and", &[&a, &a]),
+    );
     let s = nd::array!["a"];
     let e = func::logical_and(&s, &s).unwrap_err().to_string();
     assert!(e.contains("logical_and: no overload"), "{e}");

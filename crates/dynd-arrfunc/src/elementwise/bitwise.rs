@@ -122,8 +122,8 @@ builtins! {
     /// `(complex[T]) -> T`: the imaginary part; `(T) -> T` for integers and
     /// floats: 0 of the type.
     IMAG imag "imag" 1 None => {
-        // `x ^ x`: the zero of `x`'s own type (a literal 0 is `i32`).
-        let mut overloads = ints!(each1, |x| x ^ x);
+        // The zero of `x`'s own type (a literal 0 would be `i32`).
+        let mut overloads = ints!(each1, |x| x.wrapping_sub(x));
         overloads.push(Overload::new(Leaf::map(|_: F16| F16(0))));
         overloads.push(Overload::new(Leaf::map(|_: f32| 0.0_f32)));
         overloads.push(Overload::new(Leaf::map(|_: f64| 0.0_f64)));

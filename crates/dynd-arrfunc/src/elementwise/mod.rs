@@ -85,11 +85,12 @@ macro_rules! logical2 {
 /// `logical_not`'s overloads for every number: true where zero.
 macro_rules! logical1 {
     () => {{
-        let mut v = Vec::new();
+        let mut v = vec![
+            Overload::new(Leaf::map(|a: F16| a.to_f64() == 0.0)),
+            Overload::new(Leaf::map(|a: Complex<f32>| a.re == 0.0 && a.im == 0.0)),
+            Overload::new(Leaf::map(|a: Complex<f64>| a.re == 0.0 && a.im == 0.0)),
+        ];
         logical1!(@ v, [i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64]);
-        v.push(Overload::new(Leaf::map(|a: F16| a.to_f64() == 0.0)));
-        v.push(Overload::new(Leaf::map(|a: Complex<f32>| a.re == 0.0 && a.im == 0.0)));
-        v.push(Overload::new(Leaf::map(|a: Complex<f64>| a.re == 0.0 && a.im == 0.0)));
         v
     }};
     (@ $v:ident, [$($t:ty),*]) => {
