@@ -418,3 +418,36 @@ fn len_and_dims() {
     assert_eq!(typed("5", "int64").len(), 0);
     assert!(Array::from_vec(Vec::<f64>::new()).is_empty());
 }
+
+#[test]
+fn unique_along_an_axis_with_counts_and_complex_sort() {
+    let x = json("[[1, 2], [0, 5], [1, 2]]");
+    let unique = get("unique");
+    let axis = |a: i64| Array::from_scalar(a);
+    let r = unique.call_kw(&[&x], &[("axis", &axis(0))]).unwrap();
+    assert_eq!(r.to_string(), "[[0, 5], [1, 2]]");
+    let cols = json("[[1, 2, 1], [0, 5, 0]]");
+    let r = unique.call_kw(&[&cols], &[("axis", &axis(1))]).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        ("[[1, 2], [0, 5]]".into(), "2 * 2 * int64".into())
+    );
+    // Ragged rows: each row on its own, as before.
+    let ragged = typed("[[3, 1, 3], []]", "2 * var * int64");
+    let r = unique.call_kw(&[&ragged], &[("axis", &axis(-1))]).unwrap();
+    assert_eq!(r.to_string(), "[[1, 3], []]");
+    let yes = Array::from_scalar(true);
+    let r = unique
+        .call_kw(&[&json("[3, 1, 3, NaN, NaN]")], &[("return_counts", &yes)])
+        .unwrap();
+    assert_eq!(r.ty().to_string(), "(3 * float64, 3 * int64)");
+    assert_eq!(r.to_string(), "[[1, 3, NaN], [1, 2, 2]]");
+    let z = typed(
+        "[[2, 1], [1, 5], [1, 2], [NaN, 0], [1, NaN], [-1, 0]]",
+        "6 * complex[float64]",
+    );
+    assert_eq!(
+        dynd::func::sort(&z, 0, true).unwrap().to_string(),
+        "[[-1, 0], [1, 2], [1, 5], [2, 1], [1, NaN], [NaN, 0]]"
+    );
+}

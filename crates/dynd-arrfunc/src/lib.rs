@@ -67,8 +67,8 @@ pub use lists::{
 };
 pub use options::{Axes, AxisKeyword, ReduceOptions};
 pub use ordering::{
-    argmax, argmin, argsort, count_nonzero, nonzero, searchsorted, sort, unique, unique_counts,
-    unique_index, unique_rows,
+    argmax, argmin, argsort, count_nonzero, nonzero, searchsorted, sort, unique, unique_axis,
+    unique_counts, unique_index, unique_rows,
 };
 pub use shaping::{concatenate, diff, flip, linspace, repeat, stack, tile};
 

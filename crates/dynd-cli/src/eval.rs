@@ -45,6 +45,10 @@ pub(crate) const SPECIALS: &[(&str, &str)] = &[
         "expand_dims",
         "expand_dims(x, AXIS): x with a new axis of length 1 at AXIS (x[:, None])",
     ),
+    (
+        "unique_counts",
+        "unique_counts(x): (values, counts) of the distinct values, as unique(x, return_counts=true)",
+    ),
 ];
 
 /// The great-circle distance in kilometres between two points given as
@@ -756,6 +760,15 @@ fn run(e: &Expr, mode: BroadcastMode, inputs: &[(String, Array)]) -> Result<Arra
             let axis = usize::try_from(*axis)
                 .map_err(|_| format!("expand_dims: axis {axis} must be at least 0"))?;
             x.expand_dims(axis).map_err(err)
+        }
+        "unique_counts" => {
+            arity(1)?;
+            no_kwargs(&[])?;
+            let x = run(&args[0], mode, inputs)?;
+            let yes = Array::from_scalar(true);
+            callable("unique", mode)?
+                .call_kw(&[&x], &[("return_counts", &yes)])
+                .map_err(err)
         }
         _ if name.ends_with(".outer") => {
             no_kwargs(&[])?;

@@ -1148,6 +1148,27 @@ fn eval_third_soundness_pass() {
         // Wrong results before: pow's parity past 2^52.
         ("power(-1.0, 4503599627370497.0)", json!(-1.0), "float64"),
         ("remainder(0.0, -1.0)", json!(-0.0), "float64"),
+        // unique along an axis, with counts.
+        (
+            "unique(x, axis=1)",
+            json!([[1, 2, 3], [4, 5, 6]]),
+            "2 * 3 * int64",
+        ),
+        (
+            "unique([[1, 2], [0, 5], [1, 2]], axis=0)",
+            json!([[0, 5], [1, 2]]),
+            "2 * 2 * int64",
+        ),
+        (
+            "unique_counts([3, 1, 3])",
+            json!([[1, 3], [1, 2]]),
+            "(2 * int64, 2 * int64)",
+        ),
+        (
+            "unique([3, 1, 3], return_counts=true)",
+            json!([[1, 3], [1, 2]]),
+            "(2 * int64, 2 * int64)",
+        ),
     ];
     for (expr, want, ty) in cases {
         let (code, v) = dynd_json(&["eval", "--json", "--let", x, expr]);

@@ -60,9 +60,10 @@ pub trait ArrayOps {
     /// # Errors
     ///
     /// [`Error::AxisOutOfBounds`] for an axis out of range; [`Error::ReadOnly`];
-    /// [`Error::Unsupported`] for data types without an order (complex,
-    /// strings, structures) and `var` dimensions other than an innermost
-    /// one sorted along.
+    /// [`Error::Unsupported`] for data types without an order (strings,
+    /// structures; complex numbers sort in NumPy's order: real parts,
+    /// then imaginary, NaN parts last) and `var` dimensions other than an
+    /// innermost one sorted along.
     fn sort(&mut self, axis: i64, reverse: bool) -> Result<(), Error>;
 
     /// The array made the only owner of memory it may write: itself where

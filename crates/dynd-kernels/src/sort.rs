@@ -15,11 +15,12 @@
 
 use dynd_types::{Dim, Scalar};
 
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
-use crate::element::{Element, F16};
+use crate::element::{Complex, Element, F16};
 use crate::error::Error;
 use crate::loops::ElemsMut;
 use crate::with_numeric;
@@ -77,6 +78,28 @@ impl SortKey for F16 {
     }
 }
 
+/// NumPy's order of complex numbers: by the real parts, then the
+/// imaginary ones (each in IEEE total order, `-0` before `0`), and NaN
+/// parts last in NumPy's classes: `R + Rj`, `R + NaN j`, `NaN + Rj`,
+/// `NaN + NaN j` (descending reverses the order within a class only).
+macro_rules! complex_key {
+    ($($t:ty),*) => {$(
+        impl SortKey for Complex<$t> {
+            fn sort_line(xs: &mut [Self], reverse: bool) {
+                let class = |z: &Complex<$t>| u8::from(z.re.is_nan()) * 2 + u8::from(z.im.is_nan());
+                let part = |a: $t, b: $t| if a.is_nan() { Ordering::Equal } else { a.total_cmp(&b) };
+                xs.sort_by(|a, b| {
+                    class(a).cmp(&class(b)).then_with(|| {
+                        let o = part(a.re, b.re).then_with(|| part(a.im, b.im));
+                        if reverse { o.reverse() } else { o }
+                    })
+                });
+            }
+        }
+    )*};
+}
+complex_key!(f32, f64);
+
 /// Moves the NaNs of `xs` to its end, keeping the order of the rest and of
 /// the NaNs; the numbers, to be sorted.
 fn nan_last<T: Copy>(xs: &mut [T], is_nan: impl Fn(&T) -> bool) -> &mut [T] {
@@ -102,12 +125,7 @@ pub(crate) fn sort(this: &mut Array, axis: i64, reverse: bool) -> Result<(), Err
     let s = this
         .dtype()
         .as_scalar()
-        .filter(|s| {
-            !matches!(
-                s,
-                Scalar::Complex64 | Scalar::Complex128 | Scalar::String | Scalar::Bytes
-            )
-        })
+        .filter(|s| !matches!(s, Scalar::String | Scalar::Bytes))
         .ok_or_else(|| unsupported("sorting this data type (it has no order)"))?;
     let shape = this.shape();
     let var_at = shape.iter().position(|d| matches!(d, Dim::Var));
@@ -124,8 +142,13 @@ pub(crate) fn sort(this: &mut Array, axis: i64, reverse: bool) -> Result<(), Err
         None => {}
     }
     crate::assign::make_unique(this)?;
-    with_numeric!(ordered s, T => sort_typed::<T>(this, axis, reverse, var_at.is_some()),
-        Err(unsupported("sorting this data type (it has no order)")))
+    let ragged = var_at.is_some();
+    match s {
+        Scalar::Complex64 => sort_typed::<Complex<f32>>(this, axis, reverse, ragged),
+        Scalar::Complex128 => sort_typed::<Complex<f64>>(this, axis, reverse, ragged),
+        _ => with_numeric!(ordered s, T => sort_typed::<T>(this, axis, reverse, ragged),
+            Err(unsupported("sorting this data type (it has no order)"))),
+    }
 }
 
 /// The sort, for element type `T`, of an array that owns its memory

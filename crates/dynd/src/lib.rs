@@ -215,9 +215,9 @@ pub mod func {
         argmax, argmin, argsort, builtins, concatenate, count_nonzero, diff, divmod, filter,
         flatten, flip, frexp, linspace, local_index, log_softmax, logsumexp, modf, nonzero, num,
         pad, repeat, resolve_lifted, searchsorted, select, softmax, sort, stack, take_along_axis,
-        tile, unflatten, unique, unique_counts, unique_index, unique_rows, unpad, Axes,
-        AxisKeyword, Body, Callable, Eval, Keyword, Kwargs, Overload, Prepared, ReduceOptions,
-        ReductionKind,
+        tile, unflatten, unique, unique_axis, unique_counts, unique_index, unique_rows, unpad,
+        Axes, AxisKeyword, Body, Callable, Eval, Keyword, Kwargs, Overload, Prepared,
+        ReduceOptions, ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{

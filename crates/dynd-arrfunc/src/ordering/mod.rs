@@ -304,6 +304,78 @@ pub fn unique_counts(x: &Array) -> Result<(Array, Array), Error> {
     Ok((v, c.unwrap_or_else(|| Array::from_vec(Vec::<i64>::new()))))
 }
 
+/// The distinct slices of a dense `x` along `axis`, in lexicographic
+/// order (NumPy's `unique(x, axis=...)`: `[[1, 2], [0, 5], [1, 2]]` along
+/// axis 0 gives `[[0, 5], [1, 2]]`); NaNs equal among themselves and
+/// last, as [`unique`] orders them. (With `var` dimensions the `unique`
+/// builtin's `axis` is the last one, each row on its own:
+/// [`unique_rows`].)
+///
+/// ```
+/// let x = dynd::nd::Array::from_json("[[1, 2], [0, 5], [1, 2]]", None)?;
+/// assert_eq!(dynd::func::unique_axis(&x, 0)?.to_string(), "[[0, 5], [1, 2]]");
+/// assert_eq!(dynd::func::unique_axis(&x, 1)?.to_string(), "[[1, 2], [0, 5], [1, 2]]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// An axis out of range, a data type without order, `var` dimensions.
+pub fn unique_axis(x: &Array, axis: i64) -> Result<Array, Error> {
+    let shape = dense_shape(x, "unique along an axis of var (ragged) dimensions")?;
+    let axis = axis_of(axis, shape.len(), "unique")?;
+    let s = ordered_scalar(x, "unique")?;
+    dynd_array::with_numeric!(ordered s, T => unique_axis_typed::<T>(x, axis, &shape),
+        Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
+}
+
+fn unique_axis_typed<T: Key>(x: &Array, axis: usize, shape: &[usize]) -> Result<Array, Error> {
+    let ndim = shape.len();
+    // `axis` first, in C order: each slice is a run of `width` elements.
+    let perm: Vec<usize> = [axis]
+        .into_iter()
+        .chain((0..ndim).filter(|&k| k != axis))
+        .collect();
+    let moved = x.permute_axes(&perm)?.compact()?;
+    let xs = values::<T>(&moved)?;
+    let n = shape[axis];
+    let width: usize = perm[1..].iter().map(|&k| shape[k]).product();
+    let slice = |i: usize| &xs[i * width..(i + 1) * width];
+    let order_of = |a: usize, b: usize| {
+        slice(a)
+            .iter()
+            .zip(slice(b))
+            .map(|(p, q)| p.order(q))
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal)
+    };
+    let mut kept: Vec<usize> = (0..n).collect();
+    kept.sort_by(|&a, &b| order_of(a, b));
+    kept.dedup_by(|a, b| order_of(*a, *b).is_eq());
+    let mut out = Vec::with_capacity(kept.len() * width);
+    for &i in &kept {
+        out.extend_from_slice(slice(i));
+    }
+    let mut out_shape: Vec<usize> = perm.iter().map(|&k| shape[k]).collect();
+    out_shape[0] = kept.len();
+    // Back to the input's order: dimension k of the view is dimension
+    // `position of k in perm` of the result.
+    let back: Vec<usize> = (0..ndim)
+        .map(|k| perm.iter().position(|&p| p == k).unwrap_or(k))
+        .collect();
+    Array::from_shape_vec(&out_shape, out)?.permute_axes(&back)
+}
+
+/// `(values, counts)` as one 0-d tuple (`(N * T, N * int64)`): the
+/// `unique` builtin's result with `return_counts`, NumPy's pair.
+fn pair(v: &Array, c: &Array) -> Result<Array, Error> {
+    let ty: Type = format!("({}, {})", v.ty(), c.ty()).parse()?;
+    Ok(Array::from_value(
+        &dynd_kernels::Value::List(vec![v.to_value(), c.to_value()]),
+        Some(&ty),
+    )?)
+}
+
 /// The distinct values of `x` (as [`unique`]) and the flat index (C
 /// order) of each one's first occurrence: NumPy's
 /// `unique(x, return_index=True)`.
@@ -571,15 +643,32 @@ builtins! {
     /// every element (one NaN, last), or of each row with `axis=-1`. The Rust functions `unique_counts` and `unique_index` also
     /// give the counts and first indexes.
     UNIQUE unique "unique" _ None => {
-        Callable::function("unique", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"), vec![axis_kw()], |args, kw| {
-            match kw.int("axis")? {
-                None => unique(args[0]),
-                Some(a) => {
-                    last_axis(args[0], a, "unique")?;
-                    unique_rows(args[0])
+        Callable::function(
+            "unique",
+            dynd_macros::checked_signature!("(Any, axis: ?int64, return_counts: ?bool) -> Any"),
+            vec![axis_kw(), Keyword::maybe("return_counts", Some(Scalar::Bool))],
+            |args, kw| {
+                let counts = kw.bool("return_counts")?.unwrap_or(false);
+                match (kw.int("axis")?, counts) {
+                    (None, false) => unique(args[0]),
+                    (None, true) => {
+                        let (v, c) = unique_counts(args[0])?;
+                        pair(&v, &c)
+                    }
+                    (Some(_), true) => Err(Error::Argument {
+                        op: "unique",
+                        what: "return_counts",
+                        expected: "used without axis",
+                        found: "true with an axis".into(),
+                    }),
+                    (Some(a), false) if args[0].ty().has_var_dim() => {
+                        last_axis(args[0], a, "unique")?;
+                        unique_rows(args[0])
+                    }
+                    (Some(a), false) => unique_axis(args[0], a),
                 }
-            }
-        })
+            },
+        )
     };
 
     /// `(Any, Any, side: ?string) -> Any`: where each value would go in the
