@@ -451,3 +451,38 @@ fn unique_along_an_axis_with_counts_and_complex_sort() {
         "[[-1, 0], [1, 2], [1, 5], [2, 1], [1, NaN], [NaN, 0]]"
     );
 }
+
+/// NEP 50: a Rust number in an expression is a weak scalar; an explicit
+/// 0-d array is strong.
+#[test]
+fn rust_scalars_in_expressions_are_weak() {
+    use dynd::func::Eval;
+    let f32s = typed("[1.5, 2]", "2 * float32");
+    let ty = |e: dynd::nd::expr::Expr<'_>| e.eval().unwrap().ty().to_string();
+    assert_eq!(ty(&f32s * 1.0), "2 * float32");
+    assert_eq!(ty(2.0 * &f32s + 1), "2 * float32");
+    assert_eq!(ty((&f32s * 2.0).greater(1.0)), "2 * bool");
+    let i8s = typed("[1, -2]", "2 * int8");
+    assert_eq!(ty(&i8s + 1), "2 * int8");
+    assert_eq!(ty(&i8s * 2i64), "2 * int8");
+    // A value that does not fit widens, as before; a float takes float64.
+    assert_eq!(ty(&i8s + 300), "2 * int32");
+    assert_eq!((&i8s + 300).eval().unwrap().to_string(), "[301, 298]");
+    assert_eq!(ty(&i8s * 1.5), "2 * float64");
+    let u8s = typed("[0, 255]", "2 * uint8");
+    assert_eq!((&u8s + 1).eval().unwrap().to_string(), "[1, 0]");
+    // Strong: an explicit 0-d array, and scalars among themselves.
+    let one = Array::from_scalar(1.0f64);
+    assert_eq!(ty(&f32s * &one), "2 * float64");
+    assert_eq!(ty(dynd::nd::expr::Expr::from(2.0f32) * 3i32), "float64");
+    // The same values as the calls with the converted scalar.
+    let want = get("multiply")
+        .call(&[&f32s, &typed("2", "float32")])
+        .unwrap();
+    assert_eq!((&f32s * 2.0).eval().unwrap().to_string(), want.to_string());
+    // Reductions and eval_into see the same types.
+    assert_eq!((&f32s * 2.0).max().unwrap().ty().to_string(), "float32");
+    let mut out = Array::from_vec(vec![0.0f32; 2]);
+    (&f32s * 2.0).eval_into(&mut out).unwrap();
+    assert_eq!(out.to_string(), "[3, 4]");
+}

@@ -212,8 +212,16 @@ impl fmt::Debug for Function {
 /// of a deep tree first, [`MAX_EVAL_DEPTH`] levels at a time.
 #[non_exhaustive]
 pub enum Expr<'a> {
-    /// An array (a Rust scalar is a 0-dimensional one).
+    /// An array.
     Leaf(Cow<'a, Array>),
+    /// A Rust number or a literal (a 0-dimensional array): a *weak*
+    /// scalar, as NumPy 2 treats a Python number (NEP 50). Its kind
+    /// counts, not its width: next to an array of another type of its
+    /// kind or a wider kind it takes that array's type (`float32` data
+    /// times `2.0` is `float32`, `int8` data plus `1` is `int8`), where its
+    /// value fits; next to only other scalars it is the array it holds.
+    /// An explicit 0-d array ([`Expr::Leaf`]) is strong.
+    Scalar(Cow<'a, Array>),
     /// An operator applied to one operand.
     Unary(UnaryOp, Box<Expr<'a>>),
     /// An operator applied to two operands (in one allocation).
@@ -242,13 +250,74 @@ fn placeholder_array() -> &'static Array {
 }
 
 impl<'a> Expr<'a> {
+    /// A weak scalar holding `a` (a 0-d array of a builtin number type):
+    /// a literal, as [`Expr::Scalar`] describes.
+    pub fn scalar(a: Array) -> Expr<'static> {
+        Expr::Scalar(Cow::Owned(a))
+    }
+
+    /// Whether this is a leaf: an array or a scalar.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        matches!(self, Expr::Leaf(_) | Expr::Scalar(_))
+    }
+
+    /// The array of a leaf (an array or a scalar); `None` for a node.
+    #[inline]
+    pub fn as_leaf(&self) -> Option<&Array> {
+        match self {
+            Expr::Leaf(a) | Expr::Scalar(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Whether a weak scalar ([`Expr::Scalar`]) is among the leaves.
+    pub fn has_scalars(&self) -> bool {
+        let mut stack: smallvec::SmallVec<[&Expr<'a>; 16]> = smallvec::smallvec![self];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Scalar(_) => return true,
+                _ => stack.extend(e.operands()),
+            }
+        }
+        false
+    }
+
+    /// The tree with each weak scalar's array replaced by `f`'s, where it
+    /// gives one (the leaf stays a scalar), built without recursion.
+    pub fn map_scalars(&self, mut f: impl FnMut(&Array) -> Option<Array>) -> Expr<'a> {
+        // The leaf function sees arrays and scalars alike: the scalars are
+        // told apart by address.
+        let mut scalars = std::collections::HashSet::new();
+        let mut stack: Vec<&Expr<'a>> = vec![self];
+        while let Some(e) = stack.pop() {
+            match e {
+                Expr::Scalar(a) => {
+                    scalars.insert(&**a as *const Array as usize);
+                }
+                _ => stack.extend(e.operands()),
+            }
+        }
+        let mapped = self.rebuild(
+            |a| {
+                let replaced = scalars
+                    .contains(&(&**a as *const Array as usize))
+                    .then(|| f(a))
+                    .flatten();
+                Expr::Leaf(replaced.map_or_else(|| a.clone(), Cow::Owned))
+            },
+            |node, height| Ok((node, height)),
+        );
+        mapped.unwrap_or_else(|_| unreachable!("rebuilding without evaluating cannot fail"))
+    }
+
     /// The leaves, left to right.
     pub fn leaves(&self) -> Vec<&Array> {
         let mut out = Vec::new();
         let mut stack: Vec<&Expr<'a>> = vec![self];
         while let Some(e) = stack.pop() {
             match e {
-                Expr::Leaf(a) => out.push(&**a),
+                Expr::Leaf(a) | Expr::Scalar(a) => out.push(&**a),
                 // Pushed right to left, so popped left to right.
                 _ => stack.extend(e.operands().into_iter().rev()),
             }
@@ -259,7 +328,7 @@ impl<'a> Expr<'a> {
     /// The node's operands, left to right (none for a leaf).
     pub fn operands(&self) -> smallvec::SmallVec<[&Expr<'a>; 2]> {
         match self {
-            Expr::Leaf(_) => smallvec::SmallVec::new(),
+            Expr::Leaf(_) | Expr::Scalar(_) => smallvec::SmallVec::new(),
             Expr::Unary(_, x) | Expr::Cast(_, x) => smallvec::smallvec![&**x],
             Expr::Binary(_, xy) => smallvec::smallvec![&xy.0, &xy.1],
             Expr::Call(_, args) => args.iter().collect(),
@@ -277,6 +346,15 @@ impl<'a> Expr<'a> {
         let mut next = || ops.next().unwrap_or_else(placeholder);
         match self {
             Expr::Leaf(a) => leaf(a),
+            // A scalar stays weak: the leaf function's array, as a scalar.
+            Expr::Scalar(a) => {
+                let mut e = leaf(a);
+                if let Expr::Leaf(b) = &mut e {
+                    let b = std::mem::replace(b, Cow::Borrowed(placeholder_array()));
+                    e = Expr::Scalar(b);
+                }
+                e
+            }
             Expr::Unary(op, _) => Expr::Unary(*op, Box::new(next())),
             Expr::Cast(ty, _) => Expr::Cast(ty.clone(), Box::new(next())),
             Expr::Binary(op, _) => {
@@ -499,11 +577,11 @@ impl<'a> Expr<'a> {
             };
             let name = match e {
                 // Scalars show their value, arrays a name by position.
-                Expr::Leaf(a) if a.ndim() == 0 => {
+                Expr::Leaf(a) | Expr::Scalar(a) if a.ndim() == 0 => {
                     write!(f, "{a}")?;
                     continue;
                 }
-                Expr::Leaf(_) => {
+                Expr::Leaf(_) | Expr::Scalar(_) => {
                     write!(f, "a{next}")?;
                     *next += 1;
                     continue;
@@ -536,12 +614,12 @@ impl<'a> Expr<'a> {
     /// deep.
     fn take_operands(&mut self, mut to: impl FnMut(Expr<'a>)) {
         let mut take = |x: &mut Expr<'a>| {
-            if !matches!(x, Expr::Leaf(_)) {
+            if !x.is_leaf() {
                 to(std::mem::replace(x, placeholder()));
             }
         };
         match self {
-            Expr::Leaf(_) => {}
+            Expr::Leaf(_) | Expr::Scalar(_) => {}
             Expr::Unary(_, x) | Expr::Cast(_, x) => take(x),
             Expr::Binary(_, xy) => {
                 take(&mut xy.0);
@@ -596,9 +674,9 @@ impl Expr<'_> {
     /// Whether an operand is a node, not a leaf.
     #[inline]
     fn has_node_operand(&self) -> bool {
-        let node = |x: &Expr<'_>| !matches!(x, Expr::Leaf(_));
+        let node = |x: &Expr<'_>| !x.is_leaf();
         match self {
-            Expr::Leaf(_) => false,
+            Expr::Leaf(_) | Expr::Scalar(_) => false,
             Expr::Unary(_, x) | Expr::Cast(_, x) => node(x),
             Expr::Binary(_, xy) => node(&xy.0) || node(&xy.1),
             Expr::Call(_, args) => args.iter().any(node),
@@ -670,7 +748,7 @@ impl IntoArray for &Expr<'_> {
     /// The expression's value, evaluated once (fused); a leaf is its array.
     fn into_array(self) -> Result<Array, Error> {
         match (self, EVALUATOR.get()) {
-            (Expr::Leaf(a), _) => Ok((**a).clone()),
+            (Expr::Leaf(a) | Expr::Scalar(a), _) => Ok((**a).clone()),
             (e, Some(f)) => f(e),
             (e, None) => Err(Error::NoEvaluator {
                 expr: e.to_string(),
@@ -690,7 +768,9 @@ impl IntoArray for Expr<'_> {
         Self: 'b,
     {
         match &mut self {
-            Expr::Leaf(a) => Ok(std::mem::replace(a, Cow::Borrowed(placeholder_array()))),
+            Expr::Leaf(a) | Expr::Scalar(a) => {
+                Ok(std::mem::replace(a, Cow::Borrowed(placeholder_array())))
+            }
             _ => self.into_array().map(Cow::Owned),
         }
     }
@@ -757,9 +837,9 @@ impl<'a> From<&Expr<'a>> for Expr<'a> {
 }
 
 impl<S: ScalarOperand> From<S> for Expr<'_> {
-    /// A 0-dimensional leaf.
+    /// A weak scalar ([`Expr::Scalar`]).
     fn from(v: S) -> Self {
-        Expr::Leaf(Cow::Owned(Array::from_scalar(v)))
+        Expr::Scalar(Cow::Owned(Array::from_scalar(v)))
     }
 }
 

@@ -629,9 +629,15 @@ fn lower<'v>(
 ) -> Result<dynd::nd::expr::Expr<'v>, String> {
     use dynd::nd::expr::Expr as E;
     match e {
-        Expr::Literal(v) => Ok(E::from(
-            Array::from_value(v, None).map_err(|e| e.to_string())?,
-        )),
+        Expr::Literal(v) => {
+            let a = Array::from_value(v, None).map_err(|e| e.to_string())?;
+            // A number is a weak scalar, as a Python number is in NumPy 2:
+            // `x * 2.0` keeps `float32` data `float32`.
+            Ok(match v {
+                Value::Int(_) | Value::UInt(_) | Value::Float(_) => E::scalar(a),
+                _ => E::from(a),
+            })
+        }
         Expr::Var(name) => match inputs.iter().find(|(n, _)| n == name) {
             Some((_, a)) => Ok(E::from(a)),
             None => {
@@ -652,6 +658,11 @@ fn lower<'v>(
                 && !SPECIALS.iter().any(|(special, _)| special == name) =>
         {
             let f = callable(name, mode)?;
+            if !f.fuses() {
+                // Computed first (as the pass would), so that the literals
+                // beside it see its type (`cast(x, "float32") * 2.0`).
+                return run(e, mode, inputs).map(E::from);
+            }
             let args = args
                 .iter()
                 .map(|a| lower(a, mode, inputs))

@@ -381,7 +381,8 @@ fn eval_calls_builtins_on_json_literals() {
             "multiply(array([1, 2], \"2 * float32\"), 0.5)"
         ])
         .1,
-        "{\"ok\":true,\"type\":\"2 * float64\",\"value\":[0.5, 1.0]}\n"
+        // The literal is weak (NEP 50): float32 data stays float32.
+        "{\"ok\":true,\"type\":\"2 * float32\",\"value\":[0.5, 1.0]}\n"
     );
     assert_eq!(
         dynd(&["eval", "sqrt(add([[2], [7, 14]], 2))"]).1,
@@ -1137,6 +1138,19 @@ fn eval_third_soundness_pass() {
         // `//` is floor_divide.
         ("7 // 2", json!(3), "int64"),
         ("-7.0 // 2", json!(-4.0), "float64"),
+        // Literals are weak scalars (NEP 50).
+        (
+            r#"cast([1.5], "1 * float32") * 1.0"#,
+            json!([1.5]),
+            "1 * float32",
+        ),
+        (r#"cast([1], "1 * int8") + 1"#, json!([2]), "1 * int8"),
+        (r#"cast([1], "1 * int8") + 300"#, json!([301]), "1 * int64"),
+        (
+            r#"cast([1], "1 * int8") * 1.5"#,
+            json!([1.5]),
+            "1 * float64",
+        ),
         // None / newaxis, masks, outer.
         ("x[x > 2]", json!([[3], [4, 5, 6]]), "2 * var * int64"),
         ("x[0][x[0] >= 2]", json!([2, 3]), "var * int64"),

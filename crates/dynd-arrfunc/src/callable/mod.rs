@@ -540,6 +540,15 @@ impl Callable {
         }
     }
 
+    /// Whether its calls in an expression take part in the fused pass
+    /// (overloads without keywords); the others (functions over whole
+    /// arrays such as `cast` or `sort`, calls with keywords) are computed
+    /// first and enter the pass as leaves, so their result types are known
+    /// only then.
+    pub fn fuses(&self) -> bool {
+        self.whole_array_fn().is_none() && self.keywords().is_empty()
+    }
+
     /// The function over whole arrays, for a function callable.
     pub(crate) fn whole_array_fn(&self) -> Option<&Function> {
         match &self.implementation {

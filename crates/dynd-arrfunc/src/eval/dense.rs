@@ -224,7 +224,9 @@ fn matches<'e>(e: &'e Expr<'_>, tokens: &[Token], at: &mut usize, leaves: &mut L
     };
     *at += 1;
     match (e, token) {
-        (Expr::Leaf(a), Token::Leaf(ty, k)) => a.ty() == ty && leaf_index(leaves, a) == *k,
+        (Expr::Leaf(a) | Expr::Scalar(a), Token::Leaf(ty, k)) => {
+            a.ty() == ty && leaf_index(leaves, a) == *k
+        }
         (Expr::Unary(op, x), Token::Unary(want)) => op == want && matches(x, tokens, at, leaves),
         (Expr::Binary(op, xy), Token::Binary(want)) => {
             op == want && matches(&xy.0, tokens, at, leaves) && matches(&xy.1, tokens, at, leaves)
@@ -245,7 +247,7 @@ fn matches<'e>(e: &'e Expr<'_>, tokens: &[Token], at: &mut usize, leaves: &mut L
 /// distinct leaves).
 fn tokenize(e: &Expr<'_>, leaves: &[&Array], out: &mut SmallVec<[Token; 12]>) {
     match e {
-        Expr::Leaf(a) => {
+        Expr::Leaf(a) | Expr::Scalar(a) => {
             let k = leaves.iter().position(|l| std::ptr::eq(*l, &**a));
             out.push(Token::Leaf(a.ty().clone(), k.unwrap_or(usize::MAX)));
         }
@@ -321,7 +323,7 @@ fn lower_steps<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<(LeafStep
         steps: &mut LeafSteps,
         leaves: &mut Leaves<'e>,
     ) -> Option<(F64Arg, Type)> {
-        if let Expr::Leaf(a) = e {
+        if let Expr::Leaf(a) | Expr::Scalar(a) = e {
             a.dtype().as_scalar()?;
             let k = leaf_index(leaves, a);
             return Some((F64Arg::Leaf(k), a.ty().clone()));

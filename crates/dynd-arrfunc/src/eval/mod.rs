@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::options::ReduceOptions;
 
 mod dense;
+mod weak;
 use dense::{dense_small, dense_small_into, kept_dense, kept_dense_into};
 mod fused_reduce;
 use fused_reduce::*;
@@ -356,7 +357,7 @@ fn named(e: &Expr<'_>, first: usize, err: Error) -> Error {
 /// The value of `e` node by node; `next` numbers the arrays for errors.
 fn stepwise<'e>(e: &'e Expr<'_>, next: &mut usize) -> Result<Cow<'e, Array>, Error> {
     let first = *next;
-    if let Expr::Leaf(a) = e {
+    if let Expr::Leaf(a) | Expr::Scalar(a) = e {
         *next += usize::from(a.ndim() > 0);
         return Ok(Cow::Borrowed(&**a));
     }
@@ -400,7 +401,7 @@ impl Lower {
     /// The slot and full type of `e`'s value.
     fn lower(&mut self, e: &Expr<'_>) -> Result<(Slot, Type), Error> {
         match e {
-            Expr::Leaf(a) => Ok((self.p.leaf(a), a.ty().clone())),
+            Expr::Leaf(a) | Expr::Scalar(a) => Ok((self.p.leaf(a), a.ty().clone())),
             // A cast to a whole type is computed apart (its dimensions
             // are the cast's, not the operand's).
             Expr::Cast(ty, _) if ty.is_dim() => self.materialise(e),
@@ -470,7 +471,7 @@ impl Lower {
 /// by hand.
 fn eval_node(e: &Expr<'_>) -> Result<Array, Error> {
     match e {
-        Expr::Leaf(a) => Ok((**a).clone()),
+        Expr::Leaf(a) | Expr::Scalar(a) => Ok((**a).clone()),
         Expr::Cast(ty, x) => cast(&x.eval()?, ty),
         _ => {
             let Some((c, args)) = call_of(e)? else {
@@ -497,7 +498,7 @@ const FUSE_MIN: usize = 4096;
 /// one, whose count is not in its type).
 fn size_hint(e: &Expr<'_>) -> usize {
     match e {
-        Expr::Leaf(a) => size_hint_of(a),
+        Expr::Leaf(a) | Expr::Scalar(a) => size_hint_of(a),
         Expr::Unary(_, x) | Expr::Cast(_, x) => size_hint(x),
         Expr::Binary(_, xy) => size_hint(&xy.0).max(size_hint(&xy.1)),
         Expr::Call(_, args) => args.iter().map(size_hint).max().unwrap_or(0),
@@ -582,7 +583,7 @@ fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
 fn one_call(e: &Expr<'_>) -> Option<Result<Array, Error>> {
     fn leaf<'e>(x: &'e Expr<'_>) -> Option<&'e Array> {
         match x {
-            Expr::Leaf(a) => Some(&**a),
+            Expr::Leaf(a) | Expr::Scalar(a) => Some(&**a),
             _ => None,
         }
     }
@@ -626,7 +627,7 @@ fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
         return e.eval_into(out);
     }
     let n = size_hint(this);
-    if n < PARALLEL_MIN && !matches!(this, Expr::Leaf(_)) {
+    if n < PARALLEL_MIN && !matches!(this, Expr::Leaf(_) | Expr::Scalar(_)) {
         // Serial either way: one loop over the leaves where it applies.
         if let Some(r) = dense_small_into(this, out) {
             return r;
@@ -652,7 +653,7 @@ fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
     }
     let mut next = 0;
     match this {
-        Expr::Leaf(_) | Expr::Cast(..) => {
+        Expr::Leaf(_) | Expr::Scalar(_) | Expr::Cast(..) => {
             let value = this.eval()?;
             Ok(out.assign(&value, ErrorMode::Fractional)?)
         }
@@ -685,8 +686,11 @@ fn hinted(err: Error, e: &Expr<'_>) -> Error {
 impl Eval for Expr<'_> {
     #[inline]
     fn eval(&self) -> Result<Array, Error> {
-        if let Expr::Leaf(a) = self {
+        if let Expr::Leaf(a) | Expr::Scalar(a) = self {
             return Ok((**a).clone());
+        }
+        if let Cow::Owned(e) = weak::strong(self) {
+            return e.eval();
         }
         eval_any(self).map_err(|e| hinted(e, self))
     }
@@ -696,10 +700,13 @@ impl Eval for Expr<'_> {
     }
 
     fn reduce(&self, reduction: &Callable, options: &ReduceOptions) -> Result<Array, Error> {
+        if let Cow::Owned(e) = weak::strong(self) {
+            return e.reduce(reduction, options);
+        }
         if let Cow::Owned(e) = shallow(self)? {
             return e.reduce(reduction, options);
         }
-        if !matches!(self, Expr::Leaf(_)) && size_hint(self) >= FUSE_MIN {
+        if !matches!(self, Expr::Leaf(_) | Expr::Scalar(_)) && size_hint(self) >= FUSE_MIN {
             if let Some(r) = reduce_in_parts(self, reduction, options) {
                 return Ok(r);
             }
@@ -709,8 +716,11 @@ impl Eval for Expr<'_> {
     }
 
     fn reduce_fused(&self, reduction: &Callable, options: &ReduceOptions) -> Option<Array> {
-        if matches!(self, Expr::Leaf(_)) {
+        if matches!(self, Expr::Leaf(_) | Expr::Scalar(_)) {
             return None;
+        }
+        if let Cow::Owned(e) = weak::strong(self) {
+            return e.reduce_fused(reduction, options);
         }
         if let Cow::Owned(e) = shallow(self).ok()? {
             return e.reduce_fused(reduction, options);
@@ -719,6 +729,9 @@ impl Eval for Expr<'_> {
     }
 
     fn eval_fused(&self) -> Option<Array> {
+        if let Cow::Owned(e) = weak::strong(self) {
+            return e.eval_fused();
+        }
         if let Cow::Owned(e) = shallow(self).ok()? {
             return e.eval_fused();
         }
@@ -727,10 +740,16 @@ impl Eval for Expr<'_> {
     }
 
     fn eval_into(&self, out: &mut Array) -> Result<(), Error> {
+        if let Cow::Owned(e) = weak::strong(self) {
+            return e.eval_into(out);
+        }
         eval_into_any(self, out).map_err(|e| hinted(e, self))
     }
 
     fn eval_stepwise(&self) -> Result<Array, Error> {
+        if let Cow::Owned(e) = weak::strong(self) {
+            return e.eval_stepwise();
+        }
         if let Cow::Owned(e) = shallow(self)? {
             return e.eval_stepwise();
         }

@@ -370,10 +370,10 @@ fn unique_axis_typed<T: Key>(x: &Array, axis: usize, shape: &[usize]) -> Result<
 /// `unique` builtin's result with `return_counts`, NumPy's pair.
 fn pair(v: &Array, c: &Array) -> Result<Array, Error> {
     let ty: Type = format!("({}, {})", v.ty(), c.ty()).parse()?;
-    Ok(Array::from_value(
+    Array::from_value(
         &dynd_kernels::Value::List(vec![v.to_value(), c.to_value()]),
         Some(&ty),
-    )?)
+    )
 }
 
 /// The distinct values of `x` (as [`unique`]) and the flat index (C
