@@ -27,7 +27,7 @@
 //! [`Isa::active`]'s loop over a slice.
 //!
 //! ```
-//! use dynd_math::{Unary, Binary};
+//! use dynd::math::{Binary, Unary};
 //!
 //! let mut v = vec![0.0, 1.0, std::f64::consts::FRAC_PI_2];
 //! Unary::Sin.map(&mut v);
@@ -41,8 +41,8 @@
 //! Unary::Log.map_into(&[1.0, 8.0], &mut logs);
 //! assert_eq!(logs, [0.0, 8.0f32.ln()]);
 //!
-//! assert_eq!(dynd_math::exp(1.0f32), std::f32::consts::E);
-//! assert_eq!(dynd_math::log(1.0f64), 0.0);
+//! assert_eq!(dynd::math::exp(1.0f32), std::f32::consts::E);
+//! assert_eq!(dynd::math::log(1.0f64), 0.0);
 //! ```
 //!
 //! # Accuracy
@@ -342,7 +342,7 @@ impl Unary {
     /// [`Unary::map`] (each element is read once and written once).
     ///
     /// ```
-    /// use dynd_math::Unary;
+    /// use dynd::math::Unary;
     ///
     /// let xs = [0.0f32, 1.0];
     /// let mut out = [0.0f32; 2];

@@ -242,7 +242,7 @@ type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send 
 /// always sees plain slices.
 ///
 /// ```
-/// use dynd_kernels::elwise::{apply_core, CoreLeaf, CoreSlice, CoreSliceMut};
+/// use dynd::func::{Callable, CoreLeaf, CoreSlice, CoreSliceMut, Overload};
 /// use dynd::nd::array;
 ///
 /// let dot = CoreLeaf::map(
@@ -252,7 +252,8 @@ type PushCore = dyn for<'a> Fn(&mut KernelBuilder<'a>, Layouts) -> Child + Send 
 ///     },
 /// )?;
 /// // Leading dimensions broadcast: a 2 * 3 array of vectors against one vector.
-/// let r = apply_core(&"2 * float64".parse()?, &[&array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &array![1.0, 0.0, 1.0]], &dot)?;
+/// let dot = Callable::new("dot", vec![Overload::core(dot)])?;
+/// let r = dot.call(&[&array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], &array![1.0, 0.0, 1.0]])?;
 /// assert_eq!(r.to_string(), "[4, 10]");
 /// # Ok::<(), dynd::Error>(())
 /// ```

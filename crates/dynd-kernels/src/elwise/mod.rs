@@ -247,11 +247,12 @@ type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 /// the arrays' data types against them.
 ///
 /// ```
-/// use dynd_kernels::elwise::{apply, Leaf};
+/// use dynd::func::{Callable, Leaf, Overload};
 /// use dynd::nd::array;
 ///
 /// let hypot = Leaf::map(|x: f64, y: f64| (x * x + y * y).sqrt());
-/// let r = apply(&[&array![[3.0], [5.0]], &array![4.0, 12.0]], &hypot)?;
+/// let hypot = Callable::new("hypot", vec![Overload::new(hypot)])?;
+/// let r = hypot.call(&[&array![[3.0], [5.0]], &array![4.0, 12.0]])?;
 /// assert_eq!(r.to_string(), "[[5, 12.36931687685298], [6.4031242374328485, 13]]");
 /// # Ok::<(), dynd::Error>(())
 /// ```
@@ -292,22 +293,24 @@ impl Leaf {
     ///   call with its message and the element's index.
     ///
     /// ```
-    /// use dynd_kernels::elwise::{apply, Leaf};
+    /// use dynd::func::{Callable, Leaf, Overload};
     /// use dynd::nd::{array, Array};
     ///
+    /// // A callable of one leaf runs it over any array.
+    /// let call = |leaf: Leaf, a: &Array| Callable::new("f", vec![Overload::new(leaf)])?.call(&[a]);
     /// let checked_sqrt = Leaf::map(|x: f64| {
     ///     if x >= 0.0 { Ok(x.sqrt()) } else { Err(format!("sqrt of {x}")) }
     /// });
-    /// assert_eq!(apply(&[&array![4.0, 9.0]], &checked_sqrt)?.to_string(), "[2, 3]");
-    /// let err = apply(&[&array![[4.0, 9.0], [1.0, -1.0]]], &checked_sqrt).unwrap_err();
+    /// assert_eq!(call(checked_sqrt.clone(), &array![4.0, 9.0])?.to_string(), "[2, 3]");
+    /// let err = call(checked_sqrt, &array![[4.0, 9.0], [1.0, -1.0]]).unwrap_err();
     /// assert_eq!(err.to_string(), "sqrt of -1, at index [1, 1]");
     ///
     /// let or_zero = Leaf::map(|x: Option<f64>| x.unwrap_or(0.0));
     /// let a = Array::from_json("[1.5, null]", Some(&"2 * ?float64".parse()?))?;
-    /// let r = apply(&[&a], &or_zero)?;
+    /// let r = call(or_zero, &a)?;
     /// assert_eq!((r.to_string(), r.ty().to_string()), ("[1.5, 0]".into(), "2 * float64".into()));
     /// let positive = Leaf::map(|x: f64| (x > 0.0).then_some(x));
-    /// let r = apply(&[&Array::from_vec(vec![2.0, -1.0])], &positive)?;
+    /// let r = call(positive, &Array::from_vec(vec![2.0, -1.0]))?;
     /// assert_eq!((r.to_string(), r.ty().to_string()), ("[2, null]".into(), "2 * ?float64".into()));
     /// # Ok::<(), dynd::Error>(())
     /// ```

@@ -278,13 +278,14 @@ impl Leaf {
     /// ragged operands too. `None` for other types.
     ///
     /// ```
-    /// use dynd_kernels::elwise::{apply, Leaf};
+    /// use dynd::func::{Callable, Leaf, Overload};
     /// use dynd::math::Unary;
     /// use dynd::nd::array;
     /// use dynd::ndt::Scalar;
     ///
     /// let sin = Leaf::unary_math(Unary::Sin, Scalar::Float64).unwrap();
-    /// let r = apply(&[&array![[0.0, 1.0], [2.0, 3.0]]], &sin)?;
+    /// let sin = Callable::new("sin", vec![Overload::new(sin)])?;
+    /// let r = sin.call(&[&array![[0.0, 1.0], [2.0, 3.0]]])?;
     /// assert_eq!(r.to_string(), "[[0, 0.8414709848078965], [0.9092974268256817, 0.1411200080598672]]");
     /// # Ok::<(), dynd::Error>(())
     /// ```

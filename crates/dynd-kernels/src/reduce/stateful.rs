@@ -70,7 +70,7 @@ impl Accumulator<f64> for KahanSum {
 /// combined in order, so the result does not depend on threads.
 ///
 /// ```
-/// use dynd_kernels::reduce::{reduce_with, KahanSum};
+/// use dynd::func::{reduce_with, KahanSum};
 /// use dynd::nd::array;
 ///
 /// // A running sum loses both 1s to the 1e100 terms; compensation keeps them.

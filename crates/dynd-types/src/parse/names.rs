@@ -94,10 +94,10 @@ pub(super) fn suggest(name: &str) -> Option<&'static str> {
 ///
 /// ```
 /// let names = ["sum", "sin", "sqrt", "mean", "min"];
-/// assert_eq!(dynd_types::similar_names("summ", names), ["sum"]);
-/// assert_eq!(dynd_types::similar_names("mena", names), ["mean"]);
-/// assert_eq!(dynd_types::similar_names("sim", names), ["sin", "sum"]);
-/// assert!(dynd_types::similar_names("zzzzzz", names).is_empty());
+/// assert_eq!(dynd::ndt::similar_names("summ", names), ["sum"]);
+/// assert_eq!(dynd::ndt::similar_names("mena", names), ["mean"]);
+/// assert_eq!(dynd::ndt::similar_names("sim", names), ["sin", "sum"]);
+/// assert!(dynd::ndt::similar_names("zzzzzz", names).is_empty());
 /// ```
 pub fn similar_names<'a>(
     name: &str,

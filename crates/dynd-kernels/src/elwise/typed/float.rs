@@ -142,11 +142,12 @@ impl Leaf {
     /// those, it is not marked for the fused `float64` loop.
     ///
     /// ```
-    /// use dynd_kernels::elwise::{apply, F64Op, Leaf};
+    /// use dynd::func::{Callable, F64Op, Leaf, Overload};
     /// use dynd::nd::Array;
     ///
     /// let floor = Leaf::f32_op(F64Op::Floor);
-    /// let r = apply(&[&Array::from_vec(vec![-1.5f32, 2.5])], &floor)?;
+    /// let floor = Callable::new("floor", vec![Overload::new(floor)])?;
+    /// let r = floor.call(&[&Array::from_vec(vec![-1.5f32, 2.5])])?;
     /// assert_eq!(r.to_vec::<f32>()?, [-2.0, 2.0]);
     /// # Ok::<(), dynd::Error>(())
     /// ```

@@ -216,13 +216,14 @@ impl Leaf {
     /// chosen at run time as [`Leaf::predicate`]'s are.
     ///
     /// ```
-    /// use dynd_kernels::elwise::{apply, IntOp, Leaf};
+    /// use dynd::func::{Callable, IntOp, Leaf, Overload};
     /// use dynd::nd::Array;
     /// use dynd::ndt::Scalar;
     ///
     /// let add = Leaf::int_op(IntOp::Add, Scalar::Int8).unwrap();
+    /// let add = Callable::new("add", vec![Overload::new(add)])?;
     /// let (a, b) = (Array::from_vec(vec![100i8, -3]), Array::from_vec(vec![100i8, 2]));
-    /// assert_eq!(apply(&[&a, &b], &add)?.to_vec::<i8>()?, [-56, -1]);
+    /// assert_eq!(add.call(&[&a, &b])?.to_vec::<i8>()?, [-56, -1]);
     /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn int_op(op: IntOp, scalar: dynd_types::Scalar) -> Option<Leaf> {

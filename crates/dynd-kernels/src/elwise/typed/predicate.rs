@@ -164,13 +164,14 @@ impl Leaf {
     /// AVX-512 and chosen at run time as [`Leaf::f32_op`]'s are.
     ///
     /// ```
-    /// use dynd_kernels::elwise::{apply, Leaf, Predicate};
+    /// use dynd::func::{Callable, Leaf, Overload, Predicate};
     /// use dynd::nd::Array;
     /// use dynd::ndt::Scalar;
     ///
     /// let less = Leaf::predicate(Predicate::Less, Scalar::Float64).unwrap();
+    /// let less = Callable::new("less", vec![Overload::new(less)])?;
     /// let (a, b) = (Array::from_vec(vec![1.0, f64::NAN, 3.0]), Array::from_vec(vec![2.0, 0.0, 3.0]));
-    /// assert_eq!(apply(&[&a, &b], &less)?.to_vec::<bool>()?, [true, false, false]);
+    /// assert_eq!(less.call(&[&a, &b])?.to_vec::<bool>()?, [true, false, false]);
     /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn predicate(p: Predicate, scalar: dynd_types::Scalar) -> Option<Leaf> {
