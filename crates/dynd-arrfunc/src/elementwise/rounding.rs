@@ -210,7 +210,11 @@ builtins! {
     /// their type (the bounds rounded inward, `ceil(lo)` and `floor(hi)`,
     /// and saturated to the type); `float16` and `float32` compare with the
     /// bounds rounded to their type. With `lo > hi` the result is `hi`, as
-    /// NumPy.
+    /// NumPy. A deliberate difference from NumPy 2: integers with a bound
+    /// that has a fraction (`clip(int8, lo=1.5)`) stay integers, where
+    /// NumPy promotes to `float64` (the bounds are `float64` keywords, and
+    /// a result type that depends on their values would not be known
+    /// before the call); cast to a float first for NumPy's result.
     CLIP clip "clip" _ None => {
         let mut overloads = ints!(clip_ints,);
         overloads.push(Overload::new(Leaf::map(|x: F16, lo: f64, hi: f64| {
