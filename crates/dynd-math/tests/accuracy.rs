@@ -216,7 +216,43 @@ fn arguments(f: Unary) -> Vec<f64> {
         }
         _ => unreachable!("a new function needs arguments here"),
     }
+    v.extend(edges());
     v.retain(|x| !x.is_nan());
+    v
+}
+
+/// Arguments at the edges every function is checked at, both signs: the
+/// smallest subnormal and the largest, the smallest normal, 1 and 0.5 and
+/// 2 each side by one ULP, the overflow and underflow thresholds of the
+/// exponentials (`exp` at 709.78 and -745.13, `sinh`/`cosh` at 710.48),
+/// the largest double, and a ULP either side of each.
+fn edges() -> Vec<f64> {
+    let around = |x: f64| [f64::from_bits(x.to_bits() - 1), x, f64::from_bits(x.to_bits() + 1)];
+    let points = [
+        f64::from_bits(1),
+        f64::from_bits(0x000f_ffff_ffff_ffff),
+        f64::MIN_POSITIVE,
+        0.5,
+        1.0,
+        2.0,
+        std::f64::consts::FRAC_PI_2,
+        std::f64::consts::PI,
+        709.782_712_893_384,
+        745.133_219_101_941_1,
+        708.396_418_532_264_1,
+        710.475_860_073_943_9,
+        1e300,
+        f64::MAX,
+    ];
+    let mut v = Vec::new();
+    for p in points {
+        for x in around(p) {
+            if x.is_finite() && x != 0.0 {
+                v.extend([x, -x]);
+            }
+        }
+    }
+    v.extend([0.0, -0.0]);
     v
 }
 
@@ -988,6 +1024,26 @@ fn pow_arguments() -> Vec<(f64, f64)> {
             _ => (r.log_uniform(-1074, 1024, false), r.uniform(-2.0, 2.0)),
         };
         v.push((x, y));
+    }
+    // Negative bases with exponents past 2^52 (every such float an
+    // integer, odd ones only below 2^53), and the edges of the range.
+    let two52 = 4_503_599_627_370_496.0_f64;
+    for x in [-1.0, -2.0, -0.5, -1.0000000000000002, -0.9999999999999999, f64::from_bits(1), f64::MAX] {
+        for y in [
+            two52 - 1.0,
+            two52,
+            two52 + 1.0,
+            two52 + 3.0,
+            2.0 * two52 - 1.0,
+            2.0 * two52,
+            2.0 * two52 + 2.0,
+            1.4929381599246638e16,
+            1e300,
+            0.5,
+            -0.5,
+        ] {
+            v.extend([(x, y), (x, -y)]);
+        }
     }
     v
 }
