@@ -315,8 +315,36 @@ fn sorting_read_only_input_returns_a_sorted_copy() {
 }
 
 /// Every builtin, called with one to three arguments, gives the same
-/// result (or the same error) on a writable array, on the same values in
-/// read-only memory and on a strided view of them.
+/// result (or the same error) on `plain`, a writable array, as on each of
+/// `others` (the same values in another memory or layout); the number of
+/// calls that succeeded and the differences.
+fn same_as_plain(plain: &Array, others: &[(&str, &Array)]) -> (usize, Vec<String>) {
+    let show = |r: &Result<Array, dynd::Error>| {
+        r.as_ref().map(|w| w.to_string()).map_err(|e| e.to_string())
+    };
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for c in builtins::all() {
+        for arity in 1..=3 {
+            let want = c.call(&vec![plain; arity]);
+            for (what, a) in others {
+                let got = c.call(&vec![*a; arity]);
+                if show(&want) != show(&got) {
+                    failures.push(format!(
+                        "{}({arity} x {} {what}): {:?} vs {:?}",
+                        c.name(),
+                        a.ty(),
+                        show(&want),
+                        show(&got)
+                    ));
+                }
+            }
+            checked += want.is_ok() as usize;
+        }
+    }
+    (checked, failures)
+}
+
 #[test]
 fn every_builtin_takes_read_only_input_and_views() {
     static FLOATS: [f64; 6] = [2.5, -1.0, 0.5, 4.0, 3.0, 1.5];
@@ -334,43 +362,46 @@ fn every_builtin_takes_read_only_input_and_views() {
         [plain, read_only, view]
     }
     let shaped = |a: &Array| a.reshape([2i64, 3]).unwrap();
-    let mut checked = 0;
-    let mut failures = Vec::new();
-    for c in builtins::all() {
-        for inputs in [variants(&FLOATS), variants(&INTS)] {
-            for two_d in [false, true] {
-                let [plain, read_only, view] =
-                    inputs.clone().map(|a| if two_d { shaped(&a) } else { a });
-                for arity in 1..=3 {
-                    let want = c.call(&vec![&plain; arity]);
-                    for (what, a) in [("read-only", &read_only), ("view", &view)] {
-                        let got = c.call(&vec![a; arity]);
-                        let same = match (&want, &got) {
-                            (Ok(w), Ok(g)) => w.to_string() == g.to_string(),
-                            (Err(w), Err(g)) => w.to_string() == g.to_string(),
-                            _ => false,
-                        };
-                        if !same {
-                            failures.push(format!(
-                                "{}({arity} x {} {what}): {:?} vs {:?}",
-                                c.name(),
-                                a.ty(),
-                                want.as_ref()
-                                    .map(|w| w.to_string())
-                                    .map_err(|e| e.to_string()),
-                                got.as_ref()
-                                    .map(|w| w.to_string())
-                                    .map_err(|e| e.to_string()),
-                            ));
-                        }
-                    }
-                    checked += want.is_ok() as usize;
-                }
-            }
+    let (mut checked, mut failures) = (0, Vec::new());
+    for inputs in [variants(&FLOATS), variants(&INTS)] {
+        for two_d in [false, true] {
+            let [plain, read_only, view] =
+                inputs.clone().map(|a| if two_d { shaped(&a) } else { a });
+            assert!(read_only.is_readonly());
+            let (n, f) = same_as_plain(&plain, &[("read-only", &read_only), ("view", &view)]);
+            checked += n;
+            failures.extend(f);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 300, "only {checked} calls succeeded");
+}
+
+/// The same over arrays from Arrow, whose buffers are read-only (the first
+/// `sort` a Parquet user runs).
+#[cfg(feature = "arrow")]
+#[test]
+fn every_builtin_takes_arrow_input() {
+    use dynd::nd::arrow_interop::arrow_array::{Float64Array, Int64Array};
+    let floats =
+        Array::from_arrow(&Float64Array::from(vec![2.5, -1.0, 0.5, 4.0, 3.0, 1.5])).unwrap();
+    let ints = Array::from_arrow(&Int64Array::from(vec![3i64, -1, 0, 4, 2, 7])).unwrap();
+    let (mut checked, mut failures) = (0, Vec::new());
+    for arrow in [floats, ints] {
+        assert!(arrow.is_readonly(), "{}", arrow.ty());
+        let plain = arrow.clone().into_writable().unwrap();
+        let (n, f) = same_as_plain(&plain, &[("from Arrow", &arrow)]);
+        checked += n;
+        failures.extend(f);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked > 150, "only {checked} calls succeeded");
+    let sorted = dynd::func::sort(
+        &Array::from_arrow(&Float64Array::from(vec![3.0, 1.0])).unwrap(),
+        0,
+        true,
+    );
+    assert_eq!(sorted.unwrap().to_string(), "[1, 3]");
 }
 
 #[test]

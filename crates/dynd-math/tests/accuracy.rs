@@ -227,7 +227,13 @@ fn arguments(f: Unary) -> Vec<f64> {
 /// exponentials (`exp` at 709.78 and -745.13, `sinh`/`cosh` at 710.48),
 /// the largest double, and a ULP either side of each.
 fn edges() -> Vec<f64> {
-    let around = |x: f64| [f64::from_bits(x.to_bits() - 1), x, f64::from_bits(x.to_bits() + 1)];
+    let around = |x: f64| {
+        [
+            f64::from_bits(x.to_bits() - 1),
+            x,
+            f64::from_bits(x.to_bits() + 1),
+        ]
+    };
     let points = [
         f64::from_bits(1),
         f64::from_bits(0x000f_ffff_ffff_ffff),
@@ -1028,7 +1034,15 @@ fn pow_arguments() -> Vec<(f64, f64)> {
     // Negative bases with exponents past 2^52 (every such float an
     // integer, odd ones only below 2^53), and the edges of the range.
     let two52 = 4_503_599_627_370_496.0_f64;
-    for x in [-1.0, -2.0, -0.5, -1.0000000000000002, -0.9999999999999999, f64::from_bits(1), f64::MAX] {
+    for x in [
+        -1.0,
+        -2.0,
+        -0.5,
+        -1.0000000000000002,
+        -0.9999999999999999,
+        f64::from_bits(1),
+        f64::MAX,
+    ] {
         for y in [
             two52 - 1.0,
             two52,
