@@ -326,8 +326,8 @@ reductions!(
         ///
         /// # Errors
         ///
-        /// An empty array, a type without an order, `var` dimensions (not
-        /// yet).
+        /// An empty array, a type without an order. (Over `var`
+        /// dimensions the index is flat, in C order over the values.)
         fn argmax(&self) -> Result<Array, Error>;
 
         /// The index of the largest element along `axis` (negative from the
