@@ -43,8 +43,11 @@ pub(crate) struct ListFn {
     /// on a sample row cannot tell it (the sample's values are not valid
     /// arguments: an index of 1 into a row of one); `None` plans from the
     /// sample call.
-    plan: Option<fn(&[Type]) -> std::result::Result<Type, dynd::Error>>,
+    plan: Option<PlanFn>,
 }
+
+/// A list function's result row type from its arguments' row types.
+type PlanFn = fn(&[Type]) -> std::result::Result<Type, dynd::Error>;
 
 impl std::fmt::Debug for ListFn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
