@@ -542,7 +542,30 @@ macro_rules! in_place {
 /// lengths).
 pub(crate) fn run_unary(isa: Isa, f: Unary, src: &[f64], dst: &mut [f64]) {
     debug_assert!(isa.available() && src.len() == dst.len());
+    if let Some(g) = libm_lanes(isa, f) {
+        for (d, &x) in dst.iter_mut().zip(src) {
+            *d = g(x);
+        }
+        return;
+    }
     dispatch!(isa, unary(f, src, dst))
+}
+
+/// The C library's function for `f` on `isa`, where a loop over it runs
+/// faster than ours and is as accurate: the inverse trigonometric
+/// functions without AVX-512, whose table lookups do not vectorise there
+/// (AMD EPYC, AVX2, 1e6 values: `arcsin` 74 ns a value against glibc's
+/// 24.5, `arccos` 95 against 26.5, `arctan` 64 against 21). glibc's are
+/// within one ULP, which the accuracy tests check on every path as for
+/// ours; `float32` rounds their `float64` value once.
+fn libm_lanes(isa: Isa, f: Unary) -> Option<fn(f64) -> f64> {
+    match (isa, f) {
+        (Isa::Avx512, _) => None,
+        (_, Unary::Arcsin) => Some(f64::asin),
+        (_, Unary::Arccos) => Some(f64::acos),
+        (_, Unary::Arctan) => Some(f64::atan),
+        _ => None,
+    }
 }
 
 /// [`run_unary`] in place.
@@ -554,6 +577,13 @@ pub(crate) fn run_unary_in_place(isa: Isa, f: Unary, xs: &mut [f64]) {
 /// `None`.
 pub(crate) fn run_unary_f32(isa: Isa, f: Unary, src: Option<&[f32]>, dst: &mut [f32]) {
     debug_assert!(isa.available() && src.is_none_or(|s| s.len() == dst.len()));
+    if let Some(g) = libm_lanes(isa, f) {
+        for i in 0..dst.len() {
+            let x = src.map_or(dst[i], |s| s[i]);
+            dst[i] = g(f64::from(x)) as f32;
+        }
+        return;
+    }
     dispatch!(isa, unary_f32(f, src, dst))
 }
 

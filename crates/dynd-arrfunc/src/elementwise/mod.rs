@@ -316,10 +316,12 @@ macro_rules! select {
 /// `overloads` with the `float32` and `float64` ones replaced by
 /// [`dynd_math`](dynd_kernels::math)'s loops for `f`, on every path: within
 /// one ULP of the correctly rounded result, the same bits as the scalar
-/// `dynd::math` functions, and at SIMD speed where the CPU has it. (The C
-/// library's functions, which some paths once took where they ran faster,
-/// are not within one ULP everywhere: Rust's `acosh` overflows past
-/// 1e154, glibc's `sinhf` is 2 ULP off.)
+/// `dynd::math` functions, and at SIMD speed where the CPU has it. (The
+/// C library's functions, which some paths once took where they ran
+/// faster, are not within one ULP everywhere: Rust's `acosh` overflows
+/// past 1e154, glibc's `sinhf` is 2 ULP off. `dynd_math` itself calls
+/// glibc's inverse trigonometric functions where those are faster and
+/// within one ULP.)
 pub(super) fn vector(overloads: Vec<Overload>, f: Unary) -> Vec<Overload> {
     swap_plain(overloads, 1, |s| s, |s| Leaf::unary_math(f, s))
 }
