@@ -244,6 +244,15 @@ fn placeholder<'a>() -> Expr<'a> {
     Expr::Leaf(Cow::Borrowed(placeholder_array()))
 }
 
+/// A leaf of `a`: a weak scalar where `scalar`, else an array.
+fn leaf_of(a: Cow<'_, Array>, scalar: bool) -> Expr<'_> {
+    if scalar {
+        Expr::Scalar(a)
+    } else {
+        Expr::Leaf(a)
+    }
+}
+
 fn placeholder_array() -> &'static Array {
     static EMPTY: OnceLock<Array> = OnceLock::new();
     EMPTY.get_or_init(|| Array::from_scalar(false))
@@ -262,15 +271,6 @@ impl<'a> Expr<'a> {
         matches!(self, Expr::Leaf(_) | Expr::Scalar(_))
     }
 
-    /// The array of a leaf (an array or a scalar); `None` for a node.
-    #[inline]
-    pub fn as_leaf(&self) -> Option<&Array> {
-        match self {
-            Expr::Leaf(a) | Expr::Scalar(a) => Some(a),
-            _ => None,
-        }
-    }
-
     /// Whether a weak scalar ([`Expr::Scalar`]) is among the leaves.
     pub fn has_scalars(&self) -> bool {
         let mut stack: smallvec::SmallVec<[&Expr<'a>; 16]> = smallvec::smallvec![self];
@@ -283,32 +283,18 @@ impl<'a> Expr<'a> {
         false
     }
 
-    /// The tree with each weak scalar's array replaced by `f`'s, where it
-    /// gives one (the leaf stays a scalar), built without recursion.
-    pub fn map_scalars(&self, mut f: impl FnMut(&Array) -> Option<Array>) -> Expr<'a> {
-        // The leaf function sees arrays and scalars alike: the scalars are
-        // told apart by address.
-        let mut scalars = std::collections::HashSet::new();
-        let mut stack: Vec<&Expr<'a>> = vec![self];
-        while let Some(e) = stack.pop() {
-            match e {
-                Expr::Scalar(a) => {
-                    scalars.insert(&**a as *const Array as usize);
-                }
-                _ => stack.extend(e.operands()),
-            }
-        }
-        let mapped = self.rebuild(
-            |a| {
-                let replaced = scalars
-                    .contains(&(&**a as *const Array as usize))
-                    .then(|| f(a))
-                    .flatten();
+    /// The tree with every weak scalar settled into an array leaf (strong
+    /// from then on): `f`'s array where it gives one, else the scalar's
+    /// own. Built without recursion.
+    pub fn settle_scalars(&self, mut f: impl FnMut(&Array) -> Option<Array>) -> Expr<'a> {
+        let settled = self.rebuild(
+            |a, scalar| {
+                let replaced = if scalar { f(a) } else { None };
                 Expr::Leaf(replaced.map_or_else(|| a.clone(), Cow::Owned))
             },
             |node, height| Ok((node, height)),
         );
-        mapped.unwrap_or_else(|_| unreachable!("rebuilding without evaluating cannot fail"))
+        settled.unwrap_or_else(|_| unreachable!("rebuilding without evaluating cannot fail"))
     }
 
     /// The leaves, left to right.
@@ -339,22 +325,14 @@ impl<'a> Expr<'a> {
     /// [`Expr::operands`] gave, in order); a leaf is itself.
     fn with_operands<'b>(
         &self,
-        leaf: &mut impl FnMut(&Cow<'a, Array>) -> Expr<'b>,
+        leaf: &mut impl FnMut(&Cow<'a, Array>, bool) -> Expr<'b>,
         operands: impl IntoIterator<Item = Expr<'b>>,
     ) -> Expr<'b> {
         let mut ops = operands.into_iter();
         let mut next = || ops.next().unwrap_or_else(placeholder);
         match self {
-            Expr::Leaf(a) => leaf(a),
-            // A scalar stays weak: the leaf function's array, as a scalar.
-            Expr::Scalar(a) => {
-                let mut e = leaf(a);
-                if let Expr::Leaf(b) = &mut e {
-                    let b = std::mem::replace(b, Cow::Borrowed(placeholder_array()));
-                    e = Expr::Scalar(b);
-                }
-                e
-            }
+            Expr::Leaf(a) => leaf(a, false),
+            Expr::Scalar(a) => leaf(a, true),
             Expr::Unary(op, _) => Expr::Unary(*op, Box::new(next())),
             Expr::Cast(ty, _) => Expr::Cast(ty.clone(), Box::new(next())),
             Expr::Binary(op, _) => {
@@ -370,7 +348,7 @@ impl<'a> Expr<'a> {
     /// `done`, which may replace it (by a leaf of its value, height 0).
     fn rebuild<'b>(
         &self,
-        mut leaf: impl FnMut(&Cow<'a, Array>) -> Expr<'b>,
+        mut leaf: impl FnMut(&Cow<'a, Array>, bool) -> Expr<'b>,
         mut done: impl FnMut(Expr<'b>, usize) -> Result<(Expr<'b>, usize), Error>,
     ) -> Result<Expr<'b>, Error> {
         struct Frame<'e, 'a, 'b> {
@@ -473,7 +451,7 @@ impl<'a> Expr<'a> {
         }
         let limit = limit.max(1);
         self.rebuild(
-            |a| Expr::Leaf(a.clone()),
+            |a, scalar| leaf_of(a.clone(), scalar),
             |node, height| {
                 if height >= limit {
                     Ok((Expr::Leaf(Cow::Owned(eval(&node)?)), 0))
@@ -548,7 +526,7 @@ impl<'a> Expr<'a> {
     /// shares their memory), to keep beyond the arrays' borrows.
     pub fn into_owned(self) -> Expr<'static> {
         let owned = self.rebuild(
-            |a| Expr::Leaf(Cow::Owned((**a).clone())),
+            |a, scalar| leaf_of(Cow::Owned((**a).clone()), scalar),
             |node, height| Ok((node, height)),
         );
         owned.unwrap_or_else(|_| unreachable!("rebuilding without evaluating cannot fail"))
@@ -700,7 +678,10 @@ impl Clone for Expr<'_> {
     /// A copy of the tree (leaves share their arrays), made without
     /// recursion.
     fn clone(&self) -> Self {
-        let copy = self.rebuild(|a| Expr::Leaf(a.clone()), |node, height| Ok((node, height)));
+        let copy = self.rebuild(
+            |a, scalar| leaf_of(a.clone(), scalar),
+            |node, height| Ok((node, height)),
+        );
         copy.unwrap_or_else(|_| unreachable!("rebuilding without evaluating cannot fail"))
     }
 }

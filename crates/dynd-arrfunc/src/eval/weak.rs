@@ -25,18 +25,18 @@ use dynd_types::{promote_scalars, Scalar, ScalarCategory, Type, TypeKind};
 
 use super::call_of;
 
-/// `e` with its weak scalars converted as the module docs say; `e`
-/// itself when it holds none or none changes type.
+/// `e` with its weak scalars converted as the module docs say, each
+/// settled into an array leaf (so evaluating the result does not type the
+/// tree again); `e` itself when it holds none or none changes type.
 pub(super) fn strong<'e, 'a>(e: &'e Expr<'a>) -> Cow<'e, Expr<'a>> {
     if !e.has_scalars() {
         return Cow::Borrowed(e);
     }
-    let converted = conversions(e);
+    let mut converted = conversions(e);
     if converted.is_empty() {
         return Cow::Borrowed(e);
     }
-    let mut converted = converted;
-    Cow::Owned(e.map_scalars(|a| converted.remove(&address(a))))
+    Cow::Owned(e.settle_scalars(|a| converted.remove(&address(a))))
 }
 
 /// A leaf's identity while the tree is borrowed.
@@ -45,7 +45,6 @@ fn address(a: &Array) -> usize {
 }
 
 /// What a node's value is known to be before evaluation.
-#[derive(Clone)]
 enum Kind {
     /// An array of this type.
     Strong(Type),
@@ -113,10 +112,12 @@ fn node_kind(
             Kind::Unknown => Kind::Unknown,
         };
     }
+    // NEP 50 is the ufuncs' rule: functions over whole arrays and calls
+    // with keywords take their arguments as they are.
     let Ok(Some((c, _))) = call_of(e) else {
         return Kind::Unknown;
     };
-    if args.iter().any(|k| matches!(k, Kind::Unknown)) {
+    if !c.fuses() || args.iter().any(|k| matches!(k, Kind::Unknown)) {
         return Kind::Unknown;
     }
     // The strong operands' promoted number type.
@@ -157,18 +158,18 @@ fn node_kind(
             }
         }
     }
-    let types: Vec<Type> = args
+    let types: Option<Vec<Type>> = args
         .iter()
         .map(|k| match k {
-            Kind::Strong(t) => t.clone(),
-            Kind::Weak(s) => Type::from(*s),
-            Kind::Unknown => unreachable!("returned above"),
+            Kind::Strong(t) => Some(t.clone()),
+            Kind::Weak(s) => Some(Type::from(*s)),
+            Kind::Unknown => None,
         })
         .collect();
-    let refs: Vec<&Type> = types.iter().collect();
-    if c.whole_array_fn().is_some() || !c.keywords().is_empty() {
+    let Some(types) = types else {
         return Kind::Unknown;
-    }
+    };
+    let refs: Vec<&Type> = types.iter().collect();
     c.resolved_types(&refs)
         .map_or(Kind::Unknown, |r| Kind::Strong(r.ty.clone()))
 }
