@@ -13,6 +13,7 @@ mod errors;
 mod facade;
 mod fused;
 mod layering;
+mod ops_table;
 mod options;
 mod robustness;
 mod soundness;

@@ -43,6 +43,7 @@
 //! (`NAME.accumulate`), along a fixed axis or each ragged row.
 
 use dynd_kernels::elwise::PARALLEL_MIN;
+use dynd_kernels::par;
 use dynd_kernels::reduce::normalize_axes;
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
@@ -418,12 +419,8 @@ fn fold_axis(op: &Callable, x: Array, k: usize, n: usize) -> Result<Array, Error
         halve(op, part, k, block, BLOCK_KEEPS)
     };
     let starts: Vec<usize> = (0..n).step_by(block).collect();
-    let parts: Vec<Array> = if elements >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
-        use rayon::prelude::*;
-        starts
-            .par_iter()
-            .map(fold_block)
-            .collect::<Result<_, _>>()?
+    let parts: Vec<Array> = if elements >= PARALLEL_MIN && par::threads() > 1 {
+        par::try_map(starts.len(), &|i| fold_block(&starts[i]))?
     } else {
         starts.iter().map(fold_block).collect::<Result<_, _>>()?
     };

@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use dynd_array::memory::MemoryBlock;
-use rayon::prelude::*;
+use dynd_kernels::par;
 
 use dynd_kernels::{Array, ArrayOps, Arrmeta, Element, ErrorMode};
 use dynd_types::{Dim, Scalar, Type, TypeKind};
@@ -295,7 +295,7 @@ pub(crate) fn par_fill<T: Send>(
     runs: &[Range<usize>],
     f: impl Fn(Range<usize>, &mut [T]) + Sync,
 ) {
-    if runs.len() <= 1 || rayon::current_num_threads() == 1 {
+    if runs.len() <= 1 || par::threads() == 1 {
         for r in runs {
             let part = &mut out[at(r.start)..at(r.end)];
             f(r.clone(), part);
@@ -311,7 +311,7 @@ pub(crate) fn par_fill<T: Send>(
         parts.push((r.clone(), head));
         rest = tail;
     }
-    parts.into_par_iter().for_each(|(r, part)| f(r, part));
+    par::for_each_part(parts, &|_, (r, part)| f(r.clone(), part));
 }
 
 /// `f` of each run of rows in parallel, the results in order.
@@ -319,10 +319,10 @@ pub(crate) fn par_map<R: Send>(
     runs: &[Range<usize>],
     f: impl Fn(Range<usize>) -> R + Sync,
 ) -> Vec<R> {
-    if runs.len() <= 1 || rayon::current_num_threads() == 1 {
+    if runs.len() <= 1 || par::threads() == 1 {
         return runs.iter().map(|r| f(r.clone())).collect();
     }
-    runs.par_iter().map(|r| f(r.clone())).collect()
+    par::map(runs.len(), &|i| f(runs[i].clone()))
 }
 
 /// One value per row: `f(row values range)` for each row, in parallel.

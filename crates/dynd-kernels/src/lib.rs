@@ -38,7 +38,7 @@
 //! | 3 | `alloc` |
 //! | 2 | `loops` |
 //! | 1 | `kernel`, `shared`, `rowwise` |
-//! | 0 | `isa` |
+//! | 0 | `isa`, `op`, `par` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
@@ -59,7 +59,9 @@ mod loops;
 /// the elementwise math leaves run ([`elwise::Leaf::unary_math`]).
 pub use dynd_math as math;
 pub mod na;
+pub mod op;
 pub mod ops;
+pub mod par;
 pub mod reduce;
 pub mod rowwise;
 mod shared;

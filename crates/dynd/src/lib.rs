@@ -221,13 +221,25 @@ pub mod func {
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{
-        CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, F64Op, FlatPlan, IntOp, Leaf,
-        LeafInput, LeafOutput, LeafReturn, Predicate,
+        CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, Leaf, LeafInput, LeafOutput,
+        LeafReturn,
     };
-    /// Small programs over dense arrays, their loop built once: plain
-    /// `float64` ones, and steps of any builtin number type.
-    #[doc(inline)]
-    pub use dynd_kernels::fuse::{DenseF64, DenseSteps, F64Arg};
+
+    /// The engine's fast-path handles, for code that builds leaves and
+    /// programs by hand: the operation table's opcodes ([`F64Op`],
+    /// [`IntOp`], [`Predicate`]; see [`dynd_kernels::op`]), a leaf's flat
+    /// loop held for repeated calls ([`FlatPlan`]), and small programs
+    /// over dense arrays with their loop built once ([`DenseF64`],
+    /// [`DenseSteps`]). Everything here is reached through the ordinary
+    /// API too (builtins, `Leaf`, `Eval`); these give control over it.
+    pub mod raw {
+        #[doc(inline)]
+        pub use dynd_kernels::elwise::FlatPlan;
+        #[doc(inline)]
+        pub use dynd_kernels::fuse::{DenseF64, DenseSteps, F64Arg};
+        #[doc(inline)]
+        pub use dynd_kernels::op::{F64Op, IntOp, Predicate};
+    }
     /// Stateful reductions from DyND's four pieces (init, step, combine,
     /// finish), and the compensated sum built from them.
     #[doc(inline)]

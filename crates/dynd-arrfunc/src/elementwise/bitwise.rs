@@ -23,17 +23,20 @@ use dynd_kernels::{Complex, F16};
 
 use super::cmath::c_angle;
 use super::real::Int;
-use super::{alias, entry_assoc, int_op, plain, with};
+use super::{alias, entry_assoc, ops, plain, with};
 use crate::builtin::{builtins, Operator};
 use crate::callable::Overload;
 
-/// A `bool` overload of `|a, b| body` first, then the integers'.
-macro_rules! bool_and_ints2 {
-    (|$a:ident, $b:ident| $body:expr) => {
-        with(
-            vec![Overload::new(Leaf::map(|$a: bool, $b: bool| $body))],
-            ints!(each2, |$a, $b| $body),
-        )
+/// The overloads of the integer operation `$op` of the table that its
+/// loops do not cover: `bool` (`body`), and the 128-bit integers (the
+/// table's body).
+macro_rules! bool_and_wide2 {
+    ($op:expr, |$a:ident, $b:ident| $body:expr) => {
+        vec![
+            Overload::new(Leaf::map(|$a: bool, $b: bool| $body)),
+            Overload::new(Leaf::map(|$a: i128, $b: i128| $op.apply($a, $b))),
+            Overload::new(Leaf::map(|$a: u128, $b: u128| $op.apply($a, $b))),
+        ]
     };
 }
 
@@ -62,26 +65,26 @@ builtins! {
     /// `(T, T) -> T` for `bool` (logical) and integers: `a & b`, the
     /// operator `&`. Associative, no identity.
     BITWISE_AND bitwise_and "bitwise_and" 2 Some(Operator::Binary(BinaryOp::BitAnd)) => {
-        entry_assoc("bitwise_and", int_op(bool_and_ints2!(|a, b| a & b), IntOp::BitAnd))
+        entry_assoc("bitwise_and", ops(None, Some(IntOp::BitAnd), bool_and_wide2!(IntOp::BitAnd, |a, b| a & b)))
     };
 
     /// `(T, T) -> T` for `bool` and integers: `a | b`, the operator `|`.
     /// Associative, no identity.
     BITWISE_OR bitwise_or "bitwise_or" 2 Some(Operator::Binary(BinaryOp::BitOr)) => {
-        entry_assoc("bitwise_or", int_op(bool_and_ints2!(|a, b| a | b), IntOp::BitOr))
+        entry_assoc("bitwise_or", ops(None, Some(IntOp::BitOr), bool_and_wide2!(IntOp::BitOr, |a, b| a | b)))
     };
 
     /// `(T, T) -> T` for `bool` and integers: `a ^ b`, the operator `^`.
     /// Associative, no identity.
     BITWISE_XOR bitwise_xor "bitwise_xor" 2 Some(Operator::Binary(BinaryOp::BitXor)) => {
-        entry_assoc("bitwise_xor", int_op(bool_and_ints2!(|a, b| a ^ b), IntOp::BitXor))
+        entry_assoc("bitwise_xor", ops(None, Some(IntOp::BitXor), bool_and_wide2!(IntOp::BitXor, |a, b| a ^ b)))
     };
 
     /// `(T) -> T` for `bool` (logical not) and integers (every bit
     /// flipped: `invert(0_u8) == 255`, `invert(5) == -6`): the operator `!`
     /// (`~` in `dynd eval`).
     INVERT invert "invert" 1 Some(Operator::Unary(UnaryOp::Invert)) => {
-        let ints = int_op(ints!(each1, |a| !a), IntOp::Invert);
+        let ints = ops(None, Some(IntOp::Invert), each1!([i128, u128], |a| IntOp::Invert.apply(a, a)));
         plain("invert", with(vec![Overload::new(Leaf::map(|a: bool| !a))], ints))
     };
 
@@ -94,7 +97,7 @@ builtins! {
     /// shift or one of the type's width or more gives 0 (NumPy's; Rust's
     /// `<<` would panic or wrap the amount).
     LEFT_SHIFT left_shift "left_shift" 2 Some(Operator::Binary(BinaryOp::LeftShift)) => {
-        let ints = int_op(ints!(each2, |a, b| Int::shl(a, b)), IntOp::ShiftLeft);
+        let ints = ops(None, Some(IntOp::ShiftLeft), each2!([i128, u128], |a, b| IntOp::ShiftLeft.apply(a, b)));
         plain("left_shift", ints)
     };
 
@@ -102,7 +105,7 @@ builtins! {
     /// types), the operator `>>`; a negative shift or one of the width or
     /// more gives the sign fill, 0 or -1 (NumPy's).
     RIGHT_SHIFT right_shift "right_shift" 2 Some(Operator::Binary(BinaryOp::RightShift)) => {
-        let ints = int_op(ints!(each2, |a, b| Int::shr(a, b)), IntOp::ShiftRight);
+        let ints = ops(None, Some(IntOp::ShiftRight), each2!([i128, u128], |a, b| IntOp::ShiftRight.apply(a, b)));
         plain("right_shift", ints)
     };
 

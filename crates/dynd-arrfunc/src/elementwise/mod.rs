@@ -121,6 +121,28 @@ macro_rules! floats1 {
     };
 }
 
+/// The `float16` overload of `|x| body`, computed in `float64` and
+/// rounded once, as [`floats1`]'s: the float type no table or vector
+/// loop covers.
+macro_rules! half1 {
+    (|$x:ident| $body:expr) => {
+        vec![Overload::new(Leaf::map(|$x: F16| {
+            let $x = $x.to_f64();
+            $crate::elementwise::ToHalf::to_half($body)
+        }))]
+    };
+}
+
+/// [`half1`] for a function of two arguments.
+macro_rules! half2 {
+    (|$x:ident, $y:ident| $body:expr) => {
+        vec![Overload::new(Leaf::map(|$x: F16, $y: F16| {
+            let ($x, $y) = ($x.to_f64(), $y.to_f64());
+            $crate::elementwise::ToHalf::to_half($body)
+        }))]
+    };
+}
+
 /// Overloads of `|x, y| body` for the three float types, as [`floats1`].
 macro_rules! floats2 {
     (|$x:ident, $y:ident| $body:expr) => {
@@ -184,6 +206,15 @@ macro_rules! over1 {
     ($f:ident, [$($t:ty),*]) => { vec![$(Overload::new(Leaf::map($f::<$t>))),*] };
 }
 
+/// `$m!($f, [the number types the table's loops do not cover])`:
+/// the 128-bit integers and `float16`.
+macro_rules! wide {
+    ($m:ident, $f:ident) => {
+        $m!($f, [i128, u128, F16])
+    };
+}
+
+/// `$m!($f, [every number type])`.
 macro_rules! numeric {
     ($m:ident, $f:ident) => {
         $m!(
@@ -313,83 +344,98 @@ macro_rules! select {
     };
 }
 
-/// `overloads` with the `float32` and `float64` ones replaced by
-/// [`dynd_math`](dynd_kernels::math)'s loops for `f`, on every path: within
-/// one ULP of the correctly rounded result, the same bits as the scalar
-/// `dynd::math` functions, and at SIMD speed where the CPU has it. (The
-/// C library's functions, which some paths once took where they ran
-/// faster, are not within one ULP everywhere: Rust's `acosh` overflows
-/// past 1e154, glibc's `sinhf` is 2 ULP off. `dynd_math` itself calls
-/// glibc's inverse trigonometric functions where those are faster and
-/// within one ULP.)
-pub(super) fn vector(overloads: Vec<Overload>, f: Unary) -> Vec<Overload> {
-    swap_plain(overloads, 1, |s| s, |s| Leaf::unary_math(f, s))
+/// The number types in the order their overloads are listed
+/// (NumPy's: integers, then floats).
+const NUMBERS: [Scalar; 13] = [
+    Scalar::Int8,
+    Scalar::Int16,
+    Scalar::Int32,
+    Scalar::Int64,
+    Scalar::Int128,
+    Scalar::UInt8,
+    Scalar::UInt16,
+    Scalar::UInt32,
+    Scalar::UInt64,
+    Scalar::UInt128,
+    Scalar::Float16,
+    Scalar::Float32,
+    Scalar::Float64,
+];
+
+/// The overloads of one function: `fast(t)`'s leaf for each number type
+/// `t` it has one for (a loop compiled for each instruction set), and
+/// `others` for the types it does not cover. Listed as the others are,
+/// with the number types in [`NUMBERS`]' order where the first number
+/// type is (`bool` before them, complex after them stay so); an other
+/// of a type `fast` covers is dropped.
+///
+/// Only the others are closures, instantiated for their own types: a
+/// type the fast loops cover is never compiled twice.
+fn table(fast: impl Fn(Scalar) -> Option<Leaf>, others: Vec<Overload>) -> Vec<Overload> {
+    let is_number = |o: &Overload| o.inputs().first().is_some_and(|s| NUMBERS.contains(s));
+    let split = others.iter().position(is_number).unwrap_or(others.len());
+    let mut others: Vec<Option<Overload>> = others.into_iter().map(Some).collect();
+    let mut out: Vec<Overload> = others[..split]
+        .iter_mut()
+        .filter_map(Option::take)
+        .collect();
+    for t in NUMBERS {
+        let of_t = others
+            .iter_mut()
+            .filter_map(|o| o.take_if(|o| o.inputs().first() == Some(&t)));
+        match fast(t) {
+            // An other of a covered type is dropped.
+            Some(leaf) => {
+                of_t.for_each(drop);
+                out.push(Overload::new(leaf));
+            }
+            None => out.extend(of_t),
+        }
+    }
+    out.extend(others.into_iter().flatten());
+    out
 }
 
-/// The overloads of `p`'s arity whose arguments are all of one type with
-/// a loop compiled for each instruction set ([`Leaf::predicate`]:
-/// `float64`, `float32` and the integers up to 64 bits) replaced by that
-/// leaf; the others as they are.
-pub(super) fn predicate(overloads: Vec<Overload>, p: Predicate) -> Vec<Overload> {
-    swap_plain(
-        overloads,
-        p.arity(),
-        |_| Scalar::Bool,
-        |s| Leaf::predicate(p, s),
+/// [`table`] of a table operation ([`dynd_kernels::op`]): its loops over
+/// `float32` and `float64` (`float`, which fused evaluation also reads)
+/// and over the integers of up to 64 bits (`int`), then `others`.
+pub(super) fn ops(
+    float: Option<F64Op>,
+    int: Option<IntOp>,
+    others: Vec<Overload>,
+) -> Vec<Overload> {
+    table(
+        |s| match s {
+            Scalar::Float64 => float.map(Leaf::f64_op),
+            Scalar::Float32 => float.map(Leaf::f32_op),
+            _ => int.and_then(|op| Leaf::int_op(op, s)),
+        },
+        others,
     )
 }
 
-/// The overloads of `op` over the integer types of up to 64 bits (plain:
-/// no NA) replaced by its loops compiled for each instruction set
-/// ([`Leaf::int_op`]: the same wrapping results); the others as they are.
-fn int_op(overloads: Vec<Overload>, op: IntOp) -> Vec<Overload> {
-    swap_plain(overloads, op.arity(), |s| s, |s| Leaf::int_op(op, s))
+/// [`table`] of a test: its loops over `float64`, `float32` and the
+/// integers of up to 64 bits ([`Leaf::predicate`]), then `others`.
+pub(super) fn tests(p: Predicate, others: Vec<Overload>) -> Vec<Overload> {
+    table(|s| Leaf::predicate(p, s), others)
+}
+
+/// [`table`] of a vector math function: [`dynd_math`](dynd_kernels::math)'s
+/// loops for `f` over `float32` and `float64`, on every path (within one
+/// ULP of the correctly rounded result, the same bits as the scalar
+/// `dynd::math` functions, and at SIMD speed where the CPU has it), then
+/// `others`. (The C library's functions, which some paths once took
+/// where they ran faster, are not within one ULP everywhere: Rust's
+/// `acosh` overflows past 1e154, glibc's `sinhf` is 2 ULP off.
+/// `dynd_math` itself calls glibc's inverse trigonometric functions
+/// where those are faster and within one ULP.)
+pub(super) fn vector(others: Vec<Overload>, f: Unary) -> Vec<Overload> {
+    table(|s| Leaf::unary_math(f, s), others)
 }
 
 /// [`vector`] for a function of two arguments.
-pub(super) fn vector2(overloads: Vec<Overload>, f: Binary) -> Vec<Overload> {
-    swap_plain(overloads, 2, |s| s, |s| Leaf::binary_math(f, s))
-}
-
-/// The `float64` and `float32` overloads of `op` (plain: no NA) replaced
-/// by its dispatched loops ([`Leaf::f64_op`], which fused evaluation also
-/// reads, and [`Leaf::f32_op`]).
-fn f64_op(overloads: Vec<Overload>, op: F64Op) -> Vec<Overload> {
-    swap_plain(
-        overloads,
-        op.arity(),
-        |s| s,
-        |s| match s {
-            Scalar::Float64 => Some(Leaf::f64_op(op)),
-            Scalar::Float32 => Some(Leaf::f32_op(op)),
-            _ => None,
-        },
-    )
-}
-
-/// The plain overloads (no NA) of `arity` arguments all of one type `t`,
-/// with the result `output(t)`, replaced by `leaf(t)` where that gives
-/// one; the others as they are.
-fn swap_plain(
-    overloads: Vec<Overload>,
-    arity: usize,
-    output: impl Fn(Scalar) -> Scalar,
-    leaf: impl Fn(Scalar) -> Option<Leaf>,
-) -> Vec<Overload> {
-    overloads
-        .into_iter()
-        .map(|o| {
-            let ins = o.inputs();
-            let plain = ins.len() == arity
-                && ins.iter().all(|&s| s == ins[0])
-                && o.output() == output(ins[0])
-                && o.options().iter().all(|opt| !opt);
-            match plain.then(|| leaf(ins[0])).flatten() {
-                Some(leaf) => Overload::new(leaf),
-                None => o,
-            }
-        })
-        .collect()
+pub(super) fn vector2(others: Vec<Overload>, f: Binary) -> Vec<Overload> {
+    table(|s| Leaf::binary_math(f, s), others)
 }
 
 /// An associative builtin without an identity, taking no keywords.
@@ -419,13 +465,6 @@ macro_rules! integers {
     };
 }
 
-/// Every float type.
-macro_rules! floats {
-    ($m:ident, $f:ident) => {
-        $m!($f, [F16, f32, f64])
-    };
-}
-
 builtins! {
     $ TABLE, __elementwise_builtins;
 
@@ -434,21 +473,21 @@ builtins! {
     /// on overflow (two's complement), as NumPy's do; `float16` is computed in
     /// `float64` and rounded once. Associative, identity 0.
     ADD add "add" 2 Some(Operator::Binary(BinaryOp::Add)) => {
-        let overloads = int_op(f64_op(numeric!(over2, add), F64Op::Add), IntOp::Add);
+        let overloads = ops(Some(F64Op::Add), Some(IntOp::Add), wide!(over2, add));
         let overloads = with(overloads, complex!(2, c_add));
         entry("add", overloads, int(0), vec![])
     };
 
     /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
     SUBTRACT subtract "subtract" 2 Some(Operator::Binary(BinaryOp::Subtract)) => {
-        let overloads = int_op(f64_op(numeric!(over2, sub), F64Op::Sub), IntOp::Sub);
+        let overloads = ops(Some(F64Op::Sub), Some(IntOp::Sub), wide!(over2, sub));
         plain("subtract", with(overloads, complex!(2, c_sub)))
     };
 
     /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
     /// Associative, identity 1.
     MULTIPLY multiply "multiply" 2 Some(Operator::Binary(BinaryOp::Multiply)) => {
-        let overloads = int_op(f64_op(numeric!(over2, mul), F64Op::Mul), IntOp::Mul);
+        let overloads = ops(Some(F64Op::Mul), Some(IntOp::Mul), wide!(over2, mul));
         let overloads = with(overloads, complex!(2, c_mul));
         entry("multiply", overloads, int(1), vec![])
     };
@@ -457,7 +496,7 @@ builtins! {
     /// integers: true division; division by zero gives ±inf or NaN (IEEE);
     /// complex by Smith's method.
     DIVIDE divide "divide" 2 Some(Operator::Binary(BinaryOp::Divide)) => {
-        let mut overloads = f64_op(floats!(over2, div), F64Op::Div);
+        let mut overloads = ops(Some(F64Op::Div), None, over2!(div, [F16]));
         overloads.extend(integers!(over2, int_div));
         overloads.extend(complex!(2, c_div));
         plain("divide", overloads)
@@ -483,7 +522,7 @@ builtins! {
     /// NumPy's error; floats: C's `pow` (vectorised, within one ULP);
     /// complex: `exp(b log a)`.
     POWER power "power" 2 Some(Operator::Binary(BinaryOp::Power)) => {
-        let floats = vector2(floats!(over2, pow), Binary::Pow);
+        let floats = vector2(over2!(pow, [F16]), Binary::Pow);
         let overloads = with(with(integers!(over2, int_pow), floats), complex!(2, c_pow));
         plain("power", overloads)
     };
@@ -492,65 +531,65 @@ builtins! {
     /// complex: NumPy's order (real parts, then imaginary). Associative,
     /// no identity.
     MAXIMUM maximum "maximum" 2 None => {
-        let overloads = f64_op(numeric!(over2, maximum), F64Op::Maximum);
-        let overloads = with(int_op(overloads, IntOp::Maximum), complex!(2, c_maximum));
+        let overloads = ops(Some(F64Op::Maximum), Some(IntOp::Maximum), wide!(over2, maximum));
+        let overloads = with(overloads, complex!(2, c_maximum));
         entry("maximum", overloads, Fold::Associative(None), vec![])
     };
 
     /// `(T, T) -> T` for every numeric `T`: floats: NaN propagates;
     /// complex: NumPy's order. Associative, no identity.
     MINIMUM minimum "minimum" 2 None => {
-        let overloads = f64_op(numeric!(over2, minimum), F64Op::Minimum);
-        let overloads = with(int_op(overloads, IntOp::Minimum), complex!(2, c_minimum));
+        let overloads = ops(Some(F64Op::Minimum), Some(IntOp::Minimum), wide!(over2, minimum));
+        let overloads = with(overloads, complex!(2, c_minimum));
         entry("minimum", overloads, Fold::Associative(None), vec![])
     };
 
     /// `(T, T) -> T` for floats: the angle of the point `(b, a)`.
     ARCTAN2 arctan2 "arctan2" 2 None => {
-        plain("arctan2", vector2(floats!(over2, atan2), Binary::Arctan2))
+        plain("arctan2", vector2(over2!(atan2, [F16]), Binary::Arctan2))
     };
 
     /// `(T, T) -> bool` for every numeric `T`, complex included.
     EQUAL equal "equal" 2 Some(Operator::Binary(BinaryOp::Equal)) => {
-        plain("equal", with(predicate(numeric!(over2, eq), Predicate::Equal), complex!(2, c_eq)))
+        plain("equal", with(tests(Predicate::Equal, wide!(over2, eq)), complex!(2, c_eq)))
     };
 
     /// `(T, T) -> bool` for every numeric `T`, complex included.
     NOT_EQUAL not_equal "not_equal" 2 Some(Operator::Binary(BinaryOp::NotEqual)) => {
-        plain("not_equal", with(predicate(numeric!(over2, ne), Predicate::NotEqual), complex!(2, c_ne)))
+        plain("not_equal", with(tests(Predicate::NotEqual, wide!(over2, ne)), complex!(2, c_ne)))
     };
 
     /// `(T, T) -> bool` for every numeric `T`; complex numbers in NumPy's
     /// order (by real parts, then imaginary; a NaN part compares false).
     LESS less "less" 2 Some(Operator::Binary(BinaryOp::Less)) => {
-        plain("less", with(predicate(numeric!(over2, lt), Predicate::Less), complex!(2, c_lt)))
+        plain("less", with(tests(Predicate::Less, wide!(over2, lt)), complex!(2, c_lt)))
     };
 
     /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
     LESS_EQUAL less_equal "less_equal" 2 Some(Operator::Binary(BinaryOp::LessEqual)) => {
-        plain("less_equal", with(predicate(numeric!(over2, le), Predicate::LessEqual), complex!(2, c_le)))
+        plain("less_equal", with(tests(Predicate::LessEqual, wide!(over2, le)), complex!(2, c_le)))
     };
 
     /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
     GREATER greater "greater" 2 Some(Operator::Binary(BinaryOp::Greater)) => {
-        plain("greater", with(predicate(numeric!(over2, gt), Predicate::Greater), complex!(2, c_gt)))
+        plain("greater", with(tests(Predicate::Greater, wide!(over2, gt)), complex!(2, c_gt)))
     };
 
     /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
     GREATER_EQUAL greater_equal "greater_equal" 2 Some(Operator::Binary(BinaryOp::GreaterEqual)) => {
-        plain("greater_equal", with(predicate(numeric!(over2, ge), Predicate::GreaterEqual), complex!(2, c_ge)))
+        plain("greater_equal", with(tests(Predicate::GreaterEqual, wide!(over2, ge)), complex!(2, c_ge)))
     };
 
     /// `(T) -> T` for every numeric `T`; integers wrap (`-int8(-128) == -128`).
     NEGATIVE negative "negative" 1 Some(Operator::Unary(UnaryOp::Negative)) => {
-        let overloads = int_op(f64_op(numeric!(over1, negative), F64Op::Neg), IntOp::Neg);
+        let overloads = ops(Some(F64Op::Neg), Some(IntOp::Neg), wide!(over1, negative));
         plain("negative", with(overloads, complex!(1, c_neg)))
     };
 
     /// `(T) -> T` for every numeric `T`; `abs` of complex is real; integers
     /// wrap (`abs(int8(-128)) == -128`).
     ABS abs "abs" 1 None => {
-        let overloads = int_op(f64_op(numeric!(over1, abs), F64Op::Abs), IntOp::Abs);
+        let overloads = ops(Some(F64Op::Abs), Some(IntOp::Abs), wide!(over1, abs));
         plain("abs", with(overloads, complex!(1, c_abs)))
     };
 
@@ -558,32 +597,32 @@ builtins! {
     /// integers promote to the cheapest float that holds them (`int8` to
     /// `float16`, as in NumPy).
     SQRT sqrt "sqrt" 1 None => {
-        plain("sqrt", with(f64_op(floats!(over1, sqrt), F64Op::Sqrt), complex!(1, c_sqrt)))
+        plain("sqrt", with(ops(Some(F64Op::Sqrt), None, over1!(sqrt, [F16])), complex!(1, c_sqrt)))
     };
 
     /// `(T) -> T` for floats and complex (complex after C99 Annex G).
     EXP exp "exp" 1 None => {
-        plain("exp", with(vector(floats!(over1, exp), Unary::Exp), complex!(1, c_exp)))
+        plain("exp", with(vector(over1!(exp, [F16]), Unary::Exp), complex!(1, c_exp)))
     };
 
     /// `(T) -> T` for floats and complex: the principal branch.
     LOG log "log" 1 None => {
-        plain("log", with(vector(floats!(over1, log), Unary::Log), complex!(1, c_log)))
+        plain("log", with(vector(over1!(log, [F16]), Unary::Log), complex!(1, c_log)))
     };
 
     /// `(T) -> T` for floats and complex.
     SIN sin "sin" 1 None => {
-        plain("sin", with(vector(floats!(over1, sin), Unary::Sin), complex!(1, c_sin)))
+        plain("sin", with(vector(over1!(sin, [F16]), Unary::Sin), complex!(1, c_sin)))
     };
 
     /// `(T) -> T` for floats and complex.
     COS cos "cos" 1 None => {
-        plain("cos", with(vector(floats!(over1, cos), Unary::Cos), complex!(1, c_cos)))
+        plain("cos", with(vector(over1!(cos, [F16]), Unary::Cos), complex!(1, c_cos)))
     };
 
     /// `(T) -> T` for floats and complex.
     TAN tan "tan" 1 None => {
-        plain("tan", with(vector(floats!(over1, tan), Unary::Tan), complex!(1, c_tan)))
+        plain("tan", with(vector(over1!(tan, [F16]), Unary::Tan), complex!(1, c_tan)))
     };
 
     /// `(bool, bool) -> bool`, and `(T, T) -> bool` for numbers (each

@@ -330,8 +330,6 @@ pub(super) trait Int: Copy + Ord {
     fn round(self, decimals: i64) -> Self;
     fn gcd(self, o: Self) -> Self;
     fn lcm(self, o: Self) -> Self;
-    fn shl(self, by: Self) -> Self;
-    fn shr(self, by: Self) -> Self;
     fn count_ones_abs(self) -> u8;
     fn fmod(self, o: Self) -> Self;
     fn reciprocal(self) -> Self;
@@ -380,26 +378,6 @@ macro_rules! int {
                     return 0;
                 }
                 (self.unsigned_abs() / g).wrapping_mul(o.unsigned_abs()) as $t
-            }
-            #[inline(always)]
-            fn shl(self, by: Self) -> Self {
-                // A negative or too large shift gives 0 (NumPy's).
-                if by >= 0 && by < <$t>::BITS as $t {
-                    self << by as u32
-                } else {
-                    0
-                }
-            }
-            #[inline(always)]
-            fn shr(self, by: Self) -> Self {
-                // Past the width: the sign fill (0 or -1), as NumPy.
-                if by >= 0 && by < <$t>::BITS as $t {
-                    self >> by as u32
-                } else if self < 0 {
-                    (0 as $t).wrapping_sub(1)
-                } else {
-                    0
-                }
             }
             #[inline(always)]
             fn count_ones_abs(self) -> u8 {

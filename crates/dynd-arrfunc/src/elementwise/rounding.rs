@@ -24,7 +24,7 @@ use dynd_types::Scalar;
 use super::cmath::*;
 use super::math::Real;
 use super::real::{self, signbit_f16, Flt, Int};
-use super::{alias, f64_op, plain, predicate, with, ABS};
+use super::{alias, ops, plain, tests, with, ABS};
 use crate::builtin::{builtins, entry, Fold};
 use crate::callable::{Keyword, Overload};
 
@@ -73,18 +73,18 @@ builtins! {
     /// infinities and NaN stay); integers are kept, type and value (NumPy
     /// 2's integer loops).
     FLOOR floor "floor" 1 None => {
-        plain("floor", ints_kept(f64_op(floats1!(|x| x.floor()), F64Op::Floor)))
+        plain("floor", ints_kept(ops(Some(F64Op::Floor), None, half1!(|x| F64Op::Floor.apply(x, 0.0)))))
     };
 
     /// `(T) -> T`: floats: the smallest integer not below `x`; integers
     /// kept.
     CEIL ceil "ceil" 1 None => {
-        plain("ceil", ints_kept(f64_op(floats1!(|x| x.ceil()), F64Op::Ceil)))
+        plain("ceil", ints_kept(ops(Some(F64Op::Ceil), None, half1!(|x| F64Op::Ceil.apply(x, 0.0)))))
     };
 
     /// `(T) -> T`: floats: rounded toward zero; integers kept.
     TRUNC trunc "trunc" 1 None => {
-        plain("trunc", ints_kept(f64_op(floats1!(|x| x.trunc()), F64Op::Trunc)))
+        plain("trunc", ints_kept(ops(Some(F64Op::Trunc), None, half1!(|x| F64Op::Trunc.apply(x, 0.0)))))
     };
 
     /// `(T) -> T` for floats: to the nearest integer, halves to even
@@ -92,7 +92,7 @@ builtins! {
     /// `rint` does (`int8` to `float16`, `int64` to `float64`; `floor`,
     /// `ceil` and `trunc` keep them).
     RINT rint "rint" 1 None => {
-        plain("rint", f64_op(floats1!(|x| Flt::rint(x)), F64Op::Rint))
+        plain("rint", ops(Some(F64Op::Rint), None, half1!(|x| F64Op::Rint.apply(x, 0.0))))
     };
 
     /// `(T, decimals: int64) -> T` for every integer, float and complex
@@ -155,34 +155,34 @@ builtins! {
 
     /// `(T) -> T` for floats: the real cube root (`cbrt(-8) == -2`).
     CBRT cbrt "cbrt" 1 None => {
-        plain("cbrt", super::vector(floats1!(|x| x.cbrt()), dynd_kernels::math::Unary::Cbrt))
+        plain("cbrt", super::vector(half1!(|x| x.cbrt()), dynd_kernels::math::Unary::Cbrt))
     };
 
     /// `(T) -> bool` for `bool`, integers (always false), floats and complex
     /// (either part NaN).
     ISNAN isnan "isnan" 1 None => {
         let mut overloads = vec![Overload::new(Leaf::map(|_: bool| false))];
-        overloads.extend(ints!(each1, |_x| false));
-        overloads.extend(floats1!(|x| x.is_nan()));
-        plain("isnan", with(predicate(overloads, Predicate::IsNan), complexes!(each1, |z| c_isnan(z))))
+        overloads.extend(each1!([i128, u128], |_x| false));
+        overloads.extend(half1!(|x| x.is_nan()));
+        plain("isnan", with(tests(Predicate::IsNan, overloads), complexes!(each1, |z| c_isnan(z))))
     };
 
     /// `(T) -> bool` for `bool`, integers (always false), floats and complex
     /// (either part infinite).
     ISINF isinf "isinf" 1 None => {
         let mut overloads = vec![Overload::new(Leaf::map(|_: bool| false))];
-        overloads.extend(ints!(each1, |_x| false));
-        overloads.extend(floats1!(|x| x.is_infinite()));
-        plain("isinf", with(predicate(overloads, Predicate::IsInf), complexes!(each1, |z| c_isinf(z))))
+        overloads.extend(each1!([i128, u128], |_x| false));
+        overloads.extend(half1!(|x| x.is_infinite()));
+        plain("isinf", with(tests(Predicate::IsInf, overloads), complexes!(each1, |z| c_isinf(z))))
     };
 
     /// `(T) -> bool` for `bool`, integers (always true), floats and complex
     /// (both parts finite).
     ISFINITE isfinite "isfinite" 1 None => {
         let mut overloads = vec![Overload::new(Leaf::map(|_: bool| true))];
-        overloads.extend(ints!(each1, |_x| true));
-        overloads.extend(floats1!(|x| x.is_finite()));
-        plain("isfinite", with(predicate(overloads, Predicate::IsFinite), complexes!(each1, |z| c_isfinite(z))))
+        overloads.extend(each1!([i128, u128], |_x| true));
+        overloads.extend(half1!(|x| x.is_finite()));
+        plain("isfinite", with(tests(Predicate::IsFinite, overloads), complexes!(each1, |z| c_isfinite(z))))
     };
 
     /// `(T) -> bool` for floats: the sign bit (`signbit(-0.0)`, and of a

@@ -21,6 +21,7 @@
 
 use dynd_kernels::elwise::Leaf;
 use dynd_kernels::{Complex, F16};
+use dynd_types::Scalar;
 
 use super::cmath::*;
 use super::math::{c_cosh, c_pow, c_sinh, c_tanh, Real};
@@ -39,7 +40,7 @@ macro_rules! float_and_complex {
     // With `float32` and `float64` on the vector loops of `Unary::$u`.
     ($m:path, $c:ident, $u:ident) => {
         with(
-            vector(floats1!(|x| $m(x)), Unary::$u),
+            vector(half1!(|x| $m(x)), Unary::$u),
             complexes!(each1, |z| $c(z)),
         )
     };
@@ -88,10 +89,8 @@ builtins! {
     /// complex[float64]) -> complex[float64]`: `power` computed in double
     /// precision (every integer and smaller float promotes, as in NumPy).
     FLOAT_POWER float_power "float_power" 2 None => {
-        plain("float_power", vec![
-            vector2(vec![Overload::new(Leaf::map(|x: f64, y: f64| x.powf(y)))], Binary::Pow).remove(0),
-            Overload::new(Leaf::map(c_pow::<f64>)),
-        ])
+        let pow = Leaf::binary_math(Binary::Pow, Scalar::Float64).map(Overload::new);
+        plain("float_power", pow.into_iter().chain([Overload::new(Leaf::map(c_pow::<f64>))]).collect())
     };
 
     /// `(T) -> T` for floats and complex: the inverse sine (complex: the
@@ -166,7 +165,7 @@ builtins! {
     /// `(T, T) -> T` for floats: `sqrt(x² + y²)` without overflow or
     /// underflow in between.
     HYPOT hypot "hypot" 2 None => {
-        plain("hypot", vector2(floats2!(|x, y| Real::hypot(x, y)), Binary::Hypot))
+        plain("hypot", vector2(half2!(|x, y| Real::hypot(x, y)), Binary::Hypot))
     };
 }
 

@@ -2,6 +2,7 @@
 //! that stay in cache, the expression evaluated one part at a time.
 
 use super::*;
+use dynd_kernels::par;
 
 /// Elements of the result evaluated at a time when reducing an expression
 /// (a part of 512 KiB of `float64`: it stays in the second-level cache
@@ -214,9 +215,8 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<A
         return None;
     }
     let rest: Vec<Option<SmallVec<[Array; 2]>>> =
-        if n.saturating_mul(row) >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
-            use rayon::prelude::*;
-            (1..parts).into_par_iter().map(part).collect()
+        if n.saturating_mul(row) >= PARALLEL_MIN && par::threads() > 1 {
+            par::map(parts - 1, &|i| part(i + 1))
         } else {
             (1..parts).map(part).collect()
         };

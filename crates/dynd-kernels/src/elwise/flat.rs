@@ -115,7 +115,8 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
 /// only checks each argument's layout and runs.
 ///
 /// ```
-/// use dynd::func::{FlatPlan, Leaf};
+/// use dynd::func::raw::FlatPlan;
+/// use dynd::func::Leaf;
 /// use dynd::nd::{Array, Index};
 ///
 /// let leaf = Leaf::map(|a: f64, b: f64| a + b);

@@ -176,7 +176,7 @@ impl Program {
                 Ok(fold_pairwise_blocks(&folds, m, &add))
             })
         };
-        let parallel = total >= PARALLEL_RUN && rayon::current_num_threads() > 1;
+        let parallel = total >= PARALLEL_RUN && crate::par::threads() > 1;
         // Rows a batch at a time, so the parts held stay few.
         let batch = (4096 / per_row).max(1);
         // The sum reduction starts from its identity, +0.0 (so negative
@@ -187,9 +187,8 @@ impl Program {
             let units =
                 (first..(first + batch).min(rows)).flat_map(|i| (0..per_row).map(move |c| (i, c)));
             parts = if parallel {
-                use rayon::prelude::*;
                 let units: Vec<(usize, usize)> = units.collect();
-                units.into_par_iter().map(chunk).collect::<Result<_, _>>()?
+                crate::par::try_map(units.len(), &|i| chunk(units[i]))?
             } else {
                 parts.clear();
                 for u in units {
@@ -322,7 +321,7 @@ pub fn eval_dense_f64_into(
 /// over new leaves only checks their layouts and runs.
 ///
 /// ```
-/// use dynd::func::{DenseF64, F64Arg, F64Op};
+/// use dynd::func::raw::{DenseF64, F64Arg, F64Op};
 /// use dynd::nd::Array;
 ///
 /// // a * b + a over three elements.

@@ -21,7 +21,8 @@ use crate::loops::FlatRun;
 /// `bool`, without options.
 ///
 /// ```
-/// use dynd::func::{DenseSteps, F64Arg, Leaf};
+/// use dynd::func::raw::{DenseSteps, F64Arg};
+/// use dynd::func::Leaf;
 /// use dynd::nd::Array;
 ///
 /// let mul = Leaf::map(|x: i64, y: i64| x.wrapping_mul(y));

@@ -12,6 +12,7 @@
 use smallvec::SmallVec;
 
 use crate::elwise::F64Op;
+use crate::op::{with_f64_op, FloatApply, Op};
 
 /// Elements per chunk: every step runs over this many before the next
 /// step, all of them before the next chunk.
@@ -66,42 +67,60 @@ fn pairs(op: F64Op) -> bool {
 /// swapped where `first` is false): two operations in one pass, each
 /// inlined and vectorised, the inner value never stored. The same IEEE
 /// operations in the same order as the two steps, so the same bits.
+/// Pairs of `+ - * /` ([`pairs`]) are compiled together; any other pair
+/// runs as its two steps, into `out`.
 #[inline(always)]
 fn apply_pair(inner: F64Op, outer: F64Op, first: bool, out: &mut [f64], [x, y, z]: [&[f64]; 3]) {
     #[inline(always)]
-    fn each(out: &mut [f64], [x, y, z]: [&[f64]; 3], f: impl Fn(f64, f64, f64) -> f64) {
-        for (((o, x), y), z) in out.iter_mut().zip(x).zip(y).zip(z) {
-            *o = f(*x, *y, *z);
+    fn each<I: FloatApply, O: FloatApply>(out: &mut [f64], [x, y, z]: [&[f64]; 3], first: bool) {
+        let zipped = out.iter_mut().zip(x).zip(y).zip(z);
+        if first {
+            for (((o, x), y), z) in zipped {
+                *o = O::apply(I::apply(*x, *y), *z);
+            }
+        } else {
+            for (((o, x), y), z) in zipped {
+                *o = O::apply(*z, I::apply(*x, *y));
+            }
         }
     }
-    #[inline(always)]
-    fn with_inner(
-        outer: F64Op,
-        first: bool,
-        out: &mut [f64],
-        xyz: [&[f64]; 3],
-        g: impl Fn(f64, f64) -> f64,
-    ) {
-        match (outer, first) {
-            (F64Op::Add, true) => each(out, xyz, |x, y, z| g(x, y) + z),
-            (F64Op::Add, false) => each(out, xyz, |x, y, z| z + g(x, y)),
-            (F64Op::Sub, true) => each(out, xyz, |x, y, z| g(x, y) - z),
-            (F64Op::Sub, false) => each(out, xyz, |x, y, z| z - g(x, y)),
-            (F64Op::Mul, true) => each(out, xyz, |x, y, z| g(x, y) * z),
-            (F64Op::Mul, false) => each(out, xyz, |x, y, z| z * g(x, y)),
-            (F64Op::Div, true) => each(out, xyz, |x, y, z| g(x, y) / z),
-            (F64Op::Div, false) => each(out, xyz, |x, y, z| z / g(x, y)),
-            _ => unreachable!("only pairs of + - * / are fused"),
-        }
+    /// `body` with `$T` the type of the pair operation `$op`, else `$else`.
+    macro_rules! arith {
+        ($op:expr, $T:ident => $body:expr, else $else:expr) => {
+            match $op {
+                F64Op::Add => {
+                    type $T = crate::op::Add;
+                    $body
+                }
+                F64Op::Sub => {
+                    type $T = crate::op::Sub;
+                    $body
+                }
+                F64Op::Mul => {
+                    type $T = crate::op::Mul;
+                    $body
+                }
+                F64Op::Div => {
+                    type $T = crate::op::Div;
+                    $body
+                }
+                _ => $else,
+            }
+        };
     }
-    let xyz = [x, y, z];
-    match inner {
-        F64Op::Add => with_inner(outer, first, out, xyz, |x, y| x + y),
-        F64Op::Sub => with_inner(outer, first, out, xyz, |x, y| x - y),
-        F64Op::Mul => with_inner(outer, first, out, xyz, |x, y| x * y),
-        F64Op::Div => with_inner(outer, first, out, xyz, |x, y| x / y),
-        _ => unreachable!("only pairs of + - * / are fused"),
-    }
+    let two_steps = |out: &mut [f64]| {
+        apply(inner, out, Opnd::Slice(x), Opnd::Slice(y));
+        let (g, z) = (Opnd::Slice(&*out), Opnd::Slice(z));
+        let mut r = vec![0.0; out.len()];
+        apply(
+            outer,
+            &mut r,
+            if first { g } else { z },
+            if first { z } else { g },
+        );
+        out.copy_from_slice(&r);
+    };
+    arith!(inner, I => arith!(outer, O => each::<I, O>(out, [x, y, z], first), else two_steps(out)), else two_steps(out))
 }
 
 /// A program of `float64` operations.
@@ -144,21 +163,10 @@ fn apply(op: F64Op, out: &mut [f64], a: Opnd<'_>, b: Opnd<'_>) {
             (Opnd::Scalar(x), Opnd::Scalar(y)) => out.fill(f(x, y)),
         }
     }
-    match op {
-        F64Op::Add => each(out, a, b, |x, y| x + y),
-        F64Op::Sub => each(out, a, b, |x, y| x - y),
-        F64Op::Mul => each(out, a, b, |x, y| x * y),
-        F64Op::Div => each(out, a, b, |x, y| x / y),
-        F64Op::Maximum => each(out, a, b, |x, y| F64Op::Maximum.apply(x, y)),
-        F64Op::Minimum => each(out, a, b, |x, y| F64Op::Minimum.apply(x, y)),
-        F64Op::Neg => each(out, a, a, |x, _| -x),
-        F64Op::Abs => each(out, a, a, |x, _| x.abs()),
-        F64Op::Sqrt => each(out, a, a, |x, _| x.sqrt()),
-        F64Op::Floor => each(out, a, a, |x, _| x.floor()),
-        F64Op::Ceil => each(out, a, a, |x, _| x.ceil()),
-        F64Op::Trunc => each(out, a, a, |x, _| x.trunc()),
-        F64Op::Rint => each(out, a, a, |x, _| x.round_ties_even()),
-    }
+    with_f64_op!(op, O => {
+        let b = if O::ARITY == 1 { a } else { b };
+        each(out, a, b, O::apply::<f64>)
+    })
 }
 
 /// `acc[i % 8] += op(a[i], b[i])` for `i` in `0..m` (each operand
@@ -212,21 +220,10 @@ fn apply_fold(op: F64Op, acc: &mut [f64; 8], m: usize, a: Opnd<'_>, b: Opnd<'_>)
             acc[i % 8] += f(at(a, i), at(b, i));
         }
     }
-    match op {
-        F64Op::Add => each(acc, m, a, b, |x, y| x + y),
-        F64Op::Sub => each(acc, m, a, b, |x, y| x - y),
-        F64Op::Mul => each(acc, m, a, b, |x, y| x * y),
-        F64Op::Div => each(acc, m, a, b, |x, y| x / y),
-        F64Op::Maximum => each(acc, m, a, b, |x, y| F64Op::Maximum.apply(x, y)),
-        F64Op::Minimum => each(acc, m, a, b, |x, y| F64Op::Minimum.apply(x, y)),
-        F64Op::Neg => each(acc, m, a, a, |x, _| -x),
-        F64Op::Abs => each(acc, m, a, a, |x, _| x.abs()),
-        F64Op::Sqrt => each(acc, m, a, a, |x, _| x.sqrt()),
-        F64Op::Floor => each(acc, m, a, a, |x, _| x.floor()),
-        F64Op::Ceil => each(acc, m, a, a, |x, _| x.ceil()),
-        F64Op::Trunc => each(acc, m, a, a, |x, _| x.trunc()),
-        F64Op::Rint => each(acc, m, a, a, |x, _| x.round_ties_even()),
-    }
+    with_f64_op!(op, O => {
+        let b = if O::ARITY == 1 { a } else { b };
+        each(acc, m, a, b, O::apply::<f64>)
+    })
 }
 
 /// How a leaf is read in a run.

@@ -37,7 +37,7 @@ pub(crate) unsafe fn run_flat(
         return;
     }
     // The count first: asking rayon for its threads is not free.
-    if count < PARALLEL_MIN || dst_stride <= 0 || rayon::current_num_threads() < 2 {
+    if count < PARALLEL_MIN || dst_stride <= 0 || crate::par::threads() < 2 {
         // SAFETY: forwarded.
         unsafe { f.run(dst, dst_stride, src, src_stride, count) };
         return;
@@ -61,7 +61,7 @@ unsafe fn run_parallel(
     src_stride: &[isize],
     count: usize,
 ) {
-    let threads = rayon::current_num_threads();
+    let threads = crate::par::threads();
     let chunk = count.div_ceil(threads * 2).max(PARALLEL_MIN / 2);
     let mut run = RunPtrs {
         dst,
@@ -73,27 +73,25 @@ unsafe fn run_parallel(
     // threads run in.
     let ptrs = unsafe { Shared::new(run) };
     let n = src.len();
-    rayon::scope(|scope| {
-        for start in (0..count).step_by(chunk) {
-            let len = chunk.min(count - start);
-            scope.spawn(move |_| {
-                let p = ptrs.get();
-                let at = start as isize;
-                let srcs: SmallVec<[*const u8; INLINE_ARGS]> = (0..n)
-                    .map(|k| p.src[k].wrapping_offset(at * src_stride[k]))
-                    .collect();
-                // SAFETY: elements `start..start + len` of the run, valid by
-                // the contract; no other chunk writes them.
-                unsafe {
-                    f.run(
-                        p.dst.wrapping_offset(at * dst_stride),
-                        dst_stride,
-                        &srcs,
-                        src_stride,
-                        len,
-                    )
-                };
-            });
-        }
-    });
+    let part = |i: usize| {
+        let start = i * chunk;
+        let len = chunk.min(count - start);
+        let p = ptrs.get();
+        let at = start as isize;
+        let srcs: SmallVec<[*const u8; INLINE_ARGS]> = (0..n)
+            .map(|k| p.src[k].wrapping_offset(at * src_stride[k]))
+            .collect();
+        // SAFETY: elements `start..start + len` of the run, valid by the
+        // contract; no other chunk writes them.
+        unsafe {
+            f.run(
+                p.dst.wrapping_offset(at * dst_stride),
+                dst_stride,
+                &srcs,
+                src_stride,
+                len,
+            )
+        };
+    };
+    crate::par::run(count.div_ceil(chunk), &part);
 }

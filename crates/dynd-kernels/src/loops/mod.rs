@@ -104,92 +104,7 @@ pub const MAX_LEAF_ARGS: usize = 16;
 /// waking a thread costs more than a cheap loop over fewer elements.
 pub const PARALLEL_MIN: usize = 1 << 17;
 
-/// A plain IEEE `float64` operation. A leaf made from one
-/// (`Leaf::f64_op`) computes exactly it, so fused evaluation may run a
-/// whole expression of them in one loop over small chunks (all the
-/// expression's inputs streaming together, as in a hand-written loop)
-/// instead of a kernel call per step, with the same bits.
-///
-/// ```
-/// use dynd::func::{F64Op, Leaf};
-///
-/// let add = Leaf::f64_op(F64Op::Add);
-/// assert_eq!(add.as_f64_op(), Some(F64Op::Add));
-/// assert_eq!(F64Op::Sqrt.apply(16.0, 0.0), 4.0);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum F64Op {
-    /// `x + y`.
-    Add,
-    /// `x - y`.
-    Sub,
-    /// `x * y`.
-    Mul,
-    /// `x / y`.
-    Div,
-    /// The larger of `x` and `y`, NaN if either is NaN (NumPy's
-    /// `maximum`).
-    Maximum,
-    /// The smaller of `x` and `y`, NaN if either is NaN (NumPy's
-    /// `minimum`).
-    Minimum,
-    /// `-x`.
-    Neg,
-    /// `|x|`.
-    Abs,
-    /// `√x`.
-    Sqrt,
-    /// The largest integer not above `x`.
-    Floor,
-    /// The smallest integer not below `x`.
-    Ceil,
-    /// `x` rounded toward zero.
-    Trunc,
-    /// `x` rounded to the nearest integer, ties to even.
-    Rint,
-}
-
-impl F64Op {
-    /// How many arguments it takes: 1 or 2.
-    pub fn arity(self) -> usize {
-        match self {
-            F64Op::Add | F64Op::Sub | F64Op::Mul | F64Op::Div | F64Op::Maximum | F64Op::Minimum => {
-                2
-            }
-            F64Op::Neg
-            | F64Op::Abs
-            | F64Op::Sqrt
-            | F64Op::Floor
-            | F64Op::Ceil
-            | F64Op::Trunc
-            | F64Op::Rint => 1,
-        }
-    }
-
-    /// The operation on `x` (and `y`; a unary one ignores it).
-    #[inline(always)]
-    pub fn apply(self, x: f64, y: f64) -> f64 {
-        match self {
-            F64Op::Add => x + y,
-            F64Op::Sub => x - y,
-            F64Op::Mul => x * y,
-            F64Op::Div => x / y,
-            // `|`, not `||`: a select, so loops over it vectorise.
-            F64Op::Maximum if x.is_nan() | y.is_nan() => f64::NAN,
-            F64Op::Minimum if x.is_nan() | y.is_nan() => f64::NAN,
-            F64Op::Maximum => x.max(y),
-            F64Op::Minimum => x.min(y),
-            F64Op::Neg => -x,
-            F64Op::Abs => x.abs(),
-            F64Op::Sqrt => x.sqrt(),
-            F64Op::Floor => x.floor(),
-            F64Op::Ceil => x.ceil(),
-            F64Op::Trunc => x.trunc(),
-            F64Op::Rint => x.round_ties_even(),
-        }
-    }
-}
+pub use crate::op::F64Op;
 
 /// A leaf's strided loop, callable without a kernel around it (the fast
 /// path for contiguous arguments).
@@ -413,12 +328,12 @@ impl Plan {
             || outer < 2
             || self.loops.iter().map(|l| l.size).product::<usize>() < PARALLEL_MIN
             || self.loops.iter().any(|l| l.dst == 0)
-            || rayon::current_num_threads() < 2
+            || crate::par::threads() < 2
         {
             // SAFETY: by the contract.
             return unsafe { self.walk(0, 0, outer, dst, src, &mut pos, inner) };
         }
-        let threads = rayon::current_num_threads();
+        let threads = crate::par::threads();
         let step = if self.blocked && self.loops.len() == 2 {
             TILE
         } else {
@@ -441,22 +356,19 @@ impl Plan {
             .collect();
         let errors: Vec<std::sync::Mutex<Option<KernelError>>> =
             parts.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        rayon::scope(|scope| {
-            for (&(lo, hi), slot) in parts.iter().zip(&errors) {
-                let ptrs = &ptrs;
-                scope.spawn(move |_| {
-                    let mut pos: SmallVec<[usize; 8]> = smallvec![0; self.loops.len()];
-                    let p: &WalkPtrs = ptrs;
-                    // SAFETY: outer indices `lo..hi` only, valid by the
-                    // contract; no other part writes them (the outermost
-                    // loop's destination stride is not 0).
-                    let r = unsafe { self.walk(0, lo, hi, p.dst, &p.src, &mut pos, inner) };
-                    if let Err(e) = r {
-                        *slot.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                    }
-                });
+        let part = |i: usize| {
+            let (lo, hi) = parts[i];
+            let mut pos: SmallVec<[usize; 8]> = smallvec![0; self.loops.len()];
+            let p: &WalkPtrs = &ptrs;
+            // SAFETY: outer indices `lo..hi` only, valid by the
+            // contract; no other part writes them (the outermost
+            // loop's destination stride is not 0).
+            let r = unsafe { self.walk(0, lo, hi, p.dst, &p.src, &mut pos, inner) };
+            if let Err(e) = r {
+                *errors[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
             }
-        });
+        };
+        crate::par::run(parts.len(), &part);
         match errors
             .into_iter()
             .find_map(|m| m.into_inner().unwrap_or_else(|p| p.into_inner()))

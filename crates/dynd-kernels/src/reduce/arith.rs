@@ -1,6 +1,8 @@
-//! The arithmetic the builtin reductions fold with, per element type.
+//! The arithmetic the builtin reductions fold with, per element type:
+//! the operation table's bodies ([`crate::op`]) for integers and floats.
 
 use super::*;
+use crate::op::{self, FloatApply, IntApply};
 
 /// The operations the builtin reductions fold with, for each type they
 /// accumulate in: wrapping integer arithmetic; IEEE floats, whose `min`
@@ -38,19 +40,19 @@ macro_rules! arith_int {
             const BOTTOM: $t = <$t>::MIN;
             #[inline]
             fn add(self, b: $t) -> $t {
-                self.wrapping_add(b)
+                <op::Add as IntApply>::apply(self, b)
             }
             #[inline]
             fn mul(self, b: $t) -> $t {
-                self.wrapping_mul(b)
+                <op::Mul as IntApply>::apply(self, b)
             }
             #[inline]
             fn min(self, b: $t) -> $t {
-                Ord::min(self, b)
+                <op::Minimum as IntApply>::apply(self, b)
             }
             #[inline]
             fn max(self, b: $t) -> $t {
-                Ord::max(self, b)
+                <op::Maximum as IntApply>::apply(self, b)
             }
         }
     )*};
@@ -67,29 +69,19 @@ macro_rules! arith_float {
             const BOTTOM: $t = <$t>::NEG_INFINITY;
             #[inline]
             fn add(self, b: $t) -> $t {
-                self + b
+                <op::Add as FloatApply>::apply(self, b)
             }
             #[inline]
             fn mul(self, b: $t) -> $t {
-                self * b
+                <op::Mul as FloatApply>::apply(self, b)
             }
-            // `|` rather than `||` keeps these a select (no branch), so
-            // folds of many lanes vectorise.
             #[inline]
             fn min(self, b: $t) -> $t {
-                if self.is_nan() | b.is_nan() {
-                    <$t>::NAN
-                } else {
-                    <$t>::min(self, b)
-                }
+                <op::Minimum as FloatApply>::apply(self, b)
             }
             #[inline]
             fn max(self, b: $t) -> $t {
-                if self.is_nan() | b.is_nan() {
-                    <$t>::NAN
-                } else {
-                    <$t>::max(self, b)
-                }
+                <op::Maximum as FloatApply>::apply(self, b)
             }
         }
     )*};

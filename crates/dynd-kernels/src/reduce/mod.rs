@@ -27,7 +27,6 @@
 //! ```
 
 use dynd_types::{Dim, Type};
-use rayon::prelude::*;
 use smallvec::SmallVec;
 
 use crate::array::{Array, FreshLayout};
@@ -509,10 +508,12 @@ where
         }
         Ok(())
     };
-    if out.len() > 1 && total >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
-        out.par_iter_mut()
-            .zip(offsets.par_iter())
-            .try_for_each(fill)
+    if out.len() > 1 && total >= PARALLEL_RUN && crate::par::threads() > 1 {
+        let chunk = out.len().div_ceil(crate::par::threads() * 8);
+        crate::par::try_chunks_mut(out, chunk, &|start, part| {
+            let offs = &offsets[start..start + part.len()];
+            part.iter_mut().zip(offs).try_for_each(fill)
+        })
     } else {
         out.iter_mut().zip(offsets.iter()).try_for_each(fill)
     }
@@ -567,14 +568,12 @@ where
         out.fill(s);
     }
     let total = out.len() * red_offsets.len();
-    let parallel = total >= PARALLEL_RUN && rayon::current_num_threads() > 1;
+    let parallel = total >= PARALLEL_RUN && crate::par::threads() > 1;
     for (out_row, &row_off) in out.chunks_mut(width).zip(&row_offsets) {
         if parallel && width >= 64 {
-            let cols = width.div_ceil(rayon::current_num_threads() * 2).max(64);
-            out_row
-                .par_chunks_mut(cols)
-                .enumerate()
-                .try_for_each(|(c, part)| combine_rows(part, row_off, c * cols))?;
+            let cols = width.div_ceil(crate::par::threads() * 2).max(64);
+            let combine = |start: usize, part: &mut [T]| combine_rows(part, row_off, start);
+            crate::par::try_chunks_mut(out_row, cols, &combine)?;
         } else {
             combine_rows(out_row, row_off, 0)?;
         }

@@ -14,7 +14,6 @@
 use std::borrow::Cow;
 
 use dynd_types::{Dim, Type};
-use rayon::prelude::*;
 
 use super::float::{Finish, Float};
 use super::ragged::{
@@ -71,8 +70,9 @@ fn sum_run<T: Float>(xs: &[T], f: impl Fn(T) -> T + Sync) -> T {
     if xs.len() <= CHUNK {
         return sum_pairwise(xs, &f);
     }
-    let parts: Vec<T> = if xs.len() >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
-        xs.par_chunks(CHUNK).map(|c| sum_pairwise(c, &f)).collect()
+    let parts: Vec<T> = if xs.len() >= PARALLEL_RUN && crate::par::threads() > 1 {
+        let chunk = |i: usize| sum_pairwise(&xs[i * CHUNK..((i + 1) * CHUNK).min(xs.len())], &f);
+        crate::par::map(xs.len().div_ceil(CHUNK), &chunk)
     } else {
         xs.chunks(CHUNK).map(|c| sum_pairwise(c, &f)).collect()
     };
@@ -257,10 +257,12 @@ fn variance_runs<T: Float>(
         *o = group(off)?;
         Ok(())
     };
-    if out.len() > 1 && out.len() * n >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
-        out.par_iter_mut()
-            .zip(offsets.par_iter())
-            .try_for_each(fill)
+    if out.len() > 1 && out.len() * n >= PARALLEL_RUN && crate::par::threads() > 1 {
+        let chunk = out.len().div_ceil(crate::par::threads() * 8);
+        crate::par::try_chunks_mut(out, chunk, &|start, part| {
+            let offs = &offsets[start..start + part.len()];
+            part.iter_mut().zip(offs).try_for_each(fill)
+        })
     } else {
         out.iter_mut().zip(offsets.iter()).try_for_each(fill)
     }
@@ -322,21 +324,16 @@ fn variance_lines<T: Float>(
         }
         Ok(())
     };
-    let parallel = out.len() * n >= PARALLEL_RUN && rayon::current_num_threads() > 1;
+    let parallel = out.len() * n >= PARALLEL_RUN && crate::par::threads() > 1;
     for (out_line, &off) in out.chunks_mut(width).zip(&line_offsets) {
         // Columns in strips that stay in cache across the reduced lines.
         let cols = if parallel {
-            width
-                .div_ceil(rayon::current_num_threads() * 2)
-                .clamp(64, 4096)
+            width.div_ceil(crate::par::threads() * 2).clamp(64, 4096)
         } else {
             4096
         };
         if parallel && width > cols {
-            out_line
-                .par_chunks_mut(cols)
-                .enumerate()
-                .try_for_each(|(c, part)| columns(part, off, c * cols))?;
+            crate::par::try_chunks_mut(out_line, cols, &|start, part| columns(part, off, start))?;
         } else {
             for (c, part) in out_line.chunks_mut(cols).enumerate() {
                 columns(part, off, c * cols)?;
@@ -503,11 +500,8 @@ fn across_lines<'r, T: Float>(
             })
             .collect())
     };
-    let parts: Vec<Vec<Vec<(T, usize)>>> = if runs.len() > 1 && rayon::current_num_threads() > 1 {
-        runs.par_iter()
-            .cloned()
-            .map(run)
-            .collect::<Result<_, _>>()?
+    let parts: Vec<Vec<Vec<(T, usize)>>> = if runs.len() > 1 && crate::par::threads() > 1 {
+        crate::par::try_map(runs.len(), &|i| run(runs[i].clone()))?
     } else {
         runs.iter().cloned().map(run).collect::<Result<_, _>>()?
     };

@@ -83,8 +83,9 @@ pub(super) fn fold_run<T: Element, F: Fn(T, T) -> T + Copy + Send + Sync>(
     if xs.len() <= CHUNK {
         return fold_chunk(xs, &f);
     }
-    let parts: Vec<Option<T>> = if xs.len() >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
-        xs.par_chunks(CHUNK).map(|c| fold_chunk(c, &f)).collect()
+    let parts: Vec<Option<T>> = if xs.len() >= PARALLEL_RUN && crate::par::threads() > 1 {
+        let chunk = |i: usize| fold_chunk(&xs[i * CHUNK..((i + 1) * CHUNK).min(xs.len())], &f);
+        crate::par::map(xs.len().div_ceil(CHUNK), &chunk)
     } else {
         xs.chunks(CHUNK).map(|c| fold_chunk(c, &f)).collect()
     };

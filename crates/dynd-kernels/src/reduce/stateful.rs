@@ -124,8 +124,9 @@ pub fn reduce_with<T: Element, A: Accumulator<T>>(
         .flatten();
     if let Some(xs) = whole {
         let run = |c: &[T]| c.iter().fold(acc.init(), |s, &x| acc.step(s, x));
-        let parts: Vec<A::State> = if n >= PARALLEL_RUN && rayon::current_num_threads() > 1 {
-            xs.par_chunks(CHUNK).map(run).collect()
+        let parts: Vec<A::State> = if n >= PARALLEL_RUN && crate::par::threads() > 1 {
+            let chunk = |i: usize| run(&xs[i * CHUNK..((i + 1) * CHUNK).min(xs.len())]);
+            crate::par::map(xs.len().div_ceil(CHUNK), &chunk)
         } else {
             xs.chunks(CHUNK).map(run).collect()
         };

@@ -8,83 +8,19 @@ use super::*;
 #[derive(Clone, Copy)]
 struct FloatFn<T>(F64Op, std::marker::PhantomData<T>);
 
-/// The element types of [`FloatFn`]: their operations as methods the
-/// loop calls generically (each one instruction where the CPU has it).
-trait OpFloat:
-    Copy
-    + Send
-    + Sync
-    + 'static
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::Div<Output = Self>
-    + std::ops::Neg<Output = Self>
-{
+/// The element types of [`FloatFn`]: the table's float family, and
+/// the leaf's scalar type.
+trait OpFloat: crate::op::Float {
     const SCALAR: dynd_types::Scalar;
-    fn abs(self) -> Self;
-    fn sqrt(self) -> Self;
-    fn floor(self) -> Self;
-    fn ceil(self) -> Self;
-    fn trunc(self) -> Self;
-    fn rint(self) -> Self;
-    /// The larger, NaN if either is NaN.
-    fn maximum(self, y: Self) -> Self;
-    /// The smaller, NaN if either is NaN.
-    fn minimum(self, y: Self) -> Self;
 }
 
-macro_rules! op_float {
-    ($t:ty, $scalar:ident) => {
-        impl OpFloat for $t {
-            const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
-            // `|`, not `||`: a select, so the loops vectorise.
-            #[inline(always)]
-            fn maximum(self, y: Self) -> Self {
-                if self.is_nan() | y.is_nan() {
-                    <$t>::NAN
-                } else {
-                    <$t>::max(self, y)
-                }
-            }
-            #[inline(always)]
-            fn minimum(self, y: Self) -> Self {
-                if self.is_nan() | y.is_nan() {
-                    <$t>::NAN
-                } else {
-                    <$t>::min(self, y)
-                }
-            }
-            #[inline(always)]
-            fn abs(self) -> Self {
-                <$t>::abs(self)
-            }
-            #[inline(always)]
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            #[inline(always)]
-            fn floor(self) -> Self {
-                <$t>::floor(self)
-            }
-            #[inline(always)]
-            fn ceil(self) -> Self {
-                <$t>::ceil(self)
-            }
-            #[inline(always)]
-            fn trunc(self) -> Self {
-                <$t>::trunc(self)
-            }
-            #[inline(always)]
-            fn rint(self) -> Self {
-                <$t>::round_ties_even(self)
-            }
-        }
-    };
+impl OpFloat for f64 {
+    const SCALAR: dynd_types::Scalar = dynd_types::Scalar::Float64;
 }
 
-op_float!(f64, Float64);
-op_float!(f32, Float32);
+impl OpFloat for f32 {
+    const SCALAR: dynd_types::Scalar = dynd_types::Scalar::Float32;
+}
 
 impl<T: OpFloat> Family for FloatFn<T> {
     #[inline(always)]
@@ -96,27 +32,12 @@ impl<T: OpFloat> Family for FloatFn<T> {
         b: (*const u8, isize),
         count: usize,
     ) {
-        macro_rules! each {
-            ($f:expr) => {
-                // SAFETY: the caller's contract, forwarded.
-                unsafe { zip_loop::<T, T>($f, dst, ds, a, b, count) }
-            };
-        }
-        match self.0 {
-            F64Op::Add => each!(|x: T, y: T| x + y),
-            F64Op::Sub => each!(|x: T, y: T| x - y),
-            F64Op::Mul => each!(|x: T, y: T| x * y),
-            F64Op::Div => each!(|x: T, y: T| x / y),
-            F64Op::Maximum => each!(|x: T, y: T| x.maximum(y)),
-            F64Op::Minimum => each!(|x: T, y: T| x.minimum(y)),
-            F64Op::Neg => each!(|x: T, _: T| -x),
-            F64Op::Abs => each!(|x: T, _: T| x.abs()),
-            F64Op::Sqrt => each!(|x: T, _: T| x.sqrt()),
-            F64Op::Floor => each!(|x: T, _: T| x.floor()),
-            F64Op::Ceil => each!(|x: T, _: T| x.ceil()),
-            F64Op::Trunc => each!(|x: T, _: T| x.trunc()),
-            F64Op::Rint => each!(|x: T, _: T| x.rint()),
-        }
+        use crate::op::FloatApply;
+        // One loop per operation, each a plain vector loop.
+        crate::op::with_f64_op!(self.0, O => {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { zip_loop::<T, T>(O::apply, dst, ds, a, b, count) }
+        })
     }
 
     fn describe(self, arity: usize) -> String {
@@ -142,7 +63,8 @@ impl Leaf {
     /// those, it is not marked for the fused `float64` loop.
     ///
     /// ```
-    /// use dynd::func::{Callable, F64Op, Leaf, Overload};
+    /// use dynd::func::raw::F64Op;
+    /// use dynd::func::{Callable, Leaf, Overload};
     /// use dynd::nd::Array;
     ///
     /// let floor = Leaf::f32_op(F64Op::Floor);
@@ -244,21 +166,7 @@ mod tests {
             .zip(&ys)
             .map(|(&x, &y)| ((x as f32) as f64, (y as f32) as f64))
             .unzip();
-        let ops = [
-            F64Op::Add,
-            F64Op::Sub,
-            F64Op::Mul,
-            F64Op::Div,
-            F64Op::Maximum,
-            F64Op::Minimum,
-            F64Op::Neg,
-            F64Op::Abs,
-            F64Op::Sqrt,
-            F64Op::Floor,
-            F64Op::Ceil,
-            F64Op::Trunc,
-            F64Op::Rint,
-        ];
+        let ops = F64Op::ALL.iter().copied();
         let want = |xs: &[f64], ys: &[f64], op: F64Op, narrow: fn(f64) -> f64| -> Vec<u64> {
             let pairs = xs.iter().zip(ys);
             pairs
@@ -266,7 +174,7 @@ mod tests {
                 .collect()
         };
         for isa in crate::isa::available() {
-            for op in ops {
+            for op in ops.clone() {
                 let want64 = want(&xs, &ys, op, |v| v);
                 let want32 = want(&xs32, &ys32, op, |v| (v as f32) as f64);
                 for step in [1, 2] {

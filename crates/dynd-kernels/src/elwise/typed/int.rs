@@ -3,156 +3,12 @@
 
 use super::*;
 
-/// An integer operation whose loops [`Leaf::int_op`] compiles for each
-/// instruction set: two's-complement arithmetic that wraps on overflow
-/// (NumPy's integer ufuncs, without their warnings), the bitwise
-/// operations, and the larger and smaller of two.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum IntOp {
-    /// `x + y`, wrapping.
-    Add,
-    /// `x - y`, wrapping.
-    Sub,
-    /// `x * y`, wrapping.
-    Mul,
-    /// `x & y`.
-    BitAnd,
-    /// `x | y`.
-    BitOr,
-    /// `x ^ y`.
-    BitXor,
-    /// The larger of `x` and `y`.
-    Maximum,
-    /// The smaller of `x` and `y`.
-    Minimum,
-    /// `x << y`; a negative `y` or one of the type's width or more gives
-    /// 0 (NumPy's `left_shift`).
-    ShiftLeft,
-    /// `x >> y`, arithmetic for signed types; a negative `y` or one of the
-    /// width or more gives the sign fill, 0 or -1 (NumPy's `right_shift`).
-    ShiftRight,
-    /// `-x`, wrapping (`-MIN == MIN`; `0 - x` for unsigned types).
-    Neg,
-    /// `!x`: every bit flipped.
-    Invert,
-    /// `|x|`, wrapping (`|MIN| == MIN`; `x` for unsigned types).
-    Abs,
-}
+pub use crate::op::IntOp;
 
-impl IntOp {
-    /// How many arguments it takes: 1 or 2.
-    pub fn arity(self) -> usize {
-        match self {
-            IntOp::Neg | IntOp::Invert | IntOp::Abs => 1,
-            _ => 2,
-        }
-    }
+/// The element types of [`IntOp`]'s loops: the table's integer family.
+trait IntElem: crate::op::Int {}
 
-    /// Whether the result's bits do not depend on reading the arguments
-    /// as signed or unsigned (so `int64` and `uint64` share a loop).
-    fn sign_blind(self) -> bool {
-        !matches!(
-            self,
-            IntOp::Maximum | IntOp::Minimum | IntOp::Abs | IntOp::ShiftLeft | IntOp::ShiftRight
-        )
-    }
-
-    /// The operation on `x` (and `y`; a unary one ignores it).
-    #[inline(always)]
-    fn apply<T: IntElem>(self, x: T, y: T) -> T {
-        match self {
-            IntOp::Add => x.wrapping_add(y),
-            IntOp::Sub => x.wrapping_sub(y),
-            IntOp::Mul => x.wrapping_mul(y),
-            IntOp::BitAnd => x & y,
-            IntOp::BitOr => x | y,
-            IntOp::BitXor => x ^ y,
-            IntOp::Maximum => x.max(y),
-            IntOp::Minimum => x.min(y),
-            IntOp::ShiftLeft => x.shift_left(y),
-            IntOp::ShiftRight => x.shift_right(y),
-            IntOp::Neg => x.wrapping_neg(),
-            IntOp::Invert => !x,
-            IntOp::Abs => x.wrapping_abs(),
-        }
-    }
-}
-
-/// The element types of [`IntOp`]'s loops.
-trait IntElem:
-    Copy
-    + Ord
-    + Send
-    + Sync
-    + 'static
-    + std::ops::BitAnd<Output = Self>
-    + std::ops::BitOr<Output = Self>
-    + std::ops::BitXor<Output = Self>
-    + std::ops::Not<Output = Self>
-{
-    fn wrapping_add(self, y: Self) -> Self;
-    fn wrapping_sub(self, y: Self) -> Self;
-    fn wrapping_mul(self, y: Self) -> Self;
-    fn wrapping_neg(self) -> Self;
-    fn wrapping_abs(self) -> Self;
-    fn shift_left(self, by: Self) -> Self;
-    fn shift_right(self, by: Self) -> Self;
-}
-
-macro_rules! int_elem {
-    ($($t:ty => $abs:expr),*) => {$(
-        impl IntElem for $t {
-            #[inline(always)]
-            fn wrapping_add(self, y: Self) -> Self {
-                <$t>::wrapping_add(self, y)
-            }
-            #[inline(always)]
-            fn wrapping_sub(self, y: Self) -> Self {
-                <$t>::wrapping_sub(self, y)
-            }
-            #[inline(always)]
-            fn wrapping_mul(self, y: Self) -> Self {
-                <$t>::wrapping_mul(self, y)
-            }
-            #[inline(always)]
-            fn wrapping_neg(self) -> Self {
-                <$t>::wrapping_neg(self)
-            }
-            #[inline(always)]
-            fn wrapping_abs(self) -> Self {
-                let abs: fn($t) -> $t = $abs;
-                abs(self)
-            }
-            #[inline(always)]
-            #[allow(unused_comparisons)]
-            fn shift_left(self, by: Self) -> Self {
-                if by >= 0 && by < <$t>::BITS as $t {
-                    self << by as u32
-                } else {
-                    0
-                }
-            }
-            #[inline(always)]
-            #[allow(unused_comparisons)]
-            fn shift_right(self, by: Self) -> Self {
-                if by >= 0 && by < <$t>::BITS as $t {
-                    self >> by as u32
-                } else if self < 0 {
-                    !0
-                } else {
-                    0
-                }
-            }
-        }
-    )*};
-}
-
-int_elem!(
-    i8 => i8::wrapping_abs, i16 => i16::wrapping_abs,
-    i32 => i32::wrapping_abs, i64 => i64::wrapping_abs,
-    u8 => |x| x, u16 => |x| x, u32 => |x| x, u64 => |x| x
-);
+impl<T: crate::op::Int> IntElem for T {}
 
 /// An [`IntOp`] over elements of the width of `T`, as a [`Family`]
 /// (the leaf's type is `scalar`; a sign-blind operation on a signed
@@ -174,30 +30,12 @@ impl<T: IntElem> Family for IntFn<T> {
         b: (*const u8, isize),
         count: usize,
     ) {
-        macro_rules! each {
-            ($op:ident) => {
-                // SAFETY: the caller's contract, forwarded.
-                unsafe {
-                    zip_loop::<T, T>(|x: T, y: T| IntOp::$op.apply(x, y), dst, ds, a, b, count)
-                }
-            };
-        }
-        // One loop per operation, so that each is a plain vector loop.
-        match self.op {
-            IntOp::Add => each!(Add),
-            IntOp::Sub => each!(Sub),
-            IntOp::Mul => each!(Mul),
-            IntOp::BitAnd => each!(BitAnd),
-            IntOp::BitOr => each!(BitOr),
-            IntOp::BitXor => each!(BitXor),
-            IntOp::Maximum => each!(Maximum),
-            IntOp::Minimum => each!(Minimum),
-            IntOp::ShiftLeft => each!(ShiftLeft),
-            IntOp::ShiftRight => each!(ShiftRight),
-            IntOp::Neg => each!(Neg),
-            IntOp::Invert => each!(Invert),
-            IntOp::Abs => each!(Abs),
-        }
+        use crate::op::IntApply;
+        // One loop per operation, each a plain vector loop.
+        crate::op::with_int_op!(self.op, O => {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { zip_loop::<T, T>(O::apply, dst, ds, a, b, count) }
+        })
     }
 
     fn describe(self, arity: usize) -> String {
@@ -216,7 +54,8 @@ impl Leaf {
     /// chosen at run time as [`Leaf::predicate`]'s are.
     ///
     /// ```
-    /// use dynd::func::{Callable, IntOp, Leaf, Overload};
+    /// use dynd::func::raw::IntOp;
+    /// use dynd::func::{Callable, Leaf, Overload};
     /// use dynd::nd::Array;
     /// use dynd::ndt::Scalar;
     ///
@@ -257,21 +96,7 @@ mod tests {
     use super::*;
     use dynd_math::Isa;
 
-    const OPS: [IntOp; 13] = [
-        IntOp::Add,
-        IntOp::Sub,
-        IntOp::Mul,
-        IntOp::BitAnd,
-        IntOp::BitOr,
-        IntOp::BitXor,
-        IntOp::Maximum,
-        IntOp::Minimum,
-        IntOp::ShiftLeft,
-        IntOp::ShiftRight,
-        IntOp::Neg,
-        IntOp::Invert,
-        IntOp::Abs,
-    ];
+    const OPS: &[IntOp] = IntOp::ALL;
 
     /// What the leaf of `op` over `scalar` writes for `xs` and `ys`
     /// (every `step`-th element of runs `step` times as long, into a
@@ -356,7 +181,7 @@ mod tests {
         let counts: Vec<T> = (0..xs.len())
             .map(|i| narrow((i as u32 % (bits + 4)) as i128 - 2))
             .collect();
-        for op in OPS {
+        for &op in OPS {
             let shift = matches!(op, IntOp::ShiftLeft | IntOp::ShiftRight);
             let ys = if shift { &counts[..] } else { ys };
             let want: Vec<T> = xs

@@ -2,116 +2,26 @@
 
 use super::*;
 
-/// A test of one or two numbers giving a `bool`: the classification
-/// and comparison leaves whose loops [`Leaf::predicate`] compiles for
-/// each instruction set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Predicate {
-    /// `x` is NaN.
-    IsNan,
-    /// `x` is infinite.
-    IsInf,
-    /// `x` is neither infinite nor NaN.
-    IsFinite,
-    /// `x == y` (IEEE: NaN equals nothing).
-    Equal,
-    /// `x != y`.
-    NotEqual,
-    /// `x < y`.
-    Less,
-    /// `x <= y`.
-    LessEqual,
-    /// `x > y`.
-    Greater,
-    /// `x >= y`.
-    GreaterEqual,
-}
+pub use crate::op::Predicate;
 
-impl Predicate {
-    /// How many arguments it takes: 1 or 2.
-    pub fn arity(self) -> usize {
-        match self {
-            Predicate::IsNan | Predicate::IsInf | Predicate::IsFinite => 1,
-            _ => 2,
-        }
-    }
-
-    /// The test of `x` (and `y`; a one-argument test ignores it).
-    #[inline(always)]
-    fn test<T: PredElem>(self, x: T, y: T) -> bool {
-        match self {
-            Predicate::IsNan => x.is_nan(),
-            Predicate::IsInf => x.is_infinite(),
-            Predicate::IsFinite => x.is_finite(),
-            Predicate::Equal => x == y,
-            Predicate::NotEqual => x != y,
-            Predicate::Less => x < y,
-            Predicate::LessEqual => x <= y,
-            Predicate::Greater => x > y,
-            Predicate::GreaterEqual => x >= y,
-        }
-    }
-}
-
-/// The element types of [`Predicate`]'s loops.
-trait PredElem: Copy + PartialOrd + Send + Sync + 'static {
+/// The element types of [`Predicate`]'s loops: the table's numbers, and
+/// the leaf's scalar type.
+trait PredElem: crate::op::Num {
     const SCALAR: dynd_types::Scalar;
-    fn is_nan(self) -> bool;
-    fn is_infinite(self) -> bool;
-    fn is_finite(self) -> bool;
 }
 
-macro_rules! pred_float {
-    ($t:ty, $scalar:ident) => {
+macro_rules! pred_elem {
+    ($($t:ty => $scalar:ident),*) => {$(
         impl PredElem for $t {
             const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-            #[inline(always)]
-            fn is_infinite(self) -> bool {
-                <$t>::is_infinite(self)
-            }
-            #[inline(always)]
-            fn is_finite(self) -> bool {
-                <$t>::is_finite(self)
-            }
         }
-    };
+    )*};
 }
 
-macro_rules! pred_int {
-    ($t:ty, $scalar:ident) => {
-        impl PredElem for $t {
-            const SCALAR: dynd_types::Scalar = dynd_types::Scalar::$scalar;
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                false
-            }
-            #[inline(always)]
-            fn is_infinite(self) -> bool {
-                false
-            }
-            #[inline(always)]
-            fn is_finite(self) -> bool {
-                true
-            }
-        }
-    };
-}
-
-pred_float!(f64, Float64);
-pred_float!(f32, Float32);
-pred_int!(i64, Int64);
-pred_int!(i32, Int32);
-pred_int!(i16, Int16);
-pred_int!(i8, Int8);
-pred_int!(u64, UInt64);
-pred_int!(u32, UInt32);
-pred_int!(u16, UInt16);
-pred_int!(u8, UInt8);
+pred_elem!(
+    f64 => Float64, f32 => Float32, i64 => Int64, i32 => Int32, i16 => Int16, i8 => Int8,
+    u64 => UInt64, u32 => UInt32, u16 => UInt16, u8 => UInt8
+);
 
 /// A [`Predicate`] over `T`, as a [`Family`].
 #[derive(Clone, Copy)]
@@ -127,25 +37,13 @@ impl<T: PredElem> Family for PredFn<T> {
         b: (*const u8, isize),
         count: usize,
     ) {
-        macro_rules! each {
-            ($f:expr) => {
-                // SAFETY: the caller's contract, forwarded (a `bool` result is
-                // written as 0 or 1).
-                unsafe { zip_loop::<T, bool>($f, dst, ds, a, b, count) }
-            };
-        }
-        // One loop per test, so that each is a plain vector loop.
-        match self.0 {
-            Predicate::IsNan => each!(|x: T, y: T| Predicate::IsNan.test(x, y)),
-            Predicate::IsInf => each!(|x: T, y: T| Predicate::IsInf.test(x, y)),
-            Predicate::IsFinite => each!(|x: T, y: T| Predicate::IsFinite.test(x, y)),
-            Predicate::Equal => each!(|x: T, y: T| Predicate::Equal.test(x, y)),
-            Predicate::NotEqual => each!(|x: T, y: T| Predicate::NotEqual.test(x, y)),
-            Predicate::Less => each!(|x: T, y: T| Predicate::Less.test(x, y)),
-            Predicate::LessEqual => each!(|x: T, y: T| Predicate::LessEqual.test(x, y)),
-            Predicate::Greater => each!(|x: T, y: T| Predicate::Greater.test(x, y)),
-            Predicate::GreaterEqual => each!(|x: T, y: T| Predicate::GreaterEqual.test(x, y)),
-        }
+        use crate::op::Test;
+        // One loop per test, each a plain vector loop.
+        crate::op::with_predicate!(self.0, O => {
+            // SAFETY: the caller's contract, forwarded (a `bool` result
+            // is written as 0 or 1).
+            unsafe { zip_loop::<T, bool>(O::test, dst, ds, a, b, count) }
+        })
     }
 
     fn describe(self, arity: usize) -> String {
@@ -164,7 +62,8 @@ impl Leaf {
     /// AVX-512 and chosen at run time as [`Leaf::f32_op`]'s are.
     ///
     /// ```
-    /// use dynd::func::{Callable, Leaf, Overload, Predicate};
+    /// use dynd::func::raw::Predicate;
+    /// use dynd::func::{Callable, Leaf, Overload};
     /// use dynd::nd::Array;
     /// use dynd::ndt::Scalar;
     ///
@@ -258,17 +157,7 @@ mod tests {
         ];
         xs.extend((0..100).map(|i| ((i * 37) % 23) as f64 - 11.0));
         let ys: Vec<f64> = xs.iter().rev().copied().collect();
-        let preds = [
-            Predicate::IsNan,
-            Predicate::IsInf,
-            Predicate::IsFinite,
-            Predicate::Equal,
-            Predicate::NotEqual,
-            Predicate::Less,
-            Predicate::LessEqual,
-            Predicate::Greater,
-            Predicate::GreaterEqual,
-        ];
+        let preds = Predicate::ALL.iter().copied();
         fn check<T: PredElem + std::fmt::Debug>(p: Predicate, xs: &[T], ys: &[T]) {
             let want: Vec<bool> = xs.iter().zip(ys).map(|(&x, &y)| p.test(x, y)).collect();
             for isa in crate::isa::available() {

@@ -5,6 +5,7 @@
 
 use super::{write_row, Dst, Lead, Operand, Walk, CHUNK_ROWS, SLACK};
 use crate::loops::{F64Op, FlatRun, PARALLEL_MIN};
+use crate::op::{with_f64_op, FloatApply};
 
 /// The per-row loop: for each row, the leaf's loop over the result's
 /// length with each operand's pointer and stride there (0 for an operand
@@ -60,11 +61,10 @@ pub(super) unsafe fn run_rows(
         unsafe { flat.run_rows(&mut walk, first..end, (d, stop), out_size, lead) }
     };
     let chunks = rows.div_ceil(CHUNK_ROWS);
-    if total < PARALLEL_MIN || chunks < 2 || rayon::current_num_threads() < 2 {
+    if total < PARALLEL_MIN || chunks < 2 || crate::par::threads() < 2 {
         (0..chunks).all(run)
     } else {
-        use rayon::prelude::*;
-        (0..chunks).into_par_iter().all(run)
+        crate::par::all(chunks, &run)
     }
 }
 
@@ -112,19 +112,10 @@ unsafe fn rows_f64(
             }
         };
     }
-    // SAFETY: forwarded, in each arm.
-    unsafe {
-        match op {
-            F64Op::Add => each!(|x, y| x + y),
-            F64Op::Sub => each!(|x, y| x - y),
-            F64Op::Mul => each!(|x, y| x * y),
-            F64Op::Div => each!(|x, y| x / y),
-            F64Op::Maximum => each!(|x, y| F64Op::Maximum.apply(x, y)),
-            F64Op::Minimum => each!(|x, y| F64Op::Minimum.apply(x, y)),
-            // Unary: never here (the caller checks the arity).
-            _ => unreachable!("a binary operation"),
-        }
-    }
+    // Unary operations never come here (the caller checks the arity):
+    // `false` sends them to the general path.
+    // SAFETY: forwarded.
+    unsafe { with_f64_op!(binary op, O => each!(O::apply::<f64>), else false) }
 }
 
 /// [`rows_f64`] for one operation, checking each row against the lead

@@ -18,7 +18,6 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use dynd_types::{Dim, Type};
-use rayon::prelude::*;
 
 use super::float::{Finish, Float};
 use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
@@ -404,8 +403,10 @@ where
             Ok(None) => note_failure(&failed, i, no_identity(name)),
             Err(e) => note_failure(&failed, i, e),
         };
-        if out_slice.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
-            out_slice.par_iter_mut().enumerate().for_each(work);
+        if out_slice.len() >= PARALLEL_ROWS && crate::par::threads() > 1 {
+            let chunk = out_slice.len().div_ceil(crate::par::threads() * 8);
+            let part = |start: usize, part: &mut [T]| (start..).zip(part.iter_mut()).for_each(work);
+            crate::par::for_chunks_mut(out_slice, chunk, &part);
         } else {
             out_slice.iter_mut().enumerate().for_each(work);
         }
@@ -432,10 +433,7 @@ where
     if var_reduced {
         // Fold each row, then the rows of each group, in row order.
         let per_row: Vec<Option<T>> = if rows.count >= PARALLEL_ROWS {
-            (0..rows.count)
-                .into_par_iter()
-                .map(fold)
-                .collect::<Result<_, _>>()?
+            crate::par::try_map(rows.count, &fold)?
         } else {
             (0..rows.count).map(fold).collect::<Result<_, _>>()?
         };
@@ -495,10 +493,8 @@ where
                 .step_by(ACROSS_RUN)
                 .map(|r| r..(r + ACROSS_RUN).min(rows.count))
                 .collect();
-            let parts: Vec<Vec<Vec<T>>> = if rayon::current_num_threads() > 1 {
-                runs.into_par_iter()
-                    .map(fold_rows)
-                    .collect::<Result<_, _>>()?
+            let parts: Vec<Vec<Vec<T>>> = if crate::par::threads() > 1 {
+                crate::par::try_map(runs.len(), &|i| fold_rows(runs[i].clone()))?
             } else {
                 runs.into_iter().map(fold_rows).collect::<Result<_, _>>()?
             };
@@ -608,8 +604,9 @@ pub(super) fn each_unit<T: Send>(
             note_failure(&failed, i, e);
         }
     };
-    if out.len() >= PARALLEL_ROWS && rayon::current_num_threads() > 1 {
-        out.par_chunks_mut(UNIT_ROWS).enumerate().for_each(unit);
+    if out.len() >= PARALLEL_ROWS && crate::par::threads() > 1 {
+        let part = |start: usize, chunk: &mut [T]| unit((start / UNIT_ROWS, chunk));
+        crate::par::for_chunks_mut(out, UNIT_ROWS, &part);
     } else {
         out.chunks_mut(UNIT_ROWS).enumerate().for_each(unit);
     }

@@ -218,11 +218,10 @@ impl Segments {
             }
         };
         let units = rows.div_ceil(CHUNK_ROWS);
-        if total < PARALLEL_MIN || units < 2 || rayon::current_num_threads() < 2 {
+        if total < PARALLEL_MIN || units < 2 || crate::par::threads() < 2 {
             (0..units).for_each(unit);
         } else {
-            use rayon::prelude::*;
-            (0..units).into_par_iter().for_each(unit);
+            crate::par::run(units, &unit);
         }
         if failed.into_inner() {
             return Ok(None);

@@ -3,6 +3,7 @@
 //! computed straight from the value.
 
 use super::*;
+use crate::op::{with_f64_op, FloatApply};
 
 impl Segments {
     /// A binary `float64` operation of one value per row and one source
@@ -61,8 +62,7 @@ impl Segments {
         // block; each row has its value `step` bytes after the last; `out`
         // holds the unit's `count` result elements, written by this unit
         // alone.
-        unsafe { rows.run_best(op) };
-        true
+        unsafe { rows.run_best(op) }
     }
 
     /// The rows `range`, from result element `at`: each per-row value (all
@@ -354,37 +354,32 @@ impl RowScalar {
     /// The pairs, values and elements described by the fields are
     /// readable, `out` is writable for `count` elements and nothing else
     /// reaches them meanwhile, and the rows' lengths add up to `count`.
-    pub(super) unsafe fn run_best(&self, op: F64Op) {
+    pub(super) unsafe fn run_best(&self, op: F64Op) -> bool {
         // SAFETY: forwarded.
         crate::isa::best!(unsafe { self.run(op) })
     }
 
-    /// `op` per row, as [`Segments::row_scalar_f64`] describes.
+    /// `op` per row, as [`Segments::row_scalar_f64`] describes; `false`
+    /// (nothing written) for a unary operation.
     ///
     /// # Safety
     ///
     /// As [`Self::run_best`].
     #[inline(always)]
-    pub(super) unsafe fn run(&self, op: F64Op) {
-        // SAFETY: forwarded, in each arm.
+    pub(super) unsafe fn run(&self, op: F64Op) -> bool {
+        // Each order as the leaf writes it. A unary operation has no
+        // value per row: `false`, for the general path (the caller
+        // checks the arity first).
+        // SAFETY: forwarded.
         unsafe {
-            match (op, self.scalar_first) {
-                // Each order as the leaf writes it.
-                (F64Op::Add, true) => self.each(|s, x| s + x),
-                (F64Op::Add, false) => self.each(|s, x| x + s),
-                (F64Op::Mul, true) => self.each(|s, x| s * x),
-                (F64Op::Mul, false) => self.each(|s, x| x * s),
-                (F64Op::Sub, true) => self.each(|s, x| s - x),
-                (F64Op::Sub, false) => self.each(|s, x| x - s),
-                (F64Op::Div, true) => self.each(|s, x| s / x),
-                (F64Op::Div, false) => self.each(|s, x| x / s),
-                (F64Op::Maximum, true) => self.each(|s, x| F64Op::Maximum.apply(s, x)),
-                (F64Op::Maximum, false) => self.each(|s, x| F64Op::Maximum.apply(x, s)),
-                (F64Op::Minimum, true) => self.each(|s, x| F64Op::Minimum.apply(s, x)),
-                (F64Op::Minimum, false) => self.each(|s, x| F64Op::Minimum.apply(x, s)),
-                // Unary: never with a value per row (the caller checks).
-                _ => unreachable!("a binary operation"),
-            }
+            with_f64_op!(binary op, O => {
+                if self.scalar_first {
+                    self.each(|s, x| O::apply(s, x));
+                } else {
+                    self.each(|s, x| O::apply(x, s));
+                }
+                true
+            }, else false)
         }
     }
 
