@@ -46,6 +46,10 @@ fn bits(a: &Array) -> Vec<u64> {
         .collect()
 }
 
+fn nested<V: dynd::nd::Nested>(rows: V) -> Array {
+    Array::from_nested(rows).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn callable(leaf: Leaf) -> Callable {
     Callable::new("op", vec![Overload::new(leaf)]).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -113,7 +117,7 @@ fn every_float_op_on_every_path_gives_the_bits_of_apply() {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(bits(&r), want(op, &xs, &ys), "{op:?} strided");
         // Ragged rows, equal on both sides.
-        let (xr, yr) = (Array::from_nested(rows(&xs)), Array::from_nested(rows(&ys)));
+        let (xr, yr) = (nested(rows(&xs)), nested(rows(&ys)));
         assert!(xr.ty().to_string().contains("var"), "{}", xr.ty());
         let r = f.call(&args(a, &xr, &yr)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(bits(&r), want(op, &xs, &ys), "{op:?} ragged");
@@ -126,7 +130,7 @@ fn every_float_op_on_every_path_gives_the_bits_of_apply() {
                 .enumerate()
                 .flat_map(|(i, r)| std::iter::repeat_n(ys[i], r.len()))
                 .collect();
-            let per_row = Array::from_nested(per_row);
+            let per_row = nested(per_row);
             let r = f.call(&[&xr, &per_row]).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(
                 bits(&r),
@@ -208,7 +212,7 @@ fn every_int_op_on_every_path_gives_apply() {
             .call(&args(a, &spread(&xs), &spread(&ys)))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.to_vec::<i32>().ok(), Some(want.clone()), "{op:?} strided");
-        let (xr, yr) = (Array::from_nested(rows(&xs)), Array::from_nested(rows(&ys)));
+        let (xr, yr) = (nested(rows(&xs)), nested(rows(&ys)));
         let r = f.call(&args(a, &xr, &yr)).unwrap_or_else(|e| panic!("{e}"));
         let flat = flatten(&r, None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
@@ -252,4 +256,25 @@ fn reductions_fold_with_the_table_bodies() {
         sum.to_vec::<i8>().ok(),
         Some(vec![IntOp::Add.apply(i8::MAX, 1)])
     );
+}
+
+#[test]
+fn fmax_and_fmin_run_on_the_table_paths() {
+    use dynd::func::builtins::{FMAX, FMIN, MULTIPLY};
+    let x = Array::from_vec(vec![1.0, f64::NAN, f64::NAN, -3.0]);
+    let y = Array::from_vec(vec![f64::NAN, 2.0, f64::NAN, -4.0]);
+    let r = FMAX.call(&[&x, &y]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.to_string(), "[1, 2, NaN, -3]");
+    let r = FMIN.call(&[&x, &y]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.to_string(), "[1, 2, NaN, -4]");
+    // The builtin's float64 leaf is the table's, so expressions over it fuse.
+    let two = Array::from_vec(vec![2.0; 4]);
+    let e = MULTIPLY.expr(vec![FMAX.expr([&x, &y]), (&two).into()]);
+    let r = e
+        .eval_fused()
+        .unwrap_or_else(|| panic!("fmax * 2 is not fused"));
+    assert_eq!(r.to_string(), "[2, 4, NaN, -6]");
+    let ints = Array::from_vec(vec![3i16, -7]);
+    let r = FMIN.call(&[&ints, &Array::from_vec(vec![1i16, 9])]);
+    assert_eq!(r.map(|r| r.to_string()).ok().as_deref(), Some("[1, -7]"));
 }

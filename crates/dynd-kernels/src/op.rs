@@ -297,6 +297,14 @@ macro_rules! op_table {
                 float: |x, y| if x.is_nan() | y.is_nan() { T::NAN } else { x.min_num(y) };
                 int: |x, y| x.min(y);
             }
+            Fmax "The larger of `x` and `y`; the other where one is NaN (NumPy's `fmax`)." [monoid] {
+                float: |x, y| x.max_num(y);
+                int: |x, y| x.max(y);
+            }
+            Fmin "The smaller of `x` and `y`; the other where one is NaN (NumPy's `fmin`)." [monoid] {
+                float: |x, y| x.min_num(y);
+                int: |x, y| x.min(y);
+            }
             BitAnd "`x & y`." [blind monoid] {
                 int: |x, y| x & y;
             }

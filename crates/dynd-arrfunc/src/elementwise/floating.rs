@@ -15,12 +15,12 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-use dynd_kernels::elwise::Leaf;
+use dynd_kernels::elwise::{F64Op, IntOp, Leaf};
 use dynd_kernels::{Array, F16};
 
 use super::math::Real;
 use super::real::{self, next_after_f16, Flt, Int};
-use super::{alias, entry_assoc, plain, with, DIVIDE, FLOOR_DIVIDE, REMAINDER};
+use super::{alias, entry_assoc, ops, plain, with, DIVIDE, FLOOR_DIVIDE, REMAINDER};
 use crate::builtin::{builtins, Builtin, Kind};
 use crate::callable::Overload;
 use crate::error::Error;
@@ -85,7 +85,8 @@ builtins! {
             Overload::new(Leaf::map(super::math::c_fmax::<f32>)),
             Overload::new(Leaf::map(super::math::c_fmax::<f64>)),
         ];
-        entry_assoc("fmax", with(with(ints!(each2, |x, y| x.max(y)), floats2!(|x, y| x.fmax(y))), complex))
+        let real = with(each2!([i128, u128], |x, y| IntOp::Fmax.apply(x, y)), half2!(|x, y| F64Op::Fmax.apply(x, y)));
+        entry_assoc("fmax", with(ops(Some(F64Op::Fmax), Some(IntOp::Fmax), real), complex))
     };
 
     /// `(T, T) -> T` for integers, floats and complex: the smaller, a NaN
@@ -95,7 +96,8 @@ builtins! {
             Overload::new(Leaf::map(super::math::c_fmin::<f32>)),
             Overload::new(Leaf::map(super::math::c_fmin::<f64>)),
         ];
-        entry_assoc("fmin", with(with(ints!(each2, |x, y| x.min(y)), floats2!(|x, y| x.fmin(y))), complex))
+        let real = with(each2!([i128, u128], |x, y| IntOp::Fmin.apply(x, y)), half2!(|x, y| F64Op::Fmin.apply(x, y)));
+        entry_assoc("fmin", with(ops(Some(F64Op::Fmin), Some(IntOp::Fmin), real), complex))
     };
 
     /// `(T, T) -> T` for floats: 0 for `x < 0`, `h0` for `x == 0`, 1 for
