@@ -232,6 +232,9 @@ pub mod func {
     /// over dense arrays with their loop built once ([`DenseF64`],
     /// [`DenseSteps`]). Everything here is reached through the ordinary
     /// API too (builtins, `Leaf`, `Eval`); these give control over it.
+    /// Hidden from the documented surface: the engine's handles change
+    /// with the engine.
+    #[doc(hidden)]
     pub mod raw {
         #[doc(inline)]
         pub use dynd_kernels::elwise::FlatPlan;
