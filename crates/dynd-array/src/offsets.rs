@@ -21,17 +21,14 @@ pub fn for_each_offset(dims: &[(usize, isize)], mut f: impl FnMut(isize)) {
     let Ok(()) = done;
 }
 
-/// As [`for_each_offset`], stopping at the first error `f` returns. The
-/// arithmetic wraps, so offsets are exact whenever they fit in `isize`
-/// (the steps past the end of a loop are computed but never handed out).
-pub fn try_for_each_offset<E>(
-    dims: &[(usize, isize)],
-    mut f: impl FnMut(isize) -> Result<(), E>,
-) -> Result<(), E> {
+/// The loops over `dims`, outermost first: size-1 dimensions dropped and
+/// runs merged; `None` when there are no elements. Out of line, so that
+/// only the walk is compiled for each caller's function.
+#[inline(never)]
+fn merged_loops(dims: &[(usize, isize)]) -> Option<SmallVec<[(usize, isize); 8]>> {
     if dims.iter().any(|d| d.0 == 0) {
-        return Ok(());
+        return None;
     }
-    // Outermost first; size-1 dimensions dropped, runs merged.
     let mut loops: SmallVec<[(usize, isize); 8]> = SmallVec::new();
     for &(size, stride) in dims.iter().filter(|d| d.0 != 1) {
         match loops.last_mut() {
@@ -42,6 +39,19 @@ pub fn try_for_each_offset<E>(
             _ => loops.push((size, stride)),
         }
     }
+    Some(loops)
+}
+
+/// As [`for_each_offset`], stopping at the first error `f` returns. The
+/// arithmetic wraps, so offsets are exact whenever they fit in `isize`
+/// (the steps past the end of a loop are computed but never handed out).
+pub fn try_for_each_offset<E>(
+    dims: &[(usize, isize)],
+    mut f: impl FnMut(isize) -> Result<(), E>,
+) -> Result<(), E> {
+    let Some(loops) = merged_loops(dims) else {
+        return Ok(());
+    };
     let Some((&(n, step), outer)) = loops.split_last() else {
         return f(0);
     };

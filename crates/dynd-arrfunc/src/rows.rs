@@ -289,11 +289,24 @@ pub(crate) fn chunks(offsets: &[i64]) -> Vec<Range<usize>> {
 /// Fills `out` by runs of rows in parallel: `f(rows, part)` writes the
 /// part of `out` from `at(rows.start)` to `at(rows.end)` (`at` gives
 /// where each row starts, and the end for one past the last).
+#[inline]
 pub(crate) fn par_fill<T: Send>(
     out: &mut [T],
     at: impl Fn(usize) -> usize,
     runs: &[Range<usize>],
     f: impl Fn(Range<usize>, &mut [T]) + Sync,
+) {
+    par_fill_dyn(out, &at, runs, &f)
+}
+
+/// [`par_fill`] with its functions behind references: compiled once per
+/// element type, not once per caller.
+#[inline(never)]
+fn par_fill_dyn<T: Send>(
+    out: &mut [T],
+    at: &dyn Fn(usize) -> usize,
+    runs: &[Range<usize>],
+    f: &(dyn Fn(Range<usize>, &mut [T]) + Sync),
 ) {
     if runs.len() <= 1 || par::threads() == 1 {
         for r in runs {
@@ -315,10 +328,17 @@ pub(crate) fn par_fill<T: Send>(
 }
 
 /// `f` of each run of rows in parallel, the results in order.
+#[inline]
 pub(crate) fn par_map<R: Send>(
     runs: &[Range<usize>],
     f: impl Fn(Range<usize>) -> R + Sync,
 ) -> Vec<R> {
+    par_map_dyn(runs, &f)
+}
+
+/// [`par_map`] with its function behind a reference.
+#[inline(never)]
+fn par_map_dyn<R: Send>(runs: &[Range<usize>], f: &(dyn Fn(Range<usize>) -> R + Sync)) -> Vec<R> {
     if runs.len() <= 1 || par::threads() == 1 {
         return runs.iter().map(|r| f(r.clone())).collect();
     }

@@ -122,12 +122,18 @@ impl<Args: 'static, F: ElementFn<Args>> MapLoop for Lifted<F, Args> {
     }
 
     fn describe(&self) -> String {
-        let sig = F::signature(sealed::Token);
-        let name = |(s, o): (Scalar, bool)| if o { format!("?{s}") } else { s.to_string() };
-        let inputs: Vec<String> = sig.inputs.iter().map(|&t| name(t)).collect();
-        let kind = if sig.fallible { "fallible map" } else { "map" };
-        format!("{kind} ({}) -> {}", inputs.join(", "), name(sig.output))
+        describe_signature(&F::signature(sealed::Token))
     }
+}
+
+/// A lifted function's description from its signature: out of line, so
+/// that the formatting is compiled once rather than for every function.
+#[inline(never)]
+fn describe_signature(sig: &ElementSignature) -> String {
+    let name = |(s, o): (Scalar, bool)| if o { format!("?{s}") } else { s.to_string() };
+    let inputs: Vec<String> = sig.inputs.iter().map(|&t| name(t)).collect();
+    let kind = if sig.fallible { "fallible map" } else { "map" };
+    format!("{kind} ({}) -> {}", inputs.join(", "), name(sig.output))
 }
 
 /// Writes `r` at `p`, or returns its failure at index `i`.
