@@ -1585,9 +1585,10 @@ fn overlap_case(rng: &mut Rng, log: &mut Vec<String>) {
         }
         4 => {
             let (mut x, mut y) = (a.clone(), d.clone());
-            x.map2_into(&d, &d, |p: f64, q: f64| p * 10.0 + q).unwrap();
-            y.map2_into(&d, &d, |p: f64, q: f64| p * 10.0 + q).unwrap();
-            check("map2_into", &x, &y);
+            let f = dynd::func::Leaf::map(|p: f64, q: f64| p * 10.0 + q);
+            x.apply_into(&[&d, &d], &f).unwrap();
+            y.apply_into(&[&d, &d], &f).unwrap();
+            check("apply_into", &x, &y);
         }
         _ => {
             let dims = a.ty().split_dims().0.into_iter().cloned();

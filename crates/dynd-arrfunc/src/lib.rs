@@ -65,15 +65,9 @@ pub use lists::{
     filter, flatten, local_index, log_softmax, logsumexp, num, pad, softmax, take_along_axis,
     unflatten, unpad,
 };
-pub use options::{Axes, AxisKeyword, ReduceOptions};
+pub use options::{Axes, AxisKeyword, AxisOptions};
 pub use ordering::{
     argmax, argmin, argsort, count_nonzero, nonzero, searchsorted, sort, unique, unique_axis,
     unique_counts, unique_index, unique_rows,
 };
 pub use shaping::{concatenate, diff, flip, linspace, repeat, stack, tile};
-
-/// The type layer this crate builds on.
-pub use dynd_types as types;
-
-/// The kernel layer this crate builds on.
-pub use dynd_kernels as kernels;

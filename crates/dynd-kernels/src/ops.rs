@@ -25,7 +25,7 @@ use dynd_types::Type;
 
 use crate::elwise::{CoreLeaf, Leaf};
 use crate::take::TakeMode;
-use crate::{Array, Element, Error, ErrorMode, Nested};
+use crate::{Array, Error, ErrorMode, Nested};
 
 /// The operations on an [`Array`] that run kernels: assignment and
 /// casting, sorting, `take`, writing a function's results into an
@@ -149,35 +149,19 @@ pub trait ArrayOps {
     /// dimensions where this array does not.
     fn cast(&self, ty: &Type, mode: ErrorMode) -> Result<Array, Error>;
 
-    /// Applies `f` to each element of `a` (broadcast to this array's shape),
-    /// writing into this array.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::ArgumentType`] or [`Error::DtypeMismatch`] if the data types are not `A` and `R`,
-    /// [`Error::Broadcast`] if `a` does not broadcast, [`Error::ReadOnly`],
-    /// or a ragged-row error naming the row.
-    fn map1_into<A: Element, R: Element>(
-        &mut self,
-        a: &Array,
-        f: impl Fn(A) -> R + Send + Sync + 'static,
-    ) -> Result<(), Error>;
-
-    /// Applies `f` to each pair of elements of `a` and `b` (broadcast to
-    /// this array's shape), writing into this array.
-    ///
-    /// # Errors
-    ///
-    /// As [`ArrayOps::map1_into`].
-    fn map2_into<A: Element, B: Element, R: Element>(
-        &mut self,
-        a: &Array,
-        b: &Array,
-        f: impl Fn(A, B) -> R + Send + Sync + 'static,
-    ) -> Result<(), Error>;
-
     /// Runs `leaf` elementwise over `srcs` (broadcast to this array's
-    /// shape), writing into this array.
+    /// shape), writing into this array: with [`Leaf::map`], any Rust
+    /// function of elements, written into an existing array.
+    ///
+    /// ```
+    /// use dynd::func::Leaf;
+    /// use dynd::nd::{array, Array, ArrayOps};
+    ///
+    /// let mut out = Array::zeros(&"3 * int32".parse()?)?;
+    /// out.apply_into(&[&array![1.5, 2.5, 3.5]], &Leaf::map(|x: f64| x as i32 * 2))?;
+    /// assert_eq!(out.to_string(), "[2, 4, 6]");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     ///
@@ -293,23 +277,6 @@ impl ArrayOps for Array {
 
     fn cast(&self, ty: &Type, mode: ErrorMode) -> Result<Array, Error> {
         crate::assign::cast(self, ty, mode)
-    }
-
-    fn map1_into<A: Element, R: Element>(
-        &mut self,
-        a: &Array,
-        f: impl Fn(A) -> R + Send + Sync + 'static,
-    ) -> Result<(), Error> {
-        crate::elwise::map1_into::<A, R>(self, a, f)
-    }
-
-    fn map2_into<A: Element, B: Element, R: Element>(
-        &mut self,
-        a: &Array,
-        b: &Array,
-        f: impl Fn(A, B) -> R + Send + Sync + 'static,
-    ) -> Result<(), Error> {
-        crate::elwise::map2_into::<A, B, R>(self, a, b, f)
     }
 
     fn apply_into(&mut self, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {

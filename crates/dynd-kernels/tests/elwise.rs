@@ -93,7 +93,8 @@ fn errors() {
 fn merged_loops_report_original_indexes() {
     let a = Array::from_shape_vec(&[3, 4], (0..12).map(f64::from).collect()).unwrap();
     let mut out = Array::zeros(&"3 * 4 * int32".parse().unwrap()).unwrap();
-    out.map1_into(&a, |x: f64| x as i32 * 2).unwrap();
+    out.apply_into(&[&a], &Leaf::map(|x: f64| x as i32 * 2))
+        .unwrap();
     assert_eq!(
         out.to_vec::<i32>().unwrap(),
         (0..12).map(|i| i * 2).collect::<Vec<_>>()
@@ -164,7 +165,8 @@ fn large_runs_split_across_threads_with_the_same_result() {
         .all(|(i, v)| *v == i as f64 * 0.5 + 1.0));
     // Into a given output, too.
     let mut out = Array::from_vec(vec![0.0f64; n]);
-    out.map2_into(&a, &b, |x: f64, y: f64| x - y).unwrap();
+    out.apply_into(&[&a, &b], &Leaf::map(|x: f64, y: f64| x - y))
+        .unwrap();
     assert_eq!(out.as_slice::<f64>().unwrap()[n - 1], (n - 1) as f64 - 0.5);
 }
 

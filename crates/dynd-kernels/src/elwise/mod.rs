@@ -88,19 +88,6 @@ pub use lift::ElementFn;
 use lift::Lifted;
 use maps::*;
 
-fn check_dtype<T: Element>(a: &Array, arg: usize) -> Result<(), Error> {
-    if a.dtype().as_scalar() == Some(T::SCALAR) {
-        Ok(())
-    } else {
-        Err(Error::ArgumentType {
-            arg,
-            found: a.dtype().clone(),
-            expected: T::SCALAR.into(),
-            what: "the function".into(),
-        })
-    }
-}
-
 /// The broadcast result type of `args` with data type `R`.
 fn result_type<R: Element>(args: &[&Array]) -> Result<Type, Error> {
     let types = args
@@ -130,92 +117,19 @@ pub(crate) unsafe fn run_into(
     Ok(())
 }
 
-/// [`ArrayOps::map1_into`](crate::ops::ArrayOps::map1_into).
-pub(crate) fn map1_into<A: Element, R: Element>(
-    this: &mut Array,
-    a: &Array,
-    f: impl Fn(A) -> R + Send + Sync + 'static,
-) -> Result<(), Error> {
-    check_dtype::<A>(a, 0)?;
-    if this.dtype().as_scalar() != Some(R::SCALAR) {
-        return Err(Error::DtypeMismatch {
-            actual: this.dtype().clone(),
-            requested: R::SCALAR.into(),
-        });
-    }
-    crate::assign::make_unique(this)?;
-    let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
-    let mut b = KernelBuilder::new();
-    let mut f = Some(f);
-    push_elwise(&mut b, (&ty, &meta), &[(a.ty(), a.arrmeta())], &mut |b| {
-        let f = f
-            .take()
-            .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
-        // Shared, so the lifted function is `Clone` whatever `f` is.
-        let f = std::sync::Arc::new(f);
-        Ok(b.push(MapLeaf(Lifted {
-            f: move |x: A| f(x),
-            _args: std::marker::PhantomData::<fn() -> (A,)>,
-        })))
-    })?;
-    let kernel = b.finish()?;
-    // SAFETY: built just above for this array and `a`, with a leaf typed
-    // by the checked data types.
-    unsafe { run_into(this, &kernel, &[a]) }
-}
-
-/// [`ArrayOps::map2_into`](crate::ops::ArrayOps::map2_into).
-pub(crate) fn map2_into<A: Element, B: Element, R: Element>(
-    this: &mut Array,
-    a: &Array,
-    b: &Array,
-    f: impl Fn(A, B) -> R + Send + Sync + 'static,
-) -> Result<(), Error> {
-    check_dtype::<A>(a, 0)?;
-    check_dtype::<B>(b, 1)?;
-    if this.dtype().as_scalar() != Some(R::SCALAR) {
-        return Err(Error::DtypeMismatch {
-            actual: this.dtype().clone(),
-            requested: R::SCALAR.into(),
-        });
-    }
-    crate::assign::make_unique(this)?;
-    let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
-    let mut builder = KernelBuilder::new();
-    let mut f = Some(f);
-    push_elwise(
-        &mut builder,
-        (&ty, &meta),
-        &[(a.ty(), a.arrmeta()), (b.ty(), b.arrmeta())],
-        &mut |bb| {
-            let f = f
-                .take()
-                .unwrap_or_else(|| unreachable!("push_elwise builds the leaf once"));
-            // Shared, so the lifted function is `Clone` whatever `f` is.
-            let f = std::sync::Arc::new(f);
-            Ok(bb.push(MapLeaf(Lifted {
-                f: move |x: A, y: B| f(x, y),
-                _args: std::marker::PhantomData::<fn() -> (A, B)>,
-            })))
-        },
-    )?;
-    let kernel = builder.finish()?;
-    // SAFETY: built just above for this array, `a` and `b`, with a leaf
-    // typed by the checked data types.
-    unsafe { run_into(this, &kernel, &[a, b]) }
-}
-
 /// `f` applied to each element of `a`, in a new array.
 ///
 /// # Errors
 ///
-/// As [`ArrayOps::map1_into`](crate::ops::ArrayOps::map1_into).
+/// As [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into).
 pub fn map1<A: Element, R: Element>(
     a: &Array,
     f: impl Fn(A) -> R + Send + Sync + 'static,
 ) -> Result<Array, Error> {
     let mut out = alloc_broadcast(&result_type::<R>(&[a])?, &[a])?;
-    map1_into(&mut out, a, f)?;
+    // Shared, so the lifted function is `Clone` whatever `f` is.
+    let f = std::sync::Arc::new(f);
+    apply_into(&mut out, &[a], &Leaf::map(move |x: A| f(x)))?;
     Ok(out)
 }
 
@@ -232,7 +146,8 @@ pub fn map2<A: Element, B: Element, R: Element>(
     f: impl Fn(A, B) -> R + Send + Sync + 'static,
 ) -> Result<Array, Error> {
     let mut out = alloc_broadcast(&result_type::<R>(&[a, b])?, &[a, b])?;
-    map2_into(&mut out, a, b, f)?;
+    let f = std::sync::Arc::new(f);
+    apply_into(&mut out, &[a, b], &Leaf::map(move |x: A, y: B| f(x, y)))?;
     Ok(out)
 }
 
@@ -315,23 +230,37 @@ impl Leaf {
     /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn map<Args: 'static, F: ElementFn<Args>>(f: F) -> Leaf {
-        let sig = lift::signature_of::<Args, F>();
-        let plain = !sig.fallible && !sig.output.1 && sig.inputs.iter().all(|&(_, o)| !o);
         let kernel = MapLeaf(Lifted {
             f,
             _args: std::marker::PhantomData,
         });
+        let flat = std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>;
+        let push = move |b: &mut KernelBuilder<'_>| b.push(kernel.clone());
+        Leaf::of_parts(
+            lift::signature_of::<Args, F>(),
+            std::sync::Arc::new(push),
+            flat,
+        )
+    }
+
+    /// The leaf of a lifted function's parts: out of line, so that only
+    /// the function's own loops are compiled for each function.
+    #[inline(never)]
+    fn of_parts(
+        sig: lift::ElementSignature,
+        push: std::sync::Arc<PushLeaf>,
+        flat: std::sync::Arc<dyn FlatRun>,
+    ) -> Leaf {
         // The loop without a kernel serves the flat fast paths, which
         // neither report errors nor lay out `?T` elements.
-        let flat_run =
-            plain.then(|| std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>);
+        let plain = !sig.fallible && !sig.output.1 && sig.inputs.iter().all(|&(_, o)| !o);
         Leaf {
             inputs: sig.inputs.iter().map(|&(s, _)| s).collect(),
             options: sig.inputs.iter().map(|&(_, o)| o).collect(),
             output: sig.output.0,
             output_option: sig.output.1,
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
-            flat: flat_run,
+            push,
+            flat: plain.then_some(flat),
             f64_op: None,
         }
     }
