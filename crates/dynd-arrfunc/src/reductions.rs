@@ -22,14 +22,14 @@
 //! integers is `float64`.
 //!
 //! ```
-//! use dynd::func::{builtins, ReduceOptions};
+//! use dynd::func::{builtins, AxisOptions};
 //! use dynd::nd::{array, Array};
 //!
 //! let sum = builtins::SUM.callable();
 //! let a = array![[1, 2, 3], [4, 5, 6]];
 //! assert_eq!(sum.call(&[&a])?.to_string(), "21");
 //! // Keywords as Rust values...
-//! let r = sum.reduce_with(&a, &ReduceOptions::new().axis(1).keepdims(true))?;
+//! let r = sum.reduce_with(&a, &AxisOptions::new().axis(1).keepdims(true))?;
 //! assert_eq!((r.to_string(), r.ty().to_string()), ("[[6], [15]]".into(), "2 * 1 * int64".into()));
 //! // ... or, for dynamic callers, as arrays (converted to the same options).
 //! let (axis, keep) = (Array::from_scalar(1i64), Array::from_scalar(true));
@@ -51,24 +51,13 @@ use dynd_macros::checked_signature;
 use dynd_types::{Dim, Scalar, ScalarCategory, Type};
 
 use crate::builtin::builtins;
-use crate::callable::{Callable, ReductionKind};
+use crate::callable::{Callable, EmptyGroup, ReductionKind};
 use crate::elementwise::{DIVIDE, GREATER, LOGICAL_AND, NOT_EQUAL, WHERE};
 use crate::error::Error;
-use crate::options::{AxisKeyword, ReduceOptions};
+use crate::options::{AxisKeyword, AxisOptions};
 
 /// What a reduction builtin computes.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Op {
-    Sum,
-    Prod,
-    Min,
-    Max,
-    All,
-    Any,
-    Mean,
-    Var,
-    Std,
-}
+use crate::callable::Reducer as Op;
 
 /// A reduction builtin: `f` over the first argument and the keywords,
 /// whose parts combine as `kind` says.
@@ -76,10 +65,20 @@ fn reduction(
     name: &'static str,
     keywords: &[AxisKeyword],
     kind: ReductionKind,
-    f: fn(&'static str, &Array, &ReduceOptions) -> Result<Array, Error>,
+    f: fn(&'static str, &Array, &AxisOptions) -> Result<Array, Error>,
 ) -> Result<Callable, Error> {
     let mut c = Callable::over_axes(name, keywords, move |a, o| f(name, a, o))?;
     c.reduction = kind;
+    Ok(c)
+}
+
+/// The builtin reduction `op`, whose parts combine as `kind` says: the
+/// callable carries `op`, which evaluation reads its properties from.
+fn reducer(op: Op, keywords: &[AxisKeyword], kind: ReductionKind) -> Result<Callable, Error> {
+    let name = op.name();
+    let mut c = Callable::over_axes(name, keywords, move |a, o| over_na(name, op, a, o))?;
+    c.reduction = kind;
+    c.reducer = Some(op);
     Ok(c)
 }
 
@@ -104,51 +103,51 @@ builtins! {
     /// skip_na: ?bool) -> Any`: the sum over any axes, ragged rows
     /// included; integers accumulate in 64 bits.
     SUM sum "sum" _ None => {
-        reduction("sum", FULL, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Sum, a, o))
+        reducer(Op::Sum, FULL, ReductionKind::SumOrMean)
     };
 
     /// As `sum`: the product.
     PROD prod "prod" _ None => {
-        reduction("prod", FULL, ReductionKind::Axes, |n, a, o| over_na(n, Op::Prod, a, o))
+        reducer(Op::Prod, FULL, ReductionKind::Axes)
     };
 
     /// As `sum`: the minimum (an empty reduction needs `initial`).
     MIN min "min" _ None => {
-        reduction("min", FULL, ReductionKind::Combines, |n, a, o| over_na(n, Op::Min, a, o))
+        reducer(Op::Min, FULL, ReductionKind::Combines)
     };
 
     /// As `sum`: the maximum (an empty reduction needs `initial`).
     MAX max "max" _ None => {
-        reduction("max", FULL, ReductionKind::Combines, |n, a, o| over_na(n, Op::Max, a, o))
+        reducer(Op::Max, FULL, ReductionKind::Combines)
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) ->
     /// Any`: whether every element is true.
     ALL all "all" _ None => {
-        reduction("all", SHORT, ReductionKind::Combines, |n, a, o| over_na(n, Op::All, a, o))
+        reducer(Op::All, SHORT, ReductionKind::Combines)
     };
 
     /// As `all`: whether any element is true.
     ANY any "any" _ None => {
-        reduction("any", SHORT, ReductionKind::Combines, |n, a, o| over_na(n, Op::Any, a, o))
+        reducer(Op::Any, SHORT, ReductionKind::Combines)
     };
 
     /// As `all`: the mean, `float64` for integers (the sum divided by the
     /// count).
     MEAN mean "mean" _ None => {
-        reduction("mean", SHORT, ReductionKind::SumOrMean, |n, a, o| over_na(n, Op::Mean, a, o))
+        reducer(Op::Mean, SHORT, ReductionKind::SumOrMean)
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any,
     /// skip_na: ?bool) -> Any`: the variance `Σ(x - mean)² / (n - ddof)`, in
     /// two passes (NaN for `n <= ddof`; float32 stays float32).
     VAR var "var" _ None => {
-        reduction("var", MOMENT, ReductionKind::Axes, |n, a, o| over_na(n, Op::Var, a, o))
+        reducer(Op::Var, MOMENT, ReductionKind::Axes)
     };
 
     /// As `var`: the standard deviation.
     STD std "std" _ None => {
-        reduction("std", MOMENT, ReductionKind::Axes, |n, a, o| over_na(n, Op::Std, a, o))
+        reducer(Op::Std, MOMENT, ReductionKind::Axes)
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any`: the number
@@ -225,7 +224,7 @@ builtins! {
 /// The same holds without NA over a `var` axis, where a row may be empty:
 /// `min`, `max` (without `initial`), `mean`, `var` and `std` give `?R`,
 /// NA for an empty row (Awkward's `mask_identity=True`).
-fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn over_na(name: &'static str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     if let Some((small, mask, result_dims)) = shrink_empty(name, a, o)? {
         let r = over_na(name, op, &small, &o.masked(mask))?;
         return match result_dims {
@@ -242,9 +241,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
             });
         }
         return match op {
-            Op::Min | Op::Max | Op::Mean | Op::Var | Op::Std
-                if o.initial.is_none() && reduces_var(a, o) =>
-            {
+            _ if op.empty_group() == EmptyGroup::Na && o.initial.is_none() && reduces_var(a, o) => {
                 // Awkward's `mask_identity`: over a `var` axis a group may
                 // be empty, so the result is `?R` (from the type alone),
                 // NA where a group has no element.
@@ -252,7 +249,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
                     dynd_kernels::reduce::count(a, o.axes(), o.keepdims, o.mask.as_ref(), name)?;
                 let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
                 let o = match op {
-                    Op::Min | Op::Max => ReduceOptions {
+                    Op::Min | Op::Max => AxisOptions {
                         initial: Some(extreme(a.dtype(), op == Op::Min)?),
                         ..o.clone()
                     },
@@ -267,7 +264,7 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
         // The values (NA slots hold zeros), then NA where a group (of the
         // elements `where` keeps) holds an NA element.
         let r = plain(name, op, &values, o)?;
-        let all = ReduceOptions {
+        let all = AxisOptions {
             initial: None,
             ..o.clone()
         };
@@ -280,14 +277,14 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
     };
     let skipping = o.masked(Some(keep.clone()));
     match op {
-        Op::Sum | Op::Prod | Op::All | Op::Any => plain(name, op, &values, &skipping),
+        _ if op.empty_group() == EmptyGroup::Identity => plain(name, op, &values, &skipping),
         Op::Min | Op::Max if o.initial.is_some() => plain(name, op, &values, &skipping),
         _ => {
             // NA where a group keeps no value.
             let n = dynd_kernels::reduce::count(&values, o.axes(), o.keepdims, Some(&keep), name)?;
             let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
             let skipping = match op {
-                Op::Min | Op::Max => ReduceOptions {
+                Op::Min | Op::Max => AxisOptions {
                     initial: Some(extreme(values.dtype(), op == Op::Min)?),
                     ..skipping
                 },
@@ -301,11 +298,11 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &ReduceOptions) -> Result<A
 
 /// Whether the reduction folds a `var` dimension of `a` (every one without
 /// axes).
-fn reduces_var(a: &Array, o: &ReduceOptions) -> bool {
+fn reduces_var(a: &Array, o: &AxisOptions) -> bool {
     reduces_var_of(a.ty(), o)
 }
 
-fn reduces_var_of(ty: &Type, o: &ReduceOptions) -> bool {
+fn reduces_var_of(ty: &Type, o: &AxisOptions) -> bool {
     let dims: Vec<&Dim> = ty.dims().collect();
     match o.axes() {
         None => dims.iter().any(|d| matches!(d, Dim::Var)),
@@ -319,25 +316,22 @@ fn reduces_var_of(ty: &Type, o: &ReduceOptions) -> bool {
     }
 }
 
-/// Whether reduction `name` over an array of type `ty` (no NA) gives
-/// `?R`, NA for the empty groups of a `var` axis: `min`, `max` (without
-/// `initial`), `mean`, `var`, `std`; and for `min`/`max` the `initial`
-/// that stands in for the empty groups before they are masked.
-pub(crate) fn masks_empty_groups(
-    name: &str,
-    ty: &Type,
-    o: &ReduceOptions,
-) -> Option<Option<Array>> {
+/// Whether the reduction `op` over an array of type `ty` (no NA) gives
+/// `?R`, NA for the empty groups of a `var` axis (its empty groups are NA
+/// and no `initial` stands in); and for an idempotent one (`min`, `max`)
+/// the `initial` that stands in for the empty groups before they are
+/// masked.
+pub(crate) fn masks_empty_groups(op: Op, ty: &Type, o: &AxisOptions) -> Option<Option<Array>> {
     if o.initial.is_some() || !reduces_var_of(ty, o) {
         return None;
     }
     if matches!(ty.dtype().kind(), dynd_types::TypeKind::Option(_)) {
         return None;
     }
-    match name {
-        "mean" | "var" | "std" => Some(None),
-        "min" | "max" => Some(Some(extreme(ty.dtype(), name == "min").ok()?)),
-        _ => None,
+    match (op.empty_group(), op) {
+        (crate::callable::EmptyGroup::Identity, _) => None,
+        (_, Op::Min | Op::Max) => Some(Some(extreme(ty.dtype(), op == Op::Min).ok()?)),
+        _ => Some(None),
     }
 }
 
@@ -355,7 +349,7 @@ pub(crate) fn masks_empty_groups(
 fn shrink_empty(
     name: &str,
     a: &Array,
-    o: &ReduceOptions,
+    o: &AxisOptions,
 ) -> Result<Option<(Array, Option<Array>, Option<Vec<Dim>>)>, Error> {
     let fixed = |x: &Array| -> Option<Vec<usize>> {
         x.shape()
@@ -439,7 +433,7 @@ fn extreme(dtype: &Type, high: bool) -> Result<Array, Error> {
 }
 
 /// A reduction of an array without NA.
-fn plain(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn plain(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     match op {
         Op::Mean => mean(a, o),
         Op::Var => variance(name, false, a, o),
@@ -477,7 +471,7 @@ fn fill_na(a: &Array, value: &Array) -> Result<Array, Error> {
 
 /// `null_count(x, axis=, keepdims=)`: the NA elements of each group, as
 /// `int64` (0 for a data type that is not an option).
-fn null_count(name: &'static str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn null_count(name: &'static str, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let missing = is_na(a)?;
     let values = a.option_parts().map_or_else(|| a.clone(), |(v, _)| v);
     dynd_kernels::reduce::count(&values, o.axes(), o.keepdims, Some(&missing), name)
@@ -539,7 +533,7 @@ fn with_dtype(a: &Array, s: Scalar) -> Result<Type, Error> {
 }
 
 /// Runs reduction `op` of `a` as the keywords ask.
-fn run(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn run(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     if matches!(op, Op::Min | Op::Max)
         && a.dtype().as_scalar().map(Scalar::category) == Some(ScalarCategory::Complex)
     {
@@ -631,7 +625,7 @@ fn scalar_of<T: Element>(name: &str, v: &Array, acc: Scalar) -> Result<T, Error>
 }
 
 /// `sum / count` over the reduced axes (float64 for integers).
-fn mean(a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn mean(a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let s = a.dtype().as_scalar();
     let float = match s {
         Some(Scalar::Float32) => Scalar::Float32,
@@ -700,7 +694,7 @@ fn mean_of_rows<T: Element + Arith + std::ops::Div<Output = T>>(
 /// The number of elements each reduction folds (those `where` keeps;
 /// for an option array, those that are not NA), as `int64` (see
 /// [`dynd_kernels::reduce::count`]).
-fn count(name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn count(name: &str, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let (a, mask) = match a.option_parts() {
         Some((values, valid)) => {
             let keep = match &o.mask {
@@ -717,7 +711,7 @@ fn count(name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
 /// `cumsum` / `cumprod` along one `axis`; without one, along the only
 /// axis of a 1-d array, or of the flattened array (NumPy's rule; ragged
 /// arrays need the axis named).
-fn scan(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn scan(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let (a, axis) = match o.one_axis(name)? {
         Some(ax) => (a.clone(), ax),
         None if a.ndim() <= 1 => (a.clone(), 0),
@@ -748,7 +742,7 @@ fn scan(name: &str, op: Op, a: &Array, o: &ReduceOptions) -> Result<Array, Error
 /// [`dynd_kernels::reduce::variance`]): float32 stays float32, float16 is
 /// computed in float32 and rounded once, everything else numeric in
 /// float64.
-fn variance(name: &str, root: bool, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn variance(name: &str, root: bool, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let s = match a.dtype().as_scalar() {
         Some(s) if s.is_numeric() || s == Scalar::Bool => s,
         _ => {

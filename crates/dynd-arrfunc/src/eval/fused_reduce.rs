@@ -2,6 +2,7 @@
 //! that stay in cache, the expression evaluated one part at a time.
 
 use super::*;
+use crate::callable::Reducer;
 use dynd_kernels::par;
 
 /// Elements of the result evaluated at a time when reducing an expression
@@ -13,13 +14,16 @@ pub(super) const PART: usize = 1 << 16;
 /// [`Eval::reduce`]); `None` when that is not exact, not possible for the
 /// layout, or anything fails (the caller then makes the value and the
 /// plain call, which reports any error with its full index).
-pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<Array> {
+pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, o: &AxisOptions) -> Option<Array> {
     if r.reduction != crate::callable::ReductionKind::None {
         let (_, _, ty) = plan(e)?;
-        if let Some(initial) = crate::reductions::masks_empty_groups(r.name(), &ty, o) {
+        let masks = r
+            .reducer
+            .and_then(|op| crate::reductions::masks_empty_groups(op, &ty, o));
+        if let Some(initial) = masks {
             // As the plain reduction: `?R`, NA for an empty group, from
             // the groups' counts (in parts too).
-            let with_initial = ReduceOptions {
+            let with_initial = AxisOptions {
                 initial,
                 ..o.clone()
             };
@@ -39,7 +43,7 @@ pub(super) fn reduce_in_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> 
 }
 
 /// [`reduce_in_parts`] without the NA of empty groups.
-fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<Array> {
+fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &AxisOptions) -> Option<Array> {
     use crate::callable::ReductionKind as K;
     let only = |allowed: &[&str]| o.given().all(|k| allowed.contains(&k));
     if r.reduction == K::None {
@@ -64,7 +68,8 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<A
         && only(&["axis", "keepdims"]);
     let finish_sum = |s: f64| -> Option<Array> {
         let n: usize = dims.iter().map(|d| fixed(d).unwrap_or(0)).product();
-        let v = Array::from_scalar(if r.name() == "mean" { s / n as f64 } else { s });
+        let mean = r.reducer == Some(Reducer::Mean);
+        let v = Array::from_scalar(if mean { s / n as f64 } else { s });
         if keepdims {
             v.reshape(vec![1usize; nd]).ok()
         } else {
@@ -92,7 +97,7 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<A
         Moments,
     }
     let float64 = dtype.as_scalar() == Some(Scalar::Float64);
-    let moments = matches!(r.name(), "var" | "std") && r.reduction == K::Axes;
+    let moments = r.reducer.is_some_and(Reducer::is_moment) && r.reduction == K::Axes;
     let mode = match (axes.contains(&0), r.reduction) {
         (false, _) => Mode::Concat,
         (true, _) if whole_sum && nd >= 2 && dims.last().and_then(|d| fixed(d)) > Some(0) => {
@@ -114,7 +119,7 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<A
     // or where folding it again changes nothing (`min`, `max`).
     if o.initial.is_some()
         && !matches!(mode, Mode::Concat)
-        && !(matches!(mode, Mode::Combine(_)) && matches!(r.name(), "min" | "max"))
+        && !(matches!(mode, Mode::Combine(_)) && r.reducer.is_some_and(Reducer::idempotent))
     {
         return None;
     }
@@ -150,23 +155,23 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<A
     // The options without the mask (a part's `where` is added per part).
     let plain = o.masked(None);
     // What each part computes: reductions and their options.
-    let part_calls: SmallVec<[(&Callable, ReduceOptions); 2]> = match &mode {
+    let part_calls: SmallVec<[(&Callable, AxisOptions); 2]> = match &mode {
         Mode::Concat => smallvec::smallvec![(r, plain.clone())],
         Mode::Combine(_) => smallvec::smallvec![(r, plain.clone().keepdims(true))],
         Mode::RowSums => {
             smallvec::smallvec![(
                 crate::reductions::SUM.callable(),
-                ReduceOptions::new().axis(-1)
+                AxisOptions::new().axis(-1)
             )]
         }
         Mode::PartialSums => smallvec::smallvec![
-            (crate::reductions::SUM.callable(), ReduceOptions::new()),
-            (crate::reductions::COUNT.callable(), ReduceOptions::new())
+            (crate::reductions::SUM.callable(), AxisOptions::new()),
+            (crate::reductions::COUNT.callable(), AxisOptions::new())
         ],
         Mode::Moments => {
-            let k = ReduceOptions {
+            let k = AxisOptions {
                 axis: o.axis.clone(),
-                ..ReduceOptions::new()
+                ..AxisOptions::new()
             }
             .keepdims(true);
             smallvec::smallvec![
@@ -239,7 +244,7 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<A
                 .map(|v| v[0].get::<f64>(&[]).ok())
                 .collect::<Option<Vec<f64>>>()?;
             let s = pairwise(&sums);
-            if r.name() == "sum" {
+            if r.reducer == Some(Reducer::Sum) {
                 return Some(Array::from_scalar(s));
             }
             let count: i64 = results
@@ -258,7 +263,7 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &ReduceOptions) -> Option<A
                 n,
                 keepdims,
                 o.ddof_value(),
-                r.name(),
+                r.reducer == Some(Reducer::Std),
             );
         }
         _ => {}
@@ -298,7 +303,7 @@ pub(super) fn pairwise(xs: &[f64]) -> f64 {
     }
 }
 
-/// `var` or `std` (`name`) from each part's means and (population)
+/// `var` or `std` (with `std`) from each part's means and (population)
 /// variances over `axes` (kept as length 1), combined in the parts' order
 /// by Chan, Golub and LeVeque's update: the two-pass accuracy within each
 /// part, and the same result on any number of threads.
@@ -311,7 +316,7 @@ pub(super) fn moments_combined(
     n: usize,
     keepdims: bool,
     ddof: usize,
-    name: &str,
+    std: bool,
 ) -> Option<Array> {
     // Elements per group in every part but the outer axis's share.
     let inner: usize = axes
@@ -342,7 +347,7 @@ pub(super) fn moments_combined(
     } else {
         (&m2 * f64::NAN).eval().ok()?
     };
-    let out = if name == "std" {
+    let out = if std {
         SQRT.callable().call(&[&var]).ok()?
     } else {
         var

@@ -148,8 +148,19 @@ pub(crate) fn values<T: Element>(x: &Array) -> Result<std::borrow::Cow<'_, [T]>,
     })
 }
 
+/// What needs an order, for the error without one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Needs {
+    /// `argmax` and `argmin`.
+    Extreme,
+    /// `searchsorted`.
+    Search,
+    /// Sorting and `unique`.
+    Sort,
+}
+
 /// The data type's scalar, for an ordered one (not complex, text or NA).
-pub(crate) fn ordered_scalar(x: &Array, op: &'static str) -> Result<Scalar, Error> {
+pub(crate) fn ordered_scalar(x: &Array, needs: Needs) -> Result<Scalar, Error> {
     x.dtype()
         .as_scalar()
         .filter(|s| {
@@ -160,13 +171,13 @@ pub(crate) fn ordered_scalar(x: &Array, op: &'static str) -> Result<Scalar, Erro
         })
         .ok_or_else(|| Error::Unsupported {
             // The hint names only what applies: NA data can be filled.
-            operation: match (op, na_data(x)) {
-                ("argmax" | "argmin", true) => "argmax/argmin of NA data (fill_na first)",
-                ("argmax" | "argmin", false) => "argmax/argmin of this data type (it has no order)",
-                ("searchsorted", true) => "searchsorted of NA data (fill_na first)",
-                ("searchsorted", false) => "searchsorted of this data type (it has no order)",
-                (_, true) => "ordering NA data (fill_na first)",
-                (_, false) => "ordering this data type (it has no order)",
+            operation: match (needs, na_data(x)) {
+                (Needs::Extreme, true) => "argmax/argmin of NA data (fill_na first)",
+                (Needs::Extreme, false) => "argmax/argmin of this data type (it has no order)",
+                (Needs::Search, true) => "searchsorted of NA data (fill_na first)",
+                (Needs::Search, false) => "searchsorted of this data type (it has no order)",
+                (Needs::Sort, true) => "ordering NA data (fill_na first)",
+                (Needs::Sort, false) => "ordering this data type (it has no order)",
             },
             ty: x.ty().clone(),
         })

@@ -30,11 +30,12 @@ use dynd_types::{Scalar, Type};
 use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
+use crate::options::AxisKeyword;
 
 mod key;
 mod per_row;
 
-use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, NonZero};
+use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, Needs, NonZero};
 pub(crate) use per_row::split_na;
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over
@@ -162,7 +163,7 @@ fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Re
         return per_row::arg_extreme_rows(x, axis.is_none(), keepdims, max);
     }
     let shape = dense_shape(x, "argmax over var (ragged) dimensions")?;
-    let s = ordered_scalar(x, op)?;
+    let s = ordered_scalar(x, Needs::Extreme)?;
     let axis = axis.map(|a| axis_of(a, shape.len(), op)).transpose()?;
     dynd_array::with_numeric!(ordered s, T => arg_extreme_typed::<T>(x, axis, &shape, keepdims, max, op),
         Err(Error::Unsupported { operation: "argmax/argmin of this data type", ty: x.ty().clone() }))
@@ -206,7 +207,7 @@ pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
         return per_row::argsort_rows(x, ascending);
     }
     let shape = dense_shape(x, "argsort over var (ragged) dimensions")?;
-    let s = ordered_scalar(x, "argsort")?;
+    let s = ordered_scalar(x, Needs::Sort)?;
     let axis = axis_of(axis, shape.len().max(1), "argsort")?;
     if shape.is_empty() {
         return Ok(Array::from_scalar(0i64));
@@ -324,7 +325,7 @@ pub fn unique_counts(x: &Array) -> Result<(Array, Array), Error> {
 pub fn unique_axis(x: &Array, axis: i64) -> Result<Array, Error> {
     let shape = dense_shape(x, "unique along an axis of var (ragged) dimensions")?;
     let axis = axis_of(axis, shape.len(), "unique")?;
-    let s = ordered_scalar(x, "unique")?;
+    let s = ordered_scalar(x, Needs::Sort)?;
     dynd_array::with_numeric!(ordered s, T => unique_axis_typed::<T>(x, axis, &shape),
         Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
 }
@@ -394,7 +395,7 @@ fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
     if x.ty().has_var_dim() {
         return unique_all(&per_row::all_values(x, "unique")?, counts, index);
     }
-    let s = ordered_scalar(x, "unique")?;
+    let s = ordered_scalar(x, Needs::Sort)?;
     dynd_array::with_numeric!(ordered s, T => unique_typed::<T>(x, counts, index),
         Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
 }
@@ -465,7 +466,7 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
     }
     let common: Type = dynd_types::promote(sorted.dtype(), values.dtype())?;
     let (a, v) = (with_dtype(sorted, &common)?, with_dtype(values, &common)?);
-    let s = ordered_scalar(&a, "searchsorted")?;
+    let s = ordered_scalar(&a, Needs::Search)?;
     dynd_array::with_numeric!(ordered s, T => {
         let (hay, needles) = (self::values::<T>(&a)?, self::values::<T>(&v)?);
         let out: Vec<i64> = needles
@@ -597,23 +598,17 @@ builtins! {
     /// largest element, flat in C order without `axis`; the first NaN if
     /// any (NumPy's). `int64`.
     ARGMAX argmax "argmax" _ None => {
-        Callable::function(
-            "argmax",
-            dynd_macros::checked_signature!("(Any, axis: ?int64, keepdims: ?bool) -> Any"),
-            vec![axis_kw(), Keyword::maybe("keepdims", Some(Scalar::Bool))],
-            |args, kw| argmax(args[0], kw.int("axis")?, kw.bool("keepdims")?.unwrap_or(false)),
-        )
+        Callable::over_axes("argmax", &[AxisKeyword::Axis, AxisKeyword::Keepdims], |a, o| {
+            argmax(a, o.one_axis("argmax")?, o.keepdims)
+        })
     };
 
     /// `(Any, axis: ?int64, keepdims: ?bool) -> Any`: the index of the
     /// smallest element, as `argmax`.
     ARGMIN argmin "argmin" _ None => {
-        Callable::function(
-            "argmin",
-            dynd_macros::checked_signature!("(Any, axis: ?int64, keepdims: ?bool) -> Any"),
-            vec![axis_kw(), Keyword::maybe("keepdims", Some(Scalar::Bool))],
-            |args, kw| argmin(args[0], kw.int("axis")?, kw.bool("keepdims")?.unwrap_or(false)),
-        )
+        Callable::over_axes("argmin", &[AxisKeyword::Axis, AxisKeyword::Keepdims], |a, o| {
+            argmin(a, o.one_axis("argmin")?, o.keepdims)
+        })
     };
 
     /// `(Any, axis: ?int64, ascending: ?bool) -> Any`: the indexes that sort
@@ -700,12 +695,9 @@ builtins! {
     /// `(Any, axis: ?int64) -> Any`: how many elements are not zero, over
     /// everything or along `axis`. `int64`.
     COUNT_NONZERO count_nonzero "count_nonzero" _ None => {
-        Callable::function(
-            "count_nonzero",
-            dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
-            vec![axis_kw()],
-            |args, kw| count_nonzero(args[0], kw.int("axis")?),
-        )
+        Callable::over_axes("count_nonzero", &[AxisKeyword::Axis], |a, o| {
+            count_nonzero(a, o.one_axis("count_nonzero")?)
+        })
     };
 
     /// `(Any) -> Any`: the indexes of the nonzero elements as a `ndim *

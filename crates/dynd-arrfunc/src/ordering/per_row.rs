@@ -7,7 +7,7 @@ use dynd_kernels::Array;
 use dynd_kernels::ArrayOps;
 use dynd_types::TypeKind;
 
-use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, NonZero};
+use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, Needs, NonZero};
 use crate::error::Error;
 use crate::rows::{self, chunks, gather, new_values, positions, slice, Piece, Rows};
 
@@ -37,7 +37,7 @@ pub(crate) fn arg_extreme_rows(
     let op = if max { "argmax" } else { "argmin" };
     let rows = Rows::of(x, op)?;
     let (vals, valid) = split_na(&rows.values)?;
-    let s = ordered_scalar(&vals, op)?;
+    let s = ordered_scalar(&vals, Needs::Extreme)?;
     dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&vals)?;
         if flat {
@@ -156,7 +156,7 @@ fn per_row<T: Key + Send + Sync, const MAX: bool>(
 pub(crate) fn argsort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
     let rows = Rows::of(x, "argsort")?;
     let (vals, valid) = split_na(&rows.values)?;
-    let s = ordered_scalar(&vals, "argsort")?;
+    let s = ordered_scalar(&vals, Needs::Sort)?;
     let out = dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&vals)?;
         argsort_typed::<T>(&rows, &xs, valid.as_deref(), ascending)
@@ -221,7 +221,7 @@ fn argsort_typed<T: Key + Send + Sync>(
 pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
     let rows = Rows::of(x, "sort")?;
     let (vals, valid) = split_na(&rows.values)?;
-    let s = ordered_scalar(&vals, "sort")?;
+    let s = ordered_scalar(&vals, Needs::Sort)?;
     let o = &rows.offsets;
     let sorted = dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&vals)?;
@@ -262,7 +262,7 @@ pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
 pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
     let rows = Rows::of(x, "unique")?;
     let (vals, valid) = split_na(&rows.values)?;
-    let s = ordered_scalar(&vals, "unique")?;
+    let s = ordered_scalar(&vals, Needs::Sort)?;
     dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&vals)?;
         let ok = valid.as_deref();
