@@ -18,7 +18,7 @@ use std::hint::black_box;
 
 use common::{lengths, pools};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use dynd::func::{builtins, ArrayExt, Eval, ReduceOptions};
+use dynd::func::{builtins, ArrayExt, AxisOptions, Eval};
 use dynd::nd::expr::Expr;
 use dynd::nd::{zip, Array};
 use rayon::prelude::*;
@@ -265,7 +265,7 @@ fn ragged(c: &mut Criterion) {
     }
     // Reduced per row without the standardised values.
     let mean = builtins::get("mean").unwrap();
-    let by_row = ReduceOptions::new().axis(1);
+    let by_row = AxisOptions::new().axis(1);
     for (name, pool) in pools() {
         g.bench_function(format!("dynd_fused_row_mean_{name}"), |bn| {
             pool.install(|| bn.iter(|| ((black_box(&x) - &m) / &s).reduce(&mean, &by_row).unwrap()))

@@ -40,7 +40,7 @@ fn masks_of_the_wrong_type_or_shape() {
     let ints = nd::array![1, 0, 1];
     // The callable checks the keyword (the kernel layer's own check is
     // `Error::MaskType`).
-    match m().sum_with(&ReduceOptions::new().mask(&ints)).unwrap_err() {
+    match m().sum_with(&AxisOptions::new().mask(&ints)).unwrap_err() {
         Error::KeywordValue {
             name,
             keyword,
@@ -53,10 +53,7 @@ fn masks_of_the_wrong_type_or_shape() {
         e => panic!("{e:?}"),
     }
     let short = nd::array![true, false];
-    match m()
-        .sum_with(&ReduceOptions::new().mask(&short))
-        .unwrap_err()
-    {
+    match m().sum_with(&AxisOptions::new().mask(&short)).unwrap_err() {
         Error::MaskShape {
             mask, array, axis, ..
         } => {
@@ -70,7 +67,7 @@ fn masks_of_the_wrong_type_or_shape() {
     let ragged = nd::array![[1.0], [2.0, 3.0]];
     let e = ragged
         .sum_with(
-            &ReduceOptions::new()
+            &AxisOptions::new()
                 .axis(1)
                 .mask(&nd::array![[true, false, true]]),
         )
@@ -513,7 +510,7 @@ fn ragged_mismatch_with_a_reduction_suggests_keepdims() {
     assert!(by_call.ends_with(hint), "{by_call}");
     // With keepdims the two line up.
     let kept = trips
-        .mean_with(&dynd::func::ReduceOptions::new().axis(1).keepdims(true))
+        .mean_with(&dynd::func::AxisOptions::new().axis(1).keepdims(true))
         .unwrap();
     let centred = (&trips - &kept).eval().unwrap();
     assert_eq!(centred.to_string(), "[[-1, 0, 1], [0], [-0.5, 0.5]]");

@@ -3,7 +3,7 @@
 //! over dense layouts (views with negative strides, transposes,
 //! broadcasting), ragged rows, NA, casts and shared subexpressions.
 
-use dynd::func::{builtins, select, Eval, ReduceOptions};
+use dynd::func::{builtins, select, AxisOptions, Eval};
 use dynd::nd::expr::Expr;
 use dynd::nd::{array, Array, ArrayOps, Index};
 use proptest::prelude::*;
@@ -540,8 +540,8 @@ fn an_expression_is_an_argument_evaluated_once() {
 /// The typed options of keyword arrays, read here on their own: the fused
 /// path takes these, the plain call the arrays, so the two readings are
 /// checked against each other.
-fn opts(kw: &[(&str, &Array)]) -> ReduceOptions {
-    kw.iter().fold(ReduceOptions::new(), |o, (k, v)| match *k {
+fn opts(kw: &[(&str, &Array)]) -> AxisOptions {
+    kw.iter().fold(AxisOptions::new(), |o, (k, v)| match *k {
         "axis" if v.ndim() == 0 => o.axis(v.get::<i64>(&[]).unwrap()),
         "axis" => o.axis(v.to_vec::<i64>().unwrap()),
         "keepdims" => o.keepdims(v.get::<bool>(&[]).unwrap()),

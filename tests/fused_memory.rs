@@ -6,7 +6,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
-use dynd::func::{Eval, ReduceOptions};
+use dynd::func::{AxisOptions, Eval};
 use dynd::nd::Array;
 
 /// The system allocator, counting while `ON` is set.
@@ -122,7 +122,7 @@ fn a_reduced_expression_is_never_made_whole() {
     let a = Array::from_shape_vec(&[n, m], (0..n * m).map(|i| i as f64).collect()).unwrap();
     let b = Array::from_vec((0..m).map(|i| i as f64 * 0.5).collect::<Vec<f64>>());
     let std = dynd::func::builtins::get("std").unwrap();
-    let by_row = ReduceOptions::new().axis(1);
+    let by_row = AxisOptions::new().axis(1);
     rayon::join(|| (), || ());
     let whole = n * m * 8;
     for (what, f) in [

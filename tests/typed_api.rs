@@ -161,15 +161,15 @@ fn typed_reductions_are_the_builtins() {
 #[test]
 fn reduce_options_carry_every_keyword() {
     let x = nd::array![[1.0, 5.0], [], [3.0]];
-    let opts = ReduceOptions::new().axis(1).keepdims(true).initial(0.0);
+    let opts = AxisOptions::new().axis(1).keepdims(true).initial(0.0);
     assert_eq!(x.max_with(&opts).unwrap().to_string(), "[[5], [0], [3]]");
     let m = nd::array![[true, false], [true, true]];
     let y = nd::array![[1, 2], [3, 4]];
-    let masked = ReduceOptions::new().axis(1).mask(&m);
+    let masked = AxisOptions::new().axis(1).mask(&m);
     assert_eq!(y.sum_with(&masked).unwrap().to_string(), "[1, 7]");
     // A keyword the builtin does not take is named.
     let e = x
-        .mean_with(&ReduceOptions::new().initial(1.0))
+        .mean_with(&AxisOptions::new().initial(1.0))
         .unwrap_err()
         .to_string();
     assert!(e.contains("unknown keyword argument 'initial'"), "{e}");
@@ -178,7 +178,7 @@ fn reduce_options_carry_every_keyword() {
 #[test]
 fn z_scores_per_row_with_operators_and_methods() {
     let x = nd::array![[1.0, 2.0, 3.0], [10.0, 30.0]];
-    let keep = ReduceOptions::new().axis(1).keepdims(true);
+    let keep = AxisOptions::new().axis(1).keepdims(true);
     let centred = (&x - &x.mean_with(&keep).unwrap()).eval().unwrap();
     assert_eq!(centred.to_string(), "[[-1, 0, 1], [-10, 10]]");
     let scale = (&centred * &centred)
@@ -298,7 +298,7 @@ fn every_builtin_has_a_rust_function_or_method() {
 /// called by name.
 #[test]
 fn table_generated_functions_match_the_builtins() -> Result<(), dynd::Error> {
-    use dynd::func::ReduceOptions;
+    use dynd::func::AxisOptions;
     let x = nd::array![[1.5, null], [null, null, 4.0]];
     let by_name = |name: &str, args: &[&nd::Array]| builtins::get(name)?.call(args);
     let fill = nd::Array::from_scalar(0.0);
@@ -310,15 +310,12 @@ fn table_generated_functions_match_the_builtins() -> Result<(), dynd::Error> {
         func::is_na(&x)?.to_string(),
         by_name("is_na", &[&x])?.to_string()
     );
-    let per_row = ReduceOptions::new().axis(1);
+    let per_row = AxisOptions::new().axis(1);
     assert_eq!(func::null_count(&x, &per_row)?.to_string(), "[1, 2]");
-    assert_eq!(
-        func::null_count(&x, &ReduceOptions::new())?.to_string(),
-        "3"
-    );
+    assert_eq!(func::null_count(&x, &AxisOptions::new())?.to_string(), "3");
     let tiny = nd::array![1e16, 1.0, -1e16];
     assert_eq!(
-        func::kahan_sum(&tiny, &ReduceOptions::new())?.to_string(),
+        func::kahan_sum(&tiny, &AxisOptions::new())?.to_string(),
         "1"
     );
     let (a, b) = (

@@ -39,7 +39,7 @@ pub enum Kind {
     /// whole arrays): the facade's typed function passes them as they are.
     Function(usize),
     /// A function of an array over axes, with
-    /// [`ReduceOptions`](crate::ReduceOptions) as its keywords.
+    /// [`AxisOptions`](crate::AxisOptions) as its keywords.
     Reduction,
     /// A function whose keywords the generated typed functions do not
     /// cover (a hand-written function or method does).
@@ -183,7 +183,7 @@ pub(crate) fn entry(
 /// The token after the name says which typed function the facade makes:
 /// the arity of an elementwise builtin (a function of that many arrays),
 /// `f1`/`f2` for another builtin of one or two arrays without keywords,
-/// `axes` for one of an array and `ReduceOptions`, `_` for one the table
+/// `axes` for one of an array and `AxisOptions`, `_` for one the table
 /// does not cover (a hand-written function or method does); then the
 /// operator that calls it, if any.
 ///

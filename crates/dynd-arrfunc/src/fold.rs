@@ -16,13 +16,13 @@
 //! in C order too.
 //!
 //! ```
-//! use dynd::func::{builtins, Callable, ReduceOptions};
+//! use dynd::func::{builtins, Callable, AxisOptions};
 //! use dynd::nd::{array, Array, Value};
 //!
 //! let add_reduce = builtins::get("add").unwrap().reduce()?;
 //! let a = array![[1, 2, 3], [4, 5, 6]];
 //! assert_eq!(add_reduce.call(&[&a])?.to_string(), "21");
-//! assert_eq!(add_reduce.reduce_with(&a, &ReduceOptions::new().axis(0))?.to_string(), "[5, 7, 9]");
+//! assert_eq!(add_reduce.reduce_with(&a, &AxisOptions::new().axis(0))?.to_string(), "[5, 7, 9]");
 //!
 //! // Any binary callable, once declared associative with its identity.
 //! let gcd = Callable::map("gcd", |mut a: u64, mut b: u64| {
@@ -51,7 +51,7 @@ use dynd_types::{Dim, Type, TypeKind};
 
 use crate::callable::{Callable, Folding};
 use crate::error::Error;
-use crate::options::{AxisKeyword, ReduceOptions};
+use crate::options::{AxisKeyword, AxisOptions};
 
 impl Callable {
     /// Declares this binary callable associative — `f(f(a, b), c) ==
@@ -136,12 +136,12 @@ impl Callable {
     /// 25 times over short ragged rows (`benches/reduce.rs`, `scan`).
     ///
     /// ```
-    /// use dynd::func::{builtins, Callable, ReduceOptions};
+    /// use dynd::func::{builtins, Callable, AxisOptions};
     /// use dynd::nd::{array, Array, Complex};
     ///
     /// let running_max = builtins::get("maximum.accumulate")?;
     /// let a = array![[3, 1, 4, 1, 5], [9, 2, 6]];
-    /// let by_row = ReduceOptions::new().axis(1);
+    /// let by_row = AxisOptions::new().axis(1);
     /// assert_eq!(running_max.reduce_with(&a, &by_row)?.to_string(), "[[3, 3, 4, 4, 5], [9, 9, 9]]");
     ///
     /// // Not commutative, only associative: the composition of affine maps
@@ -180,7 +180,7 @@ impl Callable {
 }
 
 /// `a` scanned with `op` along the `axis` keyword's axis.
-fn scan(op: &Callable, name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn scan(op: &Callable, name: &str, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let ndim = a.ndim();
     if ndim == 0 {
         return Err(Error::NeedsArray {
@@ -285,7 +285,7 @@ fn as_fold_type(a: &Array, r: &Type) -> Result<Array, Error> {
 }
 
 /// `a` folded with `op` as the keywords ask.
-fn fold(op: &Callable, name: &str, a: &Array, o: &ReduceOptions) -> Result<Array, Error> {
+fn fold(op: &Callable, name: &str, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let identity_value = op.identity();
     let (axes, keepdims, mask) = (o.axes(), o.keepdims, o.mask.clone());
     if a.ty().has_var_dim() {

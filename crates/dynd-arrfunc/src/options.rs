@@ -1,5 +1,5 @@
 //! The keywords of the reductions and the other functions over axes, as
-//! Rust values: [`ReduceOptions`] holds them typed (`axis` as [`Axes`],
+//! Rust values: [`AxisOptions`] holds them typed (`axis` as [`Axes`],
 //! `keepdims: bool`, `ddof: usize`, `skip_na: bool`, `initial` a scalar,
 //! `where` a `bool` array), and each such callable declares the ones it
 //! takes once, as [`AxisKeyword`]s, from which its signature and keyword
@@ -12,10 +12,10 @@
 //! use dynd::func::builtins;
 //!
 //! let x = nd::array![[1.0, 5.0], [], [3.0]];
-//! let opts = ReduceOptions::new().axis(1).keepdims(true).initial(0.0);
+//! let opts = AxisOptions::new().axis(1).keepdims(true).initial(0.0);
 //! assert_eq!(builtins::MAX.callable().reduce_with(&x, &opts)?.to_string(), "[[5], [0], [3]]");
 //! // A keyword the builtin does not take is refused, naming it.
-//! let err = builtins::SUM.callable().reduce_with(&x, &ReduceOptions::new().ddof(1)).unwrap_err();
+//! let err = builtins::SUM.callable().reduce_with(&x, &AxisOptions::new().ddof(1)).unwrap_err();
 //! assert!(err.to_string().contains("ddof"), "{err}");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -77,7 +77,7 @@ macro_rules! axes_from {
 axes_from!(i64, i32, isize, usize, u32);
 
 /// A keyword a function over axes may take: each has one name, one Rust
-/// type in [`ReduceOptions`] and one datashape in signatures.
+/// type in [`AxisOptions`] and one datashape in signatures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AxisKeyword {
@@ -121,8 +121,9 @@ impl AxisKeyword {
     }
 }
 
-/// The keywords of a reduction (or a scan or sort, which take `axis`
-/// alone), built up: `axis`, `keepdims`, `initial`, `where`, `ddof` and
+/// The keywords of a function over axes (a reduction; a scan, `argmax`,
+/// `softmax` or `flip`, which take `axis` and maybe `keepdims`), built
+/// up: `axis`, `keepdims`, `initial`, `where`, `ddof` and
 /// `skip_na` (see the builtins' docs for what each does; a callable
 /// refuses a keyword it does not take, naming it). Unset, each is absent:
 /// every axis, no kept dimensions, no initial value, no mask, `ddof` 0,
@@ -132,12 +133,12 @@ impl AxisKeyword {
 /// use dynd::prelude::*;
 ///
 /// let a = nd::array![[1.0, 5.0], [], [3.0]];
-/// let opts = ReduceOptions::new().axis(1).keepdims(true).initial(0.0);
+/// let opts = AxisOptions::new().axis(1).keepdims(true).initial(0.0);
 /// assert_eq!(a.max_with(&opts)?.to_string(), "[[5], [0], [3]]");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct ReduceOptions {
+pub struct AxisOptions {
     pub(crate) axis: Option<Axes>,
     pub(crate) keepdims: bool,
     pub(crate) initial: Option<Array>,
@@ -146,15 +147,15 @@ pub struct ReduceOptions {
     pub(crate) skip_na: bool,
 }
 
-impl ReduceOptions {
+impl AxisOptions {
     /// No keyword given.
-    pub fn new() -> ReduceOptions {
-        ReduceOptions::default()
+    pub fn new() -> AxisOptions {
+        AxisOptions::default()
     }
 
     /// Reduce over these axes only.
     #[must_use]
-    pub fn axis(mut self, axes: impl Into<Axes>) -> ReduceOptions {
+    pub fn axis(mut self, axes: impl Into<Axes>) -> AxisOptions {
         self.axis = Some(axes.into());
         self
     }
@@ -162,7 +163,7 @@ impl ReduceOptions {
     /// Keep each reduced axis as a dimension of size 1, so the result
     /// broadcasts against the input.
     #[must_use]
-    pub fn keepdims(mut self, keep: bool) -> ReduceOptions {
+    pub fn keepdims(mut self, keep: bool) -> AxisOptions {
         self.keepdims = keep;
         self
     }
@@ -170,7 +171,7 @@ impl ReduceOptions {
     /// Start from this value (`sum`, `prod`, `min`, `max`: the value of an
     /// empty reduction).
     #[must_use]
-    pub fn initial(mut self, value: impl ScalarOperand) -> ReduceOptions {
+    pub fn initial(mut self, value: impl ScalarOperand) -> AxisOptions {
         self.initial = Some(Array::from_scalar(value));
         self
     }
@@ -178,7 +179,7 @@ impl ReduceOptions {
     /// Start from this 0-d array's value (as [`initial`](Self::initial),
     /// for a value of a type known only at run time).
     #[must_use]
-    pub fn initial_array(mut self, value: Array) -> ReduceOptions {
+    pub fn initial_array(mut self, value: Array) -> AxisOptions {
         self.initial = Some(value);
         self
     }
@@ -186,7 +187,7 @@ impl ReduceOptions {
     /// Only the elements where this `bool` array (broadcast to the input)
     /// is true.
     #[must_use]
-    pub fn mask(mut self, mask: &Array) -> ReduceOptions {
+    pub fn mask(mut self, mask: &Array) -> AxisOptions {
         self.mask = Some(mask.clone());
         self
     }
@@ -194,7 +195,7 @@ impl ReduceOptions {
     /// Divide by `n - ddof` (`var` and `std` only; 0 by default, 1 for
     /// the unbiased sample variance).
     #[must_use]
-    pub fn ddof(mut self, ddof: usize) -> ReduceOptions {
+    pub fn ddof(mut self, ddof: usize) -> AxisOptions {
         self.ddof = Some(ddof);
         self
     }
@@ -209,14 +210,14 @@ impl ReduceOptions {
     ///
     /// let x = nd::Array::from_json("[[1, null], [2, 3], [null]]", Some(&"3 * var * ?float64".parse()?))?;
     /// assert_eq!(x.sum_axis(1)?.to_string(), "[null, 5, null]");
-    /// let skip = ReduceOptions::new().axis(1).skip_na(true);
+    /// let skip = AxisOptions::new().axis(1).skip_na(true);
     /// assert_eq!(x.sum_with(&skip)?.to_string(), "[1, 5, 0]");
     /// assert_eq!(x.mean_with(&skip)?.to_string(), "[1, 2.5, null]");
     /// assert_eq!(x.count_axis(1)?.to_string(), "[1, 2, 0]");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
-    pub fn skip_na(mut self, skip: bool) -> ReduceOptions {
+    pub fn skip_na(mut self, skip: bool) -> AxisOptions {
         self.skip_na = skip;
         self
     }
@@ -259,13 +260,13 @@ impl ReduceOptions {
     /// when several axes were given.
     ///
     /// ```
-    /// use dynd::func::{builtins, ReduceOptions};
+    /// use dynd::func::{builtins, AxisOptions};
     /// use dynd::nd::array;
     ///
     /// let running_max = builtins::get("maximum.accumulate")?;
     /// let x = array![[3, 1], [2, 5]];
-    /// assert_eq!(running_max.reduce_with(&x, &ReduceOptions::new().axis(0))?.to_string(), "[[3, 1], [3, 5]]");
-    /// let err = running_max.reduce_with(&x, &ReduceOptions::new().axis([0, 1])).unwrap_err();
+    /// assert_eq!(running_max.reduce_with(&x, &AxisOptions::new().axis(0))?.to_string(), "[[3, 1], [3, 5]]");
+    /// let err = running_max.reduce_with(&x, &AxisOptions::new().axis([0, 1])).unwrap_err();
     /// assert!(err.to_string().contains("one axis"), "{err}");
     /// # Ok::<(), dynd::Error>(())
     /// ```
@@ -298,8 +299,8 @@ impl ReduceOptions {
     }
 
     /// These options with `mask` for the `where` mask.
-    pub(crate) fn masked(&self, mask: Option<Array>) -> ReduceOptions {
-        ReduceOptions {
+    pub(crate) fn masked(&self, mask: Option<Array>) -> AxisOptions {
+        AxisOptions {
             mask,
             ..self.clone()
         }

@@ -11,7 +11,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
     Volatility,
 };
-use dynd::func::{Callable, ReduceOptions, ReductionKind};
+use dynd::func::{AxisOptions, Callable, ReductionKind};
 use dynd::nd::{Array, ToArrow};
 use dynd::ndt::Type;
 
@@ -442,7 +442,7 @@ fn reduce_rows(
     initial: Option<&Array>,
 ) -> std::result::Result<Array, dynd::Error> {
     let axes: Vec<i64> = (1..a.ndim() as i64).collect();
-    let mut options = ReduceOptions::new().axis(axes);
+    let mut options = AxisOptions::new().axis(axes);
     if has_option(a.ty()) && r.keywords().iter().any(|k| k.name() == "skip_na") {
         options = options.skip_na(true);
     }
@@ -456,7 +456,7 @@ fn reduce_rows(
 fn empty_rows(a: &Array) -> std::result::Result<Vec<bool>, dynd::Error> {
     let count = dynd::func::builtins::COUNT.callable();
     let axes: Vec<i64> = (1..a.ndim() as i64).collect();
-    let n = count.reduce_with(a, &ReduceOptions::new().axis(axes))?;
+    let n = count.reduce_with(a, &AxisOptions::new().axis(axes))?;
     Ok(n.to_vec::<i64>()?.into_iter().map(|n| n == 0).collect())
 }
 

@@ -178,7 +178,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let sum = (&nd::array![[1], [2, 3]] + &nd::array![[4], [5]]).eval()?;
     println!("[[1], [2, 3]] + [[4], [5]] = {sum:?}");
     let x = nd::array![[1.0, 2.0, 6.0], [4.0], [5.0, 7.0]];
-    let keep = ReduceOptions::new().axis(1).keepdims(true);
+    let keep = AxisOptions::new().axis(1).keepdims(true);
     println!(
         "per row of {x}: sum {}, max {}, x - mean {}",
         x.sum_axis(1)?,

@@ -35,12 +35,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("sessions            {sessions}  ({})", sessions.ty());
     println!("per-user total      {}", sessions.sum_axis(1)?);
     println!("per-user mean       {}", sessions.mean_axis(1)?);
-    let from_zero = ReduceOptions::new().axis(1).initial(0.0);
+    let from_zero = AxisOptions::new().axis(1).initial(0.0);
     println!("per-user longest    {}", sessions.max_with(&from_zero)?);
 
     // Per-row z-scores: the row's mean and std kept as a dimension of
     // size 1, so they broadcast against the row's values.
-    let keep = ReduceOptions::new().axis(1).keepdims(true);
+    let keep = AxisOptions::new().axis(1).keepdims(true);
     let (mean, std) = (sessions.mean_with(&keep)?, sessions.std_with(&keep)?);
     let z = ((&sessions - &mean) / &std).eval()?;
     println!("per-user z-scores   {z}");
@@ -67,7 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "[[7.5, null, 9], [null], [6, 8]]",
         Some(&datashape!("3 * var * ?float64")),
     )?;
-    let skip = ReduceOptions::new().axis(1).skip_na(true);
+    let skip = AxisOptions::new().axis(1).skip_na(true);
     println!("scores              {scores}  ({})", scores.ty());
     println!("sum (NA propagates) {}", scores.sum_axis(1)?);
     println!("sum, NA skipped     {}", scores.sum_with(&skip)?);

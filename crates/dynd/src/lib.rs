@@ -216,8 +216,8 @@ pub mod func {
         flatten, flip, frexp, linspace, local_index, log_softmax, logsumexp, modf, nonzero, num,
         pad, repeat, resolve_lifted, searchsorted, select, softmax, sort, stack, take_along_axis,
         tile, unflatten, unique, unique_axis, unique_counts, unique_index, unique_rows, unpad,
-        Axes, AxisKeyword, Body, Callable, Eval, Keyword, Kwargs, Overload, Prepared,
-        ReduceOptions, ReductionKind,
+        Axes, AxisKeyword, AxisOptions, Body, Callable, Eval, Keyword, Kwargs, Overload, Prepared,
+        ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{
@@ -375,7 +375,7 @@ pub use dynd_macros::elemental;
 /// The names most programs need: `use dynd::prelude::*;`.
 pub mod prelude {
     #[doc(no_inline)]
-    pub use crate::func::{builtins, ArrayExt, Callable, Eval, ReduceOptions};
+    pub use crate::func::{builtins, ArrayExt, AxisOptions, Callable, Eval};
     #[doc(no_inline)]
     pub use crate::nd;
     #[cfg(feature = "arrow")]
@@ -455,7 +455,7 @@ pub mod __private {
         keepdims: bool,
     ) -> Result<Array, Error> {
         let array = array.into_array()?;
-        let mut options = crate::func::ReduceOptions::new().keepdims(keepdims);
+        let mut options = crate::func::AxisOptions::new().keepdims(keepdims);
         if let Some(a) = axis {
             options = options.axis(a);
         }
@@ -469,7 +469,7 @@ pub mod __private {
     /// As the scan's call.
     pub fn accumulate(s: &Callable, array: impl IntoArray, axis: i64) -> Result<Array, Error> {
         let array = array.into_array()?;
-        s.reduce_with(&array, &crate::func::ReduceOptions::new().axis(axis))
+        s.reduce_with(&array, &crate::func::AxisOptions::new().axis(axis))
     }
 }
 

@@ -8,7 +8,7 @@
 
 use dynd_array::expr::Expr;
 use dynd_array::Array;
-use dynd_arrfunc::{builtins, Axes, Callable, Eval, ReduceOptions};
+use dynd_arrfunc::{builtins, Axes, AxisOptions, Callable, Eval};
 use dynd_types::Error;
 
 /// The typed free functions of the builtins (`func::add(&a, &b)`,
@@ -25,7 +25,7 @@ macro_rules! builtin_fns {
 /// One typed function, by the builtin's table entry (see the
 /// `builtins!` table's docs): elementwise of 1, 2 or 3 arrays, `f1`/`f2`
 /// for other builtins of one or two arrays, `axes` for those that take
-/// `ReduceOptions`; none for `_`.
+/// `AxisOptions`; none for `_`.
 macro_rules! builtin_fn {
     ($fname:ident, $handle:ident, 1) => {
         #[doc = concat!("The builtin `", stringify!($fname), "` of each element (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for its signatures).")]
@@ -94,7 +94,7 @@ macro_rules! builtin_fn {
         }
     };
     ($fname:ident, $handle:ident, axes) => {
-        #[doc = concat!("The builtin `", stringify!($fname), "` over the axes and with the keywords of `options` (`&ReduceOptions::new()` for every axis; see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ")).")]
+        #[doc = concat!("The builtin `", stringify!($fname), "` over the axes and with the keywords of `options` (`&AxisOptions::new()` for every axis; see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ")).")]
         ///
         /// # Errors
         ///
@@ -102,7 +102,7 @@ macro_rules! builtin_fn {
         /// keyword it does not take.
         pub fn $fname(
             a: &$crate::nd::Array,
-            options: &$crate::func::ReduceOptions,
+            options: &$crate::func::AxisOptions,
         ) -> Result<$crate::nd::Array, $crate::Error> {
             $crate::func::builtins::$handle.callable().reduce_with(a, options)
         }
@@ -168,7 +168,7 @@ macro_rules! reductions {
         /// Reductions as methods of [`Array`] (in the prelude): each is the
         /// builtin of its name, over every axis (`sum`), some axes
         /// (`sum_axis(1)`, `sum_axis([0, 1])`) or with all its keywords
-        /// (`sum_with(&ReduceOptions::new()...)`).
+        /// (`sum_with(&AxisOptions::new()...)`).
         ///
         /// ```
         /// use dynd::prelude::*;
@@ -202,7 +202,7 @@ macro_rules! reductions {
                 /// # Errors
                 ///
                 /// As the builtin, naming a keyword it does not take.
-                fn $with(&self, options: &ReduceOptions) -> Result<Array, Error>;
+                fn $with(&self, options: &AxisOptions) -> Result<Array, Error>;
             )*
             $($decl)*
         }
@@ -214,10 +214,10 @@ macro_rules! reductions {
                 }
 
                 fn $axis(&self, axes: impl Into<Axes>) -> Result<Array, Error> {
-                    builtins::$handle.callable().reduce_with(self, &ReduceOptions::new().axis(axes))
+                    builtins::$handle.callable().reduce_with(self, &AxisOptions::new().axis(axes))
                 }
 
-                fn $with(&self, options: &ReduceOptions) -> Result<Array, Error> {
+                fn $with(&self, options: &AxisOptions) -> Result<Array, Error> {
                     builtins::$handle.callable().reduce_with(self, options)
                 }
             )*
@@ -410,15 +410,15 @@ reductions!(
     }
     impl {
         fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            builtins::CUMSUM.callable().reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
+            builtins::CUMSUM.callable().reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
         }
 
         fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            builtins::CUMPROD.callable().reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
+            builtins::CUMPROD.callable().reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
         }
 
         fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            op.accumulate()?.reduce_with(self, &ReduceOptions::new().axis(axis_value(axis)))
+            op.accumulate()?.reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
         }
 
         fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {

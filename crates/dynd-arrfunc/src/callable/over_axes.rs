@@ -1,14 +1,14 @@
 //! Callables over axes whose keywords are typed: a body taking
-//! [`ReduceOptions`], its signature and keyword list derived from the
+//! [`AxisOptions`], its signature and keyword list derived from the
 //! [`AxisKeyword`]s it declares, and the one place dynamic callers' keyword
 //! arrays become options (and, for callables without a typed body, options
 //! become keyword arrays).
 
 use super::*;
-use crate::options::{Axes, AxisKeyword, ReduceOptions};
+use crate::options::{Axes, AxisKeyword, AxisOptions};
 
 /// The typed body of a callable over axes.
-pub(crate) type AxesFn = dyn Fn(&Array, &ReduceOptions) -> Result<Array, Error> + Send + Sync;
+pub(crate) type AxesFn = dyn Fn(&Array, &AxisOptions) -> Result<Array, Error> + Send + Sync;
 
 /// A typed body and the keywords it takes.
 #[derive(Clone)]
@@ -19,13 +19,13 @@ pub(crate) struct TypedAxes {
 
 impl Callable {
     /// A callable of one array and the keywords `keywords` (typed in
-    /// [`ReduceOptions`]; its signature is `(Any, <keyword>: <datashape>,
+    /// [`AxisOptions`]; its signature is `(Any, <keyword>: <datashape>,
     /// ...) -> Any`), computed by `f`. Rust callers pass the options as
     /// they are ([`Callable::reduce_with`]); [`Callable::call_kw`] converts
     /// keyword arrays to them.
     ///
     /// ```
-    /// use dynd::func::{AxisKeyword, Callable, ReduceOptions};
+    /// use dynd::func::{AxisKeyword, Callable, AxisOptions};
     /// use dynd::nd::array;
     ///
     /// let peak = Callable::over_axes("peak", &[AxisKeyword::Axes, AxisKeyword::Keepdims], |a, o| {
@@ -33,7 +33,7 @@ impl Callable {
     /// })?;
     /// assert_eq!(peak.signatures()[0].to_string(), "(Any, axis: ?Any, keepdims: ?bool) -> Any");
     /// let x = array![[1.0, 4.0], [3.0, 2.0]];
-    /// assert_eq!(peak.reduce_with(&x, &ReduceOptions::new().axis(1))?.to_string(), "[4, 3]");
+    /// assert_eq!(peak.reduce_with(&x, &AxisOptions::new().axis(1))?.to_string(), "[4, 3]");
     /// let axis = dynd::nd::Array::from_scalar(0i64);
     /// assert_eq!(peak.call_kw(&[&x], &[("axis", &axis)])?.to_string(), "[3, 4]");
     /// # Ok::<(), dynd::Error>(())
@@ -45,7 +45,7 @@ impl Callable {
     pub fn over_axes(
         name: &str,
         keywords: &[AxisKeyword],
-        f: impl Fn(&Array, &ReduceOptions) -> Result<Array, Error> + Send + Sync + 'static,
+        f: impl Fn(&Array, &AxisOptions) -> Result<Array, Error> + Send + Sync + 'static,
     ) -> Result<Callable, Error> {
         let params: Vec<String> = keywords
             .iter()
@@ -87,7 +87,7 @@ impl Callable {
     ///
     /// [`Error::UnknownKeyword`] for an option the callable does not take
     /// (naming the ones it does), and the callable's own errors.
-    pub fn reduce_with(&self, a: &Array, options: &ReduceOptions) -> Result<Array, Error> {
+    pub fn reduce_with(&self, a: &Array, options: &AxisOptions) -> Result<Array, Error> {
         let Some(typed) = self.whole_array_fn().and_then(|f| f.typed.as_ref()) else {
             let arrays = keyword_arrays(options);
             let kw: Vec<(&str, &Array)> = arrays.iter().map(|(k, v)| (*k, v)).collect();
@@ -110,7 +110,7 @@ impl Callable {
 
 /// The checks of values a Rust type does not make: a `where` mask holds
 /// `bool`s.
-fn check(name: &str, o: &ReduceOptions) -> Result<(), Error> {
+fn check(name: &str, o: &AxisOptions) -> Result<(), Error> {
     match &o.mask {
         Some(m) if m.dtype().as_scalar() != Some(Scalar::Bool) => Err(Error::KeywordValue {
             name: name.to_string(),
@@ -124,18 +124,14 @@ fn check(name: &str, o: &ReduceOptions) -> Result<(), Error> {
 
 /// The options a dynamic call gave as keyword arrays (checked against the
 /// declarations already, defaults filled in).
-fn options_of(
-    name: &str,
-    keywords: &[AxisKeyword],
-    kw: &Kwargs<'_>,
-) -> Result<ReduceOptions, Error> {
+fn options_of(name: &str, keywords: &[AxisKeyword], kw: &Kwargs<'_>) -> Result<AxisOptions, Error> {
     let bad = |keyword: &str, expected: &str, a: &Array| Error::KeywordValue {
         name: name.to_string(),
         keyword: keyword.into(),
         expected: expected.into(),
         found: format!("{a} ({})", a.ty()),
     };
-    let mut o = ReduceOptions::new();
+    let mut o = AxisOptions::new();
     for k in keywords {
         let Some(a) = kw.get(k.name()) else {
             continue;
@@ -179,7 +175,7 @@ fn options_of(
 }
 
 /// The options as keyword arrays, for a callable without a typed body.
-fn keyword_arrays(o: &ReduceOptions) -> Vec<(&'static str, Array)> {
+fn keyword_arrays(o: &AxisOptions) -> Vec<(&'static str, Array)> {
     let mut kw = Vec::new();
     if let Some(axes) = &o.axis {
         kw.push((

@@ -16,7 +16,7 @@ use crate::builtin::{Builtin, Operator};
 use crate::callable::{Body, Callable};
 use crate::elementwise::{for_operator, DIVIDE, SQRT, WHERE};
 use crate::error::Error;
-use crate::options::ReduceOptions;
+use crate::options::AxisOptions;
 
 mod dense;
 mod weak;
@@ -265,12 +265,12 @@ pub trait Eval {
     /// than once, `skip_na` with `var`) evaluates the expression first.
     ///
     /// ```
-    /// use dynd::func::{builtins, Eval, ReduceOptions};
+    /// use dynd::func::{builtins, Eval, AxisOptions};
     /// use dynd::nd::array;
     ///
     /// let x = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
     /// let std = builtins::STD.callable();
-    /// let by_row = ReduceOptions::new().axis(1);
+    /// let by_row = AxisOptions::new().axis(1);
     /// let r = (&x * 2.0).reduce(std, &by_row)?;
     /// let r2 = std.reduce_with(&(&x * 2.0).eval()?, &by_row)?;
     /// assert_eq!(r.to_string(), r2.to_string());
@@ -281,7 +281,7 @@ pub trait Eval {
     /// # Errors
     ///
     /// As [`Eval::eval`], then as the reduction's call.
-    fn reduce(&self, reduction: &Callable, options: &ReduceOptions) -> Result<Array, Error>;
+    fn reduce(&self, reduction: &Callable, options: &AxisOptions) -> Result<Array, Error>;
 
     /// The mean of every element (the builtin `mean`; see [`Eval::reduce`]).
     ///
@@ -289,7 +289,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn mean(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::MEAN.callable(), &ReduceOptions::new())
+        self.reduce(crate::reductions::MEAN.callable(), &AxisOptions::new())
     }
 
     /// The least element (the builtin `min`; see [`Eval::reduce`]).
@@ -298,7 +298,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no least element).
     fn min(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::MIN.callable(), &ReduceOptions::new())
+        self.reduce(crate::reductions::MIN.callable(), &AxisOptions::new())
     }
 
     /// The greatest element (the builtin `max`; see [`Eval::reduce`]).
@@ -307,7 +307,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`] (an empty value has no greatest element).
     fn max(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::MAX.callable(), &ReduceOptions::new())
+        self.reduce(crate::reductions::MAX.callable(), &AxisOptions::new())
     }
 
     /// The standard deviation of every element (the builtin `std`, `ddof`
@@ -317,7 +317,7 @@ pub trait Eval {
     ///
     /// As [`Eval::reduce`].
     fn std(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::STD.callable(), &ReduceOptions::new())
+        self.reduce(crate::reductions::STD.callable(), &AxisOptions::new())
     }
 
     /// [`Eval::reduce`] without its fallback: `None` when the reduction is
@@ -325,7 +325,7 @@ pub trait Eval {
     /// its keywords do not allow it, the layout is not one the fused pass
     /// takes, or something failed). For tests and benchmarks that need to
     /// know which path ran.
-    fn reduce_fused(&self, reduction: &Callable, options: &ReduceOptions) -> Option<Array>;
+    fn reduce_fused(&self, reduction: &Callable, options: &AxisOptions) -> Option<Array>;
 
     /// The fused pass alone: `None` when the expression's layout is not one
     /// it takes, or when planning or running it fails (then
@@ -696,10 +696,10 @@ impl Eval for Expr<'_> {
     }
 
     fn sum(&self) -> Result<Array, Error> {
-        self.reduce(crate::reductions::SUM.callable(), &ReduceOptions::new())
+        self.reduce(crate::reductions::SUM.callable(), &AxisOptions::new())
     }
 
-    fn reduce(&self, reduction: &Callable, options: &ReduceOptions) -> Result<Array, Error> {
+    fn reduce(&self, reduction: &Callable, options: &AxisOptions) -> Result<Array, Error> {
         if let Cow::Owned(e) = weak::strong(self) {
             return e.reduce(reduction, options);
         }
@@ -715,7 +715,7 @@ impl Eval for Expr<'_> {
         reduction.reduce_with(&v, options)
     }
 
-    fn reduce_fused(&self, reduction: &Callable, options: &ReduceOptions) -> Option<Array> {
+    fn reduce_fused(&self, reduction: &Callable, options: &AxisOptions) -> Option<Array> {
         if matches!(self, Expr::Leaf(_) | Expr::Scalar(_)) {
             return None;
         }

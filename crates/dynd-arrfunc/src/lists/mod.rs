@@ -40,6 +40,7 @@ use dynd_types::{Dim, Scalar, Type, TypeKind};
 use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
+use crate::options::AxisKeyword;
 use crate::ordering::{axis_of, last_axis, split_na};
 mod soft;
 
@@ -716,23 +717,17 @@ builtins! {
 
     /// `(Any, axis: ?int64) -> Any`: each row's softmax, stable.
     SOFTMAX softmax "softmax" _ None => {
-        Callable::function("softmax", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
-            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-            |args, kw| softmax(args[0], kw.int("axis")?.unwrap_or(-1)))
+        Callable::over_axes("softmax", &[AxisKeyword::Axis], |a, o| softmax(a, o.one_axis("softmax")?.unwrap_or(-1)))
     };
 
     /// `(Any, axis: ?int64) -> Any`: each row's log-softmax, stable.
     LOG_SOFTMAX log_softmax "log_softmax" _ None => {
-        Callable::function("log_softmax", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
-            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-            |args, kw| log_softmax(args[0], kw.int("axis")?.unwrap_or(-1)))
+        Callable::over_axes("log_softmax", &[AxisKeyword::Axis], |a, o| log_softmax(a, o.one_axis("log_softmax")?.unwrap_or(-1)))
     };
 
     /// `(Any, axis: ?int64) -> Any`: each row's log-sum-exp, stable.
     LOGSUMEXP logsumexp "logsumexp" _ None => {
-        Callable::function("logsumexp", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
-            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-            |args, kw| logsumexp(args[0], kw.int("axis")?.unwrap_or(-1)))
+        Callable::over_axes("logsumexp", &[AxisKeyword::Axis], |a, o| logsumexp(a, o.one_axis("logsumexp")?.unwrap_or(-1)))
     };
 
     /// `(Any, Any) -> Any`: the elements where a boolean array of the same

@@ -27,6 +27,7 @@ use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::elementwise::{NOT_EQUAL, SUBTRACT};
 use crate::error::Error;
+use crate::options::AxisKeyword;
 use crate::ordering::{axis_of, dense_shape, last_axis};
 
 mod ragged;
@@ -422,12 +423,7 @@ builtins! {
     /// `(Any, axis: ?int64) -> Any`: reversed along `axis`, or every axis;
     /// a view.
     FLIP flip "flip" _ None => {
-        Callable::function(
-            "flip",
-            dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
-            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-            |args, kw| flip(args[0], kw.int("axis")?),
-        )
+        Callable::over_axes("flip", &[AxisKeyword::Axis], |a, o| flip(a, o.one_axis("flip")?))
     };
 
     /// `(Any, Any, axis: ?int64) -> Any`: each element repeated (a count,
