@@ -152,7 +152,7 @@ fn expr_1000(c: &mut Criterion) {
 }
 
 /// The same expression over int64: the leaves' own loops in one pass
-/// (`DenseSteps`), beside the node-by-node evaluation and a hand loop.
+/// (`Dense`), beside the node-by-node evaluation and a hand loop.
 fn expr_i64_1000(c: &mut Criterion) {
     const N: i64 = 1000;
     let v = |k: i64| (0..N).map(|i| i * k + 1).collect::<Vec<i64>>();

@@ -229,8 +229,7 @@ pub mod func {
     /// programs by hand: the operation table's opcodes ([`F64Op`],
     /// [`IntOp`], [`Predicate`]; see [`dynd_kernels::op`]), a leaf's flat
     /// loop held for repeated calls ([`FlatPlan`]), and small programs
-    /// over dense arrays with their loop built once ([`DenseF64`],
-    /// [`DenseSteps`]). Everything here is reached through the ordinary
+    /// over dense arrays with their loop built once ([`Dense`]). Everything here is reached through the ordinary
     /// API too (builtins, `Leaf`, `Eval`); these give control over it.
     /// Hidden from the documented surface: the engine's handles change
     /// with the engine.
@@ -239,7 +238,7 @@ pub mod func {
         #[doc(inline)]
         pub use dynd_kernels::elwise::FlatPlan;
         #[doc(inline)]
-        pub use dynd_kernels::fuse::{DenseF64, DenseSteps, F64Arg};
+        pub use dynd_kernels::fuse::{Dense, F64Arg};
         #[doc(inline)]
         pub use dynd_kernels::op::{F64Op, IntOp, Predicate};
     }

@@ -1,9 +1,8 @@
 //! Small expressions over dense arrays ([`dense_small`]): lowered to a
-//! list of steps, then one loop over the leaves, a chunk at a time. Plain
-//! `float64` arithmetic lowers to [`F64Op`] steps run by [`DenseF64`]
-//! (each operation's loop compiled in, pairs fused); any other expression
-//! of elementwise builtins over builtin numbers and `bool` lowers to the
-//! leaves' own loops, run by [`DenseSteps`].
+//! list of steps, then one loop over the leaves, a chunk at a time
+//! ([`Dense`]: plain `float64` arithmetic with each operation's loop
+//! compiled in, pairs fused; any other expression of elementwise builtins
+//! over builtin numbers and `bool` with the leaves' own loops).
 //!
 //! Lowering resolves every node as a call would, which costs more than
 //! the loop itself for a thousand elements. So each thread keeps the
@@ -19,18 +18,15 @@ use std::cell::RefCell;
 use smallvec::SmallVec;
 
 use dynd_kernels::elwise::Leaf;
-use dynd_kernels::elwise::{F64Op, PARALLEL_MIN};
+use dynd_kernels::elwise::PARALLEL_MIN;
 use dynd_kernels::expr::{BinaryOp, Expr, UnaryOp};
-use dynd_kernels::fuse::{DenseF64, DenseSteps, F64Arg};
+use dynd_kernels::fuse::{Dense, F64Arg};
 use dynd_kernels::Array;
 use dynd_types::{Scalar, Type};
 
 use super::call_of;
 use crate::callable::{Body, Callable};
 use crate::error::Error;
-
-/// A lowered expression's steps.
-type Steps = SmallVec<[(F64Op, [F64Arg; 2]); 8]>;
 
 /// An expression's distinct leaves, in the order of their first use.
 type Leaves<'e> = SmallVec<[&'e Array; 8]>;
@@ -70,45 +66,11 @@ pub(super) fn kept_dense_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<()
 
 /// `d` evaluated over `leaves` into `out`: `None` where it does not
 /// take them.
-fn into(d: &Loop, leaves: &[&Array], out: &mut Array) -> Option<Result<(), Error>> {
+fn into(d: &Dense, leaves: &[&Array], out: &mut Array) -> Option<Result<(), Error>> {
     match d.eval_into(leaves, out) {
         Ok(true) => Some(Ok(())),
         Ok(false) => None,
         Err(e) => Some(Err(e)),
-    }
-}
-
-/// A lowered expression's loop.
-enum Loop {
-    /// Plain `float64` arithmetic.
-    F64(DenseF64),
-    /// The leaves' own loops.
-    Steps(DenseSteps),
-}
-
-impl Loop {
-    /// The number of elements of a result.
-    fn len(&self) -> usize {
-        match self {
-            Loop::F64(d) => d.len(),
-            Loop::Steps(d) => d.len(),
-        }
-    }
-
-    /// As [`DenseF64::eval`].
-    fn eval(&self, leaves: &[&Array]) -> Result<Option<Array>, Error> {
-        match self {
-            Loop::F64(d) => d.eval(leaves),
-            Loop::Steps(d) => d.eval(leaves),
-        }
-    }
-
-    /// As [`DenseF64::eval_into`].
-    fn eval_into(&self, leaves: &[&Array], out: &mut Array) -> Result<bool, Error> {
-        match self {
-            Loop::F64(d) => d.eval_into(leaves, out),
-            Loop::Steps(d) => d.eval_into(leaves, out),
-        }
     }
 }
 
@@ -129,7 +91,7 @@ enum Token {
 /// share it.
 struct Shape {
     tokens: SmallVec<[Token; 12]>,
-    dense: Loop,
+    dense: Dense,
 }
 
 /// How many shapes a thread keeps: a loop body evaluating a few
@@ -143,7 +105,7 @@ thread_local! {
 
 /// Runs `f` on `e`'s loop and distinct leaves: those of a kept shape `e`
 /// matches, or lowered now (and kept); `None` when `e` does not lower.
-fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&Loop, &[&Array]) -> R) -> Option<R> {
+fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Option<R> {
     let mut leaves = Leaves::new();
     SHAPES.with(|cell| {
         // A thread already inside this function (an evaluator called
@@ -176,20 +138,18 @@ fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&Loop, &[&Array]) -> R) -> Optio
 /// `e`'s loop, its distinct leaves added to `leaves` (empty at first):
 /// the `float64` one where it is plain `float64` arithmetic, the leaves'
 /// own loops otherwise; `None` when it lowers to neither.
-fn lower_loop<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<Loop> {
+fn lower_loop<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<Dense> {
     let (steps, ty) = lower_steps(e, leaves)?;
-    if let Some(d) = f64_steps(&steps, leaves).and_then(|s| DenseF64::new(&s, leaves.len(), &ty)) {
-        return Some(Loop::F64(d));
-    }
+    let steps = shared_steps(steps);
     let args: SmallVec<[(&Leaf, &[F64Arg]); 8]> = steps.iter().map(|(l, a)| (l, &a[..])).collect();
     let dtypes: SmallVec<[Type; 8]> = leaves.iter().map(|a| a.dtype().clone()).collect();
-    DenseSteps::new(&args, &dtypes, &ty).map(Loop::Steps)
+    Dense::new(&args, &dtypes, &ty)
 }
 
 /// Runs `f` on the loop of a kept shape `e` matches, of a result below
 /// [`PARALLEL_MIN`] elements, and `e`'s distinct leaves; `None` when there
 /// is none (nothing lowered or kept).
-fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&Loop, &[&Array]) -> R) -> Option<R> {
+fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Option<R> {
     let mut leaves = Leaves::new();
     SHAPES.with(|cell| {
         let shapes = cell.try_borrow().ok()?;
@@ -276,37 +236,38 @@ fn tokenize(e: &Expr<'_>, leaves: &[&Array], out: &mut SmallVec<[Token; 12]>) {
     }
 }
 
-/// `steps` as plain `float64` operations, if every one is (a builtin's
-/// `float64` leaf marked with an [`F64Op`], as many arguments as the
-/// operation takes) over `float64` leaves; a step equal to an earlier one
-/// (same operation, same arguments) is that one, computed once.
-fn f64_steps(steps: &LeafSteps, leaves: &[&Array]) -> Option<Steps> {
-    if leaves
-        .iter()
-        .any(|a| a.dtype().as_scalar() != Some(Scalar::Float64))
-    {
-        return None;
-    }
-    let mut out = Steps::new();
+/// `steps` with a step equal to an earlier one (the same plain `float64`
+/// operation on the same arguments) dropped for that one, computed once;
+/// `steps` as they are where the last step would go (it is the result).
+fn shared_steps(steps: LeafSteps) -> LeafSteps {
+    let mut out = LeafSteps::new();
     // Where each of `steps` went in `out`.
     let mut at: SmallVec<[usize; 8]> = SmallVec::new();
-    for (leaf, args) in steps {
-        let op = leaf.as_f64_op().filter(|op| op.arity() == args.len())?;
-        let arg = |a: F64Arg| match a {
-            F64Arg::Step(i) => F64Arg::Step(at[i]),
-            leaf => leaf,
-        };
-        let first = arg(args[0]);
-        let step = (op, [first, args.get(1).map_or(first, |&a| arg(a))]);
-        at.push(match out.iter().position(|s| *s == step) {
+    for (leaf, args) in &steps {
+        let args: SmallVec<[F64Arg; 4]> = args
+            .iter()
+            .map(|&a| match a {
+                F64Arg::Step(i) => F64Arg::Step(at[i]),
+                leaf => leaf,
+            })
+            .collect();
+        let op = leaf.as_f64_op();
+        let same = out
+            .iter()
+            .position(|(l, a)| op.is_some() && l.as_f64_op() == op && *a == args);
+        at.push(match same {
             Some(j) => j,
             None => {
-                out.push(step);
+                out.push((leaf.clone(), args));
                 out.len() - 1
             }
         });
     }
-    (at.last() == Some(&(out.len() - 1))).then_some(out)
+    if at.last() == Some(&(out.len() - 1)) {
+        out
+    } else {
+        steps
+    }
 }
 
 /// A lowered expression's steps of the leaves' own loops: each leaf and

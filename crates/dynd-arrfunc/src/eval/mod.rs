@@ -161,7 +161,7 @@ fn call_of<'e, 'a>(e: &'e Expr<'a>) -> Result<Option<CallNode<'e, 'a>>, Error> {
 /// arrays of builtin numbers and `bool` (integers, `float32`,
 /// comparisons, the math functions) whose arguments need no conversion
 /// run the same way, each node's own loop over a chunk before the next
-/// chunk ([`DenseSteps`](dynd_kernels::fuse::DenseSteps)). A thread keeps
+/// chunk ([`Dense`](dynd_kernels::fuse::Dense)). A thread keeps
 /// the last few such expressions' loops, so evaluating one again over
 /// arrays of the same types only checks their layouts and runs.
 ///

@@ -63,8 +63,8 @@ mod dense;
 mod ragged;
 mod steps;
 mod vm;
-pub use dense::{eval_dense_f64, eval_dense_f64_into, DenseF64, F64Arg};
-pub use steps::DenseSteps;
+pub use dense::F64Arg;
+pub use steps::Dense;
 
 use std::cell::RefCell;
 use std::sync::Arc;

@@ -1,5 +1,30 @@
 use super::*;
 use crate::elwise::{apply, Leaf};
+use crate::op::F64Op;
+
+/// A program of plain `float64` operation steps (a unary one reading its
+/// first argument) run by [`Dense`], which takes the compiled-in loop for
+/// them; `Ok(None)` where it does not take the program or the leaves.
+fn eval_dense_f64(
+    steps: &[(F64Op, [F64Arg; 2])],
+    leaves: &[&Array],
+    ty: &Type,
+) -> Result<Option<Array>, Error> {
+    let ls: Vec<Leaf> = steps.iter().map(|(op, _)| Leaf::f64_op(*op)).collect();
+    let args: Vec<(&Leaf, &[F64Arg])> = steps
+        .iter()
+        .zip(&ls)
+        .map(|((op, a), l)| (l, &a[..op.arity()]))
+        .collect();
+    let types: Vec<Type> = leaves.iter().map(|a| a.dtype().clone()).collect();
+    match Dense::new(&args, &types, ty) {
+        Some(d) => {
+            assert!(format!("{d:?}").contains("float64 operations"), "{d:?}");
+            d.eval(leaves)
+        }
+        None => Ok(None),
+    }
+}
 
 fn f64s(n: usize) -> Array {
     Array::from_vec((0..n).map(|i| i as f64 * 0.5 - 7.0).collect::<Vec<f64>>())
