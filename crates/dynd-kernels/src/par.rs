@@ -91,13 +91,16 @@ pub fn try_map<R: Send, E: Send>(
     map(units, f).into_iter().collect()
 }
 
+/// What [`try_chunks_mut`] runs on each part: `f(start, part)`.
+pub type TryPart<'a, T, E> = dyn Fn(usize, &mut [T]) -> Result<(), E> + Sync + 'a;
+
 /// `f(start, part)` for each part of `out` that is `chunk` elements long
 /// (the last one shorter; `start` is its first index), on rayon's
 /// threads: `Ok`, or the first error in the order of the parts.
 pub fn try_chunks_mut<T: Send, E: Send>(
     out: &mut [T],
     chunk: usize,
-    f: &(dyn Fn(usize, &mut [T]) -> Result<(), E> + Sync),
+    f: &TryPart<'_, T, E>,
 ) -> Result<(), E> {
     let chunk = chunk.max(1);
     let parts: Vec<&mut [T]> = out.chunks_mut(chunk).collect();

@@ -374,7 +374,7 @@ impl RowScalar {
         unsafe {
             with_f64_op!(binary op, O => {
                 if self.scalar_first {
-                    self.each(|s, x| O::apply(s, x));
+                    self.each(O::apply);
                 } else {
                     self.each(|s, x| O::apply(x, s));
                 }
