@@ -38,19 +38,19 @@ macro_rules! arith_int {
             const ONE: $t = 1;
             const TOP: $t = <$t>::MAX;
             const BOTTOM: $t = <$t>::MIN;
-            #[inline]
+            #[inline(always)]
             fn add(self, b: $t) -> $t {
                 <op::Add as IntApply>::apply(self, b)
             }
-            #[inline]
+            #[inline(always)]
             fn mul(self, b: $t) -> $t {
                 <op::Mul as IntApply>::apply(self, b)
             }
-            #[inline]
+            #[inline(always)]
             fn min(self, b: $t) -> $t {
                 <op::Minimum as IntApply>::apply(self, b)
             }
-            #[inline]
+            #[inline(always)]
             fn max(self, b: $t) -> $t {
                 <op::Maximum as IntApply>::apply(self, b)
             }
@@ -67,19 +67,19 @@ macro_rules! arith_float {
             const ONE: $t = 1.0;
             const TOP: $t = <$t>::INFINITY;
             const BOTTOM: $t = <$t>::NEG_INFINITY;
-            #[inline]
+            #[inline(always)]
             fn add(self, b: $t) -> $t {
                 <op::Add as FloatApply>::apply(self, b)
             }
-            #[inline]
+            #[inline(always)]
             fn mul(self, b: $t) -> $t {
                 <op::Mul as FloatApply>::apply(self, b)
             }
-            #[inline]
+            #[inline(always)]
             fn min(self, b: $t) -> $t {
                 <op::Minimum as FloatApply>::apply(self, b)
             }
-            #[inline]
+            #[inline(always)]
             fn max(self, b: $t) -> $t {
                 <op::Maximum as FloatApply>::apply(self, b)
             }
