@@ -344,42 +344,37 @@ macro_rules! select {
     };
 }
 
-/// The number types in the order their overloads are listed
-/// (NumPy's: integers, then floats).
-const NUMBERS: [Scalar; 13] = [
-    Scalar::Int8,
-    Scalar::Int16,
-    Scalar::Int32,
-    Scalar::Int64,
-    Scalar::Int128,
-    Scalar::UInt8,
-    Scalar::UInt16,
-    Scalar::UInt32,
-    Scalar::UInt64,
-    Scalar::UInt128,
-    Scalar::Float16,
-    Scalar::Float32,
-    Scalar::Float64,
-];
+/// The real number types in the order their overloads are listed
+/// (NumPy's, as [`Scalar::ALL`] has them: integers, then floats).
+fn numbers() -> impl Iterator<Item = Scalar> {
+    use Scalar::*;
+    Scalar::ALL
+        .into_iter()
+        .filter(|s| !matches!(s, Bool | Complex64 | Complex128 | String | Bytes))
+}
 
 /// The overloads of one function: `fast(t)`'s leaf for each number type
 /// `t` it has one for (a loop compiled for each instruction set), and
 /// `others` for the types it does not cover. Listed as the others are,
-/// with the number types in [`NUMBERS`]' order where the first number
+/// with the number types in [`numbers`]' order where the first number
 /// type is (`bool` before them, complex after them stay so); an other
 /// of a type `fast` covers is dropped.
 ///
 /// Only the others are closures, instantiated for their own types: a
 /// type the fast loops cover is never compiled twice.
 fn table(fast: impl Fn(Scalar) -> Option<Leaf>, others: Vec<Overload>) -> Vec<Overload> {
-    let is_number = |o: &Overload| o.inputs().first().is_some_and(|s| NUMBERS.contains(s));
+    let is_number = |o: &Overload| {
+        o.inputs()
+            .first()
+            .is_some_and(|s| numbers().any(|t| t == *s))
+    };
     let split = others.iter().position(is_number).unwrap_or(others.len());
     let mut others: Vec<Option<Overload>> = others.into_iter().map(Some).collect();
     let mut out: Vec<Overload> = others[..split]
         .iter_mut()
         .filter_map(Option::take)
         .collect();
-    for t in NUMBERS {
+    for t in numbers() {
         let of_t = others
             .iter_mut()
             .filter_map(|o| o.take_if(|o| o.inputs().first() == Some(&t)));
