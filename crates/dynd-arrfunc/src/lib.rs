@@ -14,7 +14,7 @@
 //! ```
 //!
 //! Signature matching, promotion and broadcasting of types live in the type
-//! layer ([`types`]); kernels and arrays in [`kernels`].
+//! layer ([`dynd_types`]); kernels and arrays in [`dynd_kernels`].
 //!
 //! ## Layering
 //!

@@ -226,13 +226,15 @@ pub mod func {
     };
 
     /// The engine's fast-path handles, for code that builds leaves and
-    /// programs by hand: the operation table's opcodes ([`F64Op`],
-    /// [`IntOp`], [`Predicate`]; see [`dynd_kernels::op`]), a leaf's flat
-    /// loop held for repeated calls ([`FlatPlan`]), and small programs
-    /// over dense arrays with their loop built once ([`Dense`]). Everything here is reached through the ordinary
-    /// API too (builtins, `Leaf`, `Eval`); these give control over it.
-    /// Hidden from the documented surface: the engine's handles change
-    /// with the engine.
+    /// programs by hand: the operation table's opcodes
+    /// ([`F64Op`](raw::F64Op), [`IntOp`](raw::IntOp),
+    /// [`Predicate`](raw::Predicate); see [`dynd_kernels::op`]), a leaf's
+    /// flat loop held for repeated calls ([`FlatPlan`](raw::FlatPlan)),
+    /// and small programs over dense arrays with their loop built once
+    /// ([`Dense`](raw::Dense)). Everything here is reached through the
+    /// ordinary API too (builtins, `Leaf`, `Eval`); these give control
+    /// over it. Hidden from the documented surface: the engine's handles
+    /// change with the engine.
     #[doc(hidden)]
     pub mod raw {
         #[doc(inline)]
