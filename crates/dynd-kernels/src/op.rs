@@ -553,12 +553,6 @@ impl F64Op {
     pub fn apply_f32(self, x: f32, y: f32) -> f32 {
         with_f64_op!(self, O => <O as FloatApply>::apply(x, y))
     }
-
-    /// The operation of the same name over integers, if it has one.
-    pub fn as_int(self) -> Option<IntOp> {
-        let name = with_f64_op!(self, O => O::NAME);
-        IntOp::ALL.iter().copied().find(|op| op.name() == name)
-    }
 }
 
 impl IntOp {
@@ -692,8 +686,6 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), IntOp::ALL.len());
-        assert_eq!(F64Op::Add.as_int(), Some(IntOp::Add));
-        assert_eq!(F64Op::Sqrt.as_int(), None);
         assert!(IntOp::Add.sign_blind() && !IntOp::Maximum.sign_blind());
         assert!(F64Op::Maximum.is_monoid() && !F64Op::Sub.is_monoid());
         assert_eq!(Predicate::IsNan.arity(), 1);
