@@ -349,3 +349,31 @@ fn table_generated_functions_match_the_builtins() -> Result<(), dynd::Error> {
     );
     Ok(())
 }
+
+#[test]
+fn functions_over_axes_take_typed_options() {
+    let x = nd::array![[3.0, 1.0, 2.0], [0.5, 9.0, -1.0]];
+    let opts = AxisOptions::new().axis(-1).ascending(false);
+    let by_options = builtins::SORT.callable().reduce_with(&x, &opts).unwrap();
+    let no = Array::from_scalar(false);
+    let by_keyword = builtins::SORT
+        .callable()
+        .call_kw(&[&x], &[("ascending", &no)])
+        .unwrap();
+    same(&by_options, &by_keyword);
+    assert_eq!(by_options.to_string(), "[[3, 2, 1], [9, 0.5, -1]]");
+    let keep = AxisOptions::new().axis(1).keepdims(true);
+    let am = builtins::ARGMAX.callable().reduce_with(&x, &keep).unwrap();
+    assert_eq!(am.to_string(), "[[0], [1]]");
+    let sm = builtins::SOFTMAX
+        .callable()
+        .reduce_with(&x, &AxisOptions::new())
+        .unwrap();
+    assert_eq!(sm.ty().to_string(), "2 * 3 * float64");
+    // A keyword the function does not take is refused, naming it.
+    let err = builtins::FLIP
+        .callable()
+        .reduce_with(&x, &AxisOptions::new().keepdims(true))
+        .unwrap_err();
+    assert!(err.to_string().contains("keepdims"), "{err}");
+}

@@ -95,6 +95,8 @@ pub enum AxisKeyword {
     Ddof,
     /// `skip_na: ?bool`: NA elements left out rather than propagated.
     SkipNa,
+    /// `ascending: ?bool`: the order of a sort (ascending without it).
+    Ascending,
 }
 
 impl AxisKeyword {
@@ -107,6 +109,7 @@ impl AxisKeyword {
             AxisKeyword::Where => "where",
             AxisKeyword::Ddof => "ddof",
             AxisKeyword::SkipNa => "skip_na",
+            AxisKeyword::Ascending => "ascending",
         }
     }
 
@@ -115,7 +118,7 @@ impl AxisKeyword {
         match self {
             AxisKeyword::Axes | AxisKeyword::Where => "?Any",
             AxisKeyword::Axis | AxisKeyword::Ddof => "?int64",
-            AxisKeyword::Keepdims | AxisKeyword::SkipNa => "?bool",
+            AxisKeyword::Keepdims | AxisKeyword::SkipNa | AxisKeyword::Ascending => "?bool",
             AxisKeyword::Initial => "?Scalar",
         }
     }
@@ -123,8 +126,8 @@ impl AxisKeyword {
 
 /// The keywords of a function over axes (a reduction; a scan, `argmax`,
 /// `softmax` or `flip`, which take `axis` and maybe `keepdims`), built
-/// up: `axis`, `keepdims`, `initial`, `where`, `ddof` and
-/// `skip_na` (see the builtins' docs for what each does; a callable
+/// up: `axis`, `keepdims`, `initial`, `where`, `ddof`, `skip_na`
+/// and `ascending` (see the builtins' docs for what each does; a callable
 /// refuses a keyword it does not take, naming it). Unset, each is absent:
 /// every axis, no kept dimensions, no initial value, no mask, `ddof` 0,
 /// NA propagated.
@@ -145,6 +148,7 @@ pub struct AxisOptions {
     pub(crate) mask: Option<Array>,
     pub(crate) ddof: Option<usize>,
     pub(crate) skip_na: bool,
+    pub(crate) ascending: Option<bool>,
 }
 
 impl AxisOptions {
@@ -222,6 +226,13 @@ impl AxisOptions {
         self
     }
 
+    /// Sort ascending (`true`, the default) or descending (`false`).
+    #[must_use]
+    pub fn ascending(mut self, ascending: bool) -> AxisOptions {
+        self.ascending = Some(ascending);
+        self
+    }
+
     /// The axes given (`None`: every axis).
     pub fn axes(&self) -> Option<&[i64]> {
         self.axis.as_ref().map(Axes::as_slice)
@@ -250,6 +261,11 @@ impl AxisOptions {
     /// Whether NA elements are skipped.
     pub fn skips_na(&self) -> bool {
         self.skip_na
+    }
+
+    /// Whether a sort is ascending (the default) rather than descending.
+    pub fn is_ascending(&self) -> bool {
+        self.ascending.unwrap_or(true)
     }
 
     /// The one axis of a scan or sort (`None` when not given).
@@ -293,6 +309,7 @@ impl AxisOptions {
             self.mask.is_some().then_some("where"),
             self.ddof.is_some().then_some("ddof"),
             self.skip_na.then_some("skip_na"),
+            self.ascending.is_some().then_some("ascending"),
         ]
         .into_iter()
         .flatten()

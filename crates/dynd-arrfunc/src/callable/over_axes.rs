@@ -57,7 +57,9 @@ impl Callable {
             .map(|k| {
                 let scalar = match k {
                     AxisKeyword::Axis | AxisKeyword::Ddof => Some(Scalar::Int64),
-                    AxisKeyword::Keepdims | AxisKeyword::SkipNa => Some(Scalar::Bool),
+                    AxisKeyword::Keepdims | AxisKeyword::SkipNa | AxisKeyword::Ascending => {
+                        Some(Scalar::Bool)
+                    }
                     _ => None,
                 };
                 Keyword::maybe(k.name(), scalar)
@@ -156,6 +158,7 @@ fn options_of(name: &str, keywords: &[AxisKeyword], kw: &Kwargs<'_>) -> Result<A
             AxisKeyword::Axis => o.axis = kw.int("axis")?.map(Axes::from),
             AxisKeyword::Keepdims => o.keepdims = kw.bool("keepdims")?.unwrap_or(false),
             AxisKeyword::SkipNa => o.skip_na = kw.bool("skip_na")?.unwrap_or(false),
+            AxisKeyword::Ascending => o.ascending = kw.bool("ascending")?,
             AxisKeyword::Initial => o.initial = Some(a.clone()),
             AxisKeyword::Where => o.mask = Some(a.clone()),
             AxisKeyword::Ddof => {

@@ -614,24 +614,18 @@ builtins! {
     /// `(Any, axis: ?int64, ascending: ?bool) -> Any`: the indexes that sort
     /// along `axis` (default -1), stable, NaN last. `int64`.
     ARGSORT argsort "argsort" _ None => {
-        Callable::function(
-            "argsort",
-            dynd_macros::checked_signature!("(Any, axis: ?int64, ascending: ?bool) -> Any"),
-            vec![axis_kw(), Keyword::maybe("ascending", Some(Scalar::Bool))],
-            |args, kw| argsort(args[0], kw.int("axis")?.unwrap_or(-1), kw.bool("ascending")?.unwrap_or(true)),
-        )
+        Callable::over_axes("argsort", &[AxisKeyword::Axis, AxisKeyword::Ascending], |a, o| {
+            argsort(a, o.one_axis("argsort")?.unwrap_or(-1), o.is_ascending())
+        })
     };
 
     /// `(Any, axis: ?int64, ascending: ?bool) -> Any`: a sorted copy along
     /// `axis` (default -1), NaN last; each ragged row along an innermost
     /// `var` axis. `sorted` is its older name (with `reverse`).
     SORT sort "sort" _ None => {
-        Callable::function(
-            "sort",
-            dynd_macros::checked_signature!("(Any, axis: ?int64, ascending: ?bool) -> Any"),
-            vec![axis_kw(), Keyword::maybe("ascending", Some(Scalar::Bool))],
-            |args, kw| sort(args[0], kw.int("axis")?.unwrap_or(-1), kw.bool("ascending")?.unwrap_or(true)),
-        )
+        Callable::over_axes("sort", &[AxisKeyword::Axis, AxisKeyword::Ascending], |a, o| {
+            sort(a, o.one_axis("sort")?.unwrap_or(-1), o.is_ascending())
+        })
     };
 
     /// `(Any, axis: ?int64) -> Any`: the distinct values, sorted, over
