@@ -1,6 +1,6 @@
 //! The operation table: each plain elementwise operation defined once.
 //!
-//! One table ([`op_table!`](crate::op)) lists every operation the fast
+//! One table (the `op_table!` macro below) lists every operation the fast
 //! paths run — its name, arity, flags, and its body for each family of
 //! element types (IEEE floats, wrapping integers) — and everything else is
 //! generated from it:
@@ -26,7 +26,7 @@
 //! ```
 //! use dynd::func::raw::{F64Op, IntOp};
 //!
-//! assert_eq!(F64Op::Maximum.apply(1.0, f64::NAN).is_nan(), true);
+//! assert!(F64Op::Maximum.apply(1.0, f64::NAN).is_nan());
 //! assert_eq!(IntOp::Add.apply(i8::MAX, 1), i8::MIN);
 //! assert!(F64Op::ALL.iter().all(|op| op.arity() == 1 || op.arity() == 2));
 //! ```
