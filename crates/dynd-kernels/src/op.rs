@@ -40,11 +40,7 @@ use std::ops::{Div as OpsDiv, Mul as OpsMul, Neg as OpsNeg, Not as OpsNot, Sub a
 /// The IEEE float types the float family runs on (`f32`, `f64`): the
 /// primitive operations its bodies are written with.
 pub trait Float:
-    Copy
-    + PartialOrd
-    + Send
-    + Sync
-    + 'static
+    Num
     + OpsAdd<Output = Self>
     + OpsSub<Output = Self>
     + OpsMul<Output = Self>
@@ -65,8 +61,6 @@ pub trait Float:
     fn trunc(self) -> Self;
     /// `x` rounded to the nearest integer, ties to even.
     fn rint(self) -> Self;
-    /// Whether `x` is NaN.
-    fn is_nan(self) -> bool;
     /// IEEE `maxNum`: the larger, the other one where one is NaN.
     fn max_num(self, y: Self) -> Self;
     /// IEEE `minNum`: the smaller, the other one where one is NaN.
@@ -90,8 +84,6 @@ macro_rules! float {
             #[inline(always)]
             fn rint(self) -> $t { <$t>::round_ties_even(self) }
             #[inline(always)]
-            fn is_nan(self) -> bool { <$t>::is_nan(self) }
-            #[inline(always)]
             fn max_num(self, y: $t) -> $t { <$t>::max(self, y) }
             #[inline(always)]
             fn min_num(self, y: $t) -> $t { <$t>::min(self, y) }
@@ -103,11 +95,8 @@ float!(f32, f64);
 /// The integer types the integer family runs on (8 to 128 bits, signed
 /// and unsigned): the wrapping primitives its bodies are written with.
 pub trait Int:
-    Copy
+    Num
     + Ord
-    + Send
-    + Sync
-    + 'static
     + OpsAnd<Output = Self>
     + OpsOr<Output = Self>
     + OpsXor<Output = Self>
@@ -201,7 +190,7 @@ macro_rules! num {
         })*
     };
 }
-num!(float: f32, f64; int: i8, i16, i32, i64, u8, u16, u32, u64);
+num!(float: f32, f64; int: i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 
 // ---------------------------------------------------------------------------
 // What the table generates.

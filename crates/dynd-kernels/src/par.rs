@@ -31,12 +31,13 @@ pub fn run(units: usize, f: &(dyn Fn(usize) + Sync)) {
 }
 
 /// Whether `f(i)` is true for every `i` in `0..units`, run on rayon's
-/// threads (every unit runs: none is skipped on a false).
+/// threads; after a false, the units not yet started are skipped.
 pub fn all(units: usize, f: &(dyn Fn(usize) -> bool + Sync)) -> bool {
-    let ok = std::sync::atomic::AtomicBool::new(true);
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let ok = AtomicBool::new(true);
     run(units, &|i| {
-        if !f(i) {
-            ok.store(false, std::sync::atomic::Ordering::Relaxed);
+        if ok.load(Relaxed) && !f(i) {
+            ok.store(false, Relaxed);
         }
     });
     ok.into_inner()
@@ -73,13 +74,7 @@ pub fn for_chunks_mut<T: Send>(out: &mut [T], chunk: usize, f: &(dyn Fn(usize, &
 /// `f(i, part)` for each of `parts` (disjoint parts of an output, one per
 /// unit), on rayon's threads.
 pub fn for_each_part<P: Send>(parts: Vec<P>, f: &(dyn Fn(usize, &mut P) + Sync)) {
-    let parts: Vec<Mutex<P>> = parts.into_iter().map(Mutex::new).collect();
-    run(parts.len(), &|i| {
-        // Each part is locked by its own unit alone: never contended,
-        // never poisoned but by a panic in `f`, which rayon re-raises.
-        let mut p = parts[i].lock().unwrap_or_else(|e| e.into_inner());
-        f(i, &mut p);
-    });
+    map_parts(parts, f);
 }
 
 /// `Ok` with every unit's result in unit order, or the first error in

@@ -68,7 +68,7 @@ fn pairs(op: F64Op) -> bool {
 /// inlined and vectorised, the inner value never stored. The same IEEE
 /// operations in the same order as the two steps, so the same bits.
 /// Pairs of `+ - * /` ([`pairs`]) are compiled together; any other pair
-/// runs as its two steps, into `out`.
+/// runs as its two operations per element.
 #[inline(always)]
 fn apply_pair(inner: F64Op, outer: F64Op, first: bool, out: &mut [f64], [x, y, z]: [&[f64]; 3]) {
     #[inline(always)]
@@ -108,17 +108,17 @@ fn apply_pair(inner: F64Op, outer: F64Op, first: bool, out: &mut [f64], [x, y, z
             }
         };
     }
+    // Never taken (the caller pairs only `+ - * /`): the same operations
+    // in the same order, one element at a time, with nothing allocated.
     let two_steps = |out: &mut [f64]| {
-        apply(inner, out, Opnd::Slice(x), Opnd::Slice(y));
-        let (g, z) = (Opnd::Slice(&*out), Opnd::Slice(z));
-        let mut r = vec![0.0; out.len()];
-        apply(
-            outer,
-            &mut r,
-            if first { g } else { z },
-            if first { z } else { g },
-        );
-        out.copy_from_slice(&r);
+        for (((o, &x), &y), &z) in out.iter_mut().zip(x).zip(y).zip(z) {
+            let g = inner.apply(x, y);
+            *o = if first {
+                outer.apply(g, z)
+            } else {
+                outer.apply(z, g)
+            };
+        }
     };
     arith!(inner, I => arith!(outer, O => each::<I, O>(out, [x, y, z], first), else two_steps(out)), else two_steps(out))
 }
