@@ -27,7 +27,9 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
-use dynd_kernels::elwise::{apply_core, apply_typed, CoreLeaf, ElementFn, FlatPlan, Leaf};
+use dynd_kernels::elwise::{
+    apply_core, apply_general, apply_general_into, apply_typed, CoreLeaf, ElementFn, FlatPlan, Leaf,
+};
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, ErrorMode};
 use dynd_types::{
@@ -144,8 +146,9 @@ pub(crate) struct Resolution {
     /// Whether the arguments have the overload's element types already
     /// (no cast).
     pub(crate) as_is: bool,
-    /// The flat call for C-contiguous arguments of an elementwise overload
-    /// taking them as they are, if its results can be made flat.
+    /// The flat call for arguments of an elementwise overload taking them
+    /// as they are, if its results can be made flat: where there is one,
+    /// it alone asks whether a call runs flat.
     plan: Option<FlatPlan>,
 }
 
@@ -698,6 +701,8 @@ impl Callable {
             &refs
         };
         Ok(match &o.body {
+            // The plan asked the flat question already: not again.
+            Body::Elementwise(leaf) if resolution.plan.is_some() => apply_general(ty, args, leaf)?,
             Body::Elementwise(leaf) => apply_typed(ty, args, leaf)?,
             Body::Core(leaf) => apply_core(ty, args, leaf)?,
         })
@@ -794,6 +799,11 @@ impl Callable {
             &refs
         };
         match &o.body {
+            // The plan asked the flat question for an `out` of the
+            // result's type already: not again.
+            Body::Elementwise(leaf) if resolution.plan.is_some() && out.ty() == result => {
+                apply_general_into(out, args, leaf)?
+            }
             Body::Elementwise(leaf) => out.apply_into(args, leaf)?,
             Body::Core(leaf) => out.apply_core_into(args, leaf)?,
         }

@@ -186,9 +186,12 @@ impl FlatPlan {
     }
 
     /// Runs the planned leaf on `srcs` into a fresh array, if each source
-    /// is either 0-d of the leaf's input type (it broadcasts) or
-    /// C-contiguous with exactly the result's shape and the input type;
-    /// `Ok(None)` otherwise (nothing was run: take the general path).
+    /// is either 0-d of the leaf's input type (it broadcasts) or has
+    /// exactly the result's shape over the input type, walked as one loop
+    /// of one stride (C-contiguous, or a view of such with a step or
+    /// reversed: what [`apply_typed`] runs flat); `Ok(None)` otherwise
+    /// (nothing was run: take the general path, [`apply_general`], which
+    /// does not ask again).
     ///
     /// # Errors
     ///
@@ -241,8 +244,9 @@ impl FlatPlan {
 
     /// Sets each source's first element and stride in `out` (made for as
     /// many sources), if each is 0-d of the leaf's input type (stride 0:
-    /// it broadcasts) or has exactly the result's dimensions in C order
-    /// over that type (stride: its size); `false` otherwise. In place, not
+    /// it broadcasts) or has exactly the result's dimensions over that
+    /// type, in C order (stride: its size) or as one loop of another
+    /// stride; `false` otherwise. In place, not
     /// returned: a small call would pay for moving the arrays.
     #[inline(always)]
     fn sources(&self, srcs: &[&Array], out: &mut FlatSources) -> bool {
@@ -255,12 +259,28 @@ impl FlatPlan {
                 out.strides[k] = 0;
             } else if ty.dtype().as_scalar() == Some(*t) && self.fits(a.arrmeta(), t.size()) {
                 out.strides[k] = t.size() as isize;
+            } else if let Some(stride) = self.linear(a, *t) {
+                out.strides[k] = stride;
             } else {
                 return false;
             }
             out.ptrs[k] = a.data_ptr();
         }
         true
+    }
+
+    /// The byte stride of `a` if it walks the result's dimensions as one
+    /// loop of one stride over elements of type `t` (a view of a C-order
+    /// array with a step, reversed, or broadcast along all of it: see
+    /// [`linear_layout`]). Out of line: C order is the common case, asked
+    /// first.
+    #[cold]
+    #[inline(never)]
+    fn linear(&self, a: &Array, t: Scalar) -> Option<isize> {
+        match linear_layout(a, self.out.ty())? {
+            (n, s, stride) if s == t && n == self.count && a.ty().is_dim() => Some(stride),
+            _ => None,
+        }
     }
 
     /// Runs the leaf's loop over the plan's `count` elements.
@@ -466,7 +486,7 @@ mod tests {
             .unwrap();
         vec![
             ("c", c, true),
-            ("every other column", every_other, false),
+            ("every other column", every_other, true),
             ("reversed rows", reversed, false),
             ("transposed", transposed, false),
             ("one row of a bigger array", one_row, true),
@@ -476,7 +496,7 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_runs_exactly_the_c_order_layouts_and_matches_the_general_path() {
+    fn a_plan_runs_exactly_the_linear_layouts_and_matches_the_general_path() {
         let leaf = Leaf::map(|a: f64, b: f64| a * 3.0 - b);
         for (name_a, a, flat_a) in layouts() {
             for (name_b, b, flat_b) in layouts() {

@@ -418,9 +418,31 @@ impl Leaf {
 
 /// [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into).
 pub(crate) fn apply_into(this: &mut Array, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
+    apply_into_with(this, srcs, leaf, true)
+}
+
+/// As [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into), for
+/// arguments a [`FlatPlan`] of `this`'s type has already refused: the flat
+/// path is not asked again (a callable asks it once, through the plan its
+/// resolution made).
+///
+/// # Errors
+///
+/// As [`ArrayOps::apply_into`](crate::ops::ArrayOps::apply_into).
+pub fn apply_general_into(this: &mut Array, srcs: &[&Array], leaf: &Leaf) -> Result<(), Error> {
+    apply_into_with(this, srcs, leaf, false)
+}
+
+/// [`apply_into`], trying the flat path first when `flat`.
+fn apply_into_with(
+    this: &mut Array,
+    srcs: &[&Array],
+    leaf: &Leaf,
+    flat: bool,
+) -> Result<(), Error> {
     let dtypes: SmallVec<[&Type; INLINE_ARGS]> = srcs.iter().map(|a| a.dtype()).collect();
     let fit = leaf.fit(&dtypes, this.dtype())?;
-    if !fit.out_option && flat::apply_flat_into(this, srcs, leaf)? {
+    if flat && !fit.out_option && flat::apply_flat_into(this, srcs, leaf)? {
         return Ok(());
     }
     crate::assign::make_unique(this)?;
@@ -530,12 +552,24 @@ pub fn apply_typed(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, Err
     if let Some(out) = apply_flat(ty, srcs, leaf)? {
         return Ok(out);
     }
+    apply_general(ty, srcs, leaf)
+}
+
+/// As [`apply_typed`], for arguments a [`FlatPlan`] of result type `ty`
+/// has already refused: the flat path is not asked again (a callable asks
+/// it once, through the plan its resolution made); ragged results and
+/// kernels are.
+///
+/// # Errors
+///
+/// As [`apply_typed`].
+pub fn apply_general(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
     if ty.has_var_dim() {
         if let Some(out) = ragged::apply_ragged(ty, srcs, leaf)? {
             return Ok(out);
         }
     }
     let mut out = alloc_broadcast(ty, srcs)?;
-    apply_into(&mut out, srcs, leaf)?;
+    apply_into_with(&mut out, srcs, leaf, false)?;
     Ok(out)
 }
