@@ -1,4 +1,4 @@
-//! Small expressions over dense arrays ([`dense_small`]): lowered to a
+//! Small expressions over dense arrays ([`small`]): lowered to a
 //! list of steps, then one loop over the leaves, a chunk at a time
 //! ([`Dense`]: plain `float64` arithmetic with each operation's loop
 //! compiled in, pairs fused; any other expression of elementwise builtins
@@ -25,53 +25,32 @@ use dynd_kernels::Array;
 use dynd_types::{Scalar, Type};
 
 use super::call_of;
+use super::ladder::Dest;
 use crate::callable::{Body, Callable};
 use crate::error::Error;
 
 /// An expression's distinct leaves, in the order of their first use.
 type Leaves<'e> = SmallVec<[&'e Array; 8]>;
 
-/// The value of `e` when it is elementwise builtins over C-contiguous
-/// arrays of one shape (or 0-d) whose nodes need no conversion of their
-/// arguments: one loop over the leaves, no kernel built and no
-/// intermediate array (what makes small expressions cheaper than the
-/// calls). Each node is resolved as a call would be; any other node,
-/// conversion, layout or shape gives `None`, and the general evaluation
-/// (which reports errors) runs instead.
-pub(super) fn dense_small(e: &Expr<'_>) -> Option<Result<Array, Error>> {
-    with_lowered(e, |d, leaves| d.eval(leaves).transpose()).flatten()
+/// The value of `e` into `d` when it is elementwise builtins over
+/// C-contiguous arrays of one shape (or 0-d) whose nodes need no
+/// conversion of their arguments: one loop over the leaves, no kernel
+/// built and no intermediate array (what makes small expressions cheaper
+/// than the calls). Each node is resolved as a call would be; any other
+/// node, conversion, layout or shape gives `None`, and the general
+/// evaluation (which reports errors) runs instead.
+pub(super) fn small<D: Dest>(e: &Expr<'_>, d: &mut D) -> Option<Result<D::Out, Error>> {
+    with_lowered(e, |dense, leaves| d.dense(dense, leaves)).flatten()
 }
 
-/// [`dense_small`] into `out` (C-contiguous, of the result's type):
-/// `Some(Ok(()))` when written, `None` where the general evaluation must
-/// run.
-pub(super) fn dense_small_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
-    with_lowered(e, |d, leaves| into(d, leaves, out)).flatten()
-}
-
-/// [`dense_small`] for an expression of a kept shape whose result is
-/// small enough to evaluate on one thread, and `None` for any other:
-/// tried before any other walk of `e`. Matching walks no deeper than the
-/// kept shape, which was lowered from a tree of bounded depth, and the
-/// leaves' types it compares fix the result's size; so neither the depth
-/// bound nor the size walk is needed first.
-pub(super) fn kept_dense(e: &Expr<'_>) -> Option<Result<Array, Error>> {
-    with_kept(e, |d, leaves| d.eval(leaves).transpose()).flatten()
-}
-
-/// [`kept_dense`] into `out`, as [`dense_small_into`].
-pub(super) fn kept_dense_into(e: &Expr<'_>, out: &mut Array) -> Option<Result<(), Error>> {
-    with_kept(e, |d, leaves| into(d, leaves, out)).flatten()
-}
-
-/// `d` evaluated over `leaves` into `out`: `None` where it does not
-/// take them.
-fn into(d: &Dense, leaves: &[&Array], out: &mut Array) -> Option<Result<(), Error>> {
-    match d.eval_into(leaves, out) {
-        Ok(true) => Some(Ok(())),
-        Ok(false) => None,
-        Err(e) => Some(Err(e)),
-    }
+/// [`small`] for an expression of a kept shape whose result is small
+/// enough to evaluate on one thread, and `None` for any other: tried
+/// before any other walk of `e`. Matching walks no deeper than the kept
+/// shape, which was lowered from a tree of bounded depth, and the leaves'
+/// types it compares fix the result's size; so neither the depth bound
+/// nor the size walk is needed first.
+pub(super) fn kept<D: Dest>(e: &Expr<'_>, d: &mut D) -> Option<Result<D::Out, Error>> {
+    with_kept(e, |dense, leaves| d.dense(dense, leaves)).flatten()
 }
 
 /// One node of a [`Shape`], in preorder.

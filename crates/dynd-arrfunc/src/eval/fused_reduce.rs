@@ -243,7 +243,8 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &AxisOptions) -> Option<Arr
                 .iter()
                 .map(|v| v[0].get::<f64>(&[]).ok())
                 .collect::<Option<Vec<f64>>>()?;
-            let s = pairwise(&sums);
+            // The reductions' own tree: the same on any number of threads.
+            let s = dynd_kernels::reduce::sum_of_parts(&sums);
             if r.reducer == Some(Reducer::Sum) {
                 return Some(Array::from_scalar(s));
             }
@@ -291,15 +292,6 @@ fn reduce_plain_parts(e: &Expr<'_>, r: &Callable, o: &AxisOptions) -> Option<Arr
     match mode {
         Mode::Combine(c) => c.reduce_with(&out, &plain).ok(),
         _ => Some(out),
-    }
-}
-
-/// The pairwise sum of `xs`, in a tree fixed by their number.
-pub(super) fn pairwise(xs: &[f64]) -> f64 {
-    match xs.len() {
-        0 => 0.0,
-        1 => xs[0],
-        n => pairwise(&xs[..n / 2]) + pairwise(&xs[n / 2..]),
     }
 }
 

@@ -19,9 +19,9 @@ use crate::error::Error;
 use crate::options::AxisOptions;
 
 mod dense;
-mod weak;
-use dense::{dense_small, dense_small_into, kept_dense, kept_dense_into};
 mod fused_reduce;
+mod ladder;
+mod weak;
 use fused_reduce::*;
 
 impl ExprFunction for Callable {
@@ -488,7 +488,7 @@ fn eval_node(e: &Expr<'_>) -> Result<Array, Error> {
 }
 
 /// Below this many elements (of the largest leaf) an expression that the
-/// one-loop paths (`dense_small`) do not take is evaluated node by node:
+/// one-loop paths ([`dense::small`]) do not take is evaluated node by node:
 /// the fused pass's fixed cost (planning every
 /// node, building the steps' kernels) is then more than the memory traffic
 /// it saves. Measured on `a*b + c*d - e`: equal at about 3000 elements.
@@ -521,17 +521,6 @@ fn size_hint_of(a: &Array) -> usize {
     }
 }
 
-/// [`Eval::eval`] of an expression large enough to fuse: fused, or node
-/// by node where the fused pass does not take it (kept out of line, so
-/// the small case stays a plain call of the node-by-node evaluation).
-#[inline(never)]
-fn eval_large(e: &Expr<'_>) -> Result<Array, Error> {
-    match e.eval_fused() {
-        Some(r) => Ok(r),
-        None => e.eval_stepwise(),
-    }
-}
-
 /// The fused program for `e`, its root and the result type; `None` when
 /// some part could not be planned (the step-by-step evaluation then
 /// reports it).
@@ -546,129 +535,6 @@ fn plan(e: &Expr<'_>) -> Option<(Program, Slot, Type)> {
 /// the walks below recurse once per level.
 fn shallow<'e, 'a>(e: &'e Expr<'a>) -> Result<Cow<'e, Expr<'a>>, Error> {
     e.evaluate_deep_parts(MAX_EVAL_DEPTH, &mut |part| part.eval())
-}
-
-/// [`Eval::eval`] of an expression that is not a leaf.
-fn eval_any(e: &Expr<'_>) -> Result<Array, Error> {
-    // One call over arrays (`&a + &b`, two levels: never deep), small:
-    // the call itself, with nothing to plan or fuse.
-    if let Some(r) = one_call(e) {
-        return r;
-    }
-    // A small expression evaluated before (in a loop, say): its kept
-    // loop, with no other walk.
-    if let Some(r) = kept_dense(e) {
-        return r;
-    }
-    if let Cow::Owned(e) = shallow(e)? {
-        return e.eval();
-    }
-    let n = size_hint(e);
-    if n < PARALLEL_MIN {
-        // Serial either way: one loop over the leaves where it applies.
-        if let Some(r) = dense_small(e) {
-            return r;
-        }
-    }
-    if n < FUSE_MIN {
-        return stepwise(e, &mut 0).map(Cow::into_owned);
-    }
-    eval_large(e)
-}
-
-/// `e` evaluated as one call, when it is one node whose operands are all
-/// arrays, of fewer than [`FUSE_MIN`] elements (`None` otherwise). No
-/// collection is made: this is every small operator call's path.
-#[inline]
-fn one_call(e: &Expr<'_>) -> Option<Result<Array, Error>> {
-    fn leaf<'e>(x: &'e Expr<'_>) -> Option<&'e Array> {
-        match x {
-            Expr::Leaf(a) | Expr::Scalar(a) => Some(&**a),
-            _ => None,
-        }
-    }
-    let small = |a: &Array| size_hint_of(a) < FUSE_MIN;
-    let r = match e {
-        Expr::Binary(op, xy) => {
-            let (a, b) = (leaf(&xy.0)?, leaf(&xy.1)?);
-            if !small(a) || !small(b) {
-                return None;
-            }
-            binary(*op).call(&[a, b])
-        }
-        Expr::Unary(op, x) => {
-            let a = leaf(x).filter(|a| small(a))?;
-            unary(*op).call(&[a])
-        }
-        Expr::Call(f, args) => {
-            let c = f.0.as_any().downcast_ref::<Callable>()?;
-            let (first, rest) = args.split_first()?;
-            let mut arrays = [leaf(first)?; 4];
-            if rest.len() >= arrays.len() || !small(arrays[0]) {
-                return None;
-            }
-            for (slot, x) in arrays[1..].iter_mut().zip(rest) {
-                *slot = leaf(x).filter(|a| small(a))?;
-            }
-            c.call(&arrays[..args.len()])
-        }
-        _ => return None,
-    };
-    Some(r.map_err(|err| named(e, 0, err)))
-}
-
-/// [`Eval::eval_into`], without the keepdims hint.
-fn eval_into_any(this: &Expr<'_>, out: &mut Array) -> Result<(), Error> {
-    // As in `eval_any`: a kept small loop first.
-    if let Some(r) = kept_dense_into(this, out) {
-        return r;
-    }
-    if let Cow::Owned(e) = shallow(this)? {
-        return e.eval_into(out);
-    }
-    let n = size_hint(this);
-    if n < PARALLEL_MIN && !matches!(this, Expr::Leaf(_) | Expr::Scalar(_)) {
-        // Serial either way: one loop over the leaves where it applies.
-        if let Some(r) = dense_small_into(this, out) {
-            return r;
-        }
-    }
-    let fuse = n >= FUSE_MIN;
-    if let Some((p, root, ty)) = fuse.then(|| plan(this)).flatten() {
-        let fits = out.ty() == &ty || {
-            let joint = broadcast(&[ty.clone(), out.ty().clone()], BroadcastMode::NumPy).ok();
-            joint.is_some_and(|j| j.split_dims().0 == out.ty().split_dims().0)
-                && out.dtype() == ty.dtype()
-        };
-        if !fits {
-            return Err(Error::Out {
-                name: this.to_string(),
-                out: out.ty().clone(),
-                result: ty,
-            });
-        }
-        if let Ok(true) = p.eval_into(root, out) {
-            return Ok(());
-        }
-    }
-    let mut next = 0;
-    match this {
-        Expr::Leaf(_) | Expr::Scalar(_) | Expr::Cast(..) => {
-            let value = this.eval()?;
-            Ok(out.assign(&value, ErrorMode::Fractional)?)
-        }
-        _ => {
-            let Some((c, args)) = call_of(this)? else {
-                unreachable!("leaves and casts are handled above")
-            };
-            let values = args
-                .iter()
-                .map(|a| stepwise(a, &mut next))
-                .collect::<Result<SmallVec<[Cow<'_, Array>; 4]>, Error>>()?;
-            let refs: SmallVec<[&Array; 4]> = values.iter().map(|v| &**v).collect();
-            c.call_into(out, &refs).map_err(|err| named(this, 0, err))
-        }
-    }
 }
 
 /// `err` with the keepdims hint for the arrays `e` computes on.
@@ -692,7 +558,7 @@ impl Eval for Expr<'_> {
         if let Cow::Owned(e) = weak::strong(self) {
             return e.eval();
         }
-        eval_any(self).map_err(|e| hinted(e, self))
+        ladder::run(self, &mut ladder::New).map_err(|e| hinted(e, self))
     }
 
     fn sum(&self) -> Result<Array, Error> {
@@ -743,7 +609,7 @@ impl Eval for Expr<'_> {
         if let Cow::Owned(e) = weak::strong(self) {
             return e.eval_into(out);
         }
-        eval_into_any(self, out).map_err(|e| hinted(e, self))
+        ladder::run(self, &mut ladder::Into(out)).map_err(|e| hinted(e, self))
     }
 
     fn eval_stepwise(&self) -> Result<Array, Error> {

@@ -45,6 +45,7 @@ pub use ragged::mean_of_rows;
 mod arith;
 pub use arith::Arith;
 mod pairwise;
+pub use pairwise::sum_of_parts;
 use pairwise::*;
 pub(crate) use pairwise::{fold8, fold_pairwise_blocks, fold_pairwise_exact, PAIRWISE_BLOCK};
 mod stateful;

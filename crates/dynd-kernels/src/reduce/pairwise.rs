@@ -167,6 +167,13 @@ fn combine_each<T: Copy, F: Fn(T, T) -> T>(acc: &mut [T], xs: &[T], f: &F) {
     }
 }
 
+/// The sum of a few partial sums (one per part of a reduction done in
+/// parts), in the pairwise tree [`fold_pairwise_exact`] gives: fixed by
+/// their number, so the same on any number of threads; `0` for none.
+pub fn sum_of_parts(xs: &[f64]) -> f64 {
+    fold_pairwise_exact(xs, &|a, b| a + b).unwrap_or(0.0)
+}
+
 /// A pairwise tree over a few values, split in halves.
 pub(crate) fn fold_pairwise_exact<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
     match xs.len() {
