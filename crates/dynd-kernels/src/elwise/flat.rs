@@ -109,10 +109,10 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
 }
 
 /// A flat call worked out once for a result type and a leaf: what
-/// [`apply_typed`] finds on each call for C-contiguous arguments (the
-/// result's arrmeta and size, the element count, the leaf's loop), kept so
-/// that a callable calling the same leaf on arrays of the same types again
-/// only checks each argument's layout and runs.
+/// [`apply_typed`] finds on each call for arguments that walk the result
+/// as one loop (the result's arrmeta and size, the element count, the
+/// leaf's loop), kept so that a callable calling the same leaf on arrays
+/// of the same types again only checks each argument's layout and runs.
 ///
 /// ```
 /// use dynd::func::raw::FlatPlan;
@@ -126,10 +126,14 @@ pub(super) fn apply_flat(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Opti
 /// let y = Array::from_scalar(10.0);
 /// let sum = plan.call(&[&x, &y])?.expect("both arguments take the flat path");
 /// assert_eq!(sum.to_vec::<f64>()?, [11.0, 12.0, 13.0]);
-/// // A strided view does not: the caller takes the general path.
+/// // A view with a step is one loop too.
 /// let wide = Array::from_vec(vec![1.0, 0.0, 2.0, 0.0, 3.0, 0.0]);
 /// let every_other = wide.index(&[Index::slice(None, None, 2)])?;
-/// assert!(plan.call(&[&every_other, &y])?.is_none());
+/// assert_eq!(plan.call(&[&every_other, &y])?.expect("one stride").to_vec::<f64>()?, [11.0, 12.0, 13.0]);
+/// // A transposed matrix is not: the caller takes the general path.
+/// let plan = FlatPlan::new(&"2 * 2 * float64".parse()?, &leaf).expect("fixed");
+/// let m = Array::from_shape_vec(&[2, 2], vec![1.0, 2.0, 3.0, 4.0])?.transpose()?;
+/// assert!(plan.call(&[&m, &y])?.is_none());
 /// # Ok::<(), dynd::Error>(())
 /// ```
 #[derive(Clone)]
