@@ -122,10 +122,13 @@ fn surface() -> (String, Vec<String>) {
     }
     // The typed functions made from the builtins' tables: one per
     // elementwise builtin of one to three arrays, function of one or two
-    // arrays and reduction with options (`where` as `where_`).
+    // arrays and reduction with options (`where` as `where_`), and the
+    // hand-written ones the tables re-export.
     for b in dynd::func::builtins::handles() {
         use dynd::func::builtins::Kind;
-        if let Kind::Elementwise(1..=3, _) | Kind::Function(1 | 2) | Kind::Reduction = b.kind() {
+        if let Kind::Elementwise(1..=3, _) | Kind::Function(1 | 2) | Kind::Reduction | Kind::Typed =
+            b.kind()
+        {
             let name = b.name();
             let name = if name == "where" { "where_" } else { name };
             out.push(format!("fn dynd::func::{name}  [generated]"));

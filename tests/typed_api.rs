@@ -376,4 +376,55 @@ fn functions_over_axes_take_typed_options() {
         .reduce_with(&x, &AxisOptions::new().keepdims(true))
         .unwrap_err();
     assert!(err.to_string().contains("keepdims"), "{err}");
+    // `diff`'s `n`, `unique`'s `return_counts`: typed, and the same as by
+    // keyword.
+    let d2 = builtins::DIFF
+        .callable()
+        .reduce_with(&x, &AxisOptions::new().n(2))
+        .unwrap();
+    let two = Array::from_scalar(2i64);
+    let by_keyword = builtins::DIFF
+        .callable()
+        .call_kw(&[&x], &[("n", &two)])
+        .unwrap();
+    same(&d2, &by_keyword);
+    assert_eq!(d2.to_string(), "[[3], [-18.5]]");
+    let ints = nd::array![3, 1, 3, 3];
+    let counted = builtins::UNIQUE
+        .callable()
+        .reduce_with(&ints, &AxisOptions::new().return_counts(true))
+        .unwrap();
+    assert_eq!(counted.to_string(), "[[1, 3], [1, 3]]");
+    // Two arrays and options: `take_along_axis` and `pad` through
+    // `call_with`; the wrong number of arrays is refused, naming both.
+    let order = builtins::ARGSORT.callable().reduce_with(&x, &opts).unwrap();
+    let taken = builtins::TAKE_ALONG_AXIS
+        .callable()
+        .call_with(&[&x, &order], &AxisOptions::new().axis(1))
+        .unwrap();
+    same(&taken, &by_options);
+    let rows = nd::array![[1, 2, 3], [4]];
+    let padded = builtins::PAD
+        .callable()
+        .call_with(
+            &[&rows, &Array::from_scalar(2i64)],
+            &AxisOptions::new()
+                .clip(true)
+                .fill(&Array::from_scalar(0i64)),
+        )
+        .unwrap();
+    assert_eq!(padded.to_string(), "[[1, 2], [4, 0]]");
+    let err = builtins::PAD
+        .callable()
+        .call_with(&[&rows], &AxisOptions::new())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("takes 2 argument(s), 1 given"),
+        "{err}"
+    );
+    let err = builtins::DIFF
+        .callable()
+        .call_kw(&[&x], &[("n", &Array::from_scalar(-1i64))])
+        .unwrap_err();
+    assert!(err.to_string().contains("at least 0"), "{err}");
 }

@@ -156,7 +156,7 @@ builtins! {
     };
 
     /// `(string) -> Any`: an array of the named type filled with 1.
-    ONES ones "ones" _ None => {
+    ONES ones "ones" rs None => {
         Callable::function("ones", checked_signature!("(string) -> Any"), vec![], |args, _| {
             let mut a = Array::zeros(&type_arg("ones", 0, args[0])?)?;
             a.assign(&Array::from_scalar(1u8), ErrorMode::NoCheck)?;
@@ -166,13 +166,56 @@ builtins! {
 
     /// `(string, Any) -> Any`: an array of the named type filled with the
     /// value (checked).
-    FULL full "full" _ None => {
+    FULL full "full" rs None => {
         Callable::function("full", checked_signature!("(string, Any) -> Any"), vec![], |args, _| {
             let mut a = Array::zeros(&type_arg("full", 0, args[0])?)?;
             a.assign(args[1], ErrorMode::Fractional)?;
             Ok(a)
         })
     };
+}
+
+/// An array of type `ty` filled with 1 (the builtin `ones`; `true` for
+/// `bool`, `1 + 0i` for complex).
+///
+/// ```
+/// use dynd::{func, ndt::Type};
+///
+/// let t: Type = "2 * 3 * int8".parse()?;
+/// assert_eq!(func::ones(&t)?.to_string(), "[[1, 1, 1], [1, 1, 1]]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Array::zeros`]: a type without a fixed size (`var`, symbolic).
+pub fn ones(ty: &Type) -> Result<Array, Error> {
+    ONES.call(&[&type_name(ty)?])
+}
+
+/// An array of type `ty` filled with `value` (broadcast to it, the
+/// conversion checked as `cast`'s default mode does: the builtin `full`).
+///
+/// ```
+/// use dynd::{func, ndt::Type, nd::array};
+///
+/// let t: Type = "2 * 2 * float32".parse()?;
+/// assert_eq!(func::full(&t, &array![1.5, -1.0])?.to_string(), "[[1.5, -1], [1.5, -1]]");
+/// assert!(func::full(&"3 * int8".parse()?, &array![1000]).is_err()); // does not fit
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Array::zeros`], and a value that does not broadcast to `ty` or
+/// does not fit its data type.
+pub fn full(ty: &Type, value: &Array) -> Result<Array, Error> {
+    FULL.call(&[&type_name(ty)?, value])
+}
+
+/// `ty` written out, as the builtins that make arrays take their type.
+fn type_name(ty: &Type) -> Result<Array, Error> {
+    Array::from_value(&Value::Str(ty.to_string()), None)
 }
 
 /// Argument `i` of `index`: an integer, or a slice written as Python's

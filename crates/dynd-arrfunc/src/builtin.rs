@@ -41,8 +41,11 @@ pub enum Kind {
     /// A function of an array over axes, with
     /// [`AxisOptions`](crate::AxisOptions) as its keywords.
     Reduction,
-    /// A function whose keywords the generated typed functions do not
-    /// cover (a hand-written function or method does).
+    /// A function with a hand-written typed function of its name, whose
+    /// arguments are the keywords' Rust types (`func::argmax(&x,
+    /// Some(1), false)`, `func::round(&x, 2)`).
+    Typed,
+    /// A function whose keywords no typed function covers (a method may).
     Other,
 }
 
@@ -183,16 +186,21 @@ pub(crate) fn entry(
 /// The token after the name says which typed function the facade makes:
 /// the arity of an elementwise builtin (a function of that many arrays),
 /// `f1`/`f2` for another builtin of one or two arrays without keywords,
-/// `axes` for one of an array and `AxisOptions`, `_` for one the table
-/// does not cover (a hand-written function or method does); then the
-/// operator that calls it, if any.
+/// `axes` for one of an array and `AxisOptions`, `rs` for one whose typed
+/// function is written by hand beside the table (a `pub fn` of the
+/// entry's function name in the table's module, with its own arguments:
+/// `argmax(x, axis, keepdims)`), `_` for one with no typed function (a
+/// method covers it, or nothing does); then the operator that calls it,
+/// if any.
 ///
 /// Each entry gives a `pub static` handle with the doc comment, whose
 /// callable the block builds on first use; `TABLE` lists the table's
-/// handles (for the registry), and the exported `__list_macro!(callback)`
+/// handles (for the registry); the module `typed_fns` re-exports the `rs`
+/// functions (the crate root re-exports every table's, so no list of
+/// them is kept by hand); and the exported `__list_macro!(callback)`
 /// calls `callback!` with `(fn_name, HANDLE, kind)` for each entry, from
-/// which the facade makes its typed functions. (The leading `$` lets this
-/// macro write that one.)
+/// which the facade makes its typed functions and re-exports the `rs`
+/// ones. (The leading `$` lets this macro write that one.)
 macro_rules! builtins {
     (
         $d:tt $all:ident, $list:ident;
@@ -218,6 +226,12 @@ macro_rules! builtins {
 
         /// Every builtin of this table.
         pub(crate) static $all: &[&$crate::builtin::Builtin] = &[$(&$handle),*];
+
+        /// The hand-written typed functions of this table's builtins
+        /// (kind `rs`), for the crate root to re-export.
+        pub(crate) mod typed_fns {
+            $($crate::builtin::typed_fn!($fname, $arity);)*
+        }
 
         /// Calls `$callback!` with `(fn_name, HANDLE, arity)` for each builtin of
         /// this table (the facade's typed functions are made from it).
@@ -247,9 +261,21 @@ macro_rules! kind {
     (axes, $op:expr) => {
         $crate::builtin::Kind::Reduction
     };
+    (rs, $op:expr) => {
+        $crate::builtin::Kind::Typed
+    };
     ($n:literal, $op:expr) => {
         $crate::builtin::Kind::Elementwise($n, $op)
     };
 }
 
-pub(crate) use {builtins, kind};
+/// The re-export of an `rs` entry's hand-written function (inside the
+/// table's `typed_fns` module); nothing for any other kind.
+macro_rules! typed_fn {
+    ($fname:ident, rs) => {
+        pub use super::$fname;
+    };
+    ($fname:ident, $other:tt) => {};
+}
+
+pub(crate) use {builtins, kind, typed_fn};

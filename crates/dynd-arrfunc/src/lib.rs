@@ -61,13 +61,13 @@ pub use elementwise::{divmod, frexp, modf};
 pub use error::Error;
 pub use eval::{install as install_evaluator, select, Eval};
 pub use lifted::resolve_lifted;
-pub use lists::{
-    filter, flatten, local_index, log_softmax, logsumexp, num, pad, softmax, take_along_axis,
-    unflatten, unpad,
-};
 pub use options::{Axes, AxisKeyword, AxisOptions};
-pub use ordering::{
-    argmax, argmin, argsort, count_nonzero, nonzero, searchsorted, sort, unique, unique_axis,
-    unique_counts, unique_index, unique_rows,
-};
-pub use shaping::{concatenate, diff, flip, linspace, repeat, stack, tile};
+pub use ordering::{unique_axis, unique_counts, unique_index, unique_rows};
+
+// The typed functions of the builtins whose tables mark them `rs` (see
+// `builtins!`): each table's, whatever it holds.
+pub use arrays::typed_fns::*;
+pub use elementwise::rounding::typed_fns::*;
+pub use lists::typed_fns::*;
+pub use ordering::typed_fns::*;
+pub use shaping::typed_fns::*;

@@ -97,6 +97,16 @@ pub enum AxisKeyword {
     SkipNa,
     /// `ascending: ?bool`: the order of a sort (ascending without it).
     Ascending,
+    /// `n: ?int64`: how many times a difference is taken (`diff`; once
+    /// without it).
+    N,
+    /// `return_counts: ?bool`: each distinct value's count too (`unique`).
+    ReturnCounts,
+    /// `clip: ?bool`: rows longer than the length cut to it, and the
+    /// result's rows fixed (`pad`).
+    Clip,
+    /// `fill: ?Any`: the value padding fills with (`pad`; NA without it).
+    Fill,
 }
 
 impl AxisKeyword {
@@ -110,15 +120,23 @@ impl AxisKeyword {
             AxisKeyword::Ddof => "ddof",
             AxisKeyword::SkipNa => "skip_na",
             AxisKeyword::Ascending => "ascending",
+            AxisKeyword::N => "n",
+            AxisKeyword::ReturnCounts => "return_counts",
+            AxisKeyword::Clip => "clip",
+            AxisKeyword::Fill => "fill",
         }
     }
 
     /// The keyword's datashape in a signature (`?Any`, `?bool`, ...).
     pub fn datashape(self) -> &'static str {
         match self {
-            AxisKeyword::Axes | AxisKeyword::Where => "?Any",
-            AxisKeyword::Axis | AxisKeyword::Ddof => "?int64",
-            AxisKeyword::Keepdims | AxisKeyword::SkipNa | AxisKeyword::Ascending => "?bool",
+            AxisKeyword::Axes | AxisKeyword::Where | AxisKeyword::Fill => "?Any",
+            AxisKeyword::Axis | AxisKeyword::Ddof | AxisKeyword::N => "?int64",
+            AxisKeyword::Keepdims
+            | AxisKeyword::SkipNa
+            | AxisKeyword::Ascending
+            | AxisKeyword::ReturnCounts
+            | AxisKeyword::Clip => "?bool",
             AxisKeyword::Initial => "?Scalar",
         }
     }
@@ -149,6 +167,10 @@ pub struct AxisOptions {
     pub(crate) ddof: Option<usize>,
     pub(crate) skip_na: bool,
     pub(crate) ascending: Option<bool>,
+    pub(crate) n: Option<usize>,
+    pub(crate) return_counts: bool,
+    pub(crate) clip: bool,
+    pub(crate) fill: Option<Array>,
 }
 
 impl AxisOptions {
@@ -233,6 +255,47 @@ impl AxisOptions {
         self
     }
 
+    /// Take the difference `n` times (`diff`; once by default).
+    #[must_use]
+    pub fn n(mut self, n: usize) -> AxisOptions {
+        self.n = Some(n);
+        self
+    }
+
+    /// Give each distinct value's count too (`unique`).
+    #[must_use]
+    pub fn return_counts(mut self, counts: bool) -> AxisOptions {
+        self.return_counts = counts;
+        self
+    }
+
+    /// Cut rows longer than the length to it, making the result's rows
+    /// fixed (`pad`).
+    #[must_use]
+    pub fn clip(mut self, clip: bool) -> AxisOptions {
+        self.clip = clip;
+        self
+    }
+
+    /// Pad with this value (`pad`; NA by default, making the elements
+    /// options).
+    ///
+    /// ```
+    /// use dynd::func::{builtins, AxisOptions};
+    /// use dynd::nd::{array, Array};
+    ///
+    /// let x = array![[1, 2, 3], [4]];
+    /// let o = AxisOptions::new().clip(true).fill(&Array::from_scalar(0i64));
+    /// let padded = builtins::PAD.callable().call_with(&[&x, &Array::from_scalar(2i64)], &o)?;
+    /// assert_eq!(padded.to_string(), "[[1, 2], [4, 0]]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    #[must_use]
+    pub fn fill(mut self, value: &Array) -> AxisOptions {
+        self.fill = Some(value.clone());
+        self
+    }
+
     /// The axes given (`None`: every axis).
     pub fn axes(&self) -> Option<&[i64]> {
         self.axis.as_ref().map(Axes::as_slice)
@@ -268,6 +331,26 @@ impl AxisOptions {
         self.ascending.unwrap_or(true)
     }
 
+    /// How many times a difference is taken (once unless given).
+    pub fn n_value(&self) -> usize {
+        self.n.unwrap_or(1)
+    }
+
+    /// Whether counts are asked for.
+    pub fn returns_counts(&self) -> bool {
+        self.return_counts
+    }
+
+    /// Whether long rows are cut.
+    pub fn clips(&self) -> bool {
+        self.clip
+    }
+
+    /// The value padding fills with (`None`: NA).
+    pub fn fill_value(&self) -> Option<&Array> {
+        self.fill.as_ref()
+    }
+
     /// The one axis of a scan or sort (`None` when not given).
     ///
     /// # Errors
@@ -299,8 +382,8 @@ impl AxisOptions {
         }
     }
 
-    /// The names of the keywords given (`keepdims` and `skip_na` count as
-    /// given when true).
+    /// The names of the keywords given (`keepdims`, `skip_na`,
+    /// `return_counts` and `clip` count as given when true).
     pub(crate) fn given(&self) -> impl Iterator<Item = &'static str> + '_ {
         [
             self.axis.is_some().then_some("axis"),
@@ -310,6 +393,10 @@ impl AxisOptions {
             self.ddof.is_some().then_some("ddof"),
             self.skip_na.then_some("skip_na"),
             self.ascending.is_some().then_some("ascending"),
+            self.n.is_some().then_some("n"),
+            self.return_counts.then_some("return_counts"),
+            self.clip.then_some("clip"),
+            self.fill.is_some().then_some("fill"),
         ]
         .into_iter()
         .flatten()

@@ -208,16 +208,15 @@ pub mod func {
     dynd_arrfunc::__bitwise_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__reduction_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__array_builtins!(crate::typed::builtin_fns);
-    pub use crate::typed::{arange, clip, full, ones, round};
+    dynd_arrfunc::__ordering_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__shaping_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__lists_builtins!(crate::typed::builtin_fns);
 
     #[doc(inline)]
     pub use dynd_arrfunc::{
-        argmax, argmin, argsort, builtins, concatenate, count_nonzero, diff, divmod, filter,
-        flatten, flip, frexp, linspace, local_index, log_softmax, logsumexp, modf, nonzero, num,
-        pad, repeat, resolve_lifted, searchsorted, select, softmax, sort, stack, take_along_axis,
-        tile, unflatten, unique, unique_axis, unique_counts, unique_index, unique_rows, unpad,
-        Axes, AxisKeyword, AxisOptions, Body, Callable, Eval, Keyword, Kwargs, Overload, Prepared,
-        ReductionKind,
+        builtins, divmod, frexp, modf, resolve_lifted, select, unique_axis, unique_counts,
+        unique_index, unique_rows, Axes, AxisKeyword, AxisOptions, Body, Callable, Eval, Keyword,
+        Kwargs, Overload, Prepared, ReductionKind,
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{

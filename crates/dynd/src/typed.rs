@@ -25,7 +25,8 @@ macro_rules! builtin_fns {
 /// One typed function, by the builtin's table entry (see the
 /// `builtins!` table's docs): elementwise of 1, 2 or 3 arrays, `f1`/`f2`
 /// for other builtins of one or two arrays, `axes` for those that take
-/// `AxisOptions`; none for `_`.
+/// `AxisOptions`, the hand-written function re-exported for `rs`; none
+/// for `_`.
 macro_rules! builtin_fn {
     ($fname:ident, $handle:ident, 1) => {
         #[doc = concat!("The builtin `", stringify!($fname), "` of each element (see [`builtins::", stringify!($handle), "`](crate::func::builtins::", stringify!($handle), ") for its signatures).")]
@@ -107,57 +108,14 @@ macro_rules! builtin_fn {
             $crate::func::builtins::$handle.callable().reduce_with(a, options)
         }
     };
+    ($fname:ident, $handle:ident, rs) => {
+        #[doc(inline)]
+        pub use dynd_arrfunc::$fname;
+    };
     ($fname:ident, $handle:ident, $other:tt) => {};
 }
 
 pub(crate) use {builtin_fn, builtin_fns};
-
-/// NumPy's `round`: each element rounded half to even at `decimals`
-/// places (negative: to tens, hundreds, ...), the builtin `round` (see
-/// [`builtins::ROUND`](crate::func::builtins::ROUND)).
-///
-/// ```
-/// use dynd::{func, nd::array};
-///
-/// // NumPy's scaling: 2.675 * 100 rounds to 267.5, then to even.
-/// assert_eq!(func::round(&array![0.125, 2.675, -1.5], 2)?.to_string(), "[0.12, 2.68, -1.5]");
-/// assert_eq!(func::round(&array![125_i32, 135], -1)?.to_string(), "[120, 140]");
-/// # Ok::<(), dynd::Error>(())
-/// ```
-///
-/// # Errors
-///
-/// As [`Callable::call`]: no overload for the type.
-pub fn round(a: &Array, decimals: i64) -> Result<Array, Error> {
-    let d = Array::from_scalar(decimals);
-    builtins::ROUND
-        .callable()
-        .call_kw(&[a], &[("decimals", &d)])
-}
-
-/// NumPy's `clip`: each element limited to `[lo, hi]` (`None` for no
-/// bound), the builtin `clip` (see
-/// [`builtins::CLIP`](crate::func::builtins::CLIP)): integers keep their
-/// type, NaN stays NaN.
-///
-/// ```
-/// use dynd::{func, nd::array};
-///
-/// assert_eq!(func::clip(&array![-3_i8, 5, 120], Some(0.0), Some(100.0))?.to_string(), "[0, 5, 100]");
-/// assert_eq!(func::clip(&array![-0.5, f64::NAN], Some(0.0), None)?.to_string(), "[0, NaN]");
-/// # Ok::<(), dynd::Error>(())
-/// ```
-///
-/// # Errors
-///
-/// As [`Callable::call`]: no overload for the type.
-pub fn clip(a: &Array, lo: Option<f64>, hi: Option<f64>) -> Result<Array, Error> {
-    let lo = Array::from_scalar(lo.unwrap_or(f64::NEG_INFINITY));
-    let hi = Array::from_scalar(hi.unwrap_or(f64::INFINITY));
-    builtins::CLIP
-        .callable()
-        .call_kw(&[a], &[("lo", &lo), ("hi", &hi)])
-}
 
 macro_rules! reductions {
     (
@@ -459,71 +417,4 @@ reductions!(
 /// anyway.
 fn axis_value(axis: impl TryInto<i64>) -> i64 {
     axis.try_into().unwrap_or(i64::MAX)
-}
-
-/// An array of type `ty` filled with 1 (the builtin `ones`; `true` for
-/// `bool`, `1 + 0i` for complex).
-///
-/// ```
-/// use dynd::{func, ndt::Type};
-///
-/// let t: Type = "2 * 3 * int8".parse()?;
-/// assert_eq!(func::ones(&t)?.to_string(), "[[1, 1, 1], [1, 1, 1]]");
-/// # Ok::<(), dynd::Error>(())
-/// ```
-///
-/// # Errors
-///
-/// As [`Array::zeros`]: a type without a fixed size (`var`, symbolic).
-pub fn ones(ty: &dynd_types::Type) -> Result<Array, Error> {
-    builtins::ONES.call(&[&type_name(ty)?])
-}
-
-/// An array of type `ty` filled with `value` (broadcast to it, the
-/// conversion checked as `cast`'s default mode does: the builtin `full`).
-///
-/// ```
-/// use dynd::{func, ndt::Type, nd::array};
-///
-/// let t: Type = "2 * 2 * float32".parse()?;
-/// assert_eq!(func::full(&t, &array![1.5, -1.0])?.to_string(), "[[1.5, -1], [1.5, -1]]");
-/// assert!(func::full(&"3 * int8".parse()?, &array![1000]).is_err()); // does not fit
-/// # Ok::<(), dynd::Error>(())
-/// ```
-///
-/// # Errors
-///
-/// As [`Array::zeros`], and a value that does not broadcast to `ty` or
-/// does not fit its data type.
-pub fn full(ty: &dynd_types::Type, value: &Array) -> Result<Array, Error> {
-    builtins::FULL.call(&[&type_name(ty)?, value])
-}
-
-/// Evenly spaced values from `start` up to (not including) `stop` by
-/// `step`, as NumPy's `arange` (the builtin `range`): `int64` for
-/// integers, `float64` for floats.
-///
-/// ```
-/// use dynd::func;
-///
-/// assert_eq!(func::arange(0, 10, 3)?.to_string(), "[0, 3, 6, 9]");
-/// assert_eq!(func::arange(1.0, 0.0, -0.25)?.to_string(), "[1, 0.75, 0.5, 0.25]");
-/// # Ok::<(), dynd::Error>(())
-/// ```
-///
-/// # Errors
-///
-/// A zero step, or more values than memory holds.
-pub fn arange<T: dynd_array::Element>(start: T, stop: T, step: T) -> Result<Array, Error> {
-    let (a, b, c) = (
-        Array::from_scalar(start),
-        Array::from_scalar(stop),
-        Array::from_scalar(step),
-    );
-    builtins::RANGE.call(&[&a, &b, &c])
-}
-
-/// `ty` written out, as the builtins that make arrays take their type.
-fn type_name(ty: &dynd_types::Type) -> Result<Array, Error> {
-    Array::from_value(&dynd_array::Value::Str(ty.to_string()), None)
 }

@@ -7,12 +7,14 @@
 use super::*;
 use crate::options::{Axes, AxisKeyword, AxisOptions};
 
-/// The typed body of a callable over axes.
-pub(crate) type AxesFn = dyn Fn(&Array, &AxisOptions) -> Result<Array, Error> + Send + Sync;
+/// The typed body of a callable over axes: its arrays and options.
+pub(crate) type AxesFn = dyn Fn(&[&Array], &AxisOptions) -> Result<Array, Error> + Send + Sync;
 
 /// A typed body and the keywords it takes.
 #[derive(Clone)]
 pub(crate) struct TypedAxes {
+    /// How many arrays it takes.
+    pub(super) arrays: usize,
     pub(super) keywords: Arc<[AxisKeyword]>,
     pub(super) run: Arc<AxesFn>,
 }
@@ -47,32 +49,73 @@ impl Callable {
         keywords: &[AxisKeyword],
         f: impl Fn(&Array, &AxisOptions) -> Result<Array, Error> + Send + Sync + 'static,
     ) -> Result<Callable, Error> {
+        Callable::over_axes_of(name, 1, keywords, move |args, o| f(args[0], o))
+    }
+
+    /// As [`Callable::over_axes`], for a callable of `arrays` arrays (its
+    /// signature `(Any, Any, <keyword>: <datashape>, ...) -> Any`), called
+    /// with typed options by [`Callable::call_with`]: `take_along_axis(x,
+    /// indices, axis=)`, `pad(x, length, clip=, fill=)`.
+    ///
+    /// ```
+    /// use dynd::func::{AxisKeyword, AxisOptions, Callable};
+    /// use dynd::nd::array;
+    ///
+    /// let scaled_max = Callable::over_axes_of("scaled_max", 2, &[AxisKeyword::Axes], |args, o| {
+    ///     let m = dynd::func::builtins::MAX.callable().reduce_with(args[0], o)?;
+    ///     dynd::func::multiply(&m, args[1])
+    /// })?;
+    /// let x = array![[1.0, 4.0], [3.0, 2.0]];
+    /// let r = scaled_max.call_with(&[&x, &array![10.0]], &AxisOptions::new().axis(1))?;
+    /// assert_eq!(r.to_string(), "[40, 30]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Callable::function`] (never, for distinct keywords).
+    pub fn over_axes_of(
+        name: &str,
+        arrays: usize,
+        keywords: &[AxisKeyword],
+        f: impl Fn(&[&Array], &AxisOptions) -> Result<Array, Error> + Send + Sync + 'static,
+    ) -> Result<Callable, Error> {
         let params: Vec<String> = keywords
             .iter()
             .map(|k| format!(", {}: {}", k.name(), k.datashape()))
             .collect();
-        let signature = format!("(Any{}) -> Any", params.concat());
+        let signature = format!(
+            "({}{}) -> Any",
+            vec!["Any"; arrays.max(1)].join(", "),
+            params.concat()
+        );
         let declared = keywords
             .iter()
             .map(|k| {
                 let scalar = match k {
-                    AxisKeyword::Axis | AxisKeyword::Ddof => Some(Scalar::Int64),
-                    AxisKeyword::Keepdims | AxisKeyword::SkipNa | AxisKeyword::Ascending => {
-                        Some(Scalar::Bool)
-                    }
-                    _ => None,
+                    AxisKeyword::Axis | AxisKeyword::Ddof | AxisKeyword::N => Some(Scalar::Int64),
+                    AxisKeyword::Keepdims
+                    | AxisKeyword::SkipNa
+                    | AxisKeyword::Ascending
+                    | AxisKeyword::ReturnCounts
+                    | AxisKeyword::Clip => Some(Scalar::Bool),
+                    AxisKeyword::Axes
+                    | AxisKeyword::Initial
+                    | AxisKeyword::Where
+                    | AxisKeyword::Fill => None,
                 };
                 Keyword::maybe(k.name(), scalar)
             })
             .collect();
         let typed = TypedAxes {
+            arrays: arrays.max(1),
             keywords: keywords.into(),
             run: Arc::new(f),
         };
         let (owner, body) = (name.to_string(), typed.clone());
         let mut c = Callable::function(name, &signature, declared, move |args, kw| {
             let options = options_of(&owner, &body.keywords, kw)?;
-            (body.run)(args[0], &options)
+            (body.run)(args, &options)
         })?;
         if let Implementation::Function(f) = &mut c.implementation {
             f.typed = Some(typed);
@@ -90,11 +133,30 @@ impl Callable {
     /// [`Error::UnknownKeyword`] for an option the callable does not take
     /// (naming the ones it does), and the callable's own errors.
     pub fn reduce_with(&self, a: &Array, options: &AxisOptions) -> Result<Array, Error> {
+        self.call_with(&[a], options)
+    }
+
+    /// This callable over `args` with typed keywords: as
+    /// [`Callable::reduce_with`], for any number of arrays (see
+    /// [`Callable::over_axes_of`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Arity`] for the wrong number of arrays, and as
+    /// [`Callable::reduce_with`].
+    pub fn call_with(&self, args: &[&Array], options: &AxisOptions) -> Result<Array, Error> {
         let Some(typed) = self.whole_array_fn().and_then(|f| f.typed.as_ref()) else {
             let arrays = keyword_arrays(options);
             let kw: Vec<(&str, &Array)> = arrays.iter().map(|(k, v)| (*k, v)).collect();
-            return self.call_kw(&[a], &kw);
+            return self.call_kw(args, &kw);
         };
+        if args.len() != typed.arrays {
+            return Err(Error::Arity {
+                name: self.name.to_string(),
+                expected: typed.arrays,
+                found: args.len(),
+            });
+        }
         if let Some(k) = options
             .given()
             .find(|k| !typed.keywords.iter().any(|d| d.name() == *k))
@@ -106,7 +168,7 @@ impl Callable {
             });
         }
         check(&self.name, options)?;
-        (typed.run)(a, options)
+        (typed.run)(args, options)
     }
 }
 
@@ -159,6 +221,21 @@ fn options_of(name: &str, keywords: &[AxisKeyword], kw: &Kwargs<'_>) -> Result<A
             AxisKeyword::Keepdims => o.keepdims = kw.bool("keepdims")?.unwrap_or(false),
             AxisKeyword::SkipNa => o.skip_na = kw.bool("skip_na")?.unwrap_or(false),
             AxisKeyword::Ascending => o.ascending = kw.bool("ascending")?,
+            AxisKeyword::ReturnCounts => {
+                o.return_counts = kw.bool("return_counts")?.unwrap_or(false);
+            }
+            AxisKeyword::Clip => o.clip = kw.bool("clip")?.unwrap_or(false),
+            AxisKeyword::Fill => o.fill = Some(a.clone()),
+            AxisKeyword::N => {
+                if let Some(n) = kw.int("n")? {
+                    o.n = Some(usize::try_from(n).map_err(|_| Error::KeywordValue {
+                        name: name.to_string(),
+                        keyword: "n".into(),
+                        expected: "a count of at least 0".into(),
+                        found: n.to_string(),
+                    })?);
+                }
+            }
             AxisKeyword::Initial => o.initial = Some(a.clone()),
             AxisKeyword::Where => o.mask = Some(a.clone()),
             AxisKeyword::Ddof => {
@@ -206,6 +283,24 @@ fn keyword_arrays(o: &AxisOptions) -> Vec<(&'static str, Array)> {
     }
     if o.skip_na {
         kw.push(("skip_na", Array::from_scalar(true)));
+    }
+    if let Some(a) = o.ascending {
+        kw.push(("ascending", Array::from_scalar(a)));
+    }
+    if let Some(n) = o.n {
+        kw.push((
+            "n",
+            Array::from_scalar(i64::try_from(n).unwrap_or(i64::MAX)),
+        ));
+    }
+    if o.return_counts {
+        kw.push(("return_counts", Array::from_scalar(true)));
+    }
+    if o.clip {
+        kw.push(("clip", Array::from_scalar(true)));
+    }
+    if let Some(v) = &o.fill {
+        kw.push(("fill", v.clone()));
     }
     kw
 }

@@ -188,7 +188,7 @@ mod cmath;
 mod floating;
 mod math;
 mod real;
-mod rounding;
+pub(crate) mod rounding;
 mod transcendental;
 
 pub use bitwise::*;

@@ -27,6 +27,7 @@ use super::real::{self, signbit_f16, Flt, Int};
 use super::{alias, ops, plain, tests, with, ABS};
 use crate::builtin::{builtins, entry, Fold};
 use crate::callable::{Keyword, Overload};
+use crate::error::Error;
 
 /// Overloads keeping integers as they are (the rounding functions of an
 /// integer, as NumPy 2 gives them), then `floats`.
@@ -103,7 +104,7 @@ builtins! {
     /// the integer type's range gives 0. Deliberate difference: where the
     /// scaled float overflows (`round(1e300, 10)`), `x` is returned
     /// unchanged (NumPy gives `inf`).
-    ROUND round "round" _ None => {
+    ROUND round "round" rs None => {
         let mut overloads = ints!(round_ints,);
         overloads.push(Overload::new(Leaf::map(|x: F16, d: i64| F16::from_f64(real::round(x.to_f64(), d)))));
         overloads.push(Overload::new(Leaf::map(real::round::<f32>)));
@@ -215,7 +216,7 @@ builtins! {
     /// NumPy promotes to `float64` (the bounds are `float64` keywords, and
     /// a result type that depends on their values would not be known
     /// before the call); cast to a float first for NumPy's result.
-    CLIP clip "clip" _ None => {
+    CLIP clip "clip" rs None => {
         let mut overloads = ints!(clip_ints,);
         overloads.push(Overload::new(Leaf::map(|x: F16, lo: f64, hi: f64| {
             F16::from_f64(clip_float(x.to_f64(), F16::from_f64(lo).to_f64(), F16::from_f64(hi).to_f64()))
@@ -228,4 +229,47 @@ builtins! {
         ];
         entry("clip", overloads, Fold::No, keywords)
     };
+}
+
+/// NumPy's `round`: each element rounded half to even at `decimals`
+/// places (negative: to tens, hundreds, ...), the builtin `round` (see
+/// [`ROUND`]).
+///
+/// ```
+/// use dynd::{func, nd::array};
+///
+/// // NumPy's scaling: 2.675 * 100 rounds to 267.5, then to even.
+/// assert_eq!(func::round(&array![0.125, 2.675, -1.5], 2)?.to_string(), "[0.12, 2.68, -1.5]");
+/// assert_eq!(func::round(&array![125_i32, 135], -1)?.to_string(), "[120, 140]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Callable::call`](crate::Callable::call): no overload for the type.
+pub fn round(a: &Array, decimals: i64) -> Result<Array, Error> {
+    let d = Array::from_scalar(decimals);
+    ROUND.callable().call_kw(&[a], &[("decimals", &d)])
+}
+
+/// NumPy's `clip`: each element limited to `[lo, hi]` (`None` for no
+/// bound), the builtin `clip` (see
+/// [`CLIP`]): integers keep their
+/// type, NaN stays NaN.
+///
+/// ```
+/// use dynd::{func, nd::array};
+///
+/// assert_eq!(func::clip(&array![-3_i8, 5, 120], Some(0.0), Some(100.0))?.to_string(), "[0, 5, 100]");
+/// assert_eq!(func::clip(&array![-0.5, f64::NAN], Some(0.0), None)?.to_string(), "[0, NaN]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Callable::call`](crate::Callable::call): no overload for the type.
+pub fn clip(a: &Array, lo: Option<f64>, hi: Option<f64>) -> Result<Array, Error> {
+    let lo = Array::from_scalar(lo.unwrap_or(f64::NEG_INFINITY));
+    let hi = Array::from_scalar(hi.unwrap_or(f64::INFINITY));
+    CLIP.callable().call_kw(&[a], &[("lo", &lo), ("hi", &hi)])
 }

@@ -662,7 +662,7 @@ builtins! {
 
     /// `(Any, axis: ?int64) -> Any`: the length of each row along `axis`
     /// (default 1), `int64`.
-    NUM num "num" _ None => {
+    NUM num "num" rs None => {
         Callable::function("num", dynd_macros::checked_signature!("(Any, axis: ?int64) -> Any"),
             vec![Keyword::maybe("axis", Some(Scalar::Int64))],
             |args, kw| num(args[0], kw.int("axis")?.unwrap_or(1)))
@@ -670,7 +670,7 @@ builtins! {
 
     /// `(Any, axis: ?int64, all: ?bool) -> Any`: one level flatter (`axis=1`,
     /// the default), or every value in order with `all=true`.
-    FLATTEN flatten "flatten" _ None => {
+    FLATTEN flatten "flatten" rs None => {
         Callable::function("flatten", dynd_macros::checked_signature!("(Any, axis: ?int64, all: ?bool) -> Any"),
             vec![Keyword::maybe("axis", Some(Scalar::Int64)), Keyword::maybe("all", Some(Scalar::Bool))],
             |args, kw| {
@@ -682,65 +682,63 @@ builtins! {
     };
 
     /// `(Any, Any) -> Any`: values grouped into rows of the given counts.
-    UNFLATTEN unflatten "unflatten" _ None => {
+    UNFLATTEN unflatten "unflatten" rs None => {
         Callable::function("unflatten", dynd_macros::checked_signature!("(Any, Any) -> Any"), vec![],
             |args, _| unflatten(args[0], args[1]))
     };
 
     /// `(Any) -> Any`: each element's index in its row, `int64`.
-    LOCAL_INDEX local_index "local_index" _ None => {
+    LOCAL_INDEX local_index "local_index" rs None => {
         Callable::function("local_index", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
             |args, _| local_index(args[0]))
     };
 
     /// `(Any, Any, clip: ?bool, fill: ?Any) -> Any`: rows padded to a
     /// length with NA (or `fill`); cut and fixed with `clip=true`.
-    PAD pad "pad" _ None => {
-        Callable::function("pad", dynd_macros::checked_signature!("(Any, Any, clip: ?bool, fill: ?Any) -> Any"),
-            vec![Keyword::maybe("clip", Some(Scalar::Bool)), Keyword::maybe("fill", None)],
-            |args, kw| {
-                let n = crate::arrays::ints("pad", 1, args[1])?;
-                let n = match n.as_slice() {
-                    [n] if *n >= 0 => *n as usize,
-                    _ => return Err(Error::Argument { op: "pad", what: "the length", expected: "one integer, at least 0", found: args[1].to_string().into() }),
-                };
-                pad(args[0], n, kw.bool("clip")?.unwrap_or(false), kw.get("fill"))
-            })
+    PAD pad "pad" rs None => {
+        Callable::over_axes_of("pad", 2, &[AxisKeyword::Clip, AxisKeyword::Fill], |args, o| {
+            let n = crate::arrays::ints("pad", 1, args[1])?;
+            let n = match n.as_slice() {
+                [n] if *n >= 0 => *n as usize,
+                _ => return Err(Error::Argument { op: "pad", what: "the length", expected: "one integer, at least 0", found: args[1].to_string().into() }),
+            };
+            pad(args[0], n, o.clips(), o.fill_value())
+        })
     };
 
     /// `(Any, ...) -> Any`: rows cut to the given lengths, or the valid
     /// elements of each row of a `?T` array.
-    UNPAD unpad "unpad" _ None => {
+    UNPAD unpad "unpad" rs None => {
         Callable::function("unpad", dynd_macros::checked_signature!("(Any, ...) -> Any"), vec![],
             |args, _| unpad(args[0], args.get(1).copied()))
     };
 
     /// `(Any, axis: ?int64) -> Any`: each row's softmax, stable.
-    SOFTMAX softmax "softmax" _ None => {
+    SOFTMAX softmax "softmax" rs None => {
         Callable::over_axes("softmax", &[AxisKeyword::Axis], |a, o| softmax(a, o.one_axis("softmax")?.unwrap_or(-1)))
     };
 
     /// `(Any, axis: ?int64) -> Any`: each row's log-softmax, stable.
-    LOG_SOFTMAX log_softmax "log_softmax" _ None => {
+    LOG_SOFTMAX log_softmax "log_softmax" rs None => {
         Callable::over_axes("log_softmax", &[AxisKeyword::Axis], |a, o| log_softmax(a, o.one_axis("log_softmax")?.unwrap_or(-1)))
     };
 
     /// `(Any, axis: ?int64) -> Any`: each row's log-sum-exp, stable.
-    LOGSUMEXP logsumexp "logsumexp" _ None => {
+    LOGSUMEXP logsumexp "logsumexp" rs None => {
         Callable::over_axes("logsumexp", &[AxisKeyword::Axis], |a, o| logsumexp(a, o.one_axis("logsumexp")?.unwrap_or(-1)))
     };
 
     /// `(Any, Any) -> Any`: the elements where a boolean array of the same
     /// rows is true.
-    FILTER filter "filter" _ None => {
+    FILTER filter "filter" rs None => {
         Callable::function("filter", dynd_macros::checked_signature!("(Any, Any) -> Any"), vec![],
             |args, _| filter(args[0], args[1]))
     };
 
     /// `(Any, Any, axis: ?int64) -> Any`: the elements at per-row indexes.
-    TAKE_ALONG_AXIS take_along_axis "take_along_axis" _ None => {
-        Callable::function("take_along_axis", dynd_macros::checked_signature!("(Any, Any, axis: ?int64) -> Any"),
-            vec![Keyword::maybe("axis", Some(Scalar::Int64))],
-            |args, kw| take_along_axis(args[0], args[1], kw.int("axis")?.unwrap_or(-1)))
+    TAKE_ALONG_AXIS take_along_axis "take_along_axis" rs None => {
+        Callable::over_axes_of("take_along_axis", 2, &[AxisKeyword::Axis], |args, o| {
+            take_along_axis(args[0], args[1], o.one_axis("take_along_axis")?.unwrap_or(-1))
+        })
     };
 }

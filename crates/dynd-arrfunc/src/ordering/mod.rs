@@ -586,18 +586,13 @@ pub fn nonzero(x: &Array) -> Result<Vec<Array>, Error> {
     Ok(per_dim.into_iter().map(Array::from_vec).collect())
 }
 
-/// The `axis` keyword of the ordering builtins.
-fn axis_kw() -> Keyword {
-    Keyword::maybe("axis", Some(Scalar::Int64))
-}
-
 builtins! {
     $ TABLE, __ordering_builtins;
 
     /// `(Any, axis: ?int64, keepdims: ?bool) -> Any`: the index of the
     /// largest element, flat in C order without `axis`; the first NaN if
     /// any (NumPy's). `int64`.
-    ARGMAX argmax "argmax" _ None => {
+    ARGMAX argmax "argmax" rs None => {
         Callable::over_axes("argmax", &[AxisKeyword::Axis, AxisKeyword::Keepdims], |a, o| {
             argmax(a, o.one_axis("argmax")?, o.keepdims)
         })
@@ -605,7 +600,7 @@ builtins! {
 
     /// `(Any, axis: ?int64, keepdims: ?bool) -> Any`: the index of the
     /// smallest element, as `argmax`.
-    ARGMIN argmin "argmin" _ None => {
+    ARGMIN argmin "argmin" rs None => {
         Callable::over_axes("argmin", &[AxisKeyword::Axis, AxisKeyword::Keepdims], |a, o| {
             argmin(a, o.one_axis("argmin")?, o.keepdims)
         })
@@ -613,7 +608,7 @@ builtins! {
 
     /// `(Any, axis: ?int64, ascending: ?bool) -> Any`: the indexes that sort
     /// along `axis` (default -1), stable, NaN last. `int64`.
-    ARGSORT argsort "argsort" _ None => {
+    ARGSORT argsort "argsort" rs None => {
         Callable::over_axes("argsort", &[AxisKeyword::Axis, AxisKeyword::Ascending], |a, o| {
             argsort(a, o.one_axis("argsort")?.unwrap_or(-1), o.is_ascending())
         })
@@ -622,7 +617,7 @@ builtins! {
     /// `(Any, axis: ?int64, ascending: ?bool) -> Any`: a sorted copy along
     /// `axis` (default -1), NaN last; each ragged row along an innermost
     /// `var` axis. `sorted` is its older name (with `reverse`).
-    SORT sort "sort" _ None => {
+    SORT sort "sort" rs None => {
         Callable::over_axes("sort", &[AxisKeyword::Axis, AxisKeyword::Ascending], |a, o| {
             sort(a, o.one_axis("sort")?.unwrap_or(-1), o.is_ascending())
         })
@@ -631,17 +626,15 @@ builtins! {
     /// `(Any, axis: ?int64) -> Any`: the distinct values, sorted, over
     /// every element (one NaN, last), or of each row with `axis=-1`. The Rust functions `unique_counts` and `unique_index` also
     /// give the counts and first indexes.
-    UNIQUE unique "unique" _ None => {
-        Callable::function(
+    UNIQUE unique "unique" rs None => {
+        Callable::over_axes(
             "unique",
-            dynd_macros::checked_signature!("(Any, axis: ?int64, return_counts: ?bool) -> Any"),
-            vec![axis_kw(), Keyword::maybe("return_counts", Some(Scalar::Bool))],
-            |args, kw| {
-                let counts = kw.bool("return_counts")?.unwrap_or(false);
-                match (kw.int("axis")?, counts) {
-                    (None, false) => unique(args[0]),
+            &[AxisKeyword::Axis, AxisKeyword::ReturnCounts],
+            |x, o| {
+                match (o.one_axis("unique")?, o.returns_counts()) {
+                    (None, false) => unique(x),
                     (None, true) => {
-                        let (v, c) = unique_counts(args[0])?;
+                        let (v, c) = unique_counts(x)?;
                         pair(&v, &c)
                     }
                     (Some(_), true) => Err(Error::Argument {
@@ -650,11 +643,11 @@ builtins! {
                         expected: "used without axis",
                         found: "true with an axis".into(),
                     }),
-                    (Some(a), false) if args[0].ty().has_var_dim() => {
-                        last_axis(args[0], a, "unique")?;
-                        unique_rows(args[0])
+                    (Some(a), false) if x.ty().has_var_dim() => {
+                        last_axis(x, a, "unique")?;
+                        unique_rows(x)
                     }
-                    (Some(a), false) => unique_axis(args[0], a),
+                    (Some(a), false) => unique_axis(x, a),
                 }
             },
         )
@@ -663,7 +656,7 @@ builtins! {
     /// `(Any, Any, side: ?string) -> Any`: where each value would go in the
     /// 1-dimensional ascending array to keep it sorted; `side` is `left`
     /// (the first such place, the default) or `right`. `int64`.
-    SEARCHSORTED searchsorted "searchsorted" _ None => {
+    SEARCHSORTED searchsorted "searchsorted" rs None => {
         Callable::function(
             "searchsorted",
             dynd_macros::checked_signature!("(Any, Any, side: ?string) -> Any"),
@@ -688,7 +681,7 @@ builtins! {
 
     /// `(Any, axis: ?int64) -> Any`: how many elements are not zero, over
     /// everything or along `axis`. `int64`.
-    COUNT_NONZERO count_nonzero "count_nonzero" _ None => {
+    COUNT_NONZERO count_nonzero "count_nonzero" rs None => {
         Callable::over_axes("count_nonzero", &[AxisKeyword::Axis], |a, o| {
             count_nonzero(a, o.one_axis("count_nonzero")?)
         })
@@ -697,7 +690,7 @@ builtins! {
     /// `(Any) -> Any`: the indexes of the nonzero elements as a `ndim *
     /// count * int64` array, one row per dimension (NumPy's `nonzero`
     /// stacked; `where(x)` with one argument in `dynd eval`).
-    NONZERO nonzero "nonzero" _ None => {
+    NONZERO nonzero "nonzero" rs None => {
         Callable::function("nonzero", dynd_macros::checked_signature!("(Any) -> Any"), vec![], |args, _| {
             let parts = nonzero(args[0])?;
             let count = parts.first().map_or(0, |p| p.ty().fixed_shape().map_or(0, |s| s[0]));

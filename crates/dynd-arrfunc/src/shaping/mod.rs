@@ -400,7 +400,7 @@ builtins! {
 
     /// `(Any, ..., axis: ?int64) -> Any`: the arrays joined along an
     /// existing axis (default 0), their common data type.
-    CONCATENATE concatenate "concatenate" _ None => {
+    CONCATENATE concatenate "concatenate" rs None => {
         Callable::function(
             "concatenate",
             dynd_macros::checked_signature!("(Any, ..., axis: ?int64) -> Any"),
@@ -411,7 +411,7 @@ builtins! {
 
     /// `(Any, ..., axis: ?int64) -> Any`: arrays of one shape joined along a
     /// new axis (default 0).
-    STACK stack "stack" _ None => {
+    STACK stack "stack" rs None => {
         Callable::function(
             "stack",
             dynd_macros::checked_signature!("(Any, ..., axis: ?int64) -> Any"),
@@ -422,13 +422,13 @@ builtins! {
 
     /// `(Any, axis: ?int64) -> Any`: reversed along `axis`, or every axis;
     /// a view.
-    FLIP flip "flip" _ None => {
+    FLIP flip "flip" rs None => {
         Callable::over_axes("flip", &[AxisKeyword::Axis], |a, o| flip(a, o.one_axis("flip")?))
     };
 
     /// `(Any, Any, axis: ?int64) -> Any`: each element repeated (a count,
     /// or one per element along `axis`); flattened without an axis.
-    REPEAT repeat "repeat" _ None => {
+    REPEAT repeat "repeat" rs None => {
         Callable::function(
             "repeat",
             dynd_macros::checked_signature!("(Any, Any, axis: ?int64) -> Any"),
@@ -439,7 +439,7 @@ builtins! {
 
     /// `(Any, Any) -> Any`: the array repeated along each axis (a count or
     /// a list of counts).
-    TILE tile "tile" _ None => {
+    TILE tile "tile" rs None => {
         Callable::function("tile", dynd_macros::checked_signature!("(Any, Any) -> Any"), vec![], |args, _| {
             tile(args[0], &ints("tile", 1, args[1])?)
         })
@@ -447,19 +447,16 @@ builtins! {
 
     /// `(Any, n: ?int64, axis: ?int64) -> Any`: the `n`-th difference (default
     /// 1) along `axis` (default -1).
-    DIFF diff "diff" _ None => {
-        Callable::function(
-            "diff",
-            dynd_macros::checked_signature!("(Any, n: ?int64, axis: ?int64) -> Any"),
-            vec![Keyword::maybe("n", Some(Scalar::Int64)), Keyword::maybe("axis", Some(Scalar::Int64))],
-            |args, kw| diff(args[0], count_arg("diff", "n", int_or(kw, "n", 1)?)?, int_or(kw, "axis", -1)?),
-        )
+    DIFF diff "diff" rs None => {
+        Callable::over_axes("diff", &[AxisKeyword::N, AxisKeyword::Axis], |a, o| {
+            diff(a, o.n_value(), o.one_axis("diff")?.unwrap_or(-1))
+        })
     };
 
     /// `(Scalar, Scalar, num: ?int64, endpoint: ?bool) -> Any`: `num`
     /// (default 50) evenly spaced `float64` values, `stop` included unless
     /// `endpoint=false`.
-    LINSPACE linspace "linspace" _ None => {
+    LINSPACE linspace "linspace" rs None => {
         Callable::function(
             "linspace",
             dynd_macros::checked_signature!("(Scalar, Scalar, num: ?int64, endpoint: ?bool) -> Any"),
@@ -472,7 +469,31 @@ builtins! {
     };
 
     /// `arange`: the same function as `range` (NumPy's name).
-    ARANGE arange "arange" _ None => {
+    ARANGE arange "arange" rs None => {
         Ok(RANGE.get_or_build()?.renamed("arange"))
     };
+}
+
+/// Evenly spaced values from `start` up to (not including) `stop` by
+/// `step`, as NumPy's `arange` (the builtin `range`): `int64` for
+/// integers, `float64` for floats.
+///
+/// ```
+/// use dynd::func;
+///
+/// assert_eq!(func::arange(0, 10, 3)?.to_string(), "[0, 3, 6, 9]");
+/// assert_eq!(func::arange(1.0, 0.0, -0.25)?.to_string(), "[1, 0.75, 0.5, 0.25]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// A zero step, or more values than memory holds.
+pub fn arange<T: dynd_kernels::Element>(start: T, stop: T, step: T) -> Result<Array, Error> {
+    let (a, b, c) = (
+        Array::from_scalar(start),
+        Array::from_scalar(stop),
+        Array::from_scalar(step),
+    );
+    RANGE.call(&[&a, &b, &c])
 }
