@@ -30,7 +30,7 @@
 //! |---|---|
 //! | 8 | `arrow`, `ndarray_interop`, `serde_impl` |
 //! | 7 | `parts`, `expr` |
-//! | 6 | `view`, `overlap`, `into_array` |
+//! | 6 | `view`, `overlap`, `into_array`, `rows` |
 //! | 5 | `array` |
 //! | 4 | `validate`, `value` |
 //! | 3 | `arrmeta`, `scalar_io` |
@@ -151,6 +151,7 @@ pub mod offsets;
 #[doc(hidden)]
 pub mod overlap;
 pub mod parts;
+pub mod rows;
 #[doc(hidden)]
 pub mod scalar_io;
 #[cfg(feature = "serde")]
@@ -170,7 +171,8 @@ pub use error::{Error, KernelError, KernelErrorKind};
 pub use expr::Expr;
 pub use fn_types::{LeafInput, LeafOutput, LeafReturn};
 pub use into_array::IntoArray;
-pub use parts::{FromLevels, Levels, Nested, Offset, RaggedRows};
+pub use parts::{FromLevels, Levels, Nested, Offset};
+pub use rows::RaggedRows;
 pub use value::{IntoValue, Value};
 pub use view::{Index, Shape, ShapeSize};
 

@@ -74,7 +74,7 @@ pub mod zip;
 pub use arrow_interop::ToArrow;
 pub use dynd_array::{
     array, arrmeta, convert, element, error, expr, fixed_string, fn_types, infer_type, memory,
-    offsets, overlap, parts, scalar_io, validate, value, view, with_numeric, Array, Arrmeta,
+    offsets, overlap, parts, rows, scalar_io, validate, value, view, with_numeric, Array, Arrmeta,
     Complex, Element, Error, ErrorMode, Expr, FromLevels, Index, IntoArray, IntoValue, KernelError,
     KernelErrorKind, Levels, Nested, Offset, RaggedRows, Shape, ShapeSize, Value, F16,
 };

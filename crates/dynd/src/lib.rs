@@ -157,6 +157,9 @@ pub mod nd {
     #[cfg(feature = "ndarray")]
     #[doc(inline)]
     pub use dynd_array::ndarray_interop;
+    /// The rows of a ragged array: the one row view.
+    #[doc(inline)]
+    pub use dynd_array::rows;
     /// serde for arrays and values (feature `serde`).
     #[cfg(feature = "serde")]
     #[doc(inline)]

@@ -49,9 +49,10 @@ use dynd_types::{Dim, LayoutProblem, OffsetsProblem, Type, TypeKind, ValueProble
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
-use crate::element::{cast_slice, Element, Item};
+use crate::element::{Element, Item};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
+use crate::rows::{RaggedRows, Rows};
 
 mod levels;
 pub use levels::{FromLevels, Levels};
@@ -196,134 +197,16 @@ fn group(
     }))
 }
 
-/// The rows' (start, length) pairs of an array of type `N * var * T`:
-/// the pairs' bytes, where row 0's pair is, the step between pairs, the
-/// row count, and the `var` level's arrmeta.
-struct VarLevel<'a> {
-    data: &'a [u8],
-    first: usize,
-    step: isize,
-    rows: usize,
-    values: &'a Arc<MemoryBlock>,
-    offset: usize,
-    stride: isize,
-    element_ty: &'a Type,
-    element: &'a Arrmeta,
-}
-
-impl<'a> VarLevel<'a> {
-    fn of(a: &'a Array, op: &'static str) -> Result<VarLevel<'a>, Error> {
-        let wrong = || Error::NeedsArray {
+/// `a`'s rows when it is `N * var * T` (one fixed dimension, then `var`,
+/// over any elements), for the call `op`.
+fn var_level<'a>(a: &'a Array, op: &'static str) -> Result<Rows<'a>, Error> {
+    Rows::of_level(a)
+        .filter(|r| r.shape().len() == 1)
+        .ok_or_else(|| Error::NeedsArray {
             op: op.into(),
             expected: "an array of type `N * var * T` (one fixed dimension, then var)",
             found: a.ty().clone(),
-        };
-        let TypeKind::Dim(Dim::Fixed(_), inner) = a.ty().kind() else {
-            return Err(wrong());
-        };
-        let TypeKind::Dim(Dim::Var, element_ty) = inner.kind() else {
-            return Err(wrong());
-        };
-        let Arrmeta::Fixed {
-            size,
-            stride: step,
-            element,
-        } = a.arrmeta()
-        else {
-            return Err(wrong());
-        };
-        let Arrmeta::Var {
-            values,
-            offset,
-            stride,
-            element,
-            ..
-        } = &**element
-        else {
-            return Err(wrong());
-        };
-        Ok(VarLevel {
-            data: a.data_block().bytes(),
-            first: a.data_offset(),
-            step: *step,
-            rows: *size,
-            values,
-            offset: *offset,
-            stride: *stride,
-            element_ty,
-            element,
         })
-    }
-
-    /// Row `i`'s (signed byte start from `offset`, length). The array was
-    /// validated when made: its pairs lie inside its block.
-    fn pair(&self, i: usize) -> (i64, usize) {
-        let at = self.first as isize + i as isize * self.step;
-        let (start, len) = read_pair(&self.data[at as usize..at as usize + PAIR_SIZE]);
-        (start as i64, len as usize)
-    }
-
-    /// The first non-empty row's start (`None` when every row is empty).
-    fn first_start(&self) -> Option<i64> {
-        (0..self.rows)
-            .map(|i| self.pair(i))
-            .find(|p| p.1 > 0)
-            .map(|p| p.0)
-    }
-}
-
-/// The rows of a ragged array (`N * var * T`) as slices: see
-/// [`Array::rows`].
-#[derive(Clone, Copy)]
-pub struct RaggedRows<'a, T> {
-    level_data: &'a [u8],
-    first: usize,
-    step: isize,
-    rows: usize,
-    /// The values block, and the byte offset row starts count from.
-    values: &'a [u8],
-    offset: usize,
-    _elements: std::marker::PhantomData<&'a [T]>,
-}
-
-impl<'a, T: Element> RaggedRows<'a, T> {
-    /// The number of rows.
-    pub fn len(&self) -> usize {
-        self.rows
-    }
-
-    /// Whether there are no rows.
-    pub fn is_empty(&self) -> bool {
-        self.rows == 0
-    }
-
-    /// Row `i`, or `None` past the last row.
-    pub fn get(&self, i: usize) -> Option<&'a [T]> {
-        if i >= self.rows {
-            return None;
-        }
-        let at = usize::try_from(self.first as isize + i as isize * self.step).ok()?;
-        let (start, len) = read_pair(self.level_data.get(at..at + PAIR_SIZE)?);
-        // `start` is a signed byte offset from `offset`.
-        let from = usize::try_from(self.offset as i128 + start as i64 as i128).ok()?;
-        let bytes = (len as usize).checked_mul(std::mem::size_of::<T>())?;
-        // Exactly the row's bytes, which hold `T`s (the dtype was checked).
-        cast_slice(self.values.get(from..from.checked_add(bytes)?)?)
-    }
-
-    /// The rows in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [T]> + '_ {
-        // Every row of a validated array lies inside its values block,
-        // aligned for its elements (checked where the array was made), so
-        // `get` finds each one.
-        (0..self.rows).map(|i| self.get(i).unwrap_or(&[]))
-    }
-}
-
-impl<T: Element + std::fmt::Debug> std::fmt::Debug for RaggedRows<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
 }
 
 /// Checks that `offsets` are `rows + 1` non-negative, non-decreasing
@@ -493,8 +376,11 @@ impl Array {
     ///
     /// [`Error::NeedsArray`] for another type.
     pub fn row_lengths(&self) -> Result<Vec<usize>, Error> {
-        let level = VarLevel::of(self, "row_lengths")?;
-        Ok((0..level.rows).map(|i| level.pair(i).1).collect())
+        let rows = var_level(self, "row_lengths")?;
+        // Every pair of a validated array is inside its block.
+        Ok((0..rows.count())
+            .map(|i| rows.pair(i).map_or(0, |p| p.1))
+            .collect())
     }
 
     /// The rows of a ragged array (`N * var * T`) as slices, without
@@ -516,31 +402,21 @@ impl Array {
     /// next to each other (a view with a step over the rows: use
     /// [`Array::to_nested`] or [`Array::to_offsets`], which copy).
     pub fn rows<T: Element>(&self) -> Result<RaggedRows<'_, T>, Error> {
-        let level = VarLevel::of(self, "rows")?;
-        if level.element_ty.as_scalar() != Some(T::SCALAR) {
+        let rows = var_level(self, "rows")?;
+        if rows.element_type().as_scalar() != Some(T::SCALAR) {
             return Err(Error::DtypeMismatch {
-                actual: level.element_ty.clone(),
+                actual: rows.element_type().clone(),
                 requested: T::SCALAR.into(),
             });
         }
-        let size = std::mem::size_of::<T>();
-        if level.stride != size as isize {
-            return Err(offsets_error(
+        rows.slices::<T>().ok_or_else(|| {
+            offsets_error(
                 "rows",
                 OffsetsProblem::NotContiguous {
                     ty: self.ty().clone(),
-                    stride: level.stride,
+                    stride: rows.stride(),
                 },
-            ));
-        }
-        Ok(RaggedRows {
-            level_data: level.data,
-            first: level.first,
-            step: level.step,
-            rows: level.rows,
-            values: level.values.bytes(),
-            offset: level.offset,
-            _elements: std::marker::PhantomData,
+            )
         })
     }
 
@@ -559,84 +435,92 @@ impl Array {
 
     /// [`Array::to_offsets`] for the call `op` (which errors name).
     pub(crate) fn offsets_for(&self, op: &'static str) -> Result<(Array, Vec<i64>), Error> {
-        let level = VarLevel::of(self, op)?;
-        let mut offsets = Vec::with_capacity(level.rows + 1);
+        let rows = var_level(self, op)?;
+        let n = rows.count();
+        // Every pair of a validated array is inside its block: `pair`
+        // finds each one.
+        let pair = |i: usize| rows.pair(i).unwrap_or((0, 0));
+        let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0i64);
         // Whether each non-empty row starts where the one before ended:
-        // `total` elements past the first non-empty row's start.
-        let origin = level.first_start();
-        let (base, stride) = (origin.unwrap_or(0), level.stride as i64);
+        // `total` elements past the first non-empty row's start (byte
+        // offsets in the values block).
+        let origin = (0..n).map(pair).find(|p| p.1 > 0).map(|p| p.0);
+        let (base, stride) = (origin.unwrap_or(0), rows.stride() as i128);
         let mut total = 0i64;
         let mut end_to_end = true;
-        let mut scan = |(start, len): (i64, usize)| {
-            end_to_end &= (len == 0) | (start == base + total * stride);
+        let mut scan = |(start, len): (i128, usize)| {
+            end_to_end &= (len == 0) | (start == base + total as i128 * stride);
             total += len as i64;
             total
         };
-        if level.step == PAIR_SIZE as isize {
+        match rows.pairs() {
             // The pairs side by side (every array a function made).
-            let end = level.first + level.rows * PAIR_SIZE;
-            let pairs = level.data[level.first..end].chunks_exact(PAIR_SIZE);
-            offsets.extend(pairs.map(|p| {
+            Some(pairs) => offsets.extend(pairs.chunks_exact(PAIR_SIZE).map(|p| {
                 let (start, len) = read_pair(p);
-                scan((start as i64, len as usize))
-            }));
-        } else {
-            offsets.extend((0..level.rows).map(|i| scan(level.pair(i))));
+                scan((
+                    rows.values_offset() as i128 + start as i64 as i128,
+                    len as usize,
+                ))
+            })),
+            None => offsets.extend((0..n).map(|i| scan(pair(i)))),
         }
+        let element_ty = rows.element_type();
+        let element = Box::new(rows.element_arrmeta().clone());
         if !end_to_end {
             // One copy of the rows' elements, end to end (rows may step
             // through their values with any stride); what the elements
             // point into (text, inner rows) is shared.
-            let size = level.element_ty.data_layout()?.size;
+            let size = element_ty.data_layout()?.size;
             let mut block = MemoryBlock::zeroed(total as usize * size)?;
             let Some(out) = Arc::get_mut(&mut block) else {
                 unreachable!("a fresh block has one owner")
             };
             let out = out.bytes_mut();
-            let data = level.values.bytes();
+            let data = rows.values_block().bytes();
             let mut at = 0;
-            let contiguous = level.stride == size as isize;
-            for i in 0..level.rows {
-                let (start, len) = level.pair(i);
+            let contiguous = rows.stride() == size as isize;
+            for i in 0..n {
+                let (first, len) = pair(i);
                 // Every element of every row lies in the values' block
                 // (checked where the array was made).
-                let first = (level.offset as i64 + start) as usize;
+                let first = first as usize;
                 if contiguous {
-                    let n = len * size;
-                    out[at..at + n].copy_from_slice(&data[first..first + n]);
-                    at += n;
+                    let bytes = len * size;
+                    out[at..at + bytes].copy_from_slice(&data[first..first + bytes]);
+                    at += bytes;
                     continue;
                 }
-                for k in 0..len as i64 {
-                    let from = (first as i64 + k * level.stride as i64) as usize;
+                for k in 0..len as i128 {
+                    let from = (first as i128 + k * stride) as usize;
                     out[at..at + size].copy_from_slice(&data[from..from + size]);
                     at += size;
                 }
             }
-            let ty = Type::with_dims([Dim::Fixed(total as usize)], level.element_ty.clone())?;
+            let ty = Type::with_dims([Dim::Fixed(total as usize)], element_ty.clone())?;
             let meta = Arrmeta::Fixed {
                 size: total as usize,
                 stride: size as isize,
-                element: Box::new(level.element.clone()),
+                element,
             };
             let values = Array::try_from_parts(ty, Arc::new(meta), block, 0)?;
             return Ok((values, offsets));
         }
-        let offset = level.offset as i128 + origin.unwrap_or(0) as i128;
+        let offset = origin.unwrap_or(rows.values_offset() as i128);
         let offset = usize::try_from(offset).map_err(|_| {
             Error::Layout(Box::new(LayoutProblem::BeforeBlock {
                 part: "a row",
                 ty: self.ty().clone(),
             }))
         })?;
-        let ty = Type::with_dims([Dim::Fixed(total as usize)], level.element_ty.clone())?;
+        let ty = Type::with_dims([Dim::Fixed(total as usize)], element_ty.clone())?;
         let meta = Arrmeta::Fixed {
             size: total as usize,
-            stride: level.stride,
-            element: Box::new(level.element.clone()),
+            stride: rows.stride(),
+            element,
         };
-        let values = Array::try_from_parts(ty, Arc::new(meta), level.values.clone(), offset)?;
+        let values =
+            Array::try_from_parts(ty, Arc::new(meta), rows.values_block().clone(), offset)?;
         Ok((values, offsets))
     }
 

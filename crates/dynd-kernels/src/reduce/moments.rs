@@ -17,8 +17,8 @@ use dynd_types::{Dim, Type};
 
 use super::float::{Finish, Float};
 use super::ragged::{
-    each_unit, fold_tree, group_of_rows, mask_like, result_fixed_dims, tree_of, var_array,
-    RowSlices, Rows, ACROSS_GROUPS, ACROSS_RUN, PARALLEL_ROWS,
+    each_unit, fold_tree, group_of_rows, mask_like, result_fixed_dims, tree_of, var_array, Rows,
+    RowsIn, ACROSS_GROUPS, ACROSS_RUN, PARALLEL_ROWS,
 };
 use super::{
     check_dtype, element, fold_pairwise_exact, line, normalize_axes, BLOCK, CHUNK, PARALLEL_RUN,
@@ -561,7 +561,7 @@ fn variance_var<T: Float>(
     let Some(rows) = Rows::of(a) else {
         return variance_nested::<T>(a, axes, keepdims, fin, mask, name);
     };
-    let nfixed = rows.shape.len();
+    let nfixed = rows.shape().len();
     let var_reduced = axes.contains(&nfixed);
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
     let mask = mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
@@ -569,19 +569,19 @@ fn variance_var<T: Float>(
         .as_ref()
         .map(|m| super::ragged::mask_rows(m, a, name))
         .transpose()?;
-    let slices = RowSlices::<T>::of(&rows);
+    let slices = rows.slices::<T>();
     let row = |r: usize| -> Result<Row<'_, T>, Error> {
-        let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+        let xs = match slices.as_ref().and_then(|s| s.get(r)) {
             Some(xs) => Cow::Borrowed(xs),
-            None => rows.row::<T>(r, name)?,
+            None => rows.row_of::<T>(r, name)?,
         };
         let m = mask_rows
             .as_ref()
-            .map(|m| m.row::<bool>(r, name))
+            .map(|m| m.row_of::<bool>(r, name))
             .transpose()?;
         Ok((xs, m))
     };
-    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, keepdims);
+    let mut out_fixed = result_fixed_dims(rows.shape(), &reduced, keepdims);
     if var_reduced && axes.len() == 1 {
         // Each row on its own: read twice while it is in cache.
         let one = |(xs, m): Row<'_, T>| -> T {
@@ -596,7 +596,7 @@ fn variance_var<T: Float>(
             });
             fin.of(squares, n)
         };
-        let mut values = vec![T::ZERO; rows.count];
+        let mut values = vec![T::ZERO; rows.count()];
         let fast = if mask_rows.is_none() {
             let long = |xs: &[T]| long_var(xs, fin);
             super::ragged::variance_each_row(&rows, &mut values, fin, long, name)
@@ -624,19 +624,19 @@ fn variance_var<T: Float>(
     }
     let ngroups: usize = (0..nfixed)
         .filter(|k| !reduced[*k])
-        .map(|k| rows.shape[k])
+        .map(|k| rows.shape()[k])
         .product();
     // One group (every fixed axis reduced) needs no index per row.
     let groups = if ngroups == 1 {
         Vec::new()
     } else {
-        group_of_rows(&rows.shape, &reduced)
+        group_of_rows(rows.shape(), &reduced)
     };
     let group = |r: usize| if ngroups == 1 { 0 } else { groups[r] };
     if var_reduced {
         // Whole rows fold into their group: means first, then squares.
         let mut sums = vec![(T::ZERO, 0usize); ngroups];
-        for r in 0..rows.count {
+        for r in 0..rows.count() {
             let g = group(r);
             let (xs, m) = row(r)?;
             let (s, n) = row_sum(&xs, m.as_deref(), |x| x);
@@ -644,7 +644,7 @@ fn variance_var<T: Float>(
         }
         let means: Vec<T> = sums.iter().map(|&(s, n)| s / T::of_count(n)).collect();
         let mut squares = vec![T::ZERO; ngroups];
-        for r in 0..rows.count {
+        for r in 0..rows.count() {
             let g = group(r);
             let mean = means[g];
             let (xs, m) = row(r)?;
@@ -670,13 +670,13 @@ fn variance_var<T: Float>(
     // grouping depends on the row count alone, so the bits do not depend
     // on the threads.
     let runs: Vec<std::ops::Range<usize>> =
-        if rows.count >= PARALLEL_ROWS && ngroups <= ACROSS_GROUPS {
-            (0..rows.count)
+        if rows.count() >= PARALLEL_ROWS && ngroups <= ACROSS_GROUPS {
+            (0..rows.count())
                 .step_by(ACROSS_RUN)
-                .map(|r| r..(r + ACROSS_RUN).min(rows.count))
+                .map(|r| r..(r + ACROSS_RUN).min(rows.count()))
                 .collect()
         } else {
-            std::iter::once(0..rows.count).collect()
+            std::iter::once(0..rows.count()).collect()
         };
     let sums = across_lines(&runs, ngroups, &group, &row, None)?;
     let means: Vec<Vec<T>> = sums

@@ -16,26 +16,26 @@ pub(crate) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
         ty: a.ty().clone(),
     };
     let rows = Rows::of(a).ok_or_else(unsupported)?;
-    if axis != rows.shape.len() {
+    if axis != rows.shape().len() {
         return Err(unsupported());
     }
     // One values buffer and one pair per row, written as the rows are
     // read (plain slices where `RowSlices` can give them).
-    let slices = RowSlices::<T>::of(&rows);
+    let slices = rows.slices::<T>();
     let size = std::mem::size_of::<T>();
     let mut total = 0usize;
-    for r in 0..rows.count {
-        total = total.saturating_add(rows.pair(r, name)?.1);
+    for r in 0..rows.count() {
+        total = total.saturating_add(rows.pair_of(r, name)?.1);
     }
     let mut values: Vec<T> = Vec::new();
     values
         .try_reserve_exact(total)
         .map_err(|_| Error::alloc(total as u128 * size as u128))?;
-    let mut pairs = vec![0u8; rows.count * PAIR_SIZE];
+    let mut pairs = vec![0u8; rows.count() * PAIR_SIZE];
     for (r, pair) in pairs.chunks_exact_mut(PAIR_SIZE).enumerate() {
-        let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+        let xs = match slices.as_ref().and_then(|s| s.get(r)) {
             Some(xs) => Cow::Borrowed(xs),
-            None => rows.row::<T>(r, name)?,
+            None => rows.row_of::<T>(r, name)?,
         };
         write_pair(pair, (values.len() * size) as u64, xs.len() as u64);
         if let Some((&first, rest)) = xs.split_first() {
@@ -49,7 +49,7 @@ pub(crate) fn accumulate_rows<T: Element, F: Fn(T, T) -> T>(
             }));
         }
     }
-    packed_rows(&rows.shape, values, &pairs)
+    packed_rows(rows.shape(), values, &pairs)
 }
 
 /// A fold across rows (left-aligned, one line per group) with a neutral
@@ -111,9 +111,9 @@ impl<T: Element> Across<'_, T> {
                 }
             }
             // A long row, or one whose block would reach past the values.
-            let xs = match self.walk.row(r) {
+            let xs = match self.walk.get(r) {
                 Some(xs) => Cow::Borrowed(xs),
-                None => self.rows.row::<T>(r, self.name)?,
+                None => self.rows.row_of::<T>(r, self.name)?,
             };
             if line.len() < xs.len() {
                 line.resize(xs.len(), neutral);

@@ -22,8 +22,8 @@ use dynd_types::{Dim, Type};
 use super::float::{Finish, Float};
 use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
 use crate::array::Array;
-use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
-use crate::element::{bytes_of, cast_slice, read, Element};
+use crate::arrmeta::{write_pair, Arrmeta, PAIR_SIZE};
+use crate::element::{bytes_of, read, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 
@@ -49,209 +49,34 @@ pub(super) const ACROSS_RUN: usize = 1 << 15;
 /// for: each run keeps a partial line per group.
 pub(super) const ACROSS_GROUPS: usize = 64;
 
-/// The rows of an array of fixed dimensions around an innermost `var` one,
-/// in C order of the fixed dimensions (each row's (start, length) pair is
-/// read when the row is asked for).
-pub(super) struct Rows<'a> {
-    /// The fixed dimensions' sizes.
-    pub(super) shape: Vec<usize>,
-    /// The fixed dimensions' sizes and byte strides.
-    fixed: Vec<(usize, isize)>,
-    /// The array's data block (the pairs) and the array's offset in it.
-    data: &'a [u8],
-    base: isize,
-    /// The `var` dimension's values block, and the offset of its rows.
-    vals: &'a [u8],
-    offset: isize,
-    /// The byte stride between a row's elements.
-    stride: isize,
-    /// The number of rows.
-    pub(super) count: usize,
+/// The one row view (see [`dynd_array::rows`]): the rows of an array of
+/// fixed dimensions around an innermost `var` one, and their fast case as
+/// slices (`RowSlices`, the array crate's `RaggedRows`).
+pub(super) use dynd_array::rows::{RaggedRows as RowSlices, Rows};
+
+/// [`Rows`]' readers with the errors a reduction named `name` gives: a
+/// row or pair outside its block (never, for a validated array).
+pub(super) trait RowsIn<'a> {
+    /// Row `r`'s elements (see [`Rows::row`]).
+    fn row_of<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error>;
+    /// Row `r`'s first element's byte offset and length (see
+    /// [`Rows::pair`]).
+    fn pair_of(&self, r: usize, name: &str) -> Result<(i128, usize), Error>;
 }
 
-impl<'a> Rows<'a> {
-    /// The rows of `a`, or `None` when its dimensions are not fixed ones
-    /// around one innermost `var`.
-    pub(super) fn of(a: &'a Array) -> Option<Rows<'a>> {
-        let dims = a.shape();
-        let (last, outer) = dims.split_last()?;
-        if !matches!(last, Dim::Var) || !outer.iter().all(|d| matches!(d, Dim::Fixed(_))) {
-            return None;
-        }
-        let (fixed, m) = a.arrmeta().fixed_dims();
-        let Arrmeta::Var {
-            values,
-            offset,
-            stride,
-            ..
-        } = m
-        else {
-            return None;
-        };
-        let shape: Vec<usize> = fixed.iter().map(|(n, _)| *n).collect();
-        Some(Rows {
-            count: shape.iter().product(),
-            shape,
-            fixed,
-            data: a.data_block().bytes(),
-            base: a.data_offset() as isize,
-            vals: values.bytes(),
-            offset: *offset as isize,
-            stride: *stride,
-        })
+impl<'a> RowsIn<'a> for Rows<'a> {
+    fn row_of<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
+        self.row::<T>(r).ok_or_else(|| outside(name, "a var row"))
     }
 
-    /// Row `r`'s first element's byte offset in the values block, and its
-    /// length.
-    pub(super) fn pair(&self, mut r: usize, name: &str) -> Result<(i128, usize), Error> {
-        let mut at = self.base;
-        if let [(_, s)] = self.fixed[..] {
-            at += r as isize * s;
-        } else {
-            for &(n, s) in self.fixed.iter().rev() {
-                at += (r % n) as isize * s;
-                r /= n;
-            }
-        }
-        let pair = usize::try_from(at)
-            .ok()
-            .and_then(|at| self.data.get(at..at.checked_add(PAIR_SIZE)?))
-            .ok_or_else(|| outside(name, "a var row's (start, length) pair"))?;
-        let (start, len) = read_pair(pair);
-        Ok((self.offset as i128 + start as i64 as i128, len as usize))
-    }
-
-    /// Row `r`'s elements: borrowed when contiguous and aligned, gathered
-    /// otherwise.
-    pub(super) fn row<T: Element>(&self, r: usize, name: &str) -> Result<Cow<'a, [T]>, Error> {
-        let (first, len) = self.pair(r, name)?;
-        let size = std::mem::size_of::<T>();
-        let outside = || outside(name, "a var row");
-        let span = |i: usize| -> Option<&'a [u8]> {
-            let at = first + i as i128 * self.stride as i128;
-            let at = usize::try_from(at).ok()?;
-            self.vals.get(at..at.checked_add(size)?)
-        };
-        if self.stride == size as isize && len > 0 {
-            let start = usize::try_from(first).map_err(|_| outside())?;
-            let bytes = len
-                .checked_mul(size)
-                .and_then(|n| self.vals.get(start..start.checked_add(n)?))
-                .ok_or_else(outside)?;
-            if let Some(xs) = cast_slice(bytes) {
-                return Ok(Cow::Borrowed(xs));
-            }
-        }
-        (0..len)
-            .map(|i| span(i).and_then(read).ok_or_else(outside))
-            .collect::<Result<Vec<T>, Error>>()
-            .map(Cow::Owned)
+    fn pair_of(&self, r: usize, name: &str) -> Result<(i128, usize), Error> {
+        self.pair(r)
+            .ok_or_else(|| outside(name, "a var row's (start, length) pair"))
     }
 }
 
 /// Rows per unit of work of the per-row fold.
 pub(super) const UNIT_ROWS: usize = 1 << 10;
-
-/// The rows of a `var` dimension of contiguous, aligned `T`s under one
-/// fixed dimension (or none), read as slices with a pair read and a
-/// bounds check each.
-pub(super) struct RowSlices<'a, T> {
-    /// The pairs' bytes, the first pair's offset and the step between them.
-    data: &'a [u8],
-    base: usize,
-    step: isize,
-    /// The values block's bytes and the offset of the rows' starts.
-    vals: &'a [u8],
-    offset: i128,
-    _t: std::marker::PhantomData<T>,
-}
-
-impl<'a, T: Element> RowSlices<'a, T> {
-    pub(super) fn of(rows: &Rows<'a>) -> Option<RowSlices<'a, T>> {
-        let size = std::mem::size_of::<T>();
-        let step = match rows.fixed[..] {
-            [] => 0,
-            [(_, s)] => s,
-            _ => return None,
-        };
-        let aligned =
-            (rows.vals.as_ptr() as usize + rows.offset as usize) % std::mem::align_of::<T>() == 0;
-        (rows.stride == size as isize && aligned && rows.base >= 0).then_some(RowSlices {
-            data: rows.data,
-            base: rows.base as usize,
-            step,
-            vals: rows.vals,
-            offset: rows.offset as i128,
-            _t: std::marker::PhantomData,
-        })
-    }
-
-    /// Row `r`'s elements, or `None` if its pair or elements lie outside
-    /// their blocks (never, for a validated array) or are misaligned.
-    #[inline]
-    pub(super) fn row(&self, r: usize) -> Option<&'a [T]> {
-        let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
-        let at = usize::try_from(at).ok()?;
-        let (start, len) = read_pair(self.data.get(at..at.checked_add(PAIR_SIZE)?)?);
-        if len == 0 {
-            return Some(&[]);
-        }
-        let size = std::mem::size_of::<T>();
-        let first = usize::try_from(self.offset + start as i64 as i128).ok()?;
-        cast_slice(
-            self.vals
-                .get(first..first.checked_add((len as usize).checked_mul(size)?)?)?,
-        )
-    }
-}
-
-impl<'a, T: Element> RowSlices<'a, T> {
-    /// The values block from the rows' offset on, as `B` lanes, for `B`
-    /// of `T`'s size and alignment (`None` otherwise): the bits of the
-    /// rows' elements and of whatever lies between and after them.
-    fn lanes<B: Lane>(&self) -> Option<&'a [B]> {
-        let size = std::mem::size_of::<B>();
-        if std::mem::size_of::<T>() != size
-            || std::mem::align_of::<T>() != std::mem::align_of::<B>()
-        {
-            return None;
-        }
-        let bytes = self.vals.get(usize::try_from(self.offset).ok()?..)?;
-        cast_slice(&bytes[..bytes.len() / size * size])
-    }
-
-    /// Row `r`'s first element's index in [`Self::lanes`] and its length,
-    /// or `None` if its pair lies outside its block or its start is not a
-    /// whole element.
-    #[inline]
-    fn span(&self, r: usize) -> Option<(usize, usize)> {
-        let at = (self.base as isize).checked_add((r as isize).checked_mul(self.step)?)?;
-        let at = usize::try_from(at).ok()?;
-        Self::span_of(self.data.get(at..at.checked_add(PAIR_SIZE)?)?)
-    }
-
-    /// The pairs of rows `first..first + n` as one slice, when they lie
-    /// end to end (the rows of an `N * var * T` in C order, not a view
-    /// that steps over or back along them): a batch's rows then read
-    /// their pairs with one bounds check.
-    #[inline]
-    fn pairs(&self, first: usize, n: usize) -> Option<&'a [u8]> {
-        if self.step != PAIR_SIZE as isize {
-            return None;
-        }
-        let at = self.base.checked_add(first.checked_mul(PAIR_SIZE)?)?;
-        self.data
-            .get(at..at.checked_add(n.checked_mul(PAIR_SIZE)?)?)
-    }
-
-    /// A row's span (as [`Self::span`]) from its pair's bytes.
-    #[inline(always)]
-    fn span_of(pair: &[u8]) -> Option<(usize, usize)> {
-        let (start, len) = read_pair(pair);
-        let size = std::mem::size_of::<T>() as u64;
-        (start % size == 0).then_some((usize::try_from(start / size).ok()?, len as usize))
-    }
-}
 
 /// The error for a `where` mask that does not broadcast to `a`.
 fn mask_mismatch(mask: &Array, a: &Array, name: &str) -> Error {
@@ -280,12 +105,12 @@ pub(super) fn mask_like<T: Element>(mask: &Array, a: &Array, name: &str) -> Resu
     // each row of the broadcast mask has the array's row's length (a
     // longer mask row would otherwise fold a row of length 1 repeated).
     if let (Some(mr), Some(ar)) = (Rows::of(&m), Rows::of(a)) {
-        for r in 0..ar.count {
-            let (mask_len, array_len) = (mr.pair(r, name)?.1, ar.pair(r, name)?.1);
+        for r in 0..ar.count() {
+            let (mask_len, array_len) = (mr.pair_of(r, name)?.1, ar.pair_of(r, name)?.1);
             if mask_len != array_len {
-                let mut index = vec![0; ar.shape.len()];
+                let mut index = vec![0; ar.shape().len()];
                 let mut rest = r;
-                for (i, n) in index.iter_mut().zip(&ar.shape).rev() {
+                for (i, n) in index.iter_mut().zip(ar.shape()).rev() {
                     *i = rest % n.max(&1);
                     rest /= n.max(&1);
                 }
@@ -352,7 +177,7 @@ where
     };
     let mask = args.mask.map(|m| mask_like::<T>(m, a, name)).transpose()?;
     let mask_rows = mask.as_ref().map(|m| mask_rows(m, a, name)).transpose()?;
-    let nfixed = rows.shape.len();
+    let nfixed = rows.shape().len();
     let var_reduced = axes.contains(&nfixed);
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
     let with_start = |r: Option<T>| match (start, r) {
@@ -361,9 +186,9 @@ where
     };
     // One row, folded (`None` for no element kept).
     let fold = |r: usize| -> Result<Option<T>, Error> {
-        let xs = rows.row::<T>(r, name)?;
+        let xs = rows.row_of::<T>(r, name)?;
         let m = match &mask_rows {
-            Some(mr) => Some(mr.row::<bool>(r, name)?),
+            Some(mr) => Some(mr.row_of::<bool>(r, name)?),
             None => None,
         };
         Ok(fold_row(&xs, m.as_deref(), red))
@@ -371,7 +196,7 @@ where
     if var_reduced && axes.len() == 1 {
         // Each row is one result element: written in place, rows split
         // across threads.
-        let mut dims: Vec<usize> = rows.shape.clone();
+        let mut dims: Vec<usize> = rows.shape().to_vec();
         if args.keepdims {
             dims.push(1);
         }
@@ -418,7 +243,7 @@ where
     // Each row belongs to one group: the kept fixed dimensions' index.
     let kept_shape: Vec<usize> = (0..nfixed)
         .filter(|k| !reduced[*k])
-        .map(|k| rows.shape[k])
+        .map(|k| rows.shape()[k])
         .collect();
     let ngroups: usize = kept_shape.iter().product();
     // One group (the common case: every fixed axis reduced) needs no
@@ -426,16 +251,16 @@ where
     let groups = if ngroups == 1 {
         Vec::new()
     } else {
-        group_of_rows(&rows.shape, &reduced)
+        group_of_rows(rows.shape(), &reduced)
     };
     let group = |r: usize| if ngroups == 1 { 0 } else { groups[r] };
-    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, args.keepdims);
+    let mut out_fixed = result_fixed_dims(rows.shape(), &reduced, args.keepdims);
     if var_reduced {
         // Fold each row, then the rows of each group, in row order.
-        let per_row: Vec<Option<T>> = if rows.count >= PARALLEL_ROWS {
-            crate::par::try_map(rows.count, &fold)?
+        let per_row: Vec<Option<T>> = if rows.count() >= PARALLEL_ROWS {
+            crate::par::try_map(rows.count(), &fold)?
         } else {
-            (0..rows.count).map(fold).collect::<Result<_, _>>()?
+            (0..rows.count()).map(fold).collect::<Result<_, _>>()?
         };
         let mut acc: Vec<Option<T>> = vec![None; ngroups];
         for (r, v) in per_row.into_iter().enumerate() {
@@ -455,7 +280,7 @@ where
     }
     // Across the rows: each group's rows folded position by position.
     if mask_rows.is_none() {
-        let slices = RowSlices::<T>::of(&rows);
+        let slices = rows.slices::<T>();
         // Rows `range` folded into one line per group.
         let fold_rows = |range: std::ops::Range<usize>| -> Result<Vec<Vec<T>>, Error> {
             if let (Some(walk), Some(neutral)) = (slices.as_ref(), red.neutral) {
@@ -476,22 +301,22 @@ where
             }
             let mut acc: Vec<Vec<T>> = vec![Vec::new(); ngroups];
             for r in range {
-                let xs = match slices.as_ref().and_then(|s| s.row(r)) {
+                let xs = match slices.as_ref().and_then(|s| s.get(r)) {
                     Some(xs) => Cow::Borrowed(xs),
-                    None => rows.row::<T>(r, name)?,
+                    None => rows.row_of::<T>(r, name)?,
                 };
                 fold_into_line(&mut acc[group(r)], &xs, f);
             }
             Ok(acc)
         };
-        let acc = if red.reorderable && rows.count >= PARALLEL_ROWS && ngroups <= ACROSS_GROUPS {
+        let acc = if red.reorderable && rows.count() >= PARALLEL_ROWS && ngroups <= ACROSS_GROUPS {
             // Fixed runs of rows fold on their own (in parallel when
             // there are threads), then merge in run order: the grouping
             // depends on the row count alone, so the bits do not depend
             // on the threads.
-            let runs: Vec<std::ops::Range<usize>> = (0..rows.count)
+            let runs: Vec<std::ops::Range<usize>> = (0..rows.count())
                 .step_by(ACROSS_RUN)
-                .map(|r| r..(r + ACROSS_RUN).min(rows.count))
+                .map(|r| r..(r + ACROSS_RUN).min(rows.count()))
                 .collect();
             let parts: Vec<Vec<Vec<T>>> = if crate::par::threads() > 1 {
                 crate::par::try_map(runs.len(), &|i| fold_rows(runs[i].clone()))?
@@ -507,16 +332,16 @@ where
             }
             acc
         } else {
-            fold_rows(0..rows.count)?
+            fold_rows(0..rows.count())?
         };
         return var_array(&out_fixed, acc, |v| Ok(start.map_or(v, |s| f(s, v))));
     }
     let mut acc: Vec<Vec<Option<T>>> = vec![Vec::new(); ngroups];
-    for r in 0..rows.count {
+    for r in 0..rows.count() {
         let g = &group(r);
-        let xs = rows.row::<T>(r, name)?;
+        let xs = rows.row_of::<T>(r, name)?;
         let m = match &mask_rows {
-            Some(mr) => Some(mr.row::<bool>(r, name)?),
+            Some(mr) => Some(mr.row_of::<bool>(r, name)?),
             None => None,
         };
         let line = &mut acc[*g];
@@ -555,7 +380,7 @@ where
     F: Fn(T, T) -> T + Copy + Send + Sync,
     P: Fn(T, usize) -> T + Copy + Sync,
 {
-    let walk = RowSlices::<T>::of(rows)?;
+    let walk = rows.slices::<T>()?;
     // Branch-free blocks pay off where a lane is one register lane: the
     // 4- and 8-byte types.
     let wide = if !red.reorderable {
@@ -581,7 +406,7 @@ where
                     let r = first + i;
                     let len = match walk.span(r) {
                         Some((_, len)) => len,
-                        None => rows.pair(r, name).map_or(0, |p| p.1),
+                        None => rows.pair_of(r, name).map_or(0, |p| p.1),
                     };
                     *v = p(*v, len);
                 }
@@ -629,18 +454,18 @@ pub(super) fn count_var(
         let count = |n: Option<i64>| Ok(n.unwrap_or(0));
         return fold_tree(nested::ones_of(a)?, axes, keepdims, |x, y| x + y, count);
     };
-    let nfixed = rows.shape.len();
+    let nfixed = rows.shape().len();
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
-    let groups = group_of_rows(&rows.shape, &reduced);
+    let groups = group_of_rows(rows.shape(), &reduced);
     let ngroups: usize = (0..nfixed)
         .filter(|k| !reduced[*k])
-        .map(|k| rows.shape[k])
+        .map(|k| rows.shape()[k])
         .product();
-    let mut out_fixed = result_fixed_dims(&rows.shape, &reduced, keepdims);
+    let mut out_fixed = result_fixed_dims(rows.shape(), &reduced, keepdims);
     if axes.contains(&nfixed) {
         let mut acc = vec![0i64; ngroups];
         for (r, g) in groups.iter().enumerate() {
-            acc[*g] += rows.pair(r, name)?.1 as i64;
+            acc[*g] += rows.pair_of(r, name)?.1 as i64;
         }
         if keepdims {
             out_fixed.push(1);
@@ -651,7 +476,7 @@ pub(super) fn count_var(
     // histogram of the lengths, summed from the longest down).
     let mut lines: Vec<Vec<i64>> = vec![Vec::new(); ngroups];
     for (r, g) in groups.iter().enumerate() {
-        let len = rows.pair(r, name)?.1;
+        let len = rows.pair_of(r, name)?.1;
         let line = &mut lines[*g];
         if line.len() < len + 1 {
             line.resize(len + 1, 0);
@@ -766,17 +591,17 @@ pub(super) fn divide_by_row_lengths<T: Element + std::ops::Div<Output = T>>(
     let Ok(xs) = sum.as_slice::<T>() else {
         return Ok(None);
     };
-    if xs.len() != rows.count {
+    if xs.len() != rows.count() {
         return Ok(None);
     }
     // The pairs read as `RowSlices` reads them where it can (a load and a
     // bounds check per row), as `Rows::pair` does otherwise.
-    let slices = RowSlices::<T>::of(&rows);
+    let slices = rows.slices::<T>();
     let mut means = Vec::with_capacity(xs.len());
     for (r, &x) in xs.iter().enumerate() {
         let len = match slices.as_ref().and_then(|s| s.span(r)) {
             Some((_, len)) => len,
-            None => rows.pair(r, name)?.1,
+            None => rows.pair_of(r, name)?.1,
         };
         means.push(x / of_len(len));
     }

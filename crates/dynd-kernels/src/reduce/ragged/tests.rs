@@ -22,7 +22,7 @@ fn every_set_folds_to_the_baseline_bits() {
         .collect();
     let a = Array::from_nested(rows).unwrap();
     let rows = Rows::of(&a).unwrap();
-    let walk = RowSlices::<f64>::of(&rows).unwrap();
+    let walk = rows.slices::<f64>().unwrap();
     let lanes = walk.lanes::<u64>().unwrap();
     let red = Reduction {
         identity: Some(0.0),
@@ -30,12 +30,12 @@ fn every_set_folds_to_the_baseline_bits() {
         reorderable: true,
         neutral: Some(-0.0),
     };
-    let mut base = vec![0.0f64; rows.count];
+    let mut base = vec![0.0f64; rows.count()];
     let start = (Some(0.0), -0.0);
     fold_unit_wide(&walk, lanes, 0, &mut base, &red, start, same, "sum").unwrap();
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     for isa in crate::isa::available() {
-        let mut got = vec![1.0f64; rows.count];
+        let mut got = vec![1.0f64; rows.count()];
         // SAFETY: the CPU has `isa`.
         unsafe { fold_unit_wide_on(isa, &walk, lanes, 0, &mut got, &red, start, same, "sum") }
             .unwrap();
@@ -57,12 +57,12 @@ fn every_set_gives_the_baseline_variances() {
         .collect();
     let a = Array::from_nested(rows).unwrap();
     let rows = Rows::of(&a).unwrap();
-    let walk = RowSlices::<f64>::of(&rows).unwrap();
+    let walk = rows.slices::<f64>().unwrap();
     let lanes = walk.lanes::<u64>().unwrap();
     let long = |xs: &[f64]| xs.len() as f64;
     for (ddof, root) in [(0, false), (1, true)] {
         let fin = Finish { ddof, root };
-        let mut base = vec![0.0f64; rows.count];
+        let mut base = vec![0.0f64; rows.count()];
         let unit = VarUnit {
             rows: &walk,
             fin,
@@ -72,7 +72,7 @@ fn every_set_gives_the_baseline_variances() {
         unit.run(lanes, 0, &mut base).unwrap();
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for isa in crate::isa::available() {
-            let mut got = vec![1.0f64; rows.count];
+            let mut got = vec![1.0f64; rows.count()];
             // SAFETY: the CPU has `isa`.
             unsafe { unit.run_on(isa, lanes, 0, &mut got) }.unwrap();
             assert_eq!(bits(&base), bits(&got), "ddof {ddof} on {}", isa.name());
@@ -108,9 +108,9 @@ fn a_rows_fold_does_not_depend_on_where_it_lies() {
         let values: Vec<f64> = rows.concat();
         let a = Array::from_offsets(values, &offsets).unwrap();
         let rows = Rows::of(&a).unwrap();
-        let walk = RowSlices::<f64>::of(&rows).unwrap();
+        let walk = rows.slices::<f64>().unwrap();
         let lanes = walk.lanes::<u64>().unwrap();
-        let mut out = vec![0.0f64; rows.count];
+        let mut out = vec![0.0f64; rows.count()];
         fold_unit_wide(
             &walk,
             lanes,

@@ -17,7 +17,7 @@ pub(crate) fn variance_each_row<T: Float>(
     long: impl Fn(&[T]) -> T + Sync,
     name: &str,
 ) -> Option<Result<(), Error>> {
-    let walk = RowSlices::<T>::of(rows)?;
+    let walk = rows.slices::<T>()?;
     let wide = match walk.lanes::<u64>() {
         Some(l) => Wide::U64(l),
         None => Wide::U32(walk.lanes::<u32>()?),
@@ -134,7 +134,7 @@ impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
                 *o = match lens[i] {
                     0 => T::NAN,
                     SLOW => {
-                        let xs = rows.row(first + i).ok_or_else(|| outside(first + i))?;
+                        let xs = rows.get(first + i).ok_or_else(|| outside(first + i))?;
                         match xs.len() {
                             0 => T::NAN,
                             len if len > BLOCK => long(xs),
@@ -191,10 +191,10 @@ where
     let Some(rows) = Rows::of(a) else {
         return Ok(None);
     };
-    if RowSlices::<T>::of(&rows).is_none() {
+    if rows.slices::<T>().is_none() {
         return Ok(None);
     }
-    let mut dims: Vec<usize> = rows.shape.clone();
+    let mut dims: Vec<usize> = rows.shape().to_vec();
     if keepdims {
         dims.push(1);
     }

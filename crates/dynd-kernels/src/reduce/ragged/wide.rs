@@ -371,7 +371,7 @@ where
             let (v, len) = match l {
                 0 => (None, 0),
                 SLOW => {
-                    let xs = rows.row(r).ok_or_else(|| outside(r))?;
+                    let xs = rows.get(r).ok_or_else(|| outside(r))?;
                     let v = if xs.is_empty() || xs.len() > BLOCK {
                         fold_row(xs, None, red)
                     } else {
@@ -430,7 +430,7 @@ where
     let mut count = [0usize; SHORT + 1];
     for i in 0..n {
         let r = first + i;
-        let x = rows.row(r).ok_or_else(|| (r, outside(name, "a var row")))?;
+        let x = rows.get(r).ok_or_else(|| (r, outside(name, "a var row")))?;
         count[x.len().min(SHORT)] += 1;
         // Touch the row in order, so that the folds below, which visit
         // the rows by length, find them in cache.
