@@ -114,16 +114,19 @@ impl<'a> Rows<'a> {
     }
 
     /// The fixed dimensions' sizes.
+    #[inline]
     pub fn shape(&self) -> &[usize] {
         &self.shape
     }
 
     /// The number of rows (the product of [`Rows::shape`]).
+    #[inline]
     pub fn count(&self) -> usize {
         self.count
     }
 
     /// The byte stride between a row's elements.
+    #[inline]
     pub fn stride(&self) -> isize {
         self.stride
     }
@@ -135,6 +138,7 @@ impl<'a> Rows<'a> {
 
     /// The byte offset in [`Rows::values_block`] that the rows' starts
     /// count from.
+    #[inline]
     pub fn values_offset(&self) -> isize {
         self.offset
     }
@@ -150,6 +154,7 @@ impl<'a> Rows<'a> {
     }
 
     /// Where row `r`'s pair lies in the array's data block.
+    #[inline]
     fn pair_at(&self, mut r: usize) -> Option<usize> {
         let mut at = self.base;
         if let [(_, s)] = self.fixed[..] {
@@ -166,6 +171,7 @@ impl<'a> Rows<'a> {
     /// Row `r`'s first element's byte offset in the values block, and its
     /// length; `None` past the last row (or for a pair outside the block,
     /// which a validated array does not have).
+    #[inline]
     pub fn pair(&self, r: usize) -> Option<(i128, usize)> {
         if r >= self.count {
             return None;

@@ -22,7 +22,7 @@ use dynd_types::{Dim, Type};
 use super::float::{Finish, Float};
 use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
 use crate::array::Array;
-use crate::arrmeta::{write_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{bytes_of, read, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
@@ -69,6 +69,7 @@ impl<'a> RowsIn<'a> for Rows<'a> {
         self.row::<T>(r).ok_or_else(|| outside(name, "a var row"))
     }
 
+    #[inline]
     fn pair_of(&self, r: usize, name: &str) -> Result<(i128, usize), Error> {
         self.pair(r)
             .ok_or_else(|| outside(name, "a var row's (start, length) pair"))
@@ -456,12 +457,29 @@ pub(super) fn count_var(
     };
     let nfixed = rows.shape().len();
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
+    let mut out_fixed = result_fixed_dims(rows.shape(), &reduced, keepdims);
+    if axes == [nfixed] {
+        // Each row's own length (what `mean` and `var` per row count):
+        // read from the pairs, in one run where they lie side by side.
+        let lengths: Vec<i64> = match rows.pairs() {
+            Some(pairs) => pairs
+                .chunks_exact(PAIR_SIZE)
+                .map(|p| read_pair(p).1 as i64)
+                .collect(),
+            None => (0..rows.count())
+                .map(|r| rows.pair_of(r, name).map(|p| p.1 as i64))
+                .collect::<Result<_, _>>()?,
+        };
+        if keepdims {
+            out_fixed.push(1);
+        }
+        return Array::from_shape_vec(&out_fixed, lengths);
+    }
     let groups = group_of_rows(rows.shape(), &reduced);
     let ngroups: usize = (0..nfixed)
         .filter(|k| !reduced[*k])
         .map(|k| rows.shape()[k])
         .product();
-    let mut out_fixed = result_fixed_dims(rows.shape(), &reduced, keepdims);
     if axes.contains(&nfixed) {
         let mut acc = vec![0i64; ngroups];
         for (r, g) in groups.iter().enumerate() {

@@ -126,3 +126,31 @@ fn a_rows_fold_does_not_depend_on_where_it_lies() {
     };
     assert_eq!(fold(rows.clone())[..], fold(padded)[..rows.len()]);
 }
+
+/// Each row's length, counted from the pairs: in one run where they lie
+/// side by side, one by one for a view that steps back over the rows,
+/// with and without the kept dimension; and under two fixed dimensions.
+#[test]
+fn counts_per_row_read_the_lengths() {
+    let a = Array::from_json(
+        "[[1, 2], [], [3, 4, 5]]",
+        Some(&"3 * var * float64".parse().unwrap()),
+    )
+    .unwrap();
+    let count = |x: &Array, keep| crate::reduce::count(x, Some(&[-1]), keep, None, "count");
+    assert_eq!(count(&a, false).unwrap().to_string(), "[2, 0, 3]");
+    assert_eq!(count(&a, true).unwrap().to_string(), "[[2], [0], [3]]");
+    let back = a
+        .index(&[crate::view::Index::slice(None, None, -1)])
+        .unwrap();
+    assert!(Rows::of(&back).unwrap().pairs().is_none());
+    assert_eq!(count(&back, false).unwrap().to_string(), "[3, 0, 2]");
+    let two = Array::from_json(
+        "[[[1], []], [[2, 3], [4]]]",
+        Some(&"2 * 2 * var * int32".parse().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(count(&two, false).unwrap().to_string(), "[[1, 0], [2, 1]]");
+    let all = crate::reduce::count(&two, None, false, None, "count").unwrap();
+    assert_eq!(all.to_string(), "4");
+}
