@@ -168,7 +168,7 @@ fn combine_each<T: Copy, F: Fn(T, T) -> T>(acc: &mut [T], xs: &[T], f: &F) {
 }
 
 /// The sum of a few partial sums (one per part of a reduction done in
-/// parts), in the pairwise tree [`fold_pairwise_exact`] gives: fixed by
+/// parts), in the pairwise tree the reductions fold blocks in: fixed by
 /// their number, so the same on any number of threads; `0` for none.
 pub fn sum_of_parts(xs: &[f64]) -> f64 {
     fold_pairwise_exact(xs, &|a, b| a + b).unwrap_or(0.0)
