@@ -181,6 +181,22 @@ impl<'a> Rows<'a> {
         Some((self.offset as i128 + start as i64 as i128, len as usize))
     }
 
+    /// Every row's length, in row order: read in one run where the pairs
+    /// lie side by side ([`Rows::pairs`]), one pair at a time otherwise;
+    /// `None` for a pair outside the block (which a validated array does
+    /// not have).
+    pub fn lengths(&self) -> Option<Vec<usize>> {
+        match self.pairs() {
+            Some(pairs) => Some(
+                pairs
+                    .chunks_exact(PAIR_SIZE)
+                    .map(|p| read_pair(p).1 as usize)
+                    .collect(),
+            ),
+            None => (0..self.count).map(|r| self.pair(r).map(|p| p.1)).collect(),
+        }
+    }
+
     /// Every row's pair as one slice of bytes, [`PAIR_SIZE`] each, when
     /// they lie side by side (one fixed dimension stepped by a pair, as
     /// every array a function made has them); `None` otherwise.
@@ -393,6 +409,7 @@ mod tests {
             .collect();
         assert_eq!(got, [vec![1], vec![2, 3], vec![], vec![4, 5, 6]]);
         assert_eq!(rows.pair(3).map(|p| p.1), Some(3));
+        assert_eq!(rows.lengths(), Some(vec![1, 2, 0, 3]));
         // Past the last row, or read as another type: nothing.
         assert!(rows.pair(4).is_none() && rows.row::<i32>(4).is_none());
         assert!(rows.row::<f32>(0).is_none() && rows.slices::<i64>().is_none());
@@ -416,6 +433,7 @@ mod tests {
         let back = a.index(&[Index::slice(None, None, -1)]).unwrap();
         let rows = Rows::of(&back).unwrap();
         assert!(rows.pairs().is_none());
+        assert_eq!(rows.lengths(), Some(vec![1, 0, 2]));
         assert_eq!(rows.row::<f64>(0).unwrap().as_ref(), [3.5]);
         // A view with a step inside each row: gathered, not sliced.
         let every_other = a

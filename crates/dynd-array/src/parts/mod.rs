@@ -378,9 +378,7 @@ impl Array {
     pub fn row_lengths(&self) -> Result<Vec<usize>, Error> {
         let rows = var_level(self, "row_lengths")?;
         // Every pair of a validated array is inside its block.
-        Ok((0..rows.count())
-            .map(|i| rows.pair(i).map_or(0, |p| p.1))
-            .collect())
+        Ok(rows.lengths().unwrap_or_default())
     }
 
     /// The rows of a ragged array (`N * var * T`) as slices, without

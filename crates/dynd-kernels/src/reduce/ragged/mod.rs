@@ -22,7 +22,7 @@ use dynd_types::{Dim, Type};
 use super::float::{Finish, Float};
 use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
 use crate::array::Array;
-use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{write_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{bytes_of, read, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
@@ -458,21 +458,16 @@ pub(super) fn count_var(
     let nfixed = rows.shape().len();
     let reduced: Vec<bool> = (0..nfixed).map(|k| axes.contains(&k)).collect();
     let mut out_fixed = result_fixed_dims(rows.shape(), &reduced, keepdims);
+    let lengths = rows
+        .lengths()
+        .ok_or_else(|| outside(name, "a var row's (start, length) pair"))?;
     if axes == [nfixed] {
-        // Each row's own length (what `mean` and `var` per row count):
-        // read from the pairs, in one run where they lie side by side.
-        let lengths: Vec<i64> = match rows.pairs() {
-            Some(pairs) => pairs
-                .chunks_exact(PAIR_SIZE)
-                .map(|p| read_pair(p).1 as i64)
-                .collect(),
-            None => (0..rows.count())
-                .map(|r| rows.pair_of(r, name).map(|p| p.1 as i64))
-                .collect::<Result<_, _>>()?,
-        };
+        // Each row its own group (what `mean` and `var` per row count):
+        // the lengths as they are, with no group index.
         if keepdims {
             out_fixed.push(1);
         }
+        let lengths: Vec<i64> = lengths.into_iter().map(|n| n as i64).collect();
         return Array::from_shape_vec(&out_fixed, lengths);
     }
     let groups = group_of_rows(rows.shape(), &reduced);
@@ -482,8 +477,8 @@ pub(super) fn count_var(
         .product();
     if axes.contains(&nfixed) {
         let mut acc = vec![0i64; ngroups];
-        for (r, g) in groups.iter().enumerate() {
-            acc[*g] += rows.pair_of(r, name)?.1 as i64;
+        for (g, len) in groups.iter().zip(&lengths) {
+            acc[*g] += *len as i64;
         }
         if keepdims {
             out_fixed.push(1);
@@ -493,8 +488,7 @@ pub(super) fn count_var(
     // Across the rows: at position `j`, the rows longer than `j` (a
     // histogram of the lengths, summed from the longest down).
     let mut lines: Vec<Vec<i64>> = vec![Vec::new(); ngroups];
-    for (r, g) in groups.iter().enumerate() {
-        let len = rows.pair_of(r, name)?.1;
+    for (g, &len) in groups.iter().zip(&lengths) {
         let line = &mut lines[*g];
         if line.len() < len + 1 {
             line.resize(len + 1, 0);
