@@ -7,7 +7,7 @@ use dynd_kernels::elwise::{apply_core, apply_general, apply_general_into, apply_
 use dynd_kernels::{Array, ArrayOps, ErrorMode};
 use dynd_types::{broadcast, BroadcastMode, Type};
 
-use super::{hinted, Body, Callable, Resolution};
+use super::{hinted, Body, Callable, Overload, Resolution};
 use crate::error::Error;
 
 impl Callable {
@@ -59,19 +59,15 @@ impl Callable {
     fn call_general(&self, resolution: &Resolution, args: &[&Array]) -> Result<Array, Error> {
         let (index, ty, as_is) = (resolution.index, &resolution.ty, resolution.as_is);
         let o = &self.overloads()[index];
-        let (cast, refs): (Vec<Array>, Vec<&Array>);
-        let args = if as_is {
-            args
-        } else {
-            cast = self.cast_args(args, o)?;
-            refs = cast.iter().collect();
-            &refs
-        };
-        Ok(match &o.body {
-            // The plan asked the flat question already: not again.
-            Body::Elementwise(leaf) if resolution.plan.is_some() => apply_general(ty, args, leaf)?,
-            Body::Elementwise(leaf) => apply_typed(ty, args, leaf)?,
-            Body::Core(leaf) => apply_core(ty, args, leaf)?,
+        self.with_args(args, o, as_is, |args| {
+            Ok(match &o.body {
+                // The plan asked the flat question already: not again.
+                Body::Elementwise(leaf) if resolution.plan.is_some() => {
+                    apply_general(ty, args, leaf)?
+                }
+                Body::Elementwise(leaf) => apply_typed(ty, args, leaf)?,
+                Body::Core(leaf) => apply_core(ty, args, leaf)?,
+            })
         })
     }
 
@@ -141,39 +137,60 @@ impl Callable {
                 result: result.clone(),
             });
         }
-        if out.ty() != result {
-            // `out` may still be larger: the arguments broadcast to it.
-            let mut with_out: Vec<Type> = args.iter().map(|a| a.ty().clone()).collect();
-            with_out.push(out.ty().clone());
-            let joint = broadcast(&with_out, BroadcastMode::NumPy).ok();
-            let fits = joint
-                .as_ref()
-                .is_some_and(|j| j.split_dims().0 == out.ty().split_dims().0);
-            if !fits || out.dtype() != result.dtype() {
-                return Err(Error::Out {
-                    name: self.name.to_string(),
-                    out: out.ty().clone(),
-                    result: result.clone(),
-                });
-            }
+        // `out` may be larger than the result: the arguments broadcast to it.
+        let operands: Vec<&Type> = args.iter().map(|a| a.ty()).collect();
+        if !out_fits(out, result, &operands) {
+            return Err(Error::Out {
+                name: self.name.to_string(),
+                out: out.ty().clone(),
+                result: result.clone(),
+            });
         }
-        let (cast, refs): (Vec<Array>, Vec<&Array>);
-        let args = if as_is {
-            args
-        } else {
-            cast = self.cast_args(args, o)?;
-            refs = cast.iter().collect();
-            &refs
-        };
-        match &o.body {
-            // The plan asked the flat question for an `out` of the
-            // result's type already: not again.
-            Body::Elementwise(leaf) if resolution.plan.is_some() && out.ty() == result => {
-                apply_general_into(out, args, leaf)?
+        let planned = resolution.plan.is_some() && out.ty() == result;
+        self.with_args(args, o, as_is, |args| {
+            match &o.body {
+                // The plan asked the flat question for an `out` of the
+                // result's type already: not again.
+                Body::Elementwise(leaf) if planned => apply_general_into(out, args, leaf)?,
+                Body::Elementwise(leaf) => out.apply_into(args, leaf)?,
+                Body::Core(leaf) => out.apply_core_into(args, leaf)?,
             }
-            Body::Elementwise(leaf) => out.apply_into(args, leaf)?,
-            Body::Core(leaf) => out.apply_core_into(args, leaf)?,
-        }
-        Ok(())
+            Ok(())
+        })
     }
+
+    /// `f` of `args` as overload `o` takes them: as they are when `as_is`,
+    /// else cast to its input types.
+    fn with_args<R>(
+        &self,
+        args: &[&Array],
+        o: &Overload,
+        as_is: bool,
+        f: impl FnOnce(&[&Array]) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        if as_is {
+            return f(args);
+        }
+        let cast = self.cast_args(args, o)?;
+        let refs: Vec<&Array> = cast.iter().collect();
+        f(&refs)
+    }
+}
+
+/// Whether `out` can take a result of type `result` computed from operands
+/// of types `operands`, as NumPy's `out=` does: `out` has the result's
+/// type, or dimensions the operands broadcast to (they take part in the
+/// broadcast) over the result's data type.
+pub(crate) fn out_fits(out: &Array, result: &Type, operands: &[&Type]) -> bool {
+    if out.ty() == result {
+        return true;
+    }
+    let with_out: Vec<Type> = operands
+        .iter()
+        .map(|&t| t.clone())
+        .chain([out.ty().clone()])
+        .collect();
+    let joint = broadcast(&with_out, BroadcastMode::NumPy).ok();
+    joint.is_some_and(|j| j.split_dims().0 == out.ty().split_dims().0)
+        && out.dtype() == result.dtype()
 }

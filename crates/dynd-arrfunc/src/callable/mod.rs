@@ -41,6 +41,7 @@ mod reducer;
 pub use overload::{Body, Overload};
 pub(crate) use reducer::{EmptyGroup, Reducer};
 mod call;
+pub(crate) use call::out_fits;
 mod keywords;
 pub(crate) use keywords::Function;
 pub use keywords::{Keyword, Kwargs};

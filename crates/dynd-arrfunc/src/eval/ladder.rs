@@ -104,12 +104,7 @@ impl Dest for Into<'_> {
         let out = &mut *self.0;
         // As `Callable::call_into`: the result's type, or dimensions it
         // broadcasts to over its data type.
-        let fits = out.ty() == &ty || {
-            let joint = broadcast(&[ty.clone(), out.ty().clone()], BroadcastMode::NumPy).ok();
-            joint.is_some_and(|j| j.split_dims().0 == out.ty().split_dims().0)
-                && out.dtype() == ty.dtype()
-        };
-        if !fits {
+        if !crate::callable::out_fits(out, &ty, &[&ty]) {
             return Some(Err(Error::Out {
                 name: e.to_string(),
                 out: out.ty().clone(),

@@ -10,7 +10,7 @@ use dynd_kernels::expr::{BinaryOp, Expr, ExprFunction, Function, UnaryOp, MAX_EV
 use dynd_kernels::fuse::{Program, Slot};
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, Arrmeta, ErrorMode, Index};
-use dynd_types::{broadcast, BroadcastMode, Dim, Scalar, Type, TypeKind};
+use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::builtin::{Builtin, Operator};
 use crate::callable::{Body, Callable};
