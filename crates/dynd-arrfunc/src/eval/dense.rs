@@ -24,13 +24,10 @@ use dynd_kernels::fuse::{Dense, F64Arg};
 use dynd_kernels::Array;
 use dynd_types::{Scalar, Type};
 
-use super::call_of;
 use super::ladder::Dest;
-use crate::callable::{Body, Callable};
+use super::lower::{self, leaf_index, LeafSteps, Leaves};
+use crate::callable::Callable;
 use crate::error::Error;
-
-/// An expression's distinct leaves, in the order of their first use.
-type Leaves<'e> = SmallVec<[&'e Array; 8]>;
 
 /// The value of `e` into `d` when it is elementwise builtins over
 /// C-contiguous arrays of one shape (or 0-d) whose nodes need no
@@ -118,7 +115,7 @@ fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Opti
 /// the `float64` one where it is plain `float64` arithmetic, the leaves'
 /// own loops otherwise; `None` when it lowers to neither.
 fn lower_loop<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<Dense> {
-    let (steps, ty) = lower_steps(e, leaves)?;
+    let (steps, ty) = lower::steps(e, leaves)?;
     let steps = shared_steps(steps);
     let args: SmallVec<[(&Leaf, &[F64Arg]); 8]> = steps.iter().map(|(l, a)| (l, &a[..])).collect();
     let dtypes: SmallVec<[Type; 8]> = leaves.iter().map(|a| a.dtype().clone()).collect();
@@ -141,17 +138,6 @@ fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Option<
         })?;
         Some(f(&s.dense, &leaves))
     })
-}
-
-/// The index of array `a` among `leaves` (by address), added if new.
-fn leaf_index<'e>(leaves: &mut Leaves<'e>, a: &'e Array) -> usize {
-    match leaves.iter().position(|l| std::ptr::eq(*l, a)) {
-        Some(k) => k,
-        None => {
-            leaves.push(a);
-            leaves.len() - 1
-        }
-    }
 }
 
 /// Whether `e` matches `tokens` from `*at` on (advanced past its nodes),
@@ -247,47 +233,4 @@ fn shared_steps(steps: LeafSteps) -> LeafSteps {
     } else {
         steps
     }
-}
-
-/// A lowered expression's steps of the leaves' own loops: each leaf and
-/// its arguments.
-type LeafSteps = SmallVec<[(Leaf, SmallVec<[F64Arg; 4]>); 8]>;
-
-/// `e` lowered to steps of its nodes' leaves, its distinct leaves added
-/// to `leaves` (empty at first), and the result type, if every node is an
-/// elementwise callable without keywords whose arguments need no
-/// conversion, over leaves of builtin scalar data types.
-fn lower_steps<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<(LeafSteps, Type)> {
-    fn walk<'e>(
-        e: &'e Expr<'_>,
-        steps: &mut LeafSteps,
-        leaves: &mut Leaves<'e>,
-    ) -> Option<(F64Arg, Type)> {
-        if let Expr::Leaf(a) | Expr::Scalar(a) = e {
-            a.dtype().as_scalar()?;
-            let k = leaf_index(leaves, a);
-            return Some((F64Arg::Leaf(k), a.ty().clone()));
-        }
-        let (c, args) = call_of(e).ok()??;
-        if args.len() > 4 || c.whole_array_fn().is_some() || !c.keywords().is_empty() {
-            return None;
-        }
-        let mut lowered: SmallVec<[(F64Arg, Type); 4]> = SmallVec::new();
-        for a in &args {
-            lowered.push(walk(a, steps, leaves)?);
-        }
-        let types: SmallVec<[&Type; 4]> = lowered.iter().map(|(_, t)| t).collect();
-        let resolution = c.resolved_types(&types).ok()?;
-        let Body::Elementwise(leaf) = c.overloads()[resolution.index].body() else {
-            return None;
-        };
-        if !resolution.as_is || leaf.inputs().len() != args.len() {
-            return None;
-        }
-        steps.push((leaf.clone(), lowered.iter().map(|(a, _)| *a).collect()));
-        Some((F64Arg::Step(steps.len() - 1), resolution.ty.clone()))
-    }
-    let mut steps = LeafSteps::new();
-    let (root, ty) = walk(e, &mut steps, leaves)?;
-    (root == F64Arg::Step(steps.len().checked_sub(1)?)).then_some((steps, ty))
 }

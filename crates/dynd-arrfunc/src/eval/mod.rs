@@ -21,8 +21,10 @@ use crate::options::AxisOptions;
 mod dense;
 mod fused_reduce;
 mod ladder;
+mod lower;
 mod weak;
 use fused_reduce::*;
+use lower::plan;
 
 impl ExprFunction for Callable {
     fn name(&self) -> &str {
@@ -392,81 +394,6 @@ fn cast(v: &Array, ty: &Type) -> Result<Array, Error> {
     v.cast(&full, ErrorMode::Fractional)
 }
 
-/// Builds the fused program for an expression.
-struct Lower {
-    p: Program,
-}
-
-impl Lower {
-    /// The slot and full type of `e`'s value.
-    fn lower(&mut self, e: &Expr<'_>) -> Result<(Slot, Type), Error> {
-        match e {
-            Expr::Leaf(a) | Expr::Scalar(a) => Ok((self.p.leaf(a), a.ty().clone())),
-            // A cast to a whole type is computed apart (its dimensions
-            // are the cast's, not the operand's).
-            Expr::Cast(ty, _) if ty.is_dim() => self.materialise(e),
-            Expr::Cast(ty, x) => {
-                let (s, xt) = self.lower(x)?;
-                let full = Type::with_dims(xt.split_dims().0.into_iter().cloned(), ty.clone())?;
-                match self.p.cast(s, ty, ErrorMode::Fractional) {
-                    Ok(slot) => Ok((slot, full)),
-                    Err(_) => self.materialise(e),
-                }
-            }
-            _ => {
-                let Some((c, args)) = call_of(e)? else {
-                    unreachable!("leaves and casts are handled above")
-                };
-                if c.whole_array_fn().is_some() || !c.keywords().is_empty() {
-                    return self.materialise(e);
-                }
-                let lowered = args
-                    .iter()
-                    .map(|a| self.lower(a))
-                    .collect::<Result<SmallVec<[(Slot, Type); 4]>, Error>>()?;
-                let types: SmallVec<[&Type; 4]> = lowered.iter().map(|(_, t)| t).collect();
-                let resolution = c.resolved_types(&types)?;
-                let o = &c.overloads()[resolution.index];
-                let Body::Elementwise(leaf) = o.body() else {
-                    return self.materialise(e);
-                };
-                let mut slots: SmallVec<[Slot; 4]> = SmallVec::new();
-                for ((&(s, ref t), target), &option) in
-                    lowered.iter().zip(o.inputs()).zip(o.options())
-                {
-                    // The casts `Callable::call` makes: to the overload's
-                    // element type, an option staying one (NA propagates).
-                    let is_option = matches!(t.dtype().kind(), TypeKind::Option(_));
-                    let value = match t.dtype().kind() {
-                        TypeKind::Option(inner) => inner.as_scalar(),
-                        _ => t.dtype().as_scalar(),
-                    };
-                    if value == Some(*target) && (is_option || !option) {
-                        slots.push(s);
-                        continue;
-                    }
-                    let to = if is_option || option {
-                        Type::option(Type::from(*target))?
-                    } else {
-                        Type::from(*target)
-                    };
-                    slots.push(self.p.cast(s, &to, ErrorMode::Fractional)?);
-                }
-                let slot = self.p.call(leaf, &slots)?;
-                Ok((slot, resolution.ty.clone()))
-            }
-        }
-    }
-
-    /// `e` computed on its own (its arguments fused), entering the program
-    /// as a leaf.
-    fn materialise(&mut self, e: &Expr<'_>) -> Result<(Slot, Type), Error> {
-        let v = eval_node(e)?;
-        let ty = v.ty().clone();
-        Ok((self.p.leaf(&v), ty))
-    }
-}
-
 /// `e`'s value with only its arguments fused: the node itself called as
 /// by hand.
 fn eval_node(e: &Expr<'_>) -> Result<Array, Error> {
@@ -519,15 +446,6 @@ fn size_hint_of(a: &Array) -> usize {
     } else {
         n
     }
-}
-
-/// The fused program for `e`, its root and the result type; `None` when
-/// some part could not be planned (the step-by-step evaluation then
-/// reports it).
-fn plan(e: &Expr<'_>) -> Option<(Program, Slot, Type)> {
-    let mut l = Lower { p: Program::new() };
-    let (root, ty) = l.lower(e).ok()?;
-    Some((l.p, root, ty))
 }
 
 /// `e` with its parts deeper than [`MAX_EVAL_DEPTH`] evaluated first
