@@ -95,28 +95,23 @@ fn surface() -> (String, Vec<String>) {
     let mut out = Vec::new();
     let mut globs = Vec::new();
     walk(&parse("lib.rs").items, "dynd", &mut out, &mut globs);
-    // The methods of the extension trait, which the prelude brings in.
+    // The methods of the extension trait, which the prelude brings in:
+    // those written in `typed.rs` (inside `reduction_methods!`), and three
+    // for each reduction its table marks `(method ...)`.
     for item in parse("typed.rs").items {
         if let Item::Macro(m) = item {
-            if m.mac.path.is_ident("reductions") {
+            if m.ident.as_ref().is_some_and(|i| i == "reduction_methods") {
                 let tokens = m.mac.tokens.to_string();
-                let mut names: Vec<&str> = tokens
-                    .split("fn ")
-                    .skip(1)
-                    .filter_map(|s| s.split(['(', ' ']).next())
-                    .collect();
-                // The (name, name_axis, name_with, HANDLE, "doc") entries.
-                for entry in tokens.split('(') {
-                    let parts: Vec<&str> = entry.split(',').map(str::trim).collect();
-                    if parts.len() >= 5 && parts[4].starts_with('"') {
-                        names.extend(&parts[..3]);
-                    }
-                }
-                names.sort_unstable();
-                names.dedup();
-                for n in names {
+                for n in tokens.split("fn ").skip(1).filter_map(|s| s.split(['(', ' ']).next()) {
                     out.push(format!("method dynd::func::ArrayExt::{}", n.trim()));
                 }
+            }
+        }
+    }
+    for b in dynd::func::builtins::handles() {
+        if let dynd::func::builtins::Kind::Method = b.kind() {
+            for suffix in ["", "_axis", "_with"] {
+                out.push(format!("method dynd::func::ArrayExt::{}{suffix}", b.name()));
             }
         }
     }

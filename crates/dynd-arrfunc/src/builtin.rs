@@ -45,6 +45,10 @@ pub enum Kind {
     /// arguments are the keywords' Rust types (`func::argmax(&x,
     /// Some(1), false)`, `func::round(&x, 2)`).
     Typed,
+    /// A reduction over axes with [`AxisOptions`](crate::AxisOptions) that
+    /// the facade makes three methods of `ArrayExt` for (`x.sum()`,
+    /// `x.sum_axis(1)`, `x.sum_with(&options)`) instead of a function.
+    Method,
     /// A function whose keywords no typed function covers (a method may).
     Other,
 }
@@ -189,7 +193,10 @@ pub(crate) fn entry(
 /// `axes` for one of an array and `AxisOptions`, `rs` for one whose typed
 /// function is written by hand beside the table (a `pub fn` of the
 /// entry's function name in the table's module, with its own arguments:
-/// `argmax(x, axis, keepdims)`), `_` for one with no typed function (a
+/// `argmax(x, axis, keepdims)`), `(method NAME_axis NAME_with "what")`
+/// for a reduction the facade makes three methods of `ArrayExt` for
+/// (`x.sum()`, `x.sum_axis(1)`, `x.sum_with(&options)`, documented as
+/// "the what of every element"), `_` for one with no typed function (a
 /// method covers it, or nothing does); then the operator that calls it,
 /// if any.
 ///
@@ -246,7 +253,8 @@ macro_rules! builtins {
 }
 
 /// A builtin's [`Kind`] from its table entry: `_` (no typed function),
-/// `f1`/`f2` for [`Kind::Function`], `axes` for [`Kind::Reduction`], else
+/// `f1`/`f2` for [`Kind::Function`], `axes` for [`Kind::Reduction`],
+/// `(method ...)` for [`Kind::Method`], else
 /// the arity and operator of an elementwise one.
 macro_rules! kind {
     (_, $op:expr) => {
@@ -260,6 +268,9 @@ macro_rules! kind {
     };
     (axes, $op:expr) => {
         $crate::builtin::Kind::Reduction
+    };
+    ((method $($names:tt)*), $op:expr) => {
+        $crate::builtin::Kind::Method
     };
     (rs, $op:expr) => {
         $crate::builtin::Kind::Typed

@@ -102,58 +102,58 @@ builtins! {
     /// `(Any, axis: ?Any, keepdims: ?bool, initial: ?Scalar, where: ?Any,
     /// skip_na: ?bool) -> Any`: the sum over any axes, ragged rows
     /// included; integers accumulate in 64 bits.
-    SUM sum "sum" _ None => {
+    SUM sum "sum" (method sum_axis sum_with "sum") None => {
         reducer(Op::Sum, FULL, ReductionKind::SumOrMean)
     };
 
     /// As `sum`: the product.
-    PROD prod "prod" _ None => {
+    PROD prod "prod" (method prod_axis prod_with "product") None => {
         reducer(Op::Prod, FULL, ReductionKind::Axes)
     };
 
     /// As `sum`: the minimum (an empty reduction needs `initial`).
-    MIN min "min" _ None => {
+    MIN min "min" (method min_axis min_with "minimum") None => {
         reducer(Op::Min, FULL, ReductionKind::Combines)
     };
 
     /// As `sum`: the maximum (an empty reduction needs `initial`).
-    MAX max "max" _ None => {
+    MAX max "max" (method max_axis max_with "maximum") None => {
         reducer(Op::Max, FULL, ReductionKind::Combines)
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any, skip_na: ?bool) ->
     /// Any`: whether every element is true.
-    ALL all "all" _ None => {
+    ALL all "all" (method all_axis all_with "logical and") None => {
         reducer(Op::All, SHORT, ReductionKind::Combines)
     };
 
     /// As `all`: whether any element is true.
-    ANY any "any" _ None => {
+    ANY any "any" (method any_axis any_with "logical or") None => {
         reducer(Op::Any, SHORT, ReductionKind::Combines)
     };
 
     /// As `all`: the mean, `float64` for integers (the sum divided by the
     /// count).
-    MEAN mean "mean" _ None => {
+    MEAN mean "mean" (method mean_axis mean_with "mean") None => {
         reducer(Op::Mean, SHORT, ReductionKind::SumOrMean)
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, ddof: ?int64, where: ?Any,
     /// skip_na: ?bool) -> Any`: the variance `Σ(x - mean)² / (n - ddof)`, in
     /// two passes (NaN for `n <= ddof`; float32 stays float32).
-    VAR var "var" _ None => {
+    VAR var "var" (method var_axis var_with "variance (two-pass; divided by `n - ddof`, `ddof` 0 unless set in the options)") None => {
         reducer(Op::Var, MOMENT, ReductionKind::Axes)
     };
 
     /// As `var`: the standard deviation.
-    STD std "std" _ None => {
+    STD std "std" (method std_axis std_with "standard deviation (the square root of the variance)") None => {
         reducer(Op::Std, MOMENT, ReductionKind::Axes)
     };
 
     /// `(Any, axis: ?Any, keepdims: ?bool, where: ?Any) -> Any`: the number
     /// of elements each reduction folds, as `int64`, from the shape and row
     /// lengths (or the mask) alone.
-    COUNT count "count" _ None => {
+    COUNT count "count" (method count_axis count_with "number of elements") None => {
         reduction(
             "count",
             &[Axes, Keepdims, Where],

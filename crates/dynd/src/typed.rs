@@ -119,7 +119,7 @@ pub(crate) use {builtin_fn, builtin_fns};
 
 macro_rules! reductions {
     (
-        $(($name:ident, $axis:ident, $with:ident, $handle:ident, $doc:literal)),* $(,)?;
+        $(($name:ident, $axis:ident, $with:ident, $handle:ident, $doc:literal),)*;
         trait { $($decl:tt)* }
         impl { $($imp:tt)* }
     ) => {
@@ -184,237 +184,237 @@ macro_rules! reductions {
     };
 }
 
-reductions!(
-    (sum, sum_axis, sum_with, SUM, "sum"),
-    (prod, prod_axis, prod_with, PROD, "product"),
-    (mean, mean_axis, mean_with, MEAN, "mean"),
-    (min, min_axis, min_with, MIN, "minimum"),
-    (max, max_axis, max_with, MAX, "maximum"),
-    (
-        var,
-        var_axis,
-        var_with,
-        VAR,
-        "variance (two-pass; divided by `n - ddof`, `ddof` 0 unless set in the options)"
-    ),
-    (
-        std,
-        std_axis,
-        std_with,
-        STD,
-        "standard deviation (the square root of the variance)"
-    ),
-    (count, count_axis, count_with, COUNT, "number of elements"),
-    (all, all_axis, all_with, ALL, "logical and"),
-    (any, any_axis, any_with, ANY, "logical or");
-    trait {
-        /// The running sums along `axis` (the builtin `cumsum`; negative
-        /// from the last; along a `var` dimension, each ragged row).
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        /// let x = nd::array![[1, 2, 3], [4], [5, 6]];
-        /// assert_eq!(x.cumsum(1)?.to_string(), "[[1, 3, 6], [4], [5, 11]]");
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        ///
-        /// # Errors
-        ///
-        /// As the builtin: a type it does not take, an axis out of range,
-        /// a fixed axis over `var` dimensions.
-        fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+/// The reduction methods of [`ArrayExt`], from the reductions' table
+/// (`dynd_arrfunc::__reduction_builtins!` calls this with every entry; those
+/// marked `(method NAME_axis NAME_with "what")` become three methods each),
+/// and the methods written here beside them.
+macro_rules! reduction_methods {
+    (@ [$($m:tt)*] ($fname:ident, $handle:ident, (method $axis:ident $with:ident $doc:literal)) $($rest:tt)*) => {
+        $crate::typed::reduction_methods!(@ [$($m)* ($fname, $axis, $with, $handle, $doc),] $($rest)*);
+    };
+    (@ [$($m:tt)*] ($fname:ident, $handle:ident, $other:tt) $($rest:tt)*) => {
+        $crate::typed::reduction_methods!(@ [$($m)*] $($rest)*);
+    };
+    (@ [$($m:tt)*]) => {
+        reductions!(
+            $($m)*;
+            trait {
+                /// The running sums along `axis` (the builtin `cumsum`; negative
+                /// from the last; along a `var` dimension, each ragged row).
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let x = nd::array![[1, 2, 3], [4], [5, 6]];
+                /// assert_eq!(x.cumsum(1)?.to_string(), "[[1, 3, 6], [4], [5, 11]]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// As the builtin: a type it does not take, an axis out of range,
+                /// a fixed axis over `var` dimensions.
+                fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// The running products along `axis` (the builtin `cumprod`).
-        ///
-        /// # Errors
-        ///
-        /// As [`cumsum`](ArrayExt::cumsum).
-        fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+                /// The running products along `axis` (the builtin `cumprod`).
+                ///
+                /// # Errors
+                ///
+                /// As [`cumsum`](ArrayExt::cumsum).
+                fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// The scan of an associative binary callable along `axis` (its
-        /// `accumulate`): element `i` combines elements `0..=i` in order.
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        /// let x = nd::array![[3, 1, 4, 1, 5], [9, 2, 6]];
-        /// let running_max = x.accumulate(&builtins::get("maximum")?, -1)?;
-        /// assert_eq!(running_max.to_string(), "[[3, 3, 4, 4, 5], [9, 9, 9]]");
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        ///
-        /// # Errors
-        ///
-        /// A callable not declared associative; as
-        /// [`Callable::accumulate`] otherwise.
-        fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error>;
+                /// The scan of an associative binary callable along `axis` (its
+                /// `accumulate`): element `i` combines elements `0..=i` in order.
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let x = nd::array![[3, 1, 4, 1, 5], [9, 2, 6]];
+                /// let running_max = x.accumulate(&builtins::get("maximum")?, -1)?;
+                /// assert_eq!(running_max.to_string(), "[[3, 3, 4, 4, 5], [9, 9, 9]]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// A callable not declared associative; as
+                /// [`Callable::accumulate`] otherwise.
+                fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// A sorted copy, along `axis` (the builtin `sort`: ascending, NaN
-        /// last; ragged rows each on their own).
-        /// [`ArrayOps::sort`](crate::nd::ArrayOps::sort) sorts in place.
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        /// let x = nd::array![[3.0, 1.0, 2.0], [0.5]];
-        /// assert_eq!(x.sorted(-1)?.to_string(), "[[1, 2, 3], [0.5]]");
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        ///
-        /// # Errors
-        ///
-        /// As the builtin: a type without an order (complex, strings,
-        /// structures), an axis out of range.
-        fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+                /// A sorted copy, along `axis` (the builtin `sort`: ascending, NaN
+                /// last; ragged rows each on their own).
+                /// [`ArrayOps::sort`](crate::nd::ArrayOps::sort) sorts in place.
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let x = nd::array![[3.0, 1.0, 2.0], [0.5]];
+                /// assert_eq!(x.sorted(-1)?.to_string(), "[[1, 2, 3], [0.5]]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// As the builtin: a type without an order (complex, strings,
+                /// structures), an axis out of range.
+                fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// The flat index (C order) of the largest element: the first of
-        /// equal maxima, the first NaN if any (NumPy's `argmax`; see
-        /// [`func::argmax`](crate::func::argmax)).
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        /// let x = nd::array![[3.0, 9.0, 1.0], [9.0, 2.0, 7.0]];
-        /// assert_eq!(x.argmax()?.to_string(), "1");
-        /// assert_eq!(x.argmax_axis(1)?.to_string(), "[1, 0]");
-        /// assert_eq!(x.argmin_axis(0)?.to_string(), "[0, 1, 0]");
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        ///
-        /// # Errors
-        ///
-        /// An empty array, a type without an order. (Over `var`
-        /// dimensions the index is flat, in C order over the values.)
-        fn argmax(&self) -> Result<Array, Error>;
+                /// The flat index (C order) of the largest element: the first of
+                /// equal maxima, the first NaN if any (NumPy's `argmax`; see
+                /// [`func::argmax`](crate::func::argmax)).
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let x = nd::array![[3.0, 9.0, 1.0], [9.0, 2.0, 7.0]];
+                /// assert_eq!(x.argmax()?.to_string(), "1");
+                /// assert_eq!(x.argmax_axis(1)?.to_string(), "[1, 0]");
+                /// assert_eq!(x.argmin_axis(0)?.to_string(), "[0, 1, 0]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// An empty array, a type without an order. (Over `var`
+                /// dimensions the index is flat, in C order over the values.)
+                fn argmax(&self) -> Result<Array, Error>;
 
-        /// The index of the largest element along `axis` (negative from the
-        /// last), that axis removed.
-        ///
-        /// # Errors
-        ///
-        /// As [`argmax`](ArrayExt::argmax), and an axis out of range.
-        fn argmax_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+                /// The index of the largest element along `axis` (negative from the
+                /// last), that axis removed.
+                ///
+                /// # Errors
+                ///
+                /// As [`argmax`](ArrayExt::argmax), and an axis out of range.
+                fn argmax_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// The flat index of the smallest element (NumPy's `argmin`).
-        ///
-        /// # Errors
-        ///
-        /// As [`argmax`](ArrayExt::argmax).
-        fn argmin(&self) -> Result<Array, Error>;
+                /// The flat index of the smallest element (NumPy's `argmin`).
+                ///
+                /// # Errors
+                ///
+                /// As [`argmax`](ArrayExt::argmax).
+                fn argmin(&self) -> Result<Array, Error>;
 
-        /// The index of the smallest element along `axis`.
-        ///
-        /// # Errors
-        ///
-        /// As [`argmax_axis`](ArrayExt::argmax_axis).
-        fn argmin_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+                /// The index of the smallest element along `axis`.
+                ///
+                /// # Errors
+                ///
+                /// As [`argmax_axis`](ArrayExt::argmax_axis).
+                fn argmin_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// The indexes that sort the array along `axis`, ascending, stable,
-        /// NaN last (NumPy's `argsort`).
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        /// let x = nd::array![3, 1, 2, 1];
-        /// assert_eq!(x.argsort(-1)?.to_string(), "[1, 3, 2, 0]");
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        ///
-        /// # Errors
-        ///
-        /// As [`argmax_axis`](ArrayExt::argmax_axis).
-        fn argsort(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
+                /// The indexes that sort the array along `axis`, ascending, stable,
+                /// NaN last (NumPy's `argsort`).
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let x = nd::array![3, 1, 2, 1];
+                /// assert_eq!(x.argsort(-1)?.to_string(), "[1, 3, 2, 0]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// As [`argmax_axis`](ArrayExt::argmax_axis).
+                fn argsort(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
-        /// The distinct values, sorted, over every element (NumPy's
-        /// `unique`; [`func::unique_counts`](crate::func::unique_counts)
-        /// also counts them).
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        /// assert_eq!(nd::array![[2, 1], [2, 5]].unique()?.to_string(), "[1, 2, 5]");
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        ///
-        /// # Errors
-        ///
-        /// A type without an order. (`var` dimensions are flattened, as
-        /// NumPy's `unique` flattens.)
-        fn unique(&self) -> Result<Array, Error>;
+                /// The distinct values, sorted, over every element (NumPy's
+                /// `unique`; [`func::unique_counts`](crate::func::unique_counts)
+                /// also counts them).
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// assert_eq!(nd::array![[2, 1], [2, 5]].unique()?.to_string(), "[1, 2, 5]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// A type without an order. (`var` dimensions are flattened, as
+                /// NumPy's `unique` flattens.)
+                fn unique(&self) -> Result<Array, Error>;
 
-        /// Writes the value of expression `e` into this array, fused (as
-        /// [`Eval::eval_into`](crate::func::Eval::eval_into): the type
-        /// must be the result's, or dimensions it broadcasts to with its
-        /// data type). When a leaf reads this array's memory
-        /// (`a = a[::-1] + 1`), the result is that of evaluating into a
-        /// temporary first: this array gets memory of its own before it is
-        /// written, and the leaf keeps reading the old values.
-        ///
-        /// ```
-        /// use dynd::prelude::*;
-        ///
-        /// let mut a = nd::array![1.0, 2.0, 3.0];
-        /// let reversed = a.index(&[nd::Index::slice(None, None, -1)])?;
-        /// a.assign_expr(&(&reversed + 1.0))?;
-        /// assert_eq!(a.to_string(), "[4, 3, 2]");
-        /// # Ok::<(), Box<dyn std::error::Error>>(())
-        /// ```
-        ///
-        /// # Errors
-        ///
-        /// As [`Eval::eval_into`](crate::func::Eval::eval_into).
-        fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error>;
-    }
-    impl {
-        fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            builtins::CUMSUM.callable().reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
-        }
+                /// Writes the value of expression `e` into this array, fused (as
+                /// [`Eval::eval_into`](crate::func::Eval::eval_into): the type
+                /// must be the result's, or dimensions it broadcasts to with its
+                /// data type). When a leaf reads this array's memory
+                /// (`a = a[::-1] + 1`), the result is that of evaluating into a
+                /// temporary first: this array gets memory of its own before it is
+                /// written, and the leaf keeps reading the old values.
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let mut a = nd::array![1.0, 2.0, 3.0];
+                /// let reversed = a.index(&[nd::Index::slice(None, None, -1)])?;
+                /// a.assign_expr(&(&reversed + 1.0))?;
+                /// assert_eq!(a.to_string(), "[4, 3, 2]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// As [`Eval::eval_into`](crate::func::Eval::eval_into).
+                fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error>;
+            }
+            impl {
+                fn cumsum(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+                    builtins::CUMSUM.callable().reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
+                }
 
-        fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            builtins::CUMPROD.callable().reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
-        }
+                fn cumprod(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+                    builtins::CUMPROD.callable().reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
+                }
 
-        fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            op.accumulate()?.reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
-        }
+                fn accumulate(&self, op: &Callable, axis: impl TryInto<i64>) -> Result<Array, Error> {
+                    op.accumulate()?.reduce_with(self, &AxisOptions::new().axis(axis_value(axis)))
+                }
 
-        fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            dynd_arrfunc::sort(self, axis_value(axis), true)
-        }
+                fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+                    dynd_arrfunc::sort(self, axis_value(axis), true)
+                }
 
-        fn argmax(&self) -> Result<Array, Error> {
-            dynd_arrfunc::argmax(self, None, false)
-        }
+                fn argmax(&self) -> Result<Array, Error> {
+                    dynd_arrfunc::argmax(self, None, false)
+                }
 
-        fn argmax_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            dynd_arrfunc::argmax(self, Some(axis_value(axis)), false)
-        }
+                fn argmax_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+                    dynd_arrfunc::argmax(self, Some(axis_value(axis)), false)
+                }
 
-        fn argmin(&self) -> Result<Array, Error> {
-            dynd_arrfunc::argmin(self, None, false)
-        }
+                fn argmin(&self) -> Result<Array, Error> {
+                    dynd_arrfunc::argmin(self, None, false)
+                }
 
-        fn argmin_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            dynd_arrfunc::argmin(self, Some(axis_value(axis)), false)
-        }
+                fn argmin_axis(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+                    dynd_arrfunc::argmin(self, Some(axis_value(axis)), false)
+                }
 
-        fn argsort(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
-            dynd_arrfunc::argsort(self, axis_value(axis), true)
-        }
+                fn argsort(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
+                    dynd_arrfunc::argsort(self, axis_value(axis), true)
+                }
 
-        fn unique(&self) -> Result<Array, Error> {
-            dynd_arrfunc::unique(self)
-        }
+                fn unique(&self) -> Result<Array, Error> {
+                    dynd_arrfunc::unique(self)
+                }
 
-        fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error> {
-            Eval::eval_into(e, self)
-        }
-    }
-);
+                fn assign_expr(&mut self, e: &Expr<'_>) -> Result<(), Error> {
+                    Eval::eval_into(e, self)
+                }
+            }
+        );
+    };
+    ($($entry:tt)*) => {
+        $crate::typed::reduction_methods!(@ [] $($entry)*);
+    };
+}
+
+pub(crate) use reduction_methods;
 
 /// An axis as `i64`: one past `i64::MAX` saturates, and is out of range
 /// anyway.
 fn axis_value(axis: impl TryInto<i64>) -> i64 {
     axis.try_into().unwrap_or(i64::MAX)
 }
+
+dynd_arrfunc::__reduction_builtins!(crate::typed::reduction_methods);
