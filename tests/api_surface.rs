@@ -102,7 +102,11 @@ fn surface() -> (String, Vec<String>) {
         if let Item::Macro(m) = item {
             if m.ident.as_ref().is_some_and(|i| i == "reduction_methods") {
                 let tokens = m.mac.tokens.to_string();
-                for n in tokens.split("fn ").skip(1).filter_map(|s| s.split(['(', ' ']).next()) {
+                for n in tokens
+                    .split("fn ")
+                    .skip(1)
+                    .filter_map(|s| s.split(['(', ' ']).next())
+                {
                     out.push(format!("method dynd::func::ArrayExt::{}", n.trim()));
                 }
             }

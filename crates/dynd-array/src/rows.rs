@@ -119,6 +119,14 @@ impl<'a> Rows<'a> {
         &self.shape
     }
 
+    /// The fixed dimensions above the rows: each one's size and byte
+    /// stride (between the pairs of its consecutive rows or groups of
+    /// rows), outermost first.
+    #[inline]
+    pub fn dims(&self) -> &[(usize, isize)] {
+        &self.fixed
+    }
+
     /// The number of rows (the product of [`Rows::shape`]).
     #[inline]
     pub fn count(&self) -> usize {

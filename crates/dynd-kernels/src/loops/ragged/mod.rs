@@ -5,7 +5,9 @@
 //!
 //! Each operand is a [`Level`] at the innermost level (0-d, `var` rows, or
 //! a fixed last dimension) under byte strides along the result's outer
-//! dimensions ([`Operand`]); a [`Walk`] visits the result's rows in C order
+//! dimensions ([`Operand`]), its `var` rows read from the one row view
+//! ([`dynd_array::rows::Rows`]: a [`RowLayout`] is that view's plan for
+//! several operands broadcast together); a [`Walk`] visits the result's rows in C order
 //! of those dimensions with a fixed-size add per row, giving each
 //! operand's row there (first element, length, stride). The elementwise
 //! passes over ragged rows live here too, as a [`RowLayout`]'s passes
@@ -41,6 +43,7 @@ use crate::array::Array;
 use crate::arrmeta::Arrmeta;
 use crate::error::{KernelError, KernelErrorKind};
 use crate::loops::{FlatRun, INLINE_ARGS};
+use dynd_array::rows::Rows;
 
 /// One operand's layout at the result's innermost (`var`) level.
 #[derive(Clone, Copy)]
@@ -284,11 +287,36 @@ pub(crate) fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Opt
             })
         });
     }
+    // Var rows are read through the one row view; a fixed last dimension
+    // from the arrmeta. Either way, the fixed dimensions above the last
+    // (sizes and byte strides) and the innermost level.
+    let (dims, level): (SmallVec<[(usize, isize); 4]>, Level) = match Rows::of(a) {
+        Some(rows) if matches!(rows.element_arrmeta(), Arrmeta::Scalar) => {
+            let block = rows.values_block();
+            let level = Level::Var {
+                base: block.as_ptr().wrapping_offset(rows.values_offset()),
+                stride: rows.stride(),
+                begin: block.as_ptr(),
+                end: block.as_ptr().wrapping_add(block.len()),
+            };
+            (SmallVec::from(rows.dims()), level)
+        }
+        Some(_) => return None,
+        None => {
+            let (mut dims, m) = a.arrmeta().fixed_dims();
+            let (n, stride) = dims.pop()?;
+            if !matches!(m, Arrmeta::Scalar) {
+                return None;
+            }
+            (SmallVec::from_vec(dims), Level::Fixed { n, stride })
+        }
+    };
     // Its dimensions above the last meet the result's last `and - 1` outer ones.
     let shift = nd - and;
-    let mut m = a.arrmeta();
-    for d in shift..nd - 1 {
-        let (n, stride, element) = m.as_fixed()?;
+    if dims.len() != and - 1 {
+        return None;
+    }
+    for (d, &(n, stride)) in (shift..).zip(&dims) {
         outer[d] = if n == shape[d] && n != 1 {
             stride
         } else if n == 1 {
@@ -296,31 +324,7 @@ pub(crate) fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Opt
         } else {
             return None;
         };
-        m = element;
     }
-    let level = match m {
-        Arrmeta::Var {
-            values,
-            offset,
-            stride,
-            element,
-            ..
-        } if matches!(**element, Arrmeta::Scalar) => Level::Var {
-            base: values.as_ptr().wrapping_add(*offset),
-            stride: *stride,
-            begin: values.as_ptr(),
-            end: values.as_ptr().wrapping_add(values.len()),
-        },
-        Arrmeta::Fixed {
-            size: n,
-            stride,
-            element,
-        } if matches!(**element, Arrmeta::Scalar) => Level::Fixed {
-            n: *n,
-            stride: *stride,
-        },
-        _ => return None,
-    };
     Some(shared_operand(OperandParts {
         level,
         data: a.data_ptr(),
