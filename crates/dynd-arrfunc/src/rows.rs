@@ -4,13 +4,20 @@
 //!
 //! An array of type `2 * var * var * 3 * ?float64` has rows of three
 //! along its last axis; `2 * var * var * ?float64` has ragged rows. Either
-//! way [`Rows::of`] reads the dimensions above the rows (fixed ones and
+//! way [`AxisRows::of`] reads the dimensions above the rows (fixed ones and
 //! `var` ones, each with its own offsets) and leaves the elements as a
 //! `K * T` array with the offsets of each row in it, sharing the memory
 //! when the rows lie end to end. A function computes on that and hands
-//! its result back to [`Rows::wrap`] (one value per row: the dimensions
-//! above, then the value) or [`Rows::wrap_rows`] (a row per row), which
+//! its result back to [`AxisRows::wrap`] (one value per row: the dimensions
+//! above, then the value) or [`AxisRows::wrap_rows`] (a row per row), which
 //! rebuild the dimensions above without copying what they hold.
+//!
+//! This is the per-row functions' layer over the one row view
+//! ([`dynd_array::rows`]): the `var` levels it flattens are read through
+//! that view ([`Array::to_offsets`]), and it adds what a function at any
+//! axis needs besides (rows at an axis above the last, `var` dimensions
+//! above the rows, fixed rows, and the way back). A new per-row function
+//! starts here; a new ragged reduction or elementwise pass reads the view.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -38,7 +45,7 @@ enum Outer {
 
 /// The rows of an array along its last dimension: see the module docs.
 #[derive(Clone, Debug)]
-pub(crate) struct Rows {
+pub(crate) struct AxisRows {
     /// The dimensions between the first and the rows, outermost first.
     outer: Vec<Outer>,
     /// The first dimension's length (rows or groups of rows).
@@ -109,20 +116,20 @@ fn first_len(t: &Type) -> usize {
     }
 }
 
-impl Rows {
+impl AxisRows {
     /// The rows of `x` along its last dimension; `operation` names what
     /// is refused for a scalar (`"argmax of a scalar"`).
-    pub(crate) fn of(x: &Array, operation: &'static str) -> Result<Rows, Error> {
+    pub(crate) fn of(x: &Array, operation: &'static str) -> Result<AxisRows, Error> {
         match x.ndim() {
             0 => Err(unsupported(operation, x)),
-            n => Rows::at(x, n - 1, operation),
+            n => AxisRows::at(x, n - 1, operation),
         }
     }
 
     /// The rows of `x` along dimension `axis` (0 is the whole array as
     /// one row): the values are the elements under that dimension, which
     /// may be arrays themselves.
-    pub(crate) fn at(x: &Array, axis: usize, operation: &'static str) -> Result<Rows, Error> {
+    pub(crate) fn at(x: &Array, axis: usize, operation: &'static str) -> Result<AxisRows, Error> {
         if axis >= x.ndim() {
             return Err(unsupported(operation, x));
         }
@@ -155,7 +162,7 @@ impl Rows {
                         continue;
                     }
                     let offsets = (0..=count).map(|i| (i * n) as i64).collect();
-                    return Ok(Rows {
+                    return Ok(AxisRows {
                         outer,
                         top,
                         unit,
@@ -172,7 +179,7 @@ impl Rows {
                         depth += 1;
                         continue;
                     }
-                    return Ok(Rows {
+                    return Ok(AxisRows {
                         outer,
                         top,
                         unit,
@@ -188,13 +195,13 @@ impl Rows {
 
     /// Whether `other` has the same dimensions above its rows and rows of
     /// the same lengths.
-    pub(crate) fn same_shape(&self, other: &Rows) -> bool {
+    pub(crate) fn same_shape(&self, other: &AxisRows) -> bool {
         self.offsets == other.offsets && self.same_outer(other)
     }
 
     /// Whether `other` has the same dimensions above its rows and as many
     /// rows (of any lengths).
-    pub(crate) fn same_outer(&self, other: &Rows) -> bool {
+    pub(crate) fn same_outer(&self, other: &AxisRows) -> bool {
         self.unit == other.unit
             && self.top == other.top
             && self.offsets.len() == other.offsets.len()

@@ -48,7 +48,7 @@ pub use soft::{log_softmax, logsumexp, softmax};
 
 use crate::rows::{
     cast_to, chunks, element_type, gather, index_words, new_options, new_values,
-    option_index_array, par_fill, per_row, positions, select, slice, Indexes, Piece, Rows,
+    option_index_array, par_fill, per_row, positions, select, slice, AxisRows, Indexes, Piece,
 };
 
 /// `x`'s dimension `axis` (negative from the last), for a function that
@@ -92,7 +92,7 @@ fn int64s(a: &Array, op: &'static str, what: &'static str) -> Result<Vec<i64>, E
 /// A scalar, an axis out of range.
 pub fn num(x: &Array, axis: i64) -> Result<Array, Error> {
     let axis = dim_of(x, axis, "num of a scalar")?;
-    let rows = Rows::at(x, axis, "num of a scalar")?;
+    let rows = AxisRows::at(x, axis, "num of a scalar")?;
     let lengths: Vec<i64> = rows.offsets.windows(2).map(|w| w[1] - w[0]).collect();
     rows.wrap(Array::from_vec(lengths))
 }
@@ -107,7 +107,7 @@ pub fn num(x: &Array, axis: i64) -> Result<Array, Error> {
 /// A scalar; an axis other than 1 (or its negative form).
 pub fn flatten(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
     let Some(axis) = axis else {
-        return Ok(Rows::of(x, "flatten of a scalar")?.values);
+        return Ok(AxisRows::of(x, "flatten of a scalar")?.values);
     };
     if x.ndim() < 2 || dim_of(x, axis, "flatten")? != 1 {
         return Err(Error::Argument {
@@ -117,7 +117,7 @@ pub fn flatten(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
             found: format!("{axis} of {}", x.ty()).into(),
         });
     }
-    Ok(Rows::at(x, 1, "flatten")?.values)
+    Ok(AxisRows::at(x, 1, "flatten")?.values)
 }
 
 /// The inverse of [`flatten`]: `values` (any `M * T`) grouped into rows
@@ -174,7 +174,7 @@ pub fn unflatten(values: &Array, counts: &Array) -> Result<Array, Error> {
 ///
 /// A scalar.
 pub fn local_index(x: &Array) -> Result<Array, Error> {
-    let rows = Rows::of(x, "local_index of a scalar")?;
+    let rows = AxisRows::of(x, "local_index of a scalar")?;
     let o = &rows.offsets;
     let mut out = vec![0i64; o[o.len() - 1] as usize];
     par_fill(
@@ -224,7 +224,7 @@ fn optional(t: &Type) -> Result<Type, Error> {
 /// A scalar; a `fill` that is not a scalar or has no common type with
 /// the elements.
 pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Array, Error> {
-    let rows = Rows::of(x, "pad of a scalar")?;
+    let rows = AxisRows::of(x, "pad of a scalar")?;
     let ety = element_type(&rows.values);
     if let (None, Some(s)) = (fill, ety.as_scalar().filter(|s| s.is_numeric())) {
         // Numbers padded with NA: each value beside its flag, typed (the
@@ -288,7 +288,13 @@ pub fn pad(x: &Array, n: usize, clip: bool, fill: Option<&Array>) -> Result<Arra
 
 /// Padded rows put back: fixed when clipped or when the rows were fixed,
 /// else `var` with their `offsets`.
-fn padded(rows: &Rows, out: Array, n: usize, clip: bool, offsets: &[i64]) -> Result<Array, Error> {
+fn padded(
+    rows: &AxisRows,
+    out: Array,
+    n: usize,
+    clip: bool,
+    offsets: &[i64],
+) -> Result<Array, Error> {
     match (clip, rows.fixed) {
         (true, _) => rows.wrap_fixed(out, n),
         (false, Some(k)) => rows.wrap_fixed(out, k.max(n)),
@@ -298,7 +304,11 @@ fn padded(rows: &Rows, out: Array, n: usize, clip: bool, offsets: &[i64]) -> Res
 
 /// [`pad`] of numbers with NA: each value copied beside its flag in one
 /// pass (NA slots left zero); `None` where `?T` is not laid out so.
-fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Option<Array>, Error> {
+fn pad_na<T: Element + Default>(
+    rows: &AxisRows,
+    n: usize,
+    clip: bool,
+) -> Result<Option<Array>, Error> {
     let xs = slice::<T>(&rows.values)?;
     let o = &rows.offsets;
     let width = |i: usize| {
@@ -353,7 +363,7 @@ fn pad_na<T: Element + Default>(rows: &Rows, n: usize, clip: bool) -> Result<Opt
 /// A scalar; lengths of another count than the rows, negative or longer
 /// than their row; no lengths for elements that are not `?T`.
 pub fn unpad(x: &Array, lengths: Option<&Array>) -> Result<Array, Error> {
-    let rows = Rows::of(x, "unpad of a scalar")?;
+    let rows = AxisRows::of(x, "unpad of a scalar")?;
     let Some(lengths) = lengths else {
         let (values, valid) = split_na(&rows.values)?;
         let Some(valid) = valid else {
@@ -412,8 +422,8 @@ pub fn unpad(x: &Array, lengths: Option<&Array>) -> Result<Array, Error> {
 ///
 /// A mask that is not boolean or has other rows.
 pub fn filter(x: &Array, mask: &Array) -> Result<Array, Error> {
-    let rows = Rows::of(x, "filter of a scalar")?;
-    let keep = Rows::of(mask, "filter by a scalar")?;
+    let rows = AxisRows::of(x, "filter of a scalar")?;
+    let keep = AxisRows::of(mask, "filter by a scalar")?;
     if !rows.same_shape(&keep) {
         return Err(Error::Argument {
             op: "filter",
@@ -452,8 +462,8 @@ pub fn filter(x: &Array, mask: &Array) -> Result<Array, Error> {
 /// index outside its row (saying which).
 pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error> {
     last_axis(x, axis, "take_along_axis")?;
-    let rows = Rows::of(x, "take_along_axis of a scalar")?;
-    let at = Rows::of(idx, "take_along_axis by a scalar")?;
+    let rows = AxisRows::of(x, "take_along_axis of a scalar")?;
+    let at = AxisRows::of(idx, "take_along_axis by a scalar")?;
     if !rows.same_outer(&at) {
         return Err(Error::Argument {
             op: "take_along_axis",

@@ -10,7 +10,7 @@ use dynd_types::{Dim, Scalar, Type};
 
 use crate::error::Error;
 use crate::ordering::{last_axis, split_na};
-use crate::rows::{chunks, new_floats, new_values, par_fill, per_row, slice, Rows};
+use crate::rows::{chunks, new_floats, new_values, par_fill, per_row, slice, AxisRows};
 
 /// A float type the soft functions compute in.
 trait Soft: Element + Copy + Default + PartialOrd + Send + Sync + rowwise::Float {
@@ -140,7 +140,7 @@ fn logsumexp_run<T: Soft>((xs, o): (&[T], &[i64]), run: Range<usize>, part: &mut
 }
 
 fn soft_typed<T: Soft>(
-    rows: &Rows,
+    rows: &AxisRows,
     values: &Array,
     ok: Option<&[bool]>,
     op: SoftOp,
@@ -213,7 +213,7 @@ fn soft_typed<T: Soft>(
 
 fn soft(x: &Array, axis: i64, op: SoftOp, name: &'static str) -> Result<Array, Error> {
     last_axis(x, axis, name)?;
-    let rows = Rows::of(x, name)?;
+    let rows = AxisRows::of(x, name)?;
     let (values, valid) = split_na(&rows.values)?;
     let ok = valid.as_deref();
     match values.dtype().as_scalar() {

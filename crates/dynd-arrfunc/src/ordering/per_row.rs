@@ -1,6 +1,6 @@
 //! The ordering functions along the rows of arrays with `var`
 //! dimensions: each row of the last dimension on its own, whatever
-//! dimensions stand above it (read and rebuilt by [`Rows`]). `?T`
+//! dimensions stand above it (read and rebuilt by [`AxisRows`]). `?T`
 //! elements are skipped by `argmax`/`argmin` and sort last.
 
 use dynd_kernels::Array;
@@ -9,7 +9,7 @@ use dynd_types::TypeKind;
 
 use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, Needs, NonZero};
 use crate::error::Error;
-use crate::rows::{self, chunks, gather, new_values, positions, slice, Piece, Rows};
+use crate::rows::{self, chunks, gather, new_values, positions, slice, AxisRows, Piece};
 
 /// The values without NA (the `T` values of `?T`) and, for `?T`, which
 /// are valid.
@@ -35,7 +35,7 @@ pub(crate) fn arg_extreme_rows(
     max: bool,
 ) -> Result<Array, Error> {
     let op = if max { "argmax" } else { "argmin" };
-    let rows = Rows::of(x, op)?;
+    let rows = AxisRows::of(x, op)?;
     let (vals, valid) = split_na(&rows.values)?;
     let s = ordered_scalar(&vals, Needs::Extreme)?;
     dynd_array::with_numeric!(ordered s, T => {
@@ -106,7 +106,7 @@ fn arg_in<T: Key, const MAX: bool>(xs: &[T], ok: Option<&[bool]>) -> Option<usiz
 /// the branch-free kernel over runs of rows on the threads (`None` where
 /// `?int64` is not two words).
 fn arg_words<T: Key + Send + Sync>(
-    rows: &Rows,
+    rows: &AxisRows,
     xs: &[T],
     max: bool,
 ) -> Result<Option<Array>, Error> {
@@ -125,7 +125,7 @@ fn arg_words<T: Key + Send + Sync>(
 
 /// Each row's extreme: its index, or -1 for a row without one.
 fn per_row<T: Key + Send + Sync, const MAX: bool>(
-    rows: &Rows,
+    rows: &AxisRows,
     xs: &[T],
     ok: Option<&[bool]>,
 ) -> Vec<i64> {
@@ -154,7 +154,7 @@ fn per_row<T: Key + Send + Sync, const MAX: bool>(
 
 /// The indexes that sort each row, stably (NA last, after NaN).
 pub(crate) fn argsort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
-    let rows = Rows::of(x, "argsort")?;
+    let rows = AxisRows::of(x, "argsort")?;
     let (vals, valid) = split_na(&rows.values)?;
     let s = ordered_scalar(&vals, Needs::Sort)?;
     let out = dynd_array::with_numeric!(ordered s, T => {
@@ -165,7 +165,7 @@ pub(crate) fn argsort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
 }
 
 fn argsort_typed<T: Key + Send + Sync>(
-    rows: &Rows,
+    rows: &AxisRows,
     xs: &[T],
     ok: Option<&[bool]>,
     ascending: bool,
@@ -219,7 +219,7 @@ fn argsort_typed<T: Key + Send + Sync>(
 
 /// Each row sorted (NaN last, then NA), ascending or descending.
 pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
-    let rows = Rows::of(x, "sort")?;
+    let rows = AxisRows::of(x, "sort")?;
     let (vals, valid) = split_na(&rows.values)?;
     let s = ordered_scalar(&vals, Needs::Sort)?;
     let o = &rows.offsets;
@@ -260,7 +260,7 @@ pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
 
 /// The distinct values of each row, sorted (NaN last, once).
 pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
-    let rows = Rows::of(x, "unique")?;
+    let rows = AxisRows::of(x, "unique")?;
     let (vals, valid) = split_na(&rows.values)?;
     let s = ordered_scalar(&vals, Needs::Sort)?;
     dynd_array::with_numeric!(ordered s, T => {
@@ -332,13 +332,13 @@ pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
 
 /// Every value of `x` (`K * T`), for the functions over all of them.
 pub(crate) fn all_values(x: &Array, op: &'static str) -> Result<Array, Error> {
-    Ok(Rows::of(x, op)?.values)
+    Ok(AxisRows::of(x, op)?.values)
 }
 
 /// How many values are not zero in each row (`int64`; NA is not
 /// counted), or over all of them (`flat`).
 pub(crate) fn count_nonzero_rows(x: &Array, flat: bool) -> Result<Array, Error> {
-    let rows = Rows::of(x, "count_nonzero")?;
+    let rows = AxisRows::of(x, "count_nonzero")?;
     let (vals, valid) = split_na(&rows.values)?;
     let s = vals.dtype().as_scalar().ok_or_else(|| Error::Unsupported {
         operation: "count_nonzero of this data type",

@@ -1,7 +1,7 @@
 //! Per-row results: flat runs of new values (plain, with NA flags, of
 //! indexes) filled on the threads a run of rows at a time, and gathered
-//! or selected from the rows' values, for [`Rows::wrap`] and
-//! [`Rows::wrap_rows`] to put back under the dimensions above.
+//! or selected from the rows' values, for [`AxisRows::wrap`] and
+//! [`AxisRows::wrap_rows`] to put back under the dimensions above.
 
 use super::*;
 

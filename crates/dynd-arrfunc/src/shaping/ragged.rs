@@ -7,7 +7,7 @@ use dynd_types::{Dim, Scalar, TypeKind};
 use crate::elementwise::{NOT_EQUAL, SUBTRACT};
 use crate::error::Error;
 use crate::ordering::axis_of;
-use crate::rows::{cast_to, element_type, gather, Piece, Rows};
+use crate::rows::{cast_to, element_type, gather, AxisRows, Piece};
 
 /// The arrays (one of them at least with `var` dimensions) joined along
 /// `axis`: 0 appends their rows, the last joins row `i` of each.
@@ -67,9 +67,9 @@ fn append(arrays: &[&Array]) -> Result<Array, Error> {
 
 /// Along the last dimension: row `i` of each array, end to end.
 fn join_rows(arrays: &[&Array]) -> Result<Array, Error> {
-    let rows: Vec<Rows> = arrays
+    let rows: Vec<AxisRows> = arrays
         .iter()
-        .map(|a| Rows::of(a, "concatenate"))
+        .map(|a| AxisRows::of(a, "concatenate"))
         .collect::<Result<_, _>>()?;
     if rows.iter().any(|r| !r.same_outer(&rows[0])) {
         return Err(mismatch(
@@ -112,7 +112,7 @@ fn join_rows(arrays: &[&Array]) -> Result<Array, Error> {
 pub(super) fn diff(x: &Array, n: usize) -> Result<Array, Error> {
     let mut r = x.clone();
     for _ in 0..n {
-        let rows = Rows::of(&r, "diff of a scalar")?;
+        let rows = AxisRows::of(&r, "diff of a scalar")?;
         let o = &rows.offsets;
         let shorter = |i: usize| (o[i + 1] - o[i] - 1).max(0) as usize;
         let mut at = Vec::with_capacity(rows.count() + 1);
