@@ -31,6 +31,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
 use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::array::Array;
@@ -43,9 +45,9 @@ use crate::memory::MemoryBlock;
 #[derive(Clone, Debug)]
 pub struct Rows<'a> {
     /// The fixed dimensions' sizes.
-    shape: Vec<usize>,
+    shape: SmallVec<[usize; 4]>,
     /// The fixed dimensions' sizes and byte strides.
-    fixed: Vec<(usize, isize)>,
+    fixed: SmallVec<[(usize, isize); 4]>,
     /// The array's data block (the pairs) and the array's offset in it.
     data: &'a [u8],
     base: isize,
@@ -76,7 +78,7 @@ impl<'a> Rows<'a> {
     /// ones and a `var`.
     pub fn of_level(a: &'a Array) -> Option<Rows<'a>> {
         let mut t = a.ty();
-        let mut shape = Vec::new();
+        let mut shape = SmallVec::new();
         let element_ty = loop {
             match t.kind() {
                 TypeKind::Dim(Dim::Fixed(n), inner) => {
@@ -87,7 +89,11 @@ impl<'a> Rows<'a> {
                 _ => return None,
             }
         };
-        let (fixed, m) = a.arrmeta().fixed_dims();
+        let (mut fixed, mut m) = (SmallVec::new(), a.arrmeta());
+        while let Some((n, s, e)) = m.as_fixed() {
+            fixed.push((n, s));
+            m = e;
+        }
         let Arrmeta::Var {
             values,
             offset,

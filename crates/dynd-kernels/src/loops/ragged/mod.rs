@@ -303,12 +303,16 @@ pub(crate) fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Opt
         }
         Some(_) => return None,
         None => {
-            let (mut dims, m) = a.arrmeta().fixed_dims();
+            let (mut dims, mut m) = (SmallVec::new(), a.arrmeta());
+            while let Some((n, stride, element)) = m.as_fixed() {
+                dims.push((n, stride));
+                m = element;
+            }
             let (n, stride) = dims.pop()?;
             if !matches!(m, Arrmeta::Scalar) {
                 return None;
             }
-            (SmallVec::from_vec(dims), Level::Fixed { n, stride })
+            (dims, Level::Fixed { n, stride })
         }
     };
     // Its dimensions above the last meet the result's last `and - 1` outer ones.
