@@ -35,7 +35,7 @@ array_comparisons!(
 );
 
 /// A Rust number usable as an operand (a 0-dimensional leaf of its own
-/// type). Sealed: the numbers listed in the [module docs](self).
+/// type). Sealed: the numbers listed in the [module docs](crate::expr).
 pub trait ScalarOperand: Element + sealed::Sealed {}
 
 mod sealed {
