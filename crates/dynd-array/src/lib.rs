@@ -30,7 +30,7 @@
 //! |---|---|
 //! | 8 | `arrow`, `ndarray_interop`, `serde_impl` |
 //! | 7 | `parts`, `expr` |
-//! | 6 | `view`, `overlap`, `into_array`, `rows` |
+//! | 6 | `view`, `overlap`, `into_array`, `rows`, `text` |
 //! | 5 | `array` |
 //! | 4 | `validate`, `value` |
 //! | 3 | `arrmeta`, `scalar_io` |
@@ -156,6 +156,7 @@ pub mod rows;
 pub mod scalar_io;
 #[cfg(feature = "serde")]
 pub mod serde_impl;
+pub mod text;
 #[doc(hidden)]
 pub mod validate;
 #[doc(hidden)]

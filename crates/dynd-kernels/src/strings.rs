@@ -17,44 +17,29 @@ use std::sync::Arc;
 use dynd_types::{Dim, Scalar, Type};
 
 use crate::array::Array;
-use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{write_pair, Arrmeta, PAIR_SIZE};
 use crate::error::{Error, KernelError, KernelErrorKind};
 use crate::memory::MemoryBlock;
+use dynd_array::text::Strings;
 
-/// A string array's fixed shape, its character block, and each string's
-/// (start, length) in the block, in C order.
-type Strings = (Vec<usize>, Arc<MemoryBlock>, Vec<(usize, usize)>);
-
-/// The fixed dimensions, the text block and each string's (start,
-/// length) in it, in C order.
-fn strings(this: &Array, what: &'static str) -> Result<Strings, Error> {
-    let unsupported = || Error::Unsupported {
-        operation: what,
-        ty: this.ty().clone(),
-    };
-    if this.dtype().as_scalar() != Some(Scalar::String) {
-        return Err(unsupported());
-    }
-    let shape = this.ty().fixed_shape().ok_or_else(unsupported)?;
-    let (fixed, m) = this.arrmeta().fixed_dims();
-    let Arrmeta::Text { block } = m else {
-        return Err(unsupported());
-    };
-    let data = this.data_block().bytes();
-    let mut offsets = Vec::new();
-    dynd_array::offsets::for_each_offset(&fixed, |o| offsets.push(o));
-    if fixed.is_empty() {
-        offsets = vec![0];
-    }
-    let pairs = offsets
-        .into_iter()
-        .map(|o| {
-            let at = (this.data_offset() as isize + o) as usize;
-            let (s, l) = read_pair(&data[at..at + PAIR_SIZE]);
-            (s as usize, l as usize)
+/// The strings of `this` (fixed dimensions over `string`), or the error
+/// naming `what` for any other array.
+fn strings<'a>(this: &'a Array, what: &'static str) -> Result<Strings<'a>, Error> {
+    Strings::of(this)
+        .filter(|s| s.element_type().as_scalar() == Some(Scalar::String))
+        .ok_or_else(|| Error::Unsupported {
+            operation: what,
+            ty: this.ty().clone(),
         })
-        .collect();
-    Ok((shape, block.clone(), pairs))
+}
+
+/// The error of a string whose pair lies outside its block (never, for a
+/// validated array), in operation `op`.
+fn outside(op: &str) -> Error {
+    Error::Layout(Box::new(dynd_types::LayoutProblem::Read {
+        op: op.into(),
+        part: "a string",
+    }))
 }
 
 /// [`ArrayOps::split_strings`](crate::ops::ArrayOps::split_strings).
@@ -67,13 +52,16 @@ pub(crate) fn split_strings(this: &Array, sep: &str) -> Result<Array, Error> {
             found: "\"\"".into(),
         });
     }
-    let (shape, block, pairs) = strings(this, "splitting strings")?;
-    let text = block.bytes();
+    let strs = strings(this, "splitting strings")?;
     let mut pieces: Vec<u8> = Vec::new();
-    let mut rows: Vec<u8> = vec![0; pairs.len() * PAIR_SIZE];
+    let mut rows: Vec<u8> = vec![0; strs.len() * PAIR_SIZE];
     let mut count = 0u64;
-    for (k, &(start, len)) in pairs.iter().enumerate() {
-        let s = std::str::from_utf8(&text[start..start + len]).map_err(|e| {
+    for k in 0..strs.len() {
+        let ((start, _), bytes) = strs
+            .span(k)
+            .zip(strs.bytes(k))
+            .ok_or_else(|| outside("split"))?;
+        let s = std::str::from_utf8(bytes).map_err(|e| {
             Error::Kernel(Box::new(
                 KernelError::new(KernelErrorKind::Utf8 {
                     valid_up_to: e.valid_up_to(),
@@ -101,9 +89,12 @@ pub(crate) fn split_strings(this: &Array, sep: &str) -> Result<Array, Error> {
         offset: 0,
         stride: PAIR_SIZE as isize,
         packed: true,
-        element: Box::new(Arrmeta::Text { block }),
+        element: Box::new(Arrmeta::Text {
+            block: strs.text_block().clone(),
+        }),
     };
-    let meta = crate::array::c_order_meta(&shape, PAIR_SIZE, element)?;
+    let shape = strs.shape();
+    let meta = crate::array::c_order_meta(shape, PAIR_SIZE, element)?;
     let ty = Type::with_dims(
         shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
         Scalar::String.into(),
@@ -128,15 +119,18 @@ pub(crate) fn string_lengths(this: &Array) -> Result<Array, Error> {
         let ty = Type::with_dims(dims.into_iter().cloned(), Scalar::Int64.into())?;
         return Array::from_value(&lengths(&this.to_value()), Some(&ty));
     }
-    let (shape, block, pairs) = strings(this, "string lengths")?;
-    let text = block.bytes();
-    let lens: Vec<i64> = pairs
+    let strs = strings(this, "string lengths")?;
+    // Code points: the bytes that do not continue one (for UTF-8 text,
+    // `str::chars().count()` without decoding).
+    let lens = strs
         .iter()
-        .map(|&(s, l)| String::from_utf8_lossy(&text[s..s + l]).chars().count() as i64)
-        .collect();
-    let shape_i: Vec<usize> = shape;
-    if shape_i.is_empty() {
-        return Ok(Array::from_scalar(lens[0]));
+        .map(|b| {
+            let b = b.ok_or_else(|| outside("string_length"))?;
+            Ok(b.iter().filter(|&&c| (c as i8) >= -0x40).count() as i64)
+        })
+        .collect::<Result<Vec<i64>, Error>>()?;
+    match strs.shape() {
+        [] => Ok(Array::from_scalar(lens[0])),
+        shape => Array::from_shape_vec(shape, lens),
     }
-    Array::from_shape_vec(&shape_i, lens)
 }

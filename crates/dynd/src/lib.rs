@@ -164,6 +164,9 @@ pub mod nd {
     #[cfg(feature = "serde")]
     #[doc(inline)]
     pub use dynd_array::serde_impl;
+    /// The strings of an array: the one text view.
+    #[doc(inline)]
+    pub use dynd_array::text;
     #[doc(inline)]
     pub use dynd_array::{
         array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, FromLevels, Index,
