@@ -115,13 +115,19 @@ enum Shift {
     Values,
 }
 
-/// `m` with the `?S` element record replaced by a scalar's, and the shift
-/// by `by` bytes placed where the elements are: the innermost `var`
-/// dimension's values offset, or the array's own offset.
+/// `m` with the `?S` element record replaced by the view's (the value's
+/// own record at byte 0, a string's text block included; a flag's past
+/// it), and the shift by `by` bytes placed where the elements are: the
+/// innermost `var` dimension's values offset, or the array's own offset.
 fn shift_leaf(m: &Arrmeta, by: usize) -> Option<(Arrmeta, Shift)> {
     match m {
-        Arrmeta::Option(inner) if matches!(**inner, Arrmeta::Scalar) => {
-            Some((Arrmeta::Scalar, Shift::Data))
+        Arrmeta::Option(inner) if matches!(**inner, Arrmeta::Scalar | Arrmeta::Text { .. }) => {
+            let leaf = if by == 0 {
+                (**inner).clone()
+            } else {
+                Arrmeta::Scalar
+            };
+            Some((leaf, Shift::Data))
         }
         Arrmeta::Fixed {
             size,
