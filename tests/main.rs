@@ -18,5 +18,6 @@ mod options;
 mod robustness;
 mod soundness;
 mod soundness3;
+mod text_order;
 mod typed_api;
 mod zip;

@@ -6,7 +6,9 @@
 //!
 //! Their order is NumPy's: numbers ascending, every NaN after them
 //! (`argmax` stops at the first NaN, as NumPy's does), `false` before
-//! `true`; complex numbers and strings have none here (an error).
+//! `true`. Strings order by their UTF-8 bytes, which is code point order
+//! (`sort` and `argsort` so far; the others refuse them, as they refuse
+//! complex numbers, which have no order).
 //!
 //! ```
 //! use dynd::func::{argmax, argsort, searchsorted, unique};
@@ -34,6 +36,7 @@ use crate::options::AxisKeyword;
 
 mod key;
 mod per_row;
+mod text;
 
 use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, Needs, NonZero};
 pub(crate) use per_row::split_na;
@@ -197,6 +200,7 @@ pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 /// The indexes that sort `x` along `axis` (NumPy's `argsort`, stable:
 /// equal elements keep their order), ascending or descending (then equal
 /// elements still keep theirs); NaN last either way. `int64`, `x`'s shape.
+/// Strings order by their UTF-8 bytes (code point order), NA last.
 ///
 /// # Errors
 ///
@@ -207,6 +211,12 @@ pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
         return per_row::argsort_rows(x, ascending);
     }
     let shape = dense_shape(x, "argsort over var (ragged) dimensions")?;
+    if text::is_text(x) && !shape.is_empty() {
+        // The lines along `axis` as rows, each sorted on its own.
+        let axis = axis_of(axis, shape.len(), "argsort")?;
+        let r = per_row::argsort_rows(&axis_last(x, axis, shape.len())?, ascending)?;
+        return axis_back(r, axis, shape.len());
+    }
     let s = ordered_scalar(x, Needs::Sort)?;
     let axis = axis_of(axis, shape.len().max(1), "argsort")?;
     if shape.is_empty() {
@@ -251,6 +261,8 @@ fn argsort_typed<T: Key>(
 /// A sorted copy of `x` along `axis` (`ascending`, or descending), NaN
 /// last: NumPy's and Awkward's `sort` (the builtin `sorted` is its older
 /// name, with `reverse`). Each ragged row along an innermost `var` axis.
+/// Strings order by their UTF-8 bytes (code point order), NA last; the
+/// sorted strings share the input's characters.
 ///
 /// # Errors
 ///
@@ -259,6 +271,12 @@ pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
     if x.ty().has_var_dim() {
         last_axis(x, axis, "sort")?;
         return per_row::sort_rows(x, ascending);
+    }
+    if text::is_text(x) && x.ndim() > 0 {
+        let nd = x.ndim();
+        let axis = axis_of(axis, nd, "sort")?;
+        let r = per_row::sort_rows(&axis_last(x, axis, nd)?, ascending)?;
+        return axis_back(r, axis, nd);
     }
     // A copy of what `x` may not write (an Arrow buffer) is sorted.
     let mut out = x.clone().into_writable()?;

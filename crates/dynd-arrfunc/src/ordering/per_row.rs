@@ -156,6 +156,9 @@ fn per_row<T: Key + Send + Sync, const MAX: bool>(
 pub(crate) fn argsort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
     let rows = AxisRows::of(x, "argsort")?;
     let (vals, valid) = split_na(&rows.values)?;
+    if super::text::is_text(&vals) {
+        return super::text::argsort_rows(&rows, &vals, valid.as_deref(), ascending);
+    }
     let s = ordered_scalar(&vals, Needs::Sort)?;
     let out = dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&vals)?;
@@ -221,6 +224,9 @@ fn argsort_typed<T: Key + Send + Sync>(
 pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
     let rows = AxisRows::of(x, "sort")?;
     let (vals, valid) = split_na(&rows.values)?;
+    if super::text::is_text(&vals) {
+        return super::text::sort_rows(&rows, &vals, valid.as_deref(), ascending);
+    }
     let s = ordered_scalar(&vals, Needs::Sort)?;
     let o = &rows.offsets;
     let sorted = dynd_array::with_numeric!(ordered s, T => {
