@@ -139,6 +139,24 @@ impl Arrmeta {
 /// Size in bytes of a `var` element or a `string` element: (start, length) as `u64`s.
 pub const PAIR_SIZE: usize = 16;
 
+/// The byte offset of element `i` (in C order) of fixed dimensions `dims`
+/// (each one's size and byte stride) whose first element is at `base`;
+/// `None` on overflow or a negative offset. One dimension is one
+/// multiply-add.
+#[inline]
+pub(crate) fn c_order_offset(base: isize, dims: &[(usize, isize)], mut i: usize) -> Option<usize> {
+    let mut at = base;
+    if let [(_, s)] = dims[..] {
+        at = at.checked_add(isize::try_from(i).ok()?.checked_mul(s)?)?;
+    } else {
+        for &(n, s) in dims.iter().rev() {
+            at = at.checked_add(isize::try_from(i % n.max(1)).ok()?.checked_mul(s)?)?;
+            i /= n.max(1);
+        }
+    }
+    usize::try_from(at).ok()
+}
+
 /// Reads a (start, length) pair.
 #[inline]
 pub fn read_pair(bytes: &[u8]) -> (u64, u64) {

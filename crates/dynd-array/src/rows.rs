@@ -36,7 +36,7 @@ use smallvec::SmallVec;
 use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::array::Array;
-use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{c_order_offset, read_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{cast_slice, read, Element};
 use crate::memory::MemoryBlock;
 
@@ -169,17 +169,8 @@ impl<'a> Rows<'a> {
 
     /// Where row `r`'s pair lies in the array's data block.
     #[inline]
-    fn pair_at(&self, mut r: usize) -> Option<usize> {
-        let mut at = self.base;
-        if let [(_, s)] = self.fixed[..] {
-            at = at.checked_add(isize::try_from(r).ok()?.checked_mul(s)?)?;
-        } else {
-            for &(n, s) in self.fixed.iter().rev() {
-                at = at.checked_add(isize::try_from(r % n.max(1)).ok()?.checked_mul(s)?)?;
-                r /= n.max(1);
-            }
-        }
-        usize::try_from(at).ok()
+    fn pair_at(&self, r: usize) -> Option<usize> {
+        c_order_offset(self.base, &self.fixed, r)
     }
 
     /// Row `r`'s first element's byte offset in the values block, and its

@@ -32,7 +32,7 @@ use smallvec::SmallVec;
 use dynd_types::{Scalar, Type, TypeKind};
 
 use crate::array::Array;
-use crate::arrmeta::{read_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{c_order_offset, read_pair, Arrmeta, PAIR_SIZE};
 use crate::memory::MemoryBlock;
 
 /// The strings of an array of fixed dimensions over `string` or `bytes`,
@@ -119,17 +119,8 @@ impl<'a> Strings<'a> {
 
     /// Where string `i`'s pair lies in the array's data block.
     #[inline]
-    fn pair_at(&self, mut i: usize) -> Option<usize> {
-        let mut at = self.base;
-        if let [(_, s)] = self.dims[..] {
-            at = at.checked_add(isize::try_from(i).ok()?.checked_mul(s)?)?;
-        } else {
-            for &(n, s) in self.dims.iter().rev() {
-                at = at.checked_add(isize::try_from(i % n.max(1)).ok()?.checked_mul(s)?)?;
-                i /= n.max(1);
-            }
-        }
-        usize::try_from(at).ok()
+    fn pair_at(&self, i: usize) -> Option<usize> {
+        c_order_offset(self.base, &self.dims, i)
     }
 
     /// String `i`'s (start, length) in the text block; `None` past the

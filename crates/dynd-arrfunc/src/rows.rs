@@ -251,6 +251,24 @@ impl AxisRows {
         self.wrap(inner)
     }
 
+    /// Each row with its values in the order `idx` gives (indexes within
+    /// the row, as `argsort` makes them), under the dimensions above: the
+    /// elements moved as they are (a string's pair, its characters
+    /// shared).
+    pub(crate) fn reorder(&self, idx: &[i64]) -> Result<Array, Error> {
+        let o = &self.offsets;
+        let at = positions(o);
+        let out = gather(&[&self.values], None, (&at, o), |r| {
+            let base = at[r];
+            idx[base..at[r + 1]].iter().map(move |&i| Piece::Take {
+                src: 0,
+                start: base + i as usize,
+                len: 1,
+            })
+        })?;
+        self.wrap_rows(out, o)
+    }
+
     /// Rows of `n` each (`values` holds `rows × n`), as a fixed dimension.
     pub(crate) fn wrap_fixed(&self, values: Array, n: usize) -> Result<Array, Error> {
         let inner = values.split_first(self.count(), n)?;

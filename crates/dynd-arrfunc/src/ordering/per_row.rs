@@ -9,7 +9,7 @@ use dynd_types::TypeKind;
 
 use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, Needs, NonZero};
 use crate::error::Error;
-use crate::rows::{self, chunks, gather, new_values, positions, slice, AxisRows, Piece};
+use crate::rows::{self, chunks, new_values, slice, AxisRows};
 
 /// The values without NA (the `T` values of `?T`) and, for `?T`, which
 /// are valid.
@@ -157,7 +157,7 @@ pub(crate) fn argsort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
     let rows = AxisRows::of(x, "argsort")?;
     let (vals, valid) = split_na(&rows.values)?;
     if super::text::is_text(&vals) {
-        return super::text::argsort_rows(&rows, &vals, valid.as_deref(), ascending);
+        return super::text::order_rows(&rows, &vals, valid.as_deref(), ascending, false);
     }
     let s = ordered_scalar(&vals, Needs::Sort)?;
     let out = dynd_array::with_numeric!(ordered s, T => {
@@ -225,7 +225,7 @@ pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
     let rows = AxisRows::of(x, "sort")?;
     let (vals, valid) = split_na(&rows.values)?;
     if super::text::is_text(&vals) {
-        return super::text::sort_rows(&rows, &vals, valid.as_deref(), ascending);
+        return super::text::order_rows(&rows, &vals, valid.as_deref(), ascending, true);
     }
     let s = ordered_scalar(&vals, Needs::Sort)?;
     let o = &rows.offsets;
@@ -234,16 +234,7 @@ pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
         if let Some(ok) = valid.as_deref() {
             // NA: by the indexes that sort, NA after the values.
             let idx = argsort_typed::<T>(&rows, &xs, Some(ok), ascending);
-            let at = positions(o);
-            let out = gather(&[&rows.values], None, (&at, o), |r| {
-                let base = at[r];
-                idx[base..at[r + 1]].iter().map(move |&i| Piece::Take {
-                    src: 0,
-                    start: base + i as usize,
-                    len: 1,
-                })
-            })?;
-            return rows.wrap_rows(out, o);
+            return rows.reorder(&idx);
         }
         new_values::<T>(xs.len(), |out| {
             rows::par_fill(out, |i| o[i] as usize, &chunks(o), |run, part| {

@@ -26,7 +26,7 @@ use dynd_kernels::Array;
 use dynd_types::{Scalar, TypeKind};
 
 use crate::error::Error;
-use crate::rows::{self, chunks, gather, positions, AxisRows, Piece};
+use crate::rows::{self, chunks, AxisRows};
 
 /// Whether `x`'s elements are `string` or `?string`.
 pub(super) fn is_text(x: &Array) -> bool {
@@ -85,38 +85,22 @@ fn argsort_views(rows: &AxisRows, v: &[&[u8]], ok: Option<&[bool]>, ascending: b
     out
 }
 
-/// [`super::per_row::argsort_rows`] for strings: `rows` of `vals` (NA
-/// where `ok` is false), the indexes within each row.
-pub(super) fn argsort_rows(
+/// [`super::per_row::argsort_rows`] (`sort: false`) or
+/// [`super::per_row::sort_rows`] (`sort: true`) for strings: `rows` of
+/// `vals` (NA where `ok` is false), the indexes within each row or the
+/// rows' strings in order (their pairs moved, the characters shared).
+pub(super) fn order_rows(
     rows: &AxisRows,
     vals: &Array,
     ok: Option<&[bool]>,
     ascending: bool,
+    sort: bool,
 ) -> Result<Array, Error> {
     let v = views(vals)?;
     let idx = argsort_views(rows, &v, ok, ascending);
-    rows.wrap_rows(Array::from_vec(idx), &rows.offsets)
-}
-
-/// [`super::per_row::sort_rows`] for strings: each row's strings (their
-/// pairs, the characters shared) in order.
-pub(super) fn sort_rows(
-    rows: &AxisRows,
-    vals: &Array,
-    ok: Option<&[bool]>,
-    ascending: bool,
-) -> Result<Array, Error> {
-    let v = views(vals)?;
-    let idx = argsort_views(rows, &v, ok, ascending);
-    let o = &rows.offsets;
-    let at = positions(o);
-    let out = gather(&[&rows.values], None, (&at, o), |r| {
-        let base = at[r];
-        idx[base..at[r + 1]].iter().map(move |&i| Piece::Take {
-            src: 0,
-            start: base + i as usize,
-            len: 1,
-        })
-    })?;
-    rows.wrap_rows(out, o)
+    if sort {
+        rows.reorder(&idx)
+    } else {
+        rows.wrap_rows(Array::from_vec(idx), &rows.offsets)
+    }
 }
