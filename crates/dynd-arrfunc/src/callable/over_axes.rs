@@ -200,6 +200,19 @@ fn options_of(name: &str, keywords: &[AxisKeyword], kw: &Kwargs<'_>) -> Result<A
         let Some(a) = kw.get(k.name()) else {
             continue;
         };
+        // A keyword that counts (`n`, `ddof`): an integer of at least 0.
+        let count = |keyword: &'static str| -> Result<Option<usize>, Error> {
+            kw.int(keyword)?
+                .map(|v| {
+                    usize::try_from(v).map_err(|_| Error::KeywordValue {
+                        name: name.to_string(),
+                        keyword: keyword.into(),
+                        expected: "a count of at least 0".into(),
+                        found: v.to_string(),
+                    })
+                })
+                .transpose()
+        };
         match k {
             AxisKeyword::Axes => {
                 let expected = "an integer or a list of integers";
@@ -226,28 +239,10 @@ fn options_of(name: &str, keywords: &[AxisKeyword], kw: &Kwargs<'_>) -> Result<A
             }
             AxisKeyword::Clip => o.clip = kw.bool("clip")?.unwrap_or(false),
             AxisKeyword::Fill => o.fill = Some(a.clone()),
-            AxisKeyword::N => {
-                if let Some(n) = kw.int("n")? {
-                    o.n = Some(usize::try_from(n).map_err(|_| Error::KeywordValue {
-                        name: name.to_string(),
-                        keyword: "n".into(),
-                        expected: "a count of at least 0".into(),
-                        found: n.to_string(),
-                    })?);
-                }
-            }
+            AxisKeyword::N => o.n = count("n")?.or(o.n),
             AxisKeyword::Initial => o.initial = Some(a.clone()),
             AxisKeyword::Where => o.mask = Some(a.clone()),
-            AxisKeyword::Ddof => {
-                if let Some(d) = kw.int("ddof")? {
-                    o.ddof = Some(usize::try_from(d).map_err(|_| Error::KeywordValue {
-                        name: name.to_string(),
-                        keyword: "ddof".into(),
-                        expected: "a count of at least 0".into(),
-                        found: d.to_string(),
-                    })?);
-                }
-            }
+            AxisKeyword::Ddof => o.ddof = count("ddof")?.or(o.ddof),
         }
     }
     check(name, &o)?;
