@@ -94,9 +94,9 @@ impl Arrmeta {
 
     /// The sizes and byte strides of the leading fixed dimensions, outermost
     /// first, and the record under them (a `var` dimension, or the data
-    /// type's).
-    pub fn fixed_dims(&self) -> (Vec<(usize, isize)>, &Arrmeta) {
-        let mut dims = Vec::new();
+    /// type's). Up to four dimensions are kept inline (no allocation).
+    pub fn fixed_dims(&self) -> (FixedDims, &Arrmeta) {
+        let mut dims = FixedDims::new();
         let mut m = self;
         while let Some((n, s, e)) = m.as_fixed() {
             dims.push((n, s));
@@ -177,6 +177,10 @@ pub fn write_pair(out: &mut [u8], start: u64, len: u64) {
 /// A type's dimension levels, each with its arrmeta record, outermost
 /// first.
 pub type Levels<'a> = smallvec::SmallVec<[(&'a Dim, &'a Arrmeta); 8]>;
+
+/// The leading fixed dimensions' sizes and byte strides, outermost first
+/// ([`Arrmeta::fixed_dims`]).
+pub type FixedDims = smallvec::SmallVec<[(usize, isize); 4]>;
 
 /// The dimension levels of `ty` with their records in `meta`, and the
 /// element type and record under them.

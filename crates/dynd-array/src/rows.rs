@@ -36,7 +36,7 @@ use smallvec::SmallVec;
 use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::array::Array;
-use crate::arrmeta::{c_order_offset, read_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{c_order_offset, read_pair, Arrmeta, FixedDims, PAIR_SIZE};
 use crate::element::{cast_slice, read, Element};
 use crate::memory::MemoryBlock;
 
@@ -47,7 +47,7 @@ pub struct Rows<'a> {
     /// The fixed dimensions' sizes.
     shape: SmallVec<[usize; 4]>,
     /// The fixed dimensions' sizes and byte strides.
-    fixed: SmallVec<[(usize, isize); 4]>,
+    fixed: FixedDims,
     /// The array's data block (the pairs) and the array's offset in it.
     data: &'a [u8],
     base: isize,
@@ -89,11 +89,7 @@ impl<'a> Rows<'a> {
                 _ => return None,
             }
         };
-        let (mut fixed, mut m) = (SmallVec::new(), a.arrmeta());
-        while let Some((n, s, e)) = m.as_fixed() {
-            fixed.push((n, s));
-            m = e;
-        }
+        let (fixed, m) = a.arrmeta().fixed_dims();
         let Arrmeta::Var {
             values,
             offset,

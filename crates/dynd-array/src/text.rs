@@ -32,7 +32,7 @@ use smallvec::SmallVec;
 use dynd_types::{Scalar, Type, TypeKind};
 
 use crate::array::Array;
-use crate::arrmeta::{c_order_offset, read_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{c_order_offset, read_pair, Arrmeta, FixedDims, PAIR_SIZE};
 use crate::memory::MemoryBlock;
 
 /// The strings of an array of fixed dimensions over `string` or `bytes`,
@@ -42,7 +42,7 @@ pub struct Strings<'a> {
     /// The fixed dimensions' sizes.
     shape: SmallVec<[usize; 4]>,
     /// The fixed dimensions' sizes and byte strides.
-    dims: SmallVec<[(usize, isize); 4]>,
+    dims: FixedDims,
     /// The array's data block (the pairs) and the array's offset in it.
     data: &'a [u8],
     base: isize,
@@ -68,11 +68,7 @@ impl<'a> Strings<'a> {
         let kind = t
             .as_scalar()
             .filter(|s| matches!(s, Scalar::String | Scalar::Bytes))?;
-        let (mut dims, mut m) = (SmallVec::new(), a.arrmeta());
-        while let Some((n, s, e)) = m.as_fixed() {
-            dims.push((n, s));
-            m = e;
-        }
+        let (dims, m) = a.arrmeta().fixed_dims();
         let Arrmeta::Text { block } = m else {
             return None;
         };

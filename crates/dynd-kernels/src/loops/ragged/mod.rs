@@ -303,11 +303,7 @@ pub(crate) fn operand(a: &Array, shape: &[usize], nd: usize, size: usize) -> Opt
         }
         Some(_) => return None,
         None => {
-            let (mut dims, mut m) = (SmallVec::new(), a.arrmeta());
-            while let Some((n, stride, element)) = m.as_fixed() {
-                dims.push((n, stride));
-                m = element;
-            }
+            let (mut dims, m) = a.arrmeta().fixed_dims();
             let (n, stride) = dims.pop()?;
             if !matches!(m, Arrmeta::Scalar) {
                 return None;
