@@ -18,6 +18,7 @@ mod options;
 mod robustness;
 mod soundness;
 mod soundness3;
+mod text_compare;
 mod text_order;
 mod typed_api;
 mod zip;

@@ -15,7 +15,9 @@
 //!
 //! Operands may be `Array`, `&Array`, `Expr`, `&Expr` and the Rust numbers
 //! (the [`ScalarOperand`]s: `f64`, `f32`, `i64`, `i32`, `u64`, `u32`, `i16`,
-//! `u16`, `i8`, `u8`), on either side. A borrowed array is borrowed by the
+//! `u16`, `i8`, `u8`), on either side; a Rust string (`&str`, `String`)
+//! is a `string` operand of the comparison methods (`names.equal("a")`)
+//! and of `+` on the right (`&names + "!"` joins). A borrowed array is borrowed by the
 //! expression (`Expr<'a>`), not cloned: building `&a * &b + &c` allocates
 //! only the tree's nodes.
 //!

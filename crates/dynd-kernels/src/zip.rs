@@ -50,7 +50,7 @@ use crate::element::Element;
 use crate::elwise::push_lifted;
 use crate::error::{Error, KernelError};
 use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
-use crate::loops::Builds;
+use crate::loops::Serial;
 use crate::shared::Shared;
 
 /// The most arrays one [`zip`] walks.
@@ -206,19 +206,6 @@ impl KernelData for ZipLeaf {
 
     fn describe(&self) -> String {
         format!("zip leaf ({} operands)", self.n)
-    }
-}
-
-/// A builder that keeps the walk on this thread (for `FnMut` closures).
-struct Serial<'a, 'b>(&'b mut KernelBuilder<'a>);
-
-impl<'a> Builds<'a> for Serial<'a, '_> {
-    fn builder(&mut self) -> &mut KernelBuilder<'a> {
-        self.0
-    }
-
-    fn parallel(&self) -> bool {
-        false
     }
 }
 

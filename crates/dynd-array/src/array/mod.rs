@@ -225,6 +225,28 @@ impl Array {
         unsafe { Array::from_parts_unchecked(T::SCALAR.into(), meta, data, 0) }
     }
 
+    /// A 0-d `string` array holding `s` (its bytes copied into a text
+    /// block of their own).
+    ///
+    /// ```
+    /// use dynd::nd::Array;
+    ///
+    /// let s = Array::from_text("naïve");
+    /// assert_eq!((s.to_string(), s.ty().to_string()), ("\"naïve\"".into(), "string".into()));
+    /// ```
+    pub fn from_text(s: &str) -> Array {
+        let meta = Arc::new(Arrmeta::Text {
+            block: MemoryBlock::from_bytes(s.as_bytes()),
+        });
+        let mut pair = [0u8; crate::arrmeta::PAIR_SIZE];
+        crate::arrmeta::write_pair(&mut pair, 0, s.len() as u64);
+        let data = MemoryBlock::from_bytes(&pair);
+        // SAFETY: a string's arrmeta (its text block holds exactly `s`)
+        // over a block of one (start, length) pair, (0, `s.len()`),
+        // inside that text, at offset 0 (blocks are 16-byte aligned).
+        unsafe { Array::from_parts_unchecked(Scalar::String.into(), meta, data, 0) }
+    }
+
     /// A 1-d array over the elements of `v`, without copying them.
     pub fn from_vec<T: Element>(v: Vec<T>) -> Array {
         let n = v.len();

@@ -76,6 +76,20 @@ impl<S: ScalarOperand> From<S> for Expr<'_> {
     }
 }
 
+impl From<&str> for Expr<'_> {
+    /// A `string` leaf ([`Array::from_text`]): `x.equal("a")`.
+    fn from(s: &str) -> Self {
+        Expr::Leaf(Cow::Owned(Array::from_text(s)))
+    }
+}
+
+impl From<String> for Expr<'_> {
+    /// A `string` leaf, as from `&str`.
+    fn from(s: String) -> Self {
+        Expr::from(s.as_str())
+    }
+}
+
 /// One operator impl: `generics; left; right; the result's lifetime`.
 macro_rules! imp {
     ($tr:ident, $m:ident, $op:ident, [$($g:tt)*], $l:ty, $r:ty, $lt:lifetime) => {
@@ -138,6 +152,12 @@ binary_ops!(
     (Shl, shl, LeftShift),
     (Shr, shr, RightShift)
 );
+
+// `+` with a Rust string on the right joins strings: `&names + "!"`.
+imp!(Add, add, Add, ['a, 's], &'a Array, &'s str, 'a);
+imp!(Add, add, Add, ['s], Array, &'s str, 'static);
+imp!(Add, add, Add, ['a, 's], Expr<'a>, &'s str, 'a);
+imp!(Add, add, Add, ['a, 'b, 's], &'b Expr<'a>, &'s str, 'a);
 
 macro_rules! unary_ops {
     ($([$($g:tt)*], $t:ty, $lt:lifetime);*) => {$(

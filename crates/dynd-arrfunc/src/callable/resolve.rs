@@ -10,6 +10,20 @@ pub(super) fn value_scalar(t: &Type) -> Option<Scalar> {
     }
 }
 
+/// The scalar an argument of data type `t` dispatches on: its value
+/// scalar, and `string` for a `fixed_string[N]` (or an option of one),
+/// which the call casts to `string`.
+fn dispatch_scalar(t: &Type) -> Option<Scalar> {
+    let t = match t.kind() {
+        TypeKind::Option(inner) => inner,
+        _ => t,
+    };
+    match t.kind() {
+        TypeKind::FixedString { .. } => Some(Scalar::String),
+        _ => t.as_scalar(),
+    }
+}
+
 /// How far `from` is from `to` along the promotion ladder (category
 /// changes weigh more than size changes).
 pub(super) fn cost(from: Scalar, to: Scalar) -> usize {
@@ -49,8 +63,9 @@ impl Callable {
                 found: dtypes.len(),
             });
         }
-        // Options dispatch on their value types (NA propagates).
-        let scalars: Option<Vec<Scalar>> = dtypes.iter().map(value_scalar).collect();
+        // Options dispatch on their value types (NA propagates); a fixed
+        // string as a string (the call casts it).
+        let scalars: Option<Vec<Scalar>> = dtypes.iter().map(dispatch_scalar).collect();
         let no_match = || Error::NoMatch {
             name: self.name.to_string(),
             args: dtypes.to_vec(),

@@ -433,6 +433,40 @@ pub(super) fn vector2(others: Vec<Overload>, f: Binary) -> Vec<Overload> {
     table(|s| Leaf::binary_math(f, s), others)
 }
 
+/// The `(string, string) -> bool` overload of a comparison: `f` of the
+/// two strings' bytes, whose order is UTF-8's byte order (code point
+/// order).
+fn text_compare(f: fn(&[u8], &[u8]) -> bool) -> Vec<Overload> {
+    vec![Overload::new(Leaf::text_bytes2(f))]
+}
+
+/// `add`'s `(string, string) -> string`: the two strings joined.
+fn text_concat() -> Overload {
+    Overload::new(Leaf::text_map2(|a, b, out| {
+        out.push_str(a);
+        out.push_str(b);
+    }))
+}
+
+/// `multiply`'s `(string, int64) -> string`: the string `n` times; a
+/// result past the memory a string may take is an error.
+fn text_repeat() -> Overload {
+    Overload::new(Leaf::text_map_int(|s, n, out| {
+        let n = usize::try_from(n).unwrap_or(0);
+        let len = s.len().checked_mul(n).ok_or_else(|| {
+            dynd_kernels::KernelError::message(format!(
+                "repeating a string of {} bytes {n} times does not fit in memory",
+                s.len()
+            ))
+        })?;
+        out.try_reserve(len)?;
+        for _ in 0..n {
+            out.push_str(s);
+        }
+        Ok(())
+    }))
+}
+
 /// An associative builtin without an identity, taking no keywords.
 fn entry_assoc(name: &'static str, overloads: Vec<Overload>) -> Result<Callable, Error> {
     entry(name, overloads, Fold::Associative(None), vec![])
@@ -466,10 +500,11 @@ builtins! {
     /// `(T, T) -> T` for every integer (`int8`…`int128`, `uint8`…`uint128`),
     /// float (`float16`, `float32`, `float64`) and complex `T`: integers wrap
     /// on overflow (two's complement), as NumPy's do; `float16` is computed in
-    /// `float64` and rounded once. Associative, identity 0.
+    /// `float64` and rounded once; `(string, string) -> string` joins the
+    /// two strings. Associative, identity 0.
     ADD add "add" 2 Some(Operator::Binary(BinaryOp::Add)) => {
         let overloads = ops(Some(F64Op::Add), Some(IntOp::Add), wide!(over2, add));
-        let overloads = with(overloads, complex!(2, c_add));
+        let overloads = with(with(overloads, complex!(2, c_add)), vec![text_concat()]);
         entry("add", overloads, int(0), vec![])
     };
 
@@ -479,11 +514,12 @@ builtins! {
         plain("subtract", with(overloads, complex!(2, c_sub)))
     };
 
-    /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
-    /// Associative, identity 1.
+    /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap;
+    /// `(string, int64) -> string` repeats the string (a count of 0 or less
+    /// gives `""`, as NumPy's `strings.multiply`). Associative, identity 1.
     MULTIPLY multiply "multiply" 2 Some(Operator::Binary(BinaryOp::Multiply)) => {
         let overloads = ops(Some(F64Op::Mul), Some(IntOp::Mul), wide!(over2, mul));
-        let overloads = with(overloads, complex!(2, c_mul));
+        let overloads = with(with(overloads, complex!(2, c_mul)), vec![text_repeat()]);
         entry("multiply", overloads, int(1), vec![])
     };
 
@@ -544,35 +580,48 @@ builtins! {
         plain("arctan2", vector2(over2!(atan2, [F16]), Binary::Arctan2))
     };
 
-    /// `(T, T) -> bool` for every numeric `T`, complex included.
+    /// `(T, T) -> bool` for every numeric `T`, complex included, and for
+    /// `string` (byte for byte).
     EQUAL equal "equal" 2 Some(Operator::Binary(BinaryOp::Equal)) => {
-        plain("equal", with(tests(Predicate::Equal, wide!(over2, eq)), complex!(2, c_eq)))
+        let overloads = with(tests(Predicate::Equal, wide!(over2, eq)), complex!(2, c_eq));
+        plain("equal", with(overloads, text_compare(|a, b| a == b)))
     };
 
-    /// `(T, T) -> bool` for every numeric `T`, complex included.
+    /// `(T, T) -> bool` for every numeric `T`, complex included, and for
+    /// `string` (byte for byte).
     NOT_EQUAL not_equal "not_equal" 2 Some(Operator::Binary(BinaryOp::NotEqual)) => {
-        plain("not_equal", with(tests(Predicate::NotEqual, wide!(over2, ne)), complex!(2, c_ne)))
+        let overloads = with(tests(Predicate::NotEqual, wide!(over2, ne)), complex!(2, c_ne));
+        plain("not_equal", with(overloads, text_compare(|a, b| a != b)))
     };
 
     /// `(T, T) -> bool` for every numeric `T`; complex numbers in NumPy's
-    /// order (by real parts, then imaginary; a NaN part compares false).
+    /// order (by real parts, then imaginary; a NaN part compares false);
+    /// strings in the byte order of UTF-8, which is code point order (as
+    /// `sort` orders them).
     LESS less "less" 2 Some(Operator::Binary(BinaryOp::Less)) => {
-        plain("less", with(tests(Predicate::Less, wide!(over2, lt)), complex!(2, c_lt)))
+        let overloads = with(tests(Predicate::Less, wide!(over2, lt)), complex!(2, c_lt));
+        plain("less", with(overloads, text_compare(|a, b| a < b)))
     };
 
-    /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
+    /// `(T, T) -> bool` for every numeric `T`, complex and strings as
+    /// `less`.
     LESS_EQUAL less_equal "less_equal" 2 Some(Operator::Binary(BinaryOp::LessEqual)) => {
-        plain("less_equal", with(tests(Predicate::LessEqual, wide!(over2, le)), complex!(2, c_le)))
+        let overloads = with(tests(Predicate::LessEqual, wide!(over2, le)), complex!(2, c_le));
+        plain("less_equal", with(overloads, text_compare(|a, b| a <= b)))
     };
 
-    /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
+    /// `(T, T) -> bool` for every numeric `T`, complex and strings as
+    /// `less`.
     GREATER greater "greater" 2 Some(Operator::Binary(BinaryOp::Greater)) => {
-        plain("greater", with(tests(Predicate::Greater, wide!(over2, gt)), complex!(2, c_gt)))
+        let overloads = with(tests(Predicate::Greater, wide!(over2, gt)), complex!(2, c_gt));
+        plain("greater", with(overloads, text_compare(|a, b| a > b)))
     };
 
-    /// `(T, T) -> bool` for every numeric `T`, complex as `less`.
+    /// `(T, T) -> bool` for every numeric `T`, complex and strings as
+    /// `less`.
     GREATER_EQUAL greater_equal "greater_equal" 2 Some(Operator::Binary(BinaryOp::GreaterEqual)) => {
-        plain("greater_equal", with(tests(Predicate::GreaterEqual, wide!(over2, ge)), complex!(2, c_ge)))
+        let overloads = with(tests(Predicate::GreaterEqual, wide!(over2, ge)), complex!(2, c_ge));
+        plain("greater_equal", with(overloads, text_compare(|a, b| a >= b)))
     };
 
     /// `(T) -> T` for every numeric `T`; integers wrap (`-int8(-128) == -128`).

@@ -98,6 +98,11 @@ pub(super) fn lower<'e, T: Target<'e>>(
             let Body::Elementwise(leaf) = o.body() else {
                 return t.apart(e);
             };
+            // A string function reads its arguments' text blocks, which
+            // only whole arrays have.
+            if leaf.reads_text() {
+                return t.apart(e);
+            }
             let mut slots: SmallVec<[T::Slot; 4]> = SmallVec::new();
             for ((&(s, ref ty), target), &option) in lowered.iter().zip(o.inputs()).zip(o.options())
             {

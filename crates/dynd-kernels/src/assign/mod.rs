@@ -21,7 +21,7 @@
 //! ```
 
 pub(crate) mod scalar;
-mod text;
+pub(crate) mod text;
 
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -597,7 +597,7 @@ pub(crate) fn cast(this: &Array, ty: &Type, mode: ErrorMode) -> Result<Array, Er
 }
 
 /// The text block of a string data type under the dimensions, if any.
-fn text_block(meta: &Arrmeta) -> Option<&Arc<MemoryBlock>> {
+pub(crate) fn text_block(meta: &Arrmeta) -> Option<&Arc<MemoryBlock>> {
     match meta {
         Arrmeta::Fixed { element, .. }
         | Arrmeta::Var { element, .. }
@@ -608,7 +608,7 @@ fn text_block(meta: &Arrmeta) -> Option<&Arc<MemoryBlock>> {
     }
 }
 
-fn text_block_mut(meta: &mut Arrmeta) -> Option<&mut Arc<MemoryBlock>> {
+pub(crate) fn text_block_mut(meta: &mut Arrmeta) -> Option<&mut Arc<MemoryBlock>> {
     match meta {
         Arrmeta::Fixed { element, .. }
         | Arrmeta::Var { element, .. }

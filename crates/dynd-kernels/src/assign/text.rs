@@ -37,6 +37,19 @@ impl ArenaPtr {
         }
     }
 
+    /// The arena, locked for a run of elements.
+    ///
+    /// # Safety
+    ///
+    /// The arena is alive for as long as the guard is held.
+    pub(crate) unsafe fn lock<'g>(&self) -> std::sync::MutexGuard<'g, Vec<u8>> {
+        // SAFETY: by the contract.
+        let arena = unsafe { &*self.0.get() };
+        arena
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Appends `bytes` and returns their start.
     ///
     /// # Safety

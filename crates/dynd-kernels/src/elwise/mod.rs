@@ -58,6 +58,7 @@ pub(crate) use gufunc::apply_core_into;
 mod lift;
 mod maps;
 mod ragged;
+mod text;
 mod typed;
 mod vector;
 pub use typed::{IntOp, Predicate};
@@ -87,6 +88,7 @@ pub use gufunc::{apply_core, CoreFn, CoreLeaf, CoreSlice, CoreSliceMut};
 pub use lift::ElementFn;
 use lift::Lifted;
 use maps::*;
+pub use text::TextSink;
 
 /// The broadcast result type of `args` with data type `R`.
 fn result_type<R: Element>(args: &[&Array]) -> Result<Type, Error> {
@@ -153,6 +155,16 @@ pub fn map2<A: Element, B: Element, R: Element>(
 
 type PushLeaf = dyn for<'a> Fn(&mut KernelBuilder<'a>) -> Child + Send + Sync;
 
+/// How a leaf pushes its kernel.
+#[derive(Clone)]
+enum Push {
+    /// A kernel over the elements alone.
+    Elements(std::sync::Arc<PushLeaf>),
+    /// A kernel over strings, which reads the arguments' text blocks and
+    /// writes new strings into the call's text arena ([`text`]).
+    Text(std::sync::Arc<text::PushText>),
+}
+
 /// A scalar kernel with known element types, ready to be lifted over
 /// dimensions: the safe way to give an elementwise operation its leaf.
 ///
@@ -180,7 +192,7 @@ pub struct Leaf {
     output: dynd_types::Scalar,
     /// Whether the function returns `Option<R>` (the result is `?R`).
     output_option: bool,
-    push: std::sync::Arc<PushLeaf>,
+    push: Push,
     /// The loop without a kernel, for the flat fast paths; `None` for a
     /// fallible leaf, whose errors need the kernel's indices.
     flat: Option<std::sync::Arc<dyn FlatRun>>,
@@ -259,7 +271,7 @@ impl Leaf {
             options: sig.inputs.iter().map(|&(_, o)| o).collect(),
             output: sig.output.0,
             output_option: sig.output.1,
-            push,
+            push: Push::Elements(push),
             flat: plain.then_some(flat),
             f64_op: None,
         }
@@ -323,9 +335,12 @@ impl Leaf {
 
     /// Whether `other` runs the same function (a clone of this leaf).
     pub(crate) fn same_function(&self, other: &Leaf) -> bool {
-        std::sync::Arc::ptr_eq(&self.push, &other.push)
-            && self.inputs == other.inputs
-            && self.options == other.options
+        let same = match (&self.push, &other.push) {
+            (Push::Elements(a), Push::Elements(b)) => std::sync::Arc::ptr_eq(a, b),
+            (Push::Text(a), Push::Text(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        same && self.inputs == other.inputs && self.options == other.options
     }
 
     /// Checks arguments of data types `dtypes` and a result of data type
@@ -397,22 +412,49 @@ impl Leaf {
 
     /// Pushes the leaf's kernel for arguments and a result as `fit` found
     /// them, wrapped in NA propagation where an option argument meets a
-    /// plain parameter.
-    pub(crate) fn push_fitted(&self, b: &mut KernelBuilder<'_>, fit: &LeafFit) -> Child {
-        let child = (self.push)(b);
+    /// plain parameter. A leaf over strings needs `env`, the arguments'
+    /// text blocks and the result's arena.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for a leaf over strings without `env` (a
+    /// fused program, whose buffers have no text block).
+    pub(crate) fn push_fitted(
+        &self,
+        b: &mut KernelBuilder<'_>,
+        fit: &LeafFit,
+        env: Option<&text::TextEnv>,
+    ) -> Result<Child, Error> {
+        let child = match (&self.push, env) {
+            (Push::Elements(push), _) => push(b),
+            (Push::Text(push), Some(env)) => push(b, env)?,
+            (Push::Text(_), None) => {
+                return Err(Error::Unsupported {
+                    operation: "a string function inside a fused loop",
+                    ty: self.output.into(),
+                })
+            }
+        };
         let any_option = fit.flags.iter().any(Option::is_some);
         // A function returning an option writes the result's flag itself;
         // NA around it only needs a wrapper when it propagates.
         if !fit.out_option || (self.output_option && !any_option) {
-            return child;
+            return Ok(child);
         }
-        b.push(NaLeaf {
+        Ok(b.push(NaLeaf {
             flags: fit.flags.clone(),
             nsrc: fit.flags.len(),
             out_flag: self.output.size(),
             child_sets_flag: self.output_option,
             child,
-        })
+        }))
+    }
+
+    /// Whether the leaf reads strings' characters or writes strings: its
+    /// kernel needs the arrays' text blocks, so it runs only where they
+    /// are known (not in a fused loop, not on the flat paths).
+    pub fn reads_text(&self) -> bool {
+        matches!(self.push, Push::Text(_))
     }
 }
 
@@ -446,12 +488,15 @@ fn apply_into_with(
         return Ok(());
     }
     crate::assign::make_unique(this)?;
+    if leaf.reads_text() {
+        return text::apply_text_into(this, srcs, leaf, &fit);
+    }
     let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
     let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
         srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
     let mut builder = KernelBuilder::new();
     push_elwise(&mut builder, (&ty, &meta), &pairs, &mut |b| {
-        Ok(leaf.push_fitted(b, &fit))
+        leaf.push_fitted(b, &fit, None)
     })?;
     let kernel = builder.finish()?;
     // SAFETY: built just above for this array and `srcs`, whose data

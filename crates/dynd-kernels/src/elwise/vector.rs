@@ -336,7 +336,9 @@ impl Leaf {
             output,
             output_option: false,
             flat: Some(std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>),
-            push: std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| b.push(kernel.clone())),
+            push: super::Push::Elements(std::sync::Arc::new(move |b: &mut KernelBuilder<'_>| {
+                b.push(kernel.clone())
+            })),
             f64_op: None,
         }
     }

@@ -271,6 +271,13 @@ impl Program {
     /// data types are not the leaf's; [`Error::Unsupported`] for a leaf
     /// whose result has no fixed size.
     pub fn call(&mut self, leaf: &Leaf, args: &[Slot]) -> Result<Slot, Error> {
+        if leaf.reads_text() {
+            // Its kernel needs the arrays' text blocks, which a buffer has not.
+            return Err(Error::Unsupported {
+                operation: "a string function inside a fused loop",
+                ty: leaf.output().into(),
+            });
+        }
         for &a in args {
             self.check(a)?;
         }
@@ -424,7 +431,7 @@ impl Program {
                     && step.args.iter().all(|&a| float64(self.dtype(a)))
             });
             let child = match &step.op {
-                Op::Call(leaf, fit) => leaf.push_fitted(b, fit),
+                Op::Call(leaf, fit) => leaf.push_fitted(b, fit, None)?,
                 Op::Cast(mode) => {
                     push_element_assign(b, &step.dtype, self.dtype(step.args[0]), *mode)?
                 }

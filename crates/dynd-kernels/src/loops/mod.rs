@@ -80,7 +80,7 @@ use crate::shared::Shared;
 
 pub(crate) use elems::{Elems, ElemsMut, Line};
 pub(crate) use flat::run_flat;
-pub(crate) use push::{push_dims, Aligned, Builds, Operands};
+pub(crate) use push::{push_dims, Aligned, Builds, Operands, Serial};
 pub(crate) use rows::{BlockPtr, RowDim, RowLoop, SrcRow, VarRows};
 
 // ---------------------------------------------------------------------------

@@ -31,6 +31,20 @@ impl<'a> Builds<'a> for KernelBuilder<'a> {
     }
 }
 
+/// A builder that keeps the walk on this thread (for `FnMut` closures,
+/// and leaves that append to one text arena).
+pub(crate) struct Serial<'a, 'b>(pub(crate) &'b mut KernelBuilder<'a>);
+
+impl<'a> Builds<'a> for Serial<'a, '_> {
+    fn builder(&mut self) -> &mut KernelBuilder<'a> {
+        self.0
+    }
+
+    fn parallel(&self) -> bool {
+        false
+    }
+}
+
 /// One dimension level of an operand: its type's dimension and arrmeta.
 pub(crate) type Level<'a> = (&'a Dim, &'a Arrmeta);
 

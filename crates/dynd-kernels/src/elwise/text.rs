@@ -1,0 +1,609 @@
+//! Leaves over strings: functions of `string` elements, run elementwise
+//! with the same broadcasting as every other leaf.
+//!
+//! A `string` element is a (start, length) pair into its array's text
+//! block, so a kernel over strings needs more than its elements: when it
+//! is built, it is given each string argument's text block, and, for a
+//! string result, the call's text arena, which its strings are appended
+//! to and which becomes the result's text block afterwards. A result
+//! string is written straight into the arena through a [`TextSink`]: no
+//! `String` is made per element. Such a kernel runs on one thread (the
+//! arena is one), and the flat paths and fused loops, which know no text
+//! blocks, pass it by.
+//!
+//! ```
+//! use dynd::func::{Callable, Leaf, Overload};
+//! use dynd::nd::Array;
+//!
+//! let shout = Leaf::text_map1(|s: &str, out: &mut dynd::func::TextSink<'_>| {
+//!     out.push_str(&s.to_uppercase());
+//!     out.push_str("!");
+//! });
+//! let shout = Callable::new("shout", vec![Overload::new(shout)])?;
+//! let x = Array::from_json(r#"[["ß", "naïve"], [], ["日本"]]"#, None)?;
+//! assert_eq!(shout.call(&[&x])?.to_string(), r#"[["SS!", "NAÏVE!"], [], ["日本!"]]"#);
+//! # Ok::<(), dynd::Error>(())
+//! ```
+
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+
+use smallvec::SmallVec;
+
+use dynd_types::{KernelErrorKind, Scalar, Type};
+
+use super::{run_into, Leaf, LeafFit, Push, INLINE_ARGS};
+use crate::array::Array;
+use crate::arrmeta::Arrmeta;
+use crate::assign::text::{read_text, ArenaPtr};
+use crate::assign::{text_block, text_block_mut};
+use crate::element::Element;
+use crate::error::{Error, KernelError};
+use crate::kernel::{Child, KernelBuilder, KernelCtx, KernelData};
+use crate::loops::{BlockPtr, Builds, Serial};
+use crate::memory::MemoryBlock;
+use crate::shared::Shared;
+
+/// What a kernel over strings is given when it is built: each argument's
+/// text block (`None` for an argument that is not text), and the arena a
+/// string result goes to.
+pub(crate) struct TextEnv {
+    srcs: SmallVec<[Option<BlockPtr>; INLINE_ARGS]>,
+    arena: Option<ArenaPtr>,
+}
+
+/// Pushes a kernel over strings, given the call's [`TextEnv`].
+pub(super) type PushText =
+    dyn for<'a> Fn(&mut KernelBuilder<'a>, &TextEnv) -> Result<Child, Error> + Send + Sync;
+
+/// Where a string function writes its result: the call's text arena,
+/// appended to in place. Only whole `&str`s and `char`s go in, so the
+/// result is UTF-8 by construction.
+pub struct TextSink<'a> {
+    bytes: &'a mut Vec<u8>,
+    start: usize,
+}
+
+impl TextSink<'_> {
+    /// Appends `s`.
+    #[inline]
+    pub fn push_str(&mut self, s: &str) {
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    /// Appends `c`.
+    #[inline]
+    pub fn push(&mut self, c: char) {
+        let mut buf = [0u8; 4];
+        self.bytes
+            .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+
+    /// Makes room for `additional` more bytes, or fails (naming the
+    /// size) where the memory cannot be had: for results whose size comes
+    /// from the data (a repetition count, a width).
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), KernelError> {
+        self.bytes.try_reserve(additional).map_err(|_| {
+            KernelError::message(format!(
+                "a string of {additional} more bytes does not fit in memory"
+            ))
+        })
+    }
+
+    /// The bytes written so far for this element.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len() - self.start
+    }
+
+    /// Whether nothing has been written for this element.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::fmt::Write for TextSink<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+/// `bytes` as text, or the error naming where they stop being UTF-8.
+#[inline]
+fn utf8(bytes: &[u8]) -> Result<&str, KernelError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        KernelError::new(KernelErrorKind::Utf8 {
+            valid_up_to: e.valid_up_to(),
+        })
+    })
+}
+
+/// A string function's body: what it reads from one element of each
+/// argument and what it writes.
+trait Body: Send + Sync + 'static {
+    /// Which arguments are strings (the others are read as elements).
+    const TEXT: &'static [bool];
+
+    /// Runs on one element.
+    ///
+    /// # Safety
+    ///
+    /// `src[i]` is a valid element of argument `i`: for a string
+    /// argument, a pair into the text block at `text[i]`; `dst` is a
+    /// valid element of the result's type; `sink` is the arena for a
+    /// string result.
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError>;
+}
+
+/// The kernel of a string function: its body, its arguments' text
+/// blocks, and the arena of a string result.
+struct TextKernel<B> {
+    body: Arc<B>,
+    text: SmallVec<[BlockPtr; 2]>,
+    arena: Option<ArenaPtr>,
+}
+
+impl<B: Body> KernelData for TextKernel<B> {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        let zeros: SmallVec<[isize; 2]> = src.iter().map(|_| 0).collect();
+        // SAFETY: by this function's contract, for one element.
+        unsafe { self.strided(ctx, dst, 0, src, &zeros, 1) }
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        // The arena is locked once per run of elements, not per element.
+        // SAFETY: the arena outlives the kernel (the call that built it
+        // holds it), and the kernel runs on one thread.
+        let mut guard = self.arena.map(|a| unsafe { a.lock() });
+        let mut s: SmallVec<[*const u8; 2]> = src.iter().copied().collect();
+        let mut d = dst;
+        for i in 0..count {
+            // SAFETY: element `i` of each operand is valid by this
+            // function's contract, and the text blocks are the ones the
+            // kernel was built with, which the arrays keep alive.
+            unsafe { self.body.run(&self.text, &s, d, guard.as_deref_mut()) }
+                .map_err(|e| e.at(i))?;
+            d = d.wrapping_offset(dst_stride);
+            for (p, stride) in s.iter_mut().zip(src_stride) {
+                *p = p.wrapping_offset(*stride);
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        format!("string function ({} arguments)", B::TEXT.len())
+    }
+}
+
+/// Reads a string argument's bytes.
+///
+/// # Safety
+///
+/// As [`Body::run`] for argument `i`.
+#[inline(always)]
+unsafe fn arg<'t>(text: &[BlockPtr], src: &[*const u8], i: usize) -> &'t [u8] {
+    // SAFETY: by the contract: a pair of a validated array lies inside
+    // the text block its arrmeta names, whose start is `text[i]`.
+    unsafe { read_text(text[i], src[i]) }
+}
+
+/// Appends a string result with `f` and points `dst` at it.
+///
+/// # Safety
+///
+/// `dst` is a valid string element; `sink` is the result's arena.
+#[inline(always)]
+unsafe fn write_string(
+    dst: *mut u8,
+    sink: Option<&mut Vec<u8>>,
+    f: impl FnOnce(&mut TextSink<'_>),
+) -> Result<(), KernelError> {
+    let Some(bytes) = sink else {
+        return Err(KernelError::message(
+            "a string result without its text arena",
+        ));
+    };
+    let start = bytes.len();
+    let mut out = TextSink { bytes, start };
+    f(&mut out);
+    let len = out.len();
+    // SAFETY: a string element is two `u64`s, by the contract.
+    unsafe {
+        let p = dst as *mut u64;
+        p.write_unaligned(start as u64);
+        p.add(1).write_unaligned(len as u64);
+    }
+    Ok(())
+}
+
+/// `(string, string) -> R` over the bytes.
+struct Bytes2<F, R>(F, PhantomData<fn() -> R>);
+
+impl<F: Fn(&[u8], &[u8]) -> R + Send + Sync + 'static, R: Element> Body for Bytes2<F, R> {
+    const TEXT: &'static [bool] = &[true, true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        _: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`.
+        unsafe {
+            let r = (self.0)(arg(text, src, 0), arg(text, src, 1));
+            (dst as *mut R).write_unaligned(r);
+        }
+        Ok(())
+    }
+}
+
+/// `(string) -> R` over the text.
+struct Str1<F, R>(F, PhantomData<fn() -> R>);
+
+impl<F: Fn(&str) -> R + Send + Sync + 'static, R: Element> Body for Str1<F, R> {
+    const TEXT: &'static [bool] = &[true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        _: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`.
+        unsafe {
+            let r = (self.0)(utf8(arg(text, src, 0))?);
+            (dst as *mut R).write_unaligned(r);
+        }
+        Ok(())
+    }
+}
+
+/// `(string, string) -> R` over the text.
+struct Str2<F, R>(F, PhantomData<fn() -> R>);
+
+impl<F: Fn(&str, &str) -> R + Send + Sync + 'static, R: Element> Body for Str2<F, R> {
+    const TEXT: &'static [bool] = &[true, true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        _: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`.
+        unsafe {
+            let r = (self.0)(utf8(arg(text, src, 0))?, utf8(arg(text, src, 1))?);
+            (dst as *mut R).write_unaligned(r);
+        }
+        Ok(())
+    }
+}
+
+/// `(string) -> string`.
+struct Map1<F>(F);
+
+impl<F: Fn(&str, &mut TextSink<'_>) + Send + Sync + 'static> Body for Map1<F> {
+    const TEXT: &'static [bool] = &[true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`.
+        unsafe {
+            let a = utf8(arg(text, src, 0))?;
+            write_string(dst, sink, |out| (self.0)(a, out))
+        }
+    }
+}
+
+/// `(string, string) -> string`.
+struct Map2<F>(F);
+
+impl<F: Fn(&str, &str, &mut TextSink<'_>) + Send + Sync + 'static> Body for Map2<F> {
+    const TEXT: &'static [bool] = &[true, true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`.
+        unsafe {
+            let (a, b) = (utf8(arg(text, src, 0))?, utf8(arg(text, src, 1))?);
+            write_string(dst, sink, |out| (self.0)(a, b, out))
+        }
+    }
+}
+
+/// `(string, int64) -> string`.
+struct MapInt<F>(F);
+
+impl<F: Fn(&str, i64, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Sync + 'static> Body
+    for MapInt<F>
+{
+    const TEXT: &'static [bool] = &[true, false];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`: argument 1 is an `int64`.
+        unsafe {
+            let a = utf8(arg(text, src, 0))?;
+            let n = (src[1] as *const i64).read_unaligned();
+            let mut result = Ok(());
+            write_string(dst, sink, |out| result = (self.0)(a, n, out))?;
+            result
+        }
+    }
+}
+
+impl Leaf {
+    /// The leaf of a string function's `body`: arguments of `inputs`
+    /// (strings where `B::TEXT` says), a result of `output`.
+    fn of_text<B: Body>(body: B, inputs: &[Scalar], output: Scalar) -> Leaf {
+        let body = Arc::new(body);
+        let push = move |b: &mut KernelBuilder<'_>, env: &TextEnv| {
+            let mut text = SmallVec::new();
+            for (i, &is_text) in B::TEXT.iter().enumerate() {
+                if is_text {
+                    text.push(env.srcs.get(i).copied().flatten().ok_or_else(|| {
+                        Error::Unsupported {
+                            operation: "a string function without its argument's text",
+                            ty: Type::from(Scalar::String),
+                        }
+                    })?);
+                } else {
+                    // Never read: an argument that is not text.
+                    // SAFETY: a null pointer that no body dereferences.
+                    text.push(unsafe { BlockPtr::new(std::ptr::null()) });
+                }
+            }
+            if output == Scalar::String && env.arena.is_none() {
+                return Err(Error::Unsupported {
+                    operation: "a string result without its text arena",
+                    ty: Type::from(Scalar::String),
+                });
+            }
+            Ok(b.push(TextKernel {
+                body: body.clone(),
+                text,
+                arena: env.arena,
+            }))
+        };
+        Leaf {
+            inputs: inputs.iter().copied().collect(),
+            options: inputs.iter().map(|_| false).collect(),
+            output,
+            output_option: false,
+            push: Push::Text(Arc::new(push)),
+            flat: None,
+            f64_op: None,
+        }
+    }
+
+    /// `(string, string) -> R`: `f` of the two strings' bytes, which it
+    /// sees as they are (no UTF-8 check): for comparisons.
+    ///
+    /// ```
+    /// use dynd::func::{Callable, Leaf, Overload};
+    /// use dynd::nd::array;
+    ///
+    /// let same_len = Leaf::text_bytes2(|a: &[u8], b: &[u8]| a.len() == b.len());
+    /// let same_len = Callable::new("same_len", vec![Overload::new(same_len)])?;
+    /// let r = same_len.call(&[&array!["ab", "c", "日"], &array!["xy"]])?;
+    /// assert_eq!(r.to_string(), "[true, false, false]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn text_bytes2<R: Element>(f: impl Fn(&[u8], &[u8]) -> R + Send + Sync + 'static) -> Leaf {
+        Leaf::of_text(
+            Bytes2(f, PhantomData),
+            &[Scalar::String, Scalar::String],
+            R::SCALAR,
+        )
+    }
+
+    /// `(string) -> R`: `f` of the text. Bytes that are not UTF-8 fail
+    /// the call, naming the element.
+    pub fn text1<R: Element>(f: impl Fn(&str) -> R + Send + Sync + 'static) -> Leaf {
+        Leaf::of_text(Str1(f, PhantomData), &[Scalar::String], R::SCALAR)
+    }
+
+    /// `(string, string) -> R`: `f` of the two texts.
+    pub fn text2<R: Element>(f: impl Fn(&str, &str) -> R + Send + Sync + 'static) -> Leaf {
+        Leaf::of_text(
+            Str2(f, PhantomData),
+            &[Scalar::String, Scalar::String],
+            R::SCALAR,
+        )
+    }
+
+    /// `(string) -> string`: `f` writes the result's text into the sink,
+    /// which appends it to the result's text block in place.
+    pub fn text_map1(f: impl Fn(&str, &mut TextSink<'_>) + Send + Sync + 'static) -> Leaf {
+        Leaf::of_text(Map1(f), &[Scalar::String], Scalar::String)
+    }
+
+    /// `(string, string) -> string`, as [`Leaf::text_map1`].
+    pub fn text_map2(f: impl Fn(&str, &str, &mut TextSink<'_>) + Send + Sync + 'static) -> Leaf {
+        Leaf::of_text(Map2(f), &[Scalar::String, Scalar::String], Scalar::String)
+    }
+
+    /// `(string, int64) -> string`, as [`Leaf::text_map1`]; an `Err` fails
+    /// the call, naming the element.
+    pub fn text_map_int(
+        f: impl Fn(&str, i64, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf::of_text(MapInt(f), &[Scalar::String, Scalar::Int64], Scalar::String)
+    }
+}
+
+/// Runs a string function's `leaf` over `srcs` into `this` (made unique
+/// by the caller): its kernel is given the arguments' text blocks, and a
+/// string result's arena, seeded with `this`'s text, becomes `this`'s
+/// text block (also when the call fails halfway: the strings written
+/// point into it).
+pub(super) fn apply_text_into(
+    this: &mut Array,
+    srcs: &[&Array],
+    leaf: &Leaf,
+    fit: &LeafFit,
+) -> Result<(), Error> {
+    let arena = (leaf.output == Scalar::String).then(|| {
+        Mutex::new(text_block(this.arrmeta()).map_or_else(Vec::new, |b| b.bytes().to_vec()))
+    });
+    let env = TextEnv {
+        srcs: srcs
+            .iter()
+            .map(|a| {
+                text_block(a.arrmeta()).map(|b| {
+                    // SAFETY: the block's bytes, which the argument keeps
+                    // alive for the call and which are immutable while
+                    // shared; the kernel only reads them.
+                    unsafe { BlockPtr::new(b.as_ptr()) }
+                })
+            })
+            .collect(),
+        // SAFETY: the arena is a `Mutex`, alive until after the kernel
+        // is dropped below.
+        arena: arena
+            .as_ref()
+            .map(|a| ArenaPtr(unsafe { Shared::new(a as *const _) })),
+    };
+    let result = (|| {
+        let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
+        let pairs: SmallVec<[(&Type, &Arrmeta); INLINE_ARGS]> =
+            srcs.iter().map(|a| (a.ty(), a.arrmeta())).collect();
+        let mut builder = KernelBuilder::new();
+        super::push_lifted(
+            &mut Serial(&mut builder),
+            (&ty, &meta),
+            0,
+            &pairs,
+            &[],
+            &mut |s| leaf.push_fitted(s.builder(), fit, Some(&env)),
+        )?;
+        let kernel = builder.finish()?;
+        // SAFETY: built just above for this array and `srcs`, whose data
+        // types `fit` checked against the leaf's; the text blocks and
+        // the arena it was given outlive it.
+        unsafe { run_into(this, &kernel, srcs) }
+    })();
+    if let Some(arena) = arena {
+        let bytes = arena
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (_, _, meta) = this.parts_mut();
+        if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
+            *block = MemoryBlock::from_vec(bytes);
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arrmeta::{write_pair, PAIR_SIZE};
+    use crate::elwise::apply;
+
+    /// A `2 * string` of "a" and the bytes `ff 62`, which are not UTF-8.
+    fn not_utf8() -> Array {
+        let mut pairs = vec![0u8; 2 * PAIR_SIZE];
+        write_pair(&mut pairs[..PAIR_SIZE], 0, 1);
+        write_pair(&mut pairs[PAIR_SIZE..], 1, 2);
+        let meta = Arrmeta::Fixed {
+            size: 2,
+            stride: PAIR_SIZE as isize,
+            element: Box::new(Arrmeta::Text {
+                block: MemoryBlock::from_bytes(&[b'a', 0xff, b'b']),
+            }),
+        };
+        let ty = "2 * string".parse().unwrap();
+        Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(&pairs), 0).unwrap()
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_fails_naming_the_element() {
+        let x = not_utf8();
+        let len = Leaf::text1(|s: &str| s.len() as i64);
+        let err = apply(&[&x], &len).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "the bytes are not valid UTF-8 after byte 0, at index [1]"
+        );
+        let upper = Leaf::text_map1(|s, out| out.push_str(&s.to_uppercase()));
+        assert!(apply(&[&x], &upper).is_err());
+        // Comparisons see the bytes as they are.
+        let eq = Leaf::text_bytes2(|a: &[u8], b: &[u8]| a == b);
+        assert_eq!(apply(&[&x, &x], &eq).unwrap().to_string(), "[true, true]");
+    }
+
+    #[test]
+    fn results_go_into_one_new_text_block() {
+        let x = Array::from_json(r#"[["ab", "c"], [], ["日本"]]"#, None).unwrap();
+        let twice = Leaf::text_map1(|s, out| {
+            out.push_str(s);
+            out.push_str(s);
+        });
+        let r = apply(&[&x], &twice).unwrap();
+        assert_eq!(r.to_string(), r#"[["abab", "cc"], [], ["日本日本"]]"#);
+        // Every result string in one block, written end to end.
+        let text = text_block(r.arrmeta()).unwrap();
+        assert_eq!(text.bytes(), "ababcc日本日本".as_bytes());
+        // The input's text is untouched and not shared.
+        let input = text_block(x.arrmeta()).unwrap();
+        assert!(!Arc::ptr_eq(text, input));
+        assert_eq!(x.to_string(), r#"[["ab", "c"], [], ["日本"]]"#);
+    }
+
+    #[test]
+    fn a_fused_program_refuses_a_string_function() {
+        let eq = Leaf::text_bytes2(|a: &[u8], b: &[u8]| a == b);
+        let x = Array::from_json(r#"["a"]"#, None).unwrap();
+        let mut p = crate::fuse::Program::new();
+        let s = p.leaf(&x);
+        let err = p.call(&eq, &[s, s]).unwrap_err().to_string();
+        assert!(err.contains("fused"), "{err}");
+    }
+}
