@@ -107,3 +107,152 @@ fn other_data_types_without_an_order_are_still_refused() {
     let e = argsort(&c, -1, true).unwrap_err().to_string();
     assert!(e.contains("no order"), "{e}");
 }
+
+fn call(name: &str, args: &[&Array], kw: &[(&str, &Array)]) -> Result<String, String> {
+    let f = dynd::func::builtins::get(name).unwrap();
+    f.call_kw(args, kw)
+        .map(|r| format!("{} : {}", r, r.ty()))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn extremes_of_strings_dense_ragged_and_na() {
+    // Python: max(["b", "a", "日", ""]), min(...), the index of the first max.
+    let x = json(r#"["b", "a", "日", "", "日"]"#);
+    assert_eq!(call("max", &[&x], &[]).unwrap(), r#""日" : string"#);
+    assert_eq!(call("min", &[&x], &[]).unwrap(), r#""" : string"#);
+    assert_eq!(call("argmax", &[&x], &[]).unwrap(), "2 : int64");
+    assert_eq!(call("argmin", &[&x], &[]).unwrap(), "3 : int64");
+    // Along either axis of a dense array.
+    let m = json(r#"[["b", "z"], ["c", "a"]]"#);
+    let axis = |a: i64| Array::from_scalar(a);
+    assert_eq!(
+        call("max", &[&m], &[("axis", &axis(0))]).unwrap(),
+        r#"["c", "z"] : 2 * string"#
+    );
+    assert_eq!(
+        call(
+            "min",
+            &[&m],
+            &[("axis", &axis(1)), ("keepdims", &Array::from_scalar(true))]
+        )
+        .unwrap(),
+        r#"[["b"], ["a"]] : 2 * 1 * string"#
+    );
+    assert_eq!(
+        call("argmax", &[&m], &[("axis", &axis(0))]).unwrap(),
+        "[1, 0] : 2 * int64"
+    );
+    // Per ragged row: NA for an empty row.
+    let r = json(r#"[["b", "a"], [], ["😀", "日"]]"#);
+    assert_eq!(
+        call("max", &[&r], &[("axis", &axis(-1))]).unwrap(),
+        r#"["b", null, "😀"] : 3 * ?string"#
+    );
+    assert_eq!(
+        call("argmin", &[&r], &[("axis", &axis(-1))]).unwrap(),
+        "[1, null, 1] : 3 * ?int64"
+    );
+    // NA: a group holding NA is NA unless skipped.
+    let n = Array::from_json(
+        r#"[["b", null], ["a"], []]"#,
+        Some(&"3 * var * ?string".parse().unwrap()),
+    )
+    .unwrap();
+    let skip = Array::from_scalar(true);
+    assert_eq!(
+        call("min", &[&n], &[("axis", &axis(-1))]).unwrap(),
+        r#"[null, "a", null] : 3 * ?string"#
+    );
+    assert_eq!(
+        call("min", &[&n], &[("axis", &axis(-1)), ("skip_na", &skip)]).unwrap(),
+        r#"["b", "a", null] : 3 * ?string"#
+    );
+    assert_eq!(call("argmax", &[&n], &[]).unwrap(), "0 : int64");
+    // An empty array has no extreme; numbers' keywords are refused.
+    let empty = Array::from_json("[]", Some(&"0 * string".parse().unwrap())).unwrap();
+    let e = call("max", &[&empty], &[]).unwrap_err();
+    assert!(e.contains("at least one string"), "{e}");
+    let e = call("max", &[&x], &[("initial", &Array::from_text("a"))]).unwrap_err();
+    assert!(e.contains("initial"), "{e}");
+}
+
+#[test]
+fn unique_and_searchsorted_of_strings() {
+    // Python: sorted(set(xs)), and the counts of each.
+    let x = json(r#"[["b", "a"], [], ["b", "日", ""]]"#);
+    assert_eq!(
+        call("unique", &[&x], &[]).unwrap(),
+        r#"["", "a", "b", "日"] : 4 * string"#
+    );
+    let counts = Array::from_scalar(true);
+    assert_eq!(
+        call(
+            "unique",
+            &[&json(r#"["b", "a", "b"]"#)],
+            &[("return_counts", &counts)]
+        )
+        .unwrap(),
+        r#"[["a", "b"], [1, 2]] : (2 * string, 2 * int64)"#
+    );
+    // Per row, NA once and last.
+    let n = Array::from_json(
+        r#"[["b", null, "b", null], [], ["a"]]"#,
+        Some(&"3 * var * ?string".parse().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(
+        call("unique", &[&n], &[("axis", &Array::from_scalar(-1i64))]).unwrap(),
+        r#"[["b", null], [], ["a"]] : 3 * var * ?string"#
+    );
+    assert_eq!(
+        call("unique", &[&n], &[("return_counts", &counts)]).unwrap(),
+        r#"[["a", "b", null], [1, 2, 2]] : (3 * ?string, 3 * int64)"#
+    );
+    // Python: [bisect.bisect_left(["a", "c", "e"], v) for v in ["b", "c", "z", ""]]
+    let hay = json(r#"["a", "c", "e"]"#);
+    assert_eq!(
+        call(
+            "searchsorted",
+            &[&hay, &json(r#"["b", "c", "z", ""]"#)],
+            &[]
+        )
+        .unwrap(),
+        "[1, 1, 3, 0] : 4 * int64"
+    );
+    assert_eq!(
+        call(
+            "searchsorted",
+            &[&hay, &Array::from_text("c")],
+            &[("side", &Array::from_text("right"))]
+        )
+        .unwrap(),
+        "2 : int64"
+    );
+    // The unique strings share the input's characters.
+    let u = dynd::func::unique(&json(r#"["pear", "fig", "pear"]"#)).unwrap();
+    assert_eq!(u.to_string(), r#"["fig", "pear"]"#);
+}
+
+#[test]
+fn where_and_fill_na_take_strings() {
+    let n = Array::from_json(
+        r#"[["b", null], [], [null]]"#,
+        Some(&"3 * var * ?string".parse().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(
+        call("fill_na", &[&n, &Array::from_text("-")], &[]).unwrap(),
+        r#"[["b", "-"], [], ["-"]] : 3 * var * string"#
+    );
+    let c = Array::from_vec(vec![true, false, true]);
+    assert_eq!(
+        call(
+            "where",
+            &[&c, &json(r#"["a", "日", "c"]"#), &Array::from_text("x")],
+            &[]
+        )
+        .unwrap(),
+        r#"["a", "x", "c"] : 3 * string"#
+    );
+}

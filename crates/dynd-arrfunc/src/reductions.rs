@@ -111,12 +111,16 @@ builtins! {
         reducer(Op::Prod, FULL, ReductionKind::Axes)
     };
 
-    /// As `sum`: the minimum (an empty reduction needs `initial`).
+    /// As `sum`: the minimum (an empty reduction needs `initial`). Of
+    /// strings: the least in UTF-8 byte order, over every element or one
+    /// axis (NA for an empty ragged row; `initial` and `where` take
+    /// numbers only).
     MIN min "min" (method min_axis min_with "minimum") None => {
         reducer(Op::Min, FULL, ReductionKind::Combines)
     };
 
-    /// As `sum`: the maximum (an empty reduction needs `initial`).
+    /// As `sum`: the maximum (an empty reduction needs `initial`); of
+    /// strings as `min`.
     MAX max "max" (method max_axis max_with "maximum") None => {
         reducer(Op::Max, FULL, ReductionKind::Combines)
     };
@@ -225,6 +229,9 @@ builtins! {
 /// `min`, `max` (without `initial`), `mean`, `var` and `std` give `?R`,
 /// NA for an empty row (Awkward's `mask_identity=True`).
 fn over_na(name: &'static str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
+    if matches!(op, Op::Min | Op::Max) && crate::ordering::is_text(a) {
+        return crate::ordering::text_extreme(a, o, op == Op::Max);
+    }
     if let Some((small, mask, result_dims)) = shrink_empty(name, a, o)? {
         let r = over_na(name, op, &small, &o.masked(mask))?;
         return match result_dims {

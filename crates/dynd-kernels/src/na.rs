@@ -74,6 +74,9 @@ pub(crate) fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, 
         ty: values.ty().clone(),
     };
     let s = values.dtype().as_scalar().ok_or_else(unsupported)?;
+    if s == Scalar::String {
+        return apply(&[values, valid], &Leaf::text_option());
+    }
     with_numeric!(s, T => apply(
         &[values, valid],
         &Leaf::map(|v: T, ok: bool| ok.then_some(v)),

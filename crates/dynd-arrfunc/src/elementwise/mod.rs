@@ -695,14 +695,12 @@ builtins! {
         plain("logical_not", overloads)
     };
 
-    /// `(bool, T, T) -> T` for bool and every numeric `T`: NumPy's
-    /// `where(condition, x, y)`: `x` where the condition holds, else `y`,
-    /// all three broadcast.
+    /// `(bool, T, T) -> T` for bool, every numeric `T` and `string`:
+    /// NumPy's `where(condition, x, y)`: `x` where the condition holds,
+    /// else `y`, all three broadcast.
     WHERE where_ "where" 3 None => {
-        plain(
-            "where",
-            select!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, F16, f32, f64, Complex<f32>, Complex<f64>),
-        )
+        let overloads = select!(bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, F16, f32, f64, Complex<f32>, Complex<f64>);
+        plain("where", with(overloads, vec![Overload::new(Leaf::text_where())]))
     };
 
     /// `(N * T, N * T) -> T` for int32, int64, uint64, float32, float64: the

@@ -40,6 +40,7 @@ mod text;
 
 use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, Needs, NonZero};
 pub(crate) use per_row::split_na;
+pub(crate) use text::{extreme as text_extreme, is_text};
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over
 /// var (ragged) dimensions"`) is not supported for its type.
@@ -166,6 +167,31 @@ fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Re
         return per_row::arg_extreme_rows(x, axis.is_none(), keepdims, max);
     }
     let shape = dense_shape(x, "argmax over var (ragged) dimensions")?;
+    if text::is_text(x) {
+        let nd = shape.len();
+        if nd == 0 {
+            return Ok(Array::from_scalar(0i64));
+        }
+        return match axis {
+            None => {
+                let i = per_row::arg_extreme_rows(x, true, false, max)?;
+                if keepdims {
+                    Ok(i.reshape(vec![1; nd])?)
+                } else {
+                    Ok(i)
+                }
+            }
+            Some(a) => {
+                let a = axis_of(a, nd, op)?;
+                let r = per_row::arg_extreme_rows(&axis_last(x, a, nd)?, false, keepdims, max)?;
+                if keepdims {
+                    axis_back(r, a, nd)
+                } else {
+                    Ok(r)
+                }
+            }
+        };
+    }
     let s = ordered_scalar(x, Needs::Extreme)?;
     let axis = axis.map(|a| axis_of(a, shape.len(), op)).transpose()?;
     dynd_array::with_numeric!(ordered s, T => arg_extreme_typed::<T>(x, axis, &shape, keepdims, max, op),
@@ -181,9 +207,10 @@ fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Re
 /// # Errors
 ///
 /// An empty array or axis (NumPy raises too), an axis out of range, a
-/// data type without order (complex, strings; `?T`: fill NA first). Over
-/// `var` dimensions: flat without `axis`, each row along the innermost
-/// one (NA for an empty row).
+/// data type without order (complex; `?T` of numbers: fill NA first).
+/// Over `var` dimensions: flat without `axis`, each row along the
+/// innermost one (NA for an empty row). Strings order by their UTF-8
+/// bytes (code point order); NA strings are skipped.
 pub fn argmax(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Error> {
     arg_extreme_of(x, axis, keepdims, true)
 }
@@ -286,6 +313,8 @@ pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
 
 /// The distinct values of `x`, sorted (NumPy's `unique` over everything):
 /// all NaNs are one value, placed last; `-0.0` and `0.0` are one value.
+/// Strings sort by their UTF-8 bytes (code point order), NA once and
+/// last; the result shares their characters.
 ///
 /// # Errors
 ///
@@ -343,6 +372,12 @@ pub fn unique_counts(x: &Array) -> Result<(Array, Array), Error> {
 pub fn unique_axis(x: &Array, axis: i64) -> Result<Array, Error> {
     let shape = dense_shape(x, "unique along an axis of var (ragged) dimensions")?;
     let axis = axis_of(axis, shape.len(), "unique")?;
+    if text::is_text(x) {
+        return Err(Error::Unsupported {
+            operation: "unique sub-arrays of strings along an axis (unique of every string, or per row with axis=-1, are)",
+            ty: x.ty().clone(),
+        });
+    }
     let s = ordered_scalar(x, Needs::Sort)?;
     dynd_array::with_numeric!(ordered s, T => unique_axis_typed::<T>(x, axis, &shape),
         Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
@@ -407,9 +442,12 @@ pub fn unique_index(x: &Array) -> Result<(Array, Array), Error> {
     Ok((v, i.unwrap_or_else(|| Array::from_vec(Vec::<i64>::new()))))
 }
 
-type Uniques = (Array, Option<Array>, Option<Array>);
+pub(super) type Uniques = (Array, Option<Array>, Option<Array>);
 
 fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
+    if text::is_text(x) {
+        return text::unique(x, counts, index);
+    }
     if x.ty().has_var_dim() {
         return unique_all(&per_row::all_values(x, "unique")?, counts, index);
     }
@@ -465,7 +503,7 @@ fn unique_typed<T: Key>(x: &Array, counts: bool, index: bool) -> Result<Uniques,
 /// `sorted` to keep it sorted (NumPy's `searchsorted`): the first such
 /// place, or the last with `right`. Both are converted to their common
 /// type first (NumPy's promotion); NaN sorts last. `int64`, `values`'
-/// shape.
+/// shape. Strings (`string` on both sides) compare by their UTF-8 bytes.
 ///
 /// # Errors
 ///
@@ -481,6 +519,9 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
             expected: "1-dimensional",
             found: sorted.ty().to_string().into(),
         });
+    }
+    if text::is_text(sorted) || text::is_text(values) {
+        return text::searchsorted(sorted, values, right, &shape);
     }
     let common: Type = dynd_types::promote(sorted.dtype(), values.dtype())?;
     let (a, v) = (with_dtype(sorted, &common)?, with_dtype(values, &common)?);

@@ -37,6 +37,20 @@ pub(crate) fn arg_extreme_rows(
     let op = if max { "argmax" } else { "argmin" };
     let rows = AxisRows::of(x, op)?;
     let (vals, valid) = split_na(&rows.values)?;
+    let none = || Error::Argument {
+        op,
+        what: "the array",
+        expected: "at least one value (NumPy raises too)",
+        found: x.ty().to_string().into(),
+    };
+    if super::text::is_text(&vals) {
+        if flat {
+            let i = super::text::arg_extreme_all(&vals, valid.as_deref(), max)?.ok_or_else(none)?;
+            return Ok(Array::from_scalar(i as i64));
+        }
+        let at = super::text::arg_extremes(&rows, &vals, valid.as_deref(), max)?;
+        return wrap_indexes(x, &rows, at, valid.is_some(), keepdims, op);
+    }
     let s = ordered_scalar(&vals, Needs::Extreme)?;
     dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&vals)?;
@@ -48,12 +62,7 @@ pub(crate) fn arg_extreme_rows(
                 Some(ref ok) => arg_in::<T, false>(&xs, Some(ok)),
             }
             .map(|i| Array::from_scalar(i as i64))
-            .ok_or_else(|| Error::Argument {
-                op,
-                what: "the array",
-                expected: "at least one value (NumPy raises too)",
-                found: x.ty().to_string().into(),
-            });
+            .ok_or_else(none);
         }
         let ok = valid.as_deref();
         if ok.is_none() && T::ARG_ROWS && rows.fixed.is_none() {
@@ -68,24 +77,40 @@ pub(crate) fn arg_extreme_rows(
         } else {
             per_row::<T, false>(&rows, &xs, ok)
         };
-        // Dense rows without NA keep NumPy's `int64`; ragged ones (and
-        // NA) say "no element" with NA, decided by the type alone.
-        let inner = if rows.fixed.is_some() && valid.is_none() {
-            if rows.fixed == Some(0) && rows.count() > 0 {
-                return Err(Error::Argument {
-                    op,
-                    what: "the array",
-                    expected: "non-empty along the axis (NumPy raises too)",
-                    found: x.ty().to_string().into(),
-                });
-            }
-            Array::from_vec(at)
-        } else {
-            rows::optional_indexes(&at)?
-        };
-        let inner = if keepdims { inner.split_first(rows.count(), 1)? } else { inner };
-        rows.wrap(inner)
+        wrap_indexes(x, &rows, at, valid.is_some(), keepdims, op)
     }, Err(Error::Unsupported { operation: "argmax/argmin of this data type", ty: x.ty().clone() }))
+}
+
+/// Each row's index (`at`, -1 for none) under the dimensions above the
+/// rows: dense rows without NA keep NumPy's `int64`; ragged ones (and NA,
+/// `na`) say "no element" with NA, decided by the type alone.
+fn wrap_indexes(
+    x: &Array,
+    rows: &AxisRows,
+    at: Vec<i64>,
+    na: bool,
+    keepdims: bool,
+    op: &'static str,
+) -> Result<Array, Error> {
+    let inner = if rows.fixed.is_some() && !na {
+        if rows.fixed == Some(0) && rows.count() > 0 {
+            return Err(Error::Argument {
+                op,
+                what: "the array",
+                expected: "non-empty along the axis (NumPy raises too)",
+                found: x.ty().to_string().into(),
+            });
+        }
+        Array::from_vec(at)
+    } else {
+        rows::optional_indexes(&at)?
+    };
+    let inner = if keepdims {
+        inner.split_first(rows.count(), 1)?
+    } else {
+        inner
+    };
+    rows.wrap(inner)
 }
 
 /// The first extreme of `xs` among the valid ones.
@@ -259,6 +284,9 @@ pub(crate) fn sort_rows(x: &Array, ascending: bool) -> Result<Array, Error> {
 pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
     let rows = AxisRows::of(x, "unique")?;
     let (vals, valid) = split_na(&rows.values)?;
+    if super::text::is_text(&vals) {
+        return super::text::unique_rows(&rows, &vals, valid.as_deref());
+    }
     let s = ordered_scalar(&vals, Needs::Sort)?;
     dynd_array::with_numeric!(ordered s, T => {
         let xs = slice::<T>(&vals)?;

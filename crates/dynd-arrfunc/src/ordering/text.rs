@@ -22,14 +22,15 @@
 use std::cmp::Ordering;
 
 use dynd_array::text::Strings;
-use dynd_kernels::Array;
+use dynd_kernels::{Array, ArrayOps};
 use dynd_types::{Scalar, TypeKind};
 
 use crate::error::Error;
-use crate::rows::{self, chunks, AxisRows};
+use crate::options::AxisOptions;
+use crate::rows::{self, chunks, gather, positions, AxisRows, Piece};
 
 /// Whether `x`'s elements are `string` or `?string`.
-pub(super) fn is_text(x: &Array) -> bool {
+pub(crate) fn is_text(x: &Array) -> bool {
     let t = match x.dtype().kind() {
         TypeKind::Option(inner) => inner,
         _ => x.dtype(),
@@ -103,4 +104,335 @@ pub(super) fn order_rows(
     } else {
         rows.wrap_rows(Array::from_vec(idx), &rows.offsets)
     }
+}
+
+/// The first greatest (`max`) or least string of `v[r]` among the valid
+/// ones: its index in `v`.
+fn extreme_in(
+    v: &[&[u8]],
+    r: std::ops::Range<usize>,
+    ok: Option<&[bool]>,
+    max: bool,
+) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for k in r {
+        if ok.is_some_and(|ok| !ok[k]) {
+            continue;
+        }
+        let better = best.is_none_or(|b| if max { v[k] > v[b] } else { v[k] < v[b] });
+        if better {
+            best = Some(k);
+        }
+    }
+    best
+}
+
+/// Each row's first greatest (`max`) or least string among the valid
+/// ones (`argmax`/`argmin` per row): its index within the row, or -1 for a
+/// row without one.
+pub(super) fn arg_extremes(
+    rows: &AxisRows,
+    vals: &Array,
+    ok: Option<&[bool]>,
+    max: bool,
+) -> Result<Vec<i64>, Error> {
+    let v = views(vals)?;
+    Ok(rows::per_row(&rows.offsets, |r| {
+        let start = r.start;
+        extreme_in(&v, r, ok, max).map_or(-1, |k| (k - start) as i64)
+    }))
+}
+
+/// The first greatest (`max`) or least of all the strings `vals` (NA
+/// where `ok` is false skipped): its index, `None` without one.
+pub(super) fn arg_extreme_all(
+    vals: &Array,
+    ok: Option<&[bool]>,
+    max: bool,
+) -> Result<Option<usize>, Error> {
+    let v = views(vals)?;
+    Ok(extreme_in(&v, 0..v.len(), ok, max))
+}
+
+/// `max` (or `min`) of strings, `x` of `string` or `?string`: over every
+/// element, or along one axis (any axis of a dense array, the last of a
+/// ragged one). NA is skipped with `skip_na`, else a group holding NA
+/// gives NA; a group without a string gives NA (over a ragged axis) or
+/// is an error (dense, as NumPy's). The strings are the input's (their
+/// characters shared).
+pub(crate) fn extreme(x: &Array, o: &AxisOptions, max: bool) -> Result<Array, Error> {
+    let op = if max { "max" } else { "min" };
+    if o.initial.is_some() || o.mask.is_some() {
+        return Err(Error::Argument {
+            op,
+            what: "the keywords of a reduction of strings",
+            expected: "axis, keepdims and skip_na (initial and where take numbers)",
+            found: "initial or where".into(),
+        });
+    }
+    let nd = x.ndim();
+    let axis = match o.axes() {
+        None => None,
+        Some(axes) => {
+            let mut axes = dynd_kernels::reduce::normalize_axes(Some(axes), nd.max(1), op)?;
+            axes.sort_unstable();
+            axes.dedup();
+            match axes[..] {
+                _ if axes.len() == nd || nd == 0 => None,
+                [a] => Some(a),
+                _ => {
+                    return Err(Error::Argument {
+                        op,
+                        what: "the axes of a reduction of strings",
+                        expected: "one axis, or all of them",
+                        found: format!("{axes:?} of {}", x.ty()).into(),
+                    })
+                }
+            }
+        }
+    };
+    let r = match axis {
+        None => {
+            let x1 = if nd == 0 { x.reshape([1])? } else { x.clone() };
+            let values = super::per_row::all_values(&x1, op)?;
+            let (vals, valid) = super::per_row::split_na(&values)?;
+            let any_na = valid.as_ref().is_some_and(|ok| ok.iter().any(|v| !v));
+            if any_na && !o.skip_na {
+                na_string()?
+            } else {
+                let i = arg_extreme_all(&vals, valid.as_deref(), max)?.ok_or_else(|| {
+                    Error::Argument {
+                        op,
+                        what: "the array",
+                        expected: "at least one string (NumPy raises too)",
+                        found: x.ty().to_string().into(),
+                    }
+                })?;
+                let one = vals.index(&[dynd_kernels::Index::At(i as i64)])?;
+                if valid.is_some() {
+                    Array::from_option_parts(&one, &Array::from_scalar(true))?
+                } else {
+                    one
+                }
+            }
+        }
+        Some(a) => {
+            let moved = if x.ty().has_var_dim() {
+                super::last_axis(x, a as i64, op)?;
+                x.clone()
+            } else {
+                super::axis_last(x, a, nd)?
+            };
+            let rows = AxisRows::of(&moved, op)?;
+            let (vals, valid) = super::per_row::split_na(&rows.values)?;
+            let ok = valid.as_deref();
+            let mut at = arg_extremes(&rows, &vals, ok, max)?;
+            if let (Some(ok), false) = (ok, o.skip_na) {
+                // A row holding NA gives NA.
+                for (r, a) in at.iter_mut().enumerate() {
+                    let span = rows.offsets[r] as usize..rows.offsets[r + 1] as usize;
+                    if ok[span].iter().any(|v| !v) {
+                        *a = -1;
+                    }
+                }
+            }
+            if rows.fixed.is_some() && valid.is_none() && at.iter().any(|&a| a < 0) {
+                return Err(Error::Argument {
+                    op,
+                    what: "the array",
+                    expected: "non-empty along the axis (NumPy raises too)",
+                    found: x.ty().to_string().into(),
+                });
+            }
+            let inner = pick(&rows, &vals, &at, valid.is_some() || rows.fixed.is_none())?;
+            let inner = if o.keepdims {
+                inner.split_first(rows.count(), 1)?
+            } else {
+                inner
+            };
+            let r = rows.wrap(inner)?;
+            if o.keepdims && !x.ty().has_var_dim() {
+                super::axis_back(r, a, nd)?
+            } else {
+                r
+            }
+        }
+    };
+    if o.keepdims && axis.is_none() && nd > 0 && !x.ty().has_var_dim() {
+        return r.reshape(vec![1; nd]);
+    }
+    Ok(r)
+}
+
+/// One NA of `?string`.
+fn na_string() -> Result<Array, Error> {
+    Array::from_option_parts(&Array::from_text(""), &Array::from_scalar(false))
+}
+
+/// The string at `at[r]` of each row `r` of `rows` (`vals` its strings;
+/// -1: none), as `count * string`, or `count * ?string` with NA for the
+/// rows without one when `optional`.
+fn pick(rows: &AxisRows, vals: &Array, at: &[i64], optional: bool) -> Result<Array, Error> {
+    let pos = positions(&rows.offsets);
+    let one: Vec<usize> = (0..=at.len()).collect();
+    let values = gather(&[vals], None, (&one, &rows.offsets), |r| {
+        std::iter::once(match at[r] {
+            a if a >= 0 => Piece::Take {
+                src: 0,
+                start: pos[r] + a as usize,
+                len: 1,
+            },
+            _ => Piece::Fill(1),
+        })
+    })?;
+    if !optional {
+        return Ok(values);
+    }
+    let valid: Vec<bool> = at.iter().map(|&a| a >= 0).collect();
+    Array::from_option_parts(&values, &Array::from_vec(valid))
+}
+
+/// One distinct value of a row: the index in the values of its first
+/// occurrence, whether it is NA, and how often it occurs.
+#[derive(Clone, Copy)]
+struct Distinct {
+    first: usize,
+    na: bool,
+    count: i64,
+}
+
+/// The distinct strings of each row of `offsets` over `v` (NA where `ok`
+/// is false), sorted, then one NA if the row has any; and the rows' new
+/// offsets.
+fn distinct(offsets: &[i64], v: &[&[u8]], ok: Option<&[bool]>) -> (Vec<Distinct>, Vec<i64>) {
+    let mut out: Vec<Distinct> = Vec::new();
+    let mut new_offsets = Vec::with_capacity(offsets.len());
+    new_offsets.push(0i64);
+    let mut idx: Vec<usize> = Vec::new();
+    for w in offsets.windows(2) {
+        let r = w[0] as usize..w[1] as usize;
+        idx.clear();
+        idx.extend(r.clone().filter(|&k| ok.is_none_or(|ok| ok[k])));
+        // Stable: the first of equal strings is the first occurrence.
+        idx.sort_by(|&a, &b| v[a].cmp(v[b]));
+        let row_start = out.len();
+        for &k in &idx {
+            match out[row_start..].last_mut() {
+                Some(last) if v[last.first] == v[k] => last.count += 1,
+                _ => out.push(Distinct {
+                    first: k,
+                    na: false,
+                    count: 1,
+                }),
+            }
+        }
+        let mut nas = r.filter(|&k| ok.is_some_and(|ok| !ok[k]));
+        if let Some(first) = nas.next() {
+            out.push(Distinct {
+                first,
+                na: true,
+                count: 1 + nas.count() as i64,
+            });
+        }
+        new_offsets.push(out.len() as i64);
+    }
+    (out, new_offsets)
+}
+
+/// The strings `d` names in `vals` (`K * string`) as `M * string`, or
+/// `M * ?string` when `optional` (NA where `d` says).
+fn strings_of(
+    vals: &Array,
+    d: &[Distinct],
+    weight: &[i64],
+    optional: bool,
+) -> Result<Array, Error> {
+    let at = [0, d.len()];
+    let weight = [0, weight[weight.len() - 1]];
+    let values = gather(&[vals], None, (&at, &weight), |_| {
+        d.iter().map(|x| {
+            if x.na {
+                Piece::Fill(1)
+            } else {
+                Piece::Take {
+                    src: 0,
+                    start: x.first,
+                    len: 1,
+                }
+            }
+        })
+    })?;
+    if !optional {
+        return Ok(values);
+    }
+    let valid: Vec<bool> = d.iter().map(|x| !x.na).collect();
+    Array::from_option_parts(&values, &Array::from_vec(valid))
+}
+
+/// `unique` of strings (`x` of `string` or `?string`, any dimensions):
+/// the distinct strings sorted (one NA last if there is any), with each
+/// one's count and the flat index of its first occurrence if asked.
+pub(super) fn unique(x: &Array, counts: bool, index: bool) -> Result<super::Uniques, Error> {
+    let x1 = if x.ndim() == 0 {
+        x.reshape([1])?
+    } else {
+        x.clone()
+    };
+    let values = super::per_row::all_values(&x1, "unique")?;
+    let (vals, valid) = super::per_row::split_na(&values)?;
+    let v = views(&vals)?;
+    let offsets = [0, v.len() as i64];
+    let (d, _) = distinct(&offsets, &v, valid.as_deref());
+    let out = strings_of(&vals, &d, &offsets, valid.is_some())?;
+    Ok((
+        out,
+        counts.then(|| Array::from_vec(d.iter().map(|x| x.count).collect())),
+        index.then(|| Array::from_vec(d.iter().map(|x| x.first as i64).collect())),
+    ))
+}
+
+/// `unique_rows` of strings: each row's distinct strings, sorted (one NA
+/// last if the row has any), as `var` rows under the dimensions above.
+pub(super) fn unique_rows(
+    rows: &AxisRows,
+    vals: &Array,
+    ok: Option<&[bool]>,
+) -> Result<Array, Error> {
+    let v = views(vals)?;
+    let (d, offsets) = distinct(&rows.offsets, &v, ok);
+    let out = strings_of(vals, &d, &rows.offsets, ok.is_some())?;
+    rows.wrap(Array::from_offsets(out, &offsets)?)
+}
+
+/// `searchsorted` of strings: where each of `values` (`string`, any
+/// fixed dimensions) goes in `sorted` (1-dimensional `string`, ascending
+/// in byte order), the first such place or the last with `right`.
+pub(super) fn searchsorted(
+    sorted: &Array,
+    values: &Array,
+    right: bool,
+    shape: &[usize],
+) -> Result<Array, Error> {
+    let plain = |a: &Array| a.dtype().as_scalar() == Some(Scalar::String);
+    if !plain(sorted) || !plain(values) {
+        return Err(Error::Argument {
+            op: "searchsorted",
+            what: "strings",
+            expected: "`string` on both sides (fill NA first)",
+            found: format!("{} and {}", sorted.ty(), values.ty()).into(),
+        });
+    }
+    let hay = views(sorted)?;
+    let needles = views(values)?;
+    let out: Vec<i64> = needles
+        .iter()
+        .map(|x| {
+            hay.partition_point(|y| match (*y).cmp(x) {
+                Ordering::Less => true,
+                Ordering::Equal => right,
+                Ordering::Greater => false,
+            }) as i64
+        })
+        .collect();
+    Array::from_shape_vec(shape, out)
 }

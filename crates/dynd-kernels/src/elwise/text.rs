@@ -378,7 +378,95 @@ impl<F: Fn(&str, i64, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Syn
     }
 }
 
+/// `(string, bool) -> ?string`: the string where the flag is true, NA
+/// elsewhere (the bytes copied as they are).
+struct OptionOf;
+
+impl Body for OptionOf {
+    const TEXT: &'static [bool] = &[true, false];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`: argument 1 is a `bool`, and
+        // `dst` a `?string` element (a pair, then its flag).
+        unsafe {
+            let ok = *src[1] != 0;
+            let bytes = if ok { arg(text, src, 0) } else { &[] };
+            let Some(sink) = sink else {
+                return Err(KernelError::message(
+                    "a string result without its text arena",
+                ));
+            };
+            let start = sink.len();
+            sink.extend_from_slice(bytes);
+            let p = dst as *mut u64;
+            p.write_unaligned(start as u64);
+            p.add(1).write_unaligned(bytes.len() as u64);
+            *dst.add(Scalar::String.size()) = u8::from(ok);
+        }
+        Ok(())
+    }
+}
+
+/// `(bool, string, string) -> string`: the first string where the flag
+/// is true, else the second (the bytes copied as they are).
+struct Select;
+
+impl Body for Select {
+    const TEXT: &'static [bool] = &[false, true, true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`: argument 0 is a `bool`.
+        unsafe {
+            let bytes = arg(text, src, if *src[0] != 0 { 1 } else { 2 });
+            let Some(sink) = sink else {
+                return Err(KernelError::message(
+                    "a string result without its text arena",
+                ));
+            };
+            let start = sink.len();
+            sink.extend_from_slice(bytes);
+            let p = dst as *mut u64;
+            p.write_unaligned(start as u64);
+            p.add(1).write_unaligned(bytes.len() as u64);
+        }
+        Ok(())
+    }
+}
+
 impl Leaf {
+    /// `(bool, string, string) -> string`: NumPy's `where` of strings, the
+    /// second argument where the first is true, else the third.
+    pub fn text_where() -> Leaf {
+        Leaf::of_text(
+            Select,
+            &[Scalar::Bool, Scalar::String, Scalar::String],
+            Scalar::String,
+        )
+    }
+
+    /// `(string, bool) -> ?string`: the string where the flag is true, NA
+    /// elsewhere ([`ArrayOps::from_option_parts`](crate::ops::ArrayOps::from_option_parts)
+    /// of strings).
+    pub(crate) fn text_option() -> Leaf {
+        let mut leaf = Leaf::of_text(OptionOf, &[Scalar::String, Scalar::Bool], Scalar::String);
+        leaf.output_option = true;
+        leaf
+    }
+
     /// The leaf of a string function's `body`: arguments of `inputs`
     /// (strings where `B::TEXT` says), a result of `output`.
     fn of_text<B: Body>(body: B, inputs: &[Scalar], output: Scalar) -> Leaf {
