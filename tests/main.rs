@@ -20,5 +20,6 @@ mod soundness;
 mod soundness3;
 mod text_compare;
 mod text_order;
+mod text_strings;
 mod typed_api;
 mod zip;

@@ -1,7 +1,6 @@
 //! Array functions: `range` and `reshape`, whose result shape is an
 //! argument's value; `sorted` (a sorted copy; `Array::sort` sorts in
-//! place); `split(x, sep=)`, whose pieces are views of `x`'s characters,
-//! and `string_length`; `take(x, indices, axis=, mode=)` and
+//! place); `take(x, indices, axis=, mode=)` and
 //! `index(x, i, ...)`, views where the positions allow.
 //!
 //! ```
@@ -72,28 +71,6 @@ builtins! {
                 Ok(out)
             },
         )
-    };
-
-    /// `(Any, sep: string) -> Any`: each string split at `sep`: a ragged
-    /// array of views of its characters.
-    SPLIT split "split" _ None => {
-        Callable::function(
-            "split",
-            checked_signature!("(Any, sep: string) -> Any"),
-            vec![Keyword::required("sep", Scalar::String)],
-            |args, kw| {
-                let sep = kw.string("sep")?.unwrap_or_default();
-                args[0].split_strings(&sep)
-            },
-        )
-    };
-
-    /// `(Any) -> Any`: the length of each string in characters (Unicode
-    /// scalar values), as int64.
-    STRING_LENGTH string_length "string_length" f1 None => {
-        Callable::function("string_length", checked_signature!("(Any) -> Any"), vec![], |args, _| {
-            args[0].string_lengths()
-        })
     };
 
     /// `(Any, Any, axis: ?int64, mode: ?string) -> Any`: elements at the

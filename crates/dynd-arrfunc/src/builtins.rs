@@ -6,7 +6,8 @@
 //! Every builtin is a handle below, documented with its signatures: one
 //! entry of a table in `elementwise/*.rs` (NumPy's ufuncs),
 //! `reductions.rs`, `arrays.rs` (constructors, views, the cast),
-//! `ordering.rs` (argmax, sort, unique, ...), `shaping.rs`
+//! `ordering.rs` (argmax, sort, unique, ...), `strings/` (NumPy's
+//! `np.strings`: upper, find, strip, ...), `shaping.rs`
 //! (concatenate, stack, ...) or `lists.rs` (num, flatten, pad, softmax,
 //! filter, ...: the per-row functions of ragged arrays).
 //!
@@ -30,9 +31,7 @@ use std::sync::OnceLock;
 use crate::callable::Callable;
 use crate::error::Error;
 
-pub use crate::arrays::{
-    CAST, FULL, INDEX, ONES, RANGE, RESHAPE, SORTED, SPLIT, STRING_LENGTH, TAKE, ZEROS,
-};
+pub use crate::arrays::{CAST, FULL, INDEX, ONES, RANGE, RESHAPE, SORTED, TAKE, ZEROS};
 pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
 #[doc(no_inline)]
@@ -49,6 +48,7 @@ pub use crate::reductions::{
     STD, SUM, VAR,
 };
 pub use crate::shaping::{ARANGE, CONCATENATE, DIFF, FLIP, LINSPACE, REPEAT, STACK, TILE};
+pub use crate::strings::*;
 
 /// Every builtin by name, from each module's entries; a name given twice,
 /// or an entry whose callable has another name, is refused.
@@ -154,6 +154,7 @@ pub fn handles() -> impl Iterator<Item = &'static Builtin> {
         .chain(crate::ordering::TABLE)
         .chain(crate::shaping::TABLE)
         .chain(crate::lists::TABLE)
+        .chain(crate::strings::TABLE)
         .copied()
 }
 

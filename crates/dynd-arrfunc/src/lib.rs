@@ -28,7 +28,7 @@
 //! | 8 | `builtins` |
 //! | 7 | `fold`, `eval` |
 //! | 6 | `reductions`, `shaping`, `lists` |
-//! | 5 | `elementwise`, `arrays`, `ordering` |
+//! | 5 | `elementwise`, `arrays`, `ordering`, `strings` |
 //! | 4 | `builtin` |
 //! | 3 | `callable` |
 //! | 2 | `lifted`, `options`, `rows` |
@@ -55,6 +55,7 @@ mod ordering;
 pub mod reductions;
 mod rows;
 mod shaping;
+mod strings;
 
 pub use callable::{Body, Callable, Keyword, Kwargs, Overload, Prepared, ReductionKind};
 pub use elementwise::{divmod, frexp, modf};
@@ -71,3 +72,4 @@ pub use elementwise::rounding::typed_fns::*;
 pub use lists::typed_fns::*;
 pub use ordering::typed_fns::*;
 pub use shaping::typed_fns::*;
+pub use strings::typed_fns::*;

@@ -78,14 +78,16 @@ pub trait ArrayOps {
     fn into_writable(self) -> Result<Array, Error>;
 
     /// Each string split at every `sep` (as Python's `str.split(sep)`: an
-    /// empty string gives one empty piece), in a `var` row per string. The
-    /// pieces are views: they share this array's character block.
+    /// empty string gives one empty piece), or without a `sep` at the runs
+    /// of whitespace (as `str.split()`: no empty pieces, none for a blank
+    /// string), in a `var` row per string. The pieces are views: they
+    /// share this array's character block.
     ///
     /// # Errors
     ///
     /// [`Error::Argument`] for an empty separator; [`Error::Unsupported`] for
     /// data types other than `string` and for `var` dimensions.
-    fn split_strings(&self, sep: &str) -> Result<Array, Error>;
+    fn split_strings(&self, sep: Option<&str>) -> Result<Array, Error>;
 
     /// The length of each string in characters (Unicode scalar values), as
     /// `int64`.
@@ -254,7 +256,7 @@ impl ArrayOps for Array {
         Ok(self)
     }
 
-    fn split_strings(&self, sep: &str) -> Result<Array, Error> {
+    fn split_strings(&self, sep: Option<&str>) -> Result<Array, Error> {
         crate::strings::split_strings(self, sep)
     }
 

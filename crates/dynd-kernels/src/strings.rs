@@ -5,7 +5,7 @@
 //! use dynd::nd::{array, ArrayOps};
 //!
 //! let a = array!["a,b", "", "c,,d"];
-//! let parts = a.split_strings(",")?;
+//! let parts = a.split_strings(Some(","))?;
 //! assert_eq!(parts.to_string(), r#"[["a", "b"], [""], ["c", "", "d"]]"#);
 //! assert_eq!(parts.ty().to_string(), "3 * var * string");
 //! assert_eq!(a.string_lengths()?.to_string(), "[3, 0, 4]");
@@ -43,8 +43,8 @@ fn outside(op: &str) -> Error {
 }
 
 /// [`ArrayOps::split_strings`](crate::ops::ArrayOps::split_strings).
-pub(crate) fn split_strings(this: &Array, sep: &str) -> Result<Array, Error> {
-    if sep.is_empty() {
+pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Error> {
+    if sep == Some("") {
         return Err(Error::Argument {
             op: "split",
             what: "the separator",
@@ -70,13 +70,39 @@ pub(crate) fn split_strings(this: &Array, sep: &str) -> Result<Array, Error> {
             ))
         })?;
         let first = count;
-        let mut at = start;
-        for piece in s.split(sep) {
+        let mut piece = |at: usize, len: usize| {
             let mut pair = [0u8; PAIR_SIZE];
-            write_pair(&mut pair, at as u64, piece.len() as u64);
+            write_pair(&mut pair, (start + at) as u64, len as u64);
             pieces.extend_from_slice(&pair);
-            at += piece.len() + sep.len();
             count += 1;
+        };
+        match sep {
+            Some(sep) => {
+                let mut at = 0;
+                for p in s.split(sep) {
+                    piece(at, p.len());
+                    at += p.len() + sep.len();
+                }
+            }
+            // Python's `str.split()`: the runs of characters between
+            // runs of whitespace (none for a blank string).
+            None => {
+                let space = |c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c);
+                let mut word: Option<usize> = None;
+                for (i, c) in s.char_indices() {
+                    match (space(c), word) {
+                        (true, Some(w)) => {
+                            piece(w, i - w);
+                            word = None;
+                        }
+                        (false, None) => word = Some(i),
+                        _ => {}
+                    }
+                }
+                if let Some(w) = word {
+                    piece(w, s.len() - w);
+                }
+            }
         }
         write_pair(
             &mut rows[k * PAIR_SIZE..(k + 1) * PAIR_SIZE],

@@ -217,6 +217,7 @@ pub mod func {
     dynd_arrfunc::__ordering_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__shaping_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__lists_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__strings_builtins!(crate::typed::builtin_fns);
 
     #[doc(inline)]
     pub use dynd_arrfunc::{

@@ -247,6 +247,56 @@ impl Array {
         unsafe { Array::from_parts_unchecked(Scalar::String.into(), meta, data, 0) }
     }
 
+    /// A 1-d `string` array of `spans.len()` strings, each a (start,
+    /// length) byte range of `text`, which becomes their one text block
+    /// (strings may share characters).
+    ///
+    /// ```
+    /// use dynd::nd::Array;
+    ///
+    /// let a = Array::from_text_spans("naïve-日本".into(), &[(0, 6), (7, 6), (6, 0)])?;
+    /// assert_eq!(a.to_string(), r#"["naïve", "日本", ""]"#);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Argument`] naming the first range that is not a part of
+    /// `text` on character boundaries (so every string is UTF-8).
+    pub fn from_text_spans(text: String, spans: &[(usize, usize)]) -> Result<Array, Error> {
+        let mut pairs = crate::memory::try_zeroed(spans.len(), crate::arrmeta::PAIR_SIZE)?;
+        for (i, &(start, len)) in spans.iter().enumerate() {
+            let inside = start
+                .checked_add(len)
+                .is_some_and(|end| text.get(start..end).is_some());
+            if !inside {
+                return Err(Error::Argument {
+                    op: "from_text_spans",
+                    what: "a string's byte range",
+                    expected: "a part of the text, on character boundaries",
+                    found: format!(
+                        "{start}..{} at index {i}, of {} bytes",
+                        start.saturating_add(len),
+                        text.len()
+                    )
+                    .into(),
+                });
+            }
+            let at = i * crate::arrmeta::PAIR_SIZE;
+            crate::arrmeta::write_pair(
+                &mut pairs[at..at + crate::arrmeta::PAIR_SIZE],
+                start as u64,
+                len as u64,
+            );
+        }
+        let element = Arrmeta::Text {
+            block: MemoryBlock::from_vec(text.into_bytes()),
+        };
+        let meta = c_order_meta(&[spans.len()], crate::arrmeta::PAIR_SIZE, element)?;
+        let ty = Type::with_dims([Dim::Fixed(spans.len())], Scalar::String.into())?;
+        Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(pairs), 0)
+    }
+
     /// A 1-d array over the elements of `v`, without copying them.
     pub fn from_vec<T: Element>(v: Vec<T>) -> Array {
         let n = v.len();

@@ -41,7 +41,8 @@ use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
 use crate::options::AxisKeyword;
-use crate::ordering::{axis_of, last_axis, split_na};
+use crate::ordering::{axis_of, last_axis};
+use crate::rows::split_na;
 mod soft;
 
 pub use soft::{log_softmax, logsumexp, softmax};

@@ -9,7 +9,8 @@ use dynd_types::ScalarCategory::{Bool, Float, SignedInt, UnsignedInt};
 use dynd_types::{Dim, Scalar, Type};
 
 use crate::error::Error;
-use crate::ordering::{last_axis, split_na};
+use crate::ordering::last_axis;
+use crate::rows::split_na;
 use crate::rows::{chunks, new_floats, new_values, par_fill, per_row, slice, AxisRows};
 
 /// A float type the soft functions compute in.

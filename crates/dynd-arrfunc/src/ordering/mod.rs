@@ -39,7 +39,6 @@ mod per_row;
 mod text;
 
 use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, Needs, NonZero};
-pub(crate) use per_row::split_na;
 pub(crate) use text::{extreme as text_extreme, is_text};
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over
@@ -449,7 +448,11 @@ fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
         return text::unique(x, counts, index);
     }
     if x.ty().has_var_dim() {
-        return unique_all(&per_row::all_values(x, "unique")?, counts, index);
+        return unique_all(
+            &crate::rows::AxisRows::of(x, "unique")?.values,
+            counts,
+            index,
+        );
     }
     let s = ordered_scalar(x, Needs::Sort)?;
     dynd_array::with_numeric!(ordered s, T => unique_typed::<T>(x, counts, index),

@@ -5,26 +5,10 @@
 
 use dynd_kernels::Array;
 use dynd_kernels::ArrayOps;
-use dynd_types::TypeKind;
 
 use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, Needs, NonZero};
 use crate::error::Error;
-use crate::rows::{self, chunks, new_values, slice, AxisRows};
-
-/// The values without NA (the `T` values of `?T`) and, for `?T`, which
-/// are valid.
-pub(crate) fn split_na(values: &Array) -> Result<(Array, Option<Vec<bool>>), Error> {
-    if !matches!(values.dtype().kind(), TypeKind::Option(_)) {
-        return Ok((values.clone(), None));
-    }
-    match values.option_parts() {
-        Some((v, ok)) => {
-            let ok = slice::<bool>(&ok)?.into_owned();
-            Ok((v, Some(ok)))
-        }
-        None => Ok((values.clone(), None)),
-    }
-}
+use crate::rows::{self, chunks, new_values, slice, split_na, AxisRows};
 
 /// `argmax` (`max`) or `argmin` of each row; `None` for `axis` gives the
 /// flat index over every value.
@@ -353,11 +337,6 @@ pub(crate) fn unique_rows(x: &Array) -> Result<Array, Error> {
         let inner = Array::from_offsets(values, &offsets)?;
         rows.wrap(inner)
     }, Err(Error::Unsupported { operation: "unique of this data type", ty: x.ty().clone() }))
-}
-
-/// Every value of `x` (`K * T`), for the functions over all of them.
-pub(crate) fn all_values(x: &Array, op: &'static str) -> Result<Array, Error> {
-    Ok(AxisRows::of(x, op)?.values)
 }
 
 /// How many values are not zero in each row (`int64`; NA is not

@@ -194,8 +194,8 @@ pub(crate) fn extreme(x: &Array, o: &AxisOptions, max: bool) -> Result<Array, Er
     let r = match axis {
         None => {
             let x1 = if nd == 0 { x.reshape([1])? } else { x.clone() };
-            let values = super::per_row::all_values(&x1, op)?;
-            let (vals, valid) = super::per_row::split_na(&values)?;
+            let values = AxisRows::of(&x1, op)?.values;
+            let (vals, valid) = rows::split_na(&values)?;
             let any_na = valid.as_ref().is_some_and(|ok| ok.iter().any(|v| !v));
             if any_na && !o.skip_na {
                 na_string()?
@@ -224,7 +224,7 @@ pub(crate) fn extreme(x: &Array, o: &AxisOptions, max: bool) -> Result<Array, Er
                 super::axis_last(x, a, nd)?
             };
             let rows = AxisRows::of(&moved, op)?;
-            let (vals, valid) = super::per_row::split_na(&rows.values)?;
+            let (vals, valid) = rows::split_na(&rows.values)?;
             let ok = valid.as_deref();
             let mut at = arg_extremes(&rows, &vals, ok, max)?;
             if let (Some(ok), false) = (ok, o.skip_na) {
@@ -378,8 +378,8 @@ pub(super) fn unique(x: &Array, counts: bool, index: bool) -> Result<super::Uniq
     } else {
         x.clone()
     };
-    let values = super::per_row::all_values(&x1, "unique")?;
-    let (vals, valid) = super::per_row::split_na(&values)?;
+    let values = AxisRows::of(&x1, "unique")?.values;
+    let (vals, valid) = rows::split_na(&values)?;
     let v = views(&vals)?;
     let offsets = [0, v.len() as i64];
     let (d, _) = distinct(&offsets, &v, valid.as_deref());

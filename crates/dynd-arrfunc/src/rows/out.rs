@@ -584,3 +584,18 @@ pub(crate) fn select(
     };
     result(ty, element, size, total, block)
 }
+
+/// The values without NA (the `T` values of `?T`) and, for `?T`, which
+/// are valid.
+pub(crate) fn split_na(values: &Array) -> Result<(Array, Option<Vec<bool>>), Error> {
+    if !matches!(values.dtype().kind(), TypeKind::Option(_)) {
+        return Ok((values.clone(), None));
+    }
+    match values.option_parts() {
+        Some((v, ok)) => {
+            let ok = slice::<bool>(&ok)?.into_owned();
+            Ok((v, Some(ok)))
+        }
+        None => Ok((values.clone(), None)),
+    }
+}

@@ -161,8 +161,12 @@ enum Push {
     /// A kernel over the elements alone.
     Elements(std::sync::Arc<PushLeaf>),
     /// A kernel over strings, which reads the arguments' text blocks and
-    /// writes new strings into the call's text arena ([`text`]).
-    Text(std::sync::Arc<text::PushText>),
+    /// writes new strings into the call's text arena ([`text`]), or, for
+    /// a `view`, points its result strings into its first argument's text.
+    Text {
+        push: std::sync::Arc<text::PushText>,
+        view: bool,
+    },
 }
 
 /// A scalar kernel with known element types, ready to be lifted over
@@ -337,7 +341,9 @@ impl Leaf {
     pub(crate) fn same_function(&self, other: &Leaf) -> bool {
         let same = match (&self.push, &other.push) {
             (Push::Elements(a), Push::Elements(b)) => std::sync::Arc::ptr_eq(a, b),
-            (Push::Text(a), Push::Text(b)) => std::sync::Arc::ptr_eq(a, b),
+            (Push::Text { push: a, .. }, Push::Text { push: b, .. }) => {
+                std::sync::Arc::ptr_eq(a, b)
+            }
             _ => false,
         };
         same && self.inputs == other.inputs && self.options == other.options
@@ -427,8 +433,8 @@ impl Leaf {
     ) -> Result<Child, Error> {
         let child = match (&self.push, env) {
             (Push::Elements(push), _) => push(b),
-            (Push::Text(push), Some(env)) => push(b, env)?,
-            (Push::Text(_), None) => {
+            (Push::Text { push, .. }, Some(env)) => push(b, env)?,
+            (Push::Text { .. }, None) => {
                 return Err(Error::Unsupported {
                     operation: "a string function inside a fused loop",
                     ty: self.output.into(),
@@ -454,7 +460,7 @@ impl Leaf {
     /// kernel needs the arrays' text blocks, so it runs only where they
     /// are known (not in a fused loop, not on the flat paths).
     pub fn reads_text(&self) -> bool {
-        matches!(self.push, Push::Text(_))
+        matches!(self.push, Push::Text { .. })
     }
 }
 

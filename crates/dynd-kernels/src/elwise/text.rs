@@ -50,6 +50,9 @@ use crate::shared::Shared;
 pub(crate) struct TextEnv {
     srcs: SmallVec<[Option<BlockPtr>; INLINE_ARGS]>,
     arena: Option<ArenaPtr>,
+    /// For a view: where argument 0's text starts in the result's text
+    /// block.
+    view_base: u64,
 }
 
 /// Pushes a kernel over strings, given the call's [`TextEnv`].
@@ -64,7 +67,14 @@ pub struct TextSink<'a> {
     start: usize,
 }
 
-impl TextSink<'_> {
+impl<'a> TextSink<'a> {
+    /// A sink appending to `bytes` (what a string function's kernel
+    /// gives it; for testing such a function on its own).
+    pub fn new(bytes: &'a mut Vec<u8>) -> TextSink<'a> {
+        let start = bytes.len();
+        TextSink { bytes, start }
+    }
+
     /// Appends `s`.
     #[inline]
     pub fn push_str(&mut self, s: &str) {
@@ -149,6 +159,69 @@ struct TextKernel<B> {
     body: Arc<B>,
     text: SmallVec<[BlockPtr; 2]>,
     arena: Option<ArenaPtr>,
+}
+
+/// The kernel of a view (a string function whose result is a part of its
+/// first argument): the body gives the part's byte range, and the result
+/// points into argument 0's text, which starts at `base` in the result's
+/// text block.
+struct ViewKernel<F> {
+    f: Arc<F>,
+    text: BlockPtr,
+    base: u64,
+}
+
+impl<F: Fn(&str) -> std::ops::Range<usize> + Send + Sync + 'static> KernelData for ViewKernel<F> {
+    unsafe fn single(
+        &self,
+        ctx: &KernelCtx<'_>,
+        dst: *mut u8,
+        src: &[*const u8],
+    ) -> Result<(), KernelError> {
+        // SAFETY: by this function's contract, for one element.
+        unsafe { self.strided(ctx, dst, 0, src, &[0], 1) }
+    }
+
+    unsafe fn strided(
+        &self,
+        _: &KernelCtx<'_>,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        let (mut s, mut d) = (src[0], dst);
+        for i in 0..count {
+            // SAFETY: element `i` of the argument is a valid string pair
+            // into the text block at `self.text` (validated), and of the
+            // result a string element, by this function's contract.
+            unsafe {
+                let start = (s as *const u64).read_unaligned();
+                let text = utf8(read_text(self.text, s)).map_err(|e| e.at(i))?;
+                let r = (self.f)(text);
+                // The range is checked: a part of the text, on character
+                // boundaries.
+                if text.get(r.clone()).is_none() {
+                    return Err(KernelError::message(format!(
+                        "a view of bytes {r:?} of a string of {} bytes",
+                        text.len()
+                    ))
+                    .at(i));
+                }
+                let p = d as *mut u64;
+                p.write_unaligned(self.base + start + r.start as u64);
+                p.add(1).write_unaligned(r.len() as u64);
+            }
+            d = d.wrapping_offset(dst_stride);
+            s = s.wrapping_offset(src_stride[0]);
+        }
+        Ok(())
+    }
+
+    fn describe(&self) -> String {
+        "string view".into()
+    }
 }
 
 impl<B: Body> KernelData for TextKernel<B> {
@@ -329,6 +402,32 @@ impl<F: Fn(&str, &mut TextSink<'_>) + Send + Sync + 'static> Body for Map1<F> {
     }
 }
 
+/// `(string) -> string`, failing on some elements.
+struct MapFallible<F>(F);
+
+impl<F: Fn(&str, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Sync + 'static> Body
+    for MapFallible<F>
+{
+    const TEXT: &'static [bool] = &[true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`.
+        unsafe {
+            let a = utf8(arg(text, src, 0))?;
+            let mut result = Ok(());
+            write_string(dst, sink, |out| result = (self.0)(a, out))?;
+            result
+        }
+    }
+}
+
 /// `(string, string) -> string`.
 struct Map2<F>(F);
 
@@ -447,6 +546,29 @@ impl Body for Select {
     }
 }
 
+/// `(string, string, string) -> string`.
+struct Map3<F>(F);
+
+impl<F: Fn(&str, &str, &str, &mut TextSink<'_>) + Send + Sync + 'static> Body for Map3<F> {
+    const TEXT: &'static [bool] = &[true, true, true];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[BlockPtr],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`.
+        unsafe {
+            let a = utf8(arg(text, src, 0))?;
+            let (b, c) = (utf8(arg(text, src, 1))?, utf8(arg(text, src, 2))?);
+            write_string(dst, sink, |out| (self.0)(a, b, c, out))
+        }
+    }
+}
+
 impl Leaf {
     /// `(bool, string, string) -> string`: NumPy's `where` of strings, the
     /// second argument where the first is true, else the third.
@@ -504,7 +626,10 @@ impl Leaf {
             options: inputs.iter().map(|_| false).collect(),
             output,
             output_option: false,
-            push: Push::Text(Arc::new(push)),
+            push: Push::Text {
+                push: Arc::new(push),
+                view: false,
+            },
             flat: None,
             f64_op: None,
         }
@@ -552,9 +677,76 @@ impl Leaf {
         Leaf::of_text(Map1(f), &[Scalar::String], Scalar::String)
     }
 
+    /// `(string) -> string`, as [`Leaf::text_map1`]; an `Err` fails the
+    /// call, naming the element (a width past memory, say).
+    pub fn text_map1_fallible(
+        f: impl Fn(&str, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf::of_text(MapFallible(f), &[Scalar::String], Scalar::String)
+    }
+
     /// `(string, string) -> string`, as [`Leaf::text_map1`].
     pub fn text_map2(f: impl Fn(&str, &str, &mut TextSink<'_>) + Send + Sync + 'static) -> Leaf {
         Leaf::of_text(Map2(f), &[Scalar::String, Scalar::String], Scalar::String)
+    }
+
+    /// `(string, string, string) -> string`, as [`Leaf::text_map1`].
+    pub fn text_map3(
+        f: impl Fn(&str, &str, &str, &mut TextSink<'_>) + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf::of_text(Map3(f), &[Scalar::String; 3], Scalar::String)
+    }
+
+    /// `(string) -> string`, a part of each string: `f` gives the byte
+    /// range of the part (on character boundaries; another range fails
+    /// the call, naming the element), and the result points into the
+    /// argument's characters instead of copying them (a result with text
+    /// of its own already gets a copy of them).
+    ///
+    /// ```
+    /// use dynd::func::{Callable, Leaf, Overload};
+    /// use dynd::nd::{array, text::Strings};
+    ///
+    /// let first_word = Leaf::text_view1(|s: &str| 0..s.find(' ').unwrap_or(s.len()));
+    /// let first_word = Callable::new("first_word", vec![Overload::new(first_word)])?;
+    /// let x = array!["hello world", "日本 語", ""];
+    /// let r = first_word.call(&[&x])?;
+    /// assert_eq!(r.to_string(), r#"["hello", "日本", ""]"#);
+    /// // The same characters: the result shares the input's text block.
+    /// let block = |a| Strings::of(a).unwrap().text_block().as_ptr();
+    /// assert_eq!(block(&r), block(&x));
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn text_view1(f: impl Fn(&str) -> std::ops::Range<usize> + Send + Sync + 'static) -> Leaf {
+        let f = Arc::new(f);
+        let push = move |b: &mut KernelBuilder<'_>, env: &TextEnv| {
+            let text = env
+                .srcs
+                .first()
+                .copied()
+                .flatten()
+                .ok_or_else(|| Error::Unsupported {
+                    operation: "a string view without its argument's text",
+                    ty: Type::from(Scalar::String),
+                })?;
+            Ok(b.push(ViewKernel {
+                f: f.clone(),
+                text,
+                base: env.view_base,
+            }))
+        };
+        Leaf {
+            inputs: [Scalar::String].into_iter().collect(),
+            options: [false].into_iter().collect(),
+            output: Scalar::String,
+            output_option: false,
+            push: Push::Text {
+                push: Arc::new(push),
+                view: true,
+            },
+            flat: None,
+            f64_op: None,
+        }
     }
 
     /// `(string, int64) -> string`, as [`Leaf::text_map1`]; an `Err` fails
@@ -577,7 +769,31 @@ pub(super) fn apply_text_into(
     leaf: &Leaf,
     fit: &LeafFit,
 ) -> Result<(), Error> {
-    let arena = (leaf.output == Scalar::String).then(|| {
+    let view = matches!(leaf.push, Push::Text { view: true, .. });
+    // A view's result text is its argument's: that block itself when the
+    // result has no text yet (no copy), else the two end to end.
+    let mut view_text: Option<Arc<MemoryBlock>> = None;
+    let mut view_base = 0;
+    if view {
+        let old = text_block(this.arrmeta()).filter(|b| !b.is_empty());
+        let src = srcs.first().and_then(|a| text_block(a.arrmeta()));
+        view_text = match (old, src) {
+            (None, Some(src)) => Some(src.clone()),
+            (Some(old), Some(src)) => {
+                view_base = old.len() as u64;
+                let mut both = Vec::new();
+                both.try_reserve_exact(old.len() + src.len())
+                    .map_err(|_| Error::Alloc {
+                        bytes: (old.len() + src.len()) as u64,
+                    })?;
+                both.extend_from_slice(old.bytes());
+                both.extend_from_slice(src.bytes());
+                Some(MemoryBlock::from_vec(both))
+            }
+            (old, None) => old.cloned(),
+        };
+    }
+    let arena = (leaf.output == Scalar::String && !view).then(|| {
         Mutex::new(text_block(this.arrmeta()).map_or_else(Vec::new, |b| b.bytes().to_vec()))
     });
     let env = TextEnv {
@@ -597,6 +813,7 @@ pub(super) fn apply_text_into(
         arena: arena
             .as_ref()
             .map(|a| ArenaPtr(unsafe { Shared::new(a as *const _) })),
+        view_base,
     };
     let result = (|| {
         let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
@@ -617,13 +834,18 @@ pub(super) fn apply_text_into(
         // the arena it was given outlive it.
         unsafe { run_into(this, &kernel, srcs) }
     })();
-    if let Some(arena) = arena {
-        let bytes = arena
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let new_text = match arena {
+        Some(arena) => Some(MemoryBlock::from_vec(
+            arena
+                .into_inner()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        )),
+        None => view_text,
+    };
+    if let Some(text) = new_text {
         let (_, _, meta) = this.parts_mut();
         if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
-            *block = MemoryBlock::from_vec(bytes);
+            *block = text;
         }
     }
     result
