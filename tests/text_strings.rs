@@ -374,3 +374,70 @@ fn bad_arguments_are_errors_that_say_what_was_wrong() {
     let e = split(&x, Some("")).unwrap_err().to_string();
     assert!(e.contains("separator"), "{e}");
 }
+
+#[test]
+fn regular_expressions() {
+    use dynd::func::{regex_extract, regex_match, regex_replace, regex_split};
+    // Python: [bool(re.search(r"\d$", s)) for s in ["a1", "b", "日本2", ""]]
+    let x = json(r#"[["a1", "b"], [], ["日本2", ""]]"#);
+    assert_eq!(
+        regex_match(&x, r"\d$").unwrap().to_string(),
+        "[[true, false], [], [true, false]]"
+    );
+    // re.sub(r"(\d+)-(\d+)", r"\2.\1", s)
+    assert_eq!(
+        regex_replace(
+            &json(r#"["1-2 and 30-4", "none", ""]"#),
+            r"(\d+)-(\d+)",
+            "$2.$1"
+        )
+        .unwrap()
+        .to_string(),
+        r#"["2.1 and 4.30", "none", ""]"#
+    );
+    // [m.group(1) if (m := re.search(r"user=(\w*)", s)) else None ...]
+    let e = regex_extract(
+        &json(r#"["user=ada x", "none", "user="]"#),
+        r"user=(\w*)",
+        Some(1),
+    )
+    .unwrap();
+    assert_eq!(
+        (e.to_string(), e.ty().to_string()),
+        (r#"["ada", null, ""]"#.into(), "3 * ?string".into())
+    );
+    // A view of the input's characters.
+    let input = json(r#"["key: 日本"]"#);
+    let v = regex_extract(&input, r"\S+$", None).unwrap();
+    assert_eq!(v.to_string(), r#"["日本"]"#);
+    let (vals, _) = dynd::nd::ArrayOps::option_parts(&v).unwrap();
+    assert_eq!(
+        Strings::of(&vals).unwrap().text_block().as_ptr(),
+        Strings::of(&input).unwrap().text_block().as_ptr()
+    );
+    // re.split(r"\d+", "a1b22c"), re.split(r"\d+", "")
+    assert_eq!(
+        regex_split(&json(r#"["a1b22c", "", "日1本"]"#), r"\d+")
+            .unwrap()
+            .to_string(),
+        r#"[["a", "b", "c"], [""], ["日", "本"]]"#
+    );
+    // A bad pattern is quoted, with where it went wrong.
+    let err = regex_match(&x, "a(b").unwrap_err().to_string();
+    assert!(
+        err.contains("\"a(b\"") && err.contains("unclosed group"),
+        "{err}"
+    );
+    let err = regex_extract(&x, "a", Some(1)).unwrap_err().to_string();
+    assert!(err.contains("group"), "{err}");
+    // Through the builtin, the pattern is one string.
+    let m = builtins::get("regex_match").unwrap();
+    let err = m
+        .call(&[&x, &json(r#"["a", "b"]"#)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("pattern") && err.contains("one string"),
+        "{err}"
+    );
+}

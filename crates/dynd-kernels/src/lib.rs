@@ -66,7 +66,7 @@ pub mod reduce;
 pub mod rowwise;
 mod shared;
 mod sort;
-mod strings;
+pub mod strings;
 pub mod take;
 pub mod zip;
 

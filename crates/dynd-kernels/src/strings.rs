@@ -52,31 +52,10 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
             found: "\"\"".into(),
         });
     }
-    let strs = strings(this, "splitting strings")?;
-    let mut pieces: Vec<u8> = Vec::new();
-    let mut rows: Vec<u8> = vec![0; strs.len() * PAIR_SIZE];
-    let mut count = 0u64;
-    for k in 0..strs.len() {
-        let ((start, _), bytes) = strs
-            .span(k)
-            .zip(strs.bytes(k))
-            .ok_or_else(|| outside("split"))?;
-        let s = std::str::from_utf8(bytes).map_err(|e| {
-            Error::Kernel(Box::new(
-                KernelError::new(KernelErrorKind::Utf8 {
-                    valid_up_to: e.valid_up_to(),
-                })
-                .at(k),
-            ))
-        })?;
-        let first = count;
-        let mut piece = |at: usize, len: usize| {
-            let mut pair = [0u8; PAIR_SIZE];
-            write_pair(&mut pair, (start + at) as u64, len as u64);
-            pieces.extend_from_slice(&pair);
-            count += 1;
-        };
-        match sep {
+    split_by(
+        this,
+        "split",
+        &|s: &str, piece: &mut dyn FnMut(usize, usize)| match sep {
             Some(sep) => {
                 let mut at = 0;
                 for p in s.split(sep) {
@@ -84,8 +63,8 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
                     at += p.len() + sep.len();
                 }
             }
-            // Python's `str.split()`: the runs of characters between
-            // runs of whitespace (none for a blank string).
+            // Python's `str.split()`: the runs of characters between runs of
+            // whitespace (none for a blank string).
             None => {
                 let space = |c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c);
                 let mut word: Option<usize> = None;
@@ -103,6 +82,63 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
                     piece(w, s.len() - w);
                 }
             }
+        },
+    )
+}
+
+/// Each string of `this` (fixed dimensions over `string`) cut into the
+/// pieces `pieces` names (it calls `piece(start, len)` with byte ranges
+/// of the string, in order), in a `var` row per string: views that share
+/// this array's characters. `op` names the function in errors.
+///
+/// (`regex_split` is this with the matches of a pattern.)
+///
+/// # Errors
+///
+/// [`Error::Unsupported`] for data types other than `string` and for `var`
+/// dimensions; a string that is not UTF-8 (naming it); a piece that is
+/// not a part of its string on character boundaries.
+#[allow(clippy::type_complexity)]
+pub fn split_by(
+    this: &Array,
+    op: &str,
+    pieces: &dyn Fn(&str, &mut dyn FnMut(usize, usize)),
+) -> Result<Array, Error> {
+    let strs = strings(this, "splitting strings")?;
+    let mut out: Vec<u8> = Vec::new();
+    let mut rows: Vec<u8> = vec![0; strs.len() * PAIR_SIZE];
+    let mut count = 0u64;
+    for k in 0..strs.len() {
+        let ((start, _), bytes) = strs.span(k).zip(strs.bytes(k)).ok_or_else(|| outside(op))?;
+        let s = std::str::from_utf8(bytes).map_err(|e| {
+            Error::Kernel(Box::new(
+                KernelError::new(KernelErrorKind::Utf8 {
+                    valid_up_to: e.valid_up_to(),
+                })
+                .at(k),
+            ))
+        })?;
+        let first = count;
+        let mut bad = None;
+        pieces(s, &mut |at, len| {
+            if at.checked_add(len).and_then(|end| s.get(at..end)).is_none() {
+                bad.get_or_insert((at, len));
+                return;
+            }
+            let mut pair = [0u8; PAIR_SIZE];
+            write_pair(&mut pair, (start + at) as u64, len as u64);
+            out.extend_from_slice(&pair);
+            count += 1;
+        });
+        if let Some((at, len)) = bad {
+            return Err(Error::Kernel(Box::new(
+                KernelError::message(format!(
+                    "{op}: a piece at bytes {at}..{} of a string of {} bytes",
+                    at.saturating_add(len),
+                    s.len()
+                ))
+                .at(k),
+            )));
         }
         write_pair(
             &mut rows[k * PAIR_SIZE..(k + 1) * PAIR_SIZE],
@@ -111,7 +147,7 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
         );
     }
     let element = Arrmeta::Var {
-        values: MemoryBlock::from_bytes(&pieces),
+        values: MemoryBlock::from_bytes(&out),
         offset: 0,
         stride: PAIR_SIZE as isize,
         packed: true,

@@ -12,6 +12,7 @@
 //! | change | `replace`, `strip`, `lstrip`, `rstrip`, `center`, `ljust`, `rjust`, `zfill`, `slice`, `expandtabs` |
 //! | length | `str_len` (`string_length`) |
 //! | pieces | `split`, `join` |
+//! | regular expressions | `regex_match`, `regex_replace`, `regex_extract`, `regex_split` |
 //!
 //! (With the comparisons, `add` (joining), `multiply` (repeating) and the
 //! ordering functions (`sort`, `unique`, `max`, `searchsorted`, ...),
@@ -49,7 +50,10 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+mod pattern;
 mod scalar;
+
+pub use pattern::{regex_extract, regex_match, regex_replace, regex_split};
 
 use std::borrow::Cow;
 
@@ -628,7 +632,7 @@ builtins! {
             |args, kw| {
                 let sep = match (args, kw_str(kw, "sep")?) {
                     ([_], sep) => sep,
-                    ([_, s], None) => Some(positional_string("split", s)?),
+                    ([_, s], None) => Some(positional_string("split", "the separator", s)?),
                     _ => return Err(Error::Argument {
                         op: "split",
                         what: "the arguments",
@@ -638,6 +642,39 @@ builtins! {
                 };
                 split(args[0], sep.as_deref())
             })
+    };
+
+    /// `(Any, Any) -> Any`: whether the pattern (one string, the `regex`
+    /// crate's syntax) matches anywhere in each string.
+    REGEX_MATCH regex_match "regex_match" rs None => {
+        Callable::function("regex_match", checked_signature!("(Any, Any) -> Any"), vec![],
+            |args, _| regex_match(args[0], &positional_string("regex_match", "the pattern", args[1])?))
+    };
+
+    /// `(Any, Any, Any) -> Any`: every match of the pattern replaced (`$1`
+    /// for a group).
+    REGEX_REPLACE regex_replace "regex_replace" rs None => {
+        Callable::function("regex_replace", checked_signature!("(Any, Any, Any) -> Any"), vec![],
+            |args, _| regex_replace(
+                args[0],
+                &positional_string("regex_replace", "the pattern", args[1])?,
+                &positional_string("regex_replace", "the replacement", args[2])?,
+            ))
+    };
+
+    /// `(Any, Any, group: ?int64) -> Any`: the group of the first match,
+    /// a view; NA where nothing matches.
+    REGEX_EXTRACT regex_extract "regex_extract" rs None => {
+        Callable::function("regex_extract", checked_signature!("(Any, Any, group: ?int64) -> Any"),
+            vec![Keyword::maybe("group", Some(Scalar::Int64))],
+            |args, kw| regex_extract(args[0], &positional_string("regex_extract", "the pattern", args[1])?, kw.int("group")?))
+    };
+
+    /// `(Any, Any) -> Any`: each string split at the pattern's matches:
+    /// ragged rows of views.
+    REGEX_SPLIT regex_split "regex_split" rs None => {
+        Callable::function("regex_split", checked_signature!("(Any, Any) -> Any"), vec![],
+            |args, _| regex_split(args[0], &positional_string("regex_split", "the pattern", args[1])?))
     };
 
     /// `(Any, sep: ?string) -> Any`: the strings of each row of the last
@@ -650,12 +687,12 @@ builtins! {
 }
 
 /// A positional argument that must be one string.
-fn positional_string(op: &'static str, a: &Array) -> Result<String, Error> {
+fn positional_string(op: &'static str, what: &'static str, a: &Array) -> Result<String, Error> {
     match a.to_value() {
         dynd_kernels::Value::Str(s) if a.ndim() == 0 => Ok(s),
         _ => Err(Error::Argument {
             op,
-            what: "the separator",
+            what,
             expected: "one string",
             found: a.ty().to_string().into(),
         }),

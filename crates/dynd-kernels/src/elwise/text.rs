@@ -165,13 +165,20 @@ struct TextKernel<B> {
 /// first argument): the body gives the part's byte range, and the result
 /// points into argument 0's text, which starts at `base` in the result's
 /// text block.
-struct ViewKernel<F> {
+struct ViewKernel<F: ?Sized> {
     f: Arc<F>,
     text: BlockPtr,
     base: u64,
+    /// Whether the result is `?string` (`f` may give no part: NA).
+    option: bool,
 }
 
-impl<F: Fn(&str) -> std::ops::Range<usize> + Send + Sync + 'static> KernelData for ViewKernel<F> {
+/// A view's function: the byte range of the part, or `None` for NA.
+type ViewFn = dyn Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync;
+
+impl<F: Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync + 'static + ?Sized> KernelData
+    for ViewKernel<F>
+{
     unsafe fn single(
         &self,
         ctx: &KernelCtx<'_>,
@@ -199,19 +206,32 @@ impl<F: Fn(&str) -> std::ops::Range<usize> + Send + Sync + 'static> KernelData f
             unsafe {
                 let start = (s as *const u64).read_unaligned();
                 let text = utf8(read_text(self.text, s)).map_err(|e| e.at(i))?;
-                let r = (self.f)(text);
-                // The range is checked: a part of the text, on character
-                // boundaries.
-                if text.get(r.clone()).is_none() {
-                    return Err(KernelError::message(format!(
-                        "a view of bytes {r:?} of a string of {} bytes",
-                        text.len()
-                    ))
-                    .at(i));
-                }
+                let part = (self.f)(text);
                 let p = d as *mut u64;
-                p.write_unaligned(self.base + start + r.start as u64);
-                p.add(1).write_unaligned(r.len() as u64);
+                match part.clone() {
+                    // The range is checked: a part of the text, on
+                    // character boundaries.
+                    Some(r) if text.get(r.clone()).is_none() => {
+                        return Err(KernelError::message(format!(
+                            "a view of bytes {r:?} of a string of {} bytes",
+                            text.len()
+                        ))
+                        .at(i));
+                    }
+                    Some(r) => {
+                        p.write_unaligned(self.base + start + r.start as u64);
+                        p.add(1).write_unaligned(r.len() as u64);
+                    }
+                    None => {
+                        p.write_unaligned(0);
+                        p.add(1).write_unaligned(0);
+                    }
+                }
+                if self.option {
+                    *d.add(Scalar::String.size()) = u8::from(part.is_some());
+                } else if part.is_none() {
+                    return Err(KernelError::message("a view without a part").at(i));
+                }
             }
             d = d.wrapping_offset(dst_stride);
             s = s.wrapping_offset(src_stride[0]);
@@ -718,7 +738,19 @@ impl Leaf {
     /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn text_view1(f: impl Fn(&str) -> std::ops::Range<usize> + Send + Sync + 'static) -> Leaf {
-        let f = Arc::new(f);
+        Leaf::view(Arc::new(move |s: &str| Some(f(s))), false)
+    }
+
+    /// `(string) -> ?string`, a part of each string or NA: as
+    /// [`Leaf::text_view1`], `None` from `f` giving NA.
+    pub fn text_view1_or_na(
+        f: impl Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf::view(Arc::new(f), true)
+    }
+
+    /// The leaf of a view (see [`Leaf::text_view1`]).
+    fn view(f: Arc<ViewFn>, option: bool) -> Leaf {
         let push = move |b: &mut KernelBuilder<'_>, env: &TextEnv| {
             let text = env
                 .srcs
@@ -733,13 +765,14 @@ impl Leaf {
                 f: f.clone(),
                 text,
                 base: env.view_base,
+                option,
             }))
         };
         Leaf {
             inputs: [Scalar::String].into_iter().collect(),
             options: [false].into_iter().collect(),
             output: Scalar::String,
-            output_option: false,
+            output_option: option,
             push: Push::Text {
                 push: Arc::new(push),
                 view: true,
