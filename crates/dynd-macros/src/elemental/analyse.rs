@@ -88,9 +88,9 @@ pub(super) fn classify(
                 errors.push(&ty, format!("`#[elemental]` needs concrete scalar types, not trait objects or `impl Trait`; the scalar types are {SUPPORTED}"));
                 None
             }
+            // Text: `&str` (a `string` element, read in place).
             syn::Type::Path(p) if p.path.is_ident("str") => {
-                errors.push(&ty, format!("`#[elemental]` does not take text yet: strings are not element types of `#[elemental]` fns (the scalar types are {SUPPORTED})"));
-                None
+                Some(((*r.elem).clone(), Shape::Scalar))
             }
             inner => {
                 errors.push(&ty,
@@ -155,6 +155,8 @@ pub(super) fn scalar_of(ty: &syn::Type) -> Option<Scalar> {
         "f32" if simple => Scalar::Float32,
         "f64" if simple => Scalar::Float64,
         "F16" if simple => Scalar::Float16,
+        // `&str` parameters and results, `String` results.
+        "str" | "String" if simple => Scalar::String,
         "Complex" => {
             let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
                 return None;
@@ -392,6 +394,11 @@ pub(super) fn analyze(
         errors.push(&sig.output, "a fn returning `Result` takes scalars only (fallible fns with core dimensions are not supported)");
         ok = false;
     }
+    let text =
+        params.iter().any(|p| is_text(&p.elem)) || matches!(&ret, Some((t, _)) if is_text(t));
+    if text && !check_text(func, &params, &ret, fallible || ret_option, errors) {
+        ok = false;
+    }
     let optional = ret_option || params.iter().any(|p| p.option);
     if optional && core {
         errors.push(&sig.output, "`Option` parameters and results are supported in fns of scalars only (not with core dimensions)");
@@ -402,4 +409,68 @@ pub(super) fn analyze(
         ret,
         ret_option,
     })
+}
+
+/// Whether `ty` is text (`str`, the element of a `&str`, or `String`).
+pub(super) fn is_text(ty: &syn::Type) -> bool {
+    scalar_of(ty) == Some(Scalar::String)
+}
+
+/// Whether `ty` is `String` (a result that owns its text).
+pub(super) fn is_string(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.is_ident("String"))
+}
+
+/// The forms a fn over text may take: `&str` parameters only (one to
+/// three; one or two with a scalar result), returning `String`, a `&str`
+/// or a scalar; no `Option`, `Result`, keyword or generic. Pushes an
+/// error for each other form.
+fn check_text(
+    func: &ItemFn,
+    params: &[Param],
+    ret: &Option<(syn::Type, Shape)>,
+    wrapped: bool,
+    errors: &mut Errors,
+) -> bool {
+    const FORMS: &str = "`&str` parameters only (1 to 3), returning `String`, `&str` or a scalar (1 or 2 parameters); `Option`, `Result`, `#[kw]` and mixing text with numbers are not supported with text yet";
+    let mut ok = true;
+    for p in params {
+        if is_string(&p.elem) {
+            errors.push(
+                &p.elem,
+                "a text parameter is `&str` (the string, read in place), not `String`",
+            );
+            ok = false;
+        } else if !is_text(&p.elem) || p.option || p.keyword.is_some() {
+            errors.push(&p.name, format!("`#[elemental]` over text takes {FORMS}"));
+            ok = false;
+        }
+    }
+    if wrapped {
+        errors.push(
+            &func.sig.output,
+            format!("`#[elemental]` over text takes {FORMS}"),
+        );
+        ok = false;
+    }
+    if !func.sig.generics.params.is_empty() {
+        errors.push(
+            &func.sig.generics,
+            format!("`#[elemental]` over text takes {FORMS}"),
+        );
+        ok = false;
+    }
+    let text_ret = matches!(ret, Some((t, _)) if is_text(t));
+    let most = if text_ret { 3 } else { 2 };
+    if params.len() > most {
+        errors.push(
+            &func.sig.inputs,
+            format!(
+                "`#[elemental]` over text takes {FORMS}; this one takes {}",
+                params.len()
+            ),
+        );
+        ok = false;
+    }
+    ok
 }

@@ -309,6 +309,10 @@ pub(super) fn overload(
         quote!(::<#(#types),*>)
     };
     let f = quote!(#name #turbofish);
+    let text_ret = matches!(&model.ret, Some((t, _)) if is_text(t));
+    if text_ret || model.params.iter().any(|p| is_text(&p.elem)) {
+        return text_overload(model, &f, text_ret, krate);
+    }
     if !core {
         // One constructor for every arity and flavour: the function's
         // type says whether it takes `?T` or can fail.
@@ -381,4 +385,33 @@ pub(super) fn overload(
             }
         )
     }
+}
+
+/// The overload of a fn over text (the forms `check_text` allows): a
+/// leaf reading each `&str` in place; a `String` or `&str` result is
+/// appended to the result's text.
+fn text_overload(
+    model: &Model,
+    f: &TokenStream,
+    text_ret: bool,
+    krate: &TokenStream,
+) -> TokenStream {
+    let vars: Vec<Ident> = (0..model.params.len())
+        .map(|i| format_ident!("__s{}", i))
+        .collect();
+    let typed: Vec<TokenStream> = vars.iter().map(|v| quote!(#v: &str)).collect();
+    let leaf = if text_ret {
+        let owned = matches!(&model.ret, Some((t, _)) if is_string(t));
+        let value = if owned {
+            quote!(&#f(#(#vars),*))
+        } else {
+            quote!(#f(#(#vars),*))
+        };
+        let ctor = format_ident!("text_map{}", vars.len());
+        quote!(#krate::func::Leaf::#ctor(|#(#typed,)* __out: &mut #krate::func::TextSink<'_>| __out.push_str(#value)))
+    } else {
+        let ctor = format_ident!("text{}", vars.len());
+        quote!(#krate::func::Leaf::#ctor(|#(#typed),*| #f(#(#vars),*)))
+    };
+    quote!(#krate::func::Overload::new(#leaf))
 }
