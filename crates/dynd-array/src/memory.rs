@@ -28,6 +28,7 @@ use std::any::Any;
 use std::cell::UnsafeCell;
 use std::fmt;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 use crate::element::Element;
@@ -215,6 +216,7 @@ impl MemoryBlock {
         match Arc::get_mut(&mut block) {
             Some(b) => {
                 b.len = len;
+                b.utf8 = AtomicU8::new(UTF8_UNKNOWN);
                 if zero {
                     *b.inline.get_mut() = [0; INLINE_BYTES / 16];
                 }
@@ -252,6 +254,7 @@ impl MemoryBlock {
             .ok()??;
         let b = Arc::get_mut(&mut block)?;
         b.len = len;
+        b.utf8 = AtomicU8::new(UTF8_UNKNOWN);
         if zero {
             b.bytes_mut().fill(0);
         }
@@ -268,7 +271,10 @@ impl MemoryBlock {
         // Writing through `base()` is allowed from a shared reference: the
         // inline bytes are in an `UnsafeCell`, other bytes are behind a raw
         // pointer the block owns.
-        (unique && block.writable).then(|| block.base())
+        (unique && block.writable).then(|| {
+            block.utf8.store(UTF8_UNKNOWN, Ordering::Release);
+            block.base()
+        })
     }
 }
 
@@ -353,7 +359,15 @@ pub struct MemoryBlock {
     /// allocation (the block's), not two. In a cell because kernels write
     /// through the block's address as they do into allocated bytes.
     inline: UnsafeCell<[u128; INLINE_BYTES / 16]>,
+    /// Whether the bytes are UTF-8, once checked ([`MemoryBlock::is_utf8`]):
+    /// `UTF8_UNKNOWN`, `UTF8_YES` or `UTF8_NO`; every way to write the
+    /// bytes resets it.
+    utf8: AtomicU8,
 }
+
+const UTF8_UNKNOWN: u8 = 0;
+const UTF8_YES: u8 = 1;
+const UTF8_NO: u8 = 2;
 
 // SAFETY: the block owns its bytes (or a Send + Sync owner of them); shared
 // access only reads, and writes need `&mut MemoryBlock` (see the module docs).
@@ -388,12 +402,14 @@ impl MemoryBlock {
                 owner: Owner::Empty,
                 writable: true,
                 inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+                utf8: AtomicU8::new(UTF8_UNKNOWN),
             }));
         }
         if len <= INLINE_BYTES {
             if let Some(mut block) = SPARE.with(|spare| spare.borrow_mut().pop()) {
                 if let Some(b) = Arc::get_mut(&mut block) {
                     b.len = len;
+                    b.utf8 = AtomicU8::new(UTF8_UNKNOWN);
                     if zero {
                         *b.inline.get_mut() = [0; INLINE_BYTES / 16];
                     }
@@ -406,6 +422,7 @@ impl MemoryBlock {
                 owner: Owner::Inline,
                 writable: true,
                 inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+                utf8: AtomicU8::new(UTF8_UNKNOWN),
             }));
         }
         // Small blocks take the allocator's fast path; 16 bytes is every
@@ -432,6 +449,7 @@ impl MemoryBlock {
                     owner: Owner::Allocated(kept),
                     writable: true,
                     inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+                    utf8: AtomicU8::new(UTF8_UNKNOWN),
                 }));
             }
         }
@@ -465,6 +483,7 @@ impl MemoryBlock {
             owner: Owner::Allocated(layout),
             writable: true,
             inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+            utf8: AtomicU8::new(UTF8_UNKNOWN),
         }))
     }
 
@@ -511,6 +530,7 @@ impl MemoryBlock {
             owner: Owner::External(owner),
             writable,
             inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+            utf8: AtomicU8::new(UTF8_UNKNOWN),
         })
     }
 
@@ -588,7 +608,46 @@ impl MemoryBlock {
     #[inline]
     pub fn as_mut_ptr(&mut self) -> *mut u8 {
         assert!(self.writable, "write to a read-only memory block");
+        *self.utf8.get_mut() = UTF8_UNKNOWN;
         self.base()
+    }
+
+    /// Whether the bytes are UTF-8: checked on the first call and kept
+    /// (until the bytes are written again); known at once for a block
+    /// made from Rust text ([`MemoryBlock::from_string`]). Text kernels
+    /// ask once per call, then check only each string's ends.
+    pub fn is_utf8(&self) -> bool {
+        match self.utf8.load(Ordering::Acquire) {
+            UTF8_YES => true,
+            UTF8_NO => false,
+            _ => {
+                let yes = std::str::from_utf8(self.bytes()).is_ok();
+                self.utf8
+                    .store(if yes { UTF8_YES } else { UTF8_NO }, Ordering::Release);
+                yes
+            }
+        }
+    }
+
+    /// A block holding `s`'s bytes (without copying them), known to be
+    /// UTF-8.
+    pub fn from_string(s: String) -> Arc<MemoryBlock> {
+        let block = MemoryBlock::from_vec(s.into_bytes());
+        block.utf8.store(UTF8_YES, Ordering::Release);
+        block
+    }
+
+    /// A block holding `bytes` (without copying them), marked UTF-8
+    /// without a check: for text written from `&str`s.
+    ///
+    /// # Safety
+    ///
+    /// `bytes` are UTF-8: the text kernels rely on the mark to read the
+    /// block's strings as `&str` after checking only their ends.
+    pub unsafe fn from_utf8_vec_unchecked(bytes: Vec<u8>) -> Arc<MemoryBlock> {
+        let block = MemoryBlock::from_vec(bytes);
+        block.utf8.store(UTF8_YES, Ordering::Release);
+        block
     }
 
     /// The bytes.

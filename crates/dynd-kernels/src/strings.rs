@@ -105,19 +105,30 @@ pub fn split_by(
     pieces: &dyn Fn(&str, &mut dyn FnMut(usize, usize)),
 ) -> Result<Array, Error> {
     let strs = strings(this, "splitting strings")?;
+    let text = strs.text_block().bytes();
+    // A string of a UTF-8 block is UTF-8 when its ends are character
+    // boundaries: two byte tests instead of a check of every byte.
+    let utf8 = strs.text_block().is_utf8();
+    let boundary = |at: usize| at >= text.len() || (text[at] as i8) >= -64;
     let mut out: Vec<u8> = Vec::new();
     let mut rows: Vec<u8> = vec![0; strs.len() * PAIR_SIZE];
     let mut count = 0u64;
     for k in 0..strs.len() {
         let ((start, _), bytes) = strs.span(k).zip(strs.bytes(k)).ok_or_else(|| outside(op))?;
-        let s = std::str::from_utf8(bytes).map_err(|e| {
-            Error::Kernel(Box::new(
-                KernelError::new(KernelErrorKind::Utf8 {
-                    valid_up_to: e.valid_up_to(),
-                })
-                .at(k),
-            ))
-        })?;
+        let s = if utf8 && boundary(start) && boundary(start + bytes.len()) {
+            // SAFETY: `bytes` lie between two character boundaries of
+            // the block's text, which is UTF-8 (checked above, once).
+            unsafe { std::str::from_utf8_unchecked(bytes) }
+        } else {
+            std::str::from_utf8(bytes).map_err(|e| {
+                Error::Kernel(Box::new(
+                    KernelError::new(KernelErrorKind::Utf8 {
+                        valid_up_to: e.valid_up_to(),
+                    })
+                    .at(k),
+                ))
+            })?
+        };
         let first = count;
         let mut bad = None;
         pieces(s, &mut |at, len| {
@@ -147,7 +158,7 @@ pub fn split_by(
         );
     }
     let element = Arrmeta::Var {
-        values: MemoryBlock::from_bytes(&out),
+        values: MemoryBlock::from_vec(out),
         offset: 0,
         stride: PAIR_SIZE as isize,
         packed: true,
@@ -161,7 +172,7 @@ pub fn split_by(
         shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
         Scalar::String.into(),
     )?;
-    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_bytes(&rows), 0)
+    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(rows), 0)
 }
 
 /// [`ArrayOps::string_lengths`](crate::ops::ArrayOps::string_lengths).

@@ -236,7 +236,7 @@ impl Array {
     /// ```
     pub fn from_text(s: &str) -> Array {
         let meta = Arc::new(Arrmeta::Text {
-            block: MemoryBlock::from_bytes(s.as_bytes()),
+            block: MemoryBlock::from_string(s.to_string()),
         });
         let mut pair = [0u8; crate::arrmeta::PAIR_SIZE];
         crate::arrmeta::write_pair(&mut pair, 0, s.len() as u64);
@@ -290,7 +290,7 @@ impl Array {
             );
         }
         let element = Arrmeta::Text {
-            block: MemoryBlock::from_vec(text.into_bytes()),
+            block: MemoryBlock::from_string(text),
         };
         let meta = c_order_meta(&[spans.len()], crate::arrmeta::PAIR_SIZE, element)?;
         let ty = Type::with_dims([Dim::Fixed(spans.len())], Scalar::String.into())?;

@@ -436,7 +436,7 @@ pub(super) fn vector2(others: Vec<Overload>, f: Binary) -> Vec<Overload> {
 /// The `(string, string) -> bool` overload of a comparison: `f` of the
 /// two strings' bytes, whose order is UTF-8's byte order (code point
 /// order).
-fn text_compare(f: fn(&[u8], &[u8]) -> bool) -> Vec<Overload> {
+fn text_compare(f: impl Fn(&[u8], &[u8]) -> bool + Send + Sync + 'static) -> Vec<Overload> {
     vec![Overload::new(Leaf::text_bytes2(f))]
 }
 

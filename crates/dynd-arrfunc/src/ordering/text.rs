@@ -53,8 +53,8 @@ fn views(vals: &Array) -> Result<Vec<&[u8]>, Error> {
 fn argsort_views(rows: &AxisRows, v: &[&[u8]], ok: Option<&[bool]>, ascending: bool) -> Vec<i64> {
     let o = &rows.offsets;
     let mut out = vec![0i64; v.len()];
-    let cmp = |a: &usize, b: &usize| -> Ordering {
-        let c = v[*a].cmp(v[*b]);
+    let cmp = |a: &[u8], b: &[u8]| -> Ordering {
+        let c = a.cmp(b);
         if ascending {
             c
         } else {
@@ -67,17 +67,19 @@ fn argsort_views(rows: &AxisRows, v: &[&[u8]], ok: Option<&[bool]>, ascending: b
         &chunks(o),
         |run, part| {
             let base = o[run.start];
-            let mut idx: Vec<usize> = Vec::new();
+            let mut keyed: Vec<(&[u8], usize)> = Vec::new();
             for i in run {
                 let r = o[i] as usize..o[i + 1] as usize;
-                idx.clear();
+                keyed.clear();
                 let here = |k: &usize| ok.is_none_or(|ok| ok[r.start + k]);
-                idx.extend((0..r.len()).filter(here));
-                // Indexes within the row, compared by the strings they name.
-                idx.sort_by(|a, b| cmp(&(r.start + a), &(r.start + b)));
+                // Each string with its index within the row, sorted by
+                // both: the strings in order, equal ones in the order
+                // they came (stable), and no indirection in the compares.
+                keyed.extend((0..r.len()).filter(here).map(|k| (v[r.start + k], k)));
+                keyed.sort_unstable_by(|a, b| cmp(a.0, b.0).then(a.1.cmp(&b.1)));
                 let na = (0..r.len()).filter(|k| !here(k));
                 let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
-                for (o, k) in out.iter_mut().zip(idx.iter().copied().chain(na)) {
+                for (o, k) in out.iter_mut().zip(keyed.iter().map(|x| x.1).chain(na)) {
                     *o = k as i64;
                 }
             }
@@ -308,17 +310,22 @@ fn distinct(offsets: &[i64], v: &[&[u8]], ok: Option<&[bool]>) -> (Vec<Distinct>
     let mut out: Vec<Distinct> = Vec::new();
     let mut new_offsets = Vec::with_capacity(offsets.len());
     new_offsets.push(0i64);
-    let mut idx: Vec<usize> = Vec::new();
+    let mut idx: Vec<(&[u8], usize)> = Vec::new();
     for w in offsets.windows(2) {
         let r = w[0] as usize..w[1] as usize;
         idx.clear();
-        idx.extend(r.clone().filter(|&k| ok.is_none_or(|ok| ok[k])));
-        // Stable: the first of equal strings is the first occurrence.
-        idx.sort_by(|&a, &b| v[a].cmp(v[b]));
+        idx.extend(
+            r.clone()
+                .filter(|&k| ok.is_none_or(|ok| ok[k]))
+                .map(|k| (v[k], k)),
+        );
+        // By string, then index: the first of equal strings is the first
+        // occurrence.
+        idx.sort_unstable();
         let row_start = out.len();
-        for &k in &idx {
+        for &(s, k) in &idx {
             match out[row_start..].last_mut() {
-                Some(last) if v[last.first] == v[k] => last.count += 1,
+                Some(last) if v[last.first] == s => last.count += 1,
                 _ => out.push(Distinct {
                     first: k,
                     na: false,

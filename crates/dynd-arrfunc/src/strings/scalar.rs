@@ -76,15 +76,16 @@ fn push_title(c: char, out: &mut TextSink<'_>) {
 
 /// `str.upper`: full case mapping (`"ß"` → `"SS"`).
 pub(super) fn upper(s: &str, out: &mut TextSink<'_>) {
-    if s.is_ascii() {
-        for b in s.bytes() {
-            out.push(b.to_ascii_uppercase() as char);
-        }
-        return;
-    }
-    for c in s.chars() {
-        for u in c.to_uppercase() {
-            out.push(u);
+    // Runs of ASCII at once; each other character by its mapping.
+    let mut rest = s;
+    while !rest.is_empty() {
+        let ascii = rest.bytes().take_while(u8::is_ascii).count();
+        out.push_ascii_uppercase(&rest[..ascii]);
+        rest = &rest[ascii..];
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            c.to_uppercase().for_each(|u| out.push(u));
+            rest = chars.as_str();
         }
     }
 }
@@ -92,11 +93,10 @@ pub(super) fn upper(s: &str, out: &mut TextSink<'_>) {
 /// `str.lower`: full case mapping, a final sigma as `ς`.
 pub(super) fn lower(s: &str, out: &mut TextSink<'_>) {
     if s.is_ascii() {
-        for b in s.bytes() {
-            out.push(b.to_ascii_lowercase() as char);
-        }
+        out.push_ascii_lowercase(s);
         return;
     }
+    // A final sigma needs the whole string.
     out.push_str(&s.to_lowercase());
 }
 

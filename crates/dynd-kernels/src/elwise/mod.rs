@@ -166,6 +166,8 @@ enum Push {
     Text {
         push: std::sync::Arc<text::PushText>,
         view: bool,
+        /// Whether the strings it writes are UTF-8 by construction.
+        utf8_out: bool,
     },
 }
 

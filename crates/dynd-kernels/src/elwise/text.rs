@@ -48,11 +48,46 @@ use crate::shared::Shared;
 /// text block (`None` for an argument that is not text), and the arena a
 /// string result goes to.
 pub(crate) struct TextEnv {
-    srcs: SmallVec<[Option<BlockPtr>; INLINE_ARGS]>,
+    srcs: SmallVec<[Option<TextBlock>; INLINE_ARGS]>,
     arena: Option<ArenaPtr>,
     /// For a view: where argument 0's text starts in the result's text
     /// block.
     view_base: u64,
+}
+
+/// A string argument's text block, as its kernel reads it: its start,
+/// its length, and whether it is all UTF-8 (then a string in it is UTF-8
+/// when its ends fall on character boundaries, two byte tests, instead
+/// of a check of every byte).
+#[derive(Clone, Copy)]
+pub(crate) struct TextBlock {
+    base: BlockPtr,
+    len: usize,
+    utf8: bool,
+}
+
+impl TextBlock {
+    /// `block`'s text, for a kernel.
+    fn of(block: &MemoryBlock) -> TextBlock {
+        TextBlock {
+            // SAFETY: the block's bytes, which the argument keeps alive
+            // for the call and which are immutable while shared; the
+            // kernel only reads them.
+            base: unsafe { BlockPtr::new(block.as_ptr()) },
+            len: block.len(),
+            utf8: block.is_utf8(),
+        }
+    }
+
+    /// Stands for an argument that is not text (never read).
+    fn none() -> TextBlock {
+        TextBlock {
+            // SAFETY: a null pointer that no body dereferences.
+            base: unsafe { BlockPtr::new(std::ptr::null()) },
+            len: 0,
+            utf8: false,
+        }
+    }
 }
 
 /// Pushes a kernel over strings, given the call's [`TextEnv`].
@@ -87,6 +122,24 @@ impl<'a> TextSink<'a> {
         let mut buf = [0u8; 4];
         self.bytes
             .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+
+    /// Appends `s` with its ASCII letters in uppercase (the other
+    /// characters as they are).
+    #[inline]
+    pub fn push_ascii_uppercase(&mut self, s: &str) {
+        let at = self.bytes.len();
+        self.bytes.extend_from_slice(s.as_bytes());
+        // Only ASCII bytes change, to ASCII bytes: still UTF-8.
+        self.bytes[at..].make_ascii_uppercase();
+    }
+
+    /// Appends `s` with its ASCII letters in lowercase.
+    #[inline]
+    pub fn push_ascii_lowercase(&mut self, s: &str) {
+        let at = self.bytes.len();
+        self.bytes.extend_from_slice(s.as_bytes());
+        self.bytes[at..].make_ascii_lowercase();
     }
 
     /// Makes room for `additional` more bytes, or fails (naming the
@@ -136,6 +189,10 @@ trait Body: Send + Sync + 'static {
     /// Which arguments are strings (the others are read as elements).
     const TEXT: &'static [bool];
 
+    /// Whether the strings it writes are UTF-8 by construction (written
+    /// through a [`TextSink`]), rather than bytes copied as they are.
+    const UTF8_OUT: bool = true;
+
     /// Runs on one element.
     ///
     /// # Safety
@@ -146,18 +203,47 @@ trait Body: Send + Sync + 'static {
     /// string result.
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError>;
+
+    /// Runs on `count` elements spaced by the strides; an error names
+    /// the element. The default calls [`Body::run`] on each.
+    ///
+    /// # Safety
+    ///
+    /// As [`Body::run`] for each element `i < count` at `src[j] + i *
+    /// src_stride[j]` and `dst + i * dst_stride`.
+    #[inline]
+    unsafe fn strided(
+        &self,
+        text: &[TextBlock],
+        (src, src_stride): (&[*const u8], &[isize]),
+        (dst, dst_stride): (*mut u8, isize),
+        count: usize,
+        mut sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        let mut s: SmallVec<[*const u8; 2]> = src.iter().copied().collect();
+        let mut d = dst;
+        for i in 0..count {
+            // SAFETY: element `i` of each operand is valid by the contract.
+            unsafe { self.run(text, &s, d, sink.as_deref_mut()) }.map_err(|e| e.at(i))?;
+            d = d.wrapping_offset(dst_stride);
+            for (p, stride) in s.iter_mut().zip(src_stride) {
+                *p = p.wrapping_offset(*stride);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The kernel of a string function: its body, its arguments' text
 /// blocks, and the arena of a string result.
 struct TextKernel<B> {
     body: Arc<B>,
-    text: SmallVec<[BlockPtr; 2]>,
+    text: SmallVec<[TextBlock; 2]>,
     arena: Option<ArenaPtr>,
 }
 
@@ -167,7 +253,7 @@ struct TextKernel<B> {
 /// text block.
 struct ViewKernel<F: ?Sized> {
     f: Arc<F>,
-    text: BlockPtr,
+    text: TextBlock,
     base: u64,
     /// Whether the result is `?string` (`f` may give no part: NA).
     option: bool,
@@ -205,7 +291,7 @@ impl<F: Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync + 'static + ?Si
             // result a string element, by this function's contract.
             unsafe {
                 let start = (s as *const u64).read_unaligned();
-                let text = utf8(read_text(self.text, s)).map_err(|e| e.at(i))?;
+                let text = arg_str(&[self.text], &[s], 0).map_err(|e| e.at(i))?;
                 let part = (self.f)(text);
                 let p = d as *mut u64;
                 match part.clone() {
@@ -269,20 +355,17 @@ impl<B: Body> KernelData for TextKernel<B> {
         // SAFETY: the arena outlives the kernel (the call that built it
         // holds it), and the kernel runs on one thread.
         let mut guard = self.arena.map(|a| unsafe { a.lock() });
-        let mut s: SmallVec<[*const u8; 2]> = src.iter().copied().collect();
-        let mut d = dst;
-        for i in 0..count {
-            // SAFETY: element `i` of each operand is valid by this
-            // function's contract, and the text blocks are the ones the
-            // kernel was built with, which the arrays keep alive.
-            unsafe { self.body.run(&self.text, &s, d, guard.as_deref_mut()) }
-                .map_err(|e| e.at(i))?;
-            d = d.wrapping_offset(dst_stride);
-            for (p, stride) in s.iter_mut().zip(src_stride) {
-                *p = p.wrapping_offset(*stride);
-            }
+        // SAFETY: by this function's contract; the text blocks are the
+        // ones the kernel was built with, which the arrays keep alive.
+        unsafe {
+            self.body.strided(
+                &self.text,
+                (src, src_stride),
+                (dst, dst_stride),
+                count,
+                guard.as_deref_mut(),
+            )
         }
-        Ok(())
     }
 
     fn describe(&self) -> String {
@@ -296,10 +379,54 @@ impl<B: Body> KernelData for TextKernel<B> {
 ///
 /// As [`Body::run`] for argument `i`.
 #[inline(always)]
-unsafe fn arg<'t>(text: &[BlockPtr], src: &[*const u8], i: usize) -> &'t [u8] {
+unsafe fn arg<'t>(text: &[TextBlock], src: &[*const u8], i: usize) -> &'t [u8] {
     // SAFETY: by the contract: a pair of a validated array lies inside
     // the text block its arrmeta names, whose start is `text[i]`.
-    unsafe { read_text(text[i], src[i]) }
+    unsafe { read_text(text[i].base, src[i]) }
+}
+
+/// Whether `b` continues a UTF-8 character (`0b10xx_xxxx`).
+#[inline(always)]
+fn continues(b: u8) -> bool {
+    (b as i8) < -64
+}
+
+/// Reads a string argument as text: in a block known to be UTF-8, a
+/// string whose ends fall on character boundaries is UTF-8 itself, so
+/// only its ends are tested; otherwise every byte is checked.
+///
+/// # Safety
+///
+/// As [`Body::run`] for argument `i`.
+#[inline(always)]
+unsafe fn arg_str<'t>(
+    text: &[TextBlock],
+    src: &[*const u8],
+    i: usize,
+) -> Result<&'t str, KernelError> {
+    let t = text[i];
+    // SAFETY: by the contract: the pair lies inside the text block of
+    // `t.len` bytes at `t.base`, whose bytes stay as they are for the
+    // call.
+    unsafe {
+        let p = src[i] as *const u64;
+        let (start, len) = (
+            p.read_unaligned() as usize,
+            p.add(1).read_unaligned() as usize,
+        );
+        let bytes: &'t [u8] = std::slice::from_raw_parts(t.base.get().add(start), len);
+        if t.utf8 {
+            let end = start + len;
+            let first_ok = len == 0 || !continues(bytes[0]);
+            let end_ok = end >= t.len || !continues(*t.base.get().add(end));
+            if first_ok && end_ok {
+                // A part of UTF-8 text between two character boundaries
+                // is UTF-8.
+                return Ok(std::str::from_utf8_unchecked(bytes));
+            }
+        }
+        utf8(bytes)
+    }
 }
 
 /// Appends a string result with `f` and points `dst` at it.
@@ -340,7 +467,7 @@ impl<F: Fn(&[u8], &[u8]) -> R + Send + Sync + 'static, R: Element> Body for Byte
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         _: Option<&mut Vec<u8>>,
@@ -349,6 +476,55 @@ impl<F: Fn(&[u8], &[u8]) -> R + Send + Sync + 'static, R: Element> Body for Byte
         unsafe {
             let r = (self.0)(arg(text, src, 0), arg(text, src, 1));
             (dst as *mut R).write_unaligned(r);
+        }
+        Ok(())
+    }
+
+    /// One loop per case: a string broadcast against the others (the
+    /// common `x == "a"`) is read once, not per element.
+    #[inline]
+    unsafe fn strided(
+        &self,
+        text: &[TextBlock],
+        (src, src_stride): (&[*const u8], &[isize]),
+        (dst, dst_stride): (*mut u8, isize),
+        count: usize,
+        _: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        let (mut a, mut b, mut d) = (src[0], src[1], dst);
+        // SAFETY: by the contract of `strided`: element `i` of each
+        // argument is a valid pair into its text block, of the result a
+        // valid `R`.
+        unsafe {
+            match (src_stride[0], src_stride[1]) {
+                (sa, 0) => {
+                    let y = read_text(text[1].base, b);
+                    for _ in 0..count {
+                        let r = (self.0)(read_text(text[0].base, a), y);
+                        (d as *mut R).write_unaligned(r);
+                        a = a.wrapping_offset(sa);
+                        d = d.wrapping_offset(dst_stride);
+                    }
+                }
+                (0, sb) => {
+                    let x = read_text(text[0].base, a);
+                    for _ in 0..count {
+                        let r = (self.0)(x, read_text(text[1].base, b));
+                        (d as *mut R).write_unaligned(r);
+                        b = b.wrapping_offset(sb);
+                        d = d.wrapping_offset(dst_stride);
+                    }
+                }
+                (sa, sb) => {
+                    for _ in 0..count {
+                        let r = (self.0)(read_text(text[0].base, a), read_text(text[1].base, b));
+                        (d as *mut R).write_unaligned(r);
+                        a = a.wrapping_offset(sa);
+                        b = b.wrapping_offset(sb);
+                        d = d.wrapping_offset(dst_stride);
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -363,14 +539,14 @@ impl<F: Fn(&str) -> R + Send + Sync + 'static, R: Element> Body for Str1<F, R> {
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         _: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`.
         unsafe {
-            let r = (self.0)(utf8(arg(text, src, 0))?);
+            let r = (self.0)(arg_str(text, src, 0)?);
             (dst as *mut R).write_unaligned(r);
         }
         Ok(())
@@ -386,14 +562,14 @@ impl<F: Fn(&str, &str) -> R + Send + Sync + 'static, R: Element> Body for Str2<F
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         _: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`.
         unsafe {
-            let r = (self.0)(utf8(arg(text, src, 0))?, utf8(arg(text, src, 1))?);
+            let r = (self.0)(arg_str(text, src, 0)?, arg_str(text, src, 1)?);
             (dst as *mut R).write_unaligned(r);
         }
         Ok(())
@@ -409,14 +585,14 @@ impl<F: Fn(&str, &mut TextSink<'_>) + Send + Sync + 'static> Body for Map1<F> {
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`.
         unsafe {
-            let a = utf8(arg(text, src, 0))?;
+            let a = arg_str(text, src, 0)?;
             write_string(dst, sink, |out| (self.0)(a, out))
         }
     }
@@ -433,14 +609,14 @@ impl<F: Fn(&str, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Sync + '
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`.
         unsafe {
-            let a = utf8(arg(text, src, 0))?;
+            let a = arg_str(text, src, 0)?;
             let mut result = Ok(());
             write_string(dst, sink, |out| result = (self.0)(a, out))?;
             result
@@ -457,14 +633,14 @@ impl<F: Fn(&str, &str, &mut TextSink<'_>) + Send + Sync + 'static> Body for Map2
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`.
         unsafe {
-            let (a, b) = (utf8(arg(text, src, 0))?, utf8(arg(text, src, 1))?);
+            let (a, b) = (arg_str(text, src, 0)?, arg_str(text, src, 1)?);
             write_string(dst, sink, |out| (self.0)(a, b, out))
         }
     }
@@ -481,14 +657,14 @@ impl<F: Fn(&str, i64, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Syn
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`: argument 1 is an `int64`.
         unsafe {
-            let a = utf8(arg(text, src, 0))?;
+            let a = arg_str(text, src, 0)?;
             let n = (src[1] as *const i64).read_unaligned();
             let mut result = Ok(());
             write_string(dst, sink, |out| result = (self.0)(a, n, out))?;
@@ -503,11 +679,12 @@ struct OptionOf;
 
 impl Body for OptionOf {
     const TEXT: &'static [bool] = &[true, false];
+    const UTF8_OUT: bool = false;
 
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
@@ -539,11 +716,12 @@ struct Select;
 
 impl Body for Select {
     const TEXT: &'static [bool] = &[false, true, true];
+    const UTF8_OUT: bool = false;
 
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
@@ -575,15 +753,15 @@ impl<F: Fn(&str, &str, &str, &mut TextSink<'_>) + Send + Sync + 'static> Body fo
     #[inline]
     unsafe fn run(
         &self,
-        text: &[BlockPtr],
+        text: &[TextBlock],
         src: &[*const u8],
         dst: *mut u8,
         sink: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`.
         unsafe {
-            let a = utf8(arg(text, src, 0))?;
-            let (b, c) = (utf8(arg(text, src, 1))?, utf8(arg(text, src, 2))?);
+            let a = arg_str(text, src, 0)?;
+            let (b, c) = (arg_str(text, src, 1)?, arg_str(text, src, 2)?);
             write_string(dst, sink, |out| (self.0)(a, b, c, out))
         }
     }
@@ -625,8 +803,7 @@ impl Leaf {
                     })?);
                 } else {
                     // Never read: an argument that is not text.
-                    // SAFETY: a null pointer that no body dereferences.
-                    text.push(unsafe { BlockPtr::new(std::ptr::null()) });
+                    text.push(TextBlock::none());
                 }
             }
             if output == Scalar::String && env.arena.is_none() {
@@ -649,6 +826,7 @@ impl Leaf {
             push: Push::Text {
                 push: Arc::new(push),
                 view: false,
+                utf8_out: B::UTF8_OUT,
             },
             flat: None,
             f64_op: None,
@@ -776,6 +954,7 @@ impl Leaf {
             push: Push::Text {
                 push: Arc::new(push),
                 view: true,
+                utf8_out: false,
             },
             flat: None,
             f64_op: None,
@@ -803,6 +982,10 @@ pub(super) fn apply_text_into(
     fit: &LeafFit,
 ) -> Result<(), Error> {
     let view = matches!(leaf.push, Push::Text { view: true, .. });
+    // The arena's text is UTF-8 when its seed is and the leaf writes
+    // only through a sink.
+    let arena_utf8 = matches!(leaf.push, Push::Text { utf8_out: true, .. })
+        && text_block(this.arrmeta()).is_none_or(|b| b.is_utf8());
     // A view's result text is its argument's: that block itself when the
     // result has no text yet (no copy), else the two end to end.
     let mut view_text: Option<Arc<MemoryBlock>> = None;
@@ -832,14 +1015,7 @@ pub(super) fn apply_text_into(
     let env = TextEnv {
         srcs: srcs
             .iter()
-            .map(|a| {
-                text_block(a.arrmeta()).map(|b| {
-                    // SAFETY: the block's bytes, which the argument keeps
-                    // alive for the call and which are immutable while
-                    // shared; the kernel only reads them.
-                    unsafe { BlockPtr::new(b.as_ptr()) }
-                })
-            })
+            .map(|a| text_block(a.arrmeta()).map(|b| TextBlock::of(b)))
             .collect(),
         // SAFETY: the arena is a `Mutex`, alive until after the kernel
         // is dropped below.
@@ -868,11 +1044,18 @@ pub(super) fn apply_text_into(
         unsafe { run_into(this, &kernel, srcs) }
     })();
     let new_text = match arena {
-        Some(arena) => Some(MemoryBlock::from_vec(
-            arena
+        Some(arena) => {
+            let bytes = arena
                 .into_inner()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()),
-        )),
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            Some(if arena_utf8 {
+                // SAFETY: the seed is UTF-8 and the kernel appended only
+                // `&str`s and `char`s (through `TextSink`), whole.
+                unsafe { MemoryBlock::from_utf8_vec_unchecked(bytes) }
+            } else {
+                MemoryBlock::from_vec(bytes)
+            })
+        }
         None => view_text,
     };
     if let Some(text) = new_text {
@@ -948,5 +1131,46 @@ mod tests {
         let s = p.leaf(&x);
         let err = p.call(&eq, &[s, s]).unwrap_err().to_string();
         assert!(err.contains("fused"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod utf8_tests {
+    use super::*;
+    use crate::arrmeta::{write_pair, PAIR_SIZE};
+    use crate::elwise::apply;
+
+    #[test]
+    fn a_string_cut_inside_a_character_of_utf8_text_is_refused() {
+        // The block is UTF-8 ("日本"), but the pair names bytes 1..4,
+        // which start inside "日": the ends are tested, not trusted.
+        let block = MemoryBlock::from_string("日本".into());
+        assert!(block.is_utf8());
+        let mut pairs = vec![0u8; PAIR_SIZE];
+        write_pair(&mut pairs, 1, 3);
+        let meta = Arrmeta::Text { block };
+        let x = Array::try_from_parts(
+            "string".parse().unwrap(),
+            Arc::new(meta),
+            MemoryBlock::from_bytes(&pairs),
+            0,
+        )
+        .unwrap();
+        let len = Leaf::text1(|s: &str| s.len() as i64);
+        let err = apply(&[&x], &len).unwrap_err().to_string();
+        assert!(err.contains("not valid UTF-8"), "{err}");
+    }
+
+    #[test]
+    fn the_mark_is_checked_once_and_reset_by_writes() {
+        let mut block = MemoryBlock::from_vec(vec![b'a', 0xff]);
+        assert!(!block.is_utf8());
+        let b = Arc::get_mut(&mut block).unwrap();
+        b.bytes_mut()[1] = b'b';
+        assert!(block.is_utf8());
+        // A result written through a sink is marked at once.
+        let x = Array::from_json(r#"["a", "日"]"#, None).unwrap();
+        let r = apply(&[&x], &Leaf::text_map1(|s, out| out.push_str(s))).unwrap();
+        assert!(text_block(r.arrmeta()).unwrap().is_utf8());
     }
 }
