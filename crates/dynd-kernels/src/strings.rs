@@ -56,6 +56,14 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
         this,
         "split",
         &|s: &str, piece: &mut dyn FnMut(usize, usize)| match sep {
+            // One character: found with `memchr`, not a substring search.
+            Some(sep) if sep.len() == 1 => {
+                let mut at = 0;
+                for p in s.split(sep.as_bytes()[0] as char) {
+                    piece(at, p.len());
+                    at += p.len() + 1;
+                }
+            }
             Some(sep) => {
                 let mut at = 0;
                 for p in s.split(sep) {
@@ -110,7 +118,8 @@ pub fn split_by(
     // boundaries: two byte tests instead of a check of every byte.
     let utf8 = strs.text_block().is_utf8();
     let boundary = |at: usize| at >= text.len() || (text[at] as i8) >= -64;
-    let mut out: Vec<u8> = Vec::new();
+    // Room for two pieces a string, to start with.
+    let mut out: Vec<u8> = Vec::with_capacity(strs.len().saturating_mul(2 * PAIR_SIZE));
     let mut rows: Vec<u8> = vec![0; strs.len() * PAIR_SIZE];
     let mut count = 0u64;
     for k in 0..strs.len() {
@@ -172,7 +181,13 @@ pub fn split_by(
         shape.iter().map(|n| Dim::Fixed(*n)).chain([Dim::Var]),
         Scalar::String.into(),
     )?;
-    Array::try_from_parts(ty, Arc::new(meta), MemoryBlock::from_vec(rows), 0)
+    let data = MemoryBlock::from_vec(rows);
+    // SAFETY: checked as the parts were made: each piece is a part of its
+    // string (tested above), which lies inside the text block (read
+    // through the validated view), and each row's pieces follow one
+    // another in `out` from its first; the rows are C order over the
+    // input's fixed dimensions, one pair each, in `data`.
+    Ok(unsafe { Array::from_parts_unchecked(ty, Arc::new(meta), data, 0) })
 }
 
 /// [`ArrayOps::string_lengths`](crate::ops::ArrayOps::string_lengths).

@@ -510,7 +510,11 @@ builtins! {
     /// `(string, string) -> bool`: whether the second string occurs in the
     /// first (`sub in s`).
     CONTAINS contains "contains" 2 None => {
-        one("contains", Leaf::text2(|s: &str, sub: &str| s.contains(sub)))
+        // One byte (an ASCII character) is found with `memchr`.
+        one("contains", Leaf::text2(|s: &str, sub: &str| match sub.as_bytes() {
+            [b] => s.as_bytes().contains(b),
+            _ => s.contains(sub),
+        }))
     };
 
     /// `(Any, chars: ?string) -> Any`: `str.strip`; views.

@@ -296,11 +296,7 @@ pub(super) fn istitle(s: &str) -> bool {
 
 /// The number of code points.
 pub(super) fn str_len(s: &str) -> i64 {
-    if s.is_ascii() {
-        s.len() as i64
-    } else {
-        s.chars().count() as i64
-    }
+    s.chars().count() as i64
 }
 
 /// Python's bounds `s[start:end]` for searching, in code points, of a

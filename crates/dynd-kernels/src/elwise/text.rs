@@ -574,6 +574,46 @@ impl<F: Fn(&str, &str) -> R + Send + Sync + 'static, R: Element> Body for Str2<F
         }
         Ok(())
     }
+
+    /// A needle broadcast against the strings (`contains(x, ",")`) is
+    /// read and checked once.
+    #[inline]
+    unsafe fn strided(
+        &self,
+        text: &[TextBlock],
+        (src, src_stride): (&[*const u8], &[isize]),
+        (dst, dst_stride): (*mut u8, isize),
+        count: usize,
+        _: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        let (mut a, mut d) = (src[0], dst);
+        if src_stride[1] != 0 || src_stride[0] == 0 {
+            let mut s: SmallVec<[*const u8; 2]> = src.iter().copied().collect();
+            for i in 0..count {
+                // SAFETY: element `i` of each operand is valid by the
+                // contract.
+                unsafe { self.run(text, &s, d, None) }.map_err(|e| e.at(i))?;
+                d = d.wrapping_offset(dst_stride);
+                for (p, stride) in s.iter_mut().zip(src_stride) {
+                    *p = p.wrapping_offset(*stride);
+                }
+            }
+            return Ok(());
+        }
+        // SAFETY: by the contract of `strided`: element `i` of the first
+        // argument, the one of the second, and element `i` of the result
+        // are valid.
+        unsafe {
+            let y = arg_str(text, src, 1)?;
+            for i in 0..count {
+                let x = arg_str(text, &[a], 0).map_err(|e| e.at(i))?;
+                (d as *mut R).write_unaligned((self.0)(x, y));
+                a = a.wrapping_offset(src_stride[0]);
+                d = d.wrapping_offset(dst_stride);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `(string) -> string`.
