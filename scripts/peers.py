@@ -10,6 +10,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py ragged_fns # `benches/ragged_fns.rs`: Awkward and Polars
     python3 scripts/peers.py math       # `benches/math.rs`: NumPy, numexpr
     python3 scripts/peers.py plain      # `benches/elwise.rs` add and `benches/reduce.rs` sum
+    python3 scripts/peers.py text       # `benches/text.rs`: NumPy 2 `np.strings`, pyarrow, Polars
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -27,7 +28,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, ".venv-peers")
-PEERS = ["numpy", "awkward", "numexpr", "polars"]
+PEERS = ["numpy", "awkward", "numexpr", "polars", "pyarrow"]
 ROWS = 1_000_000
 
 
@@ -39,6 +40,9 @@ def in_venv():
         return
     if not os.path.exists(python):
         subprocess.check_call([sys.executable, "-m", "venv", VENV])
+    # A peer added since the environment was made is installed too.
+    probe = subprocess.run([python, "-c", "import " + ", ".join(PEERS)], capture_output=True)
+    if probe.returncode != 0:
         subprocess.check_call([python, "-m", "pip", "install", "--quiet", *PEERS])
     os.execv(python, [python, *sys.argv])
 
@@ -391,6 +395,97 @@ def plain_main():
         print(f"{name}, n={m:<9}   {ms * 1e3:10.2f} us {ms * 1e6 / m:6.3f} ns/element")
 
 
+ALPHABET = (
+    list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    + [",", " ", "é", "ß", "ü", "ñ", "日", "本", "語", "😀"]
+)
+
+
+def text_strings(n, vocab):
+    """`benches/text.rs`'s strings: `n` drawn from `vocab` distinct ones of
+    4 to 30 characters, from the same seeded xorshift."""
+    mask = (1 << 64) - 1
+    s = 0x9E3779B97F4A7C15
+
+    def nxt():
+        nonlocal s
+        s ^= (s << 13) & mask
+        s ^= s >> 7
+        s ^= (s << 17) & mask
+        return s
+
+    words = []
+    for _ in range(vocab):
+        length = 4 + nxt() % 27
+        words.append("".join(ALPHABET[nxt() % len(ALPHABET)] for _ in range(length)))
+    return [words[nxt() % vocab] for _ in range(n)]
+
+
+def text_main():
+    in_venv()
+    import numpy as np
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = 1_000_000
+    v = text_strings(n, 100_000)
+    needle = v[12_345]
+    # NumPy 2's variable-width strings; pyarrow's `string` (offsets and
+    # one buffer); Polars' `String` (Arrow's view layout).
+    npa = np.array(v, dtype=np.dtypes.StringDType())
+    pa_arr = pa.array(v, type=pa.string())
+    pl_s = pl.Series(v, dtype=pl.String)
+    pattern = r"[0-9][a-z]"
+    cases = [
+        ("equal", [
+            ("NumPy", lambda: npa == needle),
+            ("pyarrow", lambda: pc.equal(pa_arr, needle)),
+            ("Polars", lambda: pl_s == needle),
+        ]),
+        ("contains", [
+            ("NumPy", lambda: np.strings.find(npa, ",") >= 0),
+            ("pyarrow", lambda: pc.match_substring(pa_arr, ",")),
+            ("Polars", lambda: pl_s.str.contains(",", literal=True)),
+        ]),
+        ("upper", [
+            ("NumPy", lambda: np.strings.upper(npa)),
+            ("pyarrow", lambda: pc.utf8_upper(pa_arr)),
+            ("Polars", lambda: pl_s.str.to_uppercase()),
+        ]),
+        ("str_len", [
+            ("NumPy", lambda: np.strings.str_len(npa)),
+            ("pyarrow", lambda: pc.utf8_length(pa_arr)),
+            ("Polars", lambda: pl_s.str.len_chars()),
+        ]),
+        ("split", [
+            ("pyarrow", lambda: pc.split_pattern(pa_arr, ",")),
+            ("Polars", lambda: pl_s.str.split(",")),
+        ]),
+        ("regex_match", [
+            ("pyarrow", lambda: pc.match_substring_regex(pa_arr, pattern)),
+            ("Polars", lambda: pl_s.str.contains(pattern)),
+        ]),
+        ("sort", [
+            ("NumPy", lambda: np.sort(npa)),
+            ("pyarrow", lambda: pc.sort_indices(pa_arr)),
+            ("Polars", lambda: pl_s.sort()),
+        ]),
+        ("unique", [
+            ("NumPy", lambda: np.unique(npa)),
+            ("pyarrow", lambda: pc.unique(pa_arr)),
+            ("Polars", lambda: pl_s.unique()),
+        ]),
+    ]
+    print(f"{n} strings; NumPy {np.__version__}, pyarrow {pa.__version__}, Polars {pl.__version__}")
+    threads = pl.thread_pool_size()
+    print(f"(Polars uses {threads} threads; pyarrow's compute functions one)")
+    for case, peers in cases:
+        for name, f in peers:
+            ms = median_ms(f, repeat=7)
+            print(f"{case:12s} {name:8s} {ms:9.2f} ms {ms * 1e6 / n:7.1f} ns/string")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
@@ -402,5 +497,7 @@ if __name__ == "__main__":
         math_main()
     elif sys.argv[1:] == ["plain"]:
         plain_main()
+    elif sys.argv[1:] == ["text"]:
+        text_main()
     else:
         main()

@@ -346,6 +346,94 @@ fn distinct(offsets: &[i64], v: &[&[u8]], ok: Option<&[bool]>) -> (Vec<Distinct>
     (out, new_offsets)
 }
 
+/// The distinct strings of `v` (NA where `ok` is false), sorted, then
+/// one NA if there is any: each string found once by hashing (its first
+/// occurrence and count kept), then only the distinct ones sorted, so
+/// many repeats cost a hash each instead of a place in a sort.
+fn distinct_hashed(v: &[&[u8]], ok: Option<&[bool]>) -> Vec<Distinct> {
+    let mut seen: std::collections::HashMap<&[u8], usize, Fx> =
+        std::collections::HashMap::with_hasher(Fx);
+    let mut out: Vec<Distinct> = Vec::new();
+    let mut na: Option<Distinct> = None;
+    for (k, &s) in v.iter().enumerate() {
+        if ok.is_some_and(|ok| !ok[k]) {
+            na.get_or_insert(Distinct {
+                first: k,
+                na: true,
+                count: 0,
+            })
+            .count += 1;
+            continue;
+        }
+        match seen.entry(s) {
+            std::collections::hash_map::Entry::Occupied(e) => out[*e.get()].count += 1,
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(out.len());
+                out.push(Distinct {
+                    first: k,
+                    na: false,
+                    count: 1,
+                });
+            }
+        }
+    }
+    out.sort_unstable_by(|a, b| v[a.first].cmp(v[b.first]));
+    out.extend(na);
+    out
+}
+
+/// A fast hash for short byte strings (FxHash's multiply-rotate over
+/// eight bytes at a time): no protection against crafted collisions,
+/// which only cost time here, never a wrong result.
+#[derive(Clone, Copy, Default)]
+struct Fx;
+
+impl std::hash::BuildHasher for Fx {
+    type Hasher = FxHasher;
+
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+
+/// The state of [`Fx`].
+struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The strings `d` names in `vals` (`K * string`) as `M * string`, or
 /// `M * ?string` when `optional` (NA where `d` says).
 fn strings_of(
@@ -389,7 +477,7 @@ pub(super) fn unique(x: &Array, counts: bool, index: bool) -> Result<super::Uniq
     let (vals, valid) = rows::split_na(&values)?;
     let v = views(&vals)?;
     let offsets = [0, v.len() as i64];
-    let (d, _) = distinct(&offsets, &v, valid.as_deref());
+    let d = distinct_hashed(&v, valid.as_deref());
     let out = strings_of(&vals, &d, &offsets, valid.is_some())?;
     Ok((
         out,
