@@ -478,7 +478,9 @@ fn resolve_and_list() {
     );
     let (code, v) = dynd_json(&["list", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(v["functions"]["add"].as_array().unwrap().len(), 15);
+    // Every number type, and strings (joined).
+    assert_eq!(v["functions"]["add"].as_array().unwrap().len(), 16);
+    assert_eq!(v["functions"]["upper"], json!(["(string) -> string"]));
     assert_eq!(
         v["functions"]["cast"],
         json!(["(Any, string, errmode: ?string) -> Any"])
