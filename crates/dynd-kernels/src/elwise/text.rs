@@ -458,6 +458,34 @@ unsafe fn write_string(
     Ok(())
 }
 
+/// Appends `bytes` as they are to the result's text and points the
+/// string element `dst` at them.
+///
+/// # Safety
+///
+/// `dst` is a valid string element; `sink` is the result's arena.
+#[inline(always)]
+unsafe fn copy_string(
+    dst: *mut u8,
+    sink: Option<&mut Vec<u8>>,
+    bytes: &[u8],
+) -> Result<(), KernelError> {
+    let Some(sink) = sink else {
+        return Err(KernelError::message(
+            "a string result without its text arena",
+        ));
+    };
+    let start = sink.len();
+    sink.extend_from_slice(bytes);
+    // SAFETY: a string element is two `u64`s, by the contract.
+    unsafe {
+        let p = dst as *mut u64;
+        p.write_unaligned(start as u64);
+        p.add(1).write_unaligned(bytes.len() as u64);
+    }
+    Ok(())
+}
+
 /// `(string, string) -> R` over the bytes.
 struct Bytes2<F, R>(F, PhantomData<fn() -> R>);
 
@@ -733,17 +761,7 @@ impl Body for OptionOf {
         // `dst` a `?string` element (a pair, then its flag).
         unsafe {
             let ok = *src[1] != 0;
-            let bytes = if ok { arg(text, src, 0) } else { &[] };
-            let Some(sink) = sink else {
-                return Err(KernelError::message(
-                    "a string result without its text arena",
-                ));
-            };
-            let start = sink.len();
-            sink.extend_from_slice(bytes);
-            let p = dst as *mut u64;
-            p.write_unaligned(start as u64);
-            p.add(1).write_unaligned(bytes.len() as u64);
+            copy_string(dst, sink, if ok { arg(text, src, 0) } else { &[] })?;
             *dst.add(Scalar::String.size()) = u8::from(ok);
         }
         Ok(())
@@ -767,20 +785,7 @@ impl Body for Select {
         sink: Option<&mut Vec<u8>>,
     ) -> Result<(), KernelError> {
         // SAFETY: by the contract of `run`: argument 0 is a `bool`.
-        unsafe {
-            let bytes = arg(text, src, if *src[0] != 0 { 1 } else { 2 });
-            let Some(sink) = sink else {
-                return Err(KernelError::message(
-                    "a string result without its text arena",
-                ));
-            };
-            let start = sink.len();
-            sink.extend_from_slice(bytes);
-            let p = dst as *mut u64;
-            p.write_unaligned(start as u64);
-            p.add(1).write_unaligned(bytes.len() as u64);
-        }
-        Ok(())
+        unsafe { copy_string(dst, sink, arg(text, src, if *src[0] != 0 { 1 } else { 2 })) }
     }
 }
 
