@@ -12,10 +12,16 @@ fn repeat(s: &str, n: i64) -> String {
     s.repeat(n as usize)
 }
 
-/// Nor `Option` around text.
+/// Nor a fallible fn over text.
 #[elemental]
-fn maybe(s: Option<&str>) -> i64 {
-    s.map_or(0, |s| s.len() as i64)
+fn parsed(s: &str) -> Result<i64, String> {
+    s.parse::<i64>().map_err(|e| e.to_string())
+}
+
+/// Nor more than three strings.
+#[elemental]
+fn four(a: &str, b: &str, c: &str, d: &str) -> String {
+    [a, b, c, d].concat()
 }
 
 fn main() {}

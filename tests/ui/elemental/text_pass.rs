@@ -29,7 +29,64 @@ fn joined(a: &str, b: &str, c: &str) -> String {
     format!("{a}/{b}/{c}")
 }
 
+/// NA seen as `None`: `(?string) -> int64`.
+#[elemental]
+fn len_or_zero(s: Option<&str>) -> i64 {
+    s.map_or(0, |s| s.chars().count() as i64)
+}
+
+/// A part of the argument or NA: `(string) -> ?string`, a view.
+#[elemental]
+fn host(url: &str) -> Option<&str> {
+    url.split("//").nth(1)?.split('/').next()
+}
+
+/// An `Option` argument and result among plain ones.
+#[elemental]
+fn first_of(a: Option<&str>, b: &str) -> Option<String> {
+    match a {
+        Some(a) if !a.is_empty() => Some(format!("{a}:{b}")),
+        Some(_) => None,
+        None => Some(b.to_uppercase()),
+    }
+}
+
+/// A part of the argument, or other text (copied).
+#[elemental]
+fn extension(name: &str) -> &str {
+    name.rsplit_once('.').map_or("none", |(_, e)| e)
+}
+
+/// Three strings to a number.
+#[elemental]
+fn total_len(a: &str, b: &str, c: &str) -> i64 {
+    (a.len() + b.len() + c.len()) as i64
+}
+
 fn main() {
+    assert_eq!(len_or_zero::SIGNATURE, "(?string) -> int64");
+    assert_eq!(host::SIGNATURE, "(string) -> ?string");
+    assert_eq!(first_of::SIGNATURE, "(?string, string) -> ?string");
+    let maybe = nd::Array::from_json(r#"["naïve", null, ""]"#, Some(&"3 * ?string".parse().unwrap())).unwrap();
+    assert_eq!(len_or_zero::call(&maybe).unwrap().to_string(), "[5, 0, 0]");
+    // A plain `string` argument to an `Option<&str>` parameter.
+    assert_eq!(len_or_zero::call(nd::array!["ab"]).unwrap().to_string(), "[2]");
+    let r = host::call(nd::array!["https://dynd.org/x", "nope", "ftp://日本.jp"]).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        (r#"["dynd.org", null, "日本.jp"]"#.into(), "3 * ?string".into())
+    );
+    assert_eq!(
+        first_of::call(&maybe, "ß").unwrap().to_string(),
+        r#"["naïve:ß", "SS", null]"#
+    );
+    let files = nd::Array::from_json(r#"[["a.rs", "b"], [], ["c.日本"]]"#, None).unwrap();
+    assert_eq!(
+        extension::call(&files).unwrap().to_string(),
+        r#"[["rs", "none"], [], ["日本"]]"#
+    );
+    assert_eq!(total_len::call("ab", nd::array!["c", ""], "日").unwrap().to_string(), "[6, 5]");
+
     assert_eq!(domain_len::SIGNATURE, "(string) -> int64");
     assert_eq!(shout::SIGNATURE, "(string) -> string");
     assert_eq!(domain::SIGNATURE, "(string) -> string");

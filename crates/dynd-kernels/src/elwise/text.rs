@@ -53,6 +53,9 @@ pub(crate) struct TextEnv {
     /// For a view: where argument 0's text starts in the result's text
     /// block.
     view_base: u64,
+    /// For a view: where the arena's text (results that are not parts
+    /// of argument 0) starts in the result's text block.
+    view_extra: u64,
 }
 
 /// A string argument's text block, as its kernel reads it: its start,
@@ -248,21 +251,35 @@ struct TextKernel<B> {
 }
 
 /// The kernel of a view (a string function whose result is a part of its
-/// first argument): the body gives the part's byte range, and the result
-/// points into argument 0's text, which starts at `base` in the result's
-/// text block.
+/// first argument): the body gives the part, and the result points into
+/// argument 0's text, which starts at `base` in the result's text block.
+/// A result that is not a part of the argument (a `&'static str` a
+/// function returned) goes to the arena, whose text starts at `extra` in
+/// the result's text block.
 struct ViewKernel<F: ?Sized> {
     f: Arc<F>,
     text: TextBlock,
     base: u64,
+    arena: Option<ArenaPtr>,
+    extra: u64,
     /// Whether the result is `?string` (`f` may give no part: NA).
     option: bool,
 }
 
-/// A view's function: the byte range of the part, or `None` for NA.
-type ViewFn = dyn Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync;
+/// What a view's function gives for one string.
+enum Part<'a> {
+    /// The bytes at this range of the string (checked: on character
+    /// boundaries, inside it).
+    Bytes(std::ops::Range<usize>),
+    /// This text: a view where it lies inside the string, a copy where
+    /// it does not.
+    Str(&'a str),
+}
 
-impl<F: Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync + 'static + ?Sized> KernelData
+/// A view's function: the part, or `None` for NA.
+type ViewFn = dyn for<'a> Fn(&'a str) -> Option<Part<'a>> + Send + Sync;
+
+impl<F: for<'a> Fn(&'a str) -> Option<Part<'a>> + Send + Sync + 'static + ?Sized> KernelData
     for ViewKernel<F>
 {
     unsafe fn single(
@@ -284,6 +301,9 @@ impl<F: Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync + 'static + ?Si
         src_stride: &[isize],
         count: usize,
     ) -> Result<(), KernelError> {
+        // SAFETY: the arena outlives the kernel (the call that built it
+        // holds it), and the kernel runs on one thread.
+        let mut arena = self.arena.map(|a| unsafe { a.lock() });
         let (mut s, mut d) = (src[0], dst);
         for i in 0..count {
             // SAFETY: element `i` of the argument is a valid string pair
@@ -294,28 +314,45 @@ impl<F: Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync + 'static + ?Si
                 let text = arg_str(&[self.text], &[s], 0).map_err(|e| e.at(i))?;
                 let part = (self.f)(text);
                 let p = d as *mut u64;
-                match part.clone() {
+                let valid = part.is_some();
+                let (at, len) = match part {
                     // The range is checked: a part of the text, on
                     // character boundaries.
-                    Some(r) if text.get(r.clone()).is_none() => {
+                    Some(Part::Bytes(r)) if text.get(r.clone()).is_none() => {
                         return Err(KernelError::message(format!(
                             "a view of bytes {r:?} of a string of {} bytes",
                             text.len()
                         ))
                         .at(i));
                     }
-                    Some(r) => {
-                        p.write_unaligned(self.base + start + r.start as u64);
-                        p.add(1).write_unaligned(r.len() as u64);
+                    Some(Part::Bytes(r)) => (self.base + start + r.start as u64, r.len()),
+                    Some(Part::Str(r)) => {
+                        // Where `r` lies inside `text` (compared as
+                        // addresses, never dereferenced), a view of it.
+                        let off = (r.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+                        if r.is_empty() {
+                            (0, 0)
+                        } else if off <= text.len() && r.len() <= text.len() - off {
+                            (self.base + start + off as u64, r.len())
+                        } else {
+                            let Some(arena) = arena.as_deref_mut() else {
+                                return Err(KernelError::message(
+                                    "a string result without its text arena",
+                                )
+                                .at(i));
+                            };
+                            let at = self.extra + arena.len() as u64;
+                            arena.extend_from_slice(r.as_bytes());
+                            (at, r.len())
+                        }
                     }
-                    None => {
-                        p.write_unaligned(0);
-                        p.add(1).write_unaligned(0);
-                    }
-                }
+                    None => (0, 0),
+                };
+                p.write_unaligned(at);
+                p.add(1).write_unaligned(len as u64);
                 if self.option {
-                    *d.add(Scalar::String.size()) = u8::from(part.is_some());
-                } else if part.is_none() {
+                    *d.add(Scalar::String.size()) = u8::from(valid);
+                } else if !valid {
                     return Err(KernelError::message("a view without a part").at(i));
                 }
             }
@@ -741,6 +778,100 @@ impl<F: Fn(&str, i64, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Syn
     }
 }
 
+/// Reads `N` string arguments as options: those `options` marks are
+/// `?string` elements, `None` where NA; the others are always `Some`.
+///
+/// # Safety
+///
+/// As [`Body::run`] for arguments `0..N`, a `?string` element (a pair,
+/// then its flag) where `options` says.
+#[inline(always)]
+unsafe fn opt_args<'t, const N: usize>(
+    options: &[bool; N],
+    text: &[TextBlock],
+    src: &[*const u8],
+) -> Result<[Option<&'t str>; N], KernelError> {
+    let mut args = [None; N];
+    for (i, (arg, &option)) in args.iter_mut().zip(options).enumerate() {
+        // SAFETY: by the contract: the flag follows the pair of an option.
+        let valid = !option || unsafe { *src[i].add(Scalar::String.size()) } != 0;
+        if valid {
+            // SAFETY: by the contract.
+            *arg = Some(unsafe { arg_str(text, src, i)? });
+        }
+    }
+    Ok(args)
+}
+
+/// `N` options of strings to an `R` (`?R` where the flag says).
+struct OptScalar<F, R, const N: usize>(F, [bool; N], bool, PhantomData<fn() -> R>);
+
+impl<F, R, const N: usize> Body for OptScalar<F, R, N>
+where
+    F: Fn([Option<&str>; N]) -> Option<R> + Send + Sync + 'static,
+    R: Element,
+{
+    const TEXT: &'static [bool] = &[true; N];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[TextBlock],
+        src: &[*const u8],
+        dst: *mut u8,
+        _: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`; the result is an `R`, then
+        // its flag where it is an option.
+        unsafe {
+            let r = (self.0)(opt_args(&self.1, text, src)?);
+            let valid = r.is_some();
+            if let Some(r) = r {
+                (dst as *mut R).write_unaligned(r);
+            } else if !self.2 {
+                return Err(KernelError::message("the function gave no result (`None`)"));
+            }
+            if self.2 {
+                *dst.add(R::SCALAR.size()) = u8::from(valid);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `N` options of strings to a string (`?string` where the flag says).
+struct OptText<F, const N: usize>(F, [bool; N], bool);
+
+impl<F, const N: usize> Body for OptText<F, N>
+where
+    F: Fn([Option<&str>; N], &mut TextSink<'_>) -> bool + Send + Sync + 'static,
+{
+    const TEXT: &'static [bool] = &[true; N];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        text: &[TextBlock],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`; the result is a string, then
+        // its flag where it is an option.
+        unsafe {
+            let args = opt_args(&self.1, text, src)?;
+            let mut valid = false;
+            write_string(dst, sink, |out| valid = (self.0)(args, out))?;
+            if self.2 {
+                *dst.add(Scalar::String.size()) = u8::from(valid);
+            } else if !valid {
+                return Err(KernelError::message("the function gave no result (`None`)"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// `(string, bool) -> ?string`: the string where the flag is true, NA
 /// elsewhere (the bytes copied as they are).
 struct OptionOf;
@@ -961,7 +1092,7 @@ impl Leaf {
     /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn text_view1(f: impl Fn(&str) -> std::ops::Range<usize> + Send + Sync + 'static) -> Leaf {
-        Leaf::view(Arc::new(move |s: &str| Some(f(s))), false)
+        Leaf::view(Arc::new(move |s: &str| Some(Part::Bytes(f(s)))), false)
     }
 
     /// `(string) -> ?string`, a part of each string or NA: as
@@ -969,7 +1100,89 @@ impl Leaf {
     pub fn text_view1_or_na(
         f: impl Fn(&str) -> Option<std::ops::Range<usize>> + Send + Sync + 'static,
     ) -> Leaf {
-        Leaf::view(Arc::new(f), true)
+        Leaf::view(Arc::new(move |s: &str| f(s).map(Part::Bytes)), true)
+    }
+
+    /// `(string) -> string`, `f`'s result borrowed from its argument:
+    /// where it is a part of the argument (as the lifetimes make it,
+    /// unless it is a `&'static str`), the result points into the
+    /// argument's characters; other text `f` returns is copied. What
+    /// `#[elemental]` makes of a `fn(&str) -> &str`.
+    ///
+    /// ```
+    /// use dynd::func::{Callable, Leaf, Overload};
+    /// use dynd::nd::{array, text::Strings};
+    ///
+    /// let host = Leaf::text_borrow1(|url: &str| url.split('/').nth(2).unwrap_or("?"));
+    /// let host = Callable::new("host", vec![Overload::new(host)])?;
+    /// let x = array!["https://a.org/x", "ftp://b.net", "none"];
+    /// let r = host.call(&[&x])?;
+    /// assert_eq!(r.to_string(), r#"["a.org", "b.net", "?"]"#);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn text_borrow1(f: impl for<'a> Fn(&'a str) -> &'a str + Send + Sync + 'static) -> Leaf {
+        Leaf::view(Arc::new(move |s: &str| Some(Part::Str(f(s)))), false)
+    }
+
+    /// `(string) -> ?string`, as [`Leaf::text_borrow1`], `None` from `f`
+    /// giving NA.
+    pub fn text_borrow1_or_na(
+        f: impl for<'a> Fn(&'a str) -> Option<&'a str> + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf::view(Arc::new(move |s: &str| f(s).map(Part::Str)), true)
+    }
+
+    /// `N` strings (1 to 3) to an `R`, each taken as `Option<&str>`: the
+    /// ones `options` marks are `?string` parameters, which see NA as
+    /// `None` (the others are `string` and always `Some`; NA in them
+    /// makes the result NA without calling `f`). `None` from `f` is NA
+    /// where `output_option` makes the result `?R`, else an error. What
+    /// `#[elemental]` makes of a fn over text with `Option`s.
+    ///
+    /// ```
+    /// use dynd::func::{Callable, Leaf, Overload};
+    /// use dynd::nd::Array;
+    ///
+    /// let len_or_zero = Leaf::text_opt([true], false, |[s]: [Option<&str>; 1]| {
+    ///     Some(s.map_or(0, |s| s.len() as i64))
+    /// });
+    /// let f = Callable::new("len_or_zero", vec![Overload::new(len_or_zero)])?;
+    /// let x = Array::from_json(r#"["ab", null]"#, Some(&"2 * ?string".parse()?))?;
+    /// assert_eq!(f.call(&[&x])?.to_string(), "[2, 0]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn text_opt<R: Element, const N: usize>(
+        options: [bool; N],
+        output_option: bool,
+        f: impl Fn([Option<&str>; N]) -> Option<R> + Send + Sync + 'static,
+    ) -> Leaf {
+        let mut leaf = Leaf::of_text(
+            OptScalar(f, options, output_option, PhantomData),
+            &[Scalar::String; N],
+            R::SCALAR,
+        );
+        leaf.options = options.into_iter().collect();
+        leaf.output_option = output_option;
+        leaf
+    }
+
+    /// `N` strings (1 to 3) to a string, each taken as `Option<&str>` as
+    /// in [`Leaf::text_opt`]: `f` writes the result into the sink and
+    /// returns whether there is one (`false` is NA where `output_option`
+    /// makes the result `?string`, else an error).
+    pub fn text_opt_map<const N: usize>(
+        options: [bool; N],
+        output_option: bool,
+        f: impl Fn([Option<&str>; N], &mut TextSink<'_>) -> bool + Send + Sync + 'static,
+    ) -> Leaf {
+        let mut leaf = Leaf::of_text(
+            OptText(f, options, output_option),
+            &[Scalar::String; N],
+            Scalar::String,
+        );
+        leaf.options = options.into_iter().collect();
+        leaf.output_option = output_option;
+        leaf
     }
 
     /// The leaf of a view (see [`Leaf::text_view1`]).
@@ -988,6 +1201,8 @@ impl Leaf {
                 f: f.clone(),
                 text,
                 base: env.view_base,
+                arena: env.arena,
+                extra: env.view_extra,
                 option,
             }))
         };
@@ -1054,8 +1269,15 @@ pub(super) fn apply_text_into(
             (old, None) => old.cloned(),
         };
     }
-    let arena = (leaf.output == Scalar::String && !view).then(|| {
-        Mutex::new(text_block(this.arrmeta()).map_or_else(Vec::new, |b| b.bytes().to_vec()))
+    // A view's arena holds the results that are not parts of its
+    // argument, to go after the argument's text.
+    let view_extra = view_text.as_ref().map_or(0, |t| t.len() as u64);
+    let arena = (leaf.output == Scalar::String).then(|| {
+        Mutex::new(if view {
+            Vec::new()
+        } else {
+            text_block(this.arrmeta()).map_or_else(Vec::new, |b| b.bytes().to_vec())
+        })
     });
     let env = TextEnv {
         srcs: srcs
@@ -1068,6 +1290,7 @@ pub(super) fn apply_text_into(
             .as_ref()
             .map(|a| ArenaPtr(unsafe { Shared::new(a as *const _) })),
         view_base,
+        view_extra,
     };
     let result = (|| {
         let (ty, meta) = (this.ty().clone(), this.arrmeta_arc());
@@ -1088,11 +1311,21 @@ pub(super) fn apply_text_into(
         // the arena it was given outlive it.
         unsafe { run_into(this, &kernel, srcs) }
     })();
+    let arena = arena.map(|a| a.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()));
     let new_text = match arena {
-        Some(arena) => {
-            let bytes = arena
-                .into_inner()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Nothing past the argument's text: the view's text is it.
+        Some(extra) if view && extra.is_empty() => view_text,
+        Some(extra) if view => {
+            // The elements written point past the argument's text, so
+            // the block is made whatever happens (as the arena grows:
+            // out of memory aborts, it does not return halfway).
+            let head = view_text.as_ref().map_or(&[][..], |t| t.bytes());
+            let mut both = Vec::with_capacity(head.len() + extra.len());
+            both.extend_from_slice(head);
+            both.extend_from_slice(&extra);
+            Some(MemoryBlock::from_vec(both))
+        }
+        Some(bytes) => {
             Some(if arena_utf8 {
                 // SAFETY: the seed is UTF-8 and the kernel appended only
                 // `&str`s and `char`s (through `TextSink`), whole.
@@ -1166,6 +1399,61 @@ mod tests {
         let input = text_block(x.arrmeta()).unwrap();
         assert!(!Arc::ptr_eq(text, input));
         assert_eq!(x.to_string(), r#"[["ab", "c"], [], ["日本"]]"#);
+    }
+
+    #[test]
+    fn borrowed_results_are_views_and_other_text_is_copied_after_them() {
+        let x = Array::from_json(r#"[["a.rs", "b"], [], ["c.日本"]]"#, None).unwrap();
+        let input = text_block(x.arrmeta()).unwrap().clone();
+        // Every result a part of its argument: the input's block itself.
+        let stem = Leaf::text_borrow1(|s: &str| s.split('.').next().unwrap_or(""));
+        let r = apply(&[&x], &stem).unwrap();
+        assert_eq!(r.to_string(), r#"[["a", "b"], [], ["c"]]"#);
+        assert!(Arc::ptr_eq(text_block(r.arrmeta()).unwrap(), &input));
+        // A `&'static str` result is copied after the input's text.
+        let ext = Leaf::text_borrow1(|s: &str| s.rsplit_once('.').map_or("none", |(_, e)| e));
+        let r = apply(&[&x], &ext).unwrap();
+        assert_eq!(r.to_string(), r#"[["rs", "none"], [], ["日本"]]"#);
+        let text = text_block(r.arrmeta()).unwrap();
+        assert_eq!(&text.bytes()[..input.len()], input.bytes());
+        assert_eq!(&text.bytes()[input.len()..], b"none");
+        // `None` is NA.
+        let ext = Leaf::text_borrow1_or_na(|s: &str| s.rsplit_once('.').map(|(_, e)| e));
+        let r = apply(&[&x], &ext).unwrap();
+        assert_eq!(r.to_string(), r#"[["rs", null], [], ["日本"]]"#);
+        assert!(Arc::ptr_eq(text_block(r.arrmeta()).unwrap(), &input));
+    }
+
+    #[test]
+    fn option_leaves_see_na_as_none() {
+        let x = Array::from_json(r#"["ab", null, "日"]"#, Some(&"3 * ?string".parse().unwrap()))
+            .unwrap();
+        let y = Array::from_json(r#"["x", "y", null]"#, Some(&"3 * ?string".parse().unwrap()))
+            .unwrap();
+        // `a` as an option, `b` plain: NA in `b` makes the result NA.
+        let f = Leaf::text_opt_map([true, false], true, |[a, b], out| {
+            let Some(b) = b else { return false };
+            match a {
+                Some("ab") => false,
+                Some(a) => {
+                    out.push_str(a);
+                    out.push_str(b);
+                    true
+                }
+                None => {
+                    out.push_str("-");
+                    true
+                }
+            }
+        });
+        let r = apply(&[&x, &y], &f).unwrap();
+        assert_eq!(r.to_string(), r#"[null, "-", null]"#);
+        let n = Leaf::text_opt([true], false, |[a]| Some(a.map_or(-1, |a| a.len() as i64)));
+        assert_eq!(apply(&[&x], &n).unwrap().to_string(), "[2, -1, 3]");
+        // `None` where the result is not an option fails, naming the element.
+        let bad = Leaf::text_opt([true], false, |[a]: [Option<&str>; 1]| a.map(|a| a.len() as i64));
+        let err = apply(&[&x], &bad).unwrap_err().to_string();
+        assert!(err.contains("no result") && err.contains("[1]"), "{err}");
     }
 
     #[test]

@@ -396,7 +396,7 @@ pub(super) fn analyze(
     }
     let text =
         params.iter().any(|p| is_text(&p.elem)) || matches!(&ret, Some((t, _)) if is_text(t));
-    if text && !check_text(func, &params, &ret, fallible || ret_option, errors) {
+    if text && !check_text(func, &params, fallible, errors) {
         ok = false;
     }
     let optional = ret_option || params.iter().any(|p| p.option);
@@ -421,18 +421,17 @@ pub(super) fn is_string(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.is_ident("String"))
 }
 
-/// The forms a fn over text may take: `&str` parameters only (one to
-/// three; one or two with a scalar result), returning `String`, a `&str`
-/// or a scalar; no `Option`, `Result`, keyword or generic. Pushes an
-/// error for each other form.
+/// The forms a fn over text may take: one to three parameters, each
+/// `&str` or `Option<&str>`, returning `String`, `&str`, a scalar, or an
+/// `Option` of one; no `Result`, keyword or generic. Pushes an error for
+/// each other form.
 fn check_text(
     func: &ItemFn,
     params: &[Param],
-    ret: &Option<(syn::Type, Shape)>,
-    wrapped: bool,
+    fallible: bool,
     errors: &mut Errors,
 ) -> bool {
-    const FORMS: &str = "`&str` parameters only (1 to 3), returning `String`, `&str` or a scalar (1 or 2 parameters); `Option`, `Result`, `#[kw]` and mixing text with numbers are not supported with text yet";
+    const FORMS: &str = "1 to 3 parameters, each `&str` or `Option<&str>`, returning `String`, `&str`, a scalar or an `Option` of one; `Result`, `#[kw]` and mixing text with numbers are not supported with text yet";
     let mut ok = true;
     for p in params {
         if is_string(&p.elem) {
@@ -441,12 +440,12 @@ fn check_text(
                 "a text parameter is `&str` (the string, read in place), not `String`",
             );
             ok = false;
-        } else if !is_text(&p.elem) || p.option || p.keyword.is_some() {
+        } else if !is_text(&p.elem) || p.keyword.is_some() {
             errors.push(&p.name, format!("`#[elemental]` over text takes {FORMS}"));
             ok = false;
         }
     }
-    if wrapped {
+    if fallible {
         errors.push(
             &func.sig.output,
             format!("`#[elemental]` over text takes {FORMS}"),
@@ -460,9 +459,7 @@ fn check_text(
         );
         ok = false;
     }
-    let text_ret = matches!(ret, Some((t, _)) if is_text(t));
-    let most = if text_ret { 3 } else { 2 };
-    if params.len() > most {
+    if params.len() > 3 {
         errors.push(
             &func.sig.inputs,
             format!(

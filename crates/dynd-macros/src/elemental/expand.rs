@@ -388,30 +388,96 @@ pub(super) fn overload(
 }
 
 /// The overload of a fn over text (the forms `check_text` allows): a
-/// leaf reading each `&str` in place; a `String` or `&str` result is
-/// appended to the result's text.
+/// leaf reading each `&str` in place. A `String` result is appended to
+/// the result's text; a `&str` result of one `&str` parameter is a view
+/// of it (other `&str` results are copied). `Option`s go through the
+/// leaves taking every string as an `Option<&str>`.
 fn text_overload(
     model: &Model,
     f: &TokenStream,
     text_ret: bool,
     krate: &TokenStream,
 ) -> TokenStream {
-    let vars: Vec<Ident> = (0..model.params.len())
-        .map(|i| format_ident!("__s{}", i))
-        .collect();
+    let n = model.params.len();
+    let vars: Vec<Ident> = (0..n).map(|i| format_ident!("__s{}", i)).collect();
     let typed: Vec<TokenStream> = vars.iter().map(|v| quote!(#v: &str)).collect();
-    let leaf = if text_ret {
-        let owned = matches!(&model.ret, Some((t, _)) if is_string(t));
-        let value = if owned {
-            quote!(&#f(#(#vars),*))
-        } else {
-            quote!(#f(#(#vars),*))
-        };
-        let ctor = format_ident!("text_map{}", vars.len());
-        quote!(#krate::func::Leaf::#ctor(|#(#typed,)* __out: &mut #krate::func::TextSink<'_>| __out.push_str(#value)))
-    } else {
-        let ctor = format_ident!("text{}", vars.len());
-        quote!(#krate::func::Leaf::#ctor(|#(#typed),*| #f(#(#vars),*)))
+    let owned = matches!(&model.ret, Some((t, _)) if is_string(t));
+    let any_option = model.params.iter().any(|p| p.option);
+    let leaf = match (any_option || model.ret_option, text_ret) {
+        // A part of the one argument: a view.
+        (_, true) if n == 1 && !any_option && !owned => {
+            let ctor = if model.ret_option {
+                quote!(text_borrow1_or_na)
+            } else {
+                quote!(text_borrow1)
+            };
+            quote!(#krate::func::Leaf::#ctor(#f))
+        }
+        (false, true) => {
+            let value = if owned {
+                quote!(&#f(#(#vars),*))
+            } else {
+                quote!(#f(#(#vars),*))
+            };
+            let ctor = format_ident!("text_map{}", n);
+            quote!(#krate::func::Leaf::#ctor(|#(#typed,)* __out: &mut #krate::func::TextSink<'_>| __out.push_str(#value)))
+        }
+        (false, false) if n <= 2 => {
+            let ctor = format_ident!("text{}", n);
+            quote!(#krate::func::Leaf::#ctor(|#(#typed),*| #f(#(#vars),*)))
+        }
+        // Options, or three strings to a scalar: every string taken as an
+        // `Option<&str>`, the plain ones `Some` (NA in them never reaches
+        // the fn: it makes the result NA).
+        _ => {
+            let options: Vec<bool> = model.params.iter().map(|p| p.option).collect();
+            let ret_option = model.ret_option;
+            let none = if text_ret { quote!(false) } else { quote!(::core::option::Option::None) };
+            let unwrap: Vec<TokenStream> = model
+                .params
+                .iter()
+                .zip(&vars)
+                .filter(|(p, _)| !p.option)
+                .map(|(_, v)| quote!(let ::core::option::Option::Some(#v) = #v else { return #none };))
+                .collect();
+            let call = quote!(#f(#(#vars),*));
+            let body = match (text_ret, ret_option) {
+                (false, true) => call,
+                (false, false) => quote!(::core::option::Option::Some(#call)),
+                (true, true) => quote! {
+                    match #call {
+                        ::core::option::Option::Some(__v) => {
+                            __out.push_str(::core::convert::AsRef::<str>::as_ref(&__v));
+                            true
+                        }
+                        ::core::option::Option::None => false,
+                    }
+                },
+                (true, false) => quote! {
+                    __out.push_str(::core::convert::AsRef::<str>::as_ref(&#call));
+                    true
+                },
+            };
+            if text_ret {
+                quote!(#krate::func::Leaf::text_opt_map(
+                    [#(#options),*],
+                    #ret_option,
+                    |[#(#vars),*]: [::core::option::Option<&str>; #n], __out: &mut #krate::func::TextSink<'_>| {
+                        #(#unwrap)*
+                        #body
+                    },
+                ))
+            } else {
+                quote!(#krate::func::Leaf::text_opt(
+                    [#(#options),*],
+                    #ret_option,
+                    |[#(#vars),*]: [::core::option::Option<&str>; #n]| {
+                        #(#unwrap)*
+                        #body
+                    },
+                ))
+            }
+        }
     };
     quote!(#krate::func::Overload::new(#leaf))
 }
