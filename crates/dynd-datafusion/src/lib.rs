@@ -175,7 +175,7 @@ pub fn register_in(state: &mut SessionState, f: &Callable) -> Result<Registered>
 /// As [`register_all`].
 pub fn register_all_in(state: &mut SessionState) -> Result<Registered> {
     let mut added = Registered::default();
-    for &l in scalar::LIST_FUNCTIONS {
+    for &l in scalar::LIST_FUNCTIONS.iter().chain(scalar::TEXT_FUNCTIONS) {
         let u = scalar::list_impl(l);
         let (name, aliases) = names(state, u.name());
         added.scalar.insert(name.clone());

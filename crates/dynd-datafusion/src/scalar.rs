@@ -35,8 +35,9 @@ enum Body {
 pub(crate) struct ListFn {
     /// The SQL name (registered as `dynd_NAME`, and `NAME` when free).
     name: &'static str,
-    /// How many arguments.
-    arity: usize,
+    /// How many arguments: at least the first, at most the second (the
+    /// trailing ones optional, as a Python function's keywords are).
+    arity: (usize, usize),
     /// The call on whole columns (`N * var * T` and the rest).
     f: fn(&[&Array]) -> std::result::Result<Array, dynd::Error>,
     /// The result's row type from the arguments' row types, where a call
@@ -44,6 +45,11 @@ pub(crate) struct ListFn {
     /// arguments: an index of 1 into a row of one); `None` plans from the
     /// sample call.
     plan: Option<PlanFn>,
+    /// Whether a null in the first argument is a missing row (as a null
+    /// list is): the call runs on the other rows and the result is null
+    /// there. For functions whose result is a list (`split`), which dynd
+    /// has no optional form of.
+    null_rows: bool,
 }
 
 /// A list function's result row type from its arguments' row types.
@@ -55,8 +61,12 @@ impl std::fmt::Debug for ListFn {
     }
 }
 
-/// An integer argument (a literal, one row).
-fn int_arg(a: &Array, what: &'static str) -> std::result::Result<i64, dynd::Error> {
+/// An integer argument of `op` (a literal, one row).
+fn int_arg(
+    op: &'static str,
+    a: &Array,
+    what: &'static str,
+) -> std::result::Result<i64, dynd::Error> {
     dynd::nd::ArrayOps::cast(
         a,
         &Type::from(dynd::ndt::Scalar::Int64),
@@ -66,7 +76,7 @@ fn int_arg(a: &Array, what: &'static str) -> std::result::Result<i64, dynd::Erro
     .filter(|c| c.ndim() == 0)
     .and_then(|c| c.get::<i64>(&[]).ok())
     .ok_or_else(|| dynd::Error::Argument {
-        op: "pad",
+        op,
         what,
         expected: "an integer literal",
         found: a.ty().to_string().into(),
@@ -79,88 +89,102 @@ pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
     &[
         ListFn {
             name: "argmax",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::argmax(a[0], Some(-1), false),
         },
         ListFn {
             name: "argmin",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::argmin(a[0], Some(-1), false),
         },
         ListFn {
             name: "sort",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::sort(a[0], -1, true),
         },
         ListFn {
             name: "sort_descending",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::sort(a[0], -1, false),
         },
         ListFn {
             name: "argsort",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::argsort(a[0], -1, true),
         },
         ListFn {
             name: "unique",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::unique_rows(a[0]),
         },
         ListFn {
             name: "softmax",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::softmax(a[0], -1),
         },
         ListFn {
             name: "log_softmax",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::log_softmax(a[0], -1),
         },
         ListFn {
             name: "logsumexp",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::logsumexp(a[0], -1),
         },
         ListFn {
             name: "num",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::num(a[0], -1),
         },
         ListFn {
             name: "local_index",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::local_index(a[0]),
         },
         ListFn {
             name: "count_nonzero",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::count_nonzero(a[0], Some(-1)),
         },
         ListFn {
             name: "diff",
-            arity: 1,
+            arity: (1, 1),
+            null_rows: false,
             plan: None,
             f: |a| f::diff(a[0], 1, -1),
         },
         ListFn {
             name: "pad",
-            arity: 2,
+            arity: (2, 2),
+            null_rows: false,
             plan: None,
             f: |a| {
-                let n = int_arg(a[1], "the length")?;
+                let n = int_arg("pad", a[1], "the length")?;
                 let n = usize::try_from(n).map_err(|_| dynd::Error::Argument {
                     op: "pad",
                     what: "the length",
@@ -172,13 +196,15 @@ pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
         },
         ListFn {
             name: "filter",
-            arity: 2,
+            arity: (2, 2),
+            null_rows: false,
             plan: None,
             f: |a| f::filter(a[0], a[1]),
         },
         ListFn {
             name: "take_along_axis",
-            arity: 2,
+            arity: (2, 2),
+            null_rows: false,
             // A row of the indexes' dimension over the values' elements.
             plan: Some(|rows| match (rows[0].kind(), rows[1].kind()) {
                 (dynd::ndt::TypeKind::Dim(_, values), dynd::ndt::TypeKind::Dim(dim, _)) => {
@@ -194,9 +220,301 @@ pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
         },
         ListFn {
             name: "concatenate",
-            arity: 2,
+            arity: (2, 2),
+            null_rows: false,
             plan: None,
             f: |a| f::concatenate(&[a[0], a[1]], -1),
+        },
+    ]
+};
+
+/// An optional string argument of `op`: `a[i]`, a literal (one row), or
+/// `None` where the call has fewer arguments.
+fn str_arg(
+    op: &'static str,
+    a: &[&Array],
+    i: usize,
+    what: &'static str,
+) -> std::result::Result<Option<String>, dynd::Error> {
+    let Some(x) = a.get(i) else { return Ok(None) };
+    dynd::nd::text::Strings::of(x)
+        .filter(|s| s.shape().is_empty())
+        .and_then(|s| s.str(0).map(str::to_string))
+        .map(Some)
+        .ok_or_else(|| dynd::Error::Argument {
+            op,
+            what,
+            expected: "a string literal",
+            found: x.ty().to_string().into(),
+        })
+}
+
+/// An optional integer argument of `op`, as [`str_arg`].
+fn opt_int(
+    op: &'static str,
+    a: &[&Array],
+    i: usize,
+    what: &'static str,
+) -> std::result::Result<Option<i64>, dynd::Error> {
+    a.get(i).map(|x| int_arg(op, x, what)).transpose()
+}
+
+/// A required string argument of `op`.
+fn req_str(
+    op: &'static str,
+    a: &[&Array],
+    i: usize,
+    what: &'static str,
+) -> std::result::Result<String, dynd::Error> {
+    str_arg(op, a, i, what)?.ok_or_else(|| dynd::Error::Argument {
+        op,
+        what,
+        expected: "a string literal",
+        found: "nothing".into(),
+    })
+}
+
+/// A required integer argument of `op`.
+fn req_int(
+    op: &'static str,
+    a: &[&Array],
+    i: usize,
+    what: &'static str,
+) -> std::result::Result<i64, dynd::Error> {
+    int_arg(op, a[i], what)
+}
+
+/// The result row types of the string functions (NA follows the data).
+const STRING: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::String)));
+const INT64: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::Int64)));
+const BOOL: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::Bool)));
+const STRINGS: Option<PlanFn> = Some(|_| "var * string".parse());
+
+/// The string functions whose options are keywords in Rust and `dynd
+/// eval` (`strip(x, chars=" -")`): in SQL the keywords follow the
+/// strings as trailing literals, in the order NumPy's functions take
+/// them (`strip(s, ' -')`, `center(s, 10, '*')`, `find(s, 'a', 2)`).
+/// The strings may be columns or literals; the options are literals.
+/// (The string functions without keywords, `upper`, `str_len`,
+/// `contains`, …, are registered from their overloads.)
+pub(crate) const TEXT_FUNCTIONS: &[ListFn] = {
+    use dynd::func as f;
+    &[
+        ListFn {
+            name: "strip",
+            arity: (1, 2),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::strip(a[0], str_arg("strip", a, 1, "chars")?.as_deref()),
+        },
+        ListFn {
+            name: "lstrip",
+            arity: (1, 2),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::lstrip(a[0], str_arg("lstrip", a, 1, "chars")?.as_deref()),
+        },
+        ListFn {
+            name: "rstrip",
+            arity: (1, 2),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::rstrip(a[0], str_arg("rstrip", a, 1, "chars")?.as_deref()),
+        },
+        ListFn {
+            name: "center",
+            arity: (2, 3),
+            null_rows: false,
+            plan: STRING,
+            f: |a| {
+                let width = req_int("center", a, 1, "width")?;
+                f::center(a[0], width, str_arg("center", a, 2, "fillchar")?.as_deref())
+            },
+        },
+        ListFn {
+            name: "ljust",
+            arity: (2, 3),
+            null_rows: false,
+            plan: STRING,
+            f: |a| {
+                let width = req_int("ljust", a, 1, "width")?;
+                f::ljust(a[0], width, str_arg("ljust", a, 2, "fillchar")?.as_deref())
+            },
+        },
+        ListFn {
+            name: "rjust",
+            arity: (2, 3),
+            null_rows: false,
+            plan: STRING,
+            f: |a| {
+                let width = req_int("rjust", a, 1, "width")?;
+                f::rjust(a[0], width, str_arg("rjust", a, 2, "fillchar")?.as_deref())
+            },
+        },
+        ListFn {
+            name: "zfill",
+            arity: (2, 2),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::zfill(a[0], req_int("zfill", a, 1, "width")?),
+        },
+        ListFn {
+            name: "expandtabs",
+            arity: (1, 2),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::expandtabs(a[0], opt_int("expandtabs", a, 1, "tabsize")?),
+        },
+        ListFn {
+            name: "slice",
+            arity: (2, 4),
+            null_rows: false,
+            plan: STRING,
+            f: |a| {
+                let op = "slice";
+                f::slice(
+                    a[0],
+                    opt_int(op, a, 1, "start")?,
+                    opt_int(op, a, 2, "stop")?,
+                    opt_int(op, a, 3, "step")?,
+                )
+            },
+        },
+        ListFn {
+            name: "find",
+            arity: (2, 4),
+            null_rows: false,
+            plan: INT64,
+            f: |a| {
+                f::find(
+                    a[0],
+                    a[1],
+                    opt_int("find", a, 2, "start")?,
+                    opt_int("find", a, 3, "end")?,
+                )
+            },
+        },
+        ListFn {
+            name: "rfind",
+            arity: (2, 4),
+            null_rows: false,
+            plan: INT64,
+            f: |a| {
+                f::rfind(
+                    a[0],
+                    a[1],
+                    opt_int("rfind", a, 2, "start")?,
+                    opt_int("rfind", a, 3, "end")?,
+                )
+            },
+        },
+        ListFn {
+            name: "count_substring",
+            arity: (2, 4),
+            null_rows: false,
+            plan: INT64,
+            f: |a| {
+                let op = "count_substring";
+                f::count_substring(
+                    a[0],
+                    a[1],
+                    opt_int(op, a, 2, "start")?,
+                    opt_int(op, a, 3, "end")?,
+                )
+            },
+        },
+        ListFn {
+            name: "startswith",
+            arity: (2, 4),
+            null_rows: false,
+            plan: BOOL,
+            f: |a| {
+                let op = "startswith";
+                f::startswith(
+                    a[0],
+                    a[1],
+                    opt_int(op, a, 2, "start")?,
+                    opt_int(op, a, 3, "end")?,
+                )
+            },
+        },
+        ListFn {
+            name: "endswith",
+            arity: (2, 4),
+            null_rows: false,
+            plan: BOOL,
+            f: |a| {
+                let op = "endswith";
+                f::endswith(
+                    a[0],
+                    a[1],
+                    opt_int(op, a, 2, "start")?,
+                    opt_int(op, a, 3, "end")?,
+                )
+            },
+        },
+        ListFn {
+            name: "replace",
+            arity: (3, 4),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::replace(a[0], a[1], a[2], opt_int("replace", a, 3, "count")?),
+        },
+        ListFn {
+            name: "split",
+            arity: (1, 2),
+            null_rows: true,
+            plan: STRINGS,
+            f: |a| f::split(a[0], str_arg("split", a, 1, "sep")?.as_deref()),
+        },
+        ListFn {
+            name: "join",
+            arity: (1, 2),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::join(a[0], str_arg("join", a, 1, "sep")?.as_deref()),
+        },
+        ListFn {
+            name: "regex_match",
+            arity: (2, 2),
+            null_rows: false,
+            plan: BOOL,
+            f: |a| f::regex_match(a[0], &req_str("regex_match", a, 1, "the pattern")?),
+        },
+        ListFn {
+            name: "regex_replace",
+            arity: (3, 3),
+            null_rows: false,
+            plan: STRING,
+            f: |a| {
+                let op = "regex_replace";
+                f::regex_replace(
+                    a[0],
+                    &req_str(op, a, 1, "the pattern")?,
+                    &req_str(op, a, 2, "the replacement")?,
+                )
+            },
+        },
+        ListFn {
+            name: "regex_extract",
+            arity: (2, 3),
+            null_rows: false,
+            plan: STRING,
+            f: |a| {
+                let op = "regex_extract";
+                f::regex_extract(
+                    a[0],
+                    &req_str(op, a, 1, "the pattern")?,
+                    opt_int(op, a, 2, "group")?,
+                )
+            },
+        },
+        ListFn {
+            name: "regex_split",
+            arity: (2, 2),
+            null_rows: true,
+            plan: STRINGS,
+            f: |a| f::regex_split(a[0], &req_str("regex_split", a, 1, "the pattern")?),
         },
     ]
 };
@@ -369,10 +687,11 @@ impl DyndScalarUdf {
                 Ok(out.dtype().clone())
             }
             Body::List(l) => {
-                if rows.len() != l.arity {
+                let (least, most) = l.arity;
+                if rows.len() < least || rows.len() > most {
                     return Err(dynd::Error::Arity {
                         name: l.name.to_string(),
-                        expected: l.arity,
+                        expected: if rows.len() < least { least } else { most },
                         found: rows.len(),
                     });
                 }
@@ -675,10 +994,14 @@ impl DyndScalarUdf {
         let scalar = |i: usize| is_scalar.get(i).copied().unwrap_or(true);
         // Null list rows: the call runs on the other rows, and the result
         // has a null in their place.
+        let first_null_rows = matches!(&self.body, Body::List(l) if l.null_rows);
         let null_rows = arrays
             .iter()
             .enumerate()
-            .filter(|(i, a)| !scalar(*i) && nulls_are_rows(a))
+            .filter(|(i, a)| {
+                !scalar(*i)
+                    && (nulls_are_rows(a) || (*i == 0 && first_null_rows && a.null_count() > 0))
+            })
             .filter_map(|(_, a)| a.logical_nulls())
             .reduce(|a, b| NullBuffer::union(Some(&a), Some(&b)).unwrap_or(a));
         if let Some(valid) = null_rows {

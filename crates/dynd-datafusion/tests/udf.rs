@@ -816,3 +816,90 @@ async fn take_along_axis_plans_and_power_keeps_parity() -> Result<()> {
     assert_eq!(f64s(batches[0].column(0)), [Some(f64::INFINITY)]);
     Ok(())
 }
+
+/// Issue 59: the string functions over `Utf8` and list-of-`Utf8` columns,
+/// their keywords as trailing literals; NULL strings are NA (a NULL row
+/// of `split`'s lists).
+#[tokio::test]
+async fn string_functions_are_sql_functions() -> Result<()> {
+    let s: ArrayRef = Arc::new(StringArray::from(vec![
+        Some("  naïve,ß "),
+        None,
+        Some("日本,語"),
+        Some(""),
+    ]));
+    let ctx = ctx_with(table(vec![("s", s)]))?;
+    let strs = |r: &ArrayRef| -> Vec<Option<String>> {
+        let r = datafusion::arrow::compute::cast(r, &DataType::Utf8).expect("strings");
+        r.as_string::<i32>()
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect()
+    };
+    let some = |v: &[Option<&str>]| -> Vec<Option<String>> {
+        v.iter().map(|s| s.map(str::to_string)).collect()
+    };
+    let ints =
+        |r: &ArrayRef| -> Vec<Option<i64>> { r.as_primitive::<Int64Type>().iter().collect() };
+    // The overloaded ones, named as DataFusion leaves them free.
+    let r = column(&ctx, "SELECT dynd_upper(strip(s)) FROM t").await?;
+    assert_eq!(
+        strs(&r),
+        some(&[Some("NAÏVE,SS"), None, Some("日本,語"), Some("")])
+    );
+    let r = column(&ctx, "SELECT str_len(s) FROM t").await?;
+    assert_eq!(ints(&r), [Some(10), None, Some(4), Some(0)]);
+    // Keywords as trailing literals.
+    let r = column(&ctx, "SELECT strip(s, ' ,n') FROM t").await?;
+    assert_eq!(
+        strs(&r),
+        some(&[Some("aïve,ß"), None, Some("日本,語"), Some("")])
+    );
+    let r = column(&ctx, "SELECT center(s, 6, '*') FROM t").await?;
+    assert_eq!(
+        strs(&r),
+        some(&[Some("  naïve,ß "), None, Some("*日本,語*"), Some("******")])
+    );
+    let r = column(&ctx, "SELECT find(s, ',', 3) FROM t").await?;
+    assert_eq!(ints(&r), [Some(7), None, Some(-1), Some(-1)]);
+    let r = column(&ctx, "SELECT dynd_replace(s, ',', ' | ', 1) FROM t").await?;
+    assert_eq!(
+        strs(&r),
+        some(&[Some("  naïve | ß "), None, Some("日本 | 語"), Some("")])
+    );
+    let r = column(&ctx, "SELECT slice(s, 2, 4) FROM t").await?;
+    assert_eq!(strs(&r), some(&[Some("na"), None, Some(",語"), Some("")]));
+    let r = column(&ctx, "SELECT regex_extract(s, '(\\w+),', 1) FROM t").await?;
+    assert_eq!(strs(&r), some(&[Some("naïve"), None, Some("日本"), None]));
+    // Lists of strings out and in: split, then join the rows.
+    let r = column(&ctx, "SELECT split(s, ',') FROM t").await?;
+    let rows: Vec<Option<Vec<Option<String>>>> = r
+        .as_list::<i32>()
+        .iter()
+        .map(|row| row.map(|v| strs(&v)))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            Some(some(&[Some("  naïve"), Some("ß ")])),
+            None,
+            Some(some(&[Some("日本"), Some("語")])),
+            Some(some(&[Some("")])),
+        ]
+    );
+    let r = column(&ctx, "SELECT join(split(s, ','), '+') FROM t").await?;
+    assert_eq!(
+        strs(&r),
+        some(&[Some("  naïve+ß "), None, Some("日本+語"), Some("")])
+    );
+    // An option that is not a literal of its type is a clear error.
+    let e = ctx
+        .sql("SELECT center(s, 'wide') FROM t")
+        .await?
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("center") && e.contains("width"), "{e}");
+    Ok(())
+}
