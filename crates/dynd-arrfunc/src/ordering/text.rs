@@ -48,26 +48,88 @@ fn views(vals: &Array) -> Result<Vec<&[u8]>, Error> {
     s.iter().map(|b| b.ok_or_else(outside)).collect()
 }
 
+/// The first eight bytes of `s`, big-endian, zero past its end: strings
+/// whose prefixes differ order as the prefixes do, so most compares of a
+/// sort are of two integers held in the keys, not of two strings read
+/// from the text (the idea of Arrow's string views).
+#[inline]
+fn prefix(s: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = s.len().min(8);
+    w[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(w)
+}
+
+/// Each row of `rows` (strings `v`, no NA) sorted: the strings' pairs in
+/// order, pointing into `vals`'s text block (no characters copied, and no
+/// gather: equal strings are equal whichever pair goes first).
+fn sorted_views(
+    rows: &AxisRows,
+    vals: &Array,
+    v: &[&[u8]],
+    ascending: bool,
+) -> Result<Array, Error> {
+    let outside = || Error::Unsupported {
+        operation: "ordering strings outside their text block",
+        ty: vals.ty().clone(),
+    };
+    let block = Strings::of(vals).ok_or_else(outside)?.text_block().clone();
+    let base = block.as_ptr() as usize;
+    let o = &rows.offsets;
+    let mut pairs = vec![[0u64; 2]; v.len()];
+    rows::par_fill(
+        &mut pairs,
+        |i| o[i] as usize,
+        &chunks(o),
+        |run, part| {
+            let first = o[run.start] as usize;
+            let mut keyed: Vec<(u64, &[u8])> = Vec::new();
+            for i in run {
+                let r = o[i] as usize..o[i + 1] as usize;
+                keyed.clear();
+                keyed.extend(v[r.clone()].iter().map(|&s| (prefix(s), s)));
+                if ascending {
+                    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+                } else {
+                    keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(a.1)));
+                }
+                for (p, (_, s)) in part[r.start - first..r.end - first].iter_mut().zip(&keyed) {
+                    // A part of the block's bytes: its offset in them.
+                    *p = [(s.as_ptr() as usize - base) as u64, s.len() as u64];
+                }
+            }
+        },
+    );
+    let n = pairs.len();
+    let flat: Vec<u64> = pairs.into_iter().flatten().collect();
+    let meta = dynd_kernels::Arrmeta::Fixed {
+        size: n,
+        stride: 16,
+        element: Box::new(dynd_kernels::Arrmeta::Text { block }),
+    };
+    let ty = dynd_types::Type::with_dims([dynd_types::Dim::Fixed(n)], Scalar::String.into())?;
+    // Checked as made: every pair inside the text block.
+    let values = Array::try_from_parts(
+        ty,
+        std::sync::Arc::new(meta),
+        dynd_array::memory::MemoryBlock::from_vec(flat),
+        0,
+    )?;
+    rows.wrap_rows(values, o)
+}
+
 /// The indexes that sort each row of `rows` (strings `v`, NA where `ok`
 /// is false), within the row: stable, NA last either way.
 fn argsort_views(rows: &AxisRows, v: &[&[u8]], ok: Option<&[bool]>, ascending: bool) -> Vec<i64> {
     let o = &rows.offsets;
     let mut out = vec![0i64; v.len()];
-    let cmp = |a: &[u8], b: &[u8]| -> Ordering {
-        let c = a.cmp(b);
-        if ascending {
-            c
-        } else {
-            c.reverse()
-        }
-    };
     rows::par_fill(
         &mut out,
         |i| o[i] as usize,
         &chunks(o),
         |run, part| {
             let base = o[run.start];
-            let mut keyed: Vec<(&[u8], usize)> = Vec::new();
+            let mut keyed: Vec<(u64, &[u8], usize)> = Vec::new();
             for i in run {
                 let r = o[i] as usize..o[i + 1] as usize;
                 keyed.clear();
@@ -75,11 +137,18 @@ fn argsort_views(rows: &AxisRows, v: &[&[u8]], ok: Option<&[bool]>, ascending: b
                 // Each string with its index within the row, sorted by
                 // both: the strings in order, equal ones in the order
                 // they came (stable), and no indirection in the compares.
-                keyed.extend((0..r.len()).filter(here).map(|k| (v[r.start + k], k)));
-                keyed.sort_unstable_by(|a, b| cmp(a.0, b.0).then(a.1.cmp(&b.1)));
+                keyed.extend(
+                    (0..r.len())
+                        .filter(here)
+                        .map(|k| (prefix(v[r.start + k]), v[r.start + k], k)),
+                );
+                keyed.sort_unstable_by(|a, b| {
+                    let c = a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1));
+                    if ascending { c } else { c.reverse() }.then(a.2.cmp(&b.2))
+                });
                 let na = (0..r.len()).filter(|k| !here(k));
                 let out = &mut part[(o[i] - base) as usize..(o[i + 1] - base) as usize];
-                for (o, k) in out.iter_mut().zip(keyed.iter().map(|x| x.1).chain(na)) {
+                for (o, k) in out.iter_mut().zip(keyed.iter().map(|x| x.2).chain(na)) {
                     *o = k as i64;
                 }
             }
@@ -100,6 +169,9 @@ pub(super) fn order_rows(
     sort: bool,
 ) -> Result<Array, Error> {
     let v = views(vals)?;
+    if sort && ok.is_none() {
+        return sorted_views(rows, vals, &v, ascending);
+    }
     let idx = argsort_views(rows, &v, ok, ascending);
     if sort {
         rows.reorder(&idx)

@@ -616,6 +616,31 @@ impl<F: Fn(&str) -> R + Send + Sync + 'static, R: Element> Body for Str1<F, R> {
         }
         Ok(())
     }
+
+    /// One pointer per operand, stepped in place.
+    #[inline]
+    unsafe fn strided(
+        &self,
+        text: &[TextBlock],
+        (src, src_stride): (&[*const u8], &[isize]),
+        (dst, dst_stride): (*mut u8, isize),
+        count: usize,
+        _: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        let (mut a, mut d) = (src[0], dst);
+        for i in 0..count {
+            // SAFETY: by the contract of `strided`: element `i` of the
+            // argument is a valid pair into its text block, of the result
+            // a valid `R`.
+            unsafe {
+                let x = arg_str(text, &[a], 0).map_err(|e| e.at(i))?;
+                (d as *mut R).write_unaligned((self.0)(x));
+            }
+            a = a.wrapping_offset(src_stride[0]);
+            d = d.wrapping_offset(dst_stride);
+        }
+        Ok(())
+    }
 }
 
 /// `(string, string) -> R` over the text.
@@ -1311,7 +1336,10 @@ pub(super) fn apply_text_into(
         // the arena it was given outlive it.
         unsafe { run_into(this, &kernel, srcs) }
     })();
-    let arena = arena.map(|a| a.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    let arena = arena.map(|a| {
+        a.into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    });
     let new_text = match arena {
         // Nothing past the argument's text: the view's text is it.
         Some(extra) if view && extra.is_empty() => view_text,
@@ -1426,10 +1454,13 @@ mod tests {
 
     #[test]
     fn option_leaves_see_na_as_none() {
-        let x = Array::from_json(r#"["ab", null, "日"]"#, Some(&"3 * ?string".parse().unwrap()))
-            .unwrap();
-        let y = Array::from_json(r#"["x", "y", null]"#, Some(&"3 * ?string".parse().unwrap()))
-            .unwrap();
+        let x = Array::from_json(
+            r#"["ab", null, "日"]"#,
+            Some(&"3 * ?string".parse().unwrap()),
+        )
+        .unwrap();
+        let y =
+            Array::from_json(r#"["x", "y", null]"#, Some(&"3 * ?string".parse().unwrap())).unwrap();
         // `a` as an option, `b` plain: NA in `b` makes the result NA.
         let f = Leaf::text_opt_map([true, false], true, |[a, b], out| {
             let Some(b) = b else { return false };
@@ -1451,7 +1482,9 @@ mod tests {
         let n = Leaf::text_opt([true], false, |[a]| Some(a.map_or(-1, |a| a.len() as i64)));
         assert_eq!(apply(&[&x], &n).unwrap().to_string(), "[2, -1, 3]");
         // `None` where the result is not an option fails, naming the element.
-        let bad = Leaf::text_opt([true], false, |[a]: [Option<&str>; 1]| a.map(|a| a.len() as i64));
+        let bad = Leaf::text_opt([true], false, |[a]: [Option<&str>; 1]| {
+            a.map(|a| a.len() as i64)
+        });
         let err = apply(&[&x], &bad).unwrap_err().to_string();
         assert!(err.contains("no result") && err.contains("[1]"), "{err}");
     }

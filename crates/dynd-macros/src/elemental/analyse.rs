@@ -425,12 +425,7 @@ pub(super) fn is_string(ty: &syn::Type) -> bool {
 /// `&str` or `Option<&str>`, returning `String`, `&str`, a scalar, or an
 /// `Option` of one; no `Result`, keyword or generic. Pushes an error for
 /// each other form.
-fn check_text(
-    func: &ItemFn,
-    params: &[Param],
-    fallible: bool,
-    errors: &mut Errors,
-) -> bool {
+fn check_text(func: &ItemFn, params: &[Param], fallible: bool, errors: &mut Errors) -> bool {
     const FORMS: &str = "1 to 3 parameters, each `&str` or `Option<&str>`, returning `String`, `&str`, a scalar or an `Option` of one; `Result`, `#[kw]` and mixing text with numbers are not supported with text yet";
     let mut ok = true;
     for p in params {

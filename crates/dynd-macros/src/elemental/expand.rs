@@ -432,7 +432,11 @@ fn text_overload(
         _ => {
             let options: Vec<bool> = model.params.iter().map(|p| p.option).collect();
             let ret_option = model.ret_option;
-            let none = if text_ret { quote!(false) } else { quote!(::core::option::Option::None) };
+            let none = if text_ret {
+                quote!(false)
+            } else {
+                quote!(::core::option::Option::None)
+            };
             let unwrap: Vec<TokenStream> = model
                 .params
                 .iter()
