@@ -256,3 +256,54 @@ fn where_and_fill_na_take_strings() {
         r#"["a", "x", "c"] : 3 * string"#
     );
 }
+
+#[test]
+fn fixed_strings_order_as_the_text_they_hold() {
+    // Python: sorted(["b", "日", "", "ab"]); NumPy's `S`/`U` arrays order
+    // the same, their padding not part of the text.
+    let fixed = |json: &str, ty: &str| {
+        let x = Array::from_json(json, None).unwrap();
+        dynd::nd::ArrayOps::cast(&x, &ty.parse().unwrap(), dynd::nd::ErrorMode::Overflow).unwrap()
+    };
+    let x = fixed(r#"["b", "日", "", "ab", "b"]"#, "5 * fixed_string[4]");
+    let r = sort(&x, -1, true).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        (
+            r#"["", "ab", "b", "b", "日"]"#.into(),
+            "5 * fixed_string[4]".into()
+        )
+    );
+    assert_eq!(
+        argsort(&x, -1, false).unwrap().to_string(),
+        "[1, 0, 4, 3, 2]"
+    );
+    assert_eq!(
+        call("max", &[&x], &[]).unwrap(),
+        r#""日" : fixed_string[4]"#
+    );
+    assert_eq!(call("argmin", &[&x], &[]).unwrap(), "2 : int64");
+    assert_eq!(
+        call("unique", &[&x], &[]).unwrap(),
+        r#"["", "ab", "b", "日"] : 4 * fixed_string[4]"#
+    );
+    let (v, c) = dynd::func::unique_counts(&x).unwrap();
+    assert_eq!(
+        (v.to_string(), c.to_string()),
+        (r#"["", "ab", "b", "日"]"#.into(), "[1, 1, 2, 1]".into())
+    );
+    let hay = fixed(r#"["a", "c", "e"]"#, "3 * fixed_string[2]");
+    let at = dynd::func::searchsorted(&hay, &json(r#"["b", "e", "z"]"#), false).unwrap();
+    assert_eq!(at.to_string(), "[1, 2, 3]");
+    // Along an axis of a 2-d array, and NA last.
+    let x = fixed(r#"[["b", "a"], ["c", null]]"#, "2 * 2 * ?fixed_string[1]");
+    let r = sort(&x, 0, true).unwrap();
+    assert_eq!(
+        (r.to_string(), r.ty().to_string()),
+        (
+            r#"[["b", "a"], ["c", null]]"#.into(),
+            "2 * 2 * ?fixed_string[1]".into()
+        )
+    );
+    assert_eq!(sorted(&x, 1, true), r#"[["a", "b"], ["c", null]]"#);
+}

@@ -6,3 +6,4 @@
 mod memory;
 mod ndarray;
 mod serde;
+mod text_pairs;

@@ -6,9 +6,10 @@
 //!
 //! Their order is NumPy's: numbers ascending, every NaN after them
 //! (`argmax` stops at the first NaN, as NumPy's does), `false` before
-//! `true`. Strings order by their UTF-8 bytes, which is code point order
-//! (`sort` and `argsort` so far; the others refuse them, as they refuse
-//! complex numbers, which have no order).
+//! `true`. Strings order by their UTF-8 bytes, which is code point order;
+//! `fixed_string[N]` as the text it holds (its padding not part of it),
+//! the values it gives back `fixed_string[N]` again. Complex numbers have
+//! no order: refused.
 //!
 //! ```
 //! use dynd::func::{argmax, argsort, searchsorted, unique};
@@ -27,19 +28,19 @@ use std::cmp::Ordering;
 
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, ErrorMode};
-use dynd_types::{Scalar, Type};
+use dynd_types::{Scalar, Type, TypeKind};
 
 use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
-use crate::options::AxisKeyword;
+use crate::options::{AxisKeyword, AxisOptions};
 
 mod key;
 mod per_row;
 mod text;
 
 use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, Needs, NonZero};
-pub(crate) use text::{extreme as text_extreme, is_text};
+pub(crate) use text::is_text;
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over
 /// var (ragged) dimensions"`) is not supported for its type.
@@ -157,7 +158,46 @@ pub(crate) fn last_axis(x: &Array, axis: i64, op: &'static str) -> Result<(), Er
     })
 }
 
+/// `x` with `fixed_string[N]` elements (or options of them) as `string`,
+/// the text each holds: the ordering functions order fixed strings as
+/// strings. `None` for other element types.
+fn fixed_as_text(x: &Array) -> Result<Option<Array>, Error> {
+    let (inner, option) = match x.dtype().kind() {
+        TypeKind::Option(inner) => (inner, true),
+        _ => (x.dtype(), false),
+    };
+    if !matches!(inner.kind(), TypeKind::FixedString { .. }) {
+        return Ok(None);
+    }
+    let s: Type = Scalar::String.into();
+    let s = if option { Type::option(s)? } else { s };
+    let (dims, _) = x.ty().split_dims();
+    let ty = Type::with_dims(dims.into_iter().cloned(), s)?;
+    Ok(Some(x.cast(&ty, ErrorMode::NoCheck)?))
+}
+
+/// A result of strings made from [`fixed_as_text`]'s, as the fixed
+/// strings of `fixed` (the input's data type) again: each fits, being one
+/// of them.
+fn text_as_fixed(r: Array, fixed: &Type) -> Result<Array, Error> {
+    let plain = match fixed.kind() {
+        TypeKind::Option(inner) => inner.clone(),
+        _ => fixed.clone(),
+    };
+    let (dims, dtype) = r.ty().split_dims();
+    let dtype = if matches!(dtype.kind(), TypeKind::Option(_)) {
+        Type::option(plain)?
+    } else {
+        plain
+    };
+    let ty = Type::with_dims(dims.into_iter().cloned(), dtype)?;
+    r.cast(&ty, ErrorMode::NoCheck)
+}
+
 fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Result<Array, Error> {
+    if let Some(t) = fixed_as_text(x)? {
+        return arg_extreme_of(&t, axis, keepdims, max);
+    }
     let op = if max { "argmax" } else { "argmin" };
     if x.ty().has_var_dim() {
         if let Some(a) = axis {
@@ -232,6 +272,9 @@ pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 ///
 /// As [`argmax`] (an empty axis gives an empty result).
 pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    if let Some(t) = fixed_as_text(x)? {
+        return argsort(&t, axis, ascending);
+    }
     if x.ty().has_var_dim() {
         last_axis(x, axis, "argsort")?;
         return per_row::argsort_rows(x, ascending);
@@ -294,6 +337,9 @@ fn argsort_typed<T: Key>(
 ///
 /// An axis out of range, a data type without order.
 pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    if let Some(t) = fixed_as_text(x)? {
+        return text_as_fixed(sort(&t, axis, ascending)?, x.dtype());
+    }
     if x.ty().has_var_dim() {
         last_axis(x, axis, "sort")?;
         return per_row::sort_rows(x, ascending);
@@ -337,6 +383,9 @@ pub fn unique(x: &Array) -> Result<Array, Error> {
 ///
 /// A scalar, a data type without order.
 pub fn unique_rows(x: &Array) -> Result<Array, Error> {
+    if let Some(t) = fixed_as_text(x)? {
+        return text_as_fixed(unique_rows(&t)?, x.dtype());
+    }
     per_row::unique_rows(x)
 }
 
@@ -444,6 +493,10 @@ pub fn unique_index(x: &Array) -> Result<(Array, Array), Error> {
 pub(super) type Uniques = (Array, Option<Array>, Option<Array>);
 
 fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
+    if let Some(t) = fixed_as_text(x)? {
+        let (v, c, i) = unique_all(&t, counts, index)?;
+        return Ok((text_as_fixed(v, x.dtype())?, c, i));
+    }
     if text::is_text(x) {
         return text::unique(x, counts, index);
     }
@@ -512,6 +565,12 @@ fn unique_typed<T: Key>(x: &Array, counts: bool, index: bool) -> Result<Uniques,
 ///
 /// `sorted` not 1-dimensional, types without a common ordered type.
 pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array, Error> {
+    if let Some(t) = fixed_as_text(sorted)? {
+        return searchsorted(&t, values, right);
+    }
+    if let Some(t) = fixed_as_text(values)? {
+        return searchsorted(sorted, &t, right);
+    }
     let shape = dense_shape(values, "searchsorted over var (ragged) dimensions")?;
     if sorted.ndim() != 1
         || dense_shape(sorted, "searchsorted over var (ragged) dimensions").is_err()
@@ -763,4 +822,13 @@ builtins! {
             Array::from_shape_vec(&[parts.len(), count], flat)
         })
     };
+}
+
+/// `min` or `max` of strings along `o`'s axes: fixed strings as the text
+/// they hold, given back as fixed strings.
+pub(crate) fn text_extreme(x: &Array, o: &AxisOptions, max: bool) -> Result<Array, Error> {
+    match fixed_as_text(x)? {
+        Some(t) => text_as_fixed(text::extreme(&t, o, max)?, x.dtype()),
+        None => text::extreme(x, o, max),
+    }
 }

@@ -35,7 +35,7 @@ pub(crate) fn is_text(x: &Array) -> bool {
         TypeKind::Option(inner) => inner,
         _ => x.dtype(),
     };
-    t.as_scalar() == Some(Scalar::String)
+    t.as_scalar() == Some(Scalar::String) || matches!(t.kind(), TypeKind::FixedString { .. })
 }
 
 /// The strings of `vals` (`K * string`, NA already split off) as bytes.
@@ -54,10 +54,32 @@ fn views(vals: &Array) -> Result<Vec<&[u8]>, Error> {
 /// from the text (the idea of Arrow's string views).
 #[inline]
 fn prefix(s: &[u8]) -> u64 {
-    let mut w = [0u8; 8];
-    let n = s.len().min(8);
-    w[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(w)
+    if let Some(w) = s.first_chunk::<8>() {
+        return u64::from_be_bytes(*w);
+    }
+    // Shorter: its bytes from the top, zeros after (a loop of at most
+    // seven, not a call to copy).
+    s.iter()
+        .enumerate()
+        .fold(0, |w, (i, &b)| w | u64::from(b) << (56 - 8 * i))
+}
+
+/// The order of two strings with equal [`prefix`]es: word by word past
+/// it, inline (most such pairs are equal strings, or differ within a few
+/// words; no call to compare memory).
+#[inline]
+fn after_prefix(mut a: &[u8], mut b: &[u8]) -> Ordering {
+    // Invariant: `a` and `b` agree in their first eight bytes, zeros past
+    // the end of either. Where one has at most eight, it is a start of the
+    // other (which has zeros there): the shorter is less.
+    while a.len() > 8 && b.len() > 8 {
+        (a, b) = (&a[8..], &b[8..]);
+        let (x, y) = (prefix(a), prefix(b));
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// Each row of `rows` (strings `v`, no NA) sorted: the strings' pairs in
@@ -89,9 +111,13 @@ fn sorted_views(
                 keyed.clear();
                 keyed.extend(v[r.clone()].iter().map(|&s| (prefix(s), s)));
                 if ascending {
-                    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+                    keyed.sort_unstable_by(|a, b| {
+                        a.0.cmp(&b.0).then_with(|| after_prefix(a.1, b.1))
+                    });
                 } else {
-                    keyed.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(a.1)));
+                    keyed.sort_unstable_by(|a, b| {
+                        b.0.cmp(&a.0).then_with(|| after_prefix(b.1, a.1))
+                    });
                 }
                 for (p, (_, s)) in part[r.start - first..r.end - first].iter_mut().zip(&keyed) {
                     // A part of the block's bytes: its offset in them.
@@ -143,7 +169,7 @@ fn argsort_views(rows: &AxisRows, v: &[&[u8]], ok: Option<&[bool]>, ascending: b
                         .map(|k| (prefix(v[r.start + k]), v[r.start + k], k)),
                 );
                 keyed.sort_unstable_by(|a, b| {
-                    let c = a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1));
+                    let c = a.0.cmp(&b.0).then_with(|| after_prefix(a.1, b.1));
                     if ascending { c } else { c.reverse() }.then(a.2.cmp(&b.2))
                 });
                 let na = (0..r.len()).filter(|k| !here(k));
@@ -481,17 +507,25 @@ impl FxHasher {
 impl std::hash::Hasher for FxHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
+        let word = |c: &[u8]| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        if bytes.len() < 8 {
+            // A loop of at most seven, not a call to copy.
+            let w = bytes
+                .iter()
+                .enumerate()
+                .fold(0, |w, (i, &b)| w | u64::from(b) << (8 * i));
+            self.add(w);
+            return;
+        }
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
+            self.add(word(c));
         }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
+        // The last eight bytes again, overlapping the chunks: the same
+        // for equal strings, which is all a hash needs (the length is
+        // hashed before the bytes).
+        if !chunks.remainder().is_empty() {
+            self.add(word(&bytes[bytes.len() - 8..]));
         }
     }
 
@@ -602,4 +636,45 @@ pub(super) fn searchsorted(
         })
         .collect();
     Array::from_shape_vec(shape, out)
+}
+
+#[cfg(test)]
+mod prefix_tests {
+    use super::*;
+
+    #[test]
+    fn prefix_keys_order_as_the_bytes_do() {
+        // Lengths around the eight- and sixteen-byte words, zero bytes
+        // (which the prefix pads with), equal prefixes, non-ASCII.
+        let words: Vec<Vec<u8>> = [
+            "",
+            "\0",
+            "a",
+            "a\0",
+            "a\0\0",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefghi",
+            "abcdefgh\0\0\0\0\0\0\0\0x",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgi",
+            "abcdefghabcdefghz",
+            "日本語日本語",
+            "日本語日本",
+            "b",
+            "\u{7f}",
+            "é",
+        ]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+        for a in &words {
+            for b in &words {
+                let keyed = prefix(a).cmp(&prefix(b)).then_with(|| after_prefix(a, b));
+                assert_eq!(keyed, a.cmp(b), "{a:?} vs {b:?}");
+            }
+        }
+    }
 }

@@ -308,17 +308,22 @@ pub(super) fn str_len(s: &str) -> i64 {
         (((w >> 7) & !(w >> 6) & LOW).wrapping_mul(LOW) >> 56) as u32
     }
     let bytes = s.as_bytes();
+    let word = |c: &[u8]| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+    if bytes.len() < 8 {
+        let cont = bytes.iter().filter(|&&b| (b as i8) < -64).count();
+        return (bytes.len() - cont) as i64;
+    }
     let mut chunks = bytes.chunks_exact(8);
     let mut cont = 0u32;
     for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        cont += continuations(u64::from_le_bytes(w));
+        cont += continuations(word(c));
     }
-    let mut w = [0u8; 8];
-    let tail = chunks.remainder();
-    w[..tail.len()].copy_from_slice(tail);
-    cont += continuations(u64::from_le_bytes(w));
+    // The last eight bytes, less those the chunks counted (the low ones).
+    let rest = chunks.remainder().len();
+    if rest > 0 {
+        let last = word(&bytes[bytes.len() - 8..]) & (!0u64 << (8 * (8 - rest)));
+        cont += continuations(last);
+    }
     (bytes.len() - cont as usize) as i64
 }
 

@@ -1138,11 +1138,18 @@ impl Leaf {
     /// use dynd::func::{Callable, Leaf, Overload};
     /// use dynd::nd::{array, text::Strings};
     ///
+    /// let block = |a| Strings::of(a).unwrap().text_block().as_ptr();
     /// let host = Leaf::text_borrow1(|url: &str| url.split('/').nth(2).unwrap_or("?"));
     /// let host = Callable::new("host", vec![Overload::new(host)])?;
     /// let x = array!["https://a.org/x", "ftp://b.net", "none"];
     /// let r = host.call(&[&x])?;
     /// assert_eq!(r.to_string(), r#"["a.org", "b.net", "?"]"#);
+    /// // The hosts point into the URLs' characters; "?" is copied after
+    /// // them, so the result has a text block of its own.
+    /// assert_ne!(block(&r), block(&x));
+    /// let first = Leaf::text_borrow1(|s: &str| s.split('/').next().unwrap_or(""));
+    /// let first = Callable::new("first", vec![Overload::new(first)])?;
+    /// assert_eq!(block(&first.call(&[&x])?), block(&x));
     /// # Ok::<(), dynd::Error>(())
     /// ```
     pub fn text_borrow1(f: impl for<'a> Fn(&'a str) -> &'a str + Send + Sync + 'static) -> Leaf {
