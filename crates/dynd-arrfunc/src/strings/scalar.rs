@@ -4,6 +4,7 @@
 //! Python's differ, the doc of the function says so.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use dynd_kernels::elwise::TextSink;
 use dynd_kernels::KernelError;
@@ -76,28 +77,101 @@ fn push_title(c: char, out: &mut TextSink<'_>) {
 
 /// `str.upper`: full case mapping (`"ß"` → `"SS"`).
 pub(super) fn upper(s: &str, out: &mut TextSink<'_>) {
-    // Runs of ASCII at once; each other character by its mapping.
-    let mut rest = s;
-    while !rest.is_empty() {
-        let ascii = rest.bytes().take_while(u8::is_ascii).count();
-        out.push_ascii_uppercase(&rest[..ascii]);
-        rest = &rest[ascii..];
-        let mut chars = rest.chars();
-        if let Some(c) = chars.next() {
-            c.to_uppercase().for_each(|u| out.push(u));
-            rest = chars.as_str();
-        }
-    }
+    map_case(
+        s,
+        out,
+        &UPPER,
+        |out, s| out.push_ascii_uppercase(s),
+        char::to_uppercase,
+    );
 }
 
 /// `str.lower`: full case mapping, a final sigma as `ς`.
 pub(super) fn lower(s: &str, out: &mut TextSink<'_>) {
-    if s.is_ascii() {
-        out.push_ascii_lowercase(s);
+    if s.contains('Σ') {
+        // A final sigma needs the whole string.
+        out.push_str(&s.to_lowercase());
         return;
     }
-    // A final sigma needs the whole string.
-    out.push_str(&s.to_lowercase());
+    map_case(
+        s,
+        out,
+        &LOWER,
+        |out, s| out.push_ascii_lowercase(s),
+        char::to_lowercase,
+    );
+}
+
+/// The characters of the first two planes (every script in use, and the
+/// emoji) with their case mapping (upper or lower), filled as they are
+/// met: `0` not looked up yet, else the one to three characters it maps
+/// to, 21 bits each, each plus one (so an absent one is 0). The tables
+/// Rust's `char` methods search (a binary search per character) are read
+/// once per character, not once per occurrence; the values are Rust's,
+/// whatever its Unicode version.
+type CaseCache = [AtomicU64; 0x2_0000];
+
+static UPPER: CaseCache = [const { AtomicU64::new(0) }; 0x2_0000];
+static LOWER: CaseCache = [const { AtomicU64::new(0) }; 0x2_0000];
+
+/// A mapping of at most three characters packed as a [`CaseCache`] holds
+/// it, or `None` for a longer one (Rust's have at most three).
+fn pack(m: impl Iterator<Item = char>) -> Option<u64> {
+    let mut packed = 0u64;
+    for (k, c) in m.enumerate() {
+        if k == 3 {
+            return None;
+        }
+        packed |= (u64::from(c) + 1) << (21 * k);
+    }
+    Some(packed)
+}
+
+/// `s` case-mapped into `out`: runs of ASCII by `ascii`, the other
+/// characters through `cache` (filled by `map`).
+#[inline]
+fn map_case<I: Iterator<Item = char>>(
+    s: &str,
+    out: &mut TextSink<'_>,
+    cache: &CaseCache,
+    ascii: impl Fn(&mut TextSink<'_>, &str),
+    map: impl Fn(char) -> I,
+) {
+    let mut rest = s;
+    while !rest.is_empty() {
+        let run = rest
+            .bytes()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        ascii(out, &rest[..run]);
+        rest = &rest[run..];
+        let mut chars = rest.chars();
+        let Some(c) = chars.next() else { break };
+        rest = chars.as_str();
+        let mut packed = match cache.get(c as usize) {
+            Some(slot) => match slot.load(Relaxed) {
+                0 => {
+                    let p = pack(map(c)).unwrap_or(0);
+                    // Relaxed: every thread that fills the slot writes
+                    // the same value.
+                    slot.store(p, Relaxed);
+                    p
+                }
+                p => p,
+            },
+            None => 0,
+        };
+        if packed == 0 {
+            // Past the cache's planes (or a mapping it cannot hold).
+            map(c).for_each(|m| out.push(m));
+            continue;
+        }
+        while packed != 0 {
+            let m = ((packed & 0x1F_FFFF) as u32).wrapping_sub(1);
+            out.push(char::from_u32(m).unwrap_or(c));
+            packed >>= 21;
+        }
+    }
 }
 
 /// `str.swapcase`: uppercase letters to lowercase and the others to
@@ -628,6 +702,25 @@ pub(super) fn slice(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn cached_case_maps_are_rusts_for_every_character() {
+        // Every character, twice (the second time from the cache), in a
+        // string with ASCII around it; lower's final sigma as Rust's.
+        for round in 0..2 {
+            for c in (0..0x11_0000)
+                .filter_map(char::from_u32)
+                .step_by(if round == 0 { 1 } else { 7 })
+            {
+                let s = format!("a{c}Z{c}");
+                let (mut up, mut low) = (Vec::new(), Vec::new());
+                super::upper(&s, &mut super::TextSink::new(&mut up));
+                super::lower(&s, &mut super::TextSink::new(&mut low));
+                assert_eq!(String::from_utf8(up).unwrap(), s.to_uppercase(), "{c:?}");
+                assert_eq!(String::from_utf8(low).unwrap(), s.to_lowercase(), "{c:?}");
+            }
+        }
+    }
+
     #[test]
     fn str_len_counts_code_points_at_every_length() {
         let parts = ["a", "é", "日", "😀", "ß", "z"];

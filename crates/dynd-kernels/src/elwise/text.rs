@@ -123,26 +123,29 @@ impl<'a> TextSink<'a> {
     #[inline]
     pub fn push(&mut self, c: char) {
         let mut buf = [0u8; 4];
-        self.bytes
-            .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        let n = c.encode_utf8(&mut buf).len();
+        // Copies of known lengths, inline (not a call to copy memory).
+        match n {
+            1 => self.bytes.push(buf[0]),
+            2 => self.bytes.extend_from_slice(&buf[..2]),
+            3 => self.bytes.extend_from_slice(&buf[..3]),
+            _ => self.bytes.extend_from_slice(&buf),
+        }
     }
 
     /// Appends `s` with its ASCII letters in uppercase (the other
     /// characters as they are).
     #[inline]
     pub fn push_ascii_uppercase(&mut self, s: &str) {
-        let at = self.bytes.len();
-        self.bytes.extend_from_slice(s.as_bytes());
-        // Only ASCII bytes change, to ASCII bytes: still UTF-8.
-        self.bytes[at..].make_ascii_uppercase();
+        // Only ASCII bytes change, to ASCII bytes: still UTF-8. Mapped
+        // as copied, in one loop.
+        self.bytes.extend(s.bytes().map(|b| b.to_ascii_uppercase()));
     }
 
     /// Appends `s` with its ASCII letters in lowercase.
     #[inline]
     pub fn push_ascii_lowercase(&mut self, s: &str) {
-        let at = self.bytes.len();
-        self.bytes.extend_from_slice(s.as_bytes());
-        self.bytes[at..].make_ascii_lowercase();
+        self.bytes.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
     }
 
     /// Makes room for `additional` more bytes, or fails (naming the
