@@ -52,22 +52,27 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
             found: "\"\"".into(),
         });
     }
-    split_by(
+    split_with(
         this,
         "split",
-        &|s: &str, piece: &mut dyn FnMut(usize, usize)| match sep {
-            // One character: found with `memchr`, not a substring search.
+        &|s: &str, piece: &mut Pieces<'_>| match sep {
+            // One byte (an ASCII character): a loop over the bytes, which
+            // for strings of tens of bytes beats a search call per piece.
             Some(sep) if sep.len() == 1 => {
+                let sep = sep.as_bytes()[0];
                 let mut at = 0;
-                for p in s.split(sep.as_bytes()[0] as char) {
-                    piece(at, p.len());
-                    at += p.len() + 1;
+                for (i, &b) in s.as_bytes().iter().enumerate() {
+                    if b == sep {
+                        piece.push(at, i - at);
+                        at = i + 1;
+                    }
                 }
+                piece.push(at, s.len() - at);
             }
             Some(sep) => {
                 let mut at = 0;
                 for p in s.split(sep) {
-                    piece(at, p.len());
+                    piece.push(at, p.len());
                     at += p.len() + sep.len();
                 }
             }
@@ -79,7 +84,7 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
                 for (i, c) in s.char_indices() {
                     match (space(c), word) {
                         (true, Some(w)) => {
-                            piece(w, i - w);
+                            piece.push(w, i - w);
                             word = None;
                         }
                         (false, None) => word = Some(i),
@@ -87,7 +92,7 @@ pub(crate) fn split_strings(this: &Array, sep: Option<&str>) -> Result<Array, Er
                     }
                 }
                 if let Some(w) = word {
-                    piece(w, s.len() - w);
+                    piece.push(w, s.len() - w);
                 }
             }
         },
@@ -112,6 +117,47 @@ pub fn split_by(
     op: &str,
     pieces: &dyn Fn(&str, &mut dyn FnMut(usize, usize)),
 ) -> Result<Array, Error> {
+    split_with(this, op, &|s: &str, p: &mut Pieces<'_>| {
+        pieces(s, &mut |at, len| p.push(at, len))
+    })
+}
+
+/// Where the pieces of one string go: each checked as a part of the
+/// string on character boundaries, then written as a pair into the rows'
+/// values.
+struct Pieces<'a> {
+    s: &'a str,
+    /// The string's start in the text block.
+    start: usize,
+    /// The pairs, two words each.
+    out: &'a mut Vec<u64>,
+    /// The first piece that is not a part of the string.
+    bad: Option<(usize, usize)>,
+}
+
+impl Pieces<'_> {
+    /// Adds the piece of `len` bytes at byte `at` of the string.
+    #[inline]
+    fn push(&mut self, at: usize, len: usize) {
+        if at
+            .checked_add(len)
+            .and_then(|end| self.s.get(at..end))
+            .is_none()
+        {
+            self.bad.get_or_insert((at, len));
+            return;
+        }
+        self.out
+            .extend_from_slice(&[(self.start + at) as u64, len as u64]);
+    }
+}
+
+/// [`split_by`] with the pieces' function inline (one copy per caller).
+fn split_with(
+    this: &Array,
+    op: &str,
+    pieces: &impl Fn(&str, &mut Pieces<'_>),
+) -> Result<Array, Error> {
     let strs = strings(this, "splitting strings")?;
     let text = strs.text_block().bytes();
     // A string of a UTF-8 block is UTF-8 when its ends are character
@@ -119,9 +165,8 @@ pub fn split_by(
     let utf8 = strs.text_block().is_utf8();
     let boundary = |at: usize| at >= text.len() || (text[at] as i8) >= -64;
     // Room for two pieces a string, to start with.
-    let mut out: Vec<u8> = Vec::with_capacity(strs.len().saturating_mul(2 * PAIR_SIZE));
+    let mut out: Vec<u64> = Vec::with_capacity(strs.len().saturating_mul(4));
     let mut rows: Vec<u8> = vec![0; strs.len() * PAIR_SIZE];
-    let mut count = 0u64;
     for k in 0..strs.len() {
         let ((start, _), bytes) = strs.span(k).zip(strs.bytes(k)).ok_or_else(|| outside(op))?;
         let s = if utf8 && boundary(start) && boundary(start + bytes.len()) {
@@ -138,18 +183,16 @@ pub fn split_by(
                 ))
             })?
         };
-        let first = count;
-        let mut bad = None;
-        pieces(s, &mut |at, len| {
-            if at.checked_add(len).and_then(|end| s.get(at..end)).is_none() {
-                bad.get_or_insert((at, len));
-                return;
-            }
-            let mut pair = [0u8; PAIR_SIZE];
-            write_pair(&mut pair, (start + at) as u64, len as u64);
-            out.extend_from_slice(&pair);
-            count += 1;
-        });
+        let first = out.len() as u64 / 2;
+        let mut piece = Pieces {
+            s,
+            start,
+            out: &mut out,
+            bad: None,
+        };
+        pieces(s, &mut piece);
+        let bad = piece.bad;
+        let count = out.len() as u64 / 2;
         if let Some((at, len)) = bad {
             return Err(Error::Kernel(Box::new(
                 KernelError::message(format!(
