@@ -526,6 +526,24 @@ unsafe fn copy_string(
     Ok(())
 }
 
+/// How many elements ahead a comparison with one string asks for the
+/// characters it will read.
+const LOOKAHEAD: usize = 128;
+
+/// Asks for the cache line at `p` (a hint: no effect on what the program
+/// computes).
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and faults on no
+    // address; `p` is an address inside a text block besides.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// `(string, string) -> R` over the bytes.
 struct Bytes2<F, R>(F, PhantomData<fn() -> R>);
 
@@ -562,12 +580,23 @@ impl<F: Fn(&[u8], &[u8]) -> R + Send + Sync + 'static, R: Element> Body for Byte
         let (mut a, mut b, mut d) = (src[0], src[1], dst);
         // SAFETY: by the contract of `strided`: element `i` of each
         // argument is a valid pair into its text block, of the result a
-        // valid `R`.
+        // valid `R`, for every `i < count` (so the one `LOOKAHEAD` ahead
+        // is read only below `count`, and its start is inside the block).
         unsafe {
             match (src_stride[0], src_stride[1]) {
                 (sa, 0) => {
                     let y = read_text(text[1].base, b);
-                    for _ in 0..count {
+                    for i in 0..count {
+                        // The characters of a string as long as `y`, some
+                        // elements ahead, asked of memory now: `x == "a"`
+                        // reads few strings' characters, scattered, each
+                        // otherwise a wait for memory.
+                        if i + LOOKAHEAD < count {
+                            let ahead = a.wrapping_offset(sa * LOOKAHEAD as isize) as *const u64;
+                            if ahead.add(1).read_unaligned() == y.len() as u64 {
+                                prefetch(text[0].base.get().add(ahead.read_unaligned() as usize));
+                            }
+                        }
                         let r = (self.0)(read_text(text[0].base, a), y);
                         (d as *mut R).write_unaligned(r);
                         a = a.wrapping_offset(sa);
