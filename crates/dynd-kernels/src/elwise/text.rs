@@ -1529,6 +1529,30 @@ mod tests {
     }
 
     #[test]
+    fn comparisons_with_one_string_past_the_lookahead() {
+        // More elements than `LOOKAHEAD`, strided (every other one), the
+        // needle's length common: every result as a direct comparison.
+        let words: Vec<String> = (0..3 * LOOKAHEAD + 7)
+            .map(|i| ["ab", "ac", "日", "abc", ""][i * 7 % 5].repeat(1 + (i / 2) % 2))
+            .collect();
+        let json = json_array(&words);
+        let x = Array::from_json(&json, None).unwrap();
+        let every_other = x.index(&[crate::Index::slice(None, None, 2)]).unwrap();
+        let needle = Array::from_json("\"abab\"", None).unwrap();
+        let eq = Leaf::text_bytes2(|a: &[u8], b: &[u8]| a == b);
+        let r = apply(&[&every_other, &needle], &eq).unwrap();
+        let want: Vec<bool> = words.iter().step_by(2).map(|w| w == "abab").collect();
+        assert!(want.iter().any(|&w| w));
+        assert_eq!(r.to_string(), format!("{want:?}"));
+    }
+
+    /// `words` as a JSON array (they need no escapes).
+    fn json_array(words: &[String]) -> String {
+        let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+        format!("[{}]", quoted.join(", "))
+    }
+
+    #[test]
     fn a_fused_program_refuses_a_string_function() {
         let eq = Leaf::text_bytes2(|a: &[u8], b: &[u8]| a == b);
         let x = Array::from_json(r#"["a"]"#, None).unwrap();
