@@ -13,6 +13,20 @@
 //! a `string` are UTF-8 when the array was made from Rust strings, JSON
 //! or a validated Arrow column; [`Strings::str`] checks.
 //!
+//! Why this layout and not Arrow's string views (a 16-byte element that
+//! holds a string of up to 12 bytes inline, else its length, a 4-byte
+//! prefix and where it lies): a pair can name any part of any string of
+//! any length in one block, so `split`, `strip`, `slice` and
+//! `regex_extract` give views without copying a byte, and an Arrow
+//! `Utf8`/`LargeUtf8` column's characters are shared both ways (its
+//! offsets become pairs in one pass). What it costs: a comparison reads
+//! the characters wherever the lengths agree, where a view compares its
+//! inline prefix first, so `x == "a"` is a little slower than over
+//! views (the comparison kernels ask memory for the characters ahead of
+//! use), and a `Utf8View` column is copied into one block on the way in
+//! (its short strings live in the views themselves, which no pair can
+//! name). Sorting builds (8-byte prefix, string) keys instead.
+//!
 //! ```
 //! use dynd::nd::{array, text::Strings};
 //!

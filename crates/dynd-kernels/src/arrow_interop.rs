@@ -9,7 +9,7 @@
 //! | `Int8` … `UInt64`, `Float16/32/64` | `int8` … `uint64`, `float16/32/64` | shared both ways |
 //! | `Boolean` | `bool` | copied (Arrow packs bits, dynd has a byte per value) |
 //! | `Utf8`, `LargeUtf8` / `Binary`, `LargeBinary` | `string` / `bytes` | characters shared both ways, (start, length) per value written in one pass |
-//! | `Utf8View`, `BinaryView` | `string` / `bytes` | copied into one run |
+//! | `Utf8View`, `BinaryView` | `string` / `bytes` | copied into one run (the short strings live inside the views, which dynd's (start, length) pairs cannot name; see `dynd::nd::text`) |
 //! | `List`, `LargeList` | `var * T` | values shared both ways, (start, length) per row written in one pass |
 //! | `ListView`, `LargeListView` | `var * T` | values shared in; out as `List` |
 //! | `FixedSizeList(k)` | `k * T` | shared both ways |
