@@ -175,24 +175,26 @@ pub fn pair_at(block: &MemoryBlock, at: i128) -> Result<(u64, u64), Error> {
     Ok(read_pair(bytes))
 }
 
+/// The bytes of the (start, length) pairs at `positions` when they are
+/// one contiguous run inside `block`, else `None`.
+fn pair_run<'b>(positions: &Positions, block: &'b MemoryBlock) -> Option<&'b [u8]> {
+    let [(n, step)] = positions.dims[..] else {
+        return None;
+    };
+    if step != PAIR_SIZE as isize && n > 1 {
+        return None;
+    }
+    let first = usize::try_from(positions.base).ok()?;
+    let len = n.checked_mul(PAIR_SIZE)?;
+    block.bytes().get(first..first.checked_add(len)?)
+}
+
 /// Whether every (start, length) pair of a contiguous run of strings at
 /// `positions` lies inside a text block of `text` bytes: one tight pass,
 /// with no error to build (the general walk finds the offending string
 /// when this says no, or when the pairs are not one run).
 fn text_pairs_fit(positions: &Positions, block: &MemoryBlock, text: usize) -> bool {
-    let [(n, step)] = positions.dims[..] else {
-        return false;
-    };
-    if step != PAIR_SIZE as isize && n > 1 {
-        return false;
-    }
-    let Ok(first) = usize::try_from(positions.base) else {
-        return false;
-    };
-    let Some(pairs) = n
-        .checked_mul(PAIR_SIZE)
-        .and_then(|len| block.bytes().get(first..first.checked_add(len)?))
-    else {
+    let Some(pairs) = pair_run(positions, block) else {
         return false;
     };
     let text = text as u64;
@@ -216,19 +218,7 @@ fn plain_rows_fit(
     layout: DataLayout,
     values: &MemoryBlock,
 ) -> bool {
-    let [(n, step)] = positions.dims[..] else {
-        return false;
-    };
-    if step != PAIR_SIZE as isize && n > 1 {
-        return false;
-    }
-    let Ok(first) = usize::try_from(positions.base) else {
-        return false;
-    };
-    let Some(pairs) = n
-        .checked_mul(PAIR_SIZE)
-        .and_then(|len| block.bytes().get(first..first.checked_add(len)?))
-    else {
+    let Some(pairs) = pair_run(positions, block) else {
         return false;
     };
     let limit = values.len() as i64;
