@@ -310,7 +310,7 @@ pub use dynd_macros::datashape;
 /// | an explicit signature, checked against the Rust types | `signature = "(M * float64, N * float64) -> float64"` | as written |
 /// | keywords (trailing) | `#[kw] eps: f64`, `#[kw(default = 0.5)] p: f64` | `(float64, eps: float64) -> float64` |
 /// | text: 1 to 3 `&str` read in place; a `String` result written into the result's text block (no `String` kept per element); a `&str` result of one `&str` a view of it (a `&'static str` it returns is copied) | `fn domain(url: &str) -> &str`, `fn same(a: &str, b: &str) -> bool` | `(string) -> string`, `(string, string) -> bool` |
-/// | text with NA: `Option<&str>` parameters see NA as `None`; `Option` results are `?string` or `?R` | `fn host(url: Option<&str>) -> Option<String>` | `(?string) -> ?string` |
+/// | text with NA or errors: `Option<&str>` parameters see NA as `None`; `Option` results are `?string` or `?R`; an `Err` of a `Result` fails the call, naming the element | `fn host(url: Option<&str>) -> Option<String>`, `fn port(url: &str) -> Result<i64, ParseIntError>` | `(?string) -> ?string`, `(string) -> int64` |
 /// | strict broadcasting (only 0-d arguments extend) | `strict` | |
 /// | an associative operation with its reduction and scan | `reduce(identity = 0)` | `name::reduce(array, axis, keepdims)`, `name::accumulate(array, axis)` |
 /// | the facade's path (inside this workspace) | `crate = "crate"` | |

@@ -12,10 +12,10 @@ fn repeat(s: &str, n: i64) -> String {
     s.repeat(n as usize)
 }
 
-/// Nor a fallible fn over text.
+/// Nor a keyword with text.
 #[elemental]
-fn parsed(s: &str) -> Result<i64, String> {
-    s.parse::<i64>().map_err(|e| e.to_string())
+fn padded(s: &str, #[kw(default = 4)] width: i64) -> String {
+    format!("{s:>width$}", width = width as usize)
 }
 
 /// Nor more than three strings.

@@ -57,6 +57,22 @@ fn extension(name: &str) -> &str {
     name.rsplit_once('.').map_or("none", |(_, e)| e)
 }
 
+/// A fn that can fail: an `Err` fails the call, naming the element.
+#[elemental]
+fn port(url: &str) -> Result<i64, std::num::ParseIntError> {
+    url.rsplit(':').next().unwrap_or("").parse()
+}
+
+/// A fallible fn with text out and NA.
+#[elemental]
+fn checked_upper(s: Option<&str>) -> Result<Option<String>, String> {
+    match s {
+        Some(s) if s.contains('!') => Err(format!("{s:?} shouts already")),
+        Some(s) => Ok(Some(s.to_uppercase())),
+        None => Ok(None),
+    }
+}
+
 /// Three strings to a number.
 #[elemental]
 fn total_len(a: &str, b: &str, c: &str) -> i64 {
@@ -80,6 +96,14 @@ fn main() {
         first_of::call(&maybe, "ß").unwrap().to_string(),
         r#"["naïve:ß", "SS", null]"#
     );
+    assert_eq!(port::SIGNATURE, "(string) -> int64");
+    assert_eq!(port::call(nd::array!["a:80", "b:443"]).unwrap().to_string(), "[80, 443]");
+    let e = port::call(nd::array!["a:80", "b:x"]).unwrap_err().to_string();
+    assert_eq!(e, "invalid digit found in string, at index [1]");
+    assert_eq!(checked_upper::SIGNATURE, "(?string) -> ?string");
+    assert_eq!(checked_upper::call(&maybe).unwrap().to_string(), r#"["NAÏVE", null, ""]"#);
+    let e = checked_upper::call(nd::array!["a", "b!"]).unwrap_err().to_string();
+    assert_eq!(e, r#""b!" shouts already, at index [1]"#);
     let files = nd::Array::from_json(r#"[["a.rs", "b"], [], ["c.日本"]]"#, None).unwrap();
     assert_eq!(
         extension::call(&files).unwrap().to_string(),

@@ -865,7 +865,7 @@ struct OptScalar<F, R, const N: usize>(F, [bool; N], bool, PhantomData<fn() -> R
 
 impl<F, R, const N: usize> Body for OptScalar<F, R, N>
 where
-    F: Fn([Option<&str>; N]) -> Option<R> + Send + Sync + 'static,
+    F: Fn([Option<&str>; N]) -> Result<Option<R>, String> + Send + Sync + 'static,
     R: Element,
 {
     const TEXT: &'static [bool] = &[true; N];
@@ -881,7 +881,7 @@ where
         // SAFETY: by the contract of `run`; the result is an `R`, then
         // its flag where it is an option.
         unsafe {
-            let r = (self.0)(opt_args(&self.1, text, src)?);
+            let r = (self.0)(opt_args(&self.1, text, src)?).map_err(KernelError::message)?;
             let valid = r.is_some();
             if let Some(r) = r {
                 (dst as *mut R).write_unaligned(r);
@@ -901,7 +901,7 @@ struct OptText<F, const N: usize>(F, [bool; N], bool);
 
 impl<F, const N: usize> Body for OptText<F, N>
 where
-    F: Fn([Option<&str>; N], &mut TextSink<'_>) -> bool + Send + Sync + 'static,
+    F: Fn([Option<&str>; N], &mut TextSink<'_>) -> Result<bool, String> + Send + Sync + 'static,
 {
     const TEXT: &'static [bool] = &[true; N];
 
@@ -917,8 +917,9 @@ where
         // its flag where it is an option.
         unsafe {
             let args = opt_args(&self.1, text, src)?;
-            let mut valid = false;
+            let mut valid = Ok(false);
             write_string(dst, sink, |out| valid = (self.0)(args, out))?;
+            let valid = valid.map_err(KernelError::message)?;
             if self.2 {
                 *dst.add(Scalar::String.size()) = u8::from(valid);
             } else if !valid {
@@ -1220,6 +1221,31 @@ impl Leaf {
         output_option: bool,
         f: impl Fn([Option<&str>; N]) -> Option<R> + Send + Sync + 'static,
     ) -> Leaf {
+        Leaf::text_try(options, output_option, move |a| Ok(f(a)))
+    }
+
+    /// As [`Leaf::text_opt`], for a function that can fail: an `Err`
+    /// fails the call with its message and the element's index.
+    ///
+    /// ```
+    /// use dynd::func::{Callable, Leaf, Overload};
+    /// use dynd::nd::array;
+    ///
+    /// let parse = Leaf::text_try([false], false, |[s]: [Option<&str>; 1]| {
+    ///     let s = s.unwrap_or_default();
+    ///     s.parse::<i64>().map(Some).map_err(|e| format!("{s:?}: {e}"))
+    /// });
+    /// let parse = Callable::new("parse", vec![Overload::new(parse)])?;
+    /// assert_eq!(parse.call(&[&array!["12", "-3"]])?.to_string(), "[12, -3]");
+    /// let e = parse.call(&[&array!["1", "x"]]).unwrap_err().to_string();
+    /// assert_eq!(e, r#""x": invalid digit found in string, at index [1]"#);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn text_try<R: Element, const N: usize>(
+        options: [bool; N],
+        output_option: bool,
+        f: impl Fn([Option<&str>; N]) -> Result<Option<R>, String> + Send + Sync + 'static,
+    ) -> Leaf {
         let mut leaf = Leaf::of_text(
             OptScalar(f, options, output_option, PhantomData),
             &[Scalar::String; N],
@@ -1238,6 +1264,16 @@ impl Leaf {
         options: [bool; N],
         output_option: bool,
         f: impl Fn([Option<&str>; N], &mut TextSink<'_>) -> bool + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf::text_try_map(options, output_option, move |a, out| Ok(f(a, out)))
+    }
+
+    /// As [`Leaf::text_opt_map`], for a function that can fail: an `Err`
+    /// fails the call with its message and the element's index.
+    pub fn text_try_map<const N: usize>(
+        options: [bool; N],
+        output_option: bool,
+        f: impl Fn([Option<&str>; N], &mut TextSink<'_>) -> Result<bool, String> + Send + Sync + 'static,
     ) -> Leaf {
         let mut leaf = Leaf::of_text(
             OptText(f, options, output_option),

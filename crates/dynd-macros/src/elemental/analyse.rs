@@ -37,6 +37,8 @@ pub(super) struct Model {
     pub(super) ret: Option<(syn::Type, Shape)>,
     /// Whether the fn returns `Option<T>` (the result is `?T`).
     pub(super) ret_option: bool,
+    /// Whether the fn returns `Result<_, E>` (an `Err` fails the call).
+    pub(super) fallible: bool,
 }
 
 /// The `T` of an `Option<T>` type.
@@ -396,7 +398,7 @@ pub(super) fn analyze(
     }
     let text =
         params.iter().any(|p| is_text(&p.elem)) || matches!(&ret, Some((t, _)) if is_text(t));
-    if text && !check_text(func, &params, fallible, errors) {
+    if text && !check_text(func, &params, errors) {
         ok = false;
     }
     let optional = ret_option || params.iter().any(|p| p.option);
@@ -408,6 +410,7 @@ pub(super) fn analyze(
         params,
         ret,
         ret_option,
+        fallible,
     })
 }
 
@@ -425,8 +428,8 @@ pub(super) fn is_string(ty: &syn::Type) -> bool {
 /// `&str` or `Option<&str>`, returning `String`, `&str`, a scalar, or an
 /// `Option` of one; no `Result`, keyword or generic. Pushes an error for
 /// each other form.
-fn check_text(func: &ItemFn, params: &[Param], fallible: bool, errors: &mut Errors) -> bool {
-    const FORMS: &str = "1 to 3 parameters, each `&str` or `Option<&str>`, returning `String`, `&str`, a scalar or an `Option` of one; `Result`, `#[kw]` and mixing text with numbers are not supported with text yet";
+fn check_text(func: &ItemFn, params: &[Param], errors: &mut Errors) -> bool {
+    const FORMS: &str = "1 to 3 parameters, each `&str` or `Option<&str>`, returning `String`, `&str`, a scalar, or an `Option` or `Result` of one; `#[kw]` and mixing text with numbers are not supported with text yet";
     let mut ok = true;
     for p in params {
         if is_string(&p.elem) {
@@ -439,13 +442,6 @@ fn check_text(func: &ItemFn, params: &[Param], fallible: bool, errors: &mut Erro
             errors.push(&p.name, format!("`#[elemental]` over text takes {FORMS}"));
             ok = false;
         }
-    }
-    if fallible {
-        errors.push(
-            &func.sig.output,
-            format!("`#[elemental]` over text takes {FORMS}"),
-        );
-        ok = false;
     }
     if !func.sig.generics.params.is_empty() {
         errors.push(

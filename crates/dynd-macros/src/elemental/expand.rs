@@ -403,9 +403,10 @@ fn text_overload(
     let typed: Vec<TokenStream> = vars.iter().map(|v| quote!(#v: &str)).collect();
     let owned = matches!(&model.ret, Some((t, _)) if is_string(t));
     let any_option = model.params.iter().any(|p| p.option);
-    let leaf = match (any_option || model.ret_option, text_ret) {
+    let general = any_option || model.ret_option || model.fallible;
+    let leaf = match (general, text_ret) {
         // A part of the one argument: a view.
-        (_, true) if n == 1 && !any_option && !owned => {
+        (_, true) if n == 1 && !any_option && !owned && !model.fallible => {
             let ctor = if model.ret_option {
                 quote!(text_borrow1_or_na)
             } else {
@@ -432,10 +433,11 @@ fn text_overload(
         _ => {
             let options: Vec<bool> = model.params.iter().map(|p| p.option).collect();
             let ret_option = model.ret_option;
-            let none = if text_ret {
-                quote!(false)
-            } else {
-                quote!(::core::option::Option::None)
+            let none = match (text_ret, model.fallible) {
+                (true, false) => quote!(false),
+                (true, true) => quote!(::core::result::Result::Ok(false)),
+                (false, false) => quote!(::core::option::Option::None),
+                (false, true) => quote!(::core::result::Result::Ok(::core::option::Option::None)),
             };
             let unwrap: Vec<TokenStream> = model
                 .params
@@ -444,7 +446,17 @@ fn text_overload(
                 .filter(|(p, _)| !p.option)
                 .map(|(_, v)| quote!(let ::core::option::Option::Some(#v) = #v else { return #none };))
                 .collect();
-            let call = quote!(#f(#(#vars),*));
+            // A fallible fn's value, its error as its message.
+            let call = if model.fallible {
+                quote!(match #f(#(#vars),*) {
+                    ::core::result::Result::Ok(__v) => __v,
+                    ::core::result::Result::Err(__e) => {
+                        return ::core::result::Result::Err(::std::string::ToString::to_string(&__e))
+                    }
+                })
+            } else {
+                quote!(#f(#(#vars),*))
+            };
             let body = match (text_ret, ret_option) {
                 (false, true) => call,
                 (false, false) => quote!(::core::option::Option::Some(#call)),
@@ -462,8 +474,18 @@ fn text_overload(
                     true
                 },
             };
+            let body = if model.fallible {
+                quote!(::core::result::Result::Ok({ #body }))
+            } else {
+                body
+            };
             if text_ret {
-                quote!(#krate::func::Leaf::text_opt_map(
+                let ctor = if model.fallible {
+                    quote!(text_try_map)
+                } else {
+                    quote!(text_opt_map)
+                };
+                quote!(#krate::func::Leaf::#ctor(
                     [#(#options),*],
                     #ret_option,
                     |[#(#vars),*]: [::core::option::Option<&str>; #n], __out: &mut #krate::func::TextSink<'_>| {
@@ -472,7 +494,12 @@ fn text_overload(
                     },
                 ))
             } else {
-                quote!(#krate::func::Leaf::text_opt(
+                let ctor = if model.fallible {
+                    quote!(text_try)
+                } else {
+                    quote!(text_opt)
+                };
+                quote!(#krate::func::Leaf::#ctor(
                     [#(#options),*],
                     #ret_option,
                     |[#(#vars),*]: [::core::option::Option<&str>; #n]| {

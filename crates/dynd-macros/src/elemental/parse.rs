@@ -37,7 +37,7 @@ pub(super) struct Options {
     pub(super) krate: Option<syn::Path>,
 }
 
-pub(super) const SUPPORTED: &str = "bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64, F16, Complex<f32>, Complex<f64>, and text (`&str` or `Option<&str>` parameters, `String` or `&str` results, or `Option`s of them)";
+pub(super) const SUPPORTED: &str = "bool, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128, f32, f64, F16, Complex<f32>, Complex<f64>, and text (`&str` or `Option<&str>` parameters, `String` or `&str` results, or an `Option` or `Result` of them)";
 
 /// The most parameters (keywords included) a fn may take: the kernel
 /// crate's `ElementFn` and `CoreFn` are implemented up to 16 (its
