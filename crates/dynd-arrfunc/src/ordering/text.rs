@@ -98,10 +98,11 @@ fn sorted_views(
     let block = Strings::of(vals).ok_or_else(outside)?.text_block().clone();
     let base = block.as_ptr() as usize;
     let o = &rows.offsets;
-    let mut pairs = vec![[0u64; 2]; v.len()];
+    // The pairs as words, two a string: the values' data as it is.
+    let mut pairs = vec![0u64; 2 * v.len()];
     rows::par_fill(
         &mut pairs,
-        |i| o[i] as usize,
+        |i| 2 * o[i] as usize,
         &chunks(o),
         |run, part| {
             let first = o[run.start] as usize;
@@ -119,15 +120,16 @@ fn sorted_views(
                         b.0.cmp(&a.0).then_with(|| after_prefix(b.1, a.1))
                     });
                 }
-                for (p, (_, s)) in part[r.start - first..r.end - first].iter_mut().zip(&keyed) {
+                let out = &mut part[2 * (r.start - first)..2 * (r.end - first)];
+                for (p, (_, s)) in out.chunks_exact_mut(2).zip(&keyed) {
                     // A part of the block's bytes: its offset in them.
-                    *p = [(s.as_ptr() as usize - base) as u64, s.len() as u64];
+                    p[0] = (s.as_ptr() as usize - base) as u64;
+                    p[1] = s.len() as u64;
                 }
             }
         },
     );
-    let n = pairs.len();
-    let flat: Vec<u64> = pairs.into_iter().flatten().collect();
+    let n = v.len();
     let meta = dynd_kernels::Arrmeta::Fixed {
         size: n,
         stride: 16,
@@ -138,7 +140,7 @@ fn sorted_views(
     let values = Array::try_from_parts(
         ty,
         std::sync::Arc::new(meta),
-        dynd_array::memory::MemoryBlock::from_vec(flat),
+        dynd_array::memory::MemoryBlock::from_vec(pairs),
         0,
     )?;
     rows.wrap_rows(values, o)
