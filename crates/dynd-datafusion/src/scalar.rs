@@ -274,16 +274,6 @@ fn req_str(
     })
 }
 
-/// A required integer argument of `op`.
-fn req_int(
-    op: &'static str,
-    a: &[&Array],
-    i: usize,
-    what: &'static str,
-) -> std::result::Result<i64, dynd::Error> {
-    int_arg(op, a[i], what)
-}
-
 /// The result row types of the string functions (NA follows the data).
 const STRING: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::String)));
 const INT64: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::Int64)));
@@ -327,7 +317,7 @@ pub(crate) const TEXT_FUNCTIONS: &[ListFn] = {
             null_rows: false,
             plan: STRING,
             f: |a| {
-                let width = req_int("center", a, 1, "width")?;
+                let width = int_arg("center", a[1], "width")?;
                 f::center(a[0], width, str_arg("center", a, 2, "fillchar")?.as_deref())
             },
         },
@@ -337,7 +327,7 @@ pub(crate) const TEXT_FUNCTIONS: &[ListFn] = {
             null_rows: false,
             plan: STRING,
             f: |a| {
-                let width = req_int("ljust", a, 1, "width")?;
+                let width = int_arg("ljust", a[1], "width")?;
                 f::ljust(a[0], width, str_arg("ljust", a, 2, "fillchar")?.as_deref())
             },
         },
@@ -347,7 +337,7 @@ pub(crate) const TEXT_FUNCTIONS: &[ListFn] = {
             null_rows: false,
             plan: STRING,
             f: |a| {
-                let width = req_int("rjust", a, 1, "width")?;
+                let width = int_arg("rjust", a[1], "width")?;
                 f::rjust(a[0], width, str_arg("rjust", a, 2, "fillchar")?.as_deref())
             },
         },
@@ -356,7 +346,7 @@ pub(crate) const TEXT_FUNCTIONS: &[ListFn] = {
             arity: (2, 2),
             null_rows: false,
             plan: STRING,
-            f: |a| f::zfill(a[0], req_int("zfill", a, 1, "width")?),
+            f: |a| f::zfill(a[0], int_arg("zfill", a[1], "width")?),
         },
         ListFn {
             name: "expandtabs",
