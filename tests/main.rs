@@ -15,6 +15,7 @@ mod fused;
 mod layering;
 mod ops_table;
 mod options;
+mod records;
 mod robustness;
 mod soundness;
 mod soundness3;

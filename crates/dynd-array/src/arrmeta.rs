@@ -11,6 +11,7 @@
 //! | `?T` | [`Arrmeta::Option`]: `T`'s record (the validity flag follows `T`'s bytes) |
 //! | tuple, struct | [`Arrmeta::Fields`]: each field's offset and record |
 //! | other scalars | [`Arrmeta::Scalar`] |
+//! | a record array held as columns | [`Arrmeta::Columns`]: each field's own array (the root of such an array only) |
 //!
 //! A `var` element in the data is a (start, length) pair of 64-bit words:
 //! row element `i` is at byte `offset + start + i * stride` of the values
@@ -18,7 +19,7 @@
 //! can be viewed, sliced (with any step) and shared without copying. A `string` element is a (start, length) byte range of the text
 //! block.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use dynd_types::{Dim, Type, TypeKind};
 
@@ -67,6 +68,47 @@ pub enum Arrmeta {
         /// The fields' records.
         fields: Vec<Arrmeta>,
     },
+    /// The root of a record array held as columns: `dims * {x: X, y: Y}`
+    /// as the arrays `dims * X` and `dims * Y`, each in its own memory
+    /// (see [`Columns`]). [`Array::arrmeta`](crate::Array::arrmeta) never
+    /// returns one: code that reads raw parts sees the interleaved form.
+    Columns(Box<Columns>),
+}
+
+/// A record array's fields, each an array of its own over the record
+/// array's dimensions (Arrow's `StructArray`, Awkward's `RecordArray`):
+/// the parts of each field's array, checked equal in their dimensions
+/// where the record array was made (`Array::from_columns`), and the
+/// interleaved form (one record after another), made the first time a
+/// walker asks for raw parts.
+#[derive(Clone, Debug)]
+pub struct Columns {
+    /// Each field's array, as its parts.
+    pub(crate) fields: Vec<ColumnParts>,
+    /// The interleaved form's arrmeta and block, once made.
+    pub(crate) interleaved: OnceLock<(Arc<Arrmeta>, Arc<MemoryBlock>)>,
+}
+
+/// The parts of one field's array (a checked `Array`'s).
+#[derive(Clone, Debug)]
+pub(crate) struct ColumnParts {
+    pub(crate) ty: Type,
+    pub(crate) meta: Arc<Arrmeta>,
+    pub(crate) data: Arc<MemoryBlock>,
+    pub(crate) offset: usize,
+}
+
+impl Columns {
+    /// The number of fields.
+    pub fn len(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// Whether there are no fields (never: a record array held as columns
+    /// has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
 }
 
 impl Arrmeta {
@@ -76,6 +118,7 @@ impl Arrmeta {
             Arrmeta::Var { .. } => true,
             Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => element.has_var(),
             Arrmeta::Fields { fields, .. } => fields.iter().any(Arrmeta::has_var),
+            Arrmeta::Columns(c) => c.fields.iter().any(|f| f.meta.has_var()),
             _ => false,
         }
     }
@@ -88,6 +131,7 @@ impl Arrmeta {
             | Arrmeta::Option(element)
             | Arrmeta::Var { element, .. } => element.has_text(),
             Arrmeta::Fields { fields, .. } => fields.iter().any(Arrmeta::has_text),
+            Arrmeta::Columns(c) => c.fields.iter().any(|f| f.meta.has_text()),
             Arrmeta::Scalar => false,
         }
     }

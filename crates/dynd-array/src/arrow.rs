@@ -234,9 +234,12 @@ impl Array {
         import(array, "")
     }
 
-    /// A struct array (`N * {column: T, ...}`) of a record batch's
-    /// columns, copied into one record per row. [`columns_from_record_batch`]
-    /// gives the columns without copying.
+    /// A record array (`N * {column: T, ...}`) of a record batch's
+    /// columns, held as columns ([`Array::from_columns`]): no buffer is
+    /// copied, and the import costs the same for any number of rows
+    /// (columns that Arrow and dynd lay out differently, such as booleans
+    /// and nullable values, are converted as [`Array::from_arrow`]
+    /// converts them). A batch with no columns gives `N * {}`.
     ///
     /// # Errors
     ///
@@ -246,7 +249,10 @@ impl Array {
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         let columns = columns_from_record_batch(batch)?;
         let columns: Vec<Array> = columns.into_iter().map(|(_, a)| a).collect();
-        struct_from_columns(&names, &columns, batch.num_rows())
+        if columns.is_empty() {
+            return struct_from_columns(&names, &columns, batch.num_rows());
+        }
+        Array::from_columns_at(1, names.into_iter().zip(columns))
     }
 }
 
@@ -406,7 +412,12 @@ fn import(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
                 .zip(&names)
                 .map(|(c, name)| import(c.as_ref(), &join(path, &format!("field '{name}'"))))
                 .collect::<Result<Vec<_>, Error>>()?;
-            struct_from_columns(&names, &columns, s.len())?
+            match s.nulls() {
+                // NA records: `?{...}` is interleaved, each record with its flag.
+                Some(n) if n.null_count() > 0 => struct_from_columns(&names, &columns, s.len())?,
+                _ if columns.is_empty() => struct_from_columns(&names, &columns, s.len())?,
+                _ => Array::from_columns_at(1, names.iter().copied().zip(columns))?,
+            }
         }
         other => match primitive_scalar(other) {
             Some(s) => {

@@ -30,7 +30,7 @@
 //! |---|---|
 //! | 8 | `arrow`, `ndarray_interop`, `serde_impl` |
 //! | 7 | `parts`, `expr` |
-//! | 6 | `view`, `overlap`, `into_array`, `rows`, `text` |
+//! | 6 | `view`, `overlap`, `into_array`, `rows`, `text`, `record` |
 //! | 5 | `array` |
 //! | 4 | `validate`, `value` |
 //! | 3 | `arrmeta`, `scalar_io` |
@@ -151,6 +151,7 @@ pub mod offsets;
 #[doc(hidden)]
 pub mod overlap;
 pub mod parts;
+pub mod record;
 pub mod rows;
 #[doc(hidden)]
 pub mod scalar_io;

@@ -155,6 +155,8 @@ fn mismatch(ty: &Type, meta: &Arrmeta) -> Error {
         Arrmeta::Text { .. } => "a text",
         Arrmeta::Option(_) => "an option",
         Arrmeta::Fields { .. } => "a fields",
+        // Made by `Array::from_columns` alone, never from parts.
+        Arrmeta::Columns(_) => "a columns",
     };
     layout(LayoutProblem::Arrmeta {
         record,

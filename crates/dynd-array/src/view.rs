@@ -310,6 +310,9 @@ impl Array {
     /// [`Error::ZeroStep`] for a zero step;
     /// [`Error::Unsupported`] for an index on a `var` dimension under a kept one.
     pub fn index(&self, index: &[Index]) -> Result<Array, Error> {
+        if let Some(r) = self.map_columns(|c| c.index(index)) {
+            return r;
+        }
         let (dims, _) = self.ty().split_dims();
         if index.len() > dims.len() {
             return Err(Error::IndexCount {
@@ -512,6 +515,9 @@ impl Array {
     /// [`Error::Permutation`] if `perm` is not a permutation of `0..perm.len()`,
     /// or reaches past the leading fixed dimensions.
     pub fn permute_axes(&self, perm: &[usize]) -> Result<Array, Error> {
+        if let Some(r) = self.map_columns(|c| c.permute_axes(perm)) {
+            return r;
+        }
         let mut levels: Vec<(usize, isize)> = Vec::new();
         let mut m = self.arrmeta();
         while let Some((size, stride, element)) = m.as_fixed() {
@@ -571,6 +577,9 @@ impl Array {
     ///
     /// [`Error::AxisOutOfBounds`] if `axis` is past the number of dimensions.
     pub fn expand_dims(&self, axis: usize) -> Result<Array, Error> {
+        if let Some(r) = self.map_columns(|c| c.expand_dims(axis)) {
+            return r;
+        }
         fn insert(ty: &Type, meta: &Arrmeta, axis: usize) -> Result<(Type, Arrmeta), Error> {
             if axis == 0 {
                 let m = Arrmeta::Fixed {
@@ -649,6 +658,9 @@ impl Array {
     }
 
     fn reshape_to(&self, shape: &[i64]) -> Result<Array, Error> {
+        if let Some(r) = self.map_columns(|c| c.reshape_to(shape)) {
+            return r;
+        }
         if self.ty().has_var_dim() {
             return Err(Error::Unsupported {
                 operation: "reshaping an array with var dimensions",

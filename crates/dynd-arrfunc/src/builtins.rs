@@ -7,7 +7,8 @@
 //! entry of a table in `elementwise/*.rs` (NumPy's ufuncs),
 //! `reductions.rs`, `arrays.rs` (constructors, views, the cast),
 //! `ordering.rs` (argmax, sort, unique, ...), `strings/` (NumPy's
-//! `np.strings`: upper, find, strip, ...), `shaping.rs`
+//! `np.strings`: upper, find, strip, ...), `records.rs` (field, zip,
+//! with_field), `shaping.rs`
 //! (concatenate, stack, ...) or `lists.rs` (num, flatten, pad, softmax,
 //! filter, ...: the per-row functions of ragged arrays).
 //!
@@ -43,6 +44,7 @@ pub use crate::lists::{
 pub use crate::ordering::{
     ARGMAX, ARGMIN, ARGSORT, COUNT_NONZERO, NONZERO, SEARCHSORTED, SORT, UNIQUE,
 };
+pub use crate::records::{FIELD, WITH_FIELD, ZIP};
 pub use crate::reductions::{
     ALL, ANY, COUNT, CUMPROD, CUMSUM, FILL_NA, IS_NA, KAHAN_SUM, MAX, MEAN, MIN, NULL_COUNT, PROD,
     STD, SUM, VAR,
@@ -155,6 +157,7 @@ pub fn handles() -> impl Iterator<Item = &'static Builtin> {
         .chain(crate::shaping::TABLE)
         .chain(crate::lists::TABLE)
         .chain(crate::strings::TABLE)
+        .chain(crate::records::TABLE)
         .copied()
 }
 

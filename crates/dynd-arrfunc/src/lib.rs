@@ -28,7 +28,7 @@
 //! | 8 | `builtins` |
 //! | 7 | `fold`, `eval` |
 //! | 6 | `reductions`, `shaping`, `lists` |
-//! | 5 | `elementwise`, `arrays`, `ordering`, `strings` |
+//! | 5 | `elementwise`, `arrays`, `ordering`, `strings`, `records` |
 //! | 4 | `builtin` |
 //! | 3 | `callable` |
 //! | 2 | `lifted`, `options`, `rows` |
@@ -52,6 +52,7 @@ mod lifted;
 mod lists;
 mod options;
 mod ordering;
+mod records;
 pub mod reductions;
 mod rows;
 mod shaping;
@@ -71,5 +72,6 @@ pub use arrays::typed_fns::*;
 pub use elementwise::rounding::typed_fns::*;
 pub use lists::typed_fns::*;
 pub use ordering::typed_fns::*;
+pub use records::typed_fns::*;
 pub use shaping::typed_fns::*;
 pub use strings::typed_fns::*;

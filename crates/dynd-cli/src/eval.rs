@@ -317,6 +317,32 @@ impl Parser<'_> {
         }
     }
 
+    /// `.name` or `.0` right after an operand: the field it names, consumed.
+    fn dot_field(&mut self) -> Result<Option<Expr>, String> {
+        let Some(rest) = self.text[self.pos..].strip_prefix('.') else {
+            return Ok(None);
+        };
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits > 0 {
+            let i: i64 = rest[..digits]
+                .parse()
+                .map_err(|_| error_at(self.text, self.pos + 1, "field position is too large"))?;
+            self.pos += 1 + digits;
+            return Ok(Some(Expr::Literal(Value::Int(i.into()))));
+        }
+        self.pos += 1;
+        match self.ident() {
+            Some(name) => Ok(Some(Expr::Literal(Value::Str(name)))),
+            None => Err(error_at(
+                self.text,
+                self.pos,
+                "expected a field name after '.'",
+            )),
+        }
+    }
+
     /// One more operator or call, or the size error.
     fn count(&mut self) -> Result<(), String> {
         self.operators += 1;
@@ -430,10 +456,34 @@ impl Parser<'_> {
         // NumPy's indexing: `a[1:]`, `a[:, 0]`, `a[::-1]`, `a[:, None]`,
         // any number of times (`a[0][1]`), as a call of `index` (then
         // `expand_dims` for each new axis); `a[a > 1]`, a boolean mask, as
-        // a call of `filter`.
-        while self.eat('[') {
+        // a call of `filter`. Fields: `p.x`, `p["x"]`, a tuple's `t.0`, as
+        // calls of `field`.
+        loop {
+            if let Some(f) = self.dot_field()? {
+                self.count()?;
+                base = call("field", vec![base, f]);
+                continue;
+            }
+            if !self.eat('[') {
+                break;
+            }
             self.count()?;
             let at = self.pos;
+            self.ws();
+            if self.text[self.pos..].starts_with('"') {
+                let (v, n) = Value::parse_json_prefix(&self.text[self.pos..])
+                    .map_err(|e| error_at(self.text, self.pos, &e.to_string()))?;
+                self.pos += n;
+                if !self.eat(']') {
+                    return Err(error_at(
+                        self.text,
+                        self.pos,
+                        "expected ']' after a field name",
+                    ));
+                }
+                base = call("field", vec![base, Expr::Literal(v)]);
+                continue;
+            }
             let mut subs = Vec::new();
             loop {
                 subs.push(self.subscript()?);
@@ -468,22 +518,20 @@ impl Parser<'_> {
             return Ok(e);
         }
         if let Some(mut name) = self.ident() {
-            // A method of a callable: `add.reduce`.
+            // A method of a callable, `add.reduce(...)`; without a call
+            // after it, `p.x` is a field of `p` (read by `unary`).
+            let bare = self.pos;
             if self.text[self.pos..].starts_with('.') {
                 self.pos += 1;
                 match self.ident() {
-                    Some(method) => name = format!("{name}.{method}"),
-                    None => return Err(error_at(self.text, self.pos, "expected a name after '.'")),
+                    Some(method) if self.eat('(') => {
+                        name = format!("{name}.{method}");
+                        self.pos -= 1;
+                    }
+                    _ => self.pos = bare,
                 }
             }
             if !self.eat('(') {
-                if name.contains('.') {
-                    return Err(error_at(
-                        self.text,
-                        self.pos,
-                        &format!("expected '(' after '{name}'"),
-                    ));
-                }
                 return Ok(Expr::Var(name));
             }
             self.deeper()?;

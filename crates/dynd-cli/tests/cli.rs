@@ -1216,3 +1216,41 @@ fn eval_third_soundness_pass() {
         assert!(e.contains("is a literal in expressions"), "{word}: {e}");
     }
 }
+
+#[test]
+fn eval_reads_fields_and_builds_records() {
+    let p = r#"p=[{"x": 1, "y": 2.5}, {"x": 3, "y": -1}]"#;
+    assert_eq!(
+        dynd(&["eval", "--let", p, "p.x * 2.0 + p.y"]).1,
+        "[4.5, 5]\ntype: 2 * float64\n"
+    );
+    assert_eq!(
+        dynd(&["eval", "--let", p, r#"p["y"]"#]).1,
+        "[2.5, -1]\ntype: 2 * float64\n"
+    );
+    let nested = r#"r=[{"a": {"b": [1, 2]}}, {"a": {"b": []}}]"#;
+    assert_eq!(
+        dynd(&["eval", "--let", nested, "r.a.b"]).1,
+        "[[1, 2], []]\ntype: 2 * var * int64\n"
+    );
+    assert_eq!(
+        dynd(&[
+            "eval",
+            r#"zip([1, 2, 3], [[1.5], [], [2.5, 3.5]], fields=["a", "b"]).b"#
+        ])
+        .1,
+        "[[1.5], [], [2.5, 3.5]]\ntype: 3 * var * float64\n"
+    );
+    assert_eq!(
+        dynd(&["eval", r#"zip([1, 2], ["a", "b"]).1"#]).1,
+        "[\"a\", \"b\"]\ntype: 2 * string\n"
+    );
+    // A method of a callable is still a call.
+    assert_eq!(dynd(&["eval", "add.reduce([1, 2])"]).1, "3\ntype: int64\n");
+    let (code, _, stderr) = dynd(&["eval", "--let", p, "p.z"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("{x: int64, y: float64} has no field 'z'; its fields are x, y"),
+        "{stderr}"
+    );
+}

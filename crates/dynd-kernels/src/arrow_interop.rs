@@ -13,7 +13,7 @@
 //! | `List`, `LargeList` | `var * T` | values shared both ways, (start, length) per row written in one pass |
 //! | `ListView`, `LargeListView` | `var * T` | values shared in; out as `List` |
 //! | `FixedSizeList(k)` | `k * T` | shared both ways |
-//! | `Struct` | `{name: T, ...}` | fields copied into dynd's one record per element (and out of it) |
+//! | `Struct` | `{name: T, ...}` | each field's buffers shared both ways: the record array is held as columns (`Array::from_columns`); a struct with null records is `?{...}`, copied into one record per element |
 //! | a validity bitmap with nulls | `?T` | copied: dynd keeps a flag byte after each value |
 //!
 //! The type follows the data: an Arrow array with nulls gives `?T`, one
@@ -25,9 +25,11 @@
 //! strings).
 //!
 //! A [`RecordBatch`] is either a set of named columns
-//! ([`columns_from_record_batch`], no copies; [`record_batch_from_columns`])
-//! or one struct array ([`Array::from_record_batch`],
-//! [`ToArrow::to_record_batch`]).
+//! ([`columns_from_record_batch`]; [`record_batch_from_columns`])
+//! or one record array held as columns ([`Array::from_record_batch`],
+//! [`ToArrow::to_record_batch`]); neither copies a column's buffers.
+//! Interleaved records (one record after another) go out as views of
+//! each field, copied where a field's elements are not contiguous.
 //!
 //! The arrow-rs crates are re-exported ([`arrow_array`], [`arrow_buffer`],
 //! [`arrow_schema`]) so a user's versions match dynd's.
@@ -64,6 +66,7 @@ pub use dynd_array::arrow::{
     arrow_array, arrow_buffer, arrow_schema, arrow_type, columns_from_record_batch, dynd_type,
 };
 
+use arrow_array::cast::AsArray;
 use arrow_array::{
     make_array, Array as ArrowArray, ArrayRef, BooleanArray, FixedSizeListArray,
     GenericBinaryArray, GenericListArray, GenericStringArray, OffsetSizeTrait, RecordBatch,
@@ -143,6 +146,13 @@ impl ToArrow for Array {
     }
 
     fn to_record_batch(&self) -> Result<RecordBatch, Error> {
+        if let (Some(columns), TypeKind::Struct(s), 1) =
+            (self.columns(), self.dtype().kind(), self.ndim())
+        {
+            let refs: Vec<(&str, &Array)> =
+                s.fields.iter().map(|(n, _)| &**n).zip(&columns).collect();
+            return record_batch_from_columns(&refs);
+        }
         let (n, _, stride, ty, meta) = elements(self)?;
         let (TypeKind::Struct(s), Arrmeta::Fields { offsets, fields }) = (ty.kind(), meta) else {
             return Err(Error::NeedsArray {
@@ -235,7 +245,106 @@ fn arrow_error(path: &str) -> impl Fn(arrow_schema::ArrowError) -> Error + '_ {
     move |e| arrow("to_arrow", ArrowProblem::Arrow(e.to_string().into()), path)
 }
 
+/// A record array held as columns: each field's array exported, then
+/// zipped under the dimensions (the fields' lists share offsets).
+fn export_columns(a: &Array, columns: &[Array], path: &str) -> Result<ArrayRef, Error> {
+    let TypeKind::Struct(s) = a.dtype().kind() else {
+        return Err(no_arrow_type(a.dtype(), path));
+    };
+    let mut fields = Vec::with_capacity(columns.len());
+    let mut arrays = Vec::with_capacity(columns.len());
+    for ((name, t), c) in s.fields.iter().zip(columns) {
+        let arrow = export(c, &join(path, &format!("field '{name}'")))?;
+        fields.push((name.to_string(), is_option(t)));
+        arrays.push(arrow);
+    }
+    zip_arrow(
+        &fields,
+        arrays,
+        a.ndim().saturating_sub(1),
+        &arrow_error(path),
+    )
+}
+
+/// The struct array of `arrays` (each a field's, `depth` list levels
+/// over its values, all of one structure), under those list levels.
+fn zip_arrow(
+    fields: &[(String, bool)],
+    arrays: Vec<ArrayRef>,
+    depth: usize,
+    fail: &dyn Fn(arrow_schema::ArrowError) -> Error,
+) -> Result<ArrayRef, Error> {
+    let mismatch = || {
+        fail(arrow_schema::ArrowError::InvalidArgumentError(
+            "the fields' lists differ".into(),
+        ))
+    };
+    if depth == 0 {
+        let n = arrays.first().map_or(0, |a| a.len());
+        let f: Vec<Field> = fields
+            .iter()
+            .zip(&arrays)
+            .map(|((name, nullable), a)| Field::new(name, a.data_type().clone(), *nullable))
+            .collect();
+        return Ok(Arc::new(
+            StructArray::try_new_with_length(Fields::from(f), arrays, None, n).map_err(fail)?,
+        ));
+    }
+    let item = |values: &ArrayRef| Arc::new(Field::new("item", values.data_type().clone(), false));
+    let first = arrays.first().ok_or_else(mismatch)?.clone();
+    Ok(match first.data_type() {
+        arrow_schema::DataType::List(_) => {
+            let lists: Vec<_> = arrays.iter().map(|a| a.as_list::<i32>()).collect();
+            if lists.iter().any(|l| l.offsets() != lists[0].offsets()) {
+                return Err(mismatch());
+            }
+            let values = lists.iter().map(|l| l.values().clone()).collect();
+            let inner = zip_arrow(fields, values, depth - 1, fail)?;
+            Arc::new(
+                GenericListArray::<i32>::try_new(
+                    item(&inner),
+                    lists[0].offsets().clone(),
+                    inner,
+                    None,
+                )
+                .map_err(fail)?,
+            )
+        }
+        arrow_schema::DataType::LargeList(_) => {
+            let lists: Vec<_> = arrays.iter().map(|a| a.as_list::<i64>()).collect();
+            if lists.iter().any(|l| l.offsets() != lists[0].offsets()) {
+                return Err(mismatch());
+            }
+            let values = lists.iter().map(|l| l.values().clone()).collect();
+            let inner = zip_arrow(fields, values, depth - 1, fail)?;
+            Arc::new(
+                GenericListArray::<i64>::try_new(
+                    item(&inner),
+                    lists[0].offsets().clone(),
+                    inner,
+                    None,
+                )
+                .map_err(fail)?,
+            )
+        }
+        arrow_schema::DataType::FixedSizeList(_, k) => {
+            let values = arrays
+                .iter()
+                .map(|a| a.as_fixed_size_list().values().clone())
+                .collect();
+            let inner = zip_arrow(fields, values, depth - 1, fail)?;
+            Arc::new(FixedSizeListArray::try_new(item(&inner), *k, inner, None).map_err(fail)?)
+        }
+        _ => return Err(mismatch()),
+    })
+}
+
 fn export(a: &Array, path: &str) -> Result<ArrayRef, Error> {
+    if let Some(columns) = a.columns() {
+        if matches!(a.ty().split_dims().0.first(), Some(Dim::Fixed(_))) {
+            return export_columns(a, &columns, path);
+        }
+    }
     let (n, size, stride, ty, meta) = match elements(a) {
         Ok(parts) => parts,
         Err(_) => {

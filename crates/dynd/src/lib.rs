@@ -157,6 +157,9 @@ pub mod nd {
     #[cfg(feature = "ndarray")]
     #[doc(inline)]
     pub use dynd_array::ndarray_interop;
+    /// Fields of record and tuple arrays, read as views.
+    #[doc(inline)]
+    pub use dynd_array::record;
     /// The rows of a ragged array: the one row view.
     #[doc(inline)]
     pub use dynd_array::rows;
@@ -218,6 +221,7 @@ pub mod func {
     dynd_arrfunc::__shaping_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__lists_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__strings_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__records_builtins!(crate::typed::builtin_fns);
 
     #[doc(inline)]
     pub use dynd_arrfunc::{

@@ -139,7 +139,12 @@ impl Array {
             }
             (leaves.min(cap), lists.min(cap))
         }
-        walk(&self.meta, self.data.bytes(), self.offset as isize, cap)
+        walk(
+            self.arrmeta(),
+            self.data_block().bytes(),
+            self.data_offset() as isize,
+            cap,
+        )
     }
 
     /// The array as a [`Value`] tree, or [`Error::Alloc`] if the tree would
@@ -182,9 +187,9 @@ impl Array {
         write_summary(
             f,
             &self.ty,
-            &self.meta,
-            self.data.bytes(),
-            self.offset as isize,
+            self.arrmeta(),
+            self.data_block().bytes(),
+            self.data_offset() as isize,
             &mut budget,
         )
     }

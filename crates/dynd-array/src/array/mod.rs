@@ -31,6 +31,7 @@ use crate::value::{non_finite, Value};
 
 mod builder;
 use builder::*;
+pub mod columns;
 mod infer;
 pub use infer::infer_type;
 mod display;
@@ -447,7 +448,7 @@ impl Array {
     /// The arrmeta.
     #[inline]
     pub fn arrmeta(&self) -> &Arrmeta {
-        &self.meta
+        self.raw().0
     }
 
     /// The data type under the dimensions.
@@ -485,11 +486,15 @@ impl Array {
         match self.ty.split_dims().0.first() {
             Some(Dim::Fixed(n)) => *n,
             // Validated: the row's pair lies inside the data block.
-            Some(Dim::Var) => self
-                .data
-                .bytes()
-                .get(self.offset..self.offset.saturating_add(PAIR_SIZE))
-                .map_or(0, |pair| read_pair(pair).1 as usize),
+            Some(Dim::Var) => {
+                if let Some(first) = self.columns().and_then(|c| c.into_iter().next()) {
+                    return first.len();
+                }
+                self.data
+                    .bytes()
+                    .get(self.offset..self.offset.saturating_add(PAIR_SIZE))
+                    .map_or(0, |pair| read_pair(pair).1 as usize)
+            }
             _ => 0,
         }
     }
@@ -535,7 +540,7 @@ impl Array {
     /// The byte strides of the leading fixed dimensions (up to the first `var`).
     pub fn strides(&self) -> Vec<isize> {
         let mut out = Vec::new();
-        let mut m: &Arrmeta = &self.meta;
+        let mut m: &Arrmeta = self.arrmeta();
         while let Some((_, stride, element)) = m.as_fixed() {
             out.push(stride);
             m = element;
@@ -558,7 +563,7 @@ impl Array {
         // Outermost first: each dimension longer than 1 must step over
         // the whole of what is inside it.
         let mut dims: smallvec::SmallVec<[(usize, isize); 8]> = smallvec::SmallVec::new();
-        let mut m: &Arrmeta = &self.meta;
+        let mut m: &Arrmeta = self.arrmeta();
         while let Some((n, stride, element)) = m.as_fixed() {
             dims.push((n, stride));
             m = element;
@@ -578,7 +583,7 @@ impl Array {
     /// Whether writes are refused (the data is borrowed `'static` memory).
     #[inline]
     pub fn is_readonly(&self) -> bool {
-        !self.data.is_writable()
+        !self.raw().1.is_writable()
     }
 
     /// An array from its parts, checked: every element, row and string
@@ -635,13 +640,14 @@ impl Array {
     /// The type, data block and arrmeta, for writing.
     #[inline]
     pub fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
+        self.make_raw();
         (&self.ty, &mut self.data, &mut *self.meta)
     }
 
     /// The arrmeta, shared.
     #[inline]
     pub fn arrmeta_arc(&self) -> Arc<Arrmeta> {
-        Arc::clone(&self.meta)
+        Arc::clone(self.raw().0)
     }
 
     /// The address of the first element of an array just allocated (the
@@ -661,6 +667,7 @@ impl Array {
     /// reference to the block can appear).
     #[inline]
     pub fn owned_data_ptr(&mut self) -> Option<*mut u8> {
+        self.make_raw();
         MemoryBlock::unique_ptr(&self.data).map(|base| base.wrapping_add(self.offset))
     }
 
@@ -669,6 +676,7 @@ impl Array {
     /// Writers make the array unique first (the kernels' `make_unique`).
     #[inline]
     pub fn unique_data_ptr(&mut self) -> Option<*mut u8> {
+        self.make_raw();
         let offset = self.offset;
         Arc::get_mut(&mut self.data).map(|block| block.as_mut_ptr().wrapping_add(offset))
     }
@@ -676,19 +684,20 @@ impl Array {
     /// The address of the first element.
     #[inline]
     pub fn data_ptr(&self) -> *const u8 {
-        self.data.as_ptr().wrapping_add(self.offset)
+        let (_, data, offset) = self.raw();
+        data.as_ptr().wrapping_add(offset)
     }
 
     /// The memory block holding the array's data.
     #[inline]
     pub fn data_block(&self) -> &Arc<MemoryBlock> {
-        &self.data
+        self.raw().1
     }
 
     /// The byte offset of the first element in the data block.
     #[inline]
     pub fn data_offset(&self) -> usize {
-        self.offset
+        self.raw().2
     }
 }
 

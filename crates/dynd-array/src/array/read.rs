@@ -27,9 +27,9 @@ impl Array {
         }
         let len = count * std::mem::size_of::<T>();
         let bytes = self
-            .data
+            .data_block()
             .bytes()
-            .get(self.offset..self.offset + len)
+            .get(self.data_offset()..self.data_offset() + len)
             .unwrap_or_else(|| unreachable!("a validated array's elements lie in its block"));
         Ok(cast_slice(bytes)
             .unwrap_or_else(|| unreachable!("a validated array's elements are aligned")))
@@ -115,10 +115,10 @@ impl Array {
             }
         }
         let size = std::mem::size_of::<T::Number>();
-        let data = self.data.bytes();
+        let data = self.data_block().bytes();
         let mut out = Vec::new();
-        let (dims, _) = self.meta.fixed_dims();
-        let base = self.offset as isize;
+        let (dims, _) = self.arrmeta().fixed_dims();
+        let base = self.data_offset() as isize;
         crate::offsets::for_each_offset(&dims, |at| {
             // The value, then (for `?T`) its flag byte.
             let item = usize::try_from(base + at).ok().and_then(|at| {
@@ -162,9 +162,9 @@ impl Array {
     /// bounds or of the wrong length.
     pub fn get<T: Element>(&self, index: &[usize]) -> Result<T, Error> {
         self.check_dtype::<T>()?;
-        let mut m: &Arrmeta = &self.meta;
-        let mut offset = self.offset as isize;
-        let mut data: &[u8] = self.data.bytes();
+        let mut m: &Arrmeta = self.arrmeta();
+        let mut offset = self.data_offset() as isize;
+        let mut data: &[u8] = self.data_block().bytes();
         for (axis, &i) in index.iter().enumerate() {
             let out_of_bounds = |size: usize| Error::Index {
                 index: i as i64,
@@ -200,9 +200,9 @@ impl Array {
     pub fn to_value(&self) -> Value {
         read_value(
             &self.ty,
-            &self.meta,
-            self.data.bytes(),
-            self.offset as isize,
+            self.arrmeta(),
+            self.data_block().bytes(),
+            self.data_offset() as isize,
         )
     }
 

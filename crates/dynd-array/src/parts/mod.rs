@@ -274,6 +274,9 @@ impl Array {
         offsets: &[O],
     ) -> Result<Array, Error> {
         let values = values.into();
+        if let Some(r) = values.map_columns(|c| Array::from_offsets(c.clone(), offsets)) {
+            return r;
+        }
         let (m, ..) = first_dim(&values, "from_offsets")?;
         // The ends here; the order as the rows are written.
         // `check_offsets` says what is wrong (it always finds something
@@ -333,6 +336,11 @@ impl Array {
     ) -> Result<Array, Error> {
         let op = "from_starts_lengths";
         let values = values.into();
+        if let Some(r) =
+            values.map_columns(|c| Array::from_starts_lengths(c.clone(), starts, lengths))
+        {
+            return r;
+        }
         let (m, ..) = first_dim(&values, op)?;
         if starts.len() != lengths.len() {
             return Err(offsets_error(
@@ -525,6 +533,9 @@ impl Array {
     /// The first (fixed) dimension of `outer * n` elements as `outer`
     /// blocks of `n`, sharing the memory.
     pub fn split_first(&self, outer: usize, n: usize) -> Result<Array, Error> {
+        if let Some(r) = self.map_columns(|c| c.split_first(outer, n)) {
+            return r;
+        }
         let (m, stride, element_ty, element) = first_dim(self, "from_nested")?;
         if outer.checked_mul(n) != Some(m) {
             return Err(Error::FromValue {

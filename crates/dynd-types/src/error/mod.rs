@@ -127,6 +127,37 @@ pub enum Error {
         /// Where, in a nested type: `column 'x'.item`.
         path: Box<str>,
     },
+    /// A field a record or tuple type does not have.
+    #[error("{ty} has no field {field}; {}", list_fields(fields))]
+    NoField {
+        /// The record or tuple type.
+        ty: Type,
+        /// The field asked for: a quoted name or a position.
+        field: Box<str>,
+        /// The fields it has: names, or positions for a tuple.
+        fields: Vec<Box<str>>,
+    },
+    /// Fields of a record array held as columns whose dimensions differ:
+    /// each field's array must have the record array's dimensions.
+    #[error(
+        "the fields of a record array need the same dimensions: field {field} is {ty} \
+         where field {first} is {first_ty}{}",
+        row.as_deref().map(|(at, n, m)| format!(
+            " (row {at:?} has {n} element(s) in field {field} and {m} in field {first})"
+        )).unwrap_or_default()
+    )]
+    ColumnShape {
+        /// The field that differs (quoted name or position).
+        field: Box<str>,
+        /// Its array's type.
+        ty: Type,
+        /// The first field.
+        first: Box<str>,
+        /// The first field's array's type.
+        first_ty: Type,
+        /// Where `var` rows differ: the row's index and the two lengths.
+        row: Option<Box<(Vec<usize>, usize, usize)>>,
+    },
     /// An operation given an array of a kind it does not take.
     #[error("{op} needs {expected}, not {found}")]
     NeedsArray {
@@ -721,6 +752,13 @@ fn names(valid: &[String]) -> String {
         "none".into()
     } else {
         valid.join(", ")
+    }
+}
+
+fn list_fields(fields: &[Box<str>]) -> String {
+    match fields {
+        [] => "it has no fields".to_string(),
+        _ => format!("its fields are {}", fields.join(", ")),
     }
 }
 
