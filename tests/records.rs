@@ -567,3 +567,183 @@ mod arrow {
         assert_eq!(out.column(1).as_primitive::<Float64Type>().value(0), 2.5);
     }
 }
+
+/// Lexicographic order by field order, each field in its type's order;
+/// the expectations are NumPy's for structured arrays (`np.sort`,
+/// `np.argsort(kind="stable")`, `np.unique`, `np.searchsorted` of numpy
+/// 2.x), and Python's `sorted` with NA last where NumPy has no NA.
+mod order {
+    use super::*;
+    use dynd::func::{
+        argmax, argmin, argsort, searchsorted, sort, unique, unique_counts, unique_rows,
+    };
+
+    fn records() -> Array {
+        typed(
+            r#"[{"x": 1.0, "s": "b"}, {"x": NaN, "s": "a"}, {"x": -0.0, "s": "z"}, {"x": 0.0, "s": "y"},
+                {"x": 1.0, "s": "a"}, {"x": -1.0, "s": "q"}, {"x": NaN, "s": ""}]"#,
+            "7 * {x: float64, s: string}",
+        )
+    }
+
+    #[test]
+    fn nan_last_zeros_equal_then_the_next_field() {
+        let a = records();
+        assert_eq!(
+            argsort(&a, -1, true).unwrap().to_string(),
+            "[5, 3, 2, 4, 0, 6, 1]"
+        );
+        same(
+            &sort(&a, -1, true).unwrap(),
+            r#"[{"x": -1, "s": "q"}, {"x": 0, "s": "y"}, {"x": -0.0, "s": "z"}, {"x": 1, "s": "a"},
+                {"x": 1, "s": "b"}, {"x": NaN, "s": ""}, {"x": NaN, "s": "a"}]"#,
+            "7 * {x: float64, s: string}",
+        );
+        // Descending as numbers sort descending: NaN still last, equal
+        // records in their order.
+        assert_eq!(
+            argsort(&a, -1, false).unwrap().to_string(),
+            "[0, 4, 2, 3, 5, 1, 6]"
+        );
+        assert_eq!(argmax(&a, None, false).unwrap().to_string(), "1");
+        assert_eq!(argmin(&a, None, false).unwrap().to_string(), "5");
+        // The same records held as columns order the same.
+        let c = Array::from_columns([("x", a.field("x").unwrap()), ("s", a.field("s").unwrap())])
+            .unwrap();
+        assert_eq!(
+            argsort(&c, -1, true).unwrap().to_string(),
+            "[5, 3, 2, 4, 0, 6, 1]"
+        );
+        assert!(sort(&c, -1, true).unwrap().is_columnar());
+    }
+
+    #[test]
+    fn unique_counts_and_search() {
+        let b = typed(
+            r#"[{"k": 2, "v": 1.5}, {"k": 1, "v": 2.5}, {"k": 2, "v": -0.0}, {"k": 1, "v": 2.5}, {"k": 2, "v": 0.0}]"#,
+            "5 * {k: int64, v: float64}",
+        );
+        assert_eq!(argsort(&b, 0, true).unwrap().to_string(), "[1, 3, 2, 4, 0]");
+        let (u, n) = unique_counts(&b).unwrap();
+        same(
+            &u,
+            r#"[{"k": 1, "v": 2.5}, {"k": 2, "v": -0.0}, {"k": 2, "v": 1.5}]"#,
+            "3 * {k: int64, v: float64}",
+        );
+        assert_eq!(n.to_string(), "[2, 2, 1]");
+        let sorted = sort(&b, 0, true).unwrap();
+        let needles = typed(
+            r#"[{"k": 1, "v": 2.5}, {"k": 2, "v": 0.0}, {"k": 3, "v": 0.0}]"#,
+            "3 * {k: int64, v: float64}",
+        );
+        assert_eq!(
+            searchsorted(&sorted, &needles, false).unwrap().to_string(),
+            "[0, 2, 5]"
+        );
+        assert_eq!(
+            searchsorted(&sorted, &needles, true).unwrap().to_string(),
+            "[2, 4, 5]"
+        );
+        // Equality: every field equal; -0.0 equals 0.0.
+        let eq = builtins::get("equal").unwrap();
+        let one = b.at(1).unwrap();
+        assert_eq!(
+            eq.call(&[&b, &one]).unwrap().to_string(),
+            "[false, true, false, true, false]"
+        );
+        let ne = builtins::get("not_equal").unwrap();
+        assert_eq!(
+            ne.call(&[&b, &one]).unwrap().to_string(),
+            "[true, false, true, false, true]"
+        );
+        assert_eq!(
+            eq.call(&[&b.at(2).unwrap(), &b.at(4).unwrap()])
+                .unwrap()
+                .to_string(),
+            "true"
+        );
+    }
+
+    #[test]
+    fn along_either_axis_of_a_dense_array() {
+        let m = typed(
+            r#"[[{"k": 2, "v": 1.0}, {"k": 1, "v": 5.0}, {"k": 2, "v": 0.5}],
+                [{"k": 0, "v": 0.0}, {"k": 0, "v": -1.0}, {"k": 3, "v": 3.0}]]"#,
+            "2 * 3 * {k: int64, v: float64}",
+        );
+        assert_eq!(
+            argsort(&m, 0, true).unwrap().to_string(),
+            "[[1, 1, 0], [0, 0, 1]]"
+        );
+        assert_eq!(
+            argsort(&m, 1, true).unwrap().to_string(),
+            "[[1, 2, 0], [1, 0, 2]]"
+        );
+        same(
+            &sort(&m, 1, true).unwrap(),
+            r#"[[{"k": 1, "v": 5}, {"k": 2, "v": 0.5}, {"k": 2, "v": 1}],
+                [{"k": 0, "v": -1}, {"k": 0, "v": 0}, {"k": 3, "v": 3}]]"#,
+            "2 * 3 * {k: int64, v: float64}",
+        );
+        let max = builtins::get("max").unwrap();
+        same(
+            &max.call_kw(&[&m], &[("axis", &Array::from_scalar(1i64))])
+                .unwrap(),
+            r#"[{"k": 2, "v": 1}, {"k": 3, "v": 3}]"#,
+            "2 * {k: int64, v: float64}",
+        );
+    }
+
+    #[test]
+    fn per_ragged_row_with_na_and_strings() {
+        let r = typed(
+            r#"[[{"n": "b", "w": 1}, {"n": null, "w": 0}, {"n": "a", "w": 2}, {"n": "b", "w": 1}],
+                [],
+                [{"n": "日本", "w": null}, {"n": "日本", "w": 3}]]"#,
+            "3 * var * {n: ?string, w: ?int32}",
+        );
+        same(
+            &sort(&r, -1, true).unwrap(),
+            r#"[[{"n": "a", "w": 2}, {"n": "b", "w": 1}, {"n": "b", "w": 1}, {"n": null, "w": 0}],
+                [],
+                [{"n": "日本", "w": 3}, {"n": "日本", "w": null}]]"#,
+            "3 * var * {n: ?string, w: ?int32}",
+        );
+        assert_eq!(
+            argsort(&r, -1, true).unwrap().to_string(),
+            "[[2, 0, 3, 1], [], [1, 0]]"
+        );
+        same(
+            &unique_rows(&r).unwrap(),
+            r#"[[{"n": "a", "w": 2}, {"n": "b", "w": 1}, {"n": null, "w": 0}], [], [{"n": "日本", "w": 3}, {"n": "日本", "w": null}]]"#,
+            "3 * var * {n: ?string, w: ?int32}",
+        );
+        let min = builtins::get("min").unwrap();
+        same(
+            &min.call_kw(&[&r], &[("axis", &Array::from_scalar(1i64))])
+                .unwrap(),
+            r#"[{"n": "a", "w": 2}, null, {"n": "日本", "w": 3}]"#,
+            "3 * ?{n: ?string, w: ?int32}",
+        );
+        assert_eq!(unique(&r).unwrap().len(), 5);
+    }
+
+    #[test]
+    fn optional_records_and_unordered_fields() {
+        let o = typed(r#"[{"x": 2}, null, {"x": 1}]"#, "3 * ?{x: int8}");
+        same(
+            &sort(&o, 0, true).unwrap(),
+            r#"[{"x": 1}, {"x": 2}, null]"#,
+            "3 * ?{x: int8}",
+        );
+        assert_eq!(o.is_na().unwrap().to_string(), "[false, true, false]");
+        assert_eq!(o.null_count().unwrap(), 1);
+        let c = typed(r#"[{"z": [1, 2]}]"#, "1 * {z: complex[float64]}");
+        let err = sort(&c, 0, true).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("ordering records with a field of this type"),
+            "{err}"
+        );
+    }
+}

@@ -191,6 +191,63 @@ impl Array {
     }
 }
 
+impl Array {
+    /// `dims * ?T` from `values` (`dims * T`, any data type that is not
+    /// an option: records too) and `valid` (`dims * bool`, the same
+    /// dimensions and rows): each value with its flag. The values are
+    /// copied (an option's flag lives beside its value); what they point
+    /// into (text, rows of a `var` field) is shared.
+    ///
+    /// ```
+    /// use dynd::nd::Array;
+    ///
+    /// let p = Array::from_json(r#"[{"x": 1}, {"x": 2}]"#, Some(&"2 * {x: int8}".parse()?))?;
+    /// let o = Array::optional(&p, &Array::from_vec(vec![true, false]))?;
+    /// assert_eq!(o.ty().to_string(), "2 * ?{x: int8}");
+    /// assert_eq!(o.to_string(), r#"[{"x": 1}, null]"#);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NeedsArray`] for `valid` not `bool` or of other dimensions,
+    /// or `values` already optional.
+    pub fn optional(values: &Array, valid: &Array) -> Result<Array, Error> {
+        let bad = |expected: &'static str, found: &Array| Error::NeedsArray {
+            op: "optional".into(),
+            expected,
+            found: found.ty().clone(),
+        };
+        if valid.dtype().as_scalar() != Some(dynd_types::Scalar::Bool)
+            || valid.shape() != values.shape()
+        {
+            return Err(bad(
+                "validity flags (bool) of the values' dimensions",
+                valid,
+            ));
+        }
+        if matches!(values.dtype().kind(), TypeKind::Option(_)) {
+            return Err(bad("values that are not optional already", values));
+        }
+        let size = values.dtype().data_layout()?.size;
+        let ty = Type::with_dims(values.shape(), Type::option(values.dtype().clone())?)?;
+        let leaf = leaf_of(values.arrmeta(), values.ndim())
+            .cloned()
+            .ok_or_else(|| bad("an array", values))?;
+        let mut write = |src: &[&[u8]], out: &mut [u8]| {
+            out[..size].copy_from_slice(src[0]);
+            out[size] = u8::from(src[1][0] != 0);
+            Ok(())
+        };
+        pack(
+            &ty,
+            &[values.clone(), valid.clone()],
+            Arrmeta::Option(Box::new(leaf)),
+            &mut write,
+        )
+    }
+}
+
 /// The arrmeta of field `i`'s view of `nd` dimension records over a
 /// record's (`?record`'s with `option`: there the field's own record,
 /// under the dimensions, is what the copy's is made of), and the bytes

@@ -58,7 +58,9 @@ mod rows;
 mod shaping;
 mod strings;
 
-pub use callable::{Body, Callable, Keyword, Kwargs, Overload, Prepared, ReductionKind};
+pub use callable::{
+    Body, Callable, Keyword, Kwargs, Overload, Prepared, RecordRule, ReductionKind,
+};
 pub use elementwise::{divmod, frexp, modf};
 pub use error::Error;
 pub use eval::{install as install_evaluator, select, Eval};

@@ -232,6 +232,16 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &AxisOptions) -> Result<Arr
     if matches!(op, Op::Min | Op::Max) && crate::ordering::is_text(a) {
         return crate::ordering::text_extreme(a, o, op == Op::Max);
     }
+    if matches!(op, Op::Min | Op::Max) && crate::ordering::is_record(a) {
+        // Records in their lexicographic order: the extreme rank, then
+        // its record (NA where a row had none).
+        let r = crate::ordering::ranked(a)?;
+        let m = over_na(name, op, &r.ranks, o)?;
+        return match m.option_parts() {
+            Some((ranks, valid)) => Array::optional(&r.records_of(&ranks)?, &valid),
+            None => r.records_of(&m),
+        };
+    }
     if let Some((small, mask, result_dims)) = shrink_empty(name, a, o)? {
         let r = over_na(name, op, &small, &o.masked(mask))?;
         return match result_dims {

@@ -45,6 +45,14 @@ pub(crate) fn option_parts(this: &Array) -> Option<(Array, Array)> {
     Some((values, valid))
 }
 
+/// The validity flags of a `?T` array of any `T` (records too), a view.
+fn validity(this: &Array) -> Option<Array> {
+    let TypeKind::Option(inner) = this.dtype().kind() else {
+        return None;
+    };
+    element_view(this, Scalar::Bool, inner.data_layout().ok()?.size)
+}
+
 /// A view of this array whose elements are the `s` at byte `at` of
 /// each of its `?S` elements: the same dimensions over the same
 /// memory. Built through the checked constructor, so the view's
@@ -73,7 +81,10 @@ pub(crate) fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, 
         operation: "an option of this data type from values and validity",
         ty: values.ty().clone(),
     };
-    let s = values.dtype().as_scalar().ok_or_else(unsupported)?;
+    let Some(s) = values.dtype().as_scalar() else {
+        // Records and other compound values: each value's bytes and flag.
+        return Array::optional(values, valid);
+    };
     if s == Scalar::String {
         return apply(&[values, valid], &Leaf::text_option());
     }
@@ -85,7 +96,7 @@ pub(crate) fn from_option_parts(values: &Array, valid: &Array) -> Result<Array, 
 
 /// [`ArrayOps::is_na`](crate::ops::ArrayOps::is_na).
 pub(crate) fn is_na(this: &Array) -> Result<Array, Error> {
-    if let Some((_, valid)) = option_parts(this) {
+    if let Some(valid) = validity(this) {
         return crate::elwise::map1(&valid, |ok: bool| !ok);
     }
     if !this.ty().has_var_dim() {
@@ -101,11 +112,11 @@ pub(crate) fn is_na(this: &Array) -> Result<Array, Error> {
 
 /// [`ArrayOps::null_count`](crate::ops::ArrayOps::null_count).
 pub(crate) fn null_count(this: &Array) -> Result<usize, Error> {
-    let Some((values, valid)) = option_parts(this) else {
+    let Some(valid) = validity(this) else {
         return Ok(0);
     };
-    let all = crate::reduce::count(&values, None, false, None, "null_count")?;
-    let present = crate::reduce::count(&values, None, false, Some(&valid), "null_count")?;
+    let all = crate::reduce::count(&valid, None, false, None, "null_count")?;
+    let present = crate::reduce::count(&valid, None, false, Some(&valid), "null_count")?;
     let n = all.get::<i64>(&[])? - present.get::<i64>(&[])?;
     Ok(n as usize)
 }
@@ -124,7 +135,10 @@ enum Shift {
 /// innermost `var` dimension's values offset, or the array's own offset.
 fn shift_leaf(m: &Arrmeta, by: usize) -> Option<(Arrmeta, Shift)> {
     match m {
-        Arrmeta::Option(inner) if matches!(**inner, Arrmeta::Scalar | Arrmeta::Text { .. }) => {
+        // The value (at 0) of a scalar or string, or the flag after any value.
+        Arrmeta::Option(inner)
+            if by > 0 || matches!(**inner, Arrmeta::Scalar | Arrmeta::Text { .. }) =>
+        {
             let leaf = if by == 0 {
                 (**inner).clone()
             } else {

@@ -137,6 +137,16 @@ impl Array {
     ///
     /// [`Error::NeedsArray`] for dimensions other than fixed and `var`.
     pub fn level_lengths(&self) -> Result<Levels<()>, Error> {
+        // Records held as columns: their first field's lengths, down to
+        // the records (not the interleaved copy).
+        if let Some(first) = self.columns().and_then(|c| c.into_iter().next()) {
+            let nd = self.ndim();
+            let mut l = first.level_lengths()?;
+            l.dims.truncate(nd);
+            l.lengths.truncate(nd);
+            l.values = vec![(); l.count(nd)];
+            return Ok(l);
+        }
         self.walk(Walk {
             option: false,
             size: 0,
@@ -213,6 +223,127 @@ impl Array {
         let a = grouped(flat, &kinds, &lengths, &totals)?;
         match first {
             // One row over the outermost level: the `var` dimension itself.
+            Dim::Var => Array::from_offsets(a, &[0, totals[0]])?.index(&[crate::Index::At(0)]),
+            _ => Ok(a),
+        }
+    }
+
+    /// Every element in C order (row after row for `var` dimensions), as
+    /// one dimension `K * T`: a view where they already lie so (a
+    /// C-contiguous array), else a copy of the elements (what they point
+    /// into, text and rows of a `var` field, is shared). A 0-d array gives
+    /// one element.
+    ///
+    /// ```
+    /// use dynd::nd::Array;
+    ///
+    /// let a = Array::from_json(r#"[["a", "b"], [], ["c"]]"#, None)?;
+    /// let flat = a.flat_values()?;
+    /// assert_eq!((flat.ty().to_string(), flat.to_string()), ("3 * string".into(), r#"["a", "b", "c"]"#.into()));
+    /// assert_eq!(Array::regroup(&flat, &a)?.to_string(), a.to_string());
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An allocation error; [`Error::NeedsArray`] for dimensions other
+    /// than fixed and `var`.
+    pub fn flat_values(&self) -> Result<Array, Error> {
+        // Records held as columns stay columns: each field flattened.
+        if let Some(columns) = self.columns() {
+            let nd = self.ndim();
+            if columns.iter().all(|c| c.ndim() == nd) {
+                if let Some(r) = self.map_columns(Array::flat_values) {
+                    return r;
+                }
+            }
+        }
+        let lengths = self.level_lengths()?;
+        let count = lengths.count(lengths.dims.len());
+        let dtype = self.dtype().clone();
+        let ty = Type::dim(Dim::Fixed(count), dtype.clone())?;
+        let packed = if self.ty().has_var_dim() {
+            let meta = crate::array::columns::leaf_meta(self.arrmeta(), self.ndim())
+                .cloned()
+                .ok_or_else(|| not_levels(self))?;
+            let mut write = |src: &[&[u8]], out: &mut [u8]| {
+                out.copy_from_slice(src[0]);
+                Ok(())
+            };
+            crate::array::columns::pack(self.ty(), std::slice::from_ref(self), meta, &mut write)?
+        } else {
+            self.compact()?
+        };
+        // Packed: the innermost level's elements lie end to end from the
+        // start of its block (the data block when all are fixed).
+        let size = dtype.data_layout()?.size;
+        let mut meta = packed.arrmeta();
+        let (mut block, mut offset) = (packed.data_block(), packed.data_offset());
+        loop {
+            meta = match meta {
+                Arrmeta::Fixed { element, .. } => element,
+                Arrmeta::Var {
+                    values,
+                    offset: o,
+                    element,
+                    ..
+                } => {
+                    (block, offset) = (values, *o);
+                    element
+                }
+                _ => break,
+            };
+        }
+        let flat = Arrmeta::Fixed {
+            size: count,
+            stride: size as isize,
+            element: Box::new(meta.clone()),
+        };
+        Array::try_from_parts(ty, Arc::new(flat), block.clone(), offset)
+    }
+
+    /// `values` (`K * T`, every element of `like` in C order, as
+    /// [`Array::flat_values`] gives them) under the dimensions of `like`:
+    /// its fixed sizes and its rows' lengths. The values are not copied.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Offsets`] if `values` has another count than `like` has
+    /// elements; as [`Array::level_lengths`].
+    pub fn regroup(values: &Array, like: &Array) -> Result<Array, Error> {
+        let levels = like.level_lengths()?;
+        let count = levels.count(levels.dims.len());
+        let given = values.ty().split_dims().0.first().map_or(1, |d| match d {
+            Dim::Fixed(n) => *n,
+            _ => usize::MAX,
+        });
+        if values.ndim() != 1 || given != count {
+            return Err(offsets_error(
+                "regroup",
+                OffsetsProblem::Levels {
+                    dim: levels.dims.len(),
+                    problem: format!(
+                        "{} has {count} element(s); the values are {}",
+                        like.ty(),
+                        values.ty()
+                    ),
+                },
+            ));
+        }
+        let Levels { dims, lengths, .. } = levels;
+        let Some(first) = dims.first() else {
+            return values.index(&[crate::Index::At(0)]);
+        };
+        let kinds: Vec<Level> = dims
+            .iter()
+            .map(|d| match d {
+                Dim::Fixed(n) => Level::Fixed(*n),
+                _ => Level::Var,
+            })
+            .collect();
+        let totals: Vec<usize> = lengths.iter().map(|l| l.iter().sum()).collect();
+        let a = grouped(values.clone(), &kinds, &lengths, &totals)?;
+        match first {
             Dim::Var => Array::from_offsets(a, &[0, totals[0]])?.index(&[crate::Index::At(0)]),
             _ => Ok(a),
         }
@@ -420,6 +551,14 @@ impl Leaf for () {
     fn run(_: &Walk, _: &[u8], _: isize, len: usize, _: isize, out: &mut Vec<()>) -> bool {
         out.resize(out.len() + len, ());
         true
+    }
+}
+
+fn not_levels(a: &Array) -> Error {
+    Error::NeedsArray {
+        op: "flat_values".into(),
+        expected: "fixed and var dimensions",
+        found: a.ty().clone(),
     }
 }
 

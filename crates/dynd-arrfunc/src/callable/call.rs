@@ -25,6 +25,9 @@ impl Callable {
     }
 
     fn call_args(&self, args: &[&Array]) -> Result<Array, Error> {
+        if let Some(r) = self.compare_records(args) {
+            return r;
+        }
         // Function callables take keywords by name; overloads with keywords
         // given only the positional arguments take the keywords' defaults.
         if self.whole_array_fn().is_some()

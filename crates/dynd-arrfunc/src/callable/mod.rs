@@ -37,6 +37,7 @@ use dynd_types::{
 use crate::error::Error;
 
 mod overload;
+mod records;
 mod reducer;
 pub use overload::{Body, Overload};
 pub(crate) use reducer::{EmptyGroup, Reducer};
@@ -72,6 +73,18 @@ pub struct Callable {
     /// The builtin reduction this callable is, if it is one: what
     /// evaluation reads about it (never its name).
     pub(crate) reducer: Option<Reducer>,
+    /// How the callable compares records, field by field (`equal`,
+    /// `not_equal`; see [`Callable::comparing_records`]).
+    records: Option<RecordRule>,
+}
+
+/// How a comparison of records combines its fields' comparisons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordRule {
+    /// True where every field compares true (`equal`).
+    Every,
+    /// True where some field compares true (`not_equal`).
+    Some,
 }
 
 impl Callable {
@@ -243,6 +256,7 @@ impl Callable {
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
+            records: None,
         })
     }
 
@@ -259,6 +273,7 @@ impl Callable {
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
+            records: None,
         }
     }
 
@@ -329,6 +344,7 @@ impl Callable {
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
+            records: None,
         })
     }
 

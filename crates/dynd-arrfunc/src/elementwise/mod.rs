@@ -27,7 +27,7 @@ use dynd_macros::checked_signature;
 use dynd_types::Scalar;
 
 use crate::builtin::{builtins, entry, Fold, Kind, Operator};
-use crate::callable::{Callable, Overload};
+use crate::callable::{Callable, Overload, RecordRule};
 use crate::error::Error;
 use math::*;
 
@@ -584,14 +584,14 @@ builtins! {
     /// `string` (byte for byte).
     EQUAL equal "equal" 2 Some(Operator::Binary(BinaryOp::Equal)) => {
         let overloads = with(tests(Predicate::Equal, wide!(over2, eq)), complex!(2, c_eq));
-        plain("equal", with(overloads, text_compare(|a, b| a == b)))
+        Ok(plain("equal", with(overloads, text_compare(|a, b| a == b)))?.comparing_records(RecordRule::Every))
     };
 
     /// `(T, T) -> bool` for every numeric `T`, complex included, and for
     /// `string` (byte for byte).
     NOT_EQUAL not_equal "not_equal" 2 Some(Operator::Binary(BinaryOp::NotEqual)) => {
         let overloads = with(tests(Predicate::NotEqual, wide!(over2, ne)), complex!(2, c_ne));
-        plain("not_equal", with(overloads, text_compare(|a, b| a != b)))
+        Ok(plain("not_equal", with(overloads, text_compare(|a, b| a != b)))?.comparing_records(RecordRule::Some))
     };
 
     /// `(T, T) -> bool` for every numeric `T`; complex numbers in NumPy's

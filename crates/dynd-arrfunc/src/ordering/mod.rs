@@ -37,9 +37,11 @@ use crate::options::{AxisKeyword, AxisOptions};
 
 mod key;
 mod per_row;
+mod records;
 mod text;
 
 use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, Needs, NonZero};
+pub(crate) use records::{is_record, ranked};
 pub(crate) use text::is_text;
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over
@@ -195,6 +197,9 @@ fn text_as_fixed(r: Array, fixed: &Type) -> Result<Array, Error> {
 }
 
 fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Result<Array, Error> {
+    if is_record(x) {
+        return arg_extreme_of(&ranked(x)?.ranks, axis, keepdims, max);
+    }
     if let Some(t) = fixed_as_text(x)? {
         return arg_extreme_of(&t, axis, keepdims, max);
     }
@@ -272,6 +277,17 @@ pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 ///
 /// As [`argmax`] (an empty axis gives an empty result).
 pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    if is_record(x) {
+        let r = records::ranked_in(x, !ascending)?;
+        if x.ndim() == 1 && !x.ty().has_var_dim() {
+            // One dimension: the ranking's own order.
+            axis_of(axis, 1, "argsort")?;
+            return Ok(Array::from_vec(
+                r.order.iter().map(|&i| i as i64).collect::<Vec<i64>>(),
+            ));
+        }
+        return argsort(&r.ranks, axis, true);
+    }
     if let Some(t) = fixed_as_text(x)? {
         return argsort(&t, axis, ascending);
     }
@@ -337,6 +353,9 @@ fn argsort_typed<T: Key>(
 ///
 /// An axis out of range, a data type without order.
 pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    if is_record(x) {
+        return sort_records(x, axis, ascending);
+    }
     if let Some(t) = fixed_as_text(x)? {
         return text_as_fixed(sort(&t, axis, ascending)?, x.dtype());
     }
@@ -354,6 +373,41 @@ pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
     let mut out = x.clone().into_writable()?;
     out.sort(axis, !ascending)?;
     Ok(out)
+}
+
+/// [`sort`] of records: each element's rank and position as one key
+/// (`rank * K + position`, ranked descending for descending), sorted
+/// along the axis as numbers are, then the records at those positions.
+fn sort_records(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    if x.ndim() == 0 {
+        return Ok(x.clone());
+    }
+    let r = records::ranked_in(x, !ascending)?;
+    if x.ndim() == 1 && !x.ty().has_var_dim() {
+        axis_of(axis, 1, "sort")?;
+        return records::take_flat(&r.flat, r.order.iter().map(|&i| i as i64).collect());
+    }
+    let k = r.flat.len() as i64;
+    // `rank * K + position` fits an `int64` while K² does.
+    if k > 3_037_000_499 {
+        return Err(Error::Unsupported {
+            operation: "sorting more than 3e9 records along an axis of several",
+            ty: x.ty().clone(),
+        });
+    }
+    let flat_ranks = r.ranks.flat_values()?;
+    let keys: Vec<i64> = values::<i64>(&flat_ranks)?
+        .iter()
+        .enumerate()
+        .map(|(i, &q)| q * k + i as i64)
+        .collect();
+    let keys = Array::regroup(&Array::from_vec(keys), &r.ranks)?;
+    let sorted = sort(&keys, axis, true)?;
+    let ids: Vec<i64> = values::<i64>(&sorted.flat_values()?)?
+        .iter()
+        .map(|&key| key % k.max(1))
+        .collect();
+    Array::regroup(&records::take_flat(&r.flat, ids)?, &sorted)
 }
 
 /// The distinct values of `x`, sorted (NumPy's `unique` over everything):
@@ -383,6 +437,10 @@ pub fn unique(x: &Array) -> Result<Array, Error> {
 ///
 /// A scalar, a data type without order.
 pub fn unique_rows(x: &Array) -> Result<Array, Error> {
+    if is_record(x) {
+        let r = ranked(x)?;
+        return r.records_of(&per_row::unique_rows(&r.ranks)?);
+    }
     if let Some(t) = fixed_as_text(x)? {
         return text_as_fixed(unique_rows(&t)?, x.dtype());
     }
@@ -419,6 +477,10 @@ pub fn unique_counts(x: &Array) -> Result<(Array, Array), Error> {
 /// An axis out of range, a data type without order, `var` dimensions.
 pub fn unique_axis(x: &Array, axis: i64) -> Result<Array, Error> {
     let shape = dense_shape(x, "unique along an axis of var (ragged) dimensions")?;
+    if is_record(x) {
+        let r = ranked(x)?;
+        return r.records_of(&unique_axis(&r.ranks, axis)?);
+    }
     let axis = axis_of(axis, shape.len(), "unique")?;
     if text::is_text(x) {
         return Err(Error::Unsupported {
@@ -493,6 +555,12 @@ pub fn unique_index(x: &Array) -> Result<(Array, Array), Error> {
 pub(super) type Uniques = (Array, Option<Array>, Option<Array>);
 
 fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
+    if is_record(x) {
+        let r = ranked(x)?;
+        let flat = r.ranks.flat_values()?;
+        let (v, c, i) = unique_all(&flat, counts, index)?;
+        return Ok((r.records_of(&v)?, c, i));
+    }
     if let Some(t) = fixed_as_text(x)? {
         let (v, c, i) = unique_all(&t, counts, index)?;
         return Ok((text_as_fixed(v, x.dtype())?, c, i));
@@ -565,6 +633,9 @@ fn unique_typed<T: Key>(x: &Array, counts: bool, index: bool) -> Result<Uniques,
 ///
 /// `sorted` not 1-dimensional, types without a common ordered type.
 pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array, Error> {
+    if is_record(sorted) || is_record(values) {
+        return search_records(sorted, values, right);
+    }
     if let Some(t) = fixed_as_text(sorted)? {
         return searchsorted(&t, values, right);
     }
@@ -602,6 +673,23 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
             .collect();
         Array::from_shape_vec(&shape, out)
     }, Err(Error::Unsupported { operation: "searchsorted of this data type", ty: a.ty().clone() }))
+}
+
+/// [`searchsorted`] of records: both ranked together (the one order of
+/// their records), then the ranks searched.
+fn search_records(sorted: &Array, values: &Array, right: bool) -> Result<Array, Error> {
+    if sorted.dtype() != values.dtype() || sorted.ndim() != 1 {
+        return Err(Error::Argument {
+            op: "searchsorted",
+            what: "the records",
+            expected: "a 1-dimensional sorted array of records of the values' type",
+            found: format!("{} and {}", sorted.ty(), values.ty()).into(),
+        });
+    }
+    let (hay, needles) = records::joint_ranks(sorted, values)?;
+    let needles = Array::regroup(&Array::from_vec(needles), values)?;
+    let hay = Array::from_vec(hay);
+    searchsorted(&hay, &needles, right)
 }
 
 /// `x` (dense) with data type `dtype` (itself when it has it).
