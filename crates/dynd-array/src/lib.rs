@@ -28,7 +28,7 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | 8 | `arrow`, `ndarray_interop`, `serde_impl` |
+//! | 8 | `arrow`, `ndarray_interop`, `serde_impl`, `structs` |
 //! | 7 | `parts`, `expr` |
 //! | 6 | `view`, `overlap`, `into_array`, `rows`, `text`, `record` |
 //! | 5 | `array` |
@@ -157,6 +157,7 @@ pub mod rows;
 pub mod scalar_io;
 #[cfg(feature = "serde")]
 pub mod serde_impl;
+pub mod structs;
 pub mod text;
 #[doc(hidden)]
 pub mod validate;
@@ -175,6 +176,7 @@ pub use fn_types::{LeafInput, LeafOutput, LeafReturn};
 pub use into_array::IntoArray;
 pub use parts::{FromLevels, Levels, Nested, Offset};
 pub use rows::RaggedRows;
+pub use structs::{Field, Record};
 pub use value::{IntoValue, Value};
 pub use view::{Index, Shape, ShapeSize};
 

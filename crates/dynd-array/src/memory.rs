@@ -534,6 +534,22 @@ impl MemoryBlock {
         })
     }
 
+    /// A block over the values of `vec`, without copying them, for a
+    /// `#[derive(Record)]` struct laid out as its dynd data type.
+    ///
+    /// # Safety
+    ///
+    /// `T` is plain data: no padding bytes (every byte of the values is
+    /// initialised), no pointers or drop glue, and every byte pattern an
+    /// array of its dynd data type may hold is a valid `T`.
+    pub(crate) unsafe fn from_plain_vec<T: Send + Sync + 'static>(
+        mut vec: Vec<T>,
+    ) -> Arc<MemoryBlock> {
+        let len = std::mem::size_of_val(vec.as_slice());
+        let ptr = vec.as_mut_ptr() as *mut u8;
+        MemoryBlock::external(ptr, len, Box::new(vec), true)
+    }
+
     /// The `Vec<T>` a block made by [`MemoryBlock::from_vec`] holds, if
     /// `block` is its only reference; the block back otherwise.
     pub fn into_vec<T: Element>(block: Arc<MemoryBlock>) -> Result<Vec<T>, Arc<MemoryBlock>> {

@@ -248,6 +248,37 @@ impl Array {
     }
 }
 
+/// The values and the flags of a `?T` array over one fixed dimension
+/// (`K * ?T` to `K * T` and `K * bool`), views of its memory.
+pub(crate) fn option_parts_view(a: &Array) -> Option<(Array, Array)> {
+    let TypeKind::Option(inner) = a.dtype().kind() else {
+        return None;
+    };
+    let (n, stride, element) = a.arrmeta().as_fixed()?;
+    let Arrmeta::Option(value_meta) = element else {
+        return None;
+    };
+    let size = inner.data_layout().ok()?.size;
+    let view = |t: Type, m: Arrmeta, at: usize| {
+        let meta = Arrmeta::Fixed {
+            size: n,
+            stride,
+            element: Box::new(m),
+        };
+        Array::try_from_parts(
+            Type::dim(dynd_types::Dim::Fixed(n), t).ok()?,
+            Arc::new(meta),
+            a.data_block().clone(),
+            a.data_offset().checked_add(at)?,
+        )
+        .ok()
+    };
+    Some((
+        view(inner.clone(), (**value_meta).clone(), 0)?,
+        view(dynd_types::Scalar::Bool.into(), Arrmeta::Scalar, size)?,
+    ))
+}
+
 /// The arrmeta of field `i`'s view of `nd` dimension records over a
 /// record's (`?record`'s with `option`: there the field's own record,
 /// under the dimensions, is what the copy's is made of), and the bytes

@@ -67,6 +67,7 @@ pub use eval::{install as install_evaluator, select, Eval};
 pub use lifted::resolve_lifted;
 pub use options::{Axes, AxisKeyword, AxisOptions};
 pub use ordering::{unique_axis, unique_counts, unique_index, unique_rows};
+pub use records::broadcast_arrays;
 
 // The typed functions of the builtins whose tables mark them `rs` (see
 // `builtins!`): each table's, whatever it holds.

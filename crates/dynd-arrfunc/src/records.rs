@@ -241,8 +241,30 @@ pub fn with_field(x: &Array, value: &Array, name: &str) -> Result<Array, Error> 
     Array::from_columns_at(nd, names.into_iter().zip(arrays))
 }
 
-/// The arrays broadcast to one shape (see the [module docs](self)):
-/// each itself where it has that shape already, else written out to it.
+/// The arrays broadcast to one shape, as [`zip`] lines them up (see the
+/// [module docs](self)): each itself where it has that shape already
+/// (rows and all), else written out to it. NumPy's `broadcast_arrays`,
+/// with Awkward's left alignment for ragged arrays.
+///
+/// ```
+/// use dynd::func::broadcast_arrays;
+/// use dynd::nd::{array, Array};
+///
+/// let rows = Array::from_json("[[1.5], [], [2.5, 3.5]]", None)?;
+/// let b = broadcast_arrays(&[&array![10, 20, 30], &rows])?;
+/// assert_eq!(b[0].to_string(), "[[10], [], [30, 30]]");
+/// assert_eq!(b[1].data_block().as_ptr(), rows.data_block().as_ptr()); // itself
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::Broadcast`] or a ragged-row error for arrays that do not
+/// broadcast together.
+pub fn broadcast_arrays(arrays: &[&Array]) -> Result<Vec<Array>, Error> {
+    broadcast_together(arrays)
+}
+
 fn broadcast_together(arrays: &[&Array]) -> Result<Vec<Array>, Error> {
     let ragged = arrays.iter().any(|a| a.ty().has_var_dim());
     let ndim = arrays.iter().map(|a| a.ndim()).max().unwrap_or(0);

@@ -12,7 +12,8 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | 1 | `elemental` |
+//! | 2 | `elemental` |
+//! | 1 | `record` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
@@ -109,6 +110,13 @@ pub fn checked_signature(input: TokenStream) -> TokenStream {
 }
 
 mod elemental;
+mod record;
+
+/// Makes a struct a dynd record; see `dynd::nd::structs`.
+#[proc_macro_derive(Record)]
+pub fn derive_record(item: TokenStream) -> TokenStream {
+    record::expand(item.into()).into()
+}
 
 /// Makes a scalar fn a broadcasting callable; see `dynd::elemental`.
 #[proc_macro_attribute]

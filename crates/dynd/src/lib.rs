@@ -167,6 +167,9 @@ pub mod nd {
     #[cfg(feature = "serde")]
     #[doc(inline)]
     pub use dynd_array::serde_impl;
+    /// Rust structs as elements (`#[derive(Record)]`).
+    #[doc(inline)]
+    pub use dynd_array::structs;
     /// The strings of an array: the one text view.
     #[doc(inline)]
     pub use dynd_array::text;
@@ -176,6 +179,8 @@ pub mod nd {
         IntoArray, IntoValue, Item, KernelError, KernelErrorKind, Levels, Nested, Offset,
         RaggedRows, Shape, ShapeSize, Value, F16,
     };
+    #[doc(inline)]
+    pub use dynd_array::{Field, Record};
     /// Arrays made from others (also in [`func`](crate::func)).
     #[doc(no_inline)]
     pub use dynd_arrfunc::{concatenate, linspace, stack};
@@ -199,6 +204,10 @@ pub mod nd {
     #[cfg(feature = "arrow")]
     #[doc(inline)]
     pub use dynd_kernels::ToArrow;
+    /// Makes a struct whose fields are element types a dynd record: see
+    /// [`structs`](crate::nd::structs).
+    #[doc(inline)]
+    pub use dynd_macros::Record;
 }
 
 /// Callables: typed scalar overloads lifted elementwise over broadcast
@@ -224,6 +233,8 @@ pub mod func {
     dynd_arrfunc::__records_builtins!(crate::typed::builtin_fns);
 
     #[doc(inline)]
+    #[doc(inline)]
+    pub use dynd_arrfunc::broadcast_arrays;
     pub use dynd_arrfunc::{
         builtins, divmod, frexp, modf, resolve_lifted, select, unique_axis, unique_counts,
         unique_index, unique_rows, Axes, AxisKeyword, AxisOptions, Body, Callable, Eval, Keyword,
@@ -395,7 +406,7 @@ pub mod prelude {
     #[doc(no_inline)]
     pub use crate::nd::ToArrow;
     #[doc(no_inline)]
-    pub use crate::nd::{Array, ArrayOps, ErrorMode, Index};
+    pub use crate::nd::{Array, ArrayOps, ErrorMode, Index, Record};
     #[doc(no_inline)]
     pub use crate::ndt;
     #[doc(no_inline)]
@@ -473,6 +484,108 @@ pub mod __private {
             options = options.axis(a);
         }
         r.reduce_with(&array, &options)
+    }
+
+    /// The arguments of an `#[elemental]` fn over records, ready for its
+    /// loop: each converted to its parameter's data type where a safe
+    /// cast does so, all broadcast together, and each one's elements in
+    /// C order.
+    pub struct RecordArgs {
+        /// Each argument's elements, `K * T`.
+        pub flat: Vec<Array>,
+        /// The number of elements.
+        pub count: usize,
+        /// The broadcast shape (the first argument, broadcast).
+        pub like: Array,
+    }
+
+    /// The callable of an `#[elemental]` fn over records.
+    ///
+    /// # Panics
+    ///
+    /// Only for a signature that does not parse, which the macro builds
+    /// from checked pieces.
+    pub fn record_callable(
+        name: &str,
+        signature: &str,
+        arity: usize,
+        run: fn(&[&Array]) -> Result<Array, Error>,
+    ) -> Callable {
+        dynd_arrfunc::install_evaluator();
+        let sig = format!("({}) -> Any", vec!["Any"; arity].join(", "));
+        let owned = name.to_string();
+        match Callable::function(name, &sig, Vec::new(), move |args, _| {
+            if args.len() != arity {
+                return Err(Error::Arity {
+                    name: owned.clone(),
+                    expected: arity,
+                    found: args.len(),
+                });
+            }
+            run(args)
+        }) {
+            Ok(c) => c,
+            Err(e) => panic!("#[elemental] over records: {signature}: {e}"),
+        }
+    }
+
+    /// See [`RecordArgs`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ArgumentType`] naming an argument whose data type is
+    /// neither its parameter's nor safely cast to it; a broadcasting error.
+    pub fn record_args(args: &[&Array], dtypes: &[Type]) -> Result<RecordArgs, Error> {
+        use crate::nd::ArrayOps;
+        let mut converted = Vec::with_capacity(args.len());
+        for (i, (a, want)) in args.iter().zip(dtypes).enumerate() {
+            if a.dtype() == want {
+                converted.push((*a).clone());
+                continue;
+            }
+            let scalar = |t: &Type| match t.kind() {
+                crate::ndt::TypeKind::Option(i) => i.as_scalar().map(|s| (s, true)),
+                _ => t.as_scalar().map(|s| (s, false)),
+            };
+            let safe = match (scalar(a.dtype()), scalar(want)) {
+                (Some((s, from_opt)), Some((w, to_opt))) => {
+                    crate::ndt::can_cast_safely(s, w) && (!from_opt || to_opt)
+                }
+                _ => false,
+            };
+            if !safe {
+                return Err(Error::ArgumentType {
+                    arg: i,
+                    found: a.dtype().clone(),
+                    expected: want.clone(),
+                    what: "an #[elemental] fn over records".into(),
+                });
+            }
+            let ty = Type::with_dims(a.shape(), want.clone())?;
+            converted.push(a.cast(&ty, crate::nd::ErrorMode::NoCheck)?);
+        }
+        let refs: Vec<&Array> = converted.iter().collect();
+        let b = crate::func::broadcast_arrays(&refs)?;
+        let flat = b
+            .iter()
+            .map(Array::flat_values)
+            .collect::<Result<Vec<_>, _>>()?;
+        let count = flat.first().map_or(0, Array::len);
+        let like = b
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Array::from_scalar(0i64));
+        Ok(RecordArgs { flat, count, like })
+    }
+
+    /// The results of an `#[elemental]` fn over records (`K * R`) under
+    /// the arguments' broadcast dimensions.
+    ///
+    /// # Errors
+    ///
+    /// As [`Array::regroup`].
+    pub fn record_result(values: Array, args: &RecordArgs) -> Result<Array, Error> {
+        Array::regroup(&values, &args.like)
     }
 
     /// Calls the scan `s` of an associative `#[elemental]` fn.

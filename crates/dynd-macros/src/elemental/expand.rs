@@ -26,6 +26,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let mut errors = Errors::default();
     let opts = parse_options(attr, &mut errors);
+    if errors.0.is_none() && over_records(&func) {
+        return expand_records(&func, &opts, &cleaned(&func));
+    }
     let model = analyze(&func, &opts.generics, &mut errors);
     let user_fn = cleaned(&func);
     let Some(model) = model.filter(|_| errors.0.is_none()) else {

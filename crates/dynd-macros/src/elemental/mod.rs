@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::parse::ParseStream;
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::{FnArg, GenericParam, Ident, ItemFn, LitStr, Pat, ReturnType, Token};
 
 use dynd_types::{Dim, Scalar, Type, TypeKind};
@@ -18,5 +19,7 @@ mod analyse;
 use analyse::*;
 mod signature;
 use signature::*;
+mod records;
+use records::*;
 mod expand;
 pub(crate) use expand::expand;
