@@ -11,6 +11,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py math       # `benches/math.rs`: NumPy, numexpr
     python3 scripts/peers.py plain      # `benches/elwise.rs` add and `benches/reduce.rs` sum
     python3 scripts/peers.py text       # `benches/text.rs`: NumPy 2 `np.strings`, pyarrow, Polars
+    python3 scripts/peers.py records    # `benches/records.rs`: NumPy structured arrays, Polars structs, pyarrow
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -486,6 +487,67 @@ def text_main():
             print(f"{case:12s} {name:8s} {ms:9.2f} ms {ms * 1e6 / n:7.1f} ns/string")
 
 
+def records_main():
+    """`benches/records.rs`: the same sizes and distributions (values from
+    NumPy's generator, not the benchmark's xorshift)."""
+    in_venv()
+    import numpy as np
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    rng = np.random.default_rng(7)
+    n = 10_000_000
+    cols = {chr(ord("a") + k): rng.random(n) for k in range(8)}
+    table = pa.table(cols)
+    st = pa.StructArray.from_arrays([table.column(c).combine_chunks() for c in cols], names=list(cols))
+    pl_s = pl.Series("s", st)
+    rec8 = np.zeros(n, dtype=[(c, "f8") for c in cols])
+    for c, v in cols.items():
+        rec8[c] = v
+    x, y = rng.random(n), rng.random(n)
+    pl_xy = pl.DataFrame({"p": pl.DataFrame({"x": x, "y": y}).to_struct()})
+    np_xy = np.zeros(n, dtype=[("x", "f8"), ("y", "f8")])
+    np_xy["x"], np_xy["y"] = x, y
+    m = 1_000_000
+    k = (rng.random(m) * 1000).astype(np.int64)
+    v = rng.random(m)
+    np_kv = np.zeros(m, dtype=[("k", "i8"), ("v", "f8")])
+    np_kv["k"], np_kv["v"] = k, v
+    pl_kv = pl.DataFrame({"k": k, "v": v})
+    pa_kv = pa.table({"k": k, "v": v})
+    q = np.zeros(n, dtype=[("x", "f8"), ("y", "f8")])
+    q["x"], q["y"] = rng.random(n), rng.random(n)
+    pl_pq = pl.DataFrame({"p": pl_xy["p"], "q": pl.DataFrame({"x": q["x"], "y": q["y"]}).to_struct()})
+    cases = [
+        ("sum_field", n, [
+            ("Polars struct.field", lambda: pl_s.struct.field("a").sum()),
+            ("pyarrow field", lambda: pc.sum(st.field("a"))),
+            ("NumPy structured", lambda: rec8["a"].sum()),
+        ]),
+        ("px2_plus_py", n, [
+            ("Polars", lambda: pl_xy.select(pl.col("p").struct.field("x") * 2 + pl.col("p").struct.field("y"))),
+            ("NumPy structured", lambda: np_xy["x"] * 2 + np_xy["y"]),
+        ]),
+        ("sort_two_fields", m, [
+            ("NumPy structured", lambda: np.sort(np_kv, order=["k", "v"])),
+            ("Polars", lambda: pl_kv.sort(["k", "v"])),
+            ("pyarrow", lambda: pa_kv.take(pc.sort_indices(pa_kv, sort_keys=[("k", "ascending"), ("v", "ascending")]))),
+        ]),
+        ("dist", n, [
+            ("NumPy structured", lambda: np.sqrt((np_xy["x"] - q["x"]) ** 2 + (np_xy["y"] - q["y"]) ** 2)),
+            ("Polars", lambda: pl_pq.select(((pl.col("p").struct.field("x") - pl.col("q").struct.field("x")) ** 2
+                                              + (pl.col("p").struct.field("y") - pl.col("q").struct.field("y")) ** 2).sqrt())),
+        ]),
+    ]
+    print(f"NumPy {np.__version__}, pyarrow {pa.__version__}, Polars {pl.__version__} "
+          f"(Polars uses {pl.thread_pool_size()} threads)")
+    for case, count, peers in cases:
+        for name, f in peers:
+            ms = median_ms(f, repeat=7)
+            print(f"{case:16s} {name:20s} {ms:9.2f} ms {ms * 1e6 / count:7.2f} ns/element")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
@@ -499,5 +561,7 @@ if __name__ == "__main__":
         plain_main()
     elif sys.argv[1:] == ["text"]:
         text_main()
+    elif sys.argv[1:] == ["records"]:
+        records_main()
     else:
         main()

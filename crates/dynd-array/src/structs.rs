@@ -105,12 +105,28 @@ pub trait Field: Sized + Send + Sync + 'static {
     fn get(v: &Self::View<'_>, i: usize) -> Self;
     /// A copy of `v` (a clone, without asking the struct for `Clone`).
     fn duplicate(v: &Self) -> Self;
+    /// The view's values as one slice of `Self`, where they lie so
+    /// (numbers; plain records borrowed from an interleaved array): the
+    /// loops over them then read the slice.
+    fn plain<'a>(v: &Self::View<'a>) -> Option<&'a [Self]> {
+        let _ = v;
+        None
+    }
     /// The array `K * T` of `values`.
     ///
     /// # Errors
     ///
     /// An allocation error.
     fn column(values: Vec<Self>) -> Result<Array, Error>;
+    /// The array `K * T` of `f(0)`, …, `f(n - 1)` (numbers are written
+    /// straight into the array's block).
+    ///
+    /// # Errors
+    ///
+    /// An allocation error.
+    fn column_with(n: usize, f: impl FnMut(usize) -> Self) -> Result<Array, Error> {
+        Self::column((0..n).map(f).collect())
+    }
 }
 
 /// A Rust struct that is a dynd record: `#[derive(Record)]` implements
@@ -178,8 +194,15 @@ macro_rules! plain_field {
             fn duplicate(v: &$t) -> $t {
                 *v
             }
+            #[inline(always)]
+            fn plain<'a>(v: &Self::View<'a>) -> Option<&'a [$t]> {
+                Some(*v)
+            }
             fn column(values: Vec<$t>) -> Result<Array, Error> {
                 Ok(Array::from_vec(values))
+            }
+            fn column_with(n: usize, f: impl FnMut(usize) -> $t) -> Result<Array, Error> {
+                Array::from_fn(n, f)
             }
         }
 

@@ -159,6 +159,13 @@ fn derive(input: TokenStream) -> syn::Result<TokenStream> {
                     }
                 }
                 #[inline(always)]
+                fn plain<'a>(v: &<Self as #root::nd::Field>::View<'a>) -> ::core::option::Option<&'a [Self]> {
+                    match v {
+                        #view::Plain(s) => ::core::option::Option::Some(*s),
+                        _ => ::core::option::Option::None,
+                    }
+                }
+                #[inline(always)]
                 fn duplicate(v: &Self) -> Self {
                     #name { #(#idents: #f::duplicate(&v.#idents),)* }
                 }

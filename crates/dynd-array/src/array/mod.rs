@@ -341,6 +341,41 @@ impl Array {
         }
     }
 
+    /// A 1-d array of `n` elements, element `i` being `f(i)`, written into
+    /// a block of this library's (a large one reuses pages a freed result
+    /// left mapped, where a fresh `Vec` would fault each one in).
+    ///
+    /// ```
+    /// let a = dynd::nd::Array::from_fn(4, |i| i as f64 * 0.5)?;
+    /// assert_eq!(a.to_string(), "[0, 0.5, 1, 1.5]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An allocation error.
+    pub fn from_fn<T: Element>(n: usize, mut f: impl FnMut(usize) -> T) -> Result<Array, Error> {
+        let bytes = n
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(|| Error::alloc(n as u128 * std::mem::size_of::<T>() as u128))?;
+        let mut data = MemoryBlock::for_overwrite(bytes)?;
+        let Some(block) = Arc::get_mut(&mut data) else {
+            unreachable!("a fresh block is unique")
+        };
+        match crate::element::cast_slice_mut::<T>(block.bytes_mut()) {
+            Some(dst) => {
+                for (i, x) in dst.iter_mut().enumerate() {
+                    *x = f(i);
+                }
+            }
+            // Nothing to write (no elements, or zero-sized ones).
+            None => (0..n).for_each(|i| {
+                let _ = f(i);
+            }),
+        }
+        Ok(Array::vector::<T>(n, data))
+    }
+
     /// A read-only 1-d array over a `'static` slice, without copying it.
     pub fn from_static<T: Element>(s: &'static [T]) -> Array {
         Array {

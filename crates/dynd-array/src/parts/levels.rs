@@ -258,8 +258,14 @@ impl Array {
                 }
             }
         }
-        let lengths = self.level_lengths()?;
-        let count = lengths.count(lengths.dims.len());
+        let count = match self.ty().fixed_shape() {
+            // Fixed dimensions: the count from the type, no walk.
+            Some(shape) => crate::memory::checked_count(shape)?,
+            None => {
+                let lengths = self.level_lengths()?;
+                lengths.count(lengths.dims.len())
+            }
+        };
         let dtype = self.dtype().clone();
         let ty = Type::dim(Dim::Fixed(count), dtype.clone())?;
         let packed = if self.ty().has_var_dim() {
@@ -311,6 +317,22 @@ impl Array {
     /// [`Error::Offsets`] if `values` has another count than `like` has
     /// elements; as [`Array::level_lengths`].
     pub fn regroup(values: &Array, like: &Array) -> Result<Array, Error> {
+        // Fixed dimensions: a reshape of the values, no walk.
+        if let Some(shape) = like.ty().fixed_shape() {
+            let count = crate::memory::checked_count(shape.iter().copied())?;
+            let given = values
+                .ty()
+                .fixed_shape()
+                .filter(|s| s.len() == 1)
+                .map(|s| s[0]);
+            if given == Some(count) {
+                return match shape.len() {
+                    0 => values.index(&[crate::Index::At(0)]),
+                    1 => Ok(values.clone()),
+                    _ => values.reshape(&shape[..]),
+                };
+            }
+        }
         let levels = like.level_lengths()?;
         let count = levels.count(levels.dims.len());
         let given = values.ty().split_dims().0.first().map_or(1, |d| match d {

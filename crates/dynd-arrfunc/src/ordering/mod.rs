@@ -278,14 +278,15 @@ pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 /// As [`argmax`] (an empty axis gives an empty result).
 pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
     if is_record(x) {
-        let r = records::ranked_in(x, !ascending)?;
         if x.ndim() == 1 && !x.ty().has_var_dim() {
-            // One dimension: the ranking's own order.
+            // One dimension: the sort's own order, no ranks.
             axis_of(axis, 1, "argsort")?;
+            let (_, order, _) = records::ordered(x, !ascending)?;
             return Ok(Array::from_vec(
-                r.order.iter().map(|&i| i as i64).collect::<Vec<i64>>(),
+                order.into_iter().map(|i| i as i64).collect::<Vec<i64>>(),
             ));
         }
+        let r = records::ranked_in(x, !ascending)?;
         return argsort(&r.ranks, axis, true);
     }
     if let Some(t) = fixed_as_text(x)? {
@@ -382,11 +383,12 @@ fn sort_records(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
     if x.ndim() == 0 {
         return Ok(x.clone());
     }
-    let r = records::ranked_in(x, !ascending)?;
     if x.ndim() == 1 && !x.ty().has_var_dim() {
         axis_of(axis, 1, "sort")?;
-        return records::take_flat(&r.flat, r.order.iter().map(|&i| i as i64).collect());
+        let (flat, order, _) = records::ordered(x, !ascending)?;
+        return records::take_flat(&flat, order.into_iter().map(|i| i as i64).collect());
     }
+    let r = records::ranked_in(x, !ascending)?;
     let k = r.flat.len() as i64;
     // `rank * K + position` fits an `int64` while K² does.
     if k > 3_037_000_499 {

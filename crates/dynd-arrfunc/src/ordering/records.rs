@@ -261,13 +261,12 @@ pub(crate) struct Ranked {
     pub flat: Array,
     /// For each rank, the first element (flat index) of that rank.
     pub first: Vec<i64>,
-    /// The elements in order (flat indexes): by rank, then by position.
-    pub order: Vec<usize>,
 }
 
 /// The sorted positions of `n` elements keyed by `cols`: by the columns
-/// in turn, then by position (so equal records keep their order).
-fn sorted(cols: &[Column], n: usize) -> Vec<usize> {
+/// in turn, then by position (so equal records keep their order); and
+/// for each sorted position, whether it starts a run of equal records.
+fn sorted(cols: &[Column], n: usize) -> (Vec<usize>, Vec<bool>) {
     let words: Option<Vec<&[u64]>> = cols
         .iter()
         .map(|c| match c {
@@ -276,10 +275,13 @@ fn sorted(cols: &[Column], n: usize) -> Vec<usize> {
         })
         .collect();
     if let Some(w) = words {
+        if let Some(sorted) = packed_bits(&w, n) {
+            return sorted;
+        }
         if n <= u32::MAX as usize {
             match w.len() {
-                1 => return packed::<1>(&w, n),
-                2 => return packed::<2>(&w, n),
+                1 => return packed1(w[0], n),
+                2 => return packed2(w[0], w[1], n),
                 3 => return packed::<3>(&w, n),
                 4 => return packed::<4>(&w, n),
                 _ => {}
@@ -288,18 +290,102 @@ fn sorted(cols: &[Column], n: usize) -> Vec<usize> {
     }
     let mut idx: Vec<usize> = (0..n).collect();
     idx.sort_unstable_by(|&a, &b| compare(cols, a, b).then(a.cmp(&b)));
-    idx
+    let starts = (0..n)
+        .map(|k| k == 0 || compare(cols, idx[k - 1], idx[k]).is_ne())
+        .collect();
+    (idx, starts)
 }
 
 /// [`sorted`] for `W` word columns: each element's words and position in
 /// one array, sorted (the position breaks ties, so the unstable sort is
-/// stable).
-fn packed<const W: usize>(cols: &[&[u64]], n: usize) -> Vec<usize> {
+/// stable); runs of equal records found from the sorted words, in order.
+fn packed<const W: usize>(cols: &[&[u64]], n: usize) -> (Vec<usize>, Vec<bool>) {
     let mut keys: Vec<([u64; W], u32)> = (0..n)
         .map(|i| (std::array::from_fn(|c| cols[c][i]), i as u32))
         .collect();
     keys.sort_unstable();
-    keys.into_iter().map(|(_, i)| i as usize).collect()
+    let starts = (0..n)
+        .map(|k| k == 0 || keys[k - 1].0 != keys[k].0)
+        .collect();
+    (keys.into_iter().map(|(_, i)| i as usize).collect(), starts)
+}
+
+/// Bits to hold `0..=x`.
+fn bits(x: u64) -> u32 {
+    64 - x.leading_zeros()
+}
+
+/// [`sorted`] where every column's range (its largest word less its
+/// smallest) and the positions fit in 128 bits together: each element
+/// one integer, its columns' offsets from their smallest side by side
+/// above its position (most columns in real keys span far less than 64
+/// bits: a code, a year, a small count), so a sort moves 8 or 16 bytes an
+/// element and compares once.
+fn packed_bits(cols: &[&[u64]], n: usize) -> Option<(Vec<usize>, Vec<bool>)> {
+    let pos_bits = bits(n.saturating_sub(1) as u64);
+    let mut spans = Vec::with_capacity(cols.len());
+    let mut total = pos_bits;
+    for c in cols {
+        let (lo, hi) = c
+            .iter()
+            .fold((u64::MAX, 0), |(lo, hi), &w| (lo.min(w), hi.max(w)));
+        let b = if n == 0 { 0 } else { bits(hi - lo) };
+        spans.push((lo, b));
+        total += b;
+    }
+    if total > 128 {
+        return None;
+    }
+    let key = |i: usize| -> u128 {
+        let mut k = 0u128;
+        for (c, &(lo, b)) in cols.iter().zip(&spans) {
+            k = (k << b) | u128::from(c[i] - lo);
+        }
+        (k << pos_bits) | i as u128
+    };
+    let mask = (1u128 << pos_bits) - 1;
+    if total <= 64 {
+        let mut keys: Vec<u64> = (0..n).map(|i| key(i) as u64).collect();
+        keys.sort_unstable();
+        let m = mask as u64;
+        let starts = (0..n)
+            .map(|k| k == 0 || keys[k - 1] >> pos_bits != keys[k] >> pos_bits)
+            .collect();
+        return Some((keys.into_iter().map(|k| (k & m) as usize).collect(), starts));
+    }
+    let mut keys: Vec<u128> = (0..n).map(key).collect();
+    keys.sort_unstable();
+    let starts = (0..n)
+        .map(|k| k == 0 || keys[k - 1] >> pos_bits != keys[k] >> pos_bits)
+        .collect();
+    Some((
+        keys.into_iter().map(|k| (k & mask) as usize).collect(),
+        starts,
+    ))
+}
+
+/// [`packed`] for one word: 16-byte keys.
+fn packed1(a: &[u64], n: usize) -> (Vec<usize>, Vec<bool>) {
+    let mut keys: Vec<(u64, u32)> = (0..n).map(|i| (a[i], i as u32)).collect();
+    keys.sort_unstable();
+    let starts = (0..n)
+        .map(|k| k == 0 || keys[k - 1].0 != keys[k].0)
+        .collect();
+    (keys.into_iter().map(|(_, i)| i as usize).collect(), starts)
+}
+
+/// [`packed`] for two words, as a tuple (its order inlines to two
+/// compares, where an array's goes through a slice compare).
+fn packed2(a: &[u64], b: &[u64], n: usize) -> (Vec<usize>, Vec<bool>) {
+    let mut keys: Vec<(u64, u64, u32)> = (0..n).map(|i| (a[i], b[i], i as u32)).collect();
+    keys.sort_unstable();
+    let starts = (0..n)
+        .map(|k| k == 0 || (keys[k - 1].0, keys[k - 1].1) != (keys[k].0, keys[k].1))
+        .collect();
+    (
+        keys.into_iter().map(|(_, _, i)| i as usize).collect(),
+        starts,
+    )
 }
 
 /// Elements `a` and `b` by the columns in turn.
@@ -330,26 +416,33 @@ pub(crate) fn ranked(x: &Array) -> Result<Ranked, Error> {
 /// The ranks of `x`'s records in ascending order, or in descending order
 /// with NaN and NA still last (as numbers and strings sort descending).
 pub(crate) fn ranked_in(x: &Array, descending: bool) -> Result<Ranked, Error> {
-    let flat = x.flat_values()?;
-    let n = flat.len();
-    let mut cols = Vec::new();
-    columns(&flat, n, descending, &mut cols)?;
-    let order = sorted(&cols, n);
+    let (flat, order, starts) = ordered(x, descending)?;
+    let n = order.len();
     let mut rank = vec![0i64; n];
     let mut first = Vec::new();
-    for (k, &i) in order.iter().enumerate() {
-        if k == 0 || compare(&cols, order[k - 1], i).is_ne() {
+    for (&i, &start) in order.iter().zip(&starts) {
+        if start {
             first.push(i as i64);
         }
         rank[i] = first.len() as i64 - 1;
     }
     let ranks = Array::regroup(&Array::from_vec(rank), x)?;
-    Ok(Ranked {
-        ranks,
-        flat,
-        first,
-        order,
-    })
+    Ok(Ranked { ranks, flat, first })
+}
+
+/// `x`'s records in C order, their sorted order (ascending, or
+/// descending with NaN and NA last), and where each run of equal
+/// records starts in it: what a 1-dimensional sort needs, without ranks.
+pub(crate) fn ordered(
+    x: &Array,
+    descending: bool,
+) -> Result<(Array, Vec<usize>, Vec<bool>), Error> {
+    let flat = x.flat_values()?;
+    let n = flat.len();
+    let mut cols = Vec::new();
+    columns(&flat, n, descending, &mut cols)?;
+    let (order, starts) = sorted(&cols, n);
+    Ok((flat, order, starts))
 }
 
 /// The ranks of `a`'s and `b`'s records in their one joint order, each
@@ -376,11 +469,11 @@ pub(crate) fn joint_ranks(a: &Array, b: &Array) -> Result<(Vec<i64>, Vec<i64>), 
             _ => Err(unordered(b)),
         })
         .collect::<Result<_, Error>>()?;
-    let order = sorted(&cols, na + nb);
+    let (order, starts) = sorted(&cols, na + nb);
     let mut rank = vec![0i64; na + nb];
     let mut r = -1i64;
-    for (k, &i) in order.iter().enumerate() {
-        if k == 0 || compare(&cols, order[k - 1], i).is_ne() {
+    for (&i, &start) in order.iter().zip(&starts) {
+        if start {
             r += 1;
         }
         rank[i] = r;
@@ -407,11 +500,12 @@ impl Ranked {
 /// Elements `ids` of `flat` (`K * R`), in that order: each field's
 /// array taken on its own when the records are held as columns.
 pub(crate) fn take_flat(flat: &Array, ids: Vec<i64>) -> Result<Array, Error> {
-    let ids = Array::from_vec(ids);
+    let idx = Array::from_vec(ids);
+    let ids = idx.as_slice::<i64>()?;
     if let Some(columns) = flat.columns() {
         let taken = columns
             .iter()
-            .map(|c| c.take(&ids, Some(0), TakeMode::Raise))
+            .map(|c| gather(c, ids).unwrap_or_else(|| c.take(&idx, Some(0), TakeMode::Raise)))
             .collect::<Result<Vec<_>, Error>>()?;
         return match flat.dtype().kind() {
             TypeKind::Struct(s) => {
@@ -420,5 +514,25 @@ pub(crate) fn take_flat(flat: &Array, ids: Vec<i64>) -> Result<Array, Error> {
             _ => Array::tuple_from_columns_at(1, taken),
         };
     }
-    flat.take(&ids, Some(0), TakeMode::Raise)
+    flat.take(&idx, Some(0), TakeMode::Raise)
+}
+
+/// Elements `ids` (each in range) of a column of numbers side by side,
+/// read straight from its slice; `None` for any other column.
+fn gather(c: &Array, ids: &[i64]) -> Option<Result<Array, Error>> {
+    let s = c
+        .dtype()
+        .as_scalar()
+        .filter(|s| s.is_numeric() || *s == Scalar::Bool)?;
+    if c.ndim() != 1 {
+        return None;
+    }
+    let n = c.len();
+    if ids.iter().any(|&i| i < 0 || i as usize >= n) {
+        return None;
+    }
+    dynd_array::with_numeric!(s, T => {
+        let xs = c.as_slice::<T>().ok()?;
+        Some(Array::from_fn(ids.len(), |j| xs[ids[j] as usize]))
+    }, None)
 }

@@ -153,6 +153,9 @@ pub(super) fn expand_records(func: &ItemFn, opts: &Options, user_fn: &ItemFn) ->
     let views: Vec<Ident> = (0..types.len())
         .map(|i| format_ident!("__v{}", i))
         .collect();
+    let plains: Vec<Ident> = (0..types.len())
+        .map(|i| format_ident!("__p{}", i))
+        .collect();
     let arity = types.len();
     let checks = types.iter().chain([&ret]).map(|t| {
         quote_spanned! {t.span()=>
@@ -207,11 +210,17 @@ pub(super) fn expand_records(func: &ItemFn, opts: &Options, user_fn: &ItemFn) ->
                 let #stores = #f::store(&__b.flat[#idx])?;
                 let #views = #f::view(&#stores)?;
             )*
-            let mut __out = ::std::vec::Vec::with_capacity(__b.count);
-            for __i in 0..__b.count {
-                __out.push(#name(#(#f::get(&#views, __i)),*));
-            }
-            #krate::__private::record_result(#r::column(__out)?, &__b)
+            let __n = __b.count;
+            // Every argument one slice (numbers, plain interleaved
+            // records): a loop over slices, as a hand-written one.
+            let __out = match (#(#f::plain(&#views),)*) {
+                (#(::core::option::Option::Some(#plains),)*) if true #(&& #plains.len() >= __n)* => {
+                    #(let #plains = &#plains[..__n];)*
+                    #r::column_with(__n, |__i| #name(#(#f::duplicate(&#plains[__i])),*))?
+                }
+                _ => #r::column_with(__n, |__i| #name(#(#f::get(&#views, __i)),*))?,
+            };
+            #krate::__private::record_result(__out, &__b)
         }
     }
 }
