@@ -747,3 +747,99 @@ mod order {
         );
     }
 }
+
+/// Files as record arrays: written and read back, every value and type
+/// kept; a CSV's types inferred; errors name the file.
+#[cfg(all(feature = "parquet", feature = "csv", feature = "ipc"))]
+mod files {
+    use super::*;
+    use dynd::nd::{
+        read_csv, read_ipc, read_parquet, write_ipc, write_parquet, CsvOptions, ToArrow,
+    };
+
+    fn dir(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("dynd-records-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn sample() -> Array {
+        typed(
+            r#"[{"id": 1, "x": 0.5, "name": "a", "tags": [1, 2], "ok": true, "w": null},
+                {"id": 2, "x": -0.0, "name": "日本語", "tags": [], "ok": false, "w": 7},
+                {"id": 3, "x": NaN, "name": "", "tags": [3], "ok": true, "w": -1}]"#,
+            "3 * {id: int64, x: float64, name: string, tags: var * int32, ok: bool, w: ?int16}",
+        )
+    }
+
+    #[test]
+    fn parquet_and_ipc_round_trip() {
+        let d = dir("round");
+        let a = sample();
+        type Write = fn(&std::path::Path, &Array) -> Result<(), dynd::Error>;
+        type Read = fn(&std::path::Path) -> Result<Array, dynd::Error>;
+        let cases: [(std::path::PathBuf, Write, Read); 2] = [
+            (
+                d.join("a.parquet"),
+                |p, a| write_parquet(p, a),
+                |p| read_parquet(p),
+            ),
+            (d.join("a.arrow"), |p, a| write_ipc(p, a), |p| read_ipc(p)),
+        ];
+        for (path, write, read) in cases {
+            write(&path, &a).unwrap();
+            let back = read(&path).unwrap();
+            assert!(back.is_columnar());
+            assert_eq!(back.ty(), a.ty(), "{}", path.display());
+            assert_eq!(back.to_string(), a.to_string());
+            // A field of what came back is a plain column.
+            assert_eq!(back.field("x").unwrap().strides(), [8]);
+        }
+        // Columns written from records held as columns.
+        let cols = Array::from_record_batch(&a.to_record_batch().unwrap()).unwrap();
+        write_parquet(d.join("c.parquet"), &cols).unwrap();
+        assert_eq!(
+            read_parquet(d.join("c.parquet")).unwrap().to_string(),
+            a.to_string()
+        );
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn csv_types_are_inferred() {
+        let d = dir("csv");
+        let path = d.join("t.csv");
+        std::fs::write(&path, "city,km,open\nLyon,12.5,true\nOrsay,,false\n").unwrap();
+        let t = read_csv(&path, &CsvOptions::default()).unwrap();
+        assert_eq!(
+            t.ty().to_string(),
+            "2 * {city: string, km: ?float64, open: bool}"
+        );
+        assert_eq!(t.field("km").unwrap().to_string(), "[12.5, null]");
+        let semi = d.join("s.csv");
+        std::fs::write(&semi, "1;2\n3;4\n").unwrap();
+        let opts = CsvOptions {
+            header: false,
+            delimiter: b';',
+            ..CsvOptions::default()
+        };
+        let s = read_csv(&semi, &opts).unwrap();
+        assert_eq!(s.ty().to_string(), "2 * {column_1: int64, column_2: int64}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn errors_name_the_file() {
+        let d = dir("err");
+        let path = d.join("nope.parquet");
+        let err = read_parquet(&path).unwrap_err().to_string();
+        assert!(err.contains("nope.parquet"), "{err}");
+        std::fs::write(&path, b"not parquet").unwrap();
+        let err = read_parquet(&path).unwrap_err().to_string();
+        assert!(err.contains("nope.parquet"), "{err}");
+        // Something that is not records cannot be written as a table.
+        let err = write_ipc(d.join("x.arrow"), &Array::from_vec(vec![1.0f64])).unwrap_err();
+        assert!(err.to_string().contains("struct"), "{err}");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

@@ -5,5 +5,6 @@
 
 mod memory;
 mod ndarray;
+mod records;
 mod serde;
 mod text_pairs;

@@ -131,9 +131,9 @@ pub fn field(x: &Array, name: &str) -> Result<Array, Error> {
     x.field(name)
 }
 
-/// Records of the arrays' elements, broadcast together (see the [module
-/// docs](self)): `{name: T, ...}` with `fields`, tuples `(T, ...)`
-/// without. The result holds its fields as columns: the arrays
+/// Records of the arrays' elements, broadcast together (as
+/// [`broadcast_arrays`] lines them up): `{name: T, ...}` with `fields`,
+/// tuples `(T, ...)` without. The result holds its fields as columns: the arrays
 /// themselves where they already have its shape.
 ///
 /// # Errors
@@ -241,8 +241,10 @@ pub fn with_field(x: &Array, value: &Array, name: &str) -> Result<Array, Error> 
     Array::from_columns_at(nd, names.into_iter().zip(arrays))
 }
 
-/// The arrays broadcast to one shape, as [`zip`] lines them up (see the
-/// [module docs](self)): each itself where it has that shape already
+/// The arrays broadcast to one shape, as [`zip`] lines them up (with
+/// `var` dimensions, a shallower array lines up with the outer dimensions
+/// of a deeper one; fixed dimensions alone broadcast as NumPy's do, from
+/// the right): each itself where it has that shape already
 /// (rows and all), else written out to it. NumPy's `broadcast_arrays`,
 /// with Awkward's left alignment for ragged arrays.
 ///

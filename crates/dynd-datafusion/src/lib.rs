@@ -94,7 +94,7 @@ use datafusion::prelude::SessionContext;
 use dynd::func::{builtins, Callable, ReductionKind};
 
 pub use aggregate::{accumulator_udaf, aggregate_udf, DyndAggregate};
-pub use scalar::{row_reduction_udf, scalar_udf, DyndScalarUdf};
+pub use scalar::{function_udf, row_reduction_udf, scalar_udf, DyndScalarUdf};
 pub use state::{State, StateValue};
 
 /// The re-exported DataFusion, so a user's version matches this crate's.

@@ -27,6 +27,10 @@ enum Body {
     RowReduction(Callable),
     /// A list function over each row's list (`softmax(list)`).
     List(ListFn),
+    /// A function over whole arrays that runs row by row (an
+    /// `#[elemental]` fn over records): its result type from a call on
+    /// one sample row of each argument's type.
+    Function(Callable),
 }
 
 /// A dynd list function as SQL calls it: the column first (one list per
@@ -619,6 +623,30 @@ pub(crate) fn row_impl(r: &Callable) -> Result<DyndScalarUdf> {
     ))
 }
 
+/// A scalar UDF of a callable that runs on whole arrays and gives one
+/// result per row: an `#[elemental]` fn over records (`dist(p: Point, q:
+/// Point) -> f64`), whose struct columns come in as records held as
+/// columns (no field copied) and whose record results go out as struct
+/// columns. Its result type for given argument types is that of a call
+/// on one sample row of each.
+///
+/// # Errors
+///
+/// A planning error for an overloaded callable (use [`scalar_udf`]) or a
+/// reduction.
+pub fn function_udf(f: &Callable) -> Result<ScalarUDF> {
+    if f.is_overloaded() || f.reduction_kind() != ReductionKind::None {
+        return Err(datafusion::common::plan_datafusion_err!(
+            "dynd function '{}' is resolved from its argument types: make it a UDF with scalar_udf",
+            f.name()
+        ));
+    }
+    Ok(ScalarUDF::new_from_impl(udf(
+        sql_name(f.name()),
+        Body::Function(f.clone()),
+    )))
+}
+
 /// A dynd name as a SQL identifier: `add.reduce` is `add_reduce`.
 pub(crate) fn sql_name(name: &str) -> String {
     name.replace('.', "_")
@@ -637,7 +665,7 @@ impl DyndScalarUdf {
     /// What identifies the callable: its name and signatures.
     fn key(&self) -> (bool, String, Vec<String>) {
         let (row, f) = match &self.body {
-            Body::Rows(f) => (false, f),
+            Body::Rows(f) | Body::Function(f) => (false, f),
             Body::RowReduction(f) => (true, f),
             Body::List(l) => return (true, format!("list {}", l.name), Vec::new()),
         };
@@ -664,6 +692,27 @@ impl DyndScalarUdf {
                 let plain: Vec<Type> = rows.iter().map(without_inner_options).collect();
                 f.resolve(&plain).map_err(|_| e)
             }),
+            Body::Function(f) => {
+                let run = |rows: &[Type]| -> std::result::Result<Type, dynd::Error> {
+                    let samples = rows
+                        .iter()
+                        .map(sample)
+                        .collect::<std::result::Result<Vec<_>, _>>()?;
+                    let refs: Vec<&Array> = samples.iter().collect();
+                    let out = f.call(&refs)?;
+                    Ok(match out.ty().kind() {
+                        dynd::ndt::TypeKind::Dim(_, row) => row.clone(),
+                        _ => out.ty().clone(),
+                    })
+                };
+                // Struct fields Arrow declares nullable (a literal's always
+                // are) convert without options from a batch with no nulls
+                // in them: plan for that too.
+                run(rows).or_else(|e| {
+                    let plain: Vec<Type> = rows.iter().map(without_field_options).collect();
+                    run(&plain).map_err(|_| e)
+                })
+            }
             Body::RowReduction(r) => {
                 let [row] = rows else {
                     return Err(dynd::Error::Arity {
@@ -728,6 +777,39 @@ fn without_inner_options(t: &Type) -> Type {
     }
     match t.kind() {
         TypeKind::Dim(..) => strip(t),
+        _ => t.clone(),
+    }
+}
+
+/// `t` with the options of its structs and their fields removed, at any
+/// depth (`?{x: ?float64}` is `{x: float64}`).
+fn without_field_options(t: &Type) -> Type {
+    use dynd::ndt::TypeKind;
+    match t.kind() {
+        TypeKind::Option(inner) if matches!(inner.kind(), TypeKind::Struct(_)) => {
+            without_field_options(inner)
+        }
+        TypeKind::Struct(s) => {
+            let fields = s
+                .fields
+                .iter()
+                .map(|(n, f)| {
+                    let f = match f.kind() {
+                        TypeKind::Option(inner) => inner.clone(),
+                        _ => f.clone(),
+                    };
+                    (n.clone(), without_field_options(&f))
+                })
+                .collect();
+            Type::new(TypeKind::Struct(dynd::ndt::Struct {
+                fields,
+                variadic: s.variadic,
+            }))
+            .unwrap_or_else(|_| t.clone())
+        }
+        TypeKind::Dim(d, element) => {
+            Type::dim(d.clone(), without_field_options(element)).unwrap_or_else(|_| t.clone())
+        }
         _ => t.clone(),
     }
 }
@@ -1022,7 +1104,7 @@ impl DyndScalarUdf {
             return Ok(take(&out, &index, None)?);
         }
         let f = match &self.body {
-            Body::Rows(f) => f,
+            Body::Rows(f) | Body::Function(f) => f,
             Body::List(l) => {
                 let mut args = Vec::with_capacity(arrays.len());
                 for (i, a) in arrays.iter().enumerate() {

@@ -293,6 +293,67 @@ async fn struct_rows_are_dynd_structs() -> Result<()> {
     Ok(())
 }
 
+#[derive(dynd::nd::Record, Clone, Copy)]
+#[repr(C)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[elemental]
+fn dist(p: Point, q: Point) -> f64 {
+    ((p.x - q.x).powi(2) + (p.y - q.y).powi(2)).sqrt()
+}
+
+#[elemental]
+fn mid(p: Point, q: Point) -> Point {
+    Point {
+        x: (p.x + q.x) / 2.0,
+        y: (p.y + q.y) / 2.0,
+    }
+}
+
+#[tokio::test]
+async fn elemental_fns_over_struct_columns() -> Result<()> {
+    let point = |xs: Vec<f64>, ys: Vec<f64>| {
+        Arc::new(StructArray::from(vec![
+            (
+                Arc::new(Field::new("x", DataType::Float64, false)),
+                Arc::new(Float64Array::from(xs)) as ArrayRef,
+            ),
+            (
+                Arc::new(Field::new("y", DataType::Float64, false)),
+                Arc::new(Float64Array::from(ys)) as ArrayRef,
+            ),
+        ])) as ArrayRef
+    };
+    let ctx = ctx_with(table(vec![
+        ("p", point(vec![3.0, 6.0, 1.0], vec![4.0, 8.0, 1.0])),
+        ("q", point(vec![0.0, 0.0, 1.0], vec![0.0, 0.0, 2.0])),
+    ]))?;
+    ctx.register_udf(dynd_datafusion::function_udf(&dist::callable())?);
+    ctx.register_udf(dynd_datafusion::function_udf(&mid::callable())?);
+    let d = column(&ctx, "SELECT dist(p, q) FROM t").await?;
+    assert_eq!(f64s(&d), [Some(5.0), Some(10.0), Some(1.0)]);
+    // Against a literal struct, broadcast to every row.
+    let d = column(
+        &ctx,
+        "SELECT dist(p, named_struct('x', 0.0, 'y', 0.0)) FROM t",
+    )
+    .await?;
+    assert_eq!(f64s(&d), [Some(5.0), Some(10.0), Some(2.0f64.sqrt())]);
+    // A record result is a struct column.
+    let m = column(&ctx, "SELECT mid(p, q) FROM t").await?;
+    let m = m.as_struct();
+    assert_eq!(
+        f64s(m.column_by_name("y").unwrap()),
+        [Some(2.0), Some(4.0), Some(1.5)]
+    );
+    // An overloaded callable is not a function UDF.
+    assert!(dynd_datafusion::function_udf(&get("add")?).is_err());
+    Ok(())
+}
+
 #[tokio::test]
 async fn nulls_are_na() -> Result<()> {
     let ctx = ctx_with(table(vec![

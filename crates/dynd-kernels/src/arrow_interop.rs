@@ -293,40 +293,8 @@ fn zip_arrow(
     let item = |values: &ArrayRef| Arc::new(Field::new("item", values.data_type().clone(), false));
     let first = arrays.first().ok_or_else(mismatch)?.clone();
     Ok(match first.data_type() {
-        arrow_schema::DataType::List(_) => {
-            let lists: Vec<_> = arrays.iter().map(|a| a.as_list::<i32>()).collect();
-            if lists.iter().any(|l| l.offsets() != lists[0].offsets()) {
-                return Err(mismatch());
-            }
-            let values = lists.iter().map(|l| l.values().clone()).collect();
-            let inner = zip_arrow(fields, values, depth - 1, fail)?;
-            Arc::new(
-                GenericListArray::<i32>::try_new(
-                    item(&inner),
-                    lists[0].offsets().clone(),
-                    inner,
-                    None,
-                )
-                .map_err(fail)?,
-            )
-        }
-        arrow_schema::DataType::LargeList(_) => {
-            let lists: Vec<_> = arrays.iter().map(|a| a.as_list::<i64>()).collect();
-            if lists.iter().any(|l| l.offsets() != lists[0].offsets()) {
-                return Err(mismatch());
-            }
-            let values = lists.iter().map(|l| l.values().clone()).collect();
-            let inner = zip_arrow(fields, values, depth - 1, fail)?;
-            Arc::new(
-                GenericListArray::<i64>::try_new(
-                    item(&inner),
-                    lists[0].offsets().clone(),
-                    inner,
-                    None,
-                )
-                .map_err(fail)?,
-            )
-        }
+        arrow_schema::DataType::List(_) => zip_lists::<i32>(fields, &arrays, depth, fail)?,
+        arrow_schema::DataType::LargeList(_) => zip_lists::<i64>(fields, &arrays, depth, fail)?,
         arrow_schema::DataType::FixedSizeList(_, k) => {
             let values = arrays
                 .iter()
@@ -337,6 +305,29 @@ fn zip_arrow(
         }
         _ => return Err(mismatch()),
     })
+}
+
+/// [`zip_arrow`] of the fields' lists (offsets `O`): one list array over
+/// the struct of their values, the fields' offsets being one.
+fn zip_lists<O: OffsetSizeTrait>(
+    fields: &[(String, bool)],
+    arrays: &[ArrayRef],
+    depth: usize,
+    fail: &dyn Fn(arrow_schema::ArrowError) -> Error,
+) -> Result<ArrayRef, Error> {
+    let lists: Vec<_> = arrays.iter().map(|a| a.as_list::<O>()).collect();
+    if lists.iter().any(|l| l.offsets() != lists[0].offsets()) {
+        return Err(fail(arrow_schema::ArrowError::InvalidArgumentError(
+            "the fields' lists differ".into(),
+        )));
+    }
+    let values = lists.iter().map(|l| l.values().clone()).collect();
+    let inner = zip_arrow(fields, values, depth - 1, fail)?;
+    let item = Arc::new(Field::new("item", inner.data_type().clone(), false));
+    Ok(Arc::new(
+        GenericListArray::<O>::try_new(item, lists[0].offsets().clone(), inner, None)
+            .map_err(fail)?,
+    ))
 }
 
 fn export(a: &Array, path: &str) -> Result<ArrayRef, Error> {

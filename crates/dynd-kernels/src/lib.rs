@@ -30,7 +30,7 @@
 //!
 //! | floor | modules |
 //! |---|---|
-//! | 8 | `ops` |
+//! | 8 | `ops`, `files` |
 //! | 7 | `sort`, `take`, `na`, `fuse`, `arrow_interop` |
 //! | 6 | `reduce`, `strings`, `zip` |
 //! | 5 | `elwise` |
@@ -51,6 +51,8 @@ mod alloc;
 pub mod arrow_interop;
 pub mod assign;
 pub mod elwise;
+#[cfg(any(feature = "parquet", feature = "csv", feature = "ipc"))]
+pub mod files;
 pub mod fuse;
 mod isa;
 pub mod kernel;

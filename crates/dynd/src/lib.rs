@@ -189,6 +189,20 @@ pub mod nd {
     #[cfg(feature = "arrow")]
     #[doc(inline)]
     pub use dynd_kernels::arrow_interop;
+    /// Parquet, CSV and Arrow IPC files as record arrays (features
+    /// `parquet`, `csv`, `ipc`).
+    #[cfg(any(feature = "parquet", feature = "csv", feature = "ipc"))]
+    #[doc(inline)]
+    pub use dynd_kernels::files;
+    #[cfg(feature = "csv")]
+    #[doc(inline)]
+    pub use dynd_kernels::files::{read_csv, CsvOptions};
+    #[cfg(feature = "ipc")]
+    #[doc(inline)]
+    pub use dynd_kernels::files::{read_ipc, write_ipc};
+    #[cfg(feature = "parquet")]
+    #[doc(inline)]
+    pub use dynd_kernels::files::{read_parquet, write_parquet};
     /// Fused evaluation of elementwise programs (what evaluating an
     /// expression runs).
     #[doc(inline)]
@@ -205,7 +219,7 @@ pub mod nd {
     #[doc(inline)]
     pub use dynd_kernels::ToArrow;
     /// Makes a struct whose fields are element types a dynd record: see
-    /// [`structs`](crate::nd::structs).
+    /// [`structs`].
     #[doc(inline)]
     pub use dynd_macros::Record;
 }

@@ -18,6 +18,39 @@
 //! columns answers with its interleaved form, made once on first use and
 //! kept with the columns.
 //!
+//! ## The representation, and why
+//!
+//! In the architecture's terms an array is a type, arrmeta and a data
+//! reference, and its dimensions find elements by byte address: a fixed
+//! dimension adds `i * stride`, a `var` row is a (start, length) pair into
+//! its values block. A record's fields are then byte offsets inside each
+//! element ([`Arrmeta::Fields`]): the interleaved layout. Held as columns,
+//! a record array is instead the arrays of its fields, each with its own
+//! block, arrmeta and strides over the record dimensions
+//! ([`Arrmeta::Columns`] at the root, holding the fields' parts):
+//! `dims * {x: X, y: Y}` is `dims * X` beside `dims * Y`, the dimensions
+//! repeated per field (a `var` dimension is one pairs block per field, the
+//! pairs being byte offsets into each field's own values).
+//!
+//! The other design — per-field blocks in the record's arrmeta, the
+//! dimensions above computing one "record address" each field scales by
+//! its own element size — keeps one set of dimensions but makes the
+//! address a kernel sees for a record a virtual one: every walker that
+//! copies, takes or prints elements would have to know it, and one that
+//! did not would read memory the address does not name. Here the raw
+//! parts a walker can get are always real (the interleaved form), so the
+//! invariant the unsafe loops rely on — every element any index reaches
+//! lies in its block — holds by construction: validated where each field's
+//! array was made, and where the interleaved copy is made
+//! ([`Array::try_from_parts`](crate::Array::try_from_parts)). What the
+//! columns cost is that walker's copy, once; what they give is Arrow's
+//! and Awkward's layout without a copy, and a field that is an array of
+//! its own (contiguous, as fast as a plain column).
+//!
+//! Views (`index`, slices, `expand_dims`, transposes, reshapes) apply to
+//! each field and keep the columns; writing to a record array held as
+//! columns makes it interleaved first.
+//!
 //! ```
 //! use dynd::nd::Array;
 //!

@@ -209,23 +209,10 @@ impl Array {
         } else {
             Array::from_vec(numbers)
         };
-        let Some(first) = dims.first() else {
+        if dims.is_empty() {
             return Ok(flat);
-        };
-        let kinds: Vec<Level> = dims
-            .iter()
-            .map(|d| match d {
-                Dim::Fixed(n) => Level::Fixed(*n),
-                _ => Level::Var,
-            })
-            .collect();
-        let totals: Vec<usize> = lengths.iter().map(|l| l.iter().sum()).collect();
-        let a = grouped(flat, &kinds, &lengths, &totals)?;
-        match first {
-            // One row over the outermost level: the `var` dimension itself.
-            Dim::Var => Array::from_offsets(a, &[0, totals[0]])?.index(&[crate::Index::At(0)]),
-            _ => Ok(a),
         }
+        under_levels(flat, &dims, &lengths)
     }
 
     /// Every element in C order (row after row for `var` dimensions), as
@@ -353,22 +340,10 @@ impl Array {
             ));
         }
         let Levels { dims, lengths, .. } = levels;
-        let Some(first) = dims.first() else {
+        if dims.is_empty() {
             return values.index(&[crate::Index::At(0)]);
-        };
-        let kinds: Vec<Level> = dims
-            .iter()
-            .map(|d| match d {
-                Dim::Fixed(n) => Level::Fixed(*n),
-                _ => Level::Var,
-            })
-            .collect();
-        let totals: Vec<usize> = lengths.iter().map(|l| l.iter().sum()).collect();
-        let a = grouped(values.clone(), &kinds, &lengths, &totals)?;
-        match first {
-            Dim::Var => Array::from_offsets(a, &[0, totals[0]])?.index(&[crate::Index::At(0)]),
-            _ => Ok(a),
         }
+        under_levels(values.clone(), &dims, &lengths)
     }
 
     /// The array as nested Rust `Vec`s of any depth (one level per
@@ -573,6 +548,25 @@ impl Leaf for () {
     fn run(_: &Walk, _: &[u8], _: isize, len: usize, _: isize, out: &mut Vec<()>) -> bool {
         out.resize(out.len() + len, ());
         true
+    }
+}
+
+/// `flat` (every element in C order) under dimensions `dims` (at least
+/// one) with the lists' `lengths` of each (see [`Levels`]).
+fn under_levels(flat: Array, dims: &[Dim], lengths: &[Vec<usize>]) -> Result<Array, Error> {
+    let kinds: Vec<Level> = dims
+        .iter()
+        .map(|d| match d {
+            Dim::Fixed(n) => Level::Fixed(*n),
+            _ => Level::Var,
+        })
+        .collect();
+    let totals: Vec<usize> = lengths.iter().map(|l| l.iter().sum()).collect();
+    let a = grouped(flat, &kinds, lengths, &totals)?;
+    match dims.first() {
+        // One row over the outermost level: the `var` dimension itself.
+        Some(Dim::Var) => Array::from_offsets(a, &[0, totals[0]])?.index(&[crate::Index::At(0)]),
+        _ => Ok(a),
     }
 }
 

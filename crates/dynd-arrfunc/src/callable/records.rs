@@ -33,7 +33,9 @@ fn names(a: &Array) -> Option<Vec<Option<Arc<str>>>> {
 
 impl Callable {
     /// This callable, comparing records by their fields as `rule` says
-    /// (see the [module docs](self)); every other argument as before.
+    /// (`equal` is true where every field is equal, `not_equal` where
+    /// some field differs; a fixed-size field compares element by
+    /// element, an NA field makes NA); every other argument as before.
     pub fn comparing_records(mut self, rule: RecordRule) -> Callable {
         self.records = Some(rule);
         self
