@@ -39,6 +39,15 @@ use crate::array::Array;
 use crate::arrmeta::Arrmeta;
 use crate::error::Error;
 
+/// Whether `dtype` is a record or a tuple, or an option of one.
+pub fn is_record(dtype: &Type) -> bool {
+    let t = match dtype.kind() {
+        TypeKind::Option(t) => t,
+        _ => dtype,
+    };
+    fields_of(t).is_some()
+}
+
 /// A record or tuple data type's fields: names (`None` for a tuple's) and
 /// types.
 fn fields_of(dtype: &Type) -> Option<Vec<(Option<&str>, &Type)>> {

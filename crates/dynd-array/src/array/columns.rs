@@ -70,8 +70,9 @@ use std::sync::{Arc, OnceLock};
 
 use dynd_types::{Dim, LayoutProblem, Struct, Tuple, Type, TypeKind};
 
+use super::display::dim_entries;
 use super::Array;
-use crate::arrmeta::{read_pair, write_pair, Arrmeta, ColumnParts, Columns, PAIR_SIZE};
+use crate::arrmeta::{write_pair, Arrmeta, ColumnParts, Columns, PAIR_SIZE};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 
@@ -423,47 +424,22 @@ fn rows_at(
     if l > last_var {
         return Ok(());
     }
-    let here: Vec<Src> = cur.to_vec();
-    let mut lens = Vec::with_capacity(here.len());
-    for &(meta, bytes, off) in &here {
-        let n = match meta {
-            Arrmeta::Fixed { size, .. } => *size,
-            Arrmeta::Var { .. } => usize::try_from(off)
-                .ok()
-                .and_then(|o| bytes.get(o..o.checked_add(PAIR_SIZE)?))
-                .map_or(0, |p| read_pair(p).1 as usize),
-            _ => 0,
-        };
-        lens.push(n);
+    // Each array's entries at this level (validated arrays: all are
+    // dimensions here).
+    let Some(here) = cur
+        .iter()
+        .map(|&(meta, bytes, off)| dim_entries(meta, bytes, off))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(());
+    };
+    let n = here[0].0;
+    if let Some(j) = here.iter().position(|e| e.0 != n) {
+        return Err((j, at.clone(), here[j].0, n));
     }
-    if let Some(j) = lens.iter().position(|&n| n != lens[0]) {
-        return Err((j, at.clone(), lens[j], lens[0]));
-    }
-    for i in 0..lens[0] {
-        for (c, &(meta, bytes, off)) in cur.iter_mut().zip(&here) {
-            *c = match meta {
-                Arrmeta::Fixed {
-                    stride, element, ..
-                } => (&**element, bytes, off + i as isize * stride),
-                Arrmeta::Var {
-                    values,
-                    offset,
-                    stride,
-                    element,
-                    ..
-                } => {
-                    let start = usize::try_from(off)
-                        .ok()
-                        .and_then(|o| bytes.get(o..o.checked_add(PAIR_SIZE)?))
-                        .map_or(0, |p| read_pair(p).0 as i64 as isize);
-                    (
-                        &**element,
-                        values.bytes(),
-                        *offset as isize + start + i as isize * stride,
-                    )
-                }
-                _ => (meta, bytes, off),
-            };
+    for i in 0..n {
+        for (c, &(_, element, data, first, stride)) in cur.iter_mut().zip(&here) {
+            *c = (element, data, first + i as isize * stride);
         }
         at.push(i);
         rows_at(last_var, l + 1, cur, at)?;
@@ -666,39 +642,22 @@ impl Pack<'_, '_> {
             return (self.leaf)(&src, dst);
         }
         let inner = self.sizes[l + 1];
-        match self.dims[l] {
-            Dim::Fixed(n) => {
-                for i in 0..n {
-                    for j in 0..self.elem.len() {
-                        let (meta, bytes, off) = self.cur[l][j];
-                        let Arrmeta::Fixed {
-                            stride, element, ..
-                        } = meta
-                        else {
-                            return Err(layout_error(self.ty));
-                        };
-                        self.cur[l + 1][j] = (&**element, bytes, off + i as isize * stride);
-                    }
-                    self.emit(l + 1, buf, at + i * inner)?;
-                }
-            }
+        // Each array's entries at this level, one count for all.
+        let mut entries = smallvec::SmallVec::<[_; 8]>::new();
+        for j in 0..self.elem.len() {
+            let (meta, bytes, off) = self.cur[l][j];
+            entries.push(dim_entries(meta, bytes, off).ok_or_else(|| layout_error(self.ty))?);
+        }
+        let n = entries.first().map_or(0, |e| e.0);
+        if entries.iter().any(|e| e.0 != n) {
+            return Err(layout_error(self.ty));
+        }
+        // Where the entries go: in place for a fixed dimension; for a
+        // `var` one, a row appended to its values, its pair written here.
+        let (out, base) = match self.dims[l] {
+            Dim::Fixed(_) => (buf, at),
             _ => {
                 let vb = self.vbuf[l];
-                let mut len = None;
-                let mut starts = smallvec::SmallVec::<[isize; 8]>::new();
-                for j in 0..self.elem.len() {
-                    let (_, bytes, off) = self.cur[l][j];
-                    let (start, n) = usize::try_from(off)
-                        .ok()
-                        .and_then(|o| bytes.get(o..o.checked_add(PAIR_SIZE)?))
-                        .map(read_pair)
-                        .ok_or_else(|| layout_error(self.ty))?;
-                    if *len.get_or_insert(n) != n {
-                        return Err(layout_error(self.ty));
-                    }
-                    starts.push(start as i64 as isize);
-                }
-                let n = len.unwrap_or(0) as usize;
                 let start = self.bufs[vb].len();
                 let grow = n.checked_mul(inner).ok_or_else(|| layout_error(self.ty))?;
                 self.bufs[vb]
@@ -709,28 +668,14 @@ impl Pack<'_, '_> {
                     .get_mut(at..at + PAIR_SIZE)
                     .ok_or_else(|| layout_error(self.ty))?;
                 write_pair(pair, start as u64, n as u64);
-                for i in 0..n {
-                    for (j, &s) in starts.iter().enumerate() {
-                        let (meta, _, _) = self.cur[l][j];
-                        let Arrmeta::Var {
-                            values,
-                            offset,
-                            stride,
-                            element,
-                            ..
-                        } = meta
-                        else {
-                            return Err(layout_error(self.ty));
-                        };
-                        self.cur[l + 1][j] = (
-                            &**element,
-                            values.bytes(),
-                            *offset as isize + s + i as isize * stride,
-                        );
-                    }
-                    self.emit(l + 1, vb, start + i * inner)?;
-                }
+                (vb, start)
             }
+        };
+        for i in 0..n {
+            for (j, &(_, element, data, first, stride)) in entries.iter().enumerate() {
+                self.cur[l + 1][j] = (element, data, first + i as isize * stride);
+            }
+            self.emit(l + 1, out, base + i * inner)?;
         }
         Ok(())
     }

@@ -11,11 +11,7 @@ use super::*;
 
 /// Whether `a` holds records or tuples (optional ones too).
 fn is_record(a: &Array) -> bool {
-    let t = match a.dtype().kind() {
-        TypeKind::Option(t) => t,
-        _ => a.dtype(),
-    };
-    matches!(t.kind(), TypeKind::Struct(_) | TypeKind::Tuple(_))
+    dynd_array::record::is_record(a.dtype())
 }
 
 /// The field names of a record (positions of a tuple), optional or not.

@@ -23,19 +23,17 @@ use crate::error::Error;
 
 /// Whether `x`'s elements are records or tuples (optional ones too).
 pub(crate) fn is_record(x: &Array) -> bool {
-    let t = match x.dtype().kind() {
-        TypeKind::Option(inner) => inner,
-        _ => x.dtype(),
-    };
-    matches!(t.kind(), TypeKind::Struct(_) | TypeKind::Tuple(_))
+    dynd_array::record::is_record(x.dtype())
 }
 
 /// One sort key of every element, in element order.
 enum Column {
     /// Order-preserving words: a smaller word is an earlier element.
     Words(Vec<u64>),
-    /// Strings by their bytes (reversed with `true`), NA (`None`) last.
-    Text(Vec<Option<Vec<u8>>>, bool),
+    /// Strings by their bytes (reversed with `true`), NA (`None`) last:
+    /// each a (text block, start, length) span into the blocks kept here,
+    /// read in place.
+    Text(Texts, bool),
 }
 
 /// A number's word: the same order as the number's (NaN after all
@@ -152,16 +150,49 @@ fn words_of(flat: &Array, s: Scalar) -> Result<Vec<u64>, Error> {
     }
 }
 
+/// Strings as spans of the text blocks they lie in (no copy of them).
+struct Texts {
+    blocks: Vec<std::sync::Arc<dynd_array::memory::MemoryBlock>>,
+    /// Each string's block (index into `blocks`), start and length;
+    /// `None` for NA.
+    spans: Vec<Option<(u32, usize, usize)>>,
+}
+
+impl Texts {
+    #[inline]
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        let (b, start, len) = self.spans[i]?;
+        self.blocks[b as usize].bytes().get(start..start + len)
+    }
+
+    fn extend(&mut self, other: Texts) {
+        let shift = self.blocks.len() as u32;
+        self.blocks.extend(other.blocks);
+        self.spans.extend(
+            other
+                .spans
+                .into_iter()
+                .map(|s| s.map(|(b, st, l)| (b + shift, st, l))),
+        );
+    }
+}
+
 /// The strings of `flat` (`K * string`), `None` where `valid` is false.
-fn texts(flat: &Array, valid: Option<&[bool]>) -> Result<Vec<Option<Vec<u8>>>, Error> {
+fn texts(flat: &Array, valid: Option<&[bool]>) -> Result<Texts, Error> {
     let s = Strings::of(flat).ok_or_else(|| unordered(flat))?;
-    Ok(s.iter()
-        .enumerate()
-        .map(|(i, b)| match valid {
-            Some(v) if !v[i] => None,
-            _ => b.map(<[u8]>::to_vec),
+    let spans = (0..s.len())
+        .map(|i| match valid {
+            Some(v) if !v[i] => Ok(None),
+            _ => s
+                .span(i)
+                .map(|(st, l)| Some((0, st, l)))
+                .ok_or_else(|| unordered(flat)),
         })
-        .collect())
+        .collect::<Result<_, Error>>()?;
+    Ok(Texts {
+        blocks: vec![s.text_block().clone()],
+        spans,
+    })
 }
 
 /// The key columns of `a` (`K * T`, one element per record), field after
@@ -280,7 +311,7 @@ fn sorted(cols: &[Column], n: usize) -> (Vec<usize>, Vec<bool>) {
         }
         if n <= u32::MAX as usize {
             match w.len() {
-                1 => return packed1(w[0], n),
+                // One word always fits `packed_bits`.
                 2 => return packed2(w[0], w[1], n),
                 3 => return packed::<3>(&w, n),
                 4 => return packed::<4>(&w, n),
@@ -364,16 +395,6 @@ fn packed_bits(cols: &[&[u64]], n: usize) -> Option<(Vec<usize>, Vec<bool>)> {
     ))
 }
 
-/// [`packed`] for one word: 16-byte keys.
-fn packed1(a: &[u64], n: usize) -> (Vec<usize>, Vec<bool>) {
-    let mut keys: Vec<(u64, u32)> = (0..n).map(|i| (a[i], i as u32)).collect();
-    keys.sort_unstable();
-    let starts = (0..n)
-        .map(|k| k == 0 || keys[k - 1].0 != keys[k].0)
-        .collect();
-    (keys.into_iter().map(|(_, i)| i as usize).collect(), starts)
-}
-
 /// [`packed`] for two words, as a tuple (its order inlines to two
 /// compares, where an array's goes through a slice compare).
 fn packed2(a: &[u64], b: &[u64], n: usize) -> (Vec<usize>, Vec<bool>) {
@@ -393,7 +414,7 @@ fn compare(cols: &[Column], a: usize, b: usize) -> Ordering {
     for c in cols {
         let o = match c {
             Column::Words(w) => w[a].cmp(&w[b]),
-            Column::Text(t, desc) => match (&t[a], &t[b]) {
+            Column::Text(t, desc) => match (t.get(a), t.get(b)) {
                 (Some(x), Some(y)) if *desc => y.cmp(x),
                 (Some(x), Some(y)) => x.cmp(y),
                 (None, None) => Ordering::Equal,
