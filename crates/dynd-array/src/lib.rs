@@ -34,7 +34,7 @@
 //! | 5 | `array` |
 //! | 4 | `validate`, `value` |
 //! | 3 | `arrmeta`, `scalar_io` |
-//! | 2 | `memory`, `convert`, `fn_types` |
+//! | 2 | `memory`, `convert`, `fn_types`, `time` |
 //! | 1 | `error`, `element`, `fixed_string`, `offsets` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
@@ -44,7 +44,7 @@
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 /// Runs `$body` with `$t` the Rust type of the numeric scalar `$s`, or
-/// `$other` for `string` and `bytes`. `with_numeric!(ordered ...)` takes
+/// `$other` for `string`, `bytes` and the time types. `with_numeric!(ordered ...)` takes
 /// only the types with an order (no complex), giving `$other` for the rest.
 /// The one dispatch from a scalar type to its Rust type, for this crate and
 /// the callables' (hence exported, hidden).
@@ -64,7 +64,9 @@ macro_rules! with_numeric {
                 type $t = $crate::Complex<f64>;
                 $body
             }
-            $crate::__Scalar::String | $crate::__Scalar::Bytes => $other,
+            // The time types are refused as numbers (their functions
+            // read them as their storage on purpose).
+            _ => $other,
         })
     };
     (@arms $s:expr, $t:ident, $body:expr, { $($rest:tt)* }) => {
@@ -159,6 +161,7 @@ pub mod scalar_io;
 pub mod serde_impl;
 pub mod structs;
 pub mod text;
+pub mod time;
 #[doc(hidden)]
 pub mod validate;
 #[doc(hidden)]
@@ -177,6 +180,7 @@ pub use into_array::IntoArray;
 pub use parts::{FromLevels, Levels, Nested, Offset};
 pub use rows::RaggedRows;
 pub use structs::{Field, Record};
+pub use time::{Date, DateTime, Ms, Ns, Time, TimeDelta, TimeTextError, Unit, Us, S};
 pub use value::{IntoValue, Value};
 pub use view::{Index, Shape, ShapeSize};
 

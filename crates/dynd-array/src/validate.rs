@@ -398,6 +398,7 @@ fn check(
             TypeKind::Scalar(_)
             | TypeKind::FixedString { .. }
             | TypeKind::FixedBytes { .. }
+            | TypeKind::DateTimeTz { .. }
             | TypeKind::Void,
             Arrmeta::Scalar,
         ) if !matches!(ty.as_scalar(), Some(Scalar::String | Scalar::Bytes)) => {

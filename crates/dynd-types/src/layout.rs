@@ -23,6 +23,7 @@
 //! ```
 
 use crate::error::Error;
+use crate::scalar::Scalar;
 use crate::ty::{Dim, Type, TypeKind};
 
 /// Size and alignment of one element of a concrete type, in bytes.
@@ -117,6 +118,7 @@ impl Type {
                 size: *size,
                 align: *align,
             },
+            TypeKind::DateTimeTz { .. } => DataLayout { size: 8, align: 8 },
             TypeKind::Void => DataLayout { size: 0, align: 1 },
             TypeKind::Type => word,
             TypeKind::Option(t) => {
@@ -176,7 +178,7 @@ impl Type {
             return Err(symbolic(self, "an arrmeta layout"));
         }
         Ok(match self.kind() {
-            TypeKind::Scalar(s) if !s.is_numeric() => ArrmetaLayout::BlockRef,
+            TypeKind::Scalar(Scalar::String | Scalar::Bytes) => ArrmetaLayout::BlockRef,
             TypeKind::Option(t) => ArrmetaLayout::Option(Box::new(t.arrmeta_layout()?)),
             TypeKind::Tuple(t) => ArrmetaLayout::Fields(
                 t.fields

@@ -82,5 +82,5 @@ pub use problems::{
     ArrowProblem, LayoutProblem, OffsetsProblem, SignatureProblem, TypeRule, ValueProblem,
 };
 pub use promote::{can_cast_safely, promote, promote_scalars};
-pub use scalar::{Scalar, ScalarCategory};
+pub use scalar::{Scalar, ScalarCategory, Temporal, TimeUnit};
 pub use ty::{Dim, Encoding, Name, Signature, Struct, Tuple, Type, TypeKind, MAX_DIMS, MAX_LEVELS};

@@ -100,6 +100,9 @@ fn validate(kind: &TypeKind) -> Result<(), Error> {
             Ok(())
         }
         TypeKind::FixedString { size: 0, .. } => invalid(TypeRule::EmptyFixedString),
+        TypeKind::DateTimeTz { tz, .. } => {
+            crate::parse::check_zone_name(tz).or_else(|why| invalid(TypeRule::ZoneName(why)))
+        }
         TypeKind::FixedBytes { size, align } => {
             if !align.is_power_of_two() || *align > 16 {
                 invalid(TypeRule::FixedBytesAlign { align: *align })

@@ -81,6 +81,13 @@ impl fmt::Display for Type {
             },
             TypeKind::FixedBytes { size, align: 1 } => write!(f, "fixed_bytes[{size}]"),
             TypeKind::FixedBytes { size, align } => write!(f, "fixed_bytes[{size}, align={align}]"),
+            TypeKind::DateTimeTz { unit, tz } => {
+                f.write_str("datetime[")?;
+                if *unit != crate::TimeUnit::Micro {
+                    write!(f, "unit=\"{}\", ", unit.name())?;
+                }
+                write!(f, "tz=\"{tz}\"]")
+            }
             TypeKind::Void => f.write_str("void"),
             TypeKind::Type => f.write_str("type"),
             TypeKind::Option(t) => write!(f, "?{t}"),

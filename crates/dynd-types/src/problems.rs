@@ -48,6 +48,17 @@ pub enum ValueProblem {
         /// Why not (too long, not encodable).
         reason: Box<str>,
     },
+    /// A value that is not one of a time type's (`"2023-02-29"` as a
+    /// `date`).
+    #[error("{value} is not a {ty}: {reason}")]
+    Time {
+        /// The value, printed.
+        value: Box<str>,
+        /// The time type.
+        ty: Type,
+        /// Why not.
+        reason: Box<str>,
+    },
     /// A list whose length is not the fixed dimension's size.
     #[error("a list of length {len} cannot be a dimension of size {size} (type {ty})")]
     Length {
@@ -166,6 +177,9 @@ pub enum TypeRule {
     /// `fixed_string[0]`.
     #[error("a fixed_string holds at least 1 character")]
     EmptyFixedString,
+    /// A `datetime` zone that is not spelled as one.
+    #[error("{0}")]
+    ZoneName(String),
     /// A `fixed_bytes` alignment that is not 1, 2, 4, 8 or 16.
     #[error("fixed_bytes alignment {align} is not a power of two from 1 to 16")]
     FixedBytesAlign {

@@ -62,7 +62,10 @@ pub fn promote_scalars(a: Scalar, b: Scalar) -> Option<Scalar> {
         (b, a)
     };
     Some(match (lo.category(), hi.category()) {
-        (C::String | C::Bytes, _) | (_, C::String | C::Bytes) => return None,
+        (C::Temporal, C::Temporal) => return promote_temporal(a, b),
+        (C::String | C::Bytes | C::Temporal, _) | (_, C::String | C::Bytes | C::Temporal) => {
+            return None
+        }
         (C::Bool, _) => hi,
         (C::UnsignedInt, C::UnsignedInt) | (C::SignedInt, C::SignedInt) => {
             let bits = |s: Scalar| s.int_bits().map_or(0, |(_, b)| b);
@@ -109,6 +112,21 @@ pub fn promote_scalars(a: Scalar, b: Scalar) -> Option<Scalar> {
     })
 }
 
+/// Two time types of one kind meet at the finer unit; a `date` meets a
+/// `datetime` at the datetime (NumPy's `M8[D]` and `M8[us]`); no other
+/// pair of time types has a common type.
+fn promote_temporal(a: Scalar, b: Scalar) -> Option<Scalar> {
+    use crate::scalar::Temporal as T;
+    Some(match (a.temporal()?, b.temporal()?) {
+        (T::Date, T::DateTime(_)) => b,
+        (T::DateTime(_), T::Date) => a,
+        (T::Time(x), T::Time(y)) => T::Time(x.max(y)).scalar(),
+        (T::DateTime(x), T::DateTime(y)) => T::DateTime(x.max(y)).scalar(),
+        (T::TimeDelta(x), T::TimeDelta(y)) => T::TimeDelta(x.max(y)).scalar(),
+        _ => return None,
+    })
+}
+
 /// Whether every value of `from` is a value of `to` in NumPy's "safe" sense
 /// (`int64 -> float64` counts as safe, as in NumPy).
 pub fn can_cast_safely(from: Scalar, to: Scalar) -> bool {
@@ -127,7 +145,8 @@ fn no_common(a: &Type, b: &Type) -> Error {
 /// # Errors
 ///
 /// [`Error::Promote`] naming both types when they have none (e.g. `string`
-/// and `int32`, a dimension type, or two different type variables).
+/// and `int32`, a dimension type, or two different type variables; a
+/// naive and a zoned `datetime`, or two zones).
 pub fn promote(a: &Type, b: &Type) -> Result<Type, Error> {
     if a == b && !a.is_dim() {
         return Ok(a.clone());
@@ -136,6 +155,16 @@ pub fn promote(a: &Type, b: &Type) -> Result<Type, Error> {
         (TypeKind::Scalar(x), TypeKind::Scalar(y)) => promote_scalars(*x, *y)
             .map(Type::from)
             .ok_or_else(|| no_common(a, b)),
+        // Zoned instants meet in one zone at the finer unit; a zoned and a
+        // naive datetime, or two zones, have no common type.
+        (TypeKind::DateTimeTz { unit: u, tz: z }, TypeKind::DateTimeTz { unit: v, tz: w })
+            if z == w =>
+        {
+            Type::new(TypeKind::DateTimeTz {
+                unit: *u.max(v),
+                tz: z.clone(),
+            })
+        }
         (TypeKind::Option(x), TypeKind::Option(y)) => {
             Type::option(promote(x, y).map_err(|_| no_common(a, b))?)
         }

@@ -44,6 +44,156 @@ pub enum Scalar {
     String,
     /// `bytes`: variable-length bytes.
     Bytes,
+    /// `date`: days since 1970-01-01 as `int32` (Arrow's `Date32`).
+    Date,
+    /// `time[unit="s"]`: seconds since midnight as `int32` (Arrow's `Time32(s)`).
+    TimeS,
+    /// `time[unit="ms"]`: milliseconds since midnight as `int32`.
+    TimeMs,
+    /// `time` (`time[unit="us"]`): microseconds since midnight as `int64`
+    /// (Arrow's `Time64(us)`).
+    TimeUs,
+    /// `time[unit="ns"]`: nanoseconds since midnight as `int64`.
+    TimeNs,
+    /// `datetime[unit="s"]`: seconds since the Unix epoch as `int64`,
+    /// naive (a wall time; Arrow's `Timestamp(s)` without a zone).
+    DateTimeS,
+    /// `datetime[unit="ms"]`.
+    DateTimeMs,
+    /// `datetime` (`datetime[unit="us"]`).
+    DateTimeUs,
+    /// `datetime[unit="ns"]`.
+    DateTimeNs,
+    /// `timedelta[unit="s"]`: a duration in seconds as `int64` (Arrow's
+    /// `Duration(s)`).
+    TimeDeltaS,
+    /// `timedelta[unit="ms"]`.
+    TimeDeltaMs,
+    /// `timedelta` (`timedelta[unit="us"]`).
+    TimeDeltaUs,
+    /// `timedelta[unit="ns"]`.
+    TimeDeltaNs,
+}
+
+/// The unit of a `time`, `datetime` or `timedelta`: what one tick of its
+/// integer counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TimeUnit {
+    /// Seconds (`"s"`).
+    Second,
+    /// Milliseconds (`"ms"`).
+    Milli,
+    /// Microseconds (`"us"`), the default.
+    Micro,
+    /// Nanoseconds (`"ns"`).
+    Nano,
+}
+
+impl TimeUnit {
+    /// Every unit, coarsest first.
+    pub const ALL: [TimeUnit; 4] = [
+        TimeUnit::Second,
+        TimeUnit::Milli,
+        TimeUnit::Micro,
+        TimeUnit::Nano,
+    ];
+
+    /// The name inside `unit="..."` (`"s"`, `"ms"`, `"us"`, `"ns"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Second => "s",
+            TimeUnit::Milli => "ms",
+            TimeUnit::Micro => "us",
+            TimeUnit::Nano => "ns",
+        }
+    }
+
+    /// The unit called `name` (`"s"`, `"ms"`, `"us"`, `"ns"`).
+    pub fn from_name(name: &str) -> Option<TimeUnit> {
+        Some(match name {
+            "s" => TimeUnit::Second,
+            "ms" => TimeUnit::Milli,
+            "us" => TimeUnit::Micro,
+            "ns" => TimeUnit::Nano,
+            _ => return None,
+        })
+    }
+
+    /// Ticks in one second (1, 10³, 10⁶, 10⁹).
+    #[inline]
+    pub fn per_second(self) -> i64 {
+        match self {
+            TimeUnit::Second => 1,
+            TimeUnit::Milli => 1_000,
+            TimeUnit::Micro => 1_000_000,
+            TimeUnit::Nano => 1_000_000_000,
+        }
+    }
+
+    /// Digits of a second's fraction this unit counts (0, 3, 6, 9).
+    #[inline]
+    pub fn digits(self) -> u32 {
+        match self {
+            TimeUnit::Second => 0,
+            TimeUnit::Milli => 3,
+            TimeUnit::Micro => 6,
+            TimeUnit::Nano => 9,
+        }
+    }
+}
+
+/// Which of the time types a scalar is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Temporal {
+    /// `date`.
+    Date,
+    /// `time[unit=…]`.
+    Time(TimeUnit),
+    /// `datetime[unit=…]` (naive; a zoned one is
+    /// [`TypeKind::DateTimeTz`](crate::TypeKind::DateTimeTz)).
+    DateTime(TimeUnit),
+    /// `timedelta[unit=…]`.
+    TimeDelta(TimeUnit),
+}
+
+impl Temporal {
+    /// The unit (`None` for `date`, whose unit is the day).
+    pub fn unit(self) -> Option<TimeUnit> {
+        match self {
+            Temporal::Date => None,
+            Temporal::Time(u) | Temporal::DateTime(u) | Temporal::TimeDelta(u) => Some(u),
+        }
+    }
+
+    /// The scalar of this time type.
+    pub const fn scalar(self) -> Scalar {
+        use TimeUnit::*;
+        match self {
+            Temporal::Date => Scalar::Date,
+            Temporal::Time(Second) => Scalar::TimeS,
+            Temporal::Time(Milli) => Scalar::TimeMs,
+            Temporal::Time(Micro) => Scalar::TimeUs,
+            Temporal::Time(Nano) => Scalar::TimeNs,
+            Temporal::DateTime(Second) => Scalar::DateTimeS,
+            Temporal::DateTime(Milli) => Scalar::DateTimeMs,
+            Temporal::DateTime(Micro) => Scalar::DateTimeUs,
+            Temporal::DateTime(Nano) => Scalar::DateTimeNs,
+            Temporal::TimeDelta(Second) => Scalar::TimeDeltaS,
+            Temporal::TimeDelta(Milli) => Scalar::TimeDeltaMs,
+            Temporal::TimeDelta(Micro) => Scalar::TimeDeltaUs,
+            Temporal::TimeDelta(Nano) => Scalar::TimeDeltaNs,
+        }
+    }
+
+    /// The same kind of time in another unit (`date` stays `date`).
+    pub fn with_unit(self, unit: TimeUnit) -> Temporal {
+        match self {
+            Temporal::Date => Temporal::Date,
+            Temporal::Time(_) => Temporal::Time(unit),
+            Temporal::DateTime(_) => Temporal::DateTime(unit),
+            Temporal::TimeDelta(_) => Temporal::TimeDelta(unit),
+        }
+    }
 }
 
 /// The broad category of a [`Scalar`], in promotion order.
@@ -63,11 +213,13 @@ pub enum ScalarCategory {
     String,
     /// `bytes`
     Bytes,
+    /// `date`, `time`, `datetime`, `timedelta`
+    Temporal,
 }
 
 impl Scalar {
     /// Every builtin scalar, in declaration order.
-    pub const ALL: [Scalar; 18] = [
+    pub const ALL: [Scalar; 31] = [
         Scalar::Bool,
         Scalar::Int8,
         Scalar::Int16,
@@ -86,6 +238,19 @@ impl Scalar {
         Scalar::Complex128,
         Scalar::String,
         Scalar::Bytes,
+        Scalar::Date,
+        Scalar::TimeS,
+        Scalar::TimeMs,
+        Scalar::TimeUs,
+        Scalar::TimeNs,
+        Scalar::DateTimeS,
+        Scalar::DateTimeMs,
+        Scalar::DateTimeUs,
+        Scalar::DateTimeNs,
+        Scalar::TimeDeltaS,
+        Scalar::TimeDeltaMs,
+        Scalar::TimeDeltaUs,
+        Scalar::TimeDeltaNs,
     ];
 
     /// The canonical datashape name (`"complex[float32]"`, `"int32"`, ...).
@@ -109,12 +274,27 @@ impl Scalar {
             Scalar::Complex128 => "complex[float64]",
             Scalar::String => "string",
             Scalar::Bytes => "bytes",
+            Scalar::Date => "date",
+            Scalar::TimeS => "time[unit=\"s\"]",
+            Scalar::TimeMs => "time[unit=\"ms\"]",
+            Scalar::TimeUs => "time",
+            Scalar::TimeNs => "time[unit=\"ns\"]",
+            Scalar::DateTimeS => "datetime[unit=\"s\"]",
+            Scalar::DateTimeMs => "datetime[unit=\"ms\"]",
+            Scalar::DateTimeUs => "datetime",
+            Scalar::DateTimeNs => "datetime[unit=\"ns\"]",
+            Scalar::TimeDeltaS => "timedelta[unit=\"s\"]",
+            Scalar::TimeDeltaMs => "timedelta[unit=\"ms\"]",
+            Scalar::TimeDeltaUs => "timedelta",
+            Scalar::TimeDeltaNs => "timedelta[unit=\"ns\"]",
         }
     }
 
     /// Looks up a scalar by a plain name or alias (`int`, `real`, `complex`,
     /// `complex64`, `complex128`, `intptr`, `uintptr`, `size`). The bracketed
-    /// spelling `complex[float32]` is the parser's business.
+    /// spelling `complex[float32]` and the time types' parameters
+    /// (`datetime[unit="ns"]`) are the parser's business; the bare time
+    /// names give their defaults (`datetime` is `datetime[unit="us"]`).
     pub fn from_name(name: &str) -> Option<Scalar> {
         Some(match name {
             "bool" => Scalar::Bool,
@@ -135,6 +315,10 @@ impl Scalar {
             "complex128" | "complex" => Scalar::Complex128,
             "string" => Scalar::String,
             "bytes" => Scalar::Bytes,
+            "date" => Scalar::Date,
+            "time" => Scalar::TimeUs,
+            "datetime" => Scalar::DateTimeUs,
+            "timedelta" => Scalar::TimeDeltaUs,
             _ => return None,
         })
     }
@@ -151,13 +335,54 @@ impl Scalar {
             Complex64 | Complex128 => ScalarCategory::Complex,
             String => ScalarCategory::String,
             Bytes => ScalarCategory::Bytes,
+            _ => ScalarCategory::Temporal,
         }
     }
 
     /// Whether this is a boolean, integer, float or complex type.
     #[inline]
     pub fn is_numeric(self) -> bool {
-        !matches!(self, Scalar::String | Scalar::Bytes)
+        !matches!(self, Scalar::String | Scalar::Bytes) && !self.is_temporal()
+    }
+
+    /// Whether this is `date`, `time`, `datetime` or `timedelta`.
+    #[inline]
+    pub fn is_temporal(self) -> bool {
+        self >= Scalar::Date
+    }
+
+    /// Which time type this is, with its unit.
+    pub fn temporal(self) -> Option<Temporal> {
+        use TimeUnit::*;
+        Some(match self {
+            Scalar::Date => Temporal::Date,
+            Scalar::TimeS => Temporal::Time(Second),
+            Scalar::TimeMs => Temporal::Time(Milli),
+            Scalar::TimeUs => Temporal::Time(Micro),
+            Scalar::TimeNs => Temporal::Time(Nano),
+            Scalar::DateTimeS => Temporal::DateTime(Second),
+            Scalar::DateTimeMs => Temporal::DateTime(Milli),
+            Scalar::DateTimeUs => Temporal::DateTime(Micro),
+            Scalar::DateTimeNs => Temporal::DateTime(Nano),
+            Scalar::TimeDeltaS => Temporal::TimeDelta(Second),
+            Scalar::TimeDeltaMs => Temporal::TimeDelta(Milli),
+            Scalar::TimeDeltaUs => Temporal::TimeDelta(Micro),
+            Scalar::TimeDeltaNs => Temporal::TimeDelta(Nano),
+            _ => return None,
+        })
+    }
+
+    /// The integer type a value is stored as: `int32` for `date` and
+    /// `time` in seconds or milliseconds, `int64` for the other time
+    /// types (Arrow's layouts); any other scalar is its own storage.
+    #[inline]
+    pub fn storage(self) -> Scalar {
+        use Scalar::*;
+        match self {
+            Date | TimeS | TimeMs => Int32,
+            s if s.is_temporal() => Int64,
+            s => s,
+        }
     }
 
     /// Size of one element in bytes. `string` and `bytes` hold a
@@ -171,6 +396,7 @@ impl Scalar {
             Int32 | UInt32 | Float32 => 4,
             Int64 | UInt64 | Float64 | Complex64 => 8,
             Int128 | UInt128 | Complex128 | String | Bytes => 16,
+            s => s.storage().size(),
         }
     }
 

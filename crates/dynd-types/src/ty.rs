@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use crate::scalar::Scalar;
+use crate::scalar::{Scalar, TimeUnit};
 
 /// A name: a struct field, a keyword argument or a type variable.
 ///
@@ -97,6 +97,18 @@ pub enum TypeKind {
         size: usize,
         /// Alignment in bytes: a power of two that divides `size`.
         align: usize,
+    },
+    /// `datetime[unit=…, tz="Zone"]`: instants, stored as a naive
+    /// `datetime` of the unit holds them (ticks since the Unix epoch in
+    /// UTC), whose calendar parts are read in the IANA time zone `tz`
+    /// (Arrow's `Timestamp(unit, tz)`). A naive `datetime` (a wall time,
+    /// no zone) is a [`Scalar`].
+    DateTimeTz {
+        /// The unit of a tick.
+        unit: TimeUnit,
+        /// The zone: an IANA name (`"Europe/Paris"`), `"UTC"`, or a fixed
+        /// offset (`"+05:30"`).
+        tz: Name,
     },
     /// `void`: no data.
     Void,
@@ -253,6 +265,19 @@ static SCALAR_KINDS: [TypeKind; Scalar::ALL.len()] = [
     TypeKind::Scalar(Scalar::Complex128),
     TypeKind::Scalar(Scalar::String),
     TypeKind::Scalar(Scalar::Bytes),
+    TypeKind::Scalar(Scalar::Date),
+    TypeKind::Scalar(Scalar::TimeS),
+    TypeKind::Scalar(Scalar::TimeMs),
+    TypeKind::Scalar(Scalar::TimeUs),
+    TypeKind::Scalar(Scalar::TimeNs),
+    TypeKind::Scalar(Scalar::DateTimeS),
+    TypeKind::Scalar(Scalar::DateTimeMs),
+    TypeKind::Scalar(Scalar::DateTimeUs),
+    TypeKind::Scalar(Scalar::DateTimeNs),
+    TypeKind::Scalar(Scalar::TimeDeltaS),
+    TypeKind::Scalar(Scalar::TimeDeltaMs),
+    TypeKind::Scalar(Scalar::TimeDeltaUs),
+    TypeKind::Scalar(Scalar::TimeDeltaNs),
 ];
 
 impl Type {
@@ -369,6 +394,7 @@ impl Type {
             TypeKind::Scalar(_)
             | TypeKind::FixedString { .. }
             | TypeKind::FixedBytes { .. }
+            | TypeKind::DateTimeTz { .. }
             | TypeKind::Void
             | TypeKind::Type => false,
             TypeKind::Option(t) => t.is_symbolic(),

@@ -173,12 +173,17 @@ pub mod nd {
     /// The strings of an array: the one text view.
     #[doc(inline)]
     pub use dynd_array::text;
+    /// Dates and times: the calendar, ISO 8601 text, the element types.
+    #[doc(inline)]
+    pub use dynd_array::time;
     #[doc(inline)]
     pub use dynd_array::{
         array, infer_type, Array, Arrmeta, Complex, Element, ErrorMode, Expr, FromLevels, Index,
         IntoArray, IntoValue, Item, KernelError, KernelErrorKind, Levels, Nested, Offset,
         RaggedRows, Shape, ShapeSize, Value, F16,
     };
+    #[doc(inline)]
+    pub use dynd_array::{Date, DateTime, Ms, Ns, Time, TimeDelta, TimeTextError, Unit, Us, S};
     #[doc(inline)]
     pub use dynd_array::{Field, Record};
     /// Arrays made from others (also in [`func`](crate::func)).

@@ -5,6 +5,10 @@ use super::*;
 /// Builds the data of one level of a type from values.
 pub(super) enum Builder {
     Scalar(Scalar),
+    /// A time type: ISO 8601 text in (a `timedelta` takes integer counts
+    /// of its unit); a zoned datetime reads wall times without an offset
+    /// in its zone.
+    Time(Temporal, Option<crate::time::zone::Zone>),
     FixedString(usize, dynd_types::Encoding),
     Option(Box<Builder>, usize),
     Fixed(usize, usize, Box<Builder>),
@@ -75,6 +79,70 @@ pub(super) fn kind_error(v: &Value, expected: &'static str, ty: &Type, path: &[u
     )
 }
 
+/// The ticks of the time type `t` that the value `v` stands for (stored
+/// in the type's size: a `date`'s days fit `int32`, checked).
+fn time_ticks(
+    t: Temporal,
+    zone: Option<&crate::time::zone::Zone>,
+    v: &Value,
+) -> Result<i64, String> {
+    use crate::time::{self as time_text, zone::Local};
+    let text = match (t, v) {
+        (Temporal::TimeDelta(_), Value::Int(i)) => {
+            return i64::try_from(*i).map_err(|_| "out of the range of int64 ticks".to_string())
+        }
+        (Temporal::TimeDelta(u), _) => {
+            return Err(format!(
+                "expected an integer count of \"{}\" (a timedelta's JSON)",
+                u.name()
+            ))
+        }
+        (_, Value::Str(text)) => text,
+        (Temporal::Date, _) => return Err("expected a date as text (2024-02-29)".into()),
+        (Temporal::Time(_), _) => return Err("expected a time of day as text (13:45:00)".into()),
+        _ => return Err("expected a datetime as text (2024-02-29T13:45:00)".into()),
+    };
+    match t {
+        Temporal::Date => {
+            let days = time_text::parse_date(text).map_err(|e| e.0)?;
+            i32::try_from(days)
+                .map(i64::from)
+                .map_err(|_| "out of the range of a date".into())
+        }
+        Temporal::Time(u) => time_text::parse_time(text, u).map_err(|e| e.0),
+        Temporal::DateTime(u) => {
+            let p = time_text::parse_datetime(text, u).map_err(|e| e.0)?;
+            match (zone, p.utc(u).map_err(|e| e.0)?) {
+                // An offset written in the text is the instant's.
+                (Some(_), Some(utc)) => Ok(utc),
+                (None, Some(_)) => {
+                    Err("a naive datetime has no offset (its type has no tz)".into())
+                }
+                (None, None) => Ok(p.wall),
+                (Some(z), None) => {
+                    let per = u.per_second();
+                    let local = p.wall.div_euclid(per);
+                    let offset = match z.local(local) {
+                        Local::Unique(o) => o,
+                        Local::Gap { .. } => {
+                            return Err("the wall time does not exist in the zone (the clocks skip it); write an offset, or read it with assume_timezone(nonexistent=)"
+                                .into())
+                        }
+                        Local::Fold { .. } => {
+                            return Err("the wall time is ambiguous in the zone (the clocks repeat it); write an offset, or read it with assume_timezone(ambiguous=)"
+                                .into())
+                        }
+                    };
+                    p.wall
+                        .checked_sub(i64::from(offset) * per)
+                        .ok_or_else(|| "out of the range of the unit".into())
+                }
+            }
+        }
+        Temporal::TimeDelta(_) => unreachable!("a timedelta's value was an integer"),
+    }
+}
+
 impl Builder {
     pub(super) fn new(ty: &Type) -> Result<Builder, Error> {
         Ok(match ty.kind() {
@@ -82,7 +150,16 @@ impl Builder {
                 bytes: Vec::new(),
                 is_string: *s == Scalar::String,
             },
+            TypeKind::Scalar(s) if s.is_temporal() => {
+                Builder::Time(s.temporal().unwrap_or(Temporal::Date), None)
+            }
             TypeKind::Scalar(s) => Builder::Scalar(*s),
+            TypeKind::DateTimeTz { unit, tz } => Builder::Time(
+                Temporal::DateTime(*unit),
+                Some(crate::time::zone::get(tz).map_err(|reason| {
+                    Error::Invalid(Box::new(dynd_types::TypeRule::ZoneName(reason)))
+                })?),
+            ),
             TypeKind::FixedString { size, encoding } => Builder::FixedString(*size, *encoding),
             TypeKind::Option(inner) if !inner.is_dim() => {
                 Builder::Option(Box::new(Builder::new(inner)?), inner.data_layout()?.size)
@@ -160,6 +237,21 @@ impl Builder {
                 Ok(())
             }
             (_, Value::Null) => Err(value_error(ValueProblem::Null { ty: ty.clone() }, path)),
+            (Builder::Time(t, zone), v) => {
+                let ticks = time_ticks(*t, zone.as_ref(), v).map_err(|reason| {
+                    value_error(
+                        ValueProblem::Time {
+                            value: crate::error::excerpt(&v.to_string()).into(),
+                            ty: ty.clone(),
+                            reason: reason.into(),
+                        },
+                        path,
+                    )
+                })?;
+                let size = t.scalar().size();
+                out[..size].copy_from_slice(&ticks.to_ne_bytes()[..size]);
+                Ok(())
+            }
             (Builder::Scalar(s), v) => {
                 let s = *s;
                 let n = match (v, s) {
@@ -358,7 +450,7 @@ impl Builder {
 
     pub(super) fn finish(self, ty: &Type) -> Result<Arrmeta, Error> {
         Ok(match self {
-            Builder::Scalar(_) | Builder::FixedString(..) => Arrmeta::Scalar,
+            Builder::Scalar(_) | Builder::Time(..) | Builder::FixedString(..) => Arrmeta::Scalar,
             Builder::Option(inner, _) => {
                 let TypeKind::Option(t) = ty.kind() else {
                     unreachable!()

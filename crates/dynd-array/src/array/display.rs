@@ -52,6 +52,10 @@ pub(super) fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) 
                 _ => Value::List(bytes.iter().map(|b| Value::Int(i128::from(*b))).collect()),
             }
         }
+        (TypeKind::Scalar(s), _) if s.is_temporal() => time_value(*s, data, at, false),
+        (TypeKind::DateTimeTz { unit, .. }, _) => {
+            time_value(Temporal::DateTime(*unit).scalar(), data, at, true)
+        }
         (TypeKind::Scalar(s), _) => {
             // A float of less than double precision reads as the shortest
             // decimal that is the same float at its own precision, so it
@@ -72,6 +76,21 @@ pub(super) fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) 
             }
         }
         _ => Value::Null,
+    }
+}
+
+/// A value of a time type: ISO 8601 text, or a `timedelta`'s count.
+fn time_value(s: Scalar, data: &[u8], at: usize, zoned: bool) -> Value {
+    let ticks = match s.size() {
+        4 => i64::from(i32::from_ne_bytes(
+            data[at..at + 4].try_into().unwrap_or([0; 4]),
+        )),
+        _ => i64::from_ne_bytes(data[at..at + 8].try_into().unwrap_or([0; 8])),
+    };
+    match s.temporal() {
+        Some(Temporal::TimeDelta(_)) => Value::Int(i128::from(ticks)),
+        Some(t) => Value::Str(crate::time::to_text(t, ticks, zoned)),
+        None => Value::Null,
     }
 }
 

@@ -19,7 +19,7 @@ use std::fmt;
 use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
-use dynd_types::{promote_scalars, Dim, Scalar, Type, TypeKind, ValueProblem};
+use dynd_types::{promote_scalars, Dim, Scalar, Temporal, Type, TypeKind, ValueProblem};
 
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::convert::{ErrorMode, Fail, Num};
@@ -741,6 +741,7 @@ impl Array {
 pub fn dtype_meta(dtype: &Type) -> Result<Arrmeta, Error> {
     match Builder::new(dtype)? {
         b @ (Builder::Scalar(_)
+        | Builder::Time(..)
         | Builder::FixedString(..)
         | Builder::Option(..)
         | Builder::Text { .. }

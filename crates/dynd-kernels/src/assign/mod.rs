@@ -22,6 +22,7 @@
 
 pub(crate) mod scalar;
 pub(crate) mod text;
+pub(crate) mod time;
 
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -98,6 +99,13 @@ impl<'a> Plan<'a, '_> {
         use dynd_types::Scalar::String as Str;
         if let Some(c) = self.fixed_string_leaf(dst, src, src_meta)? {
             return Ok(c);
+        }
+        let arena = match time::writes_text(dst, src) {
+            true => Some(self.text_arena()?),
+            false => None,
+        };
+        if let Some(c) = time::time_leaf(self.b, dst, src, text_base(src_meta), arena, self.mode) {
+            return c;
         }
         match (dst.kind(), src.kind()) {
             (

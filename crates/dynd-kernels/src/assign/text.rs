@@ -29,7 +29,7 @@ impl ArenaPtr {
     /// # Safety
     ///
     /// The arena is alive and `dst` is a valid string element.
-    unsafe fn store(&self, dst: *mut u8, text: &[u8]) {
+    pub(crate) unsafe fn store(&self, dst: *mut u8, text: &[u8]) {
         // SAFETY: by the contract.
         unsafe {
             let start = self.append(text);

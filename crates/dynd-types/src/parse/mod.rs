@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::str::FromStr;
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::scalar::Scalar;
+use crate::scalar::{Scalar, Temporal, TimeUnit};
 use crate::ty::{Dim, Encoding, Name, Signature, Struct, Tuple, Type, TypeKind, MAX_DIMS};
 
 mod lex;
@@ -342,6 +342,9 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::RBracket, "']'")?;
                 return Ok(s.into());
             }
+            if let (Some(t), Tok::LBracket) = (s.temporal(), self.peek()) {
+                return self.parse_temporal(name, t);
+            }
             return Ok(s.into());
         }
         let kind = match name {
@@ -440,6 +443,79 @@ impl<'a> Parser<'a> {
             }
         };
         Ok(Type::from_kind_unchecked(kind))
+    }
+
+    /// The parameters of a time type after its name: `[unit="ns"]`, and
+    /// for `datetime` `tz="Europe/Paris"` too, in either order.
+    fn parse_temporal(&mut self, name: &str, default: Temporal) -> Result<Type, ParseError> {
+        self.bump();
+        let mut unit = None;
+        let mut tz: Option<(Name, usize)> = None;
+        loop {
+            let at = self.start();
+            let key = match self.peek() {
+                Tok::Ident => self.text(self.pos),
+                _ => return Err(self.expected(&format!("a parameter of {name} ('unit=')"))),
+            };
+            let zoned = name == "datetime";
+            match key {
+                "unit" if unit.is_none() && name != "date" => {}
+                "tz" if tz.is_none() && zoned => {}
+                "unit" | "tz"
+                    if (key == "unit" && unit.is_some()) || (key == "tz" && tz.is_some()) =>
+                {
+                    return Err(self.invalid(at, format!("'{key}' is given twice")))
+                }
+                _ => {
+                    let known = match name {
+                        "date" => "a date has no parameters (its unit is the day)",
+                        "datetime" => "the parameters of datetime are 'unit' and 'tz'",
+                        _ => "its one parameter is 'unit'",
+                    };
+                    return Err(
+                        self.invalid(at, format!("unknown parameter '{key}' of {name}: {known}"))
+                    );
+                }
+            }
+            self.bump();
+            self.expect(Tok::Equals, &format!("'=' after '{key}'"))?;
+            let value_at = self.start();
+            let value = match self.peek().clone() {
+                Tok::Str(v) => v,
+                _ => {
+                    return Err(self.expected(&format!("a quoted {key} (unit=\"ns\", tz=\"UTC\")")))
+                }
+            };
+            self.bump();
+            if key == "unit" {
+                unit = Some(TimeUnit::from_name(&value).ok_or_else(|| {
+                    self.invalid(
+                        value_at,
+                        format!("unknown time unit \"{value}\" (expected \"s\", \"ms\", \"us\" or \"ns\")"),
+                    )
+                })?);
+            } else {
+                check_zone_name(&value).map_err(|why| self.invalid(value_at, why))?;
+                tz = Some((value.as_str().into(), value_at));
+            }
+            match self.peek() {
+                Tok::Comma => {
+                    self.bump();
+                }
+                Tok::RBracket => {
+                    self.bump();
+                    break;
+                }
+                _ => return Err(self.expected(&format!("',' or ']' closing {name}[...]"))),
+            }
+        }
+        let t = default.with_unit(unit.unwrap_or(TimeUnit::Micro));
+        Ok(match (t, tz) {
+            (Temporal::DateTime(unit), Some((tz, _))) => {
+                Type::from_kind_unchecked(TypeKind::DateTimeTz { unit, tz })
+            }
+            (t, _) => t.scalar().into(),
+        })
     }
 
     /// A name for a field or keyword, if the next tokens are `name :`.
@@ -646,5 +722,24 @@ impl TryFrom<&str> for Type {
 
     fn try_from(text: &str) -> Result<Type, crate::Error> {
         text.parse()
+    }
+}
+
+/// Whether `tz` is spelled as a time zone: an IANA name (letters, digits,
+/// `_`, `-`, `+` and `/`), or a fixed offset `±hh:mm`. Whether the zone
+/// exists is asked of the time zone database where it is used.
+pub(crate) fn check_zone_name(tz: &str) -> Result<(), String> {
+    let ok = !tz.is_empty()
+        && tz.len() <= 64
+        && tz
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b':'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "\"{}\" is not a time zone name (an IANA name such as \"Europe/Paris\", \"UTC\", or an offset \"+05:30\")",
+            tz.escape_default()
+        ))
     }
 }
