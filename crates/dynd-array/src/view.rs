@@ -21,7 +21,7 @@
 
 use std::sync::Arc;
 
-use dynd_types::{Dim, LayoutProblem, Type, TypeKind};
+use dynd_types::{Dim, LayoutProblem, Scalar, Type, TypeKind};
 
 use crate::array::Array;
 use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
@@ -611,6 +611,48 @@ impl Array {
         Array::try_from_parts(
             ty,
             Arc::new(meta),
+            self.data_block().clone(),
+            self.data_offset(),
+        )
+    }
+
+    /// The same elements read as the data type `dtype`, stored as this
+    /// array's is (a time type as its integers, integers as a time type,
+    /// a zoned datetime as the naive one of its unit: its UTC instants;
+    /// an option of one as an option of the other): a view.
+    ///
+    /// ```
+    /// use dynd::nd::Array;
+    ///
+    /// let d = Array::from_json(r#"["1970-01-02", null]"#, Some(&"2 * ?date".parse()?))?;
+    /// let days = d.view_as(&"?int32".parse()?)?;
+    /// assert_eq!((days.to_string(), days.data_ptr()), ("[1, null]".into(), d.data_ptr()));
+    /// assert!(d.view_as(&"?int64".parse()?).is_err());
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for a data type stored otherwise.
+    pub fn view_as(&self, dtype: &Type) -> Result<Array, Error> {
+        let (dims, old) = self.ty().split_dims();
+        let plain = |t: &Type| match t.kind() {
+            TypeKind::Option(inner) => (inner.element_scalar(), true),
+            _ => (t.element_scalar(), false),
+        };
+        let ((a, ao), (b, bo)) = (plain(old), plain(dtype));
+        let same = matches!((a, b), (Some(a), Some(b)) if a.storage() == b.storage()
+            && !matches!(a.storage(), Scalar::String | Scalar::Bytes));
+        if old != dtype && !(same && ao == bo) {
+            return Err(Error::Unsupported {
+                operation: "a view as a data type stored otherwise",
+                ty: dtype.clone(),
+            });
+        }
+        let ty = Type::with_dims(dims.into_iter().cloned(), dtype.clone())?;
+        Array::try_from_parts(
+            ty,
+            self.arrmeta_arc(),
             self.data_block().clone(),
             self.data_offset(),
         )

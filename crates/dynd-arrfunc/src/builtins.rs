@@ -51,6 +51,10 @@ pub use crate::reductions::{
 };
 pub use crate::shaping::{ARANGE, CONCATENATE, DIFF, FLIP, LINSPACE, REPEAT, STACK, TILE};
 pub use crate::strings::*;
+pub use crate::temporal::{
+    DAY, DAY_OF_WEEK, DAY_OF_YEAR, HOUR, ISO_WEEK, ISO_YEAR, IS_LEAP_YEAR, MICROSECOND,
+    MILLISECOND, MINUTE, MONTH, NANOSECOND, QUARTER, SECOND, YEAR,
+};
 
 /// Every builtin by name, from each module's entries; a name given twice,
 /// or an entry whose callable has another name, is refused.
@@ -158,6 +162,7 @@ pub fn handles() -> impl Iterator<Item = &'static Builtin> {
         .chain(crate::lists::TABLE)
         .chain(crate::strings::TABLE)
         .chain(crate::records::TABLE)
+        .chain(crate::temporal::TABLE)
         .copied()
 }
 

@@ -28,10 +28,10 @@
 //! | 8 | `builtins` |
 //! | 7 | `fold`, `eval` |
 //! | 6 | `reductions`, `shaping`, `lists` |
-//! | 5 | `elementwise`, `arrays`, `ordering`, `strings`, `records` |
+//! | 5 | `elementwise`, `arrays`, `ordering`, `strings`, `records`, `temporal` |
 //! | 4 | `builtin` |
 //! | 3 | `callable` |
-//! | 2 | `lifted`, `options`, `rows` |
+//! | 2 | `lifted`, `options`, `rows`, `ticks` |
 //! | 1 | `error` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
@@ -57,6 +57,8 @@ pub mod reductions;
 mod rows;
 mod shaping;
 mod strings;
+mod temporal;
+mod ticks;
 
 pub use callable::{
     Body, Callable, Keyword, Kwargs, Overload, Prepared, RecordRule, ReductionKind,

@@ -72,6 +72,54 @@ fn reduction(
     Ok(c)
 }
 
+/// A reduction of times, on their integers: `min` and `max` of any time
+/// type, `sum` and `mean` of durations (the mean truncated toward zero
+/// to the unit, as NumPy's); `None` when `a` holds no time type.
+fn over_time(
+    name: &'static str,
+    op: Op,
+    a: &Array,
+    o: &AxisOptions,
+) -> Option<Result<Array, Error>> {
+    let ticks = crate::ticks::as_ticks(a).transpose()?;
+    let durations = matches!(
+        a.dtype()
+            .element_scalar()
+            .or_else(|| match a.dtype().kind() {
+                dynd_types::TypeKind::Option(t) => t.element_scalar(),
+                _ => None,
+            })
+            .and_then(Scalar::temporal),
+        Some(dynd_types::Temporal::TimeDelta(_))
+    );
+    Some(ticks.and_then(|t| match op {
+        Op::Min | Op::Max => crate::ticks::as_time(over_na(name, op, &t, o)?, a.dtype()),
+        Op::Sum if durations => crate::ticks::as_time(over_na(name, op, &t, o)?, a.dtype()),
+        Op::Mean if durations => {
+            let m = over_na(name, op, &t, o)?;
+            let (dims, dtype) = m.ty().split_dims();
+            let int = match dtype.kind() {
+                dynd_types::TypeKind::Option(_) => Type::option(Scalar::Int64.into())?,
+                _ => Scalar::Int64.into(),
+            };
+            let m = m.cast(
+                &Type::with_dims(dims.into_iter().cloned(), int)?,
+                ErrorMode::NoCheck,
+            )?;
+            crate::ticks::as_time(m, a.dtype())
+        }
+        _ => Err(dynd_kernels::Error::Unsupported {
+            operation: match op {
+                Op::Sum | Op::Mean => {
+                    "a sum or mean of dates or datetimes (of timedeltas it is one)"
+                }
+                _ => "this reduction of a time type (min, max, and sum and mean of timedeltas are)",
+            },
+            ty: a.ty().clone(),
+        }),
+    }))
+}
+
 /// The builtin reduction `op`, whose parts combine as `kind` says: the
 /// callable carries `op`, which evaluation reads its properties from.
 fn reducer(op: Op, keywords: &[AxisKeyword], kind: ReductionKind) -> Result<Callable, Error> {
@@ -229,6 +277,9 @@ builtins! {
 /// `min`, `max` (without `initial`), `mean`, `var` and `std` give `?R`,
 /// NA for an empty row (Awkward's `mask_identity=True`).
 fn over_na(name: &'static str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
+    if let Some(r) = over_time(name, op, a, o) {
+        return r;
+    }
     if matches!(op, Op::Min | Op::Max) && crate::ordering::is_text(a) {
         return crate::ordering::text_extreme(a, o, op == Op::Max);
     }

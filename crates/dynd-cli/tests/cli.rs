@@ -478,8 +478,9 @@ fn resolve_and_list() {
     );
     let (code, v) = dynd_json(&["list", "--json"]);
     assert_eq!(code, 0);
-    // Every number type, and strings (joined).
-    assert_eq!(v["functions"]["add"].as_array().unwrap().len(), 16);
+    // Every number type, strings (joined), and instants and durations
+    // in each time unit.
+    assert_eq!(v["functions"]["add"].as_array().unwrap().len(), 28);
     assert_eq!(v["functions"]["upper"], json!(["(string) -> string"]));
     assert_eq!(
         v["functions"]["cast"],

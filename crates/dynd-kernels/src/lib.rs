@@ -76,9 +76,9 @@ pub mod zip;
 pub use arrow_interop::ToArrow;
 pub use dynd_array::{
     array, arrmeta, convert, element, error, expr, fixed_string, fn_types, infer_type, memory,
-    offsets, overlap, parts, rows, scalar_io, validate, value, view, with_numeric, Array, Arrmeta,
-    Complex, Element, Error, ErrorMode, Expr, FromLevels, Index, IntoArray, IntoValue, KernelError,
-    KernelErrorKind, Levels, Nested, Offset, RaggedRows, Shape, ShapeSize, Value, F16,
+    offsets, overlap, parts, rows, scalar_io, time, validate, value, view, with_numeric, Array,
+    Arrmeta, Complex, Element, Error, ErrorMode, Expr, FromLevels, Index, IntoArray, IntoValue,
+    KernelError, KernelErrorKind, Levels, Nested, Offset, RaggedRows, Shape, ShapeSize, Value, F16,
 };
 pub use ops::ArrayOps;
 

@@ -385,6 +385,20 @@ impl Type {
             .collect()
     }
 
+    /// The scalar whose values this type's elements are, bit for bit:
+    /// the scalar itself, or for a zoned `datetime[tz=…]` the naive
+    /// `datetime` of its unit (the UTC instants, as kernels read them).
+    #[inline]
+    pub fn element_scalar(&self) -> Option<Scalar> {
+        match self.kind() {
+            TypeKind::Scalar(s) => Some(*s),
+            TypeKind::DateTimeTz { unit, .. } => {
+                Some(crate::scalar::Temporal::DateTime(*unit).scalar())
+            }
+            _ => None,
+        }
+    }
+
     /// Whether this type is a pattern: it contains a type variable, a kind
     /// (`Any`, `Scalar`, `Dim`, `Fixed`), an ellipsis, a power or a variadic
     /// tuple, struct or callable. Only a type that is not symbolic describes

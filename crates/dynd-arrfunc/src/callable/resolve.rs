@@ -20,13 +20,81 @@ fn dispatch_scalar(t: &Type) -> Option<Scalar> {
     };
     match t.kind() {
         TypeKind::FixedString { .. } => Some(Scalar::String),
+        // A zoned datetime computes as its UTC instants (the call casts
+        // it, keeping the integers); the result takes the zone back.
+        TypeKind::DateTimeTz { unit, .. } => Some(dynd_types::Temporal::DateTime(*unit).scalar()),
         _ => t.as_scalar(),
+    }
+}
+
+/// `ret` (an overload's result data type for arguments of data types
+/// `dtypes`) in the arguments' zone when it is a datetime and they have
+/// one; datetimes of two zones, or a naive one with a zoned one, are an
+/// error.
+pub(super) fn zoned(name: &str, dtypes: &[&Type], ret: Type) -> Result<Type, Error> {
+    use dynd_types::Temporal;
+    let value = |t: &Type| match t.kind() {
+        TypeKind::Option(inner) => inner.clone(),
+        _ => t.clone(),
+    };
+    let mut zone: Option<dynd_types::Name> = None;
+    let mut naive = false;
+    for t in dtypes {
+        match value(t).kind() {
+            TypeKind::DateTimeTz { tz, .. } => match &zone {
+                Some(z) if z != tz => {
+                    return Err(zones(name, dtypes, "datetimes of two time zones"))
+                }
+                _ => zone = Some(tz.clone()),
+            },
+            TypeKind::Scalar(s)
+                if matches!(s.temporal(), Some(Temporal::DateTime(_) | Temporal::Date)) =>
+            {
+                naive = true
+            }
+            _ => {}
+        }
+    }
+    let Some(tz) = zone else { return Ok(ret) };
+    if naive {
+        return Err(zones(
+            name,
+            dtypes,
+            "a naive datetime (or date) with a zoned one",
+        ));
+    }
+    let option = matches!(ret.kind(), TypeKind::Option(_));
+    match value(&ret).as_scalar().and_then(Scalar::temporal) {
+        Some(Temporal::DateTime(unit)) => {
+            let t = Type::new(TypeKind::DateTimeTz { unit, tz })?;
+            if option {
+                Ok(Type::option(t)?)
+            } else {
+                Ok(t)
+            }
+        }
+        _ => Ok(ret),
+    }
+}
+
+fn zones(name: &str, dtypes: &[&Type], why: &'static str) -> Error {
+    let found: Vec<String> = dtypes.iter().map(|t| t.to_string()).collect();
+    Error::TimeZones {
+        name: name.to_string(),
+        why,
+        found: found.join(", ").into(),
     }
 }
 
 /// How far `from` is from `to` along the promotion ladder (category
 /// changes weigh more than size changes).
 pub(super) fn cost(from: Scalar, to: Scalar) -> usize {
+    // Time types: the unit steps from the coarser to the finer (a date
+    // one more step).
+    if let (Some(f), Some(t)) = (from.temporal(), to.temporal()) {
+        let step = |t: dynd_types::Temporal| t.unit().map_or(0, |u| u as usize + 1);
+        return step(t).saturating_sub(step(f)) * 2;
+    }
     let cat = |s: Scalar| match s.category() {
         ScalarCategory::Bool => 0,
         ScalarCategory::UnsignedInt | ScalarCategory::SignedInt => 1,
@@ -155,6 +223,7 @@ impl Callable {
             Body::Elementwise(leaf) => leaf.result_type(&dtypes.iter().collect::<Vec<_>>())?,
             Body::Core(_) => Type::from(o.output()),
         };
+        let ret = zoned(&self.name, &dtypes.iter().collect::<Vec<_>>(), ret)?;
         let shaped = args
             .iter()
             .map(|t| {

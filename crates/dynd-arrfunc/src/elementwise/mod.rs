@@ -189,6 +189,7 @@ mod floating;
 mod math;
 mod real;
 pub(crate) mod rounding;
+mod time;
 mod transcendental;
 
 pub use bitwise::*;
@@ -505,13 +506,13 @@ builtins! {
     ADD add "add" 2 Some(Operator::Binary(BinaryOp::Add)) => {
         let overloads = ops(Some(F64Op::Add), Some(IntOp::Add), wide!(over2, add));
         let overloads = with(with(overloads, complex!(2, c_add)), vec![text_concat()]);
-        entry("add", overloads, int(0), vec![])
+        entry("add", with(overloads, time::add()), int(0), vec![])
     };
 
     /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap.
     SUBTRACT subtract "subtract" 2 Some(Operator::Binary(BinaryOp::Subtract)) => {
         let overloads = ops(Some(F64Op::Sub), Some(IntOp::Sub), wide!(over2, sub));
-        plain("subtract", with(overloads, complex!(2, c_sub)))
+        plain("subtract", with(with(overloads, complex!(2, c_sub)), time::subtract()))
     };
 
     /// `(T, T) -> T` for every integer, float and complex `T`; integers wrap;
@@ -520,7 +521,7 @@ builtins! {
     MULTIPLY multiply "multiply" 2 Some(Operator::Binary(BinaryOp::Multiply)) => {
         let overloads = ops(Some(F64Op::Mul), Some(IntOp::Mul), wide!(over2, mul));
         let overloads = with(with(overloads, complex!(2, c_mul)), vec![text_repeat()]);
-        entry("multiply", overloads, int(1), vec![])
+        entry("multiply", with(overloads, time::multiply()), int(1), vec![])
     };
 
     /// `(T, T) -> T` for floats and complex; `(I, I) -> float64` for
@@ -530,6 +531,7 @@ builtins! {
         let mut overloads = ops(Some(F64Op::Div), None, over2!(div, [F16]));
         overloads.extend(integers!(over2, int_div));
         overloads.extend(complex!(2, c_div));
+        overloads.extend(time::divide());
         plain("divide", overloads)
     };
 
@@ -563,7 +565,7 @@ builtins! {
     /// no identity.
     MAXIMUM maximum "maximum" 2 None => {
         let overloads = ops(Some(F64Op::Maximum), Some(IntOp::Maximum), wide!(over2, maximum));
-        let overloads = with(overloads, complex!(2, c_maximum));
+        let overloads = with(with(overloads, complex!(2, c_maximum)), time::same(IntOp::Maximum));
         entry("maximum", overloads, Fold::Associative(None), vec![])
     };
 
@@ -571,7 +573,7 @@ builtins! {
     /// complex: NumPy's order. Associative, no identity.
     MINIMUM minimum "minimum" 2 None => {
         let overloads = ops(Some(F64Op::Minimum), Some(IntOp::Minimum), wide!(over2, minimum));
-        let overloads = with(overloads, complex!(2, c_minimum));
+        let overloads = with(with(overloads, complex!(2, c_minimum)), time::same(IntOp::Minimum));
         entry("minimum", overloads, Fold::Associative(None), vec![])
     };
 
@@ -584,6 +586,7 @@ builtins! {
     /// `string` (byte for byte).
     EQUAL equal "equal" 2 Some(Operator::Binary(BinaryOp::Equal)) => {
         let overloads = with(tests(Predicate::Equal, wide!(over2, eq)), complex!(2, c_eq));
+        let overloads = with(overloads, time::compare(Predicate::Equal));
         Ok(plain("equal", with(overloads, text_compare(|a, b| a == b)))?.comparing_records(RecordRule::Every))
     };
 
@@ -591,6 +594,7 @@ builtins! {
     /// `string` (byte for byte).
     NOT_EQUAL not_equal "not_equal" 2 Some(Operator::Binary(BinaryOp::NotEqual)) => {
         let overloads = with(tests(Predicate::NotEqual, wide!(over2, ne)), complex!(2, c_ne));
+        let overloads = with(overloads, time::compare(Predicate::NotEqual));
         Ok(plain("not_equal", with(overloads, text_compare(|a, b| a != b)))?.comparing_records(RecordRule::Some))
     };
 
@@ -600,6 +604,7 @@ builtins! {
     /// `sort` orders them).
     LESS less "less" 2 Some(Operator::Binary(BinaryOp::Less)) => {
         let overloads = with(tests(Predicate::Less, wide!(over2, lt)), complex!(2, c_lt));
+        let overloads = with(overloads, time::compare(Predicate::Less));
         plain("less", with(overloads, text_compare(|a, b| a < b)))
     };
 
@@ -607,6 +612,7 @@ builtins! {
     /// `less`.
     LESS_EQUAL less_equal "less_equal" 2 Some(Operator::Binary(BinaryOp::LessEqual)) => {
         let overloads = with(tests(Predicate::LessEqual, wide!(over2, le)), complex!(2, c_le));
+        let overloads = with(overloads, time::compare(Predicate::LessEqual));
         plain("less_equal", with(overloads, text_compare(|a, b| a <= b)))
     };
 
@@ -614,6 +620,7 @@ builtins! {
     /// `less`.
     GREATER greater "greater" 2 Some(Operator::Binary(BinaryOp::Greater)) => {
         let overloads = with(tests(Predicate::Greater, wide!(over2, gt)), complex!(2, c_gt));
+        let overloads = with(overloads, time::compare(Predicate::Greater));
         plain("greater", with(overloads, text_compare(|a, b| a > b)))
     };
 
@@ -621,20 +628,21 @@ builtins! {
     /// `less`.
     GREATER_EQUAL greater_equal "greater_equal" 2 Some(Operator::Binary(BinaryOp::GreaterEqual)) => {
         let overloads = with(tests(Predicate::GreaterEqual, wide!(over2, ge)), complex!(2, c_ge));
+        let overloads = with(overloads, time::compare(Predicate::GreaterEqual));
         plain("greater_equal", with(overloads, text_compare(|a, b| a >= b)))
     };
 
     /// `(T) -> T` for every numeric `T`; integers wrap (`-int8(-128) == -128`).
     NEGATIVE negative "negative" 1 Some(Operator::Unary(UnaryOp::Negative)) => {
         let overloads = ops(Some(F64Op::Neg), Some(IntOp::Neg), wide!(over1, negative));
-        plain("negative", with(overloads, complex!(1, c_neg)))
+        plain("negative", with(with(overloads, complex!(1, c_neg)), time::durations(IntOp::Neg)))
     };
 
     /// `(T) -> T` for every numeric `T`; `abs` of complex is real; integers
     /// wrap (`abs(int8(-128)) == -128`).
     ABS abs "abs" 1 None => {
         let overloads = ops(Some(F64Op::Abs), Some(IntOp::Abs), wide!(over1, abs));
-        plain("abs", with(overloads, complex!(1, c_abs)))
+        plain("abs", with(with(overloads, complex!(1, c_abs)), time::durations(IntOp::Abs)))
     };
 
     /// `(T) -> T` for floats and complex: the principal square root;

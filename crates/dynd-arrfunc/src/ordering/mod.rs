@@ -34,6 +34,7 @@ use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
 use crate::options::{AxisKeyword, AxisOptions};
+use crate::ticks;
 
 mod key;
 mod per_row;
@@ -203,6 +204,9 @@ fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Re
     if let Some(t) = fixed_as_text(x)? {
         return arg_extreme_of(&t, axis, keepdims, max);
     }
+    if let Some(t) = ticks::as_ticks(x)? {
+        return arg_extreme_of(&t, axis, keepdims, max);
+    }
     let op = if max { "argmax" } else { "argmin" };
     if x.ty().has_var_dim() {
         if let Some(a) = axis {
@@ -292,6 +296,9 @@ pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
     if let Some(t) = fixed_as_text(x)? {
         return argsort(&t, axis, ascending);
     }
+    if let Some(t) = ticks::as_ticks(x)? {
+        return argsort(&t, axis, ascending);
+    }
     if x.ty().has_var_dim() {
         last_axis(x, axis, "argsort")?;
         return per_row::argsort_rows(x, ascending);
@@ -359,6 +366,9 @@ pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
     }
     if let Some(t) = fixed_as_text(x)? {
         return text_as_fixed(sort(&t, axis, ascending)?, x.dtype());
+    }
+    if let Some(t) = ticks::as_ticks(x)? {
+        return ticks::as_time(sort(&t, axis, ascending)?, x.dtype());
     }
     if x.ty().has_var_dim() {
         last_axis(x, axis, "sort")?;
@@ -446,6 +456,9 @@ pub fn unique_rows(x: &Array) -> Result<Array, Error> {
     if let Some(t) = fixed_as_text(x)? {
         return text_as_fixed(unique_rows(&t)?, x.dtype());
     }
+    if let Some(t) = ticks::as_ticks(x)? {
+        return ticks::as_time(unique_rows(&t)?, x.dtype());
+    }
     per_row::unique_rows(x)
 }
 
@@ -482,6 +495,9 @@ pub fn unique_axis(x: &Array, axis: i64) -> Result<Array, Error> {
     if is_record(x) {
         let r = ranked(x)?;
         return r.records_of(&unique_axis(&r.ranks, axis)?);
+    }
+    if let Some(t) = ticks::as_ticks(x)? {
+        return ticks::as_time(unique_axis(&t, axis)?, x.dtype());
     }
     let axis = axis_of(axis, shape.len(), "unique")?;
     if text::is_text(x) {
@@ -567,6 +583,10 @@ fn unique_all(x: &Array, counts: bool, index: bool) -> Result<Uniques, Error> {
         let (v, c, i) = unique_all(&t, counts, index)?;
         return Ok((text_as_fixed(v, x.dtype())?, c, i));
     }
+    if let Some(t) = ticks::as_ticks(x)? {
+        let (v, c, i) = unique_all(&t, counts, index)?;
+        return Ok((ticks::as_time(v, x.dtype())?, c, i));
+    }
     if text::is_text(x) {
         return text::unique(x, counts, index);
     }
@@ -643,6 +663,15 @@ pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array
     }
     if let Some(t) = fixed_as_text(values)? {
         return searchsorted(sorted, &t, right);
+    }
+    if ticks::is_time(sorted.dtype()) || ticks::is_time(values.dtype()) {
+        // Both in their common time type (the finer unit), then as its
+        // integers.
+        let common: Type = dynd_types::promote(sorted.dtype(), values.dtype())?;
+        let (a, v) = (with_dtype(sorted, &common)?, with_dtype(values, &common)?);
+        if let (Some(a), Some(v)) = (ticks::as_ticks(&a)?, ticks::as_ticks(&v)?) {
+            return searchsorted(&a, &v, right);
+        }
     }
     let shape = dense_shape(values, "searchsorted over var (ragged) dimensions")?;
     if sorted.ndim() != 1

@@ -167,7 +167,7 @@ impl FlatPlan {
         let flat = leaf.flat.clone()?;
         let output = ty.dtype().as_scalar()?;
         if output != leaf.output
-            || !(output.is_numeric() || output == Scalar::Bool)
+            || !output.storage().is_numeric()
             || leaf.inputs.len() > INLINE_ARGS
         {
             return None;

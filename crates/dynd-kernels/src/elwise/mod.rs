@@ -299,6 +299,53 @@ impl Leaf {
         self.f64_op
     }
 
+    /// This leaf's loop over other element types stored as its own are
+    /// (their [`Scalar::storage`](dynd_types::Scalar::storage) is the
+    /// same): a time type's loop is its integer's, compiled once
+    /// (`(int64, int64) -> bool` is `(datetime, datetime) -> bool`).
+    ///
+    /// ```
+    /// use dynd::func::{Callable, Leaf, Overload};
+    /// use dynd::ndt::Scalar;
+    /// use dynd::nd::Array;
+    ///
+    /// let later = Leaf::map(|a: i64, b: i64| a > b).retyped(&[Scalar::DateTimeS; 2], Scalar::Bool)?;
+    /// let later = Callable::new("later", vec![Overload::new(later)])?;
+    /// let t = |s: &str| Array::from_json(s, Some(&"2 * datetime[unit=\"s\"]".parse().unwrap())).unwrap();
+    /// let r = later.call(&[&t(r#"["2024-01-02", "1999-12-31"]"#), &t(r#"["2024-01-01", "2000-01-01"]"#)])?;
+    /// assert_eq!(r.to_string(), "[true, false]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] for another number of inputs, a type stored
+    /// otherwise, or a string leaf.
+    pub fn retyped(
+        &self,
+        inputs: &[dynd_types::Scalar],
+        output: dynd_types::Scalar,
+    ) -> Result<Leaf, Error> {
+        let same = |a: dynd_types::Scalar, b: dynd_types::Scalar| a.storage() == b.storage();
+        if inputs.len() != self.inputs.len()
+            || !inputs.iter().zip(&self.inputs).all(|(a, b)| same(*a, *b))
+            || !same(output, self.output)
+            || !matches!(self.push, Push::Elements(_))
+        {
+            return Err(Error::Unsupported {
+                operation: "retyping a leaf to types stored otherwise",
+                ty: output.into(),
+            });
+        }
+        let mut leaf = self.clone();
+        leaf.inputs = inputs.iter().copied().collect();
+        leaf.output = output;
+        // A float operation's marker would let fusion read the new
+        // types as floats.
+        leaf.f64_op = None;
+        Ok(leaf)
+    }
+
     /// The input element types, in order.
     pub fn inputs(&self) -> &[dynd_types::Scalar] {
         &self.inputs
@@ -377,8 +424,8 @@ impl Leaf {
             .enumerate()
         {
             let (value, is_option) = match a.kind() {
-                TypeKind::Option(inner) => (inner.as_scalar(), true),
-                _ => (a.as_scalar(), false),
+                TypeKind::Option(inner) => (inner.element_scalar(), true),
+                _ => (a.element_scalar(), false),
             };
             if value != Some(*t) || (*takes_option && !is_option) {
                 let scalar: Type = (*t).into();
@@ -399,8 +446,11 @@ impl Leaf {
         }
         let any_option = flags.iter().any(Option::is_some);
         let out_option = match out.kind() {
-            TypeKind::Option(inner) if inner.as_scalar() == Some(self.output) => true,
-            _ if out.as_scalar() == Some(self.output) && !any_option && !self.output_option => {
+            TypeKind::Option(inner) if inner.element_scalar() == Some(self.output) => true,
+            _ if out.element_scalar() == Some(self.output)
+                && !any_option
+                && !self.output_option =>
+            {
                 false
             }
             _ => {

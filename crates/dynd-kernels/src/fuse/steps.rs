@@ -99,7 +99,8 @@ impl Dense {
     /// argument is not of the type the leaf reads, is a later step or a
     /// leaf past `leaves`.
     pub fn new(steps: &[(&Leaf, &[F64Arg])], leaves: &[Type], ty: &Type) -> Option<Dense> {
-        let plain = |s: Scalar| s.is_numeric() || s == Scalar::Bool;
+        // Numbers, `bool` and the time types (integers).
+        let plain = |s: Scalar| s.storage().is_numeric();
         let leaves: SmallVec<[Scalar; 8]> = leaves
             .iter()
             .map(|t| t.as_scalar().filter(|&s| plain(s)))

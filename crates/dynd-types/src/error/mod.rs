@@ -168,6 +168,17 @@ pub enum Error {
         /// The array's type.
         found: Type,
     },
+    /// Datetimes that do not meet: a naive one with a zoned one, or two
+    /// zones, in one call.
+    #[error("{name}: {why} ({found}); cast them to one zone, or read naive wall times in a zone with assume_timezone")]
+    TimeZones {
+        /// The function.
+        name: String,
+        /// What does not meet.
+        why: &'static str,
+        /// The arguments' data types, printed.
+        found: Box<str>,
+    },
     /// A function's argument value that is not one it takes (a mode
     /// name, an empty separator).
     #[error("{op}: {what} must be {expected}, not {found}")]
