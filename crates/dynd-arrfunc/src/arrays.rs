@@ -268,6 +268,9 @@ enum Num {
 /// apart, as `int64` when all are integers and `float64` otherwise, or as
 /// `dtype`.
 fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
+    if args.iter().any(|a| crate::ticks::is_time(a.dtype())) {
+        return time_range(args);
+    }
     if args.len() > 3 {
         return Err(Error::Arity {
             name: "range".into(),
@@ -362,6 +365,69 @@ fn range(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
             Ok(out.cast(&ty, ErrorMode::Fractional)?)
         }
     }
+}
+
+/// `range(start, stop, step)` of dates, datetimes or times of day by a
+/// `timedelta` step (of dates: a whole number of days), in the common
+/// type of `start` and `stop` (the finer unit).
+fn time_range(args: &[&Array]) -> Result<Array, Error> {
+    use dynd_types::{Temporal, TimeUnit};
+    let bad = |found: String| Error::Argument {
+        op: "range",
+        what: "the arguments",
+        expected: "start and stop of one time type and a timedelta step",
+        found: found.into(),
+    };
+    let [start, stop, step] = args else {
+        return Err(bad(format!("{} arguments", args.len())));
+    };
+    let found = || format!("{}, {}, {}", start.ty(), stop.ty(), step.ty());
+    let common = dynd_types::promote(start.ty(), stop.ty()).map_err(|_| bad(found()))?;
+    let t = common
+        .as_scalar()
+        .and_then(Scalar::temporal)
+        .ok_or_else(|| bad(found()))?;
+    let Some(Temporal::TimeDelta(su)) = step.ty().as_scalar().and_then(Scalar::temporal) else {
+        return Err(bad(found()));
+    };
+    let ticks = |x: &Array, ty: &Type| -> Result<i128, Error> {
+        let x = if x.ty() == ty {
+            x.clone()
+        } else {
+            x.cast(ty, ErrorMode::Overflow)?
+        };
+        match crate::ticks::as_ticks(&x)?.map(|v| v.to_value()) {
+            Some(Value::Int(i)) => Ok(i),
+            _ => Err(bad(found())),
+        }
+    };
+    let (a, b) = (ticks(start, &common)?, ticks(stop, &common)?);
+    let s = ticks(step, step.ty())?;
+    // The step in the common type's ticks.
+    let ns = |u: TimeUnit| 1_000_000_000 / i128::from(u.per_second());
+    let tick = match t {
+        Temporal::Date => 86_400 * 1_000_000_000,
+        Temporal::TimeDelta(_) => return Err(bad(found())),
+        _ => ns(t.unit().unwrap_or(TimeUnit::Micro)),
+    };
+    let step_ns = s * ns(su);
+    if step_ns % tick != 0 {
+        return Err(Error::Argument {
+            op: "range",
+            what: "the step",
+            expected: "a whole number of the start's unit (of dates: whole days)",
+            found: step.to_string().into(),
+        });
+    }
+    let int = |v: i128| -> Result<Array, Error> {
+        i64::try_from(v)
+            .map(Array::from_scalar)
+            .map_err(|_| bad(found()))
+    };
+    let r = RANGE.call(&[&int(a)?, &int(b)?, &int(step_ns / tick)?])?;
+    let storage = Type::with_dims(r.shape(), t.scalar().storage().into())?;
+    let r = r.cast(&storage, ErrorMode::Overflow)?;
+    Ok(r.view_as(&common)?)
 }
 
 fn step_zero() -> Error {

@@ -80,3 +80,4 @@ pub use ordering::typed_fns::*;
 pub use records::typed_fns::*;
 pub use shaping::typed_fns::*;
 pub use strings::typed_fns::*;
+pub use temporal::typed_fns::*;

@@ -88,7 +88,8 @@ pub mod ndt {
         broadcast, broadcast_dim, broadcast_dim_lists, can_cast_safely, promote, promote_scalars,
         similar_names, ArrmetaLayout, Binding, Bindings, BroadcastMode, DataLayout, Dim, Encoding,
         Mismatch, Name, ParseError, ParseErrorKind, ResolveError, Scalar, ScalarCategory,
-        Signature, Struct, Tuple, Type, TypeKind, MAX_DEPTH, MAX_DIMS, MAX_LEVELS,
+        Signature, Struct, Temporal, TimeUnit, Tuple, Type, TypeKind, MAX_DEPTH, MAX_DIMS,
+        MAX_LEVELS,
     };
 }
 

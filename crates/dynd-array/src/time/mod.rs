@@ -32,6 +32,7 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+pub mod format;
 pub mod zone;
 
 use std::fmt;

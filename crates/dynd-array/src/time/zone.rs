@@ -53,6 +53,32 @@ pub enum Local {
     },
 }
 
+/// What to do with a wall time that is ambiguous or does not exist
+/// (pyarrow's `assume_timezone` options).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Fail, naming the element.
+    Raise,
+    /// The earlier instant: the first of a repeated wall time; for a
+    /// skipped one, the last tick before the clocks jump.
+    Earliest,
+    /// The later instant: the second of a repeated wall time; for a
+    /// skipped one, the instant the clocks jump.
+    Latest,
+}
+
+impl Choice {
+    /// The choice called `name` (`"raise"`, `"earliest"`, `"latest"`).
+    pub fn from_name(name: &str) -> Option<Choice> {
+        Some(match name {
+            "raise" => Choice::Raise,
+            "earliest" => Choice::Earliest,
+            "latest" => Choice::Latest,
+            _ => return None,
+        })
+    }
+}
+
 /// The first and last second jiff's timestamps reach (years -9999 to
 /// 9999); instants past them read the offset at the bound.
 const FIRST: i64 = -377_705_116_800;
@@ -169,6 +195,59 @@ impl Zone {
                 before: before.seconds(),
                 after: after.seconds(),
             },
+        }
+    }
+
+    /// The UTC instant (ticks, `per` ticks a second) of the wall time
+    /// `wall` (ticks since 1970-01-01T00:00) in this zone, choosing for
+    /// an ambiguous or skipped one as told.
+    ///
+    /// # Errors
+    ///
+    /// A wall time the clocks repeat or skip under [`Choice::Raise`],
+    /// saying which; an instant past `i64`.
+    pub fn to_utc(
+        &self,
+        wall: i64,
+        per: i64,
+        ambiguous: Choice,
+        nonexistent: Choice,
+    ) -> Result<i64, &'static str> {
+        let shift = |o: i32| {
+            wall.checked_sub(i64::from(o) * per)
+                .ok_or("out of the range of the unit")
+        };
+        match self.local(wall.div_euclid(per)) {
+            Local::Unique(o) => shift(o),
+            Local::Fold { before, after } => match ambiguous {
+                Choice::Raise => {
+                    Err("the wall time is ambiguous in the zone (the clocks repeat it)")
+                }
+                Choice::Earliest => shift(before),
+                Choice::Latest => shift(after),
+            },
+            Local::Gap { before, after } => {
+                if nonexistent == Choice::Raise {
+                    return Err("the wall time does not exist in the zone (the clocks skip it)");
+                }
+                // The jump is between the instants the two offsets give:
+                // the first second at the later offset.
+                let local = wall.div_euclid(per);
+                let (mut lo, mut hi) = (local - i64::from(after), local - i64::from(before));
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if self.offset_at(mid) == after {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                let jump = lo.checked_mul(per).ok_or("out of the range of the unit")?;
+                Ok(match nonexistent {
+                    Choice::Earliest => jump - 1,
+                    _ => jump,
+                })
+            }
         }
     }
 }

@@ -319,18 +319,19 @@ impl Leaf {
     ///
     /// # Errors
     ///
-    /// [`Error::Unsupported`] for another number of inputs, a type stored
-    /// otherwise, or a string leaf.
+    /// [`Error::Unsupported`] for another number of inputs or a type
+    /// stored otherwise.
     pub fn retyped(
         &self,
         inputs: &[dynd_types::Scalar],
         output: dynd_types::Scalar,
     ) -> Result<Leaf, Error> {
+        // A string stays a string (its storage is its own), so a string
+        // leaf's text arguments and result keep their types.
         let same = |a: dynd_types::Scalar, b: dynd_types::Scalar| a.storage() == b.storage();
         if inputs.len() != self.inputs.len()
             || !inputs.iter().zip(&self.inputs).all(|(a, b)| same(*a, *b))
             || !same(output, self.output)
-            || !matches!(self.push, Push::Elements(_))
         {
             return Err(Error::Unsupported {
                 operation: "retyping a leaf to types stored otherwise",

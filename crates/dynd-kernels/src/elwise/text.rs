@@ -835,6 +835,34 @@ impl<F: Fn(&str, i64, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Syn
     }
 }
 
+/// `(T) -> string` of an element that is not text.
+struct OfElement<T, F>(F, PhantomData<fn(T)>);
+
+impl<
+        T: Element,
+        F: Fn(T, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Sync + 'static,
+    > Body for OfElement<T, F>
+{
+    const TEXT: &'static [bool] = &[false];
+
+    #[inline]
+    unsafe fn run(
+        &self,
+        _: &[TextBlock],
+        src: &[*const u8],
+        dst: *mut u8,
+        sink: Option<&mut Vec<u8>>,
+    ) -> Result<(), KernelError> {
+        // SAFETY: by the contract of `run`: argument 0 is a `T`.
+        unsafe {
+            let x = (src[0] as *const T).read_unaligned();
+            let mut result = Ok(());
+            write_string(dst, sink, |out| result = (self.0)(x, out))?;
+            result
+        }
+    }
+}
+
 /// Reads `N` string arguments as options: those `options` marks are
 /// `?string` elements, `None` where NA; the others are always `Some`.
 ///
@@ -1319,6 +1347,28 @@ impl Leaf {
             flat: None,
             f64_op: None,
         }
+    }
+
+    /// `(T) -> string` for an element type `T` that is not text (a
+    /// number, a time type): `f` writes the element's text into the sink;
+    /// an `Err` fails the call, naming the element.
+    ///
+    /// ```
+    /// use dynd::func::{Callable, Leaf, Overload};
+    /// use dynd::nd::array;
+    ///
+    /// let hex = Leaf::text_of(|x: i64, out: &mut dynd::func::TextSink<'_>| {
+    ///     use std::fmt::Write;
+    ///     write!(out, "{x:#x}").map_err(|_| dynd::nd::KernelError::message("cannot write"))
+    /// });
+    /// let hex = Callable::new("hex", vec![Overload::new(hex)])?;
+    /// assert_eq!(hex.call(&[&array![255, 16]])?.to_string(), r#"["0xff", "0x10"]"#);
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn text_of<T: Element>(
+        f: impl Fn(T, &mut TextSink<'_>) -> Result<(), KernelError> + Send + Sync + 'static,
+    ) -> Leaf {
+        Leaf::of_text(OfElement(f, PhantomData), &[T::SCALAR], Scalar::String)
     }
 
     /// `(string, int64) -> string`, as [`Leaf::text_map1`]; an `Err` fails
