@@ -22,5 +22,6 @@ mod soundness3;
 mod text_compare;
 mod text_order;
 mod text_strings;
+mod time;
 mod typed_api;
 mod zip;

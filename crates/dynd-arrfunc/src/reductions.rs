@@ -330,13 +330,31 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &AxisOptions) -> Result<Arr
     };
     if !o.skip_na {
         // The values (NA slots hold zeros), then NA where a group (of the
-        // elements `where` keeps) holds an NA element.
-        let r = plain(name, op, &values, o)?;
+        // elements `where` keeps) holds an NA element, or (over a `var`
+        // axis, for a reduction without an identity) no element at all.
+        // (Of `min` and `max`; a mean of no element stays NaN.)
+        let empty_na = matches!(op, Op::Min | Op::Max) && o.initial.is_none() && reduces_var(a, o);
+        let r = match op {
+            _ if empty_na => {
+                let extreme = AxisOptions {
+                    initial: Some(extreme(values.dtype(), op == Op::Min)?),
+                    ..o.clone()
+                };
+                plain(name, op, &values, &extreme)?
+            }
+            _ => plain(name, op, &values, o)?,
+        };
         let all = AxisOptions {
             initial: None,
             ..o.clone()
         };
-        let complete = plain("all", Op::All, &valid, &all)?;
+        let mut complete = plain("all", Op::All, &valid, &all)?;
+        if empty_na {
+            let n =
+                dynd_kernels::reduce::count(&values, o.axes(), o.keepdims, o.mask.as_ref(), name)?;
+            let any = GREATER.call(&[&n, &Array::from_scalar(0i64)])?;
+            complete = LOGICAL_AND.call(&[&complete, &any])?;
+        }
         return Array::from_option_parts(&r, &complete);
     }
     let keep = match &o.mask {

@@ -147,6 +147,30 @@ fn reductions_propagate_na_by_default_and_skip_it_when_asked() {
     }
 }
 
+/// An empty ragged row of options is NA for `min` and `max` whether NA is
+/// skipped or propagates (it was an error when NA propagated).
+#[test]
+fn an_empty_row_of_options_is_na_both_ways() {
+    let x = arr("[[1, null], [], [3, 2]]", "3 * var * ?int64");
+    for (name, kw, want) in [
+        ("max", vec![("axis", "1")], "[null, null, 3] : 3 * ?int64"),
+        ("min", vec![("axis", "1")], "[null, null, 2] : 3 * ?int64"),
+        (
+            "max",
+            vec![("axis", "1"), ("skip_na", "true")],
+            "[1, null, 3] : 3 * ?int64",
+        ),
+        // (A mean of no element is NaN, NA or not.)
+        (
+            "mean",
+            vec![("axis", "1")],
+            "[null, NaN, 2.5] : 3 * ?float64",
+        ),
+    ] {
+        assert_eq!(call(name, &[&x], &kw).as_deref(), Ok(want), "{name} {kw:?}");
+    }
+}
+
 #[test]
 fn where_and_na_work_together() {
     let rows = arr("[[1, null, 4], [2, 3, 10]]", "2 * 3 * ?float64");
