@@ -480,6 +480,24 @@ fn rust_elements() {
     );
     assert_eq!(a.as_slice::<DateTime<Ns>>().unwrap(), &v[..]);
     assert_eq!(v[1].date().to_string(), "1969-12-31");
+    // Options in and out: NA as None.
+    let opts = vec![Some(DateTime::<Ns>::from_ticks(86_400_000_000_000)), None];
+    let a = Array::from_nested(opts.clone()).unwrap();
+    assert_eq!(a.ty().to_string(), "2 * ?datetime[unit=\"ns\"]");
+    assert_eq!(a.to_string(), r#"["1970-01-02T00:00:00.000000000", null]"#);
+    assert_eq!(a.to_vec::<Option<DateTime<Ns>>>().unwrap(), opts);
+    let dates = Array::from_nested(vec![vec![Date::from_days(0)], vec![]]).unwrap();
+    assert_eq!(dates.to_string(), r#"[["1970-01-01"], []]"#);
+    // A zoned array's elements are its UTC instants.
+    let z = arr(
+        r#"["2024-07-01T02:00:00+02:00"]"#,
+        "1 * datetime[unit=\"ns\", tz=\"Europe/Paris\"]",
+    );
+    let naive = z.view_as(&ty("datetime[unit=\"ns\"]")).unwrap();
+    assert_eq!(
+        naive.to_vec::<DateTime<Ns>>().unwrap()[0].to_string(),
+        "2024-07-01T00:00:00.000000000"
+    );
 }
 
 proptest! {

@@ -307,6 +307,25 @@ nested_scalar!(
     crate::Complex<f32>,
     crate::Complex<f64>
 );
+nested_scalar!(crate::time::Date);
+
+/// The time types with a unit parameter, as [`nested_scalar`]'s.
+macro_rules! nested_time {
+    ($($t:ident),*) => {$(
+        impl<U: crate::time::Unit> sealed::Sealed for crate::time::$t<U> {}
+        impl<U: crate::time::Unit> Nested for crate::time::$t<U> {
+            type Elem = crate::time::$t<U>;
+            fn levels(_: &mut Vec<Level>) {}
+            fn flatten(&self, _: usize, flat: &mut Flat<Self>) {
+                flat.values.push(*self);
+            }
+            fn as_elems(items: &[Self]) -> Option<&[Self]> {
+                Some(items)
+            }
+        }
+    )*};
+}
+nested_time!(DateTime, Time, TimeDelta);
 
 impl<T: Element + Nested<Elem = T>> sealed::Sealed for Option<T> {}
 /// An optional number: `?T` data, `None` as NA.

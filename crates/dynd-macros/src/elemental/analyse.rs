@@ -159,6 +159,34 @@ pub(super) fn scalar_of(ty: &syn::Type) -> Option<Scalar> {
         "F16" if simple => Scalar::Float16,
         // `&str` parameters and results, `String` results.
         "str" | "String" if simple => Scalar::String,
+        // The time types (`dynd::nd::Date`, `DateTime<Ns>`, …): the unit
+        // from the parameter, microseconds without one.
+        "Date" if simple => Scalar::Date,
+        "DateTime" | "Time" | "TimeDelta" => {
+            use dynd_types::{Temporal, TimeUnit};
+            let unit = match &last.arguments {
+                syn::PathArguments::None => TimeUnit::Micro,
+                syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
+                    let syn::GenericArgument::Type(syn::Type::Path(u)) = args.args.first()? else {
+                        return None;
+                    };
+                    match u.path.segments.last()?.ident.to_string().as_str() {
+                        "S" => TimeUnit::Second,
+                        "Ms" => TimeUnit::Milli,
+                        "Us" => TimeUnit::Micro,
+                        "Ns" => TimeUnit::Nano,
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            };
+            match name.as_str() {
+                "DateTime" => Temporal::DateTime(unit),
+                "Time" => Temporal::Time(unit),
+                _ => Temporal::TimeDelta(unit),
+            }
+            .scalar()
+        }
         "Complex" => {
             let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
                 return None;

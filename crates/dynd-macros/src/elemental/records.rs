@@ -12,8 +12,8 @@ use super::*;
 use crate::record::shape_pieces;
 
 /// Whether `ty` names a user struct: a path of one capitalised name
-/// without arguments that is not one of the scalar or text types, or an
-/// `Option` of one.
+/// without arguments that is not one of the scalar, time or text types,
+/// or an `Option` of one.
 pub(super) fn is_record_type(ty: &syn::Type, generics: &[String]) -> bool {
     if let Some(inner) = option_inner(ty) {
         return is_record_type(inner, generics);
@@ -29,6 +29,7 @@ pub(super) fn is_record_type(ty: &syn::Type, generics: &[String]) -> bool {
     matches!(last.arguments, syn::PathArguments::None)
         && name.starts_with(|c: char| c.is_ascii_uppercase())
         && !matches!(name.as_str(), "F16" | "String" | "Self")
+        && scalar_of(ty).is_none()
         && !generics.contains(&name)
 }
 
