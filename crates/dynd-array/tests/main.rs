@@ -8,3 +8,4 @@ mod ndarray;
 mod records;
 mod serde;
 mod text_pairs;
+mod time_interop;

@@ -33,6 +33,7 @@
 //! ```
 
 pub mod format;
+pub mod interop;
 pub mod zone;
 
 use std::fmt;
@@ -489,6 +490,7 @@ pub trait Unit:
         + Send
         + Sync
         + Into<i64>
+        + TryFrom<i64>
         + 'static;
 }
 
