@@ -380,7 +380,7 @@ pub fn strftime(x: &Array, format: Option<&str>) -> Result<Array, Error> {
             .retyped(&[t.scalar()], Scalar::String)?
         }
     };
-    Ok(apply(&[x], &leaf)?)
+    apply(&[x], &leaf)
 }
 
 /// Each string of `x` read as a datetime of `unit` by the `strptime`
@@ -683,7 +683,7 @@ fn round_to(
     };
     let leaf = leaf.retyped(&[s], s)?;
     let Some(tz) = tz else {
-        return Ok(apply(&[x], &leaf)?);
+        return apply(&[x], &leaf);
     };
     // A zoned datetime rounds its wall time, read back in the zone (a
     // repeated wall time as its first instant, a skipped one as the
@@ -894,7 +894,7 @@ fn between(op: &'static str, kind: Between, a: &Array, b: &Array) -> Result<Arra
         }),
         _ => Leaf::map(move |x: i64, y: i64| kind.count(x, y, tick_ns, per_day)),
     };
-    Ok(apply(&[&a, &b], &leaf.retyped(&[s, s], Scalar::Int64)?)?)
+    apply(&[&a, &b], &leaf.retyped(&[s, s], Scalar::Int64)?)
 }
 
 /// The naive datetimes of `x` read as wall times in the zone `timezone`

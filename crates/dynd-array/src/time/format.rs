@@ -225,10 +225,8 @@ impl Format {
                             write!(out, ".{frac:0w$}", w = unit.digits() as usize)?;
                         }
                     }
-                    b'f' => {
-                        if unit.digits() > 0 {
-                            write!(out, "{frac:0w$}", w = unit.digits() as usize)?;
-                        }
+                    b'f' if unit.digits() > 0 => {
+                        write!(out, "{frac:0w$}", w = unit.digits() as usize)?;
                     }
                     b'a' => out.write_str(&DAYS[weekday(days) as usize][..3])?,
                     b'A' => out.write_str(DAYS[weekday(days) as usize])?,
