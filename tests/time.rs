@@ -537,3 +537,81 @@ proptest! {
         }
     }
 }
+
+/// Arrow's time arrays in and out without copying their values.
+#[cfg(feature = "arrow")]
+mod arrow {
+    use std::sync::Arc;
+
+    use dynd::nd::arrow_interop::arrow_array::{
+        cast::AsArray, types::TimestampNanosecondType, Array as _, ArrayRef, Date32Array,
+        DurationMillisecondArray, RecordBatch, Time32SecondArray, TimestampNanosecondArray,
+    };
+    use dynd::nd::arrow_interop::arrow_schema::{DataType, TimeUnit};
+    use dynd::nd::ToArrow;
+
+    use super::*;
+
+    #[test]
+    fn time_columns_in_and_out_share_their_buffers() {
+        let ts: ArrayRef = Arc::new(
+            TimestampNanosecondArray::from(vec![Some(1_719_792_000_000_000_000), None, Some(-1)])
+                .with_timezone("Europe/Paris"),
+        );
+        let d: ArrayRef = Arc::new(Date32Array::from(vec![19_782, -719_529, 0]));
+        let t: ArrayRef = Arc::new(Time32SecondArray::from(vec![0, 43_201, 86_399]));
+        let dur: ArrayRef = Arc::new(DurationMillisecondArray::from(vec![1, -1500, 0]));
+        let b = RecordBatch::try_from_iter([("ts", ts), ("d", d), ("t", t), ("dur", dur)]).unwrap();
+        let r = Array::from_record_batch(&b).unwrap();
+        assert_eq!(
+            r.ty().to_string(),
+            r#"3 * {ts: ?datetime[unit="ns", tz="Europe/Paris"], d: date, t: time[unit="s"], dur: timedelta[unit="ms"]}"#
+        );
+        let d = r.field("d").unwrap();
+        let d_in = b
+            .column(1)
+            .as_primitive::<dynd::nd::arrow_interop::arrow_array::types::Date32Type>();
+        assert_eq!(d.data_ptr(), d_in.values().as_ptr() as *const u8);
+        assert_eq!(
+            d.to_string(),
+            r#"["2024-02-29", "-0001-12-31", "1970-01-01"]"#
+        );
+        let ts = r.field("ts").unwrap();
+        assert_eq!(func::hour(&ts).unwrap().to_string(), "[2, null, 0]");
+        assert_eq!(
+            func::hour(&r.field("t").unwrap()).unwrap().to_string(),
+            "[0, 12, 23]"
+        );
+        // Back out: the same types, the same buffers.
+        let back = r.to_arrow().unwrap();
+        let s = back.as_struct();
+        assert_eq!(
+            s.column(0).data_type(),
+            &DataType::Timestamp(TimeUnit::Nanosecond, Some("Europe/Paris".into()))
+        );
+        assert_eq!(s.column(1).data_type(), &DataType::Date32);
+        assert_eq!(s.column(2).data_type(), &DataType::Time32(TimeUnit::Second));
+        assert_eq!(
+            s.column(3).data_type(),
+            &DataType::Duration(TimeUnit::Millisecond)
+        );
+        // (A column with nulls is copied: dynd's `?T` keeps a flag beside
+        // each value.)
+        let ts_out = s.column(0).as_primitive::<TimestampNanosecondType>();
+        assert_eq!(ts_out.null_count(), 1);
+        assert_eq!(ts_out.value(2), -1);
+        // Without nulls: the one buffer, in and out.
+        let plain =
+            TimestampNanosecondArray::from(vec![0, 1_719_792_000_000_000_000]).with_timezone("UTC");
+        let a = Array::from_arrow(&plain).unwrap();
+        assert_eq!(a.ty().to_string(), r#"2 * datetime[unit="ns", tz="UTC"]"#);
+        assert_eq!(a.data_ptr(), plain.values().as_ptr() as *const u8);
+        let out = a.to_arrow().unwrap();
+        let out = out.as_primitive::<TimestampNanosecondType>();
+        assert_eq!(out.values().as_ptr(), plain.values().as_ptr());
+        assert_eq!(out.timezone(), Some("UTC"));
+        // A computed column goes out as Arrow's type of it.
+        let y = func::floor_temporal(&r.field("d").unwrap(), "month", 1, true).unwrap();
+        assert_eq!(y.to_arrow().unwrap().data_type(), &DataType::Date32);
+    }
+}

@@ -14,7 +14,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::{Array as ArrowArray, ArrayRef, RecordBatch};
 use arrow_buffer::{ArrowNativeType, Buffer, NullBuffer};
 use arrow_schema::{DataType, Field, Fields};
-use dynd_types::{ArrowProblem, Dim, Scalar, Struct, Type, TypeKind};
+use dynd_types::{ArrowProblem, Dim, Scalar, Struct, Temporal, TimeUnit, Type, TypeKind};
 
 use crate::array::Array;
 use crate::arrmeta::{Arrmeta, PAIR_SIZE};
@@ -55,8 +55,59 @@ fn primitive_scalar(dt: &DataType) -> Option<Scalar> {
         DataType::Float16 => Scalar::Float16,
         DataType::Float32 => Scalar::Float32,
         DataType::Float64 => Scalar::Float64,
+        // The time types: Arrow's layouts (a zoned timestamp is the naive
+        // one's scalar here; its zone is [`primitive_type`]'s).
+        DataType::Date32 => Scalar::Date,
+        DataType::Time32(u) => Temporal::Time(time_unit(u)).scalar(),
+        DataType::Time64(u) => Temporal::Time(time_unit(u)).scalar(),
+        DataType::Timestamp(u, _) => Temporal::DateTime(time_unit(u)).scalar(),
+        DataType::Duration(u) => Temporal::TimeDelta(time_unit(u)).scalar(),
         _ => return None,
     })
+}
+
+fn time_unit(u: &arrow_schema::TimeUnit) -> TimeUnit {
+    match u {
+        arrow_schema::TimeUnit::Second => TimeUnit::Second,
+        arrow_schema::TimeUnit::Millisecond => TimeUnit::Milli,
+        arrow_schema::TimeUnit::Microsecond => TimeUnit::Micro,
+        arrow_schema::TimeUnit::Nanosecond => TimeUnit::Nano,
+    }
+}
+
+fn arrow_unit(u: TimeUnit) -> arrow_schema::TimeUnit {
+    match u {
+        TimeUnit::Second => arrow_schema::TimeUnit::Second,
+        TimeUnit::Milli => arrow_schema::TimeUnit::Millisecond,
+        TimeUnit::Micro => arrow_schema::TimeUnit::Microsecond,
+        TimeUnit::Nano => arrow_schema::TimeUnit::Nanosecond,
+    }
+}
+
+/// The dynd type of a primitive Arrow type stored as dynd stores it: its
+/// scalar, or a zoned datetime for a timestamp with a zone.
+fn primitive_type(dt: &DataType) -> Result<Option<Type>, Error> {
+    Ok(match dt {
+        DataType::Timestamp(u, Some(tz)) => Some(Type::new(TypeKind::DateTimeTz {
+            unit: time_unit(u),
+            tz: tz.as_ref().into(),
+        })?),
+        dt => primitive_scalar(dt).map(Type::from),
+    })
+}
+
+/// The Arrow type of a dynd data type stored as Arrow stores it (the
+/// primitive scalars, the time types, zoned datetimes).
+#[doc(hidden)]
+pub fn primitive_arrow_type(t: &Type) -> Option<DataType> {
+    match t.kind() {
+        TypeKind::Scalar(s) => primitive_data_type(*s),
+        TypeKind::DateTimeTz { unit, tz } => Some(DataType::Timestamp(
+            arrow_unit(*unit),
+            Some(tz.as_ref().into()),
+        )),
+        _ => None,
+    }
 }
 
 /// The Arrow type of a dynd scalar stored as Arrow stores it.
@@ -74,7 +125,15 @@ pub fn primitive_data_type(s: Scalar) -> Option<DataType> {
         Scalar::Float16 => DataType::Float16,
         Scalar::Float32 => DataType::Float32,
         Scalar::Float64 => DataType::Float64,
-        _ => return None,
+        s => match s.temporal()? {
+            Temporal::Date => DataType::Date32,
+            Temporal::Time(u @ (TimeUnit::Second | TimeUnit::Milli)) => {
+                DataType::Time32(arrow_unit(u))
+            }
+            Temporal::Time(u) => DataType::Time64(arrow_unit(u)),
+            Temporal::DateTime(u) => DataType::Timestamp(arrow_unit(u), None),
+            Temporal::TimeDelta(u) => DataType::Duration(arrow_unit(u)),
+        },
     })
 }
 
@@ -140,8 +199,8 @@ fn data_type_to_dynd(dt: &DataType, nullable: bool, path: &str) -> Result<Type, 
                 variadic: false,
             }))?
         }
-        other => match primitive_scalar(other) {
-            Some(s) => Type::from(s),
+        other => match primitive_type(other)? {
+            Some(t) => t,
             None => return Err(no_dynd_type(dt, path)),
         },
     };
@@ -195,7 +254,7 @@ fn type_to_arrow(ty: &Type, path: &str) -> Result<(DataType, bool), Error> {
         TypeKind::Scalar(Scalar::Bool) => (DataType::Boolean, false),
         TypeKind::Scalar(Scalar::String) => (DataType::Utf8, false),
         TypeKind::Scalar(Scalar::Bytes) => (DataType::Binary, false),
-        TypeKind::Scalar(s) => match primitive_data_type(*s) {
+        TypeKind::Scalar(_) | TypeKind::DateTimeTz { .. } => match primitive_arrow_type(ty) {
             Some(dt) => (dt, false),
             None => return Err(no_arrow_type(ty, path)),
         },
@@ -419,8 +478,8 @@ fn import(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
                 _ => Array::from_columns_at(1, names.iter().copied().zip(columns))?,
             }
         }
-        other => match primitive_scalar(other) {
-            Some(s) => {
+        other => match primitive_scalar(other).zip(primitive_type(other)?) {
+            Some((s, dtype)) => {
                 let data = a.to_data();
                 let size = s.size();
                 let buffer = data
@@ -441,7 +500,7 @@ fn import(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
                     ));
                 }
                 let block = element_block(buffer.slice_with_length(start, len), size)?;
-                column(s.into(), Arrmeta::Scalar, a.len(), size, block)?
+                column(dtype, Arrmeta::Scalar, a.len(), size, block)?
             }
             None => return Err(no_dynd_type(dt, path)),
         },

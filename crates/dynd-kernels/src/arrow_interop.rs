@@ -76,7 +76,7 @@ use arrow_buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffe
 use arrow_data::ArrayDataBuilder;
 use arrow_schema::{Field, Fields, Schema};
 use dynd_array::arrow::{
-    arrow, element, elements, is_option, join, no_arrow_type, primitive_data_type,
+    arrow, element, elements, is_option, join, no_arrow_type, primitive_arrow_type,
 };
 use dynd_types::{ArrowProblem, Dim, LayoutProblem, Scalar, Type, TypeKind};
 
@@ -367,8 +367,8 @@ fn export(a: &Array, path: &str) -> Result<ArrayRef, Error> {
         (TypeKind::Scalar(s @ (Scalar::String | Scalar::Bytes)), Arrmeta::Text { block }) => {
             export_text(a, n, stride, block, *s, &fail)?
         }
-        (TypeKind::Scalar(s), _) => {
-            let Some(dt) = primitive_data_type(*s) else {
+        (TypeKind::Scalar(_) | TypeKind::DateTimeTz { .. }, _) => {
+            let Some(dt) = primitive_arrow_type(ty) else {
                 return Err(no_arrow_type(ty, path));
             };
             let aligned = (a.data_block().as_ptr() as usize + a.data_offset()) % size == 0;
