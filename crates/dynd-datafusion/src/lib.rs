@@ -23,9 +23,10 @@
 //! as `var * T`, `FixedSizeList(k)` as `k * T`, `Struct` as a struct; a
 //! nullable field's values are `?T`, dynd's NA. Values are shared with the
 //! Arrow buffers where the layouts agree. DataFusion casts decimals to
-//! `Float64` and dictionaries to their values before the call; other types
-//! (dates, times, intervals, maps, unions) are a planning error naming the
-//! function and the argument types. A null list, fixed-size list or struct
+//! `Float64` and dictionaries to their values before the call; `Date32`,
+//! `Time32`/`Time64`, `Timestamp` (with its zone) and `Duration` are
+//! dynd's time types; other types (`Date64`, intervals, maps, unions) are
+//! a planning error naming the function and the argument types. A null list, fixed-size list or struct
 //! row (dynd has no optional dimensions) gives a null result row without
 //! being passed to the function.
 //!
@@ -175,7 +176,11 @@ pub fn register_in(state: &mut SessionState, f: &Callable) -> Result<Registered>
 /// As [`register_all`].
 pub fn register_all_in(state: &mut SessionState) -> Result<Registered> {
     let mut added = Registered::default();
-    for &l in scalar::LIST_FUNCTIONS.iter().chain(scalar::TEXT_FUNCTIONS) {
+    for &l in scalar::LIST_FUNCTIONS
+        .iter()
+        .chain(scalar::TEXT_FUNCTIONS)
+        .chain(scalar::TIME_FUNCTIONS)
+    {
         let u = scalar::list_impl(l);
         let (name, aliases) = names(state, u.name());
         added.scalar.insert(name.clone());

@@ -513,6 +513,269 @@ pub(crate) const TEXT_FUNCTIONS: &[ListFn] = {
     ]
 };
 
+/// The row type of the first argument, without its option.
+const SAME: Option<PlanFn> = Some(|rows| {
+    let t = rows
+        .first()
+        .cloned()
+        .unwrap_or_else(|| Type::from(dynd::ndt::Scalar::Int64));
+    Ok(match t.kind() {
+        dynd::ndt::TypeKind::Option(inner) => inner.clone(),
+        _ => t,
+    })
+});
+
+/// The calendar functions of dates, times and timestamps (pyarrow's
+/// names): the parts (`year(ts)`, `day_of_week(d)`), `strftime(ts[,
+/// format])`, `strptime(s, format)` (microseconds; a format with `%z`
+/// gives the UTC instants), `floor_temporal(ts[, unit[, multiple]])` and
+/// `ceil_`/`round_temporal`, `years_between(a, b)` … `nanoseconds_between`.
+/// A timestamp with a zone reads its parts in the zone.
+pub(crate) const TIME_FUNCTIONS: &[ListFn] = {
+    use dynd::func as f;
+    &[
+        ListFn {
+            name: "year",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::year(a[0]),
+        },
+        ListFn {
+            name: "month",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::month(a[0]),
+        },
+        ListFn {
+            name: "day",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::day(a[0]),
+        },
+        ListFn {
+            name: "hour",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::hour(a[0]),
+        },
+        ListFn {
+            name: "minute",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::minute(a[0]),
+        },
+        ListFn {
+            name: "second",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::second(a[0]),
+        },
+        ListFn {
+            name: "millisecond",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::millisecond(a[0]),
+        },
+        ListFn {
+            name: "microsecond",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::microsecond(a[0]),
+        },
+        ListFn {
+            name: "nanosecond",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::nanosecond(a[0]),
+        },
+        ListFn {
+            name: "day_of_week",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::day_of_week(a[0]),
+        },
+        ListFn {
+            name: "day_of_year",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::day_of_year(a[0]),
+        },
+        ListFn {
+            name: "iso_year",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::iso_year(a[0]),
+        },
+        ListFn {
+            name: "iso_week",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::iso_week(a[0]),
+        },
+        ListFn {
+            name: "quarter",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::quarter(a[0]),
+        },
+        ListFn {
+            name: "is_leap_year",
+            arity: (1, 1),
+            null_rows: false,
+            plan: None,
+            f: |a| f::is_leap_year(a[0]),
+        },
+        ListFn {
+            name: "years_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::years_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "quarters_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::quarters_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "weeks_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::weeks_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "days_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::days_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "hours_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::hours_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "minutes_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::minutes_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "seconds_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::seconds_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "milliseconds_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::milliseconds_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "microseconds_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::microseconds_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "nanoseconds_between",
+            arity: (2, 2),
+            null_rows: false,
+            plan: INT64,
+            f: |a| f::nanoseconds_between(a[0], a[1]),
+        },
+        ListFn {
+            name: "floor_temporal",
+            arity: (1, 3),
+            null_rows: false,
+            plan: SAME,
+            f: |a| {
+                let op = "floor_temporal";
+                let unit = str_arg(op, a, 1, "unit")?;
+                let multiple = opt_int(op, a, 2, "multiple")?.unwrap_or(1);
+                f::floor_temporal(a[0], unit.as_deref().unwrap_or("day"), multiple, true)
+            },
+        },
+        ListFn {
+            name: "ceil_temporal",
+            arity: (1, 3),
+            null_rows: false,
+            plan: SAME,
+            f: |a| {
+                let op = "ceil_temporal";
+                let unit = str_arg(op, a, 1, "unit")?;
+                let multiple = opt_int(op, a, 2, "multiple")?.unwrap_or(1);
+                f::ceil_temporal(a[0], unit.as_deref().unwrap_or("day"), multiple, true)
+            },
+        },
+        ListFn {
+            name: "round_temporal",
+            arity: (1, 3),
+            null_rows: false,
+            plan: SAME,
+            f: |a| {
+                let op = "round_temporal";
+                let unit = str_arg(op, a, 1, "unit")?;
+                let multiple = opt_int(op, a, 2, "multiple")?.unwrap_or(1);
+                f::round_temporal(a[0], unit.as_deref().unwrap_or("day"), multiple, true)
+            },
+        },
+        ListFn {
+            name: "strftime",
+            arity: (1, 2),
+            null_rows: false,
+            plan: STRING,
+            f: |a| f::strftime(a[0], str_arg("strftime", a, 1, "format")?.as_deref()),
+        },
+        ListFn {
+            name: "strptime",
+            arity: (2, 2),
+            null_rows: false,
+            plan: Some(|_| Ok(Type::from(dynd::ndt::Scalar::DateTimeUs))),
+            f: |a| {
+                let format = req_str("strptime", a, 1, "the format")?;
+                let t = f::strptime(a[0], &format, Some("us"), false)?;
+                // The instants of a format with `%z`, as the timestamps
+                // planned (naive, in UTC).
+                let (dims, dtype) = t.ty().split_dims();
+                let _ = dims;
+                let naive = match dtype.kind() {
+                    dynd::ndt::TypeKind::Option(_) => {
+                        Type::option(Type::from(dynd::ndt::Scalar::DateTimeUs))?
+                    }
+                    _ => Type::from(dynd::ndt::Scalar::DateTimeUs),
+                };
+                t.view_as(&naive)
+            },
+        },
+    ]
+};
+
 /// The scalar UDF of a list function.
 pub(crate) fn list_impl(f: ListFn) -> DyndScalarUdf {
     udf(f.name.to_string(), Body::List(f))

@@ -964,3 +964,61 @@ async fn string_functions_are_sql_functions() -> Result<()> {
     assert!(e.contains("center") && e.contains("width"), "{e}");
     Ok(())
 }
+
+/// Dates, timestamps (with their zone) and durations into dynd's calendar
+/// functions and arithmetic, and back as Arrow's types.
+#[tokio::test]
+async fn time_columns_and_calendar_functions() -> Result<()> {
+    use datafusion::arrow::array::{
+        Date32Array, StringArray, TimestampMicrosecondArray, TimestampNanosecondArray,
+    };
+    use datafusion::arrow::datatypes::{DataType, TimeUnit};
+    let ts = TimestampNanosecondArray::from(vec![Some(1_709_214_310_000_000_000), None, Some(-1)]);
+    let paris = TimestampMicrosecondArray::from(vec![1_719_792_000_000_000, 0, 0])
+        .with_timezone("Europe/Paris");
+    let ctx = ctx_with(table(vec![
+        ("ts", Arc::new(ts) as ArrayRef),
+        ("paris", Arc::new(paris)),
+        ("d", Arc::new(Date32Array::from(vec![19_782, 0, -1]))),
+        (
+            "s",
+            Arc::new(StringArray::from(vec![
+                "29/02/2024",
+                "01/01/1970",
+                "31/12/1969",
+            ])),
+        ),
+    ]))?;
+    let ints =
+        |a: &ArrayRef| -> Vec<Option<i64>> { a.as_primitive::<Int64Type>().iter().collect() };
+    let r = column(&ctx, "SELECT year(ts) FROM t").await?;
+    assert_eq!(ints(&r), [Some(2024), None, Some(1969)]);
+    let r = column(&ctx, "SELECT hour(paris) FROM t").await?;
+    assert_eq!(ints(&r), [Some(2), Some(1), Some(1)]);
+    let r = column(&ctx, "SELECT day_of_week(d) FROM t").await?;
+    assert_eq!(ints(&r), [Some(3), Some(3), Some(2)]);
+    let r = column(&ctx, "SELECT days_between(d, ts) FROM t").await?;
+    assert_eq!(ints(&r), [Some(0), None, Some(0)]);
+    let r = column(&ctx, "SELECT strftime(ts, '%d %b %Y') FROM t").await?;
+    let text: Vec<Option<&str>> = r.as_string::<i32>().iter().collect();
+    assert_eq!(text, [Some("29 Feb 2024"), None, Some("31 Dec 1969")]);
+    let r = column(&ctx, "SELECT floor_temporal(ts, 'month') FROM t").await?;
+    assert_eq!(
+        r.data_type(),
+        &DataType::Timestamp(TimeUnit::Nanosecond, None)
+    );
+    let r = column(&ctx, "SELECT strptime(s, '%d/%m/%Y') FROM t").await?;
+    assert_eq!(
+        r.data_type(),
+        &DataType::Timestamp(TimeUnit::Microsecond, None)
+    );
+    assert_eq!(
+        r.as_primitive::<datafusion::arrow::datatypes::TimestampMicrosecondType>()
+            .value(0),
+        1_709_164_800_000_000
+    );
+    // Arithmetic of instants: a duration, in Arrow's type.
+    let r = column(&ctx, "SELECT subtract(ts, ts) FROM t").await?;
+    assert_eq!(r.data_type(), &DataType::Duration(TimeUnit::Nanosecond));
+    Ok(())
+}
