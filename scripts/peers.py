@@ -12,6 +12,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py plain      # `benches/elwise.rs` add and `benches/reduce.rs` sum
     python3 scripts/peers.py text       # `benches/text.rs`: NumPy 2 `np.strings`, pyarrow, Polars
     python3 scripts/peers.py records    # `benches/records.rs`: NumPy structured arrays, Polars structs, pyarrow
+    python3 scripts/peers.py time       # `benches/time.rs`: pyarrow.compute, Polars `dt`, NumPy datetime64
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -548,6 +549,76 @@ def records_main():
             print(f"{case:16s} {name:20s} {ms:9.2f} ms {ms * 1e6 / count:7.2f} ns/element")
 
 
+def time_main():
+    """`benches/time.rs`: 1e7 nanosecond timestamps from 1970 to 2100 made
+    from the benchmark's xorshift, the same row lengths for `max` per row."""
+    in_venv()
+    import numpy as np
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = 10_000_000
+    mask = (1 << 64) - 1
+    s = (0x9E3779B97F4A7C15 ^ ((1 * 0x2545F4914F6CDD1D) & mask)) & mask
+    # The xorshift in NumPy (vectorised over blocks is not possible for a
+    # sequential generator: drawn once, in Python, then cached).
+    cache = os.path.join(VENV, "time_ticks.npy")
+    if os.path.exists(cache):
+        ticks = np.load(cache)
+    else:
+        out = np.empty(n, dtype=np.int64)
+        span = 4_102_444_800.0 * 1e9
+        for i in range(n):
+            s ^= (s << 13) & mask
+            s ^= s >> 7
+            s ^= (s << 17) & mask
+            out[i] = int((s >> 11) / float(1 << 53) * span)
+        ticks = out
+        np.save(cache, ticks)
+    np_t = ticks.view("M8[ns]")
+    pa_t = pa.array(np_t)
+    pl_t = pl.Series("t", np_t)
+    rows = lengths(n // 11)
+    offsets = np.concatenate([[0], np.cumsum(rows)]).astype(np.int32)
+    total = int(offsets[-1])
+    pa_rows = pa.ListArray.from_arrays(pa.array(offsets), pa_t.slice(0, total))
+    pl_rows = pl.Series("r", pa_rows)
+    # Whole seconds (pyarrow's `%S` writes a finer unit's fraction).
+    pa_text = pc.strftime(pa_t.cast(pa.timestamp("s"), safe=False), format="%Y-%m-%dT%H:%M:%S")
+    pl_text = pl.Series("s", pa_text)
+    cases = [
+        ("copy int64", [("NumPy copy", lambda: ticks.copy())]),
+        ("year", [("pyarrow", lambda: pc.year(pa_t)), ("Polars", lambda: pl_t.dt.year()),
+                  ("NumPy", lambda: np_t.astype("M8[Y]").astype(np.int64) + 1970)]),
+        ("month", [("pyarrow", lambda: pc.month(pa_t)), ("Polars", lambda: pl_t.dt.month()),
+                   ("NumPy", lambda: np_t.astype("M8[M]").astype(np.int64) % 12 + 1)]),
+        ("day", [("pyarrow", lambda: pc.day(pa_t)), ("Polars", lambda: pl_t.dt.day()),
+                 ("NumPy", lambda: (np_t.astype("M8[D]") - np_t.astype("M8[M]")).astype(np.int64) + 1)]),
+        ("hour", [("pyarrow", lambda: pc.hour(pa_t)), ("Polars", lambda: pl_t.dt.hour()),
+                  ("NumPy", lambda: np_t.astype("M8[h]").astype(np.int64) % 24)]),
+        ("day_of_week", [("pyarrow", lambda: pc.day_of_week(pa_t)), ("Polars", lambda: pl_t.dt.weekday()),
+                         ("NumPy", lambda: (np_t.astype("M8[D]").astype(np.int64) + 3) % 7)]),
+        ("floor day", [("pyarrow", lambda: pc.floor_temporal(pa_t, unit="day")),
+                       ("Polars", lambda: pl_t.dt.truncate("1d")),
+                       ("NumPy", lambda: np_t.astype("M8[D]").astype("M8[ns]"))]),
+        ("strftime %Y-%m-%d", [("pyarrow", lambda: pc.strftime(pa_t, format="%Y-%m-%d")),
+                               ("Polars", lambda: pl_t.dt.strftime("%Y-%m-%d")),
+                               ("NumPy", lambda: np.datetime_as_string(np_t, unit="D"))]),
+        ("strptime ISO", [("pyarrow", lambda: pc.strptime(pa_text, format="%Y-%m-%dT%H:%M:%S", unit="s")),
+                          ("Polars", lambda: pl_text.str.strptime(pl.Datetime("us"), "%Y-%m-%dT%H:%M:%S"))]),
+        # (pyarrow has no per-list max.)
+        ("max per row", [("Polars", lambda: pl_rows.list.max())]),
+    ]
+    print(f"{n} timestamps; NumPy {np.__version__}, pyarrow {pa.__version__}, Polars {pl.__version__} "
+          f"(Polars uses {pl.thread_pool_size()} threads; pyarrow's compute functions one)")
+    for case, peers in cases:
+        count = total if case == "max per row" else n
+        for name, f in peers:
+            ms = median_ms(f, repeat=5)
+            print(f"{case:18s} {name:12s} {ms:9.2f} ms {ms * 1e6 / count:7.2f} ns/value")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
@@ -563,5 +634,7 @@ if __name__ == "__main__":
         text_main()
     elif sys.argv[1:] == ["records"]:
         records_main()
+    elif sys.argv[1:] == ["time"]:
+        time_main()
     else:
         main()

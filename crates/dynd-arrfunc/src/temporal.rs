@@ -34,8 +34,11 @@
 
 use std::sync::OnceLock;
 
-use dynd_kernels::elwise::{apply, Leaf};
-use dynd_kernels::time::{civil_from_days, days_from_civil, is_leap_year, weekday};
+use dynd_kernels::elwise::{apply, CalendarPart, Leaf};
+use dynd_kernels::time::{civil_from_days, days_from_civil};
+
+/// Seconds in a day.
+const DAY_S: i64 = 86_400;
 use dynd_kernels::{Array, ArrayOps};
 use dynd_macros::checked_signature;
 use dynd_types::{Scalar, Temporal, TimeUnit, Type, TypeKind};
@@ -44,159 +47,24 @@ use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword, Overload};
 use crate::error::Error;
 
-/// The part of a date (from days since 1970-01-01).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum DatePart {
-    Year,
-    Month,
-    Day,
-    Quarter,
-    DayOfYear,
-    DayOfWeek,
-    IsoYear,
-    IsoWeek,
-}
-
-/// The part of a time of day.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TimePart {
-    Hour,
-    Minute,
-    Second,
-    Millisecond,
-    Microsecond,
-    Nanosecond,
-}
-
-/// The ISO 8601 week-numbering year and week of `days`: those of the
-/// Thursday of its week (weeks start on Monday).
-#[inline]
-fn iso(days: i64) -> (i64, i64) {
-    let thursday = days - i64::from(weekday(days)) + 3;
-    let year = civil_from_days(thursday).0;
-    (year, (thursday - days_from_civil(year, 1, 1)) / 7 + 1)
-}
-
-#[inline(always)]
-fn date_part<const P: u8>(days: i64) -> i64 {
-    const YEAR: u8 = DatePart::Year as u8;
-    const MONTH: u8 = DatePart::Month as u8;
-    const DAY: u8 = DatePart::Day as u8;
-    const QUARTER: u8 = DatePart::Quarter as u8;
-    const DAY_OF_YEAR: u8 = DatePart::DayOfYear as u8;
-    const DAY_OF_WEEK: u8 = DatePart::DayOfWeek as u8;
-    const ISO_YEAR: u8 = DatePart::IsoYear as u8;
-    match P {
-        YEAR => civil_from_days(days).0,
-        MONTH => i64::from(civil_from_days(days).1),
-        DAY => i64::from(civil_from_days(days).2),
-        QUARTER => (i64::from(civil_from_days(days).1) - 1) / 3 + 1,
-        DAY_OF_YEAR => days - days_from_civil(civil_from_days(days).0, 1, 1) + 1,
-        DAY_OF_WEEK => i64::from(weekday(days)),
-        ISO_YEAR => iso(days).0,
-        _ => iso(days).1,
-    }
-}
-
-#[inline(always)]
-fn time_part<const P: u8, const PER_SECOND: i64>(in_day: i64) -> i64 {
-    const HOUR: u8 = TimePart::Hour as u8;
-    const MINUTE: u8 = TimePart::Minute as u8;
-    const SECOND: u8 = TimePart::Second as u8;
-    const MILLI: u8 = TimePart::Millisecond as u8;
-    const MICRO: u8 = TimePart::Microsecond as u8;
-    let seconds = in_day / PER_SECOND;
-    // The fraction of the second in nanoseconds.
-    let nanos = in_day % PER_SECOND * (1_000_000_000 / PER_SECOND);
-    match P {
-        HOUR => seconds / 3600,
-        MINUTE => seconds / 60 % 60,
-        SECOND => seconds % 60,
-        MILLI => nanos / 1_000_000,
-        MICRO => nanos / 1000 % 1000,
-        _ => nanos % 1000,
-    }
-}
-
-const DAY_S: i64 = 86_400;
-
-/// The overloads of a date part: over `date` and `datetime` in each unit,
-/// each loop with its unit's constants.
-fn date_overloads<const P: u8>() -> Result<Vec<Overload>, Error> {
-    let dt = |u: TimeUnit| Temporal::DateTime(u).scalar();
-    let leaves = [
-        (
-            Leaf::map(|d: i32| date_part::<P>(i64::from(d))),
-            Scalar::Date,
-        ),
-        (
-            Leaf::map(|t: i64| date_part::<P>(t.div_euclid(DAY_S))),
-            dt(TimeUnit::Second),
-        ),
-        (
-            Leaf::map(|t: i64| date_part::<P>(t.div_euclid(DAY_S * 1_000))),
-            dt(TimeUnit::Milli),
-        ),
-        (
-            Leaf::map(|t: i64| date_part::<P>(t.div_euclid(DAY_S * 1_000_000))),
-            dt(TimeUnit::Micro),
-        ),
-        (
-            Leaf::map(|t: i64| date_part::<P>(t.div_euclid(DAY_S * 1_000_000_000))),
-            dt(TimeUnit::Nano),
-        ),
-    ];
-    leaves
+/// The overloads of a calendar part: one leaf per time type that has it
+/// ([`Leaf::calendar`]: loops vectorised per instruction set).
+fn part_overloads(part: CalendarPart) -> Vec<Overload> {
+    Scalar::ALL
         .into_iter()
-        .map(|(leaf, s)| Ok(Overload::new(leaf.retyped(&[s], Scalar::Int64)?)))
+        .filter_map(|s| Leaf::calendar(part, s))
+        .map(Overload::new)
         .collect()
-}
-
-/// The overloads of a time part: over `datetime` and `time` in each unit.
-fn time_overloads<const P: u8>() -> Result<Vec<Overload>, Error> {
-    fn unit<const P: u8, const PER: i64>(u: TimeUnit) -> Result<[Overload; 2], Error> {
-        let of_datetime = Leaf::map(|t: i64| time_part::<P, PER>(t.rem_euclid(DAY_S * PER)));
-        let of_time = if PER < 1_000_000 {
-            Leaf::map(|t: i32| time_part::<P, PER>(i64::from(t)))
-        } else {
-            Leaf::map(|t: i64| time_part::<P, PER>(t))
-        };
-        Ok([
-            Overload::new(of_datetime.retyped(&[Temporal::DateTime(u).scalar()], Scalar::Int64)?),
-            Overload::new(of_time.retyped(&[Temporal::Time(u).scalar()], Scalar::Int64)?),
-        ])
-    }
-    let mut o = Vec::new();
-    o.extend(unit::<P, 1>(TimeUnit::Second)?);
-    o.extend(unit::<P, 1_000>(TimeUnit::Milli)?);
-    o.extend(unit::<P, 1_000_000>(TimeUnit::Micro)?);
-    o.extend(unit::<P, 1_000_000_000>(TimeUnit::Nano)?);
-    Ok(o)
-}
-
-/// The overloads of `is_leap_year`.
-fn leap_overloads() -> Result<Vec<Overload>, Error> {
-    let leap = |days: i64| is_leap_year(civil_from_days(days).0);
-    let dt = |u: TimeUnit| Temporal::DateTime(u).scalar();
-    let mut o = vec![Overload::new(
-        Leaf::map(move |d: i32| leap(i64::from(d))).retyped(&[Scalar::Date], Scalar::Bool)?,
-    )];
-    for u in TimeUnit::ALL {
-        let per_day = DAY_S * u.per_second();
-        let leaf = Leaf::map(move |t: i64| leap(t.div_euclid(per_day)));
-        o.push(Overload::new(leaf.retyped(&[dt(u)], Scalar::Bool)?));
-    }
-    Ok(o)
 }
 
 /// A part builtin: a whole-array function reading a zoned datetime as its
 /// wall time, then the elementwise overloads.
 fn part(
     name: &'static str,
-    overloads: fn() -> Result<Vec<Overload>, Error>,
+    part: CalendarPart,
     cell: &'static OnceLock<Callable>,
 ) -> Result<Callable, Error> {
-    let inner = Callable::new(name, overloads()?)?;
+    let inner = Callable::new(name, part_overloads(part))?;
     let _ = cell.set(inner);
     Callable::function(
         name,
@@ -321,7 +189,7 @@ fn unit_named(op: &'static str, name: &str) -> Result<TimeUnit, Error> {
 /// An unknown directive; `%z` or `%Z` for naive datetimes; `x` not dates
 /// or datetimes.
 pub fn strftime(x: &Array, format: Option<&str>) -> Result<Array, Error> {
-    use dynd_kernels::time::format::{Format, ZoneText};
+    use dynd_kernels::time::format::{Format, UnitDiv, ZoneText};
     let (t, tz) = time_of("strftime", x)?;
     let bad = |why: String| Error::Argument {
         op: "strftime",
@@ -343,24 +211,30 @@ pub fn strftime(x: &Array, format: Option<&str>) -> Result<Array, Error> {
         )));
     }
     let write_err = |_| kernel_error("cannot write the text");
+    // The unit's divisions, made once for the loop.
+    let div = UnitDiv::new(match t {
+        Temporal::Date => TimeUnit::Second,
+        t => t.unit().unwrap_or(TimeUnit::Micro),
+    });
     let leaf = match (t, tz) {
         (Temporal::Date, _) => Leaf::text_of(
             move |d: i32, out: &mut dynd_kernels::elwise::TextSink<'_>| {
-                f.write(out, i64::from(d) * DAY_S, TimeUnit::Second, None)
+                f.write_with(out, i64::from(d) * DAY_S, &div, None)
                     .map_err(write_err)
             },
         )
         .retyped(&[Scalar::Date], Scalar::String)?,
         (Temporal::Time(u), _) if u.per_second() < 1_000_000 => Leaf::text_of(
             move |d: i32, out: &mut dynd_kernels::elwise::TextSink<'_>| {
-                f.write(out, i64::from(d), u, None).map_err(write_err)
+                f.write_with(out, i64::from(d), &div, None)
+                    .map_err(write_err)
             },
         )
         .retyped(&[t.scalar()], Scalar::String)?,
-        (Temporal::DateTime(u) | Temporal::Time(u) | Temporal::TimeDelta(u), None) => {
+        (Temporal::DateTime(_) | Temporal::Time(_) | Temporal::TimeDelta(_), None) => {
             Leaf::text_of(
                 move |v: i64, out: &mut dynd_kernels::elwise::TextSink<'_>| {
-                    f.write(out, v, u, None).map_err(write_err)
+                    f.write_with(out, v, &div, None).map_err(write_err)
                 },
             )
             .retyped(&[t.scalar()], Scalar::String)?
@@ -373,7 +247,7 @@ pub fn strftime(x: &Array, format: Option<&str>) -> Result<Array, Error> {
                 move |v: i64, out: &mut dynd_kernels::elwise::TextSink<'_>| {
                     let offset = zone.offset_at(v.div_euclid(per));
                     let zt = ZoneText { offset, name: &tz };
-                    f.write(out, v + i64::from(offset) * per, u, Some(zt))
+                    f.write_with(out, v + i64::from(offset) * per, &div, Some(zt))
                         .map_err(write_err)
                 },
             )
@@ -518,6 +392,8 @@ struct Rounder {
     origin: i64,
     /// Months per step, for calendar units.
     months: i64,
+    /// `1 / step`.
+    inv: f64,
     /// Ticks a day.
     per_day: i64,
 }
@@ -549,6 +425,7 @@ impl Rounder {
             step: 0,
             origin: 0,
             months: 0,
+            inv: 0.0,
             per_day,
         };
         let calendar = matches!(span, Span::Week | Span::Months(_));
@@ -597,6 +474,7 @@ impl Rounder {
                 Rounder {
                     step,
                     origin,
+                    inv: 1.0 / step as f64,
                     ..none
                 }
             }
@@ -630,7 +508,14 @@ impl Rounder {
             return Ok((t, t));
         }
         let from = t.checked_sub(self.origin).ok_or_else(Self::overflow)?;
-        let floor = t - from.rem_euclid(self.step);
+        // A step of thousands of ticks or more divides in `f64` (no
+        // division instruction; exact, see `floor_div`).
+        let floor = if self.step >= 4096 {
+            let q = dynd_kernels::time::fast::floor_div(from, self.step, self.inv);
+            self.origin + q * self.step
+        } else {
+            t - from.rem_euclid(self.step)
+        };
         if floor == t {
             return Ok((t, t));
         }
@@ -674,6 +559,26 @@ fn round_to(
         ..Rounder::new(op, t, span, multiple, week_starts_monday)?
     };
     let s = t.scalar();
+    // Down to a fixed step: the vectorised loop, where no result can fall
+    // below the type's range (its least value is far enough above it).
+    if toward == Toward::Floor && tz.is_none() && r.months == 0 && r.step > 1 && s.size() == 8 {
+        let low = i64::MIN
+            .checked_add(r.step)
+            .and_then(|l| l.checked_add(r.origin.abs()));
+        // The least value of contiguous ticks (an empty array, options or
+        // strided ones go to the general loop).
+        let ticks = crate::ticks::as_ticks(x)?;
+        let least = ticks
+            .as_ref()
+            .and_then(|t| t.as_slice::<i64>().ok())
+            .and_then(|v| v.iter().copied().min());
+        let safe = matches!((low, least), (Some(low), Some(least)) if least >= low);
+        if safe {
+            if let Some(leaf) = Leaf::floor_ticks(s, r.step, r.origin) {
+                return apply(&[x], &leaf);
+            }
+        }
+    }
     let leaf = match s.size() {
         4 => Leaf::map(move |v: i32| {
             let r = r.apply(i64::from(v))?;
@@ -1081,95 +986,95 @@ builtins! {
     /// `(date | datetime) -> int64`: the year (astronomical: 0 is 1 BC).
     YEAR year "year" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("year", date_overloads::<{ DatePart::Year as u8 }>, &CELL)
+        part("year", CalendarPart::Year, &CELL)
     };
 
     /// `(date | datetime) -> int64`: the month, 1 to 12.
     MONTH month "month" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("month", date_overloads::<{ DatePart::Month as u8 }>, &CELL)
+        part("month", CalendarPart::Month, &CELL)
     };
 
     /// `(date | datetime) -> int64`: the day of the month, 1 to 31.
     DAY day "day" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("day", date_overloads::<{ DatePart::Day as u8 }>, &CELL)
+        part("day", CalendarPart::Day, &CELL)
     };
 
     /// `(date | datetime) -> int64`: the quarter, 1 to 4.
     QUARTER quarter "quarter" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("quarter", date_overloads::<{ DatePart::Quarter as u8 }>, &CELL)
+        part("quarter", CalendarPart::Quarter, &CELL)
     };
 
     /// `(date | datetime) -> int64`: the day of the year, 1 to 366.
     DAY_OF_YEAR day_of_year "day_of_year" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("day_of_year", date_overloads::<{ DatePart::DayOfYear as u8 }>, &CELL)
+        part("day_of_year", CalendarPart::DayOfYear, &CELL)
     };
 
     /// `(date | datetime) -> int64`: the day of the week, Monday 0 to
     /// Sunday 6 (pyarrow's default).
     DAY_OF_WEEK day_of_week "day_of_week" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("day_of_week", date_overloads::<{ DatePart::DayOfWeek as u8 }>, &CELL)
+        part("day_of_week", CalendarPart::DayOfWeek, &CELL)
     };
 
     /// `(date | datetime) -> int64`: the ISO 8601 week-numbering year
     /// (that of the week's Thursday).
     ISO_YEAR iso_year "iso_year" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("iso_year", date_overloads::<{ DatePart::IsoYear as u8 }>, &CELL)
+        part("iso_year", CalendarPart::IsoYear, &CELL)
     };
 
     /// `(date | datetime) -> int64`: the ISO 8601 week, 1 to 53.
     ISO_WEEK iso_week "iso_week" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("iso_week", date_overloads::<{ DatePart::IsoWeek as u8 }>, &CELL)
+        part("iso_week", CalendarPart::IsoWeek, &CELL)
     };
 
     /// `(date | datetime) -> bool`: whether the year is a leap year.
     IS_LEAP_YEAR is_leap_year "is_leap_year" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("is_leap_year", leap_overloads, &CELL)
+        part("is_leap_year", CalendarPart::IsLeapYear, &CELL)
     };
 
     /// `(datetime | time) -> int64`: the hour, 0 to 23.
     HOUR hour "hour" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("hour", time_overloads::<{ TimePart::Hour as u8 }>, &CELL)
+        part("hour", CalendarPart::Hour, &CELL)
     };
 
     /// `(datetime | time) -> int64`: the minute, 0 to 59.
     MINUTE minute "minute" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("minute", time_overloads::<{ TimePart::Minute as u8 }>, &CELL)
+        part("minute", CalendarPart::Minute, &CELL)
     };
 
     /// `(datetime | time) -> int64`: the second, 0 to 59.
     SECOND second "second" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("second", time_overloads::<{ TimePart::Second as u8 }>, &CELL)
+        part("second", CalendarPart::Second, &CELL)
     };
 
     /// `(datetime | time) -> int64`: the milliseconds in the second, 0 to 999.
     MILLISECOND millisecond "millisecond" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("millisecond", time_overloads::<{ TimePart::Millisecond as u8 }>, &CELL)
+        part("millisecond", CalendarPart::Millisecond, &CELL)
     };
 
     /// `(datetime | time) -> int64`: the microseconds in the millisecond,
     /// 0 to 999.
     MICROSECOND microsecond "microsecond" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("microsecond", time_overloads::<{ TimePart::Microsecond as u8 }>, &CELL)
+        part("microsecond", CalendarPart::Microsecond, &CELL)
     };
 
     /// `(datetime | time) -> int64`: the nanoseconds in the microsecond,
     /// 0 to 999.
     NANOSECOND nanosecond "nanosecond" f1 None => {
         static CELL: OnceLock<Callable> = OnceLock::new();
-        part("nanosecond", time_overloads::<{ TimePart::Nanosecond as u8 }>, &CELL)
+        part("nanosecond", CalendarPart::Nanosecond, &CELL)
     };
 
     /// `(Any, format: ?string) -> Any`: the text of each date or datetime

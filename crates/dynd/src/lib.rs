@@ -263,8 +263,8 @@ pub mod func {
     };
     #[doc(inline)]
     pub use dynd_kernels::elwise::{
-        CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, Leaf, LeafInput, LeafOutput,
-        LeafReturn, TextSink,
+        CalendarPart, CoreFn, CoreLeaf, CoreSlice, CoreSliceMut, ElementFn, Leaf, LeafInput,
+        LeafOutput, LeafReturn, TextSink,
     };
 
     /// The engine's fast-path handles, for code that builds leaves and

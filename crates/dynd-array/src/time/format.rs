@@ -75,6 +75,29 @@ pub struct Format {
     items: Vec<Item>,
 }
 
+/// A unit's divisions, made once for many values: the ticks of a day and
+/// of a second and their inverses.
+#[derive(Clone, Copy, Debug)]
+pub struct UnitDiv {
+    unit: TimeUnit,
+    per: i64,
+    inv: f64,
+    day: super::fast::DayDiv,
+}
+
+impl UnitDiv {
+    /// The divisions of `unit`.
+    pub fn new(unit: TimeUnit) -> UnitDiv {
+        let per = unit.per_second();
+        UnitDiv {
+            unit,
+            per,
+            inv: 1.0 / per as f64,
+            day: super::fast::DayDiv::new(DAY_SECONDS * per),
+        }
+    }
+}
+
 /// The zone a value is written in: its offset (seconds east of UTC) and
 /// name, for `%z` and `%Z`.
 #[derive(Clone, Copy, Debug)]
@@ -83,6 +106,67 @@ pub struct ZoneText<'a> {
     pub offset: i32,
     /// The zone's name (`Europe/Paris`, `UTC`).
     pub name: &'a str,
+}
+
+/// Text gathered on the stack and handed to the writer in one piece (or
+/// a few, past 64 bytes): whole strings go in, so each piece is UTF-8.
+struct Buf<'w, W: Write> {
+    bytes: [u8; 64],
+    len: usize,
+    out: &'w mut W,
+}
+
+impl<W: Write> Buf<'_, W> {
+    fn flush(&mut self) -> std::fmt::Result {
+        if self.len > 0 {
+            let s = std::str::from_utf8(&self.bytes[..self.len]).map_err(|_| std::fmt::Error)?;
+            self.out.write_str(s)?;
+            self.len = 0;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn str(&mut self, s: &str) -> std::fmt::Result {
+        if self.len + s.len() > self.bytes.len() {
+            self.flush()?;
+            if s.len() > self.bytes.len() {
+                return self.out.write_str(s);
+            }
+        }
+        // Byte by byte: the pieces are short (a separator, a name), and
+        // a copy of unknown length is a call.
+        for (d, b) in self.bytes[self.len..].iter_mut().zip(s.bytes()) {
+            *d = b;
+        }
+        self.len += s.len();
+        Ok(())
+    }
+
+    /// `v` in decimal, zero-padded to `width` digits (more if it needs),
+    /// written in place from its last digit.
+    #[inline]
+    fn digits(&mut self, v: u64, width: usize) -> std::fmt::Result {
+        let mut n = width.max(1);
+        let mut rest = v;
+        for _ in 0..n {
+            rest /= 10;
+        }
+        while rest > 0 {
+            rest /= 10;
+            n += 1;
+        }
+        if self.len + n > self.bytes.len() {
+            self.flush()?;
+        }
+        let mut v = v;
+        for d in self.bytes[self.len..self.len + n].iter_mut().rev() {
+            *d = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        self.len += n;
+        Ok(())
+    }
 }
 
 fn fail<T>(why: impl Into<String>) -> Result<T, TimeTextError> {
@@ -175,74 +259,112 @@ impl Format {
         unit: TimeUnit,
         zone: Option<ZoneText<'_>>,
     ) -> std::fmt::Result {
-        let per = unit.per_second();
-        let per_day = DAY_SECONDS * per;
-        let days = ticks.div_euclid(per_day);
-        let in_day = ticks.rem_euclid(per_day);
-        let (secs, frac) = (in_day / per, in_day % per);
+        self.write_with(out, ticks, &UnitDiv::new(unit), zone)
+    }
+
+    /// [`Format::write`] with the unit's divisions made once
+    /// ([`UnitDiv`]), for a loop over many values.
+    ///
+    /// # Errors
+    ///
+    /// Only the writer's.
+    #[inline]
+    pub fn write_with(
+        &self,
+        out: &mut impl Write,
+        ticks: i64,
+        div: &UnitDiv,
+        zone: Option<ZoneText<'_>>,
+    ) -> std::fmt::Result {
+        let mut b = Buf {
+            bytes: [0; 64],
+            len: 0,
+            out,
+        };
+        let (unit, per) = (div.unit, div.per);
+        let (days, in_day) = if div.day.fits(ticks) {
+            div.day.split(ticks)
+        } else {
+            div.day.exact(ticks)
+        };
+        // Below a day's ticks: exact in `f64`.
+        let secs = super::fast::floor_div(in_day, per, div.inv);
+        let frac = in_day - secs * per;
         // The calendar, found once and only where a directive needs it.
         let mut ymd: Option<(i64, u32, u32)> = None;
         let mut civil = || *ymd.get_or_insert_with(|| civil_from_days(days));
-        let two = |out: &mut dyn Write, n: u32| -> std::fmt::Result {
-            out.write_char((b'0' + (n / 10 % 10) as u8) as char)?;
-            out.write_char((b'0' + (n % 10) as u8) as char)
-        };
+        let digits = unit.digits() as usize;
         for item in &self.items {
             match item {
-                Item::Literal(s) => out.write_str(s)?,
+                Item::Literal(s) => b.str(s)?,
                 Item::Directive(d) => match d {
                     b'Y' => {
                         let y = civil().0;
                         if (0..=9999).contains(&y) {
-                            let y = y as u32;
-                            two(out, y / 100)?;
-                            two(out, y % 100)?;
-                        } else if y < 0 {
-                            write!(out, "-{:04}", y.unsigned_abs())?;
+                            b.digits(y as u64, 4)?;
                         } else {
-                            write!(out, "{y}")?;
+                            if y < 0 {
+                                b.str("-")?;
+                            }
+                            b.digits(y.unsigned_abs(), 4)?;
                         }
                     }
-                    b'C' => write!(out, "{:02}", civil().0.div_euclid(100))?,
-                    b'y' => two(out, civil().0.rem_euclid(100) as u32)?,
-                    b'm' => two(out, civil().1)?,
-                    b'd' => two(out, civil().2)?,
-                    b'e' => write!(out, "{:2}", civil().2)?,
+                    b'C' => {
+                        let c = civil().0.div_euclid(100);
+                        if c < 0 {
+                            b.str("-")?;
+                        }
+                        b.digits(c.unsigned_abs(), 2)?;
+                    }
+                    b'y' => b.digits(civil().0.rem_euclid(100) as u64, 2)?,
+                    b'm' => b.digits(u64::from(civil().1), 2)?,
+                    b'd' => b.digits(u64::from(civil().2), 2)?,
+                    b'e' => {
+                        let d = civil().2;
+                        if d < 10 {
+                            b.str(" ")?;
+                        }
+                        b.digits(u64::from(d), 1)?;
+                    }
                     b'j' => {
                         let doy = days - days_from_civil(civil().0, 1, 1) + 1;
-                        write!(out, "{doy:03}")?;
+                        b.digits(doy as u64, 3)?;
                     }
-                    b'H' => two(out, (secs / 3600) as u32)?,
+                    b'H' => b.digits((secs / 3600) as u64, 2)?,
                     b'I' => {
-                        let h = (secs / 3600) as u32 % 12;
-                        two(out, if h == 0 { 12 } else { h })?;
+                        let h = (secs / 3600) as u64 % 12;
+                        b.digits(if h == 0 { 12 } else { h }, 2)?;
                     }
-                    b'p' => out.write_str(if secs < 43_200 { "AM" } else { "PM" })?,
-                    b'M' => two(out, (secs / 60 % 60) as u32)?,
+                    b'p' => b.str(if secs < 43_200 { "AM" } else { "PM" })?,
+                    b'M' => b.digits((secs / 60 % 60) as u64, 2)?,
                     b'S' => {
-                        two(out, (secs % 60) as u32)?;
-                        if unit.digits() > 0 {
-                            write!(out, ".{frac:0w$}", w = unit.digits() as usize)?;
+                        b.digits((secs % 60) as u64, 2)?;
+                        if digits > 0 {
+                            b.str(".")?;
+                            b.digits(frac as u64, digits)?;
                         }
                     }
-                    b'f' if unit.digits() > 0 => {
-                        write!(out, "{frac:0w$}", w = unit.digits() as usize)?;
-                    }
-                    b'a' => out.write_str(&DAYS[weekday(days) as usize][..3])?,
-                    b'A' => out.write_str(DAYS[weekday(days) as usize])?,
-                    b'b' | b'h' => out.write_str(&MONTHS[civil().1 as usize - 1][..3])?,
-                    b'B' => out.write_str(MONTHS[civil().1 as usize - 1])?,
-                    b'u' => write!(out, "{}", weekday(days) + 1)?,
-                    b'w' => write!(out, "{}", (weekday(days) + 1) % 7)?,
+                    b'f' if digits > 0 => b.digits(frac as u64, digits)?,
+                    b'a' => b.str(&DAYS[weekday(days) as usize][..3])?,
+                    b'A' => b.str(DAYS[weekday(days) as usize])?,
+                    b'b' | b'h' => b.str(&MONTHS[civil().1 as usize - 1][..3])?,
+                    b'B' => b.str(MONTHS[civil().1 as usize - 1])?,
+                    b'u' => b.digits(u64::from(weekday(days) + 1), 1)?,
+                    b'w' => b.digits(u64::from((weekday(days) + 1) % 7), 1)?,
                     b'G' | b'g' | b'V' => {
                         let thursday = days - i64::from(weekday(days)) + 3;
                         let iso_year = civil_from_days(thursday).0;
                         match d {
-                            b'G' => write!(out, "{iso_year:04}")?,
-                            b'g' => two(out, iso_year.rem_euclid(100) as u32)?,
+                            b'G' => {
+                                if iso_year < 0 {
+                                    b.str("-")?;
+                                }
+                                b.digits(iso_year.unsigned_abs(), 4)?;
+                            }
+                            b'g' => b.digits(iso_year.rem_euclid(100) as u64, 2)?,
                             _ => {
                                 let week = (thursday - days_from_civil(iso_year, 1, 1)) / 7 + 1;
-                                two(out, week as u32)?;
+                                b.digits(week as u64, 2)?;
                             }
                         }
                     }
@@ -255,22 +377,21 @@ impl Format {
                             weekday(days)
                         };
                         let week = (doy + 7 - i64::from(since)) / 7;
-                        two(out, week as u32)?;
+                        b.digits(week as u64, 2)?;
                     }
                     b'z' => {
                         let o = zone.map_or(0, |z| z.offset);
-                        let sign = if o < 0 { '-' } else { '+' };
-                        let o = o.unsigned_abs();
-                        out.write_char(sign)?;
-                        two(out, o / 3600)?;
-                        two(out, o / 60 % 60)?;
+                        b.str(if o < 0 { "-" } else { "+" })?;
+                        let o = u64::from(o.unsigned_abs());
+                        b.digits(o / 3600, 2)?;
+                        b.digits(o / 60 % 60, 2)?;
                     }
-                    b'Z' => out.write_str(zone.map_or("UTC", |z| z.name))?,
+                    b'Z' => b.str(zone.map_or("UTC", |z| z.name))?,
                     _ => {}
                 },
             }
         }
-        Ok(())
+        b.flush()
     }
 
     /// Reads `text` as this format says: the ticks of `unit` since the

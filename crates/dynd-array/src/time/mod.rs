@@ -32,6 +32,8 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+#[doc(hidden)]
+pub mod fast;
 pub mod format;
 pub mod interop;
 pub mod zone;
@@ -82,6 +84,17 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
 /// the inverse of [`days_from_civil`].
 #[inline]
 pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    if (fast::FAST_MIN..=fast::FAST_MAX).contains(&days) {
+        let (y, m, d, _) = fast::civil32(days);
+        return (i64::from(y), m, d);
+    }
+    civil_wide(days)
+}
+
+/// [`civil_from_days`] for any day, in 64-bit arithmetic (Hinnant's
+/// civil-from-days).
+#[inline]
+pub fn civil_wide(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468; // days since 0000-03-01
     let era = z.div_euclid(146_097);
     let day_of_era = z - era * 146_097; // 0..=146_096

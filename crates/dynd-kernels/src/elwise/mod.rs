@@ -61,7 +61,7 @@ mod ragged;
 mod text;
 mod typed;
 mod vector;
-pub use typed::{IntOp, Predicate};
+pub use typed::{CalendarPart, IntOp, Predicate};
 
 use smallvec::{smallvec, SmallVec};
 

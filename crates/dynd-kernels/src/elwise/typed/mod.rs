@@ -13,10 +13,12 @@ use super::*;
 use crate::error::KernelError;
 use crate::isa::Isa;
 
+mod calendar;
 mod float;
 mod int;
 mod predicate;
 
+pub use calendar::CalendarPart;
 pub use int::IntOp;
 pub use predicate::Predicate;
 
