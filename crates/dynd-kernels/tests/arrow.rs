@@ -15,7 +15,7 @@ use dynd_kernels::arrow_interop::arrow_array::types::{
     UInt32Type, UInt64Type, UInt8Type,
 };
 use dynd_kernels::arrow_interop::arrow_array::{
-    Array as _, ArrayRef, ArrowPrimitiveType, BinaryArray, BooleanArray, Date32Array,
+    Array as _, ArrayRef, ArrowPrimitiveType, BinaryArray, BooleanArray, Date64Array,
     Decimal128Array, DictionaryArray, FixedSizeListArray, Float16Array, Float64Array, Int32Array,
     LargeBinaryArray, LargeListArray, LargeStringArray, ListArray, ListViewArray, PrimitiveArray,
     RecordBatch, StringArray, StringViewArray, StructArray, UInt8Array,
@@ -550,7 +550,9 @@ fn types_without_an_equivalent_are_named() {
             ),
             "Decimal128(10, 2)",
         ),
-        (Arc::new(Date32Array::from(vec![1])), "Date32"),
+        // (Date32 is dynd's `date`; Date64, milliseconds at midnight, has
+        // no equivalent.)
+        (Arc::new(Date64Array::from(vec![86_400_000])), "Date64"),
         (
             Arc::new(DictionaryArray::<Int32Type>::from_iter(["a", "b", "a"])),
             "Dictionary(Int32, Utf8)",
@@ -561,15 +563,15 @@ fn types_without_an_equivalent_are_named() {
         assert!(e.contains(name) && e.contains("no dynd equivalent"), "{e}");
     }
     // Deep inside, the path says where.
-    let field = Arc::new(Field::new("item", DataType::Date32, false));
+    let field = Arc::new(Field::new("item", DataType::Date64, false));
     let l = ListArray::new(
         field,
         OffsetBuffer::new(ScalarBuffer::from(vec![0, 1])),
-        Arc::new(Date32Array::from(vec![1])),
+        Arc::new(Date64Array::from(vec![86_400_000])),
         None,
     );
     let e = Array::from_arrow(&l).unwrap_err().to_string();
-    assert!(e.contains("Date32") && e.contains("(at item)"), "{e}");
+    assert!(e.contains("Date64") && e.contains("(at item)"), "{e}");
 
     for (json_text, ty, name) in [
         ("[[1, 2]]", "1 * complex[float64]", "complex[float64]"),
