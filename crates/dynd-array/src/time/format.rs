@@ -47,7 +47,8 @@ const DAYS: [&str; 7] = [
     "Saturday",
     "Sunday",
 ];
-const MONTHS: [&str; 12] = [
+/// The months' English names.
+pub(super) const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",

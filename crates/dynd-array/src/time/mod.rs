@@ -204,23 +204,9 @@ fn date_at(c: &mut Cursor<'_>) -> Result<i64, TimeTextError> {
     }
     let last = days_in_month(year, month);
     if day == 0 || day > last {
-        const NAMES: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
         return fail(format!(
             "{} {year} has {last} days",
-            NAMES[month as usize - 1]
+            format::MONTHS[month as usize - 1]
         ));
     }
     Ok(days_from_civil(year, month, day))
