@@ -32,8 +32,6 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-use std::sync::OnceLock;
-
 use dynd_kernels::elwise::{apply, CalendarPart, Leaf};
 use dynd_kernels::time::{civil_from_days, days_from_civil};
 
@@ -59,22 +57,13 @@ fn part_overloads(part: CalendarPart) -> Vec<Overload> {
 
 /// A part builtin: a whole-array function reading a zoned datetime as its
 /// wall time, then the elementwise overloads.
-fn part(
-    name: &'static str,
-    part: CalendarPart,
-    cell: &'static OnceLock<Callable>,
-) -> Result<Callable, Error> {
+fn part(name: &'static str, part: CalendarPart) -> Result<Callable, Error> {
     let inner = Callable::new(name, part_overloads(part))?;
-    let _ = cell.set(inner);
     Callable::function(
         name,
         checked_signature!("(Any) -> Any"),
         vec![],
         move |args, _| {
-            let inner = cell.get().ok_or_else(|| Error::BuiltinName {
-                entry: name.into(),
-                callable: "(unbuilt)".into(),
-            })?;
             let x = args[0];
             match wall_time(x)? {
                 Some(local) => inner.call(&[&local]),
@@ -984,98 +973,53 @@ builtins! {
     $ TABLE, __temporal_builtins;
 
     /// `(date | datetime) -> int64`: the year (astronomical: 0 is 1 BC).
-    YEAR year "year" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("year", CalendarPart::Year, &CELL)
-    };
+    YEAR year "year" f1 None => { part("year", CalendarPart::Year) };
 
     /// `(date | datetime) -> int64`: the month, 1 to 12.
-    MONTH month "month" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("month", CalendarPart::Month, &CELL)
-    };
+    MONTH month "month" f1 None => { part("month", CalendarPart::Month) };
 
     /// `(date | datetime) -> int64`: the day of the month, 1 to 31.
-    DAY day "day" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("day", CalendarPart::Day, &CELL)
-    };
+    DAY day "day" f1 None => { part("day", CalendarPart::Day) };
 
     /// `(date | datetime) -> int64`: the quarter, 1 to 4.
-    QUARTER quarter "quarter" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("quarter", CalendarPart::Quarter, &CELL)
-    };
+    QUARTER quarter "quarter" f1 None => { part("quarter", CalendarPart::Quarter) };
 
     /// `(date | datetime) -> int64`: the day of the year, 1 to 366.
-    DAY_OF_YEAR day_of_year "day_of_year" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("day_of_year", CalendarPart::DayOfYear, &CELL)
-    };
+    DAY_OF_YEAR day_of_year "day_of_year" f1 None => { part("day_of_year", CalendarPart::DayOfYear) };
 
     /// `(date | datetime) -> int64`: the day of the week, Monday 0 to
     /// Sunday 6 (pyarrow's default).
-    DAY_OF_WEEK day_of_week "day_of_week" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("day_of_week", CalendarPart::DayOfWeek, &CELL)
-    };
+    DAY_OF_WEEK day_of_week "day_of_week" f1 None => { part("day_of_week", CalendarPart::DayOfWeek) };
 
     /// `(date | datetime) -> int64`: the ISO 8601 week-numbering year
     /// (that of the week's Thursday).
-    ISO_YEAR iso_year "iso_year" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("iso_year", CalendarPart::IsoYear, &CELL)
-    };
+    ISO_YEAR iso_year "iso_year" f1 None => { part("iso_year", CalendarPart::IsoYear) };
 
     /// `(date | datetime) -> int64`: the ISO 8601 week, 1 to 53.
-    ISO_WEEK iso_week "iso_week" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("iso_week", CalendarPart::IsoWeek, &CELL)
-    };
+    ISO_WEEK iso_week "iso_week" f1 None => { part("iso_week", CalendarPart::IsoWeek) };
 
     /// `(date | datetime) -> bool`: whether the year is a leap year.
-    IS_LEAP_YEAR is_leap_year "is_leap_year" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("is_leap_year", CalendarPart::IsLeapYear, &CELL)
-    };
+    IS_LEAP_YEAR is_leap_year "is_leap_year" f1 None => { part("is_leap_year", CalendarPart::IsLeapYear) };
 
     /// `(datetime | time) -> int64`: the hour, 0 to 23.
-    HOUR hour "hour" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("hour", CalendarPart::Hour, &CELL)
-    };
+    HOUR hour "hour" f1 None => { part("hour", CalendarPart::Hour) };
 
     /// `(datetime | time) -> int64`: the minute, 0 to 59.
-    MINUTE minute "minute" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("minute", CalendarPart::Minute, &CELL)
-    };
+    MINUTE minute "minute" f1 None => { part("minute", CalendarPart::Minute) };
 
     /// `(datetime | time) -> int64`: the second, 0 to 59.
-    SECOND second "second" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("second", CalendarPart::Second, &CELL)
-    };
+    SECOND second "second" f1 None => { part("second", CalendarPart::Second) };
 
     /// `(datetime | time) -> int64`: the milliseconds in the second, 0 to 999.
-    MILLISECOND millisecond "millisecond" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("millisecond", CalendarPart::Millisecond, &CELL)
-    };
+    MILLISECOND millisecond "millisecond" f1 None => { part("millisecond", CalendarPart::Millisecond) };
 
     /// `(datetime | time) -> int64`: the microseconds in the millisecond,
     /// 0 to 999.
-    MICROSECOND microsecond "microsecond" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("microsecond", CalendarPart::Microsecond, &CELL)
-    };
+    MICROSECOND microsecond "microsecond" f1 None => { part("microsecond", CalendarPart::Microsecond) };
 
     /// `(datetime | time) -> int64`: the nanoseconds in the microsecond,
     /// 0 to 999.
-    NANOSECOND nanosecond "nanosecond" f1 None => {
-        static CELL: OnceLock<Callable> = OnceLock::new();
-        part("nanosecond", CalendarPart::Nanosecond, &CELL)
-    };
+    NANOSECOND nanosecond "nanosecond" f1 None => { part("nanosecond", CalendarPart::Nanosecond) };
 
     /// `(Any, format: ?string) -> Any`: the text of each date or datetime
     /// in a strftime format (pyarrow's `strftime`).

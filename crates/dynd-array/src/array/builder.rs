@@ -86,7 +86,6 @@ fn time_ticks(
     zone: Option<&crate::time::zone::Zone>,
     v: &Value,
 ) -> Result<i64, String> {
-    use crate::time::{self as time_text, zone::Local};
     let text = match (t, v) {
         (Temporal::TimeDelta(_), Value::Int(i)) => {
             return i64::try_from(*i).map_err(|_| "out of the range of int64 ticks".to_string())
@@ -102,45 +101,7 @@ fn time_ticks(
         (Temporal::Time(_), _) => return Err("expected a time of day as text (13:45:00)".into()),
         _ => return Err("expected a datetime as text (2024-02-29T13:45:00)".into()),
     };
-    match t {
-        Temporal::Date => {
-            let days = time_text::parse_date(text).map_err(|e| e.0)?;
-            i32::try_from(days)
-                .map(i64::from)
-                .map_err(|_| "out of the range of a date".into())
-        }
-        Temporal::Time(u) => time_text::parse_time(text, u).map_err(|e| e.0),
-        Temporal::DateTime(u) => {
-            let p = time_text::parse_datetime(text, u).map_err(|e| e.0)?;
-            match (zone, p.utc(u).map_err(|e| e.0)?) {
-                // An offset written in the text is the instant's.
-                (Some(_), Some(utc)) => Ok(utc),
-                (None, Some(_)) => {
-                    Err("a naive datetime has no offset (its type has no tz)".into())
-                }
-                (None, None) => Ok(p.wall),
-                (Some(z), None) => {
-                    let per = u.per_second();
-                    let local = p.wall.div_euclid(per);
-                    let offset = match z.local(local) {
-                        Local::Unique(o) => o,
-                        Local::Gap { .. } => {
-                            return Err("the wall time does not exist in the zone (the clocks skip it); write an offset, or read it with assume_timezone(nonexistent=)"
-                                .into())
-                        }
-                        Local::Fold { .. } => {
-                            return Err("the wall time is ambiguous in the zone (the clocks repeat it); write an offset, or read it with assume_timezone(ambiguous=)"
-                                .into())
-                        }
-                    };
-                    p.wall
-                        .checked_sub(i64::from(offset) * per)
-                        .ok_or_else(|| "out of the range of the unit".into())
-                }
-            }
-        }
-        Temporal::TimeDelta(_) => unreachable!("a timedelta's value was an integer"),
-    }
+    crate::time::parse_ticks(t, zone, text)
 }
 
 impl Builder {

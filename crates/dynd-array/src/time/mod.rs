@@ -389,6 +389,49 @@ pub fn parse_datetime(text: &str, unit: TimeUnit) -> Result<ParsedDateTime, Time
     Ok(ParsedDateTime { wall, offset })
 }
 
+/// The ticks `text` stands for as a value of the time type `t` (a
+/// `timedelta`'s text is its count): ISO 8601 for the others; a zoned
+/// datetime (`zone` given) takes the instant of an offset written in the
+/// text, or reads a wall time in the zone, which must happen exactly once.
+///
+/// # Errors
+///
+/// Text that is not a value of `t`, saying why.
+pub fn parse_ticks(t: Temporal, zone: Option<&zone::Zone>, text: &str) -> Result<i64, String> {
+    match t {
+        Temporal::Date => {
+            let days = parse_date(text).map_err(|e| e.0)?;
+            i32::try_from(days)
+                .map(i64::from)
+                .map_err(|_| "out of the range of a date".into())
+        }
+        Temporal::Time(u) => parse_time(text, u).map_err(|e| e.0),
+        Temporal::TimeDelta(_) => text
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| "expected an integer count of the unit".into()),
+        Temporal::DateTime(u) => {
+            let p = parse_datetime(text, u).map_err(|e| e.0)?;
+            match (zone, p.utc(u).map_err(|e| e.0)?) {
+                (Some(_), Some(utc)) => Ok(utc),
+                (None, Some(_)) => {
+                    Err("a naive datetime has no offset (its type has no tz)".into())
+                }
+                (None, None) => Ok(p.wall),
+                (Some(z), None) => {
+                    use zone::Choice::Raise;
+                    z.to_utc(p.wall, u.per_second(), Raise, Raise)
+                        .map_err(|why| {
+                            format!(
+                                "{why}; write an offset, or read wall times with assume_timezone"
+                            )
+                        })
+                }
+            }
+        }
+    }
+}
+
 /// Writes a year as ISO 8601 does: four digits, with a sign outside
 /// 0000..=9999.
 fn write_year(out: &mut String, year: i64) {

@@ -188,7 +188,7 @@ impl KernelData for TextToTime {
         // SAFETY: `src[0]` is a string element of the source text block.
         let bytes = unsafe { read_text(self.src_text, src[0]) };
         let text = String::from_utf8_lossy(bytes);
-        let v = parse(self.t, self.zone.as_ref(), &text).map_err(|reason| {
+        let v = cal::parse_ticks(self.t, self.zone.as_ref(), &text).map_err(|reason| {
             KernelError::new(KernelErrorKind::DoesNotFit {
                 text: crate::error::excerpt(&text).into_owned(),
                 dst: self.dst.clone(),
@@ -202,51 +202,6 @@ impl KernelData for TextToTime {
 
     fn describe(&self) -> String {
         format!("assign {} <- string (ISO 8601)", self.dst)
-    }
-}
-
-/// The ticks `text` stands for as a value of `t` (in `zone` for a zoned
-/// datetime: an offset in the text is the instant's; without one, the
-/// wall time in the zone, which must be unambiguous).
-pub(crate) fn parse(t: Temporal, zone: Option<&Zone>, text: &str) -> Result<i64, String> {
-    use dynd_array::time::zone::Local;
-    match t {
-        Temporal::Date => {
-            let d = cal::parse_date(text).map_err(|e| e.0)?;
-            i32::try_from(d)
-                .map(i64::from)
-                .map_err(|_| "out of the range of a date".into())
-        }
-        Temporal::Time(u) => cal::parse_time(text, u).map_err(|e| e.0),
-        Temporal::TimeDelta(_) => text
-            .trim()
-            .parse::<i64>()
-            .map_err(|_| "expected an integer count of the unit".into()),
-        Temporal::DateTime(u) => {
-            let p = cal::parse_datetime(text, u).map_err(|e| e.0)?;
-            match (zone, p.utc(u).map_err(|e| e.0)?) {
-                (Some(_), Some(utc)) => Ok(utc),
-                (None, Some(_)) => {
-                    Err("an offset in text for a naive datetime (its type has no tz)".into())
-                }
-                (None, None) => Ok(p.wall),
-                (Some(z), None) => {
-                    let per = u.per_second();
-                    match z.local(p.wall.div_euclid(per)) {
-                        Local::Unique(o) => p
-                            .wall
-                            .checked_sub(i64::from(o) * per)
-                            .ok_or_else(|| "out of the range of the unit".into()),
-                        Local::Gap { .. } => Err("the wall time does not exist in the zone \
-                                                  (the clocks skip it)"
-                            .into()),
-                        Local::Fold { .. } => Err("the wall time is ambiguous in the zone \
-                                                   (the clocks repeat it)"
-                            .into()),
-                    }
-                }
-            }
-        }
     }
 }
 
