@@ -476,6 +476,30 @@ fn resolve_and_list() {
         dynd(&["resolve", "--strict", "(N * T) -> T", "7 * 3 * int8"]).1,
         "7 * int8\n"
     );
+    // A time type's unit and zone bind as variables.
+    let shift = "(datetime[unit=U, tz=TZ], timedelta[unit=U]) -> datetime[unit=U, tz=TZ]";
+    assert_eq!(
+        dynd(&[
+            "resolve",
+            shift,
+            "3 * datetime[unit=\"ms\", tz=\"Europe/Paris\"]",
+            "timedelta[unit=\"ms\"]"
+        ])
+        .1,
+        "3 * datetime[unit=\"ms\", tz=\"Europe/Paris\"]\n"
+    );
+    let (code, v) = dynd_json(&[
+        "resolve",
+        "--json",
+        "(datetime[tz=TZ], datetime[tz=TZ]) -> timedelta",
+        "datetime[tz=\"Europe/Paris\"]",
+        "datetime[tz=\"UTC\"]",
+    ]);
+    assert_eq!(code, 1);
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("zone variable 'TZ' is bound to 'Europe/Paris' but meets 'UTC'"));
     let (code, v) = dynd_json(&["list", "--json"]);
     assert_eq!(code, 0);
     // Every number type, strings (joined), and instants and durations

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::scalar::TimeUnit;
 use crate::ty::{Dim, Name, Type};
 
 /// What a type variable is bound to.
@@ -16,15 +17,22 @@ pub enum Binding {
     Dim(Dim),
     /// A named ellipsis's dimensions.
     Dims(Vec<Dim>),
+    /// A time unit variable's unit (`U` in `timedelta[unit=U]`).
+    Unit(TimeUnit),
+    /// A zone variable's zone name (`TZ` in `datetime[tz=TZ]`).
+    Zone(Name),
 }
 
 impl fmt::Display for Binding {
     /// A data type or dimension prints as datashape text; an ellipsis
-    /// binding prints its dimensions joined by ` * ` (empty for none).
+    /// binding prints its dimensions joined by ` * ` (empty for none); a
+    /// unit or a zone prints its name (`ns`, `Europe/Paris`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Binding::Dtype(t) => write!(f, "{t}"),
             Binding::Dim(d) => write!(f, "{d}"),
+            Binding::Unit(u) => f.write_str(u.name()),
+            Binding::Zone(z) => f.write_str(z),
             Binding::Dims(dims) => {
                 for (i, d) in dims.iter().enumerate() {
                     if i > 0 {
@@ -97,6 +105,29 @@ impl Bindings {
         }
     }
 
+    /// Binds a unit or zone variable (`kind` "unit" or "zone") to `value`,
+    /// or checks it meets the value it has.
+    pub(crate) fn bind_param(
+        &mut self,
+        name: &Name,
+        kind: &'static str,
+        value: Binding,
+    ) -> Result<(), Mismatch> {
+        match self.map.get(name) {
+            None => {
+                self.map.insert(name.clone(), value);
+                Ok(())
+            }
+            Some(b) if *b == value => Ok(()),
+            Some(other) => Err(Mismatch::Inconsistent {
+                name: name.clone(),
+                kind,
+                first: other.to_string(),
+                second: value.to_string(),
+            }),
+        }
+    }
+
     pub(crate) fn bind_dtype(&mut self, name: &Name, ty: &Type) -> Result<(), Mismatch> {
         match self.map.get(name) {
             None => {
@@ -149,7 +180,7 @@ pub enum Mismatch {
     Inconsistent {
         /// The variable.
         name: Name,
-        /// "dimension", "type" or "ellipsis".
+        /// "dimension", "type", "ellipsis", "unit" or "zone".
         kind: &'static str,
         /// What it was bound to first.
         first: String,

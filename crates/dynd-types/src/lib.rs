@@ -83,4 +83,6 @@ pub use problems::{
 };
 pub use promote::{can_cast_safely, promote, promote_scalars};
 pub use scalar::{Scalar, ScalarCategory, Temporal, TimeUnit};
-pub use ty::{Dim, Encoding, Name, Signature, Struct, Tuple, Type, TypeKind, MAX_DIMS, MAX_LEVELS};
+pub use ty::{
+    Dim, Encoding, Name, Signature, Struct, Tuple, Type, TypeKind, ZoneParam, MAX_DIMS, MAX_LEVELS,
+};

@@ -91,6 +91,28 @@ fn validate(kind: &TypeKind) -> Result<(), Error> {
             _ => Ok(()),
         },
         TypeKind::TypeVar(name) => check_typevar(name),
+        TypeKind::TimeVar { of, unit, tz } => {
+            use crate::{Temporal, ZoneParam};
+            if let Some(var) = unit {
+                check_typevar(var)?;
+            }
+            match tz {
+                Some(ZoneParam::Var(var)) => check_typevar(var)?,
+                Some(ZoneParam::Zone(z)) => crate::parse::check_zone_name(z)
+                    .or_else(|why| invalid(TypeRule::ZoneName(why)))?,
+                None => {}
+            }
+            let why = match (of, tz) {
+                (Temporal::Date, _) => "a date has no parameters to be variables",
+                (Temporal::Time(_) | Temporal::TimeDelta(_), Some(_)) => {
+                    "only a datetime has a zone"
+                }
+                (_, Some(ZoneParam::Var(_))) => return Ok(()),
+                _ if unit.is_some() => return Ok(()),
+                _ => "a time pattern has a variable unit or zone (else it is a concrete type)",
+            };
+            invalid(TypeRule::TimeVar(why))
+        }
         TypeKind::Struct(s) => check_unique(s.fields.iter().map(|(n, _)| n), "field"),
         TypeKind::Callable(c) => {
             check_unique(c.keywords.iter().map(|(n, _)| n), "keyword")?;

@@ -14,7 +14,11 @@
 //!   in several places binds the broadcast of what it meets;
 //! * a power `B**N` matches `N` dimensions that each match `B`, and `N` is
 //!   the same variable as a dimension `N` (`4**N * N * int32` matches
-//!   `4 * 4 * 2 * int32`).
+//!   `4 * 4 * 2 * int32`);
+//! * a time type's unit or zone may be a variable: `datetime[unit=U, tz=TZ]`
+//!   binds the unit (`U = ns`) and the zone's name (`TZ = Europe/Paris`) of
+//!   the datetime it meets, so `(datetime[tz=TZ], datetime[tz=TZ]) -> timedelta`
+//!   takes two instants of one zone.
 //!
 //! ```
 //! use dynd::ndt::Type;
@@ -39,6 +43,7 @@ use crate::bindings::count;
 pub use crate::bindings::{Binding, Bindings, Mismatch};
 use crate::broadcast::broadcast_dim_lists;
 use crate::error::Error;
+use crate::scalar::TimeUnit;
 use crate::ty::{Dim, Name, Signature, Type, TypeKind};
 
 impl Bindings {
@@ -274,6 +279,38 @@ impl Matcher<'_> {
             // dimensions, so `T` never matches it.
             (TypeKind::TypeVar(_), TypeKind::Any) => Err(mismatch()),
             (TypeKind::TypeVar(name), _) => self.b.bind_dtype(name, c),
+            (TypeKind::TimeVar { of, unit, tz }, _) => {
+                use crate::ZoneParam;
+                let (cof, ctz) = match c.kind() {
+                    TypeKind::Scalar(s) => match s.temporal() {
+                        Some(t) => (t, None),
+                        None => return Err(mismatch()),
+                    },
+                    TypeKind::DateTimeTz { unit, tz } => {
+                        (crate::Temporal::DateTime(*unit), Some(tz))
+                    }
+                    _ => return Err(mismatch()),
+                };
+                let Some(cunit) = cof.unit() else {
+                    return Err(mismatch());
+                };
+                if cof.with_unit(TimeUnit::Micro) != of.with_unit(TimeUnit::Micro) {
+                    return Err(mismatch());
+                }
+                match unit {
+                    Some(var) => self.b.bind_param(var, "unit", Binding::Unit(cunit))?,
+                    None if Some(cunit) != of.unit() => return Err(mismatch()),
+                    None => {}
+                }
+                match (tz, ctz) {
+                    (None, None) => Ok(()),
+                    (Some(ZoneParam::Zone(z)), Some(cz)) if z == cz => Ok(()),
+                    (Some(ZoneParam::Var(var)), Some(cz)) => {
+                        self.b.bind_param(var, "zone", Binding::Zone(cz.clone()))
+                    }
+                    _ => Err(mismatch()),
+                }
+            }
             (TypeKind::AnyScalar, TypeKind::Any) => Err(mismatch()),
             (TypeKind::AnyScalar, _) => Ok(()),
             (TypeKind::Option(pi), TypeKind::Option(ci)) => self.types(pi, ci),
@@ -481,6 +518,26 @@ impl Subst<'_> {
                     Some(other) => Err(self.wrong_sort(name, "a data type", other)),
                     None => Err(self.unbound(name)),
                 }
+            }
+            TypeKind::TimeVar { of, unit, tz } => {
+                let unit = match unit {
+                    None => of.unit().unwrap_or(TimeUnit::Micro),
+                    Some(var) => match self.b.get(var) {
+                        Some(Binding::Unit(u)) => *u,
+                        Some(other) => return Err(self.wrong_sort(var, "a time unit", other)),
+                        None => return Err(self.unbound(var)),
+                    },
+                };
+                let tz = match tz {
+                    None => return Ok(of.with_unit(unit).scalar().into()),
+                    Some(crate::ZoneParam::Zone(z)) => z.clone(),
+                    Some(crate::ZoneParam::Var(var)) => match self.b.get(var) {
+                        Some(Binding::Zone(z)) => z.clone(),
+                        Some(other) => return Err(self.wrong_sort(var, "a time zone", other)),
+                        None => return Err(self.unbound(var)),
+                    },
+                };
+                TypeKind::DateTimeTz { unit, tz }
             }
             TypeKind::Option(inner) => {
                 let inner = self.ty(inner)?;

@@ -88,6 +88,25 @@ impl fmt::Display for Type {
                 }
                 write!(f, "tz=\"{tz}\"]")
             }
+            TypeKind::TimeVar { of, unit, tz } => {
+                use crate::scalar::Temporal;
+                f.write_str(match of {
+                    Temporal::Time(_) => "time[",
+                    Temporal::DateTime(_) => "datetime[",
+                    Temporal::Date | Temporal::TimeDelta(_) => "timedelta[",
+                })?;
+                match (unit, of.unit()) {
+                    (Some(var), _) => write!(f, "unit={var}")?,
+                    (None, Some(u)) => write!(f, "unit=\"{}\"", u.name())?,
+                    (None, None) => {}
+                }
+                match tz {
+                    Some(crate::ZoneParam::Zone(z)) => write!(f, ", tz=\"{z}\"")?,
+                    Some(crate::ZoneParam::Var(v)) => write!(f, ", tz={v}")?,
+                    None => {}
+                }
+                f.write_char(']')
+            }
             TypeKind::Void => f.write_str("void"),
             TypeKind::Type => f.write_str("type"),
             TypeKind::Option(t) => write!(f, "?{t}"),

@@ -180,6 +180,10 @@ pub enum TypeRule {
     /// A `datetime` zone that is not spelled as one.
     #[error("{0}")]
     ZoneName(String),
+    /// A [`TypeKind::TimeVar`](crate::TypeKind::TimeVar) that is not a time
+    /// pattern: says why.
+    #[error("{0}")]
+    TimeVar(&'static str),
     /// A `fixed_bytes` alignment that is not 1, 2, 4, 8 or 16.
     #[error("fixed_bytes alignment {align} is not a power of two from 1 to 16")]
     FixedBytesAlign {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use crate::scalar::{Scalar, TimeUnit};
+use crate::scalar::{Scalar, Temporal, TimeUnit};
 
 /// A name: a struct field, a keyword argument or a type variable.
 ///
@@ -110,6 +110,24 @@ pub enum TypeKind {
         /// offset (`"+05:30"`).
         tz: Name,
     },
+    /// A time type whose unit or zone is a variable, in a pattern:
+    /// `timedelta[unit=U]`, `datetime[tz=TZ]`,
+    /// `datetime[unit=U, tz="UTC"]`. The variable binds the unit (or the
+    /// zone's name) of the type it meets, and used again must meet the same
+    /// one; substitution puts it back. A parameter that is not given is the
+    /// concrete type's: `datetime[tz=TZ]` has the unit `"us"` and
+    /// `datetime[unit=U]` is naive.
+    TimeVar {
+        /// `time`, `datetime` or `timedelta`, with the unit it matches when
+        /// `unit` is `None` (a fixed unit).
+        of: Temporal,
+        /// The variable the unit binds (`U`), or `None` for the fixed unit
+        /// of `of`.
+        unit: Option<Name>,
+        /// The zone: `None` for a naive datetime (and for `time` and
+        /// `timedelta`), else a fixed zone or a variable.
+        tz: Option<ZoneParam>,
+    },
     /// `void`: no data.
     Void,
     /// `type`: a value that is itself a type.
@@ -132,6 +150,15 @@ pub enum TypeKind {
     AnyScalar,
     /// `(args, kw: T) -> R`: a callable signature.
     Callable(Signature),
+}
+
+/// The zone of a [`TypeKind::TimeVar`] pattern.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ZoneParam {
+    /// A fixed zone: `tz="Europe/Paris"`.
+    Zone(Name),
+    /// A variable that binds the zone's name: `tz=TZ`.
+    Var(Name),
 }
 
 /// The encoding of a `fixed_string`.
@@ -415,7 +442,10 @@ impl Type {
             TypeKind::Tuple(t) => t.variadic || t.fields.iter().any(Type::is_symbolic),
             TypeKind::Struct(s) => s.variadic || s.fields.iter().any(|(_, t)| t.is_symbolic()),
             TypeKind::Dim(d, t) => !d.is_concrete() || t.is_symbolic(),
-            TypeKind::TypeVar(_) | TypeKind::Any | TypeKind::AnyScalar => true,
+            TypeKind::TypeVar(_)
+            | TypeKind::TimeVar { .. }
+            | TypeKind::Any
+            | TypeKind::AnyScalar => true,
             TypeKind::Callable(c) => {
                 c.variadic_positional
                     || c.variadic_keywords

@@ -171,6 +171,48 @@ const CASES: &[(&str, usize, &str)] = &[
         "expected '*' after a dimension size, found end of input",
     ),
     ("{x: var}", 7, "expected '*' after 'var', found '}'"),
+    // time types
+    (
+        "date[unit=\"s\"]",
+        5,
+        "unknown parameter 'unit' of date: a date has no parameters",
+    ),
+    (
+        "datetime[unit=\"h\"]",
+        14,
+        "unknown time unit \"h\" (expected \"s\", \"ms\", \"us\" or \"ns\")",
+    ),
+    (
+        "datetime[unit=\"s\", unit=\"ms\"]",
+        19,
+        "'unit' is given twice",
+    ),
+    (
+        "timedelta[tz=\"UTC\"]",
+        10,
+        "unknown parameter 'tz' of timedelta: its one parameter is 'unit'",
+    ),
+    (
+        "datetime[zone=\"UTC\"]",
+        9,
+        "the parameters of datetime are 'unit' and 'tz'",
+    ),
+    (
+        "datetime[tz=\"Europe Paris\"]",
+        12,
+        "\"Europe Paris\" is not a time zone name",
+    ),
+    (
+        "datetime[unit=ns]",
+        14,
+        "expected a quoted unit (unit=\"ns\", tz=\"UTC\") or a variable (unit=U)",
+    ),
+    ("datetime[]", 9, "expected a parameter of datetime"),
+    (
+        "datetime[unit=U tz=TZ]",
+        16,
+        "expected ',' or ']' closing datetime[...]",
+    ),
 ];
 
 #[test]

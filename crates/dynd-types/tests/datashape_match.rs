@@ -57,6 +57,73 @@ const CASES: &[(&str, &str, Result<&str, &str>)] = &[
         "fixed_string[4]",
         Err("expected FixedBytes, found fixed_string[4]"),
     ),
+    // time patterns: a variable binds the unit or the zone's name
+    ("timedelta[unit=U]", "timedelta[unit=\"ns\"]", Ok("U=ns")),
+    ("timedelta[unit=U]", "timedelta", Ok("U=us")),
+    (
+        "timedelta[unit=U]",
+        "datetime[unit=\"ns\"]",
+        Err("expected timedelta[unit=U], found datetime[unit=\"ns\"]"),
+    ),
+    (
+        "timedelta[unit=U]",
+        "int64",
+        Err("expected timedelta[unit=U], found int64"),
+    ),
+    ("datetime[unit=U]", "datetime[unit=\"s\"]", Ok("U=s")),
+    // a naive pattern does not take a zoned datetime, nor a zoned one a naive
+    (
+        "datetime[unit=U]",
+        "datetime[tz=\"UTC\"]",
+        Err("found datetime[tz=\"UTC\"]"),
+    ),
+    (
+        "datetime[tz=TZ]",
+        "datetime",
+        Err("expected datetime[unit=\"us\", tz=TZ], found datetime"),
+    ),
+    (
+        "datetime[tz=TZ]",
+        "datetime[tz=\"Europe/Paris\"]",
+        Ok("TZ=Europe/Paris"),
+    ),
+    // `datetime[tz=TZ]` has the concrete type's unit, "us"
+    (
+        "datetime[tz=TZ]",
+        "datetime[unit=\"ns\", tz=\"UTC\"]",
+        Err("found datetime[unit=\"ns\", tz=\"UTC\"]"),
+    ),
+    (
+        "datetime[unit=U, tz=TZ]",
+        "datetime[unit=\"ns\", tz=\"UTC\"]",
+        Ok("TZ=UTC; U=ns"),
+    ),
+    (
+        "datetime[unit=U, tz=\"UTC\"]",
+        "datetime[unit=\"ms\", tz=\"UTC\"]",
+        Ok("U=ms"),
+    ),
+    (
+        "datetime[unit=U, tz=\"UTC\"]",
+        "datetime[unit=\"ms\", tz=\"+01:00\"]",
+        Err("found datetime[unit=\"ms\", tz=\"+01:00\"]"),
+    ),
+    ("time[unit=U]", "time[unit=\"ms\"]", Ok("U=ms")),
+    (
+        "time[unit=U]",
+        "date",
+        Err("expected time[unit=U], found date"),
+    ),
+    (
+        "3 * ?timedelta[unit=U]",
+        "3 * ?timedelta[unit=\"s\"]",
+        Ok("U=s"),
+    ),
+    (
+        "{at: datetime[unit=U, tz=TZ], d: timedelta[unit=U]}",
+        "{at: datetime[unit=\"ms\", tz=\"UTC\"], d: timedelta[unit=\"s\"]}",
+        Err("unit variable 'U' is bound to 'ms' but meets 's'"),
+    ),
     // `(...)` takes any arguments, keywords included.
     ("(...) -> int32", "(int32, x: float64) -> int32", Ok("")),
     ("(...) -> int32", "(x: float64, y: ?int8) -> int32", Ok("")),
@@ -291,6 +358,60 @@ fn resolve(sig: &str, args: &[&str], kws: &[(&str, &str)]) -> Result<String, Str
         .resolve(&args, &kw(kws))
         .map(|r| r.to_string())
         .map_err(|e| e.to_string())
+}
+
+#[test]
+fn time_signatures_bind_the_unit_and_the_zone() {
+    // The callables seed's example: two instants of one zone.
+    let diff = "(datetime[tz=TZ], datetime[tz=TZ]) -> timedelta";
+    let paris = "datetime[tz=\"Europe/Paris\"]";
+    assert_eq!(resolve(diff, &[paris, paris], &[]), Ok("timedelta".into()));
+    assert_eq!(
+        resolve(diff, &[paris, "datetime[tz=\"UTC\"]"], &[]),
+        Err("argument 1: zone variable 'TZ' is bound to 'Europe/Paris' but meets 'UTC'".into())
+    );
+    assert_eq!(
+        resolve(diff, &[paris, "datetime"], &[]),
+        Err("argument 1: expected datetime[unit=\"us\", tz=TZ], found datetime".into())
+    );
+    // Substitution puts the bound unit and zone back, over dimensions too.
+    let shift = "(N * datetime[unit=U, tz=TZ], timedelta[unit=U]) -> N * datetime[unit=U, tz=TZ]";
+    assert_eq!(
+        resolve(
+            shift,
+            &[
+                "5 * datetime[unit=\"ns\", tz=\"America/New_York\"]",
+                "timedelta[unit=\"ns\"]"
+            ],
+            &[]
+        ),
+        Ok("5 * datetime[unit=\"ns\", tz=\"America/New_York\"]".into())
+    );
+    assert_eq!(
+        resolve(
+            shift,
+            &[
+                "5 * datetime[unit=\"ns\", tz=\"UTC\"]",
+                "timedelta[unit=\"s\"]"
+            ],
+            &[]
+        ),
+        Err("argument 1: unit variable 'U' is bound to 'ns' but meets 's'".into())
+    );
+    let naive = "(datetime[unit=U]) -> ?time[unit=U]";
+    assert_eq!(
+        resolve(naive, &["datetime[unit=\"ms\"]"], &[]),
+        Ok("?time[unit=\"ms\"]".into())
+    );
+    // A return variable no argument binds, or one bound to the wrong sort.
+    assert!(resolve("(int32) -> timedelta[unit=U]", &["int32"], &[])
+        .unwrap_err()
+        .contains("'U'"));
+    let err = resolve("(N * int32) -> timedelta[unit=N]", &["3 * int32"], &[]).unwrap_err();
+    assert!(err.contains("a time unit"), "{err}");
+    // A time pattern is a pattern: it describes no data.
+    assert!(t("datetime[tz=TZ]").is_symbolic());
+    assert!(t("datetime[tz=TZ]").data_layout().is_err());
 }
 
 #[test]

@@ -174,6 +174,33 @@ const CASES: &[(&str, &str)] = &[
         "(a: int32, b: float64,) -> bool",
         "(a: int32, b: float64) -> bool",
     ),
+    // time types: the default unit is "us" and prints bare
+    ("date", "date"),
+    ("time", "time"),
+    ("time[unit=\"ns\"]", "time[unit=\"ns\"]"),
+    ("datetime[unit=\"us\"]", "datetime"),
+    ("datetime[unit='ms']", "datetime[unit=\"ms\"]"),
+    ("timedelta[unit=\"s\"]", "timedelta[unit=\"s\"]"),
+    ("datetime[tz=\"UTC\"]", "datetime[tz=\"UTC\"]"),
+    (
+        "datetime[tz=\"Europe/Paris\", unit=\"ms\"]",
+        "datetime[unit=\"ms\", tz=\"Europe/Paris\"]",
+    ),
+    ("datetime[tz=\"+05:30\"]", "datetime[tz=\"+05:30\"]"),
+    ("?datetime[unit=\"ns\"]", "?datetime[unit=\"ns\"]"),
+    // time patterns: a variable binds the unit or the zone
+    ("timedelta[unit=U]", "timedelta[unit=U]"),
+    ("datetime[tz=TZ]", "datetime[unit=\"us\", tz=TZ]"),
+    ("datetime[unit=U, tz=TZ]", "datetime[unit=U, tz=TZ]"),
+    (
+        "datetime[tz=\"UTC\", unit=U]",
+        "datetime[unit=U, tz=\"UTC\"]",
+    ),
+    ("time[unit=U]", "time[unit=U]"),
+    (
+        "(datetime[tz=TZ], datetime[tz=TZ]) -> timedelta",
+        "(datetime[unit=\"us\", tz=TZ], datetime[unit=\"us\", tz=TZ]) -> timedelta",
+    ),
     // whitespace is insignificant
     ("  3\t*\nvar*int32  ", "3 * var * int32"),
     ("(int32,float64)->float64", "(int32, float64) -> float64"),

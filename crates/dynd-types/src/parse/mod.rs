@@ -451,6 +451,8 @@ impl<'a> Parser<'a> {
         self.bump();
         let mut unit = None;
         let mut tz: Option<(Name, usize)> = None;
+        let mut unit_var: Option<Name> = None;
+        let mut tz_var = false;
         loop {
             let at = self.start();
             let key = match self.peek() {
@@ -482,8 +484,33 @@ impl<'a> Parser<'a> {
             let value_at = self.start();
             let value = match self.peek().clone() {
                 Tok::Str(v) => v,
+                // A variable, in a pattern: `unit=U`, `tz=TZ`.
+                Tok::Ident if is_typevar_name(self.text(self.pos)) => {
+                    let var: Name = self.text(self.pos).into();
+                    self.bump();
+                    if key == "unit" {
+                        unit_var = Some(var);
+                        unit = Some(TimeUnit::Micro);
+                    } else {
+                        tz = Some((var, value_at));
+                        tz_var = true;
+                    }
+                    match self.peek() {
+                        Tok::Comma => {
+                            self.bump();
+                            continue;
+                        }
+                        Tok::RBracket => {
+                            self.bump();
+                            break;
+                        }
+                        _ => return Err(self.expected(&format!("',' or ']' closing {name}[...]"))),
+                    }
+                }
                 _ => {
-                    return Err(self.expected(&format!("a quoted {key} (unit=\"ns\", tz=\"UTC\")")))
+                    return Err(self.expected(&format!(
+                        "a quoted {key} (unit=\"ns\", tz=\"UTC\") or a variable (unit=U)"
+                    )))
                 }
             };
             self.bump();
@@ -510,6 +537,21 @@ impl<'a> Parser<'a> {
             }
         }
         let t = default.with_unit(unit.unwrap_or(TimeUnit::Micro));
+        if unit_var.is_some() || tz_var {
+            use crate::ZoneParam;
+            let tz = tz.map(|(z, _)| {
+                if tz_var {
+                    ZoneParam::Var(z)
+                } else {
+                    ZoneParam::Zone(z)
+                }
+            });
+            return Ok(Type::from_kind_unchecked(TypeKind::TimeVar {
+                of: t,
+                unit: unit_var,
+                tz,
+            }));
+        }
         Ok(match (t, tz) {
             (Temporal::DateTime(unit), Some((tz, _))) => {
                 Type::from_kind_unchecked(TypeKind::DateTimeTz { unit, tz })
