@@ -56,8 +56,46 @@ pub(crate) struct ListFn {
     null_rows: bool,
 }
 
-/// A list function's result row type from its arguments' row types.
-type PlanFn = fn(&[Type]) -> std::result::Result<Type, dynd::Error>;
+/// A list function's result row type from its arguments' row types and
+/// its string literals ([`Literals`]).
+type PlanFn = fn(&[Type], &Literals) -> std::result::Result<Type, dynd::Error>;
+
+/// The string literals among a call's arguments, where the result's type
+/// depends on them (`strptime(s, '%Y', 'ns')` is a `Timestamp(ns)`):
+/// `None` while DataFusion asks without them (checking the argument
+/// types), and at planning each argument's text where it is a string
+/// literal.
+pub(crate) struct Literals(Option<Vec<Option<String>>>);
+
+impl Literals {
+    /// Literals not known (yet).
+    const UNKNOWN: Literals = Literals(None);
+
+    /// The text of argument `i`: `Ok(None)` while the literals are not
+    /// known or the call has no argument `i`, an error naming `what` if
+    /// argument `i` is not a string literal.
+    fn str(
+        &self,
+        op: &'static str,
+        i: usize,
+        arity: usize,
+        what: &'static str,
+    ) -> std::result::Result<Option<&str>, dynd::Error> {
+        let Some(lits) = &self.0 else { return Ok(None) };
+        if i >= arity {
+            return Ok(None);
+        }
+        match lits.get(i) {
+            Some(Some(s)) => Ok(Some(s)),
+            _ => Err(dynd::Error::Argument {
+                op,
+                what,
+                expected: "a string literal (the result's type depends on it)",
+                found: "a column".into(),
+            }),
+        }
+    }
+}
 
 impl std::fmt::Debug for ListFn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -210,7 +248,7 @@ pub(crate) const LIST_FUNCTIONS: &[ListFn] = {
             arity: (2, 2),
             null_rows: false,
             // A row of the indexes' dimension over the values' elements.
-            plan: Some(|rows| match (rows[0].kind(), rows[1].kind()) {
+            plan: Some(|rows, _| match (rows[0].kind(), rows[1].kind()) {
                 (dynd::ndt::TypeKind::Dim(_, values), dynd::ndt::TypeKind::Dim(dim, _)) => {
                     Type::dim(dim.clone(), values.clone())
                 }
@@ -279,10 +317,10 @@ fn req_str(
 }
 
 /// The result row types of the string functions (NA follows the data).
-const STRING: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::String)));
-const INT64: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::Int64)));
-const BOOL: Option<PlanFn> = Some(|_| Ok(Type::from(dynd::ndt::Scalar::Bool)));
-const STRINGS: Option<PlanFn> = Some(|_| "var * string".parse());
+const STRING: Option<PlanFn> = Some(|_, _| Ok(Type::from(dynd::ndt::Scalar::String)));
+const INT64: Option<PlanFn> = Some(|_, _| Ok(Type::from(dynd::ndt::Scalar::Int64)));
+const BOOL: Option<PlanFn> = Some(|_, _| Ok(Type::from(dynd::ndt::Scalar::Bool)));
+const STRINGS: Option<PlanFn> = Some(|_, _| "var * string".parse());
 
 /// The string functions whose options are keywords in Rust and `dynd
 /// eval` (`strip(x, chars=" -")`): in SQL the keywords follow the
@@ -514,7 +552,7 @@ pub(crate) const TEXT_FUNCTIONS: &[ListFn] = {
 };
 
 /// The row type of the first argument, without its option.
-const SAME: Option<PlanFn> = Some(|rows| {
+const SAME: Option<PlanFn> = Some(|rows, _| {
     let t = rows
         .first()
         .cloned()
@@ -527,8 +565,12 @@ const SAME: Option<PlanFn> = Some(|rows| {
 
 /// The calendar functions of dates, times and timestamps (pyarrow's
 /// names): the parts (`year(ts)`, `day_of_week(d)`), `strftime(ts[,
-/// format])`, `strptime(s, format)` (microseconds; a format with `%z`
-/// gives the UTC instants), `floor_temporal(ts[, unit[, multiple]])` and
+/// format])`, `strptime(s, format[, unit[, error_is_null]])` (a
+/// `Timestamp` of the unit, microseconds by default; a format with `%z`
+/// gives UTC instants, `Timestamp(unit, "UTC")`),
+/// `assume_timezone(ts, zone[, ambiguous[, nonexistent]])` (wall times read
+/// in the zone: `Timestamp(unit, zone)`; the zone is a literal, as the
+/// result's type holds it), `floor_temporal(ts[, unit[, multiple]])` and
 /// `ceil_`/`round_temporal`, `years_between(a, b)` … `nanoseconds_between`.
 /// A timestamp with a zone reads its parts in the zone.
 pub(crate) const TIME_FUNCTIONS: &[ListFn] = {
@@ -754,27 +796,95 @@ pub(crate) const TIME_FUNCTIONS: &[ListFn] = {
         },
         ListFn {
             name: "strptime",
-            arity: (2, 2),
+            arity: (2, 4),
             null_rows: false,
-            plan: Some(|_| Ok(Type::from(dynd::ndt::Scalar::DateTimeUs))),
-            f: |a| {
-                let format = req_str("strptime", a, 1, "the format")?;
-                let t = f::strptime(a[0], &format, Some("us"), false)?;
-                // The instants of a format with `%z`, as the timestamps
-                // planned (naive, in UTC).
-                let (dims, dtype) = t.ty().split_dims();
-                let _ = dims;
-                let naive = match dtype.kind() {
-                    dynd::ndt::TypeKind::Option(_) => {
-                        Type::option(Type::from(dynd::ndt::Scalar::DateTimeUs))?
-                    }
-                    _ => Type::from(dynd::ndt::Scalar::DateTimeUs),
+            // pyarrow's result: the unit asked for (microseconds by
+            // default), in UTC for a format with `%z`; the type of a call
+            // on one string that does not match.
+            plan: Some(|rows, lits| {
+                let op = "strptime";
+                let Some(format) = lits.str(op, 1, rows.len(), "the format")? else {
+                    return Ok(Type::from(dynd::ndt::Scalar::DateTimeUs));
                 };
-                t.view_as(&naive)
+                let unit = lits.str(op, 2, rows.len(), "the unit")?;
+                let probe = dynd::nd::array![""];
+                let t = f::strptime(&probe, format, unit, true)?;
+                Ok(without_option(t.dtype()))
+            }),
+            f: |a| {
+                let op = "strptime";
+                let format = req_str(op, a, 1, "the format")?;
+                let unit = str_arg(op, a, 2, "the unit")?;
+                let error_is_null = opt_bool(op, a, 3, "error_is_null")?.unwrap_or(false);
+                f::strptime(a[0], &format, unit.as_deref(), error_is_null)
+            },
+        },
+        ListFn {
+            name: "assume_timezone",
+            arity: (2, 4),
+            null_rows: false,
+            // The timestamps' unit in the zone named: the zone is the
+            // result type's, so it is a literal.
+            plan: Some(|rows, lits| {
+                let op = "assume_timezone";
+                let tz = lits
+                    .str(op, 1, rows.len(), "the time zone")?
+                    .unwrap_or("UTC");
+                let unit = match without_option(&rows[0])
+                    .as_scalar()
+                    .and_then(|s| s.temporal())
+                {
+                    Some(dynd::ndt::Temporal::DateTime(u)) => u,
+                    _ => {
+                        return Err(dynd::Error::Argument {
+                            op,
+                            what: "the argument",
+                            expected: "timestamps without a zone",
+                            found: rows[0].to_string().into(),
+                        })
+                    }
+                };
+                Type::new(dynd::ndt::TypeKind::DateTimeTz {
+                    unit,
+                    tz: tz.into(),
+                })
+            }),
+            f: |a| {
+                let op = "assume_timezone";
+                let tz = req_str(op, a, 1, "the time zone")?;
+                let ambiguous = str_arg(op, a, 2, "ambiguous")?;
+                let nonexistent = str_arg(op, a, 3, "nonexistent")?;
+                f::assume_timezone(a[0], &tz, ambiguous.as_deref(), nonexistent.as_deref())
             },
         },
     ]
 };
+
+/// `t` without its option (`?T` is `T`).
+fn without_option(t: &Type) -> Type {
+    match t.kind() {
+        dynd::ndt::TypeKind::Option(inner) => inner.clone(),
+        _ => t.clone(),
+    }
+}
+
+/// An optional boolean argument of `op`, as [`str_arg`].
+fn opt_bool(
+    op: &'static str,
+    a: &[&Array],
+    i: usize,
+    what: &'static str,
+) -> std::result::Result<Option<bool>, dynd::Error> {
+    let Some(x) = a.get(i) else { return Ok(None) };
+    x.get::<bool>(&[])
+        .map(Some)
+        .map_err(|_| dynd::Error::Argument {
+            op,
+            what,
+            expected: "a boolean literal",
+            found: x.ty().to_string().into(),
+        })
+}
 
 /// The scalar UDF of a list function.
 pub(crate) fn list_impl(f: ListFn) -> DyndScalarUdf {
@@ -945,7 +1055,7 @@ impl DyndScalarUdf {
     }
 
     /// The result row type for these argument row types.
-    fn result_row(&self, rows: &[Type]) -> std::result::Result<Type, dynd::Error> {
+    fn result_row(&self, rows: &[Type], lits: &Literals) -> std::result::Result<Type, dynd::Error> {
         match &self.body {
             // Arrow lists nearly always declare nullable items, which
             // functions over core dimensions refuse; a batch with no nulls
@@ -998,7 +1108,7 @@ impl DyndScalarUdf {
                     });
                 }
                 if let Some(plan) = l.plan {
-                    return plan(rows);
+                    return plan(rows, lits);
                 }
                 // The call on one sample row of each type tells the
                 // result's row type (literal arguments as scalars).
@@ -1199,7 +1309,7 @@ impl ScalarUDFImpl for DyndScalarUdf {
                     .map_err(|e| plan(&self.name, arg_types, e))
             })
             .collect::<Result<Vec<_>>>()?;
-        self.result_row(&rows)
+        self.result_row(&rows, &Literals::UNKNOWN)
             .map_err(|e| plan(&self.name, arg_types, e))?;
         Ok(coerced)
     }
@@ -1213,7 +1323,7 @@ impl ScalarUDFImpl for DyndScalarUdf {
             })
             .collect::<Result<Vec<_>>>()?;
         let t = self
-            .result_row(&rows)
+            .result_row(&rows, &Literals::UNKNOWN)
             .map_err(|e| plan(&self.name, arg_types, e))?;
         Ok(data_type(&t, &self.name)?.0)
     }
@@ -1224,7 +1334,20 @@ impl ScalarUDFImpl for DyndScalarUdf {
             .iter()
             .map(|f| row_type(f, &self.name))
             .collect::<Result<Vec<_>>>()?;
-        let t = self.result_row(&rows).map_err(|e| {
+        let lits = Literals(Some(
+            args.scalar_arguments
+                .iter()
+                .map(|s| match s {
+                    Some(
+                        ScalarValue::Utf8(Some(t))
+                        | ScalarValue::LargeUtf8(Some(t))
+                        | ScalarValue::Utf8View(Some(t)),
+                    ) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect(),
+        ));
+        let t = self.result_row(&rows, &lits).map_err(|e| {
             let types: Vec<DataType> = args
                 .arg_fields
                 .iter()

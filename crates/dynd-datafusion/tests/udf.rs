@@ -1017,6 +1017,90 @@ async fn time_columns_and_calendar_functions() -> Result<()> {
             .value(0),
         1_709_164_800_000_000
     );
+    // The unit asked for; a format with `%z` gives UTC instants (pyarrow's).
+    let r = column(&ctx, "SELECT strptime(s, '%d/%m/%Y', 's') FROM t").await?;
+    assert_eq!(r.data_type(), &DataType::Timestamp(TimeUnit::Second, None));
+    assert_eq!(
+        r.as_primitive::<datafusion::arrow::datatypes::TimestampSecondType>()
+            .iter()
+            .collect::<Vec<_>>(),
+        [Some(1_709_164_800), Some(0), Some(-86_400)]
+    );
+    let r = column(
+        &ctx,
+        "SELECT strptime(concat(s, ' +0100'), '%d/%m/%Y %z', 'ms') FROM t",
+    )
+    .await?;
+    assert_eq!(
+        r.data_type(),
+        &DataType::Timestamp(TimeUnit::Millisecond, Some("UTC".into()))
+    );
+    assert_eq!(
+        r.as_primitive::<datafusion::arrow::datatypes::TimestampMillisecondType>()
+            .value(1),
+        -3_600_000
+    );
+    // A text that does not match: an error, or NULL where asked.
+    let e = ctx
+        .sql("SELECT strptime(s, '%Y-%m-%d') FROM t")
+        .await?
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("29/02/2024"), "{e}");
+    let r = column(&ctx, "SELECT strptime(s, '%Y-%m-%d', 'us', true) FROM t").await?;
+    assert_eq!(r.null_count(), 3);
+    // Wall times read in a zone: the zone is the result type's.
+    let r = column(
+        &ctx,
+        "SELECT assume_timezone(strptime(s, '%d/%m/%Y', 's'), 'Europe/Paris') FROM t",
+    )
+    .await?;
+    assert_eq!(
+        r.data_type(),
+        &DataType::Timestamp(TimeUnit::Second, Some("Europe/Paris".into()))
+    );
+    assert_eq!(
+        r.as_primitive::<datafusion::arrow::datatypes::TimestampSecondType>()
+            .iter()
+            .collect::<Vec<_>>(),
+        [Some(1_709_161_200), Some(-3_600), Some(-90_000)]
+    );
+    let r = column(
+        &ctx,
+        "SELECT hour(assume_timezone(ts, 'America/New_York')) FROM t",
+    )
+    .await?;
+    assert_eq!(ints(&r), [Some(13), None, Some(23)]);
+    // A nonexistent wall time (New York, 2024-03-10 02:30), refused or
+    // moved as asked.
+    let gap = "SELECT assume_timezone(strptime('2024-03-10 02:30', '%Y-%m-%d %H:%M', 's'), \
+               'America/New_York'{}) FROM t";
+    let e = ctx
+        .sql(&gap.replace("{}", ""))
+        .await?
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("nonexistent") || e.contains("does not exist"),
+        "{e}"
+    );
+    let r = column(&ctx, &gap.replace("{}", ", 'raise', 'latest'")).await?;
+    assert_eq!(
+        r.as_primitive::<datafusion::arrow::datatypes::TimestampSecondType>()
+            .value(0),
+        1_710_054_000
+    );
+    // The zone must be a literal: it is the result's type.
+    let e = ctx
+        .sql("SELECT assume_timezone(ts, s) FROM t")
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("the time zone") && e.contains("literal"), "{e}");
     // Arithmetic of instants: a duration, in Arrow's type.
     let r = column(&ctx, "SELECT subtract(ts, ts) FROM t").await?;
     assert_eq!(r.data_type(), &DataType::Duration(TimeUnit::Nanosecond));
