@@ -500,6 +500,89 @@ fn rust_elements() {
     );
 }
 
+/// Rust structs with time fields as records: the datashape, the plain
+/// struct's `Vec` as the array's memory, options, and back.
+#[test]
+fn records_of_time_fields() {
+    use dynd::nd::{Ms, Record, Time, TimeDelta, S};
+
+    #[derive(Record, Clone, Copy, Debug, PartialEq)]
+    #[repr(C)]
+    struct Tick {
+        at: DateTime<Ns>,
+        took: TimeDelta<Ms>,
+    }
+    #[derive(Record, Clone, Debug, PartialEq)]
+    struct Visit {
+        who: String,
+        day: Date,
+        opens: Time<S>,
+        left: Option<DateTime>,
+        stay: Option<TimeDelta<S>>,
+    }
+    assert_eq!(
+        Tick::DATASHAPE,
+        "{at: datetime[unit=\"ns\"], took: timedelta[unit=\"ms\"]}"
+    );
+    assert_eq!(
+        Visit::DATASHAPE,
+        "{who: string, day: date, opens: time[unit=\"s\"], left: ?datetime, stay: ?timedelta[unit=\"s\"]}"
+    );
+    let ticks = vec![
+        Tick {
+            at: DateTime::from_ticks(-1),
+            took: TimeDelta::from_ticks(1500),
+        },
+        Tick {
+            at: DateTime::from_ticks(86_400_000_000_000),
+            took: TimeDelta::from_ticks(-2),
+        },
+    ];
+    let owned = ticks.clone();
+    let at = owned.as_ptr() as *const u8;
+    let a = Array::from_records(owned).unwrap();
+    assert_eq!(a.data_ptr(), at, "a plain struct of ticks is not copied");
+    assert_eq!(
+        a.field("at").unwrap().to_string(),
+        r#"["1969-12-31T23:59:59.999999999", "1970-01-02T00:00:00.000000000"]"#
+    );
+    assert_eq!(
+        a.to_json(),
+        r#"[{"at": "1969-12-31T23:59:59.999999999", "took": 1500}, {"at": "1970-01-02T00:00:00.000000000", "took": -2}]"#
+    );
+    assert_eq!(a.as_records::<Tick>().unwrap(), &ticks[..]);
+    // The parts of a field, as of any array of its type.
+    assert_eq!(
+        func::hour(&a.field("at").unwrap()).unwrap().to_string(),
+        "[23, 0]"
+    );
+    let visits = vec![
+        Visit {
+            who: "Ada".into(),
+            day: Date::from_ymd(1900, 2, 28).unwrap(),
+            opens: Time::from_ticks(9 * 3600),
+            left: Some(DateTime::from_ticks(1)),
+            stay: None,
+        },
+        Visit {
+            who: "Grace".into(),
+            day: Date::from_ymd(-44, 3, 15).unwrap(),
+            opens: Time::from_ticks(86_399),
+            left: None,
+            stay: Some(TimeDelta::from_ticks(-60)),
+        },
+    ];
+    let v = Array::from_records(visits.clone()).unwrap();
+    assert_eq!(
+        v.to_string(),
+        r#"[{"who": "Ada", "day": "1900-02-28", "opens": "09:00:00", "left": "1970-01-01T00:00:00.000001", "stay": null}, {"who": "Grace", "day": "-0044-03-15", "opens": "23:59:59", "left": null, "stay": -60}]"#
+    );
+    assert_eq!(v.to_records::<Visit>().unwrap(), visits);
+    // A field of another unit is a type mismatch, not a silent rescale.
+    let e = a.to_records::<Visit>().unwrap_err().to_string();
+    assert!(e.contains("datetime"), "{e}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

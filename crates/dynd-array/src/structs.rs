@@ -2,10 +2,15 @@
 //! the [`Field`] types a record's fields may have.
 //!
 //! A struct whose fields are element types — numbers, `bool`, `F16`,
-//! complex numbers, `Option`s of them, `String`, `Option<String>`,
+//! complex numbers, dates and times ([`Date`], [`DateTime`], [`Time`],
+//! [`TimeDelta`] of a unit), `Option`s of them, `String`, `Option<String>`,
 //! fixed-size arrays `[T; N]` of fields, and other records — is a dynd
 //! record: `#[derive(Record)] struct Point { x: f64, y: f64 }` has the
-//! datashape `{x: float64, y: float64}` ([`Record::DATASHAPE`]).
+//! datashape `{x: float64, y: float64}` ([`Record::DATASHAPE`]). The
+//! derive reads each field's datashape from its type as written (the
+//! numbers, `String`, `Date`, `DateTime<Ns>` by the last segment of their
+//! path, any other type as a record), so a field's type is spelled by its
+//! name, not through a type alias.
 //!
 //! In and out:
 //! - [`Array::from_records`] makes `N * {...}` from a `Vec` of them: a
@@ -64,17 +69,19 @@ use crate::element::{Complex, Element, F16};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
 use crate::text::Strings;
+use crate::time::{Date, DateTime, Time, TimeDelta, Unit};
 
 /// A Rust type a record's field may have: its values read from and
 /// written to arrays one column at a time.
 ///
-/// Implemented for the numbers, `bool`, [`F16`], [`Complex`], `Option`s of
-/// them, `String`, `Option<String>`, `[T; N]` of fields, and records
+/// Implemented for the numbers, `bool`, [`F16`], [`Complex`], the time
+/// elements ([`Date`], [`DateTime`], [`Time`], [`TimeDelta`]), `Option`s
+/// of them, `String`, `Option<String>`, `[T; N]` of fields, and records
 /// (`#[derive(Record)]`), and their options.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a type a record's field may have",
     label = "not a record field type",
-    note = "fields are numbers, bool, F16, Complex, String, Option of those, [T; N] of fields, and #[derive(Record)] structs"
+    note = "fields are numbers, bool, F16, Complex, Date, DateTime, Time, TimeDelta, String, Option of those, [T; N] of fields, and #[derive(Record)] structs"
 )]
 pub trait Field: Sized + Send + Sync + 'static {
     /// Whether values of this type are plain bytes laid out as dynd lays
@@ -167,7 +174,10 @@ fn contiguous(a: &Array) -> Result<Array, Error> {
 
 macro_rules! plain_field {
     ($($t:ty => $zero:expr),* $(,)?) => {$(
-        impl Field for $t {
+        plain_field!(@one [] $t => $zero);
+    )*};
+    (@one [$($g:tt)*] $t:ty => $zero:expr) => {
+        impl<$($g)*> Field for $t {
             const PLAIN: bool = true;
             type Store = Array;
             type View<'a> = &'a [$t];
@@ -206,7 +216,7 @@ macro_rules! plain_field {
             }
         }
 
-        impl Field for Option<$t> {
+        impl<$($g)*> Field for Option<$t> {
             const PLAIN: bool = false;
             type Store = Vec<Option<$t>>;
             type View<'a> = &'a [Option<$t>];
@@ -237,7 +247,7 @@ macro_rules! plain_field {
                 Array::optional(&Array::from_vec(plain), &Array::from_vec(valid))
             }
         }
-    )*};
+    };
 }
 
 plain_field! {
@@ -249,6 +259,12 @@ plain_field! {
     Complex<f32> => Complex::new(0.0, 0.0),
     Complex<f64> => Complex::new(0.0, 0.0),
 }
+
+// The time elements: their ticks, laid out as the naive types store them.
+plain_field!(@one [] Date => Date::from_days(0));
+plain_field!(@one [U: Unit] DateTime<U> => DateTime::from_ticks(0));
+plain_field!(@one [U: Unit] TimeDelta<U> => TimeDelta::from_ticks(0));
+plain_field!(@one [U: Unit] Time<U> => Time::from_ticks(U::TimeTicks::default()));
 
 /// The strings of `values` as `K * string`, one text block.
 fn strings<'a>(values: impl Iterator<Item = &'a str>) -> Result<Array, Error> {

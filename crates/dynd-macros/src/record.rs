@@ -231,6 +231,9 @@ pub(crate) fn shape_pieces(t: &Type, root: &TokenStream, out: &mut Vec<TokenStre
             if let (Some(s), PathArguments::None) = (scalar, &last.arguments) {
                 return out.push(str_piece(s));
             }
+            if let Some(shape) = time_shape(&name, &last.arguments) {
+                return out.push(str_piece(&shape));
+            }
             if let PathArguments::AngleBracketed(args) = &last.arguments {
                 let inner = args.args.iter().find_map(|a| match a {
                     GenericArgument::Type(t) => Some(t),
@@ -254,6 +257,36 @@ pub(crate) fn shape_pieces(t: &Type, root: &TokenStream, out: &mut Vec<TokenStre
         }
         _ => out.push(record_shape(t, root)),
     }
+}
+
+/// The datashape of a time element named `name` with generic arguments
+/// `args`: `Date` is `date`; `DateTime`, `Time` and `TimeDelta` take the
+/// unit type `S`, `Ms`, `Us` or `Ns` (`Us` when not given, as their
+/// default is).
+fn time_shape(name: &str, args: &PathArguments) -> Option<String> {
+    let kind = match name {
+        "Date" if matches!(args, PathArguments::None) => return Some("date".into()),
+        "DateTime" => "datetime",
+        "Time" => "time",
+        "TimeDelta" => "timedelta",
+        _ => return None,
+    };
+    let unit = match args {
+        PathArguments::None => "Us".to_string(),
+        PathArguments::AngleBracketed(a) if a.args.len() == 1 => match a.args.first()? {
+            GenericArgument::Type(Type::Path(p)) => p.path.segments.last()?.ident.to_string(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let unit = match unit.as_str() {
+        "S" => "s",
+        "Ms" => "ms",
+        "Us" => return Some(kind.into()),
+        "Ns" => "ns",
+        _ => return None,
+    };
+    Some(format!("{kind}[unit=\"{unit}\"]"))
 }
 
 /// A nested record's datashape piece.

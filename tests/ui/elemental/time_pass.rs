@@ -24,7 +24,44 @@ fn since_midnight(t: DateTime<Ns>) -> TimeDelta<S> {
     TimeDelta::from_ticks(t.ticks().rem_euclid(86_400_000_000_000) / 1_000_000_000)
 }
 
+/// A stay: when it began, how long it took, and the day it was booked.
+#[derive(Record, Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+struct Stay {
+    start: DateTime<Ns>,
+    took: TimeDelta<Ns>,
+    booked: Date,
+    nights: i32,
+}
+
+/// When a stay ended.
+#[elemental]
+fn end(s: Stay) -> DateTime<Ns> {
+    DateTime::from_ticks(s.start.ticks() + s.took.ticks())
+}
+
+/// A stay moved by a duration (a record out).
+#[elemental]
+fn moved(s: Stay, by: TimeDelta<Ns>) -> Stay {
+    Stay { start: DateTime::from_ticks(s.start.ticks() + by.ticks()), ..s }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    assert_eq!(
+        Stay::DATASHAPE,
+        "{start: datetime[unit=\"ns\"], took: timedelta[unit=\"ns\"], booked: date, nights: int32}"
+    );
+    let hour = 3_600_000_000_000;
+    let stays = vec![
+        Stay { start: DateTime::from_ticks(0), took: TimeDelta::from_ticks(hour), booked: Date::from_days(-3), nights: 1 },
+        Stay { start: DateTime::from_ticks(-hour), took: TimeDelta::from_ticks(2 * hour), booked: Date::from_days(0), nights: 2 },
+    ];
+    let a = Array::from_records(stays.clone())?;
+    assert_eq!(end::call(&a)?.to_string(), r#"["1970-01-01T01:00:00.000000000", "1970-01-01T01:00:00.000000000"]"#);
+    let by = Array::from_vec(vec![TimeDelta::<Ns>::from_ticks(hour)]).at(0)?;
+    let m = moved::call(&a, &by)?;
+    assert_eq!(m.field("start")?.to_string(), r#"["1970-01-01T01:00:00.000000000", "1970-01-01T00:00:00.000000000"]"#);
+    assert_eq!(m.to_records::<Stay>()?[1].booked, Date::from_days(0));
     assert_eq!(is_weekend::SIGNATURE, "(date) -> bool");
     assert_eq!(since_midnight::SIGNATURE, "(datetime[unit=\"ns\"]) -> timedelta[unit=\"s\"]");
     let days = Array::from_json(
