@@ -16,8 +16,11 @@
 
 #![allow(missing_docs)] // criterion_group! generates undocumented fns
 
+mod common;
+
 use std::hint::black_box;
 
+use common::{lengths, pools};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dynd::func;
 use dynd::nd::{Array, DateTime, Ns};
@@ -48,26 +51,6 @@ fn ticks(n: usize) -> Vec<i64> {
         .collect()
 }
 
-/// Row lengths 0 to 20 (the ragged benchmarks' xorshift, `s % 21`).
-fn lengths(rows: usize) -> Vec<usize> {
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
-    (0..rows)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % 21) as usize
-        })
-        .collect()
-}
-
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-}
-
 /// Hinnant's civil-from-days, the year alone (the hand loop).
 #[inline]
 fn hand_year(t: i64) -> i64 {
@@ -87,8 +70,7 @@ fn bench(c: &mut Criterion) {
             .map(|&x| DateTime::<Ns>::from_ticks(x))
             .collect::<Vec<_>>(),
     );
-    let one = pool(1);
-    let two = pool(2);
+    let [(_, one), (_, two)] = pools();
 
     let mut g = c.benchmark_group("time");
     g.sample_size(10);

@@ -74,6 +74,72 @@ enum Item {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Format {
     items: Vec<Item>,
+    /// What its directives need of a value ([`NEEDS_CIVIL`], …): only
+    /// those are computed, before the loop over the items. (Computed in
+    /// the loop, the compiler hoists every directive's arithmetic out of
+    /// it and runs all of it for every value.)
+    needs: u8,
+}
+
+/// The date (year, month, day).
+const NEEDS_CIVIL: u8 = 1;
+/// The day of the week.
+const NEEDS_WEEKDAY: u8 = 2;
+/// The time of day.
+const NEEDS_TIME: u8 = 4;
+
+/// What directive `d` needs of a value.
+fn needs(d: u8) -> u8 {
+    match d {
+        b'Y' | b'C' | b'y' | b'm' | b'd' | b'e' | b'j' | b'b' | b'h' | b'B' => NEEDS_CIVIL,
+        b'U' | b'W' => NEEDS_CIVIL | NEEDS_WEEKDAY,
+        b'a' | b'A' | b'u' | b'w' => NEEDS_WEEKDAY,
+        b'H' | b'I' | b'p' | b'M' | b'S' | b'f' => NEEDS_TIME,
+        _ => 0,
+    }
+}
+
+/// `(floor(t / PER), t mod PER)`.
+#[inline(always)]
+fn split_day<const PER: i64>(t: i64) -> (i64, i64) {
+    (t.div_euclid(PER), t.rem_euclid(PER))
+}
+
+/// The date of `days` since 1970-01-01: in 32-bit arithmetic in the fast
+/// range, else in 64-bit.
+#[inline(always)]
+fn civil_of(days: i64) -> (i64, u32, u32) {
+    if (super::fast::FAST_MIN..=super::fast::FAST_MAX).contains(&days) {
+        let (y, m, d, _) = super::fast::civil32(days);
+        (i64::from(y), m, d)
+    } else {
+        civil_wide(days)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn civil_wide(days: i64) -> (i64, u32, u32) {
+    civil_from_days(days)
+}
+
+/// The ISO 8601 week-numbering year and week of `days` (a call: computed
+/// only where `%G`, `%g` or `%V` asks).
+#[inline(never)]
+fn iso_week(days: i64) -> (i64, i64) {
+    let thursday = days - i64::from(weekday(days)) + 3;
+    let iso_year = civil_from_days(thursday).0;
+    (
+        iso_year,
+        (thursday - days_from_civil(iso_year, 1, 1)) / 7 + 1,
+    )
+}
+
+/// The days of `days` since January 1st of its year `year` (a call, as
+/// [`iso_week`]).
+#[inline(never)]
+fn days_into_year(days: i64, year: i64) -> i64 {
+    days - days_from_civil(year, 1, 1)
 }
 
 /// A unit's divisions, made once for many values: the ticks of a day and
@@ -83,7 +149,6 @@ pub struct UnitDiv {
     unit: TimeUnit,
     per: i64,
     inv: f64,
-    day: super::fast::DayDiv,
 }
 
 impl UnitDiv {
@@ -94,7 +159,6 @@ impl UnitDiv {
             unit,
             per,
             inv: 1.0 / per as f64,
-            day: super::fast::DayDiv::new(DAY_SECONDS * per),
         }
     }
 }
@@ -238,7 +302,14 @@ impl Format {
         if !lit.is_empty() {
             items.push(Item::Literal(lit));
         }
-        Ok(Format { items })
+        let needs = items
+            .iter()
+            .map(|i| match i {
+                Item::Directive(d) => needs(*d),
+                Item::Literal(_) => 0,
+            })
+            .fold(0, |a, b| a | b);
+        Ok(Format { items, needs })
     }
 
     /// Whether the format has `%z` (so what it reads is an instant).
@@ -283,17 +354,34 @@ impl Format {
             out,
         };
         let (unit, per) = (div.unit, div.per);
-        let (days, in_day) = if div.day.fits(ticks) {
-            div.day.split(ticks)
-        } else {
-            div.day.exact(ticks)
+        // The day and the ticks into it: a division by a constant of each
+        // unit (a multiplication), the unit's branch the same every time.
+        let (days, in_day) = match unit {
+            TimeUnit::Second => split_day::<DAY_SECONDS>(ticks),
+            TimeUnit::Milli => split_day::<{ DAY_SECONDS * 1_000 }>(ticks),
+            TimeUnit::Micro => split_day::<{ DAY_SECONDS * 1_000_000 }>(ticks),
+            TimeUnit::Nano => split_day::<{ DAY_SECONDS * 1_000_000_000 }>(ticks),
         };
-        // Below a day's ticks: exact in `f64`.
-        let secs = super::fast::floor_div(in_day, per, div.inv);
-        let frac = in_day - secs * per;
-        // The calendar, found once and only where a directive needs it.
-        let mut ymd: Option<(i64, u32, u32)> = None;
-        let mut civil = || *ymd.get_or_insert_with(|| civil_from_days(days));
+        // What the directives need, and only that, computed once.
+        let (secs, frac) = if self.needs & NEEDS_TIME != 0 {
+            // Below a day's ticks: exact in `f64`.
+            let secs = super::fast::floor_div(in_day, per, div.inv);
+            (secs, in_day - secs * per)
+        } else {
+            (0, 0)
+        };
+        let ymd = if self.needs & NEEDS_CIVIL != 0 {
+            civil_of(days)
+        } else {
+            (1970, 1, 1)
+        };
+        let wd = if self.needs & NEEDS_WEEKDAY != 0 {
+            weekday(days)
+        } else {
+            0
+        };
+        let civil = || ymd;
+        let weekday = |_| wd;
         let digits = unit.digits() as usize;
         for item in &self.items {
             match item {
@@ -327,10 +415,7 @@ impl Format {
                         }
                         b.digits(u64::from(d), 1)?;
                     }
-                    b'j' => {
-                        let doy = days - days_from_civil(civil().0, 1, 1) + 1;
-                        b.digits(doy as u64, 3)?;
-                    }
+                    b'j' => b.digits(days_into_year(days, civil().0) as u64 + 1, 3)?,
                     b'H' => b.digits((secs / 3600) as u64, 2)?,
                     b'I' => {
                         let h = (secs / 3600) as u64 % 12;
@@ -353,8 +438,7 @@ impl Format {
                     b'u' => b.digits(u64::from(weekday(days) + 1), 1)?,
                     b'w' => b.digits(u64::from((weekday(days) + 1) % 7), 1)?,
                     b'G' | b'g' | b'V' => {
-                        let thursday = days - i64::from(weekday(days)) + 3;
-                        let iso_year = civil_from_days(thursday).0;
+                        let (iso_year, week) = iso_week(days);
                         match d {
                             b'G' => {
                                 if iso_year < 0 {
@@ -363,14 +447,11 @@ impl Format {
                                 b.digits(iso_year.unsigned_abs(), 4)?;
                             }
                             b'g' => b.digits(iso_year.rem_euclid(100) as u64, 2)?,
-                            _ => {
-                                let week = (thursday - days_from_civil(iso_year, 1, 1)) / 7 + 1;
-                                b.digits(week as u64, 2)?;
-                            }
+                            _ => b.digits(week as u64, 2)?,
                         }
                     }
                     b'U' | b'W' => {
-                        let doy = days - days_from_civil(civil().0, 1, 1);
+                        let doy = days_into_year(days, civil().0);
                         // Days since the week's first day (Sunday or Monday).
                         let since = if *d == b'U' {
                             (weekday(days) + 1) % 7
