@@ -13,6 +13,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py text       # `benches/text.rs`: NumPy 2 `np.strings`, pyarrow, Polars
     python3 scripts/peers.py records    # `benches/records.rs`: NumPy structured arrays, Polars structs, pyarrow
     python3 scripts/peers.py time       # `benches/time.rs`: pyarrow.compute, Polars `dt`, NumPy datetime64
+    python3 scripts/peers.py groups     # `benches/groups.rs`: Polars group_by, pyarrow group_by, NumPy bincount
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -619,6 +620,66 @@ def time_main():
             print(f"{case:18s} {name:12s} {ms:9.2f} ms {ms * 1e6 / count:7.2f} ns/value")
 
 
+def groups_main():
+    """`benches/groups.rs`: 1e7 values `(i * 40503 % 65536) / 65536` by keys
+    `((i * 2654435761 + 12345) mod 2^32) % K` (K = 1e3, 1e6), the 1e3 keys
+    as strings `key0000`..`key0999` too."""
+    in_venv()
+    import numpy as np
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = 10_000_000
+    i = np.arange(n, dtype=np.uint64)
+    v = ((i * np.uint64(40503)) % np.uint64(65536)).astype(np.float64) / 65536.0
+    h = (i * np.uint64(2654435761) + np.uint64(12345)) & np.uint64(0xFFFFFFFF)
+    k3 = (h % np.uint64(1000)).astype(np.int64)
+    k6 = (h % np.uint64(1_000_000)).astype(np.int64)
+    names = np.array([f"key{j:04d}" for j in range(1000)], dtype=object)
+    s3 = names[k3]
+    df3 = pl.DataFrame({"v": v, "k": k3})
+    df6 = pl.DataFrame({"v": v, "k": k6})
+    dfs = pl.DataFrame({"v": v, "k": pl.Series(s3.tolist(), dtype=pl.String)})
+    t3 = pa.table({"v": v, "k": k3})
+    t6 = pa.table({"v": v, "k": k6})
+    ts = pa.table({"v": v, "k": pa.array(s3.tolist(), type=pa.string())})
+    cases = [
+        ("sum by 1e3 int keys", [
+            ("NumPy bincount", lambda: np.bincount(k3, weights=v)),
+            ("pyarrow", lambda: t3.group_by("k").aggregate([("v", "sum")])),
+            ("Polars", lambda: df3.group_by("k").agg(pl.col("v").sum())),
+        ]),
+        ("sum by 1e6 int keys", [
+            ("NumPy bincount", lambda: np.bincount(k6, weights=v)),
+            ("pyarrow", lambda: t6.group_by("k").aggregate([("v", "sum")])),
+            ("Polars", lambda: df6.group_by("k").agg(pl.col("v").sum())),
+        ]),
+        ("sum by 1e3 string keys", [
+            ("pyarrow", lambda: ts.group_by("k").aggregate([("v", "sum")])),
+            ("Polars", lambda: dfs.group_by("k").agg(pl.col("v").sum())),
+        ]),
+        ("groups as lists, 1e3 int keys", [
+            ("pyarrow", lambda: t3.group_by("k").aggregate([("v", "list")])),
+            ("Polars", lambda: df3.group_by("k").agg(pl.col("v"))),
+        ]),
+        ("value_counts, 1e3 int keys", [
+            ("pyarrow", lambda: pc.value_counts(t3["k"])),
+            ("Polars", lambda: df3["k"].value_counts(sort=True)),
+        ]),
+        ("value_counts, 1e3 string keys", [
+            ("pyarrow", lambda: pc.value_counts(ts["k"])),
+            ("Polars", lambda: dfs["k"].value_counts(sort=True)),
+        ]),
+    ]
+    print(f"{n} values; NumPy {np.__version__}, pyarrow {pa.__version__}, Polars {pl.__version__} "
+          f"(Polars uses {pl.thread_pool_size()} threads)")
+    for case, peers in cases:
+        for name, f in peers:
+            ms = median_ms(f, repeat=5)
+            print(f"{case:32s} {name:15s} {ms:9.2f} ms {ms * 1e6 / n:7.2f} ns/value")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
@@ -636,5 +697,7 @@ if __name__ == "__main__":
         records_main()
     elif sys.argv[1:] == ["time"]:
         time_main()
+    elif sys.argv[1:] == ["groups"]:
+        groups_main()
     else:
         main()

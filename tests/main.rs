@@ -12,6 +12,7 @@ mod api_surface;
 mod errors;
 mod facade;
 mod fused;
+mod groups;
 mod layering;
 mod ops_table;
 mod options;

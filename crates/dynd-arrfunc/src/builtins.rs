@@ -37,6 +37,7 @@ pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
 #[doc(no_inline)]
 pub use crate::elementwise::{divmod, frexp, modf};
+pub use crate::groups::{FIRST, GROUPBY, GROUPBY_KEYS, LAST, RUN_LENGTHS, VALUE_COUNTS};
 pub use crate::lists::{
     FILTER, FLATTEN, LOCAL_INDEX, LOGSUMEXP, LOG_SOFTMAX, NUM, PAD, SOFTMAX, TAKE_ALONG_AXIS,
     UNFLATTEN, UNPAD,
@@ -163,6 +164,7 @@ pub fn handles() -> impl Iterator<Item = &'static Builtin> {
         .chain(crate::ordering::TABLE)
         .chain(crate::shaping::TABLE)
         .chain(crate::lists::TABLE)
+        .chain(crate::groups::TABLE)
         .chain(crate::strings::TABLE)
         .chain(crate::records::TABLE)
         .chain(crate::temporal::TABLE)

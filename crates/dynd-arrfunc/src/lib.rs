@@ -27,7 +27,7 @@
 //! |---|---|
 //! | 8 | `builtins` |
 //! | 7 | `fold`, `eval` |
-//! | 6 | `reductions`, `shaping`, `lists` |
+//! | 6 | `reductions`, `shaping`, `lists`, `groups` |
 //! | 5 | `elementwise`, `arrays`, `ordering`, `strings`, `records`, `temporal` |
 //! | 4 | `builtin` |
 //! | 3 | `callable` |
@@ -48,6 +48,7 @@ mod elementwise;
 mod error;
 mod eval;
 pub mod fold;
+mod groups;
 mod lifted;
 mod lists;
 mod options;
@@ -75,6 +76,7 @@ pub use records::broadcast_arrays;
 // `builtins!`): each table's, whatever it holds.
 pub use arrays::typed_fns::*;
 pub use elementwise::rounding::typed_fns::*;
+pub use groups::typed_fns::*;
 pub use lists::typed_fns::*;
 pub use ordering::typed_fns::*;
 pub use records::typed_fns::*;

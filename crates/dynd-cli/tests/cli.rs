@@ -449,6 +449,25 @@ fn eval_errors_say_what_and_where() {
 }
 
 #[test]
+fn groups_in_eval() {
+    let (code, out, err) = dynd(&[
+        "eval",
+        "--let",
+        "v=[12.0, 30.0, 7.0, 18.0, 25.0]",
+        "--let",
+        "user=[\"bo\", \"al\", \"bo\", \"cy\", \"al\"]",
+        "mean(groupby(v, user), axis=1)",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("[27.5, 9.5, 18]"), "{out}");
+    let (code, out, _) = dynd(&["eval", "groupby_keys([3, 1, 3])"]);
+    assert_eq!((code, out.lines().next()), (0, Some("[1, 3]")));
+    let (code, _, err) = dynd(&["eval", "groupby([1, 2, 3], [1, 2])"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("2 keys for 3 values"), "{err}");
+}
+
+#[test]
 fn resolve_and_list() {
     assert_eq!(
         dynd_json(&[

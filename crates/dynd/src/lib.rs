@@ -249,6 +249,7 @@ pub mod func {
     dynd_arrfunc::__ordering_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__shaping_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__lists_builtins!(crate::typed::builtin_fns);
+    dynd_arrfunc::__groups_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__strings_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__records_builtins!(crate::typed::builtin_fns);
     dynd_arrfunc::__temporal_builtins!(crate::typed::builtin_fns);

@@ -259,6 +259,39 @@ macro_rules! reduction_methods {
                 /// structures), an axis out of range.
                 fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error>;
 
+                /// Each distinct value with its count, most frequent first
+                /// (the builtin `value_counts`: `K * {value: T, count:
+                /// int64}`, equal counts in ascending value order, NA counted).
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let x = nd::array!["b", "a", "b"];
+                /// assert_eq!(x.value_counts()?.field("count")?.to_string(), "[2, 1]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// Not one fixed dimension; values without an order.
+                fn value_counts(&self) -> Result<Array, Error>;
+
+                /// These values grouped by `keys` (the builtin `groupby`): one
+                /// ragged row per distinct key, keys ascending, NA last.
+                ///
+                /// ```
+                /// use dynd::prelude::*;
+                ///
+                /// let v = nd::array![1.0, 2.0, 4.0];
+                /// assert_eq!(v.groupby(&nd::array!["y", "x", "y"])?.to_string(), "[[2], [1, 4]]");
+                /// # Ok::<(), Box<dyn std::error::Error>>(())
+                /// ```
+                ///
+                /// # Errors
+                ///
+                /// As [`groupby`](crate::func::groupby).
+                fn groupby(&self, keys: &Array) -> Result<Array, Error>;
+
                 /// The flat index (C order) of the largest element: the first of
                 /// equal maxima, the first NaN if any (NumPy's `argmax`; see
                 /// [`func::argmax`](crate::func::argmax)).
@@ -372,6 +405,14 @@ macro_rules! reduction_methods {
 
                 fn sorted(&self, axis: impl TryInto<i64>) -> Result<Array, Error> {
                     dynd_arrfunc::sort(self, axis_value(axis), true)
+                }
+
+                fn value_counts(&self) -> Result<Array, Error> {
+                    dynd_arrfunc::value_counts(self)
+                }
+
+                fn groupby(&self, keys: &Array) -> Result<Array, Error> {
+                    dynd_arrfunc::groupby(self, keys)
                 }
 
                 fn argmax(&self) -> Result<Array, Error> {

@@ -112,6 +112,36 @@ fn binary(op: BinaryOp) -> &'static Callable {
     for_operator(Operator::Binary(op)).callable()
 }
 
+/// A reduction over the rows of `groupby(values, keys)` (axis 1, or -1
+/// for values of one dimension, and no other keyword) as one aggregation
+/// pass over the values, without making the groups (see
+/// `groups::aggregate`); `None` for any other expression, reduction or
+/// type.
+fn reduce_groups(
+    e: &Expr<'_>,
+    reduction: &Callable,
+    options: &AxisOptions,
+) -> Result<Option<Array>, Error> {
+    let Expr::Call(f, args) = e else {
+        return Ok(None);
+    };
+    let Some(c) = f.0.as_any().downcast_ref::<Callable>() else {
+        return Ok(None);
+    };
+    if c.name() != "groupby" || args.len() != 2 {
+        return Ok(None);
+    }
+    let rows_axis = matches!(options.axes(), Some([1]) | Some([-1]));
+    if !rows_axis || options.given().any(|k| k != "axis") {
+        return Ok(None);
+    }
+    let (values, keys) = (args[0].eval()?, args[1].eval()?);
+    if matches!(options.axes(), Some([-1])) && values.ndim() != 1 {
+        return Ok(None);
+    }
+    crate::groups::aggregate(&values, &keys, reduction)
+}
+
 fn unary(op: UnaryOp) -> &'static Callable {
     for_operator(Operator::Unary(op)).callable()
 }
@@ -484,6 +514,9 @@ impl Eval for Expr<'_> {
     }
 
     fn reduce(&self, reduction: &Callable, options: &AxisOptions) -> Result<Array, Error> {
+        if let Some(r) = reduce_groups(self, reduction, options)? {
+            return Ok(r);
+        }
         if let Cow::Owned(e) = weak::strong(self) {
             return e.reduce(reduction, options);
         }

@@ -42,7 +42,7 @@ mod records;
 mod text;
 
 use key::{arg_extreme, ordered_scalar, sort_indexes, values, Key, Needs, NonZero};
-pub(crate) use records::{is_record, ranked};
+pub(crate) use records::{is_record, ranked, take_flat, words_of};
 pub(crate) use text::is_text;
 
 /// The fixed shape of `x`, or the error that `operation` (`"argmax over

@@ -128,7 +128,10 @@ fn words(flat: &Array, s: Scalar, descending: bool) -> Result<Vec<u64>, Error> {
     Ok(w)
 }
 
-fn words_of(flat: &Array, s: Scalar) -> Result<Vec<u64>, Error> {
+/// The order-preserving words of the numbers (or `bool`s) `flat` of
+/// scalar `s`: a smaller word is an earlier number, equal words equal
+/// numbers (all NaNs one word, after every number; `-0.0` that of `0.0`).
+pub(crate) fn words_of(flat: &Array, s: Scalar) -> Result<Vec<u64>, Error> {
     fn of<T: dynd_kernels::Element + Word>(flat: &Array) -> Result<Vec<u64>, Error> {
         let xs = super::values::<T>(flat)?;
         Ok(xs.iter().map(|x| x.word()).collect())

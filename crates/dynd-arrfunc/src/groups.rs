@@ -1,0 +1,1247 @@
+//! Groups of equal keys: [`groupby`] (the values of each distinct key,
+//! gathered into one ragged row per key), [`groupby_keys`] (each group's
+//! key), [`value_counts`], [`run_lengths`], and the first and last value
+//! of each row ([`first`], [`last`]).
+//!
+//! Every one of them starts from the keys' *codes*: each key's group, a
+//! number from 0 to `K - 1` in ascending key order (the order [`unique`]
+//! gives: numbers ascending with NaN last, `false` before `true`, strings
+//! by their bytes, records field by field, times by their instants), NA
+//! keys one group after every other. The codes come from a table indexed
+//! by the key when the integer keys lie in a small range (as NumPy's
+//! `bincount` knows it), else from a hash table of the distinct keys, whose
+//! few entries are then sorted; records are ranked by one sort. Then
+//! [`groupby`] is a counting sort of the values by code (each group keeps
+//! its values in their original order), so its result is the values in
+//! one new order plus the offsets of the groups — or a view of the values
+//! themselves when they already lie grouped.
+//!
+//! Grouping produces ragged rows, and every function over ragged rows
+//! runs on them: `sum(groupby(v, k), axis=1)`, `mean`, `sort`, `argmax`,
+//! [`first`] and [`last`].
+//!
+//! ```
+//! use dynd::func::{groupby, groupby_keys, run_lengths, value_counts};
+//! use dynd::nd::array;
+//!
+//! let latency = array![12.0, 30.0, 7.0, 18.0, 25.0];
+//! let user = array!["bo", "al", "bo", "cy", "al"];
+//! assert_eq!(groupby_keys(&user)?.to_string(), r#"["al", "bo", "cy"]"#);
+//! let g = groupby(&latency, &user)?;
+//! assert_eq!(g.ty().to_string(), "3 * var * float64");
+//! assert_eq!(g.to_string(), "[[30, 25], [12, 7], [18]]");
+//! assert_eq!(value_counts(&user)?.to_string(),
+//!     r#"[{"value": "al", "count": 2}, {"value": "bo", "count": 2}, {"value": "cy", "count": 1}]"#);
+//! assert_eq!(run_lengths(&array![1, 1, 2, 1])?.to_string(), "[2, 1, 1]");
+//! # Ok::<(), dynd::Error>(())
+//! ```
+//!
+//! [`unique`]: crate::ordering::unique
+
+use dynd_array::text::Strings;
+use dynd_kernels::{Array, ArrayOps};
+use dynd_types::{Dim, Scalar, Type, TypeKind};
+
+use crate::builtin::builtins;
+use crate::callable::Callable;
+use crate::error::Error;
+use crate::ordering::{is_record, is_text, ranked, take_flat, words_of};
+use crate::rows::AxisRows;
+use crate::ticks;
+
+/// Each key's group among `k` groups, and each group's first key.
+#[derive(Clone, Debug)]
+pub(crate) struct Codes {
+    /// Key `i`'s group, from 0 to `k - 1`: ascending key order, NA last.
+    pub(crate) codes: Vec<u32>,
+    /// For each group, the index of its first key.
+    pub(crate) first: Vec<usize>,
+}
+
+impl Codes {
+    /// The number of groups.
+    pub(crate) fn k(&self) -> usize {
+        self.first.len()
+    }
+
+    /// How many keys each group has.
+    pub(crate) fn counts(&self) -> Vec<usize> {
+        let mut n = vec![0usize; self.k()];
+        for &c in &self.codes {
+            n[c as usize] += 1;
+        }
+        n
+    }
+}
+
+/// A 64-bit mix (murmur3's finaliser): every input bit reaches the low
+/// bits a table indexes by.
+#[inline(always)]
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The id NA keys are given while scanning (their group is put last).
+const NA_ID: u32 = u32::MAX;
+
+/// An open-addressing table of the distinct keys seen so far, each with
+/// its id (ids count up in order of first appearance). A slot holds the
+/// key itself with its hash and id, so a lookup that finds its key reads
+/// one slot.
+struct Table<K> {
+    /// Per slot: the key's hash, its id + 1 (0 for an empty slot), the key.
+    slots: Vec<(u64, u32, K)>,
+    /// The distinct keys by id.
+    keys: Vec<K>,
+    /// Each id's first index.
+    first: Vec<usize>,
+}
+
+impl<K: Copy + Default> Table<K> {
+    fn new() -> Table<K> {
+        Table {
+            slots: vec![(0, 0, K::default()); 64],
+            keys: Vec::new(),
+            first: Vec::new(),
+        }
+    }
+
+    /// The id of `key` (hash `h`), seen at index `i`: the one it has, or
+    /// a new one.
+    #[inline(always)]
+    fn id(&mut self, key: K, h: u64, i: usize, eq: impl Fn(&K, &K) -> bool) -> u32 {
+        let mask = self.slots.len() - 1;
+        let mut at = h as usize & mask;
+        loop {
+            let (sh, id, k) = &self.slots[at];
+            if *id == 0 {
+                return self.insert(key, h, i, at);
+            }
+            if *sh == h && eq(k, &key) {
+                return id - 1;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    #[inline(never)]
+    fn insert(&mut self, key: K, h: u64, i: usize, at: usize) -> u32 {
+        let id = self.keys.len() as u32;
+        self.keys.push(key);
+        self.first.push(i);
+        self.slots[at] = (h, id + 1, key);
+        if self.keys.len() * 2 > self.slots.len() {
+            // Half full: twice the slots, every key placed again.
+            let n = self.slots.len() * 2;
+            let mut slots = vec![(0, 0, K::default()); n];
+            for s in self.slots.iter().filter(|s| s.1 != 0) {
+                let mut at = s.0 as usize & (n - 1);
+                while slots[at].1 != 0 {
+                    at = (at + 1) & (n - 1);
+                }
+                slots[at] = *s;
+            }
+            self.slots = slots;
+        }
+        id
+    }
+
+    /// The ids in key order (`cmp` orders keys), the first NA key's index
+    /// if any: the [`Ranking`] of a scan.
+    fn rank(self, cmp: impl Fn(&K, &K) -> std::cmp::Ordering, na: Option<usize>) -> Ranking {
+        let mut order: Vec<u32> = (0..self.keys.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| cmp(&self.keys[a as usize], &self.keys[b as usize]));
+        let mut rank_of = vec![0u32; self.keys.len()];
+        for (r, &id) in order.iter().enumerate() {
+            rank_of[id as usize] = r as u32;
+        }
+        let mut first: Vec<usize> = order.iter().map(|&id| self.first[id as usize]).collect();
+        first.extend(na);
+        Ranking { rank_of, first }
+    }
+}
+
+/// The order of the ids a scan gave: each id's rank (its group), and
+/// each group's first index (NA's last, where there were NA keys).
+struct Ranking {
+    rank_of: Vec<u32>,
+    first: Vec<usize>,
+}
+
+impl Ranking {
+    /// The group of an id a scan gave (NA's is the last).
+    #[inline(always)]
+    fn group(&self, id: u32) -> u32 {
+        if id == NA_ID {
+            self.rank_of.len() as u32
+        } else {
+            self.rank_of[id as usize]
+        }
+    }
+}
+
+/// `f(i, id)` for every key `i` of `words` (NA where `valid` is false:
+/// [`NA_ID`]), ids by first appearance; then their ranking.
+fn scan_words(words: &[u64], valid: Option<&[bool]>, mut f: impl FnMut(usize, u32)) -> Ranking {
+    let mut t: Table<u64> = Table::new();
+    let mut na = None;
+    for (i, &w) in words.iter().enumerate() {
+        if valid.is_some_and(|v| !v[i]) {
+            na.get_or_insert(i);
+            f(i, NA_ID);
+            continue;
+        }
+        let id = t.id(w, mix(w), i, |a, b| a == b);
+        f(i, id);
+    }
+    t.rank(|a, b| a.cmp(b), na)
+}
+
+/// A string's hash and its first eight bytes (zero-padded) as a word,
+/// `b` lying in `text` (a text block): the first word is one load from
+/// the block, masked, where the block has eight bytes from `b`'s start.
+#[inline(always)]
+fn text_hash(b: &[u8], text: &[u8]) -> (u64, u64) {
+    let start = (b.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if b.len() <= 8 {
+        if let Some(w) = text.get(start..start.wrapping_add(8)) {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+            let head = if b.len() == 8 {
+                w
+            } else {
+                w & ((1u64 << (8 * b.len())) - 1)
+            };
+            let h = head ^ (b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            return (mix(h), head);
+        }
+    }
+    text_hash_bytes(b)
+}
+
+/// [`text_hash`] of bytes anywhere.
+#[inline(always)]
+fn text_hash_bytes(b: &[u8]) -> (u64, u64) {
+    // Up to eight bytes as a little-endian word: a whole load, or the
+    // bytes one by one (a copy of unknown length is a call, and reading
+    // its result back stalls).
+    let word = |c: &[u8]| match <[u8; 8]>::try_from(c) {
+        Ok(w) => u64::from_le_bytes(w),
+        Err(_) => c
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (k, &x)| w | u64::from(x) << (8 * k)),
+    };
+    let head = word(&b[..b.len().min(8)]);
+    let mut h = head ^ (b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    if b.len() > 8 {
+        for c in b[8..].chunks(8) {
+            h = (h ^ word(c))
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .rotate_left(29);
+        }
+    }
+    (mix(h), head)
+}
+
+/// [`scan_words`] for strings (or bytes): `s`'s strings, by their bytes.
+fn scan_text(s: &Strings<'_>, valid: Option<&[bool]>, mut f: impl FnMut(usize, u32)) -> Ranking {
+    let mut t: Table<(&[u8], u64)> = Table::new();
+    let mut na = None;
+    let text = s.text_block().bytes();
+    for (i, b) in s.iter().enumerate() {
+        if valid.is_some_and(|v| !v[i]) {
+            na.get_or_insert(i);
+            f(i, NA_ID);
+            continue;
+        }
+        let b = b.unwrap_or_default();
+        let (h, head) = text_hash(b, text);
+        // Equal hashes, lengths and first words; the rest compared only
+        // past eight bytes.
+        let id = t.id((b, head), h, i, |x, y| {
+            x.0.len() == y.0.len() && x.1 == y.1 && (x.0.len() <= 8 || x.0 == y.0)
+        });
+        f(i, id);
+    }
+    t.rank(|a, b| a.0.cmp(b.0), na)
+}
+
+/// The most keys a grouping takes (codes are 32-bit).
+const MAX_KEYS: usize = u32::MAX as usize;
+
+fn too_many(op: &'static str, n: usize) -> Error {
+    Error::Argument {
+        op,
+        what: "the number of keys",
+        expected: "at most 2^32 - 1",
+        found: n.to_string().into(),
+    }
+}
+
+/// Codes of keys given as order-preserving words (a smaller word is an
+/// earlier key, equal words equal keys), NA where `valid` is false.
+fn codes_of_words(words: &[u64], valid: Option<&[bool]>) -> Codes {
+    let n = words.len();
+    let is_valid = |i: usize| valid.is_none_or(|v| v[i]);
+    let range = word_range(words, valid);
+    let mut codes = vec![0u32; n];
+    let mut first = Vec::new();
+    if let Some((lo, hi)) = range.filter(|&(lo, hi)| table_fits(hi - lo, n)) {
+        // A table indexed by the key: which keys occur, then each one's
+        // rank among them.
+        let span = (hi - lo) as usize + 1;
+        let mut at = vec![u32::MAX; span];
+        match valid {
+            None => {
+                for (i, &w) in words.iter().enumerate() {
+                    let slot = &mut at[(w - lo) as usize];
+                    if *slot == u32::MAX {
+                        *slot = i as u32;
+                    }
+                }
+            }
+            Some(v) => {
+                for (i, &w) in words.iter().enumerate() {
+                    if v[i] {
+                        let slot = &mut at[(w - lo) as usize];
+                        if *slot == u32::MAX {
+                            *slot = i as u32;
+                        }
+                    }
+                }
+            }
+        }
+        // The first occurrences in key order; then each slot its rank.
+        for slot in at.iter_mut() {
+            if *slot != u32::MAX {
+                first.push(*slot as usize);
+                *slot = first.len() as u32 - 1;
+            }
+        }
+        for (i, (&w, c)) in words.iter().zip(codes.iter_mut()).enumerate() {
+            if is_valid(i) {
+                *c = at[(w - lo) as usize];
+            }
+        }
+    } else if range.is_some() {
+        let r = scan_words(words, valid, |i, id| codes[i] = id);
+        for c in codes.iter_mut() {
+            *c = r.group(*c);
+        }
+        return Codes {
+            codes,
+            first: r.first,
+        };
+    }
+    na_group(&mut codes, &mut first, valid);
+    Codes { codes, first }
+}
+
+/// The NA keys (where `valid` is false) as one group after every other.
+fn na_group(codes: &mut [u32], first: &mut Vec<usize>, valid: Option<&[bool]>) {
+    let Some(v) = valid else { return };
+    let na = first.len() as u32;
+    let mut seen = false;
+    for (i, (c, &ok)) in codes.iter_mut().zip(v).enumerate() {
+        if !ok {
+            *c = na;
+            if !seen {
+                first.push(i);
+                seen = true;
+            }
+        }
+    }
+}
+
+/// The codes of strings (or bytes), NA where `valid` is false.
+fn codes_of_text(op: &'static str, x: &Array, valid: Option<&[bool]>) -> Result<Codes, Error> {
+    let s = Strings::of(x).ok_or_else(|| unorderable(op, x))?;
+    let mut codes = vec![0u32; s.len()];
+    let r = scan_text(&s, valid, |i, id| codes[i] = id);
+    for c in codes.iter_mut() {
+        *c = r.group(*c);
+    }
+    Ok(Codes {
+        codes,
+        first: r.first,
+    })
+}
+
+fn unorderable(op: &'static str, x: &Array) -> Error {
+    Error::Unsupported {
+        operation: match op {
+            "groupby" => "grouping by keys without an order (complex numbers have none)",
+            "value_counts" => "counting values without an order (complex numbers have none)",
+            _ => "runs of values without an order (complex numbers have none)",
+        },
+        ty: x.ty().clone(),
+    }
+}
+
+/// The keys made ready for coding: codes already (records, by one sort),
+/// or order-preserving words, or strings; with the valid flags of
+/// optional keys.
+enum Prepared {
+    Codes(Codes),
+    Words(Vec<u64>, Option<Vec<bool>>),
+    Text(Array, Option<Vec<bool>>),
+}
+
+/// [`Prepared`] keys of `keys` (one dimension of any orderable type, NA
+/// included).
+fn prepare(op: &'static str, keys: &Array) -> Result<Prepared, Error> {
+    let n = match keys.ty().kind() {
+        TypeKind::Dim(Dim::Fixed(n), _) if keys.ndim() == 1 => *n,
+        _ => {
+            return Err(Error::NeedsArray {
+                op: op.into(),
+                expected: "keys of one fixed dimension (N * T)",
+                found: keys.ty().clone(),
+            })
+        }
+    };
+    if n >= MAX_KEYS {
+        return Err(too_many(op, n));
+    }
+    if is_record(keys) {
+        // One sort ranks them: equal records share a rank, NA last.
+        let r = ranked(keys)?;
+        let ranks = r.ranks.to_vec::<i64>()?;
+        return Ok(Prepared::Codes(Codes {
+            codes: ranks.iter().map(|&q| q as u32).collect(),
+            first: r.first.iter().map(|&i| i as usize).collect(),
+        }));
+    }
+    if let Some(t) = ticks::as_ticks(keys)? {
+        return prepare(op, &t);
+    }
+    if let TypeKind::FixedString { .. } = keys.dtype().kind() {
+        let t = keys.cast(
+            &Type::dim(Dim::Fixed(n), Scalar::String.into())?,
+            dynd_kernels::ErrorMode::NoCheck,
+        )?;
+        return prepare(op, &t);
+    }
+    let (values, valid) = match keys.option_parts() {
+        Some((v, ok)) => (v, Some(ok.to_vec::<bool>()?)),
+        None => (keys.clone(), None),
+    };
+    if is_text(&values) {
+        return Ok(Prepared::Text(values, valid));
+    }
+    let words = match values.dtype().as_scalar() {
+        Some(
+            sc @ (Scalar::Bool
+            | Scalar::Int8
+            | Scalar::Int16
+            | Scalar::Int32
+            | Scalar::Int64
+            | Scalar::UInt8
+            | Scalar::UInt16
+            | Scalar::UInt32
+            | Scalar::UInt64
+            | Scalar::Float16
+            | Scalar::Float32
+            | Scalar::Float64),
+        ) => words_of(&values, sc)?,
+        _ => return Err(unorderable(op, keys)),
+    };
+    Ok(Prepared::Words(words, valid))
+}
+
+/// The codes of the keys `keys` (one dimension of any orderable type, NA
+/// included): see the [module docs](self).
+pub(crate) fn codes(op: &'static str, keys: &Array) -> Result<Codes, Error> {
+    match prepare(op, keys)? {
+        Prepared::Codes(c) => Ok(c),
+        Prepared::Words(w, valid) => Ok(codes_of_words(&w, valid.as_deref())),
+        Prepared::Text(t, valid) => codes_of_text(op, &t, valid.as_deref()),
+    }
+}
+
+/// The keys' first dimension, checked against the values'.
+fn check_lengths(op: &'static str, values: &Array, keys: &Array) -> Result<usize, Error> {
+    let n = match keys.ty().kind() {
+        TypeKind::Dim(Dim::Fixed(n), _) => *n,
+        _ => 0,
+    };
+    let m = match values.ty().kind() {
+        TypeKind::Dim(Dim::Fixed(m), _) => *m,
+        _ => {
+            return Err(Error::NeedsArray {
+                op: op.into(),
+                expected: "values with a fixed first dimension (N * T, N * M * T)",
+                found: values.ty().clone(),
+            })
+        }
+    };
+    if m != n {
+        return Err(Error::Argument {
+            op,
+            what: "the keys",
+            expected: "one key per value (of the values' first dimension)",
+            found: format!("{n} keys for {m} values").into(),
+        });
+    }
+    Ok(n)
+}
+
+/// The values of each distinct key, one row per key in ascending key
+/// order (the order [`groupby_keys`] gives the keys in; NA keys one group,
+/// last), each row holding its values in their original order: values
+/// `N * T` give `K * var * T`, values `N * M * T` rows of `M * T`
+/// (`K * var * M * T`). The result is the values in one new order and
+/// the rows' offsets — a view of the values when they already lie
+/// grouped.
+///
+/// Keys may be of any orderable type: numbers, `bool`, strings, dates and
+/// times, records (several key columns, compared field by field),
+/// optional ones.
+///
+/// ```
+/// let v = dynd::nd::array![1.5, 2.0, 4.0, 0.5];
+/// let k = dynd::nd::array![2, 1, 2, 2];
+/// let g = dynd::func::groupby(&v, &k)?;
+/// assert_eq!(g.to_string(), "[[2], [1.5, 4, 0.5]]");
+/// use dynd::func::ArrayExt;
+/// assert_eq!(g.sum_axis(1)?.to_string(), "[2, 6]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// Keys that are not one fixed dimension, or not one per value (the
+/// message gives both lengths); keys without an order (complex numbers).
+pub fn groupby(values: &Array, keys: &Array) -> Result<Array, Error> {
+    let op = "groupby";
+    let n = check_lengths(op, values, keys)?;
+    let c = codes(op, keys)?;
+    let counts = c.counts();
+    let mut offsets = Vec::with_capacity(c.k() + 1);
+    offsets.push(0i64);
+    for &m in &counts {
+        offsets.push(offsets[offsets.len() - 1] + m as i64);
+    }
+    // Already grouped: the codes never go down.
+    if c.codes.windows(2).all(|w| w[0] <= w[1]) {
+        return Array::from_offsets(values.clone(), &offsets);
+    }
+    // Numbers side by side: each moved straight to its place.
+    let mut next: Vec<i64> = offsets[..c.k()].to_vec();
+    macro_rules! scatter {
+        ($($s:ident => $t:ty),*) => {
+            match values.dtype().as_scalar() {
+                $(Some(Scalar::$s) if values.ndim() == 1 => {
+                    if let Ok(xs) = values.as_slice::<$t>() {
+                        let mut out: Vec<$t> = vec![Default::default(); n];
+                        for (&x, &code) in xs.iter().zip(&c.codes) {
+                            let at = &mut next[code as usize];
+                            out[*at as usize] = x;
+                            *at += 1;
+                        }
+                        return Array::from_offsets(Array::from_vec(out), &offsets);
+                    }
+                })*
+                _ => {}
+            }
+        };
+    }
+    scatter!(Float64 => f64, Float32 => f32, Int64 => i64, Int32 => i32, UInt64 => u64, UInt32 => u32);
+    // Any other values: a stable counting sort of the positions by code.
+    let mut perm = vec![0i64; n];
+    for (i, &code) in c.codes.iter().enumerate() {
+        let at = &mut next[code as usize];
+        perm[*at as usize] = i as i64;
+        *at += 1;
+    }
+    let taken = take_flat(values, perm)?;
+    Array::from_offsets(taken, &offsets)
+}
+
+/// Each group's key, in the order [`groupby`] gives the groups: the
+/// distinct keys ascending, NA last (`K * T`, as the keys' type).
+///
+/// ```
+/// let k = dynd::nd::Array::from_json("[3, null, 1, 3]", Some(&"4 * ?int32".parse()?))?;
+/// assert_eq!(dynd::func::groupby_keys(&k)?.to_string(), "[1, 3, null]");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`groupby`]'s keys.
+pub fn groupby_keys(keys: &Array) -> Result<Array, Error> {
+    let c = codes("groupby", keys)?;
+    take_flat(keys, c.first.iter().map(|&i| i as i64).collect())
+}
+
+/// Each distinct value and how often it occurs, as records `K * {value:
+/// T, count: int64}`, the most frequent first (equal counts in ascending
+/// value order, NA after the values): pandas' and Polars' `value_counts`.
+/// NA is counted as one value.
+///
+/// ```
+/// let x = dynd::nd::array!["b", "a", "b", "c", "a", "b"];
+/// let v = dynd::func::value_counts(&x)?;
+/// assert_eq!(v.field("value")?.to_string(), r#"["b", "a", "c"]"#);
+/// assert_eq!(v.field("count")?.to_string(), "[3, 2, 1]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// Not one fixed dimension (a ragged or n-d `x` is flattened first with
+/// `flatten(x, all=true)`); values without an order.
+pub fn value_counts(x: &Array) -> Result<Array, Error> {
+    let c = codes("value_counts", x)?;
+    let counts = c.counts();
+    // Groups by count descending; a stable sort keeps the key order of
+    // equal counts.
+    let mut order: Vec<usize> = (0..c.k()).collect();
+    order.sort_by(|&a, &b| counts[b].cmp(&counts[a]));
+    let values = take_flat(x, order.iter().map(|&g| c.first[g] as i64).collect())?;
+    let counts = Array::from_vec(order.iter().map(|&g| counts[g] as i64).collect::<Vec<_>>());
+    Array::from_columns([("value", values), ("count", counts)])
+}
+
+/// The lengths of the runs of equal consecutive values (Awkward's
+/// `run_lengths`), over the whole of a 1-d `x`, or within each row of the
+/// last dimension (`N * var * T` gives `N * var * int64`; a run never
+/// crosses a row). Values are equal as [`unique`](crate::ordering::unique)
+/// has them: NaNs equal, `-0.0` equal to `0.0`, NA equal to NA.
+///
+/// ```
+/// let x = dynd::nd::Array::from_json("[[1, 1, 2], [], [2, 2]]", None)?;
+/// assert_eq!(dynd::func::run_lengths(&x)?.to_string(), "[[2, 1], [], [2]]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// A scalar; values without an order.
+pub fn run_lengths(x: &Array) -> Result<Array, Error> {
+    let op = "run_lengths";
+    if x.ndim() == 0 {
+        return Err(Error::NeedsArray {
+            op: op.into(),
+            expected: "an array of at least one dimension",
+            found: x.ty().clone(),
+        });
+    }
+    let rows = AxisRows::of(x, op)?;
+    let flat = rows.values.compact()?;
+    let c = codes(op, &flat)?;
+    let mut out: Vec<i64> = Vec::new();
+    let mut offsets = Vec::with_capacity(rows.offsets.len());
+    offsets.push(0i64);
+    for r in rows.offsets.windows(2) {
+        let (start, end) = (r[0] as usize, r[1] as usize);
+        let mut i = start;
+        while i < end {
+            let code = c.codes[i];
+            let run = c.codes[i..end].iter().take_while(|&&d| d == code).count();
+            out.push(run as i64);
+            i += run;
+        }
+        offsets.push(out.len() as i64);
+    }
+    // Runs of a fixed row are ragged whatever the row was.
+    let inner = Array::from_offsets(Array::from_vec(out), &offsets)?;
+    rows.wrap(inner)
+}
+
+/// The first (`last = false`) or last value of each row of the last
+/// dimension; NA for an empty row (`?T`, unless every row is a fixed row
+/// of at least one value).
+fn end_of_rows(op: &'static str, x: &Array, last: bool) -> Result<Array, Error> {
+    if x.ndim() == 0 {
+        return Err(Error::NeedsArray {
+            op: op.into(),
+            expected: "an array of at least one dimension",
+            found: x.ty().clone(),
+        });
+    }
+    let rows = AxisRows::of(x, op)?;
+    let o = &rows.offsets;
+    let mut ids = Vec::with_capacity(rows.count());
+    let mut valid = Vec::with_capacity(rows.count());
+    for r in o.windows(2) {
+        let empty = r[1] == r[0];
+        ids.push(match (empty, last) {
+            (true, _) => 0,
+            (false, false) => r[0],
+            (false, true) => r[1] - 1,
+        });
+        valid.push(!empty);
+    }
+    let all = matches!(rows.fixed, Some(m) if m > 0);
+    if rows.values.ty().fixed_shape().is_some_and(|s| s[0] == 0) {
+        // No values at all: every row NA (or no rows).
+        let t = Type::option(rows.values.dtype().clone())?;
+        let na = Array::from_json(
+            &format!("[{}]", vec!["null"; rows.count()].join(", ")),
+            Some(&Type::dim(Dim::Fixed(rows.count()), t)?),
+        )?;
+        return rows.wrap(na);
+    }
+    let taken = take_flat(&rows.values, ids)?;
+    let inner = if all {
+        taken
+    } else {
+        Array::optional(&taken, &Array::from_vec(valid))?
+    };
+    rows.wrap(inner)
+}
+
+/// The first value of each row of the last dimension (Polars'
+/// `list.first`): `N * var * T` gives `N * ?T`, NA for an empty row.
+///
+/// ```
+/// let x = dynd::nd::Array::from_json("[[4, 5], [], [6]]", None)?;
+/// assert_eq!(dynd::func::first(&x)?.to_string(), "[4, null, 6]");
+/// assert_eq!(dynd::func::last(&x)?.to_string(), "[5, null, 6]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// A scalar.
+pub fn first(x: &Array) -> Result<Array, Error> {
+    end_of_rows("first", x, false)
+}
+
+/// The last value of each row of the last dimension: as [`first`].
+///
+/// # Errors
+///
+/// A scalar.
+pub fn last(x: &Array) -> Result<Array, Error> {
+    end_of_rows("last", x, true)
+}
+
+builtins! {
+    $ TABLE, __groups_builtins;
+
+    /// `(Any, Any) -> Any`: the values of each distinct key, one ragged
+    /// row per key in ascending key order (NA keys last).
+    GROUPBY groupby "groupby" rs None => {
+        Callable::function("groupby", dynd_macros::checked_signature!("(Any, Any) -> Any"), vec![],
+            |args, _| groupby(args[0], args[1]))
+    };
+
+    /// `(Any) -> Any`: each group's key, as `groupby` orders the groups.
+    GROUPBY_KEYS groupby_keys "groupby_keys" rs None => {
+        Callable::function("groupby_keys", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| groupby_keys(args[0]))
+    };
+
+    /// `(Any) -> Any`: each distinct value with its count, most frequent
+    /// first.
+    VALUE_COUNTS value_counts "value_counts" rs None => {
+        Callable::function("value_counts", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| value_counts(args[0]))
+    };
+
+    /// `(Any) -> Any`: the lengths of the runs of equal values (per row).
+    RUN_LENGTHS run_lengths "run_lengths" rs None => {
+        Callable::function("run_lengths", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| run_lengths(args[0]))
+    };
+
+    /// `(Any) -> Any`: the first value of each row, NA for an empty one.
+    FIRST first "first" rs None => {
+        Callable::function("first", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| first(args[0]))
+    };
+
+    /// `(Any) -> Any`: the last value of each row, NA for an empty one.
+    LAST last "last" rs None => {
+        Callable::function("last", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| last(args[0]))
+    };
+}
+
+/// A reduction [`aggregate`] computes per group in one pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Agg {
+    Sum,
+    Mean,
+    Count,
+    Min,
+    Max,
+}
+
+impl Agg {
+    fn named(name: &str) -> Option<Agg> {
+        Some(match name {
+            "sum" => Agg::Sum,
+            "mean" => Agg::Mean,
+            "count" => Agg::Count,
+            "min" => Agg::Min,
+            "max" => Agg::Max,
+            _ => return None,
+        })
+    }
+}
+
+/// A number the one-pass aggregation adds up and compares.
+trait AggValue: dynd_kernels::Element + Copy + PartialOrd + Send + Sync {
+    const ZERO: Self;
+    /// The least value (every other is greater or equal).
+    const LOWEST: Self;
+    /// The greatest value.
+    const HIGHEST: Self;
+    fn add(self, o: Self) -> Self;
+    fn to_f64(self) -> f64;
+    fn nan(self) -> bool;
+}
+
+impl AggValue for f64 {
+    const ZERO: f64 = 0.0;
+    const LOWEST: f64 = f64::NEG_INFINITY;
+    const HIGHEST: f64 = f64::INFINITY;
+    #[inline(always)]
+    fn add(self, o: f64) -> f64 {
+        self + o
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+}
+
+impl AggValue for i64 {
+    const ZERO: i64 = 0;
+    const LOWEST: i64 = i64::MIN;
+    const HIGHEST: i64 = i64::MAX;
+    #[inline(always)]
+    fn add(self, o: i64) -> i64 {
+        self.wrapping_add(o)
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn nan(self) -> bool {
+        false
+    }
+}
+
+/// Per-slot accumulators of one reduction: the values (sums, least or
+/// greatest so far) where the reduction has them, the counts where it
+/// needs them (`count`, `mean`), else one byte a slot saying it was met —
+/// the fewest bytes a value touches, for tables that outgrow the cache.
+struct Acc<T> {
+    agg: Agg,
+    vals: Vec<T>,
+    counts: Vec<u32>,
+    seen: Vec<u8>,
+}
+
+impl<T: AggValue> Acc<T> {
+    fn new(agg: Agg, slots: usize) -> Acc<T> {
+        let mut a = Acc {
+            agg,
+            vals: Vec::new(),
+            counts: Vec::new(),
+            seen: Vec::new(),
+        };
+        a.grow_exact(slots);
+        a
+    }
+
+    /// The value a slot starts from: 0 for sums, the far end for the
+    /// least or greatest (which every value but NaN passes).
+    fn start(agg: Agg) -> T {
+        match agg {
+            Agg::Min => T::HIGHEST,
+            Agg::Max => T::LOWEST,
+            _ => T::ZERO,
+        }
+    }
+
+    fn grow_exact(&mut self, len: usize) {
+        let agg = self.agg;
+        if agg != Agg::Count {
+            self.vals.resize(len, Self::start(agg));
+        }
+        match agg {
+            Agg::Count | Agg::Mean => self.counts.resize(len, 0),
+            _ => self.seen.resize(len, 0),
+        }
+    }
+
+    /// Value `x` folded into slot `s` (the reduction `A`).
+    #[inline(always)]
+    fn step<const A: u8>(&mut self, s: usize, x: T) {
+        match A {
+            COUNT => self.counts[s] += 1,
+            MEAN => {
+                self.vals[s] = self.vals[s].add(x);
+                self.counts[s] += 1;
+            }
+            SUM => {
+                self.vals[s] = self.vals[s].add(x);
+                self.seen[s] = 1;
+            }
+            _ => {
+                if takes(A == MAX, self.vals[s], x) {
+                    self.vals[s] = x;
+                }
+                self.seen[s] = 1;
+            }
+        }
+    }
+
+    /// Every `(slot, value)` pair folded in, in order.
+    #[inline(always)]
+    fn fold(&mut self, slots: impl Iterator<Item = usize>, xs: &[T]) {
+        // One loop per reduction, the reduction a constant in it.
+        macro_rules! each {
+            ($($a:ident => $c:ident),*) => {
+                match self.agg {
+                    $(Agg::$a => {
+                        for (s, &x) in slots.zip(xs) {
+                            self.step::<$c>(s, x);
+                        }
+                    })*
+                }
+            };
+        }
+        each!(Sum => SUM, Mean => MEAN, Count => COUNT, Min => MIN, Max => MAX)
+    }
+
+    /// Value `x` folded into slot `s` (made if it is new).
+    #[inline(always)]
+    fn push(&mut self, s: usize, x: T) {
+        if s >= self.len() {
+            self.grow_exact((s + 1).max(self.len() * 2));
+        }
+        match self.agg {
+            Agg::Sum => self.step::<SUM>(s, x),
+            Agg::Mean => self.step::<MEAN>(s, x),
+            Agg::Count => self.step::<COUNT>(s, x),
+            Agg::Min => self.step::<MIN>(s, x),
+            Agg::Max => self.step::<MAX>(s, x),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.counts.len().max(self.seen.len())
+    }
+
+    /// Whether slot `s` has values.
+    fn filled(&self, s: usize) -> bool {
+        match self.agg {
+            Agg::Count | Agg::Mean => self.counts[s] > 0,
+            _ => self.seen[s] > 0,
+        }
+    }
+
+    /// Slot `from` of `o` put in slot `to` of these (empty before).
+    fn take_slot(&mut self, to: usize, o: &Acc<T>, from: usize) {
+        if self.agg != Agg::Count {
+            self.vals[to] = o.vals[from];
+        }
+        match self.agg {
+            Agg::Count | Agg::Mean => self.counts[to] = o.counts[from],
+            _ => self.seen[to] = o.seen[from],
+        }
+    }
+
+    /// `o`'s values folded into these (the same slots, `o` folded from
+    /// values after these).
+    fn merge(&mut self, o: &Acc<T>) {
+        for s in 0..self.len() {
+            if !o.filled(s) {
+                continue;
+            }
+            match self.agg {
+                Agg::Count => self.counts[s] += o.counts[s],
+                Agg::Mean => {
+                    self.vals[s] = self.vals[s].add(o.vals[s]);
+                    self.counts[s] += o.counts[s];
+                }
+                Agg::Sum => {
+                    self.vals[s] = self.vals[s].add(o.vals[s]);
+                    self.seen[s] = 1;
+                }
+                Agg::Min | Agg::Max => {
+                    if takes(self.agg == Agg::Max, self.vals[s], o.vals[s]) {
+                        self.vals[s] = o.vals[s];
+                    }
+                    self.seen[s] = 1;
+                }
+            }
+        }
+    }
+
+    /// Every value folded into `slots` slots, `slot(i)` value `i`'s: in
+    /// parts on rayon's threads when there are many values for few
+    /// slots (each part its own accumulators, merged in order).
+    fn fold_all<S: Fn(usize) -> usize + Sync>(
+        agg: Agg,
+        slots: usize,
+        xs: &[T],
+        slot: &S,
+    ) -> Acc<T> {
+        let parts = dynd_kernels::par::threads()
+            .min(xs.len() / (1 << 18))
+            .max(1);
+        if parts == 1 || slots > xs.len() / 8 {
+            let mut acc = Acc::new(agg, slots);
+            acc.fold((0..xs.len()).map(slot), xs);
+            return acc;
+        }
+        let per = xs.len().div_ceil(parts);
+        let accs = dynd_kernels::par::map(parts, &|p| {
+            let range = p * per..((p + 1) * per).min(xs.len());
+            let mut acc = Acc::new(agg, slots);
+            acc.fold(range.clone().map(slot), &xs[range]);
+            acc
+        });
+        let mut accs = accs.into_iter();
+        let mut acc = accs.next().unwrap_or_else(|| Acc::new(agg, slots));
+        for o in accs {
+            acc.merge(&o);
+        }
+        acc
+    }
+
+    /// The results of the slots `keep`, in that order.
+    fn finish(&self, keep: &[usize]) -> Array {
+        match self.agg {
+            Agg::Count => Array::from_vec(
+                keep.iter()
+                    .map(|&s| i64::from(self.counts[s]))
+                    .collect::<Vec<_>>(),
+            ),
+            Agg::Mean => Array::from_vec(
+                keep.iter()
+                    .map(|&s| self.vals[s].to_f64() / f64::from(self.counts[s]))
+                    .collect::<Vec<_>>(),
+            ),
+            _ => Array::from_vec(keep.iter().map(|&s| self.vals[s]).collect::<Vec<_>>()),
+        }
+    }
+}
+
+/// Whether `x` takes the place of `v` as the greatest (`max`) or least
+/// value so far: a better number, or a NaN (which then stays).
+#[inline(always)]
+fn takes<T: AggValue>(max: bool, v: T, x: T) -> bool {
+    !v.nan() && (x.nan() || if max { x > v } else { x < v })
+}
+
+/// The reductions as constants of [`Acc::step`].
+const SUM: u8 = 0;
+const MEAN: u8 = 1;
+const COUNT: u8 = 2;
+const MIN: u8 = 3;
+const MAX: u8 = 4;
+
+/// `reduction` over the rows of `groupby(values, keys)` (axis 1), in one
+/// pass over the values without making the groups: the sum, mean, count,
+/// least or greatest value of each group, for values `N * float64` or
+/// `N * int64` (or `int32`, summed as `int64`); `None` for any other
+/// reduction or type (the caller makes the groups and reduces them). The
+/// result is of the type the reduction of the groups has.
+///
+/// Integer keys in a small range are their own slots (no codes: the pass
+/// adds at `key - least`); other keys are coded first.
+pub(crate) fn aggregate(
+    values: &Array,
+    keys: &Array,
+    reduction: &Callable,
+) -> Result<Option<Array>, Error> {
+    let Some(agg) = Agg::named(reduction.name()) else {
+        return Ok(None);
+    };
+    let n = check_lengths("groupby", values, keys)?;
+    if values.ndim() != 1 {
+        return Ok(None);
+    }
+    let r = match values.dtype().as_scalar() {
+        Some(Scalar::Float64) => aggregate_typed::<f64>(&values.compact()?, keys, agg, n)?,
+        Some(Scalar::Int64) => aggregate_typed::<i64>(&values.compact()?, keys, agg, n)?,
+        _ => return Ok(None),
+    };
+    // The type the reduction of the groups has (`?T` where an empty row
+    // would be NA): from the reduction of one group of one value.
+    let r = match r {
+        Some(r) => r,
+        None => return Ok(None),
+    };
+    let one = groupby(
+        &values.index(&[dynd_kernels::Index::slice(Some(0), Some(1), 1)])?,
+        &Array::from_vec(vec![0i64]),
+    )?;
+    let want = reduction
+        .reduce_with(&one, &crate::options::AxisOptions::new().axis(1))
+        .ok()
+        .map(|t| t.dtype().clone());
+    match want {
+        Some(t) if &t == r.dtype() => Ok(Some(r)),
+        Some(t) => match t.kind() {
+            TypeKind::Option(inner) if inner == r.dtype() => {
+                let valid = Array::from_vec(vec![true; r.ty().fixed_shape().map_or(0, |s| s[0])]);
+                Ok(Some(Array::optional(&r, &valid)?))
+            }
+            _ => Ok(Some(r.cast(
+                &Type::dim(Dim::Fixed(r.ty().fixed_shape().map_or(0, |s| s[0])), t)?,
+                dynd_kernels::ErrorMode::NoCheck,
+            )?)),
+        },
+        None => Ok(Some(r)),
+    }
+}
+
+fn aggregate_typed<T: AggValue>(
+    values: &Array,
+    keys: &Array,
+    agg: Agg,
+    n: usize,
+) -> Result<Option<Array>, Error> {
+    let xs = values.as_slice::<T>()?;
+    // Integer keys in a small range: a slot per key.
+    if let Some(Ok(ks)) =
+        (keys.dtype().as_scalar() == Some(Scalar::Int64)).then(|| keys.as_slice::<i64>())
+    {
+        if let (Some(&lo), Some(&hi)) = (ks.iter().min(), ks.iter().max()) {
+            let span = hi.abs_diff(lo);
+            if table_fits(span, n) {
+                let acc = Acc::<T>::fold_all(agg, span as usize + 1, xs, &|i| {
+                    ks[i].wrapping_sub(lo) as usize
+                });
+                let keep: Vec<usize> = (0..acc.len()).filter(|&s| acc.filled(s)).collect();
+                return Ok(Some(acc.finish(&keep)));
+            }
+        }
+    }
+    let coded = |c: Codes| {
+        let codes = &c.codes;
+        let acc = Acc::<T>::fold_all(agg, c.k(), xs, &|i| codes[i] as usize);
+        let keep: Vec<usize> = (0..c.k()).collect();
+        acc.finish(&keep)
+    };
+    // Hashed keys: folded by their ids as they are met, in one pass, no
+    // codes kept; the groups put in key order at the end.
+    let mut acc = Acc::<T>::new(agg, 0);
+    let mut na = Acc::<T>::new(agg, 1);
+    let mut fold = |i: usize, id: u32| {
+        if id == NA_ID {
+            na.push(0, xs[i]);
+        } else {
+            acc.push(id as usize, xs[i]);
+        }
+    };
+    let r = match prepare("groupby", keys)? {
+        Prepared::Codes(c) => return Ok(Some(coded(c))),
+        Prepared::Words(w, valid) => {
+            let v = valid.as_deref();
+            if word_range(&w, v).is_none_or(|(lo, hi)| table_fits(hi - lo, w.len())) {
+                return Ok(Some(coded(codes_of_words(&w, valid.as_deref()))));
+            }
+            scan_words(&w, valid.as_deref(), &mut fold)
+        }
+        Prepared::Text(t, valid) => {
+            let s = Strings::of(&t).ok_or_else(|| unorderable("groupby", keys))?;
+            scan_text(&s, valid.as_deref(), &mut fold)
+        }
+    };
+    let ids = r.rank_of.len();
+    if acc.len() < ids + 1 {
+        acc.grow_exact(ids + 1);
+    }
+    let mut keep = vec![0usize; ids];
+    for (id, &rank) in r.rank_of.iter().enumerate() {
+        keep[rank as usize] = id;
+    }
+    if na.filled(0) {
+        acc.take_slot(ids, &na, 0);
+        keep.push(ids);
+    }
+    Ok(Some(acc.finish(&keep)))
+}
+
+/// The least and greatest valid word; `None` when none is valid.
+fn word_range(words: &[u64], valid: Option<&[bool]>) -> Option<(u64, u64)> {
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    let mut any = false;
+    for (i, &w) in words.iter().enumerate() {
+        if valid.is_none_or(|v| v[i]) {
+            lo = lo.min(w);
+            hi = hi.max(w);
+            any = true;
+        }
+    }
+    any.then_some((lo, hi))
+}
+
+/// Whether keys `span` apart (greatest minus least) among `n` take a table
+/// indexed by the key: a range at most twice the keys (or 65,536).
+fn table_fits(span: u64, n: usize) -> bool {
+    span <= (2 * n as u64).max(1 << 16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A string's hash is the same read from its block (one load) or
+    /// byte by byte, whatever its length and place.
+    #[test]
+    fn text_hashes_agree() {
+        let text = b"abcdefghijklmnopqrstuvwxyz0123456789".to_vec();
+        for start in 0..text.len() {
+            for len in 0..=(text.len() - start).min(20) {
+                let b = &text[start..start + len];
+                assert_eq!(text_hash(b, &text), text_hash_bytes(b), "{start} {len}");
+            }
+        }
+    }
+
+    /// The one-pass path is taken (not the fallback) for the types and
+    /// reductions it names, and matches the reduction of the groups.
+    #[test]
+    fn aggregate_takes_the_one_pass_path() {
+        let axis1 = crate::options::AxisOptions::new().axis(1);
+        let v = Array::from_vec(vec![1.5, -2.0, 4.0, 0.25]);
+        for keys in [
+            Array::from_vec(vec![3i64, 1, 3, 1]),
+            Array::from_vec(vec![i64::MAX, 1, i64::MAX, 1]),
+        ] {
+            for r in [
+                &crate::reductions::SUM,
+                &crate::reductions::MAX,
+                &crate::reductions::MEAN,
+            ] {
+                let fused = aggregate(&v, &keys, r.callable())
+                    .unwrap()
+                    .expect("one pass");
+                let plain = r
+                    .callable()
+                    .reduce_with(&groupby(&v, &keys).unwrap(), &axis1)
+                    .unwrap();
+                assert_eq!(fused.to_string(), plain.to_string());
+            }
+        }
+        let strings = Array::from_vec(vec![1u8, 2, 3, 4]);
+        assert!(aggregate(
+            &strings,
+            &Array::from_vec(vec![1i64, 1, 2, 2]),
+            crate::reductions::SUM.callable()
+        )
+        .unwrap()
+        .is_none());
+    }
+}
