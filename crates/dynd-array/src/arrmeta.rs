@@ -10,6 +10,7 @@
 //! | `string`, `bytes` | [`Arrmeta::Text`]: the block holding the characters |
 //! | `?T` | [`Arrmeta::Option`]: `T`'s record (the validity flag follows `T`'s bytes) |
 //! | tuple, struct | [`Arrmeta::Fields`]: each field's offset and record |
+//! | `categorical[T]` | [`Arrmeta::Categories`]: the categories, an array `K * T` of their own (the data holds the codes) |
 //! | other scalars | [`Arrmeta::Scalar`] |
 //! | a record array held as columns | [`Arrmeta::Columns`]: each field's own array (the root of such an array only) |
 //!
@@ -73,6 +74,13 @@ pub enum Arrmeta {
     /// (see [`Columns`]). [`Array::arrmeta`](crate::Array::arrmeta) never
     /// returns one: code that reads raw parts sees the interleaved form.
     Columns(Box<Columns>),
+    /// `categorical[T]`: the categories the codes in the data name, an
+    /// array `K * T` of their own (checked where the array is made: every
+    /// code lies in `0..K`).
+    Categories {
+        /// The categories.
+        categories: Box<Categories>,
+    },
 }
 
 /// A record array's fields, each an array of its own over the record
@@ -87,6 +95,34 @@ pub struct Columns {
     pub(crate) fields: Vec<ColumnParts>,
     /// The interleaved form's arrmeta and block, once made.
     pub(crate) interleaved: OnceLock<(Arc<Arrmeta>, Arc<MemoryBlock>)>,
+}
+
+/// The categories of a `categorical[T]` array: an array `K * T` of their
+/// own, held as its parts (a checked `Array`'s);
+/// [`Array::categories`](crate::Array::categories) gives it back.
+#[derive(Clone, Debug)]
+pub struct Categories {
+    pub(crate) parts: ColumnParts,
+}
+
+impl Categories {
+    /// How many categories there are (`K`).
+    pub fn len(&self) -> usize {
+        match self.parts.ty.kind() {
+            TypeKind::Dim(Dim::Fixed(k), _) => *k,
+            _ => 0,
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Their type, `K * T`.
+    pub fn ty(&self) -> &Type {
+        &self.parts.ty
+    }
 }
 
 /// The parts of one field's array (a checked `Array`'s).
@@ -132,7 +168,7 @@ impl Arrmeta {
             | Arrmeta::Var { element, .. } => element.has_text(),
             Arrmeta::Fields { fields, .. } => fields.iter().any(Arrmeta::has_text),
             Arrmeta::Columns(c) => c.fields.iter().any(|f| f.meta.has_text()),
-            Arrmeta::Scalar => false,
+            Arrmeta::Scalar | Arrmeta::Categories { .. } => false,
         }
     }
 

@@ -183,6 +183,12 @@ fn data_type_to_dynd(dt: &DataType, nullable: bool, path: &str) -> Result<Type, 
             let k = usize::try_from(*k).map_err(|_| no_dynd_type(dt, path))?;
             return Type::dim(Dim::Fixed(k), item(f)?);
         }
+        DataType::Dictionary(key, values) => {
+            let index = primitive_scalar(key).ok_or_else(|| no_dynd_type(dt, path))?;
+            let values = data_type_to_dynd(values, false, &join(path, "values"))?;
+            Type::new(TypeKind::Categorical { values, index })
+                .map_err(|_| no_dynd_type(dt, path))?
+        }
         DataType::Struct(fields) => {
             let fields = fields
                 .iter()
@@ -258,6 +264,11 @@ fn type_to_arrow(ty: &Type, path: &str) -> Result<(DataType, bool), Error> {
             Some(dt) => (dt, false),
             None => return Err(no_arrow_type(ty, path)),
         },
+        TypeKind::Categorical { values, index } => {
+            let key = primitive_data_type(*index).ok_or_else(|| no_arrow_type(ty, path))?;
+            let (values, _) = type_to_arrow(values, &join(path, "values"))?;
+            (DataType::Dictionary(Box::new(key), Box::new(values)), false)
+        }
         TypeKind::Dim(Dim::Var, element) => (DataType::List(item(element)?), false),
         TypeKind::Dim(Dim::Fixed(k), element) => {
             let k = i32::try_from(*k).map_err(|_| no_arrow_type(ty, path))?;
@@ -391,6 +402,9 @@ fn column(
 
 fn import(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
     let dt = a.data_type();
+    if let DataType::Dictionary(..) = dt {
+        return import_dictionary(a, path);
+    }
     let plain = match dt {
         DataType::Boolean => {
             let values = a.as_boolean().values();
@@ -509,6 +523,28 @@ fn import(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
         Some(nulls) if nulls.null_count() > 0 => with_nulls(&plain, &nulls),
         _ => Ok(plain),
     }
+}
+
+/// A dictionary array as a categorical one: its keys are the codes (their
+/// buffer shared where they have no nulls), its values the categories.
+/// A key that names no value is an error naming it; null values in the
+/// dictionary are refused (a categorical's categories are not NA: the
+/// keys' nulls say NA).
+fn import_dictionary(a: &dyn ArrowArray, path: &str) -> Result<Array, Error> {
+    let d = a.as_any_dictionary();
+    let values = d.values();
+    if values.null_count() > 0 {
+        return Err(arrow(
+            "from_arrow",
+            ArrowProblem::NoDyndType {
+                arrow: format!("{} with null values in its dictionary", a.data_type()).into(),
+            },
+            path,
+        ));
+    }
+    let categories = import(values.as_ref(), &join(path, "values"))?;
+    let codes = import(d.keys(), &join(path, "keys"))?;
+    Array::from_codes(&codes, &categories)
 }
 
 /// Refuses null lists: dynd has no optional dimensions.

@@ -168,6 +168,16 @@ impl<'a> Strings<'a> {
     /// array a function made has them, or one string) they are read in
     /// one run.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Option<&'a [u8]>> + '_ {
+        self.iter_range(0..self.len)
+    }
+
+    /// As [`Strings::iter`], the strings of `range` only (clipped to the
+    /// strings there are): for a part of the work on one thread.
+    pub fn iter_range(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl ExactSizeIterator<Item = Option<&'a [u8]>> + '_ {
+        let range = range.start.min(self.len)..range.end.min(self.len);
         let run = match self.dims[..] {
             [] => Some(1),
             [(n, s)] if s == PAIR_SIZE as isize => Some(n),
@@ -179,7 +189,7 @@ impl<'a> Strings<'a> {
                 .get(at..at.checked_add(n.checked_mul(PAIR_SIZE)?)?)
         });
         let text = self.text;
-        (0..self.len).map(move |i| match run {
+        range.map(move |i| match run {
             Some(pairs) => {
                 let (start, len) = read_pair(pairs.get(i * PAIR_SIZE..(i + 1) * PAIR_SIZE)?);
                 let start = usize::try_from(start).ok()?;

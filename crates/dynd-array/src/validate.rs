@@ -157,6 +157,7 @@ fn mismatch(ty: &Type, meta: &Arrmeta) -> Error {
         Arrmeta::Fields { .. } => "a fields",
         // Made by `Array::from_columns` alone, never from parts.
         Arrmeta::Columns(_) => "a columns",
+        Arrmeta::Categories { .. } => "a categories",
     };
     layout(LayoutProblem::Arrmeta {
         record,
@@ -372,7 +373,20 @@ fn check(
         (TypeKind::Option(inner), Arrmeta::Option(inner_meta)) if !inner.is_dim() => {
             let layout = ty.data_layout()?;
             check_span(ty, positions, layout.size, layout.align, block, "elements")?;
+            if let Some(codes) = codes_of(inner, inner_meta) {
+                // The codes of NA elements name nothing: not checked.
+                let flag = inner.data_layout()?.size as i128;
+                return codes.check(inner, block, positions, Some(flag));
+            }
             check(inner, inner_meta, block, positions)
+        }
+        (TypeKind::Categorical { .. }, Arrmeta::Categories { .. }) => {
+            let Some(codes) = codes_of(ty, meta) else {
+                return Err(mismatch(ty, meta));
+            };
+            let layout = ty.data_layout()?;
+            check_span(ty, positions, layout.size, layout.align, block, "codes")?;
+            codes.check(ty, block, positions, None)
         }
         (TypeKind::Tuple(_) | TypeKind::Struct(_), Arrmeta::Fields { offsets, fields }) => {
             let types: Vec<&Type> = match ty.kind() {
@@ -406,6 +420,85 @@ fn check(
             check_span(ty, positions, layout.size, layout.align, block, "elements")
         }
         _ => Err(mismatch(ty, meta)),
+    }
+}
+
+/// What checking a categorical's codes needs: the code's scalar and the
+/// number of categories.
+pub(crate) struct CodeCheck {
+    index: Scalar,
+    k: usize,
+}
+
+/// The [`CodeCheck`] of a categorical type `ty` with arrmeta `meta`, when
+/// the arrmeta is the type's: categories `K * T` of the type's `T`.
+pub(crate) fn codes_of(ty: &Type, meta: &Arrmeta) -> Option<CodeCheck> {
+    let (TypeKind::Categorical { values, index }, Arrmeta::Categories { categories }) =
+        (ty.kind(), meta)
+    else {
+        return None;
+    };
+    match categories.ty().kind() {
+        TypeKind::Dim(dynd_types::Dim::Fixed(k), t) if t == values => Some(CodeCheck {
+            index: *index,
+            k: *k,
+        }),
+        _ => None,
+    }
+}
+
+/// The code of scalar `index` at the start of `bytes` (its size at least).
+pub(crate) fn code_at(bytes: &[u8], index: Scalar) -> i128 {
+    macro_rules! read {
+        ($t:ty) => {{
+            const N: usize = std::mem::size_of::<$t>();
+            i128::from(<$t>::from_ne_bytes(bytes[..N].try_into().unwrap_or([0; N])))
+        }};
+    }
+    match index {
+        Scalar::Int8 => read!(i8),
+        Scalar::Int16 => read!(i16),
+        Scalar::Int32 => read!(i32),
+        Scalar::Int64 => read!(i64),
+        Scalar::UInt8 => read!(u8),
+        Scalar::UInt16 => read!(u16),
+        Scalar::UInt32 => read!(u32),
+        Scalar::UInt64 => read!(u64),
+        // Not an index type: `Type::new` refuses it.
+        _ => -1,
+    }
+}
+
+impl CodeCheck {
+    /// Checks the code at each of `positions` of `block` (their span
+    /// checked already) lies in `0..K`; with `flag` (an option's flag
+    /// byte's offset from the code), only where the flag says valid.
+    pub(crate) fn check(
+        &self,
+        ty: &Type,
+        block: &MemoryBlock,
+        positions: &Positions,
+        flag: Option<i128>,
+    ) -> Result<(), Error> {
+        let bytes = block.bytes();
+        let size = self.index.size();
+        positions.for_each(&mut |at| {
+            let at = at as usize;
+            if let Some(f) = flag {
+                if bytes[(at as i128 + f) as usize] == 0 {
+                    return Ok(());
+                }
+            }
+            let code = code_at(&bytes[at..at + size], self.index);
+            if code < 0 || code >= self.k as i128 {
+                return Err(layout(LayoutProblem::Code {
+                    ty: ty.clone(),
+                    code,
+                    categories: self.k,
+                }));
+            }
+            Ok(())
+        })
     }
 }
 

@@ -14,13 +14,15 @@
 //! | `ListView`, `LargeListView` | `var * T` | values shared in; out as `List` |
 //! | `FixedSizeList(k)` | `k * T` | shared both ways |
 //! | `Struct` | `{name: T, ...}` | each field's buffers shared both ways: the record array is held as columns (`Array::from_columns`); a struct with null records is `?{...}`, copied into one record per element |
+//! | `Dictionary(K, V)` | `categorical[T, index=K]` | keys shared both ways as the codes (checked to name values), values as the categories |
 //! | a validity bitmap with nulls | `?T` | copied: dynd keeps a flag byte after each value |
 //!
 //! The type follows the data: an Arrow array with nulls gives `?T`, one
 //! without gives `T`; going out, a `?T` element is a nullable field. Null
 //! lists and null fixed-size lists are refused (dynd has no optional
-//! dimensions); so are Arrow types with no dynd equivalent (decimals, dates
-//! and times, dictionaries, unions, maps), named in the error, and dynd
+//! dimensions); so are Arrow types with no dynd equivalent (decimals,
+//! `Date64`, unions, maps), and dictionaries with null values, named in
+//! the error, and dynd
 //! types with no Arrow equivalent (`int128`, complex, tuples, fixed
 //! strings).
 //!
@@ -74,7 +76,7 @@ use arrow_array::{
 };
 use arrow_buffer::{BooleanBuffer, Buffer, MutableBuffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_data::ArrayDataBuilder;
-use arrow_schema::{Field, Fields, Schema};
+use arrow_schema::{DataType, Field, Fields, Schema};
 use dynd_array::arrow::{
     arrow, element, elements, is_option, join, no_arrow_type, primitive_arrow_type,
 };
@@ -331,6 +333,22 @@ fn zip_lists<O: OffsetSizeTrait>(
 }
 
 fn export(a: &Array, path: &str) -> Result<ArrayRef, Error> {
+    if let (Some(categories), 1) = (a.categories(), a.ndim()) {
+        // A dictionary array: the codes as its keys (shared where they lie
+        // end to end), the categories as its values.
+        let keys = export(&a.codes()?, path)?;
+        let values = export(&categories, &join(path, "values"))?;
+        let dt = DataType::Dictionary(
+            Box::new(keys.data_type().clone()),
+            Box::new(values.data_type().clone()),
+        );
+        let data = keys
+            .to_data()
+            .into_builder()
+            .data_type(dt)
+            .child_data(vec![values.to_data()]);
+        return Ok(make_array(data.build().map_err(arrow_error(path))?));
+    }
     if let Some(columns) = a.columns() {
         if matches!(a.ty().split_dims().0.first(), Some(Dim::Fixed(_))) {
             return export_columns(a, &columns, path);

@@ -51,6 +51,9 @@ pub enum ArrmetaLayout {
     Option(Box<ArrmetaLayout>),
     /// Field offsets of a tuple or struct, then each field's arrmeta.
     Fields(Vec<ArrmetaLayout>),
+    /// A reference to the categories of a `categorical` (an array of
+    /// their own).
+    Categories,
 }
 
 fn round_up(n: usize, align: usize) -> Option<usize> {
@@ -119,6 +122,10 @@ impl Type {
                 align: *align,
             },
             TypeKind::DateTimeTz { .. } => DataLayout { size: 8, align: 8 },
+            TypeKind::Categorical { index, .. } => DataLayout {
+                size: index.size(),
+                align: index.align(),
+            },
             TypeKind::Void => DataLayout { size: 0, align: 1 },
             TypeKind::Type => word,
             TypeKind::Option(t) => {
@@ -180,6 +187,7 @@ impl Type {
         Ok(match self.kind() {
             TypeKind::Scalar(Scalar::String | Scalar::Bytes) => ArrmetaLayout::BlockRef,
             TypeKind::Option(t) => ArrmetaLayout::Option(Box::new(t.arrmeta_layout()?)),
+            TypeKind::Categorical { .. } => ArrmetaLayout::Categories,
             TypeKind::Tuple(t) => ArrmetaLayout::Fields(
                 t.fields
                     .iter()

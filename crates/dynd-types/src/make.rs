@@ -91,6 +91,12 @@ fn validate(kind: &TypeKind) -> Result<(), Error> {
             _ => Ok(()),
         },
         TypeKind::TypeVar(name) => check_typevar(name),
+        TypeKind::Categorical { values, index } => {
+            match crate::problems::categorical_problem(values, *index) {
+                Some(why) => invalid(TypeRule::Categorical(why)),
+                None => Ok(()),
+            }
+        }
         TypeKind::TimeVar { of, unit, tz } => {
             use crate::{Temporal, ZoneParam};
             if let Some(var) = unit {

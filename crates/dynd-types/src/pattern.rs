@@ -314,6 +314,16 @@ impl Matcher<'_> {
             (TypeKind::AnyScalar, TypeKind::Any) => Err(mismatch()),
             (TypeKind::AnyScalar, _) => Ok(()),
             (TypeKind::Option(pi), TypeKind::Option(ci)) => self.types(pi, ci),
+            (
+                TypeKind::Categorical {
+                    values: pv,
+                    index: pi,
+                },
+                TypeKind::Categorical {
+                    values: cv,
+                    index: ci,
+                },
+            ) if pi == ci => self.types(pv, cv),
             (TypeKind::Tuple(pt), TypeKind::Tuple(ct)) => {
                 self.fields("field(s)", &pt.fields, pt.variadic, &ct.fields, ct.variadic)?;
                 pt.fields
@@ -539,6 +549,10 @@ impl Subst<'_> {
                 };
                 TypeKind::DateTimeTz { unit, tz }
             }
+            TypeKind::Categorical { values, index } => TypeKind::Categorical {
+                values: self.ty(values)?,
+                index: *index,
+            },
             TypeKind::Option(inner) => {
                 let inner = self.ty(inner)?;
                 if matches!(inner.kind(), TypeKind::Option(_)) {

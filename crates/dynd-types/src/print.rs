@@ -11,6 +11,7 @@
 use std::fmt::{self, Write};
 
 use crate::parse::is_identifier;
+use crate::scalar::Scalar;
 use crate::ty::{Signature, Type, TypeKind};
 
 /// Writes a field or keyword name, quoting it if it is not an identifier.
@@ -88,6 +89,10 @@ impl fmt::Display for Type {
                 }
                 write!(f, "tz=\"{tz}\"]")
             }
+            TypeKind::Categorical { values, index } => match index {
+                Scalar::Int32 => write!(f, "categorical[{values}]"),
+                i => write!(f, "categorical[{values}, index={}]", i.name()),
+            },
             TypeKind::TimeVar { of, unit, tz } => {
                 use crate::scalar::Temporal;
                 f.write_str(match of {

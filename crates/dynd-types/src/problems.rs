@@ -184,6 +184,10 @@ pub enum TypeRule {
     /// pattern: says why.
     #[error("{0}")]
     TimeVar(&'static str),
+    /// A `categorical` whose index or categories' type it cannot have:
+    /// says which.
+    #[error("{0}")]
+    Categorical(&'static str),
     /// A `fixed_bytes` alignment that is not 1, 2, 4, 8 or 16.
     #[error("fixed_bytes alignment {align} is not a power of two from 1 to 16")]
     FixedBytesAlign {
@@ -425,6 +429,16 @@ pub enum LayoutProblem {
         /// The type.
         ty: Type,
     },
+    /// A `categorical` code that names no category.
+    #[error("code {code} of {ty} names no category: there are {categories} (codes 0 to {categories} - 1)")]
+    Code {
+        /// The categorical type.
+        ty: Type,
+        /// The code found.
+        code: i128,
+        /// How many categories there are.
+        categories: usize,
+    },
     /// Data an operation read that lies outside its block.
     #[error("{op}: {part} lies outside its block")]
     Read {
@@ -497,4 +511,27 @@ pub enum ArrowProblem {
     /// An error arrow-rs returned, in its words.
     #[error("{0}")]
     Arrow(Box<str>),
+}
+
+/// Why `categorical[values, index=index]` is not a type, if it is not:
+/// the index is an integer scalar, the categories a data type without
+/// dimensions, NA or categories of its own.
+pub(crate) fn categorical_problem(
+    values: &crate::ty::Type,
+    index: crate::scalar::Scalar,
+) -> Option<&'static str> {
+    use crate::ScalarCategory::{SignedInt, UnsignedInt};
+    if !matches!(index.category(), SignedInt | UnsignedInt) {
+        return Some("a categorical's index is an integer type (int8 … int64, uint8 … uint64)");
+    }
+    use crate::ty::TypeKind;
+    match values.kind() {
+        TypeKind::Dim(..) => Some("a categorical's categories are a data type, without dimensions"),
+        TypeKind::Option(_) => Some("a categorical's categories are not NA (make the categorical optional: ?categorical[T])"),
+        TypeKind::Categorical { .. } => Some("a categorical's categories are not categorical themselves"),
+        TypeKind::Callable(_) | TypeKind::Void | TypeKind::Type | TypeKind::Any => {
+            Some("a categorical's categories are values of a data type")
+        }
+        _ => None,
+    }
 }

@@ -128,6 +128,18 @@ pub enum TypeKind {
         /// `timedelta`), else a fixed zone or a variable.
         tz: Option<ZoneParam>,
     },
+    /// `categorical[T, index=I]`: dictionary-encoded values of the data
+    /// type `T` (Arrow's `Dictionary(I, T)`): each element is an integer
+    /// code of the scalar `I` (`int32` unless given: `int8` … `int64`,
+    /// `uint8` … `uint64`) naming one of the categories, an array `K * T`
+    /// the array holds once, beside its codes (in its arrmeta). `T` is a
+    /// concrete data type without dimensions, NA or categories of its own.
+    Categorical {
+        /// The categories' data type.
+        values: Type,
+        /// The scalar of a code.
+        index: Scalar,
+    },
     /// `void`: no data.
     Void,
     /// `type`: a value that is itself a type.
@@ -438,6 +450,7 @@ impl Type {
             | TypeKind::DateTimeTz { .. }
             | TypeKind::Void
             | TypeKind::Type => false,
+            TypeKind::Categorical { values, .. } => values.is_symbolic(),
             TypeKind::Option(t) => t.is_symbolic(),
             TypeKind::Tuple(t) => t.variadic || t.fields.iter().any(Type::is_symbolic),
             TypeKind::Struct(s) => s.variadic || s.fields.iter().any(|(_, t)| t.is_symbolic()),

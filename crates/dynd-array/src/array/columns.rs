@@ -375,7 +375,7 @@ impl Array {
 }
 
 /// One field's array from its parts.
-fn column(p: &ColumnParts) -> Array {
+pub(super) fn column(p: &ColumnParts) -> Array {
     Array {
         ty: p.ty.clone(),
         meta: ManuallyDrop::new(Arc::clone(&p.meta)),

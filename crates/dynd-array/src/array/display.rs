@@ -52,6 +52,23 @@ pub(super) fn read_value(ty: &Type, meta: &Arrmeta, data: &[u8], offset: isize) 
                 _ => Value::List(bytes.iter().map(|b| Value::Int(i128::from(*b))).collect()),
             }
         }
+        (TypeKind::Categorical { values, index }, Arrmeta::Categories { categories }) => {
+            // The code was checked in range where the array was made.
+            let code = crate::validate::code_at(&data[at..], *index) as isize;
+            let categories = super::column(&categories.parts);
+            let (meta, block, offset) = categories.raw();
+            match &**meta {
+                Arrmeta::Fixed {
+                    stride, element, ..
+                } => read_value(
+                    values,
+                    element,
+                    block.bytes(),
+                    offset as isize + code * stride,
+                ),
+                _ => Value::Null,
+            }
+        }
         (TypeKind::Scalar(s), _) if s.is_temporal() => time_value(*s, data, at, false),
         (TypeKind::DateTimeTz { unit, .. }, _) => {
             time_value(Temporal::DateTime(*unit).scalar(), data, at, true)

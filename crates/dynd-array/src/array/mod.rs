@@ -31,7 +31,9 @@ use crate::value::{non_finite, Value};
 
 mod builder;
 use builder::*;
+pub mod categorical;
 pub mod columns;
+use columns::column;
 mod infer;
 pub use infer::infer_type;
 mod display;
@@ -187,6 +189,9 @@ impl Array {
             Some(t) => t.clone(),
             None => infer_type(v)?,
         };
+        if let Some(r) = categorical::from_value(v, &ty) {
+            return r;
+        }
         let mut builder = Builder::new(&ty)?;
         // The value's list lengths must match the type's fixed dimensions
         // before the type's size is allocated: `[1, 2]` against a type of

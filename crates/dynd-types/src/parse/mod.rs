@@ -395,6 +395,42 @@ impl<'a> Parser<'a> {
                 self.expect(Tok::RBracket, "']' closing fixed_string[...]")?;
                 TypeKind::FixedString { size, encoding }
             }
+            "categorical" => {
+                self.expect(Tok::LBracket, "'[' after 'categorical'")?;
+                self.enter()?;
+                let at = self.start();
+                let values = self.parse_type()?;
+                self.leave();
+                let mut index = Scalar::Int32;
+                let mut index_at = at;
+                if *self.peek() == Tok::Comma {
+                    self.bump();
+                    if !(*self.peek() == Tok::Ident && self.text(self.pos) == "index") {
+                        return Err(self.expected("'index=' (the integer type of the codes)"));
+                    }
+                    self.bump();
+                    self.expect(Tok::Equals, "'=' after 'index'")?;
+                    index_at = self.start();
+                    let name = match self.peek() {
+                        Tok::Ident => self.text(self.pos),
+                        _ => {
+                            return Err(
+                                self.expected("an integer type (int8 … int64, uint8 … uint64)")
+                            )
+                        }
+                    };
+                    index = Scalar::from_name(name).ok_or_else(|| {
+                        self.invalid(index_at, format!("unknown index type '{name}'"))
+                    })?;
+                    self.bump();
+                }
+                self.expect(Tok::RBracket, "']' closing categorical[...]")?;
+                if let Some(why) = crate::problems::categorical_problem(&values, index) {
+                    let at = if why.contains("index") { index_at } else { at };
+                    return Err(self.invalid(at, why));
+                }
+                TypeKind::Categorical { values, index }
+            }
             "fixed_bytes" => {
                 self.expect(Tok::LBracket, "'[' after 'fixed_bytes'")?;
                 let size = self.int("the size in bytes")?;
