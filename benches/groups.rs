@@ -9,7 +9,11 @@
 //!   a std `HashMap`; by the 1e3 keys spread over all of `int64` (the hash
 //!   path); by 1e3 string keys against a `HashMap<&str, f64>`;
 //! - the groups as lists (`groupby` made);
+//! - `dictionary_encode` of the 1e3 string keys, against a hand loop
+//!   giving each string its id in a `HashMap<&str, i32>`;
 //! - `value_counts` of the 1e3 integer and string keys.
+//!
+//! Each dynd row runs on a one-thread pool and on a two-thread one.
 //!
 //! `cargo bench --bench groups`
 
@@ -68,7 +72,6 @@ fn bench(c: &mut Criterion) {
             .unwrap()
     };
 
-    let [(_, one), (_, two)] = pools();
     let mut g = c.benchmark_group("groups");
     g.sample_size(10);
     g.throughput(Throughput::Elements(N as u64));
@@ -90,12 +93,6 @@ fn bench(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    g.bench_function("sum by 1e3 int keys", |b| {
-        one.install(|| b.iter(|| group_sum(black_box(&k3a))))
-    });
-    g.bench_function("sum by 1e3 int keys, 2 threads", |b| {
-        two.install(|| b.iter(|| group_sum(black_box(&k3a))))
-    });
     g.bench_function("hand sum, 1e6 keys, direct index", |b| {
         b.iter(|| {
             let mut acc = vec![0.0f64; 1_000_000];
@@ -114,12 +111,6 @@ fn bench(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    g.bench_function("sum by 1e6 int keys", |b| {
-        one.install(|| b.iter(|| group_sum(black_box(&k6a))))
-    });
-    g.bench_function("sum by 1e3 spread int keys (hashed)", |b| {
-        one.install(|| b.iter(|| group_sum(black_box(&spread_a))))
-    });
     g.bench_function("hand sum, 1e3 string keys, HashMap", |b| {
         b.iter(|| {
             let mut acc: HashMap<&str, f64> = HashMap::new();
@@ -129,21 +120,49 @@ fn bench(c: &mut Criterion) {
             black_box(acc)
         })
     });
-    g.bench_function("sum by 1e3 string keys", |b| {
-        one.install(|| b.iter(|| group_sum(black_box(&sa))))
+    g.bench_function("hand dictionary encode, 1e3 string keys, HashMap", |b| {
+        b.iter(|| {
+            let mut ids: HashMap<&str, i32> = HashMap::new();
+            let mut categories: Vec<&str> = Vec::new();
+            let codes: Vec<i32> = black_box(&skeys)
+                .iter()
+                .map(|&s| {
+                    *ids.entry(s).or_insert_with(|| {
+                        categories.push(s);
+                        categories.len() as i32 - 1
+                    })
+                })
+                .collect();
+            black_box((codes, categories))
+        })
     });
-    g.bench_function("sum by 1e3 string keys, 2 threads", |b| {
-        two.install(|| b.iter(|| group_sum(black_box(&sa))))
-    });
-    g.bench_function("groups as lists, 1e3 int keys", |b| {
-        one.install(|| b.iter(|| func::groupby(black_box(&va), black_box(&k3a)).unwrap()))
-    });
-    g.bench_function("value_counts, 1e3 int keys", |b| {
-        b.iter(|| func::value_counts(black_box(&k3a)).unwrap())
-    });
-    g.bench_function("value_counts, 1e3 string keys", |b| {
-        b.iter(|| func::value_counts(black_box(&sa)).unwrap())
-    });
+    for (t, pool) in pools().iter() {
+        let on = |name: &str| format!("{name}, {t}");
+        g.bench_function(on("sum by 1e3 int keys"), |b| {
+            pool.install(|| b.iter(|| group_sum(black_box(&k3a))))
+        });
+        g.bench_function(on("sum by 1e6 int keys"), |b| {
+            pool.install(|| b.iter(|| group_sum(black_box(&k6a))))
+        });
+        g.bench_function(on("sum by 1e3 spread int keys (hashed)"), |b| {
+            pool.install(|| b.iter(|| group_sum(black_box(&spread_a))))
+        });
+        g.bench_function(on("sum by 1e3 string keys"), |b| {
+            pool.install(|| b.iter(|| group_sum(black_box(&sa))))
+        });
+        g.bench_function(on("groups as lists, 1e3 int keys"), |b| {
+            pool.install(|| b.iter(|| func::groupby(black_box(&va), black_box(&k3a)).unwrap()))
+        });
+        g.bench_function(on("dictionary_encode, 1e3 string keys"), |b| {
+            pool.install(|| b.iter(|| func::dictionary_encode(black_box(&sa)).unwrap()))
+        });
+        g.bench_function(on("value_counts, 1e3 int keys"), |b| {
+            pool.install(|| b.iter(|| func::value_counts(black_box(&k3a)).unwrap()))
+        });
+        g.bench_function(on("value_counts, 1e3 string keys"), |b| {
+            pool.install(|| b.iter(|| func::value_counts(black_box(&sa)).unwrap()))
+        });
+    }
     g.finish();
 }
 

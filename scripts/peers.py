@@ -663,6 +663,10 @@ def groups_main():
             ("pyarrow", lambda: t3.group_by("k").aggregate([("v", "list")])),
             ("Polars", lambda: df3.group_by("k").agg(pl.col("v"))),
         ]),
+        ("dictionary_encode, 1e3 string keys", [
+            ("pyarrow", lambda: pc.dictionary_encode(ts["k"])),
+            ("Polars", lambda: dfs["k"].cast(pl.Categorical)),
+        ]),
         ("value_counts, 1e3 int keys", [
             ("pyarrow", lambda: pc.value_counts(t3["k"])),
             ("Polars", lambda: df3["k"].value_counts(sort=True)),

@@ -9,6 +9,7 @@
 mod harness;
 
 mod api_surface;
+mod categories;
 mod errors;
 mod facade;
 mod fused;

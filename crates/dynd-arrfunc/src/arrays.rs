@@ -25,7 +25,7 @@ use dynd_kernels::take::TakeMode;
 use dynd_kernels::ArrayOps;
 use dynd_kernels::{Array, ErrorMode, Index, Value};
 use dynd_macros::checked_signature;
-use dynd_types::{Scalar, Type};
+use dynd_types::{Scalar, Type, TypeKind};
 
 use crate::builtin::builtins;
 use crate::callable::{Callable, Keyword, Kwargs};
@@ -122,6 +122,7 @@ builtins! {
             )],
             cast,
         )
+        .map(Callable::taking_categories)
     };
 
     /// `(string) -> Any`: an array of the named type filled with 0 (NA for
@@ -495,5 +496,42 @@ fn cast(args: &[&Array], kw: &Kwargs<'_>) -> Result<Array, Error> {
         let (dims, _) = args[0].ty().split_dims();
         Type::with_dims(dims.into_iter().cloned(), target)?
     };
-    args[0].cast(&target, mode)
+    cast_categorical(args[0], &target, mode)
+}
+
+/// `x` cast to `target`, through the values of a categorical `x`, and
+/// dictionary-encoded for a categorical `target` (the codes of its index
+/// type, its categories in order of first appearance).
+fn cast_categorical(x: &Array, target: &Type, mode: ErrorMode) -> Result<Array, Error> {
+    let (dims, dtype) = target.split_dims();
+    let (option, inner) = match dtype.kind() {
+        TypeKind::Option(t) => (true, t),
+        _ => (false, dtype),
+    };
+    if x.ty() == target {
+        return Ok(x.clone());
+    }
+    let x = match x.is_categorical() {
+        true => crate::callable::decode(x)?,
+        false => x.clone(),
+    };
+    let TypeKind::Categorical { values, index } = inner.kind() else {
+        return Ok(x.cast(target, mode)?);
+    };
+    let values = match option {
+        true => Type::option(values.clone())?,
+        false => values.clone(),
+    };
+    let plain = Type::with_dims(dims.into_iter().cloned(), values)?;
+    let encoded = crate::categories::encode_as(&x.cast(&plain, mode)?, *index)?;
+    if encoded.ty() == target {
+        return Ok(encoded);
+    }
+    // NA values encoded as an optional categorical: the option's type.
+    Err(Error::NeedsArray {
+        op: "cast".into(),
+        expected:
+            "values without NA for a categorical that is not optional (cast to ?categorical[T])",
+        found: x.ty().clone(),
+    })
 }

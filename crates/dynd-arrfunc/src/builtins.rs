@@ -37,7 +37,10 @@ pub use crate::builtin::{Builtin, Kind, Operator};
 pub use crate::elementwise::*;
 #[doc(no_inline)]
 pub use crate::elementwise::{divmod, frexp, modf};
-pub use crate::groups::{FIRST, GROUPBY, GROUPBY_KEYS, LAST, RUN_LENGTHS, VALUE_COUNTS};
+pub use crate::groups::{
+    CATEGORIES, CODES, DICTIONARY_ENCODE, FIRST, GROUPBY, GROUPBY_KEYS, LAST, RUN_LENGTHS,
+    VALUE_COUNTS,
+};
 pub use crate::lists::{
     FILTER, FLATTEN, LOCAL_INDEX, LOGSUMEXP, LOG_SOFTMAX, NUM, PAD, SOFTMAX, TAKE_ALONG_AXIS,
     UNFLATTEN, UNPAD,

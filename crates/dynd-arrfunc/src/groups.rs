@@ -44,7 +44,9 @@ use dynd_types::{Dim, Scalar, Type, TypeKind};
 
 use crate::builtin::builtins;
 use crate::callable::Callable;
+pub use crate::categories::{categories, codes, dictionary_encode};
 use crate::error::Error;
+use crate::hashed::{scan_text, scan_words, text_ids, word_ids, NA_ID, PART};
 use crate::ordering::{is_record, is_text, ranked, take_flat, words_of};
 use crate::rows::AxisRows;
 use crate::ticks;
@@ -72,202 +74,6 @@ impl Codes {
         }
         n
     }
-}
-
-/// A 64-bit mix (murmur3's finaliser): every input bit reaches the low
-/// bits a table indexes by.
-#[inline(always)]
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// The id NA keys are given while scanning (their group is put last).
-const NA_ID: u32 = u32::MAX;
-
-/// An open-addressing table of the distinct keys seen so far, each with
-/// its id (ids count up in order of first appearance). A slot holds the
-/// key itself with its hash and id, so a lookup that finds its key reads
-/// one slot.
-struct Table<K> {
-    /// Per slot: the key's hash, its id + 1 (0 for an empty slot), the key.
-    slots: Vec<(u64, u32, K)>,
-    /// The distinct keys by id.
-    keys: Vec<K>,
-    /// Each id's first index.
-    first: Vec<usize>,
-}
-
-impl<K: Copy + Default> Table<K> {
-    fn new() -> Table<K> {
-        Table {
-            slots: vec![(0, 0, K::default()); 64],
-            keys: Vec::new(),
-            first: Vec::new(),
-        }
-    }
-
-    /// The id of `key` (hash `h`), seen at index `i`: the one it has, or
-    /// a new one.
-    #[inline(always)]
-    fn id(&mut self, key: K, h: u64, i: usize, eq: impl Fn(&K, &K) -> bool) -> u32 {
-        let mask = self.slots.len() - 1;
-        let mut at = h as usize & mask;
-        loop {
-            let (sh, id, k) = &self.slots[at];
-            if *id == 0 {
-                return self.insert(key, h, i, at);
-            }
-            if *sh == h && eq(k, &key) {
-                return id - 1;
-            }
-            at = (at + 1) & mask;
-        }
-    }
-
-    #[inline(never)]
-    fn insert(&mut self, key: K, h: u64, i: usize, at: usize) -> u32 {
-        let id = self.keys.len() as u32;
-        self.keys.push(key);
-        self.first.push(i);
-        self.slots[at] = (h, id + 1, key);
-        if self.keys.len() * 2 > self.slots.len() {
-            // Half full: twice the slots, every key placed again.
-            let n = self.slots.len() * 2;
-            let mut slots = vec![(0, 0, K::default()); n];
-            for s in self.slots.iter().filter(|s| s.1 != 0) {
-                let mut at = s.0 as usize & (n - 1);
-                while slots[at].1 != 0 {
-                    at = (at + 1) & (n - 1);
-                }
-                slots[at] = *s;
-            }
-            self.slots = slots;
-        }
-        id
-    }
-
-    /// The ids in key order (`cmp` orders keys), the first NA key's index
-    /// if any: the [`Ranking`] of a scan.
-    fn rank(self, cmp: impl Fn(&K, &K) -> std::cmp::Ordering, na: Option<usize>) -> Ranking {
-        let mut order: Vec<u32> = (0..self.keys.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| cmp(&self.keys[a as usize], &self.keys[b as usize]));
-        let mut rank_of = vec![0u32; self.keys.len()];
-        for (r, &id) in order.iter().enumerate() {
-            rank_of[id as usize] = r as u32;
-        }
-        let mut first: Vec<usize> = order.iter().map(|&id| self.first[id as usize]).collect();
-        first.extend(na);
-        Ranking { rank_of, first }
-    }
-}
-
-/// The order of the ids a scan gave: each id's rank (its group), and
-/// each group's first index (NA's last, where there were NA keys).
-struct Ranking {
-    rank_of: Vec<u32>,
-    first: Vec<usize>,
-}
-
-impl Ranking {
-    /// The group of an id a scan gave (NA's is the last).
-    #[inline(always)]
-    fn group(&self, id: u32) -> u32 {
-        if id == NA_ID {
-            self.rank_of.len() as u32
-        } else {
-            self.rank_of[id as usize]
-        }
-    }
-}
-
-/// `f(i, id)` for every key `i` of `words` (NA where `valid` is false:
-/// [`NA_ID`]), ids by first appearance; then their ranking.
-fn scan_words(words: &[u64], valid: Option<&[bool]>, mut f: impl FnMut(usize, u32)) -> Ranking {
-    let mut t: Table<u64> = Table::new();
-    let mut na = None;
-    for (i, &w) in words.iter().enumerate() {
-        if valid.is_some_and(|v| !v[i]) {
-            na.get_or_insert(i);
-            f(i, NA_ID);
-            continue;
-        }
-        let id = t.id(w, mix(w), i, |a, b| a == b);
-        f(i, id);
-    }
-    t.rank(|a, b| a.cmp(b), na)
-}
-
-/// A string's hash and its first eight bytes (zero-padded) as a word,
-/// `b` lying in `text` (a text block): the first word is one load from
-/// the block, masked, where the block has eight bytes from `b`'s start.
-#[inline(always)]
-fn text_hash(b: &[u8], text: &[u8]) -> (u64, u64) {
-    let start = (b.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-    if b.len() <= 8 {
-        if let Some(w) = text.get(start..start.wrapping_add(8)) {
-            let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
-            let head = if b.len() == 8 {
-                w
-            } else {
-                w & ((1u64 << (8 * b.len())) - 1)
-            };
-            let h = head ^ (b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            return (mix(h), head);
-        }
-    }
-    text_hash_bytes(b)
-}
-
-/// [`text_hash`] of bytes anywhere.
-#[inline(always)]
-fn text_hash_bytes(b: &[u8]) -> (u64, u64) {
-    // Up to eight bytes as a little-endian word: a whole load, or the
-    // bytes one by one (a copy of unknown length is a call, and reading
-    // its result back stalls).
-    let word = |c: &[u8]| match <[u8; 8]>::try_from(c) {
-        Ok(w) => u64::from_le_bytes(w),
-        Err(_) => c
-            .iter()
-            .enumerate()
-            .fold(0u64, |w, (k, &x)| w | u64::from(x) << (8 * k)),
-    };
-    let head = word(&b[..b.len().min(8)]);
-    let mut h = head ^ (b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    if b.len() > 8 {
-        for c in b[8..].chunks(8) {
-            h = (h ^ word(c))
-                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                .rotate_left(29);
-        }
-    }
-    (mix(h), head)
-}
-
-/// [`scan_words`] for strings (or bytes): `s`'s strings, by their bytes.
-fn scan_text(s: &Strings<'_>, valid: Option<&[bool]>, mut f: impl FnMut(usize, u32)) -> Ranking {
-    let mut t: Table<(&[u8], u64)> = Table::new();
-    let mut na = None;
-    let text = s.text_block().bytes();
-    for (i, b) in s.iter().enumerate() {
-        if valid.is_some_and(|v| !v[i]) {
-            na.get_or_insert(i);
-            f(i, NA_ID);
-            continue;
-        }
-        let b = b.unwrap_or_default();
-        let (h, head) = text_hash(b, text);
-        // Equal hashes, lengths and first words; the rest compared only
-        // past eight bytes.
-        let id = t.id((b, head), h, i, |x, y| {
-            x.0.len() == y.0.len() && x.1 == y.1 && (x.0.len() <= 8 || x.0 == y.0)
-        });
-        f(i, id);
-    }
-    t.rank(|a, b| a.0.cmp(b.0), na)
 }
 
 /// The most keys a grouping takes (codes are 32-bit).
@@ -328,7 +134,7 @@ fn codes_of_words(words: &[u64], valid: Option<&[bool]>) -> Codes {
             }
         }
     } else if range.is_some() {
-        let r = scan_words(words, valid, |i, id| codes[i] = id);
+        let r = word_ids(words, valid, &mut codes).rank(|a, b| a.cmp(b), first_na(valid));
         for c in codes.iter_mut() {
             *c = r.group(*c);
         }
@@ -339,6 +145,11 @@ fn codes_of_words(words: &[u64], valid: Option<&[bool]>) -> Codes {
     }
     na_group(&mut codes, &mut first, valid);
     Codes { codes, first }
+}
+
+/// The index of the first NA key (where `valid` is false).
+fn first_na(valid: Option<&[bool]>) -> Option<usize> {
+    valid.and_then(|v| v.iter().position(|ok| !ok))
 }
 
 /// The NA keys (where `valid` is false) as one group after every other.
@@ -361,7 +172,7 @@ fn na_group(codes: &mut [u32], first: &mut Vec<usize>, valid: Option<&[bool]>) {
 fn codes_of_text(op: &'static str, x: &Array, valid: Option<&[bool]>) -> Result<Codes, Error> {
     let s = Strings::of(x).ok_or_else(|| unorderable(op, x))?;
     let mut codes = vec![0u32; s.len()];
-    let r = scan_text(&s, valid, |i, id| codes[i] = id);
+    let r = text_ids(&s, valid, &mut codes).rank(|a, b| a.0.cmp(b.0), first_na(valid));
     for c in codes.iter_mut() {
         *c = r.group(*c);
     }
@@ -406,6 +217,29 @@ fn prepare(op: &'static str, keys: &Array) -> Result<Prepared, Error> {
     };
     if n >= MAX_KEYS {
         return Err(too_many(op, n));
+    }
+    if keys.is_categorical() {
+        // By code: each category's rank among the categories' values
+        // (equal categories share one), NA last.
+        let categories = keys.categories().unwrap_or_else(|| keys.clone());
+        let ranks = key_codes(op, &categories)?.codes;
+        let codes = keys.codes()?;
+        let (codes, valid) = match codes.option_parts() {
+            Some((v, ok)) => (v, Some(ok.to_vec::<bool>()?)),
+            None => (codes, None),
+        };
+        let t = Type::dim(Dim::Fixed(n), Scalar::Int64.into())?;
+        let codes = codes.cast(&t, dynd_kernels::ErrorMode::NoCheck)?;
+        let words = codes
+            .as_slice::<i64>()?
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| match &valid {
+                Some(v) if !v[i] => 0,
+                _ => u64::from(ranks[c as usize]),
+            })
+            .collect();
+        return Ok(Prepared::Words(words, valid));
     }
     if is_record(keys) {
         // One sort ranks them: equal records share a rank, NA last.
@@ -455,7 +289,7 @@ fn prepare(op: &'static str, keys: &Array) -> Result<Prepared, Error> {
 
 /// The codes of the keys `keys` (one dimension of any orderable type, NA
 /// included): see the [module docs](self).
-pub(crate) fn codes(op: &'static str, keys: &Array) -> Result<Codes, Error> {
+pub(crate) fn key_codes(op: &'static str, keys: &Array) -> Result<Codes, Error> {
     match prepare(op, keys)? {
         Prepared::Codes(c) => Ok(c),
         Prepared::Words(w, valid) => Ok(codes_of_words(&w, valid.as_deref())),
@@ -519,7 +353,7 @@ fn check_lengths(op: &'static str, values: &Array, keys: &Array) -> Result<usize
 pub fn groupby(values: &Array, keys: &Array) -> Result<Array, Error> {
     let op = "groupby";
     let n = check_lengths(op, values, keys)?;
-    let c = codes(op, keys)?;
+    let c = key_codes(op, keys)?;
     let counts = c.counts();
     let mut offsets = Vec::with_capacity(c.k() + 1);
     offsets.push(0i64);
@@ -575,7 +409,7 @@ pub fn groupby(values: &Array, keys: &Array) -> Result<Array, Error> {
 ///
 /// As [`groupby`]'s keys.
 pub fn groupby_keys(keys: &Array) -> Result<Array, Error> {
-    let c = codes("groupby", keys)?;
+    let c = key_codes("groupby", keys)?;
     take_flat(keys, c.first.iter().map(|&i| i as i64).collect())
 }
 
@@ -597,7 +431,7 @@ pub fn groupby_keys(keys: &Array) -> Result<Array, Error> {
 /// Not one fixed dimension (a ragged or n-d `x` is flattened first with
 /// `flatten(x, all=true)`); values without an order.
 pub fn value_counts(x: &Array) -> Result<Array, Error> {
-    let c = codes("value_counts", x)?;
+    let c = key_codes("value_counts", x)?;
     let counts = c.counts();
     // Groups by count descending; a stable sort keeps the key order of
     // equal counts.
@@ -634,7 +468,7 @@ pub fn run_lengths(x: &Array) -> Result<Array, Error> {
     }
     let rows = AxisRows::of(x, op)?;
     let flat = rows.values.compact()?;
-    let c = codes(op, &flat)?;
+    let c = key_codes(op, &flat)?;
     let mut out: Vec<i64> = Vec::new();
     let mut offsets = Vec::with_capacity(rows.offsets.len());
     offsets.push(0i64);
@@ -730,13 +564,32 @@ builtins! {
     /// row per key in ascending key order (NA keys last).
     GROUPBY groupby "groupby" rs None => {
         Callable::function("groupby", dynd_macros::checked_signature!("(Any, Any) -> Any"), vec![],
-            |args, _| groupby(args[0], args[1]))
+            |args, _| groupby(args[0], args[1])).map(Callable::taking_categories)
+    };
+
+    /// `(Any) -> Any`: the values dictionary-encoded (`categorical[T]`,
+    /// categories in order of first appearance).
+    DICTIONARY_ENCODE dictionary_encode "dictionary_encode" rs None => {
+        Callable::function("dictionary_encode", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| dictionary_encode(args[0])).map(Callable::taking_categories)
+    };
+
+    /// `(Any) -> Any`: the codes of a categorical array (a view).
+    CODES codes "codes" rs None => {
+        Callable::function("codes", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| codes(args[0])).map(Callable::taking_categories)
+    };
+
+    /// `(Any) -> Any`: the categories of a categorical array.
+    CATEGORIES categories "categories" rs None => {
+        Callable::function("categories", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
+            |args, _| categories(args[0])).map(Callable::taking_categories)
     };
 
     /// `(Any) -> Any`: each group's key, as `groupby` orders the groups.
     GROUPBY_KEYS groupby_keys "groupby_keys" rs None => {
         Callable::function("groupby_keys", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| groupby_keys(args[0]))
+            |args, _| groupby_keys(args[0])).map(Callable::taking_categories)
     };
 
     /// `(Any) -> Any`: each distinct value with its count, most frequent
@@ -842,15 +695,19 @@ impl AggValue for i64 {
 /// the fewest bytes a value touches, for tables that outgrow the cache.
 struct Acc<T> {
     agg: Agg,
+    /// The number of slots.
+    slots: usize,
     vals: Vec<T>,
     counts: Vec<u32>,
-    seen: Vec<u8>,
+    /// A bit per slot: whether a value reached it (sum, least, greatest).
+    seen: Vec<u64>,
 }
 
 impl<T: AggValue> Acc<T> {
     fn new(agg: Agg, slots: usize) -> Acc<T> {
         let mut a = Acc {
             agg,
+            slots: 0,
             vals: Vec::new(),
             counts: Vec::new(),
             seen: Vec::new(),
@@ -871,12 +728,13 @@ impl<T: AggValue> Acc<T> {
 
     fn grow_exact(&mut self, len: usize) {
         let agg = self.agg;
+        self.slots = len;
         if agg != Agg::Count {
             self.vals.resize(len, Self::start(agg));
         }
         match agg {
             Agg::Count | Agg::Mean => self.counts.resize(len, 0),
-            _ => self.seen.resize(len, 0),
+            _ => self.seen.resize(len.div_ceil(64), 0),
         }
     }
 
@@ -891,13 +749,13 @@ impl<T: AggValue> Acc<T> {
             }
             SUM => {
                 self.vals[s] = self.vals[s].add(x);
-                self.seen[s] = 1;
+                self.mark(s);
             }
             _ => {
                 if takes(A == MAX, self.vals[s], x) {
                     self.vals[s] = x;
                 }
-                self.seen[s] = 1;
+                self.mark(s);
             }
         }
     }
@@ -936,14 +794,20 @@ impl<T: AggValue> Acc<T> {
     }
 
     fn len(&self) -> usize {
-        self.counts.len().max(self.seen.len())
+        self.slots
+    }
+
+    /// Slot `s` has a value.
+    #[inline(always)]
+    fn mark(&mut self, s: usize) {
+        self.seen[s >> 6] |= 1 << (s & 63);
     }
 
     /// Whether slot `s` has values.
     fn filled(&self, s: usize) -> bool {
         match self.agg {
             Agg::Count | Agg::Mean => self.counts[s] > 0,
-            _ => self.seen[s] > 0,
+            _ => (self.seen[s >> 6] >> (s & 63)) & 1 != 0,
         }
     }
 
@@ -954,7 +818,8 @@ impl<T: AggValue> Acc<T> {
         }
         match self.agg {
             Agg::Count | Agg::Mean => self.counts[to] = o.counts[from],
-            _ => self.seen[to] = o.seen[from],
+            _ if o.filled(from) => self.mark(to),
+            _ => {}
         }
     }
 
@@ -973,13 +838,13 @@ impl<T: AggValue> Acc<T> {
                 }
                 Agg::Sum => {
                     self.vals[s] = self.vals[s].add(o.vals[s]);
-                    self.seen[s] = 1;
+                    self.mark(s);
                 }
                 Agg::Min | Agg::Max => {
                     if takes(self.agg == Agg::Max, self.vals[s], o.vals[s]) {
                         self.vals[s] = o.vals[s];
                     }
-                    self.seen[s] = 1;
+                    self.mark(s);
                 }
             }
         }
@@ -1116,7 +981,7 @@ fn aggregate_typed<T: AggValue>(
     if let Some(Ok(ks)) =
         (keys.dtype().as_scalar() == Some(Scalar::Int64)).then(|| keys.as_slice::<i64>())
     {
-        if let (Some(&lo), Some(&hi)) = (ks.iter().min(), ks.iter().max()) {
+        if let Some((lo, hi)) = min_max(ks) {
             let span = hi.abs_diff(lo);
             if table_fits(span, n) {
                 let acc = Acc::<T>::fold_all(agg, span as usize + 1, xs, &|i| {
@@ -1133,6 +998,48 @@ fn aggregate_typed<T: AggValue>(
         let keep: Vec<usize> = (0..c.k()).collect();
         acc.finish(&keep)
     };
+    let prepared = prepare("groupby", keys)?;
+    if let Prepared::Codes(c) = prepared {
+        return Ok(Some(coded(c)));
+    }
+    if let Prepared::Words(w, valid) = &prepared {
+        let v = valid.as_deref();
+        if word_range(w, v).is_none_or(|(lo, hi)| table_fits(hi - lo, w.len())) {
+            return Ok(Some(coded(codes_of_words(w, v))));
+        }
+    }
+    if dynd_kernels::par::threads() > 1 && n >= 2 * PART {
+        // On several threads: the ids first (each part of the keys on its
+        // own thread, the tables then merged), then the values folded by
+        // them in parts.
+        let mut ids = vec![0u32; n];
+        let (k, r) = match &prepared {
+            Prepared::Words(w, valid) => {
+                let v = valid.as_deref();
+                let t = word_ids(w, v, &mut ids);
+                (t.len(), t.rank(|a, b| a.cmp(b), first_na(v)))
+            }
+            Prepared::Text(t, valid) => {
+                let s = Strings::of(t).ok_or_else(|| unorderable("groupby", keys))?;
+                let v = valid.as_deref();
+                let t = text_ids(&s, v, &mut ids);
+                (t.len(), t.rank(|a, b| a.0.cmp(b.0), first_na(v)))
+            }
+            Prepared::Codes(_) => return Ok(None),
+        };
+        let acc = Acc::<T>::fold_all(agg, k + 1, xs, &|i| match ids[i] {
+            NA_ID => k,
+            id => id as usize,
+        });
+        let mut keep = vec![0usize; k];
+        for (id, &rank) in r.rank_of.iter().enumerate() {
+            keep[rank as usize] = id;
+        }
+        if acc.filled(k) {
+            keep.push(k);
+        }
+        return Ok(Some(acc.finish(&keep)));
+    }
     // Hashed keys: folded by their ids as they are met, in one pass, no
     // codes kept; the groups put in key order at the end.
     let mut acc = Acc::<T>::new(agg, 0);
@@ -1144,15 +1051,9 @@ fn aggregate_typed<T: AggValue>(
             acc.push(id as usize, xs[i]);
         }
     };
-    let r = match prepare("groupby", keys)? {
+    let r = match prepared {
         Prepared::Codes(c) => return Ok(Some(coded(c))),
-        Prepared::Words(w, valid) => {
-            let v = valid.as_deref();
-            if word_range(&w, v).is_none_or(|(lo, hi)| table_fits(hi - lo, w.len())) {
-                return Ok(Some(coded(codes_of_words(&w, valid.as_deref()))));
-            }
-            scan_words(&w, valid.as_deref(), &mut fold)
-        }
+        Prepared::Words(w, valid) => scan_words(&w, valid.as_deref(), &mut fold),
         Prepared::Text(t, valid) => {
             let s = Strings::of(&t).ok_or_else(|| unorderable("groupby", keys))?;
             scan_text(&s, valid.as_deref(), &mut fold)
@@ -1171,6 +1072,30 @@ fn aggregate_typed<T: AggValue>(
         keep.push(ids);
     }
     Ok(Some(acc.finish(&keep)))
+}
+
+/// The least and greatest of `ks` in one pass (eight lanes at a time);
+/// `None` for none.
+fn min_max(ks: &[i64]) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = ([i64::MAX; 8], [i64::MIN; 8]);
+    let chunks = ks.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for j in 0..8 {
+            lo[j] = lo[j].min(c[j]);
+            hi[j] = hi[j].max(c[j]);
+        }
+    }
+    for &k in rest {
+        lo[0] = lo[0].min(k);
+        hi[0] = hi[0].max(k);
+    }
+    (!ks.is_empty()).then(|| {
+        (
+            lo.into_iter().min().unwrap_or(0),
+            hi.into_iter().max().unwrap_or(0),
+        )
+    })
 }
 
 /// The least and greatest valid word; `None` when none is valid.
@@ -1196,19 +1121,6 @@ fn table_fits(span: u64, n: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A string's hash is the same read from its block (one load) or
-    /// byte by byte, whatever its length and place.
-    #[test]
-    fn text_hashes_agree() {
-        let text = b"abcdefghijklmnopqrstuvwxyz0123456789".to_vec();
-        for start in 0..text.len() {
-            for len in 0..=(text.len() - start).min(20) {
-                let b = &text[start..start + len];
-                assert_eq!(text_hash(b, &text), text_hash_bytes(b), "{start} {len}");
-            }
-        }
-    }
 
     /// The one-pass path is taken (not the fallback) for the types and
     /// reductions it names, and matches the reduction of the groups.

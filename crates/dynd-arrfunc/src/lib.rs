@@ -29,9 +29,9 @@
 //! | 7 | `fold`, `eval` |
 //! | 6 | `reductions`, `shaping`, `lists`, `groups` |
 //! | 5 | `elementwise`, `arrays`, `ordering`, `strings`, `records`, `temporal` |
-//! | 4 | `builtin` |
+//! | 4 | `builtin`, `categories` |
 //! | 3 | `callable` |
-//! | 2 | `lifted`, `options`, `rows`, `ticks` |
+//! | 2 | `lifted`, `options`, `rows`, `ticks`, `hashed` |
 //! | 1 | `error` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
@@ -44,11 +44,13 @@ pub mod arrays;
 pub mod builtin;
 pub mod builtins;
 mod callable;
+mod categories;
 mod elementwise;
 mod error;
 mod eval;
 pub mod fold;
 mod groups;
+mod hashed;
 mod lifted;
 mod lists;
 mod options;

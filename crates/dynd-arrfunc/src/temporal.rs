@@ -42,7 +42,7 @@ use dynd_macros::checked_signature;
 use dynd_types::{Scalar, Temporal, TimeUnit, Type, TypeKind};
 
 use crate::builtin::builtins;
-use crate::callable::{Callable, Keyword, Overload};
+use crate::callable::{over_categories, Callable, Keyword, Overload};
 use crate::error::Error;
 
 /// The overloads of a calendar part: one leaf per time type that has it
@@ -178,6 +178,9 @@ fn unit_named(op: &'static str, name: &str) -> Result<TimeUnit, Error> {
 /// An unknown directive; `%z` or `%Z` for naive datetimes; `x` not dates
 /// or datetimes.
 pub fn strftime(x: &Array, format: Option<&str>) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[x], &|a| strftime(a[0], format)) {
+        return r;
+    }
     use dynd_kernels::time::format::{Format, UnitDiv, ZoneText};
     let (t, tz) = time_of("strftime", x)?;
     let bad = |why: String| Error::Argument {
@@ -274,6 +277,9 @@ pub fn strptime(
     unit: Option<&str>,
     error_is_null: bool,
 ) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[x], &|a| strptime(a[0], format, unit, error_is_null)) {
+        return r;
+    }
     use dynd_kernels::time::format::Format;
     let u = unit_named("strptime", unit.unwrap_or("us"))?;
     let f = Format::parse(format).map_err(|e| Error::Argument {
@@ -541,6 +547,11 @@ fn round_to(
     multiple: i64,
     week_starts_monday: bool,
 ) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[x], &|a| {
+        round_to(op, toward, a[0], unit, multiple, week_starts_monday)
+    }) {
+        return r;
+    }
     let (t, tz) = time_of(op, x)?;
     let span = span_named(op, unit)?;
     let r = Rounder {
@@ -821,6 +832,11 @@ pub fn assume_timezone(
     ambiguous: Option<&str>,
     nonexistent: Option<&str>,
 ) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[x], &|a| {
+        assume_timezone(a[0], timezone, ambiguous, nonexistent)
+    }) {
+        return r;
+    }
     use dynd_kernels::time::zone::Choice;
     let op = "assume_timezone";
     let (t, tz) = time_of(op, x)?;
@@ -867,6 +883,9 @@ pub fn assume_timezone(
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn years_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| years_between(x[0], x[1])) {
+        return r;
+    }
     between("years_between", Between::Years, a, b)
 }
 
@@ -878,6 +897,9 @@ pub fn years_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn quarters_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| quarters_between(x[0], x[1])) {
+        return r;
+    }
     between("quarters_between", Between::Quarters, a, b)
 }
 
@@ -889,6 +911,9 @@ pub fn quarters_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn weeks_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| weeks_between(x[0], x[1])) {
+        return r;
+    }
     between("weeks_between", Between::Weeks, a, b)
 }
 
@@ -900,6 +925,9 @@ pub fn weeks_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn days_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| days_between(x[0], x[1])) {
+        return r;
+    }
     between("days_between", Between::Days, a, b)
 }
 
@@ -911,6 +939,9 @@ pub fn days_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn hours_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| hours_between(x[0], x[1])) {
+        return r;
+    }
     between("hours_between", Between::Fixed(3_600_000_000_000), a, b)
 }
 
@@ -922,6 +953,9 @@ pub fn hours_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn minutes_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| minutes_between(x[0], x[1])) {
+        return r;
+    }
     between("minutes_between", Between::Fixed(60_000_000_000), a, b)
 }
 
@@ -933,6 +967,9 @@ pub fn minutes_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn seconds_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| seconds_between(x[0], x[1])) {
+        return r;
+    }
     between("seconds_between", Between::Fixed(1_000_000_000), a, b)
 }
 
@@ -944,6 +981,9 @@ pub fn seconds_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn milliseconds_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| milliseconds_between(x[0], x[1])) {
+        return r;
+    }
     between("milliseconds_between", Between::Fixed(1_000_000), a, b)
 }
 
@@ -955,6 +995,9 @@ pub fn milliseconds_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn microseconds_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| microseconds_between(x[0], x[1])) {
+        return r;
+    }
     between("microseconds_between", Between::Fixed(1_000), a, b)
 }
 
@@ -966,6 +1009,9 @@ pub fn microseconds_between(a: &Array, b: &Array) -> Result<Array, Error> {
 ///
 /// Arguments that are not two dates, datetimes (of one zone) or times.
 pub fn nanoseconds_between(a: &Array, b: &Array) -> Result<Array, Error> {
+    if let Some(r) = over_categories(&[a, b], &|x| nanoseconds_between(x[0], x[1])) {
+        return r;
+    }
     between("nanoseconds_between", Between::Fixed(1), a, b)
 }
 

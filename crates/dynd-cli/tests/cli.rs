@@ -468,6 +468,33 @@ fn groups_in_eval() {
 }
 
 #[test]
+fn categories_in_eval() {
+    let x = "x=[\"lo\", \"hi\", \"lo\", \"lo\"]";
+    let (code, out, err) = dynd(&["eval", "--let", x, "upper(dictionary_encode(x))"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "[\"LO\", \"HI\", \"LO\", \"LO\"]\ntype: 4 * categorical[string]\n"
+    );
+    let (code, out, err) = dynd(&[
+        "eval",
+        "--let",
+        x,
+        "codes(cast(x, \"categorical[string, index=int8]\"))",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "[0, 1, 0, 0]\ntype: 4 * int8\n");
+    let (code, out, _) = dynd(&["eval", "--let", x, "dictionary_encode(x) == \"lo\""]);
+    assert_eq!(
+        (code, out.lines().next()),
+        (0, Some("[true, false, true, true]"))
+    );
+    let (code, _, err) = dynd(&["eval", "codes([1, 2])"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("a categorical array"), "{err}");
+}
+
+#[test]
 fn resolve_and_list() {
     assert_eq!(
         dynd_json(&[

@@ -5,7 +5,8 @@
 //! `concatenate`, `softmax` per row) vs DataFusion's nearest
 //! (`array_position(d, array_max(d))`, `array_sort`, `array_distinct`,
 //! `array_resize`, `array_concat`, an `unnest` + window rewrite), and grouped `kahan_sum`/`dynd_std` vs `sum`/`stddev_pop`
-//! (1e7 rows, 1000 groups). Each on 1 and 2 partitions (threads).
+//! (1e7 rows, 1000 groups), and `array_agg` per group (the groups as
+//! lists). Each on 1 and 2 partitions (threads).
 #![allow(missing_docs)] // criterion_group! generates undocumented fns
 
 use std::sync::Arc;
@@ -136,6 +137,12 @@ fn bench(c: &mut Criterion) {
         (
             "grouped_sum/datafusion",
             "SELECT k, sum(x) FROM p GROUP BY k",
+        ),
+        // Groups as lists, to set beside `groupby` in `benches/groups.rs`
+        // (the same 1e7 rows by 1e3 keys there).
+        (
+            "grouped_lists/datafusion_array_agg",
+            "SELECT k, array_agg(x) FROM p GROUP BY k",
         ),
         (
             "grouped_std/dynd",

@@ -1106,3 +1106,38 @@ async fn time_columns_and_calendar_functions() -> Result<()> {
     assert_eq!(r.data_type(), &DataType::Duration(TimeUnit::Nanosecond));
     Ok(())
 }
+
+#[tokio::test]
+async fn dictionary_columns_in_and_out() -> Result<()> {
+    use datafusion::arrow::array::DictionaryArray;
+    use datafusion::arrow::datatypes::Int32Type;
+    let keys = Int32Array::from(vec![Some(1), Some(0), None, Some(1), Some(2)]);
+    let values: ArrayRef = Arc::new(StringArray::from(vec!["lo", "hi", "mid"]));
+    let k: ArrayRef = Arc::new(DictionaryArray::<Int32Type>::try_new(keys, values)?);
+    let v: ArrayRef = Arc::new(Float64Array::from(vec![1.0, 2.0, 4.0, 8.0, 16.0]));
+    let ctx = ctx_with(table(vec![("k", k.clone()), ("v", v)]))?;
+    // A dictionary column passes through untouched: the same keys buffer.
+    let r = column(&ctx, "SELECT k FROM t").await?;
+    let (r, k_in) = (r.as_dictionary::<Int32Type>(), k.as_dictionary::<Int32Type>());
+    assert_eq!(r.keys().values().as_ptr(), k_in.keys().values().as_ptr());
+    // dynd's functions see its values.
+    let r = column(&ctx, "SELECT dynd_upper(k) FROM t").await?;
+    let up = datafusion::arrow::compute::cast(&r, &DataType::Utf8)?;
+    let up: Vec<Option<&str>> = up.as_string::<i32>().iter().collect();
+    assert_eq!(up, [Some("HI"), Some("LO"), None, Some("HI"), Some("MID")]);
+    let r = column(&ctx, "SELECT str_len(k) FROM t").await?;
+    let n: Vec<Option<i64>> = r.as_primitive::<Int64Type>().iter().collect();
+    assert_eq!(n, [Some(2), Some(2), None, Some(2), Some(3)]);
+    // Grouped by the dictionary column, reduced by dynd's aggregates.
+    let batches = ctx
+        .sql("SELECT k, dynd_sum(v) FROM t GROUP BY k ORDER BY k NULLS LAST")
+        .await?
+        .collect()
+        .await?;
+    let b = datafusion::arrow::compute::concat_batches(&batches[0].schema(), &batches)?;
+    let names = datafusion::arrow::compute::cast(b.column(0), &DataType::Utf8)?;
+    let names: Vec<Option<&str>> = names.as_string::<i32>().iter().collect();
+    assert_eq!(names, [Some("hi"), Some("lo"), Some("mid"), None]);
+    assert_eq!(f64s(b.column(1)), [Some(9.0), Some(2.0), Some(16.0), Some(4.0)]);
+    Ok(())
+}

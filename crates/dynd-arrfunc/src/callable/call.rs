@@ -28,6 +28,11 @@ impl Callable {
         if let Some(r) = self.compare_records(args) {
             return r;
         }
+        if self.whole_array_fn().is_none() {
+            if let Some(r) = self.over_categories(args) {
+                return r;
+            }
+        }
         // Function callables take keywords by name; overloads with keywords
         // given only the positional arguments take the keywords' defaults.
         if self.whole_array_fn().is_some()

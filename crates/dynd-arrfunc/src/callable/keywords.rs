@@ -20,6 +20,9 @@ pub(crate) struct Function {
     /// The typed body of a callable over axes ([`Callable::over_axes`]),
     /// which `run` wraps for dynamic callers.
     pub(super) typed: Option<super::over_axes::TypedAxes>,
+    /// Whether the function takes categorical arguments as they are
+    /// (else they are decoded first; see `callable::categories`).
+    pub(super) categories: bool,
 }
 
 /// The keyword arguments of one call of a [`Callable::function`], in

@@ -42,7 +42,9 @@ mod reducer;
 pub use overload::{Body, Overload};
 pub(crate) use reducer::{EmptyGroup, Reducer};
 mod call;
+mod categories;
 pub(crate) use call::out_fits;
+pub(crate) use categories::{decode, over_categories, plain};
 mod keywords;
 pub(crate) use keywords::Function;
 pub use keywords::{Keyword, Kwargs};
@@ -337,6 +339,7 @@ impl Callable {
                 variadic,
                 run: Arc::new(f),
                 typed: None,
+                categories: false,
             }),
             mode: BroadcastMode::NumPy,
             keywords: keywords.into(),
@@ -475,6 +478,11 @@ impl Callable {
             });
         }
         if let Some(f) = self.whole_array_fn() {
+            if !f.categories && args.iter().any(|a| a.is_categorical()) {
+                let decoded = categories::decoded(args)?;
+                let refs: Vec<&Array> = decoded.iter().collect();
+                return self.call_kw(&refs, kwargs);
+            }
             let values = self
                 .keywords
                 .iter()

@@ -31,6 +31,7 @@ use dynd_kernels::{Array, ErrorMode};
 use dynd_types::{Scalar, Type, TypeKind};
 
 use crate::builtin::builtins;
+use crate::callable::plain;
 use crate::callable::{Callable, Keyword};
 use crate::error::Error;
 use crate::options::{AxisKeyword, AxisOptions};
@@ -260,6 +261,7 @@ fn arg_extreme_of(x: &Array, axis: Option<i64>, keepdims: bool, max: bool) -> Re
 /// innermost one (NA for an empty row). Strings order by their UTF-8
 /// bytes (code point order); NA strings are skipped.
 pub fn argmax(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Error> {
+    let x = &*plain(x)?;
     arg_extreme_of(x, axis, keepdims, true)
 }
 
@@ -269,6 +271,7 @@ pub fn argmax(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 ///
 /// As [`argmax`].
 pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Error> {
+    let x = &*plain(x)?;
     arg_extreme_of(x, axis, keepdims, false)
 }
 
@@ -281,6 +284,7 @@ pub fn argmin(x: &Array, axis: Option<i64>, keepdims: bool) -> Result<Array, Err
 ///
 /// As [`argmax`] (an empty axis gives an empty result).
 pub fn argsort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    let x = &*plain(x)?;
     if is_record(x) {
         if x.ndim() == 1 && !x.ty().has_var_dim() {
             // One dimension: the sort's own order, no ranks.
@@ -361,6 +365,7 @@ fn argsort_typed<T: Key>(
 ///
 /// An axis out of range, a data type without order.
 pub fn sort(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
+    let x = &*plain(x)?;
     if is_record(x) {
         return sort_records(x, axis, ascending);
     }
@@ -432,6 +437,7 @@ fn sort_records(x: &Array, axis: i64, ascending: bool) -> Result<Array, Error> {
 /// A data type without order. (`var` dimensions are flattened with the
 /// rest; [`unique_rows`] keeps the rows.)
 pub fn unique(x: &Array) -> Result<Array, Error> {
+    let x = &*plain(x)?;
     Ok(unique_all(x, false, false)?.0)
 }
 
@@ -449,6 +455,7 @@ pub fn unique(x: &Array) -> Result<Array, Error> {
 ///
 /// A scalar, a data type without order.
 pub fn unique_rows(x: &Array) -> Result<Array, Error> {
+    let x = &*plain(x)?;
     if is_record(x) {
         let r = ranked(x)?;
         return r.records_of(&per_row::unique_rows(&r.ranks)?);
@@ -469,6 +476,7 @@ pub fn unique_rows(x: &Array) -> Result<Array, Error> {
 ///
 /// As [`unique`].
 pub fn unique_counts(x: &Array) -> Result<(Array, Array), Error> {
+    let x = &*plain(x)?;
     let (v, c, _) = unique_all(x, true, false)?;
     Ok((v, c.unwrap_or_else(|| Array::from_vec(Vec::<i64>::new()))))
 }
@@ -491,6 +499,7 @@ pub fn unique_counts(x: &Array) -> Result<(Array, Array), Error> {
 ///
 /// An axis out of range, a data type without order, `var` dimensions.
 pub fn unique_axis(x: &Array, axis: i64) -> Result<Array, Error> {
+    let x = &*plain(x)?;
     let shape = dense_shape(x, "unique along an axis of var (ragged) dimensions")?;
     if is_record(x) {
         let r = ranked(x)?;
@@ -566,6 +575,7 @@ fn pair(v: &Array, c: &Array) -> Result<Array, Error> {
 ///
 /// As [`unique`].
 pub fn unique_index(x: &Array) -> Result<(Array, Array), Error> {
+    let x = &*plain(x)?;
     let (v, _, i) = unique_all(x, false, true)?;
     Ok((v, i.unwrap_or_else(|| Array::from_vec(Vec::<i64>::new()))))
 }
@@ -655,6 +665,7 @@ fn unique_typed<T: Key>(x: &Array, counts: bool, index: bool) -> Result<Uniques,
 ///
 /// `sorted` not 1-dimensional, types without a common ordered type.
 pub fn searchsorted(sorted: &Array, values: &Array, right: bool) -> Result<Array, Error> {
+    let (sorted, values) = (&*plain(sorted)?, &*plain(values)?);
     if is_record(sorted) || is_record(values) {
         return search_records(sorted, values, right);
     }

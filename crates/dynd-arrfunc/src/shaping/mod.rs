@@ -24,7 +24,7 @@ use dynd_types::{Dim, Scalar, Type};
 
 use crate::arrays::{ints, RANGE};
 use crate::builtin::builtins;
-use crate::callable::{Callable, Keyword};
+use crate::callable::{decode, Callable, Keyword};
 use crate::elementwise::{NOT_EQUAL, SUBTRACT};
 use crate::error::Error;
 use crate::options::AxisKeyword;
@@ -72,6 +72,14 @@ fn types_of(arrays: &[&Array]) -> String {
 /// # Ok::<(), dynd::Error>(())
 /// ```
 pub fn concatenate(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
+    if arrays.iter().any(|a| a.is_categorical()) {
+        // Each one's values: two categoricals may hold different categories.
+        let plain = arrays
+            .iter()
+            .map(|a| decode(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        return concatenate(&plain.iter().collect::<Vec<_>>(), axis);
+    }
     let Some(first) = arrays.first() else {
         return Err(Error::Argument {
             op: "concatenate",
@@ -167,6 +175,14 @@ fn concat_contiguous(
 ///
 /// As [`concatenate`], and shapes that differ.
 pub fn stack(arrays: &[&Array], axis: i64) -> Result<Array, Error> {
+    if arrays.iter().any(|a| a.is_categorical()) {
+        // Each one's values: two categoricals may hold different categories.
+        let plain = arrays
+            .iter()
+            .map(|a| decode(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        return stack(&plain.iter().collect::<Vec<_>>(), axis);
+    }
     let Some(first) = arrays.first() else {
         return concatenate(&[], 0);
     };

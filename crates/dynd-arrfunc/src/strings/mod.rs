@@ -63,7 +63,7 @@ use dynd_macros::checked_signature;
 use dynd_types::{Scalar, Type, TypeKind};
 
 use crate::builtin::{builtins, entry, Fold};
-use crate::callable::{Callable, Keyword, Kwargs, Overload};
+use crate::callable::{over_categories, Callable, Keyword, Kwargs, Overload};
 use crate::error::Error;
 use crate::rows::AxisRows;
 use scalar::{Align, Strip};
@@ -100,6 +100,9 @@ fn text<'a>(op: &'static str, a: &'a Array) -> Result<Cow<'a, Array>, Error> {
 
 /// `leaf` over `args` (each as strings), broadcast.
 fn run(op: &'static str, args: &[&Array], leaf: &Leaf) -> Result<Array, Error> {
+    if let Some(r) = over_categories(args, &|a| run(op, a, leaf)) {
+        return r;
+    }
     let cast: Vec<Cow<'_, Array>> = args.iter().map(|a| text(op, a)).collect::<Result<_, _>>()?;
     let refs: Vec<&Array> = cast.iter().map(|a| a.as_ref()).collect();
     apply(&refs, leaf)
