@@ -677,11 +677,16 @@ def groups_main():
         ]),
     ]
     print(f"{n} values; NumPy {np.__version__}, pyarrow {pa.__version__}, Polars {pl.__version__} "
-          f"(Polars uses {pl.thread_pool_size()} threads)")
+          f"(Polars uses {pl.thread_pool_size()} threads: POLARS_MAX_THREADS=1 for one)")
     for case, peers in cases:
         for name, f in peers:
-            ms = median_ms(f, repeat=5)
-            print(f"{case:32s} {name:15s} {ms:9.2f} ms {ms * 1e6 / n:7.2f} ns/value")
+            # pyarrow's own thread pool: one thread, then two.
+            for threads in ((1, 2) if name == "pyarrow" else (None,)):
+                if threads:
+                    pa.set_cpu_count(threads)
+                ms = median_ms(f, repeat=5)
+                label = f"{name} {threads}t" if threads else name
+                print(f"{case:36s} {label:15s} {ms:9.2f} ms {ms * 1e6 / n:7.2f} ns/value")
 
 
 if __name__ == "__main__":

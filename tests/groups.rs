@@ -240,6 +240,10 @@ fn reductions_of_a_groupby_expression_aggregate_in_one_pass() {
                 "6 * ?int64",
             ),
         ),
+        // A group whose sum is -0.0 beside a key the range skips (the sum
+        // by slot tells them apart), and every key of a range present.
+        (array![-0.0, 1.0, 2.0, -0.0], array![0, 2, 2, 0]),
+        (array![-0.0, 1.0, 2.0, 0.5], array![0, 1, 2, 3]),
     ];
     for (v, k) in &cases {
         let g = func::groupby(v, k).unwrap();

@@ -85,7 +85,8 @@ fn ids_of(flat: &Array) -> Result<Ids, Error> {
         None => (flat.clone(), None),
     };
     let valid = valid.as_deref();
-    let mut ids = vec![NA_ID; values.len()];
+    // Every id is written by the scan (NA ones too).
+    let mut ids = vec![0u32; values.len()];
     if let Some(s) = Strings::of(&values) {
         let first = text_ids(&s, valid, &mut ids).first().to_vec();
         return Ok(Ids { ids, first });
@@ -178,10 +179,12 @@ pub(crate) fn encode_as(x: &Array, index: Scalar) -> Result<Array, Error> {
         TakeMode::Raise,
     )?;
     let code = |id: u32| if id == NA_ID { 0 } else { id };
+    let valid: Option<Vec<bool>> = optional.then(|| ids.iter().map(|&id| id != NA_ID).collect());
+    // The ids become the codes in their own memory where the sizes agree.
     macro_rules! codes_of {
         ($($s:ident => $t:ty),*) => {
             match index {
-                $(Scalar::$s => Array::from_vec(ids.iter().map(|&id| code(id) as $t).collect::<Vec<$t>>()),)*
+                $(Scalar::$s => Array::from_vec(ids.into_iter().map(|id| code(id) as $t).collect::<Vec<$t>>()),)*
                 _ => return Err(Error::Argument {
                     op,
                     what: "the index type",
@@ -193,11 +196,9 @@ pub(crate) fn encode_as(x: &Array, index: Scalar) -> Result<Array, Error> {
     }
     let codes = codes_of!(Int8 => i8, Int16 => i16, Int32 => i32, Int64 => i64,
         UInt8 => u8, UInt16 => u16, UInt32 => u32, UInt64 => u64);
-    let codes = if optional {
-        let valid: Vec<bool> = ids.iter().map(|&id| id != NA_ID).collect();
-        Array::optional(&codes, &Array::from_vec(valid))?
-    } else {
-        codes
+    let codes = match valid {
+        Some(valid) => Array::optional(&codes, &Array::from_vec(valid))?,
+        None => codes,
     };
     let codes = Array::regroup(&codes, x)?;
     Ok(Array::from_codes(&codes, &categories)?)

@@ -353,6 +353,31 @@ fn check_lengths(op: &'static str, values: &Array, keys: &Array) -> Result<usize
 pub fn groupby(values: &Array, keys: &Array) -> Result<Array, Error> {
     let op = "groupby";
     let n = check_lengths(op, values, keys)?;
+    if let Some((ks, lo, span)) = small_range(keys) {
+        // `int64` keys in a small range: a slot per key, counted in one
+        // pass (which sees whether they are already in order), no codes.
+        let slot = |i: usize| ks[i].wrapping_sub(lo) as usize;
+        let mut count = vec![0i64; span + 1];
+        let (mut sorted, mut prev) = (true, 0usize);
+        for i in 0..n {
+            let s = slot(i);
+            count[s] += 1;
+            sorted &= s >= prev;
+            prev = s;
+        }
+        let mut offsets = vec![0i64];
+        let mut next = vec![0i64; span + 1];
+        for (s, &m) in count.iter().enumerate() {
+            if m > 0 {
+                next[s] = offsets[offsets.len() - 1];
+                offsets.push(next[s] + m);
+            }
+        }
+        if sorted {
+            return Array::from_offsets(values.clone(), &offsets);
+        }
+        return scatter(values, n, &offsets, next, &slot);
+    }
     let c = key_codes(op, keys)?;
     let counts = c.counts();
     let mut offsets = Vec::with_capacity(c.k() + 1);
@@ -364,36 +389,61 @@ pub fn groupby(values: &Array, keys: &Array) -> Result<Array, Error> {
     if c.codes.windows(2).all(|w| w[0] <= w[1]) {
         return Array::from_offsets(values.clone(), &offsets);
     }
+    let next: Vec<i64> = offsets[..c.k()].to_vec();
+    scatter(values, n, &offsets, next, &|i| c.codes[i] as usize)
+}
+
+/// `int64` keys (one dimension, side by side, no NA) whose range fits a
+/// table of a slot per key: the keys, the least, and the span.
+fn small_range(keys: &Array) -> Option<(&[i64], i64, usize)> {
+    if keys.dtype().as_scalar() != Some(Scalar::Int64) || keys.ndim() != 1 {
+        return None;
+    }
+    let ks = keys.as_slice::<i64>().ok()?;
+    let (lo, hi) = min_max(ks)?;
+    let span = hi.abs_diff(lo);
+    table_fits(span, ks.len()).then_some((ks, lo, span as usize))
+}
+
+/// The values moved to their groups (a stable counting sort): value `i`
+/// to the next place of slot `slot(i)`, which starts at `next[slot]`;
+/// the groups' `offsets` then make the rows.
+fn scatter(
+    values: &Array,
+    n: usize,
+    offsets: &[i64],
+    mut next: Vec<i64>,
+    slot: &dyn Fn(usize) -> usize,
+) -> Result<Array, Error> {
     // Numbers side by side: each moved straight to its place.
-    let mut next: Vec<i64> = offsets[..c.k()].to_vec();
-    macro_rules! scatter {
+    macro_rules! typed {
         ($($s:ident => $t:ty),*) => {
             match values.dtype().as_scalar() {
                 $(Some(Scalar::$s) if values.ndim() == 1 => {
                     if let Ok(xs) = values.as_slice::<$t>() {
                         let mut out: Vec<$t> = vec![Default::default(); n];
-                        for (&x, &code) in xs.iter().zip(&c.codes) {
-                            let at = &mut next[code as usize];
+                        for (i, &x) in xs.iter().enumerate() {
+                            let at = &mut next[slot(i)];
                             out[*at as usize] = x;
                             *at += 1;
                         }
-                        return Array::from_offsets(Array::from_vec(out), &offsets);
+                        return Array::from_offsets(Array::from_vec(out), offsets);
                     }
                 })*
                 _ => {}
             }
         };
     }
-    scatter!(Float64 => f64, Float32 => f32, Int64 => i64, Int32 => i32, UInt64 => u64, UInt32 => u32);
-    // Any other values: a stable counting sort of the positions by code.
+    typed!(Float64 => f64, Float32 => f32, Int64 => i64, Int32 => i32, UInt64 => u64, UInt32 => u32);
+    // Any other values: a stable counting sort of the positions.
     let mut perm = vec![0i64; n];
-    for (i, &code) in c.codes.iter().enumerate() {
-        let at = &mut next[code as usize];
+    for i in 0..n {
+        let at = &mut next[slot(i)];
         perm[*at as usize] = i as i64;
         *at += 1;
     }
     let taken = take_flat(values, perm)?;
-    Array::from_offsets(taken, &offsets)
+    Array::from_offsets(taken, offsets)
 }
 
 /// Each group's key, in the order [`groupby`] gives the groups: the
@@ -431,6 +481,21 @@ pub fn groupby_keys(keys: &Array) -> Result<Array, Error> {
 /// Not one fixed dimension (a ragged or n-d `x` is flattened first with
 /// `flatten(x, all=true)`); values without an order.
 pub fn value_counts(x: &Array) -> Result<Array, Error> {
+    if let Some((ks, lo, span)) = small_range(x) {
+        // `int64` values in a small range: counted by slot, no codes.
+        let mut count = vec![0u64; span + 1];
+        for &k in ks {
+            count[k.wrapping_sub(lo) as usize] += 1;
+        }
+        let mut slots: Vec<usize> = (0..=span).filter(|&s| count[s] > 0).collect();
+        slots.sort_by(|&a, &b| count[b].cmp(&count[a]));
+        let values: Vec<i64> = slots.iter().map(|&s| lo.wrapping_add(s as i64)).collect();
+        let counts: Vec<i64> = slots.iter().map(|&s| count[s] as i64).collect();
+        return Array::from_columns([
+            ("value", Array::from_vec(values)),
+            ("count", Array::from_vec(counts)),
+        ]);
+    }
     let c = key_codes("value_counts", x)?;
     let counts = c.counts();
     // Groups by count descending; a stable sort keeps the key order of
@@ -797,6 +862,15 @@ impl<T: AggValue> Acc<T> {
         self.slots
     }
 
+    /// Whether every slot of a sum, least or greatest has a value (its
+    /// result is then the slots' values as they are).
+    fn all_marked(&self) -> bool {
+        let full = self.slots / 64;
+        matches!(self.agg, Agg::Sum | Agg::Min | Agg::Max)
+            && self.seen[..full].iter().all(|&w| w == u64::MAX)
+            && (full..self.slots).all(|s| self.filled(s))
+    }
+
     /// Slot `s` has a value.
     #[inline(always)]
     fn mark(&mut self, s: usize) {
@@ -936,6 +1010,11 @@ pub(crate) fn aggregate(
         return Ok(None);
     }
     let r = match values.dtype().as_scalar() {
+        Some(Scalar::Float64) if agg == Agg::Sum && small_range(keys).is_some() => {
+            let (ks, lo, span) = small_range(keys).ok_or_else(|| unorderable("groupby", keys))?;
+            let values = values.compact()?;
+            Some(sum_in_range(values.as_slice::<f64>()?, ks, lo, span + 1))
+        }
         Some(Scalar::Float64) => aggregate_typed::<f64>(&values.compact()?, keys, agg, n)?,
         Some(Scalar::Int64) => aggregate_typed::<i64>(&values.compact()?, keys, agg, n)?,
         _ => return Ok(None),
@@ -978,19 +1057,14 @@ fn aggregate_typed<T: AggValue>(
 ) -> Result<Option<Array>, Error> {
     let xs = values.as_slice::<T>()?;
     // Integer keys in a small range: a slot per key.
-    if let Some(Ok(ks)) =
-        (keys.dtype().as_scalar() == Some(Scalar::Int64)).then(|| keys.as_slice::<i64>())
-    {
-        if let Some((lo, hi)) = min_max(ks) {
-            let span = hi.abs_diff(lo);
-            if table_fits(span, n) {
-                let acc = Acc::<T>::fold_all(agg, span as usize + 1, xs, &|i| {
-                    ks[i].wrapping_sub(lo) as usize
-                });
-                let keep: Vec<usize> = (0..acc.len()).filter(|&s| acc.filled(s)).collect();
-                return Ok(Some(acc.finish(&keep)));
-            }
+    if let Some((ks, lo, span)) = small_range(keys) {
+        let acc = Acc::<T>::fold_all(agg, span + 1, xs, &|i| ks[i].wrapping_sub(lo) as usize);
+        if acc.all_marked() {
+            // Every key in the range occurs: the slots are the result.
+            return Ok(Some(Array::from_vec(acc.vals)));
         }
+        let keep: Vec<usize> = (0..acc.len()).filter(|&s| acc.filled(s)).collect();
+        return Ok(Some(acc.finish(&keep)));
     }
     let coded = |c: Codes| {
         let codes = &c.codes;
@@ -1072,6 +1146,54 @@ fn aggregate_typed<T: AggValue>(
         keep.push(ids);
     }
     Ok(Some(acc.finish(&keep)))
+}
+
+/// The sum of the `float64` values of each key in a small range (slot
+/// `k - lo` of `slots`), the empty slots left out: each slot starts at
+/// `-0.0`, which every sum of values moves off (`-0.0 + x` is `x`, `+0.0`
+/// included) but a sum of `-0.0`s alone; so no slot needs a flag, and only
+/// when some slot ends at `-0.0` are the keys read again to see which
+/// occur (such a sum is then `0.0`, as from `0.0`). In parts on rayon's threads, each with its own slots, added up
+/// in order.
+fn sum_in_range(xs: &[f64], ks: &[i64], lo: i64, slots: usize) -> Array {
+    const EMPTY: u64 = 0x8000_0000_0000_0000;
+    let fold = |range: std::ops::Range<usize>| {
+        let mut v = vec![-0.0f64; slots];
+        for (&x, &k) in xs[range.clone()].iter().zip(&ks[range]) {
+            v[k.wrapping_sub(lo) as usize] += x;
+        }
+        v
+    };
+    let n = xs.len();
+    let parts = dynd_kernels::par::threads().min(n / (1 << 18)).max(1);
+    let v = if parts == 1 || slots > n / 8 {
+        fold(0..n)
+    } else {
+        let per = n.div_ceil(parts);
+        let mut vs =
+            dynd_kernels::par::map(parts, &|p| fold(p * per..((p + 1) * per).min(n))).into_iter();
+        let mut v = vs.next().unwrap_or_default();
+        for o in vs {
+            for (a, b) in v.iter_mut().zip(&o) {
+                *a += b;
+            }
+        }
+        v
+    };
+    if !v.iter().any(|x| x.to_bits() == EMPTY) {
+        return Array::from_vec(v);
+    }
+    let mut present = vec![false; slots];
+    for &k in ks {
+        present[k.wrapping_sub(lo) as usize] = true;
+    }
+    Array::from_vec(
+        v.iter()
+            .zip(&present)
+            // A sum of `-0.0`s alone is `0.0`, as the sum from `0.0` has it.
+            .filter_map(|(&x, &p)| p.then_some(if x.to_bits() == EMPTY { 0.0 } else { x }))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// The least and greatest of `ks` in one pass (eight lanes at a time);
