@@ -516,7 +516,7 @@ fn cast_categorical(x: &Array, target: &Type, mode: ErrorMode) -> Result<Array, 
         false => x.clone(),
     };
     let TypeKind::Categorical { values, index } = inner.kind() else {
-        return Ok(x.cast(target, mode)?);
+        return x.cast(target, mode);
     };
     let values = match option {
         true => Type::option(values.clone())?,

@@ -60,10 +60,14 @@ fn words(flat: &Array) -> Result<Option<Vec<u64>>, Error> {
             let v = flat.cast(&t, ErrorMode::NoCheck)?;
             v.as_slice::<f64>()?
                 .iter()
-                .map(|&x| match x {
-                    x if x.is_nan() => u64::MAX,
-                    x if x == 0.0 => 0,
-                    x => x.to_bits(),
+                .map(|&x| {
+                    if x.is_nan() {
+                        u64::MAX
+                    } else if x == 0.0 {
+                        0
+                    } else {
+                        x.to_bits()
+                    }
                 })
                 .collect()
         }
@@ -201,7 +205,7 @@ pub(crate) fn encode_as(x: &Array, index: Scalar) -> Result<Array, Error> {
         None => codes,
     };
     let codes = Array::regroup(&codes, x)?;
-    Ok(Array::from_codes(&codes, &categories)?)
+    Array::from_codes(&codes, &categories)
 }
 
 /// The values of `x` as a dictionary-encoded array (`categorical[T]`,
@@ -251,7 +255,7 @@ pub fn codes(c: &Array) -> Result<Array, Error> {
     if !c.is_categorical() {
         return Err(not_categorical("codes", c));
     }
-    Ok(c.codes()?)
+    c.codes()
 }
 
 /// The categories of a categorical array (`K * T`), as it holds them.

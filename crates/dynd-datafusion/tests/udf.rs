@@ -1118,7 +1118,10 @@ async fn dictionary_columns_in_and_out() -> Result<()> {
     let ctx = ctx_with(table(vec![("k", k.clone()), ("v", v)]))?;
     // A dictionary column passes through untouched: the same keys buffer.
     let r = column(&ctx, "SELECT k FROM t").await?;
-    let (r, k_in) = (r.as_dictionary::<Int32Type>(), k.as_dictionary::<Int32Type>());
+    let (r, k_in) = (
+        r.as_dictionary::<Int32Type>(),
+        k.as_dictionary::<Int32Type>(),
+    );
     assert_eq!(r.keys().values().as_ptr(), k_in.keys().values().as_ptr());
     // dynd's functions see its values.
     let r = column(&ctx, "SELECT dynd_upper(k) FROM t").await?;
@@ -1138,6 +1141,9 @@ async fn dictionary_columns_in_and_out() -> Result<()> {
     let names = datafusion::arrow::compute::cast(b.column(0), &DataType::Utf8)?;
     let names: Vec<Option<&str>> = names.as_string::<i32>().iter().collect();
     assert_eq!(names, [Some("hi"), Some("lo"), Some("mid"), None]);
-    assert_eq!(f64s(b.column(1)), [Some(9.0), Some(2.0), Some(16.0), Some(4.0)]);
+    assert_eq!(
+        f64s(b.column(1)),
+        [Some(9.0), Some(2.0), Some(16.0), Some(4.0)]
+    );
     Ok(())
 }

@@ -44,7 +44,7 @@ fn gather(values: &Array, codes: &Array) -> Result<Array, Error> {
             }
         }
     }
-    let mut taken = if values.len() == 0 {
+    let mut taken = if values.is_empty() {
         // Every code is NA (a valid one would name a category).
         values.take(
             &Array::from_vec(Vec::<i64>::new()),
@@ -61,7 +61,7 @@ fn gather(values: &Array, codes: &Array) -> Result<Array, Error> {
                 _ => Type::option(values.dtype().clone())?,
             };
             let t = Type::dim(Dim::Fixed(ok.len()), dtype)?;
-            return Array::regroup(&Array::zeros(&t)?, codes).map_err(Error::from);
+            return Array::regroup(&Array::zeros(&t)?, codes);
         }
         // Values that may be NA themselves: NA where either says so.
         let (inner, ok) = match taken.option_parts() {
@@ -74,7 +74,7 @@ fn gather(values: &Array, codes: &Array) -> Result<Array, Error> {
         };
         taken = Array::optional(&inner, &ok)?;
     }
-    Ok(Array::regroup(&taken, codes)?)
+    Array::regroup(&taken, codes)
 }
 
 /// Whether `a` holds categorical elements.
@@ -140,7 +140,7 @@ fn elementwise(
             let codes = c.codes()?;
             let plain = !matches!(c.dtype().kind(), TypeKind::Option(_));
             if r.ndim() == 1 && r.dtype() == categories.dtype() && plain {
-                return Ok(Array::from_codes(&codes, &r)?);
+                return Array::from_codes(&codes, &r);
             }
             if r.ndim() == 1 && !r.is_categorical() {
                 return gather(&r, &codes);
