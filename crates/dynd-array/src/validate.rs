@@ -447,26 +447,55 @@ pub(crate) fn codes_of(ty: &Type, meta: &Arrmeta) -> Option<CodeCheck> {
     }
 }
 
-/// The code of scalar `index` at the start of `bytes` (its size at least).
+/// `$e` with `$t` the integer type of index scalar `$index` (`$none` for
+/// a scalar no index has).
+macro_rules! by_index {
+    ($index:expr, $t:ident => $e:expr, $none:expr) => {
+        match $index {
+            Scalar::Int8 => {
+                type $t = i8;
+                $e
+            }
+            Scalar::Int16 => {
+                type $t = i16;
+                $e
+            }
+            Scalar::Int32 => {
+                type $t = i32;
+                $e
+            }
+            Scalar::Int64 => {
+                type $t = i64;
+                $e
+            }
+            Scalar::UInt8 => {
+                type $t = u8;
+                $e
+            }
+            Scalar::UInt16 => {
+                type $t = u16;
+                $e
+            }
+            Scalar::UInt32 => {
+                type $t = u32;
+                $e
+            }
+            Scalar::UInt64 => {
+                type $t = u64;
+                $e
+            }
+            _ => $none,
+        }
+    };
+}
+
+/// The code of scalar `index` at the start of `bytes` (its size at least);
+/// -1 for a scalar no index has (`Type::new` refuses one).
 pub(crate) fn code_at(bytes: &[u8], index: Scalar) -> i128 {
-    macro_rules! read {
-        ($t:ty) => {{
-            const N: usize = std::mem::size_of::<$t>();
-            i128::from(<$t>::from_ne_bytes(bytes[..N].try_into().unwrap_or([0; N])))
-        }};
-    }
-    match index {
-        Scalar::Int8 => read!(i8),
-        Scalar::Int16 => read!(i16),
-        Scalar::Int32 => read!(i32),
-        Scalar::Int64 => read!(i64),
-        Scalar::UInt8 => read!(u8),
-        Scalar::UInt16 => read!(u16),
-        Scalar::UInt32 => read!(u32),
-        Scalar::UInt64 => read!(u64),
-        // Not an index type: `Type::new` refuses it.
-        _ => -1,
-    }
+    by_index!(index, T => {
+        const N: usize = std::mem::size_of::<T>();
+        i128::from(T::from_ne_bytes(bytes[..N].try_into().unwrap_or([0; N])))
+    }, -1)
 }
 
 impl CodeCheck {
@@ -487,29 +516,14 @@ impl CodeCheck {
             return false;
         };
         let k = self.k as i128;
-        macro_rules! range {
-            ($t:ty) => {{
-                const N: usize = std::mem::size_of::<$t>();
-                let (lo, hi) = run
-                    .chunks_exact(N)
-                    .fold((<$t>::MAX, <$t>::MIN), |(lo, hi), c| {
-                        let x = <$t>::from_ne_bytes(c.try_into().unwrap_or([0; N]));
-                        (lo.min(x), hi.max(x))
-                    });
-                n == 0 || (i128::from(lo) >= 0 && i128::from(hi) < k)
-            }};
-        }
-        match self.index {
-            Scalar::Int8 => range!(i8),
-            Scalar::Int16 => range!(i16),
-            Scalar::Int32 => range!(i32),
-            Scalar::Int64 => range!(i64),
-            Scalar::UInt8 => range!(u8),
-            Scalar::UInt16 => range!(u16),
-            Scalar::UInt32 => range!(u32),
-            Scalar::UInt64 => range!(u64),
-            _ => false,
-        }
+        by_index!(self.index, T => {
+            const N: usize = std::mem::size_of::<T>();
+            let (lo, hi) = run.chunks_exact(N).fold((T::MAX, T::MIN), |(lo, hi), c| {
+                let x = T::from_ne_bytes(c.try_into().unwrap_or([0; N]));
+                (lo.min(x), hi.max(x))
+            });
+            n == 0 || (i128::from(lo) >= 0 && i128::from(hi) < k)
+        }, false)
     }
 
     /// Checks the code at each of `positions` of `block` (their span

@@ -622,6 +622,16 @@ pub fn last(x: &Array) -> Result<Array, Error> {
     end_of_rows("last", x, true)
 }
 
+/// A function callable of one array (`(Any) -> Any`) running `f`.
+fn of_one(name: &str, f: fn(&Array) -> Result<Array, Error>) -> Result<Callable, Error> {
+    Callable::function(
+        name,
+        dynd_macros::checked_signature!("(Any) -> Any"),
+        vec![],
+        move |args, _| f(args[0]),
+    )
+}
+
 builtins! {
     $ TABLE, __groups_builtins;
 
@@ -635,51 +645,43 @@ builtins! {
     /// `(Any) -> Any`: the values dictionary-encoded (`categorical[T]`,
     /// categories in order of first appearance).
     DICTIONARY_ENCODE dictionary_encode "dictionary_encode" rs None => {
-        Callable::function("dictionary_encode", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| dictionary_encode(args[0])).map(Callable::taking_categories)
+        of_one("dictionary_encode", dictionary_encode).map(Callable::taking_categories)
     };
 
     /// `(Any) -> Any`: the codes of a categorical array (a view).
     CODES codes "codes" rs None => {
-        Callable::function("codes", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| codes(args[0])).map(Callable::taking_categories)
+        of_one("codes", codes).map(Callable::taking_categories)
     };
 
     /// `(Any) -> Any`: the categories of a categorical array.
     CATEGORIES categories "categories" rs None => {
-        Callable::function("categories", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| categories(args[0])).map(Callable::taking_categories)
+        of_one("categories", categories).map(Callable::taking_categories)
     };
 
     /// `(Any) -> Any`: each group's key, as `groupby` orders the groups.
     GROUPBY_KEYS groupby_keys "groupby_keys" rs None => {
-        Callable::function("groupby_keys", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| groupby_keys(args[0])).map(Callable::taking_categories)
+        of_one("groupby_keys", groupby_keys).map(Callable::taking_categories)
     };
 
     /// `(Any) -> Any`: each distinct value with its count, most frequent
     /// first.
     VALUE_COUNTS value_counts "value_counts" rs None => {
-        Callable::function("value_counts", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| value_counts(args[0]))
+        of_one("value_counts", value_counts)
     };
 
     /// `(Any) -> Any`: the lengths of the runs of equal values (per row).
     RUN_LENGTHS run_lengths "run_lengths" rs None => {
-        Callable::function("run_lengths", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| run_lengths(args[0]))
+        of_one("run_lengths", run_lengths)
     };
 
     /// `(Any) -> Any`: the first value of each row, NA for an empty one.
     FIRST first "first" rs None => {
-        Callable::function("first", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| first(args[0]))
+        of_one("first", first)
     };
 
     /// `(Any) -> Any`: the last value of each row, NA for an empty one.
     LAST last "last" rs None => {
-        Callable::function("last", dynd_macros::checked_signature!("(Any) -> Any"), vec![],
-            |args, _| last(args[0]))
+        of_one("last", last)
     };
 }
 
