@@ -553,11 +553,23 @@ fn types_without_an_equivalent_are_named() {
         // (Date32 is dynd's `date`; Date64, milliseconds at midnight, has
         // no equivalent.)
         (Arc::new(Date64Array::from(vec![86_400_000])), "Date64"),
+        // A dictionary is a categorical, unless its values hold nulls.
         (
-            Arc::new(DictionaryArray::<Int32Type>::from_iter(["a", "b", "a"])),
-            "Dictionary(Int32, Utf8)",
+            Arc::new(
+                DictionaryArray::<Int32Type>::try_new(
+                    Int32Array::from(vec![0, 1]),
+                    Arc::new(StringArray::from(vec![Some("a"), None])),
+                )
+                .unwrap(),
+            ),
+            "Dictionary(Int32, Utf8) with null values in its dictionary",
         ),
     ];
+    let d = DictionaryArray::<Int32Type>::from_iter(["a", "b", "a"]);
+    assert_eq!(
+        Array::from_arrow(&d).unwrap().ty().to_string(),
+        "3 * categorical[string]"
+    );
     for (arrow, name) in cases {
         let e = Array::from_arrow(arrow.as_ref()).unwrap_err().to_string();
         assert!(e.contains(name) && e.contains("no dynd equivalent"), "{e}");
