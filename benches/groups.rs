@@ -8,7 +8,8 @@
 //!   against a hand loop indexing an array by the key and a hand loop over
 //!   a std `HashMap`; by the 1e3 keys spread over all of `int64` (the hash
 //!   path); by 1e3 string keys against a `HashMap<&str, f64>`;
-//! - the groups as lists (`groupby` made);
+//! - the groups as lists (`groupby` made), against a hand counting sort
+//!   (counts, offsets, each value moved to its row);
 //! - `dictionary_encode` of the 1e3 string keys, against a hand loop
 //!   giving each string its id in a `HashMap<&str, i32>`;
 //! - `value_counts` of the 1e3 integer and string keys.
@@ -109,6 +110,28 @@ fn bench(c: &mut Criterion) {
                 *acc.entry(k).or_insert(0.0) += x;
             }
             black_box(acc)
+        })
+    });
+    g.bench_function("hand groups as lists, 1e3 keys, counting sort", |b| {
+        b.iter(|| {
+            // Counts, their running sum (the offsets), each value moved
+            // to the next place of its key's row.
+            let (v, k3) = (black_box(&v), black_box(&k3));
+            let mut offsets = vec![0usize; 1001];
+            for &k in k3 {
+                offsets[k as usize + 1] += 1;
+            }
+            for j in 0..1000 {
+                offsets[j + 1] += offsets[j];
+            }
+            let mut next = offsets[..1000].to_vec();
+            let mut out = vec![0.0f64; v.len()];
+            for (&x, &k) in v.iter().zip(k3) {
+                let at = &mut next[k as usize];
+                out[*at] = x;
+                *at += 1;
+            }
+            black_box((offsets, out))
         })
     });
     g.bench_function("hand sum, 1e3 string keys, HashMap", |b| {

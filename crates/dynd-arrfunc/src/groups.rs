@@ -407,13 +407,15 @@ fn small_range(keys: &Array) -> Option<(&[i64], i64, usize)> {
 
 /// The values moved to their groups (a stable counting sort): value `i`
 /// to the next place of slot `slot(i)`, which starts at `next[slot]`;
-/// the groups' `offsets` then make the rows.
-fn scatter(
+/// the groups' `offsets` then make the rows. Generic over `slot` (two
+/// uses: a key's offset from the least, a code): a call per value through
+/// a `dyn` would cost more than the move.
+fn scatter<S: Fn(usize) -> usize>(
     values: &Array,
     n: usize,
     offsets: &[i64],
     mut next: Vec<i64>,
-    slot: &dyn Fn(usize) -> usize,
+    slot: &S,
 ) -> Result<Array, Error> {
     // Numbers side by side: each moved straight to its place.
     macro_rules! typed {
@@ -421,13 +423,16 @@ fn scatter(
             match values.dtype().as_scalar() {
                 $(Some(Scalar::$s) if values.ndim() == 1 => {
                     if let Ok(xs) = values.as_slice::<$t>() {
-                        let mut out: Vec<$t> = vec![Default::default(); n];
-                        for (i, &x) in xs.iter().enumerate() {
-                            let at = &mut next[slot(i)];
-                            out[*at as usize] = x;
-                            *at += 1;
-                        }
-                        return Array::from_offsets(Array::from_vec(out), offsets);
+                        // Every place written: the offsets count each
+                        // slot's values.
+                        let out = Array::from_fill::<$t>(n, |out| {
+                            for (i, &x) in xs.iter().enumerate() {
+                                let at = &mut next[slot(i)];
+                                out[*at as usize] = x;
+                                *at += 1;
+                            }
+                        })?;
+                        return Array::from_offsets(out, offsets);
                     }
                 })*
                 _ => {}
@@ -1012,11 +1017,14 @@ pub(crate) fn aggregate(
         return Ok(None);
     }
     let r = match values.dtype().as_scalar() {
-        Some(Scalar::Float64) if agg == Agg::Sum && small_range(keys).is_some() => {
-            let (ks, lo, span) = small_range(keys).ok_or_else(|| unorderable("groupby", keys))?;
-            let values = values.compact()?;
-            Some(sum_in_range(values.as_slice::<f64>()?, ks, lo, span + 1))
-        }
+        Some(Scalar::Float64) if agg == Agg::Sum => match small_range(keys) {
+            // The keys' range read once (a pass over them all).
+            Some((ks, lo, span)) => {
+                let values = values.compact()?;
+                Some(sum_in_range(values.as_slice::<f64>()?, ks, lo, span + 1))
+            }
+            None => aggregate_typed::<f64>(&values.compact()?, keys, agg, n)?,
+        },
         Some(Scalar::Float64) => aggregate_typed::<f64>(&values.compact()?, keys, agg, n)?,
         Some(Scalar::Int64) => aggregate_typed::<i64>(&values.compact()?, keys, agg, n)?,
         _ => return Ok(None),

@@ -20,6 +20,10 @@ pub(crate) fn mix(mut h: u64) -> u64 {
     h ^ (h >> 33)
 }
 
+/// Slots below which a table grows at a quarter full (a table this size
+/// stays in the L2 cache).
+const SMALL: usize = 1 << 14;
+
 /// The id NA keys are given while scanning (their group is put last).
 pub(crate) const NA_ID: u32 = u32::MAX;
 
@@ -45,9 +49,6 @@ impl<K: Copy + Default> Table<K> {
         }
     }
 
-    /// The id of `key` (hash `h`), seen at index `i`: the one it has, or
-    /// a new one.
-    #[inline(always)]
     /// The number of distinct keys.
     pub(crate) fn len(&self) -> usize {
         self.keys.len()
@@ -58,6 +59,9 @@ impl<K: Copy + Default> Table<K> {
         &self.first
     }
 
+    /// The id of `key` (hash `h`), seen at index `i`: the one it has, or
+    /// a new one.
+    #[inline(always)]
     pub(crate) fn id(&mut self, key: K, h: u64, i: usize, eq: impl Fn(&K, &K) -> bool) -> u32 {
         let mask = self.slots.len() - 1;
         let mut at = h as usize & mask;
@@ -79,8 +83,11 @@ impl<K: Copy + Default> Table<K> {
         self.keys.push(key);
         self.first.push(i);
         self.slots[at] = (h, id + 1, key);
-        if self.keys.len() * 2 > self.slots.len() {
-            // Half full: twice the slots, every key placed again.
+        let full = if self.slots.len() < SMALL { 4 } else { 2 };
+        if self.keys.len() * full > self.slots.len() {
+            // A quarter full while the table is small (a lookup then
+            // mostly finds its key in the first slot it reads), half full
+            // past that: twice the slots, every key placed again.
             let n = self.slots.len() * 2;
             let mut slots = vec![(0, 0, K::default()); n];
             for s in self.slots.iter().filter(|s| s.1 != 0) {

@@ -381,6 +381,49 @@ impl Array {
         Ok(Array::vector::<T>(n, data))
     }
 
+    /// A 1-d array of `n` elements written by `fill` in any order, in a
+    /// block of this library's (as [`Array::from_fn`]: a large one reuses
+    /// pages a freed result left mapped): for a scatter, where element `i`
+    /// is not made at step `i`. `fill` sees the elements holding
+    /// unspecified values (zero for `bool`, whose every byte must be 0 or
+    /// 1) and is meant to write each of them.
+    ///
+    /// ```
+    /// // Each value moved to the place `to` gives it.
+    /// let (xs, to) = ([1.5, 2.5, 3.5], [2, 0, 1]);
+    /// let a = dynd::nd::Array::from_fill(3, |out: &mut [f64]| {
+    ///     for (&x, &j) in xs.iter().zip(&to) {
+    ///         out[j] = x;
+    ///     }
+    /// })?;
+    /// assert_eq!(a.to_string(), "[2.5, 3.5, 1.5]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// An allocation error.
+    pub fn from_fill<T: Element>(n: usize, fill: impl FnOnce(&mut [T])) -> Result<Array, Error> {
+        let bytes = n
+            .checked_mul(std::mem::size_of::<T>())
+            .ok_or_else(|| Error::alloc(n as u128 * std::mem::size_of::<T>() as u128))?;
+        // Any bytes are a valid number; a `bool` must start as one.
+        let mut data = if T::SCALAR == Scalar::Bool {
+            MemoryBlock::zeroed(bytes)?
+        } else {
+            MemoryBlock::for_overwrite(bytes)?
+        };
+        let Some(block) = Arc::get_mut(&mut data) else {
+            unreachable!("a fresh block is unique")
+        };
+        match crate::element::cast_slice_mut::<T>(block.bytes_mut()) {
+            Some(dst) => fill(dst),
+            // No elements, or zero-sized ones.
+            None => fill(&mut []),
+        }
+        Ok(Array::vector::<T>(n, data))
+    }
+
     /// A read-only 1-d array over a `'static` slice, without copying it.
     pub fn from_static<T: Element>(s: &'static [T]) -> Array {
         Array {
