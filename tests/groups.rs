@@ -324,6 +324,61 @@ fn bad_input_is_an_error_that_says_what() {
     assert!(e.contains("at least one dimension"), "{e}");
 }
 
+/// Past 2^19 keys, on more than one thread, a reduction of `groupby` scans
+/// the keys in parts (a hash table each, merged in order of first
+/// appearance) and folds the values by the ids: the same groups and sums
+/// as one thread's one pass, and as the groups made and then summed —
+/// string keys with NA among them, and int64 keys spread too wide for a
+/// table (hashed). The values are small integers, so every order of
+/// adding gives the same bits.
+#[test]
+fn many_keys_on_two_threads_as_on_one() {
+    use dynd::func::{AxisOptions, Eval};
+    use dynd::nd::expr::Expr;
+
+    let n = 600_000usize;
+    let h = |i: usize| (i as u64).wrapping_mul(2_654_435_761) % 997;
+    let v = Array::from_vec((0..n).map(|i| (i % 7) as f64).collect::<Vec<_>>());
+    let words: Vec<Option<String>> = (0..n)
+        .map(|i| (i % 1000 != 3).then(|| format!("k{}", h(i))))
+        .collect();
+    let strings = Array::from_json(&serde_json::to_string(&words).unwrap(), None).unwrap();
+    let spread = Array::from_vec(
+        (0..n)
+            .map(|i| h(i).wrapping_mul(0x9e37_79b9_7f4a_7c15) as i64)
+            .collect::<Vec<_>>(),
+    );
+    let axis1 = AxisOptions::new().axis(1);
+    let axis = Array::from_scalar(1i64);
+    for keys in [&strings, &spread] {
+        for name in ["sum", "count", "max"] {
+            let r = builtins::get(name).unwrap();
+            let fused = || {
+                builtins::GROUPBY
+                    .callable()
+                    .expr([Expr::from(&v), Expr::from(keys)])
+                    .reduce(&r, &axis1)
+                    .unwrap()
+                    .to_string()
+            };
+            let pool = |t| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .unwrap()
+            };
+            let two = pool(2).install(fused);
+            let one = pool(1).install(fused);
+            let made = r
+                .call_kw(&[&func::groupby(&v, keys).unwrap()], &[("axis", &axis)])
+                .unwrap()
+                .to_string();
+            assert_eq!(two, one, "{name} by {}", keys.ty());
+            assert_eq!(two, made, "{name} by {}", keys.ty());
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

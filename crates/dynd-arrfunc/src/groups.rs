@@ -1096,21 +1096,35 @@ fn aggregate_typed<T: AggValue>(
         // On several threads: the ids first (each part of the keys on its
         // own thread, the tables then merged), then the values folded by
         // them in parts.
-        let mut ids = vec![0u32; n];
-        let (k, r) = match &prepared {
-            Prepared::Words(w, valid) => {
-                let v = valid.as_deref();
-                let t = word_ids(w, v, &mut ids);
-                (t.len(), t.rank(|a, b| a.cmp(b), first_na(v)))
+        let text = match &prepared {
+            Prepared::Text(t, _) => {
+                Some(Strings::of(t).ok_or_else(|| unorderable("groupby", keys))?)
             }
-            Prepared::Text(t, valid) => {
-                let s = Strings::of(t).ok_or_else(|| unorderable("groupby", keys))?;
-                let v = valid.as_deref();
-                let t = text_ids(&s, v, &mut ids);
-                (t.len(), t.rank(|a, b| a.0.cmp(b.0), first_na(v)))
-            }
-            Prepared::Codes(_) => return Ok(None),
+            _ => None,
         };
+        // The ids in a block of the library's (its pages mapped already
+        // where a result of the size was freed), every one written by the
+        // scan.
+        let mut kr = None;
+        let ids = Array::from_fill::<u32>(n, |ids| {
+            kr = match (&prepared, &text) {
+                (Prepared::Words(w, valid), _) => {
+                    let v = valid.as_deref();
+                    let t = word_ids(w, v, ids);
+                    Some((t.len(), t.rank(|a, b| a.cmp(b), first_na(v))))
+                }
+                (Prepared::Text(_, valid), Some(s)) => {
+                    let v = valid.as_deref();
+                    let t = text_ids(s, v, ids);
+                    Some((t.len(), t.rank(|a, b| a.0.cmp(b.0), first_na(v))))
+                }
+                _ => None,
+            };
+        })?;
+        let Some((k, r)) = kr else {
+            return Ok(None);
+        };
+        let ids = ids.as_slice::<u32>()?;
         let acc = Acc::<T>::fold_all(agg, k + 1, xs, &|i| match ids[i] {
             NA_ID => k,
             id => id as usize,
