@@ -200,6 +200,21 @@ fn ragged_functions_run_on_groups() {
     );
     assert_eq!(func::first(&g).unwrap().to_string(), "[1, 4, 8]");
     assert_eq!(func::last(&g).unwrap().to_string(), "[2, 3, 8]");
+    // softmax per group: e^x / sum(e^x) within each row.
+    let sm = builtins::get("softmax")
+        .unwrap()
+        .call_kw(&[&g], &[("axis", &Array::from_scalar(-1i64))])
+        .unwrap();
+    let rows: Vec<Vec<f64>> = sm.to_nested().unwrap();
+    let (lo, hi) = (1.0 / (1.0 + 1f64.exp()), 1f64.exp() / (1.0 + 1f64.exp()));
+    let want = [vec![lo, hi], vec![hi, lo], vec![1.0]];
+    assert_eq!(rows.len(), 3);
+    for (row, want) in rows.iter().zip(&want) {
+        assert_eq!(row.len(), want.len());
+        for (x, w) in row.iter().zip(want) {
+            assert!((x - w).abs() < 1e-15, "{rows:?}");
+        }
+    }
 }
 
 /// A reduction of a `groupby` expression runs as one aggregation pass,
