@@ -156,13 +156,7 @@ pub(crate) fn encode_as(x: &Array, index: Scalar) -> Result<Array, Error> {
         return Ok(x.clone());
     }
     let op = "dictionary_encode";
-    if x.ndim() == 0 {
-        return Err(Error::NeedsArray {
-            op: op.into(),
-            expected: "an array of at least one dimension",
-            found: x.ty().clone(),
-        });
-    }
+    crate::rows::at_least_1d(op, x)?;
     let flat = x.flat_values()?;
     let Ids { ids, first } = ids_of(&flat)?;
     if first.len() as u64 > max_code(index).saturating_add(1) {

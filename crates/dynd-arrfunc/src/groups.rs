@@ -529,13 +529,7 @@ pub fn value_counts(x: &Array) -> Result<Array, Error> {
 /// A scalar; values without an order.
 pub fn run_lengths(x: &Array) -> Result<Array, Error> {
     let op = "run_lengths";
-    if x.ndim() == 0 {
-        return Err(Error::NeedsArray {
-            op: op.into(),
-            expected: "an array of at least one dimension",
-            found: x.ty().clone(),
-        });
-    }
+    crate::rows::at_least_1d(op, x)?;
     let rows = AxisRows::of(x, op)?;
     let flat = rows.values.compact()?;
     let c = key_codes(op, &flat)?;
@@ -562,13 +556,7 @@ pub fn run_lengths(x: &Array) -> Result<Array, Error> {
 /// dimension; NA for an empty row (`?T`, unless every row is a fixed row
 /// of at least one value).
 fn end_of_rows(op: &'static str, x: &Array, last: bool) -> Result<Array, Error> {
-    if x.ndim() == 0 {
-        return Err(Error::NeedsArray {
-            op: op.into(),
-            expected: "an array of at least one dimension",
-            found: x.ty().clone(),
-        });
-    }
+    crate::rows::at_least_1d(op, x)?;
     let rows = AxisRows::of(x, op)?;
     let o = &rows.offsets;
     let mut ids = Vec::with_capacity(rows.count());

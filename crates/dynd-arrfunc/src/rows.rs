@@ -275,3 +275,15 @@ impl AxisRows {
         self.wrap(inner)
     }
 }
+
+/// An error unless `x` has a dimension (`op` works along one).
+pub(crate) fn at_least_1d(op: &'static str, x: &Array) -> Result<(), Error> {
+    if x.ndim() == 0 {
+        return Err(Error::NeedsArray {
+            op: op.into(),
+            expected: "an array of at least one dimension",
+            found: x.ty().clone(),
+        });
+    }
+    Ok(())
+}
