@@ -339,6 +339,32 @@ fn bad_input_is_an_error_that_says_what() {
     assert!(e.contains("at least one dimension"), "{e}");
 }
 
+/// Integer keys' range is guessed from the first 4096 of them: a later
+/// key outside the guess (just outside, far outside, at either end of
+/// `int64`) still lands in its own group, in key order.
+#[test]
+fn a_key_past_the_first_ones_outside_their_range() {
+    for late in [20i64, -20, 1000, -1000, i64::MAX, i64::MIN] {
+        let mut keys: Vec<i64> = (0..5000).map(|i| (i * 7) % 10).collect();
+        keys[4500] = late;
+        keys[4999] = late;
+        let v = Array::from_vec((0..5000).map(|i| i as f64).collect::<Vec<_>>());
+        let got: Vec<Vec<f64>> = func::groupby(&v, &Array::from_vec(keys.clone()))
+            .unwrap()
+            .to_nested()
+            .unwrap();
+        let mut want = std::collections::BTreeMap::<i64, Vec<f64>>::new();
+        for (i, &k) in keys.iter().enumerate() {
+            want.entry(k).or_default().push(i as f64);
+        }
+        assert_eq!(
+            got,
+            want.into_values().collect::<Vec<_>>(),
+            "late key {late}"
+        );
+    }
+}
+
 /// Past 2^19 keys, on more than one thread, a reduction of `groupby` scans
 /// the keys in parts (a hash table each, merged in order of first
 /// appearance) and folds the values by the ids: the same groups and sums

@@ -353,18 +353,16 @@ fn check_lengths(op: &'static str, values: &Array, keys: &Array) -> Result<usize
 pub fn groupby(values: &Array, keys: &Array) -> Result<Array, Error> {
     let op = "groupby";
     let n = check_lengths(op, values, keys)?;
-    if let Some((ks, lo, span)) = small_range(keys) {
+    let counted = counted_in_guessed_range(keys).or_else(|| {
+        let (ks, lo, span) = small_range(keys)?;
+        // The keys' own range: no key falls outside it.
+        count_slots(ks, lo, span + 1)
+    });
+    if let Some((ks, lo, count, sorted)) = counted {
         // `int64` keys in a small range: a slot per key, counted in one
         // pass (which sees whether they are already in order), no codes.
+        let span = count.len() - 1;
         let slot = |i: usize| ks[i].wrapping_sub(lo) as usize;
-        let mut count = vec![0i64; span + 1];
-        let (mut sorted, mut prev) = (true, 0usize);
-        for i in 0..n {
-            let s = slot(i);
-            count[s] += 1;
-            sorted &= s >= prev;
-            prev = s;
-        }
         let mut offsets = vec![0i64];
         let mut next = vec![0i64; span + 1];
         for (s, &m) in count.iter().enumerate() {
@@ -391,6 +389,48 @@ pub fn groupby(values: &Array, keys: &Array) -> Result<Array, Error> {
     }
     let next: Vec<i64> = offsets[..c.k()].to_vec();
     scatter(values, n, &offsets, next, &|i| c.codes[i] as usize)
+}
+
+/// The keys (`ks`), the key of slot 0 (`lo`), each slot's count and
+/// whether the slots never go down: `None` as soon as a key falls outside
+/// the `slots` from `lo`.
+type Counted<'a> = (&'a [i64], i64, Vec<i64>, bool);
+
+/// The keys counted by slot from `lo`, in one pass; `None` at the first
+/// key outside the slots.
+fn count_slots(ks: &[i64], lo: i64, slots: usize) -> Option<Counted<'_>> {
+    let mut count = vec![0i64; slots];
+    let (mut sorted, mut prev) = (true, 0usize);
+    for &k in ks {
+        let s = k.wrapping_sub(lo) as u64;
+        if s >= slots as u64 {
+            return None;
+        }
+        let s = s as usize;
+        count[s] += 1;
+        sorted &= s >= prev;
+        prev = s;
+    }
+    Some((ks, lo, count, sorted))
+}
+
+/// [`count_slots`] of `int64` keys over a range guessed from the first
+/// 4096 keys (widened by half its width each way): the common case of
+/// keys in a small range counted without a pass to find the range first.
+/// `None` when the guess is wide or a key falls outside it (the caller
+/// then reads the range).
+fn counted_in_guessed_range(keys: &Array) -> Option<Counted<'_>> {
+    if keys.dtype().as_scalar() != Some(Scalar::Int64) || keys.ndim() != 1 {
+        return None;
+    }
+    let ks = keys.as_slice::<i64>().ok()?;
+    let (lo, hi) = min_max(&ks[..ks.len().min(4096)])?;
+    let width = hi.abs_diff(lo).checked_add(1)?;
+    if width > 1 << 14 {
+        return None;
+    }
+    let from = lo.checked_sub((width / 2) as i64)?;
+    count_slots(ks, from, 2 * width as usize)
 }
 
 /// `int64` keys (one dimension, side by side, no NA) whose range fits a
