@@ -68,14 +68,6 @@ fn with_leaf(meta: &Arrmeta, leaf: Arrmeta) -> Arrmeta {
     }
 }
 
-/// The record under `meta`'s dimensions.
-fn leaf_of(meta: &Arrmeta) -> &Arrmeta {
-    match meta {
-        Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => leaf_of(element),
-        m => m,
-    }
-}
-
 fn not_categorical(op: &str, found: &Type) -> Error {
     Error::NeedsArray {
         op: op.into(),
@@ -203,7 +195,7 @@ impl Array {
     /// The categories of a categorical array (`K * T`, the array it holds,
     /// not a copy); `None` for any other array.
     pub fn categories(&self) -> Option<Array> {
-        let leaf = match leaf_of(self.arrmeta()) {
+        let leaf = match super::columns::leaf_meta(self.arrmeta(), self.ndim())? {
             Arrmeta::Option(m) => m,
             m => m,
         };
