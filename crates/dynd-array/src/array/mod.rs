@@ -360,25 +360,15 @@ impl Array {
     ///
     /// An allocation error.
     pub fn from_fn<T: Element>(n: usize, mut f: impl FnMut(usize) -> T) -> Result<Array, Error> {
-        let bytes = n
-            .checked_mul(std::mem::size_of::<T>())
-            .ok_or_else(|| Error::alloc(n as u128 * std::mem::size_of::<T>() as u128))?;
-        let mut data = MemoryBlock::for_overwrite(bytes)?;
-        let Some(block) = Arc::get_mut(&mut data) else {
-            unreachable!("a fresh block is unique")
-        };
-        match crate::element::cast_slice_mut::<T>(block.bytes_mut()) {
-            Some(dst) => {
-                for (i, x) in dst.iter_mut().enumerate() {
-                    *x = f(i);
-                }
+        Array::from_fill(n, |dst: &mut [T]| {
+            for (i, x) in dst.iter_mut().enumerate() {
+                *x = f(i);
             }
-            // Nothing to write (no elements, or zero-sized ones).
-            None => (0..n).for_each(|i| {
+            // Zero-sized elements: no slice to write, `f` still called.
+            (dst.len()..n).for_each(|i| {
                 let _ = f(i);
-            }),
-        }
-        Ok(Array::vector::<T>(n, data))
+            });
+        })
     }
 
     /// A 1-d array of `n` elements written by `fill` in any order, in a
