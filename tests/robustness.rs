@@ -417,3 +417,25 @@ fn datashapes_json_and_builtin_calls_never_panic() {
 fn long_run() {
     run_all(0x1000_0bad, cases(1_000_000));
 }
+
+/// An expression's text recurses once per operator when it is lowered,
+/// evaluated and dropped: a long one runs on a thread of its own, so a
+/// caller on a small stack gets the answer, not a stack overflow.
+#[test]
+fn long_expressions_evaluate_on_a_small_stack() {
+    let text = vec!["x"; 20_000].join("+");
+    let r = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let x = Array::from_vec(vec![1.0, 2.0]);
+            dynd::func::evaluate(&text, &[("x", &x)]).map(|a| a.to_string())
+        })
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    assert_eq!(r.expect("evaluates"), "[20000, 40000]");
+    let x = Array::from_vec(vec![1.0]);
+    let past = vec!["x"; dynd::func::MAX_OPERATORS + 2].join("*");
+    let e = dynd::func::evaluate(&past, &[("x", &x)]).unwrap_err();
+    assert!(e.to_string().contains("more than 100000 operators"), "{e}");
+}

@@ -504,8 +504,10 @@ fn info(datashape: &str) -> Result<Success, Failure> {
 
 /// The stack the commands run on: an expression is a tree one level
 /// deeper per operator (`1 + 1 + ... + 1`), which lowering walks
-/// recursively; [`eval::MAX_OPERATORS`] levels fit in this with room to
-/// spare. It is address space, touched only as deep as a command goes.
+/// recursively; [`dynd::func::MAX_OPERATORS`] levels fit in this with room
+/// to spare (the library moves a long expression to a thread of its own
+/// anyway; JSON and datashape parsing recurse on this one). It is address
+/// space, touched only as deep as a command goes.
 const STACK: usize = 1 << 30;
 
 /// Prints `text` and a newline on stdout. A closed pipe (`dynd ... |

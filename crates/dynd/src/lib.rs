@@ -70,7 +70,7 @@
 //! |---|---|
 //! | 3 | `prelude`, `__private` |
 //! | 2 | `ndt`, `nd`, `func` |
-//! | 1 | `typed` |
+//! | 1 | `typed`, `text` |
 
 // A dependency nobody uses cannot linger (CI denies warnings).
 #![cfg_attr(not(test), warn(unused_crate_dependencies))]
@@ -78,6 +78,7 @@
 #![doc(test(attr(deny(warnings))))]
 #![forbid(unsafe_code)]
 
+mod text;
 mod typed;
 
 /// Datashape types: the model, parser and printer, pattern matching,
@@ -234,6 +235,11 @@ pub mod nd {
 /// dimensions, core-dimension overloads (generalised ufuncs), overload
 /// resolution, and the builtin library (the `dynd-arrfunc` crate).
 pub mod func {
+    /// Expressions as text, over named inputs (`dynd eval`,
+    /// `dynd.evaluate` in Python).
+    pub use crate::text::{
+        evaluate, Evaluator, MAX_DEPTH, MAX_OPERATORS, SPECIALS, STACK_PER_OPERATOR,
+    };
     pub use crate::typed::ArrayExt;
 
     // A typed function for each builtin its table marks (`add(&a, &b)`,

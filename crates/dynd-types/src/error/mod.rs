@@ -517,6 +517,23 @@ pub enum Error {
         /// The parameter's core dimensions.
         needed: usize,
     },
+    /// An expression's text (`dynd::func::evaluate`) that does not parse,
+    /// or asks for what the language does not have: the message says what
+    /// and where (the byte, with the text around it and a caret).
+    #[error("{message}")]
+    Expression {
+        /// What was wrong, and where.
+        message: Box<str>,
+    },
+    /// A name in an expression's text that is neither an input nor a
+    /// function.
+    #[error("unknown name '{name}' ({})", if inputs.is_empty() { "no inputs are bound".to_string() } else { format!("inputs: {}", inputs.join(", ")) })]
+    UnknownInput {
+        /// The name.
+        name: String,
+        /// The inputs' names.
+        inputs: Vec<String>,
+    },
     /// A builtin name that names no builtin.
     #[error("no builtin is called '{name}'{}", did_you_mean(suggestions))]
     UnknownFunction {
