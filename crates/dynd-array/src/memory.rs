@@ -534,6 +534,28 @@ impl MemoryBlock {
         })
     }
 
+    /// A block over `len` bytes at `ptr` that belong to another value
+    /// (a NumPy array, a foreign Arrow buffer, a memory map): `owner` is
+    /// kept by the block and dropped with it, and the bytes are never
+    /// freed by the block itself.
+    ///
+    /// # Safety
+    ///
+    /// The `len` bytes at `ptr` (any `ptr` if `len` is 0) are readable —
+    /// and writable if `writable` — for as long as `owner` lives, they do
+    /// not move when `owner` does, and nothing writes them while the block
+    /// may be read except through the block. (Arrays over the block are
+    /// still made by [`Array::try_from_parts`](crate::Array::try_from_parts),
+    /// which checks every extent and alignment against `len`.)
+    pub unsafe fn from_external(
+        ptr: *const u8,
+        len: usize,
+        owner: Box<dyn Any + Send + Sync>,
+        writable: bool,
+    ) -> Arc<MemoryBlock> {
+        MemoryBlock::external(ptr as *mut u8, len, owner, writable)
+    }
+
     /// A block over the values of `vec`, without copying them, for a
     /// `#[derive(Record)]` struct laid out as its dynd data type.
     ///
