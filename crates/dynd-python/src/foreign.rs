@@ -1,0 +1,299 @@
+//! Memory that crosses the boundary without a copy: NumPy arrays in and
+//! out, Arrow's C data and stream interfaces (PyCapsules) in and out.
+//!
+//! This is the crate's one module with `unsafe` code. Each block says why
+//! it holds; every array made over foreign memory goes through
+//! [`Array::try_from_parts`] or the library's Arrow import, which check
+//! each extent and alignment against the block, so a wrong shape or stride
+//! from outside is an error, never a read out of bounds.
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use arrow_array::ffi::{from_ffi, from_ffi_and_data_type, to_ffi, FFI_ArrowArray};
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{make_array, ArrayRef};
+use arrow_schema::ffi::FFI_ArrowSchema;
+use arrow_schema::DataType;
+use dynd::nd::arrow_interop::ToArrow;
+use dynd::nd::{Array, Arrmeta, MemoryBlock};
+use dynd::ndt::Type;
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyCapsule, PyCapsuleMethods, PyDict, PyTuple};
+
+use crate::errors::{guarded, type_error, value_error};
+
+const SCHEMA: &CStr = c"arrow_schema";
+const ARRAY: &CStr = c"arrow_array";
+const STREAM: &CStr = c"arrow_array_stream";
+
+/// The dynd scalar type of a NumPy dtype (kind and item size), if the two
+/// share a memory layout.
+fn dtype_name(kind: u8, size: usize) -> Option<&'static str> {
+    Some(match (kind, size) {
+        (b'b', 1) => "bool",
+        (b'i', 1) => "int8",
+        (b'i', 2) => "int16",
+        (b'i', 4) => "int32",
+        (b'i', 8) => "int64",
+        (b'u', 1) => "uint8",
+        (b'u', 2) => "uint16",
+        (b'u', 4) => "uint32",
+        (b'u', 8) => "uint64",
+        (b'f', 2) => "float16",
+        (b'f', 4) => "float32",
+        (b'f', 8) => "float64",
+        (b'c', 8) => "complex64",
+        (b'c', 16) => "complex128",
+        _ => return None,
+    })
+}
+
+/// NumPy's type string (`<f8`) of a dynd scalar type, if NumPy has one
+/// of the same layout.
+fn typestr(dtype: &Type) -> Option<&'static str> {
+    let little = cfg!(target_endian = "little");
+    Some(match (dtype.to_string().as_str(), little) {
+        ("bool", _) => "|b1",
+        ("int8", _) => "|i1",
+        ("uint8", _) => "|u1",
+        ("int16", true) => "<i2",
+        ("int32", true) => "<i4",
+        ("int64", true) => "<i8",
+        ("uint16", true) => "<u2",
+        ("uint32", true) => "<u4",
+        ("uint64", true) => "<u8",
+        ("float16", true) => "<f2",
+        ("float32", true) => "<f4",
+        ("float64", true) => "<f8",
+        ("complex[float32]", true) => "<c8",
+        ("complex[float64]", true) => "<c16",
+        ("int16", false) => ">i2",
+        ("int32", false) => ">i4",
+        ("int64", false) => ">i8",
+        ("uint16", false) => ">u2",
+        ("uint32", false) => ">u4",
+        ("uint64", false) => ">u8",
+        ("float16", false) => ">f2",
+        ("float32", false) => ">f4",
+        ("float64", false) => ">f8",
+        ("complex[float32]", false) => ">c8",
+        ("complex[float64]", false) => ">c16",
+        _ => return None,
+    })
+}
+
+/// A NumPy array as a dynd array over the same memory, or `None` when its
+/// elements have no dynd equivalent of the same layout (objects, strings,
+/// records, a foreign byte order, unaligned data): the caller converts
+/// those by value.
+pub(crate) fn from_numpy(a: &Bound<'_, PyUntypedArray>) -> PyResult<Option<Array>> {
+    let dtype = a.dtype();
+    let native = dtype.is_native_byteorder().unwrap_or(true);
+    let Some(name) = dtype_name(dtype.kind(), dtype.itemsize()).filter(|_| native) else {
+        return Ok(None);
+    };
+    if !a.is_aligned() {
+        return Ok(None);
+    }
+    let size = dtype.itemsize();
+    let (shape, strides) = (a.shape().to_vec(), a.strides().to_vec());
+    // The lowest and highest byte any element reaches, from the data
+    // pointer (NumPy strides may be negative).
+    let (mut low, mut high, mut empty) = (0isize, 0isize, false);
+    for (&n, &s) in shape.iter().zip(&strides) {
+        if n == 0 {
+            empty = true;
+            break;
+        }
+        let reach = isize::try_from(n - 1)
+            .ok()
+            .and_then(|m| m.checked_mul(s))
+            .ok_or_else(|| value_error("a NumPy array's extent overflows isize"))?;
+        if reach < 0 {
+            low += reach;
+        } else {
+            high += reach;
+        }
+    }
+    // SAFETY: `as_array_ptr` is the live `PyArrayObject` behind `a` (a
+    // checked NumPy array); its `data` and `flags` fields are plain reads.
+    let (data, flags) = unsafe {
+        let raw = &*a.as_array_ptr();
+        (raw.fields.data as *const u8, raw.fields.flags)
+    };
+    let writable = flags & numpy::npyffi::NPY_ARRAY_WRITEABLE != 0;
+    let (base, len, offset) = if empty {
+        (data, 0, 0)
+    } else {
+        let len = (high - low) as usize + size;
+        (data.wrapping_offset(low), len, (-low) as usize)
+    };
+    let owner: Py<PyAny> = a.clone().into_any().unbind();
+    // SAFETY: NumPy keeps the `len` bytes from `base` (every element of
+    // the array, by the extents computed above) allocated and in place
+    // while the array object lives, and the block holds a reference to
+    // it. The block is writable only where NumPy's is, as a NumPy view
+    // would be. Alignment and extents are checked again below, by
+    // `try_from_parts`.
+    let block = unsafe { MemoryBlock::from_external(base, len, Box::new(owner), writable) };
+    let text: Vec<String> = shape.iter().map(usize::to_string).collect();
+    let ty: Type = if text.is_empty() {
+        name.parse()
+    } else {
+        format!("{} * {name}", text.join(" * ")).parse()
+    }
+    .map_err(crate::to_py_err)?;
+    // Numbers and `bool` have no arrmeta of their own.
+    let mut meta = Arrmeta::Scalar;
+    for (&n, &s) in shape.iter().zip(&strides).rev() {
+        meta = Arrmeta::Fixed {
+            size: n,
+            stride: s,
+            element: Box::new(meta),
+        };
+    }
+    guarded(|| Array::try_from_parts(ty, Arc::new(meta), block, offset)).map(Some)
+}
+
+/// NumPy's `__array_interface__` (version 3) of a dense array of numbers,
+/// or `None` if NumPy cannot view it (a `var` dimension, strings, NA).
+pub(crate) fn array_interface<'py>(
+    py: Python<'py>,
+    a: &Array,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(ts) = typestr(a.dtype()) else {
+        return Ok(None);
+    };
+    let Ok(shape) = a.dims() else {
+        return Ok(None);
+    };
+    if a.shape()
+        .iter()
+        .any(|d| !matches!(d, dynd::ndt::Dim::Fixed(_)))
+    {
+        return Ok(None);
+    }
+    let d = PyDict::new(py);
+    d.set_item("version", 3)?;
+    d.set_item("typestr", ts)?;
+    d.set_item("shape", PyTuple::new(py, &shape)?)?;
+    d.set_item("strides", PyTuple::new(py, a.strides())?)?;
+    d.set_item("data", (a.data_ptr() as usize, a.is_readonly()))?;
+    Ok(Some(d))
+}
+
+/// `(schema, array)` capsules of Arrow's C data interface for `a`
+/// (`__arrow_c_array__`): Arrow arrays over dynd's buffers.
+pub(crate) fn to_arrow_capsules<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyTuple>> {
+    let arrow: ArrayRef = guarded(|| a.to_arrow())?;
+    let (array, schema) =
+        to_ffi(&arrow.to_data()).map_err(|e| value_error(format!("Arrow export: {e}")))?;
+    // The capsules own the structs; a consumer moves them out (leaving
+    // them released), and a capsule dropped unconsumed releases its own.
+    let schema = PyCapsule::new_with_value(py, schema, SCHEMA)?;
+    let array = PyCapsule::new_with_value(py, array, ARRAY)?;
+    PyTuple::new(py, [schema.into_any(), array.into_any()])
+}
+
+/// An object's Arrow data as one Arrow array, if it speaks the PyCapsule
+/// interface: `__arrow_c_array__` (shared buffers) or
+/// `__arrow_c_stream__` (chunks, concatenated by the caller).
+pub(crate) fn arrow_chunks(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<ArrayRef>>> {
+    if obj.hasattr("__arrow_c_array__")? {
+        let pair = obj.call_method0("__arrow_c_array__")?;
+        let (schema, array): (Bound<'_, PyCapsule>, Bound<'_, PyCapsule>) = pair.extract()?;
+        let schema_ptr = schema.pointer_checked(Some(SCHEMA))?;
+        let array_ptr = array.pointer_checked(Some(ARRAY))?;
+        // SAFETY: the capsules are named as the PyCapsule interface names
+        // them, so they point at an `ArrowSchema` and an `ArrowArray` the
+        // producer keeps until the capsules go. The array is moved out
+        // (its place left released, so the capsule's destructor does not
+        // release it again); the schema is only read.
+        let data = unsafe {
+            let array = FFI_ArrowArray::from_raw(array_ptr.as_ptr().cast());
+            let schema = &*(schema_ptr.as_ptr() as *const FFI_ArrowSchema);
+            from_ffi(array, schema)
+        }
+        .map_err(|e| value_error(format!("Arrow import: {e}")))?;
+        return Ok(Some(vec![make_array(data)]));
+    }
+    if obj.hasattr("__arrow_c_stream__")? {
+        let capsule = obj.call_method0("__arrow_c_stream__")?;
+        let capsule = capsule.cast::<PyCapsule>()?;
+        let ptr = capsule.pointer_checked(Some(STREAM))?;
+        // SAFETY: a capsule named `arrow_array_stream` points at an
+        // `ArrowArrayStream`; moving it out leaves a released one behind,
+        // which the capsule's destructor leaves alone.
+        let stream = unsafe { FFI_ArrowArrayStream::from_raw(ptr.as_ptr().cast()) };
+        return read_stream(stream).map(Some);
+    }
+    Ok(None)
+}
+
+/// Every chunk of an Arrow stream, of any type (a `RecordBatchReader`
+/// would insist on a struct type).
+fn read_stream(mut stream: FFI_ArrowArrayStream) -> PyResult<Vec<ArrayRef>> {
+    let (Some(get_schema), Some(get_next)) = (stream.get_schema, stream.get_next) else {
+        return Err(value_error("Arrow import: the stream has been released"));
+    };
+    let failed = |stream: &mut FFI_ArrowArrayStream, code: i32| {
+        let text = stream
+            .get_last_error
+            // SAFETY: the stream's own callback on the stream; it returns
+            // null or a C string that lives until the next call.
+            .map(|f| unsafe { f(stream) })
+            .filter(|p| !p.is_null())
+            // SAFETY: non-null, a C string (as above).
+            .map(|p| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        value_error(format!(
+            "Arrow import: the stream failed (code {code}) {text}"
+        ))
+    };
+    let mut schema = FFI_ArrowSchema::empty();
+    // SAFETY: the stream's callback with the stream and an empty schema to
+    // fill, as the C stream interface specifies.
+    let code = unsafe { get_schema(&mut stream, &mut schema) };
+    if code != 0 {
+        return Err(failed(&mut stream, code));
+    }
+    let data_type =
+        DataType::try_from(&schema).map_err(|e| value_error(format!("Arrow import: {e}")))?;
+    let mut chunks = Vec::new();
+    loop {
+        let mut array = FFI_ArrowArray::empty();
+        // SAFETY: as above, an empty array for the callback to fill.
+        let code = unsafe { get_next(&mut stream, &mut array) };
+        if code != 0 {
+            return Err(failed(&mut stream, code));
+        }
+        if array.is_released() {
+            break;
+        }
+        // SAFETY: the producer filled `array` with data of the stream's
+        // schema, whose type is `data_type`.
+        let data = unsafe { from_ffi_and_data_type(array, data_type.clone()) }
+            .map_err(|e| value_error(format!("Arrow import: {e}")))?;
+        chunks.push(make_array(data));
+    }
+    Ok(chunks)
+}
+
+/// A dynd array of Arrow chunks: the one chunk shared, several
+/// concatenated (one copy), none an empty array of the stream's type.
+pub(crate) fn from_arrow_chunks(chunks: &[ArrayRef]) -> PyResult<Array> {
+    let arrays = chunks
+        .iter()
+        .map(|c| guarded(|| Array::from_arrow(c.as_ref())))
+        .collect::<PyResult<Vec<_>>>()?;
+    match arrays.len() {
+        0 => Err(type_error("an Arrow stream without chunks has no array")),
+        1 => Ok(arrays.into_iter().next().expect("one chunk")),
+        _ => {
+            let refs: Vec<&Array> = arrays.iter().collect();
+            guarded(|| dynd::nd::concatenate(&refs, 0))
+        }
+    }
+}
