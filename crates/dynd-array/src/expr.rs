@@ -238,8 +238,11 @@ pub enum Expr<'a> {
 
 /// The most levels an evaluation walks at once: a deeper tree is
 /// evaluated in parts of this many levels, bottom up (see
-/// [`Expr::evaluate_deep_parts`]).
-pub const MAX_EVAL_DEPTH: usize = 256;
+/// [`Expr::evaluate_deep_parts`]). Lowering a level for the fused loop
+/// takes about 8 KiB of stack in a debug build: 64 levels fit in a 1 MiB
+/// thread with room to spare (256 did not), and an expression written by
+/// hand is rarely deeper.
+pub const MAX_EVAL_DEPTH: usize = 64;
 
 /// A 0-d array standing in for a node's operand while the node is taken
 /// apart (by [`Drop`]).
