@@ -14,6 +14,7 @@ Python peers side by side from one sitting.
     python3 scripts/peers.py records    # `benches/records.rs`: NumPy structured arrays, Polars structs, pyarrow
     python3 scripts/peers.py time       # `benches/time.rs`: pyarrow.compute, Polars `dt`, NumPy datetime64
     python3 scripts/peers.py groups     # `benches/groups.rs`: Polars group_by, pyarrow group_by, NumPy bincount
+    python3 scripts/peers.py python     # the Python package itself against NumPy, Awkward, numexpr, Numba
     cargo bench --bench ragged          # the Rust side, in the same sitting
     cargo bench --bench expr
 
@@ -689,6 +690,126 @@ def groups_main():
                 print(f"{case:36s} {label:15s} {ms:9.2f} ms {ms * 1e6 / n:7.2f} ns/value")
 
 
+def per_call_us(f, calls):
+    """The median over 7 runs of `calls` calls of `f`, in µs per call."""
+    f()
+    times = []
+    for _ in range(7):
+        t = time.perf_counter()
+        for _ in range(calls):
+            f()
+        times.append((time.perf_counter() - t) * 1e6 / calls)
+    times.sort()
+    return times[3]
+
+
+def python_main():
+    """The Python package (`crates/dynd-python`) beside NumPy, Awkward,
+    numexpr and Numba, all called from Python: the small-call overhead,
+    NumPy's protocols, an exported Rust ufunc against `numba.vectorize`,
+    per-row functions over ragged arrays, and `dynd.evaluate` against
+    numexpr. The package and the example extension are built (release)
+    and installed into the peers' environment first."""
+    in_venv()
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", "maturin>=1.9.4,<2", "numba"])
+    env = dict(os.environ, PATH=os.path.join(VENV, "bin") + os.pathsep + os.environ.get("PATH", ""))
+    subprocess.check_call(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-build-isolation", "--force-reinstall",
+         "--no-deps", os.path.join(ROOT, "crates/dynd-python"),
+         os.path.join(ROOT, "crates/dynd-python/examples/python-ufunc")],
+        env=env,
+    )
+    os.environ.setdefault("POLARS_MAX_THREADS", "1")
+    import awkward as ak
+    import numba
+    import numexpr as ne
+    import numpy as np
+
+    import dynd
+    import dynd_ufunc_example as ex
+
+    ne.set_num_threads(1)
+    numba.set_num_threads(1)
+    print(f"NumPy {np.__version__}, Awkward {ak.__version__}, numexpr {ne.__version__}, Numba {numba.__version__}")
+
+    # The call itself: one element.
+    a1, b1 = np.array([1.5]), np.array([2.5])
+    d1, e1 = dynd.array(a1), dynd.array(b1)
+    rows = [
+        ("1-element add: np.add(numpy, numpy)", per_call_us(lambda: np.add(a1, b1), 200_000)),
+        ("1-element add: dynd.add(dynd, dynd)", per_call_us(lambda: dynd.add(d1, e1), 200_000)),
+        ("1-element add: dynd x + y", per_call_us(lambda: d1 + e1, 200_000)),
+        ("1-element add: np.add(dynd, dynd) (__array_ufunc__)", per_call_us(lambda: np.add(d1, e1), 100_000)),
+    ]
+    n3 = np.linspace(0, 1, 1000)
+    d3 = dynd.array(n3)
+    rows += [
+        ("1e3 add: np.add(numpy, numpy)", per_call_us(lambda: np.add(n3, n3[::-1]), 100_000)),
+        ("1e3 add: np.add(dynd, dynd) (__array_ufunc__)", per_call_us(lambda: np.add(d3, d3), 50_000)),
+    ]
+    for name, us in rows:
+        print(f"{name:60s} {us:10.3f} µs/call")
+
+    # An exported Rust ufunc against the same function under numba.vectorize.
+    @numba.vectorize(["float64(float64, float64)"], nopython=True)
+    def rel_diff_numba(x, y):
+        ax, ay = abs(x), abs(y)
+        scale = ax if ax > ay else ay
+        return 0.0 if scale == 0.0 else abs(x - y) / scale
+
+    x6 = np.linspace(-3.0, 3.0, 1_000_000)
+    y6 = np.cos(x6)
+    assert np.allclose(ex.rel_diff(x6, y6), rel_diff_numba(x6, y6))
+    for name, f in [
+        ("rel_diff 1e6 float64: numba.vectorize", lambda: rel_diff_numba(x6, y6)),
+        ("rel_diff 1e6 float64: dynd_python::ufunc! (NumPy ufunc)", lambda: ex.rel_diff(x6, y6)),
+        ("rel_diff 1e6 float64: the ufunc on dynd arrays", lambda: ex.rel_diff(dynd.array(x6), dynd.array(y6))),
+    ]:
+        print(f"{name:60s} {median_ms(f, repeat=9):10.3f} ms")
+
+    # Ragged rows: 1e6 rows (the benchmark's lengths), and 1,000 values.
+    lens = np.array(lengths(ROWS), dtype=np.int64)
+    small = int(np.searchsorted(np.cumsum(lens), 1000)) + 1  # rows holding about 1,000 values
+    for label, count in [("1e6 rows", ROWS), ("1e3 values", small)]:
+        ln = lens[:count]
+        offsets = np.zeros(len(ln) + 1, dtype=np.int64)
+        np.cumsum(ln, out=offsets[1:])
+        total = int(offsets[-1])
+        v = np.sin(np.arange(total, dtype=np.float64))
+        w = np.cos(np.arange(total, dtype=np.float64))
+        make = lambda vals: ak.Array(ak.contents.ListOffsetArray(ak.index.Index64(offsets.copy()), ak.contents.NumpyArray(vals)))
+        x, y = make(v), make(w)
+        dx, dy = dynd.array(x), dynd.array(y)
+        assert dynd.sum(dx, axis=1).tolist() == ak.sum(x, axis=1).tolist()
+        cases = [
+            ("sum per row", lambda: ak.sum(x, axis=1), lambda: dynd.sum(dx, axis=1)),
+            ("softmax per row", lambda: ak.softmax(x, axis=1), lambda: dynd.softmax(dx, axis=-1)),
+            ("sort per row", lambda: ak.sort(x, axis=1), lambda: dynd.sort(dx, axis=-1)),
+            ("x + y", lambda: x + y, lambda: dx + dy),
+        ]
+        for name, fa, fd in cases:
+            if count == ROWS:
+                ta, td = median_ms(fa, repeat=7), median_ms(fd, repeat=7)
+                print(f"{label} ({total} values) {name:18s} Awkward {ta:9.2f} ms   dynd {td:9.2f} ms   {ta / td:5.1f}x")
+            else:
+                ta, td = per_call_us(fa, 300), per_call_us(fd, 3000)
+                print(f"{label} ({total} values) {name:18s} Awkward {ta:9.1f} µs   dynd {td:9.2f} µs   {ta / td:5.1f}x")
+
+    # Fused expressions against numexpr.
+    for n in (1_000, 10_000_000):
+        a, b, c, d, e = (values(n, k) for k in range(5))
+        env5 = {"a": a, "b": b, "c": c, "d": d, "e": e}
+        calls = 20_000 if n == 1_000 else 1
+        if n == 1_000:
+            tn = per_call_us(lambda: ne.evaluate("a*b+c*d-e", local_dict=env5), calls)
+            td = per_call_us(lambda: dynd.evaluate("a*b+c*d-e", **env5), calls)
+            print(f"a*b+c*d-e at {n}: numexpr {tn:9.2f} µs   dynd.evaluate {td:9.2f} µs   {tn / td:5.1f}x")
+        else:
+            tn = median_ms(lambda: ne.evaluate("a*b+c*d-e", local_dict=env5), repeat=7)
+            td = median_ms(lambda: dynd.evaluate("a*b+c*d-e", **env5), repeat=7)
+            print(f"a*b+c*d-e at {n}: numexpr {tn:9.2f} ms   dynd.evaluate {td:9.2f} ms   {tn / td:5.1f}x")
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["expr"]:
         expr_main()
@@ -708,5 +829,7 @@ if __name__ == "__main__":
         time_main()
     elif sys.argv[1:] == ["groups"]:
         groups_main()
+    elif sys.argv[1:] == ["python"]:
+        python_main()
     else:
         main()

@@ -262,6 +262,17 @@ impl PyArray {
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
+        // NumPy's own ufunc called plainly (`np.add(x, y)`): its builtin,
+        // without a detour through Python.
+        if kwargs.is_none_or(|k| k.is_empty()) && method.extract::<&str>()? == "__call__" {
+            if let Some(f) = crate::function::numpy_ufunc_builtin(ufunc)? {
+                let ops = inputs
+                    .iter()
+                    .map(|a| Operand::of(&a))
+                    .collect::<PyResult<Vec<_>>>()?;
+                return Ok(Bound::new(py, call_builtin(py, f, &ops)?)?.into_any());
+            }
+        }
         let h = hooks(py)?;
         let kwargs = kwargs.cloned().unwrap_or_else(|| PyDict::new(py));
         h.array_ufunc

@@ -8,6 +8,7 @@ use dynd::func::{builtins, Callable, Eval};
 use dynd::nd::expr::Expr;
 use dynd::nd::{Array, ArrayOps, Arrmeta, Complex, ErrorMode};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 use crate::array::PyArray;
@@ -28,6 +29,37 @@ pub(crate) fn builtin(name: &str) -> PyResult<&'static Callable> {
             },
         ))),
     }
+}
+
+/// The builtin that runs NumPy's own ufunc `ufunc` (`np.add` → `add`), if
+/// it is one of NumPy's and dynd has a builtin of its name. NumPy's ufuncs
+/// are found once, by identity, so another extension's ufunc of the same
+/// name is never mistaken for one.
+pub(crate) fn numpy_ufunc_builtin(ufunc: &Bound<'_, PyAny>) -> PyResult<Option<&'static Callable>> {
+    static UFUNCS: PyOnceLock<HashMap<usize, &'static Callable>> = PyOnceLock::new();
+    let py = ufunc.py();
+    let table = UFUNCS.get_or_try_init(py, || -> PyResult<_> {
+        let np = py.import("numpy")?;
+        let class = np.getattr("ufunc")?;
+        let mut table = HashMap::new();
+        for name in np.dir()? {
+            let name: String = name.extract()?;
+            let Ok(obj) = np.getattr(name.as_str()) else {
+                continue;
+            };
+            if !obj.is_instance(&class)? {
+                continue;
+            }
+            let dynd_name: String = obj.getattr("__name__")?.extract()?;
+            if let Ok(f) = builtin(&dynd_name) {
+                // NumPy's module holds its ufuncs for as long as the
+                // process runs: the address names the one object.
+                table.insert(obj.as_ptr() as usize, f);
+            }
+        }
+        Ok(table)
+    })?;
+    Ok(table.get(&(ufunc.as_ptr() as usize)).copied())
 }
 
 /// An argument: an array, or a Python number, which adapts to the other
