@@ -2,7 +2,7 @@
 # The Python package (`crates/dynd-python`) and the example extension that
 # exports Rust fns as NumPy ufuncs, built once each (release, as users
 # install them) into a git-ignored virtual environment with maturin,
-# pytest, NumPy, pyarrow and Awkward from PyPI, then its pytest suite.
+# pytest, NumPy, pyarrow, Awkward and Polars from PyPI, then its pytest suite.
 # `.ci/run` runs this right after the README's test command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ fi
 # maturin's build hooks run the `maturin` program of the environment.
 export PATH="$PWD/$venv/bin:$PATH"
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q "maturin>=1.9.4,<2" "pytest>=8" numpy pyarrow awkward
+"$venv/bin/python" -m pip install -q "maturin>=1.9.4,<2" "pytest>=8" numpy pyarrow awkward polars
 # Both packages build in the dynd-python workspace's own target directory,
 # so the library is compiled once for the two.
 "$venv/bin/python" -m pip install -q --no-build-isolation --force-reinstall --no-deps \

@@ -239,6 +239,53 @@ impl PyArray {
         Ok(base)
     }
 
+    /// The buffer protocol (`memoryview(x)`): a read-only view of a dense
+    /// array of numbers.
+    unsafe fn __getbuffer__(
+        slf: Bound<'_, Self>,
+        view: *mut pyo3::ffi::Py_buffer,
+        flags: std::ffi::c_int,
+    ) -> PyResult<()> {
+        let a = slf.borrow().inner.clone();
+        // SAFETY: Python's `Py_buffer` for this object, as `fill_buffer`
+        // takes it.
+        unsafe { foreign::fill_buffer(slf.as_any(), &a, view, flags) }
+    }
+
+    unsafe fn __releasebuffer__(&self, view: *mut pyo3::ffi::Py_buffer) {
+        // SAFETY: a buffer `__getbuffer__` filled, released once by Python.
+        unsafe { foreign::release_buffer(view) }
+    }
+
+    /// DLPack (`np.from_dlpack(x)`, PyTorch, JAX): a read-only tensor over
+    /// dynd's memory, on the CPU.
+    #[pyo3(signature = (*, stream = None, max_version = None, dl_device = None, copy = None))]
+    fn __dlpack__<'py>(
+        &self,
+        py: Python<'py>,
+        stream: Option<&Bound<'py, PyAny>>,
+        max_version: Option<(u32, u32)>,
+        dl_device: Option<(i32, i32)>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyCapsule>> {
+        let _ = stream;
+        if dl_device.is_some_and(|d| d != (1, 0)) {
+            return Err(pyo3::exceptions::PyBufferError::new_err(
+                "dynd arrays live on the CPU (device (1, 0))",
+            ));
+        }
+        if copy == Some(true) {
+            let copied = guarded(|| self.inner.cast(self.inner.ty(), ErrorMode::NoCheck))?;
+            return foreign::to_dlpack(py, &copied, max_version.is_some_and(|v| v.0 >= 1));
+        }
+        foreign::to_dlpack(py, &self.inner, max_version.is_some_and(|v| v.0 >= 1))
+    }
+
+    /// DLPack's device: the CPU.
+    fn __dlpack_device__(&self) -> (i32, i32) {
+        (1, 0)
+    }
+
     /// Arrow's PyCapsule interface: `(schema, array)` capsules over dynd's
     /// buffers (`pyarrow.array(x)`, `polars.Series(x)`).
     #[pyo3(signature = (requested_schema = None))]

@@ -180,7 +180,9 @@ pub(crate) fn array_interface<'py>(
     d.set_item("typestr", ts)?;
     d.set_item("shape", PyTuple::new(py, &shape)?)?;
     d.set_item("strides", PyTuple::new(py, a.strides())?)?;
-    d.set_item("data", (a.data_ptr() as usize, a.is_readonly()))?;
+    // Read-only: a dynd array is a value, and its memory may be shared
+    // with other arrays (views, clones) that must not see NumPy's writes.
+    d.set_item("data", (a.data_ptr() as usize, true))?;
     Ok(Some(d))
 }
 
@@ -294,6 +296,370 @@ pub(crate) fn from_arrow_chunks(chunks: &[ArrayRef]) -> PyResult<Array> {
         _ => {
             let refs: Vec<&Array> = arrays.iter().collect();
             guarded(|| dynd::nd::concatenate(&refs, 0))
+        }
+    }
+}
+
+/// DLPack's structs (`dlpack.h`, version 1.0), for `__dlpack__`.
+mod dlpack {
+    use std::ffi::c_void;
+
+    #[repr(C)]
+    pub(super) struct Device {
+        pub(super) device_type: i32,
+        pub(super) device_id: i32,
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    pub(super) struct DataType {
+        pub(super) code: u8,
+        pub(super) bits: u8,
+        pub(super) lanes: u16,
+    }
+
+    #[repr(C)]
+    pub(super) struct Tensor {
+        pub(super) data: *mut c_void,
+        pub(super) device: Device,
+        pub(super) ndim: i32,
+        pub(super) dtype: DataType,
+        pub(super) shape: *mut i64,
+        pub(super) strides: *mut i64,
+        pub(super) byte_offset: u64,
+    }
+
+    /// `DLManagedTensor` (unversioned).
+    #[repr(C)]
+    pub(super) struct Managed {
+        pub(super) tensor: Tensor,
+        pub(super) manager_ctx: *mut c_void,
+        pub(super) deleter: Option<unsafe extern "C" fn(*mut Managed)>,
+    }
+
+    #[repr(C)]
+    pub(super) struct Version {
+        pub(super) major: u32,
+        pub(super) minor: u32,
+    }
+
+    /// `DLManagedTensorVersioned`.
+    #[repr(C)]
+    pub(super) struct ManagedVersioned {
+        pub(super) version: Version,
+        pub(super) manager_ctx: *mut c_void,
+        pub(super) deleter: Option<unsafe extern "C" fn(*mut ManagedVersioned)>,
+        pub(super) flags: u64,
+        pub(super) tensor: Tensor,
+    }
+
+    /// `DLPACK_FLAG_BITMASK_READ_ONLY`.
+    pub(super) const READ_ONLY: u64 = 1;
+    /// `kDLCPU`.
+    pub(super) const CPU: i32 = 1;
+}
+
+/// DLPack's type code and width of a dynd scalar type.
+fn dlpack_type(dtype: &Type) -> Option<dlpack::DataType> {
+    let (code, bits) = match dtype.to_string().as_str() {
+        "bool" => (6, 8),
+        "int8" => (0, 8),
+        "int16" => (0, 16),
+        "int32" => (0, 32),
+        "int64" => (0, 64),
+        "uint8" => (1, 8),
+        "uint16" => (1, 16),
+        "uint32" => (1, 32),
+        "uint64" => (1, 64),
+        "float16" => (2, 16),
+        "float32" => (2, 32),
+        "float64" => (2, 64),
+        "complex[float32]" => (5, 64),
+        "complex[float64]" => (5, 128),
+        _ => return None,
+    };
+    Some(dlpack::DataType {
+        code,
+        bits,
+        lanes: 1,
+    })
+}
+
+/// What a DLPack capsule's tensor points into: the array (kept alive)
+/// and the shape and strides the tensor's pointers name.
+#[repr(C)]
+struct Held<M> {
+    /// First, so that a pointer to the holder is one to the managed
+    /// tensor DLPack's consumer sees.
+    managed: M,
+    shape: Vec<i64>,
+    strides: Vec<i64>,
+    array: Array,
+}
+
+unsafe extern "C" fn delete_unversioned(m: *mut dlpack::Managed) {
+    // SAFETY: `m` is the first field of a `Held` boxed by `to_dlpack`,
+    // and DLPack calls the deleter once.
+    drop(unsafe { Box::from_raw(m as *mut Held<dlpack::Managed>) });
+}
+
+unsafe extern "C" fn delete_versioned(m: *mut dlpack::ManagedVersioned) {
+    // SAFETY: as `delete_unversioned`.
+    drop(unsafe { Box::from_raw(m as *mut Held<dlpack::ManagedVersioned>) });
+}
+
+const DLTENSOR: &CStr = c"dltensor";
+const DLTENSOR_VERSIONED: &CStr = c"dltensor_versioned";
+
+unsafe extern "C" fn capsule_unversioned(capsule: *mut pyo3::ffi::PyObject) {
+    // SAFETY: called by Python with the capsule; a consumer that took the
+    // tensor renamed it (`used_dltensor`) and owns its deleter now.
+    unsafe {
+        if pyo3::ffi::PyCapsule_IsValid(capsule, DLTENSOR.as_ptr()) == 1 {
+            let m = pyo3::ffi::PyCapsule_GetPointer(capsule, DLTENSOR.as_ptr());
+            delete_unversioned(m.cast());
+        }
+    }
+}
+
+unsafe extern "C" fn capsule_versioned(capsule: *mut pyo3::ffi::PyObject) {
+    // SAFETY: as `capsule_unversioned`.
+    unsafe {
+        if pyo3::ffi::PyCapsule_IsValid(capsule, DLTENSOR_VERSIONED.as_ptr()) == 1 {
+            let m = pyo3::ffi::PyCapsule_GetPointer(capsule, DLTENSOR_VERSIONED.as_ptr());
+            delete_versioned(m.cast());
+        }
+    }
+}
+
+/// A DLPack capsule over `a`'s memory (`__dlpack__`): versioned (and
+/// marked read-only) when the consumer takes DLPack 1, else the legacy
+/// form. Dense arrays of numbers only; strides must be whole elements.
+pub(crate) fn to_dlpack<'py>(
+    py: Python<'py>,
+    a: &Array,
+    versioned: bool,
+) -> PyResult<Bound<'py, PyCapsule>> {
+    let unsupported = || {
+        pyo3::exceptions::PyBufferError::new_err(format!(
+            "an array of type {} has no DLPack form (only dense numbers do)",
+            a.ty()
+        ))
+    };
+    let dtype = dlpack_type(a.dtype()).ok_or_else(unsupported)?;
+    if a.shape()
+        .iter()
+        .any(|d| !matches!(d, dynd::ndt::Dim::Fixed(_)))
+    {
+        return Err(unsupported());
+    }
+    let size = (dtype.bits as isize / 8).max(1);
+    let shape: Vec<i64> = a
+        .dims()
+        .map_err(crate::to_py_err)?
+        .iter()
+        .map(|&n| n as i64)
+        .collect();
+    let mut strides = Vec::with_capacity(shape.len());
+    for s in a.strides() {
+        if s % size != 0 {
+            return Err(pyo3::exceptions::PyBufferError::new_err(format!(
+                "a stride of {s} bytes is not a whole number of {size}-byte elements"
+            )));
+        }
+        strides.push((s / size) as i64);
+    }
+    let tensor = |held_shape: *mut i64, held_strides: *mut i64| dlpack::Tensor {
+        data: a.data_ptr() as *mut std::ffi::c_void,
+        device: dlpack::Device {
+            device_type: dlpack::CPU,
+            device_id: 0,
+        },
+        ndim: shape.len() as i32,
+        dtype,
+        shape: held_shape,
+        strides: held_strides,
+        byte_offset: 0,
+    };
+    if versioned {
+        let mut held = Box::new(Held {
+            managed: dlpack::ManagedVersioned {
+                version: dlpack::Version { major: 1, minor: 0 },
+                manager_ctx: std::ptr::null_mut(),
+                deleter: Some(delete_versioned),
+                flags: dlpack::READ_ONLY,
+                tensor: tensor(std::ptr::null_mut(), std::ptr::null_mut()),
+            },
+            shape: shape.clone(),
+            strides,
+            array: a.clone(),
+        });
+        // The vectors' buffers do not move with the box.
+        held.managed.tensor.shape = held.shape.as_mut_ptr();
+        held.managed.tensor.strides = held.strides.as_mut_ptr();
+        let ptr = Box::into_raw(held);
+        // SAFETY: `ptr` is a live `Held` whose first field is the managed
+        // tensor; the capsule's destructor frees it unless a consumer took
+        // it (and with it the deleter).
+        return unsafe {
+            PyCapsule::new_with_pointer_and_destructor(
+                py,
+                std::ptr::NonNull::new_unchecked(ptr.cast()),
+                DLTENSOR_VERSIONED,
+                Some(capsule_versioned),
+            )
+        };
+    }
+    let mut held = Box::new(Held {
+        managed: dlpack::Managed {
+            tensor: tensor(std::ptr::null_mut(), std::ptr::null_mut()),
+            manager_ctx: std::ptr::null_mut(),
+            deleter: Some(delete_unversioned),
+        },
+        shape: shape.clone(),
+        strides,
+        array: a.clone(),
+    });
+    held.managed.tensor.shape = held.shape.as_mut_ptr();
+    held.managed.tensor.strides = held.strides.as_mut_ptr();
+    let ptr = Box::into_raw(held);
+    // SAFETY: as above.
+    unsafe {
+        PyCapsule::new_with_pointer_and_destructor(
+            py,
+            std::ptr::NonNull::new_unchecked(ptr.cast()),
+            DLTENSOR,
+            Some(capsule_unversioned),
+        )
+    }
+}
+
+/// The buffer protocol's format character of a dynd scalar type.
+fn buffer_format(dtype: &Type) -> Option<&'static CStr> {
+    Some(match dtype.to_string().as_str() {
+        "bool" => c"?",
+        "int8" => c"b",
+        "uint8" => c"B",
+        "int16" => c"h",
+        "uint16" => c"H",
+        "int32" => c"i",
+        "uint32" => c"I",
+        "int64" => c"q",
+        "uint64" => c"Q",
+        "float16" => c"e",
+        "float32" => c"f",
+        "float64" => c"d",
+        "complex[float32]" => c"Zf",
+        "complex[float64]" => c"Zd",
+        _ => return None,
+    })
+}
+
+/// Fills `view` for the buffer protocol (`memoryview(x)`, NumPy): a
+/// read-only view of a dense array of numbers; its shape and strides live
+/// in `view.internal` until [`release_buffer`].
+///
+/// # Safety
+///
+/// `view` is the `Py_buffer` Python passed to `__getbuffer__` for `obj`,
+/// whose array is `a`.
+pub(crate) unsafe fn fill_buffer(
+    obj: &Bound<'_, PyAny>,
+    a: &Array,
+    view: *mut pyo3::ffi::Py_buffer,
+    flags: std::ffi::c_int,
+) -> PyResult<()> {
+    use pyo3::exceptions::PyBufferError;
+    use pyo3::ffi;
+    if view.is_null() {
+        return Err(PyBufferError::new_err("a null Py_buffer"));
+    }
+    if flags & ffi::PyBUF_WRITABLE == ffi::PyBUF_WRITABLE {
+        return Err(PyBufferError::new_err(
+            "dynd arrays are values: their buffers are read-only (write with out=)",
+        ));
+    }
+    let format = buffer_format(a.dtype()).ok_or_else(|| {
+        PyBufferError::new_err(format!(
+            "an array of type {} has no buffer (only dense numbers do)",
+            a.ty()
+        ))
+    })?;
+    if a.shape()
+        .iter()
+        .any(|d| !matches!(d, dynd::ndt::Dim::Fixed(_)))
+    {
+        return Err(PyBufferError::new_err(format!(
+            "an array of type {} is ragged: it has no buffer",
+            a.ty()
+        )));
+    }
+    let dims = a.dims().map_err(crate::to_py_err)?;
+    let strides = a.strides();
+    let wants_strides = flags & ffi::PyBUF_STRIDES == ffi::PyBUF_STRIDES;
+    if !wants_strides && !a.is_c_contiguous() {
+        return Err(PyBufferError::new_err(
+            "the array is not C-contiguous and the consumer asked for no strides",
+        ));
+    }
+    let itemsize = a.dtype().data_layout().map_err(crate::to_py_err)?.size;
+    let count: usize = dims.iter().product();
+    // Shape then strides, kept until the buffer is released.
+    let mut layout: Box<[isize]> = dims
+        .iter()
+        .map(|&n| n as isize)
+        .chain(strides.iter().copied())
+        .collect();
+    let ndim = dims.len();
+    let base = layout.as_mut_ptr();
+    // SAFETY: `view` is Python's `Py_buffer` to fill (the caller's
+    // contract); `obj` stays alive through the new reference stored in
+    // `view.obj`, and the layout box through `view.internal`, freed by
+    // `release_buffer`.
+    unsafe {
+        (*view).obj = obj.clone().into_ptr();
+        (*view).buf = a.data_ptr() as *mut std::ffi::c_void;
+        (*view).len = (count * itemsize) as isize;
+        (*view).readonly = 1;
+        (*view).itemsize = itemsize as isize;
+        (*view).format = if flags & ffi::PyBUF_FORMAT == ffi::PyBUF_FORMAT {
+            format.as_ptr() as *mut std::ffi::c_char
+        } else {
+            std::ptr::null_mut()
+        };
+        (*view).ndim = ndim as std::ffi::c_int;
+        (*view).shape = if flags & ffi::PyBUF_ND == ffi::PyBUF_ND {
+            base
+        } else {
+            std::ptr::null_mut()
+        };
+        (*view).strides = if wants_strides {
+            base.add(ndim)
+        } else {
+            std::ptr::null_mut()
+        };
+        (*view).suboffsets = std::ptr::null_mut();
+        (*view).internal = Box::into_raw(layout) as *mut isize as *mut std::ffi::c_void;
+    }
+    Ok(())
+}
+
+/// Frees what [`fill_buffer`] kept in `view.internal`.
+///
+/// # Safety
+///
+/// `view` was filled by [`fill_buffer`] and is released once.
+pub(crate) unsafe fn release_buffer(view: *mut pyo3::ffi::Py_buffer) {
+    // SAFETY: `internal` holds the layout box `fill_buffer` leaked, of
+    // `2 * ndim` entries.
+    unsafe {
+        let internal = (*view).internal as *mut isize;
+        if !internal.is_null() {
+            let len = 2 * (*view).ndim as usize;
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                internal, len,
+            )));
+            (*view).internal = std::ptr::null_mut();
         }
     }
 }

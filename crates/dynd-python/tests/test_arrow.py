@@ -71,3 +71,18 @@ def test_awkward_arrays_in_and_out():
 def test_zero_dimensional_arrays_have_no_arrow_form():
     with pytest.raises(dynd.DyndError):
         pa.array(dynd.array(1.5))
+
+
+def test_polars_series_and_frames_both_ways():
+    import polars as pl
+
+    s = pl.Series("x", [[1.0, 2.0], [], [3.0]])
+    d = dynd.array(s)
+    assert d.type == "3 * var * float64"
+    assert dynd.sum(d, axis=1).tolist() == [3.0, 0.0, 3.0]
+    df = pl.DataFrame({"a": [1, 2], "b": ["x", "y"]})
+    r = dynd.array(df)
+    assert r.type == "2 * {a: int64, b: string}"
+    assert r.b.tolist() == ["x", "y"]
+    assert pl.Series(dynd.array([1.5, 2.5])).to_list() == [1.5, 2.5]
+    assert pl.from_arrow(dynd.array([[1, 2], [3]])).to_list() == [[1, 2], [3]]

@@ -162,3 +162,35 @@ def test_array_functions_run_dynd_builtins():
 def test_numpy_scalars_work_as_arguments():
     assert (dynd.array([1.0, 2.0]) * np.float64(2)).tolist() == [2.0, 4.0]
     assert dynd.array([np.int32(3), np.int32(4)]).tolist() == [3, 4]
+
+
+def test_numpy_views_of_dynd_memory_are_read_only():
+    d = dynd.array([1.0, 2.0, 3.0]) * 2
+    n = np.asarray(d)
+    assert not n.flags.writeable
+    with pytest.raises(ValueError):
+        n[0] = 5.0
+
+
+def test_the_buffer_protocol():
+    d = dynd.array(np.arange(12.0).reshape(3, 4))[::2, 1:]
+    m = memoryview(d)
+    assert (m.format, m.shape, m.strides, m.readonly) == ("d", (2, 3), (64, 8), True)
+    assert m.tolist() == [[1.0, 2.0, 3.0], [9.0, 10.0, 11.0]]
+    assert memoryview(dynd.array([1 + 2j])).format == "Zd"
+    with pytest.raises(BufferError, match="ragged"):
+        memoryview(dynd.array([[1.0], []]))
+
+
+def test_dlpack_shares_memory():
+    d = dynd.array(np.arange(12.0).reshape(3, 4))[::2, 1:]
+    t = np.from_dlpack(d)
+    assert t.tolist() == [[1.0, 2.0, 3.0], [9.0, 10.0, 11.0]]
+    assert t.__array_interface__["data"][0] == data_pointer(d)
+    assert not t.flags.writeable
+    assert d.__dlpack_device__() == (1, 0)
+    for values in ([True, False], [1 + 2j, 3j], np.arange(5, dtype=np.int16)):
+        x = dynd.array(values)
+        assert np.from_dlpack(x).tolist() == np.asarray(values).tolist()
+    del d
+    assert t.sum() == 36.0  # the tensor keeps the dynd array alive
