@@ -156,8 +156,25 @@ pub(crate) fn call_builtin(py: Python<'_>, f: &Callable, ops: &[Operand]) -> PyR
 /// A keyword argument's value as an array (`axis=1`, `axis=(0, 1)`,
 /// `errmode="nocheck"`, `return_counts=True`).
 fn keyword_value(obj: &Bound<'_, PyAny>) -> PyResult<Array> {
+    // The common ones directly (`axis=1`, `keepdims=True`, `axis=(0, 1)`).
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Array::from_scalar(b.is_true()));
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        if let Ok(v) = i.extract::<i64>() {
+            return Ok(Array::from_scalar(v));
+        }
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        return Ok(Array::from_scalar(f.value()));
+    }
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Array::from_text(s.to_str()?));
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        if let Ok(v) = t.extract::<Vec<i64>>() {
+            return Ok(Array::from_vec(v));
+        }
     }
     if obj.is_instance_of::<PyArray>() || obj.hasattr("__array_interface__")? {
         return to_array(obj);
