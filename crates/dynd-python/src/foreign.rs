@@ -17,7 +17,7 @@ use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::DataType;
 use dynd::nd::arrow_interop::ToArrow;
 use dynd::nd::{Array, Arrmeta, MemoryBlock};
-use dynd::ndt::Type;
+use dynd::ndt::{Dim, Type};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods, PyDict, PyTuple};
@@ -48,6 +48,20 @@ fn dtype_name(kind: u8, size: usize) -> Option<&'static str> {
         (b'c', 16) => "complex128",
         _ => return None,
     })
+}
+
+/// The dynd type of a scalar name [`dtype_name`] gives, parsed once.
+fn scalar_type(name: &'static str) -> PyResult<Type> {
+    static TYPES: std::sync::OnceLock<std::sync::Mutex<Vec<(&'static str, Type)>>> =
+        std::sync::OnceLock::new();
+    let types = TYPES.get_or_init(Default::default);
+    let mut types = types.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = types.iter().find(|(n, _)| *n == name) {
+        return Ok(t.clone());
+    }
+    let t: Type = name.parse().map_err(crate::to_py_err)?;
+    types.push((name, t.clone()));
+    Ok(t)
 }
 
 /// NumPy's type string (`<f8`) of a dynd scalar type, if NumPy has one
@@ -138,13 +152,8 @@ pub(crate) fn from_numpy(a: &Bound<'_, PyUntypedArray>) -> PyResult<Option<Array
     // would be. Alignment and extents are checked again below, by
     // `try_from_parts`.
     let block = unsafe { MemoryBlock::from_external(base, len, Box::new(owner), writable) };
-    let text: Vec<String> = shape.iter().map(usize::to_string).collect();
-    let ty: Type = if text.is_empty() {
-        name.parse()
-    } else {
-        format!("{} * {name}", text.join(" * ")).parse()
-    }
-    .map_err(crate::to_py_err)?;
+    let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), scalar_type(name)?)
+        .map_err(crate::to_py_err)?;
     // Numbers and `bool` have no arrmeta of their own.
     let mut meta = Arrmeta::Scalar;
     for (&n, &s) in shape.iter().zip(&strides).rev() {
@@ -171,7 +180,7 @@ pub(crate) fn array_interface<'py>(
     };
     if a.shape()
         .iter()
-        .any(|d| !matches!(d, dynd::ndt::Dim::Fixed(_)))
+        .any(|d| !matches!(d, Dim::Fixed(_)))
     {
         return Ok(None);
     }
@@ -449,7 +458,7 @@ pub(crate) fn to_dlpack<'py>(
     let dtype = dlpack_type(a.dtype()).ok_or_else(unsupported)?;
     if a.shape()
         .iter()
-        .any(|d| !matches!(d, dynd::ndt::Dim::Fixed(_)))
+        .any(|d| !matches!(d, Dim::Fixed(_)))
     {
         return Err(unsupported());
     }
@@ -587,7 +596,7 @@ pub(crate) unsafe fn fill_buffer(
     })?;
     if a.shape()
         .iter()
-        .any(|d| !matches!(d, dynd::ndt::Dim::Fixed(_)))
+        .any(|d| !matches!(d, Dim::Fixed(_)))
     {
         return Err(PyBufferError::new_err(format!(
             "an array of type {} is ragged: it has no buffer",
