@@ -439,3 +439,46 @@ fn long_expressions_evaluate_on_a_small_stack() {
     let e = dynd::func::evaluate(&past, &[("x", &x)]).unwrap_err();
     assert!(e.to_string().contains("more than 100000 operators"), "{e}");
 }
+
+/// Small inputs run call by call, large ones fused: the two give the same
+/// types and values, whatever the inputs' types.
+#[test]
+fn text_expressions_on_small_and_large_inputs_agree() {
+    let types = ["int8", "int32", "uint16", "float32", "float64", "bool"];
+    for (i, ta) in types.iter().enumerate() {
+        for tb in &types[i..] {
+            let small = |t: &str, n: usize| {
+                let v: Vec<String> = (0..n).map(|k| ((k % 5) + 1).to_string()).collect();
+                let v = if t == "bool" {
+                    (0..n).map(|k| (k % 2 == 0).to_string()).collect()
+                } else {
+                    v
+                };
+                Array::from_json(
+                    &format!("[{}]", v.join(",")),
+                    Some(&format!("{n} * {t}").parse().unwrap()),
+                )
+                .unwrap()
+            };
+            for text in ["a * b + a - b", "maximum(a, b) * a", "a < b"] {
+                let (a, b) = (small(ta, 8), small(tb, 8));
+                let r_small = dynd::func::evaluate(text, &[("a", &a), ("b", &b)]);
+                let (a, b) = (small(ta, 80_000), small(tb, 80_000));
+                let r_large = dynd::func::evaluate(text, &[("a", &a), ("b", &b)]);
+                match (r_small, r_large) {
+                    (Ok(s), Ok(l)) => {
+                        assert_eq!(s.dtype(), l.dtype(), "{text} over {ta}, {tb}");
+                        let head = l
+                            .index(&[dynd::nd::Index::slice(None, Some(8), 1)])
+                            .unwrap();
+                        assert_eq!(s.to_string(), head.to_string(), "{text} over {ta}, {tb}");
+                    }
+                    (Err(s), Err(l)) => {
+                        assert_eq!(s.to_string(), l.to_string(), "{text} over {ta}, {tb}")
+                    }
+                    (s, l) => panic!("{text} over {ta}, {tb}: {s:?} but {l:?}"),
+                }
+            }
+        }
+    }
+}

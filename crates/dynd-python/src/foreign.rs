@@ -178,10 +178,7 @@ pub(crate) fn array_interface<'py>(
     let Ok(shape) = a.dims() else {
         return Ok(None);
     };
-    if a.shape()
-        .iter()
-        .any(|d| !matches!(d, Dim::Fixed(_)))
-    {
+    if a.shape().iter().any(|d| !matches!(d, Dim::Fixed(_))) {
         return Ok(None);
     }
     let d = PyDict::new(py);
@@ -456,10 +453,7 @@ pub(crate) fn to_dlpack<'py>(
         ))
     };
     let dtype = dlpack_type(a.dtype()).ok_or_else(unsupported)?;
-    if a.shape()
-        .iter()
-        .any(|d| !matches!(d, Dim::Fixed(_)))
-    {
+    if a.shape().iter().any(|d| !matches!(d, Dim::Fixed(_))) {
         return Err(unsupported());
     }
     let size = (dtype.bits as isize / 8).max(1);
@@ -594,10 +588,7 @@ pub(crate) unsafe fn fill_buffer(
             a.ty()
         ))
     })?;
-    if a.shape()
-        .iter()
-        .any(|d| !matches!(d, Dim::Fixed(_)))
-    {
+    if a.shape().iter().any(|d| !matches!(d, Dim::Fixed(_))) {
         return Err(PyBufferError::new_err(format!(
             "an array of type {} is ragged: it has no buffer",
             a.ty()

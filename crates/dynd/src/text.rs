@@ -36,6 +36,10 @@
 //! `zeros("TYPE")`, `ones("TYPE")` and `full("TYPE", VALUE)`),
 //! `array(VALUE, "TYPE")` gives a literal an explicit type ([`SPECIALS`]).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use dynd_array::expr::{BinaryOp, UnaryOp};
 use dynd_array::{Array, Value};
 use dynd_arrfunc::builtins::{self, Operator};
@@ -724,6 +728,48 @@ impl<'f> Evaluator<'f> {
 
     /// [`Evaluator::evaluate`] on the caller's stack.
     fn evaluate_here(&self, text: &str, inputs: &[(&str, &Array)]) -> Result<Array, Error> {
+        // The same text again (a loop calling `evaluate`, numexpr's way):
+        // its parse, kept per thread for the last few texts.
+        let cached = PARSED.with(|p| p.borrow().get(text).cloned());
+        let e = match cached {
+            Some(e) if e.1 == self.max_operators => e.0,
+            _ => {
+                let e = Rc::new(self.parse(text)?);
+                if text.len() <= ON_CALLERS_STACK {
+                    PARSED.with(|p| {
+                        let mut p = p.borrow_mut();
+                        if p.len() >= PARSED_TEXTS {
+                            p.clear();
+                        }
+                        p.insert(text.to_string(), (Rc::clone(&e), self.max_operators));
+                    });
+                }
+                e
+            }
+        };
+        let e = &*e;
+        let cx = Context {
+            mode: self.mode,
+            inputs,
+            functions: self.functions,
+        };
+        // Small inputs gain nothing from fusing (their intermediates stay
+        // in cache) and the fused plan costs more than the calls: an
+        // expression of calls over inputs alone runs call by call. Number
+        // literals keep the fused path, which treats them as weak scalars.
+        let small = inputs
+            .iter()
+            .all(|(_, a)| a.data_block().len() <= DIRECT_BYTES && !a.ty().has_var_dim());
+        if small && matches!(e, Expr::Call { .. }) && only_inputs(e) {
+            return run(e, &cx);
+        }
+        lower(e, &cx)?.eval()
+    }
+}
+
+impl Evaluator<'_> {
+    /// `text` parsed, or the parser's error.
+    fn parse(&self, text: &str) -> Result<Expr, Error> {
         let mut p = Parser {
             text,
             pos: 0,
@@ -740,12 +786,30 @@ impl<'f> Evaluator<'f> {
                 "expected the end of the expression",
             )));
         }
-        let cx = Context {
-            mode: self.mode,
-            inputs,
-            functions: self.functions,
-        };
-        lower(&e, &cx)?.eval()
+        Ok(e)
+    }
+}
+
+/// How many parsed texts a thread keeps.
+const PARSED_TEXTS: usize = 64;
+
+thread_local! {
+    /// The last texts evaluated on this thread, parsed (with the operator
+    /// limit they were parsed under).
+    static PARSED: RefCell<HashMap<String, (Rc<Expr>, usize)>> = RefCell::new(HashMap::new());
+}
+
+/// The largest input (in bytes) of an expression evaluated call by call.
+const DIRECT_BYTES: usize = 64 << 10;
+
+/// Whether `e`'s leaves are all inputs (no literals).
+fn only_inputs(e: &Expr) -> bool {
+    match e {
+        Expr::Literal(_) => false,
+        Expr::Var(_) => true,
+        Expr::Call { args, kwargs, .. } => {
+            args.iter().all(only_inputs) && kwargs.iter().all(|(_, v)| only_inputs(v))
+        }
     }
 }
 
