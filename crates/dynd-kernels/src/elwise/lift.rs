@@ -126,6 +126,46 @@ impl<Args: 'static, F: ElementFn<Args>> MapLoop for Lifted<F, Args> {
     }
 }
 
+/// A lifted function whose loop is compiled for each instruction set the
+/// library dispatches on and run on the CPU's best ([`crate::isa::best!`]):
+/// a user's `#[elemental]` fn, whose body the baseline (SSE2) leaves
+/// scalar where AVX2 and AVX-512 vectorise it (masked selects for its
+/// `if`s). The builtins keep one copy ([`Lifted`]): their hot loops are
+/// the operation table's, already compiled per set.
+pub(super) struct LiftedBest<F, Args>(pub(super) Lifted<F, Args>);
+
+impl<F: Clone, Args> Clone for LiftedBest<F, Args> {
+    fn clone(&self) -> Self {
+        LiftedBest(self.0.clone())
+    }
+}
+
+impl<Args: 'static, F: ElementFn<Args>> MapLoop for LiftedBest<F, Args> {
+    const ARITY: usize = F::ARITY;
+
+    #[inline]
+    unsafe fn strided_loop(
+        &self,
+        dst: *mut u8,
+        dst_stride: isize,
+        src: &[*const u8],
+        src_stride: &[isize],
+        count: usize,
+    ) -> Result<(), KernelError> {
+        // SAFETY: forwarded contract; `best!` runs the copy for a set this
+        // CPU has.
+        crate::isa::best!(unsafe {
+            self.0
+                .f
+                .run(sealed::Token, dst, dst_stride, src, src_stride, count)
+        })
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
+
 /// A lifted function's description from its signature: out of line, so
 /// that the formatting is compiled once rather than for every function.
 #[inline(never)]
@@ -321,7 +361,9 @@ macro_rules! element_fn {
                 }
             }
 
-            #[inline]
+            // Always inlined: into the one loop of `Lifted`, and into each
+            // instruction set's copy of `LiftedBest`'s.
+            #[inline(always)]
             unsafe fn run(
                 &self,
                 _: sealed::Token,

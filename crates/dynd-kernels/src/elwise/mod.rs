@@ -261,6 +261,36 @@ impl Leaf {
         )
     }
 
+    /// [`Leaf::map`] with the function's loops compiled for each
+    /// instruction set the library dispatches on (AVX-512, AVX2 with FMA,
+    /// the baseline) and run on the CPU's best: what `#[elemental]` makes
+    /// of a user's fn, whose body then vectorises (its `if`s as masked
+    /// selects). Three copies of the loop: the builtins, many and with
+    /// their hot loops elsewhere, keep [`Leaf::map`]'s one.
+    ///
+    /// ```
+    /// use dynd::func::Leaf;
+    /// use dynd::prelude::*;
+    ///
+    /// let clamp = Leaf::map_dispatched(|x: f64| if x < 0.0 { 0.0 } else { x });
+    /// let c = dynd::func::Callable::new("clamp", vec![dynd::func::Overload::new(clamp)])?;
+    /// assert_eq!(c.call(&[&Array::from_vec(vec![-1.0, 2.0])])?.to_string(), "[0, 2]");
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    pub fn map_dispatched<Args: 'static, F: ElementFn<Args>>(f: F) -> Leaf {
+        let kernel = MapLeaf(lift::LiftedBest(Lifted {
+            f,
+            _args: std::marker::PhantomData,
+        }));
+        let flat = std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>;
+        let push = move |b: &mut KernelBuilder<'_>| b.push(kernel.clone());
+        Leaf::of_parts(
+            lift::signature_of::<Args, F>(),
+            std::sync::Arc::new(push),
+            flat,
+        )
+    }
+
     /// The leaf of a lifted function's parts: out of line, so that only
     /// the function's own loops are compiled for each function.
     #[inline(never)]

@@ -319,7 +319,7 @@ pub(super) fn overload(
     if !core {
         // One constructor for every arity and flavour: the function's
         // type says whether it takes `?T` or can fail.
-        return quote!(#krate::func::Overload::new(#krate::func::Leaf::map(#f)));
+        return quote!(#krate::func::Overload::new(#krate::func::Leaf::map_dispatched(#f)));
     }
     let mut closure_params = Vec::new();
     let mut call_args = Vec::new();
