@@ -484,55 +484,92 @@ pub(crate) fn to_dlpack<'py>(
         strides: held_strides,
         byte_offset: 0,
     };
+    let array = a.clone();
     if versioned {
-        let mut held = Box::new(Held {
-            managed: dlpack::ManagedVersioned {
-                version: dlpack::Version { major: 1, minor: 0 },
-                manager_ctx: std::ptr::null_mut(),
-                deleter: Some(delete_versioned),
-                flags: dlpack::READ_ONLY,
-                tensor: tensor(std::ptr::null_mut(), std::ptr::null_mut()),
-            },
-            shape: shape.clone(),
-            strides,
-            array: a.clone(),
-        });
-        // The vectors' buffers do not move with the box.
-        held.managed.tensor.shape = held.shape.as_mut_ptr();
-        held.managed.tensor.strides = held.strides.as_mut_ptr();
-        let ptr = Box::into_raw(held);
-        // SAFETY: `ptr` is a live `Held` whose first field is the managed
-        // tensor; the capsule's destructor frees it unless a consumer took
-        // it (and with it the deleter).
-        return unsafe {
-            PyCapsule::new_with_pointer_and_destructor(
-                py,
-                std::ptr::NonNull::new_unchecked(ptr.cast()),
-                DLTENSOR_VERSIONED,
-                Some(capsule_versioned),
-            )
-        };
-    }
-    let mut held = Box::new(Held {
-        managed: dlpack::Managed {
-            tensor: tensor(std::ptr::null_mut(), std::ptr::null_mut()),
+        let managed = dlpack::ManagedVersioned {
+            version: dlpack::Version { major: 1, minor: 0 },
             manager_ctx: std::ptr::null_mut(),
-            deleter: Some(delete_unversioned),
-        },
-        shape: shape.clone(),
+            deleter: Some(delete_versioned),
+            flags: dlpack::READ_ONLY,
+            tensor: tensor(std::ptr::null_mut(), std::ptr::null_mut()),
+        };
+        return dlpack_capsule(
+            py,
+            managed,
+            shape,
+            strides,
+            array,
+            DLTENSOR_VERSIONED,
+            capsule_versioned,
+        );
+    }
+    let managed = dlpack::Managed {
+        tensor: tensor(std::ptr::null_mut(), std::ptr::null_mut()),
+        manager_ctx: std::ptr::null_mut(),
+        deleter: Some(delete_unversioned),
+    };
+    dlpack_capsule(
+        py,
+        managed,
+        shape,
         strides,
-        array: a.clone(),
+        array,
+        DLTENSOR,
+        capsule_unversioned,
+    )
+}
+
+/// A managed tensor of either DLPack form.
+trait ManagedTensor {
+    fn tensor(&mut self) -> &mut dlpack::Tensor;
+}
+
+impl ManagedTensor for dlpack::Managed {
+    fn tensor(&mut self) -> &mut dlpack::Tensor {
+        &mut self.tensor
+    }
+}
+
+impl ManagedTensor for dlpack::ManagedVersioned {
+    fn tensor(&mut self) -> &mut dlpack::Tensor {
+        &mut self.tensor
+    }
+}
+
+/// The capsule `name` over `managed`, which it holds with the shape,
+/// strides and array its tensor points into; `destructor` frees it unless
+/// a consumer took it.
+fn dlpack_capsule<'py, M: ManagedTensor>(
+    py: Python<'py>,
+    managed: M,
+    shape: Vec<i64>,
+    strides: Vec<i64>,
+    array: Array,
+    name: &'static CStr,
+    destructor: unsafe extern "C" fn(*mut pyo3::ffi::PyObject),
+) -> PyResult<Bound<'py, PyCapsule>> {
+    let mut held = Box::new(Held {
+        managed,
+        shape,
+        strides,
+        array,
     });
-    held.managed.tensor.shape = held.shape.as_mut_ptr();
-    held.managed.tensor.strides = held.strides.as_mut_ptr();
+    // The vectors' buffers do not move with the box.
+    let (shape, strides) = (held.shape.as_mut_ptr(), held.strides.as_mut_ptr());
+    let tensor = held.managed.tensor();
+    tensor.shape = shape;
+    tensor.strides = strides;
     let ptr = Box::into_raw(held);
-    // SAFETY: as above.
+    // SAFETY: `ptr` is a live `Held` whose first field is the managed
+    // tensor, as `destructor` and the tensor's deleter read it; the
+    // capsule's destructor frees it unless a consumer took it (and with
+    // it the deleter).
     unsafe {
         PyCapsule::new_with_pointer_and_destructor(
             py,
             std::ptr::NonNull::new_unchecked(ptr.cast()),
-            DLTENSOR,
-            Some(capsule_unversioned),
+            name,
+            Some(destructor),
         )
     }
 }

@@ -252,13 +252,7 @@ impl Leaf {
             f,
             _args: std::marker::PhantomData,
         });
-        let flat = std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>;
-        let push = move |b: &mut KernelBuilder<'_>| b.push(kernel.clone());
-        Leaf::of_parts(
-            lift::signature_of::<Args, F>(),
-            std::sync::Arc::new(push),
-            flat,
-        )
+        Leaf::of_map(lift::signature_of::<Args, F>(), kernel)
     }
 
     /// [`Leaf::map`] with the function's loops compiled for each
@@ -282,13 +276,15 @@ impl Leaf {
             f,
             _args: std::marker::PhantomData,
         }));
+        Leaf::of_map(lift::signature_of::<Args, F>(), kernel)
+    }
+
+    /// The leaf of a map's kernel: it serves both the kernel builder and
+    /// the flat fast paths.
+    fn of_map<M: MapLoop + Clone>(sig: lift::ElementSignature, kernel: MapLeaf<M>) -> Leaf {
         let flat = std::sync::Arc::new(kernel.clone()) as std::sync::Arc<dyn FlatRun>;
         let push = move |b: &mut KernelBuilder<'_>| b.push(kernel.clone());
-        Leaf::of_parts(
-            lift::signature_of::<Args, F>(),
-            std::sync::Arc::new(push),
-            flat,
-        )
+        Leaf::of_parts(sig, std::sync::Arc::new(push), flat)
     }
 
     /// The leaf of a lifted function's parts: out of line, so that only
