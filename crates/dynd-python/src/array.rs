@@ -645,7 +645,6 @@ fn method(
 
 /// `a[key]`.
 fn index(a: &Array, key: &Bound<'_, PyAny>) -> PyResult<Array> {
-    let py = key.py();
     if let Ok(s) = key.cast::<PyString>() {
         return guarded(|| a.field(s.to_str().unwrap_or_default()));
     }
@@ -716,7 +715,6 @@ fn index(a: &Array, key: &Bound<'_, PyAny>) -> PyResult<Array> {
             )));
         }
     }
-    let _ = py;
     let mut r = if idx.is_empty() {
         a.clone()
     } else {

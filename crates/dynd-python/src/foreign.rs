@@ -22,81 +22,12 @@ use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods, PyDict, PyTuple};
 
+use crate::dtypes::{span, Numeric};
 use crate::errors::{guarded, type_error, value_error};
 
 const SCHEMA: &CStr = c"arrow_schema";
 const ARRAY: &CStr = c"arrow_array";
 const STREAM: &CStr = c"arrow_array_stream";
-
-/// The dynd scalar type of a NumPy dtype (kind and item size), if the two
-/// share a memory layout.
-fn dtype_name(kind: u8, size: usize) -> Option<&'static str> {
-    Some(match (kind, size) {
-        (b'b', 1) => "bool",
-        (b'i', 1) => "int8",
-        (b'i', 2) => "int16",
-        (b'i', 4) => "int32",
-        (b'i', 8) => "int64",
-        (b'u', 1) => "uint8",
-        (b'u', 2) => "uint16",
-        (b'u', 4) => "uint32",
-        (b'u', 8) => "uint64",
-        (b'f', 2) => "float16",
-        (b'f', 4) => "float32",
-        (b'f', 8) => "float64",
-        (b'c', 8) => "complex64",
-        (b'c', 16) => "complex128",
-        _ => return None,
-    })
-}
-
-/// The dynd type of a scalar name [`dtype_name`] gives, parsed once.
-fn scalar_type(name: &'static str) -> PyResult<Type> {
-    static TYPES: std::sync::OnceLock<std::sync::Mutex<Vec<(&'static str, Type)>>> =
-        std::sync::OnceLock::new();
-    let types = TYPES.get_or_init(Default::default);
-    let mut types = types.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, t)) = types.iter().find(|(n, _)| *n == name) {
-        return Ok(t.clone());
-    }
-    let t: Type = name.parse().map_err(crate::to_py_err)?;
-    types.push((name, t.clone()));
-    Ok(t)
-}
-
-/// NumPy's type string (`<f8`) of a dynd scalar type, if NumPy has one
-/// of the same layout.
-fn typestr(dtype: &Type) -> Option<&'static str> {
-    let little = cfg!(target_endian = "little");
-    Some(match (dtype.to_string().as_str(), little) {
-        ("bool", _) => "|b1",
-        ("int8", _) => "|i1",
-        ("uint8", _) => "|u1",
-        ("int16", true) => "<i2",
-        ("int32", true) => "<i4",
-        ("int64", true) => "<i8",
-        ("uint16", true) => "<u2",
-        ("uint32", true) => "<u4",
-        ("uint64", true) => "<u8",
-        ("float16", true) => "<f2",
-        ("float32", true) => "<f4",
-        ("float64", true) => "<f8",
-        ("complex[float32]", true) => "<c8",
-        ("complex[float64]", true) => "<c16",
-        ("int16", false) => ">i2",
-        ("int32", false) => ">i4",
-        ("int64", false) => ">i8",
-        ("uint16", false) => ">u2",
-        ("uint32", false) => ">u4",
-        ("uint64", false) => ">u8",
-        ("float16", false) => ">f2",
-        ("float32", false) => ">f4",
-        ("float64", false) => ">f8",
-        ("complex[float32]", false) => ">c8",
-        ("complex[float64]", false) => ">c16",
-        _ => return None,
-    })
-}
 
 /// A NumPy array as a dynd array over the same memory, or `None` when its
 /// elements have no dynd equivalent of the same layout (objects, strings,
@@ -105,32 +36,16 @@ fn typestr(dtype: &Type) -> Option<&'static str> {
 pub(crate) fn from_numpy(a: &Bound<'_, PyUntypedArray>) -> PyResult<Option<Array>> {
     let dtype = a.dtype();
     let native = dtype.is_native_byteorder().unwrap_or(true);
-    let Some(name) = dtype_name(dtype.kind(), dtype.itemsize()).filter(|_| native) else {
+    let Some(numeric) = Numeric::of_numpy(dtype.kind(), dtype.itemsize()).filter(|_| native) else {
         return Ok(None);
     };
     if !a.is_aligned() {
         return Ok(None);
     }
-    let size = dtype.itemsize();
     let (shape, strides) = (a.shape().to_vec(), a.strides().to_vec());
-    // The lowest and highest byte any element reaches, from the data
-    // pointer (NumPy strides may be negative).
-    let (mut low, mut high, mut empty) = (0isize, 0isize, false);
-    for (&n, &s) in shape.iter().zip(&strides) {
-        if n == 0 {
-            empty = true;
-            break;
-        }
-        let reach = isize::try_from(n - 1)
-            .ok()
-            .and_then(|m| m.checked_mul(s))
-            .ok_or_else(|| value_error("a NumPy array's extent overflows isize"))?;
-        if reach < 0 {
-            low += reach;
-        } else {
-            high += reach;
-        }
-    }
+    let dims: Vec<(usize, isize)> = shape.iter().copied().zip(strides.iter().copied()).collect();
+    let span = span(&dims, numeric.size())
+        .map_err(|()| value_error("a NumPy array's extent overflows isize"))?;
     // SAFETY: `as_array_ptr` is the live `PyArrayObject` behind `a` (a
     // checked NumPy array); its `data` and `flags` fields are plain reads.
     let (data, flags) = unsafe {
@@ -138,21 +53,20 @@ pub(crate) fn from_numpy(a: &Bound<'_, PyUntypedArray>) -> PyResult<Option<Array
         (raw.fields.data as *const u8, raw.fields.flags)
     };
     let writable = flags & numpy::npyffi::NPY_ARRAY_WRITEABLE != 0;
-    let (base, len, offset) = if empty {
-        (data, 0, 0)
-    } else {
-        let len = (high - low) as usize + size;
-        (data.wrapping_offset(low), len, (-low) as usize)
+    // The lowest byte any element reaches (NumPy strides may be negative).
+    let (base, len, offset) = match span {
+        None => (data, 0, 0),
+        Some((low, len)) => (data.wrapping_offset(low), len, low.unsigned_abs()),
     };
     let owner: Py<PyAny> = a.clone().into_any().unbind();
     // SAFETY: NumPy keeps the `len` bytes from `base` (every element of
-    // the array, by the extents computed above) allocated and in place
+    // the array, by the span computed above) allocated and in place
     // while the array object lives, and the block holds a reference to
     // it. The block is writable only where NumPy's is, as a NumPy view
     // would be. Alignment and extents are checked again below, by
     // `try_from_parts`.
     let block = unsafe { MemoryBlock::from_external(base, len, Box::new(owner), writable) };
-    let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), scalar_type(name)?)
+    let ty = Type::with_dims(shape.iter().map(|&n| Dim::Fixed(n)), numeric.scalar.into())
         .map_err(crate::to_py_err)?;
     // Numbers and `bool` have no arrmeta of their own.
     let mut meta = Arrmeta::Scalar;
@@ -172,7 +86,7 @@ pub(crate) fn array_interface<'py>(
     py: Python<'py>,
     a: &Array,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(ts) = typestr(a.dtype()) else {
+    let Some(numeric) = Numeric::of_type(a.dtype()) else {
         return Ok(None);
     };
     let Ok(shape) = a.dims() else {
@@ -183,7 +97,7 @@ pub(crate) fn array_interface<'py>(
     }
     let d = PyDict::new(py);
     d.set_item("version", 3)?;
-    d.set_item("typestr", ts)?;
+    d.set_item("typestr", numeric.typestr())?;
     d.set_item("shape", PyTuple::new(py, &shape)?)?;
     d.set_item("strides", PyTuple::new(py, a.strides())?)?;
     // Read-only: a dynd array is a value, and its memory may be shared
@@ -365,32 +279,6 @@ mod dlpack {
     pub(super) const CPU: i32 = 1;
 }
 
-/// DLPack's type code and width of a dynd scalar type.
-fn dlpack_type(dtype: &Type) -> Option<dlpack::DataType> {
-    let (code, bits) = match dtype.to_string().as_str() {
-        "bool" => (6, 8),
-        "int8" => (0, 8),
-        "int16" => (0, 16),
-        "int32" => (0, 32),
-        "int64" => (0, 64),
-        "uint8" => (1, 8),
-        "uint16" => (1, 16),
-        "uint32" => (1, 32),
-        "uint64" => (1, 64),
-        "float16" => (2, 16),
-        "float32" => (2, 32),
-        "float64" => (2, 64),
-        "complex[float32]" => (5, 64),
-        "complex[float64]" => (5, 128),
-        _ => return None,
-    };
-    Some(dlpack::DataType {
-        code,
-        bits,
-        lanes: 1,
-    })
-}
-
 /// What a DLPack capsule's tensor points into: the array (kept alive)
 /// and the shape and strides the tensor's pointers name.
 #[repr(C)]
@@ -452,11 +340,16 @@ pub(crate) fn to_dlpack<'py>(
             a.ty()
         ))
     };
-    let dtype = dlpack_type(a.dtype()).ok_or_else(unsupported)?;
+    let numeric = Numeric::of_type(a.dtype()).ok_or_else(unsupported)?;
+    let dtype = dlpack::DataType {
+        code: numeric.dlpack_code,
+        bits: (numeric.size() * 8) as u8,
+        lanes: 1,
+    };
     if a.shape().iter().any(|d| !matches!(d, Dim::Fixed(_))) {
         return Err(unsupported());
     }
-    let size = (dtype.bits as isize / 8).max(1);
+    let size = numeric.size() as isize;
     let shape: Vec<i64> = a
         .dims()
         .map_err(crate::to_py_err)?
@@ -574,27 +467,6 @@ fn dlpack_capsule<'py, M: ManagedTensor>(
     }
 }
 
-/// The buffer protocol's format character of a dynd scalar type.
-fn buffer_format(dtype: &Type) -> Option<&'static CStr> {
-    Some(match dtype.to_string().as_str() {
-        "bool" => c"?",
-        "int8" => c"b",
-        "uint8" => c"B",
-        "int16" => c"h",
-        "uint16" => c"H",
-        "int32" => c"i",
-        "uint32" => c"I",
-        "int64" => c"q",
-        "uint64" => c"Q",
-        "float16" => c"e",
-        "float32" => c"f",
-        "float64" => c"d",
-        "complex[float32]" => c"Zf",
-        "complex[float64]" => c"Zd",
-        _ => return None,
-    })
-}
-
 /// Fills `view` for the buffer protocol (`memoryview(x)`, NumPy): a
 /// read-only view of a dense array of numbers; its shape and strides live
 /// in `view.internal` until [`release_buffer`].
@@ -619,7 +491,7 @@ pub(crate) unsafe fn fill_buffer(
             "dynd arrays are values: their buffers are read-only (write with out=)",
         ));
     }
-    let format = buffer_format(a.dtype()).ok_or_else(|| {
+    let numeric = Numeric::of_type(a.dtype()).ok_or_else(|| {
         PyBufferError::new_err(format!(
             "an array of type {} has no buffer (only dense numbers do)",
             a.ty()
@@ -639,7 +511,7 @@ pub(crate) unsafe fn fill_buffer(
             "the array is not C-contiguous and the consumer asked for no strides",
         ));
     }
-    let itemsize = a.dtype().data_layout().map_err(crate::to_py_err)?.size;
+    let (format, itemsize) = (numeric.format, numeric.size());
     let count: usize = dims.iter().product();
     // Shape then strides, kept until the buffer is released.
     let mut layout: Box<[isize]> = dims

@@ -144,13 +144,22 @@ pub(crate) fn call_builtin(py: Python<'_>, f: &Callable, ops: &[Operand]) -> PyR
             }
         })
     };
-    let heavy: usize = ops.iter().map(|o| weight(o.array())).sum();
-    let r = if heavy >= RELEASE_GIL_AT {
+    released(py, ops.iter().map(Operand::array), run).map(PyArray::new)
+}
+
+/// `run()`, with the GIL released when `inputs` hold [`RELEASE_GIL_AT`]
+/// elements or more.
+fn released<'a, T: Send>(
+    py: Python<'_>,
+    inputs: impl Iterator<Item = &'a Array>,
+    run: impl FnOnce() -> T + Send,
+) -> T {
+    let heavy: usize = inputs.map(weight).sum();
+    if heavy >= RELEASE_GIL_AT {
         py.detach(run)
     } else {
         run()
-    };
-    r.map(PyArray::new)
+    }
 }
 
 /// A keyword argument's value as an array (`axis=1`, `axis=(0, 1)`,
@@ -210,13 +219,8 @@ pub(crate) fn call_py(
     } else {
         let refs: Vec<&Array> = ops.iter().map(Operand::array).collect();
         let kw_refs: Vec<(&str, &Array)> = kw.iter().map(|(k, a)| (k.as_str(), a)).collect();
-        let heavy: usize = refs.iter().map(|a| weight(a)).sum();
         let run = || guarded(|| f.call_kw(&refs, &kw_refs));
-        PyArray::new(if heavy >= RELEASE_GIL_AT {
-            py.detach(run)?
-        } else {
-            run()?
-        })
+        PyArray::new(released(py, refs.iter().copied(), run)?)
     };
     match out {
         None => Ok(Py::new(py, result)?.into_any()),
@@ -427,16 +431,11 @@ pub(crate) fn evaluate(
         };
         named.push((k, a));
     }
-    let heavy: usize = named.iter().map(|(_, a)| weight(a)).sum();
     let run = || {
         let refs: Vec<(&str, &Array)> = named.iter().map(|(k, a)| (k.as_str(), a)).collect();
         guarded(|| dynd::func::evaluate(text, &refs))
     };
-    let r = if heavy >= RELEASE_GIL_AT {
-        py.detach(run)?
-    } else {
-        run()?
-    };
+    let r = released(py, named.iter().map(|(_, a)| a), run)?;
     match out {
         Some(o) if !o.is_none() => {
             write_out(o, &r)?;

@@ -34,6 +34,7 @@
 
 mod array;
 mod convert;
+mod dtypes;
 mod errors;
 mod foreign;
 mod function;

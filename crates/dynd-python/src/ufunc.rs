@@ -36,10 +36,11 @@ use std::sync::Arc;
 use dynd::func::Callable;
 use dynd::nd::{Array, Arrmeta, MemoryBlock};
 use dynd::ndt::{Dim, Type, TypeKind};
-use numpy::npyffi::{npy_intp, PyUFuncGenericFunction, NPY_TYPES, PY_UFUNC_API};
+use numpy::npyffi::{npy_intp, PyUFuncGenericFunction, PY_UFUNC_API};
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
 
+use crate::dtypes::{span, Numeric};
 use crate::errors::{to_py_err, value_error};
 use crate::function::Function;
 
@@ -115,28 +116,6 @@ enum CoreDim {
     Named(usize),
 }
 
-/// The NumPy type number of a dynd scalar type, if NumPy has it.
-fn type_number(t: &Type) -> Option<NPY_TYPES> {
-    use NPY_TYPES::*;
-    Some(match t.to_string().as_str() {
-        "bool" => NPY_BOOL,
-        "int8" => NPY_BYTE,
-        "uint8" => NPY_UBYTE,
-        "int16" => NPY_SHORT,
-        "uint16" => NPY_USHORT,
-        "int32" => NPY_INT,
-        "uint32" => NPY_UINT,
-        "int64" => NPY_LONG,
-        "uint64" => NPY_ULONG,
-        "float16" => NPY_HALF,
-        "float32" => NPY_FLOAT,
-        "float64" => NPY_DOUBLE,
-        "complex[float32]" => NPY_CFLOAT,
-        "complex[float64]" => NPY_CDOUBLE,
-        _ => return None,
-    })
-}
-
 /// The loops of the overloads NumPy can take.
 fn numpy_loops(callable: &Callable) -> PyResult<Vec<Loop>> {
     let mut loops: Vec<Loop> = Vec::new();
@@ -156,7 +135,7 @@ fn numpy_loops(callable: &Callable) -> PyResult<Vec<Loop>> {
         let mut representable = true;
         for t in &args {
             let (dims, dtype) = t.split_dims();
-            let Some(n) = type_number(dtype) else {
+            let Some(n) = Numeric::of_type(dtype).map(|n| n.npy) else {
                 representable = false;
                 break;
             };
@@ -420,25 +399,17 @@ impl Loop {
     }
 }
 
-/// The lowest byte and one past the highest that an argument reaches.
+/// The lowest byte and one past the highest that an argument reaches
+/// (an empty range for an empty argument, or one whose span overflows,
+/// which NumPy never passes).
 fn extent(ptr: *mut u8, shape: &[(usize, isize)], size: usize) -> (usize, usize) {
-    let (mut low, mut high) = (0isize, 0isize);
-    for &(n, s) in shape {
-        if n == 0 {
-            return (ptr as usize, ptr as usize);
+    match span(shape, size) {
+        Ok(Some((low, len))) => {
+            let start = (ptr as usize).wrapping_add_signed(low);
+            (start, start.wrapping_add(len))
         }
-        let reach = (n as isize - 1).saturating_mul(s);
-        if reach < 0 {
-            low += reach;
-        } else {
-            high += reach;
-        }
+        _ => (ptr as usize, ptr as usize),
     }
-    let base = ptr as usize;
-    (
-        base.wrapping_add_signed(low),
-        base.wrapping_add_signed(high).wrapping_add(size),
-    )
 }
 
 /// Writes the elements of `r` (C order) to `ptr` laid out as `shape`.
@@ -503,27 +474,19 @@ unsafe fn view(
     writable: bool,
 ) -> Result<Array, dynd::Error> {
     let size = dtype.data_layout()?.size;
-    let (mut low, mut high, mut empty) = (0isize, 0isize, false);
-    for &(n, s) in shape {
-        if n == 0 {
-            empty = true;
-            break;
-        }
-        let reach = (n as isize - 1).saturating_mul(s);
-        if reach < 0 {
-            low += reach;
-        } else {
-            high += reach;
-        }
-    }
-    let (base, len, offset) = if empty {
-        (ptr as *const u8, 0, 0)
-    } else {
-        (
+    let (base, len, offset) = match span(shape, size) {
+        Ok(Some((low, len))) => (
             ptr.wrapping_offset(low) as *const u8,
-            (high - low) as usize + size,
-            (-low) as usize,
-        )
+            len,
+            low.unsigned_abs(),
+        ),
+        Ok(None) => (ptr as *const u8, 0, 0),
+        Err(()) => {
+            return Err(dynd::Error::Unsupported {
+                operation: "a NumPy buffer whose extent overflows isize",
+                ty: dtype.clone(),
+            })
+        }
     };
     // SAFETY: the caller's contract: NumPy's buffer covers these bytes for
     // the call, and the array over the block is dropped before it ends.

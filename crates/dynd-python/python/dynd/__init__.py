@@ -132,9 +132,9 @@ def _strip_strings(text):
     return _re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
 
 
-# NumPy's ufuncs whose dynd builtin has another name, and the
-# reductions of `reduce` and `accumulate`.
-_UFUNC_NAMES = {"conjugate": "conjugate", "true_divide": "divide"}
+# NumPy's ufuncs whose dynd builtin has another name (NumPy 1's name of
+# `divide`).
+_UFUNC_NAMES = {"true_divide": "divide"}
 
 # NumPy ufuncs of other extensions and the functions that run them on
 # dynd arrays (`dynd_python::ufunc!` registers its ufuncs here).
