@@ -1,6 +1,6 @@
 //! Elementwise benchmarks: dynd's `add` (the builtin callable) and the
-//! same `add` made by `#[elemental]` against a hand-written loop and
-//! ndarray, in the same run.
+//! same `add` made by `#[elemental]` against a hand-written loop (on one
+//! thread, and on rayon's) and ndarray, in the same run.
 //!
 //! `cargo bench --bench elwise`
 
@@ -70,6 +70,32 @@ fn contiguous(c: &mut Criterion) {
                 for ((o, x), y) in hand.iter_mut().zip(black_box(&xs)).zip(black_box(&ys)) {
                     *o = x + y;
                 }
+            })
+        });
+        // The same loop on rayon's threads (as many as the machine has),
+        // into an existing output and into a fresh one: what dynd's
+        // parallel path is measured against.
+        let mut par_hand = vec![0.0f64; n];
+        g.bench_function(BenchmarkId::new("hand_rayon_into", n), |bch| {
+            use rayon::prelude::*;
+            bch.iter(|| {
+                par_hand
+                    .par_iter_mut()
+                    .with_min_len(4096)
+                    .zip(black_box(&xs).par_iter())
+                    .zip(black_box(&ys).par_iter())
+                    .for_each(|((o, x), y)| *o = x + y)
+            })
+        });
+        g.bench_function(BenchmarkId::new("hand_rayon_alloc", n), |bch| {
+            use rayon::prelude::*;
+            bch.iter(|| {
+                black_box(&xs)
+                    .par_iter()
+                    .with_min_len(4096)
+                    .zip(black_box(&ys).par_iter())
+                    .map(|(x, y)| x + y)
+                    .collect::<Vec<f64>>()
             })
         });
         let (na, nb) = (Array1::from_vec(xs.clone()), Array1::from_vec(ys.clone()));
