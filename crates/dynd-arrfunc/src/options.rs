@@ -402,6 +402,20 @@ impl AxisOptions {
         .flatten()
     }
 
+    /// Whether no keyword but `axis` and `keepdims` is given.
+    #[inline]
+    pub(crate) fn only_axes(&self) -> bool {
+        self.initial.is_none()
+            && self.mask.is_none()
+            && self.ddof.is_none()
+            && !self.skip_na
+            && self.ascending.is_none()
+            && self.n.is_none()
+            && !self.return_counts
+            && !self.clip
+            && self.fill.is_none()
+    }
+
     /// These options with `mask` for the `where` mask.
     pub(crate) fn masked(&self, mask: Option<Array>) -> AxisOptions {
         AxisOptions {

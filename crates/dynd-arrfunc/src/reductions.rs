@@ -127,6 +127,7 @@ fn reducer(op: Op, keywords: &[AxisKeyword], kind: ReductionKind) -> Result<Call
     let mut c = Callable::over_axes(name, keywords, move |a, o| over_na(name, op, a, o))?;
     c.reduction = kind;
     c.reducer = Some(op);
+    c.small = Some(tiny);
     Ok(c)
 }
 
@@ -277,6 +278,9 @@ builtins! {
 /// `min`, `max` (without `initial`), `mean`, `var` and `std` give `?R`,
 /// NA for an empty row (Awkward's `mask_identity=True`).
 fn over_na(name: &'static str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
+    if let Some(r) = tiny(name, op, a, o) {
+        return r;
+    }
     if let Some(r) = over_time(name, op, a, o) {
         return r;
     }
@@ -310,6 +314,9 @@ fn over_na(name: &'static str, op: Op, a: &Array, o: &AxisOptions) -> Result<Arr
         }
         return match op {
             _ if op.empty_group() == EmptyGroup::Na && o.initial.is_none() && reduces_var(a, o) => {
+                if let Some(r) = moment_of_rows(op, a, o)? {
+                    return Ok(r);
+                }
                 // Awkward's `mask_identity`: over a `var` axis a group may
                 // be empty, so the result is `?R` (from the type alone),
                 // NA where a group has no element.
@@ -618,6 +625,90 @@ fn with_dtype(a: &Array, s: Scalar) -> Result<Type, Error> {
     Type::with_dims(dims.into_iter().cloned(), s.into())
 }
 
+/// `$body` with `$red` bound to the [`Reduction`] of `$op` (sum or
+/// `any`, product or `all`, min, max) over the ordered number type `$t`:
+/// the one definition [`run`] and [`tiny`] fold with. Mean, var and std
+/// reduce by their own fns.
+macro_rules! ordered_reduction {
+    ($op:expr, $t:ty, $red:ident => $body:expr) => {
+        match $op {
+            // `any` and `all` are bool's sum and product (see `Arith`).
+            Op::Sum | Op::Any => {
+                let $red = Reduction {
+                    identity: Some(<$t>::ZERO),
+                    combine: <$t as Arith>::add,
+                    reorderable: true,
+                    neutral: Some(<$t>::NEUTRAL_ZERO),
+                };
+                $body
+            }
+            Op::Prod | Op::All => {
+                let $red = Reduction {
+                    identity: Some(<$t>::ONE),
+                    combine: <$t as Arith>::mul,
+                    reorderable: true,
+                    neutral: Some(<$t>::ONE),
+                };
+                $body
+            }
+            Op::Min => {
+                let $red = Reduction {
+                    identity: None,
+                    combine: <$t as Arith>::min,
+                    reorderable: true,
+                    neutral: Some(<$t>::TOP),
+                };
+                $body
+            }
+            Op::Max => {
+                let $red = Reduction {
+                    identity: None,
+                    combine: <$t as Arith>::max,
+                    reorderable: true,
+                    neutral: Some(<$t>::BOTTOM),
+                };
+                $body
+            }
+            _ => unreachable!("mean, var and std reduce by their own fns"),
+        }
+    };
+}
+
+/// A small dense reduction without the general path's detours: `a` of
+/// `float64`, `float32`, `int64` or `uint64` (accumulated as itself),
+/// C-contiguous with fixed dimensions, none of them 0, at most a
+/// thousand elements, and no `initial` or `where` (what else the keywords
+/// say does not apply to such an array). The same fold as [`run`]'s, so the same bits; `None`
+/// for anything else, which takes the general path.
+#[inline]
+fn tiny(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Option<Result<Array, Error>> {
+    if o.initial.is_some()
+        || o.mask.is_some()
+        || !matches!(op, Op::Sum | Op::Prod | Op::Min | Op::Max)
+    {
+        return None;
+    }
+    // An empty array reduces as `shrink_empty` says (no result elements
+    // need no identity).
+    if a.ty().dims().any(|d| matches!(d, Dim::Fixed(0))) {
+        return None;
+    }
+    let (axes, keepdims) = (o.axes(), o.keepdims);
+    macro_rules! go {
+        ($t:ty) => {
+            ordered_reduction!(op, $t, red => dynd_kernels::reduce::reduce_tiny(a, axes, keepdims, &red, name))
+        };
+    }
+    let r = match a.dtype().as_scalar()? {
+        Scalar::Float64 => go!(f64),
+        Scalar::Float32 => go!(f32),
+        Scalar::Int64 => go!(i64),
+        Scalar::UInt64 => go!(u64),
+        _ => None,
+    }?;
+    Some(r)
+}
+
 /// Runs reduction `op` of `a` as the keywords ask.
 fn run(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     if matches!(op, Op::Min | Op::Max)
@@ -631,7 +722,7 @@ fn run(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     let (s, acc, input) = prepare(op, a, "a reduction of this data type")?;
     let (axes, keepdims, mask, initial) = (o.axes(), o.keepdims, &o.mask, o.initial.as_ref());
     macro_rules! go {
-        ($t:ty, $identity:expr, $f:expr, $reorder:expr, $neutral:expr) => {{
+        ($t:ty, $red:expr) => {{
             let initial: Option<$t> = match initial {
                 Some(v) => Some(scalar_of::<$t>(name, v, acc)?),
                 None => None,
@@ -642,13 +733,7 @@ fn run(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
                 initial,
                 mask: mask.as_ref(),
             };
-            let red = Reduction {
-                identity: $identity,
-                combine: $f,
-                reorderable: $reorder,
-                neutral: $neutral,
-            };
-            reduce(&input, &args, &red, name)?
+            reduce(&input, &args, &$red, name)?
         }};
     }
     macro_rules! complex {
@@ -656,34 +741,34 @@ fn run(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
             match op {
                 Op::Sum => go!(
                     Complex<$t>,
-                    Some(Complex::new(0.0, 0.0)),
-                    |a: Complex<$t>, b: Complex<$t>| Complex::new(a.re + b.re, a.im + b.im),
-                    true,
-                    Some(Complex::new(-0.0, -0.0))
+                    Reduction {
+                        identity: Some(Complex::new(0.0, 0.0)),
+                        combine: |a: Complex<$t>, b: Complex<$t>| Complex::new(
+                            a.re + b.re,
+                            a.im + b.im
+                        ),
+                        reorderable: true,
+                        neutral: Some(Complex::new(-0.0, -0.0)),
+                    }
                 ),
                 _ => go!(
                     Complex<$t>,
-                    Some(Complex::new(1.0, 0.0)),
-                    |a: Complex<$t>, b: Complex<$t>| Complex::new(
-                        a.re * b.re - a.im * b.im,
-                        a.re * b.im + a.im * b.re
-                    ),
-                    true,
-                    // (1, 0) is not neutral bit for bit: -0.0 - -0.0 is 0.0.
-                    None
+                    Reduction {
+                        identity: Some(Complex::new(1.0, 0.0)),
+                        combine: |a: Complex<$t>, b: Complex<$t>| Complex::new(
+                            a.re * b.re - a.im * b.im,
+                            a.re * b.im + a.im * b.re
+                        ),
+                        reorderable: true,
+                        // (1, 0) is not neutral bit for bit: -0.0 - -0.0 is 0.0.
+                        neutral: None,
+                    }
                 ),
             }
         };
     }
-    let r = dynd_kernels::with_numeric!(ordered acc, T => match op {
-        // `any` and `all` are bool's sum and product (see `Arith`).
-        Op::Sum | Op::Any => {
-            go!(T, Some(T::ZERO), <T as Arith>::add, true, Some(T::NEUTRAL_ZERO))
-        }
-        Op::Prod | Op::All => go!(T, Some(T::ONE), <T as Arith>::mul, true, Some(T::ONE)),
-        Op::Min => go!(T, None, <T as Arith>::min, true, Some(T::TOP)),
-        Op::Max => go!(T, None, <T as Arith>::max, true, Some(T::BOTTOM)),
-        _ => unreachable!("mean, var and std reduce by their own fns"),
+    let r = dynd_kernels::with_numeric!(ordered acc, T => {
+        ordered_reduction!(op, T, red => go!(T, red))
     }, match acc {
         Scalar::Complex64 => complex!(f32),
         Scalar::Complex128 => complex!(f64),
@@ -724,24 +809,10 @@ fn mean(a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     } else {
         a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
     };
-    // Per row of a ragged array: each unit of rows divided by the row
-    // lengths as soon as it is summed.
-    let last = a.ndim() as i64 - 1;
-    let per_row = o.mask.is_none()
-        && a.ty().has_var_dim()
-        && matches!(o.axes(), Some([ax]) if *ax == last || *ax == -1);
-    if per_row && o.initial.is_none() {
-        let fused = match float {
-            Scalar::Float64 => mean_of_rows::<f64>(&x, o.keepdims, |n| n as f64)?,
-            Scalar::Float32 => mean_of_rows::<f32>(&x, o.keepdims, |n| n as f32)?,
-            _ => None,
-        };
-        if let Some(m) = fused {
-            return Ok(m);
-        }
-    }
+    // (Per row of a ragged array, `moment_of_rows` took the contiguous
+    // rows; other rows are summed, then divided by their lengths.)
     let sum = run("mean", Op::Sum, &x, o)?;
-    if per_row {
+    if per_row(a, o) {
         let by_rows = match float {
             Scalar::Float64 => {
                 dynd_kernels::reduce::divide_by_row_lengths(&sum, &x, |n| n as f64, "mean")?
@@ -762,19 +833,71 @@ fn mean(a: &Array, o: &AxisOptions) -> Result<Array, Error> {
     DIVIDE.call(&[&sum, &count])
 }
 
-/// [`dynd_kernels::reduce::mean_of_rows`] with the sum `run` uses for `T`.
-fn mean_of_rows<T: Element + Arith + std::ops::Div<Output = T>>(
-    x: &Array,
-    keepdims: bool,
-    of_len: impl Fn(usize) -> T + Sync,
-) -> Result<Option<Array>, Error> {
-    let sum = Reduction {
-        identity: Some(T::ZERO),
-        combine: <T as Arith>::add,
-        reorderable: true,
-        neutral: Some(T::NEUTRAL_ZERO),
+/// Whether `o` reduces the innermost axis of `a`, a ragged array, alone
+/// and without a mask: one result per row.
+fn per_row(a: &Array, o: &AxisOptions) -> bool {
+    let last = a.ndim() as i64 - 1;
+    o.mask.is_none()
+        && a.ty().has_var_dim()
+        && matches!(o.axes(), Some([ax]) if *ax == last || *ax == -1)
+}
+
+/// `mean`, `var` or `std` of each row of a ragged array of `float64` or
+/// `float32` (other numbers converted first, as `mean` and `variance` do)
+/// straight to its `?T` result, NA for an empty row: the fold writes
+/// each value with its validity, where the general path makes the
+/// values, counts the rows, compares the counts and combines the two
+/// (three more passes). `None` when this is not such a call or the rows
+/// are not contiguous.
+fn moment_of_rows(op: Op, a: &Array, o: &AxisOptions) -> Result<Option<Array>, Error> {
+    if !matches!(op, Op::Mean | Op::Var | Op::Std) || !per_row(a, o) {
+        return Ok(None);
+    }
+    let s = match a.dtype().as_scalar() {
+        Some(s)
+            if (s.is_numeric() || s == Scalar::Bool) && s.category() != ScalarCategory::Complex =>
+        {
+            s
+        }
+        _ => return Ok(None),
     };
-    dynd_kernels::reduce::mean_of_rows(x, keepdims, &sum, of_len, "mean")
+    // float16 is computed in float32 and rounded back by the general path.
+    let float = match s {
+        Scalar::Float32 => Scalar::Float32,
+        Scalar::Float16 => return Ok(None),
+        _ => Scalar::Float64,
+    };
+    let x = if s == float {
+        a.clone()
+    } else {
+        a.cast(&with_dtype(a, float)?, ErrorMode::NoCheck)?
+    };
+    macro_rules! go {
+        ($t:ty) => {
+            match op {
+                Op::Mean => {
+                    let sum = Reduction {
+                        identity: Some(<$t>::ZERO),
+                        combine: <$t as Arith>::add,
+                        reorderable: true,
+                        neutral: Some(<$t>::NEUTRAL_ZERO),
+                    };
+                    dynd_kernels::reduce::mean_of_rows(&x, o.keepdims, &sum, |n| n as $t, "mean")?
+                }
+                _ => dynd_kernels::reduce::spread_of_rows::<$t>(
+                    &x,
+                    o.keepdims,
+                    o.ddof_value(),
+                    op == Op::Std,
+                    op.name(),
+                )?,
+            }
+        };
+    }
+    Ok(match float {
+        Scalar::Float32 => go!(f32),
+        _ => go!(f64),
+    })
 }
 
 /// The number of elements each reduction folds (those `where` keeps;

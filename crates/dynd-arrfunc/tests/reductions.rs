@@ -876,3 +876,333 @@ mod nested_props {
         }
     }
 }
+
+/// Small dense arrays reduce through a shortcut (`reduce_tiny`); a strided
+/// view of the same values takes the general path. Both must give the
+/// same types and bits, NaN included, over every axis choice, with and
+/// without `keepdims`, on both sides of the shortcut's size limit.
+#[test]
+fn small_dense_reductions_give_the_general_paths_bits() {
+    use dynd_kernels::Index;
+    fn seeded(n: usize, seed: u64) -> Vec<f64> {
+        let mut s = seed | 1;
+        (0..n)
+            .map(|i| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                // Mixed magnitudes (a sum's bits depend on its order), a NaN
+                // now and then, and exact integers for the integer types.
+                match i % 97 {
+                    13 => f64::NAN,
+                    _ => ((s >> 40) as f64 - 8e6) * if i % 3 == 0 { 1e-7 } else { 1.0 },
+                }
+            })
+            .collect()
+    }
+    let shapes: &[&[usize]] = &[&[1], &[7], &[5, 1], &[4, 4], &[3, 5, 7], &[2, 513], &[1000]];
+    for &shape in shapes {
+        let n: usize = shape.iter().product();
+        let xs = seeded(n, n as u64);
+        let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+        for dtype in ["float64", "float32", "int64", "uint64"] {
+            let values: Vec<Value> = xs
+                .iter()
+                .map(|&x| match dtype {
+                    "int64" => Value::Int(if x.is_nan() { 3 } else { x as i128 % 1000 }),
+                    "uint64" => Value::Int(if x.is_nan() {
+                        3
+                    } else {
+                        (x as i128 % 1000).abs()
+                    }),
+                    _ => Value::Float(x),
+                })
+                .collect();
+            let flat = Array::from_value(&Value::List(values), Some(&t(&format!("{n} * {dtype}"))))
+                .unwrap();
+            let dense = flat.reshape(shape).unwrap();
+            // Every value twice, the view taking every other: the same
+            // values, not C-contiguous.
+            let doubled = builtins::get("repeat")
+                .unwrap()
+                .call(&[&flat, &Array::from_scalar(2i64)])
+                .unwrap();
+            let mut wide = shape.to_vec();
+            *wide.last_mut().unwrap() *= 2;
+            let mut every_other = vec![Index::slice(None, None, 1); shape.len() - 1];
+            every_other.push(Index::slice(None, None, 2));
+            let strided = doubled
+                .reshape(&wide[..])
+                .unwrap()
+                .index(&every_other)
+                .unwrap();
+            // (A last dimension of 1 is contiguous at any stride.)
+            assert!(
+                shape.last() == Some(&1) || !strided.is_c_contiguous(),
+                "{shape:?}"
+            );
+            assert_eq!(
+                strided.ty().to_string(),
+                format!("{} * {dtype}", dims.join(" * "))
+            );
+            let nd = shape.len() as i64;
+            let mut axes: Vec<Option<Vec<i64>>> = vec![None];
+            axes.extend((0..nd).map(|k| Some(vec![k])));
+            axes.extend((1..nd).map(|k| Some(vec![k - 1, k])));
+            axes.push(Some(vec![-1]));
+            for name in ["sum", "prod", "min", "max"] {
+                let f = builtins::get(name).unwrap();
+                for ax in &axes {
+                    for keepdims in [false, true] {
+                        let mut kw: Vec<(&str, Array)> =
+                            vec![("keepdims", Array::from_scalar(keepdims))];
+                        if let Some(ax) = ax {
+                            kw.push(("axis", Array::from_vec(ax.clone())));
+                        }
+                        let kw: Vec<(&str, &Array)> = kw.iter().map(|(k, v)| (*k, v)).collect();
+                        let what =
+                            format!("{name} of {shape:?} {dtype} over {ax:?}, keepdims {keepdims}");
+                        let fast = f
+                            .call_kw(&[&dense], &kw)
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                        let general = f
+                            .call_kw(&[&strided], &kw)
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                        assert_eq!(fast.ty(), general.ty(), "{what}");
+                        let bits = |a: &Array| -> Vec<u64> {
+                            match dtype {
+                                "float64" => a
+                                    .to_vec::<f64>()
+                                    .unwrap()
+                                    .iter()
+                                    .map(|x| x.to_bits())
+                                    .collect(),
+                                "float32" => a
+                                    .to_vec::<f32>()
+                                    .unwrap()
+                                    .iter()
+                                    .map(|x| u64::from(x.to_bits()))
+                                    .collect(),
+                                "int64" => a
+                                    .to_vec::<i64>()
+                                    .unwrap()
+                                    .iter()
+                                    .map(|&x| x as u64)
+                                    .collect(),
+                                _ => a.to_vec::<u64>().unwrap(),
+                            }
+                        };
+                        assert_eq!(bits(&fast), bits(&general), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Per-row `mean`, `var` and `std` of contiguous ragged rows write their
+/// `?T` results in the fold's pass. Their values must be the bits the
+/// per-row folds give (the row sums over the lengths; the kernels'
+/// per-row variance), NA exactly for each empty row, on one unit of rows
+/// and on many (several threads); rows viewed with a step take the
+/// general path (values, counts, validity, combined), whose sums run in
+/// another order: the same NA, values within rounding.
+#[test]
+fn per_row_moments_write_na_in_the_fold() {
+    use dynd_kernels::reduce::{std_dev, variance, VarArgs};
+    use dynd_kernels::Index;
+    use dynd_kernels::{ArrayOps, ErrorMode};
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for nrows in [7usize, 5000] {
+        let rows: Vec<Vec<f64>> = (0..nrows)
+            .map(|r| {
+                let len = if r % 5 == 0 {
+                    0
+                } else {
+                    (next() % 40) as usize
+                };
+                (0..len)
+                    .map(|_| ((next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 1e3)
+                    .collect()
+            })
+            .collect();
+        let doubled: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| r.iter().flat_map(|&x| [x, -1.0]).collect())
+            .collect();
+        let na: Vec<bool> = rows.iter().map(|r| r.is_empty()).collect();
+        for dtype in ["float64", "float32", "int32"] {
+            let json = |rows: &[Vec<f64>]| {
+                let rows: Vec<String> = rows
+                    .iter()
+                    .map(|r| {
+                        let xs: Vec<String> = r
+                            .iter()
+                            .map(|x| {
+                                if dtype == "int32" {
+                                    format!("{}", x.round() as i64)
+                                } else {
+                                    format!("{x:?}")
+                                }
+                            })
+                            .collect();
+                        format!("[{}]", xs.join(", "))
+                    })
+                    .collect();
+                format!("[{}]", rows.join(", "))
+            };
+            let ty = format!("{nrows} * var * {dtype}");
+            let dense = arr(&json(&rows), &ty);
+            let strided = arr(&json(&doubled), &ty)
+                .index(&[Index::slice(None, None, 1), Index::slice(None, None, 2)])
+                .unwrap();
+            assert_eq!(dense.to_string(), strided.to_string());
+            let float = if dtype == "float32" {
+                "float32"
+            } else {
+                "float64"
+            };
+            let as_float = dense
+                .cast(&t(&format!("{nrows} * var * {float}")), ErrorMode::NoCheck)
+                .unwrap();
+            let lens: Vec<f64> = rows.iter().map(|r| r.len() as f64).collect();
+            for (name, ddof) in [
+                ("mean", None),
+                ("var", Some(0usize)),
+                ("var", Some(1)),
+                ("std", Some(0)),
+                ("std", Some(1)),
+            ] {
+                // The per-row values the folds give, as f64 (f32 widened).
+                let reference: Vec<f64> = match (name, float) {
+                    ("mean", "float32") => {
+                        let sums = builtins::get("sum")
+                            .unwrap()
+                            .call_kw(&[&as_float], &[("axis", &Array::from_scalar(-1i64))])
+                            .unwrap();
+                        sums.to_vec::<f32>()
+                            .unwrap()
+                            .iter()
+                            .zip(&lens)
+                            .map(|(s, n)| f64::from(s / *n as f32))
+                            .collect()
+                    }
+                    ("mean", _) => {
+                        let sums = builtins::get("sum")
+                            .unwrap()
+                            .call_kw(&[&as_float], &[("axis", &Array::from_scalar(-1i64))])
+                            .unwrap();
+                        sums.to_vec::<f64>()
+                            .unwrap()
+                            .iter()
+                            .zip(&lens)
+                            .map(|(s, n)| s / n)
+                            .collect()
+                    }
+                    _ => {
+                        let args = VarArgs {
+                            axes: Some(&[-1]),
+                            keepdims: false,
+                            ddof: ddof.unwrap(),
+                            mask: None,
+                        };
+                        let root = name == "std";
+                        if float == "float32" {
+                            let v = if root {
+                                std_dev::<f32>(&as_float, &args, name)
+                            } else {
+                                variance::<f32>(&as_float, &args, name)
+                            };
+                            v.unwrap()
+                                .to_vec::<f32>()
+                                .unwrap()
+                                .into_iter()
+                                .map(f64::from)
+                                .collect()
+                        } else {
+                            let v = if root {
+                                std_dev::<f64>(&as_float, &args, name)
+                            } else {
+                                variance::<f64>(&as_float, &args, name)
+                            };
+                            v.unwrap().to_vec::<f64>().unwrap()
+                        }
+                    }
+                };
+                let want: Vec<Option<u64>> = reference
+                    .iter()
+                    .zip(&na)
+                    .map(|(v, na)| (!na).then_some(v.to_bits()))
+                    .collect();
+                for keepdims in [false, true] {
+                    let mut kw: Vec<(&str, Array)> = vec![
+                        ("axis", Array::from_scalar(-1i64)),
+                        ("keepdims", Array::from_scalar(keepdims)),
+                    ];
+                    if let Some(d) = ddof {
+                        kw.push(("ddof", Array::from_scalar(d as i64)));
+                    }
+                    let kw: Vec<(&str, &Array)> = kw.iter().map(|(k, v)| (*k, v)).collect();
+                    let f = builtins::get(name).unwrap();
+                    let what = format!(
+                        "{name} (ddof {ddof:?}, keepdims {keepdims}) of {nrows} rows of {dtype}"
+                    );
+                    let fast = f
+                        .call_kw(&[&dense], &kw)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let general = f
+                        .call_kw(&[&strided], &kw)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let shape = if keepdims {
+                        format!("{nrows} * 1")
+                    } else {
+                        format!("{nrows}")
+                    };
+                    assert_eq!(
+                        fast.ty().to_string(),
+                        format!("{shape} * ?{float}"),
+                        "{what}"
+                    );
+                    assert_eq!(fast.ty(), general.ty(), "{what}");
+                    let values = |a: &Array| -> Vec<Option<f64>> {
+                        if float == "float32" {
+                            a.to_vec::<Option<f32>>()
+                                .unwrap()
+                                .into_iter()
+                                .map(|x| x.map(f64::from))
+                                .collect()
+                        } else {
+                            a.to_vec::<Option<f64>>().unwrap()
+                        }
+                    };
+                    let got = values(&fast);
+                    assert_eq!(
+                        got.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>(),
+                        want,
+                        "{what}"
+                    );
+                    for (r, (g, w)) in got.iter().zip(values(&general)).enumerate() {
+                        match (g, w) {
+                            (None, None) => {}
+                            (Some(g), Some(w)) => {
+                                let tol = if float == "float32" { 1e-4 } else { 1e-9 };
+                                assert!(
+                                    (g - w).abs() <= tol * w.abs().max(1.0)
+                                        || (g.is_nan() && w.is_nan()),
+                                    "{what}, row {r}: {g} vs {w}"
+                                );
+                            }
+                            _ => panic!("{what}, row {r}: NA on one path only ({g:?} vs {w:?})"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -279,9 +279,11 @@ pub mod func {
     /// ([`F64Op`](raw::F64Op), [`IntOp`](raw::IntOp),
     /// [`Predicate`](raw::Predicate); see [`dynd_kernels::op`]), a leaf's
     /// flat loop held for repeated calls ([`FlatPlan`](raw::FlatPlan)),
-    /// and small programs over dense arrays with their loop built once
-    /// ([`Dense`](raw::Dense)). Everything here is reached through the
-    /// ordinary API too (builtins, `Leaf`, `Eval`); these give control
+    /// small programs over dense arrays with their loop built once
+    /// ([`Dense`](raw::Dense)), and typed reductions with their fold
+    /// ([`reduce`](raw::reduce), [`reduce_tiny`](raw::reduce_tiny),
+    /// [`mean_of_rows`](raw::mean_of_rows)). Everything here is reached
+    /// through the ordinary API too (builtins, `Leaf`, `Eval`); these give control
     /// over it. Hidden from the documented surface: the engine's handles
     /// change with the engine.
     #[doc(hidden)]
@@ -292,6 +294,10 @@ pub mod func {
         pub use dynd_kernels::fuse::{Dense, F64Arg};
         #[doc(inline)]
         pub use dynd_kernels::op::{F64Op, IntOp, Predicate};
+        #[doc(inline)]
+        pub use dynd_kernels::reduce::{
+            mean_of_rows, reduce, reduce_tiny, spread_of_rows, ReduceArgs, Reduction,
+        };
     }
     /// Stateful reductions from DyND's four pieces (init, step, combine,
     /// finish), and the compensated sum built from them.

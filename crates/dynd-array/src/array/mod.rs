@@ -629,10 +629,6 @@ impl Array {
     /// The element count, if all dimensions are fixed and laid out in C
     /// order without gaps (one walk over the arrmeta, no allocation).
     fn c_contiguous_count(&self) -> Option<usize> {
-        if self.ty.has_var_dim() {
-            return None;
-        }
-        let size = self.dtype().data_layout().ok()?.size as isize;
         // Outermost first: each dimension longer than 1 must step over
         // the whole of what is inside it.
         let mut dims: smallvec::SmallVec<[(usize, isize); 8]> = smallvec::SmallVec::new();
@@ -641,6 +637,14 @@ impl Array {
             dims.push((n, stride));
             m = element;
         }
+        // A builtin scalar under fixed dimensions alone (the arrmeta
+        // mirrors the type: a `var` level would have ended the walk on
+        // its record) needs no walk of the type.
+        let size = match (m, self.dtype().as_scalar()) {
+            (Arrmeta::Scalar, Some(s)) => s.size() as isize,
+            _ if self.ty.has_var_dim() => return None,
+            _ => self.dtype().data_layout().ok()?.size as isize,
+        };
         let mut expected = size;
         let mut count = 1usize;
         for &(n, stride) in dims.iter().rev() {

@@ -75,10 +75,20 @@ pub struct Callable {
     /// The builtin reduction this callable is, if it is one: what
     /// evaluation reads about it (never its name).
     pub(crate) reducer: Option<Reducer>,
+    /// The builtin reduction's path for small dense arrays, tried before
+    /// its keywords are checked when only axes are given (see
+    /// [`Callable::reduce_with`]): set where the builtin is made, so this
+    /// module does not reach up to the reductions.
+    pub(crate) small: Option<SmallReduction>,
     /// How the callable compares records, field by field (`equal`,
     /// `not_equal`; see [`Callable::comparing_records`]).
     records: Option<RecordRule>,
 }
+
+/// A reduction's path for small dense arrays: `None` when it does not
+/// apply (the general path then runs, and reports any error).
+pub(crate) type SmallReduction =
+    fn(&str, Reducer, &Array, &crate::options::AxisOptions) -> Option<Result<Array, Error>>;
 
 /// How a comparison of records combines its fields' comparisons.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,6 +268,7 @@ impl Callable {
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
+            small: None,
             records: None,
         })
     }
@@ -275,6 +286,7 @@ impl Callable {
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
+            small: None,
             records: None,
         }
     }
@@ -347,6 +359,7 @@ impl Callable {
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
+            small: None,
             records: None,
         })
     }

@@ -29,6 +29,13 @@ pub trait Float:
     fn of_count(n: usize) -> Self;
     /// The square root.
     fn sqrt(self) -> Self;
+    /// The zero bytes after a `?Self` element's validity byte, up to the
+    /// element's size.
+    #[doc(hidden)]
+    type Pad: Copy + Send + Sync;
+    /// Those bytes.
+    #[doc(hidden)]
+    const PAD: Self::Pad;
 }
 
 impl Float for f32 {
@@ -40,6 +47,8 @@ impl Float for f32 {
     fn sqrt(self) -> f32 {
         f32::sqrt(self)
     }
+    type Pad = [u8; 3];
+    const PAD: [u8; 3] = [0; 3];
 }
 
 impl Float for f64 {
@@ -50,6 +59,32 @@ impl Float for f64 {
     }
     fn sqrt(self) -> f64 {
         f64::sqrt(self)
+    }
+    type Pad = [u8; 7];
+    const PAD: [u8; 7] = [0; 7];
+}
+
+/// A `?T` element as an option array's block holds it (see the `na`
+/// module): the value, its validity byte (1 present, 0 NA, whose value
+/// bytes are zero) and zero bytes up to the element's size — every byte
+/// written, none padding.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct NaSlot<T: Float> {
+    value: T,
+    valid: u8,
+    pad: T::Pad,
+}
+
+impl<T: Float> NaSlot<T> {
+    /// The element of `v` (`None` is NA).
+    #[inline(always)]
+    pub(crate) fn new(v: Option<T>) -> NaSlot<T> {
+        NaSlot {
+            value: v.unwrap_or(T::ZERO),
+            valid: u8::from(v.is_some()),
+            pad: T::PAD,
+        }
     }
 }
 

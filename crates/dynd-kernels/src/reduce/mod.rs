@@ -39,7 +39,7 @@ mod moments;
 mod ragged;
 
 pub use float::Float;
-pub use moments::{std_dev, variance, VarArgs};
+pub use moments::{spread_of_rows, std_dev, variance, VarArgs};
 pub use ragged::mean_of_rows;
 
 mod arith;
@@ -182,7 +182,9 @@ pub(crate) fn normalize_axes_inline(
         }
         out.push(a);
     }
-    out.sort_unstable();
+    if out.len() > 1 {
+        out.sort_unstable();
+    }
     Ok(out)
 }
 
@@ -329,6 +331,70 @@ where
     Ok(out)
 }
 
+/// A small reduction's entry in front of [`reduce`], for a caller that
+/// knows there is no mask and no `initial` value: `a` C-contiguous with
+/// fixed dimensions over `T` itself and at most [`SMALL`] elements. The
+/// same folds as [`reduce`] (both end in [`reduce_small`]), so the same
+/// bits, without the general path's checks of what cannot apply here.
+/// `None` for anything else, and for axes [`reduce`] refuses (it says
+/// why).
+///
+/// ```
+/// use dynd::func::raw::{reduce, reduce_tiny, Reduction, ReduceArgs};
+/// use dynd::nd::Array;
+///
+/// let a = Array::from_shape_vec(&[2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])?;
+/// let sum = Reduction { identity: Some(0.0), combine: |x: f64, y: f64| x + y, reorderable: true, neutral: Some(-0.0) };
+/// let tiny = reduce_tiny(&a, Some(&[1]), false, &sum, "sum").expect("small and dense")?;
+/// let args = ReduceArgs { axes: Some(&[1]), keepdims: false, initial: None, mask: None };
+/// assert_eq!(tiny.to_vec::<f64>()?, reduce(&a, &args, &sum, "sum")?.to_vec::<f64>()?);
+/// assert!(reduce_tiny(&a, Some(&[2]), false, &sum, "sum").is_none()); // the general path names the bad axis
+/// # Ok::<(), dynd::Error>(())
+/// ```
+#[inline]
+pub fn reduce_tiny<T, F>(
+    a: &Array,
+    axes: Option<&[i64]>,
+    keepdims: bool,
+    red: &Reduction<T, F>,
+    name: &str,
+) -> Option<Result<Array, Error>>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+{
+    if a.dtype().as_scalar() != Some(T::SCALAR) {
+        return None;
+    }
+    // The axes as `normalize_axes` makes them, without building its
+    // errors: a bad axis leaves the call to the general path.
+    let ndim = a.ndim();
+    let n = ndim as i64;
+    let mut list: SmallVec<[usize; 8]> = SmallVec::new();
+    match axes {
+        None => list.extend(0..ndim),
+        Some(given) => {
+            for &ax in given {
+                if !(-n..n).contains(&ax) {
+                    return None;
+                }
+                let k = if ax < 0 { ax + n } else { ax } as usize;
+                if list.contains(&k) {
+                    return None;
+                }
+                list.push(k);
+            }
+            if list.len() > 1 {
+                list.sort_unstable();
+            }
+        }
+    }
+    if !red.reorderable && list.len() > 1 {
+        return None;
+    }
+    reduce_small(a, &list, keepdims, red.identity, red, name)
+}
+
 /// A small reduction's input type, axes and `keepdims`, and its result's
 /// layout.
 type SmallResult = (Type, SmallVec<[usize; 8]>, bool, FreshLayout);
@@ -373,20 +439,25 @@ where
         return None;
     }
     let mut shape: SmallVec<[usize; 8]> = SmallVec::new();
-    let mut out_dims: SmallVec<[Dim; 8]> = SmallVec::new();
     let mut count = 1usize;
     for (i, d) in a.ty().dims().enumerate() {
         let Dim::Fixed(n) = d else { return None };
         shape.push(*n);
         if axes.contains(&i) {
             count *= n;
-            if keepdims {
-                out_dims.push(Dim::Fixed(1));
-            }
-        } else {
-            out_dims.push(Dim::Fixed(*n));
         }
     }
+    // The result's dimensions, made only when its layout is not cached.
+    let out_dims = || {
+        shape
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &n)| match (axes.contains(&i), keepdims) {
+                (false, _) => Some(Dim::Fixed(n)),
+                (true, true) => Some(Dim::Fixed(1)),
+                (true, false) => None,
+            })
+    };
     if count == 0 && start.is_none() {
         return Some(Err(no_identity(name)));
     }
@@ -394,7 +465,11 @@ where
         // The result's layout, worked out once for a loop of calls on
         // arrays of one type (kept per thread): the result is then its
         // block alone.
-        let layout = SMALL_RESULT.with(|last| -> Result<FreshLayout, Error> {
+        // Every element is written below, except `bool`'s, whose slice
+        // must hold 0 or 1 from the start. Allocated inside the borrow:
+        // the layout is not cloned out (two reference counts) per call.
+        let zero = T::SCALAR == dynd_types::Scalar::Bool;
+        let mut out = SMALL_RESULT.with(|last| -> Result<Array, Error> {
             let mut last = last.borrow_mut();
             if let Some((ty, ax, keep, layout)) = &*last {
                 if ty == a.ty()
@@ -402,21 +477,19 @@ where
                     && *keep == keepdims
                     && layout.ty().dtype().as_scalar() == Some(T::SCALAR)
                 {
-                    return Ok(layout.clone());
+                    return layout.allocate(zero);
                 }
             }
-            let layout = FreshLayout::new(&Type::with_dims(out_dims, T::SCALAR.into())?)?;
+            let layout = FreshLayout::new(&Type::with_dims(out_dims(), T::SCALAR.into())?)?;
+            let out = layout.allocate(zero)?;
             *last = Some((
                 a.ty().clone(),
                 axes.iter().copied().collect(),
                 keepdims,
-                layout.clone(),
+                layout,
             ));
-            Ok(layout)
+            Ok(out)
         })?;
-        // Every element is written below, except `bool`'s, whose slice
-        // must hold 0 or 1 from the start.
-        let mut out = layout.allocate(T::SCALAR == dynd_types::Scalar::Bool)?;
         let out_slice = fresh_elements::<T>(&mut out);
         let f = red.combine;
         if trailing {
@@ -808,6 +881,31 @@ pub(crate) fn fresh_elements<T: Element>(this: &mut Array) -> &mut [T] {
     // borrows the array mutably, so nothing else reaches them while it
     // lives.
     unsafe { std::slice::from_raw_parts_mut(dst, n) }
+}
+
+/// The elements of this fresh, C-order array of `?T` (fixed dimensions
+/// only, just allocated), as slots for writing; `None` if its data type is
+/// not `?T` or its elements are not laid out as [`NaSlot`] is.
+pub(crate) fn fresh_na_slots<T: Float>(this: &mut Array) -> Option<&mut [float::NaSlot<T>]> {
+    let slot = std::mem::size_of::<float::NaSlot<T>>();
+    match this.dtype().kind() {
+        dynd_types::TypeKind::Option(t) if t.as_scalar() == Some(T::SCALAR) => {}
+        _ => return None,
+    }
+    if this.dtype().data_layout().ok()?.size != slot || !this.is_c_contiguous() {
+        return None;
+    }
+    let n: usize = this.ty().fixed_shape()?.iter().product();
+    let dst = this.fresh_data_ptr().cast::<float::NaSlot<T>>();
+    debug_assert!(dst.is_aligned());
+    // SAFETY: a fresh C-order array owns its block alone and holds `n`
+    // elements of `slot` bytes each (checked above), initialised (a
+    // block's bytes always are), aligned to 16 bytes (every block is),
+    // which is at least `NaSlot<T>`'s alignment; every bit pattern is a
+    // `NaSlot<T>` (a float, a byte and bytes, no padding); the slice
+    // borrows the array mutably, so nothing else reaches them while it
+    // lives.
+    Some(unsafe { std::slice::from_raw_parts_mut(dst, n) })
 }
 
 #[cfg(test)]

@@ -152,6 +152,39 @@ pub fn std_dev<T: Float>(a: &Array, args: &VarArgs<'_>, name: &str) -> Result<Ar
     spread::<T>(a, args, true, name)
 }
 
+/// The variance of each row of `a` (its standard deviation with `root`),
+/// dividing by `n - ddof`: `a` has fixed dimensions around an innermost
+/// `var` of `T`, reduced over that axis alone without a mask. The result
+/// is `?T`, NA for an empty row (the `var` and `std` builtins' result),
+/// each row read twice while in cache and each result written with its
+/// validity in the same pass; the same bits as [`variance`]'s per-row
+/// values. `None` when the rows are not contiguous, aligned `T`s.
+///
+/// ```
+/// use dynd::func::raw::spread_of_rows;
+/// use dynd::nd::array;
+///
+/// let a = array![[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0], [], [1.0]];
+/// let s = spread_of_rows::<f64>(&a, false, 0, true, "std")?.expect("contiguous rows");
+/// assert_eq!(s.to_string(), "[2, null, 0]");
+/// # Ok::<(), dynd::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::ArgumentType`] for a data type other than `T`.
+pub fn spread_of_rows<T: Float>(
+    a: &Array,
+    keepdims: bool,
+    ddof: usize,
+    root: bool,
+    name: &str,
+) -> Result<Option<Array>, Error> {
+    check_dtype::<T>(a, name, "variance")?;
+    let fin = Finish { ddof, root };
+    super::ragged::variance_of_rows(a, keepdims, fin, |xs: &[T]| long_var(xs, fin), name)
+}
+
 /// [`variance`], or its root.
 fn spread<T: Float>(a: &Array, args: &VarArgs<'_>, root: bool, name: &str) -> Result<Array, Error> {
     check_dtype::<T>(a, name, "variance")?;

@@ -19,10 +19,10 @@ use std::sync::Arc;
 
 use dynd_types::{Dim, Type};
 
-use super::float::{Finish, Float};
+use super::float::{Finish, Float, NaSlot};
 use super::{fold8, fold_run, no_identity, note_failure, outside, ReduceArgs, Reduction, BLOCK};
 use crate::array::Array;
-use crate::arrmeta::{write_pair, Arrmeta, PAIR_SIZE};
+use crate::arrmeta::{read_pair, write_pair, Arrmeta, PAIR_SIZE};
 use crate::element::{bytes_of, read, Element};
 use crate::error::Error;
 use crate::memory::MemoryBlock;
@@ -31,8 +31,8 @@ mod wide;
 use wide::*;
 mod variance;
 pub use variance::mean_of_rows;
-pub(crate) use variance::variance_each_row;
 use variance::*;
+pub(crate) use variance::{variance_each_row, variance_of_rows};
 mod across;
 pub(crate) use across::accumulate_rows;
 use across::*;
@@ -78,6 +78,16 @@ impl<'a> RowsIn<'a> for Rows<'a> {
 
 /// Rows per unit of work of the per-row fold.
 pub(super) const UNIT_ROWS: usize = 1 << 10;
+
+/// The work of one unit of rows: `work(first, results)` computes the
+/// results of rows `first..first + results.len()`, or fails with the
+/// first failing row and its error (see [`each_unit`]).
+pub(super) trait UnitWork<T>:
+    Fn(usize, &mut [T]) -> Result<(), Box<(usize, Error)>> + Sync
+{
+}
+
+impl<T, W: Fn(usize, &mut [T]) -> Result<(), Box<(usize, Error)>> + Sync> UnitWork<T> for W {}
 
 /// The error for a `where` mask that does not broadcast to `a`.
 fn mask_mismatch(mask: &Array, a: &Array, name: &str) -> Error {
@@ -365,9 +375,9 @@ where
 /// Folds each row of `rows` into `out` (one element per row) on the
 /// unit fast paths (masked blocks for a reorderable reduction with a
 /// neutral element, else by length), units of rows split across threads;
-/// `finish` then runs over each unit's results while they are in cache,
-/// given the rows and the unit's first row. `None` when the rows are not
-/// contiguous, aligned `T`s (the caller folds them row by row).
+/// `post` then runs over each unit's results while they are in cache,
+/// given each row's length. `None` when the rows are not contiguous,
+/// aligned `T`s (the caller folds them row by row).
 fn fold_each_row<T, F, P>(
     rows: &Rows<'_>,
     out: &mut [T],
@@ -382,6 +392,28 @@ where
     P: Fn(T, usize) -> T + Copy + Sync,
 {
     let walk = rows.slices::<T>()?;
+    Some(each_unit(
+        out,
+        unit_folder(rows, &walk, red, start, name, post),
+    ))
+}
+
+/// The work of one unit of [`fold_each_row`]: `work(first, results)` folds
+/// rows `first..` into `results`, for [`each_unit`] or
+/// [`each_unit_or_na`] to run.
+pub(super) fn unit_folder<'r, 'a, T, F, P>(
+    rows: &'r Rows<'a>,
+    walk: &'r RowSlices<'a, T>,
+    red: &'r Reduction<T, F>,
+    start: Option<T>,
+    name: &'r str,
+    post: Option<P>,
+) -> impl UnitWork<T> + use<'r, 'a, T, F, P>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+    P: Fn(T, usize) -> T + Copy + Sync,
+{
     // Branch-free blocks pay off where a lane is one register lane: the
     // 4- and 8-byte types.
     let wide = if !red.reorderable {
@@ -391,38 +423,78 @@ where
     } else {
         walk.lanes::<u32>().map(Wide::U32)
     };
-    Some(each_unit(out, |first, chunk| match (red.neutral, wide) {
+    move |first, chunk| match (red.neutral, wide) {
         (Some(n), Some(Wide::U64(l))) => match post {
-            Some(p) => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), p, name),
-            None => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), same, name),
+            Some(p) => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), p, name),
+            None => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), same, name),
         },
         (Some(n), Some(Wide::U32(l))) => match post {
-            Some(p) => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), p, name),
-            None => fold_unit_wide_best(&walk, l, first, chunk, red, (start, n), same, name),
+            Some(p) => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), p, name),
+            None => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), same, name),
         },
-        _ => fold_unit(&walk, first, chunk, red, start, name).inspect(|()| {
+        _ => fold_unit(walk, first, chunk, red, start, name).inspect(|()| {
             if let Some(p) = post {
                 for (i, v) in chunk.iter_mut().enumerate() {
                     // Every row was read by the fold just now.
-                    let r = first + i;
-                    let len = match walk.span(r) {
-                        Some((_, len)) => len,
-                        None => rows.pair_of(r, name).map_or(0, |p| p.1),
-                    };
-                    *v = p(*v, len);
+                    *v = p(*v, row_len(rows, walk, first + i, name));
                 }
             }
         }),
-    }))
+    }
+}
+
+/// Row `r`'s length, from its span in `walk` or else its pair (0 for a
+/// pair outside its block: never, for a validated array).
+#[inline]
+fn row_len<T: Element>(rows: &Rows<'_>, walk: &RowSlices<'_, T>, r: usize, name: &str) -> usize {
+    match walk.span(r) {
+        Some((_, len)) => len,
+        None => rows.pair_of(r, name).map_or(0, |p| p.1),
+    }
+}
+
+/// As [`each_unit`], writing each unit's results into `out` as `?T`
+/// elements: `work` fills a unit's values in a buffer in cache, then each
+/// goes to its slot with its validity — NA where the row is empty (an
+/// empty group's result, as Awkward's `mask_identity` has it), in the
+/// same pass over the output.
+pub(super) fn each_unit_or_na<T: Float>(
+    rows: &Rows<'_>,
+    walk: &RowSlices<'_, T>,
+    out: &mut [NaSlot<T>],
+    name: &str,
+    work: impl UnitWork<T>,
+) -> Result<(), Error> {
+    each_unit(out, |first, chunk| {
+        let mut buffer = [T::ZERO; UNIT_ROWS];
+        let values = &mut buffer[..chunk.len()];
+        work(first, values)?;
+        match walk.pairs(first, chunk.len()) {
+            // The unit's pairs side by side (every array a function made):
+            // the lengths in one pass, with the writes.
+            Some(pairs) => {
+                for ((slot, &v), pair) in chunk
+                    .iter_mut()
+                    .zip(values.iter())
+                    .zip(pairs.chunks_exact(PAIR_SIZE))
+                {
+                    *slot = NaSlot::new((read_pair(pair).1 > 0).then_some(v));
+                }
+            }
+            None => {
+                for (i, (slot, &v)) in chunk.iter_mut().zip(values.iter()).enumerate() {
+                    *slot = NaSlot::new((row_len(rows, walk, first + i, name) > 0).then_some(v));
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Runs `work(first row, results)` over `out` in units of [`UNIT_ROWS`]
 /// rows, split across threads when there are many; the error of the
 /// first row that fails, as a serial run reports it.
-pub(super) fn each_unit<T: Send>(
-    out: &mut [T],
-    work: impl Fn(usize, &mut [T]) -> Result<(), Box<(usize, Error)>> + Sync,
-) -> Result<(), Error> {
+pub(super) fn each_unit<T: Send>(out: &mut [T], work: impl UnitWork<T>) -> Result<(), Error> {
     let failed = std::sync::Mutex::new(None);
     let unit = |(u, chunk): (usize, &mut [T])| {
         if let Err(e) = work(u * UNIT_ROWS, chunk) {

@@ -18,20 +18,33 @@ pub(crate) fn variance_each_row<T: Float>(
     name: &str,
 ) -> Option<Result<(), Error>> {
     let walk = rows.slices::<T>()?;
+    let work = var_unit_work(&walk, fin, &long, name)?;
+    Some(each_unit(out, work))
+}
+
+/// The work of one unit of [`variance_each_row`], for [`each_unit`] or
+/// [`each_unit_or_na`] to run; `None` when the rows' element words are
+/// not aligned lanes.
+fn var_unit_work<'r, 'a, T: Float, L: Fn(&[T]) -> T + Sync>(
+    walk: &'r RowSlices<'a, T>,
+    fin: Finish,
+    long: &'r L,
+    name: &'r str,
+) -> Option<impl UnitWork<T> + use<'r, 'a, T, L>> {
     let wide = match walk.lanes::<u64>() {
         Some(l) => Wide::U64(l),
         None => Wide::U32(walk.lanes::<u32>()?),
     };
     let unit = VarUnit {
-        rows: &walk,
+        rows: walk,
         fin,
-        long: &long,
+        long,
         name,
     };
-    Some(each_unit(out, |first, chunk| match wide {
+    Some(move |first, chunk: &mut [T]| match wide {
         Wide::U64(lanes) => unit.run_best(lanes, first, chunk),
         Wide::U32(lanes) => unit.run_best(lanes, first, chunk),
-    }))
+    })
 }
 
 /// What [`VarUnit::run`] folds: the rows, how each variance finishes, how
@@ -164,14 +177,27 @@ pub(super) fn same<T>(v: T, _: usize) -> T {
 }
 
 /// The mean of each row of `a` (fixed dimensions around an innermost
-/// `var` of `T`: `axis=-1`, no mask), `keepdims` as
-/// [`ReduceArgs`] has it: each unit of rows summed by
-/// `sum` (the bits [`reduce`](crate::reduce::reduce) gives) and divided by its
-/// rows' lengths (`of_len`, read from the row metadata) while in cache,
-/// with no count array and no pass of its own. An empty row's mean is
-/// `0 / 0`. `None` when the rows are not contiguous, aligned `T`s (the
-/// caller divides the sum:
+/// `var` of `T`: `axis=-1`, no mask) as `?T`, NA for an empty row (the
+/// `mean` builtin's result), `keepdims` as [`ReduceArgs`] has it: each
+/// unit of rows summed by `sum` (the bits [`reduce`](crate::reduce::reduce)
+/// gives), divided by its rows' lengths (`of_len`, read from the row
+/// metadata) and written with its validity while in cache — one pass over
+/// the rows and one over the result, no count array, no pass of its own.
+/// `None` when the rows are not contiguous, aligned `T`s (the caller
+/// divides the sum:
 /// [`divide_by_row_lengths`](crate::reduce::divide_by_row_lengths)).
+///
+/// ```
+/// use dynd::func::raw::{mean_of_rows, Reduction};
+/// use dynd::nd::array;
+///
+/// let a = array![[1.0, 2.0, 6.0], [], [4.0]];
+/// let sum = Reduction { identity: Some(0.0), combine: |x: f64, y: f64| x + y, reorderable: true, neutral: Some(-0.0) };
+/// let m = mean_of_rows(&a, false, &sum, |n| n as f64, "mean")?.expect("contiguous rows");
+/// assert_eq!(m.to_string(), "[3, null, 4]");
+/// assert_eq!(m.ty().to_string(), "3 * ?float64");
+/// # Ok::<(), dynd::Error>(())
+/// ```
 ///
 /// # Errors
 ///
@@ -185,25 +211,67 @@ pub fn mean_of_rows<T, F>(
     name: &str,
 ) -> Result<Option<Array>, Error>
 where
-    T: Element + std::ops::Div<Output = T>,
+    T: Float,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
     let Some(rows) = Rows::of(a) else {
         return Ok(None);
     };
-    if rows.slices::<T>().is_none() {
+    let Some(walk) = rows.slices::<T>() else {
         return Ok(None);
-    }
+    };
+    let divide = |s: T, len: usize| s / of_len(len);
+    let work = unit_folder(&rows, &walk, sum, sum.identity, name, Some(divide));
+    rows_or_na(&rows, &walk, keepdims, name, work)
+}
+
+/// The variance of each row of `a` (or its root, as `fin` finishes it;
+/// fixed dimensions around an innermost `var` of `T`: `axis=-1`, no mask)
+/// as `?T`, NA for an empty row (the `var` and `std` builtins' result), in
+/// [`variance_each_row`]'s passes, each unit's results written with their
+/// validity while in cache. `None` when the rows are not contiguous,
+/// aligned `T`s.
+pub(crate) fn variance_of_rows<T: Float>(
+    a: &Array,
+    keepdims: bool,
+    fin: Finish,
+    long: impl Fn(&[T]) -> T + Sync,
+    name: &str,
+) -> Result<Option<Array>, Error> {
+    let Some(rows) = Rows::of(a) else {
+        return Ok(None);
+    };
+    let Some(walk) = rows.slices::<T>() else {
+        return Ok(None);
+    };
+    let Some(work) = var_unit_work(&walk, fin, &long, name) else {
+        return Ok(None);
+    };
+    rows_or_na(&rows, &walk, keepdims, name, work)
+}
+
+/// A fresh `dims * ?T` array of one result per row of `rows` (a `1`
+/// dimension after them with `keepdims`), `work`'s values where a row has
+/// elements and NA where it is empty (see [`each_unit_or_na`]).
+fn rows_or_na<T: Float>(
+    rows: &Rows<'_>,
+    walk: &RowSlices<'_, T>,
+    keepdims: bool,
+    name: &str,
+    work: impl UnitWork<T>,
+) -> Result<Option<Array>, Error> {
     let mut dims: Vec<usize> = rows.shape().to_vec();
     if keepdims {
         dims.push(1);
     }
-    let out_ty = Type::with_dims(dims.iter().map(|n| Dim::Fixed(*n)), T::SCALAR.into())?;
+    let out_ty = Type::with_dims(
+        dims.iter().map(|n| Dim::Fixed(*n)),
+        Type::option(T::SCALAR.into())?,
+    )?;
     let mut out = Array::for_overwrite(&out_ty)?;
-    let out_slice = crate::reduce::fresh_elements::<T>(&mut out);
-    let divide = |s: T, len: usize| s / of_len(len);
-    match fold_each_row(&rows, out_slice, sum, sum.identity, name, Some(divide)) {
-        Some(done) => done.map(|()| Some(out)),
-        None => Ok(None),
-    }
+    let Some(slots) = crate::reduce::fresh_na_slots::<T>(&mut out) else {
+        return Ok(None);
+    };
+    each_unit_or_na(rows, walk, slots, name, work)?;
+    Ok(Some(out))
 }
