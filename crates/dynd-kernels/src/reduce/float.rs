@@ -29,13 +29,13 @@ pub trait Float:
     fn of_count(n: usize) -> Self;
     /// The square root.
     fn sqrt(self) -> Self;
-    /// The zero bytes after a `?Self` element's validity byte, up to the
-    /// element's size.
+    /// The bytes of a `?Self` element after the value: the validity byte
+    /// and zero bytes up to the element's size, as one word.
     #[doc(hidden)]
-    type Pad: Copy + Send + Sync;
-    /// Those bytes.
+    type Tail: Copy + Send + Sync;
+    /// That word for a present (`true`) or NA value.
     #[doc(hidden)]
-    const PAD: Self::Pad;
+    fn tail(valid: bool) -> Self::Tail;
 }
 
 impl Float for f32 {
@@ -47,8 +47,12 @@ impl Float for f32 {
     fn sqrt(self) -> f32 {
         f32::sqrt(self)
     }
-    type Pad = [u8; 3];
-    const PAD: [u8; 3] = [0; 3];
+    type Tail = u32;
+    #[inline(always)]
+    fn tail(valid: bool) -> u32 {
+        // The validity byte first in memory, on any byte order.
+        u32::from(valid).to_le()
+    }
 }
 
 impl Float for f64 {
@@ -60,20 +64,23 @@ impl Float for f64 {
     fn sqrt(self) -> f64 {
         f64::sqrt(self)
     }
-    type Pad = [u8; 7];
-    const PAD: [u8; 7] = [0; 7];
+    type Tail = u64;
+    #[inline(always)]
+    fn tail(valid: bool) -> u64 {
+        // The validity byte first in memory, on any byte order.
+        u64::from(valid).to_le()
+    }
 }
 
 /// A `?T` element as an option array's block holds it (see the `na`
 /// module): the value, its validity byte (1 present, 0 NA, whose value
 /// bytes are zero) and zero bytes up to the element's size — every byte
-/// written, none padding.
+/// written, none padding, in two word stores.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub(crate) struct NaSlot<T: Float> {
     value: T,
-    valid: u8,
-    pad: T::Pad,
+    tail: T::Tail,
 }
 
 impl<T: Float> NaSlot<T> {
@@ -82,8 +89,7 @@ impl<T: Float> NaSlot<T> {
     pub(crate) fn new(v: Option<T>) -> NaSlot<T> {
         NaSlot {
             value: v.unwrap_or(T::ZERO),
-            valid: u8::from(v.is_some()),
-            pad: T::PAD,
+            tail: T::tail(v.is_some()),
         }
     }
 }
