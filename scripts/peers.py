@@ -4,7 +4,7 @@ Awkward Array, and the expression cases of `benches/expr.rs` in NumPy and
 numexpr, so the notes can put dynd, hand-written Rust, ndarray and the
 Python peers side by side from one sitting.
 
-    python3 scripts/peers.py            # the ragged cases; installs the peers on first use
+    python3 scripts/peers.py            # the ragged cases (Awkward, NumPy, Polars); installs the peers on first use
     python3 scripts/peers.py expr       # the expression cases
     python3 scripts/peers.py ufuncs     # `benches/ufuncs.rs` and `benches/array_fns.rs`
     python3 scripts/peers.py ragged_fns # `benches/ragged_fns.rs`: Awkward and Polars
@@ -275,9 +275,11 @@ def ragged_fns_main():
 
 def main():
     in_venv()
+    os.environ.setdefault("POLARS_MAX_THREADS", "1")  # one thread, as the Rust side's `_1t`
     import awkward as ak
     import numexpr as ne
     import numpy as np
+    import polars as pl
 
     ne.set_num_threads(1)
     lens = np.array(lengths(ROWS), dtype=np.int64)
@@ -294,6 +296,10 @@ def main():
     y = ak.Array(ak.contents.ListOffsetArray(ak.index.Index64(offsets.copy()), ak.contents.NumpyArray(yv)))
     starts = offsets[:-1]
     nonempty = lens > 0
+    # The same rows as a Polars list column (built from Arrow's offsets).
+    import pyarrow as pa
+
+    px = pl.Series("x", pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(xv)))
 
     def reduceat_sum():
         out = np.zeros(ROWS)
@@ -308,11 +314,19 @@ def main():
         ("add: per-row value + ragged (NumPy repeat)", lambda: np.repeat(per_row, lens) + xv),
         ("sum per row (Awkward)", lambda: ak.sum(x, axis=1)),
         ("sum per row (NumPy reduceat)", reduceat_sum),
+        ("sum per row (Polars list.sum)", lambda: px.list.sum()),
         ("mean per row (Awkward)", lambda: ak.mean(x, axis=1)),
+        ("mean per row (Polars list.mean)", lambda: px.list.mean()),
+        ("std per row (Awkward)", lambda: ak.std(x, axis=1)),
+        ("std per row (Polars list.std, ddof 0)", lambda: px.list.std(ddof=0)),
         ("max per row (Awkward)", lambda: ak.max(x, axis=1)),
+        ("max per row (Polars list.max)", lambda: px.list.max()),
         ("sum across rows, axis 0 (Awkward)", lambda: ak.sum(x, axis=0)),
     ]
-    print(f"{ROWS} rows, {total} values; NumPy {np.__version__}, Awkward {ak.__version__}, numexpr {ne.__version__}")
+    print(
+        f"{ROWS} rows, {total} values; NumPy {np.__version__}, Awkward {ak.__version__}, "
+        f"numexpr {ne.__version__}, Polars {pl.__version__} (one thread)"
+    )
     for name, f in cases:
         ms = median_ms(f)
         print(f"{name:48s} {ms:9.2f} ms {ms * 1e6 / total:6.2f} ns/value")

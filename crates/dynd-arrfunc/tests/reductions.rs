@@ -1081,29 +1081,21 @@ fn per_row_moments_write_na_in_the_fold() {
             ] {
                 // The per-row values the folds give, as f64 (f32 widened).
                 let reference: Vec<f64> = match (name, float) {
-                    ("mean", "float32") => {
-                        let sums = builtins::get("sum")
-                            .unwrap()
-                            .call_kw(&[&as_float], &[("axis", &Array::from_scalar(-1i64))])
-                            .unwrap();
-                        sums.to_vec::<f32>()
-                            .unwrap()
-                            .iter()
-                            .zip(&lens)
-                            .map(|(s, n)| f64::from(s / *n as f32))
-                            .collect()
-                    }
                     ("mean", _) => {
                         let sums = builtins::get("sum")
                             .unwrap()
                             .call_kw(&[&as_float], &[("axis", &Array::from_scalar(-1i64))])
                             .unwrap();
-                        sums.to_vec::<f64>()
-                            .unwrap()
-                            .iter()
-                            .zip(&lens)
-                            .map(|(s, n)| s / n)
-                            .collect()
+                        if float == "float32" {
+                            let sums = sums.to_vec::<f32>().unwrap();
+                            sums.iter()
+                                .zip(&lens)
+                                .map(|(s, n)| f64::from(s / *n as f32))
+                                .collect()
+                        } else {
+                            let sums = sums.to_vec::<f64>().unwrap();
+                            sums.iter().zip(&lens).map(|(s, n)| s / n).collect()
+                        }
                     }
                     _ => {
                         let args = VarArgs {
