@@ -676,10 +676,10 @@ macro_rules! ordered_reduction {
 
 /// A small dense reduction without the general path's detours: `a` of
 /// `float64`, `float32`, `int64` or `uint64` (accumulated as itself),
-/// C-contiguous with fixed dimensions, none of them 0, at most a
-/// thousand elements, and no `initial` or `where` (what else the keywords
-/// say does not apply to such an array). The same fold as [`run`]'s, so the same bits; `None`
-/// for anything else, which takes the general path.
+/// C-contiguous with fixed dimensions, none of them 0, at most 1,024
+/// elements, and no `initial` or `where` (what else the keywords say does
+/// not apply to such an array). The same fold as [`run`]'s, so the same
+/// bits; `None` for anything else, which takes the general path.
 #[inline]
 fn tiny(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Option<Result<Array, Error>> {
     if o.initial.is_some()

@@ -333,8 +333,8 @@ where
 
 /// A small reduction's entry in front of [`reduce`], for a caller that
 /// knows there is no mask and no `initial` value: `a` C-contiguous with
-/// fixed dimensions over `T` itself and at most [`SMALL`] elements. The
-/// same folds as [`reduce`] (both end in [`reduce_small`]), so the same
+/// fixed dimensions over `T` itself and at most 1,024 elements. The same
+/// folds as [`reduce`] (both end in its small-array path), so the same
 /// bits, without the general path's checks of what cannot apply here.
 /// `None` for anything else, and for axes [`reduce`] refuses (it says
 /// why).
