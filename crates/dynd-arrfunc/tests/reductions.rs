@@ -877,6 +877,21 @@ mod nested_props {
     }
 }
 
+/// `f(x, **kw)` on the array that takes a fast path and on the same
+/// values viewed with a step (the general path); `what` names the case.
+fn on_both(
+    f: &dynd_arrfunc::Callable,
+    (fast, general): (&Array, &Array),
+    kw: &[(&str, &Array)],
+    what: &str,
+) -> (Array, Array) {
+    let call = |x: &Array| {
+        f.call_kw(&[x], kw)
+            .unwrap_or_else(|e| panic!("{what}: {e}"))
+    };
+    (call(fast), call(general))
+}
+
 /// Small dense arrays reduce through a shortcut (`reduce_tiny`); a strided
 /// view of the same values takes the general path. Both must give the
 /// same types and bits, NaN included, over every axis choice, with and
@@ -962,12 +977,7 @@ fn small_dense_reductions_give_the_general_paths_bits() {
                         let kw: Vec<(&str, &Array)> = kw.iter().map(|(k, v)| (*k, v)).collect();
                         let what =
                             format!("{name} of {shape:?} {dtype} over {ax:?}, keepdims {keepdims}");
-                        let fast = f
-                            .call_kw(&[&dense], &kw)
-                            .unwrap_or_else(|e| panic!("{what}: {e}"));
-                        let general = f
-                            .call_kw(&[&strided], &kw)
-                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                        let (fast, general) = on_both(&f, (&dense, &strided), &kw, &what);
                         assert_eq!(fast.ty(), general.ty(), "{what}");
                         let bits = |a: &Array| -> Vec<u64> {
                             match dtype {
@@ -1145,12 +1155,7 @@ fn per_row_moments_write_na_in_the_fold() {
                     let what = format!(
                         "{name} (ddof {ddof:?}, keepdims {keepdims}) of {nrows} rows of {dtype}"
                     );
-                    let fast = f
-                        .call_kw(&[&dense], &kw)
-                        .unwrap_or_else(|e| panic!("{what}: {e}"));
-                    let general = f
-                        .call_kw(&[&strided], &kw)
-                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let (fast, general) = on_both(&f, (&dense, &strided), &kw, &what);
                     let shape = if keepdims {
                         format!("{nrows} * 1")
                     } else {
