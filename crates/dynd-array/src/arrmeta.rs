@@ -49,8 +49,13 @@ pub enum Arrmeta {
         offset: usize,
         /// Bytes from one element to the next.
         stride: isize,
-        /// Row `i + 1` starts where row `i` ends, from row 0 at start 0:
-        /// the values are one flat run.
+        /// Row `i + 1` starts where row `i` ends, from row 0 at start 0,
+        /// counting the level's rows in C order of every dimension above
+        /// it: the rows' elements are the values from `offset` on, in
+        /// order, up to where the last row ends. Checked where an array is made (a flag that does
+        /// not hold is refused) and cleared by views that drop or reorder
+        /// rows, so `flatten` and Arrow export can take the values as they
+        /// are, without a pass over the rows.
         packed: bool,
         /// The element's record.
         element: Box<Arrmeta>,
@@ -156,6 +161,44 @@ impl Arrmeta {
             Arrmeta::Fields { fields, .. } => fields.iter().any(Arrmeta::has_var),
             Arrmeta::Columns(c) => c.fields.iter().any(|f| f.meta.has_var()),
             _ => false,
+        }
+    }
+
+    /// Whether this record or one under it is a `var` level marked packed
+    /// (its rows run end to end: see [`Arrmeta::Var`]'s `packed`).
+    pub fn claims_packed(&self) -> bool {
+        match self {
+            Arrmeta::Var {
+                packed, element, ..
+            } => *packed || element.claims_packed(),
+            Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => element.claims_packed(),
+            Arrmeta::Fields { fields, .. } => fields.iter().any(Arrmeta::claims_packed),
+            _ => false,
+        }
+    }
+
+    /// This record with every `var` level under it (itself included)
+    /// marked not packed: what a view that drops or reorders rows (a
+    /// slice, an integer index, permuted dimensions above the rows) keeps.
+    /// A record array's columns and a categorical's categories are arrays
+    /// of their own and keep theirs.
+    pub fn unpacked(&self) -> Arrmeta {
+        let mut m = self.clone();
+        m.clear_packed();
+        m
+    }
+
+    fn clear_packed(&mut self) {
+        match self {
+            Arrmeta::Var {
+                packed, element, ..
+            } => {
+                *packed = false;
+                element.clear_packed();
+            }
+            Arrmeta::Fixed { element, .. } | Arrmeta::Option(element) => element.clear_packed(),
+            Arrmeta::Fields { fields, .. } => fields.iter_mut().for_each(Arrmeta::clear_packed),
+            _ => {}
         }
     }
 

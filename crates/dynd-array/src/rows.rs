@@ -60,6 +60,8 @@ pub struct Rows<'a> {
     stride: isize,
     /// The number of rows.
     count: usize,
+    /// The `var` level's `packed` flag (checked where the array was made).
+    packed: bool,
     /// The type and arrmeta of a row's elements.
     element_ty: &'a Type,
     element: &'a Arrmeta,
@@ -95,12 +97,13 @@ impl<'a> Rows<'a> {
             offset,
             stride,
             element,
-            ..
+            packed,
         } = m
         else {
             return None;
         };
         Some(Rows {
+            packed: *packed,
             count: shape.iter().product(),
             shape,
             fixed,
@@ -180,6 +183,32 @@ impl<'a> Rows<'a> {
         let at = self.pair_at(r)?;
         let (start, len) = read_pair(self.data.get(at..at.checked_add(PAIR_SIZE)?)?);
         Some((self.offset as i128 + start as i64 as i128, len as usize))
+    }
+
+    /// Whether the rows lie end to end in row order from the values'
+    /// offset (the `var` level's `packed` flag, checked where the array
+    /// was made; views that drop or reorder rows clear it).
+    #[inline]
+    pub fn is_packed(&self) -> bool {
+        self.packed
+    }
+
+    /// How many elements packed rows hold together, read from the last
+    /// row's pair alone; `None` when the rows are not packed, or step
+    /// through their values by 0 bytes (every start is then 0, and only
+    /// the lengths tell).
+    pub fn packed_len(&self) -> Option<usize> {
+        if !self.packed || self.stride == 0 {
+            return None;
+        }
+        if self.count == 0 {
+            return Some(0);
+        }
+        let (start, len) = self.pair(self.count - 1)?;
+        // Packed: the last row starts `stride` bytes times the elements
+        // before it from the offset.
+        let before = (start - self.offset as i128) / self.stride as i128;
+        usize::try_from(before).ok()?.checked_add(len)
     }
 
     /// Every row's length, in row order: read in one run where the pairs

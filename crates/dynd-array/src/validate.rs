@@ -16,8 +16,11 @@
 //!   `0..data.len()`, and each is aligned for the element;
 //! - every (start, length) pair a `var` level reaches gives a row whose
 //!   elements lie, the same way, inside the level's values block (and,
-//!   recursively, what those elements reach) — a level's `packed` flag is a
-//!   hint no loop relies on for memory safety, so it is not checked here;
+//!   recursively, what those elements reach);
+//! - a `var` level marked `packed` has its rows end to end: counting the
+//!   level's rows in C order of every dimension above it, row 0 starts at
+//!   0 and each next row where the one before ends (what lets `flatten`
+//!   and Arrow export take its values without a pass over the rows);
 //! - every (start, length) pair a `string`/`bytes` element holds lies inside
 //!   its text block.
 //!
@@ -47,7 +50,117 @@ pub fn validate(ty: &Type, meta: &Arrmeta, data: &MemoryBlock, offset: usize) ->
         base: offset as i128,
         dims: Vec::new(),
     };
-    check(ty, meta, data, &mut positions)
+    check(ty, meta, data, &mut positions)?;
+    if meta.claims_packed() {
+        check_packed(ty, meta, data, offset as i128, &mut Vec::new())?;
+    }
+    Ok(())
+}
+
+/// A `var` level marked packed, as [`check_packed`] walks it: the rows
+/// seen so far and where they end (bytes from the level's offset).
+struct PackedLevel<'a> {
+    node: &'a Arrmeta,
+    rows: usize,
+    end: i128,
+}
+
+/// Checks each `var` level marked packed under `meta` at `at` of `block`:
+/// a walk in C order (fields in order), one step per row of the levels
+/// down to the deepest marked one. Called after [`check`], so every pair
+/// it reads lies in its block.
+fn check_packed<'a>(
+    ty: &Type,
+    meta: &'a Arrmeta,
+    block: &MemoryBlock,
+    at: i128,
+    levels: &mut Vec<PackedLevel<'a>>,
+) -> Result<(), Error> {
+    match (ty.kind(), meta) {
+        (
+            TypeKind::Dim(_, element_ty),
+            Arrmeta::Fixed {
+                size,
+                stride,
+                element,
+            },
+        ) if element.claims_packed() => (0..*size).try_for_each(|i| {
+            check_packed(
+                element_ty,
+                element,
+                block,
+                at + i as i128 * *stride as i128,
+                levels,
+            )
+        }),
+        (
+            TypeKind::Dim(_, element_ty),
+            Arrmeta::Var {
+                values,
+                offset,
+                stride,
+                packed,
+                element,
+            },
+        ) => {
+            let (start, len) = pair_at(block, at)?;
+            // `start` is a signed byte offset from `offset`.
+            let start = start as i64;
+            if *packed {
+                let k = match levels.iter().position(|l| std::ptr::eq(l.node, meta)) {
+                    Some(k) => k,
+                    None => {
+                        levels.push(PackedLevel {
+                            node: meta,
+                            rows: 0,
+                            end: 0,
+                        });
+                        levels.len() - 1
+                    }
+                };
+                let level = &mut levels[k];
+                if i128::from(start) != level.end {
+                    return Err(layout(LayoutProblem::NotPacked {
+                        ty: ty.clone(),
+                        row: level.rows,
+                        start,
+                        expected: level.end,
+                    }));
+                }
+                level.rows += 1;
+                level.end += len as i128 * *stride as i128;
+            }
+            if !element.claims_packed() {
+                return Ok(());
+            }
+            let first = *offset as i128 + i128::from(start);
+            (0..len).try_for_each(|k| {
+                check_packed(
+                    element_ty,
+                    element,
+                    values,
+                    first + k as i128 * *stride as i128,
+                    levels,
+                )
+            })
+        }
+        (TypeKind::Option(inner), Arrmeta::Option(inner_meta)) => {
+            check_packed(inner, inner_meta, block, at, levels)
+        }
+        (TypeKind::Tuple(_) | TypeKind::Struct(_), Arrmeta::Fields { offsets, fields }) => {
+            let types: Vec<&Type> = match ty.kind() {
+                TypeKind::Tuple(t) => t.fields.iter().collect(),
+                TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
+                _ => Vec::new(),
+            };
+            types
+                .into_iter()
+                .zip(fields)
+                .zip(offsets)
+                .try_for_each(|((t, m), off)| check_packed(t, m, block, at + *off as i128, levels))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A set of element positions in a block: `base + Σ i_k · stride_k` for
@@ -695,6 +808,81 @@ mod tests {
         assert!(parts("1 * var * int32", meta(1, 16, -4), rows(&[(0, 6)]), 0).is_err());
         // Row pairs themselves outside the data block.
         assert!(parts("3 * var * int32", meta(3, 0, 4), rows(&[(0, 1), (0, 1)]), 0).is_err());
+    }
+
+    #[test]
+    fn a_packed_flag_must_hold() {
+        let values = MemoryBlock::from_vec(vec![1i32, 2, 3, 4, 5, 6]);
+        let pairs = |pairs: &[(i64, u64)]| {
+            let mut bytes = vec![0u8; pairs.len() * PAIR_SIZE];
+            for (p, chunk) in pairs.iter().zip(bytes.chunks_exact_mut(PAIR_SIZE)) {
+                write_pair(chunk, p.0 as u64, p.1);
+            }
+            MemoryBlock::from_bytes(&bytes)
+        };
+        let var = |values: &Arc<MemoryBlock>, packed: bool, element: Arrmeta| Arrmeta::Var {
+            values: values.clone(),
+            offset: 0,
+            stride: if matches!(element, Arrmeta::Scalar) {
+                4
+            } else {
+                16
+            },
+            packed,
+            element: Box::new(element),
+        };
+        let flat = |rows: &[(i64, u64)], packed: bool| {
+            let n = rows.len();
+            parts(
+                &format!("{n} * var * int32"),
+                fixed(n, 16, var(&values, packed, Arrmeta::Scalar)),
+                pairs(rows),
+                0,
+            )
+        };
+        assert!(flat(&[(0, 2), (8, 0), (8, 3)], true).is_ok());
+        // Not from 0; a gap; the rows in another order; overlapping rows.
+        for bad in [
+            &[(4, 2), (12, 3)][..],
+            &[(0, 2), (12, 3)],
+            &[(8, 3), (0, 2)],
+            &[(0, 2), (4, 3)],
+        ] {
+            assert!(flat(bad, false).is_ok(), "{bad:?}");
+            let e = layout_error(flat(bad, true));
+            assert!(e.contains("marked packed"), "{e}");
+        }
+        let e = layout_error(flat(&[(0, 2), (12, 3)], true));
+        assert!(e.contains("row 1 (in C order of the dimensions above) starts at byte 12 of its values, not at 8"), "{e}");
+        // The pairs read in C order of a transposed dimension above.
+        let four = pairs(&[(0, 1), (4, 1), (8, 1), (12, 1)]);
+        let grid =
+            |s0: isize, s1: isize| fixed(2, s0, fixed(2, s1, var(&values, true, Arrmeta::Scalar)));
+        assert!(parts("2 * 2 * var * int32", grid(32, 16), four.clone(), 0).is_ok());
+        assert!(parts("2 * 2 * var * int32", grid(16, 32), four, 0).is_err());
+        // An inner level counts its rows across the outer ones: rows 0..2
+        // of the inner pairs under outer row 0, row 2 under outer row 1.
+        let inner = pairs(&[(0, 1), (4, 2), (12, 3)]);
+        let outer = |second: (i64, u64)| pairs(&[(0, 2), second]);
+        let nested = |o: Arc<MemoryBlock>| {
+            parts(
+                "2 * var * var * int32",
+                fixed(
+                    2,
+                    16,
+                    var(&inner, false, var(&values, true, Arrmeta::Scalar)),
+                ),
+                o,
+                0,
+            )
+        };
+        assert!(nested(outer((32, 1))).is_ok());
+        // Outer row 1 skips inner row 2 for row 1: inner row 1 read twice.
+        let e = layout_error(nested(outer((16, 1))));
+        assert!(
+            e.contains("row 2") && e.contains("byte 4 of its values, not at 12"),
+            "{e}"
+        );
     }
 
     #[test]

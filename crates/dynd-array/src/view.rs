@@ -475,6 +475,9 @@ impl Array {
         // Rebuild the type and arrmeta: kept dims, then the rest unchanged.
         let mut out_meta = meta.clone();
         let mut out_ty = ty.clone();
+        // An integer or a slice other than `:` drops rows (or starts them
+        // elsewhere): no `var` level of the view is packed any more.
+        let whole = index.iter().all(|i| *i == Index::ALL);
         for (dim, mut m) in kept.into_iter().rev() {
             match &mut m {
                 Arrmeta::Fixed { element, .. } | Arrmeta::Var { element, .. } => {
@@ -484,6 +487,9 @@ impl Array {
             }
             out_meta = m;
             out_ty = Type::dim(dim, out_ty)?;
+        }
+        if !whole {
+            out_meta = out_meta.unpacked();
         }
         Array::try_from_parts(
             out_ty,
@@ -544,7 +550,12 @@ impl Array {
             };
             ty = e;
         }
-        let mut out_meta = m.clone();
+        // Permuted dimensions read the rows under them in another order.
+        let mut out_meta = if perm.iter().enumerate().all(|(k, &p)| k == p) {
+            m.clone()
+        } else {
+            m.unpacked()
+        };
         let mut out_ty = ty.clone();
         for &p in perm.iter().rev() {
             let (size, stride) = levels[p];

@@ -182,6 +182,73 @@ fn flatten_num_local_index_and_unflatten() {
 }
 
 #[test]
+fn flatten_shares_packed_rows_and_copies_the_others() {
+    let z = arr(
+        "[[[3, 1], []], [[4, 9, 2]], [], [[5], [6, 7]]]",
+        "4 * var * var * int32",
+    );
+    let ptr = |a: &Array| a.data_ptr() as usize;
+    // Made from JSON: every level packed, so both flattens are views.
+    let one = flatten(&z, Some(1)).unwrap();
+    let all = flatten(&z, None).unwrap();
+    assert_eq!(
+        show(Ok(one.clone())),
+        "[[3, 1], [], [4, 9, 2], [5], [6, 7]] : 5 * var * int32"
+    );
+    assert_eq!(
+        show(Ok(all.clone())),
+        "[3, 1, 4, 9, 2, 5, 6, 7] : 8 * int32"
+    );
+    let rows = z.packed_values().unwrap().expect("packed");
+    assert_eq!(ptr(&one), ptr(&rows));
+    let values = rows.packed_values().unwrap().expect("packed");
+    assert_eq!(ptr(&all), ptr(&values));
+    // Views that drop or reorder rows: not packed, the same values, copied.
+    let every = Index::ALL;
+    for (view, want_one, want_all) in [
+        (
+            z.index(&[Index::slice(Some(1), None, 1)]).unwrap(),
+            "[[4, 9, 2], [5], [6, 7]] : 3 * var * int32",
+            "[4, 9, 2, 5, 6, 7] : 6 * int32",
+        ),
+        (
+            z.index(&[Index::slice(None, None, -2)]).unwrap(),
+            "[[5], [6, 7], [4, 9, 2]] : 3 * var * int32",
+            "[5, 6, 7, 4, 9, 2] : 6 * int32",
+        ),
+        (
+            z.index(&[every, Index::slice(Some(1), None, 1)]).unwrap(),
+            "[[], [6, 7]] : 2 * var * int32",
+            "[6, 7] : 2 * int32",
+        ),
+    ] {
+        assert_eq!(show(flatten(&view, Some(1))), want_one);
+        assert_eq!(show(flatten(&view, None)), want_all);
+    }
+    // The whole view `[:, :]` keeps the rows as they are.
+    let same = z.index(&[every, every]).unwrap();
+    assert_eq!(ptr(&flatten(&same, None).unwrap()), ptr(&values));
+    // Fixed dimensions above the rows, read in C order: packed; the
+    // transposed view reads them in another order, and is not.
+    let m = arr("[[[1], [2, 3]], [[], [4]]]", "2 * 2 * var * int64");
+    assert!(m.packed_values().unwrap().is_some());
+    assert_eq!(show(flatten(&m, None)), "[1, 2, 3, 4] : 4 * int64");
+    let t = m.transpose().unwrap();
+    assert!(t.packed_values().unwrap().is_none());
+    assert_eq!(show(flatten(&t, None)), "[1, 2, 3, 4] : 4 * int64");
+    assert_eq!(
+        show(flatten(&t, Some(1))),
+        "[[1], [], [2, 3], [4]] : 4 * var * int64"
+    );
+    // Rows from offsets that leave values out at either end.
+    let r = Array::from_offsets(vec![0.5, 1.5, 2.5, 3.5, 4.5], &[1i64, 3, 3, 4]).unwrap();
+    assert_eq!(show(flatten(&r, Some(1))), "[1.5, 2.5, 3.5] : 3 * float64");
+    assert!(r.packed_values().unwrap().is_some());
+    let empty = Array::from_offsets(Vec::<f64>::new(), &[0i64]).unwrap();
+    assert_eq!(show(flatten(&empty, None)), "[] : 0 * float64");
+}
+
+#[test]
 fn pad_and_unpad_round_trip() {
     assert_eq!(
         show(pad(&x(), 2, false, None)),

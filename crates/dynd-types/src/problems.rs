@@ -429,6 +429,18 @@ pub enum LayoutProblem {
         /// The type.
         ty: Type,
     },
+    /// A `var` level marked packed whose rows do not run end to end.
+    #[error("the rows of {ty} are marked packed, but row {row} (in C order of the dimensions above) starts at byte {start} of its values, not at {expected} where the rows before it end")]
+    NotPacked {
+        /// The `var` level's type (`var * T`).
+        ty: Type,
+        /// The first row out of place, counted over the level's rows in C order.
+        row: usize,
+        /// Its start, in bytes from the level's offset.
+        start: i64,
+        /// Where the rows before it end.
+        expected: i128,
+    },
     /// A `categorical` code that names no category.
     #[error("code {code} of {ty} names no category: there are {categories} (codes 0 to {categories} - 1)")]
     Code {

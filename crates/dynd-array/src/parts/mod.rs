@@ -439,6 +439,48 @@ impl Array {
         self.offsets_for("to_offsets")
     }
 
+    /// The elements of the rows of this array's first `var` dimension
+    /// (under fixed ones only: `var * T`, `N * var * T`, `M * N * var * T`),
+    /// end to end as one `K * T` array sharing its memory, when the rows
+    /// are packed (as every array made from offsets, builders or
+    /// functions has them): `None` otherwise (a view that dropped or
+    /// reordered rows; [`Array::to_offsets`] copies those). No pass over
+    /// the rows: the last row's pair says where they end.
+    ///
+    /// ```
+    /// use dynd::nd::{Array, Index};
+    ///
+    /// let x = Array::from_offsets(vec![1.0, 2.0, 3.0, 4.0], &[0, 2, 2, 3])?;
+    /// let flat = x.packed_values()?.expect("rows made from offsets are packed");
+    /// assert_eq!(flat.to_string(), "[1, 2, 3]");
+    /// // The rows' memory, not a copy.
+    /// assert_eq!(flat.data_ptr(), x.rows::<f64>()?.get(0).unwrap().as_ptr().cast());
+    /// // A slice starts the rows elsewhere: not packed any more.
+    /// assert!(x.index(&[Index::slice(Some(1), None, 1)])?.packed_values()?.is_none());
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// None for a validated array; the view's parts are checked (in `O(1)`
+    /// for elements of a fixed size) as every array's are.
+    pub fn packed_values(&self) -> Result<Option<Array>, Error> {
+        let Some(rows) = Rows::of_level(self) else {
+            return Ok(None);
+        };
+        let (Some(k), Ok(offset)) = (rows.packed_len(), usize::try_from(rows.values_offset()))
+        else {
+            return Ok(None);
+        };
+        let ty = Type::with_dims([Dim::Fixed(k)], rows.element_type().clone())?;
+        let meta = Arrmeta::Fixed {
+            size: k,
+            stride: rows.stride(),
+            element: Box::new(rows.element_arrmeta().clone()),
+        };
+        Array::try_from_parts(ty, Arc::new(meta), rows.values_block().clone(), offset).map(Some)
+    }
+
     /// [`Array::to_offsets`] for the call `op` (which errors name).
     pub(crate) fn offsets_for(&self, op: &'static str) -> Result<(Array, Vec<i64>), Error> {
         let rows = var_level(self, op)?;

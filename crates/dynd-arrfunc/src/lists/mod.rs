@@ -108,7 +108,16 @@ pub fn num(x: &Array, axis: i64) -> Result<Array, Error> {
 /// A scalar; an axis other than 1 (or its negative form).
 pub fn flatten(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
     let Some(axis) = axis else {
-        return Ok(AxisRows::of(x, "flatten of a scalar")?.values);
+        // Packed `var` levels one after another, each in O(1); what is
+        // left (fixed dimensions, rows a view reordered) in one pass.
+        let mut cur = Cow::Borrowed(x);
+        while cur.ty().has_var_dim() {
+            match cur.packed_values()? {
+                Some(v) => cur = Cow::Owned(v),
+                None => break,
+            }
+        }
+        return Ok(AxisRows::of(&cur, "flatten of a scalar")?.values);
     };
     if x.ndim() < 2 || dim_of(x, axis, "flatten")? != 1 {
         return Err(Error::Argument {
@@ -117,6 +126,13 @@ pub fn flatten(x: &Array, axis: Option<i64>) -> Result<Array, Error> {
             expected: "1 (one level, into the first dimension) or none (every value)",
             found: format!("{axis} of {}", x.ty()).into(),
         });
+    }
+    // `N * var * ...` with packed rows: their values as they lie.
+    if matches!(x.ty().kind(), TypeKind::Dim(Dim::Fixed(_), inner) if matches!(inner.kind(), TypeKind::Dim(Dim::Var, _)))
+    {
+        if let Some(v) = x.packed_values()? {
+            return Ok(v);
+        }
     }
     Ok(AxisRows::at(x, 1, "flatten")?.values)
 }

@@ -377,11 +377,17 @@ impl<'a> RowLayout<'a> {
         pairs: Option<Arc<MemoryBlock>>,
     ) -> Result<Array, Error> {
         let out_size = self.out_size;
+        // Fresh pairs count the rows end to end; shared ones put the rows
+        // where the operand's are, end to end when the operand's are.
+        let packed = match shared {
+            Some(k) => var_packed(self.srcs[k].arrmeta()),
+            None => true,
+        };
         let element = Arrmeta::Var {
             values,
             offset: 0,
             stride: out_size as isize,
-            packed: true,
+            packed,
             element: Box::new(Arrmeta::Scalar),
         };
         let (meta, data, offset) = match (shared, pairs) {
@@ -404,6 +410,15 @@ impl<'a> RowLayout<'a> {
         // so they cover the values block, of elements `out_size` apart,
         // aligned (a fresh block is 16-byte aligned).
         Ok(unsafe { Array::from_parts_unchecked(self.ty.clone(), Arc::new(meta), data, offset) })
+    }
+}
+
+/// Whether the `var` level under `meta`'s fixed levels is packed.
+fn var_packed(meta: &Arrmeta) -> bool {
+    match meta {
+        Arrmeta::Fixed { element, .. } => var_packed(element),
+        Arrmeta::Var { packed, .. } => *packed,
+        _ => false,
     }
 }
 
