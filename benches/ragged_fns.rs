@@ -168,6 +168,11 @@ fn per_row(c: &mut Criterion) {
     g.bench_function("take_argmax_hand", |b| {
         b.iter(|| hand_take(black_box(&v), &o, &best_hand))
     });
+    // Without a pool: `flatten` of packed rows is a view, cheaper than
+    // handing a job to a thread.
+    g.bench_function("flatten_dynd_view", |b| {
+        b.iter(|| flatten(black_box(&x), Some(1)).unwrap())
+    });
     for (name, pool) in pools() {
         let run = |f: &(dyn Fn() -> Array + Sync)| pool.install(f);
         g.bench_function(format!("argmax_dynd_{name}"), |b| {

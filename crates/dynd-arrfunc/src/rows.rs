@@ -23,6 +23,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
+use dynd_array::arrmeta::{read_pair, PAIR_SIZE};
 use dynd_array::memory::MemoryBlock;
 use dynd_kernels::par;
 
@@ -273,6 +274,100 @@ impl AxisRows {
     pub(crate) fn wrap_fixed(&self, values: Array, n: usize) -> Result<Array, Error> {
         let inner = values.split_first(self.count(), n)?;
         self.wrap(inner)
+    }
+}
+
+/// Rows per unit of [`PackedRows::each_unit`]: a unit's offsets (8 KiB)
+/// stay in the first-level cache while its rows are read.
+pub(crate) const UNIT_ROWS: usize = 1 << 10;
+
+/// What [`PackedRows::each_unit`] runs on a unit: its first row, its
+/// offsets, its share of the output.
+pub(crate) type UnitFn<'f, T> = dyn Fn(usize, &[i64], &mut [T]) + Sync + 'f;
+
+/// The rows of an `N * var * T` array whose rows are packed (end to end
+/// from the values' start, checked where the array was made) and whose
+/// pairs lie side by side (every array made from offsets or by a
+/// function): read a unit of rows at a time, each unit's offsets made
+/// from its pairs in cache. Where [`AxisRows`] writes the offsets of
+/// every row first (a pass over memory as large as the pairs), a loop
+/// over these reads each pair once, beside the values it points at.
+pub(crate) struct PackedRows<'a> {
+    /// The rows' pairs, [`PAIR_SIZE`] bytes each.
+    pairs: &'a [u8],
+    /// The values, `K * T`, sharing the array's memory.
+    pub(crate) values: Array,
+    /// The values' element size (their stride), a power of two: bytes
+    /// to elements by this shift.
+    shift: u32,
+}
+
+impl<'a> PackedRows<'a> {
+    /// `x`'s rows when `x` is `N * var * T` with packed rows, pairs side
+    /// by side and values end to end; `None` otherwise (the general path
+    /// reads those).
+    pub(crate) fn of(x: &'a Array) -> Result<Option<PackedRows<'a>>, Error> {
+        let Some(rows) = dynd_array::rows::Rows::of(x).filter(|r| r.shape().len() == 1) else {
+            return Ok(None);
+        };
+        let Some(pairs) = rows.pairs().filter(|_| rows.is_packed()) else {
+            return Ok(None);
+        };
+        let size = rows.element_type().data_layout()?.size;
+        if !size.is_power_of_two() || rows.stride() != size as isize {
+            return Ok(None);
+        }
+        Ok(x.packed_values()?.map(|values| PackedRows {
+            pairs,
+            values,
+            shift: size.trailing_zeros(),
+        }))
+    }
+
+    /// How many rows.
+    pub(crate) fn count(&self) -> usize {
+        self.pairs.len() / PAIR_SIZE
+    }
+
+    /// Runs `f(first row, offsets, out)` over the rows in units of
+    /// [`UNIT_ROWS`] (on the threads when there are many): `offsets` are
+    /// the unit's `n + 1` offsets into [`PackedRows::values`] (row
+    /// `first + i` is `values[offsets[i]..offsets[i + 1]]`), read from the
+    /// pairs as the unit starts. `out` has `width` elements per row; `f`
+    /// gets the unit's share of it.
+    pub(crate) fn each_unit<T: Send>(&self, out: &mut [T], width: usize, f: &UnitFn<'_, T>) {
+        let unit = |start: usize, part: &mut [T]| {
+            let first = start / width;
+            let n = part.len() / width;
+            let mut offsets = [0i64; UNIT_ROWS + 1];
+            // `out` has `width` elements per row (the callers' contract).
+            let Some(pairs) = self.pairs.get(first * PAIR_SIZE..(first + n) * PAIR_SIZE) else {
+                debug_assert!(false, "an output of {width} per row");
+                return;
+            };
+            let mut end = 0;
+            for (o, pair) in offsets.iter_mut().zip(pairs.chunks_exact(PAIR_SIZE)) {
+                let (start, len) = read_pair(pair);
+                // Packed: each start is a whole number of elements from
+                // the values' start, and the row ends where the next
+                // begins.
+                *o = (start >> self.shift) as i64;
+                end = *o + len as i64;
+            }
+            offsets[n] = end;
+            f(first, &offsets[..=n], part);
+        };
+        if width == 0 {
+            return;
+        }
+        let step = UNIT_ROWS * width;
+        if self.count() >= 4 * UNIT_ROWS && par::threads() > 1 {
+            par::for_chunks_mut(out, step, &unit);
+        } else {
+            for (u, part) in out.chunks_mut(step).enumerate() {
+                unit(u * step, part);
+            }
+        }
     }
 }
 

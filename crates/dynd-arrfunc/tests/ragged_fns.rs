@@ -181,6 +181,97 @@ fn flatten_num_local_index_and_unflatten() {
     assert!(show(unflatten(&flat, &Array::from_vec(vec![5i64, -1]))).contains("-1 at index 1"));
 }
 
+/// Seeded rows of `min..=40` values (past one 32-lane block), ties and
+/// NaN among them: the values and the offsets.
+fn seeded_rows(n: usize, seed: u64, min: u64) -> (Vec<f64>, Vec<i64>) {
+    let mut s = seed | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let (mut v, mut o) = (Vec::new(), vec![0i64]);
+    for _ in 0..n {
+        for _ in 0..min + next() % (41 - min) {
+            let r = next();
+            v.push(if r % 97 == 0 {
+                f64::NAN
+            } else {
+                (r % 13) as f64 - 6.0
+            });
+        }
+        o.push(v.len() as i64);
+    }
+    (v, o)
+}
+
+#[test]
+fn packed_rows_take_the_unit_path_with_the_general_paths_results() {
+    // 5,000 rows: several units of 1,024, on the threads.
+    let (v, o) = seeded_rows(5000, 0x2545_f491_4f6c_dd1d, 0);
+    let starts: Vec<i64> = o[..o.len() - 1].to_vec();
+    let lens: Vec<i64> = o.windows(2).map(|w| w[1] - w[0]).collect();
+    let ints: Vec<i32> = v
+        .iter()
+        .map(|&x| if x.is_nan() { 7 } else { x as i32 })
+        .collect();
+    let pairs = [
+        (
+            Array::from_offsets(v.clone(), &o).unwrap(),
+            Array::from_starts_lengths(v.clone(), &starts, &lens).unwrap(),
+        ),
+        (
+            Array::from_offsets(ints.clone(), &o).unwrap(),
+            Array::from_starts_lengths(ints, &starts, &lens).unwrap(),
+        ),
+    ];
+    for (packed, general) in &pairs {
+        assert!(packed.packed_values().unwrap().is_some());
+        assert!(general.packed_values().unwrap().is_none());
+        for keepdims in [false, true] {
+            let a = argmax(packed, Some(-1), keepdims).unwrap();
+            assert_eq!(
+                show(Ok(a.clone())),
+                show(argmax(general, Some(-1), keepdims))
+            );
+            assert_eq!(
+                show(argmin(packed, Some(-1), keepdims)),
+                show(argmin(general, Some(-1), keepdims))
+            );
+            if keepdims {
+                // `?int64` indexes with NA for the empty rows.
+                assert_eq!(
+                    show(take_along_axis(packed, &a, -1)),
+                    show(take_along_axis(general, &a, -1))
+                );
+            }
+        }
+        // Two plain indexes per row, one from each end, on rows of at
+        // least one value.
+        let (w, q) = seeded_rows(5000, 0x9e37_79b9_7f4a_7c15, 1);
+        let lens: Vec<i64> = q.windows(2).map(|w| w[1] - w[0]).collect();
+        let starts: Vec<i64> = q[..q.len() - 1].to_vec();
+        let p = Array::from_offsets(w.clone(), &q).unwrap();
+        let g = Array::from_starts_lengths(w, &starts, &lens).unwrap();
+        let ix: Vec<i64> = (0..5000)
+            .flat_map(|r| [(r as i64 * 7) % lens[r], -1 - (r as i64 % lens[r])])
+            .collect();
+        let idx = Array::from_vec(ix).reshape([5000, 2]).unwrap();
+        assert_eq!(
+            show(take_along_axis(&p, &idx, -1)),
+            show(take_along_axis(&g, &idx, -1))
+        );
+        // An index past its row: the general path's error, from either.
+        let mut far = vec![0i64; 2 * 5000];
+        far[2 * 1500 + 1] = 41;
+        let far = Array::from_vec(far).reshape([5000, 2]).unwrap();
+        let e = show(take_along_axis(&p, &far, -1));
+        assert!(e.contains("not 41 for row 1500"), "{e}");
+        assert_eq!(e, show(take_along_axis(&g, &far, -1)));
+    }
+}
+
 #[test]
 fn flatten_shares_packed_rows_and_copies_the_others() {
     let z = arr(

@@ -49,7 +49,8 @@ pub use soft::{log_softmax, logsumexp, softmax};
 
 use crate::rows::{
     cast_to, chunks, element_type, gather, index_words, new_options, new_values,
-    option_index_array, par_fill, per_row, positions, select, slice, AxisRows, Indexes, Piece,
+    option_index_array, par_fill, per_row, positions, select, slice, AxisRows, Indexes, PackedRows,
+    Piece,
 };
 
 /// `x`'s dimension `axis` (negative from the last), for a function that
@@ -101,7 +102,10 @@ pub fn num(x: &Array, axis: i64) -> Result<Array, Error> {
 /// The elements of `x` one level flatter: `axis = Some(1)` joins the
 /// rows of the second dimension end to end (Awkward's `flatten(axis=1)`,
 /// `N * var * T` to `M * T`, `N * var * var * T` to `M * var * T`);
-/// `None` gives every value in order, as one `K * T` dimension.
+/// `None` gives every value in order, as one `K * T` dimension. Rows
+/// that lie end to end (any array made from offsets, JSON or a function;
+/// not a view that dropped or reordered rows) are taken as they are, a
+/// view in `O(1)`; others are copied once.
 ///
 /// # Errors
 ///
@@ -479,6 +483,9 @@ pub fn filter(x: &Array, mask: &Array) -> Result<Array, Error> {
 /// index outside its row (saying which).
 pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error> {
     last_axis(x, axis, "take_along_axis")?;
+    if let Some(picked) = take_packed(x, idx)? {
+        return Ok(picked);
+    }
     let rows = AxisRows::of(x, "take_along_axis of a scalar")?;
     let at = AxisRows::of(idx, "take_along_axis by a scalar")?;
     if !rows.same_outer(&at) {
@@ -493,23 +500,7 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
     let held = option_index_array(&at.values);
     let ix = match held.as_ref().and_then(index_words) {
         Some(words) => words,
-        None => {
-            let (ix, valid) = split_na(&at.values)?;
-            let int = ix
-                .dtype()
-                .as_scalar()
-                .is_some_and(|s| matches!(s.category(), SignedInt | UnsignedInt));
-            if !int {
-                return Err(Error::Argument {
-                    op: "take_along_axis",
-                    what: "the indexes",
-                    expected: "integers",
-                    found: idx.ty().to_string().into(),
-                });
-            }
-            let ix = cast_to(&ix, &Scalar::Int64.into())?;
-            Indexes::Plain(Cow::Owned(slice::<i64>(&ix)?.into_owned()), valid)
-        }
+        None => plain_indexes(&at.values, idx)?,
     };
     let (o, p) = (&rows.offsets, &at.offsets);
     // Numbers: the values picked in one pass, with their flags beside them
@@ -517,7 +508,7 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
     if let Some(s) = rows.values.dtype().as_scalar().filter(|s| s.is_numeric()) {
         let picked = dynd_array::with_numeric!(s, T => {
             let xs = slice::<T>(&rows.values)?;
-            take_numbers(&xs, o, p, &ix)?
+            take_numbers(&xs, TakeRows::Offsets(o, p), &ix)?
         }, None);
         if let Some(picked) = picked {
             return at.wrap_rows(picked, &at.offsets);
@@ -598,25 +589,92 @@ pub fn take_along_axis(x: &Array, idx: &Array, axis: i64) -> Result<Array, Error
     at.wrap_rows(out, &at.offsets)
 }
 
+/// Indexes that are not `?int64` words: any integers, cast to `int64`,
+/// and which are there; an error naming `idx`'s type for other elements.
+fn plain_indexes(values: &Array, idx: &Array) -> Result<Indexes<'static>, Error> {
+    let (ix, valid) = split_na(values)?;
+    let int = ix
+        .dtype()
+        .as_scalar()
+        .is_some_and(|s| matches!(s.category(), SignedInt | UnsignedInt));
+    if !int {
+        return Err(Error::Argument {
+            op: "take_along_axis",
+            what: "the indexes",
+            expected: "integers",
+            found: idx.ty().to_string().into(),
+        });
+    }
+    let ix = cast_to(&ix, &Scalar::Int64.into())?;
+    Ok(Indexes::Plain(
+        Cow::Owned(slice::<i64>(&ix)?.into_owned()),
+        valid,
+    ))
+}
+
+/// [`take_along_axis`] of packed rows of numbers (`N * var * T`, no NA)
+/// by `k` indexes per row (`N * k * I`, as `argmax` with `keepdims` gives):
+/// each unit of rows picked as its offsets are read, with no offsets
+/// written for either array. `None` for other arrays, and when an index
+/// lies outside its row (the general path says which).
+fn take_packed(x: &Array, idx: &Array) -> Result<Option<Array>, Error> {
+    let Some(s) = x.dtype().as_scalar().filter(|s| s.is_numeric()) else {
+        return Ok(None);
+    };
+    let Some(&[n, k]) = idx
+        .ty()
+        .fixed_shape()
+        .as_deref()
+        .filter(|s| s.len() == 2 && s[1] > 0)
+    else {
+        return Ok(None);
+    };
+    let Some(rows) = PackedRows::of(x)?.filter(|r| r.count() == n) else {
+        return Ok(None);
+    };
+    let Some(count) = n.checked_mul(k) else {
+        return Ok(None);
+    };
+    let flat = idx.reshape([count])?;
+    let held = option_index_array(&flat);
+    let ix = match held.as_ref().and_then(index_words) {
+        Some(words) => words,
+        None => plain_indexes(&flat, idx)?,
+    };
+    let picked = dynd_array::with_numeric!(s, T => {
+        let xs = slice::<T>(&rows.values)?;
+        take_numbers(&xs, TakeRows::Packed(&rows, k), &ix)?
+    }, None);
+    picked.map(|p| p.split_first(n, k)).transpose()
+}
+
+/// Where [`take_by`]'s rows are: the offsets of `x`'s rows and of the
+/// indexes' rows, or packed rows of `x` read a unit at a time with `k`
+/// indexes for each.
+#[derive(Clone, Copy)]
+enum TakeRows<'r> {
+    Offsets(&'r [i64], &'r [i64]),
+    Packed(&'r PackedRows<'r>, usize),
+}
+
 /// [`take_along_axis`] of numbers: row `r` of the result holds, for each
-/// of its indexes `ix[p[r]..p[r + 1]]`, the element of row `r` of `xs`
-/// (rows at offsets `o`) it points at, in one pass; `?T` with NA where an
-/// index is NA when any may be. `None` if an index lies outside its row
-/// (the general path reports which) or `?T` is laid out otherwise.
+/// of its indexes, the element of row `r` of `xs` it points at, in one
+/// pass; `?T` with NA where an index is NA when any may be. `None` if an
+/// index lies outside its row (the general path reports which) or `?T`
+/// is laid out otherwise.
 fn take_numbers<T: Element>(
     xs: &[T],
-    o: &[i64],
-    p: &[i64],
+    rows: TakeRows<'_>,
     ix: &Indexes<'_>,
 ) -> Result<Option<Array>, Error> {
     // One loop per way of reading the indexes (no match per element).
     let n = ix.len();
     match ix {
-        Indexes::Words(w) => take_by(xs, (o, p), n, true, |q| {
+        Indexes::Words(w) => take_by(xs, rows, n, true, |q| {
             (w[2 * q + 1].to_ne_bytes()[0] != 0).then_some(w[2 * q] as i64)
         }),
-        Indexes::Plain(v, None) => take_by(xs, (o, p), n, false, |q| Some(v[q])),
-        Indexes::Plain(v, Some(ok)) => take_by(xs, (o, p), n, true, |q| ok[q].then_some(v[q])),
+        Indexes::Plain(v, None) => take_by(xs, rows, n, false, |q| Some(v[q])),
+        Indexes::Plain(v, Some(ok)) => take_by(xs, rows, n, true, |q| ok[q].then_some(v[q])),
     }
 }
 
@@ -624,24 +682,68 @@ fn take_numbers<T: Element>(
 /// out when `optional`.
 fn take_by<T: Element>(
     xs: &[T],
-    (o, p): (&[i64], &[i64]),
+    rows: TakeRows<'_>,
     n: usize,
     optional: bool,
     get: impl Fn(usize) -> Option<i64> + Sync,
 ) -> Result<Option<Array>, Error> {
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let bad = AtomicBool::new(false);
-    // The element row `r`'s index `i` points at, if inside the row.
-    let pick = |r: usize, i: i64| {
-        let len = o[r + 1] - o[r];
+    // The element `i` points at in the row of `len` from `start`, if
+    // inside the row.
+    let pick = |start: i64, len: i64, i: i64| {
         let j = if i < 0 { i + len } else { i };
         if (0..len).contains(&j) {
-            xs.get((o[r] + j) as usize).copied()
+            xs.get((start + j) as usize).copied()
         } else {
             bad.store(true, Relaxed);
             None
         }
     };
+    let (o, p) = match rows {
+        TakeRows::Offsets(o, p) => (o, p),
+        TakeRows::Packed(rows, k) => {
+            // Row `first + r` of the unit has indexes `(first + r) * k ..`.
+            // `?T` slots (value, flag word) where `there` is the flag:
+            // both words of every slot written, NA as two zero words.
+            let zero = dynd_array::element::read::<T>(&[0u8; 16][..std::mem::size_of::<T>()]);
+            let each = |first: usize, offs: &[i64], part: &mut [T], there: Option<(T, T)>| {
+                let width = 1 + there.is_some() as usize;
+                for (r, w) in offs.windows(2).enumerate() {
+                    for j in 0..k {
+                        let q = (first + r) * k + j;
+                        let x = get(q).and_then(|i| pick(w[0], w[1] - w[0], i));
+                        let at = (r * k + j) * width;
+                        match (x, there) {
+                            (Some(x), None) => part[at] = x,
+                            (Some(x), Some((t, _))) => {
+                                part[at] = x;
+                                part[at + 1] = t;
+                            }
+                            (None, Some((_, z))) => {
+                                part[at] = z;
+                                part[at + 1] = z;
+                            }
+                            (None, None) => {}
+                        }
+                    }
+                }
+            };
+            let out = match zero {
+                Some(z) if optional => crate::rows::new_options_written::<T>(n, |out, there| {
+                    rows.each_unit(out, 2 * k, &|first, offs, part| {
+                        each(first, offs, part, Some((there, z)))
+                    })
+                })?,
+                _ if optional => return Ok(None),
+                _ => Some(new_values::<T>(n, |out| {
+                    rows.each_unit(out, k, &|first, offs, part| each(first, offs, part, None))
+                })?),
+            };
+            return Ok(out.filter(|_| !bad.into_inner()));
+        }
+    };
+    let pick = |r: usize, i: i64| pick(o[r], o[r + 1] - o[r], i);
     let runs = chunks(p);
     let out = if optional {
         new_options::<T>(n, |out, there| {

@@ -8,7 +8,7 @@ use dynd_kernels::ArrayOps;
 
 use super::key::{arg_extreme_row, ordered_scalar, sort_indexes, Key, Needs, NonZero};
 use crate::error::Error;
-use crate::rows::{self, chunks, new_values, slice, split_na, AxisRows};
+use crate::rows::{self, chunks, new_values, slice, split_na, AxisRows, PackedRows};
 
 /// `argmax` (`max`) or `argmin` of each row; `None` for `axis` gives the
 /// flat index over every value.
@@ -19,6 +19,11 @@ pub(crate) fn arg_extreme_rows(
     max: bool,
 ) -> Result<Array, Error> {
     let op = if max { "argmax" } else { "argmin" };
+    if !flat {
+        if let Some(a) = packed_arg_extremes(x, keepdims, max)? {
+            return Ok(a);
+        }
+    }
     let rows = AxisRows::of(x, op)?;
     let (vals, valid) = split_na(&rows.values)?;
     let none = || Error::Argument {
@@ -63,6 +68,38 @@ pub(crate) fn arg_extreme_rows(
         };
         wrap_indexes(x, &rows, at, valid.is_some(), keepdims, op)
     }, Err(Error::Unsupported { operation: "argmax/argmin of this data type", ty: x.ty().clone() }))
+}
+
+/// [`arg_extreme_rows`] of packed rows of numbers without NA
+/// (`N * var * T`): the kernel over each unit of rows as its offsets are
+/// read, into `?int64` words; `None` for other arrays.
+fn packed_arg_extremes(x: &Array, keepdims: bool, max: bool) -> Result<Option<Array>, Error> {
+    let Some(s) = x.dtype().as_scalar() else {
+        return Ok(None);
+    };
+    let Some(rows) = PackedRows::of(x)? else {
+        return Ok(None);
+    };
+    let n = rows.count();
+    let inner = dynd_array::with_numeric!(ordered s, T => {
+        if !T::ARG_ROWS {
+            return Ok(None);
+        }
+        let xs = slice::<T>(&rows.values)?;
+        rows::new_options_written::<i64>(n, |out, there| {
+            rows.each_unit(out, 2, &|_, offsets, part| {
+                T::arg_rows(&xs, offsets, max, Some(there), part);
+            });
+        })?
+    }, None);
+    let Some(inner) = inner else {
+        return Ok(None);
+    };
+    Ok(Some(if keepdims {
+        inner.split_first(n, 1)?
+    } else {
+        inner
+    }))
 }
 
 /// Each row's index (`at`, -1 for none) under the dimensions above the
