@@ -2,7 +2,8 @@
 //! that does not parse is a compile error on the literal; every form
 //! `#[elemental]` supports compiles and runs, and every form it does not
 //! is a compile error pointing at the offending tokens; so does
-//! `#[derive(Record)]`.
+//! `#[derive(Record)]`; writing an array's parts outside a constructor
+//! takes `unsafe`.
 
 #[test]
 fn ui() {
@@ -13,4 +14,5 @@ fn ui() {
     t.pass("tests/ui/elemental/*_pass.rs");
     t.compile_fail("tests/ui/record/*_fail.rs");
     t.pass("tests/ui/record/*_pass.rs");
+    t.compile_fail("tests/ui/array/*_fail.rs");
 }

@@ -163,7 +163,10 @@ fn sort_typed<T: SortKey>(
     ragged: bool,
 ) -> Result<(), Error> {
     let at0 = this.data_offset();
-    let (_, data, meta) = this.parts_mut();
+    // SAFETY: the sort below only moves whole elements within their
+    // lines (values between positions of the same line, of the same
+    // type), through the blocks' own bytes: every part keeps its layout.
+    let (_, data, meta) = unsafe { this.parts_mut() };
     let (fixed, inner) = meta.fixed_dims();
     let outside = || {
         // Validation rules this out: every row and element of an

@@ -715,8 +715,18 @@ impl Array {
     }
 
     /// The type, data block and arrmeta, for writing.
+    ///
+    /// # Safety
+    ///
+    /// When the borrow ends, the parts still satisfy what
+    /// [`Array::try_from_parts`] checks (every element, row and string
+    /// they reach lies inside its block, `packed` rows end to end): a
+    /// block replaced by a copy of its bytes or by one the arrmeta's
+    /// pairs were written for, elements rewritten where they are plain
+    /// values or with pairs that stay inside their blocks. Kernels
+    /// reading the array later rely on it without checking again.
     #[inline]
-    pub fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
+    pub unsafe fn parts_mut(&mut self) -> (&Type, &mut Arc<MemoryBlock>, &mut Arc<Arrmeta>) {
         self.make_raw();
         (&self.ty, &mut self.data, &mut *self.meta)
     }

@@ -463,7 +463,8 @@ pub(crate) fn make_owned(this: &mut Array) -> Result<(), Error> {
         // is read with plain loads (`&mut` to the array: no reference can
         // appear meanwhile), not `Arc::get_mut`'s compare-and-swap.
         if this.owned_data_ptr().is_none() {
-            let (_, data, _) = this.parts_mut();
+            // SAFETY: the block is replaced by a copy of its own bytes.
+            let (_, data, _) = unsafe { this.parts_mut() };
             *data = MemoryBlock::try_from_bytes(data.bytes())?;
         }
         return Ok(());
@@ -474,7 +475,9 @@ pub(crate) fn make_owned(this: &mut Array) -> Result<(), Error> {
         *this = cast(this, &this.ty().clone(), ErrorMode::NoCheck)?;
         return Ok(());
     }
-    let (_, data, meta) = this.parts_mut();
+    // SAFETY: blocks are only replaced by copies of their own bytes
+    // (the data block, each `var` level's values).
+    let (_, data, meta) = unsafe { this.parts_mut() };
     if Arc::get_mut(data).is_none() || !data.is_writable() {
         *data = MemoryBlock::try_from_bytes(data.bytes())?;
     }
@@ -572,7 +575,10 @@ pub(crate) fn assign_at(
         let bytes = arena
             .into_inner()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let (_, _, meta) = this.parts_mut();
+        // SAFETY: the arena starts with the old text block's bytes (the
+        // strings not written point there still) and holds every string
+        // the kernel wrote, each pair counting bytes in it.
+        let (_, _, meta) = unsafe { this.parts_mut() };
         if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
             *block = MemoryBlock::from_vec(bytes);
         }

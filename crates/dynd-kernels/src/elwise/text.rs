@@ -1490,7 +1490,11 @@ pub(super) fn apply_text_into(
         None => view_text,
     };
     if let Some(text) = new_text {
-        let (_, _, meta) = this.parts_mut();
+        // SAFETY: `text` is the block the strings were written for: the
+        // argument's text (which views point into) followed by what the
+        // kernel appended, or what it appended alone; each pair it wrote
+        // counts bytes in that block as it appended them.
+        let (_, _, meta) = unsafe { this.parts_mut() };
         if let Some(block) = text_block_mut(Arc::make_mut(meta)) {
             *block = text;
         }
