@@ -148,11 +148,7 @@ fn check_packed<'a>(
             check_packed(inner, inner_meta, block, at, levels)
         }
         (TypeKind::Tuple(_) | TypeKind::Struct(_), Arrmeta::Fields { offsets, fields }) => {
-            let types: Vec<&Type> = match ty.kind() {
-                TypeKind::Tuple(t) => t.fields.iter().collect(),
-                TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
-                _ => Vec::new(),
-            };
+            let types = field_types(ty);
             types
                 .into_iter()
                 .zip(fields)
@@ -204,6 +200,15 @@ impl Positions {
             .filter(|&(n, s)| s != 0 || n == 0)
             .collect();
         crate::offsets::try_for_each_offset(&dims, |o| f(self.base + o as i128))
+    }
+}
+
+/// The field types of a tuple or struct type (none for another type).
+pub(crate) fn field_types(ty: &Type) -> Vec<&Type> {
+    match ty.kind() {
+        TypeKind::Tuple(t) => t.fields.iter().collect(),
+        TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -502,11 +507,7 @@ fn check(
             codes.check(ty, block, positions, None)
         }
         (TypeKind::Tuple(_) | TypeKind::Struct(_), Arrmeta::Fields { offsets, fields }) => {
-            let types: Vec<&Type> = match ty.kind() {
-                TypeKind::Tuple(t) => t.fields.iter().collect(),
-                TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
-                _ => Vec::new(),
-            };
+            let types = field_types(ty);
             if types.len() != fields.len()
                 || ty.field_offsets().as_deref() != Some(offsets.as_slice())
             {

@@ -31,14 +31,7 @@ pub(super) enum Builder {
     },
 }
 
-/// The field types of a tuple or struct type.
-pub(super) fn field_types(ty: &Type) -> Vec<&Type> {
-    match ty.kind() {
-        TypeKind::Tuple(t) => t.fields.iter().collect(),
-        TypeKind::Struct(s) => s.fields.iter().map(|(_, t)| t).collect(),
-        _ => Vec::new(),
-    }
-}
+pub(super) use crate::validate::field_types;
 
 pub(super) fn unsupported(operation: &'static str, ty: &Type) -> Error {
     Error::Unsupported {

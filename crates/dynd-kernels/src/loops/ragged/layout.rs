@@ -380,7 +380,10 @@ impl<'a> RowLayout<'a> {
         // Fresh pairs count the rows end to end; shared ones put the rows
         // where the operand's are, end to end when the operand's are.
         let packed = match shared {
-            Some(k) => var_packed(self.srcs[k].arrmeta()),
+            Some(k) => matches!(
+                self.srcs[k].arrmeta().fixed_dims().1,
+                Arrmeta::Var { packed: true, .. }
+            ),
             None => true,
         };
         let element = Arrmeta::Var {
@@ -410,15 +413,6 @@ impl<'a> RowLayout<'a> {
         // so they cover the values block, of elements `out_size` apart,
         // aligned (a fresh block is 16-byte aligned).
         Ok(unsafe { Array::from_parts_unchecked(self.ty.clone(), Arc::new(meta), data, offset) })
-    }
-}
-
-/// Whether the `var` level under `meta`'s fixed levels is packed.
-fn var_packed(meta: &Arrmeta) -> bool {
-    match meta {
-        Arrmeta::Fixed { element, .. } => var_packed(element),
-        Arrmeta::Var { packed, .. } => *packed,
-        _ => false,
     }
 }
 
