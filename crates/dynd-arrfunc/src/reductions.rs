@@ -639,6 +639,7 @@ macro_rules! ordered_reduction {
                     combine: <$t as Arith>::add,
                     reorderable: true,
                     neutral: Some(<$t>::NEUTRAL_ZERO),
+                    run: None,
                 };
                 $body
             }
@@ -648,6 +649,7 @@ macro_rules! ordered_reduction {
                     combine: <$t as Arith>::mul,
                     reorderable: true,
                     neutral: Some(<$t>::ONE),
+                    run: None,
                 };
                 $body
             }
@@ -657,6 +659,7 @@ macro_rules! ordered_reduction {
                     combine: <$t as Arith>::min,
                     reorderable: true,
                     neutral: Some(<$t>::TOP),
+                    run: <$t as Arith>::MIN_RUN,
                 };
                 $body
             }
@@ -666,6 +669,7 @@ macro_rules! ordered_reduction {
                     combine: <$t as Arith>::max,
                     reorderable: true,
                     neutral: Some(<$t>::BOTTOM),
+                    run: <$t as Arith>::MAX_RUN,
                 };
                 $body
             }
@@ -749,6 +753,7 @@ fn run(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
                         ),
                         reorderable: true,
                         neutral: Some(Complex::new(-0.0, -0.0)),
+                        run: None,
                     }
                 ),
                 _ => go!(
@@ -762,6 +767,7 @@ fn run(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Result<Array, Error> {
                         reorderable: true,
                         // (1, 0) is not neutral bit for bit: -0.0 - -0.0 is 0.0.
                         neutral: None,
+                        run: None,
                     }
                 ),
             }
@@ -881,6 +887,7 @@ fn moment_of_rows(op: Op, a: &Array, o: &AxisOptions) -> Result<Option<Array>, E
                         combine: <$t as Arith>::add,
                         reorderable: true,
                         neutral: Some(<$t>::NEUTRAL_ZERO),
+                        run: None,
                     };
                     dynd_kernels::reduce::mean_of_rows(&x, o.keepdims, &sum, |n| n as $t, "mean")?
                 }

@@ -308,6 +308,7 @@ fn the_mean_per_row_divides_the_per_row_sum_and_is_na_for_an_empty_row() {
             combine: |a: f64, b: f64| a + b,
             reorderable: true,
             neutral: Some(-0.0),
+            run: None,
         };
         let args = dynd_kernels::reduce::ReduceArgs {
             axes: Some(&[-1]),

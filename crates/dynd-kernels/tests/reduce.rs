@@ -12,6 +12,7 @@ fn add_f64() -> Reduction<f64, fn(f64, f64) -> f64> {
         combine: |a, b| a + b,
         reorderable: true,
         neutral: Some(-0.0),
+        run: None,
     }
 }
 
@@ -21,6 +22,7 @@ fn max_i64() -> Reduction<i64, fn(i64, i64) -> i64> {
         combine: |a: i64, b: i64| a.max(b),
         reorderable: true,
         neutral: Some(i64::MIN),
+        run: None,
     }
 }
 
@@ -456,6 +458,7 @@ fn errors_name_the_axis_the_ndim_and_what_is_missing() {
         combine: |a: i64, b: i64| a - b,
         reorderable: false,
         neutral: None,
+        run: None,
     };
     assert_eq!(
         reduce(&a, &ReduceArgs::default(), &sub, "subtract")
@@ -593,6 +596,7 @@ fn per_row_folds_match_an_in_order_fold() {
         combine: |x: i64, y: i64| x.wrapping_sub(y),
         reorderable: false,
         neutral: None,
+        run: None,
     };
     let args = ReduceArgs {
         axes: Some(&[1]),
@@ -768,6 +772,7 @@ fn short_rows_fold_in_masked_blocks_like_a_naive_fold() {
         combine: |x: i32, y: i32| x.wrapping_add(y),
         reorderable: true,
         neutral: Some(0),
+        run: None,
     };
     let rows_i32 = ReduceArgs {
         axes: Some(&[1]),
@@ -789,6 +794,7 @@ fn short_rows_fold_in_masked_blocks_like_a_naive_fold() {
         combine: |x: u64, y: u64| x.wrapping_add(y),
         reorderable: true,
         neutral: Some(0),
+        run: None,
     };
     let rows_u64 = ReduceArgs {
         axes: Some(&[1]),
@@ -823,6 +829,7 @@ fn short_rows_fold_in_masked_blocks_like_a_naive_fold() {
     // gain it. (The test guards the masking, not the reduction.)
     let wrong = Reduction {
         neutral: Some(1.0),
+        run: None,
         ..add_f64()
     };
     let got = reduce(

@@ -173,6 +173,7 @@ fn add_f64() -> Reduction<f64, fn(f64, f64) -> f64> {
         combine: |a, b| a + b,
         reorderable: true,
         neutral: Some(-0.0),
+        run: None,
     }
 }
 
@@ -182,6 +183,7 @@ fn add_i64() -> Reduction<i64, fn(i64, i64) -> i64> {
         combine: |a: i64, b: i64| a.wrapping_add(b),
         reorderable: true,
         neutral: Some(0),
+        run: None,
     }
 }
 

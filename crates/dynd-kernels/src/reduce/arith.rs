@@ -28,11 +28,26 @@ pub trait Arith: Element {
     fn min(self, b: Self) -> Self;
     /// The larger (NaN if either is NaN).
     fn max(self, b: Self) -> Self;
+    /// The `max` of a contiguous run by a kernel of its own (see
+    /// [`Reduction::run`]), for the types that have one.
+    const MAX_RUN: Option<RunFold<Self>> = None;
+    /// The `min` of a contiguous run, as [`Arith::MAX_RUN`].
+    const MIN_RUN: Option<RunFold<Self>> = None;
+}
+
+/// The run kernels of a type that has them (see [`super::extreme`]).
+macro_rules! run_kernels {
+    (kernel) => {
+        const MAX_RUN: Option<RunFold<Self>> = Some(super::extreme::max_run::<Self>);
+        const MIN_RUN: Option<RunFold<Self>> = Some(super::extreme::min_run::<Self>);
+    };
+    (generic) => {};
 }
 
 macro_rules! arith_int {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $runs:ident),*) => {$(
         impl Arith for $t {
+            run_kernels!($runs);
             const ZERO: $t = 0;
             const NEUTRAL_ZERO: $t = 0;
             const ONE: $t = 1;
@@ -57,11 +72,15 @@ macro_rules! arith_int {
         }
     )*};
 }
-arith_int!(i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+arith_int!(
+    i8: generic, i16: generic, i32: kernel, i64: kernel, i128: generic,
+    u8: generic, u16: generic, u32: kernel, u64: kernel, u128: generic
+);
 
 macro_rules! arith_float {
     ($($t:ty),*) => {$(
         impl Arith for $t {
+            run_kernels!(kernel);
             const ZERO: $t = 0.0;
             const NEUTRAL_ZERO: $t = -0.0;
             const ONE: $t = 1.0;

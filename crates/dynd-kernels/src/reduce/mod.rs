@@ -15,7 +15,7 @@
 //! use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
 //! use dynd::nd::array;
 //!
-//! let sum = Reduction { identity: Some(0.0), combine: |a: f64, b: f64| a + b, reorderable: true, neutral: Some(-0.0) };
+//! let sum = Reduction { identity: Some(0.0), combine: |a: f64, b: f64| a + b, reorderable: true, neutral: Some(-0.0), run: None };
 //! let a = array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
 //! assert_eq!(reduce(&a, &ReduceArgs::default(), &sum, "sum")?.to_string(), "21");
 //! let rows = ReduceArgs { axes: Some(&[-1]), ..ReduceArgs::default() };
@@ -44,6 +44,7 @@ pub use ragged::mean_of_rows;
 
 mod arith;
 pub use arith::Arith;
+mod extreme;
 mod pairwise;
 pub use pairwise::sum_of_parts;
 use pairwise::*;
@@ -73,7 +74,18 @@ pub struct Reduction<T, F> {
     /// ragged rows branch-free: each row is read in a fixed-width block
     /// whose lanes past the row's end hold this value.
     pub neutral: Option<T>,
+    /// A kernel of the reduction's own for contiguous runs (of at most
+    /// 32,768 elements: longer runs are cut into such chunks), which must
+    /// give exactly what folding the run with `combine` in the pairwise
+    /// tree gives, faster; `None` folds with `combine`. The builtin
+    /// `max` and `min` of the common number types have one
+    /// ([`Arith::MAX_RUN`]).
+    pub run: Option<RunFold<T>>,
 }
+
+/// A fold of a contiguous run (see [`Reduction::run`]): `None` for no
+/// elements.
+pub type RunFold<T> = fn(&[T]) -> Option<T>;
 
 /// What to reduce over, and how.
 #[derive(Clone, Copy, Debug)]
@@ -344,7 +356,7 @@ where
 /// use dynd::nd::Array;
 ///
 /// let a = Array::from_shape_vec(&[2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0])?;
-/// let sum = Reduction { identity: Some(0.0), combine: |x: f64, y: f64| x + y, reorderable: true, neutral: Some(-0.0) };
+/// let sum = Reduction { identity: Some(0.0), combine: |x: f64, y: f64| x + y, reorderable: true, neutral: Some(-0.0), run: None };
 /// let tiny = reduce_tiny(&a, Some(&[1]), false, &sum, "sum").expect("small and dense")?;
 /// let args = ReduceArgs { axes: Some(&[1]), keepdims: false, initial: None, mask: None };
 /// assert_eq!(tiny.to_vec::<f64>()?, reduce(&a, &args, &sum, "sum")?.to_vec::<f64>()?);
@@ -505,7 +517,7 @@ where
                 let mut acc = start;
                 for run in part.chunks_exact(row) {
                     let r = if red.reorderable {
-                        fold_run(run, f)
+                        fold_run(run, f, red.run)
                     } else {
                         run.iter().copied().reduce(f)
                     };
@@ -563,7 +575,7 @@ where
         dynd_array::offsets::try_for_each_offset(outer_red, |o| {
             let line = line::<T>(&src.elems, off + o, run, name)?;
             let r = match line.as_slice() {
-                Some(xs) if red.reorderable => fold_run(xs, f),
+                Some(xs) if red.reorderable => fold_run(xs, f, red.run),
                 _ => line.iter().reduce(f),
             };
             if let Some(r) = r {
@@ -782,6 +794,7 @@ pub fn count(
         combine: |x: i64, y: i64| x + y,
         reorderable: true,
         neutral: Some(0),
+        run: None,
     };
     let args = ReduceArgs {
         axes,

@@ -76,18 +76,25 @@ pub(crate) fn fold8<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Option<T> {
 /// The fold of a contiguous run, in fixed chunks combined pairwise in
 /// order; the chunks run in parallel when the run is long. The grouping
 /// depends only on the length, so the result does not depend on threads.
+/// A chunk folds by `run` when given (a reduction's own kernel, with the
+/// same bits: see [`Reduction::run`]).
 pub(super) fn fold_run<T: Element, F: Fn(T, T) -> T + Copy + Send + Sync>(
     xs: &[T],
     f: F,
+    run: Option<RunFold<T>>,
 ) -> Option<T> {
+    let fold = |c: &[T]| match run {
+        Some(run) => run(c),
+        None => fold_chunk(c, &f),
+    };
     if xs.len() <= CHUNK {
-        return fold_chunk(xs, &f);
+        return fold(xs);
     }
     let parts: Vec<Option<T>> = if xs.len() >= PARALLEL_RUN && crate::par::threads() > 1 {
-        let chunk = |i: usize| fold_chunk(&xs[i * CHUNK..((i + 1) * CHUNK).min(xs.len())], &f);
+        let chunk = |i: usize| fold(&xs[i * CHUNK..((i + 1) * CHUNK).min(xs.len())]);
         crate::par::map(xs.len().div_ceil(CHUNK), &chunk)
     } else {
-        xs.chunks(CHUNK).map(|c| fold_chunk(c, &f)).collect()
+        xs.chunks(CHUNK).map(fold).collect()
     };
     let parts: Vec<T> = parts.into_iter().flatten().collect();
     fold_pairwise_exact(&parts, &f)

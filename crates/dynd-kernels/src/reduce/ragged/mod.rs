@@ -157,7 +157,7 @@ where
             .filter(|(_, keep)| **keep)
             .map(|(x, _)| *x)
             .reduce(f),
-        None if red.reorderable && xs.len() > BLOCK => fold_run(xs, f),
+        None if red.reorderable && xs.len() > BLOCK => fold_run(xs, f, red.run),
         None if red.reorderable => fold8(xs, &f),
         None => xs.iter().copied().reduce(f),
     }

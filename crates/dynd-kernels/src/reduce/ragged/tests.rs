@@ -29,6 +29,7 @@ fn every_set_folds_to_the_baseline_bits() {
         combine: |x: f64, y: f64| x + y,
         reorderable: true,
         neutral: Some(-0.0),
+        run: None,
     };
     let mut base = vec![0.0f64; rows.count()];
     let start = (Some(0.0), -0.0);
@@ -98,6 +99,7 @@ fn a_rows_fold_does_not_depend_on_where_it_lies() {
         combine: |x: f64, y: f64| x + y,
         reorderable: true,
         neutral: Some(-0.0),
+        run: None,
     };
     let fold = |rows: Vec<Vec<f64>>| {
         // The values exactly as long as the rows (no spare capacity).

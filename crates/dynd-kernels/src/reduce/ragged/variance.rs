@@ -192,7 +192,7 @@ pub(super) fn same<T>(v: T, _: usize) -> T {
 /// use dynd::nd::array;
 ///
 /// let a = array![[1.0, 2.0, 6.0], [], [4.0]];
-/// let sum = Reduction { identity: Some(0.0), combine: |x: f64, y: f64| x + y, reorderable: true, neutral: Some(-0.0) };
+/// let sum = Reduction { identity: Some(0.0), combine: |x: f64, y: f64| x + y, reorderable: true, neutral: Some(-0.0), run: None };
 /// let m = mean_of_rows(&a, false, &sum, |n| n as f64, "mean")?.expect("contiguous rows");
 /// assert_eq!(m.to_string(), "[3, null, 4]");
 /// assert_eq!(m.ty().to_string(), "3 * ?float64");
