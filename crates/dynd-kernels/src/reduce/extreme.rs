@@ -2,14 +2,15 @@
 //! NumPy's loops do them: one compare-and-select per element into many
 //! independent lanes, with NaN kept aside.
 //!
-//! The generic fold ([`fold8`](super::fold8) over [`Arith::max`]) is a
+//! The generic fold ([`fold8`](super::fold8) over
+//! [`Arith::max`](super::Arith::max)) is a
 //! chain of NaN-propagating selects per accumulator (a compare for each
 //! operand's NaN, the `maxNum`, a blend): latency-bound at eight lanes.
 //! Here each lane keeps `x > m ? x : m` (one `vmaxpd`, which ignores a
 //! NaN `x`), and a second lane set keeps any NaN seen (a compare and a
 //! masked move), with four vectors of each in flight. Since `max` and
 //! `min` are exact, any grouping gives the fold's value: NaN if any
-//! element is NaN (the canonical NaN, as [`Arith::max`] returns), else
+//! element is NaN (the canonical NaN, as `Arith::max` returns), else
 //! the largest (smallest) element. The one case where groupings differ
 //! is the sign of a zero result when both zeros occur (`maxNum` keeps
 //! either): a float run whose result is a zero is folded again by the
@@ -25,9 +26,9 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
-use super::arith::Arith;
 use super::pairwise::fold_chunk_on;
 use crate::isa::{self, Isa};
+use crate::op::{self, FloatApply, IntApply};
 
 /// Runs shorter than this take the generic fold (its short loop).
 const SHORT: usize = 256;
@@ -85,9 +86,14 @@ fn lanes_result<T: Copy + PartialOrd, const MAX: bool, const L: usize>(xs: &[T])
 }
 
 /// A type whose `max` and `min` runs have the kernel of this module.
-pub(crate) trait Extreme: Arith + PartialOrd {
+pub(crate) trait Extreme: Copy + PartialOrd {
     /// Whether the type has a signed zero (the floats).
     const SIGNED_ZERO: bool;
+    /// Zero.
+    const ZERO: Self;
+    /// The operation table's `maximum` (`MAX`) or `minimum`: what the
+    /// builtin reductions fold with ([`Arith`](super::Arith)'s `max` and `min`).
+    fn pick<const MAX: bool>(a: Self, b: Self) -> Self;
     /// [`lanes_result`] on `isa`'s loop (`xs` holds at least as many
     /// elements as the set's lanes).
     ///
@@ -98,9 +104,18 @@ pub(crate) trait Extreme: Arith + PartialOrd {
 }
 
 macro_rules! extreme {
-    ($($t:ty: $signed_zero:expr, [$l512:literal, $l256:literal, $l128:literal]);* $(;)?) => {$(
+    ($($t:ty: $apply:ident, $signed_zero:expr, $zero:expr, [$l512:literal, $l256:literal, $l128:literal]);* $(;)?) => {$(
         impl Extreme for $t {
             const SIGNED_ZERO: bool = $signed_zero;
+            const ZERO: $t = $zero;
+            #[inline(always)]
+            fn pick<const MAX: bool>(a: $t, b: $t) -> $t {
+                if MAX {
+                    <op::Maximum as $apply>::apply(a, b)
+                } else {
+                    <op::Minimum as $apply>::apply(a, b)
+                }
+            }
             #[inline]
             unsafe fn lanes_on<const MAX: bool>(isa: Isa, xs: &[$t]) -> Result<$t, $t> {
                 // Four registers of accumulators per set (eight of the
@@ -119,17 +134,17 @@ macro_rules! extreme {
     )*};
 }
 extreme! {
-    f64: true, [32, 16, 8];
-    f32: true, [64, 32, 16];
-    i64: false, [64, 16, 8];
-    u64: false, [64, 16, 8];
-    i32: false, [64, 32, 16];
-    u32: false, [64, 32, 16];
+    f64: FloatApply, true, 0.0, [32, 16, 8];
+    f32: FloatApply, true, 0.0, [64, 32, 16];
+    i64: IntApply, false, 0, [64, 16, 8];
+    u64: IntApply, false, 0, [64, 16, 8];
+    i32: IntApply, false, 0, [64, 32, 16];
+    u32: IntApply, false, 0, [64, 32, 16];
 }
 
 /// The `max` of a contiguous run (at most a chunk) as
-/// [`fold_chunk_on`] with [`Arith::max`] gives it, bit for bit; `None`
-/// for no elements.
+/// [`fold_chunk_on`] with [`Arith::max`](super::Arith::max) gives it,
+/// bit for bit; `None` for no elements.
 pub(crate) fn max_run<T: Extreme>(xs: &[T]) -> Option<T> {
     // SAFETY: `Isa::active` is a set this CPU has.
     unsafe { run_on::<T, true>(Isa::active(), xs) }
@@ -147,7 +162,7 @@ pub(crate) fn min_run<T: Extreme>(xs: &[T]) -> Option<T> {
 ///
 /// The CPU has `isa`.
 pub(super) unsafe fn run_on<T: Extreme, const MAX: bool>(isa: Isa, xs: &[T]) -> Option<T> {
-    let f = |a: T, b: T| if MAX { a.max(b) } else { a.min(b) };
+    let f = T::pick::<MAX>;
     if xs.len() < SHORT {
         // SAFETY: forwarded.
         return unsafe { fold_chunk_on(isa, xs, &f) };

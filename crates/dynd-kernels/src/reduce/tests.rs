@@ -85,7 +85,7 @@ fn dispatched_folds_on_every_path_are_the_pairwise_fold() {
 #[test]
 fn extreme_runs_are_the_pairwise_fold() {
     use super::extreme::{run_on, Extreme};
-    fn check<T: Extreme + std::fmt::Debug>(name: &str, xs: &[T]) {
+    fn check<T: Extreme + Arith + std::fmt::Debug>(name: &str, xs: &[T]) {
         let lens = [0, 1, 7, 8, 255, 256, 257, 300, 511, 1000, 4097, xs.len()];
         for isa in crate::isa::available() {
             for &len in lens.iter().filter(|&&n| n <= xs.len()) {
