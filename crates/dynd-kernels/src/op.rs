@@ -278,12 +278,15 @@ macro_rules! op_table {
                 float: |x, y| x / y;
             }
             // `|`, not `||`: a select, so the loops vectorise.
-            Maximum "The larger of `x` and `y`; NaN if either is NaN (NumPy's `maximum`)." [monoid] {
-                float: |x, y| if x.is_nan() | y.is_nan() { T::NAN } else { x.max_num(y) };
+            // A compare and a select, not `maxNum` (whose lowering picks a
+            // zero's sign differently in scalar and vector code, in more
+            // instructions): `x` on a tie, as NumPy's loops.
+            Maximum "The larger of `x` and `y`; NaN if either is NaN; `x` where they are equal (`0.0` and `-0.0`), as NumPy's `maximum`." [monoid] {
+                float: |x, y| if x.is_nan() | y.is_nan() { T::NAN } else if y > x { y } else { x };
                 int: |x, y| x.max(y);
             }
-            Minimum "The smaller of `x` and `y`; NaN if either is NaN (NumPy's `minimum`)." [monoid] {
-                float: |x, y| if x.is_nan() | y.is_nan() { T::NAN } else { x.min_num(y) };
+            Minimum "The smaller of `x` and `y`; NaN if either is NaN; `x` where they are equal, as NumPy's `minimum`." [monoid] {
+                float: |x, y| if x.is_nan() | y.is_nan() { T::NAN } else if y < x { y } else { x };
                 int: |x, y| x.min(y);
             }
             Fmax "The larger of `x` and `y`; the other where one is NaN (NumPy's `fmax`)." [monoid] {

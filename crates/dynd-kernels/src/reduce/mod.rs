@@ -516,7 +516,12 @@ where
             for (o, part) in out_slice.iter_mut().zip(xs.chunks_exact(count)) {
                 let mut acc = start;
                 for run in part.chunks_exact(row) {
-                    let r = if red.reorderable {
+                    // A short run's fold is `fold8` on every path (as
+                    // `fold_run` would run it): inline, without the
+                    // calls and the instruction-set dispatch.
+                    let r = if red.reorderable && run.len() < SHORT_FOLD {
+                        fold8(run, &f)
+                    } else if red.reorderable {
                         fold_run(run, f, red.run)
                     } else {
                         run.iter().copied().reduce(f)

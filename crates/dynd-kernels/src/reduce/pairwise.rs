@@ -101,7 +101,7 @@ pub(super) fn fold_run<T: Element, F: Fn(T, T) -> T + Copy + Send + Sync>(
 }
 
 /// Runs shorter than this fold without the instruction-set dispatch.
-const SHORT_FOLD: usize = 64;
+pub(super) const SHORT_FOLD: usize = 64;
 
 /// The pairwise fold of up to [`CHUNK`] elements: the blocks'
 /// [`fold8`]s in a loop compiled for the CPU's instruction set
