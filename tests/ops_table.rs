@@ -278,3 +278,46 @@ fn fmax_and_fmin_run_on_the_table_paths() {
     let r = FMIN.call(&[&ints, &Array::from_vec(vec![1i16, 9])]);
     assert_eq!(r.map(|r| r.to_string()).ok().as_deref(), Some("[1, -7]"));
 }
+
+#[test]
+fn maximum_and_minimum_give_x_on_a_tie_on_every_path() {
+    use dynd::func::builtins::{MAXIMUM, MINIMUM};
+    // Zeros of both signs against each other, at every position of the
+    // vector loops and their scalar tails (lengths 1 to 67), as NumPy's
+    // loops give them: `x` where `x == y`.
+    for n in 1..68 {
+        let xs: Vec<f64> = (0..n)
+            .map(|i| if i % 3 == 0 { -0.0 } else { 0.0 })
+            .collect();
+        let ys: Vec<f64> = xs.iter().map(|x| -x).collect();
+        let (x, y) = (Array::from_vec(xs.clone()), Array::from_vec(ys));
+        let want: Vec<u64> = xs.iter().map(|x| x.to_bits()).collect();
+        for f in [&MAXIMUM, &MINIMUM] {
+            let r = f.call(&[&x, &y]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(bits(&r), want, "{} of {n}", f.name());
+            // And in the other order.
+            let r = f.call(&[&y, &x]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(
+                bits(&r),
+                bits(&Array::from_vec(xs.iter().map(|x| -x).collect()))
+            );
+        }
+    }
+    // float32 as well.
+    let x = Array::from_vec(vec![0.0f32, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, -0.0]);
+    let y = Array::from_vec(vec![-0.0f32, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0, 0.0]);
+    let r = MAXIMUM.call(&[&x, &y]).unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<u32> = r
+        .to_vec::<f32>()
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    let want: Vec<u32> = x
+        .to_vec::<f32>()
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    assert_eq!(got, want);
+}
