@@ -359,18 +359,27 @@ impl Array {
 
     /// Makes a record array held as columns interleaved in place, before
     /// its parts are handed out for writing.
-    #[inline]
+    #[inline(always)]
     pub(super) fn make_raw(&mut self) {
         if self.is_columnar() {
-            let (meta, data, _) = self.raw();
-            let (meta, data) = (Arc::clone(meta), Arc::clone(data));
-            *self = Array {
-                ty: self.ty.clone(),
-                meta: ManuallyDrop::new(meta),
-                data: ManuallyDrop::new(data),
-                offset: 0,
-            };
+            self.interleave();
         }
+    }
+
+    /// [`Array::make_raw`] of a record array held as columns: out of line,
+    /// so that every writer's check of the common case is a load and a
+    /// compare, not a call.
+    #[cold]
+    #[inline(never)]
+    fn interleave(&mut self) {
+        let (meta, data, _) = self.raw();
+        let (meta, data) = (Arc::clone(meta), Arc::clone(data));
+        *self = Array {
+            ty: self.ty.clone(),
+            meta: ManuallyDrop::new(meta),
+            data: ManuallyDrop::new(data),
+            offset: 0,
+        };
     }
 }
 
