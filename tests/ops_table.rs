@@ -280,8 +280,8 @@ fn fmax_and_fmin_run_on_the_table_paths() {
 }
 
 #[test]
-fn maximum_and_minimum_give_x_on_a_tie_on_every_path() {
-    use dynd::func::builtins::{MAXIMUM, MINIMUM};
+fn maximum_minimum_fmax_fmin_give_x_on_a_tie_on_every_path() {
+    use dynd::func::builtins::{FMAX, FMIN, MAXIMUM, MINIMUM};
     // Zeros of both signs against each other, at every position of the
     // vector loops and their scalar tails (lengths 1 to 67), as NumPy's
     // loops give them: `x` where `x == y`.
@@ -291,7 +291,7 @@ fn maximum_and_minimum_give_x_on_a_tie_on_every_path() {
             .collect();
         let ys: Vec<f64> = xs.iter().map(|x| -x).collect();
         let (x, y) = (Array::from_vec(xs), Array::from_vec(ys));
-        for f in [&MAXIMUM, &MINIMUM] {
+        for f in [&MAXIMUM, &MINIMUM, &FMAX, &FMIN] {
             // In both orders: the first argument's zero each time.
             for (first, second) in [(&x, &y), (&y, &x)] {
                 let r = f.call(&[first, second]).unwrap_or_else(|e| panic!("{e}"));

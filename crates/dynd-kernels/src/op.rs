@@ -289,12 +289,13 @@ macro_rules! op_table {
                 float: |x, y| if x.is_nan() | y.is_nan() { T::NAN } else if y < x { y } else { x };
                 int: |x, y| x.min(y);
             }
-            Fmax "The larger of `x` and `y`; the other where one is NaN (NumPy's `fmax`)." [monoid] {
-                float: |x, y| x.max_num(y);
+            // NumPy's own select, not `maxNum` (see `Maximum`).
+            Fmax "The larger of `x` and `y`; the other where one is NaN; `x` where they are equal (`0.0` and `-0.0`), as NumPy's `fmax`." [monoid] {
+                float: |x, y| if y.is_nan() | (x >= y) { x } else { y };
                 int: |x, y| x.max(y);
             }
-            Fmin "The smaller of `x` and `y`; the other where one is NaN (NumPy's `fmin`)." [monoid] {
-                float: |x, y| x.min_num(y);
+            Fmin "The smaller of `x` and `y`; the other where one is NaN; `x` where they are equal, as NumPy's `fmin`." [monoid] {
+                float: |x, y| if y.is_nan() | (x <= y) { x } else { y };
                 int: |x, y| x.min(y);
             }
             BitAnd "`x & y`." [blind monoid] {
