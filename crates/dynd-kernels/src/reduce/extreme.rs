@@ -4,17 +4,18 @@
 //!
 //! The generic fold ([`fold8`](super::fold8) over
 //! [`Arith::max`](super::Arith::max)) is a
-//! chain of NaN-propagating selects per accumulator (a compare for each
-//! operand's NaN, the `maxNum`, a blend): latency-bound at eight lanes.
+//! chain of NaN-propagating selects per accumulator (a NaN compare, the
+//! compare-and-select, a blend with NaN): latency-bound at eight lanes.
 //! Here each lane keeps `x > m ? x : m` (one `vmaxpd`, which ignores a
 //! NaN `x`), and a second lane set keeps any NaN seen (a compare and a
 //! masked move), with four vectors of each in flight. Since `max` and
 //! `min` are exact, any grouping gives the fold's value: NaN if any
 //! element is NaN (the canonical NaN, as `Arith::max` returns), else
 //! the largest (smallest) element. The one case where groupings differ
-//! is the sign of a zero result when both zeros occur (`maxNum` keeps
-//! either): a float run whose result is a zero is folded again by the
-//! generic tree, so the result is that tree's, bit for bit, always.
+//! is the sign of a zero result when both zeros occur (a tie keeps the
+//! left operand, so which zero survives depends on the grouping): a
+//! float run whose result is a zero is folded again by the generic tree,
+//! so the result is that tree's, bit for bit, always.
 //!
 //! ```
 //! use dynd::func::builtins;
