@@ -34,6 +34,29 @@ use crate::op::{self, FloatApply, IntApply};
 /// Runs shorter than this take the generic fold (its short loop).
 const SHORT: usize = 256;
 
+/// Whether `x` replaces `m` as the largest (`MAX`) or smallest so far:
+/// never for a NaN `x`, and never on a tie.
+#[inline(always)]
+fn beats<T: PartialOrd, const MAX: bool>(x: &T, m: &T) -> bool {
+    if MAX {
+        x > m
+    } else {
+        x < m
+    }
+}
+
+/// One element into a lane: `acc` keeps the largest (smallest) non-NaN
+/// element, `probe` any NaN (`x != x` only for a NaN: always false for
+/// integers, so the compiler drops the probe).
+#[inline(always)]
+fn step<T: Copy + PartialOrd, const MAX: bool>(acc: &mut T, probe: &mut T, x: T) {
+    // Selects, as the vector instructions are (`vmaxpd`, a masked move).
+    *acc = if beats::<T, MAX>(&x, acc) { x } else { *acc };
+    #[allow(clippy::eq_op)]
+    let nan = x != x;
+    *probe = if nan { x } else { *probe };
+}
+
 /// The lanes of a run: the largest (`MAX`) or smallest element of each
 /// lane, ignoring NaN, and whether a lane saw a NaN (`probe` holds it).
 /// `xs` has at least `L` elements.
@@ -47,22 +70,11 @@ fn lanes<T: Copy + PartialOrd, const MAX: bool, const L: usize>(xs: &[T]) -> ([T
     let mut blocks = rest.chunks_exact(L);
     for c in &mut blocks {
         for k in 0..L {
-            let x = c[k];
-            let take = if MAX { x > acc[k] } else { x < acc[k] };
-            acc[k] = if take { x } else { acc[k] };
-            // `x != x` only for a NaN (always false for integers: the
-            // compiler drops the probe).
-            #[allow(clippy::eq_op)]
-            let nan = x != x;
-            probe[k] = if nan { x } else { probe[k] };
+            step::<T, MAX>(&mut acc[k], &mut probe[k], c[k]);
         }
     }
     for (k, &x) in blocks.remainder().iter().enumerate() {
-        let take = if MAX { x > acc[k] } else { x < acc[k] };
-        acc[k] = if take { x } else { acc[k] };
-        #[allow(clippy::eq_op)]
-        let nan = x != x;
-        probe[k] = if nan { x } else { probe[k] };
+        step::<T, MAX>(&mut acc[k], &mut probe[k], x);
     }
     (acc, probe)
 }
@@ -76,14 +88,9 @@ fn lanes_result<T: Copy + PartialOrd, const MAX: bool, const L: usize>(xs: &[T])
     if let Some(&nan) = probe.iter().find(|p| p != p) {
         return Err(nan);
     }
-    let pick = |m: T, x: T| {
-        if (MAX && x > m) || (!MAX && x < m) {
-            x
-        } else {
-            m
-        }
-    };
-    Ok(acc.into_iter().fold(acc[0], pick))
+    Ok(acc
+        .into_iter()
+        .fold(acc[0], |m, x| if beats::<T, MAX>(&x, &m) { x } else { m }))
 }
 
 /// A type whose `max` and `min` runs have the kernel of this module.
