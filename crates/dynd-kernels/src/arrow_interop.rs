@@ -389,7 +389,7 @@ fn export(a: &Array, path: &str) -> Result<ArrayRef, Error> {
             let Some(dt) = primitive_arrow_type(ty) else {
                 return Err(no_arrow_type(ty, path));
             };
-            let aligned = (a.data_block().as_ptr() as usize + a.data_offset()) % size == 0;
+            let aligned = (a.data_block().as_ptr() as usize + a.data_offset()).is_multiple_of(size);
             let buffer = if stride == size as isize && aligned {
                 shared_buffer(a.data_block(), a.data_offset(), n * size)?
             } else {

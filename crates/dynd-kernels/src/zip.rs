@@ -188,7 +188,7 @@ impl KernelData for ZipLeaf {
                 k => (src[k - 1].cast_mut(), src_stride[k - 1]),
             };
             let a = self.align[i];
-            if (p as usize) % a != 0 || (count > 1 && s.rem_euclid(a as isize) != 0) {
+            if !(p as usize).is_multiple_of(a) || (count > 1 && s.rem_euclid(a as isize) != 0) {
                 return Err(KernelError::message(format!(
                     "zip: the elements of operand {i} are not aligned for their type \
                      ({a} bytes); copy the array first"
@@ -568,7 +568,8 @@ fn index_walk(
             });
         }
         let al = align[k] as isize;
-        if (a.data_ptr() as usize) % align[k] != 0 || strides.iter().any(|s| s % al != 0) {
+        if !(a.data_ptr() as usize).is_multiple_of(align[k]) || strides.iter().any(|s| s % al != 0)
+        {
             return Err(Error::Unsupported {
                 operation: "a zip over elements not aligned for their type (copy the array first)",
                 ty: a.ty().clone(),

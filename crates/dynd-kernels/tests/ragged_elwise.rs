@@ -112,7 +112,7 @@ fn operand(rng: &mut Rng, shape: &[usize], lens: &[usize]) -> (Array, String) {
 
 /// Every other row, for the "rows of length 1" variant.
 fn rng_free_pick(i: usize) -> bool {
-    i % 2 == 0
+    i.is_multiple_of(2)
 }
 
 #[test]

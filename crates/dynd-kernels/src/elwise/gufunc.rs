@@ -149,7 +149,7 @@ impl CoreLayout {
             }
             expected *= n as isize;
         }
-        (p as usize) % std::mem::align_of::<T>() == 0
+        (p as usize).is_multiple_of(std::mem::align_of::<T>())
     }
 
     /// Calls `f` with each element's byte offset, row-major.

@@ -127,7 +127,7 @@ unsafe fn contiguous<'a, T: Copy>(
     count: usize,
 ) -> Option<Run<'a, T>> {
     let size = std::mem::size_of::<T>();
-    let aligned = |p: usize| p % std::mem::align_of::<T>() == 0 && p != 0;
+    let aligned = |p: usize| p.is_multiple_of(std::mem::align_of::<T>()) && p != 0;
     let (d, s, bytes) = (dst as usize, src as usize, count * size);
     if dst_stride != size as isize || src_stride != size as isize || !aligned(d) {
         return None;

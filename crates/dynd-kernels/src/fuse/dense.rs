@@ -148,7 +148,7 @@ impl Program {
                 if values.len() < BLOCK {
                     values.resize(BLOCK, 0.0);
                 }
-                const _: () = assert!(BLOCK % PAIRWISE_BLOCK == 0);
+                const _: () = assert!(BLOCK.is_multiple_of(PAIRWISE_BLOCK));
                 // A block of values at a time, each folded (as the sum's
                 // blocks) while it is in the first-level cache; the
                 // blocks' folds then combine in the sum's tree.

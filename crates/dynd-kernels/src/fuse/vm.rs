@@ -464,7 +464,7 @@ impl Vm {
         let block = crate::reduce::PAIRWISE_BLOCK;
         // Chunks start on a multiple of 8 within their block, so element
         // `i` of a block always lands in lane `i % 8`.
-        const _: () = assert!(CHUNK % 8 == 0);
+        const _: () = assert!(CHUNK.is_multiple_of(8));
         let inputs = inputs(src, strides);
         let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
         let result = reg(self.regs);

@@ -308,7 +308,8 @@ impl<'a> RowLayout<'a> {
             // SAFETY: row `r < rows` is inside the outer shape.
             let (p, len, _) = unsafe { Walk::at(shape, ops, r).row(k) };
             let at = (p as usize).wrapping_sub(base as usize);
-            (at % out_size == 0 && at <= isize::MAX as usize).then_some((at / out_size, len))
+            (at.is_multiple_of(out_size) && at <= isize::MAX as usize)
+                .then_some((at / out_size, len))
         };
         let chunks = rows.div_ceil(CHUNK_ROWS);
         let mut marks = Vec::with_capacity(chunks);

@@ -108,7 +108,7 @@ impl Scan {
         next: &mut [Option<isize>; INLINE_ARGS],
         (pairs, out_size): (Option<&mut [u8]>, usize),
     ) -> Option<()> {
-        if r % CHUNK_ROWS == 0 {
+        if r.is_multiple_of(CHUNK_ROWS) {
             self.marks.push(self.total);
         }
         for k in 0..ops.len() {
