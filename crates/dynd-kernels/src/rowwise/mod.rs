@@ -22,6 +22,35 @@
 
 use crate::isa::Isa;
 
+#[cfg(target_arch = "x86_64")]
+mod masks;
+
+/// No mask kernels off x86-64: the portable blocks run.
+#[cfg(not(target_arch = "x86_64"))]
+mod masks {
+    use super::Isa;
+    pub(super) fn f64_rows(
+        _: Isa,
+        _: &[f64],
+        _: &[i64],
+        _: bool,
+        _: Option<i64>,
+        _: &mut [i64],
+    ) -> bool {
+        false
+    }
+    pub(super) fn f32_rows(
+        _: Isa,
+        _: &[f32],
+        _: &[i64],
+        _: bool,
+        _: Option<i64>,
+        _: &mut [i64],
+    ) -> bool {
+        false
+    }
+}
+
 /// Rows up to this long are one block of lanes.
 pub const WIDE: usize = 32;
 
@@ -36,11 +65,37 @@ pub trait Extreme: Copy + PartialOrd + Send + Sync + 'static {
     fn nan(self) -> bool;
     /// `self` where `keep` is all ones, `fill` where it is zero, by bits.
     fn select(self, fill: Self, keep: u64) -> Self;
+    /// [`arg_extremes`] (or [`arg_extremes_optional`] where `there` is
+    /// given) through the registers' compare masks, where the type has
+    /// such a kernel on the CPU (`f64` and `f32` on AVX-512 and AVX2):
+    /// `false`, with nothing written, where it has not.
+    #[doc(hidden)]
+    fn masked_rows(
+        xs: &[Self],
+        offsets: &[i64],
+        max: bool,
+        there: Option<i64>,
+        out: &mut [i64],
+    ) -> bool {
+        let _ = (xs, offsets, max, there, out);
+        false
+    }
 }
 
 macro_rules! extreme {
-    ($($t:ty: $low:expr, $high:expr, $bits:ty, $nan:expr);*) => {$(
+    ($($t:ty: $low:expr, $high:expr, $bits:ty, $nan:expr $(, $masked:path)?);*) => {$(
         impl Extreme for $t {
+            $(
+            fn masked_rows(
+                xs: &[Self],
+                offsets: &[i64],
+                max: bool,
+                there: Option<i64>,
+                out: &mut [i64],
+            ) -> bool {
+                $masked(Isa::active(), xs, offsets, max, there, out)
+            }
+            )?
             const LOW: Self = $low;
             const HIGH: Self = $high;
             #[inline(always)]
@@ -64,8 +119,8 @@ extreme!(
     i64: i64::MIN, i64::MAX, u64, |_| false;
     u32: u32::MIN, u32::MAX, u32, |_| false;
     u64: u64::MIN, u64::MAX, u64, |_| false;
-    f32: f32::NEG_INFINITY, f32::INFINITY, u32, f32::is_nan;
-    f64: f64::NEG_INFINITY, f64::INFINITY, u64, f64::is_nan
+    f32: f32::NEG_INFINITY, f32::INFINITY, u32, f32::is_nan, masks::f32_rows;
+    f64: f64::NEG_INFINITY, f64::INFINITY, u64, f64::is_nan, masks::f64_rows
 );
 
 /// Lane masks: `KEEP[WIDE - l..][..WIDE]` keeps the first `l` lanes.
@@ -202,6 +257,9 @@ pub fn arg_extremes_optional<T: Extreme>(
 }
 
 fn dispatch<T: Extreme>(xs: &[T], offsets: &[i64], max: bool, there: Option<i64>, out: &mut [i64]) {
+    if T::masked_rows(xs, offsets, max, there, out) {
+        return;
+    }
     match Isa::active() {
         Isa::Portable => arg_extremes_any::<T, false>(xs, offsets, max, there, out),
         // SAFETY: `Isa::active` is a set this CPU has.
@@ -508,6 +566,26 @@ mod tests {
                 assert_eq!(blocks[i], want, "row {i} {row:?} max {max}");
                 let pair = if want < 0 { [0, 0] } else { [want, 7] };
                 assert_eq!(pairs[2 * i..2 * i + 2], pair, "row {i} {row:?} max {max}");
+            }
+            // The mask kernels of every set this CPU has, `f64` and
+            // `f32` (the values are exact in both), plain and as pairs.
+            let narrow: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+            for isa in Isa::ALL
+                .into_iter()
+                .filter(|i| *i != Isa::Portable && i.available())
+            {
+                for there in [None, Some(7)] {
+                    let width = 1 + there.is_some() as usize;
+                    let mut wide = vec![-9i64; width * (offsets.len() - 1)];
+                    let mut thin = wide.clone();
+                    assert!(masks::f64_rows(isa, &xs, &offsets, max, there, &mut wide));
+                    assert!(masks::f32_rows(
+                        isa, &narrow, &offsets, max, there, &mut thin
+                    ));
+                    let want = if there.is_some() { &pairs } else { &got };
+                    assert_eq!(&wide, want, "{isa:?} f64 max {max} there {there:?}");
+                    assert_eq!(&thin, want, "{isa:?} f32 max {max} there {there:?}");
+                }
             }
         }
         let ints = [5i32, 1, 5, -7, 0];
