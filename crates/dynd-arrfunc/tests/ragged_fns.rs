@@ -262,6 +262,22 @@ fn packed_rows_take_the_unit_path_with_the_general_paths_results() {
             show(take_along_axis(&p, &idx, -1)),
             show(take_along_axis(&g, &idx, -1))
         );
+        // One plain index per row (the one-index loop), from either end,
+        // and one past its row.
+        let one: Vec<i64> = (0..5000)
+            .map(|r| [(r as i64 * 3) % lens[r], -1 - (r as i64 % lens[r])][r % 2])
+            .collect();
+        let one = Array::from_vec(one).reshape([5000, 1]).unwrap();
+        assert_eq!(
+            show(take_along_axis(&p, &one, -1)),
+            show(take_along_axis(&g, &one, -1))
+        );
+        let mut far = vec![0i64; 5000];
+        far[4999] = -30;
+        let far = Array::from_vec(far).reshape([5000, 1]).unwrap();
+        let e = show(take_along_axis(&p, &far, -1));
+        assert!(e.contains("not -30 for row 4999"), "{e}");
+        assert_eq!(e, show(take_along_axis(&g, &far, -1)));
         // An index past its row: the general path's error, from either.
         let mut far = vec![0i64; 2 * 5000];
         far[2 * 1500 + 1] = 41;

@@ -709,6 +709,34 @@ fn take_by<T: Element>(
             let zero = dynd_array::element::read::<T>(&[0u8; 16][..std::mem::size_of::<T>()]);
             let each = |first: usize, offs: &[i64], part: &mut [T], there: Option<(T, T)>| {
                 let width = 1 + there.is_some() as usize;
+                if k == 1 {
+                    const AHEAD: usize = 16;
+                    // One index per row (`argmax` kept as a dimension): a
+                    // loop of few instructions per row, so that many
+                    // rows' loads (each from its own place) are in flight.
+                    let slots = part.chunks_exact_mut(width);
+                    for ((r, w), slot) in offs.windows(2).enumerate().zip(slots) {
+                        if let Some(&[ahead, _]) = offs.get(r + AHEAD..r + AHEAD + 2) {
+                            if let Some(i) = get(first + r + AHEAD) {
+                                dynd_kernels::rowwise::prefetch(xs, ahead.wrapping_add(i) as usize);
+                            }
+                        }
+                        let x = get(first + r).and_then(|i| pick(w[0], w[1] - w[0], i));
+                        match (x, there) {
+                            (Some(x), None) => slot[0] = x,
+                            (Some(x), Some((t, _))) => {
+                                slot[0] = x;
+                                slot[1] = t;
+                            }
+                            (None, Some((_, z))) => {
+                                slot[0] = z;
+                                slot[1] = z;
+                            }
+                            (None, None) => {}
+                        }
+                    }
+                    return;
+                }
                 for (r, w) in offs.windows(2).enumerate() {
                     for j in 0..k {
                         let q = (first + r) * k + j;

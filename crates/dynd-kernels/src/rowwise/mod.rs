@@ -501,6 +501,27 @@ dispatched!(
     /// [`shift_rows`]).
     offset_rows, scale_each, [false,], (vals: &mut [T], offsets: &[i64], by: &[T])
 );
+/// Asks the processor for the cache line of `xs[i]` (a hint: no effect on
+/// what the program computes, nothing for an `i` past the end). A loop
+/// that reads one value per row from places its rows decide (`take` of
+/// one index per row) asks for the value some rows ahead, so that the
+/// reads overlap instead of waiting on memory one after another.
+#[inline(always)]
+pub fn prefetch<T>(xs: &[T], i: usize) {
+    if let Some(x) = xs.get(i) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing the program sees and faults on
+        // no address; `x` is an element of `xs` besides.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (x as *const T).cast::<i8>(),
+            )
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = x;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
