@@ -172,6 +172,27 @@ fn broadcast(c: &mut Criterion) {
                 .for_each(|o, x, y| *o = x + y)
         })
     });
+    // The result allocated, as users most often call it.
+    g.bench_function("dynd_row_alloc", |b| {
+        b.iter(|| add.call(&[black_box(&m), black_box(&r)]).unwrap())
+    });
+    g.bench_function("hand_row_alloc", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(M * M);
+            for i in 0..M {
+                out.extend(
+                    data[i * M..(i + 1) * M]
+                        .iter()
+                        .zip(&row)
+                        .map(|(x, y)| x + y),
+                );
+            }
+            out
+        })
+    });
+    g.bench_function("ndarray_row_alloc", |b| {
+        b.iter(|| black_box(&nm) + black_box(&nr))
+    });
     g.finish();
 }
 

@@ -20,6 +20,21 @@ fn dropped_large_blocks_are_reused_zeroed_or_overwritten() {
     assert_eq!(r.data_block().as_ptr(), first, "the freed block is reused");
     assert!(r.to_vec::<f64>().unwrap().iter().all(|&v| v == 3.0));
 
+    // A broadcast result (the kernel's path, whose dense results are not
+    // cleared first) over the reused block: every element the kernel's.
+    drop(r);
+    let m = Array::from_shape_vec(&[n / 1024, 1024], vec![1.5f64; n]).unwrap();
+    let row = Array::from_vec((0..1024).map(f64::from).collect::<Vec<f64>>());
+    let ty_m: dynd_types::Type = format!("{} * 1024 * float64", n / 1024).parse().unwrap();
+    let leaf = elwise::Leaf::map(|x: f64, y: f64| x * y);
+    let r = elwise::apply_typed(&ty_m, &[&m, &row], &leaf).unwrap();
+    assert_eq!(r.data_block().as_ptr(), first, "the freed block is reused");
+    let got = r.to_vec::<f64>().unwrap();
+    assert!(got
+        .iter()
+        .enumerate()
+        .all(|(i, &v)| v == 1.5 * (i % 1024) as f64));
+
     // `zeros` reusing a block that held values still gives zeros.
     drop(r);
     let z = Array::zeros(&ty).unwrap();

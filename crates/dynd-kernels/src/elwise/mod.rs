@@ -699,7 +699,15 @@ pub fn apply_general(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, E
             return Ok(out);
         }
     }
-    let mut out = alloc_broadcast(ty, srcs)?;
+    // A dense result of the leaf's own plain type has each element
+    // written below, whole, by the leaf (or is dropped with the error):
+    // not cleared first, which for a large result is a pass over memory
+    // as long as the kernel's own.
+    let mut out = if !ty.has_var_dim() && ty.dtype().as_scalar() == Some(leaf.output) {
+        Array::for_overwrite(ty)?
+    } else {
+        alloc_broadcast(ty, srcs)?
+    };
     apply_into_with(&mut out, srcs, leaf, false)?;
     Ok(out)
 }
