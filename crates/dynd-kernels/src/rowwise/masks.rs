@@ -24,7 +24,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{in_row, lanes, span, WIDE};
+use super::{in_row, lanes, put, span, WIDE};
 use crate::isa::Isa;
 
 /// The AVX-512 registers of `float64` lanes.
@@ -330,13 +330,7 @@ macro_rules! kernel {
                         .and_then(in_row::<$t, MAX>)
                         .map_or(-1, |k| k as i64),
                 };
-                if PAIRS {
-                    let found = k >= 0;
-                    dst[0] = k & -(found as i64);
-                    dst[1] = there & -(found as i64);
-                } else {
-                    dst[0] = k;
-                }
+                put::<PAIRS>(dst, k, there);
             }
         }
     };

@@ -225,13 +225,20 @@ fn each_row<T: Extreme, const MAX: bool, const BLOCKS: bool, const PAIRS: bool>(
                 .and_then(in_row::<T, MAX>)
                 .map_or(-1, |k| k as i64),
         };
-        if PAIRS {
-            let found = k >= 0;
-            dst[0] = k & -(found as i64);
-            dst[1] = there & -(found as i64);
-        } else {
-            dst[0] = k;
-        }
+        put::<PAIRS>(dst, k, there);
+    }
+}
+
+/// Row index `k` (-1 for none) into `dst`: as it is, or where `PAIRS` as
+/// a `?int64` pair (`k` and `there`, or two zeros for none).
+#[inline(always)]
+fn put<const PAIRS: bool>(dst: &mut [i64], k: i64, there: i64) {
+    if PAIRS {
+        let found = k >= 0;
+        dst[0] = k & -(found as i64);
+        dst[1] = there & -(found as i64);
+    } else {
+        dst[0] = k;
     }
 }
 
