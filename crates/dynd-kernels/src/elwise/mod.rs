@@ -699,11 +699,13 @@ pub fn apply_general(ty: &Type, srcs: &[&Array], leaf: &Leaf) -> Result<Array, E
             return Ok(out);
         }
     }
-    // A dense result of the leaf's own plain type has each element
-    // written below, whole, by the leaf (or is dropped with the error):
-    // not cleared first, which for a large result is a pass over memory
-    // as long as the kernel's own.
-    let mut out = if !ty.has_var_dim() && ty.dtype().as_scalar() == Some(leaf.output) {
+    // A dense result of the leaf's own number (or `bool`) type has each
+    // element written below, whole, by the leaf (or is dropped with the
+    // error), as `apply_flat`'s: not cleared first, which for a large
+    // result is a pass over memory as long as the kernel's own. Strings
+    // and bytes, whose elements point into memory, are always cleared.
+    let plain = leaf.output.is_numeric() && ty.dtype().as_scalar() == Some(leaf.output);
+    let mut out = if plain && !ty.has_var_dim() {
         Array::for_overwrite(ty)?
     } else {
         alloc_broadcast(ty, srcs)?
