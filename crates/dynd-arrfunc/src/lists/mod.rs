@@ -710,7 +710,7 @@ fn take_by<T: Element>(
             let each = |first: usize, offs: &[i64], part: &mut [T], there: Option<(T, T)>| {
                 let width = 1 + there.is_some() as usize;
                 if k == 1 {
-                    const AHEAD: usize = 16;
+                    const AHEAD: usize = 32;
                     // One index per row (`argmax` kept as a dimension): a
                     // loop of few instructions per row, so that many
                     // rows' loads (each from its own place) are in flight.
