@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the test binaries of the crates that hold the unsafe code
-# (dynd-array: memory blocks, arrays, views; dynd-kernels: the kernel
-# builder, the loop engine, kernels) under valgrind.
+# (dynd-types: a type in one word; dynd-array: memory blocks, arrays,
+# views; dynd-kernels: the kernel builder, the loop engine, kernels) under
+# valgrind.
 # Any memory error or definite leak fails the run.
 #
-#   scripts/valgrind.sh            # all of dynd-array's and dynd-kernels' tests
+#   scripts/valgrind.sh            # all of dynd-types', dynd-array's and dynd-kernels' tests
 #   scripts/valgrind.sh builder    # only the jobs (binary.module) whose name contains "builder"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ filter="${1:-}"
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)"; exit 2; }
 
 mapfile -t bins < <(
-  cargo test -p dynd-array -p dynd-kernels --all-features --no-run --message-format=json 2>/dev/null |
+  cargo test -p dynd-types -p dynd-array -p dynd-kernels --all-features --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, sys
 for line in sys.stdin:

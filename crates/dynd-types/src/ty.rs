@@ -7,6 +7,10 @@ use smallvec::SmallVec;
 
 use crate::scalar::{Scalar, Temporal, TimeUnit};
 
+#[allow(unsafe_code)]
+mod repr;
+use repr::{Node, Repr, View};
+
 /// A name: a struct field, a keyword argument or a type variable.
 ///
 /// Names are reference counted, so cloning a [`Type`] never copies them.
@@ -37,20 +41,6 @@ pub const MAX_DIMS: usize = 128;
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Type(Repr);
-
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum Repr {
-    Scalar(Scalar),
-    Node(Arc<Node>),
-}
-
-/// A type that is not a builtin scalar: its kind, and how many levels deep
-/// it nests (so that the limit is checked in O(1) per construction).
-#[derive(PartialEq, Eq, Hash)]
-struct Node {
-    kind: TypeKind,
-    levels: usize,
-}
 
 /// How many levels a type may nest (each dimension, option, field and
 /// argument is a level): everything that walks a type — printing,
@@ -322,11 +312,11 @@ static SCALAR_KINDS: [TypeKind; Scalar::ALL.len()] = [
 impl Type {
     pub(crate) fn from_kind_unchecked(kind: TypeKind) -> Type {
         match kind {
-            TypeKind::Scalar(s) => Type(Repr::Scalar(s)),
-            kind => Type(Repr::Node(Arc::new(Node {
+            TypeKind::Scalar(s) => Type(Repr::scalar(s)),
+            kind => Type(Repr::node(Node {
                 levels: levels(&kind),
                 kind,
-            }))),
+            })),
         }
     }
 
@@ -334,28 +324,25 @@ impl Type {
     /// dimension, option, field or argument around it (at most
     /// [`MAX_LEVELS`]).
     pub fn levels(&self) -> usize {
-        match &self.0 {
-            Repr::Scalar(_) => 1,
-            Repr::Node(node) => node.levels,
+        match self.0.view() {
+            View::Scalar(_) => 1,
+            View::Node(node) => node.levels,
         }
     }
 
     /// What this type is.
     #[inline]
     pub fn kind(&self) -> &TypeKind {
-        match &self.0 {
-            Repr::Scalar(s) => &SCALAR_KINDS[*s as usize],
-            Repr::Node(node) => &node.kind,
+        match self.0.view() {
+            View::Scalar(s) => &SCALAR_KINDS[s as usize],
+            View::Node(node) => &node.kind,
         }
     }
 
     /// The builtin scalar this type is, if it is one.
     #[inline]
     pub fn as_scalar(&self) -> Option<Scalar> {
-        match &self.0 {
-            Repr::Scalar(s) => Some(*s),
-            Repr::Node(_) => None,
-        }
+        self.0.as_scalar()
     }
 
     /// Whether the outermost part of this type is a dimension.
@@ -483,7 +470,7 @@ impl Type {
 
 impl From<Scalar> for Type {
     fn from(s: Scalar) -> Type {
-        Type(Repr::Scalar(s))
+        Type(Repr::scalar(s))
     }
 }
 
