@@ -16,4 +16,5 @@ mod ragged_fns;
 mod ragged_props;
 mod reductions;
 mod scan;
+mod trivial;
 mod ufuncs;

@@ -278,7 +278,8 @@ pub mod func {
     /// programs by hand: the operation table's opcodes
     /// ([`F64Op`](raw::F64Op), [`IntOp`](raw::IntOp),
     /// [`Predicate`](raw::Predicate); see [`dynd_kernels::op`]), a leaf's
-    /// flat loop held for repeated calls ([`FlatPlan`](raw::FlatPlan)),
+    /// flat loop held for repeated calls ([`FlatPlan`](raw::FlatPlan)), or
+    /// for dense arguments of any one shape ([`DenseLoop`](raw::DenseLoop)),
     /// small programs over dense arrays with their loop built once
     /// ([`Dense`](raw::Dense)), and typed reductions with their fold
     /// ([`reduce`](raw::reduce), [`reduce_tiny`](raw::reduce_tiny),
@@ -289,7 +290,7 @@ pub mod func {
     #[doc(hidden)]
     pub mod raw {
         #[doc(inline)]
-        pub use dynd_kernels::elwise::FlatPlan;
+        pub use dynd_kernels::elwise::{DenseLoop, FlatPlan};
         #[doc(inline)]
         pub use dynd_kernels::fuse::{Dense, F64Arg};
         #[doc(inline)]

@@ -88,9 +88,18 @@ impl Callable {
     /// [`Error::Out`] if `out`'s type differs from the result's; otherwise as
     /// [`Callable::call`].
     pub fn call_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
+        if let Some(dense) = self.dense_loop(args) {
+            match dense.call_into(out, args) {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                Err(e) => return Err(hinted(e, args)),
+            }
+        }
         self.call_args_into(out, args).map_err(|e| hinted(e, args))
     }
 
+    /// [`Callable::call_into`] past the trivial call, out of line.
+    #[inline(never)]
     fn call_args_into(&self, out: &mut Array, args: &[&Array]) -> Result<(), Error> {
         if self.whole_array_fn().is_some() {
             let r = self.call(args)?;

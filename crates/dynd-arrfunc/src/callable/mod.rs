@@ -53,6 +53,8 @@ mod prepared;
 pub use prepared::Prepared;
 mod resolve;
 use resolve::*;
+mod trivial;
+use trivial::DenseLoops;
 
 /// A named elementwise function with overloads.
 #[derive(Clone)]
@@ -65,6 +67,9 @@ pub struct Callable {
     /// Resolutions by argument types: the overload's index and the result
     /// type, so repeated calls with the same types skip the matching.
     cache: Arc<Mutex<Resolutions>>,
+    /// The trivial call's loops by argument data types (see [`trivial`]),
+    /// made anew with `cache`.
+    dense: Arc<DenseLoops>,
     /// Declared by [`Callable::associative`]: the binary operation may be
     /// regrouped, with this identity (if it has one), so it reduces and
     /// scans (see [`Callable::reduce`]).
@@ -265,6 +270,7 @@ impl Callable {
             mode: BroadcastMode::NumPy,
             keywords: Arc::from(Vec::new()),
             cache: new_cache(),
+            dense: Arc::default(),
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
@@ -283,6 +289,7 @@ impl Callable {
             mode: BroadcastMode::NumPy,
             keywords: Arc::from(Vec::new()),
             cache: new_cache(),
+            dense: Arc::default(),
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
@@ -356,6 +363,7 @@ impl Callable {
             mode: BroadcastMode::NumPy,
             keywords: keywords.into(),
             cache: new_cache(),
+            dense: Arc::default(),
             folding: None,
             reduction: ReductionKind::None,
             reducer: None,
@@ -370,6 +378,7 @@ impl Callable {
     pub fn strict(mut self) -> Callable {
         self.mode = BroadcastMode::Strict;
         self.cache = Arc::default();
+        self.dense = Arc::default();
         self
     }
 
@@ -430,6 +439,7 @@ impl Callable {
         }
         self.keywords = keywords.into();
         self.cache = Arc::default();
+        self.dense = Arc::default();
         Ok(self)
     }
 

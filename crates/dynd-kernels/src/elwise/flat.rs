@@ -370,12 +370,19 @@ pub(super) struct FlatSources {
 
 impl FlatSources {
     /// `n` sources, none set yet.
-    fn new(n: usize) -> FlatSources {
+    pub(super) fn new(n: usize) -> FlatSources {
         FlatSources {
             ptrs: [std::ptr::null(); INLINE_ARGS],
             strides: [0; INLINE_ARGS],
             n: n.min(INLINE_ARGS),
         }
+    }
+
+    /// Sets source `k`'s first element and stride.
+    #[inline(always)]
+    pub(super) fn set(&mut self, k: usize, ptr: *const u8, stride: isize) {
+        self.ptrs[k] = ptr;
+        self.strides[k] = stride;
     }
 
     pub(super) fn ptrs(&self) -> &[*const u8] {

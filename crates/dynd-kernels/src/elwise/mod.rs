@@ -51,6 +51,7 @@
 //! # Ok::<(), dynd::Error>(())
 //! ```
 
+mod dense;
 mod dims;
 mod flat;
 mod gufunc;
@@ -78,6 +79,7 @@ use crate::alloc::alloc_lifted;
 pub use crate::fn_types::{LeafInput, LeafOutput, LeafReturn};
 pub(crate) use crate::loops::FlatRun;
 pub use crate::loops::{F64Op, INLINE_ARGS, MAX_LEAF_ARGS, PARALLEL_MIN};
+pub use dense::DenseLoop;
 pub use dims::push_elwise;
 pub(crate) use dims::push_lifted;
 use dims::*;
