@@ -279,11 +279,16 @@ impl<'a> Expr<'a> {
 
     /// Whether a weak scalar ([`Expr::Scalar`]) is among the leaves.
     pub fn has_scalars(&self) -> bool {
+        // Children pushed as they are found, without collecting each
+        // node's operands first (asked before every evaluation).
         let mut stack: smallvec::SmallVec<[&Expr<'a>; 16]> = smallvec::smallvec![self];
         while let Some(e) = stack.pop() {
             match e {
                 Expr::Scalar(_) => return true,
-                _ => stack.extend(e.operands()),
+                Expr::Leaf(_) => {}
+                Expr::Unary(_, x) | Expr::Cast(_, x) => stack.push(x),
+                Expr::Binary(_, xy) => stack.extend([&xy.0, &xy.1]),
+                Expr::Call(_, args) => stack.extend(args),
             }
         }
         false

@@ -172,3 +172,31 @@ fn a_strict_callable_takes_the_trivial_call_as_its_rule_allows() {
         "[[2, 2, 2], [2, 2, 2]]"
     );
 }
+
+#[test]
+fn trivial_results_are_fresh_arrays_of_the_arguments_type() {
+    let add = builtins::get("add").unwrap();
+    let x = Array::from_shape_vec(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
+    let y = Array::from_shape_vec(&[2, 2], vec![10.0f64, 20.0, 30.0, 40.0]).unwrap();
+    // Results dropped and made again reuse their blocks on this thread:
+    // each is still its own, and the arguments keep their values.
+    for k in 0..10 {
+        let r = add.call(&[&x, &Array::from_scalar(k as f64)]).unwrap();
+        assert_eq!(r.ty(), x.ty());
+        assert_eq!(
+            r.to_vec::<f64>().unwrap(),
+            [1.0, 2.0, 3.0, 4.0].map(|v| v + k as f64)
+        );
+        let s = add.call(&[&r, &y]).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(s.data_block(), r.data_block()));
+        assert!(!std::sync::Arc::ptr_eq(s.data_block(), y.data_block()));
+        assert_eq!(s.get::<f64>(&[1, 1]).unwrap(), 4.0 + k as f64 + 40.0);
+    }
+    assert_eq!(x.to_vec::<f64>().unwrap(), [1.0, 2.0, 3.0, 4.0]);
+    // A result of another element type (a comparison) is resolved.
+    let less = builtins::get("less").unwrap();
+    assert_eq!(
+        less.call(&[&x, &y]).unwrap().ty().to_string(),
+        "2 * 2 * bool"
+    );
+}

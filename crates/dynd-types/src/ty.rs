@@ -333,9 +333,14 @@ impl Type {
     /// What this type is.
     #[inline]
     pub fn kind(&self) -> &TypeKind {
-        match self.0.view() {
-            View::Scalar(s) => &SCALAR_KINDS[s as usize],
-            View::Node(node) => &node.kind,
+        // A scalar's id indexes its kind directly (the table is in the
+        // order of `Scalar::ALL`).
+        match self.0.scalar_id() {
+            Some(id) => &SCALAR_KINDS[id],
+            None => match self.0.view() {
+                View::Node(node) => &node.kind,
+                View::Scalar(s) => &SCALAR_KINDS[s as usize],
+            },
         }
     }
 

@@ -470,6 +470,86 @@ impl Array {
         Array::allocate(ty, false)
     }
 
+    /// A fresh array of this array's type, sharing its arrmeta (nothing is
+    /// built), with unspecified element values, if this array is dense:
+    /// fixed dimensions in C order (a dimension of one element may have
+    /// any stride) over a builtin number or `bool`, whose arrmeta then
+    /// describes any block of its size from offset 0; `None` otherwise.
+    /// A result shaped as its argument (`x + y`) is made this way.
+    ///
+    /// ```
+    /// use dynd::nd::{Array, Index};
+    ///
+    /// let x = Array::from_shape_vec(&[2, 3], vec![1.0f64; 6])?;
+    /// let y = x.dense_like().expect("C order")?;
+    /// assert_eq!(y.ty(), x.ty());
+    /// // A view with a step is not dense.
+    /// let every_other = x.index(&[Index::slice(None, None, 1), Index::slice(None, None, 2)])?;
+    /// assert!(every_other.dense_like().is_none());
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`] if the block cannot be allocated.
+    pub fn dense_like(&self) -> Option<Result<Array, Error>> {
+        // Numbers, `bool` and the time types (integers underneath): no
+        // element points into memory.
+        let scalar = self.ty.dtype().as_scalar()?;
+        if !(scalar.storage().is_numeric() || scalar == Scalar::Bool) {
+            return None;
+        }
+        let mut dims: smallvec::SmallVec<[(usize, isize); 4]> = smallvec::SmallVec::new();
+        let mut m: &Arrmeta = &self.meta;
+        while let Some((n, stride, element)) = m.as_fixed() {
+            dims.push((n, stride));
+            m = element;
+        }
+        if !matches!(m, Arrmeta::Scalar) || dims.len() != self.ty.ndim() {
+            return None;
+        }
+        let mut len = scalar.size();
+        for &(n, stride) in dims.iter().rev() {
+            if n > 1 && isize::try_from(len).ok() != Some(stride) {
+                return None;
+            }
+            len = len.checked_mul(n)?;
+        }
+        let meta: &Arc<Arrmeta> = &self.meta;
+        let kept = (len <= crate::memory::INLINE_BYTES)
+            .then(|| kept::take(meta, len))
+            .flatten();
+        let (meta, data) = match kept {
+            Some(k) => {
+                let meta = if Arc::ptr_eq(&k.meta, meta) {
+                    k.meta
+                } else {
+                    Arc::clone(meta)
+                };
+                match MemoryBlock::reuse_small(k.data, len, false) {
+                    Some(data) => (meta, data),
+                    None => match MemoryBlock::for_overwrite(len) {
+                        Ok(data) => (meta, data),
+                        Err(e) => return Some(Err(e)),
+                    },
+                }
+            }
+            None => match MemoryBlock::for_overwrite(len) {
+                Ok(data) => (Arc::clone(meta), data),
+                Err(e) => return Some(Err(e)),
+            },
+        };
+        // SAFETY: `meta` is this array's arrmeta (the same allocation, or
+        // a kept one that is), fixed dimensions in C order over `scalar`
+        // (checked above), so every element it reaches lies in the first
+        // `len` bytes from offset 0; `data` is a fresh block of `len`
+        // bytes, aligned as every block; the type is this array's, a
+        // number or `bool` (no text pairs to start zeroed).
+        Some(Ok(unsafe {
+            Array::from_parts_unchecked(self.ty.clone(), meta, data, 0)
+        }))
+    }
+
     fn allocate(ty: &Type, zero: bool) -> Result<Array, Error> {
         thread_local! {
             /// The layout of the last fixed-shape array of a builtin number

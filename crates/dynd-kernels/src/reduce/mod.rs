@@ -440,24 +440,28 @@ where
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
     let xs = a.as_slice::<T>().ok()?;
-    let ndim = a.ndim();
     let k = axes.len();
     if xs.len() > SMALL || k == 0 {
         return None;
     }
-    let trailing = axes.iter().enumerate().all(|(i, &ax)| ax == ndim - k + i);
-    let leading = axes.iter().enumerate().all(|(i, &ax)| ax == i);
-    if !(trailing || leading) {
-        return None;
-    }
+    // One walk over the dimensions: the shape, the reduced count and the
+    // kept count (the result's elements).
     let mut shape: SmallVec<[usize; 8]> = SmallVec::new();
-    let mut count = 1usize;
+    let (mut count, mut kept) = (1usize, 1usize);
     for (i, d) in a.ty().dims().enumerate() {
         let Dim::Fixed(n) = d else { return None };
         shape.push(*n);
         if axes.contains(&i) {
             count *= n;
+        } else {
+            kept *= n;
         }
+    }
+    let ndim = shape.len();
+    let trailing = axes.iter().enumerate().all(|(i, &ax)| ax + k == ndim + i);
+    let leading = axes.iter().enumerate().all(|(i, &ax)| ax == i);
+    if !(trailing || leading) {
+        return None;
     }
     // The result's dimensions, made only when its layout is not cached.
     let out_dims = || {
@@ -502,7 +506,7 @@ where
             ));
             Ok(out)
         })?;
-        let out_slice = fresh_elements::<T>(&mut out);
+        let out_slice = fresh_elements_n::<T>(&mut out, kept);
         let f = red.combine;
         if trailing {
             // Each result element: its rows of the innermost axis folded
@@ -898,6 +902,30 @@ pub(crate) fn fresh_elements<T: Element>(this: &mut Array) -> &mut [T] {
     // allocate `bool` arrays zeroed), aligned for `T`; the slice
     // borrows the array mutably, so nothing else reaches them while it
     // lives.
+    unsafe { std::slice::from_raw_parts_mut(dst, n) }
+}
+
+/// [`fresh_elements`] of an array of `n` elements, a count its caller
+/// has (the result layout's), so the type is not walked again.
+///
+/// # Panics
+///
+/// If the array's block does not hold `n` elements of `T` from its start
+/// (a caller's count that is not its array's: a bug, never bad input).
+pub(crate) fn fresh_elements_n<T: Element>(this: &mut Array, n: usize) -> &mut [T] {
+    debug_assert_eq!(this.dtype().as_scalar(), Some(T::SCALAR));
+    let fits = n
+        .checked_mul(std::mem::size_of::<T>())
+        .is_some_and(|bytes| this.data_offset() == 0 && bytes <= this.data_block().len());
+    assert!(
+        fits,
+        "{n} elements counted for a fresh array that holds fewer"
+    );
+    let dst = this.fresh_data_ptr().cast::<T>();
+    // SAFETY: as in `fresh_elements`: a fresh C-order array owns its
+    // block alone; the block holds at least `n` initialised, aligned
+    // `T`s from its start (checked above), and the slice borrows the
+    // array mutably.
     unsafe { std::slice::from_raw_parts_mut(dst, n) }
 }
 

@@ -72,6 +72,13 @@ impl Repr {
         self.0.as_ptr().addr() & 1 == 1
     }
 
+    /// The builtin scalar's id (its index in [`Scalar::ALL`]), if the
+    /// word is one: for tables indexed by scalar, one load.
+    #[inline(always)]
+    pub(crate) fn scalar_id(&self) -> Option<usize> {
+        self.is_scalar().then(|| self.0.as_ptr().addr() >> 1)
+    }
+
     /// What the word holds.
     #[inline(always)]
     pub(crate) fn view(&self) -> View<'_> {
@@ -167,6 +174,8 @@ mod tests {
         for s in Scalar::ALL {
             let r = Repr::scalar(s);
             assert_eq!(r.as_scalar(), Some(s));
+            assert_eq!(r.scalar_id(), Some(s as usize));
+            assert_eq!(super::super::Type::from(s).kind(), &TypeKind::Scalar(s));
             assert!(r == r.clone());
         }
         let kind = TypeKind::Option(super::super::Type::from(Scalar::Int8));
@@ -176,7 +185,7 @@ mod tests {
             panic!("a node")
         };
         assert_eq!(n.levels, 2);
-        assert!(a == b && a.as_scalar().is_none());
+        assert!(a == b && a.as_scalar().is_none() && a.scalar_id().is_none());
         assert!(a != Repr::scalar(Scalar::Int8));
         drop(a);
         // `b` holds its own count: the node is still there.
