@@ -40,8 +40,9 @@ use crate::array::Array;
 use crate::error::Error;
 use crate::loops::run_flat;
 
-/// A leaf's flat loop for dense arguments of its exact element types (see
-/// the [module docs](self)).
+/// A leaf's flat loop for dense arguments of its exact element types, of
+/// one shape or 0-d, run without resolving anything: a callable keeps one
+/// per tuple of argument data types for its trivial calls.
 #[derive(Clone)]
 pub struct DenseLoop {
     flat: Arc<dyn FlatRun>,
