@@ -174,7 +174,7 @@ fn a_strict_callable_takes_the_trivial_call_as_its_rule_allows() {
 }
 
 #[test]
-fn trivial_results_are_fresh_arrays_of_the_arguments_type() {
+fn results_in_a_loop_are_fresh_arrays_of_the_arguments_type() {
     let add = builtins::get("add").unwrap();
     let x = Array::from_shape_vec(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
     let y = Array::from_shape_vec(&[2, 2], vec![10.0f64, 20.0, 30.0, 40.0]).unwrap();

@@ -21,20 +21,9 @@ impl Callable {
     /// As [`Callable::resolve`], and kernel errors (a ragged row that does
     /// not fit names the row and both lengths).
     pub fn call(&self, args: &[&Array]) -> Result<Array, Error> {
-        // The trivial call first, in this frame (see `trivial`).
-        if let Some(dense) = self.dense_loop(args) {
-            match dense.call(args) {
-                Ok(Some(out)) => return Ok(out),
-                Ok(None) => {}
-                Err(e) => return Err(hinted(e, args)),
-            }
-        }
         self.call_args(args).map_err(|e| hinted(e, args))
     }
 
-    /// [`Callable::call`] past the trivial call, out of line: its frame
-    /// is not the trivial call's.
-    #[inline(never)]
     fn call_args(&self, args: &[&Array]) -> Result<Array, Error> {
         if let Some(r) = self.compare_records(args) {
             return r;

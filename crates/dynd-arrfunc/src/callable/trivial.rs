@@ -1,6 +1,6 @@
-//! The trivial call: arguments of builtin data types, dense and of one
-//! shape (or 0-d), run the overload's loop found by their data types
-//! alone (a table indexed by their [`Scalar`]s, filled on first use), with
+//! The trivial call into an output: arguments of builtin data types,
+//! dense and of the output's shape (or 0-d), run the overload's loop found
+//! by their data types alone (a table indexed by their [`Scalar`]s, filled on first use), with
 //! no resolution, no argument type list and no kernel (see
 //! [`DenseLoop`]). What it runs is what resolution picks for those data
 //! types: the table's entry is made by resolving them once, and holds a
