@@ -226,6 +226,14 @@ pub(crate) fn log_dd_entry(i: u64) -> (f64, f64) {
     (logc, f64::from_bits(packed))
 }
 
+/// Where the bits of [`log_dd_index`]'s reduced argument start (`x =
+/// 2^k z`, `z`'s bits in `[TABLE_OFF, TABLE_OFF + 2^52)`), and the shift
+/// of `bits(x) - TABLE_OFF` that gives the entry's index, for a loop
+/// that reduces with vector instructions.
+pub(crate) const TABLE_OFF: u64 = table::OFF;
+/// See [`TABLE_OFF`].
+pub(crate) const TABLE_SHIFT: u32 = table::BITS;
+
 /// The table as two columns, `logc` and `packed` (as the bits of
 /// floats), for a loop that keeps it in vector registers.
 pub(crate) const TABLE_COLUMNS: [[f64; 32]; 2] = {
