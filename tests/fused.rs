@@ -965,6 +965,36 @@ fn kept_lowerings_are_reused_only_by_their_own_shape() {
     }
 }
 
+/// A kept lowering is looked up before an expression's weak scalars are
+/// typed only where it has none: whether an integer scalar takes its
+/// neighbours' type depends on its value, so an expression with weak
+/// scalars is typed first, every time, and each of these keeps its own
+/// type evaluated in turn (once lowered, then from the kept shapes).
+#[test]
+fn weak_scalars_are_typed_before_a_kept_lowering_is_reused() {
+    let p = Array::from_vec((0..50).map(|i| i as i8).collect::<Vec<i8>>());
+    let q = Array::from_vec((0..50).map(|i| (i % 7) as i8).collect::<Vec<i8>>());
+    let f = Array::from_vec((0..50).map(|i| i as f32 * 0.5).collect::<Vec<f32>>());
+    let two = Array::from_scalar(2.0f64);
+    for _ in 0..3 {
+        for (e, ty) in [
+            (&p * &q + &p, "50 * int8"),
+            (&p * &q + 1i64, "50 * int8"),
+            (&p * &q + 1000i64, "50 * int64"),
+            (&f * &f + &f, "50 * float32"),
+            (&f * &f + 2.0, "50 * float32"),
+            (&f * &f + &two, "50 * float64"),
+        ] {
+            let r = e.eval().unwrap();
+            assert_eq!(r.ty().to_string(), ty, "{e}");
+            assert_eq!(r.to_string(), e.eval_stepwise().unwrap().to_string(), "{e}");
+            let mut out = Array::zeros(r.ty()).unwrap();
+            e.eval_into(&mut out).unwrap();
+            assert_eq!(out.to_string(), r.to_string(), "{e} into");
+        }
+    }
+}
+
 /// Small expressions of other data types than plain `float64` (integers,
 /// `float32`, comparisons and `bool` logic, math functions) run as one
 /// loop of the leaves' own loops, with the stepwise values: each is

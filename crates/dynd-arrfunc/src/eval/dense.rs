@@ -47,7 +47,17 @@ pub(super) fn small<D: Dest>(e: &Expr<'_>, d: &mut D) -> Option<Result<D::Out, E
 /// types it compares fix the result's size; so neither the depth bound
 /// nor the size walk is needed first.
 pub(super) fn kept<D: Dest>(e: &Expr<'_>, d: &mut D) -> Option<Result<D::Out, Error>> {
-    with_kept(e, |dense, leaves| d.dense(dense, leaves)).flatten()
+    with_kept::<true, _>(e, |dense, leaves| d.dense(dense, leaves)).flatten()
+}
+
+/// [`kept`] for `e` as written, before its weak scalars are typed
+/// ([`super::weak::strong`]): only an expression without weak scalars
+/// matches (`None` for any other), whose types are then its leaves' own,
+/// so the walk that looks for weak scalars is this match. (One with weak
+/// scalars cannot match before they are typed: whether an integer
+/// scalar takes its neighbours' type depends on its value.)
+pub(super) fn kept_as_written<D: Dest>(e: &Expr<'_>, d: &mut D) -> Option<Result<D::Out, Error>> {
+    with_kept::<false, _>(e, |dense, leaves| d.dense(dense, leaves)).flatten()
 }
 
 /// One node of a [`Shape`], in preorder.
@@ -93,7 +103,7 @@ fn with_lowered<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Opti
         let hit = shapes.iter().position(|s| {
             leaves.clear();
             let mut at = 0;
-            matches(e, &s.tokens, &mut at, &mut leaves) && at == s.tokens.len()
+            matches::<true>(e, &s.tokens, &mut at, &mut leaves) && at == s.tokens.len()
         });
         let at = match hit {
             Some(k) => k,
@@ -124,8 +134,12 @@ fn lower_loop<'e>(e: &'e Expr<'_>, leaves: &mut Leaves<'e>) -> Option<Dense> {
 
 /// Runs `f` on the loop of a kept shape `e` matches, of a result below
 /// [`PARALLEL_MIN`] elements, and `e`'s distinct leaves; `None` when there
-/// is none (nothing lowered or kept).
-fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Option<R> {
+/// is none (nothing lowered or kept). `TYPED` says `e`'s weak scalars are
+/// typed already; where it is not, a weak scalar matches nothing.
+fn with_kept<const TYPED: bool, R>(
+    e: &Expr<'_>,
+    f: impl FnOnce(&Dense, &[&Array]) -> R,
+) -> Option<R> {
     let mut leaves = Leaves::new();
     SHAPES.with(|cell| {
         let shapes = cell.try_borrow().ok()?;
@@ -133,7 +147,7 @@ fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Option<
             leaves.clear();
             let mut at = 0;
             s.dense.len() < PARALLEL_MIN
-                && matches(e, &s.tokens, &mut at, &mut leaves)
+                && matches::<TYPED>(e, &s.tokens, &mut at, &mut leaves)
                 && at == s.tokens.len()
         })?;
         Some(f(&s.dense, &leaves))
@@ -141,28 +155,35 @@ fn with_kept<R>(e: &Expr<'_>, f: impl FnOnce(&Dense, &[&Array]) -> R) -> Option<
 }
 
 /// Whether `e` matches `tokens` from `*at` on (advanced past its nodes),
-/// collecting its distinct leaves. Recurses once per level, as lowering
-/// does (the evaluator bounds the depth first).
-fn matches<'e>(e: &'e Expr<'_>, tokens: &[Token], at: &mut usize, leaves: &mut Leaves<'e>) -> bool {
+/// collecting its distinct leaves; a weak scalar matches only where
+/// `TYPED` (see [`with_kept`]). Recurses once per level, as lowering does
+/// (the evaluator bounds the depth first, or the kept shape bounds the
+/// walk).
+fn matches<'e, const TYPED: bool>(
+    e: &'e Expr<'_>,
+    tokens: &[Token],
+    at: &mut usize,
+    leaves: &mut Leaves<'e>,
+) -> bool {
     let Some(token) = tokens.get(*at) else {
         return false;
     };
     *at += 1;
+    let mut next = |x: &'e Expr<'_>| matches::<TYPED>(x, tokens, at, leaves);
     match (e, token) {
-        (Expr::Leaf(a) | Expr::Scalar(a), Token::Leaf(ty, k)) => {
+        (Expr::Leaf(a), Token::Leaf(ty, k)) => a.ty() == ty && leaf_index(leaves, a) == *k,
+        (Expr::Scalar(a), Token::Leaf(ty, k)) if TYPED => {
             a.ty() == ty && leaf_index(leaves, a) == *k
         }
-        (Expr::Unary(op, x), Token::Unary(want)) => op == want && matches(x, tokens, at, leaves),
-        (Expr::Binary(op, xy), Token::Binary(want)) => {
-            op == want && matches(&xy.0, tokens, at, leaves) && matches(&xy.1, tokens, at, leaves)
-        }
+        (Expr::Unary(op, x), Token::Unary(want)) => op == want && next(x),
+        (Expr::Binary(op, xy), Token::Binary(want)) => op == want && next(&xy.0) && next(&xy.1),
         (Expr::Call(g, args), Token::Call(c, n)) => {
             args.len() == *n
                 && g.0
                     .as_any()
                     .downcast_ref::<Callable>()
                     .is_some_and(|g| g.resolves_as(c))
-                && args.iter().all(|x| matches(x, tokens, at, leaves))
+                && args.iter().all(next)
         }
         _ => false,
     }

@@ -156,6 +156,22 @@ pub(super) fn run<D: Dest>(e: &Expr<'_>, d: &mut D) -> Result<D::Out, Error> {
     by_node(e, d)
 }
 
+/// The rung before [`run`], for `e` as written (its weak scalars not yet
+/// typed): a small expression of a kept shape, without weak scalars,
+/// runs its loop after one walk (the match), which is also the walk that
+/// finds it has no weak scalars to type. One call over arrays is left to
+/// [`run`]'s first rung, which is cheaper.
+#[inline]
+pub(super) fn kept_as_written<D: Dest>(e: &Expr<'_>, d: &mut D) -> Option<Result<D::Out, Error>> {
+    let leaf = |x: &Expr<'_>| matches!(x, Expr::Leaf(_) | Expr::Scalar(_));
+    match e {
+        Expr::Leaf(_) | Expr::Scalar(_) => None,
+        Expr::Binary(_, xy) if leaf(&xy.0) && leaf(&xy.1) => None,
+        Expr::Unary(_, x) if leaf(x) => None,
+        _ => dense::kept_as_written(e, d),
+    }
+}
+
 /// The fused rung of [`run`] (kept out of line, so the small cases stay
 /// plain calls).
 #[inline(never)]

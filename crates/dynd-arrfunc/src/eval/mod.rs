@@ -503,6 +503,9 @@ impl Eval for Expr<'_> {
         if let Expr::Leaf(a) | Expr::Scalar(a) = self {
             return Ok((**a).clone());
         }
+        if let Some(r) = ladder::kept_as_written(self, &mut ladder::New) {
+            return r.map_err(|e| hinted(e, self));
+        }
         if let Cow::Owned(e) = weak::strong(self) {
             return e.eval();
         }
@@ -557,6 +560,9 @@ impl Eval for Expr<'_> {
     }
 
     fn eval_into(&self, out: &mut Array) -> Result<(), Error> {
+        if let Some(r) = ladder::kept_as_written(self, &mut ladder::Into(out)) {
+            return r.map_err(|e| hinted(e, self));
+        }
         if let Cow::Owned(e) = weak::strong(self) {
             return e.eval_into(out);
         }
