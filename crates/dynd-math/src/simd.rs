@@ -143,37 +143,20 @@ fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &m
 }
 
 /// `(logc[i], packed[i]) = log::log_dd_entry(idx[i])`, eight lanes at a
-/// time from the table held in registers (two permutes of 16 entries and
-/// a blend per column), where the compiler's vector loop would gather
-/// from memory, which is several times slower.
+/// time from the table held in registers ([`lookup_avx512`]), where the
+/// compiler's vector loop would gather from memory, which is several
+/// times slower.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn entries_avx512(idx: &[u64], logc: &mut [f64], packed: &mut [f64]) {
     use std::arch::x86_64::*;
     let n = idx.len().min(logc.len()).min(packed.len());
-    let cols = &log::TABLE_COLUMNS;
-    // SAFETY: each load reads 8 of a column's 32 floats.
-    let load = |c: &[f64; 32], at: usize| unsafe { _mm512_loadu_pd(c[at..at + 8].as_ptr()) };
-    let (c0, c1) = (&cols[0], &cols[1]);
-    let (l0, l1, l2, l3) = (load(c0, 0), load(c0, 8), load(c0, 16), load(c0, 24));
-    let (q0, q1, q2, q3) = (load(c1, 0), load(c1, 8), load(c1, 16), load(c1, 24));
-    let sixteen = _mm512_set1_epi64(16);
+    let table = table_avx512();
     let mut i = 0;
     while i + 8 <= n {
         // SAFETY: `idx[i..i + 8]` is 8 in-bounds `u64`s.
         let j = unsafe { _mm512_loadu_epi64(idx[i..i + 8].as_ptr().cast()) };
-        // Bits 0-3 pick one of 16 entries; bit 4 the half of the table.
-        let high = _mm512_test_epi64_mask(j, sixteen);
-        let lc = _mm512_mask_blend_pd(
-            high,
-            _mm512_permutex2var_pd(l0, j, l1),
-            _mm512_permutex2var_pd(l2, j, l3),
-        );
-        let pk = _mm512_mask_blend_pd(
-            high,
-            _mm512_permutex2var_pd(q0, j, q1),
-            _mm512_permutex2var_pd(q2, j, q3),
-        );
+        let (lc, pk) = lookup_avx512(&table, j);
         // SAFETY: `logc[i..i + 8]` and `packed[i..i + 8]` are 8 in-bounds
         // floats each.
         unsafe {
@@ -185,6 +168,51 @@ fn entries_avx512(idx: &[u64], logc: &mut [f64], packed: &mut [f64]) {
     for i in i..n {
         (logc[i], packed[i]) = log::log_dd_entry(idx[i]);
     }
+}
+
+/// `log_dd`'s table in eight registers: the `logc` column in four, then
+/// the `packed` one ([`log::TABLE_COLUMNS`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn table_avx512() -> [std::arch::x86_64::__m512d; 8] {
+    use std::arch::x86_64::*;
+    let [c0, c1] = &log::TABLE_COLUMNS;
+    // SAFETY: each load reads 8 of a column's 32 floats.
+    let load = |c: &[f64; 32], at: usize| unsafe { _mm512_loadu_pd(c[at..at + 8].as_ptr()) };
+    [
+        load(c0, 0),
+        load(c0, 8),
+        load(c0, 16),
+        load(c0, 24),
+        load(c1, 0),
+        load(c1, 8),
+        load(c1, 16),
+        load(c1, 24),
+    ]
+}
+
+/// Entries `j % 32` of the table in registers ([`table_avx512`]), eight
+/// lanes: `(logc, packed)`. Bits 0-3 of an index pick one of 16 entries
+/// (two permutes), bit 4 the half of the table (a blend).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn lookup_avx512(
+    table: &[std::arch::x86_64::__m512d; 8],
+    j: std::arch::x86_64::__m512i,
+) -> (std::arch::x86_64::__m512d, std::arch::x86_64::__m512d) {
+    use std::arch::x86_64::*;
+    let high = _mm512_test_epi64_mask(j, _mm512_set1_epi64(16));
+    let pick = |a: __m512d, b: __m512d, c: __m512d, d: __m512d| {
+        _mm512_mask_blend_pd(
+            high,
+            _mm512_permutex2var_pd(a, j, b),
+            _mm512_permutex2var_pd(c, j, d),
+        )
+    };
+    let [l0, l1, l2, l3, q0, q1, q2, q3] = *table;
+    (pick(l0, l1, l2, l3), pick(q0, q1, q2, q3))
 }
 
 /// `log` of `src` into `dst` (of `src`'s length) on AVX-512, a chunk at
@@ -212,20 +240,7 @@ fn log_loop_avx512(src: &[f64], dst: &mut [f64]) {
 fn log_avx512(src: &[f64], dst: &mut [f64]) -> bool {
     use std::arch::x86_64::*;
     let n = src.len().min(dst.len());
-    let cols = &log::TABLE_COLUMNS;
-    // SAFETY: each load reads 8 of a column's 32 floats.
-    let load = |c: &[f64; 32], at: usize| unsafe { _mm512_loadu_pd(c[at..at + 8].as_ptr()) };
-    let (c0, c1) = (&cols[0], &cols[1]);
-    let table = [
-        load(c0, 0),
-        load(c0, 8),
-        load(c0, 16),
-        load(c0, 24),
-        load(c1, 0),
-        load(c1, 8),
-        load(c1, 16),
-        load(c1, 24),
-    ];
+    let table = table_avx512();
     let mut edges: __mmask8 = 0;
     let mut i = 0;
     while i + 8 <= n {
@@ -257,8 +272,7 @@ fn log_avx512(src: &[f64], dst: &mut [f64]) -> bool {
 /// `log` of eight lanes, and the mask of those that are not normal,
 /// finite and positive (whose results are garbage, for the caller to
 /// replace: [`log::log_is_edge`]), from `log_dd`'s table held in
-/// registers (`table`: the `logc` column in four vectors, then the
-/// `packed` one), without a division.
+/// registers ([`table_avx512`]), without a division.
 ///
 /// `x = 2^k z` and `z`'s entry give `invc` (6 significant bits) and
 /// `log c = -log(invc)` in two parts; `r = z invc - 1` is exact (one
@@ -296,20 +310,9 @@ fn log8(
     let ki = _mm512_srai_epi64::<52>(tmp);
     let z = _mm512_castsi512_pd(_mm512_sub_epi64(bits, _mm512_slli_epi64::<52>(ki)));
     let k = _mm512_cvtepi64_pd(ki);
-    // Bits 0-3 of the index pick one of 16 entries; bit 4 the half of
-    // the table.
     let j = _mm512_srli_epi64::<{ log::TABLE_SHIFT }>(tmp);
-    let high = _mm512_test_epi64_mask(j, _mm512_set1_epi64(16));
-    let pick = |a: __m512d, b: __m512d, c: __m512d, d: __m512d| {
-        _mm512_mask_blend_pd(
-            high,
-            _mm512_permutex2var_pd(a, j, b),
-            _mm512_permutex2var_pd(c, j, d),
-        )
-    };
-    let [l0, l1, l2, l3, q0, q1, q2, q3] = *table;
-    let logc = pick(l0, l1, l2, l3);
-    let packed = _mm512_castpd_si512(pick(q0, q1, q2, q3));
+    let (logc, packed) = lookup_avx512(table, j);
+    let packed = _mm512_castpd_si512(packed);
     let low19 = _mm512_set1_epi64(0x7_ffff);
     let invc = _mm512_castsi512_pd(_mm512_slli_epi64::<45>(_mm512_and_si512(packed, low19)));
     let tail = _mm512_castsi512_pd(_mm512_andnot_si512(low19, packed));
