@@ -163,11 +163,10 @@ pub(super) fn run<D: Dest>(e: &Expr<'_>, d: &mut D) -> Result<D::Out, Error> {
 /// [`run`]'s first rung, which is cheaper.
 #[inline]
 pub(super) fn kept_as_written<D: Dest>(e: &Expr<'_>, d: &mut D) -> Option<Result<D::Out, Error>> {
-    let leaf = |x: &Expr<'_>| matches!(x, Expr::Leaf(_) | Expr::Scalar(_));
     match e {
         Expr::Leaf(_) | Expr::Scalar(_) => None,
-        Expr::Binary(_, xy) if leaf(&xy.0) && leaf(&xy.1) => None,
-        Expr::Unary(_, x) if leaf(x) => None,
+        Expr::Binary(_, xy) if xy.0.is_leaf() && xy.1.is_leaf() => None,
+        Expr::Unary(_, x) if x.is_leaf() => None,
         _ => dense::kept_as_written(e, d),
     }
 }

@@ -895,14 +895,7 @@ pub(crate) fn fresh_elements<T: Element>(this: &mut Array) -> &mut [T] {
             _ => 0,
         })
         .product();
-    let dst = this.fresh_data_ptr().cast::<T>();
-    // SAFETY: a fresh C-order array owns its block alone and holds `n`
-    // initialised `T`s (a block's bytes always are initialised; zero
-    // bytes are a valid value of every element type, and the callers
-    // allocate `bool` arrays zeroed), aligned for `T`; the slice
-    // borrows the array mutably, so nothing else reaches them while it
-    // lives.
-    unsafe { std::slice::from_raw_parts_mut(dst, n) }
+    fresh_elements_n(this, n)
 }
 
 /// [`fresh_elements`] of an array of `n` elements, a count its caller
@@ -922,10 +915,12 @@ pub(crate) fn fresh_elements_n<T: Element>(this: &mut Array, n: usize) -> &mut [
         "{n} elements counted for a fresh array that holds fewer"
     );
     let dst = this.fresh_data_ptr().cast::<T>();
-    // SAFETY: as in `fresh_elements`: a fresh C-order array owns its
-    // block alone; the block holds at least `n` initialised, aligned
-    // `T`s from its start (checked above), and the slice borrows the
-    // array mutably.
+    // SAFETY: a fresh C-order array owns its block alone; the block holds
+    // at least `n` initialised `T`s from its start (checked above; a
+    // block's bytes always are initialised, zero bytes are a valid value
+    // of every element type, and the callers allocate `bool` arrays
+    // zeroed), aligned for `T`; the slice borrows the array mutably, so
+    // nothing else reaches them while it lives.
     unsafe { std::slice::from_raw_parts_mut(dst, n) }
 }
 
