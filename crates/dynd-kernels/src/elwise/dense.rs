@@ -142,6 +142,12 @@ impl DenseLoop {
     }
 }
 
+// `layout`, `c_steps` and `fit` check what `c_order_dims`, `fits_c_order`
+// and the expression loop's `fits_dense` check, walking each argument's
+// type and arrmeta together once: built from those (a type walk, then an
+// arrmeta walk, then a data-type walk) the 1-element `call_into`
+// measured 39 ns against 29.
+
 /// `a`'s fixed dimensions (length and byte stride) into `dims`, and its
 /// data type, if every dimension is fixed over a builtin scalar.
 #[inline(always)]
