@@ -13,6 +13,8 @@
 
 use crate::ops::*;
 
+mod table;
+
 /// Past this, `e^x` overflows; the argument is clamped here first.
 const X_MAX: f64 = 710.0;
 /// Below this, `e^x` is below half the smallest subnormal.
@@ -255,5 +257,71 @@ pub(crate) fn cosh<const FMA: bool>(x: f64) -> f64 {
         half_exp::<FMA>(ax)
     } else {
         small
+    }
+}
+
+/// `2^(j/16)` for `j` in `0..16` as two columns, the leading parts and
+/// the rests (from `scripts/exp_table.py`), for the AVX-512 `tanh` loop,
+/// which keeps them in four vector registers.
+pub(crate) const TABLE16_COLUMNS: [[f64; 16]; 2] = {
+    let mut c = [[0.0; 16]; 2];
+    let mut i = 0;
+    while i < 16 {
+        c[0][i] = table::TABLE[i].0;
+        c[1][i] = table::TABLE[i].1;
+        i += 1;
+    }
+    c
+};
+
+/// `ln 2 / 16` in a leading part of 43 significant bits, so that `n`
+/// times it is exact for integers `n < 2^10`, and the rest.
+pub(crate) const LN2_16_HI: f64 = f64::from_bits((LN2 / 16.0).to_bits() & !0x3ff);
+/// See [`LN2_16_HI`].
+pub(crate) const LN2_16_LO: f64 = ((LN2 - 16.0 * LN2_16_HI) + LN2_ERR) / 16.0;
+
+/// `1/n!` for `n = 2..=8`: `e^r - 1 = r + r^2 sum P8[i] r^i`, to within
+/// `2^-61` of `r` for `|r| <= ln 2 / 32` (the first term left out is
+/// `r^9/9!`).
+pub(crate) const P8: [f64; 7] = inv_factorials(2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each entry of the table is `2^(j/16)` as a double-double: the
+    /// leading part the nearest double, and entry `j` times entry
+    /// `16 - j` is 2, entry `j` squared entry `2j` (or twice `2j - 16`),
+    /// to within `2^-100`.
+    #[test]
+    fn the_table_is_powers_of_two() {
+        let t = &table::TABLE;
+        assert_eq!(t[0], (1.0, 0.0));
+        for (j, &(hi, lo)) in t.iter().enumerate() {
+            let want = 2f64.powf(j as f64 / 16.0);
+            assert!((hi - want).abs() <= f64::EPSILON * want, "entry {j}");
+            assert!(lo.abs() <= f64::EPSILON / 2.0 * hi, "entry {j}");
+            let check = |(a, aa): (f64, f64), (b, bb): (f64, f64), want: f64| {
+                let (p, pp) = dd_mul::<true>(a, aa, b, bb);
+                let err = ((p - want) + pp).abs();
+                assert!(err <= 2f64.powi(-100) * want, "entry {j}: {err:e}");
+            };
+            if j > 0 {
+                check((hi, lo), t[16 - j], 2.0);
+            }
+            let (sq, twice) = if 2 * j < 16 {
+                (t[2 * j], 1.0)
+            } else {
+                (t[2 * j - 16], 2.0)
+            };
+            let (p, pp) = dd_mul::<true>(hi, lo, hi, lo);
+            let err = ((p - twice * sq.0) + (pp - twice * sq.1)).abs();
+            assert!(err <= 2f64.powi(-100) * p, "entry {j} squared: {err:e}");
+        }
+        // The reduction's constants: `ln 2 / 16` in two parts.
+        assert_eq!(LN2_16_HI.to_bits() & 0x3ff, 0);
+        let (s, e) = two_sum(16.0 * LN2_16_HI, 16.0 * LN2_16_LO);
+        assert_eq!(s, LN2);
+        assert!((e - LN2_ERR).abs() <= f64::EPSILON * (16.0 * LN2_16_LO).abs());
     }
 }
