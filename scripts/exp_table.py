@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes crates/dynd-math/src/exp/table.rs: `2^(j/16)` for j = 0..16,
-each as a double-double, for the AVX-512 `tanh` loop, which holds the
-table in four registers (16 entries a column: one permute a lookup).
+each as a double-double, for the AVX-512 loops of `exp`, `pow` and
+`tanh`, which hold the table in four registers (16 entries a column: one
+permute a lookup).
 
 Each entry is `hi`, `2^(j/16)` rounded to nearest, and `lo`, the rest
 rounded to nearest: together within 2^-106 of `2^(j/16)`. Computed with

@@ -261,8 +261,8 @@ pub(crate) fn cosh<const FMA: bool>(x: f64) -> f64 {
 }
 
 /// `2^(j/16)` for `j` in `0..16` as two columns, the leading parts and
-/// the rests (from `scripts/exp_table.py`), for the AVX-512 `tanh` loop,
-/// which keeps them in four vector registers.
+/// the rests (from `scripts/exp_table.py`), for the AVX-512 loops of
+/// `exp`, `pow` and `tanh`, which keep them in four vector registers.
 pub(crate) const TABLE16_COLUMNS: [[f64; 16]; 2] = {
     let mut c = [[0.0; 16]; 2];
     let mut i = 0;
@@ -273,12 +273,6 @@ pub(crate) const TABLE16_COLUMNS: [[f64; 16]; 2] = {
     }
     c
 };
-
-/// `ln 2 / 16` in a leading part of 43 significant bits, so that `n`
-/// times it is exact for integers `n < 2^10`, and the rest.
-pub(crate) const LN2_16_HI: f64 = f64::from_bits((LN2 / 16.0).to_bits() & !0x3ff);
-/// See [`LN2_16_HI`].
-pub(crate) const LN2_16_LO: f64 = ((LN2 - 16.0 * LN2_16_HI) + LN2_ERR) / 16.0;
 
 /// `1/n!` for `n = 2..=8`: `e^r - 1 = r + r^2 sum P8[i] r^i`, to within
 /// `2^-61` of `r` for `|r| <= ln 2 / 32` (the first term left out is
@@ -318,10 +312,5 @@ mod tests {
             let err = ((p - twice * sq.0) + (pp - twice * sq.1)).abs();
             assert!(err <= 2f64.powi(-100) * p, "entry {j} squared: {err:e}");
         }
-        // The reduction's constants: `ln 2 / 16` in two parts.
-        assert_eq!(LN2_16_HI.to_bits() & 0x3ff, 0);
-        let (s, e) = two_sum(16.0 * LN2_16_HI, 16.0 * LN2_16_LO);
-        assert_eq!(s, LN2);
-        assert!((e - LN2_ERR).abs() <= f64::EPSILON * (16.0 * LN2_16_LO).abs());
     }
 }

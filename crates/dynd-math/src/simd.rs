@@ -1,11 +1,11 @@
 //! The loops over slices, compiled once per instruction set and chosen at
 //! run time. This is the crate's only `unsafe` code: calling a function
 //! compiled for AVX2 or AVX-512 is sound only on a CPU that has it, which
-//! [`Isa::available`] checks before every such call; and the three loops
-//! written with AVX-512 intrinsics (`pow`'s table lookup, `log` and
-//! `tanh`, from tables in registers where the compiler would gather from
-//! memory) load and store through pointers to slices they have
-//! bounds-checked.
+//! [`Isa::available`] checks before every such call; and the loops
+//! written with AVX-512 intrinsics (`log`, `exp`, `tanh` and two of
+//! `pow`'s passes, from tables in registers where the compiler would
+//! gather from memory) load and store through pointers to slices they
+//! have bounds-checked.
 
 use crate::{exp, inverse, log, single, trig, Binary, Isa, Unary};
 
@@ -127,9 +127,16 @@ fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &m
         }
         let rare = |i: usize| !log::pow_exp_covers(t[i], tl[i]);
         let mut any = false;
-        for i in 0..n {
-            dst[i] = sign[i] * exp::exp_dd_normal::<FMA>(t[i], tl[i]);
-            any |= rare(i);
+        #[cfg(target_arch = "x86_64")]
+        if AVX512 {
+            // SAFETY: as above.
+            any = unsafe { pow_exp_avx512(t, tl, sign, dst) };
+        }
+        if !AVX512 || cfg!(not(target_arch = "x86_64")) {
+            for i in 0..n {
+                dst[i] = sign[i] * exp::exp_dd_normal::<FMA>(t[i], tl[i]);
+                any |= rare(i);
+            }
         }
         if any {
             // Through an opaque pointer, as in `fix_edges`.
@@ -141,6 +148,61 @@ fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &m
             }
         }
     }
+}
+
+/// `pow`'s last pass on AVX-512: `dst[i] = sign[i] e^(t[i] + tl[i])`
+/// ([`exp8`]), eight lanes at a time (a last part of fewer staged in a
+/// full vector), and whether any `t + tl` is outside what [`exp8`]
+/// covers (`log::pow_exp_covers`), for the caller to redo.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn pow_exp_avx512(t: &[f64], tl: &[f64], sign: &[f64], dst: &mut [f64]) -> bool {
+    use std::arch::x86_64::*;
+    let n = t.len().min(tl.len()).min(sign.len()).min(dst.len());
+    let table = table16_avx512();
+    let lanes = |t: __m512d, tl: __m512d, sign: __m512d| {
+        // Not |t + tl| < 708, or NaN.
+        let sum = _mm512_abs_pd(_mm512_add_pd(t, tl));
+        let rare = _mm512_cmp_pd_mask::<_CMP_NLT_UQ>(sum, _mm512_set1_pd(708.0));
+        (_mm512_mul_pd(sign, exp8(t, tl, &table)), rare)
+    };
+    let mut rare: __mmask8 = 0;
+    let mut i = 0;
+    while i + 8 <= n {
+        // SAFETY: `t`, `tl`, `sign` and `dst` each have 8 in-bounds
+        // floats from `i`.
+        unsafe {
+            let (y, e) = lanes(
+                _mm512_loadu_pd(t[i..i + 8].as_ptr()),
+                _mm512_loadu_pd(tl[i..i + 8].as_ptr()),
+                _mm512_loadu_pd(sign[i..i + 8].as_ptr()),
+            );
+            rare |= e;
+            _mm512_storeu_pd(dst[i..i + 8].as_mut_ptr(), y);
+        }
+        i += 8;
+    }
+    if i < n {
+        let stage = |src: &[f64]| {
+            let mut part = [0.0f64; 8];
+            part[..n - i].copy_from_slice(&src[i..n]);
+            part
+        };
+        let (pt, ptl, psign) = (stage(t), stage(tl), stage(sign));
+        let mut out = [0.0f64; 8];
+        // SAFETY: each part is 8 floats.
+        unsafe {
+            let (y, e) = lanes(
+                _mm512_loadu_pd(pt.as_ptr()),
+                _mm512_loadu_pd(ptl.as_ptr()),
+                _mm512_loadu_pd(psign.as_ptr()),
+            );
+            rare |= e;
+            _mm512_storeu_pd(out.as_mut_ptr(), y);
+        }
+        dst[i..n].copy_from_slice(&out[..n - i]);
+    }
+    rare != 0
 }
 
 /// `(logc[i], packed[i]) = log::log_dd_entry(idx[i])`, eight lanes at a
@@ -216,29 +278,55 @@ fn lookup_avx512(
     (pick(l0, l1, l2, l3), pick(q0, q1, q2, q3))
 }
 
-/// `log` of `src` into `dst` (of `src`'s length) on AVX-512, a chunk at
-/// a time, then [`log::log`] for the arguments [`log::log_is_edge`]
-/// picks out (zero, negative, subnormal, infinite, NaN), as
-/// [`with_edges!`] does; the vector pass finds whether a chunk has any.
+/// `log` of `src` into `dst` (of `src`'s length) on AVX-512 ([`log8`]),
+/// then [`log::log`] for the arguments [`log::log_is_edge`] picks out
+/// (zero, negative, subnormal, infinite, NaN).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 fn log_loop_avx512(src: &[f64], dst: &mut [f64]) {
-    for (src, dst) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)) {
-        if log_avx512(src, dst) {
-            fix_edges(dst, src, log::log_is_edge, log::log::<false>);
-        }
-    }
+    let table = table_avx512();
+    let lanes = |x| log8(x, &table);
+    with_edges_avx512(src, dst, 1.0, lanes, log::log_is_edge, log::log::<false>);
 }
 
-/// `log` of normal, finite, positive `src` into `dst` (of `src`'s
-/// length), eight lanes at a time ([`log8`]), and whether any element of
-/// `src` is not such a number (its result is garbage, for the caller to
-/// replace).
+/// `e^x` of `src` into `dst` (of `src`'s length) on AVX-512 ([`exp8`]),
+/// then [`exp::exp`] for the arguments [`exp::exp_is_edge`] picks out
+/// (results near overflow, subnormal or zero; NaN).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512dq")]
-fn log_avx512(src: &[f64], dst: &mut [f64]) -> bool {
-    let table = table_avx512();
-    lanes8_avx512(src, dst, 1.0, |x| log8(x, &table)) != 0
+#[target_feature(enable = "avx512f")]
+fn exp_loop_avx512(src: &[f64], dst: &mut [f64]) {
+    use std::arch::x86_64::*;
+    let table = table16_avx512();
+    let lanes = |x| {
+        let y = exp8(x, _mm512_setzero_pd(), &table);
+        // |x| >= 708 or NaN.
+        let edge = _mm512_cmp_pd_mask::<_CMP_NLT_UQ>(_mm512_abs_pd(x), _mm512_set1_pd(708.0));
+        (y, edge)
+    };
+    with_edges_avx512(src, dst, 0.0, lanes, exp::exp_is_edge, exp::exp::<false>);
+}
+
+/// [`with_edges!`] for a loop of eight lanes on AVX-512: `f` of each
+/// chunk of `src` into `dst` ([`lanes8_avx512`]), then `slow` for the
+/// arguments `is_edge` picks out where `f`'s masks found any.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn with_edges_avx512(
+    src: &[f64],
+    dst: &mut [f64],
+    fill: f64,
+    mut f: impl FnMut(
+        std::arch::x86_64::__m512d,
+    ) -> (std::arch::x86_64::__m512d, std::arch::x86_64::__mmask8),
+    is_edge: fn(f64) -> bool,
+    slow: fn(f64) -> f64,
+) {
+    for (src, dst) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)) {
+        if lanes8_avx512(src, dst, fill, &mut f) != 0 {
+            fix_edges(dst, src, is_edge, slow);
+        }
+    }
 }
 
 /// `f` of `src` into `dst` (of `src`'s length), eight lanes at a time,
@@ -360,12 +448,115 @@ fn log8(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn tanh_avx512(src: &[f64], dst: &mut [f64]) {
+    let table = table16_avx512();
+    lanes8_avx512(src, dst, 0.0, |x| (tanh8(x, &table), 0));
+}
+
+/// `2^(j/16)`'s table ([`exp::TABLE16_COLUMNS`]) in four registers: the
+/// leading parts in two, the rests in two.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn table16_avx512() -> [std::arch::x86_64::__m512d; 4] {
     use std::arch::x86_64::*;
     let [hi, lo] = &exp::TABLE16_COLUMNS;
     // SAFETY: each load reads 8 of a column's 16 floats.
     let load = |c: &[f64; 16], at: usize| unsafe { _mm512_loadu_pd(c[at..at + 8].as_ptr()) };
-    let table = [load(hi, 0), load(hi, 8), load(lo, 0), load(lo, 8)];
-    lanes8_avx512(src, dst, 0.0, |x| (tanh8(x, &table), 0));
+    [load(hi, 0), load(hi, 8), load(lo, 0), load(lo, 8)]
+}
+
+/// The reduction of [`exp8`] and [`tanh8`]: `t = W h = n ln2/16 + r + c`
+/// for `|t| < 2^14 ln2`, as `(z, r, c)` with `z`'s low bits holding the
+/// integer `n = 16k + j` (two's complement), `|r| <= ln2/32`, and `c` what
+/// rounding `r` lost (as in `exp::parts`: `n` times `ln 2/16`'s leading
+/// part is exact and so is its difference with `t`). `n` is found from
+/// `h` directly, so that it does not wait for `t` (`W` a power of two).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn reduce16<const W: u32>(
+    h: std::arch::x86_64::__m512d,
+) -> (
+    std::arch::x86_64::__m512i,
+    std::arch::x86_64::__m512d,
+    std::arch::x86_64::__m512d,
+) {
+    use crate::ops::{LN2, LN2_HI, LN2_LO, ROUND};
+    use std::arch::x86_64::*;
+    let f = _mm512_set1_pd;
+    let w = W as f64;
+    let z = _mm512_fmadd_pd(h, f(w * 16.0 / LN2), f(ROUND));
+    let n = _mm512_sub_pd(z, f(ROUND));
+    let t = if W == 1 { h } else { _mm512_mul_pd(h, f(w)) };
+    let a = _mm512_fnmadd_pd(n, f(LN2_HI / 16.0), t);
+    let r = _mm512_fnmadd_pd(n, f(LN2_LO / 16.0), a);
+    let c = _mm512_fnmadd_pd(n, f(LN2_LO / 16.0), _mm512_sub_pd(a, r));
+    (_mm512_castpd_si512(z), r, c)
+}
+
+/// `e^(r + c) - 1 - r = r^2 P(r) + c` to within `2^-61` of `r` for
+/// `|r| <= ln2/32` and `c` below `2^-40` of it (the caller folds `e^r`'s
+/// factor into `c` where `c` is large enough to need it), `P` the Taylor
+/// series as two Horner chains joined by `r^4`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn series16(
+    r: std::arch::x86_64::__m512d,
+    c: std::arch::x86_64::__m512d,
+) -> std::arch::x86_64::__m512d {
+    use exp::P8;
+    use std::arch::x86_64::*;
+    let f = _mm512_set1_pd;
+    let r2 = _mm512_mul_pd(r, r);
+    let horner = |cs: &[f64]| {
+        let mut q = f(cs[cs.len() - 1]);
+        for &k in cs[..cs.len() - 1].iter().rev() {
+            q = _mm512_fmadd_pd(q, r, f(k));
+        }
+        q
+    };
+    let p = _mm512_fmadd_pd(horner(&P8[4..]), _mm512_mul_pd(r2, r2), horner(&P8[..4]));
+    _mm512_fmadd_pd(r2, p, c)
+}
+
+/// `2^k` times `x` for [`reduce16`]'s `z`, by an integer add to `x`'s
+/// exponent field (the result normal).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn scale16(
+    x: std::arch::x86_64::__m512d,
+    z: std::arch::x86_64::__m512i,
+) -> std::arch::x86_64::__m512d {
+    use std::arch::x86_64::*;
+    let k = _mm512_slli_epi64::<52>(_mm512_srli_epi64::<4>(z));
+    _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(x), k))
+}
+
+/// `e^(t + tl)` of eight lanes for `|t + tl| < 708` (a normal result; the
+/// others are garbage, for the caller to replace), `tl` below `2^-40` of
+/// `t` or zero: `e^t = 2^k 2^(j/16) e^(r + c)`, with `2^(j/16) = T + T'`
+/// from registers, `e^(r + c) - 1 = r + p` ([`series16`]), and
+/// `T + T r + (T p + T'(1 + r))` rounded in two steps, the first at
+/// most `0.0217 T` in size, then scaled by `2^k`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn exp8(
+    t: std::arch::x86_64::__m512d,
+    tl: std::arch::x86_64::__m512d,
+    table: &[std::arch::x86_64::__m512d; 4],
+) -> std::arch::x86_64::__m512d {
+    use std::arch::x86_64::*;
+    let (z, r, c) = reduce16::<1>(t);
+    let c = _mm512_add_pd(c, tl);
+    let p = series16(r, _mm512_fmadd_pd(c, r, c));
+    let th = _mm512_permutex2var_pd(table[0], z, table[1]);
+    let tlo = _mm512_permutex2var_pd(table[2], z, table[3]);
+    let u = _mm512_fmadd_pd(th, p, _mm512_fmadd_pd(tlo, r, tlo));
+    let y = _mm512_add_pd(th, _mm512_fmadd_pd(th, r, u));
+    scale16(y, z)
 }
 
 /// `tanh` of eight lanes, every argument (NaN passes through), from
@@ -395,38 +586,15 @@ fn tanh8(
     x: std::arch::x86_64::__m512d,
     table: &[std::arch::x86_64::__m512d; 4],
 ) -> std::arch::x86_64::__m512d {
-    use crate::ops::{LN2, ROUND};
-    use exp::{LN2_16_HI, LN2_16_LO, P8};
     use std::arch::x86_64::*;
     let f = _mm512_set1_pd;
     // `vminpd` gives its second operand when either is NaN: NaN stays.
     let h = _mm512_min_pd(f(20.0), _mm512_abs_pd(x));
-    let t = _mm512_add_pd(h, h);
-    // `z`'s low bits hold the nearest integer to `t 16/ln 2`: `16k + j`.
-    let z = _mm512_fmadd_pd(h, f(32.0 / LN2), f(ROUND));
-    let n = _mm512_sub_pd(z, f(ROUND));
-    let zi = _mm512_castpd_si512(z);
-    let s = _mm512_castsi512_pd(_mm512_add_epi64(
-        _mm512_slli_epi64::<52>(_mm512_srli_epi64::<4>(zi)),
-        _mm512_set1_epi64(1.0f64.to_bits() as i64),
-    ));
-    let th = _mm512_permutex2var_pd(table[0], zi, table[1]);
-    let tl = _mm512_permutex2var_pd(table[2], zi, table[3]);
-    // r = t - n ln2/16 and what its rounding lost (as in `parts`): the
-    // first product exact, and `n` times the small part below `2^-38`.
-    let a = _mm512_fnmadd_pd(n, f(LN2_16_HI), t);
-    let r = _mm512_fnmadd_pd(n, f(LN2_16_LO), a);
-    let c = _mm512_fnmadd_pd(n, f(LN2_16_LO), _mm512_sub_pd(a, r));
-    let r2 = _mm512_mul_pd(r, r);
-    let horner = |cs: &[f64]| {
-        let mut q = f(cs[cs.len() - 1]);
-        for &k in cs[..cs.len() - 1].iter().rev() {
-            q = _mm512_fmadd_pd(q, r, f(k));
-        }
-        q
-    };
-    let p = _mm512_fmadd_pd(horner(&P8[4..]), _mm512_mul_pd(r2, r2), horner(&P8[..4]));
-    let p = _mm512_fmadd_pd(r2, p, c);
+    let (z, r, c) = reduce16::<2>(h);
+    let s = scale16(f(1.0), z);
+    let th = _mm512_permutex2var_pd(table[0], z, table[1]);
+    let tl = _mm512_permutex2var_pd(table[2], z, table[3]);
+    let p = series16(r, c);
     // n = e + m + rest, with the entry scaled by 2^k (exactly): the
     // parts that do not wait for the series first.
     let sth = _mm512_mul_pd(s, th);
@@ -507,6 +675,9 @@ fn unary<const FMA: bool, const AVX512: bool>(f: Unary, src: &[f64], dst: &mut [
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Unary::Tanh if AVX512 => unsafe { tanh_avx512(src, dst) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Unary::Exp if AVX512 => unsafe { exp_loop_avx512(src, dst) },
         Unary::Exp => with_edges!(
             src,
             dst,
