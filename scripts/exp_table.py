@@ -37,11 +37,9 @@ print("//!")
 print("//! `2^(j/%d)` for `j` in `0..%d`, as double-doubles: the value rounded" % (N, N))
 print("//! to nearest, then the rest rounded to nearest.")
 print()
-print("/// `(hi, lo)`: entry `j` is `2^(j/%d)`, within `2^-106`." % N)
-print("pub(super) const TABLE: [(f64, f64); %d] = [" % N)
+print("/// `(hi, lo)` as the bits of floats: entry `j` is `2^(j/%d)`, within" % N)
+print("/// `2^-106`.")
+print("pub(super) const TABLE: [(u64, u64); %d] = [" % N)
 for j, hi, lo in rows:
-    print(
-        "    (f64::from_bits(%s), f64::from_bits(%s)), // 2^(%d/%d) = %.17f"
-        % (hexbits(hi), hexbits(lo), j, N, hi)
-    )
+    print("    (%s, %s), // 2^(%d/%d) = %.17f" % (hexbits(hi), hexbits(lo), j, N, hi))
 print("];")

@@ -267,8 +267,8 @@ pub(crate) const TABLE16_COLUMNS: [[f64; 16]; 2] = {
     let mut c = [[0.0; 16]; 2];
     let mut i = 0;
     while i < 16 {
-        c[0][i] = table::TABLE[i].0;
-        c[1][i] = table::TABLE[i].1;
+        c[0][i] = f64::from_bits(table::TABLE[i].0);
+        c[1][i] = f64::from_bits(table::TABLE[i].1);
         i += 1;
     }
     c
@@ -289,7 +289,7 @@ mod tests {
     /// to within `2^-100`.
     #[test]
     fn the_table_is_powers_of_two() {
-        let t = &table::TABLE;
+        let t = table::TABLE.map(|(hi, lo)| (f64::from_bits(hi), f64::from_bits(lo)));
         assert_eq!(t[0], (1.0, 0.0));
         for (j, &(hi, lo)) in t.iter().enumerate() {
             let want = 2f64.powf(j as f64 / 16.0);
