@@ -162,7 +162,7 @@ pub(crate) fn log1p<const FMA: bool>(x: f64) -> f64 {
 /// `(-1)^(i+1) / i` for `i = 3..=12`: `log(1 + r) = r - r^2/2 + r^3
 /// P(r)`. With `|r| < 0.0227` the first term left out, `r^13/13`, is
 /// below `2^-69` of `r`.
-const LOG1P_TAIL: [f64; 10] = [
+pub(crate) const LOG1P_TAIL: [f64; 10] = [
     1.0 / 3.0,
     -0.25,
     0.2,

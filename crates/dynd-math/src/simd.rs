@@ -83,14 +83,16 @@ macro_rules! binary_loop {
     }};
 }
 
-/// `pow` over slices, in three passes over each block of [`STAGE`]
-/// elements: the table lookup of `log|x|`, the rest of `y log|x|` and
-/// the sign, then `exp`. Run as one loop, each element's work is one
-/// long serial chain that the processor cannot overlap with the next
-/// element's; the passes are each short enough that it does (about 15%
-/// faster on AVX-512). The rare lanes `exp_dd_normal` does not cover, among
-/// them every special argument (`log::pow_index` makes their logarithm
-/// NaN), are then redone by the general path.
+/// `pow` over slices, in passes over each block of [`STAGE`] elements:
+/// the table lookup of `log|x|`, the rest of `y log|x|` and the sign,
+/// then `exp`. Run as one loop, each element's work is one long serial
+/// chain that the processor cannot overlap with the next element's; the
+/// passes are each short enough that it does (about 15% faster on
+/// AVX-512). On AVX-512 the first two are one pass with the table in
+/// registers ([`pow_log_avx512`]), and `exp` is [`exp8`]
+/// ([`pow_exp_avx512`]). The rare lanes `exp_dd_normal` does not cover,
+/// among them every special argument (`log::pow_index` makes their
+/// logarithm NaN), are then redone by the general path.
 #[inline(always)]
 fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &mut [f64]) {
     let (mut t, mut tl, mut sign) = ([0.0; STAGE], [0.0; STAGE], [0.0; STAGE]);
@@ -101,53 +103,144 @@ fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &m
         let n = xs.len().min(ys.len()).min(dst.len());
         let (xs, ys, dst) = (&xs[..n], &ys[..n], &mut dst[..n]);
         let (t, tl, sign) = (&mut t[..n], &mut tl[..n], &mut sign[..n]);
-        let (idx, edge) = (&mut idx[..n], &mut edge[..n]);
-        // The lookup's parts one array each: an array of `[f64; 4]`
-        // would be read and written with shuffles.
-        let [p0, p1, p2, p3] = &mut parts;
-        let (p0, p1, p2, p3) = (&mut p0[..n], &mut p1[..n], &mut p2[..n], &mut p3[..n]);
-        for i in 0..n {
-            (idx[i], p0[i], p1[i], edge[i]) = log::pow_index(xs[i]);
-        }
+        let mut any = false;
         #[cfg(target_arch = "x86_64")]
         if AVX512 {
             // SAFETY: `AVX512` is set only in the AVX-512 build of these
             // loops, which runs only where `Isa::available` found it.
-            unsafe { entries_avx512(idx, p2, p3) };
+            any = unsafe {
+                pow_log_avx512(xs, ys, t, tl, sign);
+                pow_exp_avx512(t, tl, sign, dst)
+            };
         }
         if !AVX512 || cfg!(not(target_arch = "x86_64")) {
+            let (idx, edge) = (&mut idx[..n], &mut edge[..n]);
+            // The lookup's parts one array each: an array of `[f64; 4]`
+            // would be read and written with shuffles.
+            let [p0, p1, p2, p3] = &mut parts;
+            let (p0, p1, p2, p3) = (&mut p0[..n], &mut p1[..n], &mut p2[..n], &mut p3[..n]);
+            for i in 0..n {
+                (idx[i], p0[i], p1[i], edge[i]) = log::pow_index(xs[i]);
+            }
             for i in 0..n {
                 (p2[i], p3[i]) = log::log_dd_entry(idx[i]);
             }
-        }
-        for i in 0..n {
-            let parts = [p0[i], p1[i], p2[i] + edge[i], p3[i]];
-            (t[i], tl[i]) = log::pow_log_finish::<FMA>(parts, ys[i]);
-            sign[i] = log::pow_sign(xs[i], ys[i]);
-        }
-        let rare = |i: usize| !log::pow_exp_covers(t[i], tl[i]);
-        let mut any = false;
-        #[cfg(target_arch = "x86_64")]
-        if AVX512 {
-            // SAFETY: as above.
-            any = unsafe { pow_exp_avx512(t, tl, sign, dst) };
-        }
-        if !AVX512 || cfg!(not(target_arch = "x86_64")) {
+            for i in 0..n {
+                let parts = [p0[i], p1[i], p2[i] + edge[i], p3[i]];
+                (t[i], tl[i]) = log::pow_log_finish::<FMA>(parts, ys[i]);
+                sign[i] = log::pow_sign(xs[i], ys[i]);
+            }
             for i in 0..n {
                 dst[i] = sign[i] * exp::exp_dd_normal::<FMA>(t[i], tl[i]);
-                any |= rare(i);
+                any |= !log::pow_exp_covers(t[i], tl[i]);
             }
         }
         if any {
             // Through an opaque pointer, as in `fix_edges`.
             let slow = std::hint::black_box(log::pow::<FMA> as fn(f64, f64) -> f64);
             for i in 0..n {
-                if rare(i) {
+                if !log::pow_exp_covers(t[i], tl[i]) {
                     dst[i] = slow(xs[i], ys[i]);
                 }
             }
         }
     }
+}
+
+/// `pow`'s first passes on AVX-512, as one: `(t, tl) = y log|x|` as a
+/// double-double and the sign ([`pow_log8`]), eight lanes at a time;
+/// `t` NaN for a zero, subnormal, infinite or NaN `x`, so that
+/// [`pow_exp_avx512`] sends those to the general path.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn pow_log_avx512(xs: &[f64], ys: &[f64], t: &mut [f64], tl: &mut [f64], sign: &mut [f64]) {
+    let n = xs
+        .len()
+        .min(ys.len())
+        .min(t.len())
+        .min(tl.len())
+        .min(sign.len());
+    let (xs, ys) = (&xs[..n], &ys[..n]);
+    let (t, tl, sign) = (&mut t[..n], &mut tl[..n], &mut sign[..n]);
+    let table = table_avx512();
+    // One loop with the test for the last part in it: with the last
+    // part apart, the compiler calls a closure per group.
+    for i in (0..n).step_by(8) {
+        let (a, b, s) = pow_log8(load8(xs, i, 1.0), load8(ys, i, 1.0), &table);
+        store8(t, i, a);
+        store8(tl, i, b);
+        store8(sign, i, s);
+    }
+}
+
+/// `y log|x| = t + tl` and `x^y`'s sign (`log::pow_sign`) for eight
+/// lanes: `log::pow_log_finish` after `log::log_dd_lookup`, with the
+/// table from registers ([`log_reduce8`]) and the series as two Horner
+/// chains; `t` NaN where `|x|` is not normal and finite.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+#[inline]
+fn pow_log8(
+    x: std::arch::x86_64::__m512d,
+    y: std::arch::x86_64::__m512d,
+    table: &[std::arch::x86_64::__m512d; 8],
+) -> (
+    std::arch::x86_64::__m512d,
+    std::arch::x86_64::__m512d,
+    std::arch::x86_64::__m512d,
+) {
+    use crate::ops::{LN2_HI, LN2_LO};
+    use std::arch::x86_64::*;
+    let f = _mm512_set1_pd;
+    let ([k, r, logc, tail], edge) = log_reduce8(_mm512_abs_pd(x), table);
+    // k ln 2 + log c + r - r^2/2, each sum carried exactly, as
+    // `log_dd_finish` has it.
+    let a = _mm512_fmadd_pd(k, f(LN2_HI), logc);
+    let b = _mm512_add_pd(a, r);
+    let be = _mm512_sub_pd(r, _mm512_sub_pd(b, a));
+    let h = _mm512_mul_pd(f(-0.5), r);
+    let q = _mm512_mul_pd(h, r);
+    let qe = _mm512_fmsub_pd(h, r, q);
+    let s = _mm512_add_pd(b, q);
+    let se = _mm512_sub_pd(q, _mm512_sub_pd(s, b));
+    // r^3 (1/3 - r/4 + … - r^9/12), as two Horner chains joined by r^5.
+    let horner = |cs: &[f64]| {
+        let mut p = f(cs[cs.len() - 1]);
+        for &c in cs[..cs.len() - 1].iter().rev() {
+            p = _mm512_fmadd_pd(p, r, f(c));
+        }
+        p
+    };
+    let series = &log::LOG1P_TAIL;
+    let r2 = _mm512_mul_pd(r, r);
+    let r3 = _mm512_mul_pd(r2, r);
+    let r5 = _mm512_mul_pd(r3, r2);
+    let p = _mm512_fmadd_pd(horner(&series[5..]), r5, horner(&series[..5]));
+    let p = _mm512_mul_pd(r3, p);
+    let rest = _mm512_add_pd(p, _mm512_fmadd_pd(k, f(LN2_LO), tail));
+    let lo = _mm512_add_pd(_mm512_add_pd(be, se), _mm512_add_pd(qe, rest));
+    let l = _mm512_add_pd(s, lo);
+    let ll = _mm512_sub_pd(lo, _mm512_sub_pd(l, s));
+    // y (l + ll): the leading product exact.
+    let t = _mm512_mul_pd(y, l);
+    let tl = _mm512_fmadd_pd(y, ll, _mm512_fmsub_pd(y, l, t));
+    let t = _mm512_mask_blend_pd(edge, t, f(f64::NAN));
+    // The sign: -1 for a negative x and an odd integer y, NaN for a
+    // negative x and a non-integer y (rounding to an integer changes
+    // nothing for an integer; every float past 2^53 is even).
+    const NEAREST: i32 = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    let ay = _mm512_abs_pd(y);
+    let integer = _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(_mm512_roundscale_pd::<NEAREST>(ay), ay);
+    let half = _mm512_mul_pd(f(0.5), ay);
+    let odd = _mm512_mask_cmp_pd_mask::<_CMP_NEQ_UQ>(
+        integer,
+        _mm512_roundscale_pd::<NEAREST>(half),
+        half,
+    );
+    let neg = _mm512_cmp_pd_mask::<_CMP_LT_OQ>(x, _mm512_setzero_pd());
+    let sign = _mm512_mask_blend_pd(neg & odd, f(1.0), f(-1.0));
+    let sign = _mm512_mask_blend_pd(neg & !integer, sign, f(f64::NAN));
+    (t, tl, sign)
 }
 
 /// `pow`'s last pass on AVX-512: `dst[i] = sign[i] e^(t[i] + tl[i])`
@@ -159,78 +252,18 @@ fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &m
 fn pow_exp_avx512(t: &[f64], tl: &[f64], sign: &[f64], dst: &mut [f64]) -> bool {
     use std::arch::x86_64::*;
     let n = t.len().min(tl.len()).min(sign.len()).min(dst.len());
+    let (t, tl, sign, dst) = (&t[..n], &tl[..n], &sign[..n], &mut dst[..n]);
     let table = table16_avx512();
-    let lanes = |t: __m512d, tl: __m512d, sign: __m512d| {
+    let mut rare = 0;
+    for i in (0..n).step_by(8) {
+        let (t, tl) = (load8(t, i, 0.0), load8(tl, i, 0.0));
         // Not |t + tl| < 708, or NaN.
         let sum = _mm512_abs_pd(_mm512_add_pd(t, tl));
-        let rare = _mm512_cmp_pd_mask::<_CMP_NLT_UQ>(sum, _mm512_set1_pd(708.0));
-        (_mm512_mul_pd(sign, exp8(t, tl, &table)), rare)
-    };
-    let mut rare: __mmask8 = 0;
-    let mut i = 0;
-    while i + 8 <= n {
-        // SAFETY: `t`, `tl`, `sign` and `dst` each have 8 in-bounds
-        // floats from `i`.
-        unsafe {
-            let (y, e) = lanes(
-                _mm512_loadu_pd(t[i..i + 8].as_ptr()),
-                _mm512_loadu_pd(tl[i..i + 8].as_ptr()),
-                _mm512_loadu_pd(sign[i..i + 8].as_ptr()),
-            );
-            rare |= e;
-            _mm512_storeu_pd(dst[i..i + 8].as_mut_ptr(), y);
-        }
-        i += 8;
-    }
-    if i < n {
-        let stage = |src: &[f64]| {
-            let mut part = [0.0f64; 8];
-            part[..n - i].copy_from_slice(&src[i..n]);
-            part
-        };
-        let (pt, ptl, psign) = (stage(t), stage(tl), stage(sign));
-        let mut out = [0.0f64; 8];
-        // SAFETY: each part is 8 floats.
-        unsafe {
-            let (y, e) = lanes(
-                _mm512_loadu_pd(pt.as_ptr()),
-                _mm512_loadu_pd(ptl.as_ptr()),
-                _mm512_loadu_pd(psign.as_ptr()),
-            );
-            rare |= e;
-            _mm512_storeu_pd(out.as_mut_ptr(), y);
-        }
-        dst[i..n].copy_from_slice(&out[..n - i]);
+        rare |= _mm512_cmp_pd_mask::<_CMP_NLT_UQ>(sum, _mm512_set1_pd(708.0));
+        let y = _mm512_mul_pd(load8(sign, i, 0.0), exp8(t, tl, &table));
+        store8(dst, i, y);
     }
     rare != 0
-}
-
-/// `(logc[i], packed[i]) = log::log_dd_entry(idx[i])`, eight lanes at a
-/// time from the table held in registers ([`lookup_avx512`]), where the
-/// compiler's vector loop would gather from memory, which is several
-/// times slower.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn entries_avx512(idx: &[u64], logc: &mut [f64], packed: &mut [f64]) {
-    use std::arch::x86_64::*;
-    let n = idx.len().min(logc.len()).min(packed.len());
-    let table = table_avx512();
-    let mut i = 0;
-    while i + 8 <= n {
-        // SAFETY: `idx[i..i + 8]` is 8 in-bounds `u64`s.
-        let j = unsafe { _mm512_loadu_epi64(idx[i..i + 8].as_ptr().cast()) };
-        let (lc, pk) = lookup_avx512(&table, j);
-        // SAFETY: `logc[i..i + 8]` and `packed[i..i + 8]` are 8 in-bounds
-        // floats each.
-        unsafe {
-            _mm512_storeu_pd(logc[i..i + 8].as_mut_ptr(), lc);
-            _mm512_storeu_pd(packed[i..i + 8].as_mut_ptr(), pk);
-        }
-        i += 8;
-    }
-    for i in i..n {
-        (logc[i], packed[i]) = log::log_dd_entry(idx[i]);
-    }
 }
 
 /// `log_dd`'s table in eight registers: the `logc` column in four, then
@@ -348,8 +381,10 @@ fn lanes8_avx512(
 ) -> std::arch::x86_64::__mmask8 {
     use std::arch::x86_64::*;
     let n = src.len().min(dst.len());
-    let mut edges: __mmask8 = 0;
+    let mut edges = 0;
     let mut i = 0;
+    // The whole groups, then the last part: one loop with a test for the
+    // last part in it measured 5-8 % slower.
     while i + 8 <= n {
         // SAFETY: `src[i..i + 8]` and `dst[i..i + 8]` are 8 in-bounds
         // floats each.
@@ -361,17 +396,88 @@ fn lanes8_avx512(
         i += 8;
     }
     if i < n {
-        let mut part = [fill; 8];
-        part[..n - i].copy_from_slice(&src[i..n]);
-        // SAFETY: `part` is 8 floats.
-        unsafe {
-            let (y, e) = f(_mm512_loadu_pd(part.as_ptr()));
-            edges |= e;
-            _mm512_storeu_pd(part.as_mut_ptr(), y);
-        }
-        dst[i..n].copy_from_slice(&part[..n - i]);
+        let (y, e) = f(load8(&src[..n], i, fill));
+        edges |= e;
+        store8(&mut dst[..n], i, y);
     }
     edges
+}
+
+/// Eight floats of `src` from `i` (below its length), or the rest of it
+/// and `fill` past its end: a last part staged in a full vector.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn load8(src: &[f64], i: usize, fill: f64) -> std::arch::x86_64::__m512d {
+    use std::arch::x86_64::*;
+    match src.get(i..i + 8) {
+        // SAFETY: `s` is 8 floats.
+        Some(s) => unsafe { _mm512_loadu_pd(s.as_ptr()) },
+        None => {
+            let rest = &src[i..];
+            let mut part = [fill; 8];
+            part[..rest.len()].copy_from_slice(rest);
+            // SAFETY: `part` is 8 floats.
+            unsafe { _mm512_loadu_pd(part.as_ptr()) }
+        }
+    }
+}
+
+/// Stores `y` into `dst` from `i` (below its length): eight floats, or
+/// as many as are left.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn store8(dst: &mut [f64], i: usize, y: std::arch::x86_64::__m512d) {
+    use std::arch::x86_64::*;
+    match dst.get_mut(i..i + 8) {
+        // SAFETY: `d` is 8 floats.
+        Some(d) => unsafe { _mm512_storeu_pd(d.as_mut_ptr(), y) },
+        None => {
+            let rest = &mut dst[i..];
+            let mut part = [0.0; 8];
+            // SAFETY: `part` is 8 floats.
+            unsafe { _mm512_storeu_pd(part.as_mut_ptr(), y) };
+            let m = rest.len();
+            rest.copy_from_slice(&part[..m]);
+        }
+    }
+}
+
+/// `log x`'s reduction on eight lanes, from `log_dd`'s table held in
+/// registers ([`table_avx512`]): `x = 2^k z`, `z`'s entry `(log c, invc)`
+/// and `r = z invc - 1` (exact by one fused multiply-add), as
+/// `(k, r, log c, log c's tail)`, and the mask of the lanes that are not
+/// normal, finite and positive (whose parts are garbage).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+#[inline]
+fn log_reduce8(
+    x: std::arch::x86_64::__m512d,
+    table: &[std::arch::x86_64::__m512d; 8],
+) -> ([std::arch::x86_64::__m512d; 4], std::arch::x86_64::__mmask8) {
+    use std::arch::x86_64::*;
+    let bits = _mm512_castpd_si512(x);
+    // Not normal, finite and positive: the bits less the smallest
+    // normal's, as unsigned, at or past those of infinity less it.
+    let min = f64::MIN_POSITIVE.to_bits() as i64;
+    let past = (f64::INFINITY.to_bits() - f64::MIN_POSITIVE.to_bits()) as i64;
+    let edge = _mm512_cmpge_epu64_mask(
+        _mm512_sub_epi64(bits, _mm512_set1_epi64(min)),
+        _mm512_set1_epi64(past),
+    );
+    let tmp = _mm512_sub_epi64(bits, _mm512_set1_epi64(log::TABLE_OFF as i64));
+    let ki = _mm512_srai_epi64::<52>(tmp);
+    let z = _mm512_castsi512_pd(_mm512_sub_epi64(bits, _mm512_slli_epi64::<52>(ki)));
+    let k = _mm512_cvtepi64_pd(ki);
+    let j = _mm512_srli_epi64::<{ log::TABLE_SHIFT }>(tmp);
+    let (logc, packed) = lookup_avx512(table, j);
+    let packed = _mm512_castpd_si512(packed);
+    let low19 = _mm512_set1_epi64(0x7_ffff);
+    let invc = _mm512_castsi512_pd(_mm512_slli_epi64::<45>(_mm512_and_si512(packed, low19)));
+    let tail = _mm512_castsi512_pd(_mm512_andnot_si512(low19, packed));
+    let r = _mm512_fmadd_pd(z, invc, _mm512_set1_pd(-1.0));
+    ([k, r, logc, tail], edge)
 }
 
 /// `log` of eight lanes, and the mask of those that are not normal,
@@ -402,26 +508,7 @@ fn log8(
     use crate::ops::{LN2_HI, LN2_LO};
     use std::arch::x86_64::*;
     let f = _mm512_set1_pd;
-    let bits = _mm512_castpd_si512(x);
-    // Not normal, finite and positive: the bits less the smallest
-    // normal's, as unsigned, at or past those of infinity less it.
-    let min = f64::MIN_POSITIVE.to_bits() as i64;
-    let past = (f64::INFINITY.to_bits() - f64::MIN_POSITIVE.to_bits()) as i64;
-    let edge = _mm512_cmpge_epu64_mask(
-        _mm512_sub_epi64(bits, _mm512_set1_epi64(min)),
-        _mm512_set1_epi64(past),
-    );
-    let tmp = _mm512_sub_epi64(bits, _mm512_set1_epi64(log::TABLE_OFF as i64));
-    let ki = _mm512_srai_epi64::<52>(tmp);
-    let z = _mm512_castsi512_pd(_mm512_sub_epi64(bits, _mm512_slli_epi64::<52>(ki)));
-    let k = _mm512_cvtepi64_pd(ki);
-    let j = _mm512_srli_epi64::<{ log::TABLE_SHIFT }>(tmp);
-    let (logc, packed) = lookup_avx512(table, j);
-    let packed = _mm512_castpd_si512(packed);
-    let low19 = _mm512_set1_epi64(0x7_ffff);
-    let invc = _mm512_castsi512_pd(_mm512_slli_epi64::<45>(_mm512_and_si512(packed, low19)));
-    let tail = _mm512_castsi512_pd(_mm512_andnot_si512(low19, packed));
-    let r = _mm512_fmadd_pd(z, invc, f(-1.0));
+    let ([k, r, logc, tail], edge) = log_reduce8(x, table);
     let a = _mm512_fmadd_pd(k, f(LN2_HI), logc);
     let hi = _mm512_add_pd(a, r);
     let e = _mm512_add_pd(_mm512_sub_pd(a, hi), r);
