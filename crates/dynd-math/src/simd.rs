@@ -216,9 +216,9 @@ fn pow_log8(
     let r3 = _mm512_mul_pd(r2, r);
     let r5 = _mm512_mul_pd(r3, r2);
     let p = _mm512_fmadd_pd(horner(&series[5..]), r5, horner(&series[..5]));
-    let p = _mm512_mul_pd(r3, p);
-    let rest = _mm512_add_pd(p, _mm512_fmadd_pd(k, f(LN2_LO), tail));
-    let lo = _mm512_add_pd(_mm512_add_pd(be, se), _mm512_add_pd(qe, rest));
+    // The small parts that do not wait for the series summed beside it.
+    let rest = _mm512_add_pd(qe, _mm512_fmadd_pd(k, f(LN2_LO), tail));
+    let lo = _mm512_fmadd_pd(r3, p, _mm512_add_pd(_mm512_add_pd(be, se), rest));
     let l = _mm512_add_pd(s, lo);
     let ll = _mm512_sub_pd(lo, _mm512_sub_pd(l, s));
     // y (l + ll): the leading product exact.
@@ -625,8 +625,8 @@ fn scale16(
 /// others are garbage, for the caller to replace), `tl` below `2^-40` of
 /// `t` or zero: `e^t = 2^k 2^(j/16) e^(r + c)`, with `2^(j/16) = T + T'`
 /// from registers, `e^(r + c) - 1 = r + p` ([`series16`]), and
-/// `T + T r + (T p + T'(1 + r))` rounded in two steps, the first at
-/// most `0.0217 T` in size, then scaled by `2^k`.
+/// `T + (T p + (T r + T'(1 + r)))` rounded in three steps, the inner two
+/// at most `0.0217 T` in size, then scaled by `2^k`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 #[inline]
@@ -641,8 +641,9 @@ fn exp8(
     let p = series16(r, _mm512_fmadd_pd(c, r, c));
     let th = _mm512_permutex2var_pd(table[0], z, table[1]);
     let tlo = _mm512_permutex2var_pd(table[2], z, table[3]);
-    let u = _mm512_fmadd_pd(th, p, _mm512_fmadd_pd(tlo, r, tlo));
-    let y = _mm512_add_pd(th, _mm512_fmadd_pd(th, r, u));
+    // T r + T'(1 + r) beside the series, then T p.
+    let v = _mm512_fmadd_pd(th, r, _mm512_fmadd_pd(tlo, r, tlo));
+    let y = _mm512_add_pd(th, _mm512_fmadd_pd(th, p, v));
     scale16(y, z)
 }
 
