@@ -163,13 +163,23 @@ fn pow_log_avx512(xs: &[f64], ys: &[f64], t: &mut [f64], tl: &mut [f64], sign: &
     let (xs, ys) = (&xs[..n], &ys[..n]);
     let (t, tl, sign) = (&mut t[..n], &mut tl[..n], &mut sign[..n]);
     let table = table_avx512();
-    // One loop with the test for the last part in it: with the last
-    // part apart, the compiler calls a closure per group.
-    for i in (0..n).step_by(8) {
+    // One loop with the test for the last part in it (with the last part
+    // apart, the compiler calls a closure per group), two groups an
+    // iteration (the second may be the last part, or the last element
+    // again where there is no second group): the two chains overlap
+    // better than the processor overlaps one iteration's with the next
+    // (2.50 -> 2.40 ns a value; `exp`'s pass gained nothing so, and
+    // `log`'s loop lost 20 %).
+    for i in (0..n).step_by(16) {
+        let j = (i + 8).min(n - 1);
         let (a, b, s) = pow_log8(load8(xs, i, 1.0), load8(ys, i, 1.0), &table);
+        let (a2, b2, s2) = pow_log8(load8(xs, j, 1.0), load8(ys, j, 1.0), &table);
         store8(t, i, a);
         store8(tl, i, b);
         store8(sign, i, s);
+        store8(t, j, a2);
+        store8(tl, j, b2);
+        store8(sign, j, s2);
     }
 }
 
