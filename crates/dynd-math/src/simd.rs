@@ -282,20 +282,19 @@ fn pow_exp_avx512(t: &[f64], tl: &[f64], sign: &[f64], dst: &mut [f64]) -> bool 
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn table_avx512() -> [std::arch::x86_64::__m512d; 8] {
-    use std::arch::x86_64::*;
-    let [c0, c1] = &log::TABLE_COLUMNS;
-    // SAFETY: each load reads 8 of a column's 32 floats.
-    let load = |c: &[f64; 32], at: usize| unsafe { _mm512_loadu_pd(c[at..at + 8].as_ptr()) };
-    [
-        load(c0, 0),
-        load(c0, 8),
-        load(c0, 16),
-        load(c0, 24),
-        load(c1, 0),
-        load(c1, 8),
-        load(c1, 16),
-        load(c1, 24),
-    ]
+    registers(&log::TABLE_COLUMNS)
+}
+
+/// Two columns of a table as `R` registers of eight floats, the first
+/// column's then the second's.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn registers<const N: usize, const R: usize>(
+    columns: &[[f64; N]; 2],
+) -> [std::arch::x86_64::__m512d; R] {
+    let per = N / 8;
+    std::array::from_fn(|i| load8(&columns[i / per], i % per * 8, 0.0))
 }
 
 /// Entries `j % 32` of the table in registers ([`table_avx512`]), eight
@@ -555,11 +554,7 @@ fn tanh_avx512(src: &[f64], dst: &mut [f64]) {
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn table16_avx512() -> [std::arch::x86_64::__m512d; 4] {
-    use std::arch::x86_64::*;
-    let [hi, lo] = &exp::TABLE16_COLUMNS;
-    // SAFETY: each load reads 8 of a column's 16 floats.
-    let load = |c: &[f64; 16], at: usize| unsafe { _mm512_loadu_pd(c[at..at + 8].as_ptr()) };
-    [load(hi, 0), load(hi, 8), load(lo, 0), load(lo, 8)]
+    registers(&exp::TABLE16_COLUMNS)
 }
 
 /// The reduction of [`exp8`] and [`tanh8`]: `t = W h = n ln2/16 + r + c`
