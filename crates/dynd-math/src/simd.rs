@@ -558,10 +558,11 @@ fn table16_avx512() -> [std::arch::x86_64::__m512d; 4] {
 }
 
 /// The reduction of [`exp8`] and [`tanh8`]: `t = W h = n ln2/16 + r + c`
-/// for `|t| < 2^14 ln2`, as `(z, r, c)` with `z`'s low bits holding the
+/// for `|t| < 2^16`, as `(z, r, c)` with `z`'s low bits holding the
 /// integer `n = 16k + j` (two's complement), `|r| <= ln2/32`, and `c` what
-/// rounding `r` lost (as in `exp::parts`: `n` times `ln 2/16`'s leading
-/// part is exact and so is its difference with `t`). `n` is found from
+/// rounding `r` lost (as in `exp::parts`: `n`, below `2^21`, times
+/// `ln 2/16`'s 32-bit leading part is exact and so is its difference
+/// with `t`). `n` is found from
 /// `h` directly, so that it does not wait for `t` (`W` a power of two).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
