@@ -214,18 +214,11 @@ fn pow_log8(
     let s = _mm512_add_pd(b, q);
     let se = _mm512_sub_pd(q, _mm512_sub_pd(s, b));
     // r^3 (1/3 - r/4 + … - r^9/12), as two Horner chains joined by r^5.
-    let horner = |cs: &[f64]| {
-        let mut p = f(cs[cs.len() - 1]);
-        for &c in cs[..cs.len() - 1].iter().rev() {
-            p = _mm512_fmadd_pd(p, r, f(c));
-        }
-        p
-    };
     let series = &log::LOG1P_TAIL;
     let r2 = _mm512_mul_pd(r, r);
     let r3 = _mm512_mul_pd(r2, r);
     let r5 = _mm512_mul_pd(r3, r2);
-    let p = _mm512_fmadd_pd(horner(&series[5..]), r5, horner(&series[..5]));
+    let p = _mm512_fmadd_pd(horner8(r, &series[5..]), r5, horner8(r, &series[..5]));
     // The small parts that do not wait for the series summed beside it.
     let rest = _mm512_add_pd(qe, _mm512_fmadd_pd(k, f(LN2_LO), tail));
     let lo = _mm512_fmadd_pd(r3, p, _mm512_add_pd(_mm512_add_pd(be, se), rest));
@@ -523,15 +516,8 @@ fn log8(
     let e = _mm512_add_pd(_mm512_sub_pd(a, hi), r);
     // -1/2 + r/3 - r^2/4 + … - r^8/10, as two Horner chains (the
     // terms from r^4 on, and the others) joined with r^4.
-    let horner = |cs: &[f64]| {
-        let mut q = f(cs[0]);
-        for &c in &cs[1..] {
-            q = _mm512_fmadd_pd(q, r, f(c));
-        }
-        q
-    };
-    let q_hi = horner(&[-0.1, 1.0 / 9.0, -0.125, 1.0 / 7.0, -1.0 / 6.0]);
-    let q_lo = horner(&[0.2, -0.25, 1.0 / 3.0, -0.5]);
+    let q_hi = horner8(r, &[-1.0 / 6.0, 1.0 / 7.0, -0.125, 1.0 / 9.0, -0.1]);
+    let q_lo = horner8(r, &[-0.5, 1.0 / 3.0, -0.25, 0.2]);
     let r2 = _mm512_mul_pd(r, r);
     let q = _mm512_fmadd_pd(q_hi, _mm512_mul_pd(r2, r2), q_lo);
     let rest = _mm512_fmadd_pd(k, f(LN2_LO), tail);
@@ -600,17 +586,44 @@ fn series16(
 ) -> std::arch::x86_64::__m512d {
     use exp::P8;
     use std::arch::x86_64::*;
-    let f = _mm512_set1_pd;
     let r2 = _mm512_mul_pd(r, r);
-    let horner = |cs: &[f64]| {
-        let mut q = f(cs[cs.len() - 1]);
-        for &k in cs[..cs.len() - 1].iter().rev() {
-            q = _mm512_fmadd_pd(q, r, f(k));
-        }
-        q
-    };
-    let p = _mm512_fmadd_pd(horner(&P8[4..]), _mm512_mul_pd(r2, r2), horner(&P8[..4]));
+    let p = _mm512_fmadd_pd(
+        horner8(r, &P8[4..]),
+        _mm512_mul_pd(r2, r2),
+        horner8(r, &P8[..4]),
+    );
     _mm512_fmadd_pd(r2, p, c)
+}
+
+/// `sum cs[i] r^i` (the lowest coefficient first), by Horner's rule.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn horner8(r: std::arch::x86_64::__m512d, cs: &[f64]) -> std::arch::x86_64::__m512d {
+    use std::arch::x86_64::*;
+    let (&last, rest) = cs.split_last().expect("a coefficient");
+    let mut q = _mm512_set1_pd(last);
+    for &c in rest.iter().rev() {
+        q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(c));
+    }
+    q
+}
+
+/// Entries `j = z % 16` of `2^(j/16)`'s table in registers
+/// ([`table16_avx512`]), eight lanes: `(hi, lo)`. Bits 0-3 of `z` pick the
+/// entry (one permute a column).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn entries16(
+    table: &[std::arch::x86_64::__m512d; 4],
+    z: std::arch::x86_64::__m512i,
+) -> (std::arch::x86_64::__m512d, std::arch::x86_64::__m512d) {
+    use std::arch::x86_64::*;
+    (
+        _mm512_permutex2var_pd(table[0], z, table[1]),
+        _mm512_permutex2var_pd(table[2], z, table[3]),
+    )
 }
 
 /// `2^k` times `x` for [`reduce16`]'s `z`, by an integer add to `x`'s
@@ -645,8 +658,7 @@ fn exp8(
     let (z, r, c) = reduce16::<1>(t);
     let c = _mm512_add_pd(c, tl);
     let p = series16(r, _mm512_fmadd_pd(c, r, c));
-    let th = _mm512_permutex2var_pd(table[0], z, table[1]);
-    let tlo = _mm512_permutex2var_pd(table[2], z, table[3]);
+    let (th, tlo) = entries16(table, z);
     // T r + T'(1 + r) beside the series, then T p.
     let v = _mm512_fmadd_pd(th, r, _mm512_fmadd_pd(tlo, r, tlo));
     let y = _mm512_add_pd(th, _mm512_fmadd_pd(th, p, v));
@@ -686,8 +698,7 @@ fn tanh8(
     let h = _mm512_min_pd(f(20.0), _mm512_abs_pd(x));
     let (z, r, c) = reduce16::<2>(h);
     let s = scale16(f(1.0), z);
-    let th = _mm512_permutex2var_pd(table[0], z, table[1]);
-    let tl = _mm512_permutex2var_pd(table[2], z, table[3]);
+    let (th, tl) = entries16(table, z);
     let p = series16(r, c);
     // n = e + m + rest, with the entry scaled by 2^k (exactly): the
     // parts that do not wait for the series first.
