@@ -97,11 +97,18 @@ pub(crate) fn log_fast<const FMA: bool>(x: f64) -> f64 {
 }
 
 /// Whether `log(x)` needs [`log`] rather than [`log_fast`]: zero,
-/// negative, subnormal, infinite or NaN.
+/// negative, subnormal, NaN, or at or past [`LOG_TOP`] (the largest
+/// floats and infinity).
 #[inline(always)]
 pub(crate) fn log_is_edge(x: f64) -> bool {
-    x < f64::MIN_POSITIVE || x == f64::INFINITY || x.is_nan()
+    !(f64::MIN_POSITIVE..LOG_TOP).contains(&x)
 }
+
+/// `2^1024 z` for the smallest reduced argument `z` ([`TABLE_OFF`]):
+/// the floats from here up (about `1.27e308`) are the only normal ones
+/// whose `k` is 1024, past what a float's exponent field holds biased,
+/// so the AVX-512 loop leaves them to [`log`].
+pub(crate) const LOG_TOP: f64 = f64::from_bits(TABLE_OFF + (1024 << 52));
 
 /// `log(1 + f)` as `hi + lo`, with `hi` holding at most 21 bits (so that
 /// its products with 32-bit constants are exact).

@@ -149,7 +149,8 @@ fn pow_loop<const FMA: bool, const AVX512: bool>(xs: &[f64], ys: &[f64], dst: &m
 
 /// `pow`'s first passes on AVX-512, as one: `(t, tl) = y log|x|` as a
 /// double-double and the sign ([`pow_log8`]), eight lanes at a time;
-/// `t` NaN for a zero, subnormal, infinite or NaN `x`, so that
+/// `t` NaN for a zero, subnormal, infinite or NaN `x` or one from
+/// [`log::LOG_TOP`] up, so that
 /// [`pow_exp_avx512`] sends those to the general path.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
@@ -186,7 +187,8 @@ fn pow_log_avx512(xs: &[f64], ys: &[f64], t: &mut [f64], tl: &mut [f64], sign: &
 /// `y log|x| = t + tl` and `x^y`'s sign (`log::pow_sign`) for eight
 /// lanes: `log::pow_log_finish` after `log::log_dd_lookup`, with the
 /// table from registers ([`log_reduce8`]) and the series as two Horner
-/// chains; `t` NaN where `|x|` is not normal and finite.
+/// chains; `t` NaN where `|x|` is not normal or is at or past
+/// [`log::LOG_TOP`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 #[inline]
@@ -315,7 +317,7 @@ fn lookup_avx512(
 
 /// `log` of `src` into `dst` (of `src`'s length) on AVX-512 ([`log8`]),
 /// then [`log::log`] for the arguments [`log::log_is_edge`] picks out
-/// (zero, negative, subnormal, infinite, NaN).
+/// (zero, negative, subnormal, NaN, and from [`log::LOG_TOP`] up).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 fn log_loop_avx512(src: &[f64], dst: &mut [f64]) {
@@ -450,7 +452,8 @@ fn store8(dst: &mut [f64], i: usize, y: std::arch::x86_64::__m512d) {
 /// registers ([`table_avx512`]): `x = 2^k z`, `z`'s entry `(log c, invc)`
 /// and `r = z invc - 1` (exact by one fused multiply-add), as
 /// `(k, r, log c, log c's tail)`, and the mask of the lanes that are not
-/// normal, finite and positive (whose parts are garbage).
+/// normal and positive or are at or past [`log::LOG_TOP`] (whose parts
+/// are garbage).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 #[inline]
@@ -460,18 +463,29 @@ fn log_reduce8(
 ) -> ([std::arch::x86_64::__m512d; 4], std::arch::x86_64::__mmask8) {
     use std::arch::x86_64::*;
     let bits = _mm512_castpd_si512(x);
-    // Not normal, finite and positive: the bits less the smallest
-    // normal's, as unsigned, at or past those of infinity less it.
+    // Outside `[MIN_POSITIVE, LOG_TOP)`: the bits less the smallest
+    // normal's, as unsigned, at or past those of the top less it.
     let min = f64::MIN_POSITIVE.to_bits() as i64;
-    let past = (f64::INFINITY.to_bits() - f64::MIN_POSITIVE.to_bits()) as i64;
+    let past = (log::LOG_TOP.to_bits() - f64::MIN_POSITIVE.to_bits()) as i64;
     let edge = _mm512_cmpge_epu64_mask(
         _mm512_sub_epi64(bits, _mm512_set1_epi64(min)),
         _mm512_set1_epi64(past),
     );
-    let tmp = _mm512_sub_epi64(bits, _mm512_set1_epi64(log::TABLE_OFF as i64));
-    let ki = _mm512_srai_epi64::<52>(tmp);
-    let z = _mm512_castsi512_pd(_mm512_sub_epi64(bits, _mm512_slli_epi64::<52>(ki)));
-    let k = _mm512_cvtepi64_pd(ki);
+    // `bits(x) - TABLE_OFF` with 1.0's exponent field added: its low 52
+    // bits are `z`'s less `TABLE_OFF`, and its exponent field, between 1
+    // and 2046 below `LOG_TOP`, is `k` biased as a float's, so that
+    // `vgetexppd` reads `k` out as a float in one instruction.
+    let one = 1f64.to_bits();
+    let tmp = _mm512_add_epi64(
+        bits,
+        _mm512_set1_epi64(one.wrapping_sub(log::TABLE_OFF) as i64),
+    );
+    let k = _mm512_getexp_pd(_mm512_castsi512_pd(tmp));
+    let low = _mm512_and_si512(tmp, _mm512_set1_epi64((1 << 52) - 1));
+    let z = _mm512_castsi512_pd(_mm512_add_epi64(
+        low,
+        _mm512_set1_epi64(log::TABLE_OFF as i64),
+    ));
     let j = _mm512_srli_epi64::<{ log::TABLE_SHIFT }>(tmp);
     let (logc, packed) = lookup_avx512(table, j);
     let packed = _mm512_castpd_si512(packed);
@@ -482,10 +496,11 @@ fn log_reduce8(
     ([k, r, logc, tail], edge)
 }
 
-/// `log` of eight lanes, and the mask of those that are not normal,
-/// finite and positive (whose results are garbage, for the caller to
-/// replace: [`log::log_is_edge`]), from `log_dd`'s table held in
-/// registers ([`table_avx512`]), without a division.
+/// `log` of eight lanes, and the mask of those that are not normal and
+/// positive or are at or past [`log::LOG_TOP`] (whose results are
+/// garbage, for the caller to replace: [`log::log_is_edge`]), from
+/// `log_dd`'s table held in registers ([`table_avx512`]), without a
+/// division.
 ///
 /// `x = 2^k z` and `z`'s entry give `invc` (6 significant bits) and
 /// `log c = -log(invc)` in two parts; `r = z invc - 1` is exact (one
@@ -499,7 +514,9 @@ fn log_reduce8(
 /// result, so their roundings stay far below the last one. The result is
 /// within about 0.52 ULP of `log x`. The series is two Horner chains:
 /// fewer instructions than Estrin's scheme, half the latency of one
-/// chain.
+/// chain (one chain, an instruction less, measured no faster; a
+/// polynomial of degree 7 close to the best, within `2^-59` of the
+/// result, rounded 0.16 % of arguments wrongly against 0.01 %).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq")]
 #[inline]

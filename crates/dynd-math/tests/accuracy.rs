@@ -225,7 +225,8 @@ fn arguments(f: Unary) -> Vec<f64> {
 /// smallest subnormal and the largest, the smallest normal, 1 and 0.5 and
 /// 2 each side by one ULP, the overflow and underflow thresholds of the
 /// exponentials (`exp` at 709.78 and -745.13, `sinh`/`cosh` at 710.48),
-/// the largest double, and a ULP either side of each.
+/// where the AVX-512 `log` leaves its reduction to the scalar path
+/// (about 1.27e308), the largest double, and a ULP either side of each.
 fn edges() -> Vec<f64> {
     let around = |x: f64| {
         [
@@ -248,6 +249,9 @@ fn edges() -> Vec<f64> {
         708.396_418_532_264_1,
         710.475_860_073_943_9,
         1e300,
+        // Where the AVX-512 `log`'s reduction hands its arguments to the
+        // scalar path (`k` of 1024, past a biased exponent field).
+        f64::from_bits(0x7fe6_aaaa_aaaa_aaab),
         f64::MAX,
     ];
     let mut v = Vec::new();
