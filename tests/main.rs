@@ -21,6 +21,7 @@ mod records;
 mod robustness;
 mod soundness;
 mod soundness3;
+mod streamed;
 mod text_compare;
 mod text_order;
 mod text_strings;

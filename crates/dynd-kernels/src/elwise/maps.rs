@@ -23,6 +23,11 @@ pub(super) trait MapLoop: Send + Sync + 'static {
 
     /// One line for [`crate::kernel::Kernel::describe`].
     fn describe(&self) -> String;
+
+    /// As [`FlatRun::f64_op`].
+    fn f64_op(&self) -> Option<F64Op> {
+        None
+    }
 }
 
 /// A map leaf as a kernel record, and as a flat loop.
@@ -71,6 +76,10 @@ impl<M: MapLoop> FlatRun for MapLeaf<M> {
     ) {
         // SAFETY: forwarded contract; maps never fail.
         let _ = unsafe { self.0.strided_loop(dst, dst_stride, src, src_stride, count) };
+    }
+
+    fn f64_op(&self) -> Option<F64Op> {
+        self.0.f64_op()
     }
 
     unsafe fn run_rows(

@@ -5,7 +5,7 @@
 
 use smallvec::SmallVec;
 
-use crate::loops::{FlatRun, INLINE_ARGS, PARALLEL_MIN};
+use crate::loops::{stream, FlatRun, INLINE_ARGS, PARALLEL_MIN};
 use crate::shared::Shared;
 
 /// Pointers handed to the threads of one flat run.
@@ -39,7 +39,17 @@ pub(crate) unsafe fn run_flat(
     // The count first: asking rayon for its threads is not free.
     if count < PARALLEL_MIN || dst_stride <= 0 || crate::par::threads() < 2 {
         // SAFETY: forwarded.
-        unsafe { f.run(dst, dst_stride, src, src_stride, count) };
+        unsafe {
+            stream::run(
+                f,
+                total(count, dst_stride),
+                dst,
+                dst_stride,
+                src,
+                src_stride,
+                count,
+            )
+        };
         return;
     }
     // SAFETY: forwarded.
@@ -84,7 +94,9 @@ unsafe fn run_parallel(
         // SAFETY: elements `start..start + len` of the run, valid by the
         // contract; no other chunk writes them.
         unsafe {
-            f.run(
+            stream::run(
+                f,
+                total(count, dst_stride),
                 p.dst.wrapping_offset(at * dst_stride),
                 dst_stride,
                 &srcs,
@@ -94,4 +106,10 @@ unsafe fn run_parallel(
         };
     };
     crate::par::run(count.div_ceil(chunk), &part);
+}
+
+/// The bytes a run of `count` elements `dst_stride` apart writes (the
+/// span, for [`stream::run`]'s choice); saturating.
+fn total(count: usize, dst_stride: isize) -> usize {
+    count.saturating_mul(dst_stride.unsigned_abs())
 }

@@ -69,6 +69,7 @@ mod flat;
 mod push;
 pub(crate) mod ragged;
 mod rows;
+pub(crate) mod stream;
 
 use std::cmp::Reverse;
 
@@ -120,6 +121,13 @@ pub(crate) trait FlatRun: Send + Sync {
         src_stride: &[isize],
         count: usize,
     );
+
+    /// The plain `float64` operation this loop runs, if it is one: the
+    /// loop engine may then write a large result around the cache (see
+    /// [`stream`]), with the operation's own bits.
+    fn f64_op(&self) -> Option<crate::elwise::F64Op> {
+        None
+    }
 
     /// The per-row loop over ragged rows ([`leaf_rows`](crate::loops::ragged::leaf_rows)),
     /// compiled for each leaf: one call through the vtable per run of

@@ -40,6 +40,10 @@ impl<T: OpFloat> Family for FloatFn<T> {
         })
     }
 
+    fn f64_op(self) -> Option<F64Op> {
+        (T::SCALAR == dynd_types::Scalar::Float64).then_some(self.0)
+    }
+
     fn describe(self, arity: usize) -> String {
         let t = T::SCALAR;
         if arity == 2 {

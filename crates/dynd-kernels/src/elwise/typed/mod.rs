@@ -112,6 +112,11 @@ trait Family: Copy + Send + Sync + 'static {
 
     /// The leaf's description, for `arity` arguments.
     fn describe(self, arity: usize) -> String;
+
+    /// As [`FlatRun::f64_op`](crate::loops::FlatRun::f64_op).
+    fn f64_op(self) -> Option<F64Op> {
+        None
+    }
 }
 
 /// The leaf loop of a family member of `N` arguments: runs shorter than
@@ -145,6 +150,10 @@ impl<F: Family, const N: usize> MapLoop for Dispatched<F, N> {
 
     fn describe(&self) -> String {
         self.0.describe(N)
+    }
+
+    fn f64_op(&self) -> Option<F64Op> {
+        self.0.f64_op()
     }
 }
 

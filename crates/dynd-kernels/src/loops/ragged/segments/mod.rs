@@ -210,7 +210,7 @@ impl Segments {
                     range,
                     (pos[u], pos[u + 1]),
                     dst,
-                    out_size,
+                    (out_size, bytes),
                 )
             };
             if !ok {
@@ -282,7 +282,7 @@ impl Segments {
         range: std::ops::Range<usize>,
         (begin, end): (usize, usize),
         dst: Dst,
-        out_size: usize,
+        (out_size, bytes): (usize, usize),
     ) -> bool {
         let dst = dst.get();
         let n = ops.len();
@@ -308,9 +308,13 @@ impl Segments {
             }
             // SAFETY: result elements `at..at + len` and each operand's
             // (verified rows end to end, inside validated blocks), or the
-            // spread values filling the first `len` of their buffers.
+            // spread values filling the first `len` of their buffers. The
+            // result's `bytes` in all decide whether its stores go around
+            // the cache.
             unsafe {
-                flat.run(
+                crate::loops::stream::run(
+                    flat,
+                    bytes,
                     dst.wrapping_add(at * out_size),
                     out_size as isize,
                     &ptrs[..n],
