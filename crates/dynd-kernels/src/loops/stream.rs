@@ -139,8 +139,8 @@ unsafe fn streamed(
 ///
 /// # Safety
 ///
-/// `dst` holds `count` writable `f64`s, aligned, that nothing else reads
-/// or writes meanwhile; `value(i)` reads nothing `dst[..i]` holds.
+/// `dst` holds `count` writable `f64`s (any alignment) that nothing else
+/// reads or writes meanwhile; `value(i)` reads nothing `dst[..i]` holds.
 #[inline(always)]
 unsafe fn stream_loop(dst: *mut f64, count: usize, value: impl Fn(usize) -> f64) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -151,14 +151,14 @@ unsafe fn stream_loop(dst: *mut f64, count: usize, value: impl Fn(usize) -> f64)
         // stores throughout).
         let head = dst.align_offset(64).min(count);
         let write = |i: usize| {
-            // SAFETY: `i < count` (the contract).
-            unsafe { dst.add(i).write(value(i)) }
+            // SAFETY: `i < count` (the contract); any alignment.
+            unsafe { dst.add(i).write_unaligned(value(i)) }
         };
         (0..head).for_each(write);
         let mut i = head;
         while i + 8 <= count {
             // A line's eight values, computed in registers (the compiler
-            // vectorises this), then stored as four 16-byte halves of it.
+            // vectorises this), then stored as its four 16-byte quarters.
             let mut line = [0.0f64; 8];
             for (k, v) in line.iter_mut().enumerate() {
                 *v = value(i + k);
@@ -189,8 +189,9 @@ unsafe fn stream_loop(dst: *mut f64, count: usize, value: impl Fn(usize) -> f64)
 mod tests {
     use super::*;
 
-    /// `op` over `xs` and `ys` (`None`: a broadcast `2.5`) at each offset
-    /// into a line and each length around it, streamed, against the
+    /// `op` over runs of `xs` and `ys` (or, where `x_run`/`y_run` is
+    /// false, a broadcast `2.5`/`-0.5`) at each offset into a line and
+    /// each length around it, streamed, against the
     /// operation element by element: the same bits, and nothing written
     /// past the end.
     fn check(op: F64Op, x_run: bool, y_run: bool) {
@@ -248,6 +249,26 @@ mod tests {
         }
         check(F64Op::Sqrt, true, true);
         check(F64Op::Neg, true, true);
+    }
+
+    #[test]
+    fn a_misaligned_result_takes_plain_stores() {
+        let xs: Vec<f64> = (0..40).map(|i| i as f64 + 0.5).collect();
+        let mut bytes = vec![0u8; 41 * 8];
+        // Four bytes past an 8-byte boundary: no `f64` there is aligned.
+        let at = bytes.as_ptr().align_offset(8) + 4;
+        let dst = bytes[at..].as_mut_ptr();
+        let src = [xs.as_ptr().cast::<u8>()];
+        // SAFETY: 40 `f64`s from `at` lie in `bytes`, 40 in `xs`.
+        let ran = unsafe { streamed(F64Op::Sqrt, dst, &src, &[8], 40) };
+        assert_eq!(ran, cfg!(target_arch = "x86_64"));
+        for (i, x) in xs.iter().enumerate() {
+            // SAFETY: element `i` of the 40 written; any alignment.
+            let got = unsafe { dst.cast::<f64>().add(i).read_unaligned() };
+            if cfg!(target_arch = "x86_64") {
+                assert_eq!(got.to_bits(), x.sqrt().to_bits());
+            }
+        }
     }
 
     #[test]
