@@ -692,25 +692,24 @@ fn tiny(name: &str, op: Op, a: &Array, o: &AxisOptions) -> Option<Result<Array, 
     {
         return None;
     }
-    // An empty array reduces as `shrink_empty` says (no result elements
-    // need no identity).
-    if a.ty().dims().any(|d| matches!(d, Dim::Fixed(0))) {
-        return None;
-    }
+    // (An empty array reduces as `shrink_empty` says, no result elements
+    // needing no identity: `reduce_tiny` leaves it to the general path.)
     let (axes, keepdims) = (o.axes(), o.keepdims);
     macro_rules! go {
         ($t:ty) => {
             ordered_reduction!(op, $t, red => dynd_kernels::reduce::reduce_tiny(a, axes, keepdims, &red, name))
         };
     }
-    let r = match a.dtype().as_scalar()? {
-        Scalar::Float64 => go!(f64),
-        Scalar::Float32 => go!(f32),
-        Scalar::Int64 => go!(i64),
-        Scalar::UInt64 => go!(u64),
+    // Each arm returns the fold's answer as it is (not unwrapped and
+    // wrapped again): the result is written once, in the caller's slot,
+    // not copied through this frame.
+    match a.dtype().as_scalar() {
+        Some(Scalar::Float64) => go!(f64),
+        Some(Scalar::Float32) => go!(f32),
+        Some(Scalar::Int64) => go!(i64),
+        Some(Scalar::UInt64) => go!(u64),
         _ => None,
-    }?;
-    Some(r)
+    }
 }
 
 /// Runs reduction `op` of `a` as the keywords ask.

@@ -2,7 +2,7 @@
 //! layouts; accuracy of the float sum; the same bits on 1 and 2 threads;
 //! var rows; every error.
 
-use dynd_kernels::reduce::{reduce, ReduceArgs, Reduction};
+use dynd_kernels::reduce::{reduce, reduce_tiny, ReduceArgs, Reduction};
 use dynd_kernels::{array, Array, Index, Value};
 use proptest::prelude::*;
 
@@ -485,6 +485,93 @@ fn errors_name_the_axis_the_ndim_and_what_is_missing() {
             .to_string(),
         "argument 0 has data type float64, but the reduction max takes int64"
     );
+}
+
+/// A small reduction keeps its plan (worked out from the type, the axes
+/// as given and `keepdims`) for the next call on the thread: calls that
+/// change any of the three, or bring other data of the same type (a view
+/// at an offset, a strided view), must each get their own answer.
+#[test]
+fn small_reductions_replan_when_the_type_axes_or_keepdims_change() {
+    let tiny = |a: &Array, axes: Option<&[i64]>, keep: bool| {
+        let r = reduce_tiny(a, axes, keep, &add_f64(), "sum").map(|r| r.unwrap());
+        r.map(|r| (r.ty().to_string(), r.to_string()))
+    };
+    let own = |ty: &str, v: &str| Some((ty.to_string(), v.to_string()));
+    let a = Array::from_shape_vec(&[4, 4], (0..16).map(f64::from).collect()).unwrap();
+    // Rows 1 to 4 of a 5×4 array: the same type, 32 bytes into its block.
+    let b = Array::from_shape_vec(&[5, 4], (0..20).map(|i| f64::from(i * 10)).collect()).unwrap();
+    let view = b.index(&[Index::slice(Some(1), None, 1)]).unwrap();
+    assert_eq!(view.ty(), a.ty());
+    let rows = "4 * float64";
+    for _ in 0..2 {
+        assert_eq!(tiny(&a, Some(&[1]), false), own(rows, "[6, 22, 38, 54]"));
+        assert_eq!(
+            tiny(&view, Some(&[1]), false),
+            own(rows, "[220, 380, 540, 700]")
+        );
+        assert_eq!(tiny(&a, Some(&[-1]), false), own(rows, "[6, 22, 38, 54]"));
+        assert_eq!(
+            tiny(&a, Some(&[1]), true),
+            own("4 * 1 * float64", "[[6], [22], [38], [54]]")
+        );
+        assert_eq!(tiny(&a, Some(&[0]), false), own(rows, "[24, 28, 32, 36]"));
+        assert_eq!(
+            tiny(&view, Some(&[0]), false),
+            own(rows, "[400, 440, 480, 520]")
+        );
+        assert_eq!(tiny(&a, None, false), own("float64", "120"));
+        assert_eq!(
+            tiny(&a, Some(&[0, 1]), true),
+            own("1 * 1 * float64", "[[120]]")
+        );
+        // The same type, not C-contiguous: the general path's to take.
+        assert_eq!(tiny(&a.transpose().unwrap(), Some(&[1]), false), None);
+        // An axis out of range or repeated: left to the general path too.
+        assert_eq!(tiny(&a, Some(&[2]), false), None);
+        assert_eq!(tiny(&a, Some(&[1, -1]), false), None);
+    }
+    // Another element type of the same shape has its own plan.
+    let i = Array::from_shape_vec(&[4, 4], (0..16i64).rev().collect()).unwrap();
+    let max = reduce_tiny(&i, Some(&[1]), false, &max_i64(), "max")
+        .unwrap()
+        .unwrap();
+    assert_eq!(max.to_string(), "[15, 11, 7, 3]");
+    // A reduction that is not reorderable does not take a plan of two
+    // axes made by one that is: the general path says why.
+    let sub = Reduction {
+        identity: None,
+        combine: |x: f64, y: f64| x - y,
+        reorderable: false,
+        neutral: None,
+        run: None,
+    };
+    assert_eq!(tiny(&a, None, false), own("float64", "120"));
+    assert!(reduce_tiny(&a, None, false, &sub, "subtract").is_none());
+    let r = reduce_tiny(&a, Some(&[1]), false, &sub, "subtract")
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.to_string(), "[-6, -14, -22, -30]");
+    // No elements: `reduce_tiny` leaves them to its caller's rules;
+    // `reduce`'s small path gives the identity where there is one, else
+    // the error, on the first call and from the plan on the next.
+    let e = Array::from_shape_vec(&[4, 0], Vec::<f64>::new()).unwrap();
+    assert_eq!(tiny(&e, Some(&[1]), false), None);
+    let rows_of = ReduceArgs {
+        axes: Some(&[1]),
+        ..ReduceArgs::default()
+    };
+    for _ in 0..2 {
+        let r = reduce(&e, &rows_of, &add_f64(), "sum").unwrap();
+        assert_eq!(
+            (r.ty().to_string(), r.to_string()),
+            (rows.into(), "[0, 0, 0, 0]".into())
+        );
+        assert_eq!(
+            reduce(&e, &rows_of, &sub, "subtract").unwrap_err().to_string(),
+            "subtract: a reduction over no elements needs an identity, and subtract has none; pass `initial`"
+        );
+    }
 }
 
 #[test]

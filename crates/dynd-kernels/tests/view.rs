@@ -387,3 +387,41 @@ fn a_large_transpose_runs_in_tiles_and_is_exact() {
         "1000 is out of range for int8 (assigning int32 to int8), at index [65, 77]"
     );
 }
+
+/// Contiguity is read from the arrmeta at every depth: the first eight
+/// levels and deeper ones are checked alike.
+#[test]
+fn contiguity_is_checked_at_every_depth() {
+    for ndim in [1usize, 7, 8, 9, 12] {
+        // Dimensions of 2, the second 1 and the last 4.
+        let shape: Vec<usize> = (0..ndim)
+            .map(|i| match i {
+                _ if i + 1 == ndim => 4,
+                1 => 1,
+                _ => 2,
+            })
+            .collect();
+        let n: usize = shape.iter().product();
+        let a = Array::from_shape_vec(&shape, (0..n as i64).collect()).unwrap();
+        assert!(a.is_c_contiguous(), "{ndim}");
+        assert_eq!(a.as_slice::<i64>().unwrap().len(), n, "{ndim}");
+        // Every other element of the innermost dimension, then of the
+        // outermost: neither is contiguous.
+        let mut inner = vec![Index::slice(None, None, 1); ndim];
+        inner[ndim - 1] = Index::slice(None, None, 2);
+        let strided = a.index(&inner).unwrap();
+        assert!(!strided.is_c_contiguous(), "{ndim}");
+        assert!(strided.as_slice::<i64>().is_err(), "{ndim}");
+        if ndim > 1 {
+            let mut outer = vec![Index::slice(None, None, 1); ndim];
+            outer[0] = Index::slice(Some(1), None, 1);
+            // One outer element: contiguous, starting half way.
+            let half = a.index(&outer).unwrap();
+            assert_eq!(half.as_slice::<i64>().unwrap()[0], (n / 2) as i64, "{ndim}");
+            // A reversed innermost dimension is not C order.
+            let mut rev = vec![Index::slice(None, None, 1); ndim];
+            rev[ndim - 1] = Index::slice(None, None, -1);
+            assert!(!a.index(&rev).unwrap().is_c_contiguous(), "{ndim}");
+        }
+    }
+}

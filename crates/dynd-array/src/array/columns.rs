@@ -346,14 +346,26 @@ impl Array {
     /// held as columns its interleaved form's (made on first use).
     #[inline]
     pub(super) fn raw(&self) -> (&Arc<Arrmeta>, &Arc<MemoryBlock>, usize) {
-        match &**self.meta {
-            Arrmeta::Columns(c) => match interleaved(&self.ty, c) {
-                Ok((meta, data)) => (meta, data, 0),
-                // Only allocation can fail here: the columns were checked
-                // to agree where the array was made.
-                Err(e) => panic!("cannot interleave a record array held as columns: {e}"),
-            },
-            _ => (&self.meta, &self.data, self.offset),
+        if self.is_columnar() {
+            return self.raw_columns();
+        }
+        (&self.meta, &self.data, self.offset)
+    }
+
+    /// [`Array::raw`] of a record array held as columns: out of line, so
+    /// that every reader's check of the common case is a load and a
+    /// compare, not a call.
+    #[cold]
+    #[inline(never)]
+    fn raw_columns(&self) -> (&Arc<Arrmeta>, &Arc<MemoryBlock>, usize) {
+        let Arrmeta::Columns(c) = &**self.meta else {
+            unreachable!("called for a record array held as columns")
+        };
+        match interleaved(&self.ty, c) {
+            Ok((meta, data)) => (meta, data, 0),
+            // Only allocation can fail here: the columns were checked to
+            // agree where the array was made.
+            Err(e) => panic!("cannot interleave a record array held as columns: {e}"),
         }
     }
 

@@ -631,10 +631,18 @@ impl Array {
     fn c_contiguous_count(&self) -> Option<usize> {
         // Outermost first: each dimension longer than 1 must step over
         // the whole of what is inside it.
-        let mut dims: smallvec::SmallVec<[(usize, isize); 8]> = smallvec::SmallVec::new();
+        // The first eight levels in a plain array (its length kept in a
+        // register), deeper ones, which no small array has, in a vector.
+        let mut near = [(0usize, 0isize); 8];
+        let mut deep: Vec<(usize, isize)> = Vec::new();
+        let mut k = 0;
         let mut m: &Arrmeta = self.arrmeta();
         while let Some((n, stride, element)) = m.as_fixed() {
-            dims.push((n, stride));
+            match near.get_mut(k) {
+                Some(slot) => *slot = (n, stride),
+                None => deep.push((n, stride)),
+            }
+            k += 1;
             m = element;
         }
         // A builtin scalar under fixed dimensions alone (the arrmeta
@@ -647,7 +655,8 @@ impl Array {
         };
         let mut expected = size;
         let mut count = 1usize;
-        for &(n, stride) in dims.iter().rev() {
+        let dims = near[..k.min(near.len())].iter().chain(&deep);
+        for &(n, stride) in dims.rev() {
             if n > 1 && stride != expected {
                 return None;
             }

@@ -274,7 +274,13 @@ where
         return ragged::reduce_var(a, &axes, args, red, name, start);
     }
     if args.mask.is_none() {
-        if let Some(r) = reduce_small(a, &axes, args.keepdims, start, red, name) {
+        let normalized = || Some(axes.clone());
+        let call = SmallCall {
+            given: args.axes,
+            keepdims: args.keepdims,
+            empty: true,
+        };
+        if let Some(r) = reduce_small(a, call, normalized, start, red, name) {
             return r;
         }
     }
@@ -345,11 +351,12 @@ where
 
 /// A small reduction's entry in front of [`reduce`], for a caller that
 /// knows there is no mask and no `initial` value: `a` C-contiguous with
-/// fixed dimensions over `T` itself and at most 1,024 elements. The same
+/// fixed dimensions over `T` itself and 1 to 1,024 elements. The same
 /// folds as [`reduce`] (both end in its small-array path), so the same
 /// bits, without the general path's checks of what cannot apply here.
-/// `None` for anything else, and for axes [`reduce`] refuses (it says
-/// why).
+/// `None` for anything else (an empty array's reduction follows the
+/// caller's rules for empty ones), and for axes [`reduce`] refuses (it
+/// says why).
 ///
 /// ```
 /// use dynd::func::raw::{reduce, reduce_tiny, Reduction, ReduceArgs};
@@ -375,45 +382,167 @@ where
     T: Element,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
-    if a.dtype().as_scalar() != Some(T::SCALAR) {
-        return None;
-    }
     // The axes as `normalize_axes` makes them, without building its
-    // errors: a bad axis leaves the call to the general path.
-    let ndim = a.ndim();
-    let n = ndim as i64;
-    let mut list: SmallVec<[usize; 8]> = SmallVec::new();
-    match axes {
-        None => list.extend(0..ndim),
-        Some(given) => {
-            for &ax in given {
-                if !(-n..n).contains(&ax) {
-                    return None;
+    // errors: a bad axis leaves the call to the general path. Worked out
+    // only when the last plan on this thread is not this call's.
+    let normalized = || {
+        let ndim = a.ndim();
+        let n = ndim as i64;
+        let mut list: SmallVec<[usize; 8]> = SmallVec::new();
+        match axes {
+            None => list.extend(0..ndim),
+            Some(given) => {
+                for &ax in given {
+                    if !(-n..n).contains(&ax) {
+                        return None;
+                    }
+                    let k = if ax < 0 { ax + n } else { ax } as usize;
+                    if list.contains(&k) {
+                        return None;
+                    }
+                    list.push(k);
                 }
-                let k = if ax < 0 { ax + n } else { ax } as usize;
-                if list.contains(&k) {
-                    return None;
+                if list.len() > 1 {
+                    list.sort_unstable();
                 }
-                list.push(k);
-            }
-            if list.len() > 1 {
-                list.sort_unstable();
             }
         }
-    }
-    if !red.reorderable && list.len() > 1 {
-        return None;
-    }
-    reduce_small(a, &list, keepdims, red.identity, red, name)
+        Some(list)
+    };
+    // (`as_slice` checks the element type.)
+    let call = SmallCall {
+        given: axes,
+        keepdims,
+        empty: false,
+    };
+    reduce_small(a, call, normalized, red.identity, red, name)
 }
 
-/// A small reduction's input type, axes and `keepdims`, and its result's
-/// layout.
-type SmallResult = (Type, SmallVec<[usize; 8]>, bool, FreshLayout);
+/// What a small reduction works out from its input's type, the axes it
+/// was given and `keepdims`, before it looks at the data: kept for the
+/// next call on this thread (see [`reduce_small`]), which has the same
+/// three when a loop reduces arrays of one type.
+struct SmallPlan {
+    /// The input's type, the axes as given (`None`: all of them) and
+    /// `keepdims`: the key.
+    ty: Type,
+    given: Option<SmallVec<[i64; 4]>>,
+    keepdims: bool,
+    /// The element type of the input and the result.
+    scalar: dynd_types::Scalar,
+    /// How many axes are reduced (a reduction that is not reorderable
+    /// takes one at a time).
+    axes: usize,
+    /// The elements each result element folds, and the result's count.
+    count: usize,
+    kept: usize,
+    /// The innermost dimension's size.
+    row: usize,
+    /// Whether the reduced axes are the trailing ones (else the leading
+    /// ones).
+    trailing: bool,
+    /// The result's layout.
+    layout: FreshLayout,
+}
+
+impl SmallPlan {
+    /// The plan of a small reduction of type `ty` over `axes` (normalized:
+    /// in range, increasing, no repeats) given as `given`; `None` where the
+    /// small path does not apply (no axes, a dimension not fixed, axes
+    /// neither leading nor trailing).
+    fn new(
+        ty: &Type,
+        given: Option<&[i64]>,
+        axes: &[usize],
+        keepdims: bool,
+        scalar: dynd_types::Scalar,
+    ) -> Option<Result<SmallPlan, Error>> {
+        let k = axes.len();
+        if k == 0 {
+            return None;
+        }
+        // One walk over the dimensions: the shape, the reduced count and
+        // the kept count (the result's elements).
+        let mut shape: SmallVec<[usize; 8]> = SmallVec::new();
+        let (mut count, mut kept) = (1usize, 1usize);
+        for (i, d) in ty.dims().enumerate() {
+            let Dim::Fixed(n) = d else { return None };
+            shape.push(*n);
+            if axes.contains(&i) {
+                count *= n;
+            } else {
+                kept *= n;
+            }
+        }
+        let ndim = shape.len();
+        let trailing = axes.iter().enumerate().all(|(i, &ax)| ax + k == ndim + i);
+        let leading = axes.iter().enumerate().all(|(i, &ax)| ax == i);
+        if !(trailing || leading) {
+            return None;
+        }
+        let out_dims =
+            shape
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &n)| match (axes.contains(&i), keepdims) {
+                    (false, _) => Some(Dim::Fixed(n)),
+                    (true, true) => Some(Dim::Fixed(1)),
+                    (true, false) => None,
+                });
+        let layout =
+            match Type::with_dims(out_dims, scalar.into()).and_then(|t| FreshLayout::new(&t)) {
+                Ok(layout) => layout,
+                Err(e) => return Some(Err(e)),
+            };
+        Some(Ok(SmallPlan {
+            ty: ty.clone(),
+            given: given.map(SmallVec::from_slice),
+            keepdims,
+            scalar,
+            axes: k,
+            count,
+            kept,
+            row: shape[ndim - 1],
+            trailing,
+            layout,
+        }))
+    }
+
+    /// Whether this is the plan of a reduction of `ty` over `given` with
+    /// `keepdims`, into `scalar`s.
+    #[inline]
+    fn is_for(
+        &self,
+        ty: &Type,
+        given: Option<&[i64]>,
+        keepdims: bool,
+        scalar: dynd_types::Scalar,
+    ) -> bool {
+        // Axes compared in place: a slice's `==` calls `memcmp`.
+        let same_axes = match (&self.given, given) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y),
+            _ => false,
+        };
+        same_axes && self.keepdims == keepdims && self.scalar == scalar && self.ty == *ty
+    }
+}
+
+/// What a caller of [`reduce_small`] asks: the axes as it was given them
+/// (`None`: all), `keepdims`, and whether an array with no elements is
+/// reduced here (the kernels' rules for empty reductions) or left to the
+/// caller's own.
+#[derive(Clone, Copy)]
+struct SmallCall<'a> {
+    given: Option<&'a [i64]>,
+    keepdims: bool,
+    empty: bool,
+}
 
 thread_local! {
-    /// The last small reduction's [`SmallResult`] (see [`reduce_small`]).
-    static SMALL_RESULT: std::cell::RefCell<Option<SmallResult>> =
+    /// The last small reduction's plan on this thread (see
+    /// [`reduce_small`]).
+    static SMALL_PLAN: std::cell::RefCell<Option<SmallPlan>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -425,12 +554,17 @@ const SMALL: usize = 1024;
 /// (`None` for any other case): the same folds in the same order as the
 /// general path ([`reduce_runs`] for trailing axes, [`reduce_rows`] for
 /// leading ones), so the same bits, without its offset tables and
-/// per-dimension vectors. A small call's cost is then the result's
-/// allocation and the fold.
+/// per-dimension vectors. `axes` makes the axes given in `call`
+/// normalized (`None`: one is out of range or repeated).
+///
+/// What the call works out from the type (the shape, the counts, the
+/// result's layout) is a [`SmallPlan`], kept per thread: a loop of calls
+/// on arrays of one type makes it once, and each call is then the
+/// contiguity check, the result's block and the fold.
 fn reduce_small<T, F>(
     a: &Array,
-    axes: &[usize],
-    keepdims: bool,
+    call: SmallCall<'_>,
+    axes: impl FnOnce() -> Option<SmallVec<[usize; 8]>>,
     start: Option<T>,
     red: &Reduction<T, F>,
     name: &str,
@@ -439,83 +573,63 @@ where
     T: Element,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
+    let SmallCall {
+        given,
+        keepdims,
+        empty,
+    } = call;
     let xs = a.as_slice::<T>().ok()?;
-    let k = axes.len();
-    if xs.len() > SMALL || k == 0 {
+    if xs.len() > SMALL || (xs.is_empty() && !empty) {
         return None;
     }
-    // One walk over the dimensions: the shape, the reduced count and the
-    // kept count (the result's elements).
-    let mut shape: SmallVec<[usize; 8]> = SmallVec::new();
-    let (mut count, mut kept) = (1usize, 1usize);
-    for (i, d) in a.ty().dims().enumerate() {
-        let Dim::Fixed(n) = d else { return None };
-        shape.push(*n);
-        if axes.contains(&i) {
-            count *= n;
-        } else {
-            kept *= n;
+    // Every element is written below, except `bool`'s, whose slice must
+    // hold 0 or 1 from the start.
+    let zero = T::SCALAR == dynd_types::Scalar::Bool;
+    // The plan's counts, and the result allocated from its layout inside
+    // the borrow (the layout is not cloned out per call). No user code
+    // runs inside it: the fold below may call a reduction again.
+    let last = SMALL_PLAN.with(|last| {
+        let last = last.try_borrow().ok()?;
+        let p = last.as_ref().filter(|p| {
+            p.is_for(a.ty(), given, keepdims, T::SCALAR) && (red.reorderable || p.axes == 1)
+        })?;
+        Some((p.count, p.kept, p.row, p.trailing, p.layout.allocate(zero)))
+    });
+    let (count, kept, row, trailing, out) = match last {
+        Some(hit) => hit,
+        None => {
+            let list = axes()?;
+            let plan = match SmallPlan::new(a.ty(), given, &list, keepdims, T::SCALAR)? {
+                Ok(plan) => plan,
+                Err(e) => return Some(Err(e)),
+            };
+            // One axis at a time for a reduction that is not reorderable.
+            if !red.reorderable && plan.axes > 1 {
+                return None;
+            }
+            let out = plan.layout.allocate(zero);
+            let parts = (plan.count, plan.kept, plan.row, plan.trailing, out);
+            SMALL_PLAN.with(|last| {
+                if let Ok(mut last) = last.try_borrow_mut() {
+                    *last = Some(plan);
+                }
+            });
+            parts
         }
-    }
-    let ndim = shape.len();
-    let trailing = axes.iter().enumerate().all(|(i, &ax)| ax + k == ndim + i);
-    let leading = axes.iter().enumerate().all(|(i, &ax)| ax == i);
-    if !(trailing || leading) {
-        return None;
-    }
-    // The result's dimensions, made only when its layout is not cached.
-    let out_dims = || {
-        shape
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &n)| match (axes.contains(&i), keepdims) {
-                (false, _) => Some(Dim::Fixed(n)),
-                (true, true) => Some(Dim::Fixed(1)),
-                (true, false) => None,
-            })
     };
     if count == 0 && start.is_none() {
         return Some(Err(no_identity(name)));
     }
-    Some((|| {
-        // The result's layout, worked out once for a loop of calls on
-        // arrays of one type (kept per thread): the result is then its
-        // block alone.
-        // Every element is written below, except `bool`'s, whose slice
-        // must hold 0 or 1 from the start. Allocated inside the borrow:
-        // the layout is not cloned out (two reference counts) per call.
-        let zero = T::SCALAR == dynd_types::Scalar::Bool;
-        let mut out = SMALL_RESULT.with(|last| -> Result<Array, Error> {
-            let mut last = last.borrow_mut();
-            if let Some((ty, ax, keep, layout)) = &*last {
-                if ty == a.ty()
-                    && ax[..] == axes[..]
-                    && *keep == keepdims
-                    && layout.ty().dtype().as_scalar() == Some(T::SCALAR)
-                {
-                    return layout.allocate(zero);
-                }
-            }
-            let layout = FreshLayout::new(&Type::with_dims(out_dims(), T::SCALAR.into())?)?;
-            let out = layout.allocate(zero)?;
-            *last = Some((
-                a.ty().clone(),
-                axes.iter().copied().collect(),
-                keepdims,
-                layout,
-            ));
-            Ok(out)
-        })?;
+    Some(out.map(|mut out| {
         let out_slice = fresh_elements_n::<T>(&mut out, kept);
         let f = red.combine;
         if trailing {
             // Each result element: its rows of the innermost axis folded
             // as runs, the runs combined in order (as `reduce_runs`).
-            let row = shape[ndim - 1];
             if count == 0 || row == 0 {
                 let s = start.unwrap_or_else(|| unreachable!("checked above"));
                 out_slice.fill(s);
-                return Ok(out);
+                return out;
             }
             for (o, part) in out_slice.iter_mut().zip(xs.chunks_exact(count)) {
                 let mut acc = start;
@@ -553,8 +667,8 @@ where
                 }
             }
         }
-        Ok(out)
-    })())
+        out
+    }))
 }
 
 /// Each result element folds the reduced axes; the innermost of those is
