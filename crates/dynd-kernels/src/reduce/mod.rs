@@ -588,13 +588,18 @@ where
     // The plan's counts, and the result allocated from its layout inside
     // the borrow (the layout is not cloned out per call). No user code
     // runs inside it: the fold below may call a reduction again.
-    let last = SMALL_PLAN.with(|last| {
-        let last = last.try_borrow().ok()?;
-        let p = last.as_ref().filter(|p| {
-            p.is_for(a.ty(), given, keepdims, T::SCALAR) && (red.reorderable || p.axes == 1)
-        })?;
-        Some((p.count, p.kept, p.row, p.trailing, p.layout.allocate(zero)))
-    });
+    // (`try_with`: a reduction run from another thread-local's drop, as
+    // the thread ends, plans without the kept one.)
+    let last = SMALL_PLAN
+        .try_with(|last| {
+            let last = last.try_borrow().ok()?;
+            let p = last.as_ref().filter(|p| {
+                p.is_for(a.ty(), given, keepdims, T::SCALAR) && (red.reorderable || p.axes == 1)
+            })?;
+            Some((p.count, p.kept, p.row, p.trailing, p.layout.allocate(zero)))
+        })
+        .ok()
+        .flatten();
     let (count, kept, row, trailing, out) = match last {
         Some(hit) => hit,
         None => {
@@ -609,7 +614,7 @@ where
             }
             let out = plan.layout.allocate(zero);
             let parts = (plan.count, plan.kept, plan.row, plan.trailing, out);
-            SMALL_PLAN.with(|last| {
+            let _ = SMALL_PLAN.try_with(|last| {
                 if let Ok(mut last) = last.try_borrow_mut() {
                     *last = Some(plan);
                 }
