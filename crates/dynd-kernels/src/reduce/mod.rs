@@ -382,33 +382,10 @@ where
     T: Element,
     F: Fn(T, T) -> T + Copy + Send + Sync,
 {
-    // The axes as `normalize_axes` makes them, without building its
-    // errors: a bad axis leaves the call to the general path. Worked out
-    // only when the last plan on this thread is not this call's.
-    let normalized = || {
-        let ndim = a.ndim();
-        let n = ndim as i64;
-        let mut list: SmallVec<[usize; 8]> = SmallVec::new();
-        match axes {
-            None => list.extend(0..ndim),
-            Some(given) => {
-                for &ax in given {
-                    if !(-n..n).contains(&ax) {
-                        return None;
-                    }
-                    let k = if ax < 0 { ax + n } else { ax } as usize;
-                    if list.contains(&k) {
-                        return None;
-                    }
-                    list.push(k);
-                }
-                if list.len() > 1 {
-                    list.sort_unstable();
-                }
-            }
-        }
-        Some(list)
-    };
+    // The axes normalized, only when the last plan on this thread is not
+    // this call's; a bad axis leaves the call to the general path, which
+    // reports it.
+    let normalized = || normalize_axes_inline(axes, a.ndim(), name).ok();
     // (`as_slice` checks the element type.)
     let call = SmallCall {
         given: axes,
@@ -433,14 +410,8 @@ struct SmallPlan {
     /// How many axes are reduced (a reduction that is not reorderable
     /// takes one at a time).
     axes: usize,
-    /// The elements each result element folds, and the result's count.
-    count: usize,
-    kept: usize,
-    /// The innermost dimension's size.
-    row: usize,
-    /// Whether the reduced axes are the trailing ones (else the leading
-    /// ones).
-    trailing: bool,
+    /// What the fold reads.
+    shape: SmallShape,
     /// The result's layout.
     layout: FreshLayout,
 }
@@ -500,10 +471,12 @@ impl SmallPlan {
             keepdims,
             scalar,
             axes: k,
-            count,
-            kept,
-            row: shape[ndim - 1],
-            trailing,
+            shape: SmallShape {
+                count,
+                kept,
+                row: shape[ndim - 1],
+                trailing,
+            },
             layout,
         }))
     }
@@ -526,6 +499,26 @@ impl SmallPlan {
         };
         same_axes && self.keepdims == keepdims && self.scalar == scalar && self.ty == *ty
     }
+
+    /// Whether a reduction, `reorderable` or not, may fold as this plan
+    /// says (one that is not takes one axis at a time).
+    #[inline]
+    fn serves(&self, reorderable: bool) -> bool {
+        reorderable || self.axes == 1
+    }
+}
+
+/// The counts a small reduction's fold reads from its [`SmallPlan`].
+#[derive(Clone, Copy)]
+struct SmallShape {
+    /// The elements each result element folds, and the result's count.
+    count: usize,
+    kept: usize,
+    /// The innermost dimension's size.
+    row: usize,
+    /// Whether the reduced axes are the trailing ones (else the leading
+    /// ones).
+    trailing: bool,
 }
 
 /// What a caller of [`reduce_small`] asks: the axes as it was given them
@@ -594,13 +587,13 @@ where
         .try_with(|last| {
             let last = last.try_borrow().ok()?;
             let p = last.as_ref().filter(|p| {
-                p.is_for(a.ty(), given, keepdims, T::SCALAR) && (red.reorderable || p.axes == 1)
+                p.is_for(a.ty(), given, keepdims, T::SCALAR) && p.serves(red.reorderable)
             })?;
-            Some((p.count, p.kept, p.row, p.trailing, p.layout.allocate(zero)))
+            Some((p.shape, p.layout.allocate(zero)))
         })
         .ok()
         .flatten();
-    let (count, kept, row, trailing, out) = match last {
+    let (shape, out) = match last {
         Some(hit) => hit,
         None => {
             let list = axes()?;
@@ -608,12 +601,10 @@ where
                 Ok(plan) => plan,
                 Err(e) => return Some(Err(e)),
             };
-            // One axis at a time for a reduction that is not reorderable.
-            if !red.reorderable && plan.axes > 1 {
+            if !plan.serves(red.reorderable) {
                 return None;
             }
-            let out = plan.layout.allocate(zero);
-            let parts = (plan.count, plan.kept, plan.row, plan.trailing, out);
+            let parts = (plan.shape, plan.layout.allocate(zero));
             let _ = SMALL_PLAN.try_with(|last| {
                 if let Ok(mut last) = last.try_borrow_mut() {
                     *last = Some(plan);
@@ -622,6 +613,12 @@ where
             parts
         }
     };
+    let SmallShape {
+        count,
+        kept,
+        row,
+        trailing,
+    } = shape;
     if count == 0 && start.is_none() {
         return Some(Err(no_identity(name)));
     }
