@@ -414,24 +414,11 @@ where
     F: Fn(T, T) -> T + Copy + Send + Sync,
     P: Fn(T, usize) -> T + Copy + Sync,
 {
-    // Branch-free blocks pay off where a lane is one register lane: the
-    // 4- and 8-byte types.
-    let wide = if !red.reorderable {
-        None
-    } else if let Some(l) = walk.lanes::<u64>() {
-        Some(Wide::U64(l))
-    } else {
-        walk.lanes::<u32>().map(Wide::U32)
-    };
-    move |first, chunk| match (red.neutral, wide) {
-        (Some(n), Some(Wide::U64(l))) => match post {
-            Some(p) => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), p, name),
-            None => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), same, name),
-        },
-        (Some(n), Some(Wide::U32(l))) => match post {
-            Some(p) => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), p, name),
-            None => fold_unit_wide_best(walk, l, first, chunk, red, (start, n), same, name),
-        },
+    let plain = wide_folder(walk, red, start, name, same);
+    let posted = post.and_then(|p| wide_folder(walk, red, start, name, p));
+    move |first, chunk| match (&posted, &plain) {
+        (Some(work), _) => work(first, chunk),
+        (None, Some(work)) if post.is_none() => work(first, chunk),
         _ => fold_unit(walk, first, chunk, red, start, name).inspect(|()| {
             if let Some(p) = post {
                 for (i, v) in chunk.iter_mut().enumerate() {
@@ -441,6 +428,40 @@ where
             }
         }),
     }
+}
+
+/// The work of one unit of rows folded in wide blocks
+/// ([`fold_unit_wide`]: a reorderable reduction with a neutral element,
+/// over 4- or 8-byte elements), each row's result `post(fold, row
+/// length)` of any type, written in the fold's own pass; `None` where the
+/// rows do not fold so.
+pub(super) fn wide_folder<'r, 'a, T, F, P, O>(
+    walk: &'r RowSlices<'a, T>,
+    red: &'r Reduction<T, F>,
+    start: Option<T>,
+    name: &'r str,
+    post: P,
+) -> Option<impl UnitWork<O> + use<'r, 'a, T, F, P, O>>
+where
+    T: Element,
+    F: Fn(T, T) -> T + Copy + Send + Sync,
+    P: Fn(T, usize) -> O + Copy + Sync,
+{
+    let neutral = red.neutral.filter(|_| red.reorderable)?;
+    // Branch-free blocks pay off where a lane is one register lane: the
+    // 4- and 8-byte types.
+    let wide = match walk.lanes::<u64>() {
+        Some(l) => Wide::U64(l),
+        None => Wide::U32(walk.lanes::<u32>()?),
+    };
+    Some(move |first, chunk: &mut [O]| match wide {
+        Wide::U64(l) => {
+            fold_unit_wide_best(walk, l, first, chunk, red, (start, neutral), post, name)
+        }
+        Wide::U32(l) => {
+            fold_unit_wide_best(walk, l, first, chunk, red, (start, neutral), post, name)
+        }
+    })
 }
 
 /// Row `r`'s length, from its span in `walk` or else its pair (0 for a
@@ -453,19 +474,18 @@ fn row_len<T: Element>(rows: &Rows<'_>, walk: &RowSlices<'_, T>, r: usize, name:
     }
 }
 
-/// As [`each_unit`], writing each unit's results into `out` as `?T`
-/// elements: `work` fills a unit's values in a buffer in cache, then each
-/// goes to its slot with its validity — NA where the row is empty (an
-/// empty group's result, as Awkward's `mask_identity` has it), in the
-/// same pass over the output.
-pub(super) fn each_unit_or_na<T: Float>(
-    rows: &Rows<'_>,
-    walk: &RowSlices<'_, T>,
-    out: &mut [NaSlot<T>],
-    name: &str,
-    work: impl UnitWork<T>,
-) -> Result<(), Error> {
-    each_unit(out, |first, chunk| {
+/// `work` (of `T` results) as the work of a unit of `?T` slots: `work`
+/// fills the unit's values in a buffer in cache, then each goes to its
+/// slot with its validity — NA where the row is empty (an empty group's
+/// result, as Awkward's `mask_identity` has it), in the same pass over
+/// the output.
+pub(super) fn na_unit<'r, 'a, T: Float, W: UnitWork<T>>(
+    rows: &'r Rows<'a>,
+    walk: &'r RowSlices<'a, T>,
+    name: &'r str,
+    work: W,
+) -> impl UnitWork<NaSlot<T>> + use<'r, 'a, T, W> {
+    move |first, chunk: &mut [NaSlot<T>]| {
         let mut buffer = [T::ZERO; UNIT_ROWS];
         let values = &mut buffer[..chunk.len()];
         work(first, values)?;
@@ -488,7 +508,7 @@ pub(super) fn each_unit_or_na<T: Float>(
             }
         }
         Ok(())
-    })
+    }
 }
 
 /// Runs `work(first row, results)` over `out` in units of [`UNIT_ROWS`]

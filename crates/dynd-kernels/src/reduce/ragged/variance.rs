@@ -181,8 +181,10 @@ pub(super) fn same<T>(v: T, _: usize) -> T {
 /// `mean` builtin's result), `keepdims` as [`ReduceArgs`] has it: each
 /// unit of rows summed by `sum` (the bits [`reduce`](crate::reduce::reduce)
 /// gives), divided by its rows' lengths (`of_len`, read from the row
-/// metadata) and written with its validity while in cache — one pass over
-/// the rows and one over the result, no count array, no pass of its own.
+/// metadata) and written with its validity as the fold finishes each row
+/// — one pass over the rows and the result, no count array, no buffer
+/// (rows of a reduction without a neutral element go through a buffer of
+/// each unit's sums, in cache).
 /// `None` when the rows are not contiguous, aligned `T`s (the caller
 /// divides the sum:
 /// [`divide_by_row_lengths`](crate::reduce::divide_by_row_lengths)).
@@ -221,8 +223,17 @@ where
         return Ok(None);
     };
     let divide = |s: T, len: usize| s / of_len(len);
-    let work = unit_folder(&rows, &walk, sum, sum.identity, name, Some(divide));
-    rows_or_na(&rows, &walk, keepdims, name, work)
+    // Where the rows fold in wide blocks, each slot is written in the
+    // fold's pass; else the sums go through a buffer (`na_unit`).
+    let slot = |s: T, len: usize| NaSlot::new((len > 0).then(|| divide(s, len)));
+    let result = match wide_folder(&walk, sum, sum.identity, name, slot) {
+        Some(work) => rows_or_na(&rows, keepdims, work),
+        None => {
+            let work = unit_folder(&rows, &walk, sum, sum.identity, name, Some(divide));
+            rows_or_na(&rows, keepdims, na_unit(&rows, &walk, name, work))
+        }
+    };
+    result
 }
 
 /// The variance of each row of `a` (or its root, as `fin` finishes it;
@@ -247,18 +258,16 @@ pub(crate) fn variance_of_rows<T: Float>(
     let Some(work) = var_unit_work(&walk, fin, &long, name) else {
         return Ok(None);
     };
-    rows_or_na(&rows, &walk, keepdims, name, work)
+    rows_or_na(&rows, keepdims, na_unit(&rows, &walk, name, work))
 }
 
 /// A fresh `dims * ?T` array of one result per row of `rows` (a `1`
-/// dimension after them with `keepdims`), `work`'s values where a row has
-/// elements and NA where it is empty (see [`each_unit_or_na`]).
+/// dimension after them with `keepdims`), its slots written by `work`
+/// unit by unit ([`each_unit`]).
 fn rows_or_na<T: Float>(
     rows: &Rows<'_>,
-    walk: &RowSlices<'_, T>,
     keepdims: bool,
-    name: &str,
-    work: impl UnitWork<T>,
+    work: impl UnitWork<NaSlot<T>>,
 ) -> Result<Option<Array>, Error> {
     let mut dims: Vec<usize> = rows.shape().to_vec();
     if keepdims {
@@ -272,6 +281,6 @@ fn rows_or_na<T: Float>(
     let Some(slots) = crate::reduce::fresh_na_slots::<T>(&mut out) else {
         return Ok(None);
     };
-    each_unit_or_na(rows, walk, slots, name, work)?;
+    each_unit(slots, work)?;
     Ok(Some(out))
 }

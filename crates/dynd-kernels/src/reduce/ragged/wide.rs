@@ -207,11 +207,11 @@ pub(super) fn fold_wide_slice<T: Copy>(
 /// registers, not eight; with AVX-512 two). Every set folds in the same
 /// order: the same bits.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn fold_unit_wide_best<T, B, F, P>(
+pub(super) fn fold_unit_wide_best<T, B, F, P, O>(
     rows: &RowSlices<'_, T>,
     lanes: &[B],
     first: usize,
-    out: &mut [T],
+    out: &mut [O],
     red: &Reduction<T, F>,
     start: (Option<T>, T),
     post: P,
@@ -221,7 +221,7 @@ where
     T: Element,
     B: Lane,
     F: Fn(T, T) -> T + Copy + Send + Sync,
-    P: Fn(T, usize) -> T + Copy,
+    P: Fn(T, usize) -> O + Copy,
 {
     // SAFETY: `Isa::active` is a set this CPU has.
     unsafe {
@@ -245,12 +245,12 @@ where
 ///
 /// The CPU has `isa`.
 #[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn fold_unit_wide_on<T, B, F, P>(
+pub(super) unsafe fn fold_unit_wide_on<T, B, F, P, O>(
     isa: Isa,
     rows: &RowSlices<'_, T>,
     lanes: &[B],
     first: usize,
-    out: &mut [T],
+    out: &mut [O],
     red: &Reduction<T, F>,
     start: (Option<T>, T),
     post: P,
@@ -260,7 +260,7 @@ where
     T: Element,
     B: Lane,
     F: Fn(T, T) -> T + Copy + Send + Sync,
-    P: Fn(T, usize) -> T + Copy,
+    P: Fn(T, usize) -> O + Copy,
 {
     // SAFETY: the CPU has `isa` (the caller's contract).
     unsafe {
@@ -332,15 +332,15 @@ pub(super) fn fold_quad<T: Element, B: Lane, F: Fn(T, T) -> T>(
 /// [`BLOCK`], and the last rows of the block, as [`fold_row`] does), in
 /// batches of [`BATCH`] rows: the batch's rows fold to [`QUAD`] lanes
 /// each, then each is finished. Each row's result is `post(result, row
-/// length)` (a mean divides there, its division overlapping the next
-/// rows' loads).
+/// length)`, of any type (a mean divides there, its division overlapping
+/// the next rows' loads, and writes its `?T` slot with its validity).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn fold_unit_wide<T, B, F, P>(
+pub(super) fn fold_unit_wide<T, B, F, P, O>(
     rows: &RowSlices<'_, T>,
     lanes: &[B],
     first: usize,
-    out: &mut [T],
+    out: &mut [O],
     red: &Reduction<T, F>,
     (start, neutral): (Option<T>, T),
     post: P,
@@ -350,7 +350,7 @@ where
     T: Element,
     B: Lane,
     F: Fn(T, T) -> T + Copy + Send + Sync,
-    P: Fn(T, usize) -> T + Copy,
+    P: Fn(T, usize) -> O + Copy,
 {
     let f = red.combine;
     let outside = |r: usize| Box::new((r, outside(name, "a var row")));
