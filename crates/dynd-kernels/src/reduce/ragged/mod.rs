@@ -399,8 +399,8 @@ where
 }
 
 /// The work of one unit of [`fold_each_row`]: `work(first, results)` folds
-/// rows `first..` into `results`, for [`each_unit`] or
-/// [`each_unit_or_na`] to run.
+/// rows `first..` into `results`, for [`each_unit`] to run (or, wrapped
+/// by [`na_unit`], into `?T` slots).
 pub(super) fn unit_folder<'r, 'a, T, F, P>(
     rows: &'r Rows<'a>,
     walk: &'r RowSlices<'a, T>,

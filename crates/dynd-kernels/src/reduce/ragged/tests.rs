@@ -70,12 +70,12 @@ fn every_set_gives_the_baseline_variances() {
             long: &long,
             name: "var",
         };
-        unit.run(lanes, 0, &mut base).unwrap();
+        unit.run(lanes, 0, &mut base, same).unwrap();
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for isa in crate::isa::available() {
             let mut got = vec![1.0f64; rows.count()];
             // SAFETY: the CPU has `isa`.
-            unsafe { unit.run_on(isa, lanes, 0, &mut got) }.unwrap();
+            unsafe { unit.run_on(isa, lanes, 0, &mut got, same) }.unwrap();
             assert_eq!(bits(&base), bits(&got), "ddof {ddof} on {}", isa.name());
         }
     }

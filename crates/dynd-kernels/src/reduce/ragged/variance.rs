@@ -18,19 +18,26 @@ pub(crate) fn variance_each_row<T: Float>(
     name: &str,
 ) -> Option<Result<(), Error>> {
     let walk = rows.slices::<T>()?;
-    let work = var_unit_work(&walk, fin, &long, name)?;
+    let work = var_unit_work(&walk, fin, &long, name, same)?;
     Some(each_unit(out, work))
 }
 
-/// The work of one unit of [`variance_each_row`], for [`each_unit`] or
-/// [`each_unit_or_na`] to run; `None` when the rows' element words are
-/// not aligned lanes.
-fn var_unit_work<'r, 'a, T: Float, L: Fn(&[T]) -> T + Sync>(
+/// The work of one unit of [`variance_each_row`] for [`each_unit`] to
+/// run, each row's result `post(variance, row length)` (of any type:
+/// [`variance_of_rows`] writes `?T` slots); `None` when the rows' element
+/// words are not aligned lanes.
+fn var_unit_work<'r, 'a, T, L, P, O>(
     walk: &'r RowSlices<'a, T>,
     fin: Finish,
     long: &'r L,
     name: &'r str,
-) -> Option<impl UnitWork<T> + use<'r, 'a, T, L>> {
+    post: P,
+) -> Option<impl UnitWork<O> + use<'r, 'a, T, L, P, O>>
+where
+    T: Float,
+    L: Fn(&[T]) -> T + Sync,
+    P: Fn(T, usize) -> O + Copy + Sync,
+{
     let wide = match walk.lanes::<u64>() {
         Some(l) => Wide::U64(l),
         None => Wide::U32(walk.lanes::<u32>()?),
@@ -41,9 +48,9 @@ fn var_unit_work<'r, 'a, T: Float, L: Fn(&[T]) -> T + Sync>(
         long,
         name,
     };
-    Some(move |first, chunk: &mut [T]| match wide {
-        Wide::U64(lanes) => unit.run_best(lanes, first, chunk),
-        Wide::U32(lanes) => unit.run_best(lanes, first, chunk),
+    Some(move |first, chunk: &mut [O]| match wide {
+        Wide::U64(lanes) => unit.run_best(lanes, first, chunk, post),
+        Wide::U32(lanes) => unit.run_best(lanes, first, chunk, post),
     })
 }
 
@@ -65,14 +72,15 @@ pub(super) fn add<T: Float>(a: T, b: T) -> T {
 impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
     /// [`Self::run`] compiled for the CPU it runs on, as
     /// [`fold_unit_wide_best`] is.
-    pub(super) fn run_best<B: Lane>(
+    pub(super) fn run_best<B: Lane, O>(
         &self,
         lanes: &[B],
         first: usize,
-        out: &mut [T],
+        out: &mut [O],
+        post: impl Fn(T, usize) -> O + Copy,
     ) -> Result<(), Box<(usize, Error)>> {
         // SAFETY: `Isa::active` is a set this CPU has.
-        unsafe { self.run_on(crate::isa::Isa::active(), lanes, first, out) }
+        unsafe { self.run_on(crate::isa::Isa::active(), lanes, first, out, post) }
     }
 
     /// [`Self::run`] compiled for `isa`.
@@ -80,26 +88,30 @@ impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
     /// # Safety
     ///
     /// The CPU has `isa`.
-    pub(super) unsafe fn run_on<B: Lane>(
+    pub(super) unsafe fn run_on<B: Lane, O>(
         &self,
         isa: crate::isa::Isa,
         lanes: &[B],
         first: usize,
-        out: &mut [T],
+        out: &mut [O],
+        post: impl Fn(T, usize) -> O + Copy,
     ) -> Result<(), Box<(usize, Error)>> {
         // SAFETY: the CPU has `isa` (the caller's contract).
-        unsafe { crate::isa::on!(isa, self.run(lanes, first, out)) }
+        unsafe { crate::isa::on!(isa, self.run(lanes, first, out, post)) }
     }
 
     /// The variance of rows `first..` into `out`, as [`variance_each_row`]
     /// describes, one batch of rows at a time: each pass folds the batch's
-    /// rows to [`QUAD`] lanes before finishing them (see [`QUAD`]).
+    /// rows to [`QUAD`] lanes before finishing them (see [`QUAD`]). Each
+    /// row's result is `post(variance, row length)`, written as the batch
+    /// finishes.
     #[inline(always)]
-    pub(super) fn run<B: Lane>(
+    pub(super) fn run<B: Lane, O>(
         &self,
         lanes: &[B],
         first: usize,
-        out: &mut [T],
+        out: &mut [O],
+        post: impl Fn(T, usize) -> O + Copy,
     ) -> Result<(), Box<(usize, Error)>> {
         let VarUnit {
             rows,
@@ -112,6 +124,7 @@ impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
         let mut spans = [None; BATCH];
         let mut lens = [0usize; BATCH];
         let mut means = [T::ZERO; BATCH];
+        let mut vals = [T::ZERO; BATCH];
         for (b, batch) in out.chunks_mut(BATCH).enumerate() {
             let first = first + b * BATCH;
             let n = batch.len().min(BATCH);
@@ -140,15 +153,15 @@ impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
                 }
             }
             for i in 0..n {
-                batch[i] = finish(quads[i], &add);
+                vals[i] = finish(quads[i], &add);
             }
-            fin.of_each(&mut batch[..n], &lens[..n]);
+            fin.of_each(&mut vals[..n], &lens[..n]);
             for (i, o) in batch.iter_mut().enumerate() {
-                *o = match lens[i] {
-                    0 => T::NAN,
+                let (v, len) = match lens[i] {
+                    0 => (T::NAN, 0),
                     SLOW => {
                         let xs = rows.get(first + i).ok_or_else(|| outside(first + i))?;
-                        match xs.len() {
+                        let v = match xs.len() {
                             0 => T::NAN,
                             len if len > BLOCK => long(xs),
                             len => {
@@ -160,10 +173,12 @@ impl<T: Float, L: Fn(&[T]) -> T> VarUnit<'_, '_, T, L> {
                                 let dev = |x: T| (x - mean) * (x - mean);
                                 fin.of(fold_wide_slice(xs, mean, &dev, &add), len)
                             }
-                        }
+                        };
+                        (v, xs.len())
                     }
-                    _ => *o,
+                    len => (vals[i], len),
                 };
+                *o = post(v, len);
             }
         }
         Ok(())
@@ -255,10 +270,12 @@ pub(crate) fn variance_of_rows<T: Float>(
     let Some(walk) = rows.slices::<T>() else {
         return Ok(None);
     };
-    let Some(work) = var_unit_work(&walk, fin, &long, name) else {
+    // Each slot written as its batch finishes: NA for an empty row.
+    let slot = |v: T, len: usize| NaSlot::new((len > 0).then_some(v));
+    let Some(work) = var_unit_work(&walk, fin, &long, name, slot) else {
         return Ok(None);
     };
-    rows_or_na(&rows, keepdims, na_unit(&rows, &walk, name, work))
+    rows_or_na(&rows, keepdims, work)
 }
 
 /// A fresh `dims * ?T` array of one result per row of `rows` (a `1`
