@@ -414,11 +414,15 @@ where
     F: Fn(T, T) -> T + Copy + Send + Sync,
     P: Fn(T, usize) -> T + Copy + Sync,
 {
-    let plain = wide_folder(walk, red, start, name, same);
+    // At most one of the two: the wide fold with `post`, or without.
     let posted = post.and_then(|p| wide_folder(walk, red, start, name, p));
+    let plain = post
+        .is_none()
+        .then(|| wide_folder(walk, red, start, name, same))
+        .flatten();
     move |first, chunk| match (&posted, &plain) {
         (Some(work), _) => work(first, chunk),
-        (None, Some(work)) if post.is_none() => work(first, chunk),
+        (_, Some(work)) => work(first, chunk),
         _ => fold_unit(walk, first, chunk, red, start, name).inspect(|()| {
             if let Some(p) = post {
                 for (i, v) in chunk.iter_mut().enumerate() {
