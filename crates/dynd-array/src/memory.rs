@@ -9,9 +9,11 @@
 //! immutable and reading it from many threads is sound. Arrays whose
 //! blocks are shared copy on write.
 //!
-//! Writing raw bytes is crate-private: only kernels write, and they write
-//! valid values of the element types (a `bool` is 0 or 1), so typed reads
-//! of a block are always sound.
+//! Writing raw bytes is crate-private, or `unsafe` (`MemoryBlock::written_by`,
+//! whose caller writes every byte of a fresh block before it exists, so
+//! that a result need not be cleared first): only kernels write, and they
+//! write valid values of the element types (a `bool` is 0 or 1), so typed
+//! reads of a block are always sound.
 //!
 //! ```
 //! use dynd::nd::MemoryBlock;
@@ -369,6 +371,48 @@ const UTF8_UNKNOWN: u8 = 0;
 const UTF8_YES: u8 = 1;
 const UTF8_NO: u8 = 2;
 
+/// Memory for a block about to be written: a block (initialised bytes,
+/// its only reference), or a fresh allocation whose bytes are not.
+enum Unwritten {
+    Ready(Arc<MemoryBlock>),
+    Fresh(FreshAlloc),
+}
+
+/// A fresh allocation of `len` bytes (`layout`) whose bytes are not yet
+/// written: freed if dropped (a writer's panic), a block once written.
+struct FreshAlloc {
+    ptr: NonNull<u8>,
+    len: usize,
+    layout: Layout,
+}
+
+impl FreshAlloc {
+    /// The block over the allocation.
+    ///
+    /// # Safety
+    ///
+    /// Every one of the `len` bytes has been written.
+    unsafe fn into_block(self) -> Arc<MemoryBlock> {
+        let this = std::mem::ManuallyDrop::new(self);
+        Arc::new(MemoryBlock {
+            ptr: this.ptr,
+            len: this.len,
+            owner: Owner::Allocated(this.layout),
+            writable: true,
+            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+            utf8: AtomicU8::new(UTF8_UNKNOWN),
+        })
+    }
+}
+
+impl Drop for FreshAlloc {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `MemoryBlock::unwritten` with this layout,
+        // never made a block (`into_block` does not drop it).
+        unsafe { alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
+}
+
 // SAFETY: the block owns its bytes (or a Send + Sync owner of them); shared
 // access only reads, and writes need `&mut MemoryBlock` (see the module docs).
 unsafe impl Send for MemoryBlock {}
@@ -394,16 +438,88 @@ impl MemoryBlock {
         MemoryBlock::allocate(len, false)
     }
 
+    /// A block of `len` bytes, each written by `write` before the block
+    /// exists: fresh memory from the allocator is not cleared first (a
+    /// result as large as its inputs then costs one pass over memory, not
+    /// two). `write` is given the address of the first byte, aligned as
+    /// [`MemoryBlock::for_overwrite`]'s blocks; memory kept for reuse may
+    /// be handed to it too.
+    ///
+    /// ```
+    /// use dynd::nd::MemoryBlock;
+    ///
+    /// // SAFETY: the closure writes each of the 80,000 bytes it is given.
+    /// let block = unsafe {
+    ///     MemoryBlock::written_by(80_000, |p| {
+    ///         for i in 0..10_000 {
+    ///             p.cast::<f64>().add(i).write_unaligned(i as f64);
+    ///         }
+    ///     })
+    /// }?;
+    /// assert_eq!(block.bytes()[8..16], 1.0f64.to_ne_bytes());
+    /// # Ok::<(), dynd::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`] if the memory cannot be had (never an abort).
+    ///
+    /// # Safety
+    ///
+    /// `write` writes every one of the `len` bytes from the address it is
+    /// given (a fresh allocation holds uninitialised memory, which no
+    /// block may hold) and nothing past them, and reads none of them
+    /// before writing it. If it panics, the memory is freed (or, if it was
+    /// a kept block, dropped as a block) without being read.
+    pub unsafe fn written_by(
+        len: usize,
+        write: impl FnOnce(*mut u8),
+    ) -> Result<Arc<MemoryBlock>, Error> {
+        match MemoryBlock::unwritten(len, false)? {
+            Unwritten::Ready(block) => {
+                // A block just made or taken back: its only reference.
+                match MemoryBlock::unique_ptr(&block) {
+                    Some(p) => write(p),
+                    None => unreachable!("a fresh block is unique and writable"),
+                }
+                Ok(block)
+            }
+            Unwritten::Fresh(fresh) => {
+                write(fresh.ptr.as_ptr());
+                // SAFETY: `write` wrote all `len` bytes (the caller's
+                // contract).
+                Ok(unsafe { fresh.into_block() })
+            }
+        }
+    }
+
     fn allocate(len: usize, zero: bool) -> Result<Arc<MemoryBlock>, Error> {
+        match MemoryBlock::unwritten(len, zero)? {
+            Unwritten::Ready(block) => Ok(block),
+            Unwritten::Fresh(fresh) => {
+                // SAFETY: the allocation holds `len` writable bytes. For a
+                // huge block, zeroed after the advice, so that the first
+                // touch of each page already takes a huge one.
+                unsafe { std::ptr::write_bytes(fresh.ptr.as_ptr(), 0, len) };
+                // SAFETY: every byte was just written.
+                Ok(unsafe { fresh.into_block() })
+            }
+        }
+    }
+
+    /// Memory for a block of `len` bytes: a block made or kept for reuse
+    /// (zeroed with `zero`, otherwise holding earlier values), or a fresh
+    /// allocation not yet written.
+    fn unwritten(len: usize, zero: bool) -> Result<Unwritten, Error> {
         if len == 0 {
-            return Ok(Arc::new(MemoryBlock {
+            return Ok(Unwritten::Ready(Arc::new(MemoryBlock {
                 ptr: NonNull::<u128>::dangling().cast(),
                 len: 0,
                 owner: Owner::Empty,
                 writable: true,
                 inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
                 utf8: AtomicU8::new(UTF8_UNKNOWN),
-            }));
+            })));
         }
         if len <= INLINE_BYTES {
             if let Some(mut block) = SPARE.with(|spare| spare.borrow_mut().pop()) {
@@ -413,17 +529,17 @@ impl MemoryBlock {
                     if zero {
                         *b.inline.get_mut() = [0; INLINE_BYTES / 16];
                     }
-                    return Ok(block);
+                    return Ok(Unwritten::Ready(block));
                 }
             }
-            return Ok(Arc::new(MemoryBlock {
+            return Ok(Unwritten::Ready(Arc::new(MemoryBlock {
                 ptr: NonNull::dangling(),
                 len,
                 owner: Owner::Inline,
                 writable: true,
                 inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
                 utf8: AtomicU8::new(UTF8_UNKNOWN),
-            }));
+            })));
         }
         // Small blocks take the allocator's fast path; 16 bytes is every
         // element type's alignment.
@@ -435,56 +551,37 @@ impl MemoryBlock {
         let layout = Layout::from_size_align(len, align).map_err(|_| Error::alloc(len as u128))?;
         if len < REUSE_MIN {
             if let Some(block) = MemoryBlock::reuse_mid(layout, len, zero) {
-                return Ok(block);
+                return Ok(Unwritten::Ready(block));
             }
-        } else {
-            if let Some(Freed(ptr, kept)) = take_cached(layout) {
-                if zero {
-                    // SAFETY: the allocation holds `kept.size() >= len` bytes.
-                    unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
-                }
-                return Ok(Arc::new(MemoryBlock {
-                    ptr,
-                    len,
-                    owner: Owner::Allocated(kept),
-                    writable: true,
-                    inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-                    utf8: AtomicU8::new(UTF8_UNKNOWN),
-                }));
+        } else if let Some(Freed(ptr, kept)) = take_cached(layout) {
+            if zero {
+                // SAFETY: the allocation holds `kept.size() >= len` bytes.
+                unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
             }
+            return Ok(Unwritten::Ready(Arc::new(MemoryBlock {
+                ptr,
+                len,
+                owner: Owner::Allocated(kept),
+                writable: true,
+                inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+                utf8: AtomicU8::new(UTF8_UNKNOWN),
+            })));
         }
-        let raw = if len >= HUGE_PAGE_MIN {
-            // SAFETY: the layout has a non-zero size.
-            let raw = unsafe { alloc::alloc(layout) };
-            if !raw.is_null() {
-                advise_huge_pages(raw, len);
-                // SAFETY: the allocation holds `len` writable bytes. Zeroed
-                // after the advice, so that the first touch of each page
-                // already takes a huge one (`alloc_zeroed` would touch them
-                // all first, at this alignment).
-                unsafe { std::ptr::write_bytes(raw, 0, len) };
-            }
-            raw
-        } else {
-            // SAFETY: the layout has a non-zero size.
-            unsafe { alloc::alloc_zeroed(layout) }
-        };
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { alloc::alloc(layout) };
         let Some(ptr) = NonNull::new(raw) else {
             // Freed blocks kept for reuse may be what is missing: give them
             // back and try once more before reporting the failure.
             if release_cached() > 0 {
-                return MemoryBlock::allocate(len, zero);
+                return MemoryBlock::unwritten(len, zero);
             }
             return Err(Error::alloc(len as u128));
         };
-        Ok(Arc::new(MemoryBlock {
-            ptr,
-            len,
-            owner: Owner::Allocated(layout),
-            writable: true,
-            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-            utf8: AtomicU8::new(UTF8_UNKNOWN),
-        }))
+        if len >= HUGE_PAGE_MIN {
+            // Before any page is touched.
+            advise_huge_pages(raw, len);
+        }
+        Ok(Unwritten::Fresh(FreshAlloc { ptr, len, layout }))
     }
 
     /// A block holding a copy of `bytes`, or [`Error::Alloc`].

@@ -123,6 +123,35 @@ impl FreshLayout {
         Ok(unsafe { Array::from_parts_unchecked(self.ty.clone(), self.meta.clone(), data, 0) })
     }
 
+    /// A fresh array of the type whose bytes `write` writes, given the
+    /// address of the first element: fresh memory is not cleared first
+    /// (see [`MemoryBlock::written_by`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Alloc`] if the memory cannot be had.
+    ///
+    /// # Safety
+    ///
+    /// `write` writes a valid value of the type's element type to every
+    /// element of the C-order array (every byte of its
+    /// `ty.data_layout().size`), and reads none before writing it.
+    #[inline]
+    pub unsafe fn written(&self, write: impl FnOnce(*mut u8)) -> Result<Array, Error> {
+        if self.text || self.size <= crate::memory::INLINE_BYTES {
+            let mut array = self.allocate(false)?;
+            write(array.fresh_data_ptr());
+            return Ok(array);
+        }
+        // SAFETY: `write` writes each of the layout's `size` bytes (the
+        // caller's contract).
+        let data = unsafe { MemoryBlock::written_by(self.size, write)? };
+        // SAFETY: as in `allocate`: the C-order arrmeta of `ty` over a
+        // fresh block of its size, aligned as every block, at offset 0,
+        // holding valid values written by `write`.
+        Ok(unsafe { Array::from_parts_unchecked(self.ty.clone(), self.meta.clone(), data, 0) })
+    }
+
     /// A fresh array of this layout from the parts of a small array
     /// dropped on this thread (see [`kept`]): its arrmeta too if it had
     /// this layout, otherwise its block alone. Zeroed with `zero`,

@@ -206,13 +206,12 @@ impl FlatPlan {
         if !self.sources(srcs, &mut sources) {
             return Ok(None);
         }
-        let mut out = self.out.allocate(false)?;
-        let dst = out.fresh_data_ptr();
         // SAFETY: `dst` is a fresh, unique, C-contiguous array of `count`
-        // elements of the leaf's output type (the plan's layout); the
-        // sources are as `sources` checked them, and do not overlap the
-        // fresh destination.
-        unsafe { self.run(dst, &sources) };
+        // elements of the leaf's output type (the plan's layout), and the
+        // leaf writes each of them (a value of that type, from a loop that
+        // cannot fail) before anything reads it; the sources are as
+        // `sources` checked them, and do not overlap the fresh destination.
+        let out = unsafe { self.out.written(|dst| self.run(dst, &sources))? };
         Ok(Some(out))
     }
 
