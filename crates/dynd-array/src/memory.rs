@@ -394,14 +394,7 @@ impl FreshAlloc {
     /// Every one of the `len` bytes has been written.
     unsafe fn into_block(self) -> Arc<MemoryBlock> {
         let this = std::mem::ManuallyDrop::new(self);
-        Arc::new(MemoryBlock {
-            ptr: this.ptr,
-            len: this.len,
-            owner: Owner::Allocated(this.layout),
-            writable: true,
-            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-            utf8: AtomicU8::new(UTF8_UNKNOWN),
-        })
+        MemoryBlock::with_owner(this.ptr, this.len, Owner::Allocated(this.layout), true)
     }
 }
 
@@ -420,6 +413,18 @@ unsafe impl Send for MemoryBlock {}
 unsafe impl Sync for MemoryBlock {}
 
 impl MemoryBlock {
+    /// A new block of `len` bytes at `ptr` held as `owner` says.
+    fn with_owner(ptr: NonNull<u8>, len: usize, owner: Owner, writable: bool) -> Arc<MemoryBlock> {
+        Arc::new(MemoryBlock {
+            ptr,
+            len,
+            owner,
+            writable,
+            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
+            utf8: AtomicU8::new(UTF8_UNKNOWN),
+        })
+    }
+
     /// A block of `len` zero bytes, aligned to [`BLOCK_ALIGN`] (16 bytes
     /// below [`SMALL_BLOCK`]).
     ///
@@ -512,14 +517,12 @@ impl MemoryBlock {
     /// allocation not yet written.
     fn unwritten(len: usize, zero: bool) -> Result<Unwritten, Error> {
         if len == 0 {
-            return Ok(Unwritten::Ready(Arc::new(MemoryBlock {
-                ptr: NonNull::<u128>::dangling().cast(),
-                len: 0,
-                owner: Owner::Empty,
-                writable: true,
-                inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-                utf8: AtomicU8::new(UTF8_UNKNOWN),
-            })));
+            return Ok(Unwritten::Ready(MemoryBlock::with_owner(
+                NonNull::<u128>::dangling().cast(),
+                0,
+                Owner::Empty,
+                true,
+            )));
         }
         if len <= INLINE_BYTES {
             if let Some(mut block) = SPARE.with(|spare| spare.borrow_mut().pop()) {
@@ -532,14 +535,12 @@ impl MemoryBlock {
                     return Ok(Unwritten::Ready(block));
                 }
             }
-            return Ok(Unwritten::Ready(Arc::new(MemoryBlock {
-                ptr: NonNull::dangling(),
+            return Ok(Unwritten::Ready(MemoryBlock::with_owner(
+                NonNull::dangling(),
                 len,
-                owner: Owner::Inline,
-                writable: true,
-                inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-                utf8: AtomicU8::new(UTF8_UNKNOWN),
-            })));
+                Owner::Inline,
+                true,
+            )));
         }
         // Small blocks take the allocator's fast path; 16 bytes is every
         // element type's alignment.
@@ -558,14 +559,12 @@ impl MemoryBlock {
                 // SAFETY: the allocation holds `kept.size() >= len` bytes.
                 unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
             }
-            return Ok(Unwritten::Ready(Arc::new(MemoryBlock {
+            return Ok(Unwritten::Ready(MemoryBlock::with_owner(
                 ptr,
                 len,
-                owner: Owner::Allocated(kept),
-                writable: true,
-                inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-                utf8: AtomicU8::new(UTF8_UNKNOWN),
-            })));
+                Owner::Allocated(kept),
+                true,
+            )));
         }
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { alloc::alloc(layout) };
@@ -621,14 +620,12 @@ impl MemoryBlock {
         owner: Box<dyn Any + Send + Sync>,
         writable: bool,
     ) -> Arc<MemoryBlock> {
-        Arc::new(MemoryBlock {
-            ptr: NonNull::new(ptr).unwrap_or(NonNull::dangling()),
+        MemoryBlock::with_owner(
+            NonNull::new(ptr).unwrap_or(NonNull::dangling()),
             len,
-            owner: Owner::External(owner),
+            Owner::External(owner),
             writable,
-            inline: UnsafeCell::new([0; INLINE_BYTES / 16]),
-            utf8: AtomicU8::new(UTF8_UNKNOWN),
-        })
+        )
     }
 
     /// A block over `len` bytes at `ptr` that belong to another value
