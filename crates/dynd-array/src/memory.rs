@@ -378,11 +378,10 @@ enum Unwritten {
     Fresh(FreshAlloc),
 }
 
-/// A fresh allocation of `len` bytes (`layout`) whose bytes are not yet
+/// A fresh allocation (of `layout.size()` bytes) whose bytes are not yet
 /// written: freed if dropped (a writer's panic), a block once written.
 struct FreshAlloc {
     ptr: NonNull<u8>,
-    len: usize,
     layout: Layout,
 }
 
@@ -391,10 +390,15 @@ impl FreshAlloc {
     ///
     /// # Safety
     ///
-    /// Every one of the `len` bytes has been written.
+    /// Every one of the allocation's bytes has been written.
     unsafe fn into_block(self) -> Arc<MemoryBlock> {
         let this = std::mem::ManuallyDrop::new(self);
-        MemoryBlock::with_owner(this.ptr, this.len, Owner::Allocated(this.layout), true)
+        MemoryBlock::with_owner(
+            this.ptr,
+            this.layout.size(),
+            Owner::Allocated(this.layout),
+            true,
+        )
     }
 }
 
@@ -580,7 +584,7 @@ impl MemoryBlock {
             // Before any page is touched.
             advise_huge_pages(raw, len);
         }
-        Ok(Unwritten::Fresh(FreshAlloc { ptr, len, layout }))
+        Ok(Unwritten::Fresh(FreshAlloc { ptr, layout }))
     }
 
     /// A block holding a copy of `bytes`, or [`Error::Alloc`].
