@@ -1,6 +1,6 @@
 //! Small calls, where the fixed cost per call is all there is: a
 //! 1-element `add` (allocating, and into an existing output), a 4×4
-//! `sum_axis(1)`, and the expression `a*b + c*d - e` at 1,000 float64
+//! `sum_axis(1)`, and the expression `a*b + c*d - e` at 1,000 and 100 float64
 //! (`eval` and `eval_into`) and int64, each beside `ndarray` or a hand-written
 //! loop in the same run. One thread: the calls are far below the
 //! parallel thresholds.
@@ -102,17 +102,18 @@ fn sum_4x4(c: &mut Criterion) {
     g.finish();
 }
 
-fn expr_1000(c: &mut Criterion) {
-    const N: usize = 1000;
-    let v = |k: f64| (0..N).map(|i| i as f64 * k + 1.0).collect::<Vec<f64>>();
+/// `a*b + c*d - e` over `n` float64 each, evaluated allocating and into an
+/// output, beside ndarray's operators and a hand-written fused loop.
+fn expr_f64(c: &mut Criterion, n: usize) {
+    let v = |k: f64| (0..n).map(|i| i as f64 * k + 1.0).collect::<Vec<f64>>();
     let (xa, xb, xc, xd, xe) = (v(1.0), v(0.5), v(0.25), v(2.0), v(3.0));
     let arr = |x: &Vec<f64>| Array::from_vec(x.clone());
     let (a, b, cc, d, e) = (arr(&xa), arr(&xb), arr(&xc), arr(&xd), arr(&xe));
     let nd = |x: &Vec<f64>| Array1::from_vec(x.clone());
     let (na, nb, nc, ndd, ne) = (nd(&xa), nd(&xb), nd(&xc), nd(&xd), nd(&xe));
-    let mut out = Array::from_vec(vec![0.0f64; N]);
-    let mut vout = vec![0.0f64; N];
-    let mut g = c.benchmark_group("small/expr_1000");
+    let mut out = Array::from_vec(vec![0.0f64; n]);
+    let mut vout = vec![0.0f64; n];
+    let mut g = c.benchmark_group(format!("small/expr_{n}"));
     // The expression is built in each iteration, as a user writes it.
     g.bench_function("dynd_eval", |bch| {
         bch.iter(|| (black_box(&a) * &b + &cc * &d - &e).eval().unwrap())
@@ -123,6 +124,9 @@ fn expr_1000(c: &mut Criterion) {
                 .eval_into(&mut out)
                 .unwrap()
         })
+    });
+    g.bench_function("dynd_build_drop", |bch| {
+        bch.iter(|| black_box(black_box(&a) * &b + &cc * &d - &e))
     });
     g.bench_function("ndarray_operators", |bch| {
         bch.iter(|| &(&(black_box(&na) * &nb) + &(&nc * &ndd)) - &ne)
@@ -149,6 +153,14 @@ fn expr_1000(c: &mut Criterion) {
         })
     });
     g.finish();
+}
+
+fn expr_1000(c: &mut Criterion) {
+    expr_f64(c, 1000);
+}
+
+fn expr_100(c: &mut Criterion) {
+    expr_f64(c, 100);
 }
 
 /// The same expression over int64: the leaves' own loops in one pass
@@ -189,5 +201,12 @@ fn expr_i64_1000(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, add_one, sum_4x4, expr_1000, expr_i64_1000);
+criterion_group!(
+    benches,
+    add_one,
+    sum_4x4,
+    expr_1000,
+    expr_100,
+    expr_i64_1000
+);
 criterion_main!(benches);

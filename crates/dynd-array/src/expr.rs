@@ -635,11 +635,20 @@ impl Drop for Expr<'_> {
     /// fields' own drops (one level); any other drops its operands here,
     /// by recursion for the first 64 levels (`DROP_RECURSION`), below that
     /// on an inline stack, so dropping an expression a user writes
-    /// allocates nothing.
+    /// allocates nothing. The test for node operands is inlined into the
+    /// drop of each node and leaf; only a node over nodes makes a call.
+    #[inline]
     fn drop(&mut self) {
-        if !self.has_node_operand() {
-            return;
+        if self.has_node_operand() {
+            self.drop_node_operands();
         }
+    }
+}
+
+impl Expr<'_> {
+    /// [`Drop::drop`] of a node with operands that are nodes.
+    #[inline(never)]
+    fn drop_node_operands(&mut self) {
         let level = DROP_LEVEL.with(|l| l.get());
         if level >= DROP_RECURSION {
             self.drop_operands_on_stack();
@@ -657,18 +666,23 @@ impl Drop for Expr<'_> {
         DROP_LEVEL.with(|l| l.set(level + 1));
         self.take_operands(drop);
     }
-}
 
-impl Expr<'_> {
-    /// Whether an operand is a node, not a leaf.
-    #[inline]
+    /// Whether an operand is a node, not a leaf: tested in the drop of
+    /// every node and leaf, so leaves and binary nodes (most of a tree)
+    /// are told apart by two tests before any other variant is looked at.
+    #[inline(always)]
     fn has_node_operand(&self) -> bool {
         let node = |x: &Expr<'_>| !x.is_leaf();
+        if self.is_leaf() {
+            return false;
+        }
+        if let Expr::Binary(_, xy) = self {
+            return node(&xy.0) || node(&xy.1);
+        }
         match self {
-            Expr::Leaf(_) | Expr::Scalar(_) => false,
             Expr::Unary(_, x) | Expr::Cast(_, x) => node(x),
-            Expr::Binary(_, xy) => node(&xy.0) || node(&xy.1),
             Expr::Call(_, args) => args.iter().any(node),
+            Expr::Leaf(_) | Expr::Scalar(_) | Expr::Binary(..) => false,
         }
     }
 

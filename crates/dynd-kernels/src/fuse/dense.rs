@@ -311,24 +311,24 @@ pub(super) fn fits_dense(a: &Array, t: Scalar, dims: &[(usize, isize)]) -> bool 
 }
 
 /// Each leaf's first element and stride for a dense loop over `dims`,
-/// the leaves of the data types `types` in order: its element size where
-/// it fits `dims` in C order, 0 where it is 0-d; `None` where a leaf is
-/// neither.
-#[allow(clippy::type_complexity)]
+/// the leaves of the data types `types` in order, pushed to `src` and
+/// `strides` (filled in place: returned, the two would be copied on
+/// every evaluation): its element size where it fits `dims` in C order,
+/// 0 where it is 0-d; `false` where a leaf is neither.
 pub(super) fn dense_sources(
     leaves: &[&Array],
     types: impl IntoIterator<Item = Scalar>,
     dims: &[(usize, isize)],
-) -> Option<(SmallVec<[*const u8; 8]>, SmallVec<[isize; 8]>)> {
-    let mut src = SmallVec::new();
-    let mut strides = SmallVec::new();
+    src: &mut SmallVec<[*const u8; 8]>,
+    strides: &mut SmallVec<[isize; 8]>,
+) -> bool {
     for (a, t) in leaves.iter().zip(types) {
         strides.push(match a.ty().as_scalar() {
             Some(s) if s == t => 0,
             None if fits_dense(a, t, dims) => t.size() as isize,
-            _ => return None,
+            _ => return false,
         });
         src.push(a.data_ptr());
     }
-    Some((src, strides))
+    true
 }

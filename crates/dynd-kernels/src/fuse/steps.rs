@@ -234,9 +234,10 @@ impl Dense {
             return Ok(false);
         }
         let types = self.leaves.iter().copied();
-        let Some((src, strides)) = dense::dense_sources(leaves, types, &self.dims) else {
+        let (mut src, mut strides) = (SmallVec::new(), SmallVec::new());
+        if !dense::dense_sources(leaves, types, &self.dims, &mut src, &mut strides) {
             return Ok(false);
-        };
+        }
         let dst = dst()?;
         match &self.engine {
             Engine::Vm(vm) => with_buffers(vm.buffers() * vm::BUF_WORDS, |bufs| {

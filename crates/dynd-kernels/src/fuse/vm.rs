@@ -386,7 +386,8 @@ impl Vm {
     #[inline(always)]
     unsafe fn run_any(&self, args: RunArgs<'_>) {
         let (bufs, buf_bytes, dst, dst_stride, src, strides, count) = args;
-        let inputs = inputs(src, strides);
+        let mut inputs = SmallVec::new();
+        self::inputs(src, strides, &mut inputs);
         let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
         let result = reg(self.regs);
         let dense_out = dst_stride == 8 && dst.align_offset(std::mem::align_of::<f64>()) == 0;
@@ -465,7 +466,8 @@ impl Vm {
         // Chunks start on a multiple of 8 within their block, so element
         // `i` of a block always lands in lane `i % 8`.
         const _: () = assert!(CHUNK.is_multiple_of(8));
-        let inputs = inputs(src, strides);
+        let mut inputs = SmallVec::new();
+        self::inputs(src, strides, &mut inputs);
         let reg = |r: usize| bufs.wrapping_add(r * buf_bytes).cast::<f64>();
         let result = reg(self.regs);
         // A program of one step (not a folded pair, which may fall back
@@ -680,21 +682,19 @@ enum Root<'a> {
     Fold(&'a mut [f64; 8]),
 }
 
-/// How each leaf is read: broadcast (stride 0), in place (dense and
-/// aligned) or gathered.
-fn inputs(src: &[*const u8], strides: &[isize]) -> SmallVec<[Input; 8]> {
-    src.iter()
-        .zip(strides)
-        .map(|(&p, &s)| {
-            if s == 0 {
-                // SAFETY: the leaf's one element (the callers' contract);
-                // any alignment.
-                Input::Scalar(unsafe { p.cast::<f64>().read_unaligned() })
-            } else if s == 8 && p.align_offset(std::mem::align_of::<f64>()) == 0 {
-                Input::Dense(p.cast::<f64>())
-            } else {
-                Input::Strided(p, s)
-            }
-        })
-        .collect()
+/// How each leaf is read, pushed to `out` (filled in place, not
+/// returned: a returned list is copied on every run): broadcast (stride
+/// 0), in place (dense and aligned) or gathered.
+fn inputs(src: &[*const u8], strides: &[isize], out: &mut SmallVec<[Input; 8]>) {
+    out.extend(src.iter().zip(strides).map(|(&p, &s)| {
+        if s == 0 {
+            // SAFETY: the leaf's one element (the callers' contract); any
+            // alignment.
+            Input::Scalar(unsafe { p.cast::<f64>().read_unaligned() })
+        } else if s == 8 && p.align_offset(std::mem::align_of::<f64>()) == 0 {
+            Input::Dense(p.cast::<f64>())
+        } else {
+            Input::Strided(p, s)
+        }
+    }));
 }
