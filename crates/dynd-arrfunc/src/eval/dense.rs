@@ -169,12 +169,20 @@ fn matches<'e, const TYPED: bool>(
         return false;
     };
     *at += 1;
-    let mut next = |x: &'e Expr<'_>| matches::<TYPED>(x, tokens, at, leaves);
-    match (e, token) {
-        (Expr::Leaf(a), Token::Leaf(ty, k)) => a.ty() == ty && leaf_index(leaves, a) == *k,
-        (Expr::Scalar(a), Token::Leaf(ty, k)) if TYPED => {
-            a.ty() == ty && leaf_index(leaves, a) == *k
+    // A leaf operand is matched here, without a call (most operands of
+    // a small expression are leaves).
+    let mut next = |x: &'e Expr<'_>| match x {
+        Expr::Leaf(_) | Expr::Scalar(_) => {
+            let Some(token) = tokens.get(*at) else {
+                return false;
+            };
+            *at += 1;
+            leaf_matches::<TYPED>(x, token, leaves)
         }
+        _ => matches::<TYPED>(x, tokens, at, leaves),
+    };
+    match (e, token) {
+        (Expr::Leaf(_) | Expr::Scalar(_), _) => leaf_matches::<TYPED>(e, token, leaves),
         (Expr::Unary(op, x), Token::Unary(want)) => op == want && next(x),
         (Expr::Binary(op, xy), Token::Binary(want)) => op == want && next(&xy.0) && next(&xy.1),
         (Expr::Call(g, args), Token::Call(c, n)) => {
@@ -187,6 +195,22 @@ fn matches<'e, const TYPED: bool>(
         }
         _ => false,
     }
+}
+
+/// Whether the leaf `e` matches `token` (a weak scalar only where
+/// `TYPED`, as in [`matches`]), collecting it into `leaves`.
+#[inline(always)]
+fn leaf_matches<'e, const TYPED: bool>(
+    e: &'e Expr<'_>,
+    token: &Token,
+    leaves: &mut Leaves<'e>,
+) -> bool {
+    let a = match e {
+        Expr::Leaf(a) => a,
+        Expr::Scalar(a) if TYPED => a,
+        _ => return false,
+    };
+    matches!(token, Token::Leaf(ty, k) if a.ty() == ty && leaf_index(leaves, a) == *k)
 }
 
 /// `e`'s nodes in preorder as [`Token`]s (`e` lowered, with `leaves` its

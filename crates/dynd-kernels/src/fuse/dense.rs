@@ -306,6 +306,7 @@ pub(super) fn into_result(
 /// Whether `a` has data type `t` and exactly the fixed dimensions `dims`
 /// (as [`c_order_dims`](crate::elwise::c_order_dims) gives them), in C
 /// order.
+#[inline]
 pub(super) fn fits_dense(a: &Array, t: Scalar, dims: &[(usize, isize)]) -> bool {
     a.dtype().as_scalar() == Some(t) && crate::elwise::fits_c_order(a.arrmeta(), dims, t.size())
 }
