@@ -632,11 +632,13 @@ thread_local! {
 impl Drop for Expr<'_> {
     /// Drops the tree without unbounded recursion (a deep tree would
     /// overflow the stack otherwise): a node over leaves is left to its
-    /// fields' own drops (one level); any other drops its operands here,
-    /// by recursion for the first 64 levels (`DROP_RECURSION`), below that
-    /// on an inline stack, so dropping an expression a user writes
-    /// allocates nothing. The test for node operands is inlined into the
-    /// drop of each node and leaf; only a node over nodes makes a call.
+    /// fields' own drops (one level), and so is a node whose operand
+    /// nodes are over leaves (two levels); any other drops its operands
+    /// here, by recursion for the first 64 levels (`DROP_RECURSION`),
+    /// below that on an inline stack, so dropping an expression a user
+    /// writes allocates nothing. The test for node operands is inlined
+    /// into the drop of each node and leaf; only a node over nodes makes a
+    /// call.
     #[inline]
     fn drop(&mut self) {
         if self.has_node_operand() {
@@ -649,6 +651,10 @@ impl Expr<'_> {
     /// [`Drop::drop`] of a node with operands that are nodes.
     #[inline(never)]
     fn drop_node_operands(&mut self) {
+        if !self.any_operand(|x| x.has_node_operand()) {
+            // Two levels: the fields' drops recurse no deeper.
+            return;
+        }
         let level = DROP_LEVEL.with(|l| l.get());
         if level >= DROP_RECURSION {
             self.drop_operands_on_stack();
@@ -683,6 +689,16 @@ impl Expr<'_> {
             Expr::Unary(_, x) | Expr::Cast(_, x) => node(x),
             Expr::Call(_, args) => args.iter().any(node),
             Expr::Leaf(_) | Expr::Scalar(_) | Expr::Binary(..) => false,
+        }
+    }
+
+    /// Whether `f` holds for one of the operands (none for a leaf).
+    fn any_operand(&self, f: impl Fn(&Expr<'_>) -> bool) -> bool {
+        match self {
+            Expr::Leaf(_) | Expr::Scalar(_) => false,
+            Expr::Unary(_, x) | Expr::Cast(_, x) => f(x),
+            Expr::Binary(_, xy) => f(&xy.0) || f(&xy.1),
+            Expr::Call(_, args) => args.iter().any(f),
         }
     }
 
@@ -797,5 +813,43 @@ mod tests {
         assert!(matches!(e, Error::NoEvaluator { .. }), "{e}");
         assert!(e.to_string().contains("'add(a0, 1)'"), "{e}");
         assert!(e.to_string().contains("Eval::eval"), "{e}");
+    }
+
+    #[test]
+    fn every_leaf_is_dropped_whatever_the_tree_shape() {
+        // Each leaf owns a handle on `a`'s memory: once the tree is gone,
+        // `a` is its only owner again. Shapes of every height the drop
+        // tells apart (a leaf; a node over leaves; two levels, left to the
+        // fields' drops; three and more, taken apart by the drop itself;
+        // deeper than its recursion, on its own stack), with unary, cast
+        // and binary nodes on either side.
+        fn leaf(a: &Array) -> Expr<'static> {
+            Expr::from(a.clone())
+        }
+        fn cast(e: Expr<'static>) -> Expr<'static> {
+            Expr::Cast("float64".parse().unwrap(), Box::new(e))
+        }
+        fn chain(a: &Array, n: usize) -> Expr<'static> {
+            (0..n).fold(leaf(a), |e, _| -(e + leaf(a)))
+        }
+        type Shape = fn(&Array) -> Expr<'static>;
+        let shapes: [Shape; 9] = [
+            |a| leaf(a),
+            |a| leaf(a) * leaf(a),
+            |a| leaf(a) * leaf(a) + leaf(a) * leaf(a),
+            |a| leaf(a) * leaf(a) + leaf(a) * leaf(a) - leaf(a),
+            |a| leaf(a) - (leaf(a) * -leaf(a) + cast(leaf(a) * leaf(a))),
+            |a| cast(-(cast(leaf(a)) * leaf(a))),
+            |a| chain(a, 3),
+            |a| chain(a, DROP_RECURSION + 10),
+            |a| chain(a, 4 * DROP_RECURSION) * chain(a, 2),
+        ];
+        let mut a = Array::from_vec(vec![1.0f64, 2.0]);
+        for (k, shape) in shapes.iter().enumerate() {
+            let e = shape(&a);
+            assert!(a.owned_data_ptr().is_none(), "shape {k} holds `a`");
+            drop(e);
+            assert!(a.owned_data_ptr().is_some(), "shape {k} left a leaf behind");
+        }
     }
 }
