@@ -685,14 +685,11 @@ impl Expr<'_> {
         if let Expr::Binary(_, xy) = self {
             return node(&xy.0) || node(&xy.1);
         }
-        match self {
-            Expr::Unary(_, x) | Expr::Cast(_, x) => node(x),
-            Expr::Call(_, args) => args.iter().any(node),
-            Expr::Leaf(_) | Expr::Scalar(_) | Expr::Binary(..) => false,
-        }
+        self.any_operand(node)
     }
 
     /// Whether `f` holds for one of the operands (none for a leaf).
+    #[inline(always)]
     fn any_operand(&self, f: impl Fn(&Expr<'_>) -> bool) -> bool {
         match self {
             Expr::Leaf(_) | Expr::Scalar(_) => false,

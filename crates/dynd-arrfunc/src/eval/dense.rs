@@ -165,19 +165,14 @@ fn matches<'e, const TYPED: bool>(
     at: &mut usize,
     leaves: &mut Leaves<'e>,
 ) -> bool {
-    let Some(token) = tokens.get(*at) else {
+    let Some(token) = next_token(tokens, at) else {
         return false;
     };
-    *at += 1;
     // A leaf operand is matched here, without a call (most operands of
     // a small expression are leaves).
     let mut next = |x: &'e Expr<'_>| match x {
         Expr::Leaf(_) | Expr::Scalar(_) => {
-            let Some(token) = tokens.get(*at) else {
-                return false;
-            };
-            *at += 1;
-            leaf_matches::<TYPED>(x, token, leaves)
+            next_token(tokens, at).is_some_and(|t| leaf_matches::<TYPED>(x, t, leaves))
         }
         _ => matches::<TYPED>(x, tokens, at, leaves),
     };
@@ -195,6 +190,14 @@ fn matches<'e, const TYPED: bool>(
         }
         _ => false,
     }
+}
+
+/// The token at `*at`, if any, with `*at` advanced past it.
+#[inline(always)]
+fn next_token<'t>(tokens: &'t [Token], at: &mut usize) -> Option<&'t Token> {
+    let token = tokens.get(*at)?;
+    *at += 1;
+    Some(token)
 }
 
 /// Whether the leaf `e` matches `token` (a weak scalar only where
