@@ -279,8 +279,18 @@ impl<'a> Expr<'a> {
 
     /// Whether a weak scalar ([`Expr::Scalar`]) is among the leaves.
     pub fn has_scalars(&self) -> bool {
+        // Asked before every evaluation: a leaf, or a binary node over
+        // leaves (`&a + &b`, one call), is answered without a walk.
+        let scalar = |x: &Expr<'_>| matches!(x, Expr::Scalar(_));
+        match self {
+            Expr::Leaf(_) | Expr::Scalar(_) => return scalar(self),
+            Expr::Binary(_, xy) if xy.0.is_leaf() && xy.1.is_leaf() => {
+                return scalar(&xy.0) || scalar(&xy.1);
+            }
+            _ => {}
+        }
         // Children pushed as they are found, without collecting each
-        // node's operands first (asked before every evaluation).
+        // node's operands first.
         let mut stack: smallvec::SmallVec<[&Expr<'a>; 16]> = smallvec::smallvec![self];
         while let Some(e) = stack.pop() {
             match e {
@@ -810,6 +820,28 @@ mod tests {
         assert!(matches!(e, Error::NoEvaluator { .. }), "{e}");
         assert!(e.to_string().contains("'add(a0, 1)'"), "{e}");
         assert!(e.to_string().contains("Eval::eval"), "{e}");
+    }
+
+    #[test]
+    fn weak_scalars_are_found_at_any_depth() {
+        let a = Array::from_vec(vec![1.0f64, 2.0]);
+        let x = || Expr::from(&a);
+        let s = || Expr::from(2.0);
+        let found = [
+            (x(), false),
+            (s(), true),
+            (x() + x(), false),
+            (x() + s(), true),
+            (s() * x(), true),
+            (-x(), false),
+            (-s(), true),
+            (x() * x() + x(), false),
+            (x() * (x() - s()), true),
+            ((s() + x()) * x() - x(), true),
+        ];
+        for (k, (e, want)) in found.iter().enumerate() {
+            assert_eq!(e.has_scalars(), *want, "case {k}: {e}");
+        }
     }
 
     #[test]
