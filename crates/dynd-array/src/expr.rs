@@ -279,15 +279,11 @@ impl<'a> Expr<'a> {
 
     /// Whether a weak scalar ([`Expr::Scalar`]) is among the leaves.
     pub fn has_scalars(&self) -> bool {
-        // Asked before every evaluation: a leaf, or a binary node over
-        // leaves (`&a + &b`, one call), is answered without a walk.
-        let scalar = |x: &Expr<'_>| matches!(x, Expr::Scalar(_));
-        match self {
-            Expr::Leaf(_) | Expr::Scalar(_) => return scalar(self),
-            Expr::Binary(_, xy) if xy.0.is_leaf() && xy.1.is_leaf() => {
-                return scalar(&xy.0) || scalar(&xy.1);
-            }
-            _ => {}
+        // Asked before every evaluation: a leaf, or a node over leaves
+        // (`&a + &b`, one call), is answered without a walk.
+        if !self.has_node_operand() {
+            let scalar = |x: &Expr<'_>| matches!(x, Expr::Scalar(_));
+            return scalar(self) || self.any_operand(scalar);
         }
         // Children pushed as they are found, without collecting each
         // node's operands first.
