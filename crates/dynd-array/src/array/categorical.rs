@@ -149,10 +149,19 @@ impl Array {
 
     /// Whether the elements are categorical (`categorical[T]` or
     /// `?categorical[T]`).
+    ///
+    /// Every call asks this of each argument: inline, and a builtin
+    /// scalar data type (one bit of its type word) answers without a
+    /// second look.
+    #[inline]
     pub fn is_categorical(&self) -> bool {
-        let t = match self.dtype().kind() {
+        let d = self.dtype();
+        if d.as_scalar().is_some() {
+            return false;
+        }
+        let t = match d.kind() {
             TypeKind::Option(t) => t,
-            _ => self.dtype(),
+            _ => d,
         };
         matches!(t.kind(), TypeKind::Categorical { .. })
     }

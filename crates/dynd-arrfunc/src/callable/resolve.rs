@@ -277,13 +277,20 @@ impl Callable {
         // Newest first: a loop over one call finds its own entry at once,
         // however many other types were called before it. The entry before
         // `next` was written last.
+        // A plain loop, not `find_map`: its closure was a call of its own
+        // per entry, with a six-register prologue, on every call.
         let last = LAST.with(|last| {
             let last = last.borrow();
-            (1..=RECENT).find_map(|back| {
-                let (cache, types, hit) =
-                    last.entries[(last.next + RECENT - back) % RECENT].as_ref()?;
-                (Arc::ptr_eq(cache, &self.cache) && same(types)).then(|| hit.clone())
-            })
+            for back in 1..=RECENT {
+                if let Some((cache, types, hit)) =
+                    &last.entries[(last.next + RECENT - back) % RECENT]
+                {
+                    if Arc::ptr_eq(cache, &self.cache) && same(types) {
+                        return Some(hit.clone());
+                    }
+                }
+            }
+            None
         });
         if let Some(hit) = last {
             return Ok(hit);
