@@ -328,12 +328,19 @@ pub(super) fn fold_quad<T: Element, B: Lane, F: Fn(T, T) -> T>(
 }
 
 /// As [`fold_unit`], for a reorderable reduction with a neutral element:
-/// each row, in order, folds with [`fold_wide`] (rows longer than
-/// [`BLOCK`], and the last rows of the block, as [`fold_row`] does), in
-/// batches of [`BATCH`] rows: the batch's rows fold to [`QUAD`] lanes
-/// each, then each is finished. Each row's result is `post(result, row
-/// length)`, of any type (a mean divides there, its division overlapping
-/// the next rows' loads, and writes its `?T` slot with its validity).
+/// each row, in order, folds with [`fold_wide`] to [`QUAD`] lanes and is
+/// finished at once (rows longer than [`BLOCK`], and the last rows of the
+/// block, as [`fold_row`] does); a batch of [`BATCH`] rows reads its pairs
+/// with one bounds check when they lie end to end. Each row's result is
+/// `post(result, row length)`, of any type (a mean divides there, its
+/// division overlapping the next rows' loads, and writes its `?T` slot
+/// with its validity).
+///
+/// Each row is finished as it is folded, not kept at four lanes with its
+/// batch's and finished in a second loop: the batch's arrays of spans,
+/// lanes and lengths cost a store and a load each a row (per-row `sum` of
+/// 1e6 rows of 0 to 20 `float64` on an AVX2 Zen 3, eight alternating
+/// rounds: median 13.4 ms batched, 12.3 finished at once).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn fold_unit_wide<T, B, F, P, O>(
@@ -354,21 +361,19 @@ where
 {
     let f = red.combine;
     let outside = |r: usize| Box::new((r, outside(name, "a var row")));
-    let mut quads = [[neutral; QUAD]; BATCH];
-    let mut spans = [None; BATCH];
-    let mut lens = [0usize; BATCH];
     for (b, batch) in out.chunks_mut(BATCH).enumerate() {
         let first = first + b * BATCH;
         // No closures in these loops: they would not inherit the caller's
         // target features (see `fold_unit_wide_best`).
-        let n = batch.len().min(BATCH);
-        batch_spans(rows, first, &mut spans[..n]);
-        for i in 0..n {
-            lens[i] = fold_quad(lanes, spans[i], neutral, &f, &mut quads[i]);
-        }
-        for (i, (o, (q, &l))) in batch.iter_mut().zip(quads.iter().zip(&lens)).enumerate() {
+        let pairs = rows.pairs(first, batch.len());
+        for (i, o) in batch.iter_mut().enumerate() {
             let r = first + i;
-            let (v, len) = match l {
+            let span = match pairs.and_then(|p| p.get(i * PAIR_SIZE..(i + 1) * PAIR_SIZE)) {
+                Some(pair) => RowSlices::<T>::span_of(pair),
+                None => rows.span(r),
+            };
+            let mut q = [neutral; QUAD];
+            let (v, len) = match fold_quad(lanes, span, neutral, &f, &mut q) {
                 0 => (None, 0),
                 SLOW => {
                     let xs = rows.get(r).ok_or_else(|| outside(r))?;
@@ -381,7 +386,7 @@ where
                     };
                     (v, xs.len())
                 }
-                len => (Some(finish(*q, &f)), len),
+                len => (Some(finish(q, &f)), len),
             };
             let v = match (start, v) {
                 (Some(s), Some(v)) => f(s, v),
