@@ -347,8 +347,9 @@ impl Scalar {
 
     /// Whether this is `date`, `time`, `datetime` or `timedelta`.
     #[inline]
-    pub fn is_temporal(self) -> bool {
-        self >= Scalar::Date
+    pub const fn is_temporal(self) -> bool {
+        // The time types come last in the order of the discriminants.
+        self as u8 >= Scalar::Date as u8
     }
 
     /// Which time type this is, with its unit.
@@ -380,7 +381,7 @@ impl Scalar {
         use Scalar::*;
         match self {
             Date | TimeS | TimeMs => Int32,
-            s if s as u8 >= Date as u8 => Int64,
+            s if s.is_temporal() => Int64,
             s => s,
         }
     }
