@@ -168,10 +168,11 @@ pub(super) fn itself<T>(x: T) -> T {
 /// root) it built the whole fold in 128-bit halves, where a store of four
 /// lanes has it build 256-bit registers — on an AVX2 Zen 3 the per-row
 /// `sum` of 1e6 rows of 0 to 20 `float64` went from 91 to 74
-/// instructions a row (`mean` 99 to 82, `max` 98 to 89), its time from a
-/// median of 13.1 to 11.5 ms (ten alternating rounds). The values and
-/// their order are the same: only where they wait between the tree's
-/// levels changes.
+/// instructions a row (`mean` 99 to 82, `max` 98 to 89); its time moved
+/// less than that VM's noise (medians of ten alternating rounds, three
+/// runs: 13.1 to 11.5 ms, 15.0 to 14.4, 13.3 to 13.7 — the pass is
+/// bound by its reads). The values and their order are the same: only
+/// where they wait between the tree's levels changes.
 pub(super) const QUAD: usize = 4;
 
 /// The last levels of [`fold_wide`]'s pairwise tree.
