@@ -103,6 +103,15 @@ pub const MAX_LEAF_ARGS: usize = 16;
 
 /// Elements below which an elementwise loop runs on the calling thread:
 /// waking a thread costs more than a cheap loop over fewer elements.
+///
+/// Not lower, as measured on an AVX2 Zen 3 (a 2-core VM): with flat runs
+/// split from `1 << 16`, `add` of 1e5 `float64` into an output took what
+/// it takes on one thread (medians 38 and 37 µs), as does rayon's own
+/// two-thread loop (36 µs; a single-thread hand loop 41); and calls 1 ms
+/// apart, whose helper thread has gone to sleep by the next call, ran
+/// slower split than on one thread even above this bound (`add` into an
+/// output, medians of 400 calls: 2e5 elements 305 µs against 204, 4e5
+/// 620 against 464; back to back, 91 against 113 and 124 against 169).
 pub const PARALLEL_MIN: usize = 1 << 17;
 
 pub use crate::op::F64Op;
