@@ -60,7 +60,7 @@ impl Callable {
     ///
     /// # Errors
     ///
-    /// [`Error::Reduction`](dynd_kernels::Error::Reduction) unless the
+    /// [`Error::Reduction`] unless the
     /// callable takes two arguments.
     pub fn associative(mut self, identity: Option<Value>) -> Result<Callable, Error> {
         if self.arity() != 2 {
@@ -91,7 +91,7 @@ impl Callable {
     ///
     /// # Errors
     ///
-    /// [`Error::NotAssociative`](dynd_kernels::Error::NotAssociative) if
+    /// [`Error::NotAssociative`] if
     /// the callable was not declared associative. Calls of the reduction fail for an axis out of
     /// range or repeated, an empty reduction or a mask without identity or
     /// `initial`, an operation that changes its operands' type (`less`),
@@ -159,7 +159,7 @@ impl Callable {
     ///
     /// # Errors
     ///
-    /// [`Error::NotAssociative`](dynd_kernels::Error::NotAssociative) if
+    /// [`Error::NotAssociative`] if
     /// the callable was not declared associative. Calls of the scan fail for an axis out of
     /// range, an operation that changes its operands' type, and a scan
     /// along a fixed dimension of an array with `var` dimensions inside it.

@@ -1,6 +1,6 @@
 //! Hash tables of distinct keys: each key's id in order of first
 //! appearance, for grouping ([`crate::groups`]) and dictionary encoding
-//! ([`crate::categories`]). A table slot holds the key itself with its
+//! ([`mod@crate::categories`]). A table slot holds the key itself with its
 //! hash and id, so a lookup that finds its key reads one slot; strings
 //! hash their first eight bytes with one masked load where the text
 //! block allows it.

@@ -34,7 +34,7 @@
 //! read into another slice ([`Unary::map_into`], [`Binary::map_into`],
 //! [`sincos_slices`]), which for a result stored apart from its arguments
 //! reads and writes each element once; scalar functions ([`sin`],
-//! [`exp`], …) take `f64` or `f32` and give the same bits as
+//! [`fn@exp`], …) take `f64` or `f32` and give the same bits as
 //! [`Isa::active`]'s loop over a slice.
 //!
 //! ```

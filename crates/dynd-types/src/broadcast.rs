@@ -14,7 +14,7 @@
 //! | `var`     | `n`       | `n` (row lengths are checked at run time) |
 //! | `n`       | `m`       | error naming the position and both sizes |
 //!
-//! The result's data type is the [promotion](crate::promote) of the
+//! The result's data type is the [promotion](fn@crate::promote) of the
 //! arguments' data types.
 //!
 //! ```

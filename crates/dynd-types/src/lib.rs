@@ -27,7 +27,7 @@
 //!
 //! The pieces: [`Type`] and [`TypeKind`] (the model), the parser and
 //! printer ([`Type::parse`], `Display`), [`pattern`] matching and
-//! substitution, [`broadcast`]ing, [`promote`]ion, and the [data and
+//! substitution, [`fn@broadcast`]ing, [`fn@promote`]ion, and the [data and
 //! arrmeta layouts](layout) of concrete types.
 //!
 //! ## Layering

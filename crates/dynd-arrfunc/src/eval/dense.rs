@@ -201,7 +201,7 @@ fn next_token<'t>(tokens: &'t [Token], at: &mut usize) -> Option<&'t Token> {
 }
 
 /// Whether the leaf `e` matches `token` (a weak scalar only where
-/// `TYPED`, as in [`matches`]), collecting it into `leaves`.
+/// `TYPED`, as in [`fn@matches`]), collecting it into `leaves`.
 #[inline(always)]
 fn leaf_matches<'e, const TYPED: bool>(
     e: &'e Expr<'_>,

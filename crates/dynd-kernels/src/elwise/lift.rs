@@ -6,7 +6,7 @@
 //! `T`, or `Option<T>` for a `?T` element that sees NA) and whose result is
 //! a [`LeafReturn`] (an element, `Option<T>` for a `?T` result, or a
 //! `Result` of either for a function that can fail; see
-//! [`fn_types`](crate::fn_types)). [`Leaf::map`] takes
+//! [`fn_types`](crate::fn_types)). [`Leaf::map`](super::Leaf::map) takes
 //! any of them; the arity, the element types, NA handling and fallibility
 //! all come from the function's type, as axum's handlers take their
 //! extractors from theirs.

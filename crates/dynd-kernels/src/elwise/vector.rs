@@ -114,7 +114,7 @@ enum Run<'a, T> {
 ///
 /// # Safety
 ///
-/// As [`KernelData::strided`](crate::kernel::KernelData::strided):
+/// As [`KernelData::strided`]:
 /// `count` elements of `T` readable at `src` (at its stride) and room for
 /// them at `dst`, with nothing else writing the source or reading or
 /// writing the destination while the slices live.

@@ -257,7 +257,7 @@ impl Program {
     }
 }
 
-/// An argument of a step of a [`Dense`](super::Dense) program: a leaf or
+/// An argument of a step of a [`Dense`] program: a leaf or
 /// an earlier step's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum F64Arg {

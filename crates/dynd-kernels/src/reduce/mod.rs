@@ -1042,7 +1042,8 @@ pub(crate) fn fresh_elements_n<T: Element>(this: &mut Array, n: usize) -> &mut [
 
 /// The elements of this fresh, C-order array of `?T` (fixed dimensions
 /// only, just allocated), as slots for writing; `None` if its data type is
-/// not `?T` or its elements are not laid out as [`NaSlot`] is.
+/// not `?T` or its elements are not laid out as
+/// [`NaSlot`](float::NaSlot) is.
 pub(crate) fn fresh_na_slots<T: Float>(this: &mut Array) -> Option<&mut [float::NaSlot<T>]> {
     let slot = std::mem::size_of::<float::NaSlot<T>>();
     match this.dtype().kind() {

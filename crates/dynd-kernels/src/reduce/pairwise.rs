@@ -21,10 +21,11 @@ pub(crate) fn fold_pairwise<T: Copy, F: Fn(T, T) -> T>(xs: &[T], f: &F) -> Optio
     }
 }
 
-/// [`fold_pairwise`] of `len` elements from the folds of its blocks:
-/// `blocks[i]` is [`fold8`] of elements `i * BLOCK..` (up to `BLOCK` of
-/// them), so the blocks can be folded as their values are made, while
-/// they are in cache. The same tree, so the same result.
+/// `fold_pairwise` (the tests' reference) of `len` elements from the
+/// folds of its blocks: `blocks[i]` is [`fold8`] of elements
+/// `i * BLOCK..` (up to `BLOCK` of them), so the blocks can be folded as
+/// their values are made, while they are in cache. The same tree, so the
+/// same result.
 pub(crate) fn fold_pairwise_blocks<T: Copy, F: Fn(T, T) -> T>(
     blocks: &[Option<T>],
     len: usize,
@@ -44,7 +45,7 @@ pub(crate) fn fold_pairwise_blocks<T: Copy, F: Fn(T, T) -> T>(
     }
 }
 
-/// The elements folded per block by [`fold_pairwise`] (see
+/// The elements folded per block by `fold_pairwise` (see
 /// [`fold_pairwise_blocks`]).
 pub(crate) const PAIRWISE_BLOCK: usize = BLOCK;
 

@@ -1,7 +1,7 @@
 //! `#[elemental]`: parse the attribute and the fn, check them (collecting
 //! every problem with its span), and expand to the fn unchanged plus a
 //! module of the same name holding the callable. The stages are modules:
-//! [`parse`] → [`analyse`] → [`signature`] → [`expand`], each reading
+//! [`parse`] → [`analyse`] → [`signature`] → [`mod@expand`], each reading
 //! only the ones before it.
 
 use proc_macro2::TokenStream;

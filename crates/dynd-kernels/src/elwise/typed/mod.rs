@@ -32,7 +32,7 @@ const SHORT_RUN: usize = 4;
 ///
 /// # Safety
 ///
-/// As [`KernelData::strided`](crate::kernel::KernelData::strided) for
+/// As [`KernelData::strided`] for
 /// arguments of `T` and results of `R`.
 #[inline(always)]
 pub(super) unsafe fn zip_loop<T: Copy, R: Copy>(
@@ -79,7 +79,7 @@ trait Family: Copy + Send + Sync + 'static {
     ///
     /// # Safety
     ///
-    /// As [`KernelData::strided`](crate::kernel::KernelData::strided)
+    /// As [`KernelData::strided`]
     /// for the family's argument and result types.
     unsafe fn body(
         self,
@@ -113,7 +113,7 @@ trait Family: Copy + Send + Sync + 'static {
     /// The leaf's description, for `arity` arguments.
     fn describe(self, arity: usize) -> String;
 
-    /// As [`FlatRun::f64_op`](crate::loops::FlatRun::f64_op).
+    /// As [`FlatRun::f64_op`].
     fn f64_op(self) -> Option<F64Op> {
         None
     }

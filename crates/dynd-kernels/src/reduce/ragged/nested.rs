@@ -1,7 +1,7 @@
 //! Reductions of any nesting of fixed and `var` dimensions (`var * var *
 //! T`, `N * var * var * T`, `var * 3 * T`, …), over any of their axes.
 //!
-//! The array is read as its [`Levels`](dynd_array::Levels) (each
+//! The array is read as its [`Levels`] (each
 //! dimension's list lengths, and the values in C order). Reducing an axis
 //! merges, for each list of that dimension, the subtrees of its elements
 //! into one, lined up by position at every level below (left-aligned, as
